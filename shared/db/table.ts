@@ -1,0 +1,25 @@
+/**
+ * The single table's physical design: the ONLY place that names key attributes and indexes.
+ * Infra (infra/constructs), the adapters (functions/adapters) and the local DynamoDB-compatible store
+ * (infra/local) all build from this, so the cloud and the local twin cannot drift.
+ *
+ * Every base-table partition key starts with the hospital (see keys.ts), so a query can never
+ * cross tenants by accident. Indexes are named after the access pattern they serve.
+ */
+export const TABLE_KEYS = {
+  primary: { pk: 'pk', sk: 'sk' },
+  /** byHospitalRecent: a hospital's datasets (and other listed entities) newest first. */
+  gsi1: { index: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' },
+  /** byStatus: a hospital's datasets in one status, newest first; also pipeline-wide active work. */
+  gsi2: { index: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
+  /** byOwnerOrTeam: a team's (or an owner's) datasets newest first; users by e-mail. */
+  gsi3: { index: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk' },
+} as const;
+
+export const GLOBAL_INDEXES = [TABLE_KEYS.gsi1, TABLE_KEYS.gsi2, TABLE_KEYS.gsi3] as const;
+
+/** Attribute holding an epoch-seconds expiry; DynamoDB TTL in the cloud, filtered in code everywhere. */
+export const TTL_ATTRIBUTE = 'expiresAtEpoch';
+
+/** Default logical table name for the local twin; the cloud name comes from the stack via env. */
+export const LOCAL_TABLE_NAME = 'imaging-local';

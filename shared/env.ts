@@ -1,0 +1,27 @@
+/**
+ * Names of the environment variables the handlers read. Infra sets them on every Lambda, the local twin sets
+ * them in its process, functions/lib/env.ts reads them once through a zod schema. Never spell these literals elsewhere.
+ */
+export const ENV = {
+  STAGE: 'STAGE',
+  TABLE_NAME: 'TABLE_NAME',
+  UPLOADS_BUCKET: 'UPLOADS_BUCKET',
+  STUDIES_BUCKET: 'STUDIES_BUCKET',
+  ASSETS_BUCKET: 'ASSETS_BUCKET',
+  STATE_MACHINE_ARN: 'STATE_MACHINE_ARN',
+  USER_POOL_ID: 'USER_POOL_ID',
+  USER_POOL_CLIENT_ID: 'USER_POOL_CLIENT_ID',
+  /** Secrets Manager secret (cloud) holding the per-deployment key for UID and patient-alias hashing. */
+  PSEUDONYM_SECRET_ARN: 'PSEUDONYM_SECRET_ARN',
+  /** Local twin only: the key itself (generated once and kept under the data folder). */
+  PSEUDONYM_SECRET: 'PSEUDONYM_SECRET',
+  /** Local twin only: endpoints of the stand-in services. Unset in the cloud. */
+  DYNAMODB_ENDPOINT: 'DYNAMODB_ENDPOINT',
+  S3_ENDPOINT: 'S3_ENDPOINT',
+  /** Endpoint presigned URLs are built for (what the browser reaches); defaults to S3_ENDPOINT. */
+  S3_PUBLIC_ENDPOINT: 'S3_PUBLIC_ENDPOINT',
+  SFN_ENDPOINT: 'SFN_ENDPOINT',
+  COGNITO_ENDPOINT: 'COGNITO_ENDPOINT',
+  /** Origin of the site, for CORS on the API. */
+  SITE_ORIGIN: 'SITE_ORIGIN',
+} as const;

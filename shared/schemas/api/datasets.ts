@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { IdSchema, pageOf } from './common.ts';
+
+/** Pipeline order (DESIGN.md "Dataset pipeline"); FAILED may follow any stage. */
+export const DATASET_STATUSES = ['CREATED', 'UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE', 'FAILED'] as const;
+export const DatasetStatusSchema = z.enum(DATASET_STATUSES);
+export type DatasetStatus = z.infer<typeof DatasetStatusSchema>;
+
+/** Record section 4: status labels and the card progress bar. */
+export const DATASET_STATUS_LABELS: Record<DatasetStatus, string> = {
+  CREATED: 'ready for upload',
+  UPLOADING: 'Files are being uploaded',
+  ANONYMIZING: 'Removing patient identifiers',
+  CLASSIFYING: 'AI analysis in progress',
+  PROCESSING: 'Final processing steps',
+  COMPLETE: 'Ready for analysis',
+  FAILED: 'Processing failed',
+};
+export const DATASET_STATUS_PROGRESS: Record<DatasetStatus, number> = {
+  CREATED: 0, UPLOADING: 20, ANONYMIZING: 40, CLASSIFYING: 60, PROCESSING: 80, COMPLETE: 100, FAILED: 0,
+};
+export const ACTIVE_DATASET_STATUSES: readonly DatasetStatus[] = ['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING'];
+
+export const STUDY_TYPES = ['DIAGNOSTIC', 'FOLLOW_UP', 'SCREENING', 'EMERGENCY', 'RESEARCH'] as const;
+export const StudyTypeSchema = z.enum(STUDY_TYPES);
+export const URGENCIES = ['ROUTINE', 'URGENT', 'STAT', 'EMERGENCY'] as const;
+export const UrgencySchema = z.enum(URGENCIES);
+
+export const CLASSIFIED_TYPES = ['T1', 'T2', 'FLAIR', 'DTI', 'T1_CONTRAST', 'DWI', 'SWI', 'OTHER'] as const;
+export const ClassifiedTypeSchema = z.enum(CLASSIFIED_TYPES);
+export type ClassifiedType = z.infer<typeof ClassifiedTypeSchema>;
+
+export const ASSET_TYPES = ['VOLUME', 'SURFACE', 'TRACT', 'REPORT', 'THUMBNAIL'] as const;
+export const AssetTypeSchema = z.enum(ASSET_TYPES);
+export type AssetType = z.infer<typeof AssetTypeSchema>;
+
+/** De-identification options offered at upload (DESIGN.md departures: physician/institution removed by default). */
+export const AnonymizationOptionsSchema = z.object({
+  retainPhysicianIdentity: z.boolean().default(false),
+  retainInstitutionIdentity: z.boolean().default(false),
+  retainUids: z.boolean().default(false),
+  retainLongitudinalDates: z.boolean().default(false),
+  retainPatientCharacteristics: z.boolean().default(false),
+  keepPrivate: z.boolean().default(false),
+});
+export type AnonymizationOptions = z.infer<typeof AnonymizationOptionsSchema>;
+
+export const BidsSuggestionSchema = z.object({ datatype: z.string(), suffix: z.string() });
+
+export const ClassificationSchema = z.object({
+  classifiedType: ClassifiedTypeSchema,
+  confidence: z.number().min(0).max(1),
+  source: z.enum(['AI', 'MANUAL']),
+  reasons: z.array(z.string()),
+  bids: BidsSuggestionSchema,
+  /** The model's own label, kept beside a manual override so real-world accuracy can be measured. */
+  modelType: ClassifiedTypeSchema.optional(),
+  modelConfidence: z.number().min(0).max(1).optional(),
+  createdByUserId: z.string().optional(),
+  createdAt: z.string(),
+});
+export type Classification = z.infer<typeof ClassificationSchema>;
+
+export const SeriesSchema = z.object({
+  id: IdSchema,
+  datasetId: IdSchema,
+  seriesInstanceUID: z.string(),
+  description: z.string(),
+  seriesNumber: z.number().int(),
+  modality: z.string(),
+  sliceCount: z.number().int().nonnegative(),
+  sizeBytes: z.number().nonnegative(),
+  selected: z.boolean(),
+  lowConfidence: z.boolean().optional(),
+  classification: ClassificationSchema.nullable(),
+  createdAt: z.string(),
+});
+export type Series = z.infer<typeof SeriesSchema>;
+
+export const ProcessedAssetSchema = z.object({
+  id: IdSchema,
+  datasetId: IdSchema,
+  seriesId: z.string().optional(),
+  type: AssetTypeSchema,
+  label: z.string(),
+  byteSize: z.number().nonnegative(),
+  mimeType: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  /** Short-lived presigned GET URL, present only when the caller may read the asset. */
+  url: z.string().optional(),
+});
+export type ProcessedAsset = z.infer<typeof ProcessedAssetSchema>;
+
+export const DatasetSchema = z.object({
+  id: IdSchema,
+  hospitalId: IdSchema,
+  teamId: z.string().nullable(),
+  ownerUserId: z.string(),
+  ownerName: z.string(),
+  patientAlias: z.string(),
+  studyType: StudyTypeSchema,
+  urgency: UrgencySchema,
+  studyDescription: z.string(),
+  clinicalIndication: z.string(),
+  orderingPhysician: z.string(),
+  department: z.string(),
+  consentObtained: z.boolean(),
+  hipaaDisclosure: z.boolean(),
+  researchConsent: z.boolean().optional(),
+  anonymization: AnonymizationOptionsSchema,
+  status: DatasetStatusSchema,
+  failureReason: z.string().optional(),
+  sizeBytes: z.number().nonnegative(),
+  fileCount: z.number().int().nonnegative(),
+  seriesCount: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Dataset = z.infer<typeof DatasetSchema>;
+
+export const DatasetDetailSchema = DatasetSchema.extend({
+  series: z.array(SeriesSchema),
+  processedAssets: z.array(ProcessedAssetSchema),
+  hospitalName: z.string().optional(),
+});
+export type DatasetDetail = z.infer<typeof DatasetDetailSchema>;
+
+/** POST /api/datasets. `mrn` is never stored: the server derives `patientAlias` with a keyed hash per hospital. */
+export const CreateDatasetRequestSchema = z.object({
+  mrn: z.string().trim().min(1, 'Required').max(64),
+  studyType: StudyTypeSchema,
+  urgency: UrgencySchema.default('ROUTINE'),
+  studyDescription: z.string().trim().min(1, 'Required').max(500),
+  clinicalIndication: z.string().trim().min(1, 'Required').max(2000),
+  orderingPhysician: z.string().trim().min(1, 'Required').max(200),
+  department: z.string().trim().min(1, 'Required').max(200),
+  patientConsent: z.literal(true, { error: 'Required' }),
+  hipaaDisclosure: z.literal(true, { error: 'Required' }),
+  researchConsent: z.boolean().optional(),
+  anonymization: AnonymizationOptionsSchema.default({
+    retainPhysicianIdentity: false, retainInstitutionIdentity: false, retainUids: false,
+    retainLongitudinalDates: false, retainPatientCharacteristics: false, keepPrivate: false,
+  }),
+});
+export type CreateDatasetRequest = z.infer<typeof CreateDatasetRequestSchema>;
+
+export const ListDatasetsQuerySchema = z.object({
+  status: DatasetStatusSchema.optional(),
+  search: z.string().max(200).optional(),
+  limit: z.coerce.number().int().refine((n) => [6, 12, 24, 48].includes(n), 'Invalid input').default(12),
+  nextToken: z.string().max(2000).optional(),
+});
+export const DatasetPageSchema = pageOf(DatasetSchema);
+
+export const ClassifySeriesRequestSchema = z.object({ classifiedType: ClassifiedTypeSchema });
+export const SeriesSelectionRequestSchema = z.object({
+  seriesSelections: z.array(z.object({ seriesId: IdSchema, selected: z.boolean() })).min(1),
+});

@@ -1,0 +1,34 @@
+/**
+ * The error catalogue (record section 8): codes and the product's exact wording. The error mapper
+ * in functions/lib turns domain errors into these; the site shows `message` as it is.
+ */
+export const ERROR_CATALOGUE = {
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid credentials' },
+  NO_TOKEN: { status: 401, message: 'No token found' },
+  USER_NOT_FOUND: { status: 404, message: 'User not found' },
+  HOSPITAL_NOT_FOUND: { status: 404, message: 'Hospital not found' },
+  DATASET_NOT_FOUND: { status: 404, message: 'Dataset not found' },
+  SERIES_NOT_FOUND: { status: 404, message: 'Series not found' },
+  ASSET_NOT_FOUND: { status: 404, message: 'Asset not found' },
+  UPLOAD_NOT_FOUND: { status: 404, message: 'Upload session not found' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  ENDPOINT_NOT_IMPLEMENTED: { status: 404, message: 'Endpoint not implemented' },
+  ACCESS_DENIED: { status: 403, message: "You don't have permission to perform this action." },
+  VALIDATION_FAILED: { status: 400, message: 'Invalid input' },
+  INVALID_STATE: { status: 409, message: 'The dataset is not in a state that allows this action.' },
+  CONFLICT: { status: 409, message: 'The resource was changed by someone else. Reload and try again.' },
+  TOO_MANY_FILES: { status: 400, message: 'Too many files. Maximum {n} files allowed.' },
+  FILE_TOO_LARGE: { status: 413, message: 'File is larger than {n} bytes' },
+  NOT_DICOM: { status: 400, message: 'Not a DICOM file' },
+  DICOM_PARSE_FAILED: { status: 400, message: 'DICOM parsing failed' },
+  NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
+  UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
+  INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Fills `{n}`-style placeholders of a catalogue message. */
+export function catalogueMessage(code: ErrorCode, values: Record<string, string | number> = {}): string {
+  return ERROR_CATALOGUE[code].message.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? `{${key}}`));
+}
