@@ -1,0 +1,94 @@
+import type { ParsedDicom } from './parse.ts';
+import { sha256, uidFromDigest, utf8 } from './hash.ts';
+
+/** Record section 3, "DICOM series metadata read from files". Browser-safe. */
+export type SeriesFileMetadata = {
+  seriesInstanceUID: string;
+  studyInstanceUID: string;
+  modality: string;
+  seriesNumber: number;
+  seriesDescription: string;
+  imageType: string[];
+  patientID: string;
+  studyDate: string;
+  instanceNumber: number;
+  sliceLocation?: number;
+  patientName: string;
+  studyDescription: string;
+  sopInstanceUID: string;
+  fileSize: number;
+  fileName: string;
+};
+
+/** Record section 3: defaults when an attribute is missing. */
+export const METADATA_DEFAULTS = {
+  seriesDescription: 'Unknown Series',
+  modality: 'Unknown',
+  seriesNumber: 1,
+  instanceNumber: 1,
+  patientName: 'Unknown Patient',
+  studyDescription: 'Unknown Study',
+} as const;
+
+function text(parsed: ParsedDicom, tag: string): string | undefined {
+  try {
+    const value = parsed.dataSet.string(tag);
+    const cleaned = value?.replace(/\0/g, '').trim();
+    return cleaned ? cleaned : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function integer(parsed: ParsedDicom, tag: string): number | undefined {
+  const value = text(parsed, tag);
+  if (value === undefined) return undefined;
+  const number = Number.parseInt(value.split('\\')[0] ?? '', 10);
+  return Number.isFinite(number) ? number : undefined;
+}
+
+function decimal(parsed: ParsedDicom, tag: string): number | undefined {
+  const value = text(parsed, tag);
+  if (value === undefined) return undefined;
+  const number = Number.parseFloat(value.split('\\')[0] ?? '');
+  return Number.isFinite(number) ? number : undefined;
+}
+
+/**
+ * A stand-in UID for a file that lacks its series or study UID (record section 3). Derived from what the file does
+ * carry, so files of one series without a UID still land in one group, and the same upload gets the same UID again.
+ */
+function generatedUid(...parts: (string | number | undefined)[]): string {
+  return uidFromDigest(sha256(utf8(`iws-generated|${parts.map((part) => String(part ?? '')).join('|')}`)));
+}
+
+/** Reads the upload wizard's per-file metadata with the record's defaults. */
+export function readSeriesFileMetadata(parsed: ParsedDicom, fileName: string, fileSize: number): SeriesFileMetadata {
+  const patientID = text(parsed, 'x00100020') ?? '';
+  const studyDate = text(parsed, 'x00080020') ?? '';
+  const seriesNumber = integer(parsed, 'x00200011') ?? METADATA_DEFAULTS.seriesNumber;
+  const seriesDescription = text(parsed, 'x0008103e') ?? METADATA_DEFAULTS.seriesDescription;
+  const modality = text(parsed, 'x00080060') ?? METADATA_DEFAULTS.modality;
+  const studyInstanceUID = text(parsed, 'x0020000d') ?? generatedUid('study', patientID, studyDate);
+  const seriesInstanceUID = text(parsed, 'x0020000e') ?? generatedUid('series', studyInstanceUID, seriesNumber, seriesDescription, modality);
+  const instanceNumber = integer(parsed, 'x00200013') ?? METADATA_DEFAULTS.instanceNumber;
+  const sliceLocation = decimal(parsed, 'x00201041');
+  const metadata: SeriesFileMetadata = {
+    seriesInstanceUID,
+    studyInstanceUID,
+    modality,
+    seriesNumber,
+    seriesDescription,
+    imageType: (text(parsed, 'x00080008') ?? '').split('\\').map((part) => part.trim()).filter(Boolean),
+    patientID,
+    studyDate,
+    instanceNumber,
+    patientName: text(parsed, 'x00100010') ?? METADATA_DEFAULTS.patientName,
+    studyDescription: text(parsed, 'x00081030') ?? METADATA_DEFAULTS.studyDescription,
+    sopInstanceUID: text(parsed, 'x00080018') ?? generatedUid('instance', seriesInstanceUID, instanceNumber, fileName, fileSize),
+    fileSize,
+    fileName,
+  };
+  if (sliceLocation !== undefined) metadata.sliceLocation = sliceLocation;
+  return metadata;
+}

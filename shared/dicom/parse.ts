@@ -1,0 +1,130 @@
+import dicomParser from 'dicom-parser';
+import { inflateRaw, ungzip } from 'pako';
+
+/**
+ * Reading DICOM bytes into a dicom-parser DataSet. Browser-safe: no node:* imports, Uint8Array only.
+ * Handles gzip-compressed files (.dcm.gz), the deflated transfer syntax, explicit/implicit VR, big endian,
+ * encapsulated pixel data (not decoded), files without a preamble, and trailing bytes after the dataset.
+ */
+export type ParsedDicom = {
+  dataSet: dicomParser.DataSet;
+  transferSyntaxUID: string;
+  /** The bytes the DataSet points into (after gunzip; for the deflated syntax, after inflating). */
+  bytes: Uint8Array;
+  /** True when the dataset was recovered from a file that did not parse to its end. */
+  lenient?: boolean;
+};
+
+export class DicomParseError extends Error {
+  override name = 'DicomParseError';
+}
+
+export const TRANSFER_SYNTAX = {
+  implicitLittle: '1.2.840.10008.1.2',
+  explicitLittle: '1.2.840.10008.1.2.1',
+  deflatedExplicitLittle: '1.2.840.10008.1.2.1.99',
+  explicitBig: '1.2.840.10008.1.2.2',
+} as const;
+
+const GZIP_MAGIC_0 = 0x1f;
+const GZIP_MAGIC_1 = 0x8b;
+
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length > 2 && bytes[0] === GZIP_MAGIC_0 && bytes[1] === GZIP_MAGIC_1;
+}
+
+/** PS3.10 7.1: a 128-byte preamble followed by "DICM". */
+export function hasDicmPrefix(bytes: Uint8Array): boolean {
+  return bytes.length >= 132 && bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d;
+}
+
+/** Un-gzips when the bytes are gzip; returns them unchanged otherwise. Throws DicomParseError on a broken gzip stream. */
+export function gunzipIfNeeded(bytes: Uint8Array): Uint8Array {
+  if (!isGzip(bytes)) return bytes;
+  try {
+    return ungzip(bytes);
+  } catch {
+    throw new DicomParseError('DICOM parsing failed');
+  }
+}
+
+/** dicom-parser's inflater hook: the deflated syntax compresses everything after the file meta group. */
+function inflateDataSet(byteArray: Uint8Array, position: number): Uint8Array {
+  const inflated = inflateRaw(byteArray.subarray(position));
+  const joined = new Uint8Array(position + inflated.length);
+  joined.set(byteArray.subarray(0, position), 0);
+  joined.set(inflated, position);
+  return joined;
+}
+
+type DicomParserError = { exception?: unknown; dataSet?: dicomParser.DataSet };
+
+function partialDataSet(error: unknown): dicomParser.DataSet | undefined {
+  if (error && typeof error === 'object' && 'dataSet' in error) return (error as DicomParserError).dataSet;
+  return undefined;
+}
+
+/** A recovered dataset is only worth keeping when it holds real image attributes, not noise that happened to parse. */
+function looksLikeDicom(dataSet: dicomParser.DataSet | undefined): dataSet is dicomParser.DataSet {
+  if (!dataSet) return false;
+  const tags = Object.keys(dataSet.elements);
+  let known = 0;
+  for (const tag of tags) {
+    const group = tag.slice(1, 5);
+    if (group === '0008' || group === '0010' || group === '0020' || group === '0028' || group === '0018') known += 1;
+  }
+  return known >= 2 && (dataSet.elements.x00080016 !== undefined || dataSet.elements.x00080018 !== undefined
+    || dataSet.elements.x0020000e !== undefined || dataSet.elements.x00080060 !== undefined);
+}
+
+function transferSyntaxOf(dataSet: dicomParser.DataSet, fallback: string): string {
+  const value = dataSet.string('x00020010');
+  return value ? value.replace(/\0/g, '').trim() : fallback;
+}
+
+/** Tries the raw (no preamble, no meta group) dataset in each uncompressed syntax, as the lenient rule allows. */
+function parseRaw(bytes: Uint8Array, strict: boolean): ParsedDicom | undefined {
+  for (const syntax of [TRANSFER_SYNTAX.implicitLittle, TRANSFER_SYNTAX.explicitLittle]) {
+    try {
+      const dataSet = dicomParser.parseDicom(bytes, { TransferSyntaxUID: syntax });
+      if (looksLikeDicom(dataSet)) return { dataSet, transferSyntaxUID: syntax, bytes };
+    } catch (error) {
+      const partial = partialDataSet(error);
+      if (!strict && looksLikeDicom(partial)) return { dataSet: partial, transferSyntaxUID: syntax, bytes, lenient: true };
+    }
+  }
+  return undefined;
+}
+
+/** Strict parse of a Part 10 file; undefined when dicom-parser cannot reach the end of it. */
+function parsePart10(bytes: Uint8Array, strict: boolean): ParsedDicom | undefined {
+  try {
+    const dataSet = dicomParser.parseDicom(bytes, { inflater: inflateDataSet });
+    const syntax = transferSyntaxOf(dataSet, TRANSFER_SYNTAX.explicitLittle);
+    return { dataSet, transferSyntaxUID: syntax, bytes: dataSet.byteArray };
+  } catch (error) {
+    const partial = partialDataSet(error);
+    if (!strict && partial && looksLikeDicom(partial)) {
+      return { dataSet: partial, transferSyntaxUID: transferSyntaxOf(partial, TRANSFER_SYNTAX.explicitLittle), bytes: partial.byteArray, lenient: true };
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Parses DICOM bytes (gzip and deflate handled). Follows the record's validity rule: a Part 10 file (DICM at 128)
+ * is parsed strictly and then leniently (a truncated or over-long file keeps the elements read before the damage);
+ * bytes without the prefix are tried as a raw dataset, strictly then leniently.
+ * @throws DicomParseError with the catalogue wording: "Not a DICOM file" or "DICOM parsing failed".
+ */
+export function parseDicom(bytes: Uint8Array): ParsedDicom {
+  const plain = gunzipIfNeeded(bytes);
+  if (hasDicmPrefix(plain)) {
+    const parsed = parsePart10(plain, true) ?? parsePart10(plain, false);
+    if (parsed) return parsed;
+    throw new DicomParseError('DICOM parsing failed');
+  }
+  const parsed = parseRaw(plain, true) ?? parseRaw(plain, false);
+  if (parsed) return parsed;
+  throw new DicomParseError('Not a DICOM file');
+}
