@@ -1,0 +1,21 @@
+import type { ReactNode } from 'react';
+import { SWRConfig } from 'swr';
+import { UiProvider } from '../components/ui/provider.tsx';
+import { Toaster } from '../components/ui/toaster.tsx';
+import { AuthProvider } from '../features/auth/hooks/use-auth.tsx';
+import { NotificationsProvider } from '../features/notifications/hooks/use-notifications.tsx';
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  return (
+    <UiProvider>
+      <SWRConfig value={{ revalidateOnFocus: true, shouldRetryOnError: false }}>
+        <AuthProvider>
+          <NotificationsProvider>
+            {children}
+            <Toaster />
+          </NotificationsProvider>
+        </AuthProvider>
+      </SWRConfig>
+    </UiProvider>
+  );
+}

@@ -1,0 +1,66 @@
+import { Box, Card, Center, Heading, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
+import { LuBrainCircuit } from 'react-icons/lu';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { toaster } from '../../../components/ui/toaster.tsx';
+import { PageSpinner } from '../../../components/ui/page-states.tsx';
+import { getRuntimeConfig } from '../../../config/runtime-config.ts';
+import { paths } from '../../../config/paths.ts';
+import { LoginForm } from '../../../features/auth/components/login-form.tsx';
+import { useAuth } from '../../../features/auth/hooks/use-auth.tsx';
+import { loginErrorMessage } from '../../../features/auth/utils/login-schema.ts';
+
+function safeRedirect(target: string | null): string {
+  return target && target.startsWith('/') && !target.startsWith('//') ? target : paths.dashboard.getHref();
+}
+
+/** Record section 2, "Login page". */
+export function LoginRoute() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const config = getRuntimeConfig();
+  if (auth.status === 'loading') return <PageSpinner />;
+  if (auth.status === 'signed-in') return <Navigate to={safeRedirect(params.get('redirectTo'))} replace />;
+
+  const onSubmit = async (values: { email: string; password: string; rememberMe: boolean }) => {
+    try {
+      const me = await auth.login(values);
+      toaster.create({ type: 'success', title: `Welcome back, ${me.user.firstName}!`, duration: 3000 });
+      navigate(safeRedirect(params.get('redirectTo')), { replace: true });
+    } catch (error) {
+      toaster.create({ type: 'error', title: loginErrorMessage(error) });
+      throw error;
+    }
+  };
+
+  return (
+    <Center minH="100vh" p="4" bg="bg.subtle">
+      <Card.Root w="full" maxW="md">
+        <Card.Header>
+          <Stack align="center" gap="2">
+            <LuBrainCircuit size="36" aria-hidden />
+            <Heading size="xl">Sign in to Imaging Workspace</Heading>
+          </Stack>
+        </Card.Header>
+        <Card.Body>
+          <LoginForm onSubmit={onSubmit} demoAccounts={config.mode === 'local' ? config.demoAccounts : []} />
+        </Card.Body>
+        <Card.Footer>
+          <Stack w="full" gap="2" fontSize="sm">
+            <ChakraLink asChild>
+              <Link to={paths.home.getHref()}>Back to Home</Link>
+            </ChakraLink>
+            <Box color="fg.muted">
+              <Text>
+                By signing in you agree to the{' '}
+                <ChakraLink asChild><Link to={`${paths.home.getHref()}#docs`}>Terms of Service</Link></ChakraLink> and the{' '}
+                <ChakraLink asChild><Link to={`${paths.home.getHref()}#docs`}>Privacy Policy</Link></ChakraLink>.
+              </Text>
+            </Box>
+            <HStack />
+          </Stack>
+        </Card.Footer>
+      </Card.Root>
+    </Center>
+  );
+}

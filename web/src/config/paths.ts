@@ -1,0 +1,18 @@
+/** Every route of the site and its href builder (record section 2, route table). */
+export const paths = {
+  home: { path: '/home', getHref: () => '/home' },
+  root: { path: '/', getHref: () => '/' },
+  login: { path: '/login', getHref: (redirectTo?: string) => (redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login') },
+  dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
+  hospitals: { path: '/hospitals', getHref: () => '/hospitals' },
+  datasets: { path: '/datasets', getHref: () => '/datasets' },
+  dataset: { path: '/datasets/:datasetId', getHref: (id: string) => `/datasets/${encodeURIComponent(id)}` },
+  upload: { path: '/upload', getHref: () => '/upload' },
+  teams: { path: '/teams', getHref: () => '/teams' },
+  users: { path: '/users', getHref: () => '/users' },
+  compliance: { path: '/compliance', getHref: () => '/compliance' },
+  reports: { path: '/reports', getHref: () => '/reports' },
+  settings: { path: '/settings', getHref: () => '/settings' },
+  hospitalAdmin: { path: '/hospital-admin', getHref: () => '/hospital-admin' },
+  visualizer: { path: '/visualizer/:datasetId', getHref: (id: string) => `/visualizer/${encodeURIComponent(id)}` },
+} as const;

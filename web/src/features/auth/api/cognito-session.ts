@@ -1,0 +1,60 @@
+import { Amplify } from 'aws-amplify';
+import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth';
+import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
+import { defaultStorage, sessionStorage } from 'aws-amplify/utils';
+import type { RuntimeConfig } from '../../../config/runtime-config.ts';
+
+/** Where the "remember me" choice is kept: tokens go to localStorage when remembered, to sessionStorage otherwise. */
+const REMEMBER_KEY = 'iws.auth.remember';
+
+function useRememberedStorage(remember: boolean): void {
+  cognitoUserPoolsTokenProvider.setKeyValueStorage(remember ? defaultStorage : sessionStorage);
+}
+
+/**
+ * Configures Amplify for the deployment's user pool. Locally the Cognito-compatible stand-in is reached through
+ * `userPoolEndpoint`; it only speaks USER_PASSWORD_AUTH (no SRP), which the cloud app client also allows.
+ */
+export function configureCognito(config: RuntimeConfig): void {
+  Amplify.configure({
+    Auth: {
+      Cognito: {
+        userPoolId: config.userPoolId,
+        userPoolClientId: config.userPoolClientId,
+        ...(config.userPoolEndpoint ? { userPoolEndpoint: config.userPoolEndpoint } : {}),
+        loginWith: { email: true },
+      },
+    },
+  });
+  useRememberedStorage(localStorage.getItem(REMEMBER_KEY) !== 'false');
+}
+
+export async function signInWithPassword(email: string, password: string, remember: boolean): Promise<void> {
+  localStorage.setItem(REMEMBER_KEY, String(remember));
+  useRememberedStorage(remember);
+  // A stale session of another user would make Amplify refuse to sign in again.
+  await signOut().catch(() => undefined);
+  const result = await signIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
+  if (!result.isSignedIn) throw new Error('Sign-in needs a step this site does not support yet: ' + result.nextStep.signInStep);
+}
+
+/** The current ID token; Amplify refreshes it with the refresh token when it is about to expire. */
+export async function getIdToken(): Promise<string | undefined> {
+  try {
+    const session = await fetchAuthSession();
+    return session.tokens?.idToken?.toString();
+  } catch {
+    return undefined;
+  }
+}
+
+export async function signOutEverywhere(): Promise<void> {
+  try {
+    await signOut();
+  } catch {
+    // Record section 8: sign-out errors are ignored and the local session is cleared anyway.
+  }
+  for (const store of [localStorage, window.sessionStorage]) {
+    for (const key of Object.keys(store)) if (key.startsWith('CognitoIdentityServiceProvider.')) store.removeItem(key);
+  }
+}

@@ -1,0 +1,100 @@
+import { Alert, Box, Button, Checkbox, Field, Group, HStack, IconButton, Input, Stack, Text, Wrap } from '@chakra-ui/react';
+import { useState, type FormEvent } from 'react';
+import { LuEye, LuEyeOff } from 'react-icons/lu';
+import { ROLE_TITLES, type Role } from '../../../../../shared/auth/roles.ts';
+import { LoginFormSchema, loginErrorMessage } from '../utils/login-schema.ts';
+
+type Props = {
+  onSubmit(values: { email: string; password: string; rememberMe: boolean }): Promise<void>;
+  /** Local twin only: seeded accounts whose e-mail a button fills in. Never a password. */
+  demoAccounts: readonly { email: string; role: Role }[];
+};
+
+const DEMO_BUTTON_ROLES: readonly Role[] = ['SUPER_ADMIN', 'HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'];
+
+export function LoginForm({ onSubmit, demoAccounts }: Props) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [rememberMe, setRememberMe] = useState(true);
+  const [showPassword, setShowPassword] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const [serverError, setServerError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = LoginFormSchema.safeParse({ email: email.trim(), password, rememberMe });
+    if (!parsed.success) {
+      const errors: { email?: string; password?: string } = {};
+      for (const issue of parsed.error.issues) errors[issue.path[0] as 'email' | 'password'] ??= issue.message;
+      setFieldErrors(errors);
+      return;
+    }
+    setFieldErrors({});
+    setServerError(undefined);
+    setBusy(true);
+    try {
+      await onSubmit({ email: parsed.data.email, password: parsed.data.password, rememberMe });
+    } catch (error) {
+      setServerError(loginErrorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const buttons = DEMO_BUTTON_ROLES.map((role) => demoAccounts.find((a) => a.role === role)).filter((a) => a !== undefined);
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Sign in">
+    <Stack gap="5">
+      {serverError && (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Title>{serverError}</Alert.Title>
+        </Alert.Root>
+      )}
+      <Field.Root invalid={!!fieldErrors.email} required>
+        <Field.Label>Email</Field.Label>
+        <Input name="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@hospital.org" />
+        <Field.ErrorText>{fieldErrors.email}</Field.ErrorText>
+      </Field.Root>
+      <Field.Root invalid={!!fieldErrors.password} required>
+        <Field.Label>Password</Field.Label>
+        <Group attached w="full">
+          <Input name="password" type={showPassword ? 'text' : 'password'} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+          <IconButton aria-label={showPassword ? 'Hide password' : 'Show password'} variant="outline" onClick={() => setShowPassword((s) => !s)}>
+            {showPassword ? <LuEyeOff /> : <LuEye />}
+          </IconButton>
+        </Group>
+        <Field.ErrorText>{fieldErrors.password}</Field.ErrorText>
+      </Field.Root>
+      <HStack justify="space-between">
+        <Checkbox.Root checked={rememberMe} onCheckedChange={(e) => setRememberMe(e.checked === true)}>
+          <Checkbox.HiddenInput name="rememberMe" />
+          <Checkbox.Control />
+          <Checkbox.Label>Remember me</Checkbox.Label>
+        </Checkbox.Root>
+        <Text fontSize="sm" color="fg.muted" title="Ask your hospital administrator to reset your password">Forgot password?</Text>
+      </HStack>
+      <Button type="submit" loading={busy} loadingText="Signing in..." disabled={busy}>
+        Sign In
+      </Button>
+      {buttons.length > 0 && (
+        <Box borderWidth="1px" rounded="md" p="3" data-testid="demo-accounts">
+          <Text fontSize="sm" fontWeight="medium" mb="2">Demo accounts (local workspace)</Text>
+          <Wrap gap="2">
+            {buttons.map((account) => (
+              <Button key={account.email} size="xs" variant="outline" onClick={() => { setEmail(account.email); setFieldErrors({}); }}>
+                {ROLE_TITLES[account.role]}
+              </Button>
+            ))}
+          </Wrap>
+          <Text fontSize="xs" color="fg.muted" mt="2">
+            Fills the e-mail of a seeded account. The password was printed when the local workspace started.
+          </Text>
+        </Box>
+      )}
+    </Stack>
+    </form>
+  );
+}

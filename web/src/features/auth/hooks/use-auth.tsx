@@ -1,0 +1,89 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { configureApiClient } from '../../../lib/api-client.ts';
+import { getMe } from '../api/get-me.ts';
+import type { MeResponse } from '../api/me-schema.ts';
+import { getIdToken, signInWithPassword, signOutEverywhere } from '../api/cognito-session.ts';
+import { ApiRequestError } from '../../../lib/api-error.ts';
+import { logout as recordLogout } from '../api/logout.ts';
+
+type AuthState =
+  | { status: 'loading'; me: undefined }
+  | { status: 'signed-out'; me: undefined }
+  | { status: 'signed-in'; me: MeResponse };
+
+type AuthContextValue = AuthState & {
+  login(input: { email: string; password: string; rememberMe: boolean }): Promise<MeResponse>;
+  logout(): Promise<void>;
+  isHospitalAdmin: boolean;
+  isTeamLead: boolean;
+  isSuperAdmin: boolean;
+};
+
+const AuthContext = createContext<AuthContextValue | undefined>(undefined);
+
+/**
+ * The session: Cognito tokens through Amplify, the user record through `GET /api/me`. A failed lookup of the
+ * current user signs out (record section 4, "Auth").
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>({ status: 'loading', me: undefined });
+
+  const clear = useCallback(() => setState({ status: 'signed-out', me: undefined }), []);
+
+  useEffect(() => {
+    configureApiClient({ getToken: getIdToken, onUnauthorized: () => void signOutEverywhere().then(clear) });
+    let cancelled = false;
+    (async () => {
+      const token = await getIdToken();
+      if (!token) return clear();
+      try {
+        const me = await getMe();
+        if (!cancelled) setState({ status: 'signed-in', me });
+      } catch {
+        await signOutEverywhere();
+        if (!cancelled) clear();
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [clear]);
+
+  const login = useCallback(async (input: { email: string; password: string; rememberMe: boolean }) => {
+    await signInWithPassword(input.email, input.password, input.rememberMe);
+    try {
+      const me = await getMe();
+      setState({ status: 'signed-in', me });
+      return me;
+    } catch (error) {
+      await signOutEverywhere();
+      throw error instanceof ApiRequestError ? error : new Error('Login failed');
+    }
+  }, []);
+
+  const logout = useCallback(async () => {
+    await recordLogout().catch(() => undefined);
+    await signOutEverywhere();
+    clear();
+  }, [clear]);
+
+  const value = useMemo<AuthContextValue>(() => {
+    const role = state.me?.user.role;
+    return { ...state, login, logout, isHospitalAdmin: role === 'HOSPITAL_ADMIN', isTeamLead: role === 'TEAM_LEAD', isSuperAdmin: role === 'SUPER_ADMIN' };
+  }, [state, login, logout]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside AuthProvider');
+  return value;
+}
+
+/** The signed-in user; only for components rendered under the protected shell. */
+export function useCurrentUser(): MeResponse {
+  const auth = useAuth();
+  if (auth.status !== 'signed-in') throw new Error('useCurrentUser used outside the signed-in shell');
+  return auth.me;
+}

@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import { apiUrl } from '../config/runtime-config.ts';
+import { ApiRequestError, toApiRequestError } from './api-error.ts';
+import { ERROR_CATALOGUE } from '../../../shared/schemas/api/errors.ts';
+
+export type TokenGetter = () => Promise<string | undefined>;
+
+let getToken: TokenGetter = async () => undefined;
+let onUnauthorized: () => void = () => {};
+
+/** The auth feature registers how to get the Cognito ID token and what to do when the API answers 401. */
+export function configureApiClient(options: { getToken: TokenGetter; onUnauthorized: () => void }): void {
+  getToken = options.getToken;
+  onUnauthorized = options.onUnauthorized;
+}
+
+export function getIdToken(): Promise<string | undefined> {
+  return getToken();
+}
+
+type RequestOptions = { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown; query?: Record<string, string | number | undefined>; signal?: AbortSignal };
+
+/**
+ * Calls the API with `Authorization: Bearer <ID token>` and parses the answer with the shared schema, so a
+ * contract drift fails loudly here instead of rendering half a screen. Errors become ApiRequestError with
+ * the catalogue's message.
+ */
+export async function apiRequest<S extends z.ZodTypeAny>(path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+  const token = await getToken();
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined && value !== '') query.set(key, String(value));
+  const url = apiUrl(path) + (query.size ? `?${query}` : '');
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers: {
+        Accept: 'application/json',
+        ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiRequestError(0, 'NETWORK', 'Please check your connection and try again.');
+  }
+  if (!response.ok) {
+    const error = await toApiRequestError(response);
+    if (response.status === 401) onUnauthorized();
+    throw error;
+  }
+  const text = await response.text();
+  const json: unknown = text ? JSON.parse(text) : {};
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    console.error(`Response of ${options.method ?? 'GET'} ${path} does not match its schema`, parsed.error.issues.slice(0, 5));
+    throw new ApiRequestError(response.status, 'INTERNAL', ERROR_CATALOGUE.INTERNAL.message);
+  }
+  return parsed.data;
+}

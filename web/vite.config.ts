@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The site: root web/, built to web/dist and served by the local twin or the CloudFront site bucket.
+ * JSX goes through Vite's built-in transform with the automatic runtime, so no React plugin is needed.
+ * `#shared/*` mirrors the package.json "imports" alias so the site and the server import the same engine.
+ */
+export default defineConfig({
+  root: webRoot,
+  base: '/',
+  publicDir: 'public',
+  resolve: {
+    alias: [{ find: /^#shared\/(.*)$/, replacement: `${repoRoot}shared/$1` }],
+  },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 4096,
+  },
+  server: {
+    fs: { allow: [repoRoot] },
+    proxy: {
+      '/api': process.env.IWS_API_ORIGIN ?? 'http://127.0.0.1:3000',
+      '/config.json': process.env.IWS_API_ORIGIN ?? 'http://127.0.0.1:3000',
+      '/_aws': process.env.IWS_API_ORIGIN ?? 'http://127.0.0.1:3000',
+    },
+  },
+});
