@@ -41,7 +41,8 @@ describe('renderThumbnail', () => {
   let nifti: Uint8Array;
   beforeAll(async () => {
     const bytes = new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'dicom', '1.dcm')));
-    [{ nifti }] = (await convertToNifti([{ name: '1.dcm', bytes }])) as [{ nifti: Uint8Array }];
+    const outputs = await convertToNifti([{ name: '1.dcm', bytes }]);
+    nifti = outputs[0]!.nifti;
   });
 
   it('renders a converted series as a valid, non-blank grayscale PNG of the requested size', () => {
