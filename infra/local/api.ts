@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { JWTPayload } from 'jose';
+import { matchRoute, type RouteDefinition } from '../../shared/api/routes.ts';
+import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '../../shared/schemas/api/errors.ts';
+
+/**
+ * The local stand-in for API Gateway (REST, Lambda proxy integration) + its Cognito authorizer: matches the route
+ * table, verifies the ID token for `auth: 'user'` routes, builds the proxy event and calls the domain's handler, the
+ * same file the cloud's Lambda runs. The route's role gate is the handler's job (functions/lib), as in the cloud.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** API Gateway's payload limit. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+type Handler = (event: unknown, context: unknown) => Promise<{
+  statusCode: number; headers?: Record<string, string | number | boolean>; multiValueHeaders?: Record<string, (string | number | boolean)[]>;
+  body?: string; isBase64Encoded?: boolean;
+}>;
+
+export type ApiOptions = {
+  verifyIdToken(token: string): Promise<JWTPayload | undefined>;
+  /** Extra checks of the twin's own services for /api/health (the handler checks the table and buckets). */
+  localHealth(): Promise<string[]>;
+  siteOrigin: string;
+  log: (line: string) => void;
+};
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, code: ErrorCode, headers: Record<string, string> = {}): void {
+  sendJson(res, ERROR_CATALOGUE[code].status, { error: { code, message: catalogueMessage(code) } }, headers);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|[\w.+-]+\+json)|text\/)/i;
+
+/** Claims as the Cognito authorizer hands them to a REST API Lambda: every value a string, groups comma-separated. */
+export function claimsAsStrings(payload: JWTPayload): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(payload).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : JSON.stringify(value)]),
+  );
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return (match ? match[1] : header).trim() || undefined;
+}
+
+export function createApi(options: ApiOptions) {
+  const handlers = new Map<string, Promise<Handler>>();
+  const corsHeaders = {
+    'access-control-allow-origin': options.siteOrigin,
+    'access-control-allow-headers': 'authorization,content-type',
+    'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
+  };
+
+  function loadHandler(route: RouteDefinition): Promise<Handler> {
+    let handler = handlers.get(route.domain);
+    if (!handler) {
+      handler = import(pathToFileURL(join(ROOT, 'functions', route.domain, 'handler.ts')).href).then((m: { handler: Handler }) => m.handler);
+      handlers.set(route.domain, handler);
+      handler.catch(() => handlers.delete(route.domain));
+    }
+    return handler;
+  }
+
+  async function invoke(req: IncomingMessage, res: ServerResponse, url: URL, route: RouteDefinition, pathParameters: Record<string, string>, claims?: Record<string, string>) {
+    const body = await readBody(req);
+    if (body === 'too-large') {
+      sendJson(res, 413, { error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is larger than 10 MB' } });
+      return;
+    }
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      const value = req.rawHeaders[i + 1]!;
+      headers[name] = value;
+      (multiValueHeaders[name] ??= []).push(value);
+    }
+    const query: Record<string, string> = {};
+    const multiQuery: Record<string, string[]> = {};
+    for (const [name, value] of url.searchParams) {
+      query[name] = value;
+      (multiQuery[name] ??= []).push(value);
+    }
+    const contentType = req.headers['content-type'] ?? '';
+    const isText = body.length === 0 || TEXT_TYPES.test(contentType);
+    const requestId = randomUUID();
+    const event = {
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: route.method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: url.searchParams.size > 0 ? query : null,
+      multiValueQueryStringParameters: url.searchParams.size > 0 ? multiQuery : null,
+      pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : null,
+      stageVariables: null,
+      body: body.length === 0 ? null : isText ? body.toString('utf8') : body.toString('base64'),
+      isBase64Encoded: !isText,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        resourceId: 'local',
+        resourcePath: route.path,
+        httpMethod: route.method,
+        path: `/local${url.pathname}`,
+        stage: 'local',
+        requestId,
+        extendedRequestId: requestId,
+        requestTimeEpoch: Date.now(),
+        protocol: 'HTTP/1.1',
+        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: req.headers['user-agent'] ?? null },
+        ...(claims ? { authorizer: { claims } } : {}),
+      },
+    };
+    const context = {
+      functionName: `imaging-local-${route.domain}`,
+      functionVersion: '$LATEST',
+      invokedFunctionArn: `arn:aws:lambda:${process.env.AWS_REGION ?? 'us-east-1'}:000000000000:function:imaging-local-${route.domain}`,
+      memoryLimitInMB: '1024',
+      awsRequestId: requestId,
+      logGroupName: `/aws/lambda/imaging-local-${route.domain}`,
+      logStreamName: 'local',
+      callbackWaitsForEmptyEventLoop: true,
+      getRemainingTimeInMillis: () => 29_000,
+      done: () => undefined,
+      fail: () => undefined,
+      succeed: () => undefined,
+    };
+    let result: Awaited<ReturnType<Handler>>;
+    try {
+      const handler = await loadHandler(route);
+      result = await handler(event, context);
+    } catch (error) {
+      // Never the message: it may carry request data. The name and the request id are enough to find it.
+      options.log(`handler of ${route.domain} failed on ${route.method} ${route.path}: ${error instanceof Error ? error.name : 'error'} (request ${requestId})`);
+      sendError(res, 'INTERNAL', corsHeaders);
+      return;
+    }
+    const responseHeaders: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
+    for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
+    const payload = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+    res.writeHead(result.statusCode, responseHeaders);
+    res.end(payload);
+  }
+
+  return async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method === 'OPTIONS') {
+      req.resume();
+      res.writeHead(204, { ...corsHeaders, 'access-control-max-age': '600' });
+      res.end();
+      return;
+    }
+    const matched = matchRoute(req.method ?? 'GET', url.pathname);
+    if (!matched) {
+      req.resume();
+      sendError(res, 'NOT_FOUND', corsHeaders);
+      return;
+    }
+    if (matched.route.path === '/api/health') {
+      const failing = await options.localHealth();
+      if (failing.length > 0) {
+        req.resume();
+        sendJson(res, 503, { status: 'unavailable', failing }, corsHeaders);
+        return;
+      }
+    }
+    let claims: Record<string, string> | undefined;
+    if (matched.route.auth === 'user') {
+      const token = bearerToken(req.headers.authorization);
+      const payload = token ? await options.verifyIdToken(token) : undefined;
+      if (!payload) {
+        req.resume();
+        sendError(res, 'NO_TOKEN', corsHeaders);
+        return;
+      }
+      claims = claimsAsStrings(payload);
+    }
+    await invoke(req, res, url, matched.route, matched.pathParameters, claims);
+  };
+}

@@ -1,0 +1,281 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { ROLES } from '../../shared/auth/roles.ts';
+import type { DemoUser } from '../../shared/domain/demo/demo-data.ts';
+import { ensureDir, readJson, writeJson } from './data-dir.ts';
+
+/**
+ * Cognito stand-in: cognito-local as a child process (its files under <data>/cognito/.cognito), reached through
+ * /_aws/cognito on the public port. The proxy adds what cognito-local lacks: GetTokensFromRefreshToken (Amplify's
+ * refresh) answered as InitiateAuth REFRESH_TOKEN_AUTH, and a wrong password reported as Cognito reports it.
+ */
+const require = createRequire(import.meta.url);
+const COGNITO_START = require.resolve('cognito-local/lib/bin/start.js');
+const COGNITO_JWK = (require('cognito-local/lib/keys/cognitoLocal.public.json') as { jwk: Record<string, unknown> }).jwk;
+const CHILD = fileURLToPath(new URL('./cognito-child.cjs', import.meta.url));
+const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
+
+export type PoolIds = { userPoolId: string; userPoolClientId: string };
+
+export type CognitoService = {
+  handle(req: IncomingMessage, res: ServerResponse, path: string): void;
+  /** Creates the pool, app client and role groups once; later starts reuse the ids kept in the data folder. */
+  bootstrap(): Promise<PoolIds>;
+  ensureIdentity(ids: PoolIds, user: DemoUser, password: string): Promise<string>;
+  /** The API's stand-in for the API Gateway Cognito authorizer: verified ID-token claims, or undefined. */
+  verifyIdToken(ids: PoolIds, token: string): Promise<JWTPayload | undefined>;
+  isAlive(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+export class CognitoError extends Error {
+  constructor(readonly type: string, message: string) {
+    super(message);
+    this.name = type;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function spawnCognitoLocal(cwd: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = fork(CHILD, [COGNITO_START], {
+    cwd,
+    execArgv: [],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_OPTIONS: '', NODE_NO_WARNINGS: '1', DEBUG: '' },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4000);
+  };
+  child.stderr?.on('data', keep);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`cognito-local did not start within 30 s: ${tail}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      keep(chunk);
+      if (tail.includes('Cognito Local running on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData); // keeps draining after start, so the child never blocks on a full pipe
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`cognito-local exited (${code}) during start: ${tail}`));
+    });
+  });
+  return { child, output: () => tail };
+}
+
+export async function startCognito(dataDir: string, issuerDomain: string): Promise<CognitoService> {
+  const cwd = ensureDir(join(dataDir, 'cognito'));
+  ensureDir(join(cwd, '.cognito'));
+  // Tokens carry iss = <public URL>/_aws/cognito/<poolId>, the address a client reaches the pool at.
+  writeJson(join(cwd, '.cognito', 'config.json'), { TokenConfig: { IssuerDomain: issuerDomain } });
+  const port = await freePort();
+  const { child } = await spawnCognitoLocal(cwd, port);
+  const upstream = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const jwks = createLocalJWKSet({ keys: [COGNITO_JWK as never] });
+
+  async function call<T = Record<string, unknown>>(operation: string, body: unknown): Promise<T> {
+    const response = await fetch(upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `${TARGET_PREFIX}${operation}` },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok) {
+      const type = String(json.__type ?? json.code ?? `HTTP ${response.status}`).split('#').pop()!;
+      throw new CognitoError(type, String(json.message ?? type));
+    }
+    return json as T;
+  }
+
+  async function ignoreExists(promise: Promise<unknown>, type: string): Promise<void> {
+    try {
+      await promise;
+    } catch (error) {
+      if (!(error instanceof CognitoError && error.type === type)) throw error;
+    }
+  }
+
+  const idsPath = join(cwd, 'pool.json');
+
+  return {
+    handle(req, res, path) {
+      forward(upstream, req, res, path);
+    },
+
+    async bootstrap() {
+      let ids = readJson<PoolIds>(idsPath);
+      if (ids) {
+        const exists = await call('DescribeUserPool', { UserPoolId: ids.userPoolId }).then(() => true, () => false);
+        if (!exists) ids = undefined;
+      }
+      if (!ids) {
+        const pool = await call<{ UserPool: { Id: string } }>('CreateUserPool', {
+          PoolName: 'imaging-local',
+          UsernameAttributes: ['email'],
+          AutoVerifiedAttributes: ['email'],
+          Schema: ['hospitalId', 'teamId'].map((Name) => ({ Name, AttributeDataType: 'String', Mutable: true })),
+        });
+        const client = await call<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
+          UserPoolId: pool.UserPool.Id,
+          ClientName: 'imaging-web',
+          ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+        });
+        ids = { userPoolId: pool.UserPool.Id, userPoolClientId: client.UserPoolClient.ClientId };
+        writeJson(idsPath, ids);
+      }
+      for (const role of ROLES) {
+        await ignoreExists(call('CreateGroup', { UserPoolId: ids.userPoolId, GroupName: role }), 'GroupExistsException');
+      }
+      return ids;
+    },
+
+    async ensureIdentity(ids, user, password) {
+      const attributes = [
+        { Name: 'email', Value: user.email },
+        { Name: 'email_verified', Value: 'true' },
+        { Name: 'given_name', Value: user.firstName },
+        { Name: 'family_name', Value: user.lastName },
+        { Name: 'custom:hospitalId', Value: user.hospitalId },
+        ...(user.teamId ? [{ Name: 'custom:teamId', Value: user.teamId }] : []),
+      ];
+      type UserShape = { Username: string; UserAttributes?: { Name: string; Value: string }[]; User?: { Username: string; Attributes: { Name: string; Value: string }[] } };
+      let existing: UserShape | undefined;
+      try {
+        existing = await call<UserShape>('AdminGetUser', { UserPoolId: ids.userPoolId, Username: user.email });
+      } catch (error) {
+        if (!(error instanceof CognitoError && error.type === 'UserNotFoundException')) throw error;
+      }
+      let username: string;
+      let sub: string | undefined;
+      if (existing) {
+        username = existing.Username;
+        sub = existing.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
+        await call('AdminUpdateUserAttributes', { UserPoolId: ids.userPoolId, Username: username, UserAttributes: attributes.filter((a) => a.Name !== 'email') });
+      } else {
+        const created = await call<UserShape>('AdminCreateUser', {
+          UserPoolId: ids.userPoolId, Username: user.email, UserAttributes: attributes, MessageAction: 'SUPPRESS', TemporaryPassword: password,
+        });
+        username = created.User!.Username;
+        sub = created.User!.Attributes.find((a) => a.Name === 'sub')?.Value;
+      }
+      // Set every start, so a changed DEMO_PASSWORD takes effect.
+      await call('AdminSetUserPassword', { UserPoolId: ids.userPoolId, Username: username, Password: password, Permanent: true });
+      // AdminListGroupsForUser needs the real username (sub), not the e-mail, in cognito-local.
+      const groups = await call<{ Groups: { GroupName: string }[] }>('AdminListGroupsForUser', { UserPoolId: ids.userPoolId, Username: username });
+      for (const group of groups.Groups) {
+        if (group.GroupName !== user.role) await call('AdminRemoveUserFromGroup', { UserPoolId: ids.userPoolId, Username: username, GroupName: group.GroupName });
+      }
+      if (!groups.Groups.some((g) => g.GroupName === user.role)) {
+        await call('AdminAddUserToGroup', { UserPoolId: ids.userPoolId, Username: username, GroupName: user.role });
+      }
+      return sub ?? username;
+    },
+
+    async verifyIdToken(ids, token) {
+      try {
+        const { payload } = await jwtVerify(token, jwks, {
+          issuer: `${issuerDomain}/${ids.userPoolId}`,
+          audience: ids.userPoolClientId,
+          algorithms: ['RS256'],
+        });
+        return payload.token_use === 'id' ? payload : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+
+    async isAlive() {
+      if (exited) return false;
+      return fetch(`${upstream}/health`).then((r) => r.ok, () => false);
+    },
+
+    async close() {
+      if (exited) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+        }, 3000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}
+
+/** Proxies one request to cognito-local, rewriting the two things it gets wrong for our clients. */
+function forward(upstream: string, req: IncomingMessage, res: ServerResponse, path: string): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    let body: Buffer = Buffer.concat(chunks);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)) headers[name] = value;
+    }
+    const target = headers['x-amz-target'] ?? '';
+    if (target.endsWith('.GetTokensFromRefreshToken')) {
+      const parsed = JSON.parse(body.toString() || '{}') as { ClientId?: string; RefreshToken?: string };
+      headers['x-amz-target'] = `${TARGET_PREFIX}InitiateAuth`;
+      body = Buffer.from(JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: parsed.ClientId, AuthParameters: { REFRESH_TOKEN: parsed.RefreshToken } }));
+    }
+    const upstreamReq = request(`${upstream}${path}`, { method: req.method, headers: { ...headers, 'content-length': String(body.length) } }, (upstreamRes) => {
+      const out: Buffer[] = [];
+      upstreamRes.on('data', (c: Buffer) => out.push(c));
+      upstreamRes.on('end', () => {
+        let responseBody = Buffer.concat(out);
+        let status = upstreamRes.statusCode ?? 502;
+        // Real Cognito answers a wrong password with NotAuthorizedException; cognito-local says InvalidPasswordException.
+        if (target.endsWith('.InitiateAuth') && status === 400 && responseBody.includes('InvalidPasswordException')) {
+          responseBody = Buffer.from(JSON.stringify({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' }));
+          status = 400;
+        }
+        const responseHeaders: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(upstreamRes.headers)) {
+          if (value !== undefined && !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) responseHeaders[name] = value;
+        }
+        responseHeaders['content-length'] = String(responseBody.length);
+        res.writeHead(status, responseHeaders);
+        res.end(responseBody);
+      });
+    });
+    upstreamReq.on('error', () => {
+      res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ __type: 'ServiceUnavailable', message: 'The local identity service is not running.' }));
+    });
+    upstreamReq.end(body);
+  });
+}
+
+export function readIdsFile(dataDir: string): PoolIds | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, 'cognito', 'pool.json'), 'utf8')) as PoolIds;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import dynalite from 'dynalite';
+import { createTableInput } from '../../shared/db/create-table-input.ts';
+import { ensureDir } from './data-dir.ts';
+
+/**
+ * DynamoDB stand-in: dynalite in this process (LevelDB under <data>/dynamodb; survives a kill), reached at
+ * /_aws/dynamodb on the public port. LevelDB allows one process per folder, which the data-folder lock guarantees.
+ */
+export type DynamoService = {
+  handle(req: IncomingMessage, res: ServerResponse, path: string): void;
+  close(): Promise<void>;
+};
+
+export async function startDynamo(dataDir: string): Promise<DynamoService> {
+  const server = dynalite({ path: ensureDir(join(dataDir, 'dynamodb')), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
+  // dynalite opens LevelDB when created; listening on an internal port lets its close() run its own graceful shutdown.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const requestHandler = server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  return {
+    handle(req, res, path) {
+      req.url = path;
+      requestHandler(req, res);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Creates the single table from the shared key design when it does not exist yet (idempotent). */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const call = async (target: string, body: unknown) => {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': `DynamoDB_20120810.${target}`,
+        'x-amz-date': new Date().toISOString().replace(/[-:]|\.\d{3}/g, ''),
+        // dynalite only checks that a SigV4 header is present.
+        authorization: 'AWS4-HMAC-SHA256 Credential=local/20240101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=local',
+      },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const described = await call('DescribeTable', { TableName: tableName });
+  if (described.status === 200) return;
+  if (!String(described.body.__type ?? '').includes('ResourceNotFoundException')) {
+    throw new Error(`The local table store did not answer: ${String(described.body.message ?? described.body.__type)}`);
+  }
+  const created = await call('CreateTable', createTableInput(tableName));
+  if (created.status !== 200 && !String(created.body.__type ?? '').includes('ResourceInUseException')) {
+    throw new Error(`Could not create the local table: ${String(created.body.message ?? created.body.__type)}`);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * `npm start`: the local twin on PORT (default 3000) with everything kept under DATA_DIR (default .data/).
+ * Prints the URL and the demo accounts; a clash (port taken, data folder in use) is one line and an exit code.
+ */
+import { relative } from 'node:path';
+import { DEMO_USERS } from '../../shared/domain/demo/demo-data.ts';
+import { EXIT_CODES, LocalStackError } from './data-dir.ts';
+import { startLocalStack } from './stack.ts';
+
+async function main(): Promise<number> {
+  const port = process.env.PORT ? Number.parseInt(process.env.PORT, 10) : 3000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`Invalid PORT "${process.env.PORT}": give a number between 0 and 65535.\n`);
+    return 2;
+  }
+  const dataDir = process.env.DATA_DIR || '.data';
+  const started = Date.now();
+  const stack = await startLocalStack({
+    dataDir,
+    port,
+    host: process.env.HOST || '127.0.0.1',
+    demoPassword: process.env.DEMO_PASSWORD || undefined,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  const passwordFile = relative(process.cwd(), `${stack.dataDir}/demo-password`) || 'demo-password';
+  const passwordLine = process.env.DEMO_PASSWORD
+    ? 'password: the value of DEMO_PASSWORD'
+    : stack.demoPasswordCreated
+      ? `password: ${stack.demoPassword}   (generated now, kept in ${passwordFile})`
+      : `password: in ${passwordFile}`;
+  const width = Math.max(...DEMO_USERS.map((u) => u.email.length));
+  process.stdout.write(
+    [
+      '',
+      `Imaging Workspace local twin ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}`,
+      `Data folder: ${stack.dataDir}`,
+      `Demo accounts (${passwordLine}):`,
+      ...DEMO_USERS.map((u) => `  ${u.email.padEnd(width)}  ${u.role}`),
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping the local twin…\n`);
+    stack.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  return new Promise<number>(() => undefined);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof LocalStackError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+  process.stderr.write(`The local twin could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (process.env.DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  process.exit(EXIT_CODES.START_FAILED);
+});
