@@ -1,0 +1,333 @@
+/**
+ * The upload client: the one implementation of a resumable study upload, used by the site's upload wizard and by
+ * `iws upload`. Browser-safe: fetch, Uint8Array and AbortSignal only.
+ *
+ * Flow (routes in shared/api/routes.ts, bodies in shared/schemas/api/uploads.ts):
+ *   POST /api/datasets/{id}/upload/session       open, or resume: the session lists the parts S3 already holds
+ *   POST /api/uploads/{s}/files/{i}/parts        presigned PUT URLs, asked in batches
+ *   PUT  <presigned URL>                         each missing part, a bounded number at a time, retried with back-off
+ *   POST /api/uploads/{s}/files/{i}/complete     once a file has all its parts
+ *   POST /api/uploads/{s}/complete               once every file is complete: the pipeline starts
+ */
+import type { UploadSession } from '../../schemas/api/uploads.ts';
+
+export type UploadSource = {
+  /** Relative path inside the picked folder (mirrors the tree; never stored as PHI). */
+  path: string;
+  sizeBytes: number;
+  seriesInstanceUID?: string;
+  /** Bytes [start, end) of the file. */
+  read(start: number, end: number): Promise<Uint8Array>;
+};
+
+export type ApiConnection = {
+  /** '' (same origin), an origin, or an origin ending in /api; route paths (`/api/...`) are appended to it. */
+  baseUrl: string;
+  /** The Cognito ID token for `Authorization: Bearer`; called before each request, so it may refresh. */
+  getToken(): Promise<string>;
+  fetch?: typeof fetch;
+};
+
+export type FileProgress = {
+  fileIndex: number;
+  path: string;
+  uploadedBytes: number;
+  totalBytes: number;
+  status: 'PENDING' | 'UPLOADING' | 'COMPLETE';
+};
+
+export type OverallProgress = {
+  uploadedBytes: number;
+  totalBytes: number;
+  filesComplete: number;
+  filesTotal: number;
+  /** Parts PUT by this run, and parts skipped because the server already held them (resume). */
+  partsSent: number;
+  partsSkipped: number;
+};
+
+export type UploadOptions = {
+  api: ApiConnection;
+  datasetId: string;
+  files: UploadSource[];
+  /** Parallel part PUTs (default 4). */
+  concurrency?: number;
+  /** Tries per request before giving up (default 5). */
+  maxAttempts?: number;
+  /** First retry delay; doubles each try, with jitter (default 500 ms). */
+  retryDelayMs?: number;
+  signal?: AbortSignal;
+  onFileProgress?(progress: FileProgress): void;
+  onProgress?(progress: OverallProgress): void;
+};
+
+export type UploadResult = {
+  sessionId: string;
+  datasetId: string;
+  /** The body of POST /api/uploads/{sessionId}/complete (the dataset, now with the pipeline started). */
+  completion: unknown;
+  progress: OverallProgress;
+};
+
+/** An API answer other than 2xx, with the catalogue's code and message when the body has them. */
+export class ApiRequestError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+/** A part PUT or an API call that kept failing after every retry. */
+export class UploadFailedError extends Error {
+  constructor(message: string, readonly cause?: unknown) {
+    super(message);
+    this.name = 'UploadFailedError';
+  }
+}
+
+/** Presigned URLs asked per request (the route accepts up to 100). */
+const URL_BATCH = 20;
+
+export function apiUrl(baseUrl: string, path: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (!base) return path;
+  return base.endsWith('/api') ? `${base}${path.replace(/^\/api/, '')}` : `${base}${path}`;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The upload was aborted.', 'AbortError');
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** A small JSON client over the route table's paths, with the bearer token and retries of transient failures. */
+export function createApiClient(api: ApiConnection, retry: { maxAttempts?: number; retryDelayMs?: number; signal?: AbortSignal } = {}) {
+  const doFetch = api.fetch ?? globalThis.fetch.bind(globalThis);
+  const maxAttempts = retry.maxAttempts ?? 5;
+  const delay = retry.retryDelayMs ?? 500;
+  return async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      if (retry.signal?.aborted) throw abortError(retry.signal);
+      let response: Response;
+      try {
+        response = await doFetch(apiUrl(api.baseUrl, path), {
+          method,
+          headers: {
+            authorization: `Bearer ${await api.getToken()}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: retry.signal,
+        });
+      } catch (error) {
+        if (retry.signal?.aborted) throw abortError(retry.signal);
+        if (attempt >= maxAttempts) throw new UploadFailedError(`${method} ${path} failed: the server could not be reached.`, error);
+        await sleep(delay * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), retry.signal);
+        continue;
+      }
+      const text = await response.text();
+      if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
+      if (isRetryableStatus(response.status) && attempt < maxAttempts) {
+        await sleep(delay * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), retry.signal);
+        continue;
+      }
+      let code = `HTTP_${response.status}`;
+      let message = `${method} ${path} answered HTTP ${response.status}`;
+      try {
+        const parsed = JSON.parse(text) as { error?: { code?: string; message?: string } };
+        if (parsed.error?.code) code = parsed.error.code;
+        if (parsed.error?.message) message = parsed.error.message;
+      } catch {
+        /* not a JSON error body */
+      }
+      throw new ApiRequestError(response.status, code, message);
+    }
+  };
+}
+
+type PartJob = { fileIndex: number; partNumber: number; start: number; end: number };
+
+/**
+ * Uploads (or resumes) a dataset's files and completes the upload. Parts the server already holds are not sent
+ * again; the same file list (same order, paths and sizes) must be given when resuming.
+ */
+export async function uploadDataset(options: UploadOptions): Promise<UploadResult> {
+  const { api, datasetId, files, signal } = options;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+  const retryDelayMs = options.retryDelayMs ?? 500;
+  const doFetch = api.fetch ?? globalThis.fetch.bind(globalThis);
+  const request = createApiClient(api, { maxAttempts, retryDelayMs, signal });
+  if (files.length === 0) throw new UploadFailedError('No files to upload.');
+
+  const session = await request<UploadSession>('POST', `/api/datasets/${encodeURIComponent(datasetId)}/upload/session`, {
+    files: files.map((f) => ({ path: f.path, sizeBytes: f.sizeBytes, ...(f.seriesInstanceUID ? { seriesInstanceUID: f.seriesInstanceUID } : {}) })),
+  });
+  if (session.files.length !== files.length) {
+    throw new UploadFailedError('The open upload session of this dataset has other files than the ones given: pick the same folder to resume.');
+  }
+  for (const state of session.files) {
+    const file = files[state.fileIndex];
+    if (!file || file.path !== state.path || file.sizeBytes !== state.sizeBytes) {
+      throw new UploadFailedError('The open upload session of this dataset has other files than the ones given: pick the same folder to resume.');
+    }
+  }
+
+  const sessionPath = `/api/uploads/${encodeURIComponent(session.sessionId)}`;
+  const partBytes = session.partBytes;
+  const etags = new Map<number, Map<number, string>>();
+  const fileProgress = new Map<number, FileProgress>();
+  const overall: OverallProgress = {
+    uploadedBytes: 0, totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0), filesComplete: 0, filesTotal: files.length, partsSent: 0, partsSkipped: 0,
+  };
+  const partSize = (size: number, partNumber: number) => Math.min(partBytes, size - (partNumber - 1) * partBytes);
+  const emitFile = (p: FileProgress) => options.onFileProgress?.({ ...p });
+  const emitOverall = () => options.onProgress?.({ ...overall });
+
+  const jobs: PartJob[] = [];
+  const remainingParts = new Map<number, number>();
+  for (const state of session.files) {
+    const file = files[state.fileIndex]!;
+    const held = new Map(state.completedParts.map((p) => [p.partNumber, p.etag]));
+    etags.set(state.fileIndex, held);
+    let uploaded = 0;
+    let missing = 0;
+    for (let partNumber = 1; partNumber <= state.partCount; partNumber++) {
+      const start = (partNumber - 1) * partBytes;
+      const end = Math.min(file.sizeBytes, start + partBytes);
+      if (state.status === 'COMPLETE' || held.has(partNumber)) {
+        uploaded += end - start;
+        overall.partsSkipped++;
+      } else {
+        jobs.push({ fileIndex: state.fileIndex, partNumber, start, end });
+        missing++;
+      }
+    }
+    remainingParts.set(state.fileIndex, missing);
+    overall.uploadedBytes += uploaded;
+    if (state.status === 'COMPLETE') overall.filesComplete++;
+    const progress: FileProgress = { fileIndex: state.fileIndex, path: file.path, uploadedBytes: uploaded, totalBytes: file.sizeBytes, status: state.status === 'COMPLETE' ? 'COMPLETE' : 'PENDING' };
+    fileProgress.set(state.fileIndex, progress);
+    emitFile(progress);
+  }
+  emitOverall();
+
+  // Presigned URLs, asked lazily per file in batches of the parts still missing.
+  const urlCache = new Map<string, Promise<string>>();
+  const urlKey = (fileIndex: number, partNumber: number) => `${fileIndex}:${partNumber}`;
+  function presignedUrl(job: PartJob, fresh: boolean): Promise<string> {
+    const key = urlKey(job.fileIndex, job.partNumber);
+    if (!fresh && urlCache.has(key)) return urlCache.get(key)!;
+    const batch = fresh
+      ? [job.partNumber]
+      : jobs.filter((j) => j.fileIndex === job.fileIndex && j.partNumber >= job.partNumber && !urlCache.has(urlKey(j.fileIndex, j.partNumber)))
+        .slice(0, URL_BATCH).map((j) => j.partNumber);
+    const answer = request<{ urls: { partNumber: number; url: string }[] }>('POST', `${sessionPath}/files/${job.fileIndex}/parts`, { partNumbers: batch });
+    for (const partNumber of batch) {
+      const url = answer.then((a) => {
+        const found = a.urls.find((u) => u.partNumber === partNumber);
+        if (!found) throw new UploadFailedError(`The server gave no upload URL for part ${partNumber} of ${files[job.fileIndex]!.path}.`);
+        return found.url;
+      });
+      url.catch(() => urlCache.delete(urlKey(job.fileIndex, partNumber)));
+      urlCache.set(urlKey(job.fileIndex, partNumber), url);
+    }
+    return urlCache.get(key)!;
+  }
+
+  async function putPart(job: PartJob): Promise<string> {
+    const file = files[job.fileIndex]!;
+    const bytes = await file.read(job.start, job.end);
+    if (bytes.byteLength !== job.end - job.start) {
+      throw new UploadFailedError(`${file.path} changed while uploading (read ${bytes.byteLength} bytes, expected ${job.end - job.start}).`);
+    }
+    let lastProblem = '';
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (signal?.aborted) throw abortError(signal);
+      const url = await presignedUrl(job, attempt > 1 && lastProblem === 'expired');
+      try {
+        const response = await doFetch(url, { method: 'PUT', body: bytes as unknown as BodyInit, signal });
+        await response.arrayBuffer().catch(() => undefined);
+        if (response.ok) {
+          const etag = response.headers.get('etag');
+          if (!etag) throw new UploadFailedError('The storage did not expose the ETag header of an uploaded part (CORS ExposeHeader ETag is needed).');
+          return etag;
+        }
+        lastProblem = response.status === 403 ? 'expired' : `HTTP ${response.status}`;
+        if (!isRetryableStatus(response.status) && response.status !== 403 && response.status !== 400) break;
+      } catch (error) {
+        if (signal?.aborted) throw abortError(signal);
+        if (error instanceof UploadFailedError) throw error;
+        lastProblem = 'network error';
+      }
+      if (attempt < maxAttempts) await sleep(retryDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), signal);
+    }
+    throw new UploadFailedError(`Part ${job.partNumber} of ${file.path} could not be uploaded (${lastProblem}).`);
+  }
+
+  async function completeFile(fileIndex: number): Promise<void> {
+    const parts = [...etags.get(fileIndex)!.entries()].sort(([a], [b]) => a - b).map(([partNumber, etag]) => ({ partNumber, etag }));
+    await request('POST', `${sessionPath}/files/${fileIndex}/complete`, { parts });
+    const progress = fileProgress.get(fileIndex)!;
+    progress.status = 'COMPLETE';
+    overall.filesComplete++;
+    emitFile(progress);
+    emitOverall();
+  }
+
+  // Files whose parts are all held but that were never completed (a crash between the last PUT and complete).
+  const toComplete = session.files.filter((f) => f.status !== 'COMPLETE' && remainingParts.get(f.fileIndex) === 0).map((f) => f.fileIndex);
+
+  let next = 0;
+  let failure: unknown;
+  const workers = Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length + toComplete.length)) }, async () => {
+    while (failure === undefined) {
+      const pending = toComplete.shift();
+      if (pending !== undefined) {
+        await completeFile(pending);
+        continue;
+      }
+      if (next >= jobs.length) return;
+      const job = jobs[next++]!;
+      const progress = fileProgress.get(job.fileIndex)!;
+      if (progress.status === 'PENDING') {
+        progress.status = 'UPLOADING';
+        emitFile(progress);
+      }
+      const etag = await putPart(job);
+      etags.get(job.fileIndex)!.set(job.partNumber, etag);
+      const size = partSize(files[job.fileIndex]!.sizeBytes, job.partNumber);
+      progress.uploadedBytes += size;
+      overall.uploadedBytes += size;
+      overall.partsSent++;
+      emitFile(progress);
+      emitOverall();
+      const left = remainingParts.get(job.fileIndex)! - 1;
+      remainingParts.set(job.fileIndex, left);
+      if (left === 0) await completeFile(job.fileIndex);
+    }
+  });
+  await Promise.all(workers.map((w) => w.catch((error: unknown) => {
+    failure ??= error;
+  })));
+  if (failure !== undefined) throw failure;
+  const completion = await request<unknown>('POST', `${sessionPath}/complete`);
+  return { sessionId: session.sessionId, datasetId, completion, progress: { ...overall } };
+}
