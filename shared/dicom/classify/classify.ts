@@ -1,0 +1,86 @@
+import { CLASSIFIED_TYPES } from '../../schemas/api/datasets.ts';
+import { descriptionEvidence, descriptionSaysPostContrast } from './descriptions.ts';
+import { BIDS, hasContrastAgent, physicsEvidence, WEIGHT, type Evidence } from './physics.ts';
+import type { BidsSuggestion, ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
+
+/** Below this confidence a series is flagged for review (DESIGN.md "Classify": low confidence is flagged). */
+export const LOW_CONFIDENCE_THRESHOLD = 0.6;
+
+/**
+ * The OTHER prior: with no evidence at all a series is OTHER (confidence low), and a weak contrast hint
+ * (one rule scaled down for a missing TR) does not beat it.
+ */
+const OTHER_PRIOR = 1;
+
+/**
+ * Softmax temperature turning scores into probabilities. 1 keeps the evidence weights in natural-log-odds units;
+ * bench/classify.ts prints the reliability table (mean confidence against accuracy per bin) on the dev sidecars.
+ */
+const TEMPERATURE = 1;
+
+const DEFAULT_BIDS: Record<ClassifiedType, BidsSuggestion> = {
+  T1: BIDS.T1w,
+  T1_CONTRAST: BIDS.T1w,
+  T2: BIDS.T2w,
+  FLAIR: BIDS.FLAIR,
+  DTI: BIDS.dwi,
+  DWI: BIDS.dwi,
+  SWI: BIDS.T2starw,
+  OTHER: { datatype: 'misc', suffix: 'unknown' },
+};
+
+function contrastEvidence(acq: SeriesAcquisition, useDescriptions: boolean, t1Score: number): Evidence | undefined {
+  if (hasContrastAgent(acq)) {
+    return { type: 'T1_CONTRAST', weight: t1Score + WEIGHT.strong, reason: 'contrast agent recorded in ContrastBolusAgent (0018,0010): post-contrast T1', bids: BIDS.T1w };
+  }
+  if (useDescriptions && descriptionSaysPostContrast(acq)) {
+    return { type: 'T1_CONTRAST', weight: t1Score + WEIGHT.moderate, reason: `description "${acq.seriesDescription ?? acq.protocolName ?? ''}" says post-contrast`, bids: BIDS.T1w };
+  }
+  return undefined;
+}
+
+/**
+ * Classifies one series into T1, T2, FLAIR, DTI, T1_CONTRAST, DWI, SWI or OTHER from its acquisition physics
+ * (TR, TE, TI, flip angle, sequence type and variant, image type, diffusion encoding, contrast agent, volumes),
+ * with the descriptions as one more piece of evidence unless `ignoreDescriptions` is set. Pure and fast (microseconds).
+ * The confidence is the softmax probability of the winning type over the summed evidence weights.
+ * @example classifySeries({ repetitionTimeMs: 2300, echoTimeMs: 2.98, inversionTimeMs: 900, flipAngle: 9, scanningSequence: ['GR', 'IR'] })
+ *   // → { classifiedType: 'T1', confidence: 0.9…, bids: { datatype: 'anat', suffix: 'T1w' }, reasons: [...] }
+ */
+export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions = {}): SeriesClassification {
+  const useDescriptions = !options.ignoreDescriptions;
+  const evidence: Evidence[] = [...physicsEvidence(acq), ...(useDescriptions ? descriptionEvidence(acq) : [])];
+  const scores = Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, 0])) as Record<ClassifiedType, number>;
+  scores.OTHER = OTHER_PRIOR;
+  for (const item of evidence) scores[item.type] += item.weight;
+
+  const leader = CLASSIFIED_TYPES.reduce((best, type) => (scores[type] > scores[best] ? type : best), 'OTHER' as ClassifiedType);
+  if (leader === 'T1') {
+    const contrast = contrastEvidence(acq, useDescriptions, scores.T1);
+    if (contrast) {
+      evidence.push(contrast);
+      scores.T1_CONTRAST += contrast.weight;
+    }
+  }
+  // Ties go to OTHER (the prior), so "no evidence" never reads as a contrast.
+  const winner = CLASSIFIED_TYPES.reduce((best, type) => (scores[type] > scores[best] ? type : best), 'OTHER' as ClassifiedType);
+  const max = Math.max(...CLASSIFIED_TYPES.map((type) => scores[type]));
+  const total = CLASSIFIED_TYPES.reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0);
+  const confidence = Math.exp((scores[winner] - max) / TEMPERATURE) / total;
+
+  const supporting = evidence.filter((item) => item.type === winner).sort((a, b) => b.weight - a.weight);
+  const against = evidence.filter((item) => item.type !== winner && !(winner === 'T1_CONTRAST' && item.type === 'T1'));
+  const t1Support = winner === 'T1_CONTRAST' ? evidence.filter((item) => item.type === 'T1') : [];
+  const reasons = [...t1Support, ...supporting].map((item) => item.reason);
+  if (reasons.length === 0) reasons.push(winner === 'OTHER' ? 'no acquisition parameter points to T1, T2, FLAIR, diffusion or SWI' : `scored ${winner}`);
+  for (const item of against) reasons.push(`outweighed: ${item.reason} (suggests ${item.type})`);
+  if (!useDescriptions) reasons.push('descriptions ignored (acquisition parameters only)');
+
+  const bids = supporting.find((item) => item.bids)?.bids ?? DEFAULT_BIDS[winner];
+  return { classifiedType: winner, confidence: Math.round(confidence * 1000) / 1000, reasons, bids: { ...bids } };
+}
+
+/** True when a classification should be reviewed by a person. */
+export function isLowConfidence(classification: Pick<SeriesClassification, 'confidence'>): boolean {
+  return classification.confidence < LOW_CONFIDENCE_THRESHOLD;
+}

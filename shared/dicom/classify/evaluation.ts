@@ -1,0 +1,170 @@
+import Papa from 'papaparse';
+import { CLASSIFIED_TYPES } from '../../schemas/api/datasets.ts';
+import { classifySeries } from './classify.ts';
+import { acquisitionFromSidecar } from './from-sidecar.ts';
+import type { ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
+
+/**
+ * Measuring the classifier on labelled dcm2niix sidecars (shared data: labels/dev-sidecars.csv).
+ *
+ * Definitions (the accuracy test and bench/classify.ts both use these):
+ * - Protocol: one distinct combination of every acquisition column of the CSV (scanner, TR, TE, TI, flip, descriptions,
+ *   sequence fields, image type, acquisition type, slice thickness, contrast agent, b-values and direction count).
+ *   Rows that repeat a protocol (subjects, runs) count once: a protocol weighs 1, whatever its row count.
+ * - Evaluable protocol: one whose sidecar records at least two acquisition parameters among TR, TE, TI, flip angle,
+ *   sequence identity (ScanningSequence / SequenceName / PulseSequenceDetails / PulseSequenceType) and diffusion encoding.
+ *   Sidecars with fewer (e.g. only "EchoTime", or nothing at all) carry no physics to classify by; they are counted and
+ *   reported as excluded, never silently dropped. The same protocols are used with and without descriptions.
+ * - Per-class accuracy (recall): among evaluable protocols labelled C, the share classified C. A protocol whose rows carry
+ *   different labels counts once per label.
+ * - target_class SWI_like(...) is scored as SWI.
+ */
+export type LabelledRow = Record<string, string>;
+
+export type Protocol = {
+  key: string;
+  label: ClassifiedType;
+  source: string;
+  rows: number;
+  examplePath: string;
+  acquisition: SeriesAcquisition;
+  evaluable: boolean;
+};
+
+export type ClassScore = { total: number; correct: number; accuracy: number };
+
+export type Evaluation = {
+  protocols: number;
+  evaluable: number;
+  excluded: { label: ClassifiedType; rows: number; examplePath: string }[];
+  perClass: Record<ClassifiedType, ClassScore>;
+  /** confusion[truth][predicted] in protocols. */
+  confusion: Record<ClassifiedType, Record<ClassifiedType, number>>;
+  overall: ClassScore;
+  /** Mean confidence and accuracy per confidence bin (reliability), and the expected calibration error. */
+  calibration: { bins: { from: number; to: number; count: number; meanConfidence: number; accuracy: number }[]; ece: number };
+  errors: { protocol: Protocol; result: SeriesClassification }[];
+};
+
+const ACQUISITION_COLUMNS = ['Manufacturer', 'ManufacturersModelName', 'MagneticFieldStrength', 'RepetitionTime', 'EchoTime', 'InversionTime',
+  'FlipAngle', 'SeriesDescription', 'ProtocolName', 'ScanningSequence', 'SequenceVariant', 'ScanOptions', 'SequenceName',
+  'PulseSequenceDetails', 'ImageType', 'MRAcquisitionType', 'PulseSequenceType', 'SliceThickness', 'ContrastBolusIngredient',
+  'n_diffusion_dirs', 'bvals'] as const;
+
+export function parseLabelledCsv(csv: string): LabelledRow[] {
+  const parsed = Papa.parse<LabelledRow>(csv, { header: true, skipEmptyLines: true });
+  return parsed.data;
+}
+
+export function labelOf(targetClass: string): ClassifiedType {
+  if (targetClass.startsWith('SWI')) return 'SWI';
+  if ((CLASSIFIED_TYPES as readonly string[]).includes(targetClass)) return targetClass as ClassifiedType;
+  throw new Error(`unknown target_class "${targetClass}"`);
+}
+
+function imageType(value: string): string[] | undefined {
+  if (!value) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed.map(String) : [String(parsed)];
+  } catch {
+    return value.split(/[\\_]+/);
+  }
+}
+
+/** A CSV row as the classifier sees a sidecar: same fields, b-values and direction count from the label columns. */
+export function acquisitionFromRow(row: LabelledRow): SeriesAcquisition {
+  const sidecar: Record<string, unknown> = {};
+  for (const column of ACQUISITION_COLUMNS) if (row[column]) sidecar[column] = row[column];
+  sidecar.ImageType = imageType(row.ImageType ?? '');
+  const acq = acquisitionFromSidecar(sidecar);
+  const bValues = (row.bvals ?? '').split(/\s+/).filter(Boolean).map(Number).filter(Number.isFinite);
+  if (bValues.length > 0) acq.bValues = bValues;
+  const directions = Number(row.n_diffusion_dirs);
+  if (row.n_diffusion_dirs && Number.isFinite(directions)) acq.diffusionDirections = directions;
+  return acq;
+}
+
+function isEvaluable(row: LabelledRow): boolean {
+  const present = (column: string) => Boolean(row[column]?.trim());
+  const parameters = [
+    present('RepetitionTime'), present('EchoTime'), present('InversionTime'), present('FlipAngle'),
+    present('ScanningSequence') || present('SequenceName') || present('PulseSequenceDetails') || present('PulseSequenceType'),
+    present('n_diffusion_dirs') || present('bvals'),
+  ];
+  return parameters.filter(Boolean).length >= 2;
+}
+
+/** Groups rows into unique (protocol, label) pairs. */
+export function uniqueProtocols(rows: LabelledRow[]): Protocol[] {
+  const byKey = new Map<string, Protocol>();
+  for (const row of rows) {
+    const label = labelOf(row.target_class ?? '');
+    const key = JSON.stringify(ACQUISITION_COLUMNS.map((column) => row[column] ?? ''));
+    const id = `${key}|${label}`;
+    const existing = byKey.get(id);
+    if (existing) {
+      existing.rows += 1;
+      continue;
+    }
+    byKey.set(id, { key, label, source: row.source ?? '', rows: 1, examplePath: row.path ?? '', acquisition: acquisitionFromRow(row), evaluable: isEvaluable(row) });
+  }
+  return [...byKey.values()];
+}
+
+const emptyRecord = <T>(make: () => T) => Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, make()])) as Record<ClassifiedType, T>;
+
+/** Classifies every evaluable protocol and scores it (definitions above). */
+export function evaluateProtocols(protocols: Protocol[], options: ClassifyOptions = {}): Evaluation {
+  const perClass = emptyRecord<ClassScore>(() => ({ total: 0, correct: 0, accuracy: Number.NaN }));
+  const confusion = emptyRecord(() => emptyRecord(() => 0));
+  const errors: Evaluation['errors'] = [];
+  const confidences: { confidence: number; correct: boolean }[] = [];
+  const evaluable = protocols.filter((protocol) => protocol.evaluable);
+  for (const protocol of evaluable) {
+    const result = classifySeries(protocol.acquisition, options);
+    const correct = result.classifiedType === protocol.label;
+    perClass[protocol.label].total += 1;
+    if (correct) perClass[protocol.label].correct += 1;
+    else errors.push({ protocol, result });
+    confusion[protocol.label][result.classifiedType] += 1;
+    confidences.push({ confidence: result.confidence, correct });
+  }
+  for (const type of CLASSIFIED_TYPES) {
+    const score = perClass[type];
+    score.accuracy = score.total > 0 ? score.correct / score.total : Number.NaN;
+  }
+  const correct = evaluable.length - errors.length;
+  const edges = [0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001];
+  const bins = edges.slice(0, -1).map((from, i) => {
+    const to = edges[i + 1] ?? 1;
+    const inBin = confidences.filter((item) => item.confidence >= from && item.confidence < to);
+    const meanConfidence = inBin.reduce((sum, item) => sum + item.confidence, 0) / (inBin.length || 1);
+    const accuracy = inBin.filter((item) => item.correct).length / (inBin.length || 1);
+    return { from, to: Math.min(to, 1), count: inBin.length, meanConfidence, accuracy };
+  });
+  const ece = bins.reduce((sum, bin) => sum + (bin.count / (confidences.length || 1)) * Math.abs(bin.meanConfidence - bin.accuracy), 0);
+  return {
+    protocols: protocols.length,
+    evaluable: evaluable.length,
+    excluded: protocols.filter((protocol) => !protocol.evaluable).map(({ label, rows, examplePath }) => ({ label, rows, examplePath })),
+    perClass,
+    confusion,
+    overall: { total: evaluable.length, correct, accuracy: evaluable.length ? correct / evaluable.length : Number.NaN },
+    calibration: { bins, ece },
+    errors,
+  };
+}
+
+/** The confusion matrix as aligned text (rows: label, columns: prediction), for the bench and test failure messages. */
+export function formatConfusion(evaluation: Evaluation): string {
+  const names = CLASSIFIED_TYPES.map((type) => (type === 'T1_CONTRAST' ? 'T1+C' : type));
+  const width = 7;
+  const header = `${'label \\ predicted'.padEnd(18)}${names.map((name) => name.padStart(width)).join('')}   recall`;
+  const lines = CLASSIFIED_TYPES.map((truth, i) => {
+    const score = evaluation.perClass[truth];
+    const recall = score.total ? `${(score.accuracy * 100).toFixed(1)}% (${score.correct}/${score.total})` : 'n/a (none labelled)';
+    return `${(names[i] ?? truth).padEnd(18)}${CLASSIFIED_TYPES.map((predicted) => String(evaluation.confusion[truth][predicted]).padStart(width)).join('')}   ${recall}`;
+  });
+  return [header, ...lines].join('\n');
+}

@@ -1,0 +1,49 @@
+import type { ClassifiedType } from '../../schemas/api/datasets.ts';
+
+export type { ClassifiedType };
+
+/**
+ * What the classifier knows about one series: acquisition physics first, descriptions last.
+ * Times are in milliseconds (DICOM units); sidecars (seconds, as BIDS writes them) are converted on the way in.
+ */
+export type SeriesAcquisition = {
+  modality?: string;
+  seriesDescription?: string;
+  protocolName?: string;
+  /** (0018,0024) SequenceName, e.g. Siemens "*tfl3d1_16ns", "ep_b1000#1": set by the sequence, not by people. */
+  sequenceName?: string;
+  /** BIDS PulseSequenceDetails / GE (0019,109C) PulseSequenceName / (0018,9005) PulseSequenceName. */
+  pulseSequenceDetails?: string;
+  /** BIDS PulseSequenceType (free text written by the sidecar's author, e.g. "MPRAGE", "Gradient-Echo"). */
+  pulseSequenceType?: string;
+  repetitionTimeMs?: number;
+  echoTimeMs?: number;
+  inversionTimeMs?: number;
+  flipAngle?: number;
+  scanningSequence?: string[];
+  sequenceVariant?: string[];
+  scanOptions?: string[];
+  imageType?: string[];
+  mrAcquisitionType?: string;
+  manufacturer?: string;
+  /** Every b-value seen in the series (one per volume or per file). */
+  bValues?: number[];
+  /** Distinct diffusion-encoding directions among the b > 50 s/mm² volumes (antipodal vectors count once). */
+  diffusionDirections?: number;
+  /** (0018,0010) ContrastBolusAgent or BIDS ContrastBolusIngredient. */
+  contrastAgent?: string;
+  numberOfVolumes?: number;
+  numberOfFiles?: number;
+};
+
+export type BidsSuggestion = { datatype: string; suffix: string };
+
+export type SeriesClassification = {
+  classifiedType: ClassifiedType;
+  /** Probability of the chosen type under the classifier's scores (0-1); see LOW_CONFIDENCE_THRESHOLD. */
+  confidence: number;
+  reasons: string[];
+  bids: BidsSuggestion;
+};
+
+export type ClassifyOptions = { ignoreDescriptions?: boolean };
