@@ -1,0 +1,231 @@
+/**
+ * `iws upload <folder> --api <url> --email <e> --password <p> [--wait]`: uploads a study through the public API
+ * exactly as the site does (runtime config, Cognito USER_PASSWORD_AUTH sign-in, create the dataset, the shared
+ * upload client), then prints {"datasetId", "status"} as JSON.
+ */
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { STUDY_TYPES, URGENCIES, type Dataset } from '../../shared/schemas/api/datasets.ts';
+import { MAX_ENHANCED_FILES } from '../../shared/schemas/api/uploads.ts';
+import { createApiClient, uploadDataset, type UploadSource } from '../../shared/domain/uploads/upload-client.ts';
+
+export const usage = `Usage: iws upload <folder> --api <url> --email <e> --password <p> [options]
+
+Uploads every file of <folder> (sub-folders included, hidden files skipped) as one dataset and prints
+{"datasetId": ..., "status": ...} as JSON. <url> is the site (where /config.json is served), e.g. http://127.0.0.1:3000.
+
+Options:
+  --wait                  wait until the dataset is COMPLETE or FAILED (exit status 1 if FAILED)
+  --timeout <seconds>     give up waiting after this long (default 3600)
+  --mrn <id>              patient MRN; never stored, the server keeps a keyed hash (default: the folder name)
+  --study-type <type>     ${STUDY_TYPES.join(' | ')} (default RESEARCH)
+  --urgency <level>       ${URGENCIES.join(' | ')} (default ROUTINE)
+  --description <text>    study description (default "Uploaded with iws from <folder name>")
+  --indication <text>     clinical indication (default "Not given (command-line upload)")
+  --physician <name>      ordering physician (default "Not given")
+  --department <name>     department (default "Radiology")
+  --concurrency <n>       parallel part uploads (default 4)
+  --quiet                 no progress lines on stderr
+Using this command states that patient consent and the HIPAA disclosure were obtained, as the upload wizard asks.
+`;
+
+type RuntimeConfig = { region: string; userPoolClientId: string; apiBaseUrl: string; userPoolEndpoint?: string };
+type Tokens = { idToken: string; refreshToken?: string; expiresAt: number };
+
+const TERMINAL = new Set(['COMPLETE', 'FAILED']);
+
+export async function fetchRuntimeConfig(siteUrl: string): Promise<RuntimeConfig> {
+  const response = await fetch(new URL('/config.json', siteUrl));
+  if (!response.ok) throw new Error(`${siteUrl}/config.json answered HTTP ${response.status}`);
+  const config = (await response.json()) as RuntimeConfig;
+  // apiBaseUrl may be relative to the site ('' or '/api').
+  config.apiBaseUrl = new URL(config.apiBaseUrl || '/', siteUrl).href.replace(/\/+$/, '');
+  if (config.userPoolEndpoint) config.userPoolEndpoint = new URL(config.userPoolEndpoint, siteUrl).href;
+  return config;
+}
+
+async function initiateAuth(config: RuntimeConfig, flow: 'USER_PASSWORD_AUTH' | 'REFRESH_TOKEN_AUTH', parameters: Record<string, string>): Promise<Tokens> {
+  const endpoint = config.userPoolEndpoint ?? `https://cognito-idp.${config.region}.amazonaws.com/`;
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    body: JSON.stringify({ AuthFlow: flow, ClientId: config.userPoolClientId, AuthParameters: parameters }),
+  });
+  const body = (await response.json().catch(() => ({}))) as {
+    AuthenticationResult?: { IdToken: string; RefreshToken?: string; ExpiresIn?: number };
+    ChallengeName?: string;
+    __type?: string;
+    message?: string;
+  };
+  if (!response.ok || !body.AuthenticationResult) {
+    if (body.ChallengeName) throw new Error(`Sign-in needs ${body.ChallengeName}: finish it in the site first.`);
+    const type = String(body.__type ?? '').split('#').pop();
+    throw new Error(type === 'NotAuthorizedException' || type === 'UserNotFoundException' || type === 'InvalidPasswordException'
+      ? 'Invalid credentials'
+      : `Sign-in failed: ${body.message ?? `HTTP ${response.status}`}`);
+  }
+  const result = body.AuthenticationResult;
+  return { idToken: result.IdToken, refreshToken: result.RefreshToken ?? parameters.REFRESH_TOKEN, expiresAt: Date.now() + (result.ExpiresIn ?? 3600) * 1000 };
+}
+
+/** Cognito InitiateAuth USER_PASSWORD_AUTH; returns the ID token the API expects. */
+export async function signInWithPassword(config: RuntimeConfig, email: string, password: string): Promise<Tokens> {
+  return initiateAuth(config, 'USER_PASSWORD_AUTH', { USERNAME: email, PASSWORD: password });
+}
+
+/** A token getter that refreshes a minute before expiry, so long waits keep working. */
+function tokenGetter(config: RuntimeConfig, tokens: Tokens): () => Promise<string> {
+  let current = tokens;
+  return async () => {
+    if (current.refreshToken && current.expiresAt - Date.now() < 60_000) {
+      current = await initiateAuth(config, 'REFRESH_TOKEN_AUTH', { REFRESH_TOKEN: current.refreshToken });
+    }
+    return current.idToken;
+  };
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(dir: string): Promise<void> {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile()) out.push(path);
+    }
+  }
+  await walk(root);
+  return out;
+}
+
+async function fileSource(root: string, path: string): Promise<UploadSource> {
+  const { size } = await stat(path);
+  return {
+    path: relative(root, path).split(sep).join('/'),
+    sizeBytes: size,
+    async read(start, end) {
+      const handle = await open(path, 'r');
+      try {
+        const bytes = new Uint8Array(end - start);
+        let offset = 0;
+        while (offset < bytes.length) {
+          const { bytesRead } = await handle.read(bytes, offset, bytes.length - offset, start + offset);
+          if (bytesRead === 0) break;
+          offset += bytesRead;
+        }
+        return offset === bytes.length ? bytes : bytes.subarray(0, offset);
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
+function fail(message: string): number {
+  process.stderr.write(`iws upload: ${message}\n`);
+  return 2;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        api: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, wait: { type: 'boolean' },
+        timeout: { type: 'string' }, mrn: { type: 'string' }, 'study-type': { type: 'string' }, urgency: { type: 'string' },
+        description: { type: 'string' }, indication: { type: 'string' }, physician: { type: 'string' }, department: { type: 'string' },
+        concurrency: { type: 'string' }, quiet: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${usage}`);
+  }
+  const { values, positionals } = parsed;
+  const folder = positionals[0];
+  if (!folder || positionals.length > 1) return fail(`give exactly one folder\n\n${usage}`);
+  if (!values.api || !values.email || !values.password) return fail(`--api, --email and --password are required\n\n${usage}`);
+  const studyType = values['study-type'] ?? 'RESEARCH';
+  if (!(STUDY_TYPES as readonly string[]).includes(studyType)) return fail(`--study-type must be one of ${STUDY_TYPES.join(', ')}`);
+  const urgency = values.urgency ?? 'ROUTINE';
+  if (!(URGENCIES as readonly string[]).includes(urgency)) return fail(`--urgency must be one of ${URGENCIES.join(', ')}`);
+  const timeoutSeconds = values.timeout ? Number(values.timeout) : 3600;
+  const concurrency = values.concurrency ? Number(values.concurrency) : 4;
+  if (!(timeoutSeconds > 0) || !(concurrency >= 1)) return fail('--timeout and --concurrency must be positive numbers');
+  const quiet = values.quiet ?? false;
+  const progress = (line: string) => {
+    if (!quiet) process.stderr.write(`${line}\n`);
+  };
+
+  const root = resolve(folder);
+  const rootInfo = await stat(root).catch(() => undefined);
+  if (!rootInfo?.isDirectory()) return fail(`${folder} is not a folder`);
+  const paths = await listFiles(root);
+  if (paths.length === 0) return fail(`${folder} holds no files`);
+  if (paths.length > MAX_ENHANCED_FILES) return fail(`Too many files. Maximum ${MAX_ENHANCED_FILES} files allowed.`);
+  const files = await Promise.all(paths.map((p) => fileSource(root, p)));
+
+  const config = await fetchRuntimeConfig(values.api);
+  const tokens = await signInWithPassword(config, values.email, values.password);
+  const api = { baseUrl: config.apiBaseUrl, getToken: tokenGetter(config, tokens) };
+  const request = createApiClient(api);
+
+  const folderName = basename(root);
+  const dataset = await request<Dataset>('POST', '/api/datasets', {
+    mrn: values.mrn ?? folderName,
+    studyType,
+    urgency,
+    studyDescription: values.description ?? `Uploaded with iws from ${folderName}`,
+    clinicalIndication: values.indication ?? 'Not given (command-line upload)',
+    orderingPhysician: values.physician ?? 'Not given',
+    department: values.department ?? 'Radiology',
+    patientConsent: true,
+    hipaaDisclosure: true,
+  });
+  progress(`dataset ${dataset.id} created; uploading ${files.length} files`);
+
+  let lastTenth = -1;
+  const started = Date.now();
+  const result = await uploadDataset({
+    api,
+    datasetId: dataset.id,
+    files,
+    concurrency,
+    onProgress: (p) => {
+      const tenth = p.totalBytes === 0 ? 10 : Math.floor((p.uploadedBytes / p.totalBytes) * 10);
+      if (tenth !== lastTenth) {
+        lastTenth = tenth;
+        progress(`uploaded ${(p.uploadedBytes / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MiB, ${p.filesComplete}/${p.filesTotal} files`);
+      }
+    },
+  });
+  progress(`upload complete in ${((Date.now() - started) / 1000).toFixed(1)} s (${result.progress.partsSent} parts sent, ${result.progress.partsSkipped} already there)`);
+
+  let current = await request<Dataset>('GET', `/api/datasets/${encodeURIComponent(dataset.id)}`);
+  if (values.wait) {
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    let lastStatus = current.status;
+    progress(`status ${lastStatus}`);
+    while (!TERMINAL.has(current.status)) {
+      if (Date.now() > deadline) {
+        process.stdout.write(`${JSON.stringify({ datasetId: dataset.id, status: current.status })}\n`);
+        process.stderr.write(`iws upload: still ${current.status} after ${timeoutSeconds} s\n`);
+        return 1;
+      }
+      await new Promise((r) => setTimeout(r, 2000));
+      current = await request<Dataset>('GET', `/api/datasets/${encodeURIComponent(dataset.id)}`);
+      if (current.status !== lastStatus) {
+        lastStatus = current.status;
+        progress(`status ${lastStatus}`);
+      }
+    }
+  }
+  const output: Record<string, unknown> = { datasetId: dataset.id, status: current.status };
+  if (current.failureReason) output.failureReason = current.failureReason;
+  process.stdout.write(`${JSON.stringify(output)}\n`);
+  return current.status === 'FAILED' ? 1 : 0;
+}
