@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error dcmjs ships no type declarations
 import dcmjs from 'dcmjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
