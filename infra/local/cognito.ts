@@ -173,7 +173,7 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
       if (existing) {
         username = existing.Username;
         sub = existing.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
-        await call('AdminUpdateUserAttributes', { UserPoolId: ids.userPoolId, Username: username, UserAttributes: attributes.filter((a) => a.Name !== 'email') });
+        await call('AdminUpdateUserAttributes', { UserPoolId: ids.userPoolId, Username: username, UserAttributes: attributes });
       } else {
         const created = await call<UserShape>('AdminCreateUser', {
           UserPoolId: ids.userPoolId, Username: user.email, UserAttributes: attributes, MessageAction: 'SUPPRESS', TemporaryPassword: password,

@@ -1,0 +1,222 @@
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import {
+  AbortMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, ListPartsCommand,
+  PutObjectCommand, S3Client, UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USERS } from '../../shared/domain/demo/demo-data.ts';
+import { LOCAL_TABLE_NAME, TABLE_KEYS } from '../../shared/db/table.ts';
+import { EXIT_CODES, LocalStackError } from '../../infra/local/data-dir.ts';
+import { BUCKETS, startLocalStack } from '../../infra/local/stack.ts';
+import { apiFetch, REPO_ROOT, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+function s3(url: string) {
+  return new S3Client({
+    endpoint: `${url}/_aws/s3`, region: 'us-east-1', forcePathStyle: true, credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/** Runs `npm start`'s entry as a child, as a user would; resolves with its exit code and output. */
+function runStartCli(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', 'infra/local/start.ts'], {
+      cwd: REPO_ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`npm start did not exit within ${timeoutMs} ms:\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('local twin', () => {
+  let stack: TestStack;
+  let dataDir: string;
+  let port: number;
+
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    stack = await startTestStack({ dataDir });
+    port = Number(new URL(stack.url).port);
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers /api/health with {"status":"ok"} when every service is up', async () => {
+    const response = await fetch(`${stack.url}/api/health`);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(response.status).toBe(200);
+  });
+
+  it('gives the site its runtime settings at /config.json, with demo e-mails and roles but no password', async () => {
+    const response = await fetch(`${stack.url}/config.json`);
+    expect(response.status).toBe(200);
+    const config = (await response.json()) as Record<string, unknown>;
+    expect(config).toMatchObject({
+      region: 'us-east-1', mode: 'local', apiBaseUrl: `${stack.url}/api`, userPoolEndpoint: `${stack.url}/_aws/cognito`,
+    });
+    expect(config.userPoolId).toMatch(/\w+_\w+/);
+    expect(typeof config.userPoolClientId).toBe('string');
+    expect(config.demoAccounts).toEqual(DEMO_USERS.map(({ email, role }) => ({ email, role })));
+    expect(JSON.stringify(config)).not.toContain(TEST_DEMO_PASSWORD);
+  });
+
+  it('signs in every demo user with USER_PASSWORD_AUTH; the ID token carries role group, hospital and team', async () => {
+    for (const user of DEMO_USERS) {
+      const claims = decodeJwt(await signIn(stack.url, user.email));
+      expect(claims).toMatchObject({ email: user.email, token_use: 'id', 'cognito:groups': [user.role], 'custom:hospitalId': user.hospitalId });
+      if (user.teamId) expect(claims['custom:teamId']).toBe(user.teamId);
+      expect(claims.iss).toBe(`${stack.url}/_aws/cognito/${String(stack.config.userPoolId)}`);
+    }
+  });
+
+  it('refuses a wrong password as Cognito does', async () => {
+    await expect(signIn(stack.url, 'member@northside.demo.local', 'Wrong-Password-1!')).rejects.toThrow('Invalid credentials');
+  });
+
+  it('refreshes tokens through GetTokensFromRefreshToken (what Amplify calls), which cognito-local lacks', async () => {
+    const endpoint = String(stack.config.userPoolEndpoint);
+    const call = (target: string, body: unknown) => fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${target}` },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { AuthenticationResult?: { IdToken: string; RefreshToken?: string } } }));
+    const first = await call('InitiateAuth', {
+      AuthFlow: 'USER_PASSWORD_AUTH', ClientId: stack.config.userPoolClientId,
+      AuthParameters: { USERNAME: 'lead@lakeview.demo.local', PASSWORD: TEST_DEMO_PASSWORD },
+    });
+    const refreshed = await call('GetTokensFromRefreshToken', { ClientId: stack.config.userPoolClientId, RefreshToken: first.body.AuthenticationResult!.RefreshToken });
+    expect(refreshed.status).toBe(200);
+    expect(decodeJwt(refreshed.body.AuthenticationResult!.IdToken).email).toBe('lead@lakeview.demo.local');
+  });
+
+  it('acts as the Cognito authorizer: no token, a forged token or an access token → 401 NO_TOKEN; unknown /api path → 404 JSON', async () => {
+    const noToken = await apiFetch(stack.url, undefined, '/api/me');
+    expect(noToken.status).toBe(401);
+    expect(await noToken.json()).toEqual({ error: { code: 'NO_TOKEN', message: 'No token found' } });
+    const idToken = await signIn(stack.url, 'member@northside.demo.local');
+    const [header, payload] = idToken.split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(342)}`;
+    expect((await apiFetch(stack.url, forged, '/api/me')).status).toBe(401);
+    const unknown = await apiFetch(stack.url, idToken, '/api/no-such-thing');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    const me = await apiFetch(stack.url, idToken, '/api/me');
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ user: { email: 'member@northside.demo.local', role: 'TEAM_MEMBER' } });
+  });
+
+  it('serves presigned multipart uploads on the same origin, with ListParts and AbortMultipartUpload, and paginated listings', async () => {
+    const client = s3(stack.url);
+    const Bucket = BUCKETS.uploads;
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: 'h/d/raw/0' }));
+    const url = await getSignedUrl(client, new UploadPartCommand({ Bucket, Key: 'h/d/raw/0', UploadId, PartNumber: 1 }), { expiresIn: 300 });
+    expect(url.startsWith(`${stack.url}/_aws/s3/${Bucket}/`)).toBe(true);
+    const put = await fetch(url, { method: 'PUT', body: new Uint8Array(1000).fill(7), headers: { origin: 'http://example.test' } });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(put.headers.get('access-control-expose-headers')).toContain('ETag');
+    const parts = await client.send(new ListPartsCommand({ Bucket, Key: 'h/d/raw/0', UploadId }));
+    expect(parts.Parts?.map((p) => [p.PartNumber, p.ETag, p.Size])).toEqual([[1, put.headers.get('etag'), 1000]]);
+    await client.send(new AbortMultipartUploadCommand({ Bucket, Key: 'h/d/raw/0', UploadId }));
+    await expect(client.send(new ListPartsCommand({ Bucket, Key: 'h/d/raw/0', UploadId }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+
+    for (let i = 0; i < 5; i++) await client.send(new PutObjectCommand({ Bucket, Key: `page/${i}`, Body: `object ${i}` }));
+    const first = await client.send(new ListObjectsV2Command({ Bucket, Prefix: 'page/', MaxKeys: 2 }));
+    expect(first.IsTruncated).toBe(true);
+    const second = await client.send(new ListObjectsV2Command({ Bucket, Prefix: 'page/', MaxKeys: 10, ContinuationToken: first.NextContinuationToken }));
+    expect([...(first.Contents ?? []), ...(second.Contents ?? [])].map((o) => o.Key)).toEqual([0, 1, 2, 3, 4].map((i) => `page/${i}`));
+  });
+
+  it('answers the Step Functions API for the pipeline state machine', async () => {
+    const client = new SFNClient({ endpoint: `${stack.url}/_aws/sfn`, region: 'us-east-1', credentials });
+    await expect(client.send(new StartExecutionCommand({ stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:other', input: '{}' })))
+      .rejects.toMatchObject({ name: 'StateMachineDoesNotExist' });
+    await expect(client.send(new DescribeExecutionCommand({ executionArn: 'arn:aws:states:us-east-1:000000000000:execution:imaging-local-pipeline:none' })))
+      .rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
+  });
+
+  it('refuses a second twin on the same data folder with a clear error (in-process and from npm start)', async () => {
+    await expect(startLocalStack({ dataDir, port: 0, quiet: true, buildSite: false })).rejects.toMatchObject({
+      name: 'LocalStackError', exitCode: EXIT_CODES.DATA_DIR_IN_USE,
+    });
+    const cli = await runStartCli({ DATA_DIR: dataDir, PORT: '0' });
+    expect(cli.code).toBe(EXIT_CODES.DATA_DIR_IN_USE);
+    expect(cli.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Another local twin \(pid \d+\) is already running on the data folder /)]);
+  }, 60_000);
+
+  it('refuses a port in use with one line and its exit code', async () => {
+    const other = tempDataDir();
+    try {
+      const cli = await runStartCli({ DATA_DIR: other, PORT: String(port) });
+      expect(cli.code).toBe(EXIT_CODES.PORT_IN_USE);
+      expect(cli.stderr.trim()).toBe(`Port ${port} is already in use on 127.0.0.1; stop what uses it or set PORT to another port.`);
+      await expect(startLocalStack({ dataDir: other, port, quiet: true, buildSite: false })).rejects.toBeInstanceOf(LocalStackError);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('keeps everything across a restart (table, objects, user pool, passwords) and restarts in seconds', async () => {
+    const table = new DynamoDBClient({ endpoint: `${stack.url}/_aws/dynamodb`, region: 'us-east-1', credentials });
+    const key = { [TABLE_KEYS.primary.pk]: { S: 'H#restart-test' }, [TABLE_KEYS.primary.sk]: { S: 'MARKER' } };
+    await table.send(new PutItemCommand({ TableName: LOCAL_TABLE_NAME, Item: { ...key, note: { S: 'kept' } } }));
+    await s3(stack.url).send(new PutObjectCommand({ Bucket: BUCKETS.assets, Key: 'restart/marker.txt', Body: 'kept' }));
+    const poolId = stack.config.userPoolId;
+
+    await stack.stop();
+    const started = Date.now();
+    stack = await startTestStack({ dataDir, port });
+    const restartMs = Date.now() - started;
+    expect(restartMs).toBeLessThan(10_000);
+
+    expect(stack.config.userPoolId).toBe(poolId);
+    const item = await table.send(new GetItemCommand({ TableName: LOCAL_TABLE_NAME, Key: key }));
+    expect(item.Item?.note?.S).toBe('kept');
+    const object = await s3(stack.url).send(new GetObjectCommand({ Bucket: BUCKETS.assets, Key: 'restart/marker.txt' }));
+    expect(await object.Body?.transformToString()).toBe('kept');
+    expect(decodeJwt(await signIn(stack.url, 'admin@lakeview.demo.local')).email).toBe('admin@lakeview.demo.local');
+  }, 60_000);
+});
+
+describe('local twin demo password', () => {
+  it('generates the demo password once, keeps it under the data folder and reuses it', async () => {
+    const own = tempDataDir();
+    try {
+      const first = await startLocalStack({ dataDir: own, port: 0, quiet: true, buildSite: false });
+      const password = first.demoPassword;
+      expect(first.demoPasswordCreated).toBe(true);
+      expect(password).toMatch(/^(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?=.*[^A-Za-z0-9]).{12,}$/);
+      await first.stop();
+      const second = await startLocalStack({ dataDir: own, port: 0, quiet: true, buildSite: false });
+      try {
+        expect(second.demoPasswordCreated).toBe(false);
+        expect(second.demoPassword).toBe(password);
+        expect(decodeJwt(await signIn(second.url, 'guest@northside.demo.local', password)).email).toBe('guest@northside.demo.local');
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
