@@ -10,7 +10,13 @@ export const LOW_CONFIDENCE_THRESHOLD = 0.6;
  * The OTHER prior: with no evidence at all a series is OTHER (confidence low), and a weak contrast hint
  * (one rule scaled down for a missing TR) does not beat it.
  */
-const OTHER_PRIOR = 1;
+const OTHER_PRIOR = 1.5;
+
+/**
+ * A type with no evidence at all starts below zero: once the physics has been read, silence about a contrast is
+ * (weak) evidence against it, which keeps "nothing recognised → OTHER" from reading as a near-uniform guess.
+ */
+const ABSENT_SCORE = -1;
 
 /**
  * Softmax temperature turning scores into probabilities. 1 keeps the evidence weights in natural-log-odds units;
@@ -53,6 +59,9 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
   const scores = Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, 0])) as Record<ClassifiedType, number>;
   scores.OTHER = OTHER_PRIOR;
   for (const item of evidence) scores[item.type] += item.weight;
+  const mentioned = new Set<ClassifiedType>(['OTHER', ...evidence.map((item) => item.type)]);
+  for (const type of CLASSIFIED_TYPES) if (!mentioned.has(type) && type !== 'T1_CONTRAST') scores[type] = ABSENT_SCORE;
+  if (!mentioned.has('T1')) scores.T1_CONTRAST = ABSENT_SCORE;
 
   const leader = CLASSIFIED_TYPES.reduce((best, type) => (scores[type] > scores[best] ? type : best), 'OTHER' as ClassifiedType);
   if (leader === 'T1') {

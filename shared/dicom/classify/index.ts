@@ -5,3 +5,4 @@
 export type { BidsSuggestion, ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
 export { classifySeries, isLowConfidence, LOW_CONFIDENCE_THRESHOLD } from './classify.ts';
 export { acquisitionFromSidecar } from './from-sidecar.ts';
+export { acquisitionFromDicom, acquisitionsFromDicomJson } from './from-dicom.ts';

@@ -250,7 +250,7 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
     return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'field-mapping sequence (B0 or B1 map)', bids: phase ? BIDS.phasediff : BIDS.magnitude }];
   }
   // The sequence itself names a T1 preparation (Siemens tfl3d, GE BRAVO, Philips 3D TFE, "MPRAGE"); not MP2RAGE timing.
-  if (/mprage|bravo|tfl3d|tfe3d|cstfl|cmp3d/.test(f.seqText) && !(f.tr !== undefined && f.tr >= 3500) && !(f.ti !== undefined && f.ti >= 2500)) {
+  if (/mprage|bravo|tfl3d|tfe3d|t1tfe|t1ffe|cstfl|cmp3d/.test(f.seqText) && !(f.tr !== undefined && f.tr >= 3500) && !(f.ti !== undefined && f.ti >= 2500)) {
     return [{ type: 'T1', weight: WEIGHT.decisive, reason: `magnetization-prepared gradient echo (${/mprage/.test(f.seqText) ? 'MPRAGE' : `sequence "${acq.sequenceName ?? acq.pulseSequenceDetails ?? ''}"`}): T1-weighted`, bids: BIDS.T1w }];
   }
   const scale = f.tr === undefined ? MISSING_TR_FACTOR : 1;
