@@ -58,7 +58,8 @@ export const ROUTES = [
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];
-export type RouteKey = `${Route['method']} ${Route['path']}`;
+/** "<METHOD> <path>" of each route (distributed per route, not the cross product of methods and paths). */
+export type RouteKey = Route extends infer R ? (R extends Route ? `${R['method']} ${R['path']}` : never) : never;
 
 export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;

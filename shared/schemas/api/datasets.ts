@@ -157,3 +157,15 @@ export const ClassifySeriesRequestSchema = z.object({ classifiedType: Classified
 export const SeriesSelectionRequestSchema = z.object({
   seriesSelections: z.array(z.object({ seriesId: IdSchema, selected: z.boolean() })).min(1),
 });
+
+/** PATCH /api/datasets/{id}: any subset of the patient context; consent cannot be withdrawn into a draft. */
+export const UpdateDatasetRequestSchema = CreateDatasetRequestSchema.omit({ patientConsent: true, hipaaDisclosure: true, anonymization: true, urgency: true })
+  .partial()
+  .extend({
+    urgency: CreateDatasetRequestSchema.shape.urgency.removeDefault().optional(),
+    anonymization: CreateDatasetRequestSchema.shape.anonymization.removeDefault().optional(),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'Required');
+export type UpdateDatasetRequest = z.infer<typeof UpdateDatasetRequestSchema>;
+

@@ -1,0 +1,13 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** Document client; endpoint from DYNAMODB_ENDPOINT for the local twin (any credentials work there). */
+export function createDocumentClient(options: { region: string; endpoint?: string }): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    region: options.region,
+    ...(options.endpoint ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } });
+}
+
+export type Table = { doc: DynamoDBDocumentClient; tableName: string };

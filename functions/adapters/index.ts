@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { serverEnv, type ServerEnv } from '../lib/env.ts';
+import type { ServerDeps } from '../lib/deps.ts';
+import { createDocumentClient, type Table } from './dynamo/client.ts';
+import { createAuditLog } from './dynamo/audit-log.ts';
+import { createDatasetRepository } from './dynamo/datasets-repository.ts';
+import { createDirectory } from './dynamo/directory.ts';
+import { describeTable } from './dynamo/health.ts';
+import { createUploadRepository } from './dynamo/uploads-repository.ts';
+import { createPageTokens, createPseudonymizer } from './crypto.ts';
+import { createObjectStore } from './s3/object-store.ts';
+import { createSecretSource } from './secrets.ts';
+import { createPipelineStarter } from './sfn/pipeline-starter.ts';
+import type { BucketName } from '../../shared/domain/storage.ts';
+
+/** Builds every port from the environment: the same code in Lambda and in the local twin (endpoints differ). */
+export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
+  const region = env.AWS_REGION;
+  const table: Table = { doc: createDocumentClient({ region, endpoint: env.DYNAMODB_ENDPOINT }), tableName: env.TABLE_NAME };
+  const buckets: Record<BucketName, string> = { uploads: env.UPLOADS_BUCKET, studies: env.STUDIES_BUCKET, assets: env.ASSETS_BUCKET };
+  const objects = createObjectStore({ region, buckets, endpoint: env.S3_ENDPOINT, publicEndpoint: env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT });
+  const pseudonymSecret = createSecretSource({ region, secret: env.PSEUDONYM_SECRET, secretArn: env.PSEUDONYM_SECRET_ARN });
+  const pageTokens = createPageTokens(pseudonymSecret);
+  await pageTokens.ready;
+  return {
+    datasets: createDatasetRepository(table),
+    audit: createAuditLog(table),
+    directory: createDirectory(table),
+    uploads: createUploadRepository(table),
+    objects,
+    pipeline: createPipelineStarter({ region, stateMachineArn: env.STATE_MACHINE_ARN, endpoint: env.SFN_ENDPOINT }),
+    pageTokens,
+    pseudonymizer: createPseudonymizer(pseudonymSecret),
+    pseudonymSecret,
+    health: {
+      async failing() {
+        const checks: [string, Promise<void>][] = [
+          ['table', describeTable(table)],
+          ...(Object.keys(buckets) as BucketName[]).map((b): [string, Promise<void>] => [`${b} bucket`, objects.headBucket(b)]),
+        ];
+        const results = await Promise.allSettled(checks.map(([, p]) => p));
+        return checks.filter((_, i) => results[i]!.status === 'rejected').map(([name]) => name);
+      },
+    },
+    clock: { now: () => new Date().toISOString() },
+    ids: { newId: () => randomUUID() },
+  };
+}

@@ -1,0 +1,37 @@
+import { DEFAULT_PERMISSIONS } from '../../shared/auth/roles.ts';
+import { DEMO_HOSPITALS, DEMO_USERS, SYSTEM_HOSPITAL_ID, type DemoUser } from '../../shared/domain/demo/demo-data.ts';
+import type { Directory } from '../../shared/domain/auth/ports.ts';
+import { serverEnv } from '../lib/env.ts';
+import { createDirectory } from './dynamo/directory.ts';
+import { createDocumentClient } from './dynamo/client.ts';
+
+/**
+ * Writes the demo tenants (hospitals, departments, teams, users with the role's default permissions), idempotently:
+ * fixed ids for the organisation, the identity provider's sub for users. Called by the local twin at start.
+ */
+export async function seedDemoTenants(deps: {
+  ensureIdentity(user: DemoUser, password: string): Promise<string>;
+  password: string;
+  directory?: Directory;
+  now?: string;
+}): Promise<void> {
+  const env = deps.directory ? undefined : serverEnv();
+  const directory = deps.directory ?? createDirectory({ doc: createDocumentClient({ region: env!.AWS_REGION, endpoint: env!.DYNAMODB_ENDPOINT }), tableName: env!.TABLE_NAME });
+  const now = deps.now ?? new Date().toISOString();
+  await directory.putHospital({ id: SYSTEM_HOSPITAL_ID, slug: 'system', name: 'Imaging Workspace', createdAt: now, updatedAt: now });
+  for (const h of DEMO_HOSPITALS) {
+    const { departments, teams, ...hospital } = h;
+    await directory.putHospital({ ...hospital, createdAt: now, updatedAt: now });
+    for (const d of departments) await directory.putDepartment({ ...d, hospitalId: h.id, createdAt: now });
+    for (const t of teams) await directory.putTeam({ ...t, hospitalId: h.id, createdAt: now });
+  }
+  for (const user of DEMO_USERS) {
+    const sub = await deps.ensureIdentity(user, deps.password);
+    await directory.putUser({
+      id: sub, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: 'ACTIVE',
+      hospitalId: user.hospitalId, teamId: user.teamId ?? null,
+      ...(user.department ? { department: user.department } : {}), ...(user.specialization ? { specialization: user.specialization } : {}),
+      permissions: [...DEFAULT_PERMISSIONS[user.role]], createdAt: now,
+    });
+  }
+}

@@ -1,0 +1,4 @@
+import { deleteDataset } from '../../shared/domain/datasets/delete-dataset.ts';
+import { httpHandler } from '../lib/http-handler.ts';
+
+export const handler = httpHandler('DELETE /api/datasets/{id}', async ({ pathParameters }, caller, deps) => deleteDataset(pathParameters.id, caller, deps));

@@ -1,0 +1,4 @@
+import { getHistory } from '../../shared/domain/datasets/get-history.ts';
+import { httpHandler } from '../lib/http-handler.ts';
+
+export const handler = httpHandler('GET /api/datasets/{id}/history', async ({ pathParameters }, caller, deps) => getHistory(pathParameters.id, caller, deps));

@@ -1,0 +1,31 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { dispatch } from '../lib/dispatch.ts';
+import { handler as classifySeries } from './classify-series.ts';
+import { handler as createDataset } from './create-dataset.ts';
+import { handler as deleteDataset } from './delete-dataset.ts';
+import { handler as getDataset } from './get-dataset.ts';
+import { handler as getHistory } from './get-history.ts';
+import { handler as listAssets } from './list-assets.ts';
+import { handler as listDatasets } from './list-datasets.ts';
+import { handler as listSeries } from './list-series.ts';
+import { handler as retryDataset } from './retry-dataset.ts';
+import { handler as selectSeries } from './select-series.ts';
+import { handler as updateDataset } from './update-dataset.ts';
+
+const route = dispatch({
+  'GET /api/datasets': listDatasets,
+  'POST /api/datasets': createDataset,
+  'GET /api/datasets/{id}': getDataset,
+  'PATCH /api/datasets/{id}': updateDataset,
+  'DELETE /api/datasets/{id}': deleteDataset,
+  'GET /api/datasets/{id}/series': listSeries,
+  'PATCH /api/datasets/{id}/series/selection': selectSeries,
+  'POST /api/datasets/{id}/series/{seriesId}/classify': classifySeries,
+  'GET /api/datasets/{id}/assets': listAssets,
+  'GET /api/datasets/{id}/history': getHistory,
+  'POST /api/datasets/{id}/retry': retryDataset,
+});
+
+export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
+  return route(event, context);
+}

@@ -1,0 +1,4 @@
+import { retryDataset } from '../../shared/domain/datasets/retry-dataset.ts';
+import { httpHandler } from '../lib/http-handler.ts';
+
+export const handler = httpHandler('POST /api/datasets/{id}/retry', async ({ pathParameters }, caller, deps) => retryDataset(pathParameters.id, caller, deps));

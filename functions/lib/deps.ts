@@ -1,0 +1,43 @@
+import type { Directory } from '../../shared/domain/auth/ports.ts';
+import type {
+  AuditLog, Clock, DatasetRepository, IdGenerator, PageTokens, PipelineStarter, Pseudonymizer,
+} from '../../shared/domain/datasets/ports.ts';
+import type { ObjectStore } from '../../shared/domain/storage.ts';
+import type { UploadRepository } from '../../shared/domain/uploads/ports.ts';
+
+export type HealthProbe = {
+  /** Names of the services that did not answer (table, buckets), empty when all are up. */
+  failing(): Promise<string[]>;
+};
+
+/** Everything a handler may reach, as ports. Built once per Lambda container from the environment. */
+export type ServerDeps = {
+  datasets: DatasetRepository;
+  audit: AuditLog;
+  directory: Directory;
+  uploads: UploadRepository;
+  objects: ObjectStore;
+  pipeline: PipelineStarter;
+  pageTokens: PageTokens;
+  pseudonymizer: Pseudonymizer;
+  pseudonymSecret(): Promise<string>;
+  health: HealthProbe;
+  clock: Clock;
+  ids: IdGenerator;
+};
+
+let current: ServerDeps | undefined;
+let factory: (() => Promise<ServerDeps>) | undefined;
+
+/** The AWS adapters are imported lazily so that tests with fakes never load the SDK clients. */
+export async function getDeps(): Promise<ServerDeps> {
+  if (current) return current;
+  const build = factory ?? (async () => (await import('../adapters/index.ts')).createAwsDeps());
+  current = await build();
+  return current;
+}
+
+/** Tests and the local twin install their own ports (or reset to rebuild from env). */
+export function setDeps(deps: ServerDeps | undefined): void {
+  current = deps;
+}

@@ -1,0 +1,166 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { ROUTE_SCHEMAS, type RouteSchemas } from '../../shared/api/route-schemas.ts';
+import { ROUTES, routeKey, type RouteDefinition } from '../../shared/api/routes.ts';
+import type { Caller } from '../../shared/domain/access/caller.ts';
+import { DomainError, ValidationError } from '../../shared/domain/errors.ts';
+import { resolveCaller } from './caller.ts';
+import { getDeps, type ServerDeps } from './deps.ts';
+import { serverEnv } from './env.ts';
+import { toHttpError } from './errors.ts';
+import { errorOrigin, logger } from './logger.ts';
+
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export type HttpRequest<B, Q, P> = { body: B; query: Q; pathParameters: P; event: APIGatewayProxyEvent };
+
+/** A non-200 success (201, 204) or a non-JSON body. */
+export class HttpReply {
+  constructor(readonly statusCode: number, readonly body?: unknown, readonly headers: Record<string, string> = {}) {}
+}
+
+type Schemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> = {
+  body?: B;
+  query?: Q;
+  path?: P;
+  /** Turns specific schema issues into a catalogue error (e.g. too many files → TOO_MANY_FILES). */
+  mapIssues?: (issues: z.core.$ZodIssue[], raw: unknown) => DomainError | undefined;
+};
+
+type Internal = { request?: HttpRequest<unknown, unknown, unknown>; caller?: Caller; deps?: ServerDeps; route: RouteDefinition };
+
+function findRoute(key: string): RouteDefinition {
+  const route = (ROUTES as readonly RouteDefinition[]).find((r) => routeKey(r) === key);
+  if (!route) throw new Error(`No route ${key} in shared/api/routes.ts`);
+  return route;
+}
+
+function corsHeaders(): Record<string, string> {
+  let origin: string | undefined;
+  try {
+    origin = serverEnv().SITE_ORIGIN;
+  } catch {
+    origin = undefined;
+  }
+  return origin
+    ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Allow-Credentials': 'true' }
+    : {};
+}
+
+function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...corsHeaders(), ...headers },
+    body: body === undefined ? '' : JSON.stringify(body),
+  };
+}
+
+function parsePart<S extends z.ZodType>(schema: S | undefined, raw: unknown, mapIssues: Schemas<z.ZodType, z.ZodType, z.ZodType>['mapIssues']): unknown {
+  if (!schema) return raw;
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const mapped = mapIssues?.(result.error.issues, raw);
+  if (mapped) throw mapped;
+  throw new ValidationError('VALIDATION_FAILED', {}, result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+}
+
+function parseBody(event: APIGatewayProxyEvent): unknown {
+  if (event.body === null || event.body === undefined || event.body === '') return {};
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError();
+  }
+}
+
+/** Parses body, query and path with the route's zod schemas. */
+function parser(schemas: Schemas<z.ZodType, z.ZodType, z.ZodType>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> {
+  return {
+    before: (request) => {
+      const event = request.event;
+      request.internal.request = {
+        event,
+        body: parsePart(schemas.body, schemas.body ? parseBody(event) : undefined, schemas.mapIssues),
+        query: parsePart(schemas.query, event.queryStringParameters ?? {}, schemas.mapIssues),
+        pathParameters: parsePart(schemas.path, event.pathParameters ?? {}, undefined),
+      };
+    },
+  };
+}
+
+/** Caller context from the verified claims + the user record, then the route's roles gate. */
+function authorizer(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> {
+  return {
+    before: async (request) => {
+      const deps = (request.internal.deps ??= await getDeps());
+      if (request.internal.route.auth === 'public') return;
+      request.internal.caller = await resolveCaller(request.event, request.internal.route, deps.directory);
+    },
+  };
+}
+
+function errorMapper(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> {
+  return {
+    onError: (request) => {
+      const { statusCode, body } = toHttpError(request.error);
+      const fields = { route: routeKey(request.internal.route), hospitalId: request.internal.caller?.hospitalId, statusCode };
+      if (statusCode >= 500) logger.error('request failed', { ...fields, ...errorOrigin(request.error) });
+      else logger.info('request rejected', { ...fields, code: body.error.code });
+      request.response = json(statusCode, body);
+    },
+  };
+}
+
+type RouteKeyWithSchemas = keyof typeof ROUTE_SCHEMAS;
+type Part<K extends RouteKeyWithSchemas, N extends 'body' | 'query' | 'path'> =
+  (typeof ROUTE_SCHEMAS)[K] extends Record<N, infer S extends z.ZodType> ? z.infer<S> : undefined;
+
+/**
+ * The one middy stack for API routes: error mapper (outermost), caller + role gate, parsing with the route's
+ * schemas (shared/api/route-schemas.ts), then the domain function. It gets parsed input, the caller and the
+ * ports, and returns the JSON body (sent with the route's success status) or an HttpReply.
+ */
+export function httpHandler<K extends RouteKeyWithSchemas>(
+  key: K,
+  fn: (request: HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>, caller: Caller, deps: ServerDeps) => Promise<unknown>,
+  options: { mapIssues?: Schemas<z.ZodType, z.ZodType, z.ZodType>['mapIssues'] } = {},
+): ApiHandler {
+  const route = findRoute(key);
+  const schemas = ROUTE_SCHEMAS[key] as RouteSchemas;
+  const status = schemas.status ?? 200;
+  const core = async (_event: APIGatewayProxyEvent, _context: Context, { internal }: { internal: Internal }) => {
+    const result = await fn(internal.request as HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>, internal.caller!, internal.deps!);
+    if (result instanceof HttpReply) return json(result.statusCode, result.body, result.headers);
+    return json(status, status === 204 ? undefined : result);
+  };
+  return wrap(route, core, [authorizer(), parser({ body: schemas.body, query: schemas.query, path: schemas.path, mapIssues: options.mapIssues })]);
+}
+
+/** Public routes (health, OpenAPI): no caller, same error mapping and headers. */
+export function publicHttpHandler(key: string, fn: (event: APIGatewayProxyEvent, deps: () => Promise<ServerDeps>) => Promise<unknown>): ApiHandler {
+  const route = findRoute(key);
+  const core = async (event: APIGatewayProxyEvent) => {
+    const result = await fn(event, getDeps);
+    return result instanceof HttpReply ? json(result.statusCode, result.body, result.headers) : json(200, result);
+  };
+  return wrap(route, core, []);
+}
+
+// Middy hands the handler only (event, context): the per-request state is found by its event object, which is
+// unique per invocation (a module variable would mix up concurrent requests in the local twin's single process).
+const requests = new WeakMap<APIGatewayProxyEvent, Internal>();
+
+function wrap(
+  route: RouteDefinition,
+  core: (event: APIGatewayProxyEvent, context: Context, extra: { internal: Internal }) => Promise<APIGatewayProxyResult>,
+  middlewares: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>[],
+): ApiHandler {
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>({ timeoutEarlyInMillis: 0 })
+    .use({ before: (request) => { request.internal.route = route; requests.set(request.event, request.internal); } })
+    .use(errorMapper())
+    .use(middlewares)
+    .handler((event, context) => core(event, context, { internal: requests.get(event)! }));
+  return (event, context) => stack({ ...event }, context) as Promise<APIGatewayProxyResult>;
+}

@@ -1,0 +1,45 @@
+import { PipelineInputSchema, type PipelineInput } from '../../shared/schemas/workflow.ts';
+import { DomainError, TransientError } from '../../shared/domain/errors.ts';
+import { getDeps, type ServerDeps } from './deps.ts';
+import { errorOrigin, logger } from './logger.ts';
+
+const TRANSIENT_NAMES = new Set([
+  'ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException',
+  'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'RequestTimeout', 'TimeoutError',
+  'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'TransactionConflictException',
+]);
+
+/** Service throttling, 5xx and network resets become TransientError, which the state machine retries. */
+export function classifyTaskError(error: unknown): Error {
+  if (error instanceof DomainError || error instanceof TransientError) return error;
+  if (error instanceof Error) {
+    const meta = (error as { $metadata?: { httpStatusCode?: number }; code?: string }).$metadata;
+    const code = (error as { code?: string }).code;
+    if (TRANSIENT_NAMES.has(error.name) || (code && TRANSIENT_NAMES.has(code)) || (meta?.httpStatusCode ?? 0) >= 500) {
+      return new TransientError(`${error.name} from a service`);
+    }
+    return error;
+  }
+  return new Error('Unknown task failure');
+}
+
+/**
+ * Wraps a pipeline task: parses the PipelineInput (a definition change that breaks the payload fails here),
+ * runs the core and returns the input unchanged (tasks use ResultPath null). Errors are rethrown with their
+ * name so Step Functions Retry/Catch can match it; logs carry ids only.
+ */
+export function taskHandler(state: string, fn: (input: PipelineInput, deps: ServerDeps) => Promise<void>): (input: PipelineInput) => Promise<PipelineInput> {
+  return async (rawInput) => {
+    const input = PipelineInputSchema.parse(rawInput);
+    const ids = { state, hospitalId: input.hospitalId, datasetId: input.datasetId, runId: input.runId };
+    try {
+      await fn(input, await getDeps());
+      logger.info('task done', ids);
+      return input;
+    } catch (error) {
+      const classified = classifyTaskError(error);
+      logger.error('task failed', { ...ids, ...errorOrigin(classified) });
+      throw classified;
+    }
+  };
+}

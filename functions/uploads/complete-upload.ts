@@ -1,0 +1,5 @@
+import { completeUpload } from '../../shared/domain/uploads/complete-upload.ts';
+import { httpHandler } from '../lib/http-handler.ts';
+
+export const handler = httpHandler('POST /api/uploads/{sessionId}/complete', async ({ pathParameters }, caller, deps) =>
+  completeUpload(pathParameters.sessionId, caller, deps));

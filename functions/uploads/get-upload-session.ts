@@ -1,0 +1,5 @@
+import { getUploadSession } from '../../shared/domain/uploads/get-upload-session.ts';
+import { httpHandler } from '../lib/http-handler.ts';
+
+export const handler = httpHandler('GET /api/uploads/{sessionId}', async ({ pathParameters }, caller, deps) =>
+  getUploadSession(pathParameters.sessionId, caller, deps));

@@ -1,0 +1,19 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { dispatch } from '../lib/dispatch.ts';
+import { handler as completeFile } from './complete-file.ts';
+import { handler as completeUpload } from './complete-upload.ts';
+import { handler as getUploadSession } from './get-upload-session.ts';
+import { handler as openUploadSession } from './open-upload-session.ts';
+import { handler as presignParts } from './presign-parts.ts';
+
+const route = dispatch({
+  'POST /api/datasets/{id}/upload/session': openUploadSession,
+  'GET /api/uploads/{sessionId}': getUploadSession,
+  'POST /api/uploads/{sessionId}/files/{fileIndex}/parts': presignParts,
+  'POST /api/uploads/{sessionId}/files/{fileIndex}/complete': completeFile,
+  'POST /api/uploads/{sessionId}/complete': completeUpload,
+});
+
+export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
+  return route(event, context);
+}

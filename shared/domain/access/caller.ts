@@ -1,0 +1,58 @@
+import { hasPermission, ROLES, type Permission, type PermissionGrant, type Role } from '../../auth/roles.ts';
+import { AccessDeniedError, NotFoundError } from '../errors.ts';
+
+/**
+ * Who is calling: derived from the verified token claims AND the user record, never from the request
+ * body or path. Every core function takes it.
+ */
+export type Caller = {
+  userId: string;
+  email: string;
+  hospitalId: string;
+  teamId: string | null;
+  role: Role;
+  permissions: PermissionGrant[];
+  firstName: string;
+  lastName: string;
+};
+
+/**
+ * `cognito:groups` as it reaches a Lambda: API Gateway renders a claim array as a string ("[A B]"), Cognito
+ * may give "A,B", and a local router may pass an array. Unknown group names are dropped.
+ */
+export function parseGroups(claim: unknown): Role[] {
+  const raw = Array.isArray(claim) ? claim.map(String) : String(claim ?? '').replace(/^\[|\]$/g, '').split(/[\s,]+/);
+  return raw.map((g) => g.trim().replace(/^"|"$/g, '')).filter((g): g is Role => (ROLES as readonly string[]).includes(g));
+}
+
+/** Highest role among the groups (a user should be in one; if more, the strongest wins, as Cognito precedence would). */
+export function primaryRole(groups: readonly Role[]): Role | undefined {
+  return ROLES.find((role) => groups.includes(role));
+}
+
+export function requirePermission(caller: Caller, permission: Permission): void {
+  if (!hasPermission(caller.permissions, permission)) throw new AccessDeniedError();
+}
+
+export const isHospitalWide = (caller: Caller) => caller.role === 'HOSPITAL_ADMIN' || caller.role === 'SUPER_ADMIN';
+export const isLeadOrAdmin = (caller: Caller) => isHospitalWide(caller) || caller.role === 'TEAM_LEAD';
+
+/**
+ * Team scoping: hospital admins see the hospital's datasets; leads and members their team's. A dataset the
+ * caller may not see answers as if it did not exist (404, never 403), like another hospital's.
+ */
+export function canSeeDataset(caller: Caller, dataset: { hospitalId: string; teamId: string | null }): boolean {
+  if (dataset.hospitalId !== caller.hospitalId) return false;
+  if (isHospitalWide(caller)) return true;
+  return caller.teamId !== null && dataset.teamId === caller.teamId;
+}
+
+export function assertVisible<T extends { hospitalId: string; teamId: string | null }>(caller: Caller, dataset: T | undefined): T {
+  if (!dataset || !canSeeDataset(caller, dataset)) throw new NotFoundError('DATASET_NOT_FOUND');
+  return dataset;
+}
+
+/** The owner, their team lead or a hospital admin may act on a dataset beyond viewing it (edit, retry). */
+export function canManageDataset(caller: Caller, dataset: { ownerUserId: string }): boolean {
+  return dataset.ownerUserId === caller.userId || isLeadOrAdmin(caller);
+}

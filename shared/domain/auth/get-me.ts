@@ -1,0 +1,34 @@
+import type { MeResponse } from '../../schemas/api/auth.ts';
+import type { Caller } from '../access/caller.ts';
+import { NotFoundError } from '../errors.ts';
+import type { Clock } from '../datasets/ports.ts';
+import type { Directory } from './ports.ts';
+
+/** Sign-ins are counted once a day at most from /api/me, which the site calls when a session starts. */
+const LOGIN_REFRESH_MS = 24 * 60 * 60 * 1000;
+
+/** The caller's own user record (never the token's copy of it), their hospital and team. */
+export async function getMe(caller: Caller, deps: { directory: Directory; clock: Clock }): Promise<MeResponse> {
+  const [user, hospital, team] = await Promise.all([
+    deps.directory.getUser(caller.hospitalId, caller.userId),
+    deps.directory.getHospital(caller.hospitalId),
+    caller.teamId ? deps.directory.getTeam(caller.hospitalId, caller.teamId) : Promise.resolve(undefined),
+  ]);
+  if (!user) throw new NotFoundError('USER_NOT_FOUND');
+  if (!hospital) throw new NotFoundError('HOSPITAL_NOT_FOUND');
+  const now = deps.clock.now();
+  let lastLogin = user.lastLogin ?? null;
+  if (!lastLogin || Date.parse(now) - Date.parse(lastLogin) > LOGIN_REFRESH_MS) {
+    await deps.directory.recordLogin(caller.hospitalId, caller.userId, now);
+    lastLogin = now;
+  }
+  return {
+    user: {
+      id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: user.status,
+      hospitalId: user.hospitalId, teamId: user.teamId, department: user.department ?? null, specialization: user.specialization ?? null,
+      permissions: user.permissions, lastLogin,
+    },
+    hospital: { id: hospital.id, name: hospital.name },
+    team: team ? { id: team.id, name: team.name } : null,
+  };
+}

@@ -1,0 +1,48 @@
+import type { DatasetStatus } from '../../schemas/api/datasets.ts';
+import type { AuditLog, DatasetRecord, DatasetRepository } from './ports.ts';
+
+/** Legal moves of the pipeline (DESIGN.md): forward one stage, FAILED from any active stage, retry FAILED → UPLOADING. */
+export const ALLOWED_TRANSITIONS: Record<DatasetStatus, readonly DatasetStatus[]> = {
+  CREATED: ['UPLOADING'],
+  UPLOADING: ['ANONYMIZING', 'FAILED'],
+  ANONYMIZING: ['CLASSIFYING', 'FAILED'],
+  CLASSIFYING: ['PROCESSING', 'FAILED'],
+  PROCESSING: ['COMPLETE', 'FAILED'],
+  COMPLETE: [],
+  FAILED: ['UPLOADING'],
+};
+
+export function previousStatuses(to: DatasetStatus): DatasetStatus[] {
+  return (Object.keys(ALLOWED_TRANSITIONS) as DatasetStatus[]).filter((from) => ALLOWED_TRANSITIONS[from].includes(to));
+}
+
+/**
+ * A status change: one conditional write (the status must still be one of `from`), then an audit event.
+ * The condition makes concurrent or replayed transitions fail loudly instead of skipping a stage.
+ */
+export async function changeStatus(
+  deps: { datasets: DatasetRepository; audit: AuditLog },
+  change: {
+    hospitalId: string;
+    datasetId: string;
+    from: readonly DatasetStatus[];
+    to: DatasetStatus;
+    actorUserId: string;
+    actorName: string;
+    fields?: Partial<DatasetRecord>;
+    details?: Record<string, unknown>;
+  },
+): Promise<DatasetRecord> {
+  const illegal = change.from.filter((from) => !ALLOWED_TRANSITIONS[from].includes(change.to));
+  if (illegal.length > 0) throw new Error(`Illegal transition ${illegal.join('|')} → ${change.to}`);
+  const updated = await deps.datasets.transition(change.hospitalId, change.datasetId, change.from, change.to, change.fields);
+  await deps.audit.record({
+    hospitalId: change.hospitalId,
+    datasetId: change.datasetId,
+    action: 'STATUS_CHANGED',
+    actorUserId: change.actorUserId,
+    actorName: change.actorName,
+    details: { from: change.from.length === 1 ? change.from[0] : change.from, to: change.to, ...change.details },
+  });
+  return updated;
+}

@@ -1,0 +1,38 @@
+import { requirePermission, type Caller } from '../access/caller.ts';
+import { InvalidStateError } from '../errors.ts';
+import type { ObjectStore } from '../storage.ts';
+import type { UploadRepository } from '../uploads/ports.ts';
+import { loadVisibleDataset } from './load-dataset.ts';
+import type { AuditLog, DatasetRepository } from './ports.ts';
+
+/** Statuses in which a pipeline stage is writing objects: deleting then would race it. */
+const PROCESSING_STAGES: readonly string[] = ['ANONYMIZING', 'CLASSIFYING', 'PROCESSING'];
+
+/**
+ * Deletes a dataset: its objects in every bucket (raw uploads, de-identified DICOM, assets) and all of its items.
+ * The audit trail stays (it lives in the hospital's audit partition) and gains a DATASET_DELETED event.
+ */
+export async function deleteDataset(
+  datasetId: string,
+  caller: Caller,
+  deps: { datasets: DatasetRepository; audit: AuditLog; objects: ObjectStore; uploads: UploadRepository },
+): Promise<void> {
+  const dataset = await loadVisibleDataset(caller, datasetId, deps);
+  requirePermission(caller, 'DELETE_DATA');
+  if (PROCESSING_STAGES.includes(dataset.status)) throw new InvalidStateError();
+  if (dataset.uploadSessionId) {
+    const files = await deps.uploads.listFiles(caller.hospitalId, dataset.uploadSessionId);
+    await Promise.all(files.filter((f) => f.status === 'PENDING').map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId)));
+  }
+  const prefix = `${caller.hospitalId}/${datasetId}/`;
+  const removed = await Promise.all([
+    deps.objects.deletePrefix('uploads', prefix),
+    deps.objects.deletePrefix('studies', prefix),
+    deps.objects.deletePrefix('assets', prefix),
+  ]);
+  const items = await deps.datasets.deleteAll(caller.hospitalId, datasetId, dataset.uploadSessionId);
+  await deps.audit.record({
+    hospitalId: caller.hospitalId, datasetId, action: 'DATASET_DELETED', actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`, details: { objectsDeleted: removed.reduce((a, b) => a + b, 0), itemsDeleted: items },
+  });
+}

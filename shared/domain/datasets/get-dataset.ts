@@ -1,0 +1,28 @@
+import type { DatasetDetail } from '../../schemas/api/datasets.ts';
+import type { Caller } from '../access/caller.ts';
+import type { Directory } from '../auth/ports.ts';
+import type { ObjectStore } from '../storage.ts';
+import type { DatasetRepository } from './ports.ts';
+import { presignedAssets } from './list-assets.ts';
+import { loadVisibleDataset } from './load-dataset.ts';
+import { toDataset, toSeries } from './view.ts';
+
+/** The dataset with its series and processed assets (assets carry short-lived presigned URLs). */
+export async function getDataset(
+  datasetId: string,
+  caller: Caller,
+  deps: { datasets: DatasetRepository; objects: ObjectStore; directory: Directory },
+): Promise<DatasetDetail> {
+  const record = await loadVisibleDataset(caller, datasetId, deps);
+  const [series, assets, hospital] = await Promise.all([
+    deps.datasets.listSeries(caller.hospitalId, datasetId),
+    presignedAssets(caller, record, deps),
+    deps.directory.getHospital(caller.hospitalId),
+  ]);
+  return {
+    ...toDataset(record),
+    series: series.sort((a, b) => a.seriesNumber - b.seriesNumber).map(toSeries),
+    processedAssets: assets,
+    ...(hospital ? { hospitalName: hospital.name } : {}),
+  };
+}

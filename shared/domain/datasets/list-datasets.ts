@@ -1,0 +1,29 @@
+import type { Dataset, DatasetStatus } from '../../schemas/api/datasets.ts';
+import { isHospitalWide, requirePermission, type Caller } from '../access/caller.ts';
+import type { DatasetRepository, PageTokens } from './ports.ts';
+import { toDataset } from './view.ts';
+
+export type ListDatasetsInput = { status?: DatasetStatus; search?: string; limit: number; nextToken?: string };
+
+/**
+ * One page of the caller's datasets, newest first: the hospital's for admins, the team's for leads and members.
+ * The repository reads one index partition with Limit; the continuation token is sealed to the hospital and
+ * to the query's scope, so it cannot be replayed in another tenant or with another filter.
+ */
+export async function listDatasets(
+  input: ListDatasetsInput,
+  caller: Caller,
+  deps: { datasets: DatasetRepository; pageTokens: PageTokens },
+): Promise<{ items: Dataset[]; nextToken: string | null }> {
+  requirePermission(caller, 'VIEW_DATASETS');
+  const teamId = isHospitalWide(caller) ? undefined : caller.teamId;
+  const search = input.search?.trim().toLowerCase() || undefined;
+  const scope = JSON.stringify(['datasets', caller.hospitalId, teamId ?? '*', input.status ?? '*', search ?? '']);
+  const startKey = input.nextToken ? deps.pageTokens.open(scope, input.nextToken) : undefined;
+  if (teamId === null) return { items: [], nextToken: null };
+  const page = await deps.datasets.list({ hospitalId: caller.hospitalId, teamId, status: input.status, search, limit: input.limit, startKey });
+  return {
+    items: page.items.map(toDataset),
+    nextToken: page.lastKey ? deps.pageTokens.seal(scope, page.lastKey) : null,
+  };
+}

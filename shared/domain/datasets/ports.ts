@@ -1,0 +1,87 @@
+import type { Dataset, DatasetStatus, ProcessedAsset, Series } from '../../schemas/api/datasets.ts';
+
+/** A dataset as stored: the API shape plus bookkeeping that never leaves the server. */
+export type DatasetRecord = Dataset & {
+  uploadSessionId?: string;
+  /** Lower-cased searchable text (description, indication, department, owner, alias); never the MRN. */
+  searchText: string;
+  /** Set once de-identified copies are stored and raw uploads deleted, so a retried pipeline skips that stage. */
+  deidentifiedAt?: string;
+  /** Per-file problems found while validating (file index and the catalogue message), never file contents. */
+  fileErrors?: { fileIndex: number; message: string }[];
+  lastRunId?: string;
+};
+
+export type SeriesRecord = Series & { hospitalId: string; studyInstanceUID?: string; fileCount?: number };
+export type AssetRecord = ProcessedAsset & { hospitalId: string; bucket: 'assets'; objectKey: string };
+
+export type DatasetListQuery = {
+  hospitalId: string;
+  /** Restrict to one team (leads and members); undefined = hospital-wide. */
+  teamId?: string | null;
+  status?: DatasetStatus;
+  search?: string;
+  limit: number;
+  startKey?: Record<string, string>;
+};
+
+export type DatasetListPage = { items: DatasetRecord[]; lastKey?: Record<string, string> };
+
+export type DatasetRepository = {
+  get(hospitalId: string, datasetId: string): Promise<DatasetRecord | undefined>;
+  create(dataset: DatasetRecord): Promise<void>;
+  /** Updates fields while the dataset is in one of `expectedStatuses`; throws ConflictError otherwise. */
+  update(hospitalId: string, datasetId: string, fields: Partial<DatasetRecord>, expectedStatuses: readonly DatasetStatus[]): Promise<DatasetRecord>;
+  /** Conditional status change (expected previous status); throws ConflictError when the status moved. */
+  transition(hospitalId: string, datasetId: string, from: readonly DatasetStatus[], to: DatasetStatus, fields?: Partial<DatasetRecord>): Promise<DatasetRecord>;
+  list(query: DatasetListQuery): Promise<DatasetListPage>;
+  listSeries(hospitalId: string, datasetId: string): Promise<SeriesRecord[]>;
+  putSeries(series: SeriesRecord): Promise<void>;
+  updateSeries(hospitalId: string, datasetId: string, seriesId: string, fields: Partial<SeriesRecord>): Promise<SeriesRecord>;
+  listAssets(hospitalId: string, datasetId: string): Promise<AssetRecord[]>;
+  putAsset(asset: AssetRecord): Promise<void>;
+  /** Removes the dataset item and every item under it (series, assets, upload session and files). */
+  deleteAll(hospitalId: string, datasetId: string, uploadSessionId?: string): Promise<number>;
+};
+
+export type AuditEvent = {
+  id: string;
+  hospitalId: string;
+  datasetId?: string;
+  at: string;
+  /** e.g. DATASET_CREATED, STATUS_CHANGED, SERIES_CLASSIFIED, USER_LOGGED_OUT */
+  action: string;
+  actorUserId: string;
+  actorName: string;
+  /** Our ids, statuses and option names only: never DICOM values or patient data. */
+  details: Record<string, unknown>;
+};
+
+export type AuditLog = {
+  record(event: Omit<AuditEvent, 'id' | 'at'> & { at?: string }): Promise<void>;
+  listForDataset(hospitalId: string, datasetId: string): Promise<AuditEvent[]>;
+};
+
+/** Seals a DynamoDB LastEvaluatedKey into an opaque token bound to the hospital (and the query's shape). */
+export type PageTokens = {
+  seal(scope: string, key: Record<string, string>): string;
+  /** Throws ValidationError for a forged, altered or other-scope token. */
+  open(scope: string, token: string): Record<string, string>;
+};
+
+export type Pseudonymizer = {
+  /** Keyed hash of the MRN per hospital: the same patient links up, the MRN is never stored. */
+  patientAlias(hospitalId: string, mrn: string): Promise<string>;
+};
+
+export type { BucketName, ObjectStore } from '../storage.ts';
+
+export type PipelineStarter = {
+  start(input: { hospitalId: string; datasetId: string; runId: string }): Promise<void>;
+};
+
+export type Clock = { now(): string };
+export type IdGenerator = { newId(): string };
+
+/** Actor recorded on audit events written by the pipeline. */
+export const PIPELINE_ACTOR = { actorUserId: 'pipeline', actorName: 'Processing pipeline' } as const;

@@ -1,0 +1,28 @@
+import type { Dataset, UpdateDatasetRequest } from '../../schemas/api/datasets.ts';
+import { canManageDataset, requirePermission, type Caller } from '../access/caller.ts';
+import { AccessDeniedError, InvalidStateError } from '../errors.ts';
+import { loadVisibleDataset } from './load-dataset.ts';
+import type { AuditLog, Clock, DatasetRepository, Pseudonymizer } from './ports.ts';
+import { searchTextOf, toDataset } from './view.ts';
+
+/** Edits the patient context while the dataset is still CREATED (before any file is uploaded). */
+export async function updateDataset(
+  datasetId: string,
+  request: UpdateDatasetRequest,
+  caller: Caller,
+  deps: { datasets: DatasetRepository; audit: AuditLog; pseudonymizer: Pseudonymizer; clock: Clock },
+): Promise<Dataset> {
+  const current = await loadVisibleDataset(caller, datasetId, deps);
+  requirePermission(caller, 'UPLOAD_DICOM');
+  if (!canManageDataset(caller, current)) throw new AccessDeniedError();
+  if (current.status !== 'CREATED') throw new InvalidStateError();
+  const { mrn, ...context } = request;
+  const patientAlias = mrn ? await deps.pseudonymizer.patientAlias(caller.hospitalId, mrn) : current.patientAlias;
+  const next = { ...current, ...context, patientAlias, updatedAt: deps.clock.now() };
+  const updated = await deps.datasets.update(caller.hospitalId, datasetId, { ...context, patientAlias, updatedAt: next.updatedAt, searchText: searchTextOf(next) }, ['CREATED']);
+  await deps.audit.record({
+    hospitalId: caller.hospitalId, datasetId, action: 'DATASET_UPDATED', actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`, details: { fields: Object.keys(request).map((k) => (k === 'mrn' ? 'patientAlias' : k)) },
+  });
+  return toDataset(updated);
+}

@@ -1,0 +1,38 @@
+import { buildSurface } from '../../processing/surface.ts';
+import type { AssetRecord } from '../datasets/ports.ts';
+import { PIPELINE_ACTOR } from '../datasets/ports.ts';
+import { assetPrefix, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
+
+/** Anatomical labels in order of preference for the head surface. */
+const ANATOMICAL_PREFERENCE = ['T1', 'T1_CONTRAST', 'T2', 'FLAIR', 'SWI', 'OTHER'] as const;
+
+/** The best anatomical VOLUME of a dataset: T1 first, then by label preference, then the largest volume. */
+export function pickAnatomicalVolume(assets: AssetRecord[]): AssetRecord | undefined {
+  const rank = (a: AssetRecord) => {
+    const type = String(a.metadata.classifiedType ?? 'OTHER');
+    const i = (ANATOMICAL_PREFERENCE as readonly string[]).indexOf(type);
+    return i === -1 ? Number.POSITIVE_INFINITY : i;
+  };
+  return assets
+    .filter((a) => a.type === 'VOLUME' && !a.metadata.bvalKey && !a.metadata.derivedFrom && Number.isFinite(rank(a)))
+    .sort((a, b) => rank(a) - rank(b) || b.byteSize - a.byteSize)[0];
+}
+
+/** SURFACE asset for the best anatomical volume (none when the dataset has no anatomical volume). */
+export async function buildDatasetSurface(input: StageInput, deps: PipelineDeps): Promise<void> {
+  await loadDataset(deps, input);
+  const { hospitalId, datasetId } = input;
+  const source = pickAnatomicalVolume(await deps.datasets.listAssets(hospitalId, datasetId));
+  if (!source) {
+    await deps.audit.record({ hospitalId, datasetId, action: 'SURFACE_SKIPPED', ...PIPELINE_ACTOR, details: { runId: input.runId, reason: 'no anatomical volume' } });
+    return;
+  }
+  const surface = await buildSurface(await deps.objects.get('assets', source.objectKey));
+  const key = `${assetPrefix(hospitalId, datasetId)}${source.seriesId ?? 'dataset'}/surface.${surface.format}`;
+  await deps.objects.put('assets', key, surface.bytes, surface.mimeType);
+  await deps.datasets.putAsset({
+    id: `${source.seriesId ?? 'dataset'}-surface`, datasetId, hospitalId, seriesId: source.seriesId, type: 'SURFACE',
+    label: 'Head surface', byteSize: surface.bytes.byteLength, mimeType: surface.mimeType,
+    metadata: { ...surface.metadata, format: surface.format, volumeAssetId: source.id }, createdAt: deps.clock.now(), bucket: 'assets', objectKey: key,
+  });
+}

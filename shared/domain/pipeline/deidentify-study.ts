@@ -1,0 +1,84 @@
+import { deidentifyDicom } from '../../dicom/deidentify/index.ts';
+import { readSeriesFileMetadata, type SeriesFileMetadata } from '../../dicom/metadata.ts';
+import { groupIntoSeries } from '../../dicom/series.ts';
+import { checkDicom } from '../../dicom/validate.ts';
+import { PIPELINE_ACTOR } from '../datasets/ports.ts';
+import { NoValidDicomError } from '../errors.ts';
+import { rawPrefix } from '../uploads/ports.ts';
+import { enterStage, studiesSeriesPrefix, type PipelineDeps, type StageInput } from './deps.ts';
+
+/**
+ * ANONYMIZING: each raw file, one at a time (memory stays at one file): validity check (bad files are recorded
+ * with the record's per-file message and skipped), de-identification with the dataset's options and the
+ * deployment's secret, the copy written to the studies bucket as `<hospitalId>/<datasetId>/<seriesUID>/<sopUID>.dcm`.
+ * Then the series items are written and the raw uploads deleted. A retry after that point changes nothing.
+ */
+export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Promise<void> {
+  const dataset = await enterStage(deps, input, 'UPLOADING', 'ANONYMIZING');
+  if (dataset.deidentifiedAt) return;
+  const { hospitalId, datasetId } = input;
+  const secret = await deps.pseudonymSecret();
+  const raw = await deps.objects.list('uploads', rawPrefix(hospitalId, datasetId));
+  if (raw.length === 0) {
+    const stored = await deps.objects.list('studies', `${hospitalId}/${datasetId}/`);
+    if (stored.length === 0) throw new NoValidDicomError();
+  }
+
+  const fileErrors: { fileIndex: number; message: string }[] = [];
+  const metadata: SeriesFileMetadata[] = [];
+  let burnedIn = 0;
+  let summary: unknown;
+  for (const object of raw) {
+    const fileIndex = Number(object.key.slice(object.key.lastIndexOf('/') + 1));
+    const bytes = await deps.objects.get('uploads', object.key);
+    const check = checkDicom(bytes);
+    if (!check.valid) {
+      fileErrors.push({ fileIndex, message: check.message });
+      continue;
+    }
+    const result = await deidentifyDicom(bytes, { secret, hospitalId, options: dataset.anonymization });
+    const key = `${studiesSeriesPrefix(hospitalId, datasetId, result.seriesInstanceUID)}${result.sopInstanceUID}.dcm`;
+    await deps.objects.put('studies', key, result.bytes, 'application/dicom');
+    const parsed = checkDicom(result.bytes);
+    if (!parsed.valid) throw new Error('De-identified copy does not parse');
+    metadata.push(readSeriesFileMetadata(parsed.parsed, `${result.sopInstanceUID}.dcm`, result.bytes.byteLength));
+    if (result.burnedInAnnotation) burnedIn += 1;
+    summary ??= result.summary;
+  }
+  if (raw.length > 0 && metadata.length === 0) throw new NoValidDicomError();
+
+  const now = deps.clock.now();
+  const groups = groupIntoSeries(metadata);
+  for (const group of groups) {
+    await deps.datasets.putSeries({
+      id: group.seriesInstanceUID,
+      datasetId,
+      hospitalId,
+      seriesInstanceUID: group.seriesInstanceUID,
+      studyInstanceUID: group.files[0]?.studyInstanceUID,
+      description: group.seriesDescription,
+      seriesNumber: group.seriesNumber,
+      modality: group.modality,
+      sliceCount: group.fileCount,
+      fileCount: group.fileCount,
+      sizeBytes: group.totalSize,
+      selected: true,
+      classification: null,
+      createdAt: now,
+    });
+  }
+  await deps.datasets.update(hospitalId, datasetId, {
+    deidentifiedAt: now, fileErrors, seriesCount: groups.length, updatedAt: now,
+    sizeBytes: metadata.reduce((sum, f) => sum + f.fileSize, 0),
+  }, ['ANONYMIZING']);
+  await deps.audit.record({
+    hospitalId, datasetId, action: 'DATASET_DEIDENTIFIED', ...PIPELINE_ACTOR,
+    details: {
+      runId: input.runId, files: metadata.length, rejectedFiles: fileErrors.length, series: groups.length,
+      burnedInAnnotationFiles: burnedIn, options: dataset.anonymization, profile: summary ?? null,
+    },
+  });
+  // Raw uploads go only once the de-identified copies and the series items are safely stored.
+  await deps.objects.deletePrefix('uploads', rawPrefix(hospitalId, datasetId));
+  if (dataset.uploadSessionId) await deps.uploads.deleteFiles(hospitalId, dataset.uploadSessionId);
+}

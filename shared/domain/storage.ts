@@ -1,0 +1,21 @@
+/** The object-store port (S3 in the cloud, an S3-compatible store locally). Buckets are named by role, not by physical name. */
+export type BucketName = 'uploads' | 'studies' | 'assets';
+
+export type StoredPart = { partNumber: number; etag: string };
+
+export type ObjectStore = {
+  get(bucket: BucketName, key: string): Promise<Uint8Array>;
+  put(bucket: BucketName, key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
+  /** Keys under a prefix, in key order. */
+  list(bucket: BucketName, prefix: string): Promise<{ key: string; size: number }[]>;
+  deletePrefix(bucket: BucketName, prefix: string): Promise<number>;
+  /** Short-lived presigned GET, built for the endpoint the browser reaches. */
+  presignGet(bucket: BucketName, key: string, expiresInSeconds: number): Promise<string>;
+
+  createMultipart(bucket: BucketName, key: string): Promise<string>;
+  presignPart(bucket: BucketName, key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
+  /** Parts the store already holds (for resume); an unknown or finished upload gives []. */
+  listParts(bucket: BucketName, key: string, uploadId: string): Promise<StoredPart[]>;
+  completeMultipart(bucket: BucketName, key: string, uploadId: string, parts: StoredPart[]): Promise<void>;
+  abortMultipart(bucket: BucketName, key: string, uploadId: string): Promise<void>;
+};

@@ -1,0 +1,31 @@
+import type { Caller } from '../access/caller.ts';
+import type { DatasetRepository } from '../datasets/ports.ts';
+import { InvalidStateError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ObjectStore, StoredPart } from '../storage.ts';
+import { loadVisibleSession } from './get-upload-session.ts';
+import type { UploadRepository } from './ports.ts';
+
+/** Completes one file's multipart upload. Completing an already complete file is a no-op (a retried request). */
+export async function completeFile(
+  sessionId: string,
+  fileIndex: number,
+  parts: StoredPart[],
+  caller: Caller,
+  deps: { datasets: DatasetRepository; uploads: UploadRepository; objects: ObjectStore },
+): Promise<{ fileIndex: number; status: 'COMPLETE' }> {
+  const session = await loadVisibleSession(sessionId, caller, deps);
+  if (session.status !== 'OPEN') throw new InvalidStateError();
+  const file = await deps.uploads.getFile(caller.hospitalId, sessionId, fileIndex);
+  if (!file) throw new NotFoundError('UPLOAD_NOT_FOUND');
+  if (file.status === 'COMPLETE') return { fileIndex, status: 'COMPLETE' };
+  const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+  if (sorted.length !== file.partCount || sorted.some((p, i) => p.partNumber !== i + 1)) throw new InvalidStateError('UPLOAD_INCOMPLETE');
+  try {
+    await deps.objects.completeMultipart('uploads', file.objectKey, file.multipartUploadId, sorted);
+  } catch (error) {
+    if (error instanceof Error && /InvalidPart|NoSuchUpload|EntityTooSmall/.test(error.name)) throw new ValidationError('UPLOAD_INCOMPLETE');
+    throw error;
+  }
+  await deps.uploads.markFileComplete(caller.hospitalId, sessionId, fileIndex);
+  return { fileIndex, status: 'COMPLETE' };
+}

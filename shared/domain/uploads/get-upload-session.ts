@@ -1,0 +1,41 @@
+import type { UploadSession } from '../../schemas/api/uploads.ts';
+import { canSeeDataset, requirePermission, type Caller } from '../access/caller.ts';
+import type { DatasetRepository } from '../datasets/ports.ts';
+import { NotFoundError } from '../errors.ts';
+import type { ObjectStore } from '../storage.ts';
+import type { UploadRepository, UploadSessionRecord } from './ports.ts';
+
+/** A session of the caller's hospital whose dataset the caller may see; otherwise UPLOAD_NOT_FOUND. */
+export async function loadVisibleSession(
+  sessionId: string,
+  caller: Caller,
+  deps: { datasets: DatasetRepository; uploads: UploadRepository },
+): Promise<UploadSessionRecord> {
+  requirePermission(caller, 'UPLOAD_DICOM');
+  const session = await deps.uploads.getSession(caller.hospitalId, sessionId);
+  if (!session) throw new NotFoundError('UPLOAD_NOT_FOUND');
+  const dataset = await deps.datasets.get(caller.hospitalId, session.datasetId);
+  if (!dataset || !canSeeDataset(caller, dataset)) throw new NotFoundError('UPLOAD_NOT_FOUND');
+  return session;
+}
+
+/** The session with, for each unfinished file, the parts S3 already holds (ListParts), so a client can resume. */
+export async function getUploadSession(
+  sessionId: string,
+  caller: Caller,
+  deps: { datasets: DatasetRepository; uploads: UploadRepository; objects: ObjectStore },
+): Promise<UploadSession> {
+  const session = await loadVisibleSession(sessionId, caller, deps);
+  const files = await deps.uploads.listFiles(caller.hospitalId, sessionId);
+  const states = await Promise.all(files.map(async (f) => ({
+    fileIndex: f.fileIndex,
+    path: f.path,
+    sizeBytes: f.sizeBytes,
+    partCount: f.partCount,
+    status: f.status,
+    completedParts: f.status === 'PENDING' && session.status === 'OPEN'
+      ? await deps.objects.listParts('uploads', f.objectKey, f.multipartUploadId)
+      : [],
+  })));
+  return { sessionId, datasetId: session.datasetId, partBytes: session.partBytes, status: session.status, createdAt: session.createdAt, files: states };
+}

@@ -1,0 +1,83 @@
+import { MAX_ENHANCED_FILES, MAX_FILE_BYTES, UPLOAD_PART_BYTES, type UploadSession } from '../../schemas/api/uploads.ts';
+import { canManageDataset, requirePermission, type Caller } from '../access/caller.ts';
+import { changeStatus } from '../datasets/change-status.ts';
+import { loadVisibleDataset } from '../datasets/load-dataset.ts';
+import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '../datasets/ports.ts';
+import { AccessDeniedError, InvalidStateError, ValidationError } from '../errors.ts';
+import type { ObjectStore } from '../storage.ts';
+import { rawObjectKey, type UploadFileRecord, type UploadRepository } from './ports.ts';
+import { getUploadSession } from './get-upload-session.ts';
+
+export type UploadDeps = {
+  datasets: DatasetRepository;
+  uploads: UploadRepository;
+  objects: ObjectStore;
+  audit: AuditLog;
+  clock: Clock;
+  ids: IdGenerator;
+};
+
+/** Limits of the record (section 9), enforced on the server as well as in the uploader. */
+export function checkUploadLimits(files: { sizeBytes: number }[]): void {
+  if (files.length > MAX_ENHANCED_FILES) throw new ValidationError('TOO_MANY_FILES', { n: MAX_ENHANCED_FILES });
+  if (files.some((f) => f.sizeBytes > MAX_FILE_BYTES)) throw new ValidationError('FILE_TOO_LARGE', { n: MAX_FILE_BYTES });
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  }));
+  return out;
+}
+
+/**
+ * Opens the upload of a CREATED dataset: one multipart upload per file under `<hospitalId>/<datasetId>/raw/<n>`,
+ * and the dataset moves CREATED → UPLOADING. Calling it again for an UPLOADING dataset returns the open session
+ * (with the parts already stored), so a client that lost its state can resume.
+ */
+export async function openUploadSession(
+  datasetId: string,
+  files: { path: string; sizeBytes: number }[],
+  caller: Caller,
+  deps: UploadDeps,
+): Promise<UploadSession> {
+  const dataset = await loadVisibleDataset(caller, datasetId, deps);
+  requirePermission(caller, 'UPLOAD_DICOM');
+  if (!canManageDataset(caller, dataset)) throw new AccessDeniedError();
+  checkUploadLimits(files);
+  if (dataset.status === 'UPLOADING' && dataset.uploadSessionId) {
+    const existing = await deps.uploads.getSession(caller.hospitalId, dataset.uploadSessionId);
+    if (existing?.status === 'OPEN') return getUploadSession(existing.sessionId, caller, deps);
+  }
+  if (dataset.status !== 'CREATED') throw new InvalidStateError();
+
+  const sessionId = deps.ids.newId();
+  const records: UploadFileRecord[] = await mapLimited(files.map((f, fileIndex) => ({ ...f, fileIndex })), 8, async (file) => {
+    const objectKey = rawObjectKey(caller.hospitalId, datasetId, file.fileIndex);
+    return {
+      sessionId, hospitalId: caller.hospitalId, fileIndex: file.fileIndex, path: file.path, sizeBytes: file.sizeBytes,
+      partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)), objectKey,
+      multipartUploadId: await deps.objects.createMultipart('uploads', objectKey), status: 'PENDING' as const,
+    };
+  });
+  const session = {
+    sessionId, hospitalId: caller.hospitalId, datasetId, createdByUserId: caller.userId, partBytes: UPLOAD_PART_BYTES,
+    fileCount: files.length, totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0), status: 'OPEN' as const, createdAt: deps.clock.now(),
+  };
+  await deps.uploads.createSession(session, records);
+  await changeStatus(deps, {
+    hospitalId: caller.hospitalId, datasetId, from: ['CREATED'], to: 'UPLOADING',
+    actorUserId: caller.userId, actorName: `${caller.firstName} ${caller.lastName}`,
+    fields: { uploadSessionId: sessionId, fileCount: files.length, sizeBytes: session.totalBytes, updatedAt: session.createdAt },
+    details: { sessionId, fileCount: files.length, totalBytes: session.totalBytes },
+  });
+  return {
+    sessionId, datasetId, partBytes: UPLOAD_PART_BYTES, status: 'OPEN', createdAt: session.createdAt,
+    files: records.map((f) => ({ fileIndex: f.fileIndex, path: f.path, sizeBytes: f.sizeBytes, partCount: f.partCount, completedParts: [], status: f.status })),
+  };
+}

@@ -1,0 +1,47 @@
+export type UploadSessionStatus = 'OPEN' | 'COMPLETE' | 'ABORTED';
+
+export type UploadSessionRecord = {
+  sessionId: string;
+  hospitalId: string;
+  datasetId: string;
+  createdByUserId: string;
+  partBytes: number;
+  fileCount: number;
+  totalBytes: number;
+  status: UploadSessionStatus;
+  createdAt: string;
+};
+
+/** One file of a session = one multipart upload under `<hospitalId>/<datasetId>/raw/<fileIndex>` in the uploads bucket. */
+export type UploadFileRecord = {
+  sessionId: string;
+  hospitalId: string;
+  fileIndex: number;
+  /** Relative path in the picked folder, kept only until the raw upload is deleted (to let a client resume). */
+  path: string;
+  sizeBytes: number;
+  partCount: number;
+  objectKey: string;
+  multipartUploadId: string;
+  status: 'PENDING' | 'COMPLETE';
+};
+
+export type UploadRepository = {
+  createSession(session: UploadSessionRecord, files: UploadFileRecord[]): Promise<void>;
+  getSession(hospitalId: string, sessionId: string): Promise<UploadSessionRecord | undefined>;
+  listFiles(hospitalId: string, sessionId: string): Promise<UploadFileRecord[]>;
+  getFile(hospitalId: string, sessionId: string, fileIndex: number): Promise<UploadFileRecord | undefined>;
+  markFileComplete(hospitalId: string, sessionId: string, fileIndex: number): Promise<void>;
+  setSessionStatus(hospitalId: string, sessionId: string, status: UploadSessionStatus): Promise<void>;
+  /** Removes the file items (their paths) once the raw uploads are gone. */
+  deleteFiles(hospitalId: string, sessionId: string): Promise<void>;
+};
+
+/** Raw object key of an uploaded file. */
+export function rawObjectKey(hospitalId: string, datasetId: string, fileIndex: number): string {
+  return `${hospitalId}/${datasetId}/raw/${fileIndex}`;
+}
+
+export function rawPrefix(hospitalId: string, datasetId: string): string {
+  return `${hospitalId}/${datasetId}/raw/`;
+}

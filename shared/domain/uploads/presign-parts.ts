@@ -1,0 +1,29 @@
+import type { Caller } from '../access/caller.ts';
+import type { DatasetRepository } from '../datasets/ports.ts';
+import { InvalidStateError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ObjectStore } from '../storage.ts';
+import { loadVisibleSession } from './get-upload-session.ts';
+import type { UploadRepository } from './ports.ts';
+
+/** Part URLs live an hour: a slow link uploads an 8 MB part well within that, and the client asks again after. */
+export const PART_URL_TTL_SECONDS = 60 * 60;
+
+export async function presignParts(
+  sessionId: string,
+  fileIndex: number,
+  partNumbers: number[],
+  caller: Caller,
+  deps: { datasets: DatasetRepository; uploads: UploadRepository; objects: ObjectStore },
+): Promise<{ urls: { partNumber: number; url: string }[] }> {
+  const session = await loadVisibleSession(sessionId, caller, deps);
+  if (session.status !== 'OPEN') throw new InvalidStateError();
+  const file = await deps.uploads.getFile(caller.hospitalId, sessionId, fileIndex);
+  if (!file) throw new NotFoundError('UPLOAD_NOT_FOUND');
+  if (file.status !== 'PENDING') throw new InvalidStateError();
+  if (partNumbers.some((n) => n > file.partCount)) throw new ValidationError();
+  const urls = await Promise.all(partNumbers.map(async (partNumber) => ({
+    partNumber,
+    url: await deps.objects.presignPart('uploads', file.objectKey, file.multipartUploadId, partNumber, PART_URL_TTL_SECONDS),
+  })));
+  return { urls };
+}
