@@ -62,7 +62,7 @@ export function claimsAsStrings(payload: JWTPayload): Record<string, string> {
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return (match ? match[1] : header).trim() || undefined;
+  return (match?.[1] ?? header).trim() || undefined;
 }
 
 export function createApi(options: ApiOptions) {

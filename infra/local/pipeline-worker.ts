@@ -47,11 +47,12 @@ async function main(): Promise<void> {
   const handlers = Object.fromEntries(
     ALL_PIPELINE_TASKS.map((task) => [
       task.state,
-      async (input: unknown) => {
+      async (input: unknown): Promise<never> => {
         const module = (await import(pathToFileURL(join(ROOT, task.entry)).href)) as {
           handler: (event: unknown, context: unknown) => Promise<unknown>;
         };
-        return module.handler(input, lambdaContext(task.state, task.timeoutSeconds));
+        // Task outputs are JSON, as a Lambda's are.
+        return (await module.handler(input, lambdaContext(task.state, task.timeoutSeconds))) as never;
       },
     ]),
   );

@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExecutionRecord } from '../../infra/local/sfn.ts';
+import { uploadDataset, type UploadSource } from '../../shared/domain/uploads/upload-client.ts';
+import {
+  apiFetch, REPO_ROOT, SHARED_DATA, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack,
+} from '../helpers/local-stack.ts';
+
+/**
+ * The twin running the real pipeline: `iws upload --wait` of a whole GE T1 study, and a twin stopped in the middle of
+ * a pipeline run whose dataset still finishes after the next start (the execution is resumed from the data folder).
+ */
+const T1_DIR = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+const MEMBER = 'member@northside.demo.local';
+
+type Dataset = { id: string; status: string; failureReason?: string; seriesCount?: number };
+
+function runIws(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'cli/iws.mjs'), ...args], {
+      cwd: REPO_ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`iws upload did not finish within ${timeoutMs} ms:\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function fileSources(dir: string, names: string[]): UploadSource[] {
+  return names.map((name) => {
+    const path = join(dir, name);
+    return {
+      path: name,
+      sizeBytes: statSync(path).size,
+      async read(start: number, end: number) {
+        const handle = await open(path, 'r');
+        try {
+          const bytes = new Uint8Array(end - start);
+          await handle.read(bytes, 0, bytes.length, start);
+          return bytes;
+        } finally {
+          await handle.close();
+        }
+      },
+    };
+  });
+}
+
+async function getDataset(url: string, token: string, id: string): Promise<Dataset> {
+  const response = await apiFetch(url, token, `/api/datasets/${id}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Dataset;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function executions(dataDir: string): ExecutionRecord[] {
+  const dir = join(dataDir, 'sfn');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as ExecutionRecord);
+}
+
+const patientContext = {
+  mrn: 'TWIN-RESTART-1', studyType: 'RESEARCH', urgency: 'ROUTINE', studyDescription: 'Twin restart test',
+  clinicalIndication: 'Integration test', orderingPhysician: 'Dr Test', department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+};
+
+describe('local twin pipeline', () => {
+  let stack: TestStack;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    if (!existsSync(T1_DIR)) throw new Error(`test data missing: ${T1_DIR} (see /work/shared/data/README.md)`);
+    dataDir = tempDataDir();
+    stack = await startTestStack({ dataDir });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('iws upload --wait takes the GE T1 study through the API to COMPLETE', async () => {
+    const result = await runIws(
+      ['upload', T1_DIR, '--api', stack.url, '--email', MEMBER, '--password', TEST_DEMO_PASSWORD, '--wait', '--timeout', '240', '--mrn', 'TWIN-CLI-1'],
+      280_000,
+    );
+    expect(result.stderr).toContain('uploading 196 files');
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout.trim()) as { datasetId: string; status: string };
+    expect(printed).toEqual({ datasetId: expect.any(String), status: 'COMPLETE' });
+
+    const token = await signIn(stack.url, MEMBER);
+    const dataset = await getDataset(stack.url, token, printed.datasetId);
+    expect(dataset.status).toBe('COMPLETE');
+    const series = (await (await apiFetch(stack.url, token, `/api/datasets/${printed.datasetId}/series`)).json()) as { items?: unknown[] } | unknown[];
+    const seriesList = Array.isArray(series) ? series : (series.items ?? []);
+    expect(seriesList.length).toBe(1);
+    const assets = (await (await apiFetch(stack.url, token, `/api/datasets/${printed.datasetId}/assets`)).json()) as { items?: { type: string }[] } | { type: string }[];
+    const assetTypes = (Array.isArray(assets) ? assets : (assets.items ?? [])).map((a) => a.type);
+    expect(assetTypes).toEqual(expect.arrayContaining(['VOLUME', 'THUMBNAIL', 'REPORT']));
+  }, 300_000);
+
+  it('a twin stopped mid-pipeline resumes the execution at the next start and the dataset finishes', async () => {
+    const port = Number(new URL(stack.url).port);
+    let token = await signIn(stack.url, MEMBER);
+    const created = await apiFetch(stack.url, token, '/api/datasets', { method: 'POST', body: patientContext });
+    expect(created.status).toBe(201);
+    const datasetId = ((await created.json()) as Dataset).id;
+    // 60 slices of the T1: a real volume, so every stage has work to do.
+    const names = readdirSync(T1_DIR).filter((n) => n.endsWith('.dcm')).sort().slice(0, 60);
+    await uploadDataset({ api: { baseUrl: stack.url, getToken: async () => token }, datasetId, files: fileSources(T1_DIR, names) });
+
+    // Stop the moment the pipeline is inside a stage (the worker process dies with it, as in a crash).
+    const mid = await waitFor(async () => {
+      const status = (await getDataset(stack.url, token, datasetId)).status;
+      return ['ANONYMIZING', 'CLASSIFYING', 'PROCESSING'].includes(status) ? status : undefined;
+    }, 60_000, 'the pipeline to start');
+    await stack.stop();
+    const running = executions(dataDir).filter((e) => e.status === 'RUNNING' && JSON.parse(e.input).datasetId === datasetId);
+    expect(running, `stopped at ${mid} but no execution was left RUNNING`).toHaveLength(1);
+
+    stack = await startTestStack({ dataDir, port });
+    token = await signIn(stack.url, MEMBER);
+    let final = await waitFor(async () => {
+      const dataset = await getDataset(stack.url, token, datasetId);
+      return ['COMPLETE', 'FAILED'].includes(dataset.status) ? dataset : undefined;
+    }, 240_000, 'the resumed pipeline to finish');
+    if (final.status === 'FAILED') {
+      // A stage that cannot repeat its work must at least leave a reason and accept a retry.
+      expect(final.failureReason).toBeTruthy();
+      expect((await apiFetch(stack.url, token, `/api/datasets/${datasetId}/retry`, { method: 'POST' })).status).toBeLessThan(300);
+      final = await waitFor(async () => {
+        const dataset = await getDataset(stack.url, token, datasetId);
+        return ['COMPLETE', 'FAILED'].includes(dataset.status) ? dataset : undefined;
+      }, 240_000, 'the retried pipeline to finish');
+    }
+    expect(final.status, final.failureReason).toBe('COMPLETE');
+    const resumed = executions(dataDir).find((e) => e.executionArn === running[0]!.executionArn)!;
+    expect(resumed.attempts).toBeGreaterThanOrEqual(2);
+  }, 360_000);
+});
