@@ -1,0 +1,145 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+import { z } from 'zod';
+
+/**
+ * Per-environment settings of the CDK app. The stage comes from context (`cdk.json` says "dev";
+ * `-c stage=staging` picks another); everything else is derived from it so that dev, staging and prod
+ * differ only where this file says they do.
+ */
+export const STAGES = ['dev', 'staging', 'prod'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/**
+ * One SSO identity provider per hospital e-mail domain. Cognito routes a user whose e-mail ends in
+ * `domain` to the hospital's IdP (the provider's `identifiers`). OIDC client secrets never sit in
+ * context: `clientSecretArn` names a Secrets Manager secret that CloudFormation resolves at deploy time.
+ */
+const IdentityProviderBaseSchema = z.object({
+  hospitalId: z.string().regex(/^[A-Za-z0-9-]{1,20}$/, 'hospitalId: 1-20 letters, digits or dashes'),
+  domain: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'domain: a lower-case e-mail domain such as northside.org'),
+});
+export const IdentityProviderSchema = z.discriminatedUnion('type', [
+  IdentityProviderBaseSchema.extend({
+    type: z.literal('SAML'),
+    metadataUrl: z.url(),
+  }),
+  IdentityProviderBaseSchema.extend({
+    type: z.literal('OIDC'),
+    issuer: z.url(),
+    clientId: z.string().min(1),
+    clientSecretArn: z.string().startsWith('arn:'),
+    scopes: z.array(z.string()).default(['openid', 'email', 'profile']),
+  }),
+]);
+export type IdentityProviderConfig = z.infer<typeof IdentityProviderSchema>;
+
+export type StageConfig = {
+  stage: Stage;
+  /** Prefix of every stack and named resource: `imaging-<stage>`. */
+  prefix: string;
+  isProduction: boolean;
+  /** Medical data and its audit trail survive a stack deletion everywhere but dev. */
+  dataRemovalPolicy: RemovalPolicy;
+  logRetention: RetentionDays;
+  /** Raw (identifiable) uploads are de-identified within minutes; anything left expires after this. */
+  rawUploadExpiryDays: number;
+  /** Incomplete multipart uploads (abandoned browser sessions) are aborted after this. */
+  abortMultipartAfterDays: number;
+  /** Noncurrent versions of de-identified data are kept this long for recovery, then removed. */
+  noncurrentVersionDays: number;
+  /** Cognito threat protection (feature plan PLUS) costs per user; on in production. */
+  threatProtection: boolean;
+  mfa: 'OPTIONAL' | 'REQUIRED';
+  /** Extra origins allowed to call the API and upload (e.g. a custom site domain); the CloudFront origin is always allowed. */
+  extraSiteOrigins: string[];
+  identityProviders: IdentityProviderConfig[];
+  /** Cognito hosted-UI domain prefix, required once an SSO identity provider is configured. */
+  authDomainPrefix?: string;
+};
+
+const STAGE_DEFAULTS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'extraSiteOrigins' | 'identityProviders' | 'authDomainPrefix'>> = {
+  dev: {
+    isProduction: false,
+    dataRemovalPolicy: RemovalPolicy.DESTROY,
+    logRetention: RetentionDays.ONE_MONTH,
+    rawUploadExpiryDays: 2,
+    abortMultipartAfterDays: 1,
+    noncurrentVersionDays: 7,
+    threatProtection: false,
+    mfa: 'OPTIONAL',
+  },
+  staging: {
+    isProduction: false,
+    dataRemovalPolicy: RemovalPolicy.RETAIN,
+    logRetention: RetentionDays.THREE_MONTHS,
+    rawUploadExpiryDays: 2,
+    abortMultipartAfterDays: 1,
+    noncurrentVersionDays: 30,
+    threatProtection: false,
+    mfa: 'OPTIONAL',
+  },
+  prod: {
+    isProduction: true,
+    dataRemovalPolicy: RemovalPolicy.RETAIN,
+    // HIPAA 45 CFR 164.316(b)(2): keep security documentation six years.
+    logRetention: RetentionDays.SIX_YEARS,
+    rawUploadExpiryDays: 2,
+    abortMultipartAfterDays: 1,
+    noncurrentVersionDays: 90,
+    threatProtection: true,
+    mfa: 'OPTIONAL',
+  },
+};
+
+export function isStage(value: unknown): value is Stage {
+  return typeof value === 'string' && (STAGES as readonly string[]).includes(value);
+}
+
+/** The stage named by context; throws on anything but dev, staging or prod so a typo never deploys. */
+export function getStageFromContext(node: Node): Stage {
+  const value: unknown = node.tryGetContext('stage');
+  if (!isStage(value)) {
+    throw new Error(`Unknown stage "${String(value)}": pass -c stage=${STAGES.join('|')}`);
+  }
+  return value;
+}
+
+/** Context values arrive as JSON from cdk.json and as plain strings from `-c key=value`. */
+function readJsonContext(node: Node, key: string): unknown {
+  const value: unknown = node.tryGetContext(key);
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`Context "${key}" must be JSON`);
+  }
+}
+
+export function loadStageConfig(node: Node): StageConfig {
+  const stage = getStageFromContext(node);
+  const providers = z.array(IdentityProviderSchema).safeParse(readJsonContext(node, 'identityProviders') ?? []);
+  if (!providers.success) {
+    throw new Error(`Context "identityProviders" is invalid: ${z.prettifyError(providers.error)}`);
+  }
+  const origins = z.array(z.url()).safeParse(readJsonContext(node, 'siteOrigins') ?? []);
+  if (!origins.success) throw new Error(`Context "siteOrigins" must be a list of origins: ${z.prettifyError(origins.error)}`);
+  const domains = providers.data.map((p) => p.domain);
+  const duplicate = domains.find((d, i) => domains.indexOf(d) !== i);
+  if (duplicate) throw new Error(`Context "identityProviders": domain ${duplicate} is configured twice`);
+  const authDomainPrefix: unknown = node.tryGetContext('authDomainPrefix');
+  if (providers.data.length > 0 && typeof authDomainPrefix !== 'string') {
+    throw new Error('Context "authDomainPrefix" is required when identity providers are configured (the Cognito hosted-UI domain)');
+  }
+  const mfa: unknown = node.tryGetContext('mfa');
+  return {
+    ...STAGE_DEFAULTS[stage],
+    ...(mfa === 'REQUIRED' || mfa === 'OPTIONAL' ? { mfa } : {}),
+    stage,
+    prefix: `imaging-${stage}`,
+    extraSiteOrigins: origins.data.map((o) => o.replace(/\/+$/, '')),
+    identityProviders: providers.data,
+    ...(typeof authDomainPrefix === 'string' ? { authDomainPrefix } : {}),
+  };
+}

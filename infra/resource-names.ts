@@ -1,0 +1,45 @@
+import { Aws } from 'aws-cdk-lib';
+import type { StageConfig } from './config.ts';
+
+/**
+ * Physical names of the shared data resources, derived from the stage alone. Stacks refer to each other's
+ * data by these names (IAM statements, Lambda environment) instead of cross-stack exports, so a grant reads
+ * the same in every stack and a stack can be redeployed without unpicking exports. Bucket names carry the
+ * account and region because S3 names are global.
+ */
+export type ResourceNames = ReturnType<typeof resourceNames>;
+
+export const DATA_BUCKETS = ['uploads', 'studies', 'assets'] as const;
+export type DataBucket = (typeof DATA_BUCKETS)[number];
+
+export function resourceNames(config: Pick<StageConfig, 'prefix'>) {
+  const bucket = (purpose: string) => `${config.prefix}-${purpose}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+  return {
+    table: config.prefix,
+    buckets: {
+      uploads: bucket('uploads'),
+      studies: bucket('studies'),
+      assets: bucket('assets'),
+    } satisfies Record<DataBucket, string>,
+    logsBucket: bucket('logs'),
+    siteBucket: bucket('site'),
+    siteLogsBucket: bucket('site-logs'),
+    stateMachine: `${config.prefix}-pipeline`,
+    pseudonymSecret: `${config.prefix}/pseudonym-key`,
+    dataKeyAlias: `alias/${config.prefix}-data`,
+    userPool: `${config.prefix}-users`,
+    api: `${config.prefix}-api`,
+  };
+}
+
+export function bucketArn(name: string): string {
+  return `arn:${Aws.PARTITION}:s3:::${name}`;
+}
+
+export function tableArn(name: string): string {
+  return `arn:${Aws.PARTITION}:dynamodb:${Aws.REGION}:${Aws.ACCOUNT_ID}:table/${name}`;
+}
+
+export function stateMachineArn(name: string): string {
+  return `arn:${Aws.PARTITION}:states:${Aws.REGION}:${Aws.ACCOUNT_ID}:stateMachine:${name}`;
+}

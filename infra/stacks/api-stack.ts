@@ -1,0 +1,272 @@
+import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  AccessLogFormat, AuthorizationType, CognitoUserPoolsAuthorizer, Cors, EndpointType, LambdaIntegration, LogGroupLogDestination,
+  MethodLoggingLevel, ResponseType, RestApi, type Method,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+import { ROUTES, type ApiDomain, type RouteDefinition } from '../../shared/api/routes.ts';
+import { ENV } from '../../shared/env.ts';
+import { ERROR_CATALOGUE } from '../../shared/schemas/api/errors.ts';
+import type { StageConfig } from '../config.ts';
+import { ImagingFunction, type BucketAccess } from '../constructs/imaging-function.ts';
+import { resourceNames, type DataBucket } from '../resource-names.ts';
+
+type DomainAccess = {
+  table?: 'describe' | 'read' | 'readWrite';
+  buckets?: Partial<Record<DataBucket, BucketAccess[]>>;
+  /** Starts the dataset pipeline (upload complete, retry of a FAILED dataset). */
+  startsPipeline?: true;
+  /** Reads the pseudonymisation key (patient alias of a new dataset, patient-access look-ups). */
+  pseudonymSecret?: true;
+  userPoolAdmin?: true;
+};
+
+/**
+ * Least privilege per API domain. Every domain is listed, so a domain that gets its first route in
+ * shared/api/routes.ts is deployed with the access decided here and needs no other infra change.
+ */
+export const API_DOMAIN_ACCESS: Record<ApiDomain, DomainAccess> = {
+  // Health answers once the table and each bucket respond: describe and list only, never an item or object.
+  health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
+  auth: { table: 'readWrite' },
+  hospitals: { table: 'readWrite' },
+  departments: { table: 'readWrite' },
+  teams: { table: 'readWrite' },
+  users: { table: 'readWrite', userPoolAdmin: true },
+  invitations: { table: 'readWrite', userPoolAdmin: true },
+  // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs.
+  datasets: {
+    table: 'readWrite',
+    buckets: { uploads: ['delete', 'list'], studies: ['read', 'delete', 'list'], assets: ['read', 'delete', 'list'] },
+    startsPipeline: true,
+    pseudonymSecret: true,
+  },
+  // Presigned multipart uploads of raw files; completing the session starts the pipeline.
+  uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
+  shares: { table: 'readWrite' },
+  'patient-access': { table: 'readWrite', pseudonymSecret: true },
+  dashboards: { table: 'read' },
+  usage: { table: 'read' },
+  audit: { table: 'read' },
+  reports: { table: 'read', buckets: { assets: ['read'] } },
+};
+
+/** The domains that have at least one route: one Lambda each, nothing for the rest. */
+export function routedDomains(routes: readonly RouteDefinition[] = ROUTES): ApiDomain[] {
+  return [...new Set(routes.map((route) => route.domain))];
+}
+
+export function domainEntry(domain: ApiDomain): string {
+  return `functions/${domain}/handler.ts`;
+}
+
+export type ApiStackProps = StackProps & {
+  config: StageConfig;
+  dataKey: IKey;
+  pseudonymSecret: ISecret;
+  userPool: IUserPool;
+  userPoolClient: IUserPoolClient;
+  stateMachineArn: string;
+  /** First entry is the origin the API answers CORS for in Lambda responses. */
+  siteOrigins: string[];
+};
+
+/**
+ * The REST API built from the route table: every route of shared/api/routes.ts becomes a method on its
+ * resource, integrated with its domain's Lambda (functions/<domain>/handler.ts). Routes marked `user` need a
+ * Cognito ID token (the user-pool authorizer); `public` routes have none. Access logs carry ids and status
+ * only, execution logs errors only, never request data; a regional WAF sits in front.
+ */
+export class ApiStack extends Stack {
+  readonly api: RestApi;
+  readonly domainFunctions: Partial<Record<ApiDomain, ImagingFunction>>;
+  /** Base URL the site calls, ending in /api (shared/api/routes.ts paths start with /api). */
+  readonly apiBaseUrl: string;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const names = resourceNames(config);
+    const [primaryOrigin] = props.siteOrigins;
+    if (!primaryOrigin) throw new Error('ApiStack needs at least one site origin');
+
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: config.logRetention,
+      encryptionKey: props.dataKey,
+      removalPolicy: config.dataRemovalPolicy,
+    });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: names.api,
+      description: `Imaging Workspace API (${config.stage})`,
+      endpointTypes: [EndpointType.REGIONAL],
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: config.stage,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        // Execution logs record errors only and never request or response bodies (PHI).
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        // Route templates and ids only: the resource path is the template (/api/datasets/{id}), not the request path.
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify({
+          requestId: '$context.requestId',
+          requestTime: '$context.requestTimeEpoch',
+          httpMethod: '$context.httpMethod',
+          resourcePath: '$context.resourcePath',
+          status: '$context.status',
+          responseLatency: '$context.responseLatency',
+          userSub: '$context.authorizer.claims.sub',
+          hospitalId: '$context.authorizer.claims.custom:hospitalId',
+          wafStatus: '$context.waf.status',
+        })),
+      },
+      defaultCorsPreflightOptions: {
+        allowOrigins: props.siteOrigins,
+        allowMethods: Cors.ALL_METHODS,
+        allowHeaders: ['Authorization', 'Content-Type'],
+        allowCredentials: false,
+      },
+    });
+    // A Cognito rejection never reaches our Lambda: give it the catalogue's error shape and CORS headers.
+    const corsHeaders = { 'Access-Control-Allow-Origin': `'${primaryOrigin}'`, Vary: "'Origin'" };
+    const errorBody = (code: keyof typeof ERROR_CATALOGUE) => ({
+      'application/json': JSON.stringify({ error: { code, message: ERROR_CATALOGUE[code].message } }),
+    });
+    this.api.addGatewayResponse('Unauthorized', { type: ResponseType.UNAUTHORIZED, statusCode: '401', responseHeaders: corsHeaders, templates: errorBody('NO_TOKEN') });
+    this.api.addGatewayResponse('AccessDenied', { type: ResponseType.ACCESS_DENIED, statusCode: '403', responseHeaders: corsHeaders, templates: errorBody('ACCESS_DENIED') });
+    this.api.addGatewayResponse('MissingRoute', { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', responseHeaders: corsHeaders, templates: errorBody('ENDPOINT_NOT_IMPLEMENTED') });
+    this.api.addGatewayResponse('Default4xx', { type: ResponseType.DEFAULT_4XX, responseHeaders: corsHeaders });
+    this.api.addGatewayResponse('Default5xx', { type: ResponseType.DEFAULT_5XX, responseHeaders: corsHeaders, templates: errorBody('INTERNAL') });
+
+    const requestValidator = this.api.addRequestValidator('RequestValidator', {
+      requestValidatorName: `${config.prefix}-parameters`,
+      // Bodies are validated by the handlers' zod schemas; no method declares a model, so this checks presence rules only.
+      validateRequestParameters: true,
+      validateRequestBody: true,
+    });
+    const authorizer = new CognitoUserPoolsAuthorizer(this, 'Authorizer', {
+      authorizerName: `${config.prefix}-cognito`,
+      cognitoUserPools: [props.userPool],
+    });
+
+    this.domainFunctions = Object.fromEntries(routedDomains().map((domain) => [domain, this.createDomainFunction(domain, props, primaryOrigin)]));
+    const integrations = new Map<ApiDomain, LambdaIntegration>();
+    for (const route of ROUTES as readonly RouteDefinition[]) {
+      const fn = this.domainFunctions[route.domain]!;
+      if (!integrations.has(route.domain)) {
+        integrations.set(route.domain, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, scopePermissionToMethod: false }));
+      }
+      const resource = this.api.root.resourceForPath(route.path);
+      const method = resource.addMethod(route.method, integrations.get(route.domain), route.auth === 'public'
+        ? { authorizationType: AuthorizationType.NONE, requestValidator }
+        : { authorizationType: AuthorizationType.COGNITO, authorizer, requestValidator });
+      if (route.auth === 'public') acknowledgePublicMethod(method, `${route.method} ${route.path} is public by the route table: ${route.summary}.`);
+    }
+    for (const method of this.api.methods.filter((m) => m.httpMethod === 'OPTIONS')) {
+      acknowledgePublicMethod(method, 'CORS preflight: browsers send OPTIONS without credentials; the mock integration returns headers only.');
+    }
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: 'The account-level role API Gateway uses to write execution and access logs; AWS maintains its narrow logs-only policy.',
+    });
+    Validations.of(this.api.deploymentStage).acknowledge(
+      { id: 'HIPAA.Security-APIGWCacheEnabledAndEncrypted', reason: 'Responses are per user and may contain patient context; they must not be cached at the gateway at all.' },
+      { id: 'HIPAA.Security-APIGWSSLEnabled', reason: 'Every integration is a Lambda proxy inside AWS; there is no HTTP backend to present a client certificate to.' },
+    );
+
+    this.addWaf(config, props.dataKey);
+    this.apiBaseUrl = `${this.api.url}api`;
+  }
+
+  private createDomainFunction(domain: ApiDomain, props: ApiStackProps, siteOrigin: string): ImagingFunction {
+    const access = API_DOMAIN_ACCESS[domain];
+    const fn = new ImagingFunction(this, `${pascal(domain)}Function`, {
+      config: props.config,
+      entry: domainEntry(domain),
+      description: `API domain ${domain}: ${ROUTES.filter((r) => r.domain === domain).length} routes`,
+      memoryMb: 1024,
+      timeoutSeconds: 29,
+      dataKey: props.dataKey,
+      pseudonymSecret: props.pseudonymSecret,
+    });
+    fn.addEnvironment(ENV.USER_POOL_ID, props.userPool.userPoolId);
+    fn.addEnvironment(ENV.USER_POOL_CLIENT_ID, props.userPoolClient.userPoolClientId);
+    fn.addEnvironment(ENV.SITE_ORIGIN, siteOrigin);
+    if (access.table) fn.bindTable(access.table);
+    for (const [bucket, bucketAccess] of Object.entries(access.buckets ?? {}) as [DataBucket, BucketAccess[]][]) {
+      fn.bindBucket(bucket, bucketAccess);
+    }
+    if (access.startsPipeline) fn.bindPipelineStart(props.stateMachineArn);
+    if (access.pseudonymSecret) fn.bindPseudonymSecret();
+    if (access.userPoolAdmin) fn.bindUserPoolAdmin(props.userPool.userPoolArn);
+    return fn;
+  }
+
+  /** AWS managed rule groups plus a per-IP rate limit in front of the API. */
+  private addWaf(config: StageConfig, dataKey: IKey): void {
+    const managed = (name: string, priority: number, excluded: string[] = []) => ({
+      name,
+      priority,
+      overrideAction: { none: {} },
+      statement: {
+        managedRuleGroupStatement: {
+          vendorName: 'AWS',
+          name,
+          ...(excluded.length ? { ruleActionOverrides: excluded.map((rule) => ({ name: rule, actionToUse: { count: {} } })) } : {}),
+        },
+      },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: name, sampledRequestsEnabled: false },
+    });
+    const acl = new CfnWebACL(this, 'ApiWaf', {
+      name: `${config.prefix}-api`,
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: `${config.prefix}-api`, sampledRequestsEnabled: false },
+      rules: [
+        // An upload session lists up to hundreds of files: larger than the common rule set's 8 KB body limit.
+        managed('AWSManagedRulesCommonRuleSet', 0, ['SizeRestrictions_BODY']),
+        managed('AWSManagedRulesKnownBadInputsRuleSet', 1),
+        {
+          name: 'rate-limit-per-ip',
+          priority: 2,
+          action: { block: {} },
+          statement: { rateBasedStatement: { limit: 3000, aggregateKeyType: 'IP' } },
+          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'rate-limit-per-ip', sampledRequestsEnabled: false },
+        },
+      ],
+    });
+    new CfnWebACLAssociation(this, 'ApiWafAssociation', {
+      resourceArn: this.api.deploymentStage.stageArn,
+      webAclArn: acl.attrArn,
+    });
+    // WAF log groups must be named aws-waf-logs-*; tokens and query strings are redacted before logging.
+    const wafLogs = new LogGroup(this, 'ApiWafLogs', {
+      logGroupName: `aws-waf-logs-${config.prefix}-api`,
+      retention: config.logRetention,
+      encryptionKey: dataKey,
+      removalPolicy: config.dataRemovalPolicy,
+    });
+    new CfnLoggingConfiguration(this, 'ApiWafLogging', {
+      resourceArn: acl.attrArn,
+      logDestinationConfigs: [wafLogs.logGroupArn],
+      redactedFields: [{ singleHeader: { Name: 'authorization' } }, { queryString: {} }],
+    });
+  }
+}
+
+function acknowledgePublicMethod(method: Method, reason: string): void {
+  Validations.of(method).acknowledge(
+    { id: 'AwsSolutions-APIG4', reason },
+    { id: 'AwsSolutions-COG4', reason },
+  );
+}
+
+function pascal(domain: string): string {
+  return domain.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+}

@@ -1,0 +1,148 @@
+import { Duration, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  AccountRecovery, CfnUserPoolGroup, FeaturePlan, Mfa, OAuthScope, ProviderAttribute, StandardThreatProtectionMode,
+  StringAttribute, UserPool, UserPoolClient, UserPoolClientIdentityProvider, UserPoolIdentityProviderOidc,
+  UserPoolIdentityProviderSaml, UserPoolIdentityProviderSamlMetadata, type IUserPoolIdentityProvider,
+} from 'aws-cdk-lib/aws-cognito';
+import type { Construct } from 'constructs';
+import { ROLES, ROLE_TITLES } from '../../shared/auth/roles.ts';
+import type { IdentityProviderConfig, StageConfig } from '../config.ts';
+import { resourceNames } from '../resource-names.ts';
+
+/** Custom attributes of a user: the tenant and team the API scopes every request to. */
+export const CUSTOM_ATTRIBUTES = { hospitalId: 'hospitalId', teamId: 'teamId' } as const;
+
+export type AuthStackProps = StackProps & {
+  config: StageConfig;
+  /** Origins allowed as OAuth callback/sign-out URLs when SSO is configured. */
+  siteOrigins: string[];
+};
+
+/**
+ * The Cognito user pool: e-mail sign-in, one group per role (shared/auth/roles.ts), the hospital and team as
+ * custom attributes (writable only by administrators through the API, never by the user), one app client
+ * for the site, and one SAML or OIDC identity provider per hospital e-mail domain from context.
+ */
+export class AuthStack extends Stack {
+  readonly userPool: UserPool;
+  readonly userPoolClient: UserPoolClient;
+  readonly identityProviders: IUserPoolIdentityProvider[];
+
+  constructor(scope: Construct, id: string, props: AuthStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.userPool = new UserPool(this, 'UserPool', {
+      userPoolName: resourceNames(config).userPool,
+      // Accounts are created by administrators and invitations, never by self sign-up.
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      customAttributes: {
+        [CUSTOM_ATTRIBUTES.hospitalId]: new StringAttribute({ minLen: 1, maxLen: 64, mutable: true }),
+        [CUSTOM_ATTRIBUTES.teamId]: new StringAttribute({ minLen: 0, maxLen: 64, mutable: true }),
+      },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      mfa: config.mfa === 'REQUIRED' ? Mfa.REQUIRED : Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      featurePlan: config.threatProtection ? FeaturePlan.PLUS : FeaturePlan.ESSENTIALS,
+      ...(config.threatProtection ? { standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION } : {}),
+      deletionProtection: config.isProduction,
+      removalPolicy: config.dataRemovalPolicy,
+    });
+    if (config.mfa !== 'REQUIRED') {
+      Validations.of(this.userPool).acknowledge({
+        id: 'AwsSolutions-COG2',
+        reason: 'SSO users authenticate at their hospital IdP, which enforces MFA; local accounts may enrol TOTP. Set -c mfa=REQUIRED to enforce it for every local account.',
+      });
+    }
+    if (!config.threatProtection) {
+      const reason = 'Threat protection (feature plan PLUS) is billed per user and enabled in prod; dev and staging hold demo accounts only.';
+      Validations.of(this.userPool).acknowledge({ id: 'AwsSolutions-COG3', reason }, { id: 'AwsSolutions-COG8', reason });
+    }
+
+    ROLES.forEach((role, precedence) => {
+      new CfnUserPoolGroup(this, `Group${role}`, {
+        userPoolId: this.userPool.userPoolId,
+        groupName: role,
+        description: ROLE_TITLES[role],
+        // Lower precedence wins when a user is in several groups: SUPER_ADMIN first, GUEST last.
+        precedence,
+      });
+    });
+
+    this.identityProviders = config.identityProviders.map((provider) => this.addIdentityProvider(provider));
+    if (config.authDomainPrefix) {
+      this.userPool.addDomain('HostedDomain', { cognitoDomain: { domainPrefix: config.authDomainPrefix } });
+    }
+
+    const hasSso = this.identityProviders.length > 0;
+    this.userPoolClient = this.userPool.addClient('SiteClient', {
+      userPoolClientName: `${config.prefix}-site`,
+      generateSecret: false,
+      // USER_PASSWORD_AUTH is what the local stand-in supports (the site uses it everywhere); SRP stays available.
+      authFlows: { userPassword: true, userSrp: true },
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(1),
+      supportedIdentityProviders: [
+        UserPoolClientIdentityProvider.COGNITO,
+        ...this.identityProviders.map((idp) => UserPoolClientIdentityProvider.custom(idp.providerName)),
+      ],
+      ...(hasSso
+        ? {
+            oAuth: {
+              flows: { authorizationCodeGrant: true },
+              scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+              callbackUrls: props.siteOrigins.map((origin) => `${origin}/`),
+              logoutUrls: props.siteOrigins.map((origin) => `${origin}/`),
+            },
+          }
+        : { disableOAuth: true }),
+    });
+    for (const idp of this.identityProviders) this.userPoolClient.node.addDependency(idp);
+  }
+
+  /**
+   * A hospital's SSO provider. Its `identifiers` is the hospital's e-mail domain, so Cognito sends
+   * `someone@<domain>` to it. The provider name `<type>-<hospitalId>` tells the API which hospital an SSO
+   * user belongs to (`identities` claim) until an administrator sets custom:hospitalId.
+   */
+  private addIdentityProvider(provider: IdentityProviderConfig): IUserPoolIdentityProvider {
+    const name = `${provider.type.toLowerCase()}-${provider.hospitalId}`;
+    const attributeMapping = { email: ProviderAttribute.other('email') };
+    if (provider.type === 'SAML') {
+      return new UserPoolIdentityProviderSaml(this, `Saml${provider.hospitalId}`, {
+        userPool: this.userPool,
+        name,
+        identifiers: [provider.domain],
+        metadata: UserPoolIdentityProviderSamlMetadata.url(provider.metadataUrl),
+        attributeMapping: { email: ProviderAttribute.other('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress') },
+        idpSignout: true,
+      });
+    }
+    return new UserPoolIdentityProviderOidc(this, `Oidc${provider.hospitalId}`, {
+      userPool: this.userPool,
+      name,
+      identifiers: [provider.domain],
+      issuerUrl: provider.issuer,
+      clientId: provider.clientId,
+      // A CloudFormation dynamic reference: the secret value never appears in the template.
+      clientSecret: SecretValue.secretsManager(provider.clientSecretArn).unsafeUnwrap(),
+      scopes: provider.scopes,
+      attributeMapping,
+    });
+  }
+}

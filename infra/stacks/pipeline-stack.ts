@@ -1,0 +1,103 @@
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import { ALL_PIPELINE_TASKS, buildPipelineDefinition, taskArnVariable, type PipelineTask } from '../../shared/pipeline/definition.ts';
+import type { StageConfig } from '../config.ts';
+import { ImagingFunction, type BucketAccess } from '../constructs/imaging-function.ts';
+import { resourceNames, type DataBucket } from '../resource-names.ts';
+
+/**
+ * What each pipeline task may touch. A task missing here fails the synth on purpose: a new stage of the
+ * pipeline gets its grants decided here, not inherited.
+ */
+export const PIPELINE_TASK_ACCESS: Record<string, { buckets: Partial<Record<DataBucket, BucketAccess[]>>; pseudonymSecret?: true }> = {
+  // Reads the identifiable upload, writes the de-identified copy, then deletes the raw object.
+  DeidentifyStudy: { buckets: { uploads: ['read', 'delete', 'list'], studies: ['write', 'list'] }, pseudonymSecret: true },
+  ClassifySeries: { buckets: { studies: ['read', 'list'] } },
+  ConvertSeries: { buckets: { studies: ['read', 'list'], assets: ['write'] } },
+  BuildSurface: { buckets: { assets: ['read', 'write'] } },
+  BuildTracts: { buckets: { assets: ['read', 'write'] } },
+  BuildReport: { buckets: { studies: ['read', 'list'], assets: ['read', 'write', 'list'] } },
+  // Removes whatever raw upload remains once the dataset is COMPLETE.
+  CompleteDataset: { buckets: { uploads: ['delete', 'list'], assets: ['list'] } },
+  RecordFailure: { buckets: {} },
+};
+
+export type PipelineStackProps = StackProps & {
+  config: StageConfig;
+  dataKey: IKey;
+  pseudonymSecret: ISecret;
+};
+
+/**
+ * The dataset pipeline: one Lambda per task of shared/pipeline/definition.ts (entry, memory and timeout from
+ * there) and the state machine built from buildPipelineDefinition() with each `${<State>FunctionArn}`
+ * substituted. Execution data is never logged (it names datasets and, on failure, carries error text).
+ */
+export class PipelineStack extends Stack {
+  readonly stateMachine: StateMachine;
+  readonly taskFunctions: Record<string, ImagingFunction>;
+  readonly definitionSubstitutions: Record<string, string>;
+
+  constructor(scope: Construct, id: string, props: PipelineStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const names = resourceNames(config);
+
+    this.taskFunctions = Object.fromEntries(ALL_PIPELINE_TASKS.map((task) => [task.state, this.createTaskFunction(task, props)]));
+    this.definitionSubstitutions = Object.fromEntries(
+      ALL_PIPELINE_TASKS.map((task) => [taskArnVariable(task.state), this.taskFunctions[task.state]!.functionArn]),
+    );
+
+    const logGroup = new LogGroup(this, 'PipelineLogs', {
+      logGroupName: `/aws/vendedlogs/states/${names.stateMachine}`,
+      retention: config.logRetention,
+      encryptionKey: props.dataKey,
+      removalPolicy: config.dataRemovalPolicy,
+    });
+    this.stateMachine = new StateMachine(this, 'Pipeline', {
+      stateMachineName: names.stateMachine,
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromString(JSON.stringify(buildPipelineDefinition())),
+      definitionSubstitutions: this.definitionSubstitutions,
+      // PHI rule: execution input/output is never written to logs.
+      logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
+      tracingEnabled: true,
+      timeout: Duration.hours(3),
+    });
+    // Task Resources are unqualified function ARNs: grant exactly those, not `<arn>:*`.
+    this.stateMachine.addToRolePolicy(new PolicyStatement({
+      actions: ['lambda:InvokeFunction'],
+      resources: Object.values(this.taskFunctions).map((fn) => fn.functionArn),
+    }));
+    Validations.of(this.stateMachine).acknowledge(
+      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'Step Functions log delivery (logs:CreateLogDelivery and related) and X-Ray tracing support no resource-level permissions.' },
+      { id: 'HIPAA.Security-IAMNoInlinePolicy', reason: 'The state machine role has one policy of its own: invoke exactly the task functions, deliver logs, trace.' },
+    );
+  }
+
+  private createTaskFunction(task: PipelineTask, props: PipelineStackProps): ImagingFunction {
+    const access = PIPELINE_TASK_ACCESS[task.state];
+    if (!access) {
+      throw new Error(`Pipeline task ${task.state} has no grants: add it to PIPELINE_TASK_ACCESS in infra/stacks/pipeline-stack.ts`);
+    }
+    const fn = new ImagingFunction(this, `${task.state}Function`, {
+      config: props.config,
+      entry: task.entry,
+      description: `Dataset pipeline task ${task.state}`,
+      memoryMb: task.memoryMb,
+      timeoutSeconds: task.timeoutSeconds,
+      dataKey: props.dataKey,
+      pseudonymSecret: props.pseudonymSecret,
+    }).bindTable('readWrite');
+    for (const [bucket, bucketAccess] of Object.entries(access.buckets) as [DataBucket, BucketAccess[]][]) {
+      fn.bindBucket(bucket, bucketAccess);
+    }
+    if (access.pseudonymSecret) fn.bindPseudonymSecret();
+    return fn;
+  }
+}

@@ -1,0 +1,154 @@
+import { Aws, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { HttpMethods, type Bucket } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import type { StageConfig } from '../config.ts';
+import { createImagingTable } from '../constructs/imaging-table.ts';
+import { createPrivateBucket, noncurrentVersionRule } from '../constructs/private-bucket.ts';
+import { resourceNames, type DataBucket } from '../resource-names.ts';
+
+export type StorageStackProps = StackProps & {
+  config: StageConfig;
+  /** Origins the browser uploads from (the CloudFront site, plus any configured custom domain). */
+  siteOrigins: string[];
+};
+
+/**
+ * Everything that holds data: the customer-managed key, the single table, the data buckets (uploads, studies,
+ * assets), their access-log bucket and the pseudonymisation secret. Medical data survives stack deletion
+ * outside dev (RETAIN), everything is encrypted with the stage's key and reachable over TLS only.
+ */
+export class StorageStack extends Stack {
+  readonly dataKey: Key;
+  readonly table: Table;
+  readonly buckets: Record<DataBucket, Bucket>;
+  readonly logsBucket: Bucket;
+  readonly pseudonymSecret: Secret;
+
+  constructor(scope: Construct, id: string, props: StorageStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const names = resourceNames(config);
+
+    this.dataKey = new Key(this, 'DataKey', {
+      alias: names.dataKeyAlias,
+      description: `Imaging Workspace ${config.stage}: table, buckets, secret and log groups`,
+      enableKeyRotation: true,
+      removalPolicy: config.dataRemovalPolicy,
+    });
+    // CloudWatch Logs encrypts this stage's log groups with the key; scoped to log groups of this account and region.
+    this.dataKey.addToResourcePolicy(new PolicyStatement({
+      principals: [new ServicePrincipal(`logs.${Aws.REGION}.amazonaws.com`)],
+      actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey', 'kms:GenerateDataKeyWithoutPlaintext', 'kms:DescribeKey'],
+      resources: ['*'],
+      conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*` } },
+    }));
+
+    this.table = createImagingTable(this, 'Table', { config, tableName: names.table, encryptionKey: this.dataKey });
+
+    this.logsBucket = createPrivateBucket(this, 'AccessLogsBucket', {
+      bucketName: names.logsBucket,
+      removalPolicy: config.dataRemovalPolicy,
+      versioned: false,
+      lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(config.isProduction ? 2190 : 90) }],
+    });
+    Validations.of(this.logsBucket).acknowledge(
+      { id: 'AwsSolutions-S1', reason: 'This is the server access log bucket; logging it into itself would loop.' },
+      { id: 'HIPAA.Security-S3BucketLoggingEnabled', reason: 'This is the server access log bucket; logging it into itself would loop.' },
+      { id: 'HIPAA.Security-S3DefaultEncryptionKMS', reason: 'S3 server access log delivery does not support SSE-KMS target buckets; SSE-S3 is used.' },
+      { id: 'HIPAA.Security-S3BucketVersioningEnabled', reason: 'Access logs are append-only and expire by lifecycle; versions add nothing.' },
+      { id: 'HIPAA.Security-S3BucketReplicationEnabled', reason: 'Access logs are not replicated across regions.' },
+    );
+
+    const accessLogs = (prefix: DataBucket) => ({ bucket: this.logsBucket, prefix: `${prefix}/` });
+    this.buckets = {
+      // Raw uploads are identifiable: de-identified within minutes, whatever is left expires, abandoned multipart uploads are aborted.
+      uploads: createPrivateBucket(this, 'UploadsBucket', {
+        bucketName: names.buckets.uploads,
+        encryptionKey: this.dataKey,
+        removalPolicy: config.dataRemovalPolicy,
+        versioned: false,
+        accessLogs: accessLogs('uploads'),
+        lifecycleRules: [{
+          id: 'expire-raw-uploads',
+          expiration: Duration.days(config.rawUploadExpiryDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(config.abortMultipartAfterDays),
+        }],
+        cors: [{
+          allowedOrigins: props.siteOrigins,
+          allowedMethods: [HttpMethods.PUT, HttpMethods.GET, HttpMethods.HEAD],
+          allowedHeaders: ['*'],
+          // The browser must read each part's ETag to complete a multipart upload.
+          exposedHeaders: ['ETag'],
+          maxAge: 3000,
+        }],
+      }),
+      studies: createPrivateBucket(this, 'StudiesBucket', {
+        bucketName: names.buckets.studies,
+        encryptionKey: this.dataKey,
+        removalPolicy: config.dataRemovalPolicy,
+        versioned: true,
+        accessLogs: accessLogs('studies'),
+        lifecycleRules: [noncurrentVersionRule(config.noncurrentVersionDays)],
+      }),
+      assets: createPrivateBucket(this, 'AssetsBucket', {
+        bucketName: names.buckets.assets,
+        encryptionKey: this.dataKey,
+        removalPolicy: config.dataRemovalPolicy,
+        versioned: true,
+        accessLogs: accessLogs('assets'),
+        lifecycleRules: [noncurrentVersionRule(config.noncurrentVersionDays)],
+        // Viewer downloads of processed assets use presigned GET URLs from the site.
+        cors: [{ allowedOrigins: props.siteOrigins, allowedMethods: [HttpMethods.GET, HttpMethods.HEAD], allowedHeaders: ['*'], exposedHeaders: ['ETag', 'Content-Length'], maxAge: 3000 }],
+      }),
+    };
+    Validations.of(this.buckets.uploads).acknowledge(
+      { id: 'HIPAA.Security-S3BucketVersioningEnabled', reason: 'Raw identifiable uploads must disappear once de-identified; versioning would keep deleted PHI around.' },
+      { id: 'HIPAA.Security-S3BucketReplicationEnabled', reason: 'Raw identifiable uploads live for hours; replicating PHI that is about to be deleted would widen exposure.' },
+    );
+    for (const bucket of [this.buckets.studies, this.buckets.assets]) {
+      Validations.of(bucket).acknowledge({
+        id: 'HIPAA.Security-S3BucketReplicationEnabled',
+        reason: 'Versioning keeps prior versions for recovery; cross-region replication is decided per deployment (data residency of each hospital).',
+      });
+    }
+
+    this.pseudonymSecret = new Secret(this, 'PseudonymSecret', {
+      secretName: names.pseudonymSecret,
+      description: 'Per-deployment key for UID remapping and patient aliases (HMAC); never leaves the pipeline and dataset functions',
+      encryptionKey: this.dataKey,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: config.dataRemovalPolicy,
+    });
+    Validations.of(this.pseudonymSecret).acknowledge(
+      { id: 'AwsSolutions-SMG4', reason: 'Rotating the pseudonymisation key would break re-upload linkage (the same input UID must map to the same output UID) by design.' },
+      { id: 'HIPAA.Security-SecretsManagerRotationEnabled', reason: 'Rotating the pseudonymisation key would break re-upload linkage (the same input UID must map to the same output UID) by design.' },
+    );
+
+    this.addBackups(config);
+  }
+
+  /** Daily backups of the table kept 35 days (PITR covers the last 35 days to the second), monthly ones a year in prod. */
+  private addBackups(config: StageConfig): void {
+    const vault = new BackupVault(this, 'BackupVault', {
+      backupVaultName: `${config.prefix}-backups`,
+      encryptionKey: this.dataKey,
+      removalPolicy: config.dataRemovalPolicy,
+    });
+    const plan = new BackupPlan(this, 'BackupPlan', { backupPlanName: `${config.prefix}-table`, backupVault: vault });
+    plan.addRule(BackupPlanRule.daily());
+    if (config.isProduction) {
+      plan.addRule(BackupPlanRule.monthly1Year());
+    }
+    const selection = plan.addSelection('Table', { resources: [BackupResource.fromDynamoDbTable(this.table)] });
+    Validations.of(selection).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+      reason: 'The AWS Backup service role policy is what AWS Backup requires to snapshot the table; AWS maintains it.',
+    });
+  }
+}
+
