@@ -175,7 +175,8 @@ function collectIdentifiers(elements: DicomNode[], session: Session, depth = 0):
     }
     const row = ANNEX_E_BY_TAG.get(node.tag);
     if (!row || !TEXT_VRS.has(node.vr) || node.valueLength > 1024) continue;
-    if (effectiveAction(row, session.profile, node.vr) === 'keep') continue;
+    const action = effectiveAction(row, session.profile, node.vr);
+    if (action === 'keep' || action === 'clean') continue;
     const value = nodeText(session.source, node);
     const parts = node.vr === 'PN' ? value.split(/[\^=\\]/) : value.split('\\');
     for (const part of [value, ...parts]) {
