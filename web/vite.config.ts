@@ -22,6 +22,13 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 4096,
+    rolldownOptions: {
+      // Chakra's Ark UI marks modules "use client"; that directive means nothing in a client-only bundle.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
   },
   server: {
     fs: { allow: [repoRoot] },

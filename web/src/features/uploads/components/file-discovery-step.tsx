@@ -1,0 +1,113 @@
+import { Alert, Badge, Box, Button, Flex, Progress, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { MAX_ENHANCED_FILES, MAX_WIZARD_FILES } from '../../../../../shared/schemas/api/uploads.ts';
+import { catalogueMessage } from '../../../../../shared/schemas/api/errors.ts';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { formatBytes } from '../../../lib/format.ts';
+import { discoverFiles, ENHANCED_BATCH_PAUSE_MS, WIZARD_BATCH_PAUSE_MS, type Discovery, type PickedFile } from '../utils/discover-files.ts';
+import { FilePicker } from './file-picker.tsx';
+
+type Props = {
+  enhanced: boolean;
+  onEnhancedChange(enhanced: boolean): void;
+  discovery: Discovery | undefined;
+  onDiscovered(discovery: Discovery | undefined, picked: PickedFile[]): void;
+  onBack(): void;
+  onContinue(): void;
+};
+
+/** Step 2: local discovery with the shared engine; non-DICOM files are listed and excluded. */
+export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDiscovered, onBack, onContinue }: Props) {
+  const [progress, setProgress] = useState<{ done: number; total: number }>();
+  const [limitError, setLimitError] = useState<string>();
+  const max = enhanced ? MAX_ENHANCED_FILES : MAX_WIZARD_FILES;
+
+  const onPicked = async (picked: PickedFile[]) => {
+    setLimitError(undefined);
+    if (picked.length === 0) return;
+    if (picked.length > max) {
+      setLimitError(catalogueMessage('TOO_MANY_FILES', { n: max }));
+      return;
+    }
+    setProgress({ done: 0, total: picked.length });
+    onDiscovered(undefined, []);
+    const result = await discoverFiles(picked, { pauseMs: enhanced ? ENHANCED_BATCH_PAUSE_MS : WIZARD_BATCH_PAUSE_MS, onProgress: (done, total) => setProgress({ done, total }) });
+    setProgress(undefined);
+    onDiscovered(result, picked);
+  };
+
+  const analyzing = progress !== undefined;
+  const categories = new Set(discovery?.series.map((s) => s.category) ?? []);
+
+  return (
+    <Stack gap="5" as="section" aria-label="File Discovery">
+      <Checkbox checked={enhanced} onCheckedChange={onEnhancedChange} disabled={analyzing}>Enhanced DICOM Upload (with BIDS support)</Checkbox>
+      <FilePicker onPicked={(p) => void onPicked(p)} disabled={analyzing} analyzing={analyzing} accept={enhanced ? '.dcm,.dicom,application/dicom' : undefined} />
+      {limitError && (
+        <Alert.Root status="error" role="alert"><Alert.Indicator /><Alert.Title>{limitError}</Alert.Title></Alert.Root>
+      )}
+      {progress && (
+        <Progress.Root value={Math.round((progress.done / progress.total) * 100)} aria-label="Analyzing files">
+          <Progress.Label>Analyzing {progress.done} of {progress.total} files</Progress.Label>
+          <Progress.Track><Progress.Range /></Progress.Track>
+        </Progress.Root>
+      )}
+      {discovery && (
+        <Stack gap="4" data-testid="discovery-summary">
+          {enhanced ? (
+            <SimpleGrid columns={{ base: 2, md: 5 }} gap="3">
+              <StatCard label="Total Files" value={discovery.files.length + discovery.rejected.length} />
+              <StatCard label="Valid DICOM" value={discovery.files.length} />
+              <StatCard label="Series Found" value={discovery.series.length} />
+              <StatCard label="Categories" value={categories.size} />
+              <StatCard label="Process Time" value={`${(discovery.elapsedMs / 1000).toFixed(1)} s`} />
+            </SimpleGrid>
+          ) : (
+            <Text data-testid="discovery-counts">
+              {discovery.files.length + discovery.rejected.length} files analyzed: {discovery.files.length} valid DICOM files in {discovery.series.length} series ({formatBytes(discovery.totalBytes)}).
+            </Text>
+          )}
+          {discovery.files.length === 0 && (
+            <Alert.Root status="error" role="alert"><Alert.Indicator /><Alert.Title>No valid DICOM files detected. Upload DICOM files to continue.</Alert.Title></Alert.Root>
+          )}
+          {discovery.rejected.length > 0 && (
+            <Alert.Root status="warning">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>{discovery.rejected.length} files are not recognized as standard DICOM files.</Alert.Title>
+                <Alert.Description>They are excluded from the upload.</Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
+          {discovery.rejected.length > 0 && (
+            <Box maxH="48" overflowY="auto" borderWidth="1px" rounded="md">
+              <Table.Root size="sm" aria-label="Excluded files">
+                <Table.Body>
+                  {discovery.rejected.map((r) => (
+                    <Table.Row key={r.path}>
+                      <Table.Cell>{r.path}</Table.Cell>
+                      <Table.Cell><Badge colorPalette="orange">{r.message}</Badge></Table.Cell>
+                    </Table.Row>
+                  ))}
+                </Table.Body>
+              </Table.Root>
+            </Box>
+          )}
+        </Stack>
+      )}
+      <Flex justify="space-between">
+        <Button variant="outline" onClick={onBack} disabled={analyzing}>Back</Button>
+        <Button onClick={onContinue} disabled={analyzing || !discovery || discovery.files.length === 0}>Continue to Series Selection</Button>
+      </Flex>
+    </Stack>
+  );
+}
+
+function StatCard({ label, value }: { label: string; value: string | number }) {
+  return (
+    <Stat.Root borderWidth="1px" rounded="md" p="3">
+      <Stat.Label>{label}</Stat.Label>
+      <Stat.ValueText>{value}</Stat.ValueText>
+    </Stat.Root>
+  );
+}

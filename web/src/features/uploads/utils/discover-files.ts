@@ -1,0 +1,103 @@
+import { readSeriesFileMetadata, type SeriesFileMetadata } from '../../../../../shared/dicom/metadata.ts';
+import { groupIntoSeries, type SeriesGroup } from '../../../../../shared/dicom/series.ts';
+import { checkDicom } from '../../../../../shared/dicom/validate.ts';
+
+/** A file the user picked, with its path inside the picked folder (or its name). */
+export type PickedFile = { path: string; file: File };
+
+export type DiscoveredFile = SeriesFileMetadata & { path: string };
+export type RejectedFile = { path: string; sizeBytes: number; message: 'Not a DICOM file' | 'DICOM parsing failed' };
+
+export type Discovery = {
+  files: DiscoveredFile[];
+  rejected: RejectedFile[];
+  series: SeriesGroup[];
+  totalBytes: number;
+  elapsedMs: number;
+};
+
+/** Record section 9: files are parsed in batches of 20; the wizard pauses 50 ms between batches, the enhanced uploader 1 ms. */
+export const DISCOVERY_BATCH_SIZE = 20;
+export const WIZARD_BATCH_PAUSE_MS = 50;
+export const ENHANCED_BATCH_PAUSE_MS = 1;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads each picked file in the browser with the shared engine (checkDicom → readSeriesFileMetadata → groupIntoSeries),
+ * so what the wizard shows is what the server will find. Nothing leaves the browser here; the patient fields the
+ * engine reads are used only for grouping and are never sent or logged.
+ */
+export async function discoverFiles(
+  picked: readonly PickedFile[],
+  options: { pauseMs: number; onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+): Promise<Discovery> {
+  const started = performance.now();
+  const files: DiscoveredFile[] = [];
+  const rejected: RejectedFile[] = [];
+  for (let start = 0; start < picked.length; start += DISCOVERY_BATCH_SIZE) {
+    options.signal?.throwIfAborted();
+    const batch = picked.slice(start, start + DISCOVERY_BATCH_SIZE);
+    const results = await Promise.all(
+      batch.map(async ({ path, file }) => {
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        const check = checkDicom(bytes);
+        if (!check.valid) return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
+        try {
+          return { file: { ...readSeriesFileMetadata(check.parsed, path, file.size), path } satisfies DiscoveredFile };
+        } catch {
+          // Record section 8: a parse failure is logged (without its content) and the file skipped.
+          console.warn('DICOM metadata could not be read from one file; it is skipped');
+          return { rejected: { path, sizeBytes: file.size, message: 'DICOM parsing failed' } satisfies RejectedFile };
+        }
+      }),
+    );
+    for (const r of results) {
+      if ('file' in r && r.file) files.push(r.file);
+      else if ('rejected' in r && r.rejected) rejected.push(r.rejected);
+    }
+    options.onProgress?.(Math.min(picked.length, start + batch.length), picked.length);
+    if (start + DISCOVERY_BATCH_SIZE < picked.length) await pause(options.pauseMs);
+  }
+  return {
+    files,
+    rejected,
+    series: groupIntoSeries(files),
+    totalBytes: files.reduce((sum, f) => sum + f.fileSize, 0),
+    elapsedMs: Math.round(performance.now() - started),
+  };
+}
+
+/** Path of a picked file: its place in the picked folder when there is one. */
+export function pickedPath(file: File): string {
+  return (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
+}
+
+/** Walks dropped folders (DataTransfer entries) into files with their relative paths. */
+export async function filesFromDataTransfer(items: DataTransferItemList): Promise<PickedFile[]> {
+  const entries = Array.from(items)
+    .map((item) => (item.kind === 'file' ? item.webkitGetAsEntry?.() : null))
+    .filter((e): e is FileSystemEntry => !!e);
+  const out: PickedFile[] = [];
+  const walk = async (entry: FileSystemEntry, prefix: string): Promise<void> => {
+    if (entry.isFile) {
+      const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
+      out.push({ path: prefix + entry.name, file });
+    } else if (entry.isDirectory) {
+      const reader = (entry as FileSystemDirectoryEntry).createReader();
+      for (;;) {
+        const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+        if (batch.length === 0) break;
+        for (const child of batch) await walk(child, `${prefix}${entry.name}/`);
+      }
+    }
+  };
+  for (const entry of entries) await walk(entry, '');
+  return out;
+}
+
+/** Hidden system files that pickers include with folders and that are never studies. */
+export function isIgnorable(path: string): boolean {
+  const name = path.split('/').pop() ?? path;
+  return name.startsWith('.') || name === 'Thumbs.db' || name === 'desktop.ini';
+}
