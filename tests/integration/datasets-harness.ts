@@ -1,0 +1,167 @@
+/**
+ * In-process server harness for integration tests: dynalite (in memory) with the table from TABLE_KEYS, the real
+ * DynamoDB adapters, an in-memory object store and a recording pipeline starter; demo tenants seeded through
+ * functions/adapters/seed.ts; requests go through the real domain handlers (middy stack, role gate, error mapper)
+ * with API Gateway proxy events built as the Cognito authorizer fills them.
+ */
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import dynalite from 'dynalite';
+import type { AddressInfo } from 'node:net';
+import { matchRoute } from '../../shared/api/routes.ts';
+import { createTableInput } from '../../shared/db/create-table-input.ts';
+import { DEMO_USERS, type DemoUser } from '../../shared/domain/demo/demo-data.ts';
+import type { BucketName, ObjectStore, StoredPart } from '../../shared/domain/storage.ts';
+import { createAwsDeps } from '../../functions/adapters/index.ts';
+import { createDocumentClient, type Table } from '../../functions/adapters/dynamo/client.ts';
+import { describeTable } from '../../functions/adapters/dynamo/health.ts';
+import { seedDemoTenants } from '../../functions/adapters/seed.ts';
+import { setDeps, type ServerDeps } from '../../functions/lib/deps.ts';
+import { readEnv, resetEnvCache } from '../../functions/lib/env.ts';
+
+export const TABLE = 'imaging-test';
+
+/** S3 stand-in in memory, with multipart semantics close enough for the API (ETag per part, ListParts, Complete). */
+export function createMemoryObjectStore(): ObjectStore & { objects: Map<string, Uint8Array>; uploadPart(uploadId: string, partNumber: number, bytes: Uint8Array): string } {
+  const objects = new Map<string, Uint8Array>();
+  const uploads = new Map<string, { bucket: BucketName; key: string; parts: Map<number, { etag: string; bytes: Uint8Array }> }>();
+  let counter = 0;
+  const id = (bucket: string, key: string) => `${bucket}/${key}`;
+  return {
+    objects,
+    uploadPart(uploadId, partNumber, bytes) {
+      const upload = uploads.get(uploadId);
+      if (!upload) throw Object.assign(new Error('no upload'), { name: 'NoSuchUpload' });
+      const etag = `"etag-${uploadId}-${partNumber}"`;
+      upload.parts.set(partNumber, { etag, bytes });
+      return etag;
+    },
+    async get(bucket, key) {
+      const bytes = objects.get(id(bucket, key));
+      if (!bytes) throw Object.assign(new Error('missing'), { name: 'NoSuchKey' });
+      return bytes;
+    },
+    async put(bucket, key, bytes) { objects.set(id(bucket, key), bytes); },
+    async list(bucket, prefix) {
+      return [...objects.entries()].filter(([k]) => k.startsWith(id(bucket, prefix)))
+        .map(([k, v]) => ({ key: k.slice(bucket.length + 1), size: v.byteLength }))
+        .sort((a, b) => a.key.localeCompare(b.key, 'en', { numeric: true }));
+    },
+    async deletePrefix(bucket, prefix) {
+      const keys = [...objects.keys()].filter((k) => k.startsWith(id(bucket, prefix)));
+      keys.forEach((k) => objects.delete(k));
+      return keys.length;
+    },
+    async presignGet(bucket, key, ttl) { return `https://memory.invalid/${bucket}/${key}?X-Amz-Expires=${ttl}`; },
+    async createMultipart(bucket, key) {
+      const uploadId = `mpu-${++counter}`;
+      uploads.set(uploadId, { bucket, key, parts: new Map() });
+      return uploadId;
+    },
+    async presignPart(bucket, key, uploadId, partNumber, ttl) {
+      return `https://memory.invalid/${bucket}/${key}?uploadId=${uploadId}&partNumber=${partNumber}&X-Amz-Expires=${ttl}`;
+    },
+    async listParts(_bucket, _key, uploadId) {
+      const upload = uploads.get(uploadId);
+      return upload ? [...upload.parts.entries()].sort(([a], [b]) => a - b).map(([partNumber, p]) => ({ partNumber, etag: p.etag })) : [];
+    },
+    async completeMultipart(bucket, key, uploadId, parts: StoredPart[]) {
+      const upload = uploads.get(uploadId);
+      if (!upload) throw Object.assign(new Error('no upload'), { name: 'NoSuchUpload' });
+      const chunks = parts.map((p) => {
+        const stored = upload.parts.get(p.partNumber);
+        if (!stored || stored.etag !== p.etag) throw Object.assign(new Error('bad part'), { name: 'InvalidPart' });
+        return stored.bytes;
+      });
+      const total = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+      let offset = 0;
+      for (const c of chunks) { total.set(c, offset); offset += c.byteLength; }
+      objects.set(id(bucket, key), total);
+      uploads.delete(uploadId);
+    },
+    async abortMultipart(_bucket, _key, uploadId) { uploads.delete(uploadId); },
+  };
+}
+
+export type Harness = {
+  deps: ServerDeps;
+  table: Table;
+  objects: ReturnType<typeof createMemoryObjectStore>;
+  started: { hospitalId: string; datasetId: string; runId: string }[];
+  userId(email: string): string;
+  user(email: string): DemoUser;
+  call(method: string, path: string, options?: { as?: string; body?: unknown; query?: Record<string, string>; claims?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+};
+
+const HANDLERS: Record<string, () => Promise<{ handler: (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }> }>> = {
+  health: () => import('../../functions/health/handler.ts'),
+  auth: () => import('../../functions/auth/handler.ts'),
+  datasets: () => import('../../functions/datasets/handler.ts'),
+  uploads: () => import('../../functions/uploads/handler.ts'),
+};
+
+export const subOf = (email: string) => `sub-${email.replace(/[^a-z0-9]/gi, '-')}`;
+
+/** Claims as API Gateway hands them to a Lambda: strings, arrays rendered "[A B]". */
+export function claimsFor(user: DemoUser): Record<string, string> {
+  return {
+    sub: subOf(user.email), email: user.email, 'custom:hospitalId': user.hospitalId,
+    ...(user.teamId ? { 'custom:teamId': user.teamId } : {}), 'cognito:groups': `[${user.role}]`, token_use: 'id',
+  };
+}
+
+export async function startHarness(): Promise<Harness> {
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((res, rej) => server.listen(0, '127.0.0.1', (e?: Error) => (e ? rej(e) : res())));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const env = {
+    TABLE_NAME: TABLE, UPLOADS_BUCKET: 'uploads', STUDIES_BUCKET: 'studies', ASSETS_BUCKET: 'assets',
+    DYNAMODB_ENDPOINT: endpoint, PSEUDONYM_SECRET: 'test-secret-for-harness', STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:test',
+    AWS_REGION: 'us-east-1', SITE_ORIGIN: 'http://localhost:3000', IWS_SILENT_LOGS: '1',
+  };
+  Object.assign(process.env, env);
+  resetEnvCache();
+  const table: Table = { doc: createDocumentClient({ region: 'us-east-1', endpoint }), tableName: TABLE };
+  await table.doc.send(new CreateTableCommand(createTableInput(TABLE)));
+  const objects = createMemoryObjectStore();
+  const started: Harness['started'] = [];
+  const real = await createAwsDeps(readEnv(env));
+  const deps: ServerDeps = {
+    ...real,
+    objects,
+    pipeline: { start: async (input) => { started.push(input); } },
+    health: { failing: async () => (await describeTable(table).then(() => [], () => ['table'])) },
+  };
+  setDeps(deps);
+  await seedDemoTenants({ ensureIdentity: async (u) => subOf(u.email), password: 'unused', directory: deps.directory });
+
+  const user = (email: string) => {
+    const found = DEMO_USERS.find((u) => u.email === email);
+    if (!found) throw new Error(`No demo user ${email}`);
+    return found;
+  };
+  return {
+    deps, table, objects, started, user, userId: subOf,
+    async call(method, path, options = {}) {
+      const matched = matchRoute(method, path);
+      if (!matched) throw new Error(`No route for ${method} ${path}`);
+      const claims = options.claims ?? (options.as ? claimsFor(user(options.as)) : undefined);
+      const event = {
+        httpMethod: method, path, resource: matched.route.path, pathParameters: matched.pathParameters,
+        queryStringParameters: options.query ?? null, headers: { 'content-type': 'application/json' }, multiValueHeaders: {},
+        multiValueQueryStringParameters: null, stageVariables: null, isBase64Encoded: false,
+        body: options.body === undefined ? null : JSON.stringify(options.body),
+        requestContext: { ...(claims ? { authorizer: { claims } } : {}) },
+      } as unknown as APIGatewayProxyEvent;
+      const { handler } = await HANDLERS[matched.route.domain]!();
+      const result = await handler(event, {} as Context);
+      return { status: result.statusCode, body: result.body ? JSON.parse(result.body) : undefined };
+    },
+    async stop() {
+      setDeps(undefined);
+      table.doc.destroy();
+      await new Promise<void>((res) => server.close(() => res()));
+    },
+  };
+}
