@@ -1,8 +1,8 @@
-import * as nifti from 'nifti-reader-js';
 import { gzip } from 'pako';
+import { NIFTI_DATATYPE, NiftiReadError, readNifti } from '../dicom/nifti.ts';
 
 /**
- * NIfTI-1 reading and writing for the asset builders. Reading goes through nifti-reader-js (gzip included);
+ * NIfTI-1 volumes for the asset builders. Reading goes through the engine's reader (nifti-reader-js, gzip included);
  * writing is the 348-byte NIfTI-1 header of the standard (nifti1.h) followed by the voxels, gzip-compressed,
  * because nifti-reader-js only reads.
  */
@@ -17,65 +17,22 @@ export type Volume = {
   data: Float32Array;
 };
 
-const DT_UINT8 = 2;
-const DT_INT16 = 4;
-const DT_INT32 = 8;
-const DT_FLOAT32 = 16;
-const DT_FLOAT64 = 64;
-const DT_RGB24 = 128;
-const DT_INT8 = 256;
-const DT_UINT16 = 512;
-const DT_UINT32 = 768;
-
-function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-}
-
-function typedView(datatype: number, buffer: ArrayBuffer, littleEndian: boolean, count: number): ArrayLike<number> {
-  const view = new DataView(buffer);
-  const read = (size: number, get: (offset: number) => number): Float32Array => {
-    const out = new Float32Array(count);
-    for (let i = 0; i < count; i++) out[i] = get(i * size);
-    return out;
-  };
-  switch (datatype) {
-    case DT_UINT8: return new Uint8Array(buffer, 0, count);
-    case DT_INT8: return new Int8Array(buffer, 0, count);
-    case DT_INT16: return read(2, (o) => view.getInt16(o, littleEndian));
-    case DT_UINT16: return read(2, (o) => view.getUint16(o, littleEndian));
-    case DT_INT32: return read(4, (o) => view.getInt32(o, littleEndian));
-    case DT_UINT32: return read(4, (o) => view.getUint32(o, littleEndian));
-    case DT_FLOAT32: return read(4, (o) => view.getFloat32(o, littleEndian));
-    case DT_FLOAT64: return read(8, (o) => view.getFloat64(o, littleEndian));
-    default: throw new Error(`Unsupported NIfTI datatype ${datatype}`);
-  }
-}
-
-/** Reads a .nii or .nii.gz into a Float32 volume in RAS+ mm geometry. */
+/** Reads a .nii or .nii.gz (through the engine's reader, shared/dicom/nifti.ts) into a scaled Float32 volume. */
 export function readVolume(bytes: Uint8Array): Volume {
-  let buffer = toArrayBuffer(bytes);
-  if (nifti.isCompressed(buffer)) buffer = nifti.decompress(buffer) as ArrayBuffer;
-  if (!nifti.isNIFTI(buffer)) throw new Error('Not a NIfTI file');
-  const header = nifti.readHeader(buffer);
-  const image = nifti.readImage(header, buffer);
-  const nx = header.dims[1] ?? 1;
-  const ny = Math.max(1, header.dims[2] ?? 1);
-  const nz = Math.max(1, header.dims[3] ?? 1);
-  const nt = (header.dims[0] ?? 3) >= 4 ? Math.max(1, header.dims[4] ?? 1) : 1;
+  const image = readNifti(bytes);
+  if (image.datatype === NIFTI_DATATYPE.RGB24) throw new NiftiReadError('An RGB image is not a scalar volume');
+  const rank = image.dims[0] ?? 3;
+  const nx = Math.max(1, image.dims[1] ?? 1);
+  const ny = rank >= 2 ? Math.max(1, image.dims[2] ?? 1) : 1;
+  const nz = rank >= 3 ? Math.max(1, image.dims[3] ?? 1) : 1;
+  const nt = rank >= 4 ? Math.max(1, image.dims[4] ?? 1) : 1;
   const count = nx * ny * nz * nt;
-  const raw = typedView(header.datatypeCode, image, header.littleEndian, count);
-  const slope = header.scl_slope && Number.isFinite(header.scl_slope) ? header.scl_slope : 1;
-  const inter = Number.isFinite(header.scl_inter) ? header.scl_inter : 0;
-  const data = raw instanceof Float32Array && slope === 1 && inter === 0 ? raw : new Float32Array(count);
-  if (data !== raw) for (let i = 0; i < count; i++) data[i] = (raw[i] as number) * slope + inter;
-  const voxelSize: [number, number, number] = [
-    Math.abs(header.pixDims[1] ?? 1) || 1, Math.abs(header.pixDims[2] ?? 1) || 1, Math.abs(header.pixDims[3] ?? 1) || 1,
-  ];
-  let affine: number[][];
-  if (header.sform_code > 0) affine = header.affine.map((row) => [...row]);
-  else if (header.qform_code > 0) affine = (header as nifti.NIFTI1).getQformMat().map((row) => [...row]);
-  else affine = [[voxelSize[0], 0, 0, 0], [0, voxelSize[1], 0, 0], [0, 0, voxelSize[2], 0], [0, 0, 0, 1]];
-  return { dims: [nx, ny, nz, nt], voxelSize, affine, data };
+  if (image.data.length < count) throw new NiftiReadError(`NIfTI holds ${image.data.length} values, its dimensions need ${count}`);
+  const data = new Float32Array(count);
+  const { slope, intercept } = image;
+  for (let i = 0; i < count; i++) data[i] = (image.data[i] as number) * slope + intercept;
+  const voxelSize: [number, number, number] = [1, 2, 3].map((a) => Math.abs(image.pixDims[a] ?? 1) || 1) as [number, number, number];
+  return { dims: [nx, ny, nz, nt], voxelSize, affine: image.affine.map((row) => [...row]), data };
 }
 
 /** Applies a 4x4 affine to a point. */
@@ -116,7 +73,7 @@ export function writeVolume(input: WriteVolumeInput): Uint8Array {
   const dims = [dimCount, nx, ny, nz, nt, 1, 1, 1];
   dims.forEach((d, i) => view.setInt16(40 + i * 2, d, true));
   if (input.intent) view.setInt16(68, input.intent.code, true);
-  view.setInt16(70, isRgb ? DT_RGB24 : DT_FLOAT32, true);
+  view.setInt16(70, isRgb ? NIFTI_DATATYPE.RGB24 : NIFTI_DATATYPE.FLOAT32, true);
   view.setInt16(72, isRgb ? 24 : 32, true);
   const { quatern, qfac } = affineToQuatern(input.affine);
   const pixdim = [qfac, input.voxelSize[0], input.voxelSize[1], input.voxelSize[2], 1, 1, 1, 1];

@@ -152,7 +152,7 @@ describe('buildTracts on the Philips DTI series (b=0/2000, 15 directions)', () =
     writeFileSync(paths.trk, result.trk);
     // Act
     const output = execFileSync(PYTHON, ['-c', DIPY_COMPARISON, series.niftiPath, series.bvalPath!, series.bvecPath!, paths.mask, paths.fa, paths.cfa, paths.trk], { encoding: 'utf8' });
-    const reference = JSON.parse(output) as Record<string, never>;
+    const reference = JSON.parse(output) as Record<string, unknown>;
     // Assess
     expect(reference.faCorrelation).toBeGreaterThanOrEqual(0.99);
     expect(reference.faMaxAbsDiff).toBeLessThan(0.01);
