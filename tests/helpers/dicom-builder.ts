@@ -161,7 +161,7 @@ export function baseElements(): BuiltElement[] {
 }
 
 const KEYWORD_TO_TAG = new Map(
-  (annexE as { attributes: { tag: string; keyword: string }[] }).attributes.map((row) => [row.keyword, row.tag.replace(/[(),]/g, '')]),
+  (annexE as unknown as { attributes: { tag: string; keyword: string }[] }).attributes.map((row) => [row.keyword, row.tag.replace(/[(),]/g, '')]),
 );
 const BASE_KEYWORDS: Record<string, string> = {
   SeriesInstanceUID: '0020000E', StudyInstanceUID: '0020000D', SeriesDescription: '0008103E', Modality: '00080060',
@@ -176,7 +176,7 @@ export function buildDicom(options: { omit?: string[]; extra?: BuiltElement[]; t
 }
 
 export type AnnexRow = { tag: string; keyword: string; name: string; action: string; options: Record<string, string> };
-export const ANNEX_E_ROWS = (annexE as { attributes: AnnexRow[] }).attributes;
+export const ANNEX_E_ROWS = (annexE as unknown as { attributes: AnnexRow[] }).attributes;
 
 export type PlantedFile = {
   bytes: Uint8Array;
