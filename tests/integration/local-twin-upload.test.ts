@@ -1,0 +1,163 @@
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOAD_PART_BYTES } from '../../shared/schemas/api/uploads.ts';
+import {
+  uploadDataset, UploadFailedError, type OverallProgress, type UploadSource,
+} from '../../shared/domain/uploads/upload-client.ts';
+import { apiFetch, SHARED_DATA, signIn, startTestStack, tempDataDir, type TestStack } from '../helpers/local-stack.ts';
+
+/**
+ * The shared upload client against the twin (real handlers, real s3rver multipart): resume sends only the parts the
+ * server does not hold, failed part PUTs are retried, progress adds up, and a part that never goes through fails cleanly.
+ */
+const T1_DIR = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+const MEMBER = 'member@northside.demo.local';
+
+function dicomSources(count: number): UploadSource[] {
+  return readdirSync(T1_DIR).filter((n) => n.endsWith('.dcm')).sort().slice(0, count).map((name) => {
+    const path = join(T1_DIR, name);
+    return {
+      path: `t1/${name}`,
+      sizeBytes: statSync(path).size,
+      async read(start: number, end: number) {
+        const handle = await open(path, 'r');
+        try {
+          const bytes = new Uint8Array(end - start);
+          await handle.read(bytes, 0, bytes.length, start);
+          return bytes;
+        } finally {
+          await handle.close();
+        }
+      },
+    };
+  });
+}
+
+/** A non-DICOM file over two part sizes: three parts, the last one short. */
+function bigSource(): UploadSource {
+  const sizeBytes = 2 * UPLOAD_PART_BYTES + 12_345;
+  return {
+    path: 'notes/scanner-export.bin',
+    sizeBytes,
+    async read(start: number, end: number) {
+      const bytes = new Uint8Array(end - start);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (start + i) % 251;
+      return bytes;
+    },
+  };
+}
+
+type Put = { url: string; ok: boolean };
+
+/** fetch that records part PUTs, optionally fails some before they reach the store, and can abort after N. */
+function recordingFetch(options: { failFirstTry?: boolean; abortAfter?: number; controller?: AbortController; alwaysFail?: boolean } = {}) {
+  const puts: Put[] = [];
+  const tried = new Set<string>();
+  let succeeded = 0;
+  const wrapped: typeof fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (init?.method === 'PUT') {
+      const part = url.replace(/X-Amz-[^&]*&?/g, '');
+      if (options.alwaysFail || (options.failFirstTry && !tried.has(part))) {
+        tried.add(part);
+        puts.push({ url, ok: false });
+        throw new TypeError('fetch failed');
+      }
+      const response = await fetch(input, init);
+      puts.push({ url, ok: response.ok });
+      if (response.ok && ++succeeded === options.abortAfter) options.controller?.abort(new Error('closed tab'));
+      return response;
+    }
+    return fetch(input, init);
+  };
+  return { fetch: wrapped, puts };
+}
+
+async function createDataset(url: string, token: string, mrn: string): Promise<string> {
+  const response = await apiFetch(url, token, '/api/datasets', {
+    method: 'POST',
+    body: {
+      mrn, studyType: 'RESEARCH', urgency: 'ROUTINE', studyDescription: 'Upload client test', clinicalIndication: 'Integration test',
+      orderingPhysician: 'Dr Test', department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+    },
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+describe('shared upload client against the twin', () => {
+  let stack: TestStack;
+  let dataDir: string;
+  let token: string;
+
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    stack = await startTestStack({ dataDir });
+    token = await signIn(stack.url, MEMBER);
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('resumes an interrupted upload without resending stored parts, then completes and starts the pipeline', async () => {
+    const datasetId = await createDataset(stack.url, token, 'UPLOAD-RESUME-1');
+    const files = [bigSource(), ...dicomSources(8)];
+    const totalParts = 3 + 8;
+    const api = { baseUrl: stack.config.apiBaseUrl as string, getToken: async () => token };
+
+    const controller = new AbortController();
+    const first = recordingFetch({ abortAfter: 4, controller });
+    await expect(uploadDataset({ api: { ...api, fetch: first.fetch }, datasetId, files, concurrency: 1, signal: controller.signal }))
+      .rejects.toThrow('closed tab');
+    const sentBefore = first.puts.filter((p) => p.ok).length;
+    expect(sentBefore).toBe(4);
+
+    const second = recordingFetch();
+    const overall: OverallProgress[] = [];
+    const fileDone = new Set<number>();
+    const result = await uploadDataset({
+      api: { ...api, fetch: second.fetch }, datasetId, files, concurrency: 3,
+      onProgress: (p) => overall.push(p),
+      onFileProgress: (p) => {
+        if (p.status === 'COMPLETE') fileDone.add(p.fileIndex);
+      },
+    });
+    expect(second.puts).toHaveLength(totalParts - sentBefore);
+    expect(result.progress).toMatchObject({ partsSkipped: sentBefore, partsSent: totalParts - sentBefore, filesComplete: files.length });
+    const totalBytes = files.reduce((s, f) => s + f.sizeBytes, 0);
+    expect(overall.at(-1)).toMatchObject({ uploadedBytes: totalBytes, totalBytes });
+    expect(overall.map((p) => p.uploadedBytes)).toEqual([...overall.map((p) => p.uploadedBytes)].sort((a, b) => a - b));
+    expect(fileDone.size).toBe(files.length);
+    expect((result.completion as { id: string }).id).toBe(datasetId);
+
+    const dataset = (await (await apiFetch(stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string };
+    expect(['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE']).toContain(dataset.status);
+  }, 120_000);
+
+  it('retries part PUTs that fail on the network', async () => {
+    const datasetId = await createDataset(stack.url, token, 'UPLOAD-RETRY-1');
+    const files = dicomSources(5);
+    const flaky = recordingFetch({ failFirstTry: true });
+    const result = await uploadDataset({
+      api: { baseUrl: stack.url, getToken: async () => token, fetch: flaky.fetch }, datasetId, files, retryDelayMs: 10,
+    });
+    expect(flaky.puts.filter((p) => !p.ok)).toHaveLength(5);
+    expect(flaky.puts.filter((p) => p.ok)).toHaveLength(5);
+    expect(result.progress.partsSent).toBe(5);
+  }, 60_000);
+
+  it('gives up on a part that never goes through, with a clear error', async () => {
+    const datasetId = await createDataset(stack.url, token, 'UPLOAD-FAIL-1');
+    const broken = recordingFetch({ alwaysFail: true });
+    const upload = uploadDataset({
+      api: { baseUrl: stack.url, getToken: async () => token, fetch: broken.fetch }, datasetId, files: dicomSources(1), maxAttempts: 3, retryDelayMs: 5,
+    });
+    await expect(upload).rejects.toBeInstanceOf(UploadFailedError);
+    await expect(upload).rejects.toThrow('Part 1 of t1/00001.dcm could not be uploaded (network error).');
+    expect(broken.puts).toHaveLength(3);
+  }, 60_000);
+});
