@@ -23,6 +23,7 @@ const RULES: { pattern: RegExp; evidence: Omit<Evidence, 'weight' | 'reason'>; l
   { pattern: /field ?map|fmap|topup|phasediff|\b(distort(ion)?|b0 ?map|b1 ?map)\b/, evidence: { type: 'OTHER', bids: { datatype: 'fmap', suffix: 'fieldmap' } }, label: 'field map' },
   { pattern: /\b(localizer|localiser|scout|survey|aahead|aascout|3 ?plane|tri ?pilot|cal(ibration)?|asset ?cal|refscan)\b/, evidence: { type: 'OTHER' }, label: 'localizer or calibration' },
   { pattern: /\b(mp2rage|inv1|inv2|uni|t1 ?map|t2 ?map|mese|megre|mpm|vfa|mtsat?|qsm)\b/, evidence: { type: 'OTHER', bids: BIDS.MP2RAGE }, label: 'quantitative mapping' },
+  { pattern: /\b(tof|angio|mra|mra ?tof|time of flight|cow|circle of willis)\b/, evidence: { type: 'OTHER', bids: BIDS.angio }, label: 'angiography' },
   { pattern: /\b(pet|pt)\b/, evidence: { type: 'OTHER', bids: BIDS.pet }, label: 'PET' },
   { pattern: /\b(swi|swan|t2 ?star|t2\*|susceptib\w*|venobold|hemo|gre t2|minip|mnip)\b/, evidence: { type: 'SWI', bids: BIDS.T2starw }, label: 'susceptibility / T2*' },
   { pattern: /\b(dti|tensor|hardi|([6-9]|[1-9]\d{1,2}) ?(d|dirs?|directions))\b/, evidence: { type: 'DTI', bids: BIDS.dwi }, label: 'DTI' },

@@ -26,6 +26,7 @@ const BIDS = {
   phasediff: { datatype: 'fmap', suffix: 'phasediff' },
   magnitude: { datatype: 'fmap', suffix: 'magnitude1' },
   asl: { datatype: 'perf', suffix: 'asl' },
+  angio: { datatype: 'anat', suffix: 'angio' },
   pet: { datatype: 'pet', suffix: 'pet' },
 } as const satisfies Record<string, BidsSuggestion>;
 export { BIDS };
@@ -252,6 +253,12 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   // The sequence itself names a T1 preparation (Siemens tfl3d, GE BRAVO, Philips 3D TFE, "MPRAGE"); not MP2RAGE timing.
   if (/mprage|bravo|tfl3d|tfe3d|t1tfe|t1ffe|cstfl|cmp3d/.test(f.seqText) && !(f.tr !== undefined && f.tr >= 3500) && !(f.ti !== undefined && f.ti >= 2500)) {
     return [{ type: 'T1', weight: WEIGHT.decisive, reason: `magnetization-prepared gradient echo (${/mprage/.test(f.seqText) ? 'MPRAGE' : `sequence "${acq.sequenceName ?? acq.pulseSequenceDetails ?? ''}"`}): T1-weighted`, bids: BIDS.T1w }];
+  }
+  if (f.image.has('LOCALIZER') || f.image.has('SCOUT')) return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'localizer (ImageType LOCALIZER)' }];
+  // Time-of-flight angiography: short-TR 3D gradient echo that would read as T1, told apart by its sequence (Siemens
+  // "fl3d1r_t70": a TONE ramp; GE "tof") or its maximum-intensity projections.
+  if (/(^|[^a-z])tof|fl3d1r_t\d|_t\d{2}\b/.test(f.seqText) || f.image.has('PROJECTION') || f.image.has('MIP')) {
+    return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'time-of-flight angiography (sequence or projection image)', bids: BIDS.angio }];
   }
   const scale = f.tr === undefined ? MISSING_TR_FACTOR : 1;
   if (f.isIr && !f.isEpi) {

@@ -33,6 +33,8 @@ describe('classifySeries: acquisition physics', () => {
     ['MP2RAGE inversion image (TR 5000)', { repetitionTimeMs: 5000, echoTimeMs: 2.9, inversionTimeMs: 700, flipAngle: 4, scanningSequence: ['GR', 'IR'] }, 'OTHER', 'MP2RAGE'],
     ['field-map phase image', { repetitionTimeMs: 680, echoTimeMs: 7.65, flipAngle: 60, scanningSequence: ['GR'], imageType: ['ORIGINAL', 'PRIMARY', 'P', 'ND'] }, 'OTHER', 'phasediff'],
     ['proton density (TR 3000, TE 12)', { repetitionTimeMs: 3000, echoTimeMs: 12, flipAngle: 150, scanningSequence: ['SE'] }, 'OTHER', 'PDw'],
+    ['TOF angiography (Siemens fl3d1r_t70, short TR like a T1)', { repetitionTimeMs: 22, echoTimeMs: 3.6, flipAngle: 18, scanningSequence: ['GR'], sequenceName: '*fl3d1r_t70', scanOptions: ['SAT1'], mrAcquisitionType: '3D' }, 'OTHER', 'angio'],
+    ['localizer image type', { repetitionTimeMs: 8.6, echoTimeMs: 4, flipAngle: 20, scanningSequence: ['GR'], imageType: ['ORIGINAL', 'PRIMARY', 'LOCALIZER'] }, 'OTHER', 'unknown'],
     ['CT modality', { modality: 'CT', imageType: ['ORIGINAL', 'PRIMARY', 'AXIAL'] }, 'OTHER', 'unknown'],
     ['nothing recorded', {}, 'OTHER', 'unknown'],
   ])('%s → %s', (_name, acq, expected, suffix) => {
