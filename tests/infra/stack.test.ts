@@ -1,0 +1,375 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_DOMAIN_ACCESS, routedDomains } from '../../infra/stacks/api-stack.ts';
+import { SITE_CONTENT_SECURITY_POLICY } from '../../infra/stacks/edge-stack.ts';
+import { PIPELINE_TASK_ACCESS } from '../../infra/stacks/pipeline-stack.ts';
+import { ROUTES, type RouteDefinition } from '../../shared/api/routes.ts';
+import { ROLES } from '../../shared/auth/roles.ts';
+import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
+import { ENV } from '../../shared/env.ts';
+import { ALL_PIPELINE_TASKS, buildPipelineDefinition, substituteDefinition, taskArnVariable } from '../../shared/pipeline/definition.ts';
+import { synthImagingApp, type SynthesizedApp } from './synth.ts';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+let built: SynthesizedApp;
+let storage: Template;
+let auth: Template;
+let pipeline: Template;
+let api: Template;
+let edge: Template;
+let web: Template;
+
+beforeAll(() => {
+  // Prepare: one synthesis of the dev stage for the whole file.
+  built = synthImagingApp({ stage: 'dev' });
+  storage = built.template(built.storage);
+  auth = built.template(built.auth);
+  pipeline = built.template(built.pipeline);
+  api = built.template(built.api);
+  edge = built.template(built.edge);
+  web = built.template(built.web);
+});
+
+function resources(template: Template, type: string): [string, Resource][] {
+  return Object.entries(template.findResources(type) as Record<string, Resource>);
+}
+
+/** A bucket resource by the prefix of its logical id (CDK appends a hash). */
+function bucket(template: Template, logicalIdPrefix: string): Resource {
+  const match = resources(template, 'AWS::S3::Bucket').find(([id]) => id.startsWith(logicalIdPrefix));
+  if (!match) throw new Error(`no bucket ${logicalIdPrefix}`);
+  return match[1];
+}
+
+function policyStatementsOf(template: Template, roleLogicalIdPrefix: string): any[] {
+  return resources(template, 'AWS::IAM::Policy')
+    .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref.startsWith(roleLogicalIdPrefix)))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as any[]);
+}
+
+function actionsOf(statements: any[]): string[] {
+  return statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+}
+
+describe('stacks', () => {
+  it('names one stack per concern imaging-<stage>-<concern>', () => {
+    // Assess
+    expect(built.assembly.stacks.map((s) => s.stackName).sort()).toEqual(
+      ['imaging-dev-api', 'imaging-dev-auth', 'imaging-dev-edge', 'imaging-dev-pipeline', 'imaging-dev-storage', 'imaging-dev-web'],
+    );
+  });
+});
+
+describe('storage stack', () => {
+  it('builds the single table from TABLE_KEYS with PITR, the customer-managed key and TTL', () => {
+    // Assess
+    storage.resourceCountIs('AWS::DynamoDB::Table', 1);
+    storage.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: 'imaging-dev',
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.primary.pk, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.primary.sk, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
+        IndexName: index.index,
+        KeySchema: [{ AttributeName: index.pk, KeyType: 'HASH' }, { AttributeName: index.sk, KeyType: 'RANGE' }],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      AttributeDefinitions: Match.arrayWith([{ AttributeName: TABLE_KEYS.gsi3.sk, AttributeType: 'S' }]),
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: Match.anyValue() },
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    });
+    storage.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+
+  it('deletes the dev table with its stack (RETAIN outside dev is checked in stages.test.ts)', () => {
+    // Assess
+    const [[, table]] = resources(storage, 'AWS::DynamoDB::Table') as [[string, Resource]];
+    expect(table.DeletionPolicy).toBe('Delete');
+  });
+
+  it('makes every bucket private, TLS-only, encrypted and logged', () => {
+    // Assess
+    const buckets = resources(storage, 'AWS::S3::Bucket').concat(resources(edge, 'AWS::S3::Bucket'));
+    expect(buckets).toHaveLength(6);
+    for (const [, b] of buckets) {
+      expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+      });
+      expect(b.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toMatch(/^(aws:kms|AES256)$/);
+    }
+    const policies = [...resources(storage, 'AWS::S3::BucketPolicy'), ...resources(edge, 'AWS::S3::BucketPolicy')];
+    expect(policies).toHaveLength(6);
+    for (const [, policy] of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toEqual(expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      ]));
+    }
+    for (const name of ['UploadsBucket', 'StudiesBucket', 'AssetsBucket']) {
+      const b = bucket(storage, name);
+      expect(b.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0]).toMatchObject({
+        BucketKeyEnabled: true,
+        ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: expect.anything() },
+      });
+      expect(b.Properties.LoggingConfiguration).toMatchObject({ DestinationBucketName: { Ref: expect.stringMatching(/^AccessLogsBucket/) } });
+    }
+  });
+
+  it('versions studies and assets, where de-identified data lives, and not raw uploads', () => {
+    // Assess
+    expect(bucket(storage, 'StudiesBucket').Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket(storage, 'AssetsBucket').Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket(storage, 'UploadsBucket').Properties.VersioningConfiguration).toBeUndefined();
+  });
+
+  it('expires raw uploads after days and aborts incomplete multipart uploads', () => {
+    // Assess
+    expect(bucket(storage, 'UploadsBucket').Properties.LifecycleConfiguration.Rules).toEqual([
+      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 2, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+    ]);
+  });
+
+  it('allows presigned multipart uploads from the site origin only, exposing ETag', () => {
+    // Assess
+    const [rule] = bucket(storage, 'UploadsBucket').Properties.CorsConfiguration.CorsRules;
+    expect(rule.AllowedMethods).toContain('PUT');
+    expect(rule.ExposedHeaders).toEqual(['ETag']);
+    expect(JSON.stringify(rule.AllowedOrigins)).toContain('SiteDistribution');
+    expect(JSON.stringify(rule.AllowedOrigins)).not.toContain('"*"');
+  });
+
+  it('keeps the pseudonymisation key in Secrets Manager under the data key', () => {
+    // Assess
+    storage.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Name: 'imaging-dev/pseudonym-key',
+      KmsKeyId: Match.anyValue(),
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+    });
+  });
+});
+
+describe('auth stack', () => {
+  it('has one user-pool group per role and the hospital and team attributes', () => {
+    // Assess
+    const groups = resources(auth, 'AWS::Cognito::UserPoolGroup').map(([, g]) => g.Properties.GroupName);
+    expect(groups.sort()).toEqual([...ROLES].sort());
+    auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      Schema: Match.arrayWith([
+        Match.objectLike({ Name: 'hospitalId', AttributeDataType: 'String', Mutable: true }),
+        Match.objectLike({ Name: 'teamId', AttributeDataType: 'String', Mutable: true }),
+      ]),
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireSymbols: true }) },
+    });
+  });
+
+  it('has a site client without secret allowing USER_PASSWORD_AUTH, SRP and refresh', () => {
+    // Assess
+    auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      ExplicitAuthFlows: Match.arrayEquals(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+      SupportedIdentityProviders: ['COGNITO'],
+    });
+    auth.resourceCountIs('AWS::Cognito::UserPoolIdentityProvider', 0);
+  });
+});
+
+describe('api stack', () => {
+  const routes = ROUTES as readonly RouteDefinition[];
+
+  it('deploys one Lambda per domain that has routes, from functions/<domain>/handler.ts', () => {
+    // Assess
+    const domains = routedDomains();
+    expect(new Set(domains)).toEqual(new Set(routes.map((r) => r.domain)));
+    expect(Object.keys(built.api.domainFunctions).sort()).toEqual([...domains].sort());
+    const functions = resources(api, 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(domains.length);
+    for (const [, fn] of functions) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: expect.stringMatching(/Logs/) } },
+      });
+      expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining([
+        ENV.STAGE, ENV.TABLE_NAME, ENV.UPLOADS_BUCKET, ENV.STUDIES_BUCKET, ENV.ASSETS_BUCKET, ENV.PSEUDONYM_SECRET_ARN,
+        ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID, ENV.SITE_ORIGIN,
+      ]));
+    }
+  });
+
+  it('creates every route of the table as a method, with the Cognito authorizer exactly on non-public routes', () => {
+    // Assess
+    const pathOf = new Map<string, string>();
+    const resourceEntries = resources(api, 'AWS::ApiGateway::Resource');
+    const resolvePath = (logicalId: string): string => {
+      if (pathOf.has(logicalId)) return pathOf.get(logicalId)!;
+      const [, r] = resourceEntries.find(([id]) => id === logicalId)!;
+      const parent = r.Properties.ParentId;
+      const prefix = parent['Fn::GetAtt'] ? '' : resolvePath(parent.Ref);
+      const full = `${prefix}/${r.Properties.PathPart}`;
+      pathOf.set(logicalId, full);
+      return full;
+    };
+    const methods = resources(api, 'AWS::ApiGateway::Method')
+      .filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS')
+      .map(([, m]) => ({ key: `${m.Properties.HttpMethod} ${resolvePath(m.Properties.ResourceId.Ref)}`, props: m.Properties }));
+    expect(methods.map((m) => m.key).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    for (const route of routes) {
+      const method = methods.find((m) => m.key === `${route.method} ${route.path}`)!;
+      if (route.auth === 'public') {
+        expect(method.props.AuthorizationType, method.key).toBe('NONE');
+        expect(method.props.AuthorizerId).toBeUndefined();
+      } else {
+        expect(method.props.AuthorizationType, method.key).toBe('COGNITO_USER_POOLS');
+        expect(method.props.AuthorizerId, method.key).toEqual({ Ref: expect.stringMatching(/^Authorizer/) });
+      }
+      const fnLogicalId = method.props.Integration.Uri['Fn::Join'][1].find((part: any) => part['Fn::GetAtt'])['Fn::GetAtt'][0];
+      expect(fnLogicalId).toMatch(new RegExp(`^${route.domain.split('-').map((p) => p[0]!.toUpperCase() + p.slice(1)).join('')}Function`));
+    }
+    api.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'COGNITO_USER_POOLS', IdentitySource: 'method.request.header.Authorization' });
+  });
+
+  it('logs access without request data, traces, and sits behind a WAF', () => {
+    // Assess
+    api.hasResourceProperties('AWS::ApiGateway::Stage', {
+      TracingEnabled: true,
+      MethodSettings: [Match.objectLike({ DataTraceEnabled: false, LoggingLevel: 'ERROR' })],
+      AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
+    const [[, stage]] = resources(api, 'AWS::ApiGateway::Stage') as [[string, Resource]];
+    expect(stage.Properties.AccessLogSetting.Format).toContain('$context.resourcePath');
+    expect(stage.Properties.AccessLogSetting.Format).not.toMatch(/\$context\.path|requestOverride|\$input/);
+    api.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    api.hasResourceProperties('AWS::WAFv2::LoggingConfiguration', {
+      RedactedFields: Match.arrayWith([{ SingleHeader: { Name: 'authorization' } }]),
+    });
+  });
+
+  it('grants each domain only its access: pipeline start for uploads and datasets, the secret for datasets', () => {
+    // Assess
+    const statements = (domain: string) => policyStatementsOf(api, `${domain}FunctionRole`);
+    expect(actionsOf(statements('Uploads'))).toContain('states:StartExecution');
+    expect(actionsOf(statements('Datasets'))).toEqual(expect.arrayContaining(['states:StartExecution', 'secretsmanager:GetSecretValue']));
+    expect(actionsOf(statements('Uploads'))).not.toContain('secretsmanager:GetSecretValue');
+    expect(actionsOf(statements('Health'))).not.toEqual(expect.arrayContaining(['dynamodb:GetItem']));
+    expect(actionsOf(statements('Health'))).not.toContain('s3:GetObject');
+    expect(actionsOf(statements('Auth'))).not.toContain('states:StartExecution');
+    expect(API_DOMAIN_ACCESS.uploads.startsPipeline && API_DOMAIN_ACCESS.datasets.startsPipeline).toBe(true);
+    const uploadsMultipart = statements('Uploads').find((s) => actionsOf([s]).includes('s3:ListMultipartUploadParts'));
+    expect(JSON.stringify(uploadsMultipart.Resource)).toContain('imaging-dev-uploads-');
+  });
+
+  it('uses "*" as a resource only for X-Ray, and never an action wildcard, in function roles', () => {
+    // Assess
+    for (const template of [api, pipeline]) {
+      for (const [, policy] of resources(template, 'AWS::IAM::Policy')) {
+        const isFunctionRole = (policy.Properties.Roles as { Ref: string }[]).some((r) => /FunctionRole/.test(r.Ref));
+        if (!isFunctionRole) continue;
+        for (const statement of policy.Properties.PolicyDocument.Statement) {
+          const actions = actionsOf([statement]);
+          expect(actions.filter((a) => a.includes('*')), JSON.stringify(statement)).toEqual([]);
+          if (statement.Resource === '*') expect(actions.every((a) => a.startsWith('xray:'))).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe('pipeline stack', () => {
+  it('uses the definition of shared/pipeline/definition.ts with every task ARN substituted', () => {
+    // Assess
+    const [[, machine]] = resources(pipeline, 'AWS::StepFunctions::StateMachine') as [[string, Resource]];
+    expect(JSON.parse(machine.Properties.DefinitionString)).toEqual(buildPipelineDefinition());
+    const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, any>;
+    expect(Object.keys(substitutions).sort()).toEqual(ALL_PIPELINE_TASKS.map((t) => taskArnVariable(t.state)).sort());
+    const markers = Object.fromEntries(Object.entries(substitutions).map(([name, value]) => [name, `arn-of:${value['Fn::GetAtt'][0]}`]));
+    const substituted = JSON.stringify(substituteDefinition(buildPipelineDefinition(), markers));
+    expect(substituted).not.toMatch(/\$\{\w+\}/);
+    for (const task of ALL_PIPELINE_TASKS) {
+      expect(markers[taskArnVariable(task.state)]).toMatch(new RegExp(`^arn-of:${task.state}Function`));
+    }
+  });
+
+  it('gives each task Lambda the memory and timeout of its definition', () => {
+    // Assess
+    for (const task of ALL_PIPELINE_TASKS) {
+      const [, fn] = resources(pipeline, 'AWS::Lambda::Function').find(([id]) => id.startsWith(`${task.state}Function`))!;
+      expect(fn.Properties, task.state).toMatchObject({
+        MemorySize: task.memoryMb, Timeout: task.timeoutSeconds, Architectures: ['arm64'], TracingConfig: { Mode: 'Active' },
+      });
+      expect(PIPELINE_TASK_ACCESS[task.state], task.state).toBeDefined();
+    }
+  });
+
+  it('logs ALL events without execution data (PHI) and traces', () => {
+    // Assess
+    pipeline.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineName: 'imaging-dev-pipeline',
+      LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false, Destinations: Match.anyValue() },
+      TracingConfiguration: { Enabled: true },
+    });
+  });
+
+  it('lets only DeidentifyStudy of the tasks read the pseudonymisation secret', () => {
+    // Assess
+    for (const task of ALL_PIPELINE_TASKS) {
+      const actions = actionsOf(policyStatementsOf(pipeline, `${task.state}FunctionRole`));
+      expect(actions.includes('secretsmanager:GetSecretValue'), task.state).toBe(task.state === 'DeidentifyStudy');
+    }
+  });
+});
+
+describe('edge and web stacks', () => {
+  it('serves the site through CloudFront with origin access control and security headers', () => {
+    // Assess
+    edge.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    edge.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: {
+          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true }),
+          ContentSecurityPolicy: { ContentSecurityPolicy: SITE_CONTENT_SECURITY_POLICY, Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ContentTypeOptions: { Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+          XSSProtection: Match.objectLike({ Protection: true }),
+        },
+      }),
+    });
+    expect(SITE_CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
+    edge.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https', ResponseHeadersPolicyId: Match.anyValue() }),
+        Logging: Match.objectLike({ Bucket: Match.anyValue() }),
+      }),
+    });
+  });
+
+  it('publishes /config.json with region, user pool, client and API base URL', () => {
+    // Prepare
+    const [[, deployment]] = resources(web, 'Custom::CDKBucketDeployment') as [[string, Resource]];
+    const [objectKey] = deployment.Properties.SourceObjectKeys as string[];
+    const assetDir = path.join(built.assembly.directory, `asset.${objectKey!.replace(/\.zip$/, '')}`);
+    const [markers] = deployment.Properties.SourceMarkers as Record<string, unknown>[];
+
+    // Act: put a readable form of what CloudFormation substitutes back in place of each marker.
+    const text = readFileSync(path.join(assetDir, 'config.json'), 'utf8')
+      .replace(/<<marker:0xbaba:\d+>>/g, (marker) => flattenCfnReference(markers![marker]));
+    const config = JSON.parse(text) as Record<string, string>;
+
+    // Assess
+    expect(Object.keys(config).sort()).toEqual(['apiBaseUrl', 'mode', 'region', 'userPoolClientId', 'userPoolId']);
+    expect(config.mode).toBe('cloud');
+    expect(config.region).toBe('<AWS::Region>');
+    expect(config.userPoolId).toMatch(/^imaging-dev-auth:ExportsOutputRefUserPool[0-9A-F]+$/);
+    expect(config.userPoolClientId).toMatch(/^imaging-dev-auth:ExportsOutputRefUserPoolSiteClient[0-9A-F]+$/);
+    expect(config.apiBaseUrl).toMatch(/^https:\/\/imaging-dev-api:ExportsOutputRefApi[0-9A-F]+\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/imaging-dev-api:.*\/api$/);
+    expect(deployment.Properties.Prune).toBe(false);
+    expect(JSON.stringify(deployment.Properties.DestinationBucketName)).toContain('imaging-dev-site-');
+  });
+});
