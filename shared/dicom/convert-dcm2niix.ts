@@ -43,12 +43,15 @@ export async function getDcm2niixVersion(): Promise<string> {
   return match?.[1] ?? 'unknown';
 }
 
-/** Loads (once) the dcm2niix WASM module. Exposed so a cold start can be paid ahead of the first conversion. */
-export function loadDcm2niix(): Promise<Dcm2niixModule> {
+/**
+ * Loads (once) the dcm2niix WASM module. Exposed so a cold start can be paid ahead of the first conversion.
+ * `moduleUrl` points at `dcm2niix.jpeg.js` (with its .wasm beside it) where the package is not resolvable, e.g. in a
+ * bundled Lambda that ships the two files as assets; only the first call's value counts.
+ */
+export function loadDcm2niix(options: { moduleUrl?: string } = {}): Promise<Dcm2niixModule> {
   modulePromise ??= (async () => {
     // The package's "exports" only name the Worker wrapper, so locate the Emscripten module next to it.
-    const wrapperUrl = import.meta.resolve('@niivue/dcm2niix');
-    const moduleUrl = new URL('./dcm2niix.jpeg.js', wrapperUrl).href;
+    const moduleUrl = options.moduleUrl ?? new URL('./dcm2niix.jpeg.js', import.meta.resolve('@niivue/dcm2niix')).href;
     const imported = (await import(/* @vite-ignore */ moduleUrl)) as { default: ModuleFactory };
     return imported.default({ print: (line) => consoleSink.push(line), printErr: (line) => consoleSink.push(line) });
   })();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { NIFTI1 } from 'nifti-reader-js';
 import { describe, expect, it } from 'vitest';
 import { convertToNifti } from '../../../shared/dicom/convert.ts';
+import { getDcm2niixVersion, loadDcm2niix } from '../../../shared/dicom/convert-dcm2niix.ts';
 import { readNifti, type NiftiVolume } from '../../../shared/dicom/nifti.ts';
 import { dataPath, readDicomFolder } from './data.ts';
 
@@ -122,5 +123,20 @@ describe('convertToNifti', () => {
     // Assess
     expect(outputs.length).toBeGreaterThan(0);
     for (const output of outputs) expect(readNifti(output.nifti).dims[1]).toBeGreaterThan(0);
+  });
+
+  it('loads the WASM module once and leaves nothing of a run in its file system', async () => {
+    // Prepare
+    const module = await loadDcm2niix();
+    const bytes = new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'dicom', '2.dcm')));
+
+    // Act
+    await convertToNifti([{ name: 'a/b/2.dcm', bytes }]);
+    await convertToNifti([{ name: '2.dcm', bytes }]);
+
+    // Assess
+    expect(await loadDcm2niix()).toBe(module);
+    expect(module.FS.readdir('/').filter((name) => name.startsWith('run-'))).toEqual([]);
+    expect(await getDcm2niixVersion()).toMatch(/^v1\.0\.\d{8}$/);
   });
 });
