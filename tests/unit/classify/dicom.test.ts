@@ -82,6 +82,16 @@ describe('acquisitionFromDicom on the shared DICOM series', () => {
     expect(result.bids).toEqual({ datatype: 'func', suffix: 'bold' });
   });
 
+  it('reads an enhanced multi-frame MR (Philips T1TFE) as T1 from its sequence name', () => {
+    // Act
+    const acq = acquisitionFromDicom([read(join(DATA, 'enhanced-mr-small/emri_small.dcm'))]);
+    const result = classifySeries(acq, { ignoreDescriptions: true });
+    // Assess
+    expect(acq.sequenceName).toBe('T1TFE');
+    expect(acq.numberOfVolumes).toBeGreaterThanOrEqual(1);
+    expect(result.classifiedType).toBe('T1');
+  });
+
   it('reads a non-MR modality as OTHER', () => {
     // Act
     const result = classifySeries(acquisitionFromDicom([read(join(DATA, 'ct-small/CT_small.dcm'))]));
