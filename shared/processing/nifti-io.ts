@@ -1,3 +1,4 @@
+import * as nifti from 'nifti-reader-js';
 import { gzip } from 'pako';
 import { NIFTI_DATATYPE, NiftiReadError, readNifti } from '../dicom/nifti.ts';
 
@@ -33,6 +34,19 @@ export function readVolume(bytes: Uint8Array): Volume {
   for (let i = 0; i < count; i++) data[i] = (image.data[i] as number) * slope + intercept;
   const voxelSize: [number, number, number] = [1, 2, 3].map((a) => Math.abs(image.pixDims[a] ?? 1) || 1) as [number, number, number];
   return { dims: [nx, ny, nz, nt], voxelSize, affine: image.affine.map((row) => [...row]), data };
+}
+
+/** Dimensions and voxel size from the header alone (only the first bytes of a .nii.gz are inflated). */
+export async function readGeometry(bytes: Uint8Array): Promise<{ dims: [number, number, number, number]; voxelSize: [number, number, number] }> {
+  let buffer = bytes.slice(0, Math.min(bytes.length, 1 << 16)).buffer as ArrayBuffer;
+  if (nifti.isCompressed(buffer)) buffer = (await nifti.decompressHeaderAsync(bytes.slice().buffer as ArrayBuffer, 544)) as ArrayBuffer;
+  const header = nifti.readHeader(buffer, true);
+  const rank = header.dims[0] ?? 3;
+  const dim = (a: number): number => (rank >= a ? Math.max(1, header.dims[a] ?? 1) : 1);
+  return {
+    dims: [dim(1), dim(2), dim(3), dim(4)],
+    voxelSize: [1, 2, 3].map((a) => Math.abs(header.pixDims[a] ?? 1) || 1) as [number, number, number],
+  };
 }
 
 /** Applies a 4x4 affine to a point. */

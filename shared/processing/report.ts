@@ -58,9 +58,25 @@ function fit(text: string, font: PDFFont, size: number, width: number): string {
   return `${value}...`;
 }
 
+/** Identifier-like keys (camelCase, snake_case) become sentence case; keys already written as text stay as they are. */
 function humanize(key: string): string {
-  const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  if (/\s/.test(key)) return key;
+  const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Greedy word wrap to a width; a word longer than the width is cut with an ellipsis. */
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of printable(text).split(/\s+/).filter(Boolean)) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (font.widthOfTextAtSize(candidate, size) <= width) { line = candidate; continue; }
+    if (line) lines.push(line);
+    line = fit(word, font, size, width);
+  }
+  if (line || lines.length === 0) lines.push(line || '-');
+  return lines;
 }
 
 /** A cursor over pages: adds a page whenever the next block would not fit. */
@@ -102,11 +118,19 @@ class Layout {
   }
 
   pairs(rows: [string, string][]): void {
+    const labelWidth = 190;
+    const valueWidth = PAGE.width - 2 * PAGE.margin - labelWidth - 10;
     for (const [label, value] of rows) {
-      this.ensure(15);
-      this.y -= 15;
-      this.page.drawText(fit(label, this.fonts.bold, 9.5, 150), { x: PAGE.margin, y: this.y, size: 9.5, font: this.fonts.bold, color: MUTED });
-      this.page.drawText(fit(value, this.fonts.regular, 9.5, PAGE.width - 2 * PAGE.margin - 160), { x: PAGE.margin + 160, y: this.y, size: 9.5, font: this.fonts.regular, color: INK });
+      const labels = wrap(label, this.fonts.bold, 9.5, labelWidth);
+      const values = wrap(value, this.fonts.regular, 9.5, valueWidth);
+      const lines = Math.max(labels.length, values.length);
+      this.ensure(lines * 13 + 2);
+      this.y -= 2;
+      for (let i = 0; i < lines; i++) {
+        this.y -= 13;
+        if (labels[i]) this.page.drawText(labels[i]!, { x: PAGE.margin, y: this.y, size: 9.5, font: this.fonts.bold, color: MUTED });
+        if (values[i]) this.page.drawText(values[i]!, { x: PAGE.margin + labelWidth + 10, y: this.y, size: 9.5, font: this.fonts.regular, color: INK });
+      }
     }
   }
 
@@ -146,7 +170,7 @@ export async function buildReport(input: ReportInput, options: { generatedAt?: D
   layout.heading('Study summary');
   layout.pairs([
     ['Dataset', d.id],
-    ['Patient alias', d.patientAlias],
+    ['Patient alias', d.patientAlias || '-'],
     ['Hospital', d.hospitalName ?? '-'],
     ['Department', d.department || '-'],
     ['Study type', d.studyType],
