@@ -8,7 +8,11 @@ import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { matchRoute } from '../../shared/api/routes.ts';
+import { ALL_PIPELINE_TASKS, buildPipelineDefinition, substituteDefinition, taskArnVariable } from '../../shared/pipeline/definition.ts';
+import type { PipelineInput } from '../../shared/schemas/workflow.ts';
 import { createTableInput } from '../../shared/db/create-table-input.ts';
 import { DEMO_USERS, type DemoUser } from '../../shared/domain/demo/demo-data.ts';
 import type { BucketName, ObjectStore, StoredPart } from '../../shared/domain/storage.ts';
@@ -20,6 +24,36 @@ import { setDeps, type ServerDeps } from '../../functions/lib/deps.ts';
 import { readEnv, resetEnvCache } from '../../functions/lib/env.ts';
 
 export const TABLE = 'imaging-test';
+
+// aws-local-stepfunctions 3 targets Node 22: its Task timeouts need Promise.withResolvers (local-stack-notes §4).
+const statics = Promise as unknown as { withResolvers?: unknown };
+statics.withResolvers ??= function withResolvers<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+};
+
+/** Runs the real ASL with every Task state mapped to its handler file, as the local twin and the cloud do. */
+export async function runPipeline(input: PipelineInput): Promise<{ ok: boolean; error?: string }> {
+  const { StateMachine } = await import('aws-local-stepfunctions');
+  const substitutions = Object.fromEntries(ALL_PIPELINE_TASKS.map((t) => [taskArnVariable(t.state), `arn:aws:lambda:us-east-1:000000000000:function:${t.state}`]));
+  const handlers = Object.fromEntries(await Promise.all(ALL_PIPELINE_TASKS.map(async (t) => {
+    const module = (await import(/* @vite-ignore */ pathToFileURL(join(process.cwd(), t.entry)).href)) as { handler: (i: PipelineInput) => Promise<PipelineInput> };
+    return [t.state, (i: unknown) => module.handler(i as PipelineInput)];
+  })));
+  const machine = new StateMachine(substituteDefinition(buildPipelineDefinition(), substitutions) as never, { validationOptions: { checkArn: true } });
+  const execution = machine.run(input as never, {
+    overrides: { taskResourceLocalHandlers: handlers as never, retryIntervalOverrides: Object.fromEntries(ALL_PIPELINE_TASKS.map((t) => [t.state, 0])) },
+  });
+  try {
+    await execution.result;
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: (error as Error).name };
+  }
+}
+
 
 /** S3 stand-in in memory, with multipart semantics close enough for the API (ETag per part, ListParts, Complete). */
 export function createMemoryObjectStore(): ObjectStore & { objects: Map<string, Uint8Array>; uploadPart(uploadId: string, partNumber: number, bytes: Uint8Array): string } {

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles, requireSharedData } from '../helpers/shared-data.ts';
+import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
+
+const MEMBER = 'member@northside.demo.local';
+let h: Harness;
+
+/** Uploads files as a client does: session, part URLs, parts (into the in-memory store), complete each, complete all. */
+async function upload(datasetId: string, files: { path: string; bytes: Uint8Array }[]) {
+  const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, { as: MEMBER, body: { files: files.map((f) => ({ path: f.path, sizeBytes: f.bytes.byteLength })) } });
+  expect(session.status).toBe(201);
+  for (const [fileIndex, file] of files.entries()) {
+    const urls = await h.call('POST', `/api/uploads/${session.body.sessionId}/files/${fileIndex}/parts`, { as: MEMBER, body: { partNumbers: [1] } });
+    const uploadId = new URL(urls.body.urls[0].url).searchParams.get('uploadId')!;
+    const etag = h.objects.uploadPart(uploadId, 1, file.bytes);
+    const done = await h.call('POST', `/api/uploads/${session.body.sessionId}/files/${fileIndex}/complete`, { as: MEMBER, body: { parts: [{ partNumber: 1, etag }] } });
+    expect(done.status).toBe(200);
+  }
+  return h.call('POST', `/api/uploads/${session.body.sessionId}/complete`, { as: MEMBER });
+}
+
+async function createDataset(description: string) {
+  const created = await h.call('POST', '/api/datasets', {
+    as: MEMBER,
+    body: { mrn: 'MRN-77', studyType: 'RESEARCH', studyDescription: description, clinicalIndication: 'Study', orderingPhysician: 'Dr. C', department: 'Radiology', patientConsent: true, hipaaDisclosure: true },
+  });
+  expect(created.status).toBe(201);
+  return created.body.id as string;
+}
+
+beforeAll(async () => {
+  requireSharedData();
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('dataset pipeline through the real state machine definition', () => {
+  it('takes a T1 upload with a stray non-DICOM file to COMPLETE with volume, thumbnail, surface and report', async () => {
+    // Prepare
+    const dicom = listFiles(join(requireSharedData(), 'ge-t1-ir-spgr/dicom'));
+    const files = [
+      ...dicom.map((path) => ({ path: `study/${basename(path)}`, bytes: new Uint8Array(readFileSync(path)) })),
+      { path: 'study/notes.txt', bytes: new TextEncoder().encode('not an image') },
+    ];
+    const datasetId = await createDataset('T1 research scan');
+
+    // Act
+    const completed = await upload(datasetId, files);
+    expect(completed.status).toBe(200);
+    expect(completed.body.status).toBe('UPLOADING');
+    const run = h.started.find((s) => s.datasetId === datasetId)!;
+    const result = await runPipeline(run);
+
+    // Assess
+    expect(result).toEqual({ ok: true });
+    const detail = await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER });
+    expect(detail.body.status).toBe('COMPLETE');
+    expect(detail.body.series).toHaveLength(1);
+    expect(detail.body.series[0].sliceCount).toBe(dicom.length);
+    expect(detail.body.series[0].classification).toMatchObject({ classifiedType: 'T1', source: 'AI' });
+    const types = detail.body.processedAssets.map((a: { type: string }) => a.type).sort();
+    expect(types).toEqual(['REPORT', 'SURFACE', 'THUMBNAIL', 'VOLUME']);
+    expect(detail.body.processedAssets.every((a: { url?: string }) => a.url?.startsWith('https://'))).toBe(true);
+    // Raw uploads are gone once the de-identified copies are stored.
+    expect([...h.objects.objects.keys()].filter((k) => k.startsWith(`uploads/hosp-northside/${datasetId}/`))).toEqual([]);
+    expect([...h.objects.objects.keys()].filter((k) => k.startsWith(`studies/hosp-northside/${datasetId}/`))).toHaveLength(dicom.length);
+    const history = await h.call('GET', `/api/datasets/${datasetId}/history`, { as: MEMBER });
+    const statuses = history.body.items.filter((e: { action: string }) => e.action === 'STATUS_CHANGED').map((e: { details: { to: string } }) => e.details.to);
+    expect(statuses).toEqual(['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE']);
+    const deid = history.body.items.find((e: { action: string }) => e.action === 'DATASET_DEIDENTIFIED');
+    expect(deid.details).toMatchObject({ files: dicom.length, rejectedFiles: 1, series: 1 });
+    expect(JSON.stringify(history.body)).not.toContain('MRN-77');
+  }, 240_000);
+
+  it('marks a dataset with no valid DICOM FAILED with the catalogue reason, and a retry restarts it', async () => {
+    // Prepare
+    const datasetId = await createDataset('Not images');
+    await upload(datasetId, [{ path: 'a.txt', bytes: new TextEncoder().encode('plain text, not DICOM') }]);
+    const run = h.started.find((s) => s.datasetId === datasetId)!;
+
+    // Act
+    const result = await runPipeline(run);
+
+    // Assess
+    expect(result.ok).toBe(false);
+    const failed = await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER });
+    expect(failed.body.status).toBe('FAILED');
+    expect(failed.body.failureReason).toBe('No valid DICOM files detected. Upload DICOM files to continue.');
+    const retried = await h.call('POST', `/api/datasets/${datasetId}/retry`, { as: MEMBER });
+    expect(retried.status).toBe(200);
+    expect(retried.body.status).toBe('UPLOADING');
+    expect(retried.body.failureReason).toBeUndefined();
+    expect(h.started.filter((s) => s.datasetId === datasetId)).toHaveLength(2);
+  }, 60_000);
+});
