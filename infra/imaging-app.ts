@@ -79,10 +79,16 @@ export function buildImagingApp(app: App, options: BuildOptions = {}): ImagingSt
     Tags.of(stack).add('project', 'imaging-workspace');
     Tags.of(stack).add('stage', config.stage);
   }
-  if (options.nag ?? true) {
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new HIPAASecurityChecks(app));
-  }
+  if (options.nag ?? true) addComplianceChecks(app);
   return { config, edge, storage, auth, pipeline, api, web };
+}
+
+/**
+ * cdk-nag's AWS Solutions and HIPAA Security packs as validation plugins: synth fails on any error that is
+ * not acknowledged, with its reason, on the construct it concerns (Validations.of(construct).acknowledge).
+ */
+export function addComplianceChecks(app: App): void {
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new HIPAASecurityChecks(app));
 }
 
 export function createImagingApp(props: AppProps = {}, options: BuildOptions = {}): { app: App } & ImagingStacks {
