@@ -92,7 +92,7 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
 
   function startWorker(): Promise<ChildProcess> {
     const child = fork(WORKER, [], {
-      execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href, '--disable-warning=NodeVersionSupportWarning'],
+      execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href],
       env: { ...process.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

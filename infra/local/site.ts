@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -42,7 +42,7 @@ export function siteSourcesExist(): boolean {
 
 export async function buildSite(log: (line: string) => void): Promise<void> {
   log('Building the site (vite build --config web/vite.config.ts)…');
-  const vite = createRequire(import.meta.url).resolve('vite/bin/vite.js');
+  const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const child = spawn(process.execPath, [vite, 'build', '--config', join(WEB, 'vite.config.ts')], {

@@ -140,6 +140,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ACCESS_KEY_ID: 'S3RVER',
       AWS_SECRET_ACCESS_KEY: 'S3RVER',
       AWS_NODEJS_CONNECTION_REUSE_ENABLED: '1',
+      // The SDK's notice that its 2027 releases need Node 22 (this twin runs on Node 20 too): once per process is noise.
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     });
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
@@ -217,7 +219,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await resetHandlerCaches();
     await seedDemo(cognito, ids, demo.value, log);
 
-    if (options.buildSite !== false && siteSourcesExist() && siteNeedsBuild()) await buildSite(log);
+    if (options.buildSite !== false && siteSourcesExist() && siteNeedsBuild()) {
+      const started = Date.now();
+      try {
+        await buildSite(log);
+        log(`Site built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      } catch (error) {
+        // The API and the stand-ins are fine without a fresh site: say so and serve the last build, if any.
+        log(`${error instanceof Error ? error.message : String(error)}\nServing the previous site build (if any); the API is up.`);
+      }
+    }
 
     sfn.resume();
     ready = true;

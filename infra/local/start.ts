@@ -2,7 +2,7 @@
  * `npm start`: the local twin on PORT (default 3000) with everything kept under DATA_DIR (default .data/).
  * Prints the URL and the demo accounts; a clash (port taken, data folder in use) is one line and an exit code.
  */
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { DEMO_USERS } from '../../shared/domain/demo/demo-data.ts';
 import { EXIT_CODES, LocalStackError } from './data-dir.ts';
 import { startLocalStack } from './stack.ts';
@@ -22,7 +22,8 @@ async function main(): Promise<number> {
     demoPassword: process.env.DEMO_PASSWORD || undefined,
     log: (line) => process.stdout.write(`${line}\n`),
   });
-  const passwordFile = relative(process.cwd(), `${stack.dataDir}/demo-password`) || 'demo-password';
+  const passwordPath = join(stack.dataDir, 'demo-password');
+  const passwordFile = relative(process.cwd(), passwordPath).startsWith('..') ? passwordPath : relative(process.cwd(), passwordPath);
   const passwordLine = process.env.DEMO_PASSWORD
     ? 'password: the value of DEMO_PASSWORD'
     : stack.demoPasswordCreated
