@@ -1,14 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { classifySeries } from '../../shared/dicom/classify/classify.ts';
-import { acquisitionFromSidecar } from '../../shared/dicom/classify/from-sidecar.ts';
-import { buildBidsDataset, toBidsLabel, zipBidsDataset } from '../../shared/dicom/bids/bids-dataset.ts';
+import { acquisitionFromSidecar, classifySeries } from '../../shared/dicom/classify/index.ts';
+import { BIDS_VERSION, buildBidsDataset, toBidsLabel, zipBidsDataset } from '../../shared/dicom/bids/bids-dataset.ts';
 import { convertToNifti } from '../../shared/dicom/convert.ts';
 import { parseArgs, readInputFiles } from './convert.ts';
 
 export const usage = `Usage: iws bids <input> <out.zip> [--subject ID] [--session ID] [--name TEXT]
 
-Converts DICOM (a file or a folder, searched recursively) to a BIDS raw dataset (BIDS ${'1.8.0'}) and writes it as a ZIP:
+Converts DICOM (a file or a folder, searched recursively) to a BIDS raw dataset (BIDS ${BIDS_VERSION}) and writes it as a ZIP:
 NIfTI + JSON sidecars (+ .bval/.bvec), dataset_description.json, participants.tsv, README, CHANGES.
 Each series' datatype and suffix come from the series classifier (acquisition physics and descriptions).
 Series whose BIDS type needs metadata DICOM does not carry (ASL, PET, field maps, OTHER) are left out and listed.

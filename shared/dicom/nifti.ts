@@ -1,4 +1,5 @@
 import * as nifti from 'nifti-reader-js';
+import { Inflate } from 'pako';
 
 /** NIfTI-1/2 datatype codes (nifti1.h) that the reader turns into typed arrays. */
 export const NIFTI_DATATYPE = {
@@ -57,6 +58,43 @@ export function readNifti(bytes: Uint8Array): NiftiVolume {
     slope,
     intercept,
   };
+}
+
+/** Enough compressed input to inflate a NIfTI-2 header (540 bytes) plus extensions flag at any compression ratio seen. */
+const HEADER_PROBE_BYTES = 64 * 1024;
+
+/**
+ * Reads only the header of a .nii or .nii.gz (inflating just its first bytes), for checks that need no voxels,
+ * e.g. whether the image has a spatial transform. Browser-safe.
+ * @throws NiftiReadError when the bytes are not NIfTI.
+ */
+export function readNiftiHeader(bytes: Uint8Array): nifti.NIFTI1 | nifti.NIFTI2 {
+  let head = bytes;
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    const inflator = new Inflate();
+    const chunks: Uint8Array[] = [];
+    inflator.onData = (chunk) => chunks.push(chunk);
+    inflator.push(bytes.subarray(0, HEADER_PROBE_BYTES), bytes.length <= HEADER_PROBE_BYTES);
+    head = concat(chunks);
+  }
+  const buffer = head.slice().buffer;
+  if (!nifti.isNIFTI(buffer)) throw new NiftiReadError('Not a NIfTI image');
+  return nifti.readHeader(buffer);
+}
+
+/** True when the header carries a qform or sform (nifti1.h methods 2 and 3); without one, tools assume an orientation. */
+export function hasSpatialTransform(header: Pick<nifti.NIFTI1, 'qform_code' | 'sform_code'>): boolean {
+  return header.qform_code > 0 || header.sform_code > 0;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return joined;
 }
 
 /** Number of voxels in one 3D volume (dims[1]·dims[2]·dims[3]). */

@@ -1,4 +1,5 @@
 import type { NiftiOutput } from '../convert.ts';
+import { hasSpatialTransform, readNiftiHeader } from '../nifti.ts';
 import { zipFiles } from './zip.ts';
 
 /** The BIDS specification version the dataset is written to (bids-validator 1.x checks against this schema). */
@@ -22,7 +23,10 @@ export type BidsDataset = {
   files: Map<string, Uint8Array | string>;
   /** One entry per series written: its NIfTI path inside the dataset. */
   entries: BidsDatasetEntry[];
-  /** Series left out, with why (a BIDS type whose required metadata dcm2niix cannot supply, or diffusion without gradients). */
+  /**
+   * Series left out, with why: a BIDS type whose required metadata dcm2niix cannot supply, diffusion without gradients,
+   * or an image without orientation (BIDS tools would read it as LAS without telling anyone).
+   */
   skipped: { baseName: string; seriesNumber?: number; reason: string }[];
 };
 
@@ -123,6 +127,7 @@ function unsupportedReason(input: BidsSeriesInput): string | undefined {
   if (!SUPPORTED[datatype]?.has(suffix)) return `BIDS ${datatype}/${suffix} needs metadata the DICOM conversion does not provide`;
   if (datatype === 'dwi' && (!input.output.bval || !input.output.bvec)) return 'diffusion series without b-values and gradient directions';
   if (datatype === 'func' && typeof input.output.sidecar.RepetitionTime !== 'number') return 'functional series without RepetitionTime';
+  if (!hasSpatialTransform(readNiftiHeader(input.output.nifti))) return 'no spatial orientation in the DICOM (Image Orientation/Position missing)';
   return undefined;
 }
 
@@ -152,7 +157,7 @@ function readme(written: number, skipped: number): string {
     'Imaging Workspace BIDS export',
     '',
     'Raw MRI data converted from de-identified DICOM with dcm2niix (NIfTI-1 and JSON sidecars; .bval/.bvec for diffusion).',
-    `Series written: ${written}. Series left out because their BIDS type needs metadata DICOM does not carry: ${skipped}.`,
+    `Series written: ${written}. Series left out (a BIDS type needing metadata DICOM does not carry, or no orientation): ${skipped}.`,
     'Subject and session labels are pseudonyms chosen at export; no names, record numbers or birth dates are included.',
     '',
   ].join('\n');

@@ -6,8 +6,23 @@ import { convertToNifti, type NiftiOutput } from '../../../shared/dicom/convert.
 import { dataPath } from '../convert/data.ts';
 import { describeIssues, runBidsValidator, writeDatasetFolder } from './validator.ts';
 
+/** A 2x2x2 int16 NIfTI-1 (.nii) with or without a scanner qform (nifti1.h header layout). */
+function tinyNifti(withTransform = true): Uint8Array {
+  const bytes = new Uint8Array(352 + 16);
+  const view = new DataView(bytes.buffer);
+  view.setInt32(0, 348, true);
+  [3, 2, 2, 2, 1, 1, 1, 1].forEach((value, index) => view.setInt16(40 + index * 2, value, true));
+  view.setInt16(70, 4, true);
+  view.setInt16(72, 16, true);
+  [1, 1, 1, 1, 1, 1, 1, 1].forEach((value, index) => view.setFloat32(76 + index * 4, value, true));
+  view.setFloat32(108, 352, true);
+  view.setInt16(252, withTransform ? 1 : 0, true); // qform_code
+  bytes.set([0x6e, 0x2b, 0x31, 0x00], 344);
+  return bytes;
+}
+
 function fakeOutput(overrides: Partial<NiftiOutput>): NiftiOutput {
-  return { baseName: 'x', nifti: new Uint8Array([1, 2, 3]), sidecar: { RepetitionTime: 2 }, ...overrides };
+  return { baseName: 'x', nifti: tinyNifti(), sidecar: { RepetitionTime: 2 }, ...overrides };
 }
 
 describe('buildBidsDataset naming', () => {
@@ -36,12 +51,13 @@ describe('buildBidsDataset naming', () => {
     expect(skipped).toEqual([]);
   });
 
-  it('gives functional series a task entity and TaskName, and skips types it cannot write validly', () => {
+  it('gives functional series a task entity and TaskName, and skips series it cannot write validly', () => {
     // Prepare
     const series: BidsSeriesInput[] = [
       { output: fakeOutput({ baseName: '1_rest', seriesNumber: 1, sidecar: { SeriesDescription: 'fMRI resting state', RepetitionTime: 2 } }), bids: { datatype: 'func', suffix: 'bold' } },
       { output: fakeOutput({ baseName: '2_asl', seriesNumber: 2 }), bids: { datatype: 'perf', suffix: 'asl' } },
       { output: fakeOutput({ baseName: '3_dwi', seriesNumber: 3 }), bids: { datatype: 'dwi', suffix: 'dwi' } },
+      { output: fakeOutput({ baseName: '4_t1', seriesNumber: 4, nifti: tinyNifti(false) }), bids: { datatype: 'anat', suffix: 'T1w' } },
     ];
 
     // Act
@@ -53,6 +69,7 @@ describe('buildBidsDataset naming', () => {
     expect(skipped.map((item) => [item.seriesNumber, item.reason])).toEqual([
       [2, 'BIDS perf/asl needs metadata the DICOM conversion does not provide'],
       [3, 'diffusion series without b-values and gradient directions'],
+      [4, 'no spatial orientation in the DICOM (Image Orientation/Position missing)'],
     ]);
   });
 
