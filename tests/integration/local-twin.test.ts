@@ -117,6 +117,15 @@ describe('local twin', () => {
     const [header, payload] = idToken.split('.');
     const forged = `${header}.${payload}.${'A'.repeat(342)}`;
     expect((await apiFetch(stack.url, forged, '/api/me')).status).toBe(401);
+    const accessToken = await fetch(String(stack.config.userPoolEndpoint), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+      body: JSON.stringify({
+        AuthFlow: 'USER_PASSWORD_AUTH', ClientId: stack.config.userPoolClientId,
+        AuthParameters: { USERNAME: 'member@northside.demo.local', PASSWORD: TEST_DEMO_PASSWORD },
+      }),
+    }).then(async (r) => ((await r.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken);
+    expect((await apiFetch(stack.url, accessToken, '/api/me')).status).toBe(401);
     const unknown = await apiFetch(stack.url, idToken, '/api/no-such-thing');
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
@@ -219,4 +228,26 @@ describe('local twin demo password', () => {
       rmSync(own, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('local twin site', () => {
+  it('serves the site (web/dist, built first when missing or stale), unknown routes falling back to index.html', async () => {
+    const site = await startTestStack({ buildSite: true });
+    try {
+      const home = await fetch(`${site.url}/`);
+      expect(home.status).toBe(200);
+      expect(home.headers.get('content-type')).toContain('text/html');
+      const html = await home.text();
+      expect(html).toMatch(/<script[^>]+src="\/assets\/[^"]+\.js"/);
+      const deepLink = await fetch(`${site.url}/datasets/some-id`);
+      expect(await deepLink.text()).toBe(html);
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+      const asset = await fetch(`${site.url}${script}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toContain('javascript');
+      expect((await fetch(`${site.url}/assets/no-such-file.js`)).status).toBe(404);
+    } finally {
+      await site.dispose();
+    }
+  }, 120_000);
 });
