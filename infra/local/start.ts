@@ -14,12 +14,18 @@ async function main(): Promise<number> {
     return 2;
   }
   const dataDir = process.env.DATA_DIR || '.data';
+  const pipelineConcurrency = process.env.PIPELINE_CONCURRENCY ? Number.parseInt(process.env.PIPELINE_CONCURRENCY, 10) : 1;
+  if (!Number.isInteger(pipelineConcurrency) || pipelineConcurrency < 1) {
+    process.stderr.write(`Invalid PIPELINE_CONCURRENCY "${process.env.PIPELINE_CONCURRENCY}": give a whole number of at least 1.\n`);
+    return 2;
+  }
   const started = Date.now();
   const stack = await startLocalStack({
     dataDir,
     port,
     host: process.env.HOST || '127.0.0.1',
     demoPassword: process.env.DEMO_PASSWORD || undefined,
+    pipelineConcurrency,
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const passwordPath = join(stack.dataDir, 'demo-password');
