@@ -81,9 +81,10 @@ export const datasetListIndexes = {
 /** Every attribute the key builders write, for the drift test (must all be in TABLE_KEYS). */
 export const KEY_ATTRIBUTE_NAMES: readonly string[] = [P.pk, P.sk, G1.pk, G1.sk, G2.pk, G2.sk, G3.pk, G3.sk];
 
-/** Strips key attributes before an item leaves the data layer. */
+/** Strips key attributes (and the entity tag) before an item leaves the data layer. */
 export function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...item };
   for (const name of KEY_ATTRIBUTE_NAMES) delete copy[name];
+  delete copy.entity;
   return copy;
 }

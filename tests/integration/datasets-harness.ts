@@ -19,6 +19,10 @@ import type { BucketName, ObjectStore, StoredPart } from '../../shared/domain/st
 import { createAwsDeps } from '../../functions/adapters/index.ts';
 import { createDocumentClient, type Table } from '../../functions/adapters/dynamo/client.ts';
 import { describeTable } from '../../functions/adapters/dynamo/health.ts';
+import { createAuditLog } from '../../functions/adapters/dynamo/audit-log.ts';
+import { createDatasetRepository } from '../../functions/adapters/dynamo/datasets-repository.ts';
+import { createDirectory } from '../../functions/adapters/dynamo/directory.ts';
+import { createUploadRepository } from '../../functions/adapters/dynamo/uploads-repository.ts';
 import { seedDemoTenants } from '../../functions/adapters/seed.ts';
 import { setDeps, type ServerDeps } from '../../functions/lib/deps.ts';
 import { readEnv, resetEnvCache } from '../../functions/lib/env.ts';
@@ -161,8 +165,13 @@ export async function startHarness(): Promise<Harness> {
   const objects = createMemoryObjectStore();
   const started: Harness['started'] = [];
   const real = await createAwsDeps(readEnv(env));
+  // Repositories on the harness's own client, so tests can watch what DynamoDB returns.
   const deps: ServerDeps = {
     ...real,
+    datasets: createDatasetRepository(table),
+    audit: createAuditLog(table),
+    directory: createDirectory(table),
+    uploads: createUploadRepository(table),
     objects,
     pipeline: { start: async (input) => { started.push(input); } },
     health: { failing: async () => (await describeTable(table).then(() => [], () => ['table'])) },

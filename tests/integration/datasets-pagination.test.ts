@@ -1,0 +1,130 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/db/keys.ts';
+import { searchTextOf } from '../../shared/domain/datasets/view.ts';
+import type { DatasetStatus } from '../../shared/schemas/api/datasets.ts';
+import { startHarness, subOf, type Harness } from './datasets-harness.ts';
+
+/**
+ * A hospital with 10,000 datasets: the first page and a page deep into the list read the same small number of
+ * items (counted from what DynamoDB returns to the client), so list cost does not grow with the hospital.
+ */
+const HOSPITAL = 'hosp-northside';
+const TEAM = 'team-northside-neuroradiology';
+const TOTAL = 10_000;
+const ADMIN = 'admin@northside.demo.local';
+const LEAD = 'lead@northside.demo.local';
+const STATUSES: DatasetStatus[] = ['COMPLETE', 'COMPLETE', 'COMPLETE', 'FAILED', 'PROCESSING'];
+
+let h: Harness;
+let itemsRead = 0;
+let queries = 0;
+
+function datasetItem(i: number) {
+  const createdAt = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
+  const base = {
+    id: `bulk-${String(i).padStart(5, '0')}`, hospitalId: HOSPITAL, teamId: i % 2 === 0 ? TEAM : 'team-northside-stroke',
+    ownerUserId: subOf('member@northside.demo.local'), ownerName: 'Taylor Brooks', patientAlias: `PT-${i}`, studyType: 'DIAGNOSTIC' as const,
+    urgency: 'ROUTINE' as const, studyDescription: i % 1000 === 7 ? `Rare glioma follow-up ${i}` : `Brain MRI ${i}`, clinicalIndication: 'Headache',
+    orderingPhysician: 'Dr. A', department: 'Radiology', consentObtained: true, hipaaDisclosure: true,
+    anonymization: { retainPhysicianIdentity: false, retainInstitutionIdentity: false, retainUids: false, retainLongitudinalDates: false, retainPatientCharacteristics: false, keepPrivate: false },
+    status: STATUSES[i % STATUSES.length]!, sizeBytes: 1, fileCount: 1, seriesCount: 1, createdAt, updatedAt: createdAt,
+  };
+  return { ...keys.dataset(HOSPITAL, base.id), ...keys.datasetIndexes(base), entity: 'dataset', ...base, searchText: searchTextOf(base) };
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  const items = Array.from({ length: TOTAL }, (_, i) => datasetItem(i));
+  const batches: (typeof items)[] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  // Ten writers in parallel: dynalite takes the 10k puts in a few seconds that way.
+  await Promise.all(Array.from({ length: 10 }, async (_, w) => {
+    for (let b = w; b < batches.length; b += 10) {
+      let request: Record<string, unknown[]> | undefined = { [h.table.tableName]: batches[b]!.map((Item) => ({ PutRequest: { Item } })) };
+      while (request && Object.keys(request).length > 0) {
+        const result = await h.table.doc.send(new BatchWriteCommand({ RequestItems: request as never }));
+        request = result.UnprocessedItems as Record<string, unknown[]> | undefined;
+      }
+    }
+  }));
+  // Count what DynamoDB hands back for every query from here on.
+  h.table.doc.middlewareStack.add((next, context) => async (args) => {
+    const result = await next(args);
+    if (context.commandName === 'QueryCommand') {
+      queries += 1;
+      itemsRead += ((result.output as { Items?: unknown[] }).Items ?? []).length;
+    }
+    return result;
+  }, { step: 'initialize', name: 'countItemsRead' });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+async function page(as: string, query: Record<string, string>) {
+  queries = 0;
+  itemsRead = 0;
+  const response = await h.call('GET', '/api/datasets', { as, query });
+  expect(response.status).toBe(200);
+  return { body: response.body, queries, itemsRead };
+}
+
+describe('dataset list over 10,000 datasets in one hospital', () => {
+  it('reads the same small number of items for the first page and for a page deep into the list', async () => {
+    // Act
+    const first = await page(ADMIN, { limit: '12' });
+    let token = first.body.nextToken as string;
+    let deep = first;
+    for (let i = 0; i < 50; i++) {
+      deep = await page(ADMIN, { limit: '12', nextToken: token });
+      token = deep.body.nextToken;
+    }
+
+    // Assess
+    expect(first.body.items).toHaveLength(12);
+    expect(first.body.items[0].id).toBe('bulk-09999');
+    expect(deep.body.items[0].id).toBe(`bulk-${String(TOTAL - 1 - 50 * 12).padStart(5, '0')}`);
+    expect(first.itemsRead).toBe(12);
+    expect(deep.itemsRead).toBe(12);
+    expect(first.queries).toBe(1);
+    expect(deep.queries).toBe(1);
+  });
+
+  it('pages a team lead through their team only, and a status filter through the status index, with bounded reads', async () => {
+    const team = await page(LEAD, { limit: '48' });
+    expect(team.body.items.every((d: { teamId: string }) => d.teamId === TEAM)).toBe(true);
+    expect(team.itemsRead).toBe(48);
+    const failed = await page(ADMIN, { limit: '24', status: 'FAILED' });
+    expect(failed.body.items).toHaveLength(24);
+    expect(failed.body.items.every((d: { status: string }) => d.status === 'FAILED')).toBe(true);
+    expect(failed.itemsRead).toBe(24);
+    const second = await page(ADMIN, { limit: '24', status: 'FAILED', nextToken: failed.body.nextToken });
+    expect(second.itemsRead).toBe(24);
+    expect(second.body.items[0].id < failed.body.items.at(-1).id).toBe(true);
+  });
+
+  it('caps the reads of a rare search and returns a token to go on', async () => {
+    const search = await page(ADMIN, { limit: '6', search: 'glioma' });
+    expect(search.queries).toBeLessThanOrEqual(4);
+    expect(search.itemsRead).toBeLessThanOrEqual(4 * 6);
+    expect(search.body.nextToken).toEqual(expect.any(String));
+  });
+
+  it('rejects a continuation token replayed by another hospital or with another filter', async () => {
+    const first = await page(ADMIN, { limit: '6' });
+    const otherHospital = await h.call('GET', '/api/datasets', { as: 'admin@lakeview.demo.local', query: { limit: '6', nextToken: first.body.nextToken } });
+    expect(otherHospital.status).toBe(400);
+    expect(otherHospital.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Invalid input' });
+    const otherFilter = await h.call('GET', '/api/datasets', { as: ADMIN, query: { limit: '6', status: 'FAILED', nextToken: first.body.nextToken } });
+    expect(otherFilter.status).toBe(400);
+    const tampered = first.body.nextToken.slice(0, -2) + (first.body.nextToken.endsWith('A') ? 'BB' : 'AA');
+    expect((await h.call('GET', '/api/datasets', { as: ADMIN, query: { limit: '6', nextToken: tampered } })).status).toBe(400);
+  });
+
+  it('accepts only the page sizes 6, 12, 24 and 48', async () => {
+    expect((await h.call('GET', '/api/datasets', { as: ADMIN, query: { limit: '10' } })).status).toBe(400);
+    expect((await h.call('GET', '/api/datasets', { as: ADMIN, query: { limit: '48' } })).body.items).toHaveLength(48);
+  });
+});
