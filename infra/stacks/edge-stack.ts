@@ -89,11 +89,13 @@ export class EdgeStack extends Stack {
       },
     });
 
+    // One origin object for both behaviours: one origin, one origin access control.
+    const siteOrigin = S3BucketOrigin.withOriginAccessControl(this.siteBucket);
     this.distribution = new Distribution(this, 'SiteDistribution', {
       comment: `Imaging Workspace site (${config.stage})`,
       defaultRootObject: 'index.html',
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+        origin: siteOrigin,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
@@ -103,7 +105,7 @@ export class EdgeStack extends Stack {
       additionalBehaviors: {
         // Runtime settings change with every deployment: never cache them.
         '/config.json': {
-          origin: S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+          origin: siteOrigin,
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           responseHeadersPolicy: headers,
