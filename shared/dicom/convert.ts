@@ -21,7 +21,7 @@ export type ConvertInputFile = { name: string; bytes: Uint8Array };
 
 export type ConvertOptions = {
   /** Called with each series' conversion time (ms); used by the bench and the pipeline's metrics. */
-  onSeriesConverted?: (info: { seriesInstanceUID?: string; fileCount: number; outputs: number; ms: number }) => void;
+  onSeriesConverted?: (info: { seriesInstanceUID?: string; fileCount: number; outputs: number; exitCode: number; ms: number }) => void;
 };
 
 /** dcm2niix arguments: the field's defaults, with the name pattern fixed and compression done here (see gzipBytes). */
@@ -33,8 +33,8 @@ type SeriesBatch = { seriesInstanceUID?: string; seriesNumber?: number; files: C
  * Converts DICOM files to NIfTI + BIDS sidecar (+ bval/bvec), one dcm2niix run per series so every output is tied to
  * its SeriesInstanceUID. Geometry, scaling and sidecars are dcm2niix's own. Files that do not parse as DICOM are left
  * out (validation reports them earlier); gzip-compressed DICOM is unpacked first. A series may give several outputs
- * (echoes, phase/magnitude); derived images that dcm2niix writes without a sidecar (e.g. Philips' isotropic ADC) are
- * dropped, as their own notes advise for processing.
+ * (echoes, phase/magnitude); derived images that dcm2niix writes without a sidecar (e.g. the isotropic ADC image Philips
+ * appends to a DTI series) are dropped: it would disturb diffusion processing, and it can be recomputed.
  * @example const [t1] = await convertToNifti(files.map((f) => ({ name: f.path, bytes: f.bytes })));
  */
 export async function convertToNifti(files: ConvertInputFile[], options: ConvertOptions = {}): Promise<NiftiOutput[]> {
@@ -48,6 +48,7 @@ export async function convertToNifti(files: ConvertInputFile[], options: Convert
       seriesInstanceUID: batch.seriesInstanceUID,
       fileCount: batch.files.length,
       outputs: outputs.length,
+      exitCode: run.exitCode,
       ms: performance.now() - started,
     });
   }
