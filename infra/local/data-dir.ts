@@ -24,9 +24,14 @@ export function ensureDir(path: string): string {
 function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  // After a crash the pid may have gone to an unrelated program: only a node process can be a twin.
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node');
+  } catch {
+    return true; // no /proc (not Linux): trust the signal check
   }
 }
 
