@@ -109,6 +109,28 @@ describe('local twin', () => {
     expect(decodeJwt(refreshed.body.AuthenticationResult!.IdToken).email).toBe('lead@lakeview.demo.local');
   });
 
+  it("signs in and refreshes with the site's library (Amplify, USER_PASSWORD_AUTH) through /_aws/cognito", async () => {
+    const { Amplify } = await import('aws-amplify');
+    const auth = await import('aws-amplify/auth');
+    Amplify.configure({
+      Auth: {
+        Cognito: {
+          userPoolId: String(stack.config.userPoolId), userPoolClientId: String(stack.config.userPoolClientId),
+          userPoolEndpoint: String(stack.config.userPoolEndpoint), loginWith: { email: true },
+        },
+      },
+    });
+    const result = await auth.signIn({ username: 'lead@northside.demo.local', password: TEST_DEMO_PASSWORD, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
+    expect(result.isSignedIn).toBe(true);
+    const first = await auth.fetchAuthSession();
+    const refreshed = await auth.fetchAuthSession({ forceRefresh: true });
+    expect(refreshed.tokens?.idToken?.payload['cognito:groups']).toEqual(['TEAM_LEAD']);
+    const me = await apiFetch(stack.url, refreshed.tokens!.idToken!.toString(), '/api/me');
+    expect(me.status).toBe(200);
+    expect(first.tokens?.idToken?.payload.email).toBe('lead@northside.demo.local');
+    await auth.signOut();
+  });
+
   it('acts as the Cognito authorizer: no token, a forged token or an access token → 401 NO_TOKEN; unknown /api path → 404 JSON', async () => {
     const noToken = await apiFetch(stack.url, undefined, '/api/me');
     expect(noToken.status).toBe(401);
