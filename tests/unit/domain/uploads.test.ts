@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createDataset } from '../../../shared/domain/datasets/create-dataset.ts';
+import { completeFile } from '../../../shared/domain/uploads/complete-file.ts';
+import { completeUpload } from '../../../shared/domain/uploads/complete-upload.ts';
+import { getUploadSession } from '../../../shared/domain/uploads/get-upload-session.ts';
+import { openUploadSession } from '../../../shared/domain/uploads/open-upload-session.ts';
+import { presignParts } from '../../../shared/domain/uploads/presign-parts.ts';
+import { MAX_ENHANCED_FILES, MAX_FILE_BYTES, UPLOAD_PART_BYTES } from '../../../shared/schemas/api/uploads.ts';
+import { caller, NEW_DATASET, ports } from './fakes.ts';
+
+const member = caller('TEAM_MEMBER');
+
+async function opened(sizes = [10, UPLOAD_PART_BYTES + 1]) {
+  const p = ports();
+  const d = await createDataset(NEW_DATASET, member, p);
+  const session = await openUploadSession(d.id, sizes.map((sizeBytes, i) => ({ path: `f${i}.dcm`, sizeBytes })), member, p);
+  return { p, d, session };
+}
+
+describe('upload sessions', () => {
+  it('opens one multipart upload per file and moves the dataset to UPLOADING', async () => {
+    const { p, d, session } = await opened();
+    expect(session.files.map((f) => f.partCount)).toEqual([1, 2]);
+    expect((await p.datasets.get('h1', d.id))!.status).toBe('UPLOADING');
+    expect([...p.uploads.files.values()].map((f) => f.objectKey)).toEqual([`h1/${d.id}/raw/0`, `h1/${d.id}/raw/1`]);
+  });
+
+  it('resumes: opening again returns the same session with the parts already stored', async () => {
+    const { p, d, session } = await opened();
+    const file = p.uploads.files.get(`${session.sessionId}/1`)!;
+    const etag = p.objects.uploadPart(file.multipartUploadId, 1, new Uint8Array(8));
+    const again = await openUploadSession(d.id, [{ path: 'f0.dcm', sizeBytes: 10 }], member, p);
+    expect(again.sessionId).toBe(session.sessionId);
+    expect(again.files[1]!.completedParts).toEqual([{ partNumber: 1, etag }]);
+    expect((await getUploadSession(session.sessionId, member, p)).files[1]!.completedParts).toHaveLength(1);
+  });
+
+  it('enforces the file-count and size limits with the catalogue messages', async () => {
+    const p = ports();
+    const d = await createDataset(NEW_DATASET, member, p);
+    const many = Array.from({ length: MAX_ENHANCED_FILES + 1 }, (_, i) => ({ path: `${i}`, sizeBytes: 1 }));
+    await expect(openUploadSession(d.id, many, member, p)).rejects.toMatchObject({ code: 'TOO_MANY_FILES', values: { n: MAX_ENHANCED_FILES } });
+    await expect(openUploadSession(d.id, [{ path: 'big', sizeBytes: MAX_FILE_BYTES + 1 }], member, p)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+  });
+
+  it('presigns only parts the file has, completes files, then starts the pipeline once all are complete', async () => {
+    const { p, d, session } = await opened([10]);
+    await expect(presignParts(session.sessionId, 0, [2], member, p)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    const { urls } = await presignParts(session.sessionId, 0, [1], member, p);
+    expect(urls[0]!.url).toContain('partNumber=1');
+    await expect(completeUpload(session.sessionId, member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    const file = p.uploads.files.get(`${session.sessionId}/0`)!;
+    const etag = p.objects.uploadPart(file.multipartUploadId, 1, new Uint8Array([7, 7]));
+    await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
+    expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p)).toEqual({ fileIndex: 0, status: 'COMPLETE' });
+    const dataset = await completeUpload(session.sessionId, member, p);
+    expect(dataset.status).toBe('UPLOADING');
+    expect(p.pipeline.started).toHaveLength(1);
+    expect(await p.objects.get('uploads', `h1/${d.id}/raw/0`)).toEqual(new Uint8Array([7, 7]));
+  });
+
+  it('hides a session of another team as UPLOAD_NOT_FOUND', async () => {
+    const { p, session } = await opened([10]);
+    await expect(getUploadSession(session.sessionId, caller('TEAM_LEAD', { teamId: 't9' }), p)).rejects.toMatchObject({ code: 'UPLOAD_NOT_FOUND' });
+  });
+});
