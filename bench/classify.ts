@@ -4,14 +4,16 @@
  * (sidecar rows and the shared DICOM series, with the DICOM parse time shown apart).
  * Run: npx tsx bench/classify.ts
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   evaluateProtocols, formatConfusion, parseLabelledCsv, uniqueProtocols, acquisitionFromRow,
 } from '../shared/dicom/classify/evaluation.ts';
-import { acquisitionFromDicom, classifySeries } from '../shared/dicom/classify/index.ts';
+import { classifySeries } from '../shared/dicom/classify/index.ts';
+import { timeSeriesClassification } from './lib/classify.ts';
+import { SHARED_DATA } from './lib/data.ts';
 
-const SHARED = resolve(process.cwd(), '../shared/data');
+const SHARED = SHARED_DATA;
 const rows = parseLabelledCsv(readFileSync(join(SHARED, 'labels/dev-sidecars.csv'), 'utf8'));
 const protocols = uniqueProtocols(rows);
 const percent = (value: number) => (Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(1)}%`);
@@ -65,11 +67,6 @@ const series: [string, string][] = [
   ['siemens-dwi-mosaic (2 gzip files)', join(SHARED, 'dicom/siemens-dwi-mosaic')],
 ];
 for (const [name, folder] of series) {
-  const files = readdirSync(folder).sort().map((file) => new Uint8Array(readFileSync(join(folder, file))));
-  const t0 = performance.now();
-  const acq = acquisitionFromDicom(files);
-  const t1 = performance.now();
-  const result = classifySeries(acq);
-  const t2 = performance.now();
-  console.log(`${name}: ${result.classifiedType} (${result.confidence}); read ${(t1 - t0).toFixed(0)} ms, classify ${((t2 - t1) * 1000).toFixed(0)} µs`);
+  const timing = timeSeriesClassification(folder);
+  console.log(`${name}: ${timing.result.classifiedType} (${timing.result.confidence}); read ${timing.acquisitionMs.toFixed(0)} ms, classify ${timing.classifyUs.toFixed(0)} µs`);
 }

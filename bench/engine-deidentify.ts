@@ -1,44 +1,28 @@
 /**
  * De-identification throughput on the GE T1 series (196 files): our engine next to a plain copy of the same bytes
  * and next to gdcmanon (GDCM's PS3.15 basic profile, `--dumb` mode clearing the same core attributes), in one run.
- * Run: npx tsx bench/engine-deidentify.ts
+ * The measuring lives in bench/lib/deidentify.ts (shared with bench/engine.ts).
+ * Run: npx tsx bench/engine-deidentify.ts [--runs N]
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { deidentifyDicom } from '../shared/dicom/deidentify/index.ts';
-import { AnonymizationOptionsSchema } from '../shared/schemas/api/datasets.ts';
+import { GE_T1_FOLDER } from './lib/data.ts';
+import { measureDeidentification, throughput } from './lib/deidentify.ts';
 
-const SOURCE = resolve(process.cwd(), '../shared/data/dicom/ge-t1-ir-spgr/dicom');
-const files = readdirSync(SOURCE).sort().map((name) => join(SOURCE, name)).filter((path) => statSync(path).isFile());
-const totalBytes = files.reduce((sum, path) => sum + statSync(path).size, 0);
-const work = mkdtempSync(join(tmpdir(), 'iws-bench-'));
-const context = { secret: 'bench', hospitalId: 'bench', options: AnonymizationOptionsSchema.parse({}) };
+const runsIndex = process.argv.indexOf('--runs');
+const runs = runsIndex >= 0 ? Math.max(1, Number(process.argv[runsIndex + 1]) || 3) : 3;
+const measured = measureDeidentification(GE_T1_FOLDER, runs);
 
-function timed(label: string, body: (out: string) => void): number {
-  const out = join(work, label);
-  mkdirSync(out, { recursive: true });
-  const start = performance.now();
-  body(out);
-  const seconds = (performance.now() - start) / 1000;
-  process.stdout.write(`${label.padEnd(22)} ${seconds.toFixed(3).padStart(7)} s  ${(files.length / seconds).toFixed(0).padStart(6)} files/s  ${(totalBytes / 1048576 / seconds).toFixed(1).padStart(7)} MiB/s\n`);
+function row(label: string, times: number[]): number {
+  const { seconds, filesPerSecond, mibPerSecond } = throughput(measured, times);
+  process.stdout.write(`${label.padEnd(22)} ${seconds.toFixed(3).padStart(7)} s  ${filesPerSecond.toFixed(0).padStart(6)} files/s  ${mibPerSecond.toFixed(1).padStart(7)} MiB/s\n`);
   return seconds;
 }
 
-try {
-  process.stdout.write(`${files.length} files, ${(totalBytes / 1048576).toFixed(1)} MiB (read + process + write each)\n`);
-  const copy = timed('plain copy', (out) => {
-    for (const path of files) writeFileSync(join(out, path.split('/').pop()!), new Uint8Array(readFileSync(path)));
-  });
-  const engine = timed('iws deidentify', (out) => {
-    for (const path of files) writeFileSync(join(out, path.split('/').pop()!), deidentifyDicom(new Uint8Array(readFileSync(path)), context).bytes);
-  });
-  const gdcm = timed('gdcmanon --dumb', (out) => {
-    execFileSync('gdcmanon', ['--dumb', '--continue', '--recursive', '--empty', '0010,0010', '--empty', '0010,0020', '--remove', '0008,0080',
-      '-i', SOURCE, '-o', out], { stdio: 'pipe' });
-  });
+process.stdout.write(`${measured.files} files, ${(measured.bytes / 1048576).toFixed(1)} MiB (read + process + write each), median of ${runs} runs\n`);
+const copy = row('plain copy', measured.plainCopyMs);
+const engine = row('iws deidentify', measured.engineMs);
+if (measured.gdcmanonMs) {
+  const gdcm = row('gdcmanon --dumb', measured.gdcmanonMs);
   process.stdout.write(`iws / plain copy: ${(engine / copy).toFixed(2)}x; iws / gdcmanon: ${(engine / gdcm).toFixed(2)}x\n`);
-} finally {
-  rmSync(work, { recursive: true, force: true });
+} else {
+  process.stdout.write(`iws / plain copy: ${(engine / copy).toFixed(2)}x; gdcmanon not installed (apt-get install libgdcm-tools)\n`);
 }
