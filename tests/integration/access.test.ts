@@ -4,6 +4,9 @@ import type { DatasetRecord } from '../../shared/domain/datasets/ports.ts';
 import { searchTextOf } from '../../shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '../../shared/schemas/api/datasets.ts';
 import { rawObjectKey } from '../../shared/domain/uploads/ports.ts';
+import type { ServerDeps } from '../../functions/lib/deps.ts';
+import { createAwsDeps } from '../../functions/adapters/index.ts';
+import { apiFetch, signIn, startTestStack, type TestStack } from '../helpers/local-stack.ts';
 import { startHarness, subOf, type Harness } from './datasets-harness.ts';
 
 /**
@@ -23,14 +26,24 @@ const ACTORS: Record<Actor, string | undefined> = {
 
 const HOSPITAL = 'hosp-northside';
 const TEAM = 'team-northside-neuroradiology';
-let h: Harness;
+
+/** What the table needs from a server: call a route as someone, reach its data to plant fixtures. */
+type Backend = {
+  deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory'>;
+  sub(email: string): string;
+  uploadPart(objectKey: string, uploadId: string, bytes: Uint8Array): Promise<string>;
+  call(method: string, path: string, options: { as?: string; body?: unknown; query?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+};
+
+let h: Backend;
 let counter = 0;
 
 async function dataset(status: DatasetStatus, options: { teamId?: string; withSeries?: boolean; upload?: 'open' | 'parts-stored' | 'all-complete' } = {}) {
-  const id = `ds-${++counter}`;
+  const id = `ds-${Date.now().toString(36)}-${++counter}`;
   const now = new Date(Date.UTC(2026, 0, 1, 0, 0, counter)).toISOString();
   const base = {
-    id, hospitalId: HOSPITAL, teamId: options.teamId ?? TEAM, ownerUserId: subOf('member@northside.demo.local'), ownerName: 'Taylor Brooks',
+    id, hospitalId: HOSPITAL, teamId: options.teamId ?? TEAM, ownerUserId: h.sub('member@northside.demo.local'), ownerName: 'Taylor Brooks',
     patientAlias: 'PT-000000000000', studyType: 'DIAGNOSTIC' as const, urgency: 'ROUTINE' as const, studyDescription: 'Brain MRI',
     clinicalIndication: 'Headache', orderingPhysician: 'Dr. A', department: 'Radiology', consentObtained: true, hipaaDisclosure: true,
     anonymization: { retainPhysicianIdentity: false, retainInstitutionIdentity: false, retainUids: false, retainLongitudinalDates: false, retainPatientCharacteristics: false, keepPrivate: false },
@@ -42,9 +55,9 @@ async function dataset(status: DatasetStatus, options: { teamId?: string; withSe
   if (options.upload) {
     sessionId = `session-${id}`;
     const objectKey = rawObjectKey(HOSPITAL, id, 0);
-    const uploadId = await h.objects.createMultipart('uploads', objectKey);
-    const etag = options.upload === 'open' ? undefined : h.objects.uploadPart(uploadId, 1, new Uint8Array([1, 2, 3]));
-    if (options.upload === 'all-complete') await h.objects.completeMultipart('uploads', objectKey, uploadId, [{ partNumber: 1, etag: etag! }]);
+    const uploadId = await h.deps.objects.createMultipart('uploads', objectKey);
+    const etag = options.upload === 'open' ? undefined : await h.uploadPart(objectKey, uploadId, new Uint8Array([1, 2, 3]));
+    if (options.upload === 'all-complete') await h.deps.objects.completeMultipart('uploads', objectKey, uploadId, [{ partNumber: 1, etag: etag! }]);
     await h.deps.uploads.createSession(
       { sessionId, hospitalId: HOSPITAL, datasetId: id, createdByUserId: base.ownerUserId, partBytes: 8 * 1024 * 1024, fileCount: 1, totalBytes: 3, status: 'OPEN', createdAt: now },
       [{ sessionId, hospitalId: HOSPITAL, fileIndex: 0, path: 'a/1.dcm', sizeBytes: 3, partCount: 1, objectKey, multipartUploadId: uploadId, status: options.upload === 'all-complete' ? 'COMPLETE' : 'PENDING' }],
@@ -120,14 +133,63 @@ const EXPECTATIONS: Record<string, Case> = {
   'POST /api/uploads/{sessionId}/complete': { prepare: async () => ({ method: 'POST', path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'all-complete' })).sessionId}/complete` }), expect: uploaders(200) },
 };
 
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+function inProcess(): () => Promise<Backend> {
+  return async () => {
+    const harness: Harness = await startHarness();
+    return {
+      deps: harness.deps,
+      sub: subOf,
+      uploadPart: async (_key, uploadId, bytes) => harness.objects.uploadPart(uploadId, 1, bytes),
+      call: (method, path, options) => harness.call(method, path, options),
+      stop: () => harness.stop(),
+    };
+  };
+}
 
-describe('access control over every route', () => {
+/** The local twin from the outside: real sign-in at its Cognito stand-in, requests over HTTP with the ID token. */
+function throughTwin(): () => Promise<Backend> {
+  return async () => {
+    const stack: TestStack = await startTestStack();
+    const deps = await createAwsDeps();
+    const tokens = new Map<string, string>();
+    const subs = new Map<string, string>();
+    for (const email of Object.values(ACTORS)) {
+      if (!email) continue;
+      const token = await signIn(stack.url, email);
+      tokens.set(email, token);
+      subs.set(email, JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).sub as string);
+    }
+    return {
+      deps,
+      sub: (email) => subs.get(email)!,
+      async uploadPart(objectKey, uploadId, bytes) {
+        const url = await deps.objects.presignPart('uploads', objectKey, uploadId, 1, 300);
+        const response = await fetch(url, { method: 'PUT', body: bytes });
+        expect(response.status).toBe(200);
+        return response.headers.get('etag')!;
+      },
+      async call(method, path, options) {
+        const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
+        const response = await apiFetch(stack.url, options.as ? tokens.get(options.as) : undefined, `${path}${query}`, { method, body: options.body });
+        const text = await response.text();
+        return { status: response.status, body: text ? JSON.parse(text) : undefined };
+      },
+      stop: () => stack.dispose(),
+    };
+  };
+}
+
+describe.each([
+  ['in process, through the domain handlers', inProcess()],
+  ['through the local twin over HTTP', throughTwin()],
+])('access control over every route (%s)', (_mode, start) => {
+  beforeAll(async () => {
+    h = await start();
+  }, 120_000);
+  afterAll(async () => {
+    await h?.stop();
+  });
+
   it('has an expectation for every route of the table and no stale ones', () => {
     const keys = ROUTES.map(routeKey);
     expect(keys.filter((k) => !EXPECTATIONS[k])).toEqual([]);
@@ -152,7 +214,6 @@ describe('access control over every route', () => {
       expect(got).toEqual(spec!.expect);
     });
   }
-});
 
 describe('tenant and team isolation', () => {
   it('never lists another hospital\'s datasets', async () => {
@@ -180,18 +241,41 @@ describe('tenant and team isolation', () => {
     expect(JSON.stringify(created.body)).not.toContain('MRN-1');
   });
 
-  it('rejects a token whose user has no record (401), a disabled user (403) and a token whose group is not the user\'s role (403)', async () => {
-    const member = h.user(ACTORS.TEAM_MEMBER!);
-    const claims = { sub: 'sub-unknown', email: 'x@y', 'custom:hospitalId': HOSPITAL, 'cognito:groups': 'TEAM_MEMBER' };
-    expect((await h.call('GET', '/api/me', { claims })).status).toBe(401);
-    const forged = { sub: subOf(member.email), email: member.email, 'custom:hospitalId': HOSPITAL, 'cognito:groups': 'HOSPITAL_ADMIN' };
-    expect((await h.call('GET', '/api/datasets', { claims: forged })).status).toBe(403);
-    const spoofedHospital = { ...forged, 'cognito:groups': 'TEAM_MEMBER', 'custom:hospitalId': 'hosp-lakeview' };
-    expect((await h.call('GET', '/api/me', { claims: spoofedHospital })).status).toBe(401);
-    const record = (await h.deps.directory.getUser(HOSPITAL, subOf(member.email)))!;
+  it('rejects a disabled user (403) and a token whose group no longer matches the user\'s role (403)', async () => {
+    const email = ACTORS.TEAM_MEMBER!;
+    const record = (await h.deps.directory.getUser(HOSPITAL, h.sub(email)))!;
     await h.deps.directory.putUser({ ...record, status: 'DISABLED' });
-    expect((await h.call('GET', '/api/me', { as: member.email })).status).toBe(403);
+    expect((await h.call('GET', '/api/me', { as: email })).status).toBe(403);
     await h.deps.directory.putUser({ ...record, status: 'ACTIVE' });
-    expect((await h.call('GET', '/api/me', { as: member.email })).status).toBe(200);
+    expect((await h.call('GET', '/api/me', { as: email })).status).toBe(200);
+    await h.deps.directory.putUser({ ...record, role: 'TEAM_LEAD' });
+    expect((await h.call('GET', '/api/me', { as: email })).status).toBe(403);
+    await h.deps.directory.putUser(record);
+  });
+});
+});
+
+describe('claims that the authorizer passed but the user record does not back (in process)', () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it('answers 401 for a sub with no user record, also when the hospital claim names another tenant', async () => {
+    const member = harness.user(ACTORS.TEAM_MEMBER!);
+    expect((await harness.call('GET', '/api/me', { claims: { sub: 'sub-unknown', email: 'x@y', 'custom:hospitalId': HOSPITAL, 'cognito:groups': 'TEAM_MEMBER' } })).status).toBe(401);
+    const spoofed = { sub: subOf(member.email), email: member.email, 'custom:hospitalId': 'hosp-lakeview', 'cognito:groups': 'TEAM_MEMBER' };
+    expect((await harness.call('GET', '/api/me', { claims: spoofed })).status).toBe(401);
+  });
+
+  it('answers 403 when the groups claim names a role the user does not have', async () => {
+    const member = harness.user(ACTORS.TEAM_MEMBER!);
+    const forged = { sub: subOf(member.email), email: member.email, 'custom:hospitalId': HOSPITAL, 'cognito:groups': 'HOSPITAL_ADMIN,TEAM_MEMBER' };
+    expect((await harness.call('GET', '/api/datasets', { claims: forged })).status).toBe(403);
+    const plain = { ...forged, 'cognito:groups': 'TEAM_MEMBER' };
+    expect((await harness.call('GET', '/api/datasets', { claims: plain })).status).toBe(200);
   });
 });
