@@ -49,7 +49,7 @@ export function trackStreamlines(input: TrackingInput, options: TrackingOptions 
   const direction = new Float64Array(3);
   const sample = new Float64Array(4);
 
-  /** Trilinear FA and sign-aligned eigenvector at a continuous index position; false outside the volume or mask. */
+  /** Trilinear FA and FA-weighted, sign-aligned eigenvector at a continuous index position; false outside the volume or mask. */
   const interpolate = (x: number, y: number, z: number, reference: Float64Array): boolean => {
     if (x < 0 || y < 0 || z < 0 || x > nx - 1 || y > ny - 1 || z > nz - 1) return false;
     const nearest = Math.round(x) + nx * (Math.round(y) + ny * Math.round(z));
@@ -64,11 +64,13 @@ export function trackStreamlines(input: TrackingInput, options: TrackingOptions 
       if (w === 0) continue;
       const i = xi + nx * (yi + ny * zi);
       const ex = v1[i * 3] as number, ey = v1[i * 3 + 1] as number, ez = v1[i * 3 + 2] as number;
-      const sign = ex * (reference[0] as number) + ey * (reference[1] as number) + ez * (reference[2] as number) < 0 ? -w : w;
+      // Directions are weighted by FA too: an isotropic neighbour's eigenvector is noise and must not steer.
+      const f = fa[i] as number;
+      const sign = ex * (reference[0] as number) + ey * (reference[1] as number) + ez * (reference[2] as number) < 0 ? -w * f : w * f;
       sample[0] = (sample[0] as number) + sign * ex;
       sample[1] = (sample[1] as number) + sign * ey;
       sample[2] = (sample[2] as number) + sign * ez;
-      sample[3] = (sample[3] as number) + w * (fa[i] as number);
+      sample[3] = (sample[3] as number) + w * f;
     }
     const norm = Math.hypot(sample[0] as number, sample[1] as number, sample[2] as number);
     if (norm < 1e-9) return false;
