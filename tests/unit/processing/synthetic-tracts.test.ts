@@ -157,11 +157,13 @@ describe('buildTracts on a synthetic fibre phantom (known direction, rotated RAS
     const b0 = writeVolume({ dims: DIMS, voxelSize: VOXEL, affine: AFFINE, datatype: 'float32', data: volume.data.slice(0, voxels) });
     // Act
     const surface = await buildSurface(b0);
-    const mesh = await NVMeshLoaders.readMZ3(toArrayBuffer(surface.bytes));
+    const loaded = await NVMeshLoaders.readMZ3(toArrayBuffer(surface.bytes));
+    if (!('positions' in loaded) || !loaded.positions || !loaded.indices) throw new Error('NiiVue read the MZ3 as scalars, not a mesh');
+    const mesh = { positions: loaded.positions, indices: loaded.indices };
     // Assess
     expect(surface.metadata.closed).toBe(true);
-    expect(mesh.positions!.length / 3).toBe(surface.metadata.vertices);
-    expect(mesh.indices!.length / 3).toBe(surface.metadata.faces);
+    expect(mesh.positions.length / 3).toBe(surface.metadata.vertices);
+    expect(mesh.indices.length / 3).toBe(surface.metadata.faces);
     expect(inflate(surface.bytes).length).toBe(16 + surface.metadata.faces * 12 + surface.metadata.vertices * 12);
   });
 });
