@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  ALL_PIPELINE_TASKS, buildPipelineDefinition, substituteDefinition, taskArnVariable,
+  ALL_PIPELINE_TASKS, buildPipelineDefinition, FAILURE_TASK, substituteDefinition, taskArnVariable,
 } from '../../shared/pipeline/definition.ts';
 
 // aws-local-stepfunctions 3 targets Node 22: on Node 20 its Task timeouts need Promise.withResolvers.
@@ -23,7 +23,9 @@ promiseStatics.withResolvers ??= function withResolvers<T>() {
 
 export type WorkerRequest =
   | { type: 'run'; executionArn: string; name: string; input: string; startDate: number }
-  | { type: 'abort'; executionArn: string };
+  | { type: 'abort'; executionArn: string }
+  /** Runs only the failure task (the ASL's Catch target) for an execution the executor gives up on. */
+  | { type: 'fail'; executionArn: string; input: string; error: string; cause: string };
 export type WorkerReply =
   | { type: 'done'; executionArn: string; status: 'SUCCEEDED'; output: string }
   | { type: 'done'; executionArn: string; status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error: string; cause: string };
@@ -62,6 +64,12 @@ async function main(): Promise<void> {
   process.on('message', (message: WorkerRequest) => {
     if (message.type === 'abort') {
       running.get(message.executionArn)?.abort();
+      return;
+    }
+    if (message.type === 'fail') {
+      const input = { ...(JSON.parse(message.input) as object), error: { Error: message.error, Cause: message.cause } };
+      const done = (cause: string) => process.send?.({ type: 'done', executionArn: message.executionArn, status: 'FAILED', error: message.error, cause } satisfies WorkerReply);
+      handlers[FAILURE_TASK.state]!(input).then(() => done(message.cause), () => done(`${message.cause} Recording the failure failed too.`));
       return;
     }
     const execution = machine.run(JSON.parse(message.input) as never, {

@@ -26,7 +26,7 @@ export type ExecutionRecord = {
   output?: string;
   error?: string;
   cause?: string;
-  /** How many times the local executor started it (restarts after a crash count). */
+  /** Runs the local executor started and lost to a crash of the twin or of its worker (a clean stop does not count). */
   attempts: number;
 };
 
@@ -144,20 +144,21 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
       const arn = queue.shift()!;
       const record = records.get(arn);
       if (!record || record.status !== 'RUNNING' || inFlight.has(arn)) continue;
-      if (record.attempts >= MAX_ATTEMPTS) {
-        Object.assign(record, {
-          status: 'FAILED', stopDate: Date.now(), error: 'States.Runtime',
-          cause: `The local executor stopped ${record.attempts} times during this execution.`,
-        });
-        save(record);
-        continue;
-      }
-      record.attempts++;
+      // An execution that took the worker down again and again is given up: only the failure task runs, so the
+      // dataset ends FAILED with a reason (and can be retried) instead of staying in its stage.
+      const giveUp = record.attempts >= MAX_ATTEMPTS;
+      const request: WorkerRequest = giveUp
+        ? {
+            type: 'fail', executionArn: arn, input: record.input, error: 'States.Runtime',
+            cause: `The local pipeline executor stopped ${record.attempts} times while running this execution.`,
+          }
+        : { type: 'run', executionArn: arn, name: record.name, input: record.input, startDate: record.startDate };
+      if (!giveUp) record.attempts++;
       save(record);
       inFlight.add(arn);
       workerReady ??= startWorker();
       workerReady.then(
-        (child) => child.send({ type: 'run', executionArn: arn, name: record.name, input: record.input, startDate: record.startDate } satisfies WorkerRequest),
+        (child) => child.send(request),
         () => {
           /* the exit handler re-queues it */
         },
@@ -257,6 +258,14 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
     isHealthy: () => !closing && workerFailures < 10,
     async close() {
       closing = true;
+      // A clean stop is no failure of the execution: it does not count towards giving up.
+      for (const arn of inFlight) {
+        const record = records.get(arn);
+        if (record?.status === 'RUNNING' && record.attempts > 0) {
+          record.attempts--;
+          save(record);
+        }
+      }
       const child = worker;
       if (!child || child.exitCode !== null) return;
       // Executions still RUNNING stay so on disk and are resumed at the next start.
