@@ -1,0 +1,137 @@
+import { DynamoDBDocumentClient, UpdateCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateMultipartUploadCommand, ListPartsCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPageTokens, createPseudonymizer } from '../../../functions/adapters/crypto.ts';
+import { createDatasetRepository } from '../../../functions/adapters/dynamo/datasets-repository.ts';
+import { createObjectStore, createS3Client } from '../../../functions/adapters/s3/object-store.ts';
+import { createSecretSource } from '../../../functions/adapters/secrets.ts';
+import { createPipelineStarter } from '../../../functions/adapters/sfn/pipeline-starter.ts';
+import { TABLE_KEYS } from '../../../shared/db/table.ts';
+import { ConflictError, NotFoundError } from '../../../shared/domain/errors.ts';
+
+const buckets = { uploads: 'up-bucket', studies: 'st-bucket', assets: 'as-bucket' };
+
+describe('S3 object store', () => {
+  const s3Mock = mockClient(S3Client);
+  afterEach(() => s3Mock.reset());
+
+  it('presigns part uploads without SDK checksum parameters (browsers cannot send them), path-style on the public endpoint', async () => {
+    const store = createObjectStore({ region: 'us-east-1', buckets, endpoint: 'http://127.0.0.1:9000', publicEndpoint: 'http://localhost:3000/_s3' });
+    const url = new URL(await store.presignPart('uploads', 'h1/d1/raw/0', 'upload-1', 3, 3600));
+    expect(url.origin + url.pathname).toBe('http://localhost:3000/_s3/up-bucket/h1/d1/raw/0');
+    expect(url.searchParams.get('partNumber')).toBe('3');
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('3600');
+    expect([...url.searchParams.keys()].filter((k) => /checksum/i.test(k))).toEqual([]);
+    const get = new URL(await store.presignGet('assets', 'h1/d1/report.pdf', 900));
+    expect(get.searchParams.get('X-Amz-Expires')).toBe('900');
+  });
+
+  it('configures checksums WHEN_REQUIRED in every environment', async () => {
+    for (const client of [createS3Client('eu-west-1'), createS3Client('us-east-1', 'http://127.0.0.1:9000')]) {
+      expect(await client.config.requestChecksumCalculation()).toBe('WHEN_REQUIRED');
+      expect(await client.config.responseChecksumValidation()).toBe('WHEN_REQUIRED');
+    }
+  });
+
+  it('creates multipart uploads in the bucket of the role and lists stored parts for resume', async () => {
+    s3Mock.on(CreateMultipartUploadCommand).resolves({ UploadId: 'u-1' });
+    s3Mock.on(ListPartsCommand).resolvesOnce({ Parts: [{ PartNumber: 1, ETag: '"a"' }], IsTruncated: true, NextPartNumberMarker: '1' })
+      .resolvesOnce({ Parts: [{ PartNumber: 2, ETag: '"b"' }], IsTruncated: false });
+    const store = createObjectStore({ region: 'us-east-1', buckets });
+    expect(await store.createMultipart('uploads', 'k')).toBe('u-1');
+    expect(s3Mock.commandCalls(CreateMultipartUploadCommand)[0]!.args[0].input).toMatchObject({ Bucket: 'up-bucket', Key: 'k' });
+    expect(await store.listParts('uploads', 'k', 'u-1')).toEqual([{ partNumber: 1, etag: '"a"' }, { partNumber: 2, etag: '"b"' }]);
+  });
+
+  it('treats a finished or aborted upload as having no parts', async () => {
+    s3Mock.on(ListPartsCommand).rejects(Object.assign(new Error('gone'), { name: 'NoSuchUpload' }));
+    expect(await createObjectStore({ region: 'us-east-1', buckets }).listParts('uploads', 'k', 'u')).toEqual([]);
+  });
+});
+
+describe('Step Functions pipeline starter', () => {
+  const sfnMock = mockClient(SFNClient);
+  afterEach(() => sfnMock.reset());
+
+  it('starts one execution per run with a unique, valid name and the PipelineInput', async () => {
+    sfnMock.on(StartExecutionCommand).resolves({ executionArn: 'arn:x' });
+    await createPipelineStarter({ region: 'us-east-1', stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:p' })
+      .start({ hospitalId: 'h1', datasetId: 'd1', runId: 'r1' });
+    const input = sfnMock.commandCalls(StartExecutionCommand)[0]!.args[0].input;
+    expect(input).toEqual({ stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:p', name: 'd1-r1', input: JSON.stringify({ hospitalId: 'h1', datasetId: 'd1', runId: 'r1' }) });
+  });
+});
+
+describe('secrets', () => {
+  const smMock = mockClient(SecretsManagerClient);
+  afterEach(() => smMock.reset());
+
+  it('reads the pseudonym secret once from Secrets Manager in the cloud, from the env locally', async () => {
+    smMock.on(GetSecretValueCommand).resolves({ SecretString: 'cloud-secret' });
+    const cloud = createSecretSource({ region: 'us-east-1', secretArn: 'arn:secret' });
+    expect(await cloud()).toBe('cloud-secret');
+    expect(await cloud()).toBe('cloud-secret');
+    expect(smMock.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+    expect(await createSecretSource({ region: 'us-east-1', secret: 'local' })()).toBe('local');
+  });
+});
+
+describe('page tokens and patient aliases', () => {
+  it('seal a key to its scope; another scope, a forgery or a different secret cannot open it', async () => {
+    const tokens = createPageTokens(() => 'secret-1');
+    await tokens.ready;
+    const token = tokens.seal('["datasets","h1"]', { pk: 'H#h1', sk: 'DS#1' });
+    expect(token).not.toContain('h1');
+    expect(tokens.open('["datasets","h1"]', token)).toEqual({ pk: 'H#h1', sk: 'DS#1' });
+    expect(() => tokens.open('["datasets","h2"]', token)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    expect(() => tokens.open('["datasets","h1"]', `${token.slice(0, -3)}abc`)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    const other = createPageTokens(() => 'secret-2');
+    await other.ready;
+    expect(() => other.open('["datasets","h1"]', token)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+  });
+
+  it('derive the patient alias per hospital from the MRN, never containing it', async () => {
+    const pseudonymizer = createPseudonymizer(async () => 'secret');
+    const a = await pseudonymizer.patientAlias('h1', 'MRN-42');
+    expect(a).toMatch(/^PT-[0-9A-F]{12}$/);
+    expect(await pseudonymizer.patientAlias('h1', ' mrn-42 ')).toBe(a);
+    expect(await pseudonymizer.patientAlias('h2', 'MRN-42')).not.toBe(a);
+  });
+});
+
+describe('DynamoDB dataset repository', () => {
+  const ddbMock = mockClient(DynamoDBDocumentClient);
+  afterEach(() => ddbMock.reset());
+  const repo = () => createDatasetRepository({ doc: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), tableName: 'tbl' });
+
+  it('makes a status change one conditional write that also moves the status index', async () => {
+    ddbMock.on(UpdateCommand).resolves({ Attributes: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'ANONYMIZING' } });
+    const updated = await repo().transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', { failureReason: undefined });
+    expect(updated).toEqual({ id: 'd1', status: 'ANONYMIZING' });
+    const input = ddbMock.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(input.Key).toEqual({ [TABLE_KEYS.primary.pk]: 'H#h1', [TABLE_KEYS.primary.sk]: 'DS#d1' });
+    expect(input.ConditionExpression).toBe('attribute_exists(#pk) AND #status IN (:expected0)');
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':expected0': 'UPLOADING' });
+    expect(Object.values(input.ExpressionAttributeValues!)).toContain('H#h1#DS#STATUS#ANONYMIZING');
+    expect(input.UpdateExpression).toMatch(/REMOVE/);
+  });
+
+  it('turns a lost condition into ConflictError, or DATASET_NOT_FOUND when the dataset is gone', async () => {
+    const failed = Object.assign(new Error('cond'), { name: 'ConditionalCheckFailedException' });
+    ddbMock.on(UpdateCommand).rejects(failed);
+    ddbMock.on(GetCommand).resolvesOnce({ Item: { id: 'd1', status: 'COMPLETE' } }).resolvesOnce({});
+    await expect(repo().transition('h1', 'd1', ['PROCESSING'], 'COMPLETE')).rejects.toBeInstanceOf(ConflictError);
+    await expect(repo().transition('h1', 'd1', ['PROCESSING'], 'COMPLETE')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('lists through an index with Limit and never scans', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [], LastEvaluatedKey: undefined });
+    await repo().list({ hospitalId: 'h1', limit: 12 });
+    const input = ddbMock.commandCalls(QueryCommand)[0]!.args[0].input;
+    expect(input).toMatchObject({ IndexName: TABLE_KEYS.gsi1.index, Limit: 12, ScanIndexForward: false, ExpressionAttributeValues: { ':ipk': 'H#h1#DS' } });
+  });
+});
