@@ -35,6 +35,8 @@ export type SfnService = {
   /** Queues executions left RUNNING by a previous run. Call once the API and the stand-ins are up. */
   resume(): void;
   executions(): ExecutionRecord[];
+  /** The worker process running executions now, if any (diagnostics and crash tests). */
+  workerPid(): number | undefined;
   isHealthy(): boolean;
   close(): Promise<void>;
 };
@@ -254,7 +256,8 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
       for (const record of pending) queue.push(record.executionArn);
       pump();
     },
-    executions: () => [...records.values()],
+    executions: () => [...records.values()].map((r) => ({ ...r })),
+    workerPid: () => worker?.pid,
     isHealthy: () => !closing && workerFailures < 10,
     async close() {
       closing = true;

@@ -45,6 +45,8 @@ export type LocalStack = {
   demoPasswordCreated: boolean;
   config: Record<string, unknown>;
   dataDir: string;
+  /** The local executor: its execution records and its worker process. */
+  pipeline: Pick<SfnService, 'executions' | 'workerPid'>;
   stop(): Promise<void>;
 };
 
@@ -238,6 +240,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       demoPasswordCreated: demo.created,
       config: runtimeConfig(url),
       dataDir,
+      pipeline: { executions: () => sfn.executions(), workerPid: () => sfn.workerPid() },
       stop: stopAll,
     };
   } catch (error) {

@@ -160,4 +160,29 @@ describe('shared upload client against the twin', () => {
     await expect(upload).rejects.toThrow('Part 1 of t1/00001.dcm could not be uploaded (network error).');
     expect(broken.puts).toHaveLength(3);
   }, 60_000);
+
+  it('restarts a crashed pipeline worker and runs its execution again to COMPLETE', async () => {
+    const datasetId = await createDataset(stack.url, token, 'WORKER-CRASH-1');
+    await uploadDataset({ api: { baseUrl: stack.url, getToken: async () => token }, datasetId, files: dicomSources(20) });
+    const isOurs = (input: string) => (JSON.parse(input) as { datasetId: string }).datasetId === datasetId;
+    const deadline = Date.now() + 30_000;
+    while (!stack.pipeline.executions().some((e) => isOurs(e.input) && e.status === 'RUNNING' && e.attempts > 0) || !stack.pipeline.workerPid()) {
+      if (Date.now() > deadline) throw new Error('the execution never started');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const crashedPid = stack.pipeline.workerPid()!;
+    process.kill(crashedPid, 'SIGKILL');
+
+    let status = '';
+    const finish = Date.now() + 120_000;
+    while (!['COMPLETE', 'FAILED'].includes(status)) {
+      if (Date.now() > finish) throw new Error(`still ${status} two minutes after the worker crash`);
+      await new Promise((r) => setTimeout(r, 500));
+      status = ((await (await apiFetch(stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string }).status;
+    }
+    expect(status).toBe('COMPLETE');
+    const execution = stack.pipeline.executions().find((e) => isOurs(e.input))!;
+    expect(execution).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
+    expect(stack.pipeline.workerPid()).not.toBe(crashedPid);
+  }, 180_000);
 });
