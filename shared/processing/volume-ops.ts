@@ -4,16 +4,31 @@
  */
 export type Dims3 = [number, number, number];
 
-/** Otsu's threshold (1979) on a 256-bin histogram of the values where `include` is true (all values if absent). */
+/** Upper end of the Otsu histogram: this percentile, so a few very bright voxels (vessels, fat) cannot squeeze it. */
+const OTSU_UPPER_PERCENTILE = 0.995;
+const OTSU_SAMPLES = 200_000;
+
+/**
+ * Otsu's threshold (1979) on a 256-bin histogram of the values where `include` is true (all values if absent), over
+ * the range minimum to 99.5th percentile (values above fall in the top bin).
+ */
 export function otsuThreshold(values: Float32Array, include?: (i: number) => boolean): number {
   let min = Infinity;
-  let max = -Infinity;
+  let count = 0;
   for (let i = 0; i < values.length; i++) {
     if (include && !include(i)) continue;
     const v = values[i] as number;
     if (v < min) min = v;
-    if (v > max) max = v;
+    count++;
   }
+  const step = Math.max(1, Math.floor(count / OTSU_SAMPLES));
+  const sample: number[] = [];
+  for (let i = 0, seen = 0; i < values.length; i++) {
+    if (include && !include(i)) continue;
+    if (seen++ % step === 0) sample.push(values[i] as number);
+  }
+  sample.sort((a, b) => a - b);
+  const max = sample[Math.min(sample.length - 1, Math.floor(sample.length * OTSU_UPPER_PERCENTILE))] ?? min;
   if (!(max > min)) return min;
   const bins = 256;
   const histogram = new Float64Array(bins);
@@ -21,7 +36,7 @@ export function otsuThreshold(values: Float32Array, include?: (i: number) => boo
   let total = 0;
   for (let i = 0; i < values.length; i++) {
     if (include && !include(i)) continue;
-    histogram[Math.round(((values[i] as number) - min) * scale)]! += 1;
+    histogram[Math.min(bins - 1, Math.round(((values[i] as number) - min) * scale))]! += 1;
     total++;
   }
   let sumAll = 0;
