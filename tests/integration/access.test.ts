@@ -164,7 +164,7 @@ function throughTwin(): () => Promise<Backend> {
       sub: (email) => subs.get(email)!,
       async uploadPart(objectKey, uploadId, bytes) {
         const url = await deps.objects.presignPart('uploads', objectKey, uploadId, 1, 300);
-        const response = await fetch(url, { method: 'PUT', body: new Blob([bytes]) });
+        const response = await fetch(url, { method: 'PUT', body: Buffer.from(bytes) });
         expect(response.status).toBe(200);
         return response.headers.get('etag')!;
       },
