@@ -36,7 +36,12 @@ type Tokens = { idToken: string; refreshToken?: string; expiresAt: number };
 const TERMINAL = new Set(['COMPLETE', 'FAILED']);
 
 export async function fetchRuntimeConfig(siteUrl: string): Promise<RuntimeConfig> {
-  const response = await fetch(new URL('/config.json', siteUrl));
+  let response: Response;
+  try {
+    response = await fetch(new URL('/config.json', siteUrl));
+  } catch {
+    throw new Error(`cannot reach ${siteUrl}: is the site (or npm start) running there?`);
+  }
   if (!response.ok) throw new Error(`${siteUrl}/config.json answered HTTP ${response.status}`);
   const config = (await response.json()) as RuntimeConfig;
   // apiBaseUrl may be relative to the site ('' or '/api').

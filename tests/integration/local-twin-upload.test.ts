@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,7 +7,9 @@ import { UPLOAD_PART_BYTES } from '../../shared/schemas/api/uploads.ts';
 import {
   uploadDataset, UploadFailedError, type OverallProgress, type UploadSource,
 } from '../../shared/domain/uploads/upload-client.ts';
-import { apiFetch, SHARED_DATA, signIn, startTestStack, tempDataDir, type TestStack } from '../helpers/local-stack.ts';
+import {
+  apiFetch, REPO_ROOT, SHARED_DATA, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack,
+} from '../helpers/local-stack.ts';
 
 /**
  * The shared upload client against the twin (real handlers, real s3rver multipart): resume sends only the parts the
@@ -185,4 +188,24 @@ describe('shared upload client against the twin', () => {
     expect(execution).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
     expect(stack.pipeline.workerPid()).not.toBe(crashedPid);
   }, 180_000);
+
+  it('iws upload says why it cannot upload: wrong password, a role without upload rights, no server', async () => {
+    // The twin runs in this process: the command must run asynchronously, or the twin could not answer it.
+    const iws = (...args: string[]) => new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'cli/iws.mjs'), 'upload', T1_DIR, ...args], {
+        cwd: REPO_ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.once('exit', (code) => resolve({ code, stderr: stderr.trim(), stdout }));
+    });
+    expect(await iws('--api', stack.url, '--email', MEMBER, '--password', 'Wrong-Pass-9!')).toEqual({ code: 1, stderr: 'iws: Invalid credentials', stdout: '' });
+    expect(await iws('--api', stack.url, '--email', 'guest@northside.demo.local', '--password', TEST_DEMO_PASSWORD))
+      .toEqual({ code: 1, stderr: "iws: You don't have permission to perform this action.", stdout: '' });
+    expect((await iws('--api', 'http://127.0.0.1:9', '--email', MEMBER, '--password', TEST_DEMO_PASSWORD)).stderr)
+      .toBe('iws: cannot reach http://127.0.0.1:9: is the site (or npm start) running there?');
+    expect((await iws('--email', MEMBER)).code).toBe(2);
+  }, 60_000);
 });
