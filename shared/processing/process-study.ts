@@ -8,7 +8,7 @@ import { checkDicom } from '../dicom/validate.ts';
 import type { AnonymizationOptions, AssetType, ClassifiedType } from '../schemas/api/datasets.ts';
 import { readGeometry } from './nifti-io.ts';
 import { buildReport, type ReportInput } from './report.ts';
-import { buildSurface } from './surface.ts';
+import { buildSurface, MIN_SURFACE_SLICES } from './surface.ts';
 import { buildTracts, InsufficientDirectionsError, MIN_TENSOR_DIRECTIONS } from './tracts.ts';
 
 /** Pipeline stages in order, as `iws process` and the bench time them. */
@@ -18,8 +18,6 @@ export type ProcessStage = (typeof PROCESS_STAGES)[number];
 /** Anatomical types a surface is built from, best first. */
 const SURFACE_SOURCES: readonly ClassifiedType[] = ['T1', 'T1_CONTRAST', 'T2', 'FLAIR'];
 const TRACT_SOURCES: readonly ClassifiedType[] = ['DTI', 'DWI'];
-/** A surface needs a real 3D extent: thinner stacks (localizers, single slabs) are not meshed. */
-const MIN_SURFACE_SLICES = 16;
 
 export type ProcessAsset = {
   type: AssetType;

@@ -3,6 +3,14 @@ import { extractIsosurface, isClosedMesh, smoothMesh, type Mesh } from './isosur
 import { applyAffine, readVolume } from './nifti-io.ts';
 import { computeMask, downsample, gaussianSmooth, type Dims3 } from './volume-ops.ts';
 
+/** A surface needs a real 3D extent: thinner stacks (localizers, single slabs) are not meshed. */
+export const MIN_SURFACE_SLICES = 16;
+
+/** The volume cannot give a surface (too thin, or no body stands out of the background). */
+export class SurfaceSourceError extends Error {
+  override name = 'SurfaceSourceError';
+}
+
 /** Grids are reduced to at most this many voxels along any axis before meshing (about 2 mm for a 1 mm head scan). */
 export const SURFACE_MAX_GRID = 128;
 
@@ -17,6 +25,8 @@ export type SurfaceResult = {
  * SURFACE asset of an anatomical volume: the outer surface of the head as a closed triangle mesh in RAS+ mm
  * (the volume's world space, so it overlays the volume in the viewer), written as MZ3 (gzip), which NiiVue loads.
  *
+ * Throws SurfaceSourceError for volumes that cannot give one (thinner than MIN_SURFACE_SLICES, or uniform).
+ *
  * Steps: first volume only; block-average down to ≤ 128 voxels per axis; the head mask (Otsu threshold of the
  * smoothed intensities, largest connected component, cavities filled); the mask smoothed (σ = 1 voxel) and cut at
  * 0.5 by marching tetrahedra, with the volume's border layer forced outside so the surface closes inside the
@@ -25,6 +35,9 @@ export type SurfaceResult = {
 export async function buildSurface(nifti: Uint8Array): Promise<SurfaceResult> {
   const volume = readVolume(nifti);
   const [nx, ny, nz] = volume.dims;
+  if (Math.min(nx, ny, nz) < MIN_SURFACE_SLICES) {
+    throw new SurfaceSourceError(`A surface needs a 3D volume of at least ${MIN_SURFACE_SLICES} voxels along each axis; this one is ${nx}x${ny}x${nz}`);
+  }
   const first = volume.data.subarray(0, nx * ny * nz);
   const factor = Math.max(1, Math.ceil(Math.max(nx, ny, nz) / SURFACE_MAX_GRID));
   const reduced = downsample(first, [nx, ny, nz], factor);
@@ -35,7 +48,9 @@ export async function buildSurface(nifti: Uint8Array): Promise<SurfaceResult> {
   for (let z = 0; z < dz; z++) for (let y = 0; y < dy; y++) for (let x = 0; x < dx; x++) {
     if (x === 0 || y === 0 || z === 0 || x === dx - 1 || y === dy - 1 || z === dz - 1) field[x + dx * (y + dy * z)] = 0;
   }
-  const mesh = smoothMesh(extractIsosurface(field, dims, 0.5));
+  const raw = extractIsosurface(field, dims, 0.5);
+  if (raw.indices.length === 0) throw new SurfaceSourceError('No body stands out of the background in this volume');
+  const mesh = smoothMesh(raw);
   const world = toWorld(mesh, volume.affine, factor, [nx, ny, nz]);
   const closed = isClosedMesh(world.indices);
   return {

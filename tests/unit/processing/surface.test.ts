@@ -3,7 +3,7 @@ import { inflate } from 'pako';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractIsosurface, isClosedMesh } from '../../../shared/processing/isosurface.ts';
 import { applyAffine, readVolume, writeVolume } from '../../../shared/processing/nifti-io.ts';
-import { buildSurface, readMz3, type SurfaceResult } from '../../../shared/processing/surface.ts';
+import { buildSurface, readMz3, SurfaceSourceError, type SurfaceResult } from '../../../shared/processing/surface.ts';
 import { convertWithDcm2niix, T1_DICOM, type ConvertedSeries } from './fixtures.ts';
 
 /** Each undirected edge's use count, and how many directed edges repeat (a consistently wound closed mesh has none). */
@@ -66,9 +66,19 @@ describe('marching tetrahedra', () => {
     expect(isClosedMesh(Uint32Array.of(0, 1, 2))).toBe(false);
   });
 
+  it('refuses volumes too thin or too uniform for a surface', async () => {
+    // Prepare
+    const affine = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+    const slab = writeVolume({ dims: [64, 64, 3], voxelSize: [1, 1, 1], affine, datatype: 'float32', data: new Float32Array(64 * 64 * 3).fill(7) });
+    const uniform = writeVolume({ dims: [20, 20, 20], voxelSize: [1, 1, 1], affine, datatype: 'float32', data: new Float32Array(8000).fill(7) });
+    // Act, Assess
+    await expect(buildSurface(slab)).rejects.toBeInstanceOf(SurfaceSourceError);
+    await expect(buildSurface(uniform)).rejects.toThrow('No body stands out of the background in this volume');
+  });
+
   it('closes a body that touches the volume border', async () => {
-    // Prepare: a bright block filling a whole 12³ volume (the border layer is forced outside)
-    const nifti = writeVolume({ dims: [12, 12, 12], voxelSize: [1, 1, 1], affine: [[-1, 0, 0, 5], [0, 1, 0, -5], [0, 0, 1, 0], [0, 0, 0, 1]], datatype: 'float32', data: Float32Array.from({ length: 12 ** 3 }, (_, i) => (i % 3 === 0 ? 900 : 1000)) });
+    // Prepare: a bright block filling a whole 20³ volume (the border layer is forced outside)
+    const nifti = writeVolume({ dims: [20, 20, 20], voxelSize: [1, 1, 1], affine: [[-1, 0, 0, 5], [0, 1, 0, -5], [0, 0, 1, 0], [0, 0, 0, 1]], datatype: 'float32', data: Float32Array.from({ length: 20 ** 3 }, (_, i) => (i % 3 === 0 ? 900 : 1000)) });
     // Act
     const surface = await buildSurface(nifti);
     // Assess

@@ -13,7 +13,7 @@ import { axisCodes, readTrk } from '../../../shared/processing/trk.ts';
  * affine so the FSL bvec x flip matters: getting it wrong would turn the fibres to -30°. Gradients follow dcm2niix's
  * FSL convention.
  */
-const DIMS: [number, number, number] = [24, 20, 12];
+const DIMS: [number, number, number] = [24, 20, 16];
 const VOXEL: [number, number, number] = [2, 2, 2.5];
 const ANGLE = (20 * Math.PI) / 180;
 const AFFINE = [
@@ -34,7 +34,7 @@ function fibonacciDirections(count: number): [number, number, number][] {
 
 const FIBRE_ANGLE = (30 * Math.PI) / 180;
 const FIBRE: [number, number, number] = [Math.cos(FIBRE_ANGLE), Math.sin(FIBRE_ANGLE), 0];
-const CENTRE: [number, number, number] = [11.5, 9.5, 5.5];
+const CENTRE: [number, number, number] = [11.5, 9.5, 7.5];
 
 /** Distance (mm) from the fibre axis through the centre. */
 function tubeDistance(x: number, y: number, z: number): number {
@@ -48,7 +48,7 @@ function isTube(x: number, y: number, z: number): boolean {
 }
 
 function isBrain(x: number, y: number, z: number): boolean {
-  return ((x - 11.5) / 11) ** 2 + ((y - 9.5) / 8.5) ** 2 + ((z - 5.5) / 5) ** 2 <= 1;
+  return ((x - CENTRE[0]) / 11) ** 2 + ((y - CENTRE[1]) / 8.5) ** 2 + ((z - CENTRE[2]) / 6) ** 2 <= 1;
 }
 
 function phantom(): { nifti: Uint8Array; bval: string; bvec: string } {
@@ -96,10 +96,10 @@ describe('buildTracts on a synthetic fibre phantom (known direction, rotated RAS
     const fa = readVolume(result.fa);
     const colour = readNifti(result.colorFa);
     const [nx, ny] = DIMS;
-    const tube = 12 + nx * (10 + ny * 5);
-    const tissue = 12 + nx * (2 + ny * 5);
+    const tube = 12 + nx * (10 + ny * 7);
+    const tissue = 12 + nx * (2 + ny * 7);
     // Assess
-    expect(isTube(12, 10, 5)).toBe(true);
+    expect(isTube(12, 10, 7)).toBe(true);
     expect(fa.data[tube]).toBeGreaterThan(0.75);
     expect(fa.data[tissue]).toBeLessThan(0.05);
     expect(colour.datatype).toBe(128);
