@@ -8,7 +8,7 @@ import { checkDicom } from '../dicom/validate.ts';
 import type { AnonymizationOptions, AssetType, ClassifiedType } from '../schemas/api/datasets.ts';
 import { readGeometry } from './nifti-io.ts';
 import { buildReport, type ReportInput } from './report.ts';
-import { buildSurface, MIN_SURFACE_SLICES } from './surface.ts';
+import { buildSurface, MIN_SURFACE_SLICES, SurfaceSourceError } from './surface.ts';
 import { buildTracts, InsufficientDirectionsError, MIN_TENSOR_DIRECTIONS } from './tracts.ts';
 
 /** Pipeline stages in order, as `iws process` and the bench time them. */
@@ -152,7 +152,14 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
   await timed('surface', async () => {
     const source = await pickSurfaceSource(series);
     if (!source) { notes.push('Surface: no 3D anatomical (T1, T2 or FLAIR) series'); return; }
-    const surface = await buildSurface(source.output.nifti);
+    let surface: Awaited<ReturnType<typeof buildSurface>>;
+    try {
+      surface = await buildSurface(source.output.nifti);
+    } catch (error) {
+      if (!(error instanceof SurfaceSourceError)) throw error;
+      notes.push(`Surface: series ${source.series.seriesNumber}: ${error.message}`);
+      return;
+    }
     assets.push({ type: 'SURFACE', label: `Series ${source.series.seriesNumber} head surface`, fileName: `${source.output.baseName}_surface.${surface.format}`, mimeType: surface.mimeType, bytes: surface.bytes, seriesNumber: source.series.seriesNumber, metadata: { ...surface.metadata, format: surface.format } });
     quality[`Series ${source.series.seriesNumber} surface`] = `${surface.metadata.vertices} vertices, ${surface.metadata.faces} faces, ${surface.metadata.closed ? 'closed' : 'open'}`;
   });
