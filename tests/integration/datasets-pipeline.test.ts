@@ -96,4 +96,42 @@ describe('dataset pipeline through the real state machine definition', () => {
     expect(retried.body.failureReason).toBeUndefined();
     expect(h.started.filter((s) => s.datasetId === datasetId)).toHaveLength(2);
   }, 60_000);
+
+  it('fails a stage after de-identification with a readable reason, and a retry finishes without the raw files', async () => {
+    // Prepare
+    const ct = join(requireSharedData(), 'ct-small/CT_small.dcm');
+    const datasetId = await createDataset('Single CT slice');
+    await upload(datasetId, [{ path: 'ct.dcm', bytes: new Uint8Array(readFileSync(ct)) }]);
+    const original = h.objects.get.bind(h.objects);
+    let failures = 0;
+    h.objects.get = async (bucket, key) => {
+      if (bucket === 'studies' && failures === 0) {
+        failures += 1;
+        throw new TypeError('simulated crash while reading PatientName=DOE^JOHN');
+      }
+      return original(bucket, key);
+    };
+
+    // Act
+    const first = await runPipeline(h.started.filter((s) => s.datasetId === datasetId).at(-1)!);
+    h.objects.get = original;
+    const failed = await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER });
+    const retried = await h.call('POST', `/api/datasets/${datasetId}/retry`, { as: MEMBER });
+    const second = await runPipeline(h.started.filter((s) => s.datasetId === datasetId).at(-1)!);
+
+    // Assess
+    expect(first.ok).toBe(false);
+    expect(failed.body).toMatchObject({ status: 'FAILED', failureReason: 'Processing failed (TypeError)' });
+    expect(JSON.stringify(failed.body)).not.toContain('DOE');
+    expect(retried.body.status).toBe('UPLOADING');
+    expect(second).toEqual({ ok: true });
+    const done = await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER });
+    expect(done.body.status).toBe('COMPLETE');
+    expect(done.body.series).toHaveLength(1);
+    const history = await h.call('GET', `/api/datasets/${datasetId}/history`, { as: MEMBER });
+    expect(history.body.items.filter((e: { action: string }) => e.action === 'DATASET_DEIDENTIFIED')).toHaveLength(1);
+    const statuses = history.body.items.filter((e: { action: string }) => e.action === 'STATUS_CHANGED').map((e: { details: { to: string } }) => e.details.to);
+    expect(statuses).toEqual(['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'FAILED', 'UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE']);
+    expect(history.body.items.find((e: { action: string }) => e.action === 'SURFACE_SKIPPED')).toBeDefined();
+  }, 120_000);
 });

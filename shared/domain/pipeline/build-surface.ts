@@ -1,4 +1,4 @@
-import { buildSurface } from '../../processing/surface.ts';
+import { buildSurface, SurfaceSourceError, type SurfaceResult } from '../../processing/surface.ts';
 import type { AssetRecord } from '../datasets/ports.ts';
 import { PIPELINE_ACTOR } from '../datasets/ports.ts';
 import { assetPrefix, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
@@ -18,7 +18,10 @@ export function pickAnatomicalVolume(assets: AssetRecord[]): AssetRecord | undef
     .sort((a, b) => rank(a) - rank(b) || b.byteSize - a.byteSize)[0];
 }
 
-/** SURFACE asset for the best anatomical volume (none when the dataset has no anatomical volume). */
+/**
+ * SURFACE asset for the best anatomical volume. A dataset without a volume that can give one (none anatomical, or
+ * too thin, e.g. a single slice) completes without a surface: the skip and its reason are audited.
+ */
 export async function buildDatasetSurface(input: StageInput, deps: PipelineDeps): Promise<void> {
   await loadDataset(deps, input);
   const { hospitalId, datasetId } = input;
@@ -27,7 +30,14 @@ export async function buildDatasetSurface(input: StageInput, deps: PipelineDeps)
     await deps.audit.record({ hospitalId, datasetId, action: 'SURFACE_SKIPPED', ...PIPELINE_ACTOR, details: { runId: input.runId, reason: 'no anatomical volume' } });
     return;
   }
-  const surface = await buildSurface(await deps.objects.get('assets', source.objectKey));
+  let surface: SurfaceResult;
+  try {
+    surface = await buildSurface(await deps.objects.get('assets', source.objectKey));
+  } catch (error) {
+    if (!(error instanceof SurfaceSourceError)) throw error;
+    await deps.audit.record({ hospitalId, datasetId, action: 'SURFACE_SKIPPED', ...PIPELINE_ACTOR, details: { runId: input.runId, reason: 'volume cannot give a surface', volumeAssetId: source.id } });
+    return;
+  }
   const key = `${assetPrefix(hospitalId, datasetId)}${source.seriesId ?? 'dataset'}/surface.${surface.format}`;
   await deps.objects.put('assets', key, surface.bytes, surface.mimeType);
   await deps.datasets.putAsset({
