@@ -3,8 +3,8 @@
  *   - de-identification throughput next to a plain copy of the same bytes and next to gdcmanon (Debian libgdcm-tools);
  *   - conversion time (shared/dicom/convert.ts, dcm2niix's WASM build) next to the native Debian dcm2niix;
  *   - classification time per series (shared/dicom/classify).
- * Machines are noisy: every figure is the median of interleaved runs, and the verdicts are ratios measured in the same
- * run against the issue's aims (de-identification within 5x of the plain copy, conversion within 3x of native dcm2niix).
+ * Machines are noisy: every figure is the median (and the best) of interleaved runs, and the verdicts are ratios
+ * measured in the same run, of medians and of bests, against the issue's aims (de-identification within 5x of the plain copy, conversion within 3x of native dcm2niix).
  * A missing reference tool is reported, not hidden. Not a test: it prints, it does not assert.
  * Run: npm run bench:engine [-- --runs N] [--folder <dicom folder>]
  */
@@ -17,8 +17,8 @@ import { measureDeidentification, throughput } from './lib/deidentify.ts';
 const AIM_DEIDENTIFY_VS_COPY = 5;
 const AIM_CONVERT_VS_NATIVE = 3;
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, folder: { type: 'string', default: GE_T1_FOLDER } } });
-const runs = Math.max(1, Number(values.runs) || 3);
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, folder: { type: 'string', default: GE_T1_FOLDER } } });
+const runs = Math.max(1, Number(values.runs) || 5);
 const folder = values.folder;
 
 const deid = measureDeidentification(folder, runs);
@@ -26,7 +26,7 @@ const convert = await measureConversion(folder, runs);
 const classify = timeSeriesClassification(folder);
 
 const mib = deid.bytes / 1048576;
-process.stdout.write(`input: ${folder}\n${deid.files} files, ${mib.toFixed(1)} MiB; median of ${runs} interleaved runs per tool\n\n`);
+process.stdout.write(`input: ${folder}\n${deid.files} files, ${mib.toFixed(1)} MiB; median and best of ${runs} interleaved runs per tool\n\n`);
 
 // De-identification: read, process and write every file.
 const copyMs = median(deid.plainCopyMs);
@@ -68,10 +68,11 @@ process.stdout.write(`${formatTable(['step', 'time'], [
 
 // Verdicts against the issue's aims.
 process.stdout.write('Ratios against the aims (same run)\n');
-process.stdout.write(`  de-identification / plain copy: ${ratioAgainstAim(engineDeidMs / copyMs, AIM_DEIDENTIFY_VS_COPY)}\n`);
+const best = (times: number[]) => Math.min(...times);
+process.stdout.write(`  de-identification / plain copy: median ${ratioAgainstAim(engineDeidMs / copyMs, AIM_DEIDENTIFY_VS_COPY)}; best ${ratioAgainstAim(best(deid.engineMs) / best(deid.plainCopyMs), AIM_DEIDENTIFY_VS_COPY)}\n`);
 process.stdout.write(gdcmMs !== undefined
-  ? `  de-identification / gdcmanon:   ${ratio(engineDeidMs / gdcmMs)} (no aim; gdcmanon --dumb touches 3 attributes, the engine the whole Annex E table)\n`
+  ? `  de-identification / gdcmanon:   median ${ratio(engineDeidMs / gdcmMs)}; best ${ratio(best(deid.engineMs) / best(deid.gdcmanonMs!))} (no aim; gdcmanon --dumb touches 3 attributes, the engine the whole Annex E table)\n`
   : '  de-identification / gdcmanon:   gdcmanon not installed\n');
 process.stdout.write(nativeMs !== undefined
-  ? `  conversion / native dcm2niix:   ${ratioAgainstAim(wasmMs / nativeMs, AIM_CONVERT_VS_NATIVE)}\n`
+  ? `  conversion / native dcm2niix:   median ${ratioAgainstAim(wasmMs / nativeMs, AIM_CONVERT_VS_NATIVE)}; best ${ratioAgainstAim(best(convert.wasmMs) / best(convert.nativeMs!), AIM_CONVERT_VS_NATIVE)}\n`
   : '  conversion / native dcm2niix:   native dcm2niix not installed: no verdict\n');
