@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hospitalPk, keys, withoutKeys } from '../../../shared/db/keys.ts';
 import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '../../../shared/domain/uploads/ports.ts';
 import type { Table } from './client.ts';
-import { batchDelete, batchPut, primaryKeyOf, queryAll } from './expressions.ts';
+import { batchDelete, batchPut, isConditionFailure, primaryKeyOf, queryAll } from './expressions.ts';
 
 export function createUploadRepository(table: Table): UploadRepository {
   const { doc, tableName: TableName } = table;
@@ -28,6 +28,20 @@ export function createUploadRepository(table: Table): UploadRepository {
         TableName, Key: keys.uploadFile(hospitalId, sessionId, fileIndex), UpdateExpression: 'SET #status = :complete',
         ConditionExpression: 'attribute_exists(objectKey)', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':complete': 'COMPLETE' },
       }));
+    },
+    async claimMultipartUpload(hospitalId, sessionId, fileIndex, multipartUploadId) {
+      try {
+        await doc.send(new UpdateCommand({
+          TableName, Key: keys.uploadFile(hospitalId, sessionId, fileIndex), UpdateExpression: 'SET multipartUploadId = :id',
+          ConditionExpression: 'attribute_exists(objectKey) AND attribute_not_exists(multipartUploadId)', ExpressionAttributeValues: { ':id': multipartUploadId },
+        }));
+        return multipartUploadId;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const { Item } = await doc.send(new GetCommand({ TableName, Key: keys.uploadFile(hospitalId, sessionId, fileIndex), ConsistentRead: true }));
+        if (!Item?.multipartUploadId) throw error;
+        return String(Item.multipartUploadId);
+      }
     },
     async setSessionStatus(hospitalId, sessionId, status) {
       await doc.send(new UpdateCommand({

@@ -22,7 +22,7 @@ export async function deleteDataset(
   if (PROCESSING_STAGES.includes(dataset.status)) throw new InvalidStateError();
   if (dataset.uploadSessionId) {
     const files = await deps.uploads.listFiles(caller.hospitalId, dataset.uploadSessionId);
-    await Promise.all(files.filter((f) => f.status === 'PENDING').map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId)));
+    await Promise.all(files.filter((f) => f.status === 'PENDING' && f.multipartUploadId).map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId!)));
   }
   const prefix = `${caller.hospitalId}/${datasetId}/`;
   const removed = await Promise.all([

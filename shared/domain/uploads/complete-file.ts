@@ -19,7 +19,7 @@ export async function completeFile(
   if (!file) throw new NotFoundError('UPLOAD_NOT_FOUND');
   if (file.status === 'COMPLETE') return { fileIndex, status: 'COMPLETE' };
   const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
-  if (sorted.length !== file.partCount || sorted.some((p, i) => p.partNumber !== i + 1)) throw new InvalidStateError('UPLOAD_INCOMPLETE');
+  if (!file.multipartUploadId || sorted.length !== file.partCount || sorted.some((p, i) => p.partNumber !== i + 1)) throw new InvalidStateError('UPLOAD_INCOMPLETE');
   try {
     await deps.objects.completeMultipart('uploads', file.objectKey, file.multipartUploadId, sorted);
   } catch (error) {

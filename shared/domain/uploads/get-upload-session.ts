@@ -33,7 +33,7 @@ export async function getUploadSession(
     sizeBytes: f.sizeBytes,
     partCount: f.partCount,
     status: f.status,
-    completedParts: f.status === 'PENDING' && session.status === 'OPEN'
+    completedParts: f.status === 'PENDING' && session.status === 'OPEN' && f.multipartUploadId
       ? await deps.objects.listParts('uploads', f.objectKey, f.multipartUploadId)
       : [],
   })));

@@ -23,21 +23,9 @@ export function checkUploadLimits(files: { sizeBytes: number }[]): void {
   if (files.some((f) => f.sizeBytes > MAX_FILE_BYTES)) throw new ValidationError('FILE_TOO_LARGE', { n: MAX_FILE_BYTES });
 }
 
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  }));
-  return out;
-}
-
 /**
- * Opens the upload of a CREATED dataset: one multipart upload per file under `<hospitalId>/<datasetId>/raw/<n>`,
- * and the dataset moves CREATED → UPLOADING. Calling it again for an UPLOADING dataset returns the open session
+ * Opens the upload of a CREATED dataset: one multipart upload per file under `<hospitalId>/<datasetId>/raw/<n>`
+ * (started when the client first asks for the file's part URLs), and the dataset moves CREATED → UPLOADING. Calling it again for an UPLOADING dataset returns the open session
  * (with the parts already stored), so a client that lost its state can resume.
  */
 export async function openUploadSession(
@@ -57,14 +45,10 @@ export async function openUploadSession(
   if (dataset.status !== 'CREATED') throw new InvalidStateError();
 
   const sessionId = deps.ids.newId();
-  const records: UploadFileRecord[] = await mapLimited(files.map((f, fileIndex) => ({ ...f, fileIndex })), 8, async (file) => {
-    const objectKey = rawObjectKey(caller.hospitalId, datasetId, file.fileIndex);
-    return {
-      sessionId, hospitalId: caller.hospitalId, fileIndex: file.fileIndex, path: file.path, sizeBytes: file.sizeBytes,
-      partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)), objectKey,
-      multipartUploadId: await deps.objects.createMultipart('uploads', objectKey), status: 'PENDING' as const,
-    };
-  });
+  const records: UploadFileRecord[] = files.map((file, fileIndex) => ({
+    sessionId, hospitalId: caller.hospitalId, fileIndex, path: file.path, sizeBytes: file.sizeBytes,
+    partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)), objectKey: rawObjectKey(caller.hospitalId, datasetId, fileIndex), status: 'PENDING',
+  }));
   const session = {
     sessionId, hospitalId: caller.hospitalId, datasetId, createdByUserId: caller.userId, partBytes: UPLOAD_PART_BYTES,
     fileCount: files.length, totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0), status: 'OPEN' as const, createdAt: deps.clock.now(),

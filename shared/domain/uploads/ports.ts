@@ -22,7 +22,8 @@ export type UploadFileRecord = {
   sizeBytes: number;
   partCount: number;
   objectKey: string;
-  multipartUploadId: string;
+  /** Set when the client first asks for part URLs of the file (opening a session makes no S3 calls, so it stays fast for 1000 files). */
+  multipartUploadId?: string;
   status: 'PENDING' | 'COMPLETE';
 };
 
@@ -32,6 +33,8 @@ export type UploadRepository = {
   listFiles(hospitalId: string, sessionId: string): Promise<UploadFileRecord[]>;
   getFile(hospitalId: string, sessionId: string, fileIndex: number): Promise<UploadFileRecord | undefined>;
   markFileComplete(hospitalId: string, sessionId: string, fileIndex: number): Promise<void>;
+  /** Stores the file's multipart upload id unless one is there already; returns the id that is stored (first writer wins). */
+  claimMultipartUpload(hospitalId: string, sessionId: string, fileIndex: number, multipartUploadId: string): Promise<string>;
   setSessionStatus(hospitalId: string, sessionId: string, status: UploadSessionStatus): Promise<void>;
   /** Removes the file items (their paths) once the raw uploads are gone. */
   deleteFiles(hospitalId: string, sessionId: string): Promise<void>;

@@ -83,6 +83,12 @@ export function fakeUploads(): UploadRepository & { sessions: Map<string, Upload
     async listFiles(h, id) { return [...files.values()].filter((f) => f.sessionId === id && f.hospitalId === h).sort((a, b) => a.fileIndex - b.fileIndex); },
     async getFile(h, id, i) { const f = files.get(`${id}/${i}`); return f?.hospitalId === h ? f : undefined; },
     async markFileComplete(_h, id, i) { const f = files.get(`${id}/${i}`)!; files.set(`${id}/${i}`, { ...f, status: 'COMPLETE' }); },
+    async claimMultipartUpload(_h, id, i, uploadId) {
+      const f = files.get(`${id}/${i}`)!;
+      if (f.multipartUploadId) return f.multipartUploadId;
+      files.set(`${id}/${i}`, { ...f, multipartUploadId: uploadId });
+      return uploadId;
+    },
     async setSessionStatus(_h, id, status) { sessions.set(id, { ...sessions.get(id)!, status }); },
     async deleteFiles(_h, id) { for (const key of [...files.keys()]) if (key.startsWith(`${id}/`)) files.delete(key); },
   };

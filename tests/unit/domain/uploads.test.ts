@@ -25,10 +25,20 @@ describe('upload sessions', () => {
     expect([...p.uploads.files.values()].map((f) => f.objectKey)).toEqual([`h1/${d.id}/raw/0`, `h1/${d.id}/raw/1`]);
   });
 
+  it('starts each file\'s multipart upload once, on the first part URLs, even when requests race', async () => {
+    const { p, session } = await opened();
+    expect([...p.uploads.files.values()].every((f) => f.multipartUploadId === undefined)).toBe(true);
+    const answers = await Promise.all([1, 2, 1].map((n) => presignParts(session.sessionId, 1, [n], member, p)));
+    const ids = answers.map((a) => new URL(a.urls[0]!.url).searchParams.get('uploadId'));
+    expect(new Set(ids).size).toBe(1);
+    expect(p.uploads.files.get(`${session.sessionId}/1`)!.multipartUploadId).toBe(ids[0]);
+  });
+
   it('resumes: opening again returns the same session with the parts already stored', async () => {
     const { p, d, session } = await opened();
+    await presignParts(session.sessionId, 1, [1], member, p);
     const file = p.uploads.files.get(`${session.sessionId}/1`)!;
-    const etag = p.objects.uploadPart(file.multipartUploadId, 1, new Uint8Array(8));
+    const etag = p.objects.uploadPart(file.multipartUploadId!, 1, new Uint8Array(8));
     const again = await openUploadSession(d.id, [{ path: 'f0.dcm', sizeBytes: 10 }], member, p);
     expect(again.sessionId).toBe(session.sessionId);
     expect(again.files[1]!.completedParts).toEqual([{ partNumber: 1, etag }]);
@@ -50,7 +60,7 @@ describe('upload sessions', () => {
     expect(urls[0]!.url).toContain('partNumber=1');
     await expect(completeUpload(session.sessionId, member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
     const file = p.uploads.files.get(`${session.sessionId}/0`)!;
-    const etag = p.objects.uploadPart(file.multipartUploadId, 1, new Uint8Array([7, 7]));
+    const etag = p.objects.uploadPart(file.multipartUploadId!, 1, new Uint8Array([7, 7]));
     await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
     expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p)).toEqual({ fileIndex: 0, status: 'COMPLETE' });
     const dataset = await completeUpload(session.sessionId, member, p);
