@@ -9,7 +9,7 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
  * JSX goes through Vite's built-in transform with the automatic runtime, so no React plugin is needed.
  * `#shared/*` mirrors the package.json "imports" alias so the site and the server import the same engine.
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: webRoot,
   base: '/',
   publicDir: 'public',
@@ -30,6 +30,8 @@ export default defineConfig({
       },
     },
   },
+  // A build is for users: React's production build, even when the build runs under a test runner (NODE_ENV=test).
+  define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: {
     fs: { allow: [repoRoot] },
     proxy: {
@@ -38,4 +40,4 @@ export default defineConfig({
       '/_aws': process.env.IWS_API_ORIGIN ?? 'http://127.0.0.1:3000',
     },
   },
-});
+}));

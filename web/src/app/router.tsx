@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { paths } from '../config/paths.ts';
 import { ProtectedBare, ProtectedLayout, RequireRole } from './guards.tsx';
 import { NotFoundRoute } from './routes/not-found.tsx';
+import { PageSpinner } from '../components/ui/page-states.tsx';
 
 type Lazy = () => Promise<{ Component: ComponentType }>;
 const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): Lazy => async () => ({ Component: pick(await load()) });
@@ -12,7 +13,7 @@ const UPLOADERS = ['TEAM_LEAD', 'TEAM_MEMBER'] as const;
 
 /** Routes of record section 2; pages are lazy-loaded so the login screen stays small. */
 export function createAppRouter() {
-  return createBrowserRouter([
+  return createBrowserRouter([{ hydrateFallbackElement: <PageSpinner />, children: [
     { path: paths.home.path, lazy: lazyPage(() => import('./routes/landing/landing.tsx'), (m) => m.LandingRoute) },
     { path: paths.root.path, lazy: lazyPage(() => import('./routes/auth/login.tsx'), (m) => m.LoginRoute) },
     { path: paths.login.path, lazy: lazyPage(() => import('./routes/auth/login.tsx'), (m) => m.LoginRoute) },
@@ -64,7 +65,7 @@ export function createAppRouter() {
       children: [{ path: paths.visualizer.path, lazy: lazyPage(() => import('./routes/visualizer/visualizer.tsx'), (m) => m.VisualizerRoute) }],
     },
     { path: '/vizu', element: <Navigate to={paths.datasets.getHref()} replace /> },
-  ]);
+  ] }]);
 }
 
 export function AppRouter() {

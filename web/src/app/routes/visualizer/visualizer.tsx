@@ -105,7 +105,7 @@ export function VisualizerRoute() {
       <Flex flex="1" minH="0" direction={{ base: 'column', md: 'row' }}>
         <Box flex="1" minH="0" minW="0">
           {viewerError || assetsError ? (
-            <Center h="full">
+            <Center h="full" data-testid="viewer-error">
               <EmptyBlock title="Error loading dataset" description={viewerError ?? errorMessage(assetsError)} />
             </Center>
           ) : !assets ? (

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { LogoutResponseSchema } from '../../../../../shared/schemas/api/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /** Records the sign-out in the audit log; the caller ignores failures (record section 8). */
-export function logout(): Promise<unknown> {
-  return apiRequest('/api/auth/logout', z.unknown(), { method: 'POST', body: {} });
+export function logout() {
+  return apiRequest('/api/auth/logout', LogoutResponseSchema, { method: 'POST', body: {} });
 }

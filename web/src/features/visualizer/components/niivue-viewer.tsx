@@ -1,5 +1,5 @@
 import { Box, Center, Spinner, Text } from '@chakra-ui/react';
-import { Niivue, SLICE_TYPE } from '@niivue/niivue';
+import { Niivue, SHOW_RENDER, SLICE_TYPE } from '@niivue/niivue';
 import { useEffect, useRef, useState } from 'react';
 import type { ProcessedAsset } from '../../../../../shared/schemas/api/datasets.ts';
 import { viewerFileName, type ViewerVolume } from '../utils/viewer-assets.ts';
@@ -26,7 +26,8 @@ export function NiivueViewer({ entry, surface, layers, mode, onError }: Props) {
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const nv = new Niivue({ backColor: [0, 0, 0, 1], show3Dcrosshair: true, isResizeCanvas: true, loadingText: 'Loading...' });
+    // Multiplanar shows the three planes only; the 3D render is its own view (it is the costly one without a GPU).
+    const nv = new Niivue({ backColor: [0, 0, 0, 1], show3Dcrosshair: true, isResizeCanvas: true, loadingText: 'Loading...', multiplanarShowRender: SHOW_RENDER.NEVER });
     nvRef.current = nv;
     // The page's own tests read pixels back after a draw; keep the instance next to its canvas, not on window.
     Object.assign(canvas, { niivue: nv });
@@ -52,14 +53,16 @@ export function NiivueViewer({ entry, surface, layers, mode, onError }: Props) {
         layers.fa && entry.fa ? { asset: entry.fa, colormap: 'warm', opacity: 0.6 } : undefined,
         layers.colorFa && entry.colorFa ? { asset: entry.colorFa, colormap: 'gray', opacity: 0.7 } : undefined,
       ].filter((o) => o !== undefined);
+      // NiiVue's loadVolumes drops a given buffer, so each downloaded volume is handed over as a blob URL with its file name.
+      const toBlobUrl = (buffer: ArrayBuffer) => URL.createObjectURL(new Blob([buffer]));
       const volumeList = await Promise.all([
-        fetchAsset(entry.volume).then((buffer) => ({ url: viewerFileName(entry.volume), name: viewerFileName(entry.volume), buffer, colormap: 'gray', opacity: 1 })),
-        ...overlays.map((o) => fetchAsset(o.asset).then((buffer) => ({ url: viewerFileName(o.asset), name: viewerFileName(o.asset), buffer, colormap: o.colormap, opacity: o.opacity }))),
+        fetchAsset(entry.volume).then((buffer) => ({ url: toBlobUrl(buffer), name: viewerFileName(entry.volume), colormap: 'gray', opacity: 1 })),
+        ...overlays.map((o) => fetchAsset(o.asset).then((buffer) => ({ url: toBlobUrl(buffer), name: viewerFileName(o.asset), colormap: o.colormap, opacity: o.opacity }))),
       ]);
       const meshAssets = [layers.surface ? surface : undefined, layers.tracts ? entry.tracts : undefined].filter((a): a is ProcessedAsset => !!a);
       const meshList = await Promise.all(meshAssets.map(async (asset) => ({ url: viewerFileName(asset), name: viewerFileName(asset), buffer: await fetchAsset(asset) })));
-      if (cancelled) return;
-      await nv.loadVolumes(volumeList);
+      if (cancelled) return volumeList.forEach((v) => URL.revokeObjectURL(v.url));
+      await nv.loadVolumes(volumeList).finally(() => volumeList.forEach((v) => URL.revokeObjectURL(v.url)));
       await nv.loadMeshes(meshList);
       if (layers.surface && surface) {
         const mesh = nv.meshes.find((m) => m.name === viewerFileName(surface));

@@ -1,0 +1,88 @@
+/**
+ * Headless Chromium for the site's browser tests: the system browser (/usr/bin/chromium, never a download), a fresh
+ * profile per launch, software WebGL2 through SwiftShader so NiiVue can draw.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { REPO_ROOT } from '../helpers/local-stack.ts';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const TEST_OUTPUT = join(REPO_ROOT, 'test-output');
+
+export type TestBrowser = { browser: BrowserContext; page: Page; close(): Promise<void> };
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium is required for the browser tests and was not found at ${CHROMIUM_PATH} (Debian: apt-get install chromium).`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'iws-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    acceptDownloads: true,
+    args: [
+      '--no-sandbox',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      '--ignore-gpu-blocklist',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  page.setDefaultTimeout(30_000);
+  return {
+    browser,
+    page,
+    async close() {
+      await browser.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export function outputPath(name: string): string {
+  mkdirSync(TEST_OUTPUT, { recursive: true });
+  return join(TEST_OUTPUT, name);
+}
+
+/** Signs in through the login page as a real user does. */
+export async function signInThroughSite(page: Page, url: string, email: string, password: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(/\/dashboard|\/hospital-admin/, { timeout: 30_000 });
+}
+
+/**
+ * Reads the viewer canvas back right after a NiiVue draw (in the same task, so the drawing buffer is still there)
+ * and returns how many sampled pixels are not the background, and how many distinct grey/colour values they have.
+ */
+export async function sampleViewerCanvas(page: Page): Promise<{ width: number; height: number; nonBackground: number; distinct: number }> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('[data-testid="niivue-canvas"]') as HTMLCanvasElement & { niivue?: { drawScene(): void } };
+    if (!canvas?.niivue) throw new Error('No NiiVue canvas on the page');
+    canvas.niivue.drawScene();
+    const gl = canvas.getContext('webgl2')!;
+    const { width, height } = { width: gl.drawingBufferWidth, height: gl.drawingBufferHeight };
+    const pixels = new Uint8Array(width * height * 4);
+    gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    let nonBackground = 0;
+    const distinct = new Set<number>();
+    for (let i = 0; i < pixels.length; i += 4 * 7) {
+      const r = pixels[i]!, g = pixels[i + 1]!, b = pixels[i + 2]!;
+      if (r + g + b > 30) {
+        nonBackground++;
+        distinct.add((r << 16) | (g << 8) | b);
+      }
+    }
+    return { width, height, nonBackground, distinct: distinct.size };
+  });
+}

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+import { launchBrowser, outputPath, sampleViewerCanvas, signInThroughSite, type TestBrowser } from './browser.ts';
+import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
+
+/**
+ * Walking skeleton through the site (issue 2, point 7): sign in as a team member, upload a whole GE T1 study
+ * folder with the wizard, watch it reach COMPLETE on the Datasets page, and see the volume drawn in the visualizer.
+ */
+describe('walking skeleton in the browser', () => {
+  let stack: TestStack;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ buildSite: true });
+    browser = await launchBrowser();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.dispose();
+  });
+
+  it('uploads a study folder through the wizard and shows its volume in the visualizer', async () => {
+    // Prepare
+    const { page } = browser;
+    const folder = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+    await signInThroughSite(page, stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
+    await page.getByRole('heading', { name: 'Team Member Dashboard' }).waitFor();
+
+    // Act
+    const discovered = await runWizardToUpload(page, stack.url, {
+      mrn: 'WS-0001', studyType: 'Diagnostic', studyDescription: 'Walking skeleton T1', orderingPhysician: 'Dr. Ada Lovelace',
+      department: 'Radiology', clinicalIndication: 'Headache, rule out mass',
+    }, folder);
+    await page.getByText('All files uploaded').waitFor({ timeout: 180_000 });
+    const datasetId = await waitForDatasetStatus(page, stack.url, 'Walking skeleton T1', 'COMPLETE', 420_000);
+    await page.getByTestId('dataset-card').filter({ hasText: 'Walking skeleton T1' }).getByRole('link', { name: /View/ }).click();
+    await page.waitForURL(`**/visualizer/${datasetId}`);
+    await waitForViewer(page);
+    const pixels = await sampleViewerCanvas(page);
+    await page.screenshot({ path: outputPath('walking-skeleton-visualizer.png') });
+
+    // Assess
+    expect(discovered).toEqual({ validFiles: 196, series: 1 });
+    expect(await page.getByTestId('visualizer-title').textContent()).toBe('Walking skeleton T1');
+    expect(await page.getByText('Lovelace').count()).toBeGreaterThan(0);
+    expect(pixels.nonBackground).toBeGreaterThan(500);
+    expect(pixels.distinct).toBeGreaterThan(20);
+  }, 900_000);
+});
