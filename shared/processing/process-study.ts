@@ -79,6 +79,8 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
   const skipped: ProcessResult['skipped'] = [];
   const notes: string[] = [];
   const assets: ProcessAsset[] = [];
+  /** Per-series quality figures for the report, in pipeline order. */
+  const quality: Record<string, string | number> = {};
 
   const deidentified = await timed('anonymize', async () => {
     const totals: DeidentifySummary & { files: number } = { removed: 0, emptied: 0, replaced: 0, uidsReplaced: 0, kept: 0, files: 0 };
@@ -119,7 +121,9 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
       if (outputs.length === 0) notes.push(`Series ${group.seriesNumber}: no NIfTI volume could be made`);
       out.push(describeSeries(group, classification, outputs));
       for (const output of outputs) {
-        assets.push({ type: 'VOLUME', label: `${output.baseName} (NIfTI)`, fileName: `${output.baseName}.nii.gz`, mimeType: MIME.nifti, bytes: output.nifti, seriesNumber: group.seriesNumber, metadata: await volumeMetadata(output) });
+        const geometry = await readGeometry(output.nifti);
+        quality[`Series ${group.seriesNumber} volume`] = `${geometry.dims.slice(0, geometry.dims[3] > 1 ? 4 : 3).join(' x ')} voxels of ${geometry.voxelSize.map((v) => v.toFixed(2)).join(' x ')} mm`;
+        assets.push({ type: 'VOLUME', label: `${output.baseName} (NIfTI)`, fileName: `${output.baseName}.nii.gz`, mimeType: MIME.nifti, bytes: output.nifti, seriesNumber: group.seriesNumber, metadata: { dims: geometry.dims, voxelSize: geometry.voxelSize.map((v) => Number(v.toFixed(4))), format: 'nii.gz' } });
         assets.push({ type: 'VOLUME', label: `${output.baseName} sidecar`, fileName: `${output.baseName}.json`, mimeType: MIME.json, bytes: new TextEncoder().encode(`${JSON.stringify(output.sidecar, null, 2)}\n`), seriesNumber: group.seriesNumber, metadata: {} });
         if (output.bval !== undefined && output.bvec !== undefined) {
           assets.push({ type: 'VOLUME', label: `${output.baseName} b-values`, fileName: `${output.baseName}.bval`, mimeType: MIME.text, bytes: new TextEncoder().encode(output.bval), seriesNumber: group.seriesNumber, metadata: {} });
@@ -138,16 +142,6 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
     return [{ seriesNumber: s.seriesNumber, png }];
   }));
 
-  const quality: Record<string, string | number> = {
-    'Files received': files.length,
-    'Files de-identified': deidentified.totals.files,
-    'Files skipped': skipped.length,
-    'Attributes removed': deidentified.totals.removed,
-    'Attributes emptied': deidentified.totals.emptied,
-    'Attributes replaced': deidentified.totals.replaced,
-    'UIDs replaced': deidentified.totals.uidsReplaced,
-    'Series flagged for review (low confidence)': series.filter((s) => s.classification.lowConfidence).length,
-  };
 
   await timed('surface', async () => {
     const source = await pickSurfaceSource(series);
@@ -180,6 +174,8 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
         quality[`Series ${s.seriesNumber} b-values`] = m.bValues.join(', ');
         quality[`Series ${s.seriesNumber} brain mask voxels`] = m.maskVoxels;
         quality[`Series ${s.seriesNumber} mean FA (brain)`] = m.meanFa;
+        quality[`Series ${s.seriesNumber} mean MD (brain, 10^-3 mm2/s)`] = m.meanMd;
+        quality[`Series ${s.seriesNumber} b0 SNR`] = m.snrB0;
         quality[`Series ${s.seriesNumber} streamlines`] = m.streamlines;
       } catch (error) {
         if (!(error instanceof InsufficientDirectionsError)) throw error;
@@ -197,7 +193,17 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
         classifiedType: s.classification.classifiedType, confidence: s.classification.confidence, source: 'AI', bids: s.classification.bids,
       })),
       thumbnails,
-      quality,
+      quality: {
+        'Files received': files.length,
+        'Files de-identified': deidentified.totals.files,
+        'Files skipped': skipped.length,
+        'Attributes removed': deidentified.totals.removed,
+        'Attributes emptied': deidentified.totals.emptied,
+        'Attributes replaced': deidentified.totals.replaced,
+        'UIDs replaced': deidentified.totals.uidsReplaced,
+        'Series flagged for review (low confidence)': series.filter((s) => s.classification.lowConfidence).length,
+        ...quality,
+      },
     });
     assets.push({ type: 'REPORT', label: 'Dataset report', fileName: 'report.pdf', mimeType: MIME.pdf, bytes: pdf, metadata: { pages: countPages(pdf), series: series.length } });
   });
@@ -210,11 +216,6 @@ function describeSeries(group: SeriesGroup, classification: ProcessedSeries['cla
     seriesNumber: group.seriesNumber, seriesInstanceUID: group.seriesInstanceUID, description: group.seriesDescription,
     modality: group.modality, fileCount: group.fileCount, classification, outputs,
   };
-}
-
-async function volumeMetadata(output: NiftiOutput): Promise<Record<string, unknown>> {
-  const volume = await readGeometry(output.nifti);
-  return { dims: volume.dims, voxelSize: volume.voxelSize.map((v) => Number(v.toFixed(4))), format: 'nii.gz' };
 }
 
 async function pickSurfaceSource(series: ProcessedSeries[]): Promise<{ series: ProcessedSeries; output: NiftiOutput } | undefined> {

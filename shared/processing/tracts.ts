@@ -24,6 +24,10 @@ export type TractsResult = {
     meanFa: number;
     seconds: number;
     maskVoxels: number;
+    /** Mean diffusivity in the brain mask, 10⁻³ mm²/s. */
+    meanMd: number;
+    /** Mean b0 in the brain / background noise σ (Rician-corrected), a simple signal-to-noise figure. */
+    snrB0: number;
     tensorSeconds: number;
     trackingSeconds: number;
   };
@@ -71,7 +75,8 @@ export async function buildTracts(
   if (directions < MIN_TENSOR_DIRECTIONS) {
     throw new InsufficientDirectionsError(`A tensor fit needs at least ${MIN_TENSOR_DIRECTIONS} diffusion directions; the series has ${directions}`);
   }
-  const { mask, voxels: maskVoxels } = computeMask(meanB0(volume.data, voxels, table.bValues), dims);
+  const b0 = meanB0(volume.data, voxels, table.bValues);
+  const { mask, voxels: maskVoxels, threshold } = computeMask(b0, dims);
   const tensorStarted = performance.now();
   const fit = fitTensor(volume.data, voxels, gradientsInVoxelFrame(table, volume.affine), mask);
   const tensorSeconds = (performance.now() - tensorStarted) / 1000;
@@ -80,9 +85,10 @@ export async function buildTracts(
   const trackingSeconds = (performance.now() - trackingStarted) / 1000;
   const rgb = new Uint8Array(voxels * 3);
   let faSum = 0;
+  let mdSum = 0;
   for (let v = 0; v < voxels; v++) {
     const f = Math.min(1, fit.fa[v] as number);
-    if (mask[v]) faSum += f;
+    if (mask[v]) { faSum += f; mdSum += fit.md[v] as number; }
     for (let a = 0; a < 3; a++) rgb[v * 3 + a] = Math.round(255 * f * Math.min(1, Math.abs(fit.v1[v * 3 + a] as number)));
   }
   const geometry = { dims: [nx, ny, nz] as [number, number, number], voxelSize: volume.voxelSize, affine: volume.affine };
@@ -96,7 +102,29 @@ export async function buildTracts(
       streamlines: streamlines.length, directions, bValues,
       meanFa: maskVoxels ? Number((faSum / maskVoxels).toFixed(4)) : 0,
       seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
-      maskVoxels, tensorSeconds: Number(tensorSeconds.toFixed(3)), trackingSeconds: Number(trackingSeconds.toFixed(3)),
+      maskVoxels,
+      meanMd: maskVoxels ? Number(((mdSum / maskVoxels) * 1000).toFixed(4)) : 0,
+      snrB0: Number(signalToNoise(b0, mask, threshold).toFixed(1)),
+      tensorSeconds: Number(tensorSeconds.toFixed(3)), trackingSeconds: Number(trackingSeconds.toFixed(3)),
     },
   };
+}
+
+/**
+ * SNR of the b0 image: mean signal in the brain over the noise σ of the background (air below the mask threshold,
+ * outside the mask). Magnitude images have Rician background noise: σ = background standard deviation / 0.655
+ * (Henkelman 1985). Returns 0 when there is no background to measure.
+ */
+export function signalToNoise(b0: Float32Array, mask: Uint8Array, threshold: number): number {
+  let signal = 0, inside = 0, sum = 0, sumSquares = 0, outside = 0;
+  for (let v = 0; v < b0.length; v++) {
+    const value = b0[v] as number;
+    if (mask[v]) { signal += value; inside++; continue; }
+    if (value >= threshold) continue;
+    sum += value; sumSquares += value * value; outside++;
+  }
+  if (inside === 0 || outside < 2) return 0;
+  const mean = sum / outside;
+  const sd = Math.sqrt(Math.max(0, sumSquares / outside - mean * mean));
+  return sd > 0 ? signal / inside / (sd / 0.655) : 0;
 }
