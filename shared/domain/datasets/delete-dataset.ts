@@ -21,6 +21,9 @@ export async function deleteDataset(
   requirePermission(caller, 'DELETE_DATA');
   if (PROCESSING_STAGES.includes(dataset.status)) throw new InvalidStateError();
   if (dataset.uploadSessionId) {
+    // An UPLOADING dataset whose upload is finished has a pipeline run about to write: wait for it to end.
+    const session = await deps.uploads.getSession(caller.hospitalId, dataset.uploadSessionId);
+    if (dataset.status === 'UPLOADING' && session?.status === 'COMPLETE') throw new InvalidStateError();
     const files = await deps.uploads.listFiles(caller.hospitalId, dataset.uploadSessionId);
     await Promise.all(files.filter((f) => f.status === 'PENDING' && f.multipartUploadId).map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId!)));
   }

@@ -177,3 +177,18 @@ describe('deleteDataset and retryDataset', () => {
     expect(p.pipeline.started).toEqual([{ hospitalId: 'h1', datasetId: d.id, runId: expect.any(String) }]);
   });
 });
+
+describe('deleteDataset while the pipeline is queued', () => {
+  it('refuses an UPLOADING dataset whose upload is complete, and deletes one whose upload is still open', async () => {
+    const { openUploadSession } = await import('../../../shared/domain/uploads/open-upload-session.ts');
+    const p = ports();
+    const open = await created(p);
+    const queued = await created(p);
+    await openUploadSession(open.id, [{ path: 'a', sizeBytes: 1 }], caller('TEAM_MEMBER'), p);
+    const session = await openUploadSession(queued.id, [{ path: 'a', sizeBytes: 1 }], caller('TEAM_MEMBER'), p);
+    await p.uploads.setSessionStatus('h1', session.sessionId, 'COMPLETE');
+    await expect(deleteDataset(queued.id, caller('TEAM_LEAD'), p)).rejects.toBeInstanceOf(InvalidStateError);
+    await deleteDataset(open.id, caller('TEAM_LEAD'), p);
+    expect(await p.datasets.get('h1', open.id)).toBeUndefined();
+  });
+});
