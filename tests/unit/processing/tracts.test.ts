@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readVolume, writeVolume } from '../../../shared/processing/nifti-io.ts';
 import { eigenSymmetric3, fitTensor, parseGradientTable } from '../../../shared/processing/tensor.ts';
-import { buildTracts, InsufficientDirectionsError, meanB0, type TractsResult } from '../../../shared/processing/tracts.ts';
+import { buildTracts, InsufficientDirectionsError, meanB0, signalToNoise, type TractsResult } from '../../../shared/processing/tracts.ts';
 import { readTrk, TRK_HEADER_SIZE } from '../../../shared/processing/trk.ts';
 import { computeMask } from '../../../shared/processing/volume-ops.ts';
 import { convertWithDcm2niix, DTI_DICOM, PYTHON, requireDipy, type ConvertedSeries } from './fixtures.ts';
@@ -36,6 +36,7 @@ ijk = nb.affines.apply_affine(np.linalg.inv(img.affine), points)
 print(json.dumps({
   'faCorrelation': float(np.corrcoef(ref_fa[mask], fa[mask])[0, 1]),
   'faMaxAbsDiff': float(np.abs(ref_fa[mask] - fa[mask]).max()),
+  'meanMdE3': float(np.mean(fit.md[mask]) * 1000),
   'affineMatches': bool(np.allclose(ours.affine, img.affine, atol=1e-3)),
   'colorCorrelation': color_corr,
   'trkStreamlines': len(trk.streamlines),
@@ -82,6 +83,16 @@ describe('tensor maths', () => {
     expect([...values].map((v) => Number(v.toFixed(9)))).toEqual([5, 3, 1]);
     expect(Math.abs(vectors[2]!)).toBeCloseTo(1, 9);
     expect(Math.abs(vectors[3]! * vectors[6]! + vectors[4]! * vectors[7]! + vectors[5]! * vectors[8]!)).toBeLessThan(1e-9);
+  });
+
+  it('measures b0 SNR as brain mean over Rician-corrected background σ', () => {
+    // Prepare: brain 1000 in the first half, background alternating 10 ± 2 (σ = 2) in the second
+    const b0 = Float32Array.from({ length: 200 }, (_, i) => (i < 100 ? 1000 : i % 2 ? 12 : 8));
+    const mask = Uint8Array.from({ length: 200 }, (_, i) => (i < 100 ? 1 : 0));
+    // Act
+    const snr = signalToNoise(b0, mask, 500);
+    // Assess
+    expect(snr).toBeCloseTo(1000 / (2 / 0.655), 6);
   });
 
   it('refuses a series with fewer than six diffusion directions', async () => {
@@ -157,6 +168,7 @@ describe('buildTracts on the Philips DTI series (b=0/2000, 15 directions)', () =
     expect(reference.faCorrelation).toBeGreaterThanOrEqual(0.99);
     expect(reference.faMaxAbsDiff).toBeLessThan(0.01);
     expect(reference.affineMatches).toBe(true);
+    expect(result.metadata.meanMd).toBeCloseTo(reference.meanMdE3 as number, 3);
     for (const c of reference.colorCorrelation as number[]) expect(c).toBeGreaterThanOrEqual(0.99);
     expect(reference.trkStreamlines).toBe(result.metadata.streamlines);
     expect(reference.trkVoxelOrder).toBe(reference.imageAxcodes);
