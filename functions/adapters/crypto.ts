@@ -10,28 +10,22 @@ function derive(secret: string, purpose: string): Buffer {
  * Continuation tokens: the LastEvaluatedKey encrypted and authenticated with AES-256-GCM, the scope (hospital and
  * query) as additional data. A token from another hospital or another filter fails authentication.
  */
-export function createPageTokens(secret: () => Promise<string> | string): PageTokens & { ready: Promise<void> } {
-  let key: Buffer | undefined;
-  const ready = Promise.resolve(secret()).then((s) => {
-    key = derive(s, 'page-token');
-  });
-  const needKey = () => {
-    if (!key) throw new Error('Page token key not loaded');
-    return key;
-  };
+export function createPageTokens(secret: () => Promise<string> | string): PageTokens {
+  let key: Promise<Buffer> | undefined;
+  const needKey = () => (key ??= Promise.resolve(secret()).then((s) => derive(s, 'page-token')));
   return {
-    ready,
-    seal(scope, lastKey) {
+    async seal(scope, lastKey) {
       const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', needKey(), iv);
+      const cipher = createCipheriv('aes-256-gcm', await needKey(), iv);
       cipher.setAAD(Buffer.from(scope));
       const body = Buffer.concat([cipher.update(JSON.stringify(lastKey), 'utf8'), cipher.final()]);
       return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
     },
-    open(scope, token) {
+    async open(scope, token) {
+      const secretKey = await needKey();
       try {
         const raw = Buffer.from(token, 'base64url');
-        const decipher = createDecipheriv('aes-256-gcm', needKey(), raw.subarray(0, 12));
+        const decipher = createDecipheriv('aes-256-gcm', secretKey, raw.subarray(0, 12));
         decipher.setAAD(Buffer.from(scope));
         decipher.setAuthTag(raw.subarray(12, 28));
         const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');

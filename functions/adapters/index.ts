@@ -20,8 +20,8 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
   const buckets: Record<BucketName, string> = { uploads: env.UPLOADS_BUCKET, studies: env.STUDIES_BUCKET, assets: env.ASSETS_BUCKET };
   const objects = createObjectStore({ region, buckets, endpoint: env.S3_ENDPOINT, publicEndpoint: env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT });
   const pseudonymSecret = createSecretSource({ region, secret: env.PSEUDONYM_SECRET, secretArn: env.PSEUDONYM_SECRET_ARN });
+  // The secret is fetched on first use, so routes that never need it (health) never call Secrets Manager.
   const pageTokens = createPageTokens(pseudonymSecret);
-  await pageTokens.ready;
   return {
     datasets: createDatasetRepository(table),
     audit: createAuditLog(table),

@@ -19,11 +19,11 @@ export async function listDatasets(
   const teamId = isHospitalWide(caller) ? undefined : caller.teamId;
   const search = input.search?.trim().toLowerCase() || undefined;
   const scope = JSON.stringify(['datasets', caller.hospitalId, teamId ?? '*', input.status ?? '*', search ?? '']);
-  const startKey = input.nextToken ? deps.pageTokens.open(scope, input.nextToken) : undefined;
+  const startKey = input.nextToken ? await deps.pageTokens.open(scope, input.nextToken) : undefined;
   if (teamId === null) return { items: [], nextToken: null };
   const page = await deps.datasets.list({ hospitalId: caller.hospitalId, teamId, status: input.status, search, limit: input.limit, startKey });
   return {
     items: page.items.map(toDataset),
-    nextToken: page.lastKey ? deps.pageTokens.seal(scope, page.lastKey) : null,
+    nextToken: page.lastKey ? await deps.pageTokens.seal(scope, page.lastKey) : null,
   };
 }

@@ -64,9 +64,9 @@ export type AuditLog = {
 
 /** Seals a DynamoDB LastEvaluatedKey into an opaque token bound to the hospital (and the query's shape). */
 export type PageTokens = {
-  seal(scope: string, key: Record<string, string>): string;
+  seal(scope: string, key: Record<string, string>): Promise<string>;
   /** Throws ValidationError for a forged, altered or other-scope token. */
-  open(scope: string, token: string): Record<string, string>;
+  open(scope: string, token: string): Promise<Record<string, string>>;
 };
 
 export type Pseudonymizer = {

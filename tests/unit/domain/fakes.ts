@@ -65,8 +65,8 @@ export function fakeAudit(): AuditLog & { events: AuditEvent[] } {
 
 /** Tokens are the scope plus the key in clear; opening checks the scope, like the sealed adapter does. */
 export const fakePageTokens: PageTokens = {
-  seal: (scope, key) => JSON.stringify({ scope, key }),
-  open: (scope, token) => {
+  seal: async (scope, key) => JSON.stringify({ scope, key }),
+  open: async (scope, token) => {
     const parsed = JSON.parse(token) as { scope: string; key: Record<string, string> };
     if (parsed.scope !== scope) throw new ValidationError();
     return parsed.key;

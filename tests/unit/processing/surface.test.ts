@@ -23,6 +23,16 @@ function edgeCensus(indices: Uint32Array): { uses: Map<string, number>; repeated
   return { uses, repeatedDirected };
 }
 
+/** Signed volume by the divergence theorem: positive when every triangle's normal points outward. */
+function signedVolume(positions: Float32Array, indices: Uint32Array): number {
+  let volume = 0;
+  for (let f = 0; f < indices.length; f += 3) {
+    const [a, b, c] = [indices[f]!, indices[f + 1]!, indices[f + 2]!].map((k) => [positions[k * 3]!, positions[k * 3 + 1]!, positions[k * 3 + 2]!]) as [number[], number[], number[]];
+    volume += (a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) - a[1]! * (b[0]! * c[2]! - b[2]! * c[0]!) + a[2]! * (b[0]! * c[1]! - b[1]! * c[0]!)) / 6;
+  }
+  return volume;
+}
+
 function volumeBounds(nifti: Uint8Array): { min: number[]; max: number[] } {
   const v = readVolume(nifti);
   const min = [Infinity, Infinity, Infinity];
@@ -76,6 +86,23 @@ describe('marching tetrahedra', () => {
     await expect(buildSurface(uniform)).rejects.toThrow('No body stands out of the background in this volume');
   });
 
+  it.each([
+    ['a neurological (RAS) affine', [[2, 0, 0, -30], [0, 2, 0, -30], [0, 0, 2, -30], [0, 0, 0, 1]]],
+    ['a radiological (LAS) affine', [[-2, 0, 0, 30], [0, 2, 0, -30], [0, 0, 2, -30], [0, 0, 0, 1]]],
+  ])('keeps normals outward in world space with %s', async (_, affine) => {
+    // Prepare: a bright ball of radius 10 voxels (20 mm) in a 32³ volume
+    const n = 32;
+    const data = Float32Array.from({ length: n ** 3 }, (_, i) => (Math.hypot((i % n) - 15.5, (Math.floor(i / n) % n) - 15.5, Math.floor(i / (n * n)) - 15.5) <= 10 ? 800 : 20));
+    const nifti = writeVolume({ dims: [n, n, n], voxelSize: [2, 2, 2], affine, datatype: 'float32', data });
+    // Act
+    const surface = await buildSurface(nifti);
+    const mesh = readMz3(surface.bytes, inflate);
+    // Assess: about 4/3 π (20 mm)³, positive
+    const volume = signedVolume(mesh.positions, mesh.indices);
+    expect(volume).toBeGreaterThan(0.8 * (4 / 3) * Math.PI * 20 ** 3);
+    expect(volume).toBeLessThan(1.2 * (4 / 3) * Math.PI * 20 ** 3);
+  });
+
   it('closes a body that touches the volume border', async () => {
     // Prepare: a bright block filling a whole 20³ volume (the border layer is forced outside)
     const nifti = writeVolume({ dims: [20, 20, 20], voxelSize: [1, 1, 1], affine: [[-1, 0, 0, 5], [0, 1, 0, -5], [0, 0, 1, 0], [0, 0, 0, 1]], datatype: 'float32', data: Float32Array.from({ length: 20 ** 3 }, (_, i) => (i % 3 === 0 ? 900 : 1000)) });
@@ -109,6 +136,7 @@ describe('buildSurface on the GE T1 (196x256x256)', () => {
     expect([...census.uses.values()].filter((c) => c !== 2)).toEqual([]);
     expect(census.repeatedDirected).toBe(0);
     expect(surface.metadata.closed).toBe(true);
+    expect(signedVolume(mesh.positions, mesh.indices)).toBeGreaterThan(0);
   });
 
   it('lies inside the volume bounds in world (RAS mm) coordinates', () => {
