@@ -9,7 +9,7 @@ import type { AnonymizationOptions, AssetType, ClassifiedType } from '../schemas
 import { readGeometry } from './nifti-io.ts';
 import { buildReport, type ReportInput } from './report.ts';
 import { buildSurface, MIN_SURFACE_SLICES, SurfaceSourceError } from './surface.ts';
-import { buildTracts, InsufficientDirectionsError, MIN_TENSOR_DIRECTIONS } from './tracts.ts';
+import { buildTracts, InsufficientDirectionsError } from './tracts.ts';
 
 /** Pipeline stages in order, as `iws process` and the bench time them. */
 export const PROCESS_STAGES = ['anonymize', 'classify', 'convert', 'thumbnail', 'surface', 'tracts', 'report'] as const;
@@ -179,7 +179,7 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
         quality[`Series ${s.seriesNumber} streamlines`] = m.streamlines;
       } catch (error) {
         if (!(error instanceof InsufficientDirectionsError)) throw error;
-        notes.push(`Tracts: series ${s.seriesNumber}: ${error.message} (at least ${MIN_TENSOR_DIRECTIONS} needed)`);
+        notes.push(`Tracts: series ${s.seriesNumber}: ${error.message}`);
       }
     }
   });
