@@ -61,7 +61,7 @@ function fit(text: string, font: PDFFont, size: number, width: number): string {
 /** Identifier-like keys (camelCase, snake_case) become sentence case; keys already written as text stay as they are. */
 function humanize(key: string): string {
   if (/\s/.test(key)) return key;
-  const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').toLowerCase();
+  const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').toLowerCase().replace(/\buids?\b/g, (w) => w.toUpperCase().replace('S', 's'));
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -109,7 +109,8 @@ class Layout {
   }
 
   heading(value: string): void {
-    this.ensure(40);
+    // Keep a heading with at least a few lines of its section.
+    this.ensure(90);
     this.y -= 14;
     this.text(value, { size: 13, bold: true });
     this.y -= 4;
