@@ -32,9 +32,10 @@ export function taskHandler(state: string, fn: (input: PipelineInput, deps: Serv
   return async (rawInput) => {
     const input = PipelineInputSchema.parse(rawInput);
     const ids = { state, hospitalId: input.hospitalId, datasetId: input.datasetId, runId: input.runId };
+    const started = performance.now();
     try {
       await fn(input, await getDeps());
-      logger.info('task done', ids);
+      logger.info('task done', { ...ids, durationMs: Math.round(performance.now() - started) });
       return input;
     } catch (error) {
       const classified = classifyTaskError(error);

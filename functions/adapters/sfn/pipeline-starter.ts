@@ -10,11 +10,16 @@ export function createPipelineStarter(options: { region: string; stateMachineArn
   return {
     async start(input) {
       if (!options.stateMachineArn) throw new Error('STATE_MACHINE_ARN is not set');
-      await sfn.send(new StartExecutionCommand({
-        stateMachineArn: options.stateMachineArn,
-        name: `${input.datasetId}-${input.runId}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80),
-        input: JSON.stringify(input),
-      }));
+      try {
+        await sfn.send(new StartExecutionCommand({
+          stateMachineArn: options.stateMachineArn,
+          name: `${input.datasetId}-${input.runId}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80),
+          input: JSON.stringify(input),
+        }));
+      } catch (error) {
+        // Same name = same run (a retried request): it is already started.
+        if (!(error instanceof Error && error.name === 'ExecutionAlreadyExists')) throw error;
+      }
     },
   };
 }

@@ -6,7 +6,11 @@ import { InvalidStateError } from '../errors.ts';
 import { loadVisibleSession } from './get-upload-session.ts';
 import type { UploadRepository } from './ports.ts';
 
-/** Every file complete → the session closes and the dataset pipeline starts (the dataset is already UPLOADING). */
+/**
+ * Every file complete → the dataset pipeline starts (the dataset is already UPLOADING), then the session closes.
+ * The run id is stored before the start, so a client retrying after a lost answer starts the same execution
+ * name again, which Step Functions treats as the same run.
+ */
 export async function completeUpload(
   sessionId: string,
   caller: Caller,
@@ -18,13 +22,13 @@ export async function completeUpload(
   if (session.status !== 'OPEN' || dataset.status !== 'UPLOADING') throw new InvalidStateError();
   const files = await deps.uploads.listFiles(caller.hospitalId, sessionId);
   if (files.length !== session.fileCount || files.some((f) => f.status !== 'COMPLETE')) throw new InvalidStateError('UPLOAD_INCOMPLETE');
+  const runId = dataset.lastRunId ?? deps.ids.newId();
+  const updated = dataset.lastRunId ? dataset : await deps.datasets.update(caller.hospitalId, dataset.id, { lastRunId: runId }, ['UPLOADING']);
+  await deps.pipeline.start({ hospitalId: caller.hospitalId, datasetId: dataset.id, runId });
   await deps.uploads.setSessionStatus(caller.hospitalId, sessionId, 'COMPLETE');
-  const runId = deps.ids.newId();
-  const updated = await deps.datasets.update(caller.hospitalId, dataset.id, { lastRunId: runId }, ['UPLOADING']);
   await deps.audit.record({
     hospitalId: caller.hospitalId, datasetId: dataset.id, action: 'UPLOAD_COMPLETED', actorUserId: caller.userId,
     actorName: `${caller.firstName} ${caller.lastName}`, details: { sessionId, fileCount: files.length, runId },
   });
-  await deps.pipeline.start({ hospitalId: caller.hospitalId, datasetId: dataset.id, runId });
   return toDataset(updated);
 }

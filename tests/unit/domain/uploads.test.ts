@@ -74,3 +74,20 @@ describe('upload sessions', () => {
     await expect(getUploadSession(session.sessionId, caller('TEAM_LEAD', { teamId: 't9' }), p)).rejects.toMatchObject({ code: 'UPLOAD_NOT_FOUND' });
   });
 });
+
+describe('completing an upload twice', () => {
+  it('starts the same run again when the first answer was lost, and nothing once the session is closed', async () => {
+    const { p, session } = await opened([10]);
+    const file = p.uploads.files.get(`${session.sessionId}/0`)!;
+    await presignParts(session.sessionId, 0, [1], member, p);
+    const etag = p.objects.uploadPart(p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!, 1, new Uint8Array([1]));
+    await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
+    const failingOnce = { ...p, uploads: { ...p.uploads, setSessionStatus: async () => { throw new Error('lost'); } } };
+    await expect(completeUpload(session.sessionId, member, failingOnce)).rejects.toThrow('lost');
+    await completeUpload(session.sessionId, member, p);
+    await completeUpload(session.sessionId, member, p);
+    expect(p.pipeline.started).toHaveLength(2);
+    expect(new Set(p.pipeline.started.map((s) => (s as { runId: string }).runId)).size).toBe(1);
+    expect(file.objectKey).toMatch(/raw\/0$/);
+  });
+});

@@ -64,6 +64,11 @@ describe('Step Functions pipeline starter', () => {
     const input = sfnMock.commandCalls(StartExecutionCommand)[0]!.args[0].input;
     expect(input).toEqual({ stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:p', name: 'd1-r1', input: JSON.stringify({ hospitalId: 'h1', datasetId: 'd1', runId: 'r1' }) });
   });
+
+  it('treats ExecutionAlreadyExists for the same run as started', async () => {
+    sfnMock.on(StartExecutionCommand).rejects(Object.assign(new Error('exists'), { name: 'ExecutionAlreadyExists' }));
+    await expect(createPipelineStarter({ region: 'us-east-1', stateMachineArn: 'arn:sm' }).start({ hospitalId: 'h', datasetId: 'd', runId: 'r' })).resolves.toBeUndefined();
+  });
 });
 
 describe('secrets', () => {
@@ -132,3 +137,4 @@ describe('DynamoDB dataset repository', () => {
     expect(input).toMatchObject({ IndexName: TABLE_KEYS.gsi1.index, Limit: 12, ScanIndexForward: false, ExpressionAttributeValues: { ':ipk': 'H#h1#DS' } });
   });
 });
+
