@@ -110,7 +110,6 @@ describe('buildTracts on the Philips DTI series (b=0/2000, 15 directions)', () =
   let result: TractsResult;
 
   beforeAll(async () => {
-    requireDipy();
     series = convertWithDcm2niix(DTI_DICOM);
     result = await buildTracts({ nifti: series.nifti, bval: series.bval!, bvec: series.bvec! });
   });
@@ -151,6 +150,7 @@ describe('buildTracts on the Philips DTI series (b=0/2000, 15 directions)', () =
 
   it('agrees with dipy: FA correlation ≥ 0.99 inside the brain, same colour FA, nibabel reads the .trk inside the volume', () => {
     // Prepare: the same mask for both fits, written where dipy can read it
+    requireDipy();
     const volume = readVolume(series.nifti);
     const [nx, ny, nz] = volume.dims;
     const table = parseGradientTable(series.bval!, series.bvec!);
