@@ -1,4 +1,4 @@
-import { gzip } from 'pako';
+import { gzip, inflate } from 'pako';
 import { extractIsosurface, isClosedMesh, smoothMesh, type Mesh } from './isosurface.ts';
 import { applyAffine, readVolume } from './nifti-io.ts';
 import { computeMask, downsample, gaussianSmooth, type Dims3 } from './volume-ops.ts';
@@ -123,7 +123,7 @@ export function writeMz3(mesh: Mesh): Uint8Array {
 }
 
 /** Reads an MZ3 written by writeMz3 (gzip or raw) back into a mesh. */
-export function readMz3(bytes: Uint8Array, inflate: (b: Uint8Array) => Uint8Array): Mesh {
+export function readMz3(bytes: Uint8Array): Mesh {
   const raw = bytes[0] === 0x1f && bytes[1] === 0x8b ? inflate(bytes) : bytes;
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   if (view.getUint16(0, true) !== 23117) throw new Error('Not an MZ3 file');

@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import { inflate } from 'pako';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractIsosurface, isClosedMesh } from '../../../shared/processing/isosurface.ts';
 import { applyAffine, readVolume, writeVolume } from '../../../shared/processing/nifti-io.ts';
@@ -96,7 +95,7 @@ describe('marching tetrahedra', () => {
     const nifti = writeVolume({ dims: [n, n, n], voxelSize: [2, 2, 2], affine, datatype: 'float32', data });
     // Act
     const surface = await buildSurface(nifti);
-    const mesh = readMz3(surface.bytes, inflate);
+    const mesh = readMz3(surface.bytes);
     // Assess: about 4/3 π (20 mm)³, positive
     const volume = signedVolume(mesh.positions, mesh.indices);
     expect(volume).toBeGreaterThan(0.8 * (4 / 3) * Math.PI * 20 ** 3);
@@ -110,7 +109,7 @@ describe('marching tetrahedra', () => {
     const surface = await buildSurface(nifti);
     // Assess
     expect(surface.metadata.closed).toBe(true);
-    expect(isClosedMesh(readMz3(surface.bytes, inflate).indices)).toBe(true);
+    expect(isClosedMesh(readMz3(surface.bytes).indices)).toBe(true);
   });
 });
 
@@ -126,7 +125,7 @@ describe('buildSurface on the GE T1 (196x256x256)', () => {
 
   it('writes an MZ3 mesh whose every edge is shared by exactly two faces', () => {
     // Act
-    const mesh = readMz3(surface.bytes, inflate);
+    const mesh = readMz3(surface.bytes);
     // Assess
     expect(surface.format).toBe('mz3');
     expect(mesh.indices.length / 3).toBe(surface.metadata.faces);
@@ -142,7 +141,7 @@ describe('buildSurface on the GE T1 (196x256x256)', () => {
   it('lies inside the volume bounds in world (RAS mm) coordinates', () => {
     // Prepare
     const { min, max } = volumeBounds(series.nifti);
-    const mesh = readMz3(surface.bytes, inflate);
+    const mesh = readMz3(surface.bytes);
     // Assess
     for (let a = 0; a < 3; a++) {
       let lo = Infinity, hi = -Infinity;
