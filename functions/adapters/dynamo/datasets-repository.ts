@@ -1,11 +1,12 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { datasetListIndexes, datasetStatusPartition, hospitalPk, keys, withoutKeys } from '../../../shared/db/keys.ts';
 import { TABLE_KEYS } from '../../../shared/db/table.ts';
 import type {
-  AssetRecord, DatasetListPage, DatasetListQuery, DatasetRecord, DatasetRepository, SeriesRecord,
+  AssetRecord, AuditEntry, DatasetListPage, DatasetListQuery, DatasetRecord, DatasetRepository, SeriesRecord,
 } from '../../../shared/domain/datasets/ports.ts';
 import { NotFoundError } from '../../../shared/domain/errors.ts';
 import type { DatasetStatus } from '../../../shared/schemas/api/datasets.ts';
+import { auditItem } from './audit-log.ts';
 import type { Table } from './client.ts';
 import { batchDelete, isConditionFailure, mapWriteError, primaryKeyOf, queryAll, updateExpression } from './expressions.ts';
 
@@ -22,21 +23,35 @@ export function createDatasetRepository(table: Table): DatasetRepository {
     return Item ? (withoutKeys(Item) as DatasetRecord) : undefined;
   }
 
+  // Stores without transactions (dynalite in the local twin) answer UnknownOperationException once; then the
+  // status write and its audit event go one after the other.
+  let transactions = true;
+
   async function conditionalUpdate(
-    hospitalId: string, datasetId: string, fields: Record<string, unknown>, expected: readonly DatasetStatus[],
+    hospitalId: string, datasetId: string, fields: Record<string, unknown>, expected: readonly DatasetStatus[], audit?: AuditEntry,
   ): Promise<DatasetRecord> {
     const expression = updateExpression(fields);
     const statusValues = Object.fromEntries(expected.map((s, i) => [`:expected${i}`, s]));
+    const update = {
+      TableName,
+      Key: keys.dataset(hospitalId, datasetId),
+      ...expression,
+      ConditionExpression: `attribute_exists(#pk) AND #status IN (${Object.keys(statusValues).join(', ')})`,
+      ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#pk': P.pk, '#status': 'status' },
+      ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ...statusValues },
+    };
     try {
-      const { Attributes } = await doc.send(new UpdateCommand({
-        TableName,
-        Key: keys.dataset(hospitalId, datasetId),
-        ...expression,
-        ConditionExpression: `attribute_exists(#pk) AND #status IN (${Object.keys(statusValues).join(', ')})`,
-        ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#pk': P.pk, '#status': 'status' },
-        ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ...statusValues },
-        ReturnValues: 'ALL_NEW',
-      }));
+      if (audit && transactions) {
+        try {
+          await doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: { TableName, Item: auditItem(audit) } }] }));
+          return (await get(hospitalId, datasetId))!;
+        } catch (error) {
+          if (!(error instanceof Error && error.name === 'UnknownOperationException')) throw error;
+          transactions = false;
+        }
+      }
+      const { Attributes } = await doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+      if (audit) await doc.send(new PutCommand({ TableName, Item: auditItem(audit) }));
       return withoutKeys(Attributes!) as DatasetRecord;
     } catch (error) {
       if (isConditionFailure(error) && !(await get(hospitalId, datasetId))) throw new NotFoundError('DATASET_NOT_FOUND');
@@ -112,10 +127,10 @@ export function createDatasetRepository(table: Table): DatasetRepository {
       }
     },
     update: (hospitalId, datasetId, fields, expected) => conditionalUpdate(hospitalId, datasetId, { ...fields }, expected),
-    transition(hospitalId, datasetId, from, to, fields = {}) {
+    transition(hospitalId, datasetId, from, to, fields = {}, audit) {
       return conditionalUpdate(hospitalId, datasetId, {
         ...fields, status: to, [TABLE_KEYS.gsi2.pk]: datasetStatusPartition(hospitalId, to),
-      }, from);
+      }, from, audit);
     },
     list,
     async listSeries(hospitalId, datasetId) {

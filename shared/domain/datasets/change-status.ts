@@ -17,8 +17,9 @@ export function previousStatuses(to: DatasetStatus): DatasetStatus[] {
 }
 
 /**
- * A status change: one conditional write (the status must still be one of `from`), then an audit event.
- * The condition makes concurrent or replayed transitions fail loudly instead of skipping a stage.
+ * A status change: one conditional write (the status must still be one of `from`) with its audit event, in one
+ * transaction where the store has them. The condition makes concurrent or replayed transitions fail loudly
+ * instead of skipping a stage.
  */
 export async function changeStatus(
   deps: { datasets: DatasetRepository; audit: AuditLog },
@@ -35,8 +36,7 @@ export async function changeStatus(
 ): Promise<DatasetRecord> {
   const illegal = change.from.filter((from) => !ALLOWED_TRANSITIONS[from].includes(change.to));
   if (illegal.length > 0) throw new Error(`Illegal transition ${illegal.join('|')} → ${change.to}`);
-  const updated = await deps.datasets.transition(change.hospitalId, change.datasetId, change.from, change.to, change.fields);
-  await deps.audit.record({
+  return deps.datasets.transition(change.hospitalId, change.datasetId, change.from, change.to, change.fields, {
     hospitalId: change.hospitalId,
     datasetId: change.datasetId,
     action: 'STATUS_CHANGED',
@@ -44,5 +44,4 @@ export async function changeStatus(
     actorName: change.actorName,
     details: { from: change.from.length === 1 ? change.from[0] : change.from, to: change.to, ...change.details },
   });
-  return updated;
 }

@@ -32,8 +32,13 @@ export type DatasetRepository = {
   create(dataset: DatasetRecord): Promise<void>;
   /** Updates fields while the dataset is in one of `expectedStatuses`; throws ConflictError otherwise. */
   update(hospitalId: string, datasetId: string, fields: Partial<DatasetRecord>, expectedStatuses: readonly DatasetStatus[]): Promise<DatasetRecord>;
-  /** Conditional status change (expected previous status); throws ConflictError when the status moved. */
-  transition(hospitalId: string, datasetId: string, from: readonly DatasetStatus[], to: DatasetStatus, fields?: Partial<DatasetRecord>): Promise<DatasetRecord>;
+  /**
+   * Conditional status change (expected previous status) written together with its audit event (one transaction
+   * where the store supports it); throws ConflictError when the status moved.
+   */
+  transition(
+    hospitalId: string, datasetId: string, from: readonly DatasetStatus[], to: DatasetStatus, fields?: Partial<DatasetRecord>, audit?: AuditEntry,
+  ): Promise<DatasetRecord>;
   list(query: DatasetListQuery): Promise<DatasetListPage>;
   listSeries(hospitalId: string, datasetId: string): Promise<SeriesRecord[]>;
   putSeries(series: SeriesRecord): Promise<void>;
@@ -57,8 +62,10 @@ export type AuditEvent = {
   details: Record<string, unknown>;
 };
 
+export type AuditEntry = Omit<AuditEvent, 'id' | 'at'> & { at?: string };
+
 export type AuditLog = {
-  record(event: Omit<AuditEvent, 'id' | 'at'> & { at?: string }): Promise<void>;
+  record(event: AuditEntry): Promise<void>;
   listForDataset(hospitalId: string, datasetId: string): Promise<AuditEvent[]>;
 };
 

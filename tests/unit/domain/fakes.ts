@@ -8,7 +8,7 @@ import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '..
 import { createMemoryObjectStore } from '../../integration/datasets-harness.ts';
 
 /** In-memory ports with the same contracts as the DynamoDB adapters (conditional status writes included). */
-export function fakeDatasets(): DatasetRepository & { rows: Map<string, DatasetRecord>; series: Map<string, SeriesRecord>; assets: Map<string, AssetRecord> } {
+export function fakeDatasets(audit?: AuditLog): DatasetRepository & { rows: Map<string, DatasetRecord>; series: Map<string, SeriesRecord>; assets: Map<string, AssetRecord> } {
   const rows = new Map<string, DatasetRecord>();
   const series = new Map<string, SeriesRecord>();
   const assets = new Map<string, AssetRecord>();
@@ -27,7 +27,11 @@ export function fakeDatasets(): DatasetRepository & { rows: Map<string, DatasetR
     async get(h, d) { return rows.get(k(h, d)); },
     async create(d) { if (rows.has(k(d.hospitalId, d.id))) throw new ConflictError(); rows.set(k(d.hospitalId, d.id), d); },
     async update(h, d, f, e) { return update(h, d, f, e); },
-    async transition(h, d, from, to, f = {}) { return update(h, d, { ...f, status: to }, from); },
+    async transition(h, d, from, to, f = {}, entry) {
+      const next = update(h, d, { ...f, status: to }, from);
+      if (entry) await audit?.record(entry);
+      return next;
+    },
     async list(q) {
       const all = [...rows.values()].filter((d) => d.hospitalId === q.hospitalId && (q.teamId === undefined || d.teamId === q.teamId) && (!q.status || d.status === q.status))
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -104,9 +108,10 @@ export function caller(role: Role, overrides: Partial<Caller> = {}): Caller {
 
 export function ports() {
   let n = 0;
+  const audit = fakeAudit();
   return {
-    datasets: fakeDatasets(),
-    audit: fakeAudit(),
+    datasets: fakeDatasets(audit),
+    audit,
     uploads: fakeUploads(),
     objects: createMemoryObjectStore(),
     pageTokens: fakePageTokens,

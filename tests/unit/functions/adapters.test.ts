@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, UpdateCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateMultipartUploadCommand, ListPartsCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -120,6 +120,28 @@ describe('DynamoDB dataset repository', () => {
     expect(input.ExpressionAttributeValues).toMatchObject({ ':expected0': 'UPLOADING' });
     expect(Object.values(input.ExpressionAttributeValues!)).toContain('H#h1#DS#STATUS#ANONYMIZING');
     expect(input.UpdateExpression).toMatch(/REMOVE/);
+  });
+
+  it('writes a status change and its audit event in one transaction, and falls back to two writes where the store has none', async () => {
+    const audit = { hospitalId: 'h1', datasetId: 'd1', action: 'STATUS_CHANGED', actorUserId: 'u', actorName: 'U', details: { to: 'ANONYMIZING' } };
+    ddbMock.on(TransactWriteCommand).resolves({});
+    ddbMock.on(GetCommand).resolves({ Item: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'ANONYMIZING' } });
+    const repository = repo();
+    expect(await repository.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit)).toEqual({ id: 'd1', status: 'ANONYMIZING' });
+    const items = ddbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    expect(items[0]!.Update!.ConditionExpression).toContain('#status IN (:expected0)');
+    expect(items[1]!.Put!.Item).toMatchObject({ [TABLE_KEYS.primary.pk]: 'H#h1#AUDIT', action: 'STATUS_CHANGED', datasetId: 'd1' });
+
+    ddbMock.reset();
+    ddbMock.on(TransactWriteCommand).rejects(Object.assign(new Error('UnknownError'), { name: 'UnknownOperationException' }));
+    ddbMock.on(UpdateCommand).resolves({ Attributes: { id: 'd1', status: 'ANONYMIZING' } });
+    ddbMock.on(PutCommand).resolves({});
+    const local = repo();
+    await local.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit);
+    await local.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit);
+    expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(ddbMock.commandCalls(UpdateCommand)).toHaveLength(2);
+    expect(ddbMock.commandCalls(PutCommand)).toHaveLength(2);
   });
 
   it('turns a lost condition into ConflictError, or DATASET_NOT_FOUND when the dataset is gone', async () => {
