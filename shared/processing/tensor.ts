@@ -23,16 +23,22 @@ export const B0_THRESHOLD = 50;
 /** dipy's MIN_POSITIVE_SIGNAL: signal is clipped here before the log. */
 const MIN_POSITIVE_SIGNAL = 0.0001;
 
+/** The .bval/.bvec text does not describe the series (wrong shape, not numbers, wrong volume count). */
+export class GradientTableError extends Error {
+  override name = 'GradientTableError';
+}
+
 /** Parses FSL-style .bval/.bvec text (dcm2niix writes these: one row per axis in .bvec). */
 export function parseGradientTable(bval: string, bvec: string): GradientTable {
   const bValues = bval.trim().split(/\s+/).filter(Boolean).map(Number);
   const rows = bvec.trim().split(/\r?\n/).map((line) => line.trim().split(/\s+/).filter(Boolean).map(Number));
-  if (rows.length < 3) throw new Error('bvec must have three rows (x, y, z)');
+  if (rows.length < 3) throw new GradientTableError('bvec must have three rows (x, y, z)');
   const [xs, ys, zs] = rows as [number[], number[], number[]];
   if (xs.length !== bValues.length || ys.length !== bValues.length || zs.length !== bValues.length) {
-    throw new Error(`bval has ${bValues.length} entries but bvec rows have ${xs.length}/${ys.length}/${zs.length}`);
+    throw new GradientTableError(`bval has ${bValues.length} entries but bvec rows have ${xs.length}/${ys.length}/${zs.length}`);
   }
-  if (bValues.some((b) => !Number.isFinite(b))) throw new Error('bval holds a value that is not a number');
+  if (bValues.some((b) => !Number.isFinite(b))) throw new GradientTableError('bval holds a value that is not a number');
+  if (rows.slice(0, 3).some((row) => row.some((g) => !Number.isFinite(g)))) throw new GradientTableError('bvec holds a value that is not a number');
   const directions = bValues.map((_, i): [number, number, number] => [xs[i] as number, ys[i] as number, zs[i] as number]);
   return { bValues, directions };
 }

@@ -1,10 +1,10 @@
 import { readVolume, writeVolume } from './nifti-io.ts';
-import { B0_THRESHOLD, countDirections, fitTensor, parseGradientTable, type GradientTable } from './tensor.ts';
+import { B0_THRESHOLD, countDirections, fitTensor, GradientTableError, parseGradientTable, type GradientTable } from './tensor.ts';
 import { DEFAULT_TRACKING, trackStreamlines, type TrackingOptions } from './tracking.ts';
 import { writeTrk } from './trk.ts';
 import { computeMask, type Dims3 } from './volume-ops.ts';
 
-export { fitTensor } from './tensor.ts';
+export { fitTensor, GradientTableError } from './tensor.ts';
 
 /** A tensor needs six unknowns besides S0: fewer distinct directions cannot be fitted. */
 export const MIN_TENSOR_DIRECTIONS = 6;
@@ -70,7 +70,7 @@ export async function buildTracts(
   const dims: Dims3 = [nx, ny, nz];
   const voxels = nx * ny * nz;
   const table = parseGradientTable(input.bval, input.bvec);
-  if (table.bValues.length !== nt) throw new Error(`The series has ${nt} volumes but bval lists ${table.bValues.length}`);
+  if (table.bValues.length !== nt) throw new GradientTableError(`The series has ${nt} volumes but bval lists ${table.bValues.length}`);
   const directions = countDirections(table);
   if (directions < MIN_TENSOR_DIRECTIONS) {
     throw new InsufficientDirectionsError(`A tensor fit needs at least ${MIN_TENSOR_DIRECTIONS} diffusion directions; the series has ${directions}`);

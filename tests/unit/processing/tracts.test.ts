@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readVolume, writeVolume } from '../../../shared/processing/nifti-io.ts';
 import { eigenSymmetric3, fitTensor, parseGradientTable } from '../../../shared/processing/tensor.ts';
-import { buildTracts, InsufficientDirectionsError, meanB0, signalToNoise, type TractsResult } from '../../../shared/processing/tracts.ts';
+import { buildTracts, GradientTableError, InsufficientDirectionsError, meanB0, signalToNoise, type TractsResult } from '../../../shared/processing/tracts.ts';
 import { readTrk, TRK_HEADER_SIZE } from '../../../shared/processing/trk.ts';
 import { computeMask } from '../../../shared/processing/volume-ops.ts';
 import { convertWithDcm2niix, DTI_DICOM, PYTHON, requireDipy, type ConvertedSeries } from './fixtures.ts';
@@ -93,6 +93,14 @@ describe('tensor maths', () => {
     const snr = signalToNoise(b0, mask, 500);
     // Assess
     expect(snr).toBeCloseTo(1000 / (2 / 0.655), 6);
+  });
+
+  it.each([
+    ['a bvec with two rows', '0 1000', '0 1\n0 0'],
+    ['bvec rows shorter than bval', '0 1000 1000', '0 1\n0 0\n0 0'],
+    ['a bval that is not a number', '0 abc', '0 1\n0 0\n0 0'],
+  ])('rejects %s', (_, bval, bvec) => {
+    expect(() => parseGradientTable(bval, bvec)).toThrow(GradientTableError);
   });
 
   it('refuses a series with fewer than six diffusion directions', async () => {
