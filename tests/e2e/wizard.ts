@@ -22,10 +22,11 @@ export async function fillPatientContext(page: Page, context: PatientContext): P
 }
 
 /** Steps 1 to 4 with a whole folder picked through the folder input; returns the discovery line's counts. */
-export async function runWizardToUpload(page: Page, url: string, context: PatientContext, folder: string): Promise<{ validFiles: number; series: number }> {
+export async function runWizardToUpload(page: Page, url: string, context: PatientContext, folder: string, options: { enhanced?: boolean } = {}): Promise<{ validFiles: number; series: number }> {
   await page.goto(`${url}/upload`);
   await fillPatientContext(page, context);
   await page.getByRole('button', { name: 'Continue to File Upload' }).click();
+  if (options.enhanced) await page.getByText('Enhanced DICOM Upload (with BIDS support)').click();
   await page.getByTestId('folder-input').setInputFiles(folder);
   const summary = page.getByTestId('discovery-counts');
   await summary.waitFor({ timeout: 120_000 });

@@ -26,7 +26,7 @@ export function DatasetRoute() {
   const navigate = useNavigate();
   const { data: dataset, error, isLoading } = useDataset(datasetId);
   const { data: assets } = useAssets(datasetId, !!dataset);
-  const { data: history } = useHistory(datasetId, dataset ? `${dataset.status}|${dataset.updatedAt}` : undefined);
+  const { data: history, error: historyError } = useHistory(datasetId, dataset ? `${dataset.status}|${dataset.updatedAt}` : undefined);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState<'retry' | 'delete'>();
 
@@ -137,7 +137,7 @@ export function DatasetRoute() {
       </Card.Root>
       <Card.Root>
         <Card.Header><Heading size="md">History</Heading></Card.Header>
-        <Card.Body><HistoryList events={history ?? []} /></Card.Body>
+        <Card.Body>{historyError ? <ErrorBox message={errorMessage(historyError)} /> : history ? <HistoryList events={history} /> : <Text color="fg.muted">Loading history...</Text>}</Card.Body>
       </Card.Root>
       <Dialog.Root open={confirmDelete} onOpenChange={(e) => setConfirmDelete(e.open)} role="alertdialog">
         <Portal>

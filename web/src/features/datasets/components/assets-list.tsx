@@ -3,6 +3,14 @@ import { LuDownload } from 'react-icons/lu';
 import type { ProcessedAsset, Series } from '../../../../../shared/schemas/api/datasets.ts';
 import { formatBytes } from '../../../lib/format.ts';
 
+const EXTENSIONS: Record<string, string> = { 'application/pdf': '.pdf', 'application/gzip': '.nii.gz', 'image/png': '.png' };
+
+/** A file name for the browser's download: the label with the type's usual extension. */
+function downloadName(asset: ProcessedAsset): string {
+  const ext = asset.type === 'TRACT' ? '.trk' : asset.type === 'SURFACE' ? `.${typeof asset.metadata.format === 'string' ? asset.metadata.format : 'mz3'}` : EXTENSIONS[asset.mimeType] ?? '';
+  return `${asset.label.replace(/[^\w.-]+/g, '_')}${ext}`;
+}
+
 /** Processed assets with download links (presigned, short-lived: the list is fetched fresh for the page). */
 export function AssetsList({ assets, series }: { assets: ProcessedAsset[]; series: Series[] }) {
   if (assets.length === 0) return <Text color="fg.muted">No processed assets yet.</Text>;
@@ -37,7 +45,7 @@ export function AssetsList({ assets, series }: { assets: ProcessedAsset[]; serie
               <HStack justify="flex-end">
                 {a.url ? (
                   <Button asChild size="xs" variant="outline">
-                    <a href={a.url} download={a.label} target="_blank" rel="noreferrer" data-testid={`download-${a.type.toLowerCase()}`}>
+                    <a href={a.url} download={downloadName(a)} rel="noreferrer" data-testid={`download-${a.type.toLowerCase()}`}>
                       <LuDownload /> Download
                     </a>
                   </Button>

@@ -62,11 +62,10 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
               <StatCard label="Categories" value={categories.size} />
               <StatCard label="Process Time" value={`${(discovery.elapsedMs / 1000).toFixed(1)} s`} />
             </SimpleGrid>
-          ) : (
-            <Text data-testid="discovery-counts">
-              {discovery.files.length + discovery.rejected.length} files analyzed: {discovery.files.length} valid DICOM files in {discovery.series.length} series ({formatBytes(discovery.totalBytes)}).
-            </Text>
-          )}
+          ) : null}
+          <Text data-testid="discovery-counts">
+            {discovery.files.length + discovery.rejected.length} files analyzed: {discovery.files.length} valid DICOM files in {discovery.series.length} series ({formatBytes(discovery.totalBytes)}).
+          </Text>
           {discovery.files.length === 0 && (
             <Alert.Root status="error" role="alert"><Alert.Indicator /><Alert.Title>No valid DICOM files detected. Upload DICOM files to continue.</Alert.Title></Alert.Root>
           )}
