@@ -20,10 +20,10 @@ export class HttpReply {
   constructor(readonly statusCode: number, readonly body?: unknown, readonly headers: Record<string, string> = {}) {}
 }
 
-type Schemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> = {
-  body?: B;
-  query?: Q;
-  path?: P;
+type Schemas = {
+  body?: z.ZodType;
+  query?: z.ZodType;
+  path?: z.ZodType;
   /** Turns specific schema issues into a catalogue error (e.g. too many files → TOO_MANY_FILES). */
   mapIssues?: (issues: z.core.$ZodIssue[], raw: unknown) => DomainError | undefined;
 };
@@ -56,7 +56,7 @@ function json(statusCode: number, body: unknown, headers: Record<string, string>
   };
 }
 
-function parsePart<S extends z.ZodType>(schema: S | undefined, raw: unknown, mapIssues: Schemas<z.ZodType, z.ZodType, z.ZodType>['mapIssues']): unknown {
+function parsePart<S extends z.ZodType>(schema: S | undefined, raw: unknown, mapIssues: Schemas['mapIssues']): unknown {
   if (!schema) return raw;
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
@@ -76,7 +76,7 @@ function parseBody(event: APIGatewayProxyEvent): unknown {
 }
 
 /** Parses body, query and path with the route's zod schemas. */
-function parser(schemas: Schemas<z.ZodType, z.ZodType, z.ZodType>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> {
+function parser(schemas: Schemas): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> {
   return {
     before: (request) => {
       const event = request.event;
@@ -125,7 +125,7 @@ type Part<K extends RouteKeyWithSchemas, N extends 'body' | 'query' | 'path'> =
 export function httpHandler<K extends RouteKeyWithSchemas>(
   key: K,
   fn: (request: HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>, caller: Caller, deps: ServerDeps) => Promise<unknown>,
-  options: { mapIssues?: Schemas<z.ZodType, z.ZodType, z.ZodType>['mapIssues'] } = {},
+  options: { mapIssues?: Schemas['mapIssues'] } = {},
 ): ApiHandler {
   const route = findRoute(key);
   const schemas = ROUTE_SCHEMAS[key] as RouteSchemas;

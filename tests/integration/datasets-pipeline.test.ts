@@ -60,6 +60,7 @@ describe('dataset pipeline through the real state machine definition', () => {
     const detail = await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER });
     expect(detail.body.status).toBe('COMPLETE');
     expect(detail.body.series).toHaveLength(1);
+    expect(detail.body.fileErrors).toEqual([{ fileIndex: dicom.length, message: 'Not a DICOM file' }]);
     expect(detail.body.series[0].sliceCount).toBe(dicom.length);
     expect(detail.body.series[0].classification).toMatchObject({ classifiedType: 'T1', source: 'AI' });
     const types = detail.body.processedAssets.map((a: { type: string }) => a.type).sort();

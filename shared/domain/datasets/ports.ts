@@ -7,8 +7,6 @@ export type DatasetRecord = Dataset & {
   searchText: string;
   /** Set once de-identified copies are stored and raw uploads deleted, so a retried pipeline skips that stage. */
   deidentifiedAt?: string;
-  /** Per-file problems found while validating (file index and the catalogue message), never file contents. */
-  fileErrors?: { fileIndex: number; message: string }[];
   lastRunId?: string;
 };
 

@@ -111,6 +111,8 @@ export const DatasetSchema = z.object({
   anonymization: AnonymizationOptionsSchema,
   status: DatasetStatusSchema,
   failureReason: z.string().optional(),
+  /** Uploaded files the pipeline rejected: their index in the upload and the record's per-file message. */
+  fileErrors: z.array(z.object({ fileIndex: z.number().int().nonnegative(), message: z.string() })).optional(),
   sizeBytes: z.number().nonnegative(),
   fileCount: z.number().int().nonnegative(),
   seriesCount: z.number().int().nonnegative(),
