@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Checkbox, Field, Group, HStack, IconButton, Input, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { LuEye, LuEyeOff } from 'react-icons/lu';
-import { ROLE_TITLES, type Role } from '../../../../../shared/auth/roles.ts';
+import type { Role } from '../../../../../shared/auth/roles.ts';
 import { LoginFormSchema, loginErrorMessage } from '../utils/login-schema.ts';
 
 type Props = {
@@ -10,7 +10,9 @@ type Props = {
   demoAccounts: readonly { email: string; role: Role }[];
 };
 
-const DEMO_BUTTON_ROLES: readonly Role[] = ['SUPER_ADMIN', 'HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'];
+/** Record section 2, "Login page": the four demo buttons and their labels. */
+const DEMO_BUTTONS: Partial<Record<Role, string>> = { SUPER_ADMIN: 'Super Admin', HOSPITAL_ADMIN: 'Hospital Admin', TEAM_LEAD: 'Team Lead', TEAM_MEMBER: 'Team Member' };
+const DEMO_BUTTON_ROLES = Object.keys(DEMO_BUTTONS) as Role[];
 
 export function LoginForm({ onSubmit, demoAccounts }: Props) {
   const [email, setEmail] = useState('');
@@ -85,7 +87,7 @@ export function LoginForm({ onSubmit, demoAccounts }: Props) {
           <Wrap gap="2">
             {buttons.map((account) => (
               <Button key={account.email} size="xs" variant="outline" onClick={() => { setEmail(account.email); setFieldErrors({}); }}>
-                {ROLE_TITLES[account.role]}
+                {DEMO_BUTTONS[account.role]}
               </Button>
             ))}
           </Wrap>

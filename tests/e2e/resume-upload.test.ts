@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+import { launchBrowser, signInThroughSite, type TestBrowser } from './browser.ts';
+import { runWizardToUpload } from './wizard.ts';
+
+/** `<bucket>/<key>#<partNumber>` of a presigned part PUT. */
+function partOf(url: string): string | undefined {
+  const u = new URL(url);
+  const part = u.searchParams.get('partNumber');
+  return part && u.searchParams.has('uploadId') ? `${u.pathname}#${part}` : undefined;
+}
+
+/** Watches part PUTs of one page: every request, and those the storage answered 200. Slows each PUT so a test can stop half-way. */
+async function watchParts(page: Page, delayMs: number) {
+  const sent: string[] = [];
+  const stored = new Set<string>();
+  await page.route((url) => partOf(url.toString()) !== undefined, async (route) => {
+    if (route.request().method() !== 'PUT') return route.continue();
+    sent.push(partOf(route.request().url())!);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await route.continue().catch(() => undefined);
+  });
+  page.on('response', (response) => {
+    const part = partOf(response.url());
+    if (part && response.request().method() === 'PUT' && response.status() === 200) stored.add(part);
+  });
+  return { sent, stored };
+}
+
+/**
+ * A closed tab resumes where it stopped (issue 4, point 1): the page is closed mid-upload, opened again, the user
+ * picks the same folder, and only the parts the storage did not hold are sent.
+ */
+describe('resuming an upload after the tab was closed', () => {
+  let stack: TestStack;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ buildSite: true });
+    browser = await launchBrowser();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.dispose();
+  });
+
+  it('sends no finished part twice', async () => {
+    // Prepare
+    const folder = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+    const first = browser.page;
+    await signInThroughSite(first, stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
+    const firstParts = await watchParts(first, 150);
+
+    // Act: start, then close the tab once some parts are stored
+    const { validFiles } = await runWizardToUpload(first, stack.url, {
+      mrn: 'RESUME-01', studyType: 'Follow-up', studyDescription: 'Resumed upload T1', orderingPhysician: 'Dr. Rosalind Franklin',
+      department: 'Radiology', clinicalIndication: 'Follow-up after resection',
+    }, folder);
+    const deadline = Date.now() + 120_000;
+    while (firstParts.stored.size < 40 && Date.now() < deadline) await first.waitForTimeout(100);
+    await first.close({ runBeforeUnload: false });
+    const storedBeforeClose = new Set(firstParts.stored);
+
+    const second = await browser.browser.newPage();
+    const secondParts = await watchParts(second, 0);
+    await second.goto(`${stack.url}/upload`);
+    await second.getByTestId('resume-upload').waitFor({ timeout: 30_000 });
+    await second.getByTestId('resume-upload').getByTestId('folder-input').setInputFiles(folder);
+    await second.getByText('All files uploaded').waitFor({ timeout: 300_000 });
+    const skippedLine = (await second.getByTestId('upload-bytes').textContent()) ?? '';
+    const resent = secondParts.sent.filter((part) => storedBeforeClose.has(part));
+
+    // Assess
+    expect(validFiles).toBe(196);
+    expect(storedBeforeClose.size).toBeGreaterThanOrEqual(40);
+    expect(storedBeforeClose.size).toBeLessThan(196);
+    expect(resent).toEqual([]);
+    expect(new Set([...storedBeforeClose, ...secondParts.stored]).size).toBe(196);
+    expect(secondParts.sent.length).toBeLessThanOrEqual(196 - storedBeforeClose.size + 10);
+    expect(skippedLine).toMatch(/\d+ parts already on the server were not sent again/);
+  }, 900_000);
+});

@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+import { ChakraProvider } from '@chakra-ui/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { system } from '../../web/src/components/ui/provider.tsx';
+import { LoginForm } from '../../web/src/features/auth/components/login-form.tsx';
+import { loginErrorMessage } from '../../web/src/features/auth/utils/login-schema.ts';
+
+const DEMO = [
+  { email: 'superadmin@demo.local', role: 'SUPER_ADMIN' as const },
+  { email: 'admin@northside.demo.local', role: 'HOSPITAL_ADMIN' as const },
+  { email: 'lead@northside.demo.local', role: 'TEAM_LEAD' as const },
+  { email: 'member@northside.demo.local', role: 'TEAM_MEMBER' as const },
+  { email: 'guest@northside.demo.local', role: 'GUEST' as const },
+];
+
+function renderForm(onSubmit = vi.fn(async () => {}), demoAccounts = DEMO) {
+  render(
+    <ChakraProvider value={system}>
+      <LoginForm onSubmit={onSubmit} demoAccounts={demoAccounts} />
+    </ChakraProvider>,
+  );
+  return onSubmit;
+}
+
+afterEach(cleanup);
+
+describe('login form', () => {
+  it('shows the record validation messages and does not submit', async () => {
+    // Prepare
+    const onSubmit = renderForm();
+    // Act
+    fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'not-an-email' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    // Assess
+    expect(await screen.findByText('Please enter a valid email address')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('has four demo buttons that fill the e-mail only, never a password', () => {
+    // Prepare
+    renderForm();
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Team Lead' }));
+    // Assess
+    expect(['Super Admin', 'Hospital Admin', 'Team Lead', 'Team Member'].every((name) => screen.getByRole('button', { name }))).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Guest' })).toBeNull();
+    expect((screen.getByLabelText(/Email/) as HTMLInputElement).value).toBe('lead@northside.demo.local');
+    expect((document.querySelector('input[name="password"]') as HTMLInputElement).value).toBe('');
+  });
+
+  it('shows no demo buttons when the deployment gives no demo accounts (cloud)', () => {
+    renderForm(undefined, []);
+    expect(screen.queryByTestId('demo-accounts')).toBeNull();
+  });
+
+  it('reads "Signing in..." while busy and shows the server error inline', async () => {
+    // Prepare
+    let reject: (e: Error) => void = () => {};
+    const onSubmit = renderForm(vi.fn(() => new Promise<void>((_, r) => { reject = r; })));
+    fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'member@northside.demo.local' } });
+    fireEvent.change(document.querySelector('input[name="password"]')!, { target: { value: 'secret' } });
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    // Assess
+    await waitFor(() => expect(screen.getByText('Signing in...')).toBeTruthy());
+    expect(onSubmit).toHaveBeenCalledWith({ email: 'member@northside.demo.local', password: 'secret', rememberMe: true });
+    const error = new Error('Incorrect username or password.');
+    error.name = 'NotAuthorizedException';
+    await act(async () => reject(error));
+    expect((await screen.findByRole('alert')).textContent).toContain('Invalid credentials');
+  });
+
+  it('toggles the password between hidden and shown', () => {
+    renderForm();
+    const input = document.querySelector('input[name="password"]') as HTMLInputElement;
+    expect(input.type).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(input.type).toBe('text');
+  });
+
+  it('maps failures to the catalogue wording', () => {
+    expect(loginErrorMessage(Object.assign(new Error('x'), { name: 'UserNotFoundException' }))).toBe('Invalid credentials');
+    expect(loginErrorMessage(undefined)).toBe('Login failed');
+  });
+});

@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SHARED_DATA } from '../helpers/local-stack.ts';
+import { discoverFiles, isIgnorable, type PickedFile } from '../../web/src/features/uploads/utils/discover-files.ts';
+import { matchPendingFiles, type PendingUpload } from '../../web/src/features/uploads/utils/pending-upload.ts';
+import { normaliseBidsChoice } from '../../web/src/features/uploads/utils/bids-categories.ts';
+import { EMPTY_PATIENT_CONTEXT, validatePatientContext } from '../../web/src/features/uploads/utils/patient-context.ts';
+import { addNotification, MAX_NOTIFICATIONS, type AppNotification } from '../../web/src/features/notifications/hooks/use-notifications.tsx';
+
+function picked(dir: string, names: string[]): PickedFile[] {
+  return names.map((name) => ({ path: `study/${name}`, file: new File([readFileSync(join(dir, name))], name) }));
+}
+
+describe('upload wizard logic', () => {
+  it('discovers a real series in batches and lists a non-DICOM file with the record message', async () => {
+    // Prepare
+    const dir = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+    const names = readdirSync(dir).sort().slice(0, 45);
+    const files = [...picked(dir, names), { path: 'study/notes.txt', file: new File(['not an image'], 'notes.txt') }];
+    const progress: number[] = [];
+
+    // Act
+    const discovery = await discoverFiles(files, { pauseMs: 0, onProgress: (done) => progress.push(done) });
+
+    // Assess
+    expect(progress).toEqual([20, 40, 46]);
+    expect(discovery.files).toHaveLength(45);
+    expect(discovery.rejected).toEqual([{ path: 'study/notes.txt', sizeBytes: 12, message: 'Not a DICOM file' }]);
+    expect(discovery.series).toHaveLength(1);
+    expect(discovery.series[0]!.fileCount).toBe(45);
+    expect(discovery.series[0]!.files.every((f) => f.fileName.startsWith('study/'))).toBe(true);
+  });
+
+  it('ignores hidden system files that folder pickers include', () => {
+    expect(isIgnorable('study/.DS_Store')).toBe(true);
+    expect(isIgnorable('study/Thumbs.db')).toBe(true);
+    expect(isIgnorable('study/IM0001')).toBe(false);
+  });
+
+  it('matches re-picked files to a pending upload by path and size', () => {
+    const pending: PendingUpload = {
+      datasetId: 'd1', studyDescription: 'x', startedAt: '2026-01-01T00:00:00Z',
+      files: [{ path: 'study/a.dcm', sizeBytes: 3, lastModified: 1 }, { path: 'study/b.dcm', sizeBytes: 2, lastModified: 1 }],
+    };
+    const again = [{ path: 'study/b.dcm', file: new File(['bb'], 'b.dcm') }, { path: 'study/a.dcm', file: new File(['aaa'], 'a.dcm') }];
+    expect(matchPendingFiles(pending, again).missing).toEqual([]);
+    expect(matchPendingFiles(pending, again).matched.map((m) => m.path)).toEqual(['study/a.dcm', 'study/b.dcm']);
+    const changed = [{ path: 'study/a.dcm', file: new File(['aaaa'], 'a.dcm') }];
+    expect(matchPendingFiles(pending, changed).missing).toEqual(['study/a.dcm', 'study/b.dcm']);
+  });
+
+  it('keeps a BIDS suggestion that exists in the record lists and falls back to anat/T1w', () => {
+    expect(normaliseBidsChoice('dwi', 'dwi')).toEqual({ category: 'dwi', subcategory: 'dwi' });
+    expect(normaliseBidsChoice('anat', 'unknown')).toEqual({ category: 'anat', subcategory: 'T1w' });
+    expect(normaliseBidsChoice('nope', 'x')).toEqual({ category: 'anat', subcategory: 'T1w' });
+  });
+
+  it('requires every patient-context field and both consents, research consent optional', () => {
+    const empty = validatePatientContext(EMPTY_PATIENT_CONTEXT);
+    expect(empty.ok).toBe(false);
+    if (!empty.ok) {
+      expect(Object.keys(empty.errors).sort()).toEqual(['clinicalIndication', 'department', 'hipaaDisclosure', 'mrn', 'orderingPhysician', 'patientConsent', 'studyDescription', 'studyType']);
+      expect(empty.errors.mrn).toBe('Required');
+    }
+    const full = validatePatientContext({
+      ...EMPTY_PATIENT_CONTEXT, mrn: 'M1', studyType: 'DIAGNOSTIC', studyDescription: 'd', clinicalIndication: 'c', orderingPhysician: 'p', department: 'r',
+      patientConsent: true, hipaaDisclosure: true,
+    });
+    expect(full.ok).toBe(true);
+  });
+
+  it('keeps the 50 newest notifications, newest first', () => {
+    let list: AppNotification[] = [];
+    for (let i = 0; i < 60; i++) list = addNotification(list, { title: `n${i}` });
+    expect(MAX_NOTIFICATIONS).toBe(50);
+    expect(list).toHaveLength(50);
+    expect(list[0]!.title).toBe('n59');
+    expect(list[49]!.title).toBe('n10');
+  });
+});
