@@ -39,12 +39,12 @@ export function createPageTokens(secret: () => Promise<string> | string): PageTo
   };
 }
 
-/** Patient alias: HMAC-SHA256 of the normalised MRN keyed per hospital, shown as `PT-` + 12 hex digits. */
+/** Patient alias: HMAC-SHA256 of the normalised MRN keyed per hospital, shown as `PT-` + 16 hex digits (64 bits: collisions stay negligible at millions of patients). */
 export function createPseudonymizer(secret: () => Promise<string>): Pseudonymizer {
   return {
     async patientAlias(hospitalId, mrn) {
       const digest = createHmac('sha256', derive(await secret(), `patient-alias:${hospitalId}`)).update(mrn.trim().toUpperCase()).digest('hex');
-      return `PT-${digest.slice(0, 12).toUpperCase()}`;
+      return `PT-${digest.slice(0, 16).toUpperCase()}`;
     },
   };
 }

@@ -30,6 +30,8 @@ export type RouteDefinition = {
 
 const STAFF: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'];
 const UPLOADERS: readonly Role[] = ['TEAM_LEAD', 'TEAM_MEMBER'];
+/** The visualizer is open to every signed-in role of the hospital (record section 2), so a guest may read one dataset of their team. */
+const VIEWERS: readonly Role[] = [...STAFF, 'GUEST'];
 
 export const ROUTES = [
   { method: 'GET', path: '/api/health', domain: 'health', auth: 'public', summary: 'Liveness of the API and, locally, of every stand-in service' },
@@ -40,13 +42,13 @@ export const ROUTES = [
 
   { method: 'GET', path: '/api/datasets', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'Datasets of the caller\'s hospital (team-scoped for leads and members), newest first, paginated' },
   { method: 'POST', path: '/api/datasets', domain: 'datasets', auth: 'user', roles: UPLOADERS, summary: 'Create a dataset with its patient context (status CREATED)' },
-  { method: 'GET', path: '/api/datasets/{id}', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'One dataset with its series and processed assets' },
+  { method: 'GET', path: '/api/datasets/{id}', domain: 'datasets', auth: 'user', roles: VIEWERS, summary: 'One dataset with its series and processed assets' },
   { method: 'PATCH', path: '/api/datasets/{id}', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'Update the patient context of a CREATED dataset' },
   { method: 'DELETE', path: '/api/datasets/{id}', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'Delete a dataset and its objects in every bucket (DELETE_DATA)' },
-  { method: 'GET', path: '/api/datasets/{id}/series', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'Series of a dataset with classification' },
+  { method: 'GET', path: '/api/datasets/{id}/series', domain: 'datasets', auth: 'user', roles: VIEWERS, summary: 'Series of a dataset with classification' },
   { method: 'PATCH', path: '/api/datasets/{id}/series/selection', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'Choose which series are selected' },
   { method: 'POST', path: '/api/datasets/{id}/series/{seriesId}/classify', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'Override a series classification (stored as MANUAL)' },
-  { method: 'GET', path: '/api/datasets/{id}/assets', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'Processed assets with short-lived presigned URLs' },
+  { method: 'GET', path: '/api/datasets/{id}/assets', domain: 'datasets', auth: 'user', roles: VIEWERS, summary: 'Processed assets with short-lived presigned URLs' },
   { method: 'GET', path: '/api/datasets/{id}/history', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'The dataset\'s audit history' },
   { method: 'POST', path: '/api/datasets/{id}/retry', domain: 'datasets', auth: 'user', roles: STAFF, summary: 'Restart the pipeline of a FAILED dataset' },
 

@@ -83,6 +83,7 @@ const staff = (admin: number, lead: number, member: number): Record<Actor, numbe
   ({ SUPER_ADMIN: 403, HOSPITAL_ADMIN: admin, TEAM_LEAD: lead, TEAM_MEMBER: member, GUEST: 403, OTHER_HOSPITAL: 404, ANONYMOUS: 401 });
 const uploaders = (ok: number): Record<Actor, number> =>
   ({ SUPER_ADMIN: 403, HOSPITAL_ADMIN: 403, TEAM_LEAD: ok, TEAM_MEMBER: ok, GUEST: 403, OTHER_HOSPITAL: 404, ANONYMOUS: 401 });
+const viewers = (status: number): Record<Actor, number> => ({ ...staff(status, status, status), GUEST: status });
 const everyone = (signedIn: number, anonymous: number): Record<Actor, number> =>
   ({ SUPER_ADMIN: signedIn, HOSPITAL_ADMIN: signedIn, TEAM_LEAD: signedIn, TEAM_MEMBER: signedIn, GUEST: signedIn, OTHER_HOSPITAL: signedIn, ANONYMOUS: anonymous });
 
@@ -99,10 +100,10 @@ const EXPECTATIONS: Record<string, Case> = {
   // The other hospital's lead lists their own hospital (200, and none of ours: asserted below).
   'GET /api/datasets': { prepare: async () => ({ method: 'GET', path: '/api/datasets' }), expect: { ...staff(200, 200, 200), OTHER_HOSPITAL: 200 } },
   'POST /api/datasets': { prepare: async () => ({ method: 'POST', path: '/api/datasets', body: newDataset }), expect: { ...uploaders(201), OTHER_HOSPITAL: 201 } },
-  'GET /api/datasets/{id}': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}` }), expect: staff(200, 200, 200) },
+  'GET /api/datasets/{id}': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}` }), expect: viewers(200) },
   'PATCH /api/datasets/{id}': { prepare: async () => ({ method: 'PATCH', path: `/api/datasets/${(await dataset('CREATED')).id}`, body: { studyDescription: 'Brain MRI follow-up' } }), expect: staff(200, 200, 200) },
   'DELETE /api/datasets/{id}': { prepare: async () => ({ method: 'DELETE', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}` }), expect: staff(204, 204, 403) },
-  'GET /api/datasets/{id}/series': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}/series` }), expect: staff(200, 200, 200) },
+  'GET /api/datasets/{id}/series': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}/series` }), expect: viewers(200) },
   'PATCH /api/datasets/{id}/series/selection': {
     prepare: async () => ({ method: 'PATCH', path: `/api/datasets/${(await dataset('CLASSIFYING', { withSeries: true })).id}/series/selection`, body: { seriesSelections: [{ seriesId: '1.2.3.4', selected: true }] } }),
     expect: staff(200, 200, 200),
@@ -111,7 +112,7 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'POST', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}/series/1.2.3.4/classify`, body: { classifiedType: 'T1' } }),
     expect: staff(200, 200, 200),
   },
-  'GET /api/datasets/{id}/assets': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/assets` }), expect: staff(200, 200, 200) },
+  'GET /api/datasets/{id}/assets': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/assets` }), expect: viewers(200) },
   'GET /api/datasets/{id}/history': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/history` }), expect: staff(200, 200, 200) },
   'POST /api/datasets/{id}/retry': { prepare: async () => ({ method: 'POST', path: `/api/datasets/${(await dataset('FAILED')).id}/retry` }), expect: staff(200, 200, 200) },
   'POST /api/datasets/{id}/upload/session': {
@@ -226,6 +227,7 @@ describe('tenant and team isolation', () => {
 
   it('answers 404 for a dataset of another team in the same hospital, and shows it to the hospital admin', async () => {
     const other = await dataset('COMPLETE', { teamId: 'team-northside-stroke' });
+    expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.GUEST })).status).toBe(404);
     expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.TEAM_LEAD })).status).toBe(404);
     expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.TEAM_MEMBER })).status).toBe(404);
     expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.HOSPITAL_ADMIN })).status).toBe(200);

@@ -99,7 +99,7 @@ describe('page tokens and patient aliases', () => {
   it('derive the patient alias per hospital from the MRN, never containing it', async () => {
     const pseudonymizer = createPseudonymizer(async () => 'secret');
     const a = await pseudonymizer.patientAlias('h1', 'MRN-42');
-    expect(a).toMatch(/^PT-[0-9A-F]{12}$/);
+    expect(a).toMatch(/^PT-[0-9A-F]{16}$/);
     expect(await pseudonymizer.patientAlias('h1', ' mrn-42 ')).toBe(a);
     expect(await pseudonymizer.patientAlias('h2', 'MRN-42')).not.toBe(a);
   });
