@@ -1,11 +1,13 @@
 import { DynamoDBDocumentClient, UpdateCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { CreateMultipartUploadCommand, ListPartsCommand, S3Client } from '@aws-sdk/client-s3';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateMultipartUploadCommand, HeadBucketCommand, ListPartsCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPageTokens, createPseudonymizer } from '../../../functions/adapters/crypto.ts';
+import { createAwsDeps } from '../../../functions/adapters/index.ts';
+import { readEnv } from '../../../functions/lib/env.ts';
 import { createDatasetRepository } from '../../../functions/adapters/dynamo/datasets-repository.ts';
 import { createObjectStore, createS3Client } from '../../../functions/adapters/s3/object-store.ts';
 import { createSecretSource } from '../../../functions/adapters/secrets.ts';
@@ -15,9 +17,19 @@ import { ConflictError, NotFoundError } from '../../../shared/domain/errors.ts';
 
 const buckets = { uploads: 'up-bucket', studies: 'st-bucket', assets: 'as-bucket' };
 
+// One mock per client class for the whole file (a second mockClient of the same class would replace the first).
+const s3Mock = mockClient(S3Client);
+const sfnMock = mockClient(SFNClient);
+const smMock = mockClient(SecretsManagerClient);
+const ddbMock = mockClient(DynamoDBDocumentClient);
+afterEach(() => {
+  s3Mock.reset();
+  sfnMock.reset();
+  smMock.reset();
+  ddbMock.reset();
+});
+
 describe('S3 object store', () => {
-  const s3Mock = mockClient(S3Client);
-  afterEach(() => s3Mock.reset());
 
   it('presigns part uploads without SDK checksum parameters (browsers cannot send them), path-style on the public endpoint', async () => {
     const store = createObjectStore({ region: 'us-east-1', buckets, endpoint: 'http://127.0.0.1:9000', publicEndpoint: 'http://localhost:3000/_s3' });
@@ -47,6 +59,17 @@ describe('S3 object store', () => {
     expect(await store.listParts('uploads', 'k', 'u-1')).toEqual([{ partNumber: 1, etag: '"a"' }, { partNumber: 2, etag: '"b"' }]);
   });
 
+  it('backs the health check: the table and each bucket, naming what does not answer', async () => {
+    ddbMock.on(DescribeTableCommand as never).resolves({ Table: { TableStatus: 'ACTIVE' } } as never);
+    s3Mock.on(HeadBucketCommand, { Bucket: 'as-bucket' }).rejects(Object.assign(new Error('no'), { name: 'NotFound' }));
+    s3Mock.on(HeadBucketCommand, { Bucket: 'up-bucket' }).resolves({});
+    s3Mock.on(HeadBucketCommand, { Bucket: 'st-bucket' }).resolves({});
+    const deps = await createAwsDeps(readEnv({ TABLE_NAME: 'tbl', UPLOADS_BUCKET: 'up-bucket', STUDIES_BUCKET: 'st-bucket', ASSETS_BUCKET: 'as-bucket', PSEUDONYM_SECRET_ARN: 'arn:secret' }));
+    expect(await deps.health.failing()).toEqual(['assets bucket']);
+    ddbMock.on(DescribeTableCommand as never).rejects(new Error('down'));
+    expect(await deps.health.failing()).toEqual(['table', 'assets bucket']);
+  });
+
   it('treats a finished or aborted upload as having no parts', async () => {
     s3Mock.on(ListPartsCommand).rejects(Object.assign(new Error('gone'), { name: 'NoSuchUpload' }));
     expect(await createObjectStore({ region: 'us-east-1', buckets }).listParts('uploads', 'k', 'u')).toEqual([]);
@@ -54,8 +77,6 @@ describe('S3 object store', () => {
 });
 
 describe('Step Functions pipeline starter', () => {
-  const sfnMock = mockClient(SFNClient);
-  afterEach(() => sfnMock.reset());
 
   it('starts one execution per run with a unique, valid name and the PipelineInput', async () => {
     sfnMock.on(StartExecutionCommand).resolves({ executionArn: 'arn:x' });
@@ -72,8 +93,6 @@ describe('Step Functions pipeline starter', () => {
 });
 
 describe('secrets', () => {
-  const smMock = mockClient(SecretsManagerClient);
-  afterEach(() => smMock.reset());
 
   it('reads the pseudonym secret once from Secrets Manager in the cloud, from the env locally', async () => {
     smMock.on(GetSecretValueCommand).resolves({ SecretString: 'cloud-secret' });
@@ -106,8 +125,6 @@ describe('page tokens and patient aliases', () => {
 });
 
 describe('DynamoDB dataset repository', () => {
-  const ddbMock = mockClient(DynamoDBDocumentClient);
-  afterEach(() => ddbMock.reset());
   const repo = () => createDatasetRepository({ doc: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), tableName: 'tbl' });
 
   it('makes a status change one conditional write that also moves the status index', async () => {
