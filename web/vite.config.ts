@@ -16,7 +16,7 @@ export default defineConfig(({ command }) => ({
   resolve: {
     alias: [{ find: /^#shared\/(.*)$/, replacement: `${repoRoot}shared/$1` }],
   },
-  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react', development: command !== 'build' } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -37,6 +37,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
   });
   const page = browser.pages()[0] ?? (await browser.newPage());
   page.setDefaultTimeout(30_000);
+  // Page errors explain a failed step better than the timeout that follows them.
+  browser.on('page', (p) => p.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`)));
+  page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
+  page.on('requestfailed', (r) => process.stderr.write(`[request failed] ${r.url().slice(0, 160)} ${r.failure()?.errorText ?? ''}\n`));
   return {
     browser,
     page,

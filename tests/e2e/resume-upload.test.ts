@@ -1,8 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { launchBrowser, signInThroughSite, type TestBrowser } from './browser.ts';
+import { launchBrowser, outputPath, signInThroughSite, type TestBrowser } from './browser.ts';
 import { runWizardToUpload } from './wizard.ts';
 
 /** `<bucket>/<key>#<partNumber>` of a presigned part PUT. */
@@ -72,6 +73,9 @@ describe('resuming an upload after the tab was closed', () => {
     await second.getByText('All files uploaded').waitFor({ timeout: 300_000 });
     const skippedLine = (await second.getByTestId('upload-bytes').textContent()) ?? '';
     const resent = secondParts.sent.filter((part) => storedBeforeClose.has(part));
+    writeFileSync(outputPath('resume-upload.json'), JSON.stringify({
+      partsStoredBeforeClose: storedBeforeClose.size, partsPutAfterResume: secondParts.sent.length, partsResentThatWereStored: resent.length, skippedLine,
+    }, null, 2));
 
     // Assess
     expect(validFiles).toBe(196);
