@@ -112,6 +112,17 @@ describe('dataset list over 10,000 datasets in one hospital', () => {
     expect(search.body.nextToken).toEqual(expect.any(String));
   });
 
+  it('finds a patient\'s datasets by MRN through the alias, although no MRN is stored', async () => {
+    const body = {
+      mrn: 'MRN-SEARCH-77', studyType: 'FOLLOW_UP', studyDescription: 'Follow-up', clinicalIndication: 'Control', orderingPhysician: 'Dr. D',
+      department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+    };
+    const created = await h.call('POST', '/api/datasets', { as: LEAD, body });
+    const found = await page(ADMIN, { limit: '6', search: 'MRN-SEARCH-77' });
+    expect(found.body.items.map((d: { id: string }) => d.id)).toEqual([created.body.id]);
+    expect((await page(ADMIN, { limit: '6', search: 'follow-up' })).body.items.map((d: { id: string }) => d.id)).toContain(created.body.id);
+  });
+
   it('rejects a continuation token replayed by another hospital or with another filter', async () => {
     const first = await page(ADMIN, { limit: '6' });
     const otherHospital = await h.call('GET', '/api/datasets', { as: 'admin@lakeview.demo.local', query: { limit: '6', nextToken: first.body.nextToken } });

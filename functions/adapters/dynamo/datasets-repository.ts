@@ -74,9 +74,13 @@ export function createDatasetRepository(table: Table): DatasetRepository {
       values[':status'] = query.status;
     }
     if (query.search) {
-      filters.push('contains(#searchText, :search)');
       names['#searchText'] = 'searchText';
       values[':search'] = query.search;
+      if (query.searchAlias) {
+        filters.push('(contains(#searchText, :search) OR #alias = :alias)');
+        names['#alias'] = 'patientAlias';
+        values[':alias'] = query.searchAlias;
+      } else filters.push('contains(#searchText, :search)');
     }
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined = query.startKey;

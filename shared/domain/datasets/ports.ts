@@ -19,6 +19,8 @@ export type DatasetListQuery = {
   teamId?: string | null;
   status?: DatasetStatus;
   search?: string;
+  /** Also match datasets of this patient alias (the search text taken as an MRN). */
+  searchAlias?: string;
   limit: number;
   startKey?: Record<string, string>;
 };

@@ -33,7 +33,8 @@ export function fakeDatasets(audit?: AuditLog): DatasetRepository & { rows: Map<
       return next;
     },
     async list(q) {
-      const all = [...rows.values()].filter((d) => d.hospitalId === q.hospitalId && (q.teamId === undefined || d.teamId === q.teamId) && (!q.status || d.status === q.status))
+      const all = [...rows.values()].filter((d) => d.hospitalId === q.hospitalId && (q.teamId === undefined || d.teamId === q.teamId) && (!q.status || d.status === q.status)
+        && (!q.search || d.searchText.includes(q.search) || d.patientAlias === q.searchAlias))
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
       const start = q.startKey ? all.findIndex((d) => d.id === q.startKey!.id) + 1 : 0;
       const items = all.slice(start, start + q.limit);
