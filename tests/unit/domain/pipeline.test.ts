@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { createDataset } from '../../../shared/domain/datasets/create-dataset.ts';
+import type { AssetRecord } from '../../../shared/domain/datasets/ports.ts';
+import { pickAnatomicalVolume } from '../../../shared/domain/pipeline/build-surface.ts';
+import { diffusionCandidates } from '../../../shared/domain/pipeline/build-tracts.ts';
+import { deidentifyStudy } from '../../../shared/domain/pipeline/deidentify-study.ts';
+import { classifyDatasetSeries } from '../../../shared/domain/pipeline/classify-series.ts';
+import type { PipelineDeps } from '../../../shared/domain/pipeline/deps.ts';
+import { buildDicom } from '../../helpers/dicom-builder.ts';
+import { caller, NEW_DATASET, ports } from './fakes.ts';
+
+function volume(id: string, metadata: Record<string, unknown>, byteSize = 100): AssetRecord {
+  return {
+    id, datasetId: 'd', hospitalId: 'h1', seriesId: id, type: 'VOLUME', label: id, byteSize, mimeType: 'application/gzip',
+    metadata, createdAt: '', bucket: 'assets', objectKey: `h1/d/${id}.nii.gz`,
+  };
+}
+
+describe('asset selection', () => {
+  it('builds the surface from the best anatomical volume: T1 first, never diffusion or derived maps', () => {
+    const assets = [
+      volume('flair', { classifiedType: 'FLAIR' }, 900),
+      volume('t1', { classifiedType: 'T1' }, 10),
+      volume('dwi', { classifiedType: 'T1', bvalKey: 'x' }, 999),
+      volume('fa', { classifiedType: 'T1', derivedFrom: 'dwi' }, 999),
+    ];
+    expect(pickAnatomicalVolume(assets)?.id).toBe('t1');
+    expect(pickAnatomicalVolume(assets.filter((a) => a.id !== 't1'))?.id).toBe('flair');
+    expect(pickAnatomicalVolume([volume('dwi', { classifiedType: 'DWI', bvalKey: 'x' })])).toBeUndefined();
+  });
+
+  it('builds tracts only for DTI/DWI volumes with at least 6 diffusion directions', async () => {
+    const p = ports();
+    const enc = (text: string) => new TextEncoder().encode(text);
+    const six = { bval: '0 1000 1000 1000 1000 1000 1000', bvec: ['0 1 0 0 0.7 0.7 0', '0 0 1 0 0.7 0 0.7', '0 0 0 1 0 0.7 0.7'].join('\n') };
+    const three = { bval: '0 1000 1000 1000', bvec: ['0 1 0 0', '0 0 1 0', '0 0 0 1'].join('\n') };
+    for (const [id, g] of [['six', six], ['three', three], ['t2', six]] as const) {
+      await p.objects.put('assets', `${id}.bval`, enc(g.bval));
+      await p.objects.put('assets', `${id}.bvec`, enc(g.bvec));
+    }
+    const assets = [
+      volume('six', { classifiedType: 'DTI', bvalKey: 'six.bval', bvecKey: 'six.bvec' }),
+      volume('three', { classifiedType: 'DWI', bvalKey: 'three.bval', bvecKey: 'three.bvec' }),
+      volume('t2', { classifiedType: 'T2', bvalKey: 't2.bval', bvecKey: 't2.bvec' }),
+    ];
+    const picked = await diffusionCandidates(assets, { ...p, pseudonymSecret: async () => 's' } as PipelineDeps);
+    expect(picked.map((c) => c.asset.id)).toEqual(['six']);
+  });
+});
+
+describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
+  it('writes de-identified copies by series and SOP UID, records bad files, deletes raw uploads, and is idempotent', async () => {
+    // Prepare
+    const p = ports();
+    const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
+    const good = (n: number) => buildDicom({ extra: [
+      { tag: '00080018', vr: 'UI', value: `1.2.826.0.1.3680043.9.9999.1.${n}` },
+      { tag: '00200013', vr: 'IS', value: String(n) },
+    ] });
+    await p.objects.put('uploads', `h1/${d.id}/raw/0`, good(1));
+    await p.objects.put('uploads', `h1/${d.id}/raw/1`, new TextEncoder().encode('not dicom'));
+    await p.objects.put('uploads', `h1/${d.id}/raw/2`, good(2));
+    const input = { hospitalId: 'h1', datasetId: d.id, runId: 'r1' };
+
+    // Act
+    await deidentifyStudy(input, deps);
+    const afterFirst = [...p.objects.objects.keys()].sort();
+    await deidentifyStudy(input, deps);
+
+    // Assess
+    const studies = afterFirst.filter((k) => k.startsWith('studies/'));
+    expect(studies).toHaveLength(2);
+    for (const key of studies) expect(key).toMatch(new RegExp(`^studies/h1/${d.id}/[0-9.]+/[0-9.]+\\.dcm$`));
+    expect(afterFirst.filter((k) => k.startsWith('uploads/'))).toEqual([]);
+    expect([...p.objects.objects.keys()].sort()).toEqual(afterFirst);
+    const stored = new TextDecoder('latin1').decode(p.objects.objects.get(studies[0]!)!);
+    expect(stored).not.toContain('Test^Synthetic');
+    expect(stored).not.toContain('SYNTH-0001');
+    const dataset = (await p.datasets.get('h1', d.id))!;
+    expect(dataset).toMatchObject({ status: 'ANONYMIZING', seriesCount: 1, fileErrors: [{ fileIndex: 1, message: 'Not a DICOM file' }] });
+    expect(p.audit.events.filter((e) => e.action === 'DATASET_DEIDENTIFIED')).toHaveLength(1);
+    const series = await p.datasets.listSeries('h1', d.id);
+    expect(series).toHaveLength(1);
+    expect(series[0]).toMatchObject({ sliceCount: 2, selected: true, classification: null, description: 'T1 MPRAGE' });
+    expect(series[0]!.seriesInstanceUID).not.toBe('1.2.826.0.1.3680043.9.9999.3');
+
+    await classifyDatasetSeries(input, deps);
+    const classified = (await p.datasets.listSeries('h1', d.id))[0]!;
+    expect(classified.classification).toMatchObject({ source: 'AI', classifiedType: expect.any(String) });
+    expect(typeof classified.lowConfidence).toBe('boolean');
+    expect((await p.datasets.get('h1', d.id))!.status).toBe('CLASSIFYING');
+  });
+});
