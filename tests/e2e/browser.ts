@@ -40,7 +40,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
   // Page errors explain a failed step better than the timeout that follows them.
   browser.on('page', (p) => p.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`)));
   page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
-  page.on('requestfailed', (r) => process.stderr.write(`[request failed] ${r.url().slice(0, 160)} ${r.failure()?.errorText ?? ''}\n`));
+  page.on('requestfailed', (r) => {
+    // Navigations abort the previous page's requests; only real failures are worth a line.
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') process.stderr.write(`[request failed] ${r.url().slice(0, 160)} ${r.failure()?.errorText ?? ''}\n`);
+  });
   return {
     browser,
     page,

@@ -74,7 +74,7 @@ describe('resuming an upload after the tab was closed', () => {
     const skippedLine = (await second.getByTestId('upload-bytes').textContent()) ?? '';
     const resent = secondParts.sent.filter((part) => storedBeforeClose.has(part));
     writeFileSync(outputPath('resume-upload.json'), JSON.stringify({
-      partsStoredBeforeClose: storedBeforeClose.size, partsPutAfterResume: secondParts.sent.length, partsResentThatWereStored: resent.length, skippedLine,
+      partsStoredBeforeClose: storedBeforeClose.size, partsPutAfterResume: secondParts.sent.length, partsResentThatWereStored: resent.length, partsStoredAfterResume: secondParts.stored.size, skippedLine,
     }, null, 2));
 
     // Assess
@@ -82,8 +82,11 @@ describe('resuming an upload after the tab was closed', () => {
     expect(storedBeforeClose.size).toBeGreaterThanOrEqual(40);
     expect(storedBeforeClose.size).toBeLessThan(196);
     expect(resent).toEqual([]);
-    expect(new Set([...storedBeforeClose, ...secondParts.stored]).size).toBe(196);
-    expect(secondParts.sent.length).toBeLessThanOrEqual(196 - storedBeforeClose.size + 10);
-    expect(skippedLine).toMatch(/\d+ parts already on the server were not sent again/);
+    // Parts in flight when the tab closed may have reached the storage without the page seeing the answer: the
+    // server counts them as held, so held + sent after resume must be every part, and held ≥ what the page saw stored.
+    const skipped = Number(/(\d+) parts already on the server were not sent again/.exec(skippedLine)?.[1] ?? -1);
+    expect(skipped).toBeGreaterThanOrEqual(storedBeforeClose.size);
+    expect(skipped + secondParts.stored.size).toBe(196);
+    expect(secondParts.sent.length).toBe(secondParts.stored.size);
   }, 900_000);
 });
