@@ -12,7 +12,8 @@ export function ProtectedLayout() {
   const auth = useAuth();
   const location = useLocation();
   if (auth.status === 'loading') return <PageSpinner />;
-  if (auth.status === 'signed-out') return <Navigate to={paths.login.getHref(location.pathname + location.search)} replace />;
+  // After a deliberate sign-out the next user should not land on the previous user's page.
+  if (auth.status === 'signed-out') return <Navigate to={paths.login.getHref(auth.byUser ? undefined : location.pathname + location.search)} replace />;
   return (
     <AppShell>
       <Outlet />

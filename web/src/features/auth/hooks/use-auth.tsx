@@ -8,7 +8,7 @@ import { logout as recordLogout } from '../api/logout.ts';
 
 type AuthState =
   | { status: 'loading'; me: undefined }
-  | { status: 'signed-out'; me: undefined }
+  | { status: 'signed-out'; me: undefined; byUser?: boolean }
   | { status: 'signed-in'; me: MeResponse };
 
 type AuthContextValue = AuthState & {
@@ -64,8 +64,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const logout = useCallback(async () => {
     await recordLogout().catch(() => undefined);
     await signOutEverywhere();
-    clear();
-  }, [clear]);
+    setState({ status: 'signed-out', me: undefined, byUser: true });
+  }, []);
 
   const value = useMemo<AuthContextValue>(() => {
     const role = state.me?.user.role;
