@@ -27,17 +27,18 @@ export function DatasetsRoute() {
 
   useEffect(() => setSearchInput(search), [search]);
   useEffect(() => {
-    const handle = setTimeout(() => {
-      if (searchInput.trim() !== search) update({ search: searchInput.trim() || undefined });
-    }, 350);
+    const handle = setTimeout(() => update({ search: searchInput.trim() || undefined }), 350);
     return () => clearTimeout(handle);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchInput]);
 
+  /** Changes query parameters against the URL as it is now (a debounced search must not undo a filter chosen meanwhile). */
   function update(changes: Record<string, string | undefined>) {
-    const next = new URLSearchParams(params);
+    // The live URL, not the render's copy: react-router hands updaters the parameters of the render they came from.
+    const current = new URLSearchParams(window.location.search);
+    const next = new URLSearchParams(current);
     for (const [key, value] of Object.entries(changes)) if (value) next.set(key, value); else next.delete(key);
-    setParams(next, { replace: true });
+    if (next.toString() !== current.toString()) setParams(next, { replace: true });
   }
 
   const pages = useCursorPages({ status, search: search || undefined, limit });

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiFetch, SHARED_DATA, signIn, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+import { launchBrowser, outputPath, signInThroughSite, type TestBrowser } from './browser.ts';
+import { fillPatientContext } from './wizard.ts';
+
+const DRAFTS = 14;
+
+/** The Datasets page (issue 4, point 2), the wizard's drafts and BIDS ZIP, and the visualizer's not-found state. */
+describe('datasets page, drafts and exports', () => {
+  let stack: TestStack;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ buildSite: true });
+    const token = await signIn(stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
+    for (let i = 1; i <= DRAFTS; i++) {
+      const response = await apiFetch(stack.url, token, '/api/datasets', {
+        method: 'POST',
+        body: {
+          mrn: `PAGE-${i}`, studyType: i % 3 === 0 ? 'EMERGENCY' : 'DIAGNOSTIC', studyDescription: `Paging study ${String(i).padStart(2, '0')}`,
+          clinicalIndication: 'Paging check', orderingPhysician: 'Dr. Page', department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+        },
+      });
+      if (response.status !== 201 && response.status !== 200) throw new Error(`Creating a draft answered ${response.status}: ${await response.text()}`);
+    }
+    browser = await launchBrowser();
+    await signInThroughSite(browser.page, stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.dispose();
+  });
+
+  const titlesOnPage = async () => (await browser.page.getByTestId('dataset-card').evaluateAll((cards) => cards.map((c) => c.querySelector('a')?.textContent ?? '')));
+
+  it('pages with the API cursor, page sizes and keyboard shortcuts', async () => {
+    // Prepare
+    const { page } = browser;
+    await page.goto(`${stack.url}/datasets`);
+    await page.getByTestId('dataset-card').first().waitFor();
+
+    // Act
+    const defaultCount = await page.getByTestId('dataset-card').count();
+    await page.getByLabel('Page size').selectOption('6');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="dataset-card"]').length === 6);
+    const first = await titlesOnPage();
+    await page.locator('body').click({ position: { x: 5, y: 400 } });
+    await page.keyboard.press('Control+ArrowRight');
+    await page.waitForFunction((t) => document.querySelector('[data-testid="dataset-card"] a')?.textContent !== t, first[0]);
+    const second = await titlesOnPage();
+    await page.keyboard.press('End');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="dataset-card"]').length === n, DRAFTS % 6, { timeout: 30_000 });
+    const last = await titlesOnPage();
+    await page.keyboard.press('Home');
+    await page.waitForFunction((t) => document.querySelector('[data-testid="dataset-card"] a')?.textContent === t, first[0]);
+    const statuses = await page.getByTestId('dataset-status').allTextContents();
+
+    // Assess
+    expect(defaultCount).toBe(12);
+    expect(first).toHaveLength(6);
+    expect(second).toHaveLength(6);
+    expect(new Set([...first, ...second, ...last]).size).toBe(DRAFTS);
+    expect(last).toHaveLength(DRAFTS % 6);
+    expect(new Set(statuses)).toEqual(new Set(['CREATED']));
+  });
+
+  it('shows the record empty states and clears filters', async () => {
+    // Prepare
+    const { page } = browser;
+    await page.goto(`${stack.url}/datasets`);
+    await page.getByTestId('dataset-card').first().waitFor();
+
+    // Act
+    await page.getByRole('textbox', { name: 'Search datasets' }).last().fill('no-such-study-anywhere');
+    await page.getByText('No datasets match your filters').waitFor();
+    const hint = await page.getByText('Try adjusting your search criteria or status filter to find datasets.').count();
+    await page.getByRole('button', { name: 'Clear Filters' }).click();
+    await page.getByTestId('dataset-card').first().waitFor();
+    await page.getByLabel('Status filter').selectOption('COMPLETE');
+    await page.getByText('No datasets match your filters').waitFor();
+    await page.getByRole('button', { name: 'Clear Filters' }).click();
+    await page.getByTestId('dataset-card').first().waitFor();
+    const back = await page.getByTestId('dataset-card').count();
+    const url = page.url();
+
+    // Assess
+    expect(hint).toBe(1);
+    expect(back).toBe(12);
+    expect(new URL(url).search).toBe('');
+  });
+
+  it('saves a draft from the wizard and exports the picked series as a BIDS ZIP', async () => {
+    // Prepare
+    const { page } = browser;
+    await page.goto(`${stack.url}/upload`);
+    await fillPatientContext(page, {
+      mrn: 'ZIP-1', studyType: 'Screening', studyDescription: 'Draft with ZIP export', orderingPhysician: 'Dr. Curie', department: 'Nuclear Medicine',
+      clinicalIndication: 'PET screening',
+    });
+
+    // Act
+    await page.getByRole('button', { name: 'Save as Draft' }).click();
+    await page.getByText('Draft saved').first().waitFor();
+    await page.getByRole('button', { name: 'Continue to File Upload' }).click();
+    await page.getByText('Enhanced DICOM Upload (with BIDS support)').click();
+    await page.getByTestId('folder-input').setInputFiles(join(SHARED_DATA, 'dicom/pet-slices'));
+    await page.getByTestId('discovery-summary').waitFor({ timeout: 60_000 });
+    const statLabels = await page.getByTestId('discovery-summary').locator('dt, [class*="stat__label"]').allTextContents();
+    await page.getByRole('button', { name: 'Continue to Series Selection' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Download BIDS ZIP/ }).click()]);
+    const zipPath = outputPath('wizard-bids-export.zip');
+    await download.saveAs(zipPath);
+    const zip = await JSZip.loadAsync(readFileSync(zipPath));
+    const names = Object.keys(zip.files);
+    await page.goto(`${stack.url}/datasets?search=${encodeURIComponent('Draft with ZIP export')}`);
+    const draft = page.getByTestId('dataset-card').filter({ hasText: 'Draft with ZIP export' });
+    await draft.first().waitFor();
+
+    // Assess
+    expect(statLabels.join('|')).toContain('Valid DICOM');
+    expect(download.suggestedFilename()).toMatch(/^BIDS_Export_\d{4}-\d{2}-\d{2}\.zip$/);
+    expect(names).toContain('dataset_description.json');
+    expect(names).toContain('metadata.json');
+    expect(names.filter((n) => n.startsWith('sub-01/ses-001/') && n.endsWith('.dcm'))).toHaveLength(2);
+    expect(await draft.first().getAttribute('data-status')).toBe('CREATED');
+  });
+
+  it('answers an unknown dataset in the visualizer with the record texts, then goes back to the list', async () => {
+    // Prepare
+    const { page } = browser;
+    // Act
+    await page.goto(`${stack.url}/visualizer/no-such-dataset`);
+    await page.getByText('Error loading dataset').waitFor();
+    const text = await page.getByText('The requested dataset could not be found.').count();
+    await page.waitForURL(/\/datasets$/, { timeout: 15_000 });
+    // Assess
+    expect(text).toBe(1);
+  });
+});
