@@ -2,14 +2,43 @@
  * Headless Chromium for the site's browser tests: the system browser (/usr/bin/chromium, never a download), a fresh
  * profile per launch, software WebGL2 through SwiftShader so NiiVue can draw.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSite, siteNeedsBuild } from '../../infra/local/site.ts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../helpers/local-stack.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const TEST_OUTPUT = join(REPO_ROOT, 'test-output');
+
+const BUILD_LOCK = join(tmpdir(), `iws-site-build-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 12)}`);
+
+/**
+ * Builds web/dist once when it is missing or older than its sources. Test files run in parallel workers and a Vite
+ * build empties web/dist first, so builds are serialised with a lock directory and every file then starts its twin
+ * with `buildSite: false` on the finished build.
+ */
+export async function ensureSiteBuilt(): Promise<void> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      // A lock older than any build can be is left over from a killed run.
+      if (existsSync(BUILD_LOCK) && Date.now() - statSync(BUILD_LOCK).mtimeMs > 5 * 60_000) rmSync(BUILD_LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for the site build lock ${BUILD_LOCK}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    if (siteNeedsBuild()) await buildSite(() => {});
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
 
 export type TestBrowser = { browser: BrowserContext; page: Page; close(): Promise<void> };
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFetch, SHARED_DATA, signIn, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { launchBrowser, outputPath, signInThroughSite, type TestBrowser } from './browser.ts';
+import { ensureSiteBuilt, launchBrowser, outputPath, signInThroughSite, type TestBrowser } from './browser.ts';
 import { fillPatientContext } from './wizard.ts';
 
 const DRAFTS = 14;
@@ -14,7 +14,8 @@ describe('datasets page, drafts and exports', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    stack = await startTestStack({ buildSite: true });
+    await ensureSiteBuilt();
+    stack = await startTestStack({ buildSite: false });
     const token = await signIn(stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
     for (let i = 1; i <= DRAFTS; i++) {
       const response = await apiFetch(stack.url, token, '/api/datasets', {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { launchBrowser, outputPath, sampleViewerCanvas, signInThroughSite, type TestBrowser } from './browser.ts';
+import { ensureSiteBuilt, launchBrowser, outputPath, sampleViewerCanvas, signInThroughSite, type TestBrowser } from './browser.ts';
 import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
@@ -19,7 +19,8 @@ describe('a diffusion study in full, in the browser', () => {
 
   beforeAll(async () => {
     if (!existsSync(PDFTOTEXT)) throw new Error(`pdftotext is required to read the downloaded report (Debian: apt-get install poppler-utils); not found at ${PDFTOTEXT}`);
-    stack = await startTestStack({ buildSite: true });
+    await ensureSiteBuilt();
+    stack = await startTestStack({ buildSite: false });
     browser = await launchBrowser();
   }, 300_000);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { launchBrowser, outputPath, signInThroughSite, type TestBrowser } from './browser.ts';
+import { ensureSiteBuilt, launchBrowser, outputPath, signInThroughSite, type TestBrowser } from './browser.ts';
 import { runWizardToUpload } from './wizard.ts';
 
 /** `<bucket>/<key>#<partNumber>` of a presigned part PUT. */
@@ -39,7 +39,8 @@ describe('resuming an upload after the tab was closed', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    stack = await startTestStack({ buildSite: true });
+    await ensureSiteBuilt();
+    stack = await startTestStack({ buildSite: false });
     browser = await launchBrowser();
   }, 300_000);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { launchBrowser, signInThroughSite, type TestBrowser } from './browser.ts';
+import { ensureSiteBuilt, launchBrowser, signInThroughSite, type TestBrowser } from './browser.ts';
 
 /** Sign-in, guards, role navigation, theme and sign-out of the authenticated shell (issue 2, point 6). */
 describe('the site shell', () => {
@@ -8,7 +8,8 @@ describe('the site shell', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    stack = await startTestStack({ buildSite: true });
+    await ensureSiteBuilt();
+    stack = await startTestStack({ buildSite: false });
     browser = await launchBrowser();
   }, 300_000);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { launchBrowser, outputPath, sampleViewerCanvas, signInThroughSite, type TestBrowser } from './browser.ts';
+import { ensureSiteBuilt, launchBrowser, outputPath, sampleViewerCanvas, signInThroughSite, type TestBrowser } from './browser.ts';
 import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
 
 /**
@@ -13,7 +13,8 @@ describe('walking skeleton in the browser', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    stack = await startTestStack({ buildSite: true });
+    await ensureSiteBuilt();
+    stack = await startTestStack({ buildSite: false });
     browser = await launchBrowser();
   }, 300_000);
 
