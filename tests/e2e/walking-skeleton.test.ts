@@ -36,7 +36,13 @@ describe('walking skeleton in the browser', () => {
       department: 'Radiology', clinicalIndication: 'Headache, rule out mass',
     }, folder);
     await page.getByText('All files uploaded').waitFor({ timeout: 180_000 });
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Datasets' }).click();
+    await page.waitForURL(/\/datasets$/);
     const datasetId = await waitForDatasetStatus(page, stack.url, 'Walking skeleton T1', 'COMPLETE', 420_000);
+    const unread = Number(await page.getByTestId('notification-count').textContent());
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    const notificationTitles = await page.getByRole('dialog').getByRole('listitem').allTextContents();
+    await page.keyboard.press('Escape');
     await page.getByTestId('dataset-card').filter({ hasText: 'Walking skeleton T1' }).getByRole('link', { name: /View/ }).click();
     await page.waitForURL(`**/visualizer/${datasetId}`);
     await waitForViewer(page);
@@ -45,6 +51,8 @@ describe('walking skeleton in the browser', () => {
 
     // Assess
     expect(discovered).toEqual({ validFiles: 196, series: 1 });
+    expect(unread).toBeGreaterThanOrEqual(1);
+    expect(notificationTitles.some((t) => t.startsWith('Upload finished'))).toBe(true);
     expect(await page.getByTestId('visualizer-title').textContent()).toBe('Walking skeleton T1');
     expect(await page.getByText('Lovelace').count()).toBeGreaterThan(0);
     expect(pixels.nonBackground).toBeGreaterThan(500);

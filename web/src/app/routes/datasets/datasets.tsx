@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Flex, Heading, HStack, IconButton, Input, InputGroup, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { LuChevronLeft, LuChevronRight, LuDatabase, LuSearch, LuUpload } from 'react-icons/lu';
 import { Link, useSearchParams } from 'react-router-dom';
 import { hasRole } from '../../../../../shared/auth/roles.ts';
@@ -10,6 +10,8 @@ import { paths } from '../../../config/paths.ts';
 import { useCurrentUser } from '../../../features/auth/hooks/use-auth.tsx';
 import { DatasetCard } from '../../../features/datasets/components/dataset-card.tsx';
 import { useCursorPages } from '../../../features/datasets/hooks/use-cursor-pages.ts';
+import { useStatusTransitions, type StatusTransition } from '../../../features/datasets/hooks/use-status-transitions.ts';
+import { useNotifications } from '../../../features/notifications/hooks/use-notifications.tsx';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, pageForKey, pageWindow } from '../../../features/datasets/utils/page-window.ts';
 import { STATUS_OPTIONS } from '../../../features/datasets/utils/study-types.ts';
 import { errorMessage } from '../../../lib/api-error.ts';
@@ -54,6 +56,15 @@ export function DatasetsRoute() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [page, lastPage, goTo]);
+
+  const { notify } = useNotifications();
+  const onTransition = useCallback(({ dataset }: StatusTransition) => notify({
+    title: dataset.status === 'COMPLETE' ? 'Processing complete' : 'Processing failed',
+    description: `${dataset.studyDescription}: ${dataset.status === 'COMPLETE' ? 'Ready for analysis' : dataset.failureReason ?? 'Processing failed'}`,
+    type: dataset.status === 'COMPLETE' ? 'success' : 'error',
+    href: paths.dataset.getHref(dataset.id),
+  }), [notify]);
+  useStatusTransitions(data?.items, onTransition);
 
   const hasFilters = !!search || !!status;
   const items = data?.items ?? [];
