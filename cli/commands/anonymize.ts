@@ -1,12 +1,9 @@
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AnonymizationOptionsSchema } from '../../shared/schemas/api/datasets.ts';
 import { DEIDENTIFICATION_PROFILE, deidentifyDicom, type DeidentifySummary } from '../../shared/dicom/deidentify/index.ts';
 import { DicomParseError } from '../../shared/dicom/parse.ts';
-
-/** Development-only secret, used when IWS_SECRET is unset; UIDs made with it are not protected by a secret. */
-export const DEVELOPMENT_SECRET = 'iws-development-secret-not-for-real-data';
+import { anonymizationFromFlags, DEIDENTIFICATION_FLAGS, secretFromEnvironment } from '../lib/deidentification-flags.ts';
 
 export const usage = `Usage: iws anonymize <file|folder> <outdir> [options]
 
@@ -35,32 +32,15 @@ export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: {
-      'retain-physician': { type: 'boolean', default: false },
-      'retain-institution': { type: 'boolean', default: false },
-      'retain-uids': { type: 'boolean', default: false },
-      'retain-dates': { type: 'boolean', default: false },
-      'keep-private': { type: 'boolean', default: false },
-      hospital: { type: 'string', default: 'cli' },
-    },
+    options: DEIDENTIFICATION_FLAGS,
   });
   const [input, outdir] = positionals;
   if (!input || !outdir) {
     process.stderr.write(usage);
     return 2;
   }
-  let secret = process.env.IWS_SECRET;
-  if (!secret) {
-    process.stderr.write('iws anonymize: IWS_SECRET is not set; using the development secret (do not use for real data)\n');
-    secret = DEVELOPMENT_SECRET;
-  }
-  const options = AnonymizationOptionsSchema.parse({
-    retainPhysicianIdentity: values['retain-physician'],
-    retainInstitutionIdentity: values['retain-institution'],
-    retainUids: values['retain-uids'],
-    retainLongitudinalDates: values['retain-dates'],
-    keepPrivate: values['keep-private'],
-  });
+  const secret = secretFromEnvironment('anonymize');
+  const options = anonymizationFromFlags(values);
   const root = resolve(input);
   const isFolder = statSync(root).isDirectory();
   const totals: DeidentifySummary = { removed: 0, emptied: 0, replaced: 0, uidsReplaced: 0, kept: 0 };

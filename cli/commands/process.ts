@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROCESS_STAGES, processStudy } from '../../shared/processing/process-study.ts';
-import { AnonymizationOptionsSchema, STUDY_TYPES } from '../../shared/schemas/api/datasets.ts';
-import { DEVELOPMENT_SECRET } from './anonymize.ts';
+import { STUDY_TYPES } from '../../shared/schemas/api/datasets.ts';
+import { anonymizationFromFlags, DEIDENTIFICATION_FLAGS, secretFromEnvironment } from '../lib/deidentification-flags.ts';
 import { readInputFiles } from './convert.ts';
 
 export const usage = `Usage: iws process <input> <outdir> [options]
@@ -38,12 +38,7 @@ export async function run(argv: string[]): Promise<number> {
       'study-type': { type: 'string', default: 'RESEARCH' },
       'hospital-name': { type: 'string' },
       department: { type: 'string', default: '' },
-      'retain-physician': { type: 'boolean', default: false },
-      'retain-institution': { type: 'boolean', default: false },
-      'retain-uids': { type: 'boolean', default: false },
-      'retain-dates': { type: 'boolean', default: false },
-      'keep-private': { type: 'boolean', default: false },
-      hospital: { type: 'string', default: 'cli' },
+      ...DEIDENTIFICATION_FLAGS,
     },
   });
   const [input, outdir] = positionals;
@@ -56,18 +51,8 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`iws process: --study-type must be one of ${STUDY_TYPES.join(', ')}\n`);
     return 2;
   }
-  let secret = process.env.IWS_SECRET;
-  if (!secret) {
-    process.stderr.write('iws process: IWS_SECRET is not set; using the development secret (do not use for real data)\n');
-    secret = DEVELOPMENT_SECRET;
-  }
-  const anonymization = AnonymizationOptionsSchema.parse({
-    retainPhysicianIdentity: values['retain-physician'],
-    retainInstitutionIdentity: values['retain-institution'],
-    retainUids: values['retain-uids'],
-    retainLongitudinalDates: values['retain-dates'],
-    keepPrivate: values['keep-private'],
-  });
+  const secret = secretFromEnvironment('process');
+  const anonymization = anonymizationFromFlags(values);
   const files = readInputFiles(input);
   const result = await processStudy(files, {
     secret,
