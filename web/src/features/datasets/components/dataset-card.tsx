@@ -18,9 +18,9 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
             <ChakraLink asChild fontWeight="semibold">
               <Link to={paths.dataset.getHref(dataset.id)}>{dataset.studyDescription || 'Untitled study'}</Link>
             </ChakraLink>
-            <Text fontSize="sm" color="fg.muted">Patient {dataset.patientAlias}</Text>
+            <Text fontSize="sm" color="fg.muted" truncate title={dataset.patientAlias}>Patient {dataset.patientAlias}</Text>
           </Stack>
-          <Badge colorPalette={palette} variant={palette === 'gray' ? 'outline' : 'subtle'}>{STUDY_TYPE_LABELS[dataset.studyType]}</Badge>
+          <Badge flexShrink={0} colorPalette={palette} variant={palette === 'gray' ? 'outline' : 'subtle'}>{STUDY_TYPE_LABELS[dataset.studyType]}</Badge>
         </HStack>
       </Card.Header>
       <Card.Body py="2">
