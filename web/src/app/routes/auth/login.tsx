@@ -1,4 +1,4 @@
-import { Box, Card, Center, Heading, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
+import { Box, Card, Center, Heading, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
 import { LuBrainCircuit } from 'react-icons/lu';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { toaster } from '../../../components/ui/toaster.tsx';
@@ -57,7 +57,6 @@ export function LoginRoute() {
                 <ChakraLink asChild><Link to={`${paths.home.getHref()}#docs`}>Privacy Policy</Link></ChakraLink>.
               </Text>
             </Box>
-            <HStack />
           </Stack>
         </Card.Footer>
       </Card.Root>

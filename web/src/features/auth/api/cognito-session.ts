@@ -7,7 +7,7 @@ import type { RuntimeConfig } from '../../../config/runtime-config.ts';
 /** Where the "remember me" choice is kept: tokens go to localStorage when remembered, to sessionStorage otherwise. */
 const REMEMBER_KEY = 'iws.auth.remember';
 
-function useRememberedStorage(remember: boolean): void {
+function selectTokenStorage(remember: boolean): void {
   cognitoUserPoolsTokenProvider.setKeyValueStorage(remember ? defaultStorage : sessionStorage);
 }
 
@@ -26,12 +26,12 @@ export function configureCognito(config: RuntimeConfig): void {
       },
     },
   });
-  useRememberedStorage(localStorage.getItem(REMEMBER_KEY) !== 'false');
+  selectTokenStorage(localStorage.getItem(REMEMBER_KEY) !== 'false');
 }
 
 export async function signInWithPassword(email: string, password: string, remember: boolean): Promise<void> {
   localStorage.setItem(REMEMBER_KEY, String(remember));
-  useRememberedStorage(remember);
+  selectTokenStorage(remember);
   // A stale session of another user would make Amplify refuse to sign in again.
   await signOut().catch(() => undefined);
   const result = await signIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });

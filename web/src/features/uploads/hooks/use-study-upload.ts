@@ -57,7 +57,7 @@ export function useStudyUpload() {
       return result;
     } catch (e) {
       if (abort.signal.aborted) return undefined;
-      setError(e instanceof Error ? e.message : 'Download failed');
+      setError(e instanceof Error ? e.message : 'The upload could not be completed.');
       setPhase('error');
       return undefined;
     }
