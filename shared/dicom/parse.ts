@@ -128,3 +128,16 @@ export function parseDicom(bytes: Uint8Array): ParsedDicom {
   if (parsed) return parsed;
   throw new DicomParseError('Not a DICOM file');
 }
+
+/**
+ * The file's bytes without its top-level Pixel Data (7FE0,0010): what header readers such as the classifier need,
+ * so the headers of a whole series can be held together without holding its pixel data. Files in the deflated
+ * syntax are returned as given, since their stored bytes are compressed.
+ */
+export function withoutPixelData(parsed: ParsedDicom, original: Uint8Array): Uint8Array {
+  const pixelData = parsed.dataSet.elements.x7fe00010;
+  if (!pixelData || parsed.transferSyntaxUID === TRANSFER_SYNTAX.deflatedExplicitLittle) return original;
+  // Tag (4) + length (4) in implicit VR; tag (4) + VR (2) + reserved (2) + length (4) in explicit VR (OB/OW).
+  const elementHeader = parsed.transferSyntaxUID === TRANSFER_SYNTAX.implicitLittle ? 8 : 12;
+  return parsed.bytes.slice(0, pixelData.dataOffset - elementHeader);
+}

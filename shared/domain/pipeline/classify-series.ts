@@ -1,6 +1,7 @@
 import { acquisitionFromDicom, classifySeries as classify, LOW_CONFIDENCE_THRESHOLD } from '../../dicom/classify/index.ts';
+import { parseDicom, withoutPixelData } from '../../dicom/parse.ts';
 import { PIPELINE_ACTOR } from '../datasets/ports.ts';
-import { enterStage, readSeriesFiles, type PipelineDeps, type StageInput } from './deps.ts';
+import { enterStage, studiesSeriesPrefix, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
  * CLASSIFYING: each series' acquisition (physics and descriptions) read from its de-identified files, classified,
@@ -14,8 +15,8 @@ export async function classifyDatasetSeries(input: StageInput, deps: PipelineDep
   let lowConfidence = 0;
   for (const s of series) {
     if (s.classification) continue;
-    const files = await readSeriesFiles(deps, hospitalId, datasetId, s.seriesInstanceUID);
-    const result = classify(acquisitionFromDicom(files.map((f) => f.bytes)));
+    const headers = await readSeriesHeaders(deps, hospitalId, datasetId, s.seriesInstanceUID);
+    const result = classify(acquisitionFromDicom(headers));
     const isLow = result.confidence < LOW_CONFIDENCE_THRESHOLD;
     await deps.datasets.updateSeries(hospitalId, datasetId, s.id, {
       classification: { ...result, source: 'AI', createdAt: deps.clock.now() },
@@ -25,4 +26,15 @@ export async function classifyDatasetSeries(input: StageInput, deps: PipelineDep
     if (isLow) lowConfidence += 1;
   }
   await deps.audit.record({ hospitalId, datasetId, action: 'SERIES_CLASSIFIED_AI', ...PIPELINE_ACTOR, details: { runId: input.runId, counts, lowConfidence } });
+}
+
+/** Headers of one series, read file by file: pixel data is dropped as each file is read, so memory stays bounded. */
+async function readSeriesHeaders(deps: PipelineDeps, hospitalId: string, datasetId: string, seriesUID: string): Promise<Uint8Array[]> {
+  const objects = await deps.objects.list('studies', studiesSeriesPrefix(hospitalId, datasetId, seriesUID));
+  const headers: Uint8Array[] = [];
+  for (const object of objects) {
+    const bytes = await deps.objects.get('studies', object.key);
+    headers.push(withoutPixelData(parseDicom(bytes), bytes));
+  }
+  return headers;
 }
