@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSite, siteNeedsBuild } from '../../infra/local/site.ts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { REPO_ROOT } from '../helpers/local-stack.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { REPO_ROOT, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const TEST_OUTPUT = join(REPO_ROOT, 'test-output');
@@ -80,6 +81,37 @@ export async function launchBrowser(): Promise<TestBrowser> {
       await browser.close().catch(() => undefined);
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+export type SiteInBrowser = { readonly stack: TestStack; readonly browser: TestBrowser };
+
+/**
+ * Registers the file's beforeAll/afterAll for a browser test: the site built, a fresh twin serving it, optionally seeded
+ * through its API before the browser opens, and a browser, optionally signed in. The handles are read from the returned
+ * object inside tests (they exist once beforeAll has run); both are closed after the file.
+ */
+export function useSiteInBrowser(options: { seed?: (stack: TestStack) => Promise<void>; signInAs?: string } = {}): SiteInBrowser {
+  let stack: TestStack | undefined;
+  let browser: TestBrowser | undefined;
+  beforeAll(async () => {
+    await ensureSiteBuilt();
+    stack = await startTestStack({ buildSite: false });
+    await options.seed?.(stack);
+    browser = await launchBrowser();
+    if (options.signInAs) await signInThroughSite(browser.page, stack.url, options.signInAs, TEST_DEMO_PASSWORD);
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.dispose();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`The ${what} is not started: read it inside a test, after beforeAll`);
+    return value;
+  };
+  return {
+    get stack() { return started(stack, 'twin'); },
+    get browser() { return started(browser, 'browser'); },
   };
 }
 

@@ -1,21 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFetch, SHARED_DATA, signIn, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { ensureSiteBuilt, launchBrowser, outputPath, signInThroughSite, type TestBrowser } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { apiFetch, SHARED_DATA, signIn, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+import { outputPath, useSiteInBrowser } from './browser.ts';
 import { fillPatientContext } from './wizard.ts';
 
 const DRAFTS = 14;
 
 /** The Datasets page (issue 4, point 2), the wizard's drafts and BIDS ZIP, and the visualizer's not-found state. */
 describe('datasets page, drafts and exports', () => {
-  let stack: TestStack;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    await ensureSiteBuilt();
-    stack = await startTestStack({ buildSite: false });
+  /** Drafts made through the API before the browser opens, so the first page load already has more than one page. */
+  async function createDrafts(stack: TestStack) {
     const token = await signIn(stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
     for (let i = 1; i <= DRAFTS; i++) {
       const response = await apiFetch(stack.url, token, '/api/datasets', {
@@ -27,21 +23,15 @@ describe('datasets page, drafts and exports', () => {
       });
       if (response.status !== 201 && response.status !== 200) throw new Error(`Creating a draft answered ${response.status}: ${await response.text()}`);
     }
-    browser = await launchBrowser();
-    await signInThroughSite(browser.page, stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
-  }, 300_000);
+  }
+  const site = useSiteInBrowser({ seed: createDrafts, signInAs: 'lead@northside.demo.local' });
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.dispose();
-  });
-
-  const titlesOnPage = async () => (await browser.page.getByTestId('dataset-card').evaluateAll((cards) => cards.map((c) => c.querySelector('a')?.textContent ?? '')));
+  const titlesOnPage = async () => (await site.browser.page.getByTestId('dataset-card').evaluateAll((cards) => cards.map((c) => c.querySelector('a')?.textContent ?? '')));
 
   it('pages with the API cursor, page sizes and keyboard shortcuts', async () => {
     // Prepare
-    const { page } = browser;
-    await page.goto(`${stack.url}/datasets`);
+    const { page } = site.browser;
+    await page.goto(`${site.stack.url}/datasets`);
     await page.getByTestId('dataset-card').first().waitFor();
 
     // Act
@@ -71,8 +61,8 @@ describe('datasets page, drafts and exports', () => {
 
   it('shows the record empty states and clears filters', async () => {
     // Prepare
-    const { page } = browser;
-    await page.goto(`${stack.url}/datasets`);
+    const { page } = site.browser;
+    await page.goto(`${site.stack.url}/datasets`);
     await page.getByTestId('dataset-card').first().waitFor();
 
     // Act
@@ -96,8 +86,8 @@ describe('datasets page, drafts and exports', () => {
 
   it('saves a draft from the wizard and exports the picked series as a BIDS ZIP', async () => {
     // Prepare
-    const { page } = browser;
-    await page.goto(`${stack.url}/upload`);
+    const { page } = site.browser;
+    await page.goto(`${site.stack.url}/upload`);
     await fillPatientContext(page, {
       mrn: 'ZIP-1', studyType: 'Screening', studyDescription: 'Draft with ZIP export', orderingPhysician: 'Dr. Curie', department: 'Nuclear Medicine',
       clinicalIndication: 'PET screening',
@@ -117,7 +107,7 @@ describe('datasets page, drafts and exports', () => {
     await download.saveAs(zipPath);
     const zip = await JSZip.loadAsync(readFileSync(zipPath));
     const names = Object.keys(zip.files);
-    await page.goto(`${stack.url}/datasets?search=${encodeURIComponent('Draft with ZIP export')}`);
+    await page.goto(`${site.stack.url}/datasets?search=${encodeURIComponent('Draft with ZIP export')}`);
     const draft = page.getByTestId('dataset-card').filter({ hasText: 'Draft with ZIP export' });
     await draft.first().waitFor();
 
@@ -132,9 +122,9 @@ describe('datasets page, drafts and exports', () => {
 
   it('answers an unknown dataset in the visualizer with the record texts, then goes back to the list', async () => {
     // Prepare
-    const { page } = browser;
+    const { page } = site.browser;
     // Act
-    await page.goto(`${stack.url}/visualizer/no-such-dataset`);
+    await page.goto(`${site.stack.url}/visualizer/no-such-dataset`);
     await page.getByText('Error loading dataset').waitFor();
     const text = await page.getByText('The requested dataset could not be found.').count();
     await page.waitForURL(/\/datasets$/, { timeout: 15_000 });

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { ensureSiteBuilt, launchBrowser, outputPath, sampleViewerCanvas, signInThroughSite, type TestBrowser } from './browser.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SHARED_DATA, TEST_DEMO_PASSWORD } from '../helpers/local-stack.ts';
+import { outputPath, sampleViewerCanvas, signInThroughSite, useSiteInBrowser } from './browser.ts';
 import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
@@ -14,36 +14,26 @@ const STUDY = 'DTI b2000 research scan';
  * classified DTI, re-classified by a person (MANUAL), viewed with its tractography, and its PDF report downloaded.
  */
 describe('a diffusion study in full, in the browser', () => {
-  let stack: TestStack;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
+  beforeAll(() => {
     if (!existsSync(PDFTOTEXT)) throw new Error(`pdftotext is required to read the downloaded report (Debian: apt-get install poppler-utils); not found at ${PDFTOTEXT}`);
-    await ensureSiteBuilt();
-    stack = await startTestStack({ buildSite: false });
-    browser = await launchBrowser();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.dispose();
   });
+  const site = useSiteInBrowser();
 
   it('uploads, classifies as DTI, takes a manual classification, shows tracts and serves the report', async () => {
     // Prepare
-    const { page } = browser;
-    await signInThroughSite(page, stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
+    const { page } = site.browser;
+    await signInThroughSite(page, site.stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
 
     // Act: upload through the wizard
-    const discovered = await runWizardToUpload(page, stack.url, {
+    const discovered = await runWizardToUpload(page, site.stack.url, {
       mrn: 'DTI-2000-01', studyType: 'Research', studyDescription: STUDY, orderingPhysician: 'Grace Hopper',
       department: 'Neurology', clinicalIndication: 'White matter tract assessment',
     }, join(SHARED_DATA, 'dicom/philips-dti-b2000/dicom'), { enhanced: true });
     await page.getByText('All files uploaded').waitFor({ timeout: 300_000 });
-    const datasetId = await waitForDatasetStatus(page, stack.url, STUDY, 'COMPLETE', 600_000);
+    const datasetId = await waitForDatasetStatus(page, site.stack.url, STUDY, 'COMPLETE', 600_000);
 
     // Act: dataset page, classification and its override
-    await page.goto(`${stack.url}/datasets/${datasetId}`);
+    await page.goto(`${site.stack.url}/datasets/${datasetId}`);
     const row = page.getByTestId('series-row').first();
     await row.waitFor();
     const modelType = await row.getAttribute('data-classified-type');
@@ -61,7 +51,7 @@ describe('a diffusion study in full, in the browser', () => {
     const reportText = execFileSync(PDFTOTEXT, ['-layout', reportPath, '-'], { encoding: 'utf8' });
 
     // Act: the visualizer with the tractography
-    await page.goto(`${stack.url}/visualizer/${datasetId}`);
+    await page.goto(`${site.stack.url}/visualizer/${datasetId}`);
     await waitForViewer(page);
     await page.getByText('Tractography').click();
     await waitForViewer(page, 'tracts');

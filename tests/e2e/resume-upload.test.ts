@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { ensureSiteBuilt, launchBrowser, outputPath, signInThroughSite, type TestBrowser } from './browser.ts';
+import { SHARED_DATA, TEST_DEMO_PASSWORD } from '../helpers/local-stack.ts';
+import { outputPath, signInThroughSite, useSiteInBrowser } from './browser.ts';
 import { runWizardToUpload } from './wizard.ts';
 
 /** `<bucket>/<key>#<partNumber>` of a presigned part PUT. */
@@ -35,29 +35,17 @@ async function watchParts(page: Page, delayMs: number) {
  * picks the same folder, and only the parts the storage did not hold are sent.
  */
 describe('resuming an upload after the tab was closed', () => {
-  let stack: TestStack;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    await ensureSiteBuilt();
-    stack = await startTestStack({ buildSite: false });
-    browser = await launchBrowser();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.dispose();
-  });
+  const site = useSiteInBrowser();
 
   it('sends no finished part twice', async () => {
     // Prepare
     const folder = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
-    const first = browser.page;
-    await signInThroughSite(first, stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
+    const first = site.browser.page;
+    await signInThroughSite(first, site.stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
     const firstParts = await watchParts(first, 150);
 
     // Act: start, then close the tab once some parts are stored
-    const { validFiles } = await runWizardToUpload(first, stack.url, {
+    const { validFiles } = await runWizardToUpload(first, site.stack.url, {
       mrn: 'RESUME-01', studyType: 'Follow-up', studyDescription: 'Resumed upload T1', orderingPhysician: 'Dr. Rosalind Franklin',
       department: 'Radiology', clinicalIndication: 'Follow-up after resection',
     }, folder);
@@ -66,9 +54,9 @@ describe('resuming an upload after the tab was closed', () => {
     await first.close({ runBeforeUnload: false });
     const storedBeforeClose = new Set(firstParts.stored);
 
-    const second = await browser.browser.newPage();
+    const second = await site.browser.browser.newPage();
     const secondParts = await watchParts(second, 0);
-    await second.goto(`${stack.url}/upload`);
+    await second.goto(`${site.stack.url}/upload`);
     await second.getByTestId('resume-upload').waitFor({ timeout: 30_000 });
     await second.getByTestId('resume-upload').getByTestId('folder-input').setInputFiles(folder);
     await second.getByText('All files uploaded').waitFor({ timeout: 300_000 });

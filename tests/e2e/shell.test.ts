@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { ensureSiteBuilt, launchBrowser, signInThroughSite, type TestBrowser } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { TEST_DEMO_PASSWORD } from '../helpers/local-stack.ts';
+import { signInThroughSite, useSiteInBrowser } from './browser.ts';
 
 /** Sign-in, guards, role navigation, theme and sign-out of the authenticated shell (issue 2, point 6). */
 describe('the site shell', () => {
-  let stack: TestStack;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    await ensureSiteBuilt();
-    stack = await startTestStack({ buildSite: false });
-    browser = await launchBrowser();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.dispose();
-  });
+  const site = useSiteInBrowser();
 
   it('sends a visitor to /login, shows local demo buttons without a password, and rejects a wrong password inline', async () => {
     // Prepare
-    const { page } = browser;
+    const { page } = site.browser;
     // Act
-    await page.goto(`${stack.url}/datasets`);
+    await page.goto(`${site.stack.url}/datasets`);
     await page.waitForURL(/\/login\?redirectTo=%2Fdatasets/);
     await page.getByRole('button', { name: 'Team Member' }).click();
     const filledEmail = await page.getByLabel('Email').inputValue();
@@ -39,27 +27,27 @@ describe('the site shell', () => {
 
   it('gives each role its sidebar and guards, and clears the session on sign-out', async () => {
     // Prepare
-    const { page } = browser;
-    await signInThroughSite(page, stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
+    const { page } = site.browser;
+    await signInThroughSite(page, site.stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await nav.getByText('Dashboard').waitFor();
 
     // Act
     const memberEntries = (await nav.getByRole('link').allTextContents()).map((t) => t.trim());
-    await page.goto(`${stack.url}/hospital-admin`);
+    await page.goto(`${site.stack.url}/hospital-admin`);
     await page.waitForURL(/\/dashboard$/);
-    await page.goto(`${stack.url}/users`);
+    await page.goto(`${site.stack.url}/users`);
     await page.getByText('Access Denied').waitFor();
     const deniedText = await page.getByText("You don't have permission to access user management.").count();
     await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
     const storedTheme = await page.evaluate(() => localStorage.getItem('iws.theme'));
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login$/);
-    await page.goto(`${stack.url}/dashboard`);
+    await page.goto(`${site.stack.url}/dashboard`);
     await page.waitForURL(/\/login/);
     const tokensLeft = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('CognitoIdentityServiceProvider.') && k.endsWith('idToken')).length);
 
-    await signInThroughSite(page, stack.url, 'admin@northside.demo.local', TEST_DEMO_PASSWORD);
+    await signInThroughSite(page, site.stack.url, 'admin@northside.demo.local', TEST_DEMO_PASSWORD);
     await page.waitForURL(/\/hospital-admin$/);
     await page.getByRole('heading', { name: 'Hospital Admin Dashboard' }).waitFor();
     const adminEntries = (await nav.getByRole('link').allTextContents()).map((t) => t.trim());

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SHARED_DATA, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
-import { ensureSiteBuilt, launchBrowser, outputPath, sampleViewerCanvas, signInThroughSite, type TestBrowser } from './browser.ts';
+import { SHARED_DATA, TEST_DEMO_PASSWORD } from '../helpers/local-stack.ts';
+import { outputPath, sampleViewerCanvas, signInThroughSite, useSiteInBrowser } from './browser.ts';
 import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
 
 /**
@@ -9,36 +9,24 @@ import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard
  * folder with the wizard, watch it reach COMPLETE on the Datasets page, and see the volume drawn in the visualizer.
  */
 describe('walking skeleton in the browser', () => {
-  let stack: TestStack;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    await ensureSiteBuilt();
-    stack = await startTestStack({ buildSite: false });
-    browser = await launchBrowser();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.dispose();
-  });
+  const site = useSiteInBrowser();
 
   it('uploads a study folder through the wizard and shows its volume in the visualizer', async () => {
     // Prepare
-    const { page } = browser;
+    const { page } = site.browser;
     const folder = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
-    await signInThroughSite(page, stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
+    await signInThroughSite(page, site.stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
     await page.getByRole('heading', { name: 'Team Member Dashboard' }).waitFor();
 
     // Act
-    const discovered = await runWizardToUpload(page, stack.url, {
+    const discovered = await runWizardToUpload(page, site.stack.url, {
       mrn: 'WS-0001', studyType: 'Diagnostic', studyDescription: 'Walking skeleton T1', orderingPhysician: 'Dr. Ada Lovelace',
       department: 'Radiology', clinicalIndication: 'Headache, rule out mass',
     }, folder);
     await page.getByText('All files uploaded').waitFor({ timeout: 180_000 });
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Datasets' }).click();
     await page.waitForURL(/\/datasets$/);
-    const datasetId = await waitForDatasetStatus(page, stack.url, 'Walking skeleton T1', 'COMPLETE', 420_000);
+    const datasetId = await waitForDatasetStatus(page, site.stack.url, 'Walking skeleton T1', 'COMPLETE', 420_000);
     const unread = Number(await page.getByTestId('notification-count').textContent());
     await page.getByRole('button', { name: /^Notifications/ }).click();
     const notificationTitles = await page.getByRole('dialog').getByRole('listitem').allTextContents();
