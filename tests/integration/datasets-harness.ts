@@ -10,6 +10,7 @@ import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { matchRoute } from '../../shared/api/routes.ts';
 import { ALL_PIPELINE_TASKS, buildPipelineDefinition, substituteDefinition, taskArnVariable } from '../../shared/pipeline/definition.ts';
 import type { PipelineInput } from '../../shared/schemas/workflow.ts';
@@ -26,6 +27,7 @@ import { createUploadRepository } from '../../functions/adapters/dynamo/uploads-
 import { seedDemoTenants } from '../../functions/adapters/seed.ts';
 import { setDeps, type ServerDeps } from '../../functions/lib/deps.ts';
 import { readEnv, resetEnvCache } from '../../functions/lib/env.ts';
+import { requireSharedData } from '../helpers/shared-data.ts';
 
 export const TABLE = 'imaging-test';
 
@@ -101,7 +103,7 @@ export function createMemoryObjectStore(): ObjectStore & { objects: Map<string, 
     },
     async listParts(_bucket, _key, uploadId) {
       const upload = uploads.get(uploadId);
-      return upload ? [...upload.parts.entries()].sort(([a], [b]) => a - b).map(([partNumber, p]) => ({ partNumber, etag: p.etag })) : [];
+      return upload ? [...upload.parts.entries()].sort(([a], [b]) => a - b).map(([partNumber, p]) => ({ partNumber, etag: p.etag, size: p.bytes.byteLength })) : [];
     },
     async completeMultipart(bucket, key, uploadId, parts: StoredPart[]) {
       const upload = uploads.get(uploadId);
@@ -207,4 +209,30 @@ export async function startHarness(): Promise<Harness> {
       await new Promise<void>((res) => server.close(() => res()));
     },
   };
+}
+
+/**
+ * Registers the file's beforeAll/afterAll for a pipeline test over the shared DICOM data: fails first when the data is
+ * missing, then starts one harness, stopped after the file. The returned object is filled in by beforeAll.
+ */
+export function useHarnessOverSharedData(): Harness {
+  const harness = {} as Harness;
+  beforeAll(async () => {
+    requireSharedData();
+    Object.assign(harness, await startHarness());
+  });
+  afterAll(async () => {
+    await harness.stop?.();
+  });
+  return harness;
+}
+
+/** Creates a research dataset (fixed patient context, consent given) as `as`, expecting 201; returns its id. */
+export async function createResearchDataset(h: Harness, as: string, description: string): Promise<string> {
+  const created = await h.call('POST', '/api/datasets', {
+    as,
+    body: { mrn: 'MRN-77', studyType: 'RESEARCH', studyDescription: description, clinicalIndication: 'Study', orderingPhysician: 'Dr. C', department: 'Radiology', patientConsent: true, hipaaDisclosure: true },
+  });
+  expect(created.status).toBe(201);
+  return created.body.id as string;
 }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listFiles, requireSharedData } from '../helpers/shared-data.ts';
-import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
+import { createResearchDataset, runPipeline, useHarnessOverSharedData } from './datasets-harness.ts';
 
 const MEMBER = 'member@northside.demo.local';
-let h: Harness;
+const h = useHarnessOverSharedData();
 
 /** Uploads files as a client does: session, part URLs, parts (into the in-memory store), complete each, complete all. */
 async function upload(datasetId: string, files: { path: string; bytes: Uint8Array }[]) {
@@ -21,23 +21,6 @@ async function upload(datasetId: string, files: { path: string; bytes: Uint8Arra
   return h.call('POST', `/api/uploads/${session.body.sessionId}/complete`, { as: MEMBER });
 }
 
-async function createDataset(description: string) {
-  const created = await h.call('POST', '/api/datasets', {
-    as: MEMBER,
-    body: { mrn: 'MRN-77', studyType: 'RESEARCH', studyDescription: description, clinicalIndication: 'Study', orderingPhysician: 'Dr. C', department: 'Radiology', patientConsent: true, hipaaDisclosure: true },
-  });
-  expect(created.status).toBe(201);
-  return created.body.id as string;
-}
-
-beforeAll(async () => {
-  requireSharedData();
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
-
 describe('dataset pipeline through the real state machine definition', () => {
   it('takes a T1 upload with a stray non-DICOM file to COMPLETE with volume, thumbnail, surface and report', async () => {
     // Prepare
@@ -46,7 +29,7 @@ describe('dataset pipeline through the real state machine definition', () => {
       ...dicom.map((path) => ({ path: `study/${basename(path)}`, bytes: new Uint8Array(readFileSync(path)) })),
       { path: 'study/notes.txt', bytes: new TextEncoder().encode('not an image') },
     ];
-    const datasetId = await createDataset('T1 research scan');
+    const datasetId = await createResearchDataset(h, MEMBER, 'T1 research scan');
 
     // Act
     const completed = await upload(datasetId, files);
@@ -79,7 +62,7 @@ describe('dataset pipeline through the real state machine definition', () => {
 
   it('marks a dataset with no valid DICOM FAILED with the catalogue reason, and a retry restarts it', async () => {
     // Prepare
-    const datasetId = await createDataset('Not images');
+    const datasetId = await createResearchDataset(h, MEMBER, 'Not images');
     await upload(datasetId, [{ path: 'a.txt', bytes: new TextEncoder().encode('plain text, not DICOM') }]);
     const run = h.started.find((s) => s.datasetId === datasetId)!;
 
@@ -101,7 +84,7 @@ describe('dataset pipeline through the real state machine definition', () => {
   it('fails a stage after de-identification with a readable reason, and a retry finishes without the raw files', async () => {
     // Prepare
     const ct = join(requireSharedData(), 'ct-small/CT_small.dcm');
-    const datasetId = await createDataset('Single CT slice');
+    const datasetId = await createResearchDataset(h, MEMBER, 'Single CT slice');
     await upload(datasetId, [{ path: 'ct.dcm', bytes: new Uint8Array(readFileSync(ct)) }]);
     const original = h.objects.get.bind(h.objects);
     let failures = 0;

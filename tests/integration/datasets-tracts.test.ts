@@ -1,34 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listFiles, requireSharedData } from '../helpers/shared-data.ts';
-import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
+import { createResearchDataset, runPipeline, useHarnessOverSharedData } from './datasets-harness.ts';
 
 const MEMBER = 'member@northside.demo.local';
-let h: Harness;
-
-async function createDataset(description: string) {
-  const created = await h.call('POST', '/api/datasets', {
-    as: MEMBER,
-    body: { mrn: 'MRN-77', studyType: 'RESEARCH', studyDescription: description, clinicalIndication: 'Study', orderingPhysician: 'Dr. C', department: 'Radiology', patientConsent: true, hipaaDisclosure: true },
-  });
-  expect(created.status).toBe(201);
-  return created.body.id as string;
-}
-
-beforeAll(async () => {
-  requireSharedData();
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const h = useHarnessOverSharedData();
 
 describe('dataset pipeline through the real state machine definition', () => {
   it('builds FA, colour FA and tracts for a diffusion series with enough directions', async () => {
     // Prepare: the raw files go straight into the store (the upload API is covered in datasets-pipeline.test.ts); the session completes through the API.
     const dicom = listFiles(join(requireSharedData(), 'philips-dti-b2000/dicom'));
-    const datasetId = await createDataset('DTI research scan');
+    const datasetId = await createResearchDataset(h, MEMBER, 'DTI research scan');
     const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, { as: MEMBER, body: { files: dicom.map((p) => ({ path: basename(p), sizeBytes: 1 })) } });
     for (const [fileIndex, path] of dicom.entries()) {
       await h.objects.put('uploads', `hosp-northside/${datasetId}/raw/${fileIndex}`, new Uint8Array(readFileSync(path)));
