@@ -2,6 +2,8 @@
 export type BucketName = 'uploads' | 'studies' | 'assets';
 
 export type StoredPart = { partNumber: number; etag: string };
+/** A part as the store lists it: with the byte count it really holds, which the server checks against the declared size. */
+export type ListedPart = StoredPart & { size: number };
 
 export type ObjectStore = {
   get(bucket: BucketName, key: string): Promise<Uint8Array>;
@@ -15,7 +17,7 @@ export type ObjectStore = {
   createMultipart(bucket: BucketName, key: string): Promise<string>;
   presignPart(bucket: BucketName, key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
   /** Parts the store already holds (for resume); an unknown or finished upload gives []. */
-  listParts(bucket: BucketName, key: string, uploadId: string): Promise<StoredPart[]>;
+  listParts(bucket: BucketName, key: string, uploadId: string): Promise<ListedPart[]>;
   completeMultipart(bucket: BucketName, key: string, uploadId: string, parts: StoredPart[]): Promise<void>;
   abortMultipart(bucket: BucketName, key: string, uploadId: string): Promise<void>;
 };

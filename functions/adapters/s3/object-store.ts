@@ -3,7 +3,7 @@ import {
   GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, S3Client, UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { BucketName, ObjectStore, StoredPart } from '../../../shared/domain/storage.ts';
+import type { BucketName, ListedPart, ObjectStore } from '../../../shared/domain/storage.ts';
 
 export type S3Options = {
   region: string;
@@ -73,12 +73,12 @@ export function createObjectStore(options: S3Options, clients?: { s3: S3Client; 
     presignPart: (bucket, key, uploadId, partNumber, expiresIn) =>
       getSignedUrl(presigner, new UploadPartCommand({ Bucket: Bucket(bucket), Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn }),
     async listParts(bucket, key, uploadId) {
-      const parts: StoredPart[] = [];
+      const parts: ListedPart[] = [];
       let PartNumberMarker: string | undefined;
       try {
         do {
           const page = await s3.send(new ListPartsCommand({ Bucket: Bucket(bucket), Key: key, UploadId: uploadId, PartNumberMarker }));
-          for (const part of page.Parts ?? []) if (part.PartNumber && part.ETag) parts.push({ partNumber: part.PartNumber, etag: part.ETag });
+          for (const part of page.Parts ?? []) if (part.PartNumber && part.ETag) parts.push({ partNumber: part.PartNumber, etag: part.ETag, size: part.Size ?? 0 });
           PartNumberMarker = page.IsTruncated ? String(page.NextPartNumberMarker) : undefined;
         } while (PartNumberMarker);
       } catch (error) {

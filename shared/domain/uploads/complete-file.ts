@@ -20,6 +20,11 @@ export async function completeFile(
   if (file.status === 'COMPLETE') return { fileIndex, status: 'COMPLETE' };
   const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
   if (!file.multipartUploadId || sorted.length !== file.partCount || sorted.some((p, i) => p.partNumber !== i + 1)) throw new InvalidStateError('UPLOAD_INCOMPLETE');
+  // Part URLs do not bind a length: the parts the store holds must add up to exactly the declared size, each full-size
+  // but the last, or a client could store more (or less) than the limits it was checked against.
+  const held = new Map((await deps.objects.listParts('uploads', file.objectKey, file.multipartUploadId)).map((p) => [p.partNumber, p.size]));
+  const expected = (partNumber: number) => partNumber < file.partCount ? session.partBytes : file.sizeBytes - session.partBytes * (file.partCount - 1);
+  if (sorted.some((p) => held.get(p.partNumber) !== expected(p.partNumber))) throw new InvalidStateError('UPLOAD_INCOMPLETE');
   try {
     await deps.objects.completeMultipart('uploads', file.objectKey, file.multipartUploadId, sorted);
   } catch (error) {

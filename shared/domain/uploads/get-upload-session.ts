@@ -34,7 +34,7 @@ export async function getUploadSession(
     partCount: f.partCount,
     status: f.status,
     completedParts: f.status === 'PENDING' && session.status === 'OPEN' && f.multipartUploadId
-      ? await deps.objects.listParts('uploads', f.objectKey, f.multipartUploadId)
+      ? (await deps.objects.listParts('uploads', f.objectKey, f.multipartUploadId)).map(({ partNumber, etag }) => ({ partNumber, etag }))
       : [],
   })));
   return { sessionId, datasetId: session.datasetId, partBytes: session.partBytes, status: session.status, createdAt: session.createdAt, files: states };

@@ -60,13 +60,31 @@ describe('upload sessions', () => {
     expect(urls[0]!.url).toContain('partNumber=1');
     await expect(completeUpload(session.sessionId, member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
     const file = p.uploads.files.get(`${session.sessionId}/0`)!;
-    const etag = p.objects.uploadPart(file.multipartUploadId!, 1, new Uint8Array([7, 7]));
+    const etag = p.objects.uploadPart(file.multipartUploadId!, 1, new Uint8Array(10).fill(7));
     await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
     expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p)).toEqual({ fileIndex: 0, status: 'COMPLETE' });
     const dataset = await completeUpload(session.sessionId, member, p);
     expect(dataset.status).toBe('UPLOADING');
     expect(p.pipeline.started).toHaveLength(1);
-    expect(await p.objects.get('uploads', `h1/${d.id}/raw/0`)).toEqual(new Uint8Array([7, 7]));
+    expect(await p.objects.get('uploads', `h1/${d.id}/raw/0`)).toEqual(new Uint8Array(10).fill(7));
+  });
+
+  it('refuses to complete a file whose stored parts do not add up to the declared size (truncated or oversized)', async () => {
+    const { p, session } = await opened([10, UPLOAD_PART_BYTES + 1]);
+    await presignParts(session.sessionId, 0, [1], member, p);
+    await presignParts(session.sessionId, 1, [1, 2], member, p);
+    const small = p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!;
+    const truncated = p.objects.uploadPart(small, 1, new Uint8Array(2));
+    await expect(completeFile(session.sessionId, 0, [{ partNumber: 1, etag: truncated }], member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    const oversized = p.objects.uploadPart(small, 1, new Uint8Array(11));
+    await expect(completeFile(session.sessionId, 0, [{ partNumber: 1, etag: oversized }], member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    // A short first part and a long last part add up to the declared size but break the part layout.
+    const big = p.uploads.files.get(`${session.sessionId}/1`)!.multipartUploadId!;
+    const parts = [p.objects.uploadPart(big, 1, new Uint8Array(1)), p.objects.uploadPart(big, 2, new Uint8Array(UPLOAD_PART_BYTES))];
+    await expect(completeFile(session.sessionId, 1, parts.map((etag, i) => ({ partNumber: i + 1, etag })), member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    expect([...p.uploads.files.values()].every((f) => f.status === 'PENDING')).toBe(true);
+    const exact = p.objects.uploadPart(small, 1, new Uint8Array(10));
+    expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag: exact }], member, p)).toEqual({ fileIndex: 0, status: 'COMPLETE' });
   });
 
   it('hides a session of another team as UPLOAD_NOT_FOUND', async () => {
@@ -80,7 +98,7 @@ describe('completing an upload twice', () => {
     const { p, session } = await opened([10]);
     const file = p.uploads.files.get(`${session.sessionId}/0`)!;
     await presignParts(session.sessionId, 0, [1], member, p);
-    const etag = p.objects.uploadPart(p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!, 1, new Uint8Array([1]));
+    const etag = p.objects.uploadPart(p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!, 1, new Uint8Array(10));
     await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
     const failingOnce = { ...p, uploads: { ...p.uploads, setSessionStatus: async () => { throw new Error('lost'); } } };
     await expect(completeUpload(session.sessionId, member, failingOnce)).rejects.toThrow('lost');

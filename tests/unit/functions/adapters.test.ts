@@ -51,12 +51,12 @@ describe('S3 object store', () => {
 
   it('creates multipart uploads in the bucket of the role and lists stored parts for resume', async () => {
     s3Mock.on(CreateMultipartUploadCommand).resolves({ UploadId: 'u-1' });
-    s3Mock.on(ListPartsCommand).resolvesOnce({ Parts: [{ PartNumber: 1, ETag: '"a"' }], IsTruncated: true, NextPartNumberMarker: '1' })
-      .resolvesOnce({ Parts: [{ PartNumber: 2, ETag: '"b"' }], IsTruncated: false });
+    s3Mock.on(ListPartsCommand).resolvesOnce({ Parts: [{ PartNumber: 1, ETag: '"a"', Size: 8 }], IsTruncated: true, NextPartNumberMarker: '1' })
+      .resolvesOnce({ Parts: [{ PartNumber: 2, ETag: '"b"', Size: 3 }], IsTruncated: false });
     const store = createObjectStore({ region: 'us-east-1', buckets });
     expect(await store.createMultipart('uploads', 'k')).toBe('u-1');
     expect(s3Mock.commandCalls(CreateMultipartUploadCommand)[0]!.args[0].input).toMatchObject({ Bucket: 'up-bucket', Key: 'k' });
-    expect(await store.listParts('uploads', 'k', 'u-1')).toEqual([{ partNumber: 1, etag: '"a"' }, { partNumber: 2, etag: '"b"' }]);
+    expect(await store.listParts('uploads', 'k', 'u-1')).toEqual([{ partNumber: 1, etag: '"a"', size: 8 }, { partNumber: 2, etag: '"b"', size: 3 }]);
   });
 
   it('backs the health check: the table and each bucket, naming what does not answer', async () => {
