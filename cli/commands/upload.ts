@@ -107,10 +107,14 @@ async function listFiles(root: string): Promise<string[]> {
 }
 
 async function fileSource(root: string, path: string): Promise<UploadSource> {
-  const { size } = await stat(path);
+  return diskUploadSource(path, relative(root, path).split(sep).join('/'), (await stat(path)).size);
+}
+
+/** A file on disk as an upload source named `uploadPath`: each part's byte range is read from the file when it is sent. */
+export function diskUploadSource(path: string, uploadPath: string, sizeBytes: number): UploadSource {
   return {
-    path: relative(root, path).split(sep).join('/'),
-    sizeBytes: size,
+    path: uploadPath,
+    sizeBytes,
     async read(start, end) {
       const handle = await open(path, 'r');
       try {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../infra/local/sfn.ts';
-import { uploadDataset, type UploadSource } from '../../shared/domain/uploads/upload-client.ts';
+import { uploadDataset } from '../../shared/domain/uploads/upload-client.ts';
+import { diskUploadSource } from '../../cli/commands/upload.ts';
 import {
   apiFetch, REPO_ROOT, SHARED_DATA, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack,
 } from '../helpers/local-stack.ts';
@@ -35,26 +35,6 @@ function runIws(args: string[], timeoutMs: number): Promise<{ code: number | nul
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-  });
-}
-
-function fileSources(dir: string, names: string[]): UploadSource[] {
-  return names.map((name) => {
-    const path = join(dir, name);
-    return {
-      path: name,
-      sizeBytes: statSync(path).size,
-      async read(start: number, end: number) {
-        const handle = await open(path, 'r');
-        try {
-          const bytes = new Uint8Array(end - start);
-          await handle.read(bytes, 0, bytes.length, start);
-          return bytes;
-        } finally {
-          await handle.close();
-        }
-      },
-    };
   });
 }
 
@@ -129,7 +109,7 @@ describe('local twin pipeline', () => {
     const datasetId = ((await created.json()) as Dataset).id;
     // 30 slices of the T1: a real volume, so every stage has work to do.
     const names = readdirSync(T1_DIR).filter((n) => n.endsWith('.dcm')).sort().slice(0, 30);
-    await uploadDataset({ api: { baseUrl: stack.url, getToken: async () => token }, datasetId, files: fileSources(T1_DIR, names) });
+    await uploadDataset({ api: { baseUrl: stack.url, getToken: async () => token }, datasetId, files: names.map((name) => diskUploadSource(join(T1_DIR, name), name, statSync(join(T1_DIR, name)).size)) });
 
     // Stop the moment the pipeline is inside a stage (the worker process dies with it, as in a crash).
     const mid = await waitFor(async () => {

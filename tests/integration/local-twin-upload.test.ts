@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_PART_BYTES } from '../../shared/schemas/api/uploads.ts';
 import {
   uploadDataset, UploadFailedError, type OverallProgress, type UploadSource,
 } from '../../shared/domain/uploads/upload-client.ts';
+import { diskUploadSource } from '../../cli/commands/upload.ts';
 import {
   apiFetch, REPO_ROOT, SHARED_DATA, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack,
 } from '../helpers/local-stack.ts';
@@ -19,23 +19,8 @@ const T1_DIR = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
 const MEMBER = 'member@northside.demo.local';
 
 function dicomSources(count: number): UploadSource[] {
-  return readdirSync(T1_DIR).filter((n) => n.endsWith('.dcm')).sort().slice(0, count).map((name) => {
-    const path = join(T1_DIR, name);
-    return {
-      path: `t1/${name}`,
-      sizeBytes: statSync(path).size,
-      async read(start: number, end: number) {
-        const handle = await open(path, 'r');
-        try {
-          const bytes = new Uint8Array(end - start);
-          await handle.read(bytes, 0, bytes.length, start);
-          return bytes;
-        } finally {
-          await handle.close();
-        }
-      },
-    };
-  });
+  return readdirSync(T1_DIR).filter((n) => n.endsWith('.dcm')).sort().slice(0, count)
+    .map((name) => diskUploadSource(join(T1_DIR, name), `t1/${name}`, statSync(join(T1_DIR, name)).size));
 }
 
 /** A non-DICOM file over two part sizes: three parts, the last one short. */
