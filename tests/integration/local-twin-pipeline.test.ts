@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { diskUploadSource } from '../../cli/commands/upload.ts';
 import {
   apiFetch, REPO_ROOT, SHARED_DATA, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack,
 } from '../helpers/local-stack.ts';
+import { runNode, type NodeRun } from '../helpers/run-node.ts';
 
 /**
  * The twin running the real pipeline: `iws upload --wait` of a whole GE T1 study, and a twin stopped in the middle of
@@ -18,24 +18,8 @@ const MEMBER = 'member@northside.demo.local';
 
 type Dataset = { id: string; status: string; failureReason?: string; seriesCount?: number };
 
-function runIws(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'cli/iws.mjs'), ...args], {
-      cwd: REPO_ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`iws upload did not finish within ${timeoutMs} ms:\n${stderr}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runIws(args: string[], timeoutMs: number): Promise<NodeRun> {
+  return runNode([join(REPO_ROOT, 'cli/iws.mjs'), ...args], { timeoutMs, what: 'iws upload' });
 }
 
 async function getDataset(url: string, token: string, id: string): Promise<Dataset> {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { diskUploadSource } from '../../cli/commands/upload.ts';
 import {
   apiFetch, REPO_ROOT, SHARED_DATA, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack,
 } from '../helpers/local-stack.ts';
+import { runNode } from '../helpers/run-node.ts';
 
 /**
  * The shared upload client against the twin (real handlers, real s3rver multipart): resume sends only the parts the
@@ -176,16 +176,10 @@ describe('shared upload client against the twin', () => {
 
   it('iws upload says why it cannot upload: wrong password, a role without upload rights, no server', async () => {
     // The twin runs in this process: the command must run asynchronously, or the twin could not answer it.
-    const iws = (...args: string[]) => new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'cli/iws.mjs'), 'upload', T1_DIR, ...args], {
-        cwd: REPO_ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.once('exit', (code) => resolve({ code, stderr: stderr.trim(), stdout }));
-    });
+    const iws = async (...args: string[]) => {
+      const { code, stderr, stdout } = await runNode([join(REPO_ROOT, 'cli/iws.mjs'), 'upload', T1_DIR, ...args]);
+      return { code, stderr: stderr.trim(), stdout };
+    };
     expect(await iws('--api', stack.url, '--email', MEMBER, '--password', 'Wrong-Pass-9!')).toEqual({ code: 1, stderr: 'iws: Invalid credentials', stdout: '' });
     expect(await iws('--api', stack.url, '--email', 'guest@northside.demo.local', '--password', TEST_DEMO_PASSWORD))
       .toEqual({ code: 1, stderr: "iws: You don't have permission to perform this action.", stdout: '' });

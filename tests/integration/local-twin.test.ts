@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import {
   AbortMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, ListPartsCommand,
@@ -13,7 +12,8 @@ import { DEMO_USERS } from '../../shared/domain/demo/demo-data.ts';
 import { LOCAL_TABLE_NAME, TABLE_KEYS } from '../../shared/db/table.ts';
 import { EXIT_CODES, LocalStackError } from '../../infra/local/data-dir.ts';
 import { BUCKETS, startLocalStack } from '../../infra/local/stack.ts';
-import { apiFetch, REPO_ROOT, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+import { apiFetch, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+import { runNode, type NodeRun } from '../helpers/run-node.ts';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
@@ -25,24 +25,8 @@ function s3(url: string) {
 }
 
 /** Runs `npm start`'s entry as a child, as a user would; resolves with its exit code and output. */
-function runStartCli(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', 'infra/local/start.ts'], {
-      cwd: REPO_ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`npm start did not exit within ${timeoutMs} ms:\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runStartCli(env: Record<string, string>, timeoutMs = 60_000): Promise<NodeRun> {
+  return runNode(['--openssl-legacy-provider', '--import', 'tsx', 'infra/local/start.ts'], { env, timeoutMs, what: 'npm start' });
 }
 
 describe('local twin', () => {
