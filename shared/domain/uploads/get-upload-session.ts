@@ -1,11 +1,15 @@
 import type { UploadSession } from '../../schemas/api/uploads.ts';
-import { canSeeDataset, requirePermission, type Caller } from '../access/caller.ts';
+import { canManageDataset, canSeeDataset, requirePermission, type Caller } from '../access/caller.ts';
 import type { DatasetRepository } from '../datasets/ports.ts';
-import { NotFoundError } from '../errors.ts';
+import { AccessDeniedError, NotFoundError } from '../errors.ts';
 import type { ObjectStore } from '../storage.ts';
 import type { UploadRepository, UploadSessionRecord } from './ports.ts';
 
-/** A session of the caller's hospital whose dataset the caller may see; otherwise UPLOAD_NOT_FOUND. */
+/**
+ * A session of the caller's hospital whose dataset the caller may see; otherwise UPLOAD_NOT_FOUND. Only those who may
+ * open it (the dataset's owner, their lead, an admin) may read or write it: a teammate who can see the dataset gets
+ * ACCESS_DENIED, not part URLs into someone else's upload.
+ */
 export async function loadVisibleSession(
   sessionId: string,
   caller: Caller,
@@ -16,6 +20,7 @@ export async function loadVisibleSession(
   if (!session) throw new NotFoundError('UPLOAD_NOT_FOUND');
   const dataset = await deps.datasets.get(caller.hospitalId, session.datasetId);
   if (!dataset || !canSeeDataset(caller, dataset)) throw new NotFoundError('UPLOAD_NOT_FOUND');
+  if (!canManageDataset(caller, dataset)) throw new AccessDeniedError();
   return session;
 }
 

@@ -87,6 +87,18 @@ describe('upload sessions', () => {
     expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag: exact }], member, p)).toEqual({ fileIndex: 0, status: 'COMPLETE' });
   });
 
+  it('lets only the owner, their lead or an admin work on an upload session, not a teammate who can see the dataset', async () => {
+    const { p, session } = await opened([10]);
+    const teammate = caller('TEAM_MEMBER', { userId: 'user-teammate' });
+    await expect(getUploadSession(session.sessionId, teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(presignParts(session.sessionId, 0, [1], teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(completeFile(session.sessionId, 0, [{ partNumber: 1, etag: 'x' }], teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(completeUpload(session.sessionId, teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    expect([...p.uploads.files.values()].every((f) => f.multipartUploadId === undefined)).toBe(true);
+    expect((await presignParts(session.sessionId, 0, [1], caller('TEAM_LEAD'), p)).urls).toHaveLength(1);
+    expect((await getUploadSession(session.sessionId, caller('HOSPITAL_ADMIN'), p)).files).toHaveLength(1);
+  });
+
   it('hides a session of another team as UPLOAD_NOT_FOUND', async () => {
     const { p, session } = await opened([10]);
     await expect(getUploadSession(session.sessionId, caller('TEAM_LEAD', { teamId: 't9' }), p)).rejects.toMatchObject({ code: 'UPLOAD_NOT_FOUND' });
