@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { ROLES } from '../../shared/auth/roles.ts';
 import type { DemoUser } from '../../shared/domain/demo/demo-data.ts';
-import { ensureDir, readJson, writeJson } from './data-dir.ts';
+import { ensureDir, persistedSecret, readJson, writeJson } from './data-dir.ts';
 
 /**
  * Cognito stand-in: cognito-local as a child process (its files under <data>/cognito/.cognito), reached through
@@ -17,7 +18,11 @@ import { ensureDir, readJson, writeJson } from './data-dir.ts';
  */
 const require = createRequire(import.meta.url);
 const COGNITO_START = require.resolve('cognito-local/lib/bin/start.js');
-const COGNITO_JWK = (require('cognito-local/lib/keys/cognitoLocal.public.json') as { jwk: Record<string, unknown> }).jwk;
+/** Key modules cognito-local signs with and publishes; the child is handed this data folder's own pair in their place. */
+const KEY_MODULES = {
+  private: require.resolve('cognito-local/lib/keys/cognitoLocal.private.json'),
+  public: require.resolve('cognito-local/lib/keys/cognitoLocal.public.json'),
+};
 const CHILD = fileURLToPath(new URL('./cognito-child.cjs', import.meta.url));
 const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
 
@@ -52,11 +57,29 @@ function freePort(): Promise<number> {
   });
 }
 
-async function spawnCognitoLocal(cwd: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
+type SigningKey = { jwk: Record<string, unknown>; pem: string };
+
+/**
+ * The pool's signing key, made once per data folder (mode 600). cognito-local signs with a key pair published in its
+ * npm package: anyone could mint an ID token for any user and hospital that a verifier trusting that key accepts.
+ */
+export function signingKey(cognitoDir: string): SigningKey {
+  const { value } = persistedSecret(cognitoDir, 'signing-key.json', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'CognitoLocal', alg: 'RS256', use: 'sig' };
+    return JSON.stringify({ jwk, pem: privateKey.export({ format: 'pem', type: 'pkcs8' }) });
+  });
+  return JSON.parse(value) as SigningKey;
+}
+
+async function spawnCognitoLocal(cwd: string, port: number, keyFile: string): Promise<{ child: ChildProcess; output: () => string }> {
   const child = fork(CHILD, [COGNITO_START], {
     cwd,
     execArgv: [],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_OPTIONS: '', NODE_NO_WARNINGS: '1', DEBUG: '' },
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_OPTIONS: '', NODE_NO_WARNINGS: '1', DEBUG: '',
+      IWS_COGNITO_KEY_FILE: keyFile, IWS_COGNITO_PRIVATE_MODULE: KEY_MODULES.private, IWS_COGNITO_PUBLIC_MODULE: KEY_MODULES.public,
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let tail = '';
@@ -88,13 +111,14 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
   // Tokens carry iss = <public URL>/_aws/cognito/<poolId>, the address a client reaches the pool at.
   writeJson(join(cwd, '.cognito', 'config.json'), { TokenConfig: { IssuerDomain: issuerDomain } });
   const port = await freePort();
-  const { child } = await spawnCognitoLocal(cwd, port);
+  const key = signingKey(cwd);
+  const { child } = await spawnCognitoLocal(cwd, port, join(cwd, 'signing-key.json'));
   const upstream = `http://127.0.0.1:${port}`;
   let exited = false;
   child.once('exit', () => {
     exited = true;
   });
-  const jwks = createLocalJWKSet({ keys: [COGNITO_JWK as never] });
+  const jwks = createLocalJWKSet({ keys: [key.jwk as never] });
 
   async function call<T = Record<string, unknown>>(operation: string, body: unknown): Promise<T> {
     const response = await fetch(upstream, {

@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { createRequire } from 'node:module';
 import {
   AbortMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, ListPartsCommand,
   PutObjectCommand, S3Client, UploadPartCommand,
@@ -6,7 +8,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { decodeJwt } from 'jose';
+import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../shared/domain/demo/demo-data.ts';
 import { LOCAL_TABLE_NAME, TABLE_KEYS } from '../../shared/db/table.ts';
@@ -138,6 +140,20 @@ describe('local twin', () => {
     const me = await apiFetch(stack.url, idToken, '/api/me');
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ user: { email: 'member@northside.demo.local', role: 'TEAM_MEMBER' } });
+  });
+
+  it("refuses an ID token signed with cognito-local's published key: the twin's pool signs with its data folder's own key", async () => {
+    const genuine = decodeJwt(await signIn(stack.url, 'member@northside.demo.local'));
+    const published = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('cognito-local/lib/keys/cognitoLocal.private.json'), 'utf8')) as { pem: string };
+    const minted = await new SignJWT({ ...genuine, exp: Math.floor(Date.now() / 1000) + 3600 })
+      .setProtectedHeader({ alg: 'RS256', kid: 'CognitoLocal' })
+      .sign(await importPKCS8(published.pem.includes('BEGIN RSA') ? createPrivateKey(published.pem).export({ format: 'pem', type: 'pkcs8' }).toString() : published.pem, 'RS256'));
+    const response = await apiFetch(stack.url, minted, '/api/me');
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: { code: 'NO_TOKEN', message: 'No token found' } });
+    const jwks = (await (await fetch(`${stack.config.userPoolEndpoint}/${String(stack.config.userPoolId)}/.well-known/jwks.json`)).json()) as { keys: { n: string }[] };
+    const publishedPublic = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('cognito-local/lib/keys/cognitoLocal.public.json'), 'utf8')) as { jwk: { n: string } };
+    expect(jwks.keys.map((k) => k.n)).not.toContain(publishedPublic.jwk.n);
   });
 
   it('serves presigned multipart uploads on the same origin, with ListParts and AbortMultipartUpload, and paginated listings', async () => {
