@@ -7,6 +7,7 @@ import { DEMO_USERS, type DemoUser } from '../../shared/domain/demo/demo-data.ts
 import { ENV } from '../../shared/env.ts';
 import { createApi } from './api.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
+import { cognitoRequestAllowed, isInternalPeer, peerOf } from './internal-gate.ts';
 import {
   acquireDataDirLock, ensureDir, EXIT_CODES, generateDemoPassword, LocalStackError, persistedSecret, randomSecret,
 } from './data-dir.ts';
@@ -54,6 +55,13 @@ export const BUCKETS = { uploads: 'imaging-local-uploads', studies: 'imaging-loc
 const REGION = 'us-east-1';
 const STATE_MACHINE_ARN = `arn:aws:states:${REGION}:000000000000:stateMachine:imaging-local-pipeline`;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What AWS answers a request that needs IAM credentials and carries none. */
+function refuseUnsigned(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.writeHead(403, { 'content-type': 'application/x-amz-json-1.1' });
+  res.end(JSON.stringify({ __type: 'MissingAuthenticationTokenException', message: 'Missing Authentication Token' }));
+}
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolvePromise, reject) => {
@@ -186,9 +194,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       if (prefix) {
         const rest = rawUrl.slice(prefix[0].length) || '/';
         const path = rest.startsWith('/') ? rest : `/${rest}`;
-        if (prefix[1] === 'dynamodb') return dynamo.handle(req, res, path);
         if (prefix[1] === 's3') return s3.handle(req, res, path);
-        if (prefix[1] === 'cognito') return cognito.handle(req, res, path);
+        const peer = peerOf(req);
+        if (prefix[1] === 'cognito') {
+          const target = req.headers['x-amz-target'];
+          if (req.method === 'OPTIONS' || cognitoRequestAllowed(typeof target === 'string' ? target : undefined, peer)) return cognito.handle(req, res, path);
+          return refuseUnsigned(req, res);
+        }
+        if (!isInternalPeer(peer)) return refuseUnsigned(req, res);
+        if (prefix[1] === 'dynamodb') return dynamo.handle(req, res, path);
         return sfn.handle(req, res);
       }
       const requestUrl = new URL(rawUrl, url);

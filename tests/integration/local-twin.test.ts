@@ -156,6 +156,26 @@ describe('local twin', () => {
     expect(jwks.keys.map((k) => k.n)).not.toContain(publishedPublic.jwk.n);
   });
 
+  it("answers Cognito admin operations and the table only to the twin's own machine, never to a web page", async () => {
+    const page = { origin: 'https://evil.example', 'content-type': 'application/x-amz-json-1.1' };
+    const reset = await fetch(String(stack.config.userPoolEndpoint), {
+      method: 'POST', headers: { ...page, 'x-amz-target': 'AWSCognitoIdentityProviderService.AdminSetUserPassword' },
+      body: JSON.stringify({ UserPoolId: stack.config.userPoolId, Username: 'admin@lakeview.demo.local', Password: 'Taken-Over-1!', Permanent: true }),
+    });
+    expect(reset.status).toBe(403);
+    expect(((await reset.json()) as { __type: string }).__type).toBe('MissingAuthenticationTokenException');
+    expect(decodeJwt(await signIn(stack.url, 'admin@lakeview.demo.local')).email).toBe('admin@lakeview.demo.local');
+    const scan = await fetch(`${stack.url}/_aws/dynamodb`, {
+      method: 'POST', headers: { ...page, 'x-amz-target': 'DynamoDB_20120810.Scan' }, body: JSON.stringify({ TableName: LOCAL_TABLE_NAME }),
+    });
+    expect(scan.status).toBe(403);
+    const signInFromPage = await fetch(String(stack.config.userPoolEndpoint), {
+      method: 'POST', headers: { ...page, 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: stack.config.userPoolClientId, AuthParameters: { USERNAME: 'lead@lakeview.demo.local', PASSWORD: TEST_DEMO_PASSWORD } }),
+    });
+    expect(signInFromPage.status).toBe(200);
+  });
+
   it('serves presigned multipart uploads on the same origin, with ListParts and AbortMultipartUpload, and paginated listings', async () => {
     const client = s3(stack.url);
     const Bucket = BUCKETS.uploads;
