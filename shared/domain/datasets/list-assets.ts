@@ -1,12 +1,22 @@
 import type { ProcessedAsset } from '../../schemas/api/datasets.ts';
 import { canSeeDataset, type Caller } from '../access/caller.ts';
 import type { ObjectStore } from '../storage.ts';
-import type { DatasetRecord, DatasetRepository } from './ports.ts';
+import type { AssetRecord, DatasetRecord, DatasetRepository } from './ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import { toAsset } from './view.ts';
 
 /** Presigned asset URLs live 15 minutes: long enough to load a viewer, short enough not to be a share link. */
 export const ASSET_URL_TTL_SECONDS = 15 * 60;
+
+/**
+ * Only an object of this dataset's own prefix in the assets bucket is ever presigned: a record that points elsewhere (a
+ * pipeline bug, a tampered item) must not hand out a URL into another dataset or hospital.
+ */
+function isOwnAsset(dataset: DatasetRecord, asset: AssetRecord): boolean {
+  const prefix = `${dataset.hospitalId}/${dataset.id}/`;
+  return asset.bucket === 'assets' && asset.hospitalId === dataset.hospitalId && asset.datasetId === dataset.id
+    && asset.objectKey.startsWith(prefix) && !asset.objectKey.split('/').some((segment) => segment === '..' || segment === '.');
+}
 
 export async function presignedAssets(
   caller: Caller,
@@ -18,7 +28,7 @@ export async function presignedAssets(
   return Promise.all(
     assets
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-      .map(async (asset) => toAsset(asset, mayRead ? await deps.objects.presignGet(asset.bucket, asset.objectKey, ASSET_URL_TTL_SECONDS) : undefined)),
+      .map(async (asset) => toAsset(asset, mayRead && isOwnAsset(dataset, asset) ? await deps.objects.presignGet(asset.bucket, asset.objectKey, ASSET_URL_TTL_SECONDS) : undefined)),
   );
 }
 

@@ -90,6 +90,22 @@ describe('reading datasets', () => {
     expect(detail).toMatchObject({ id: d.id, hospitalName: 'Hospital One', series: [], processedAssets: [] });
   });
 
+  it('presigns only assets stored under the dataset\'s own prefix, never a key of another dataset or hospital', async () => {
+    const p = ports();
+    const d = await created(p);
+    const asset = (id: string, objectKey: string, hospitalId = 'h1') => p.datasets.putAsset({
+      id, datasetId: d.id, hospitalId, type: 'THUMBNAIL', label: id, byteSize: 1, mimeType: 'image/png', metadata: {}, createdAt: '2026-02-01T10:00:00.000Z', bucket: 'assets', objectKey,
+    });
+    await asset('own', `h1/${d.id}/s1/thumb.png`);
+    await asset('other-dataset', 'h1/ds-other/s1/thumb.png');
+    await asset('other-hospital', `h2/${d.id}/s1/thumb.png`);
+    await asset('climbs-out', `h1/${d.id}/../ds-other/s1/thumb.png`);
+    const detail = await getDataset(d.id, caller('TEAM_MEMBER'), { ...p, directory });
+    const urls = Object.fromEntries(detail.processedAssets.map((a) => [a.id, a.url]));
+    expect(urls.own).toContain(`h1/${d.id}/s1/thumb.png`);
+    expect(urls).toMatchObject({ 'other-dataset': undefined, 'other-hospital': undefined, 'climbs-out': undefined });
+  });
+
   it('lists a team lead\'s team only and pages with a token bound to the query', async () => {
     const p = ports();
     for (let i = 0; i < 8; i++) await created(p);
