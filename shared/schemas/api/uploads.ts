@@ -9,9 +9,19 @@ export const MAX_FILE_BYTES = 500 * 1024 * 1024;
 /** S3 multipart minimum (except the last part). */
 export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
 
+/**
+ * A path inside the picked folder, '/'-separated: never absolute (`/x`, `C:/x`, `\\x`), never climbing out (`..`), no
+ * empty or `.` segments, no backslashes or control characters. It names no object (keys use the file index), but
+ * clients mirror trees with it.
+ */
+export function isRelativeUploadPath(path: string): boolean {
+  if (/[\u0000-\u001f\u007f\\]/.test(path) || /^[A-Za-z]:\//.test(path)) return false;
+  return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
 export const UploadFileSchema = z.object({
   /** Relative path inside the picked folder; used only to mirror the tree, never stored as PHI. */
-  path: z.string().min(1).max(1024),
+  path: z.string().min(1).max(1024).refine(isRelativeUploadPath, 'Invalid input'),
   sizeBytes: z.number().int().positive().max(MAX_FILE_BYTES),
   seriesInstanceUID: z.string().max(128).optional(),
 });

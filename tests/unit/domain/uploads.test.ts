@@ -5,7 +5,7 @@ import { completeUpload } from '../../../shared/domain/uploads/complete-upload.t
 import { getUploadSession } from '../../../shared/domain/uploads/get-upload-session.ts';
 import { openUploadSession } from '../../../shared/domain/uploads/open-upload-session.ts';
 import { presignParts } from '../../../shared/domain/uploads/presign-parts.ts';
-import { MAX_ENHANCED_FILES, MAX_FILE_BYTES, UPLOAD_PART_BYTES } from '../../../shared/schemas/api/uploads.ts';
+import { CreateUploadSessionRequestSchema, MAX_ENHANCED_FILES, MAX_FILE_BYTES, UPLOAD_PART_BYTES } from '../../../shared/schemas/api/uploads.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 const member = caller('TEAM_MEMBER');
@@ -97,6 +97,14 @@ describe('upload sessions', () => {
     expect([...p.uploads.files.values()].every((f) => f.multipartUploadId === undefined)).toBe(true);
     expect((await presignParts(session.sessionId, 0, [1], caller('TEAM_LEAD'), p)).urls).toHaveLength(1);
     expect((await getUploadSession(session.sessionId, caller('HOSPITAL_ADMIN'), p)).files).toHaveLength(1);
+  });
+
+  it('accepts only relative upload paths inside the picked folder: no absolute paths, .. segments, backslashes or control characters', () => {
+    const accepts = (path: string) => CreateUploadSessionRequestSchema.safeParse({ files: [{ path, sizeBytes: 1 }] }).success;
+    for (const path of ['IM0001', 'study/T1 MPRAGE/IM0001.dcm', 'a..b/c.dcm', 'folder.with.dots/x']) expect(accepts(path), path).toBe(true);
+    for (const path of ['/etc/passwd', '../h2/ds/raw/0', 'study/../../x', './x', 'a//b', 'a/', 'C:/Users/x.dcm', 'a\\..\\b', 'a\u0000b', 'x\ny']) {
+      expect(accepts(path), path).toBe(false);
+    }
   });
 
   it('hides a session of another team as UPLOAD_NOT_FOUND', async () => {
