@@ -24,9 +24,25 @@ export function classifyTaskError(error: unknown): Error {
 }
 
 /**
+ * What leaves a task: the error's name (Retry/Catch match it) with our own words only. Lambda logs a thrown error's
+ * message and stack, and Step Functions keeps them as the execution's Cause; an engine or SDK message may quote
+ * DICOM values or object keys, so it never goes out. Stack frames (code locations) are kept.
+ */
+export function shieldTaskError(error: Error): Error {
+  // Our own errors carry catalogue codes and fixed words; callers (and tests) may match them by class.
+  if (error instanceof DomainError || error instanceof TransientError) return error;
+  const message = `${error.name} in a pipeline task`;
+  const shielded = new Error(message);
+  shielded.name = error.name;
+  const frames = (error.stack ?? '').split('\n').filter((line) => line.trim().startsWith('at '));
+  shielded.stack = [`${error.name}: ${message}`, ...frames].join('\n');
+  return shielded;
+}
+
+/**
  * Wraps a pipeline task: parses the PipelineInput (a definition change that breaks the payload fails here),
  * runs the core and returns the input unchanged (tasks use ResultPath null). Errors are rethrown with their
- * name so Step Functions Retry/Catch can match it; logs carry ids only.
+ * name so Step Functions Retry/Catch can match it, never with their text; logs carry ids only.
  */
 export function taskHandler(state: string, fn: (input: PipelineInput, deps: ServerDeps) => Promise<void>): (input: PipelineInput) => Promise<PipelineInput> {
   return async (rawInput) => {
@@ -40,7 +56,7 @@ export function taskHandler(state: string, fn: (input: PipelineInput, deps: Serv
     } catch (error) {
       const classified = classifyTaskError(error);
       logger.error('task failed', { ...ids, ...errorOrigin(classified) });
-      throw classified;
+      throw shieldTaskError(classified);
     }
   };
 }

@@ -28,6 +28,19 @@ describe('task handler', () => {
     await expect(taskHandler('X', async () => { throw new NoValidDicomError(); })(input)).rejects.toMatchObject({ name: 'NoValidDicomError' });
   });
 
+  it('rethrows an error by its name only: its text (which may quote DICOM values) reaches neither Lambda logs nor the execution Cause', async () => {
+    const input = { hospitalId: 'h1', datasetId: 'd1', runId: 'r1' };
+    const leaky = Object.assign(new Error('tag (0010,0010) PatientName DOE^JANE is not valid UTF-8'), { name: 'DicomParseError' });
+    const thrown = await taskHandler('X', async () => { throw leaky; })(input).then(() => undefined, (error: unknown) => error as Error);
+    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown!.name).toBe('DicomParseError');
+    expect(thrown!.message).toBe('DicomParseError in a pipeline task');
+    expect(`${thrown!.message}\n${thrown!.stack}\n${JSON.stringify(thrown)}`).not.toMatch(/DOE|JANE|PatientName/);
+    expect(thrown!.stack).toMatch(/\n\s+at /);
+    const domain = await taskHandler('X', async () => { throw new NoValidDicomError(); })(input).then(() => undefined, (error: unknown) => error as Error);
+    expect(domain).toMatchObject({ name: 'NoValidDicomError', message: 'NO_VALID_DICOM' });
+  });
+
   it.each([
     [Object.assign(new Error('slow down'), { name: 'ThrottlingException' }), 'TransientError'],
     [Object.assign(new Error('boom'), { name: 'InternalError', $metadata: { httpStatusCode: 500 } }), 'TransientError'],
