@@ -1,7 +1,7 @@
 import { Duration, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccountRecovery, CfnUserPoolGroup, FeaturePlan, Mfa, OAuthScope, ProviderAttribute, StandardThreatProtectionMode,
-  StringAttribute, UserPool, UserPoolClient, UserPoolClientIdentityProvider, UserPoolIdentityProviderOidc,
+  ClientAttributes, StringAttribute, UserPool, UserPoolClient, UserPoolClientIdentityProvider, UserPoolIdentityProviderOidc,
   UserPoolIdentityProviderSaml, UserPoolIdentityProviderSamlMetadata, type IUserPoolIdentityProvider,
 } from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
@@ -94,6 +94,8 @@ export class AuthStack extends Stack {
       authFlows: { userPassword: true, userSrp: true },
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
+      // Users may edit their names only: hospital and team attributes are set by admins, never by the user's own token.
+      writeAttributes: new ClientAttributes().withStandardAttributes({ givenName: true, familyName: true }),
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(1),

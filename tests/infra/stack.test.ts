@@ -170,6 +170,12 @@ describe('auth stack', () => {
     });
   });
 
+  it('lets a user write only their own names, never the hospital or team attributes', () => {
+    // Assess
+    const [, client] = resources(auth, 'AWS::Cognito::UserPoolClient')[0]!;
+    expect([...client.Properties.WriteAttributes].sort()).toEqual(['family_name', 'given_name']);
+  });
+
   it('has a site client without secret allowing USER_PASSWORD_AUTH, SRP and refresh', () => {
     // Assess
     auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
