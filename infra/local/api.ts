@@ -86,7 +86,7 @@ export function createApi(options: ApiOptions) {
   async function invoke(req: IncomingMessage, res: ServerResponse, url: URL, route: RouteDefinition, pathParameters: Record<string, string>, claims?: Record<string, string>) {
     const body = await readBody(req);
     if (body === 'too-large') {
-      sendJson(res, 413, { error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is larger than 10 MB' } });
+      sendError(res, 'PAYLOAD_TOO_LARGE');
       return;
     }
     const headers: Record<string, string> = {};

@@ -19,6 +19,8 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: 'The resource was changed by someone else. Reload and try again.' },
   TOO_MANY_FILES: { status: 400, message: 'Too many files. Maximum {n} files allowed.' },
   FILE_TOO_LARGE: { status: 413, message: 'File is larger than {n} bytes' },
+  /** API Gateway's own limit on a request body (10 MB); files go to S3 directly, never through the API. */
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is larger than 10 MB' },
   NOT_DICOM: { status: 400, message: 'Not a DICOM file' },
   DICOM_PARSE_FAILED: { status: 400, message: 'DICOM parsing failed' },
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
