@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { fetchRuntimeConfig, signInWithPassword } from '../../cli/commands/upload.ts';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../infra/local/stack.ts';
 
@@ -37,6 +38,48 @@ export async function startTestStack(options: Partial<LocalStackOptions> = {}): 
     async dispose() {
       await stack.stop();
       if (owned) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A file's twin on its own data folder, which a test may stop and start again there. */
+export type TwinOnTempDir = {
+  readonly stack: TestStack;
+  readonly dataDir: string;
+  /** The port of the first start; a restart takes it again. */
+  readonly port: number;
+  /** Starts a twin again on the same data folder and port (after a test stopped the running one). */
+  restart(): Promise<TestStack>;
+};
+
+/**
+ * Registers the file's beforeAll/afterAll: a throw-away data folder and a twin on it before the tests; after them the
+ * twin then running is stopped and the folder removed. The handles are read inside tests, once beforeAll has run.
+ */
+export function useTwinOnTempDir(): TwinOnTempDir {
+  let stack: TestStack | undefined;
+  let dataDir: string | undefined;
+  let port: number | undefined;
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    stack = await startTestStack({ dataDir });
+    port = Number(new URL(stack.url).port);
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('The twin is not started: read it inside a test, after beforeAll');
+    return value;
+  };
+  return {
+    get stack() { return started(stack); },
+    get dataDir() { return started(dataDir); },
+    get port() { return started(port); },
+    async restart() {
+      stack = await startTestStack({ dataDir: started(dataDir), port: started(port) });
+      return stack;
     },
   };
 }

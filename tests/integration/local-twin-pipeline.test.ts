@@ -1,12 +1,10 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../infra/local/sfn.ts';
 import { uploadDataset } from '../../shared/domain/uploads/upload-client.ts';
 import { diskUploadSource } from '../../cli/commands/upload.ts';
-import {
-  apiFetch, REPO_ROOT, SHARED_DATA, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack,
-} from '../helpers/local-stack.ts';
+import { apiFetch, REPO_ROOT, SHARED_DATA, signIn, TEST_DEMO_PASSWORD, useTwinOnTempDir } from '../helpers/local-stack.ts';
 import { runNode, type NodeRun } from '../helpers/run-node.ts';
 
 /**
@@ -50,23 +48,14 @@ const patientContext = {
 };
 
 describe('local twin pipeline', () => {
-  let stack: TestStack;
-  let dataDir: string;
-
-  beforeAll(async () => {
+  beforeAll(() => {
     if (!existsSync(T1_DIR)) throw new Error(`test data missing: ${T1_DIR} (see /work/shared/data/README.md)`);
-    dataDir = tempDataDir();
-    stack = await startTestStack({ dataDir });
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
+  const twin = useTwinOnTempDir();
 
   it('iws upload --wait takes the GE T1 study through the API to COMPLETE', async () => {
     const result = await runIws(
-      ['upload', T1_DIR, '--api', stack.url, '--email', MEMBER, '--password', TEST_DEMO_PASSWORD, '--wait', '--timeout', '240', '--mrn', 'TWIN-CLI-1'],
+      ['upload', T1_DIR, '--api', twin.stack.url, '--email', MEMBER, '--password', TEST_DEMO_PASSWORD, '--wait', '--timeout', '240', '--mrn', 'TWIN-CLI-1'],
       280_000,
     );
     expect(result.stderr).toContain('uploading 196 files');
@@ -74,54 +63,53 @@ describe('local twin pipeline', () => {
     const printed = JSON.parse(result.stdout.trim()) as { datasetId: string; status: string };
     expect(printed).toEqual({ datasetId: expect.any(String), status: 'COMPLETE' });
 
-    const token = await signIn(stack.url, MEMBER);
-    const dataset = await getDataset(stack.url, token, printed.datasetId);
+    const token = await signIn(twin.stack.url, MEMBER);
+    const dataset = await getDataset(twin.stack.url, token, printed.datasetId);
     expect(dataset.status).toBe('COMPLETE');
-    const series = (await (await apiFetch(stack.url, token, `/api/datasets/${printed.datasetId}/series`)).json()) as { items?: unknown[] } | unknown[];
+    const series = (await (await apiFetch(twin.stack.url, token, `/api/datasets/${printed.datasetId}/series`)).json()) as { items?: unknown[] } | unknown[];
     const seriesList = Array.isArray(series) ? series : (series.items ?? []);
     expect(seriesList.length).toBe(1);
-    const assets = (await (await apiFetch(stack.url, token, `/api/datasets/${printed.datasetId}/assets`)).json()) as { items?: { type: string }[] } | { type: string }[];
+    const assets = (await (await apiFetch(twin.stack.url, token, `/api/datasets/${printed.datasetId}/assets`)).json()) as { items?: { type: string }[] } | { type: string }[];
     const assetTypes = (Array.isArray(assets) ? assets : (assets.items ?? [])).map((a) => a.type);
     expect(assetTypes).toEqual(expect.arrayContaining(['VOLUME', 'THUMBNAIL', 'REPORT']));
   }, 300_000);
 
   it('a twin stopped mid-pipeline resumes the execution at the next start and the dataset finishes', async () => {
-    const port = Number(new URL(stack.url).port);
-    let token = await signIn(stack.url, MEMBER);
-    const created = await apiFetch(stack.url, token, '/api/datasets', { method: 'POST', body: patientContext });
+    let token = await signIn(twin.stack.url, MEMBER);
+    const created = await apiFetch(twin.stack.url, token, '/api/datasets', { method: 'POST', body: patientContext });
     expect(created.status).toBe(201);
     const datasetId = ((await created.json()) as Dataset).id;
     // 30 slices of the T1: a real volume, so every stage has work to do.
     const names = readdirSync(T1_DIR).filter((n) => n.endsWith('.dcm')).sort().slice(0, 30);
-    await uploadDataset({ api: { baseUrl: stack.url, getToken: async () => token }, datasetId, files: names.map((name) => diskUploadSource(join(T1_DIR, name), name, statSync(join(T1_DIR, name)).size)) });
+    await uploadDataset({ api: { baseUrl: twin.stack.url, getToken: async () => token }, datasetId, files: names.map((name) => diskUploadSource(join(T1_DIR, name), name, statSync(join(T1_DIR, name)).size)) });
 
     // Stop the moment the pipeline is inside a stage (the worker process dies with it, as in a crash).
     const mid = await waitFor(async () => {
-      const status = (await getDataset(stack.url, token, datasetId)).status;
+      const status = (await getDataset(twin.stack.url, token, datasetId)).status;
       return ['ANONYMIZING', 'CLASSIFYING', 'PROCESSING'].includes(status) ? status : undefined;
     }, 60_000, 'the pipeline to start');
-    await stack.stop();
-    const running = executions(dataDir).filter((e) => e.status === 'RUNNING' && JSON.parse(e.input).datasetId === datasetId);
+    await twin.stack.stop();
+    const running = executions(twin.dataDir).filter((e) => e.status === 'RUNNING' && JSON.parse(e.input).datasetId === datasetId);
     expect(running, `stopped at ${mid} but no execution was left RUNNING`).toHaveLength(1);
 
     const restartedAt = Date.now();
-    stack = await startTestStack({ dataDir, port });
-    token = await signIn(stack.url, MEMBER);
+    await twin.restart();
+    token = await signIn(twin.stack.url, MEMBER);
     let final = await waitFor(async () => {
-      const dataset = await getDataset(stack.url, token, datasetId);
+      const dataset = await getDataset(twin.stack.url, token, datasetId);
       return ['COMPLETE', 'FAILED'].includes(dataset.status) ? dataset : undefined;
     }, 240_000, 'the resumed pipeline to finish');
     if (final.status === 'FAILED') {
       // A stage that cannot repeat its work must at least leave a reason and accept a retry.
       expect(final.failureReason).toBeTruthy();
-      expect((await apiFetch(stack.url, token, `/api/datasets/${datasetId}/retry`, { method: 'POST' })).status).toBeLessThan(300);
+      expect((await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}/retry`, { method: 'POST' })).status).toBeLessThan(300);
       final = await waitFor(async () => {
-        const dataset = await getDataset(stack.url, token, datasetId);
+        const dataset = await getDataset(twin.stack.url, token, datasetId);
         return ['COMPLETE', 'FAILED'].includes(dataset.status) ? dataset : undefined;
       }, 240_000, 'the retried pipeline to finish');
     }
     expect(final.status, final.failureReason).toBe('COMPLETE');
-    const resumed = executions(dataDir).find((e) => e.executionArn === running[0]!.executionArn)!;
+    const resumed = executions(twin.dataDir).find((e) => e.executionArn === running[0]!.executionArn)!;
     // Nothing else runs executions: the one left RUNNING at the stop was finished by the restarted twin.
     expect(resumed.status).not.toBe('RUNNING');
     expect(resumed.stopDate).toBeGreaterThan(restartedAt);

@@ -1,14 +1,12 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_PART_BYTES } from '../../shared/schemas/api/uploads.ts';
 import {
   uploadDataset, UploadFailedError, type OverallProgress, type UploadSource,
 } from '../../shared/domain/uploads/upload-client.ts';
 import { diskUploadSource } from '../../cli/commands/upload.ts';
-import {
-  apiFetch, REPO_ROOT, SHARED_DATA, signIn, startTestStack, tempDataDir, TEST_DEMO_PASSWORD, type TestStack,
-} from '../helpers/local-stack.ts';
+import { apiFetch, REPO_ROOT, SHARED_DATA, signIn, TEST_DEMO_PASSWORD, useTwinOnTempDir } from '../helpers/local-stack.ts';
 import { runNode } from '../helpers/run-node.ts';
 
 /**
@@ -76,26 +74,18 @@ async function createDataset(url: string, token: string, mrn: string): Promise<s
 }
 
 describe('shared upload client against the twin', () => {
-  let stack: TestStack;
-  let dataDir: string;
+  const twin = useTwinOnTempDir();
   let token: string;
 
   beforeAll(async () => {
-    dataDir = tempDataDir();
-    stack = await startTestStack({ dataDir });
-    token = await signIn(stack.url, MEMBER);
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    token = await signIn(twin.stack.url, MEMBER);
   });
 
   it('resumes an interrupted upload without resending stored parts, then completes and starts the pipeline', async () => {
-    const datasetId = await createDataset(stack.url, token, 'UPLOAD-RESUME-1');
+    const datasetId = await createDataset(twin.stack.url, token, 'UPLOAD-RESUME-1');
     const files = [bigSource(), ...dicomSources(8)];
     const totalParts = 3 + 8;
-    const api = { baseUrl: stack.config.apiBaseUrl as string, getToken: async () => token };
+    const api = { baseUrl: twin.stack.config.apiBaseUrl as string, getToken: async () => token };
 
     const controller = new AbortController();
     const first = recordingFetch({ abortAfter: 4, controller });
@@ -122,16 +112,16 @@ describe('shared upload client against the twin', () => {
     expect(fileDone.size).toBe(files.length);
     expect((result.completion as { id: string }).id).toBe(datasetId);
 
-    const dataset = (await (await apiFetch(stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string };
+    const dataset = (await (await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string };
     expect(['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE']).toContain(dataset.status);
   }, 120_000);
 
   it('retries part PUTs that fail on the network', async () => {
-    const datasetId = await createDataset(stack.url, token, 'UPLOAD-RETRY-1');
+    const datasetId = await createDataset(twin.stack.url, token, 'UPLOAD-RETRY-1');
     const files = dicomSources(5);
     const flaky = recordingFetch({ failFirstTry: true });
     const result = await uploadDataset({
-      api: { baseUrl: stack.url, getToken: async () => token, fetch: flaky.fetch }, datasetId, files, retryDelayMs: 10,
+      api: { baseUrl: twin.stack.url, getToken: async () => token, fetch: flaky.fetch }, datasetId, files, retryDelayMs: 10,
     });
     expect(flaky.puts.filter((p) => !p.ok)).toHaveLength(5);
     expect(flaky.puts.filter((p) => p.ok)).toHaveLength(5);
@@ -139,10 +129,10 @@ describe('shared upload client against the twin', () => {
   }, 60_000);
 
   it('gives up on a part that never goes through, with a clear error', async () => {
-    const datasetId = await createDataset(stack.url, token, 'UPLOAD-FAIL-1');
+    const datasetId = await createDataset(twin.stack.url, token, 'UPLOAD-FAIL-1');
     const broken = recordingFetch({ alwaysFail: true });
     const upload = uploadDataset({
-      api: { baseUrl: stack.url, getToken: async () => token, fetch: broken.fetch }, datasetId, files: dicomSources(1), maxAttempts: 3, retryDelayMs: 5,
+      api: { baseUrl: twin.stack.url, getToken: async () => token, fetch: broken.fetch }, datasetId, files: dicomSources(1), maxAttempts: 3, retryDelayMs: 5,
     });
     await expect(upload).rejects.toBeInstanceOf(UploadFailedError);
     await expect(upload).rejects.toThrow('Part 1 of t1/00001.dcm could not be uploaded (network error).');
@@ -150,15 +140,15 @@ describe('shared upload client against the twin', () => {
   }, 60_000);
 
   it('restarts a crashed pipeline worker and runs its execution again to COMPLETE', async () => {
-    const datasetId = await createDataset(stack.url, token, 'WORKER-CRASH-1');
-    await uploadDataset({ api: { baseUrl: stack.url, getToken: async () => token }, datasetId, files: dicomSources(20) });
+    const datasetId = await createDataset(twin.stack.url, token, 'WORKER-CRASH-1');
+    await uploadDataset({ api: { baseUrl: twin.stack.url, getToken: async () => token }, datasetId, files: dicomSources(20) });
     const isOurs = (input: string) => (JSON.parse(input) as { datasetId: string }).datasetId === datasetId;
     const deadline = Date.now() + 30_000;
-    while (!stack.pipeline.executions().some((e) => isOurs(e.input) && e.status === 'RUNNING' && e.attempts > 0) || !stack.pipeline.workerPid()) {
+    while (!twin.stack.pipeline.executions().some((e) => isOurs(e.input) && e.status === 'RUNNING' && e.attempts > 0) || !twin.stack.pipeline.workerPid()) {
       if (Date.now() > deadline) throw new Error('the execution never started');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const crashedPid = stack.pipeline.workerPid()!;
+    const crashedPid = twin.stack.pipeline.workerPid()!;
     process.kill(crashedPid, 'SIGKILL');
 
     let status = '';
@@ -166,12 +156,12 @@ describe('shared upload client against the twin', () => {
     while (!['COMPLETE', 'FAILED'].includes(status)) {
       if (Date.now() > finish) throw new Error(`still ${status} two minutes after the worker crash`);
       await new Promise((r) => setTimeout(r, 500));
-      status = ((await (await apiFetch(stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string }).status;
+      status = ((await (await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string }).status;
     }
     expect(status).toBe('COMPLETE');
-    const execution = stack.pipeline.executions().find((e) => isOurs(e.input))!;
+    const execution = twin.stack.pipeline.executions().find((e) => isOurs(e.input))!;
     expect(execution).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
-    expect(stack.pipeline.workerPid()).not.toBe(crashedPid);
+    expect(twin.stack.pipeline.workerPid()).not.toBe(crashedPid);
   }, 180_000);
 
   it('iws upload says why it cannot upload: wrong password, a role without upload rights, no server', async () => {
@@ -180,8 +170,8 @@ describe('shared upload client against the twin', () => {
       const { code, stderr, stdout } = await runNode([join(REPO_ROOT, 'cli/iws.mjs'), 'upload', T1_DIR, ...args]);
       return { code, stderr: stderr.trim(), stdout };
     };
-    expect(await iws('--api', stack.url, '--email', MEMBER, '--password', 'Wrong-Pass-9!')).toEqual({ code: 1, stderr: 'iws: Invalid credentials', stdout: '' });
-    expect(await iws('--api', stack.url, '--email', 'guest@northside.demo.local', '--password', TEST_DEMO_PASSWORD))
+    expect(await iws('--api', twin.stack.url, '--email', MEMBER, '--password', 'Wrong-Pass-9!')).toEqual({ code: 1, stderr: 'iws: Invalid credentials', stdout: '' });
+    expect(await iws('--api', twin.stack.url, '--email', 'guest@northside.demo.local', '--password', TEST_DEMO_PASSWORD))
       .toEqual({ code: 1, stderr: "iws: You don't have permission to perform this action.", stdout: '' });
     expect((await iws('--api', 'http://127.0.0.1:9', '--email', MEMBER, '--password', TEST_DEMO_PASSWORD)).stderr)
       .toBe('iws: cannot reach http://127.0.0.1:9: is the site (or npm start) running there?');
