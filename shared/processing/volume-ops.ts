@@ -59,6 +59,19 @@ export function otsuThreshold(values: Float32Array, include?: (i: number) => boo
   return min + (bestBin + 0.5) / scale;
 }
 
+/** Calls `visit` with the index of each of voxel `i`'s 6-connected neighbours that lies inside the volume. */
+function forEachNeighbour6(i: number, [nx, ny, nz]: Dims3, visit: (j: number) => void): void {
+  const x = i % nx;
+  const y = Math.floor(i / nx) % ny;
+  const z = Math.floor(i / (nx * ny));
+  if (x > 0) visit(i - 1);
+  if (x < nx - 1) visit(i + 1);
+  if (y > 0) visit(i - nx);
+  if (y < ny - 1) visit(i + nx);
+  if (z > 0) visit(i - nx * ny);
+  if (z < nz - 1) visit(i + nx * ny);
+}
+
 /** Keeps the largest 6-connected component of a binary mask (in place) and returns its size. */
 export function keepLargestComponent(mask: Uint8Array, dims: Dims3): number {
   const [nx, ny, nz] = dims;
@@ -77,18 +90,9 @@ export function keepLargestComponent(mask: Uint8Array, dims: Dims3): number {
     while (top > 0) {
       const i = stack[--top] as number;
       size++;
-      const x = i % nx;
-      const y = Math.floor(i / nx) % ny;
-      const z = Math.floor(i / (nx * ny));
-      const visit = (j: number): void => {
+      forEachNeighbour6(i, dims, (j) => {
         if (mask[j] && !labels[j]) { labels[j] = label; stack[top++] = j; }
-      };
-      if (x > 0) visit(i - 1);
-      if (x < nx - 1) visit(i + 1);
-      if (y > 0) visit(i - nx);
-      if (y < ny - 1) visit(i + nx);
-      if (z > 0) visit(i - nx * ny);
-      if (z < nz - 1) visit(i + nx * ny);
+      });
     }
     if (size > bestSize) { bestSize = size; bestLabel = label; }
   }
@@ -109,16 +113,7 @@ export function fillHoles(mask: Uint8Array, dims: Dims3): void {
     if (x === 0 || y === 0 || z === 0 || x === nx - 1 || y === ny - 1 || z === nz - 1) seed(x + nx * (y + ny * z));
   }
   while (top > 0) {
-    const i = stack[--top] as number;
-    const x = i % nx;
-    const y = Math.floor(i / nx) % ny;
-    const z = Math.floor(i / (nx * ny));
-    if (x > 0) seed(i - 1);
-    if (x < nx - 1) seed(i + 1);
-    if (y > 0) seed(i - nx);
-    if (y < ny - 1) seed(i + nx);
-    if (z > 0) seed(i - nx * ny);
-    if (z < nz - 1) seed(i + nx * ny);
+    forEachNeighbour6(stack[--top] as number, dims, seed);
   }
   for (let i = 0; i < mask.length; i++) if (!outside[i]) mask[i] = 1;
 }
