@@ -1,5 +1,6 @@
 import * as nifti from 'nifti-reader-js';
 import { Inflate } from 'pako';
+import { concatBytes } from './bytes.ts';
 
 /** NIfTI-1/2 datatype codes (nifti1.h) that the reader turns into typed arrays. */
 export const NIFTI_DATATYPE = {
@@ -75,7 +76,7 @@ export function readNiftiHeader(bytes: Uint8Array): nifti.NIFTI1 | nifti.NIFTI2 
     const chunks: Uint8Array[] = [];
     inflator.onData = (chunk) => chunks.push(chunk);
     inflator.push(bytes.subarray(0, HEADER_PROBE_BYTES), bytes.length <= HEADER_PROBE_BYTES);
-    head = concat(chunks);
+    head = concatBytes(chunks);
   }
   const buffer = head.slice().buffer;
   if (!nifti.isNIFTI(buffer)) throw new NiftiReadError('Not a NIfTI image');
@@ -85,16 +86,6 @@ export function readNiftiHeader(bytes: Uint8Array): nifti.NIFTI1 | nifti.NIFTI2 
 /** True when the header carries a qform or sform (nifti1.h methods 2 and 3); without one, tools assume an orientation. */
 export function hasSpatialTransform(header: Pick<nifti.NIFTI1, 'qform_code' | 'sform_code'>): boolean {
   return header.qform_code > 0 || header.sform_code > 0;
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return joined;
 }
 
 /** Number of voxels in one 3D volume (dims[1]·dims[2]·dims[3]). */

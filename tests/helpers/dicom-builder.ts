@@ -5,6 +5,7 @@
  */
 import annexE from '../../shared/dicom/deidentify/annex-e-2024b.json' with { type: 'json' };
 import dictionaryVr from '../../shared/dicom/dictionary-vr.json' with { type: 'json' };
+import { concatBytes } from '../../shared/dicom/bytes.ts';
 
 export type BuiltValue = string | number[] | Uint8Array | BuiltElement[][];
 export type BuiltElement = { tag: string /* GGGGEEEE, upper-case hex */; vr: string; value: BuiltValue; undefinedLength?: boolean };
@@ -31,27 +32,17 @@ export function vrOf(tag: string): string {
   return vr === 'ox' || vr === 'xs' ? (vr === 'ox' ? 'OW' : 'US') : vr;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 function valueBytes(element: BuiltElement, encoding: Encoding): Uint8Array {
   const { vr, value } = element;
   if (vr === 'SQ') {
     const items = (value as BuiltElement[][]).map((item) => {
       const body = encodeDataSet(item, encoding);
-      return concat([header(0xfffe, 0xe000, undefined, body.length, encoding, true), body]);
+      return concatBytes([header(0xfffe, 0xe000, undefined, body.length, encoding, true), body]);
     });
-    const body = concat(items);
-    return element.undefinedLength ? concat([body, header(0xfffe, 0xe0dd, undefined, 0, encoding, true)]) : body;
+    const body = concatBytes(items);
+    return element.undefinedLength ? concatBytes([body, header(0xfffe, 0xe0dd, undefined, 0, encoding, true)]) : body;
   }
-  if (value instanceof Uint8Array) return value.length % 2 ? concat([value, new Uint8Array(1)]) : value;
+  if (value instanceof Uint8Array) return value.length % 2 ? concatBytes([value, new Uint8Array(1)]) : value;
   if (Array.isArray(value)) {
     const spec = NUMERIC[vr];
     if (!spec) throw new Error(`numeric value given for VR ${vr}`);
@@ -62,7 +53,7 @@ function valueBytes(element: BuiltElement, encoding: Encoding): Uint8Array {
   }
   const text = new TextEncoder().encode(value);
   if (text.length % 2 === 0) return text;
-  return concat([text, new Uint8Array([vr === 'UI' || vr === 'OB' ? 0 : 0x20])]);
+  return concatBytes([text, new Uint8Array([vr === 'UI' || vr === 'OB' ? 0 : 0x20])]);
 }
 
 function header(group: number, element: number, vr: string | undefined, length: number, encoding: Encoding, isItem = false): Uint8Array {
@@ -90,7 +81,7 @@ function header(group: number, element: number, vr: string | undefined, length: 
 /** Encodes elements (sorted by tag here) in the given encoding. */
 export function encodeDataSet(elements: BuiltElement[], encoding: Encoding): Uint8Array {
   const sorted = [...elements].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  return concat(sorted.flatMap((element) => {
+  return concatBytes(sorted.flatMap((element) => {
     const body = valueBytes(element, encoding);
     const group = Number.parseInt(element.tag.slice(0, 4), 16);
     const number = Number.parseInt(element.tag.slice(4), 16);
@@ -119,7 +110,7 @@ export function encodePart10(elements: BuiltElement[], transferSyntaxUID: string
   const groupLength = encodeDataSet([{ tag: '00020000', vr: 'UL', value: [metaBody.length] }], explicitLittle);
   const prefix = new Uint8Array(132);
   prefix.set([0x44, 0x49, 0x43, 0x4d], 128);
-  return concat([prefix, groupLength, metaBody, encodeDataSet(elements, encoding)]);
+  return concatBytes([prefix, groupLength, metaBody, encodeDataSet(elements, encoding)]);
 }
 
 /** 8x8 16-bit monochrome pixels with a recognisable ramp. */

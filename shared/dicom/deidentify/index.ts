@@ -1,5 +1,6 @@
 import { deflateRaw, inflateRaw } from 'pako';
 import type { AnonymizationOptions } from '../../schemas/api/datasets.ts';
+import { concatBytes } from '../bytes.ts';
 import { hmacSha256, toHex, uidFromDigest, utf8 } from '../hash.ts';
 import { DicomParseError, TRANSFER_SYNTAX, gunzipIfNeeded, hasDicmPrefix, parseDicom } from '../parse.ts';
 import { SECONDARY_CAPTURE_SOP_CLASSES } from '../sop-classes.ts';
@@ -53,16 +54,6 @@ type Session = {
   uids: Map<string, string>;
 };
 
-function concat(parts: Uint8Array[], total?: number): Uint8Array {
-  const out = new Uint8Array(total ?? parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 function elementHeader(node: { group: number; element: number; vr: string }, length: number, encoding: Encoding): Uint8Array {
   const little = encoding.littleEndian;
   const long = isLongVr(node.vr);
@@ -94,7 +85,7 @@ function itemTag(element: number, length: number, encoding: Encoding): Uint8Arra
 function encodeText(value: string, vr: string): Uint8Array {
   const bytes = binaryStringToBytes(value);
   if (bytes.length % 2 === 0) return bytes;
-  return concat([bytes, new Uint8Array([vr === 'UI' ? 0 : 0x20])]);
+  return concatBytes([bytes, new Uint8Array([vr === 'UI' ? 0 : 0x20])]);
 }
 
 function replacedElement(node: DicomNode, value: Uint8Array, encoding: Encoding): Chunk {
@@ -367,7 +358,7 @@ function metaGroup(sopClassUID: string, sopInstanceUID: string, transferSyntaxUI
   const groupLength = new Uint8Array(4);
   new DataView(groupLength.buffer).setUint32(0, length, true);
   const header = replacedElement({ group: 2, element: 0, vr: 'UL' } as DicomNode, groupLength, little);
-  return concat([...header.parts, ...body.flatMap((chunk) => chunk.parts)]);
+  return concatBytes([...header.parts, ...body.flatMap((chunk) => chunk.parts)]);
 }
 
 /**
@@ -432,13 +423,13 @@ export function deidentifyDicom(bytes: Uint8Array, context: DeidentifyContext): 
   chunks.sort((a, b) => a.key - b.key);
   const sopClassUID = findText(source, elements, '00080016') ?? metaSopClass ?? '';
   const sopInstanceUID = uids['00080018'] ?? '';
-  let dataset = concat(chunks.flatMap((chunk) => chunk.parts), chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let dataset = concatBytes(chunks.flatMap((chunk) => chunk.parts), chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   if (deflated) dataset = deflateRaw(dataset);
   const meta = metaGroup(sopClassUID, sopInstanceUID, transferSyntaxUID);
   const preamble = new Uint8Array(132);
   preamble.set([0x44, 0x49, 0x43, 0x4d], 128);
   return {
-    bytes: concat([preamble, meta, dataset]),
+    bytes: concatBytes([preamble, meta, dataset]),
     studyInstanceUID: uids['0020000D'] ?? '',
     seriesInstanceUID: uids['0020000E'] ?? '',
     sopInstanceUID,
