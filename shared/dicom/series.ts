@@ -1,10 +1,9 @@
+import type { BidsSuggestion } from './classify/types.ts';
 import type { SeriesFileMetadata } from './metadata.ts';
 
 /** Record section 9 "Modality categorisation". */
 export const SERIES_CATEGORIES = ['Anatomical', 'Diffusion', 'Functional', 'Perfusion', 'Metabolic', 'Other'] as const;
 export type SeriesCategory = (typeof SERIES_CATEGORIES)[number];
-
-export type BidsSuggestion = { datatype: string; suffix: string };
 
 export type SeriesGroup = {
   seriesInstanceUID: string;
