@@ -21,12 +21,15 @@ const measured = await measureConversion(folder, runs);
 const nativeMs = measured.nativeMs ?? [];
 const first = measured.outputs[0];
 const dims = `${measured.outputs.length} output(s), ${(first?.niftiBytes ?? 0) / 1e6} MB .nii.gz`;
-const row = (label: string, ms: number[]): string => `${label.padEnd(44)} median ${median(ms).toFixed(0).padStart(6)} ms   runs ${ms.map((value) => value.toFixed(0)).join(', ')}`;
-process.stdout.write([
-  `input: ${measured.files} files, ${(measured.bytes / 1e6).toFixed(1)} MB (${folder}); ${runs} runs each; ${dims}`,
-  `WASM module load (once per process):          ${measured.wasmLoadMs.toFixed(0)} ms`,
-  row('engine read + convertToNifti (WASM + gzip)', measured.wasmMs),
-  row(`native dcm2niix ${measured.nativeVersion} (-z y, pigz)`, nativeMs),
-  `ratio engine / native (median): ${(median(measured.wasmMs) / median(nativeMs)).toFixed(2)}x (target: within 3x)`,
-  '',
-].join('\n'));
+const row = (label: string, ms: number[]): string =>
+  `${label.padEnd(44)} median ${median(ms).toFixed(0).padStart(6)} ms   runs ${ms.map((value) => value.toFixed(0)).join(', ')}`;
+process.stdout.write(
+  [
+    `input: ${measured.files} files, ${(measured.bytes / 1e6).toFixed(1)} MB (${folder}); ${runs} runs each; ${dims}`,
+    `WASM module load (once per process):          ${measured.wasmLoadMs.toFixed(0)} ms`,
+    row('engine read + convertToNifti (WASM + gzip)', measured.wasmMs),
+    row(`native dcm2niix ${measured.nativeVersion} (-z y, pigz)`, nativeMs),
+    `ratio engine / native (median): ${(median(measured.wasmMs) / median(nativeMs)).toFixed(2)}x (target: within 3x)`,
+    '',
+  ].join('\n'),
+);

@@ -13,16 +13,24 @@ const measured = measureDeidentification(GE_T1_FOLDER, runs);
 
 function row(label: string, times: number[]): number {
   const { seconds, filesPerSecond, mibPerSecond } = throughput(measured, times);
-  process.stdout.write(`${label.padEnd(22)} ${seconds.toFixed(3).padStart(7)} s  ${filesPerSecond.toFixed(0).padStart(6)} files/s  ${mibPerSecond.toFixed(1).padStart(7)} MiB/s\n`);
+  process.stdout.write(
+    `${label.padEnd(22)} ${seconds.toFixed(3).padStart(7)} s  ${filesPerSecond.toFixed(0).padStart(6)} files/s  ${mibPerSecond.toFixed(1).padStart(7)} MiB/s\n`,
+  );
   return seconds;
 }
 
-process.stdout.write(`${measured.files} files, ${(measured.bytes / 1048576).toFixed(1)} MiB (read + process + write each), median of ${runs} runs\n`);
+process.stdout.write(
+  `${measured.files} files, ${(measured.bytes / 1048576).toFixed(1)} MiB (read + process + write each), median of ${runs} runs\n`,
+);
 const copy = row('plain copy', measured.plainCopyMs);
 const engine = row('iws deidentify', measured.engineMs);
 if (measured.gdcmanonMs) {
   const gdcm = row('gdcmanon --dumb', measured.gdcmanonMs);
-  process.stdout.write(`iws / plain copy: ${(engine / copy).toFixed(2)}x; iws / gdcmanon: ${(engine / gdcm).toFixed(2)}x\n`);
+  process.stdout.write(
+    `iws / plain copy: ${(engine / copy).toFixed(2)}x; iws / gdcmanon: ${(engine / gdcm).toFixed(2)}x\n`,
+  );
 } else {
-  process.stdout.write(`iws / plain copy: ${(engine / copy).toFixed(2)}x; gdcmanon not installed (apt-get install libgdcm-tools)\n`);
+  process.stdout.write(
+    `iws / plain copy: ${(engine / copy).toFixed(2)}x; gdcmanon not installed (apt-get install libgdcm-tools)\n`,
+  );
 }

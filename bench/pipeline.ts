@@ -7,12 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readInputFiles } from '../cli/commands/convert.ts';
-import { readVolume, writeVolume } from '../shared/processing/nifti-io.ts';
-import { PROCESS_STAGES, processStudy, type ProcessResult } from '../shared/processing/process-study.ts';
-import { fitTensor, parseGradientTable } from '../shared/processing/tensor.ts';
-import { gradientsInVoxelFrame, meanB0 } from '../shared/processing/tracts.ts';
-import { computeMask } from '../shared/processing/volume-ops.ts';
+import { readInputFiles } from '#cli/commands/convert.ts';
+import { readVolume, writeVolume } from '#shared/processing/nifti-io.ts';
+import { PROCESS_STAGES, processStudy, type ProcessResult } from '#shared/processing/process-study.ts';
+import { fitTensor, parseGradientTable } from '#shared/processing/tensor.ts';
+import { gradientsInVoxelFrame, meanB0 } from '#shared/processing/tracts.ts';
+import { computeMask } from '#shared/processing/volume-ops.ts';
 
 const DATA = resolve(process.cwd(), '../shared/data/dicom');
 const STUDIES = [
@@ -47,15 +47,35 @@ async function benchStudy(study: (typeof STUDIES)[number]): Promise<ProcessResul
   const files = readInputFiles(study.dir);
   const started = performance.now();
   const result = await processStudy(files, {
-    secret: 'bench-secret', hospitalId: 'bench',
-    anonymization: { retainPhysicianIdentity: false, retainInstitutionIdentity: false, retainUids: false, retainLongitudinalDates: false, retainPatientCharacteristics: false, keepPrivate: false },
-    dataset: { id: 'bench', patientAlias: 'BENCH', studyType: 'RESEARCH', clinicalIndication: '', orderingPhysician: '', department: '', createdAt: new Date().toISOString() },
+    secret: 'bench-secret',
+    hospitalId: 'bench',
+    anonymization: {
+      retainPhysicianIdentity: false,
+      retainInstitutionIdentity: false,
+      retainUids: false,
+      retainLongitudinalDates: false,
+      retainPatientCharacteristics: false,
+      keepPrivate: false,
+    },
+    dataset: {
+      id: 'bench',
+      patientAlias: 'BENCH',
+      studyType: 'RESEARCH',
+      clinicalIndication: '',
+      orderingPhysician: '',
+      department: '',
+      createdAt: new Date().toISOString(),
+    },
   });
   const total = performance.now() - started;
-  console.log(`\n${study.name}: ${files.length} files, ${result.series.length} series (${result.series.map((s) => `${s.seriesNumber} ${s.classification.classifiedType}`).join(', ')})`);
-  for (const stage of PROCESS_STAGES) console.log(`  ${stage.padEnd(10)} ${seconds(result.timings.find((t) => t.stage === stage)?.ms ?? 0)} s`);
+  console.log(
+    `\n${study.name}: ${files.length} files, ${result.series.length} series (${result.series.map((s) => `${s.seriesNumber} ${s.classification.classifiedType}`).join(', ')})`,
+  );
+  for (const stage of PROCESS_STAGES)
+    console.log(`  ${stage.padEnd(10)} ${seconds(result.timings.find((t) => t.stage === stage)?.ms ?? 0)} s`);
   console.log(`  ${'total'.padEnd(10)} ${seconds(total)} s`);
-  for (const asset of result.assets.filter((a) => a.type !== 'VOLUME')) console.log(`  ${asset.type.padEnd(9)} ${asset.fileName} ${(asset.bytes.length / 1024).toFixed(0)} KiB`);
+  for (const asset of result.assets.filter((a) => a.type !== 'VOLUME'))
+    console.log(`  ${asset.type.padEnd(9)} ${asset.fileName} ${(asset.bytes.length / 1024).toFixed(0)} KiB`);
   for (const note of result.notes) console.log(`  note: ${note}`);
   return result;
 }
@@ -78,17 +98,35 @@ function benchTensor(result: ProcessResult): void {
       fa = fitTensor(volume.data, voxels, frame, mask).fa;
       best = Math.min(best, performance.now() - started);
     }
-    const geometry = { dims: [nx, ny, nz] as [number, number, number], voxelSize: volume.voxelSize, affine: volume.affine };
-    const paths = { nii: join(dir, 'dwi.nii.gz'), bval: join(dir, 'dwi.bval'), bvec: join(dir, 'dwi.bvec'), mask: join(dir, 'mask.nii.gz'), fa: join(dir, 'fa.nii.gz') };
+    const geometry = {
+      dims: [nx, ny, nz] as [number, number, number],
+      voxelSize: volume.voxelSize,
+      affine: volume.affine,
+    };
+    const paths = {
+      nii: join(dir, 'dwi.nii.gz'),
+      bval: join(dir, 'dwi.bval'),
+      bvec: join(dir, 'dwi.bvec'),
+      mask: join(dir, 'mask.nii.gz'),
+      fa: join(dir, 'fa.nii.gz'),
+    };
     writeFileSync(paths.nii, output.nifti);
     writeFileSync(paths.bval, output.bval!);
     writeFileSync(paths.bvec, output.bvec!);
     writeFileSync(paths.mask, writeVolume({ ...geometry, datatype: 'float32', data: Float32Array.from(mask) }));
     writeFileSync(paths.fa, writeVolume({ ...geometry, datatype: 'float32', data: fa }));
-    const dipy = JSON.parse(execFileSync(PYTHON, ['-c', DIPY_FIT, paths.nii, paths.bval, paths.bvec, paths.mask, paths.fa], { encoding: 'utf8' })) as { seconds: number; faCorrelation: number };
+    const dipy = JSON.parse(
+      execFileSync(PYTHON, ['-c', DIPY_FIT, paths.nii, paths.bval, paths.bvec, paths.mask, paths.fa], {
+        encoding: 'utf8',
+      }),
+    ) as { seconds: number; faCorrelation: number };
     console.log(`\nTensor fit (WLS), ${maskVoxels} brain voxels x ${table.bValues.length} volumes, best of 3:`);
-    console.log(`  ours (TypeScript)      ${seconds(best)} s  (${Math.round(maskVoxels / (best / 1000)).toLocaleString('en')} voxels/s)`);
-    console.log(`  dipy TensorModel WLS   ${seconds(dipy.seconds * 1000)} s  (${Math.round(maskVoxels / dipy.seconds).toLocaleString('en')} voxels/s)`);
+    console.log(
+      `  ours (TypeScript)      ${seconds(best)} s  (${Math.round(maskVoxels / (best / 1000)).toLocaleString('en')} voxels/s)`,
+    );
+    console.log(
+      `  dipy TensorModel WLS   ${seconds(dipy.seconds * 1000)} s  (${Math.round(maskVoxels / dipy.seconds).toLocaleString('en')} voxels/s)`,
+    );
     console.log(`  FA correlation with dipy inside the mask: ${dipy.faCorrelation.toFixed(6)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

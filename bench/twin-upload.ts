@@ -15,12 +15,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fetchRuntimeConfig, signInWithPassword } from '../cli/commands/upload.ts';
-import { startLocalStack } from '../infra/local/stack.ts';
-import { createApiClient } from '../shared/domain/uploads/upload-client.ts';
-import type { Dataset } from '../shared/schemas/api/datasets.ts';
+import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
+import { startLocalStack } from '#infra/local/stack.ts';
+import { createApiClient } from '#shared/domain/uploads/upload-client.ts';
+import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import { loadWasmOnce, nativeConvertMs, nativeDcm2niixVersion, wasmConvert } from './lib/convert.ts';
-import { formatTable, GE_T1_FOLDER, listFolderFiles, median, ms, NATIVE_DCM2NIIX, ratio, REPO_ROOT, timeAsync, toolPresent, totalBytes } from './lib/data.ts';
+import {
+  formatTable,
+  GE_T1_FOLDER,
+  listFolderFiles,
+  median,
+  ms,
+  NATIVE_DCM2NIIX,
+  ratio,
+  REPO_ROOT,
+  timeAsync,
+  toolPresent,
+  totalBytes,
+} from './lib/data.ts';
 import { pipelineTimeline, type HistoryEvent } from './lib/pipeline-timeline.ts';
 
 const MEMBER = 'member@northside.demo.local';
@@ -43,12 +55,32 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
 
 /** `iws upload` in its own process, as a researcher runs it; resolves with its JSON line and wall time. */
-function iwsUpload(url: string, password: string, description: string): Promise<{ datasetId: string; status: string; wallMs: number; spawnedAt: number }> {
+function iwsUpload(
+  url: string,
+  password: string,
+  description: string,
+): Promise<{ datasetId: string; status: string; wallMs: number; spawnedAt: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const spawnedAt = Date.now();
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'cli/iws.mjs'), 'upload', folder, '--api', url, '--email', MEMBER,
-      '--password', password, '--description', description, '--quiet'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'cli/iws.mjs'),
+        'upload',
+        folder,
+        '--api',
+        url,
+        '--email',
+        MEMBER,
+        '--password',
+        password,
+        '--description',
+        description,
+        '--quiet',
+      ],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -74,7 +106,9 @@ const demoPassword = `Bench-${randomBytes(9).toString('base64url')}-7a!`;
 let stack: Awaited<ReturnType<typeof startLocalStack>> | undefined;
 let exitCode = 0;
 try {
-  say(`input: ${folder}\n${paths.length} files, ${(totalBytes(paths) / 1048576).toFixed(1)} MiB; twin data folder ${dataDir}\n`);
+  say(
+    `input: ${folder}\n${paths.length} files, ${(totalBytes(paths) / 1048576).toFixed(1)} MiB; twin data folder ${dataDir}\n`,
+  );
   const startedAt = performance.now();
   const twin = await startLocalStack({ dataDir, port: 0, demoPassword, buildSite: false, quiet: true });
   stack = twin;
@@ -106,41 +140,78 @@ try {
   }
 
   say(`Twin start (dynalite, s3rver, cognito-local, executor, demo seed): ${seconds(twinStartMs)}`);
-  say(`Upload by \`iws upload\` in its own process: ${seconds(upload.wallMs)} wall, of which ${seconds(timeline.createdAt - upload.spawnedAt)} before the dataset`);
-  say(`existed (process and tsx start-up, /config.json, sign-in) and ${seconds(upload.wallMs - (timeline.createdAt - upload.spawnedAt))} creating it and sending ${paths.length} files in multipart parts\n`);
+  say(
+    `Upload by \`iws upload\` in its own process: ${seconds(upload.wallMs)} wall, of which ${seconds(timeline.createdAt - upload.spawnedAt)} before the dataset`,
+  );
+  say(
+    `existed (process and tsx start-up, /config.json, sign-in) and ${seconds(upload.wallMs - (timeline.createdAt - upload.spawnedAt))} creating it and sending ${paths.length} files in multipart parts\n`,
+  );
   say(`Dataset ${upload.datasetId}: ${dataset.status}${dataset.failureReason ? ` (${dataset.failureReason})` : ''}`);
   say('Stages from the audit history (time in each status until the next transition)');
   const rows: string[][] = [];
   for (const stage of timeline.stages) {
-    rows.push([stage.status, seconds(stage.ms), `${((stage.ms / (timeline.endedAt - timeline.createdAt)) * 100).toFixed(0)}%`]);
-    for (const step of stage.steps) rows.push([`  ${step.action} (+${seconds(step.sinceStartMs)})`, seconds(step.sincePreviousMs), '']);
+    rows.push([
+      stage.status,
+      seconds(stage.ms),
+      `${((stage.ms / (timeline.endedAt - timeline.createdAt)) * 100).toFixed(0)}%`,
+    ]);
+    for (const step of stage.steps)
+      rows.push([`  ${step.action} (+${seconds(step.sinceStartMs)})`, seconds(step.sincePreviousMs), '']);
   }
-  const uploadWindow = timeline.stages.filter((stage) => stage.status === 'CREATED' || stage.status === 'UPLOADING').reduce((sum, stage) => sum + stage.ms, 0);
-  const pipelineMs = timeline.stages.filter((stage) => stage.status !== 'CREATED' && stage.status !== 'UPLOADING').reduce((sum, stage) => sum + stage.ms, 0);
+  const uploadWindow = timeline.stages
+    .filter((stage) => stage.status === 'CREATED' || stage.status === 'UPLOADING')
+    .reduce((sum, stage) => sum + stage.ms, 0);
+  const pipelineMs = timeline.stages
+    .filter((stage) => stage.status !== 'CREATED' && stage.status !== 'UPLOADING')
+    .reduce((sum, stage) => sum + stage.ms, 0);
   const totalMs = timeline.endedAt - timeline.createdAt;
   rows.push(['upload (CREATED + UPLOADING)', seconds(uploadWindow), `${((uploadWindow / totalMs) * 100).toFixed(0)}%`]);
-  rows.push(['pipeline (ANONYMIZING → ' + timeline.finalStatus + ')', seconds(pipelineMs), `${((pipelineMs / totalMs) * 100).toFixed(0)}%`]);
+  rows.push([
+    'pipeline (ANONYMIZING → ' + timeline.finalStatus + ')',
+    seconds(pipelineMs),
+    `${((pipelineMs / totalMs) * 100).toFixed(0)}%`,
+  ]);
   rows.push([`total (created → ${timeline.finalStatus})`, seconds(totalMs), '100%']);
   say(formatTable(['stage, then its audited steps (+ time since the stage began)', 'duration', 'share'], rows));
-  say('(a step lasts from the previous audited event; a task that audits nothing, e.g. BuildSurface when it builds a mesh,');
-  say(' falls into the next event\'s time)\n');
+  say(
+    '(a step lasts from the previous audited event; a task that audits nothing, e.g. BuildSurface when it builds a mesh,',
+  );
+  say(" falls into the next event's time)\n");
 
   const processing = timeline.stages.find((stage) => stage.status === 'PROCESSING');
   const convertStep = processing?.steps.find((step) => step.action === 'SERIES_CONVERTED');
   const wasmMedian = median(wasmMs);
   const nativeMedian = withNative ? median(nativeMs) : undefined;
   say(`The same conversion outside the twin (${paths.length} files → NIfTI), median of ${runs} interleaved runs`);
-  say(formatTable(['conversion', 'median', 'runs (ms)'], [
-    ['npm @niivue/dcm2niix WASM (convertToNifti, reads files)', ms(wasmMedian), wasmMs.map((t) => t.toFixed(0)).join(', ')],
-    ['  WASM module load, once per process (not in the runs)', ms(wasmLoadMs), ''],
-    withNative
-      ? [`native Debian dcm2niix ${nativeDcm2niixVersion()} (-z y, pigz)`, ms(nativeMedian!), nativeMs.map((t) => t.toFixed(0)).join(', ')]
-      : ['native Debian dcm2niix', `not installed at ${NATIVE_DCM2NIIX} (apt-get install dcm2niix)`, ''],
-  ]));
+  say(
+    formatTable(
+      ['conversion', 'median', 'runs (ms)'],
+      [
+        [
+          'npm @niivue/dcm2niix WASM (convertToNifti, reads files)',
+          ms(wasmMedian),
+          wasmMs.map((t) => t.toFixed(0)).join(', '),
+        ],
+        ['  WASM module load, once per process (not in the runs)', ms(wasmLoadMs), ''],
+        withNative
+          ? [
+              `native Debian dcm2niix ${nativeDcm2niixVersion()} (-z y, pigz)`,
+              ms(nativeMedian!),
+              nativeMs.map((t) => t.toFixed(0)).join(', '),
+            ]
+          : ['native Debian dcm2niix', `not installed at ${NATIVE_DCM2NIIX} (apt-get install dcm2niix)`, ''],
+      ],
+    ),
+  );
   const ratioRows: string[][] = [];
   const against = (label: string, value: number | undefined) => {
     if (value === undefined) return;
-    ratioRows.push([label, seconds(value), ratio(value / wasmMedian), nativeMedian === undefined ? 'not installed' : ratio(value / nativeMedian)]);
+    ratioRows.push([
+      label,
+      seconds(value),
+      ratio(value / wasmMedian),
+      nativeMedian === undefined ? 'not installed' : ratio(value / nativeMedian),
+    ]);
   };
   against('twin ConvertSeries (NIfTI + thumbnail, S3 in and out)', convertStep?.sinceStartMs);
   against('PROCESSING stage (volume, thumbnail, surface, tracts, report)', processing?.ms);
@@ -149,11 +220,13 @@ try {
   say('\nRatios to the same conversion outside the twin (same run)');
   say(formatTable(['twin figure', 'time', '/ WASM', '/ native dcm2niix'], ratioRows));
   if (dataset.status !== 'COMPLETE') {
-    process.stderr.write(`The dataset did not reach COMPLETE (${dataset.status}${TERMINAL.has(dataset.status) ? '' : `, still running after ${values.timeout} s`}).\n`);
+    process.stderr.write(
+      `The dataset did not reach COMPLETE (${dataset.status}${TERMINAL.has(dataset.status) ? '' : `, still running after ${values.timeout} s`}).\n`,
+    );
     exitCode = 1;
   }
 } catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   exitCode = 1;
 } finally {
   await stack?.stop();

@@ -59,7 +59,10 @@ export type StageConfig = {
   authDomainPrefix?: string;
 };
 
-const STAGE_DEFAULTS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'extraSiteOrigins' | 'identityProviders' | 'authDomainPrefix'>> = {
+const STAGE_DEFAULTS: Record<
+  Stage,
+  Omit<StageConfig, 'stage' | 'prefix' | 'extraSiteOrigins' | 'identityProviders' | 'authDomainPrefix'>
+> = {
   dev: {
     isProduction: false,
     dataRemovalPolicy: RemovalPolicy.DESTROY,
@@ -124,13 +127,16 @@ export function loadStageConfig(node: Node): StageConfig {
     throw new Error(`Context "identityProviders" is invalid: ${z.prettifyError(providers.error)}`);
   }
   const origins = z.array(z.url()).safeParse(readJsonContext(node, 'siteOrigins') ?? []);
-  if (!origins.success) throw new Error(`Context "siteOrigins" must be a list of origins: ${z.prettifyError(origins.error)}`);
+  if (!origins.success)
+    throw new Error(`Context "siteOrigins" must be a list of origins: ${z.prettifyError(origins.error)}`);
   const domains = providers.data.map((p) => p.domain);
   const duplicate = domains.find((d, i) => domains.indexOf(d) !== i);
   if (duplicate) throw new Error(`Context "identityProviders": domain ${duplicate} is configured twice`);
   const authDomainPrefix: unknown = node.tryGetContext('authDomainPrefix');
   if (providers.data.length > 0 && typeof authDomainPrefix !== 'string') {
-    throw new Error('Context "authDomainPrefix" is required when identity providers are configured (the Cognito hosted-UI domain)');
+    throw new Error(
+      'Context "authDomainPrefix" is required when identity providers are configured (the Cognito hosted-UI domain)',
+    );
   }
   const mfa: unknown = node.tryGetContext('mfa');
   return {

@@ -36,15 +36,29 @@ export function buildImagingApp(app: App, options: BuildOptions = {}): ImagingSt
   const id = (concern: string) => `${config.prefix}-${concern}`;
   const description = (what: string) => `Imaging Workspace (${config.stage}): ${what}`;
 
-  const edge = new EdgeStack(app, id('edge'), { config, description: description('site bucket and CloudFront distribution') });
+  const edge = new EdgeStack(app, id('edge'), {
+    config,
+    description: description('site bucket and CloudFront distribution'),
+  });
   const siteOrigins = [...config.extraSiteOrigins, edge.siteOrigin];
-  const storage = new StorageStack(app, id('storage'), { config, siteOrigins, description: description('KMS key, table, buckets, secret') });
+  const storage = new StorageStack(app, id('storage'), {
+    config,
+    siteOrigins,
+    description: description('KMS key, table, buckets, secret'),
+  });
   storage.addStackDependency(edge, 'upload CORS allows the site origin');
-  const auth = new AuthStack(app, id('auth'), { config, siteOrigins, description: description('Cognito user pool, groups, SSO providers') });
+  const auth = new AuthStack(app, id('auth'), {
+    config,
+    siteOrigins,
+    description: description('Cognito user pool, groups, SSO providers'),
+  });
   auth.addStackDependency(edge, 'SSO callback URLs are the site origin');
 
   const pipeline = new PipelineStack(app, id('pipeline'), {
-    config, dataKey: storage.dataKey, pseudonymSecret: storage.pseudonymSecret, description: description('dataset pipeline state machine and task functions'),
+    config,
+    dataKey: storage.dataKey,
+    pseudonymSecret: storage.pseudonymSecret,
+    description: description('dataset pipeline state machine and task functions'),
   });
   pipeline.addStackDependency(storage, 'task functions read and write the table and buckets');
 

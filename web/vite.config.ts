@@ -7,14 +7,17 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /**
  * The site: root web/, built to web/dist and served by the local twin or the CloudFront site bucket.
  * JSX goes through Vite's built-in transform with the automatic runtime, so no React plugin is needed.
- * `#shared/*` mirrors the package.json "imports" alias so the site and the server import the same engine.
+ * `#shared/*` and `#web/*` mirror the package.json "imports" aliases so the site and the server import the same engine.
  */
 export default defineConfig(({ command }) => ({
   root: webRoot,
   base: '/',
   publicDir: 'public',
   resolve: {
-    alias: [{ find: /^#shared\/(.*)$/, replacement: `${repoRoot}shared/$1` }],
+    alias: [
+      { find: /^#shared\/(.*)$/, replacement: `${repoRoot}shared/$1` },
+      { find: /^#web\/(.*)$/, replacement: `${webRoot}src/$1` },
+    ],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'react', development: command !== 'build' } },
   build: {

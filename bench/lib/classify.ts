@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquisitionFromDicom, classifySeries, type SeriesClassification } from '../../shared/dicom/classify/index.ts';
+import { acquisitionFromDicom, classifySeries, type SeriesClassification } from '#shared/dicom/classify/index.ts';
 
 export type ClassifyTiming = {
   files: number;
@@ -20,7 +20,9 @@ export type ClassifyTiming = {
 
 export function timeSeriesClassification(folder: string, repeats = 200): ClassifyTiming {
   let started = performance.now();
-  const files = readdirSync(folder).sort().map((file) => new Uint8Array(readFileSync(join(folder, file))));
+  const files = readdirSync(folder)
+    .sort()
+    .map((file) => new Uint8Array(readFileSync(join(folder, file))));
   const readFilesMs = performance.now() - started;
   started = performance.now();
   const acquisition = acquisitionFromDicom(files);

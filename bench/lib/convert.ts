@@ -7,9 +7,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDcm2niix } from '../../shared/dicom/convert-dcm2niix.ts';
-import { convertToNifti, type NiftiOutput } from '../../shared/dicom/convert.ts';
-import { listFolderFiles, NATIVE_DCM2NIIX, readFolderFiles, timeAsync, timeSync, toolPresent, toolVersion, totalBytes } from './data.ts';
+import { loadDcm2niix } from '#shared/dicom/convert-dcm2niix.ts';
+import { convertToNifti, type NiftiOutput } from '#shared/dicom/convert.ts';
+import {
+  listFolderFiles,
+  NATIVE_DCM2NIIX,
+  readFolderFiles,
+  timeAsync,
+  timeSync,
+  toolPresent,
+  toolVersion,
+  totalBytes,
+} from './data.ts';
 
 export type ConvertMeasurement = {
   files: number;
@@ -42,7 +51,9 @@ export async function wasmConvert(folder: string): Promise<NiftiOutput[]> {
 export function nativeConvertMs(folder: string): number {
   const out = mkdtempSync(join(tmpdir(), 'iws-bench-dcm2niix-'));
   try {
-    return timeSync(() => execFileSync(NATIVE_DCM2NIIX, ['-z', 'y', '-b', 'y', '-f', '%s_%d', '-o', out, folder], { stdio: 'ignore' }));
+    return timeSync(() =>
+      execFileSync(NATIVE_DCM2NIIX, ['-z', 'y', '-b', 'y', '-f', '%s_%d', '-o', out, folder], { stdio: 'ignore' }),
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -56,12 +67,21 @@ export async function measureConversion(folder: string, runs = 3): Promise<Conve
   const paths = listFolderFiles(folder);
   const withNative = toolPresent(NATIVE_DCM2NIIX);
   const result: ConvertMeasurement = {
-    files: paths.length, bytes: totalBytes(paths), runs, wasmLoadMs: await loadWasmOnce(), wasmMs: [], outputs: [],
+    files: paths.length,
+    bytes: totalBytes(paths),
+    runs,
+    wasmLoadMs: await loadWasmOnce(),
+    wasmMs: [],
+    outputs: [],
     ...(withNative ? { nativeMs: [], nativeVersion: nativeDcm2niixVersion() } : {}),
   };
   for (let run = 0; run < runs; run += 1) {
     let outputs: NiftiOutput[] = [];
-    result.wasmMs.push(await timeAsync(async () => { outputs = await wasmConvert(folder); }));
+    result.wasmMs.push(
+      await timeAsync(async () => {
+        outputs = await wasmConvert(folder);
+      }),
+    );
     result.outputs = outputs.map((output) => ({ baseName: output.baseName, niftiBytes: output.nifti.length }));
     if (result.nativeMs) result.nativeMs.push(nativeConvertMs(folder));
   }

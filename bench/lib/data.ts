@@ -19,11 +19,17 @@ export type InputFile = { name: string; bytes: Uint8Array };
 
 /** The plain files of `folder` (not recursive), sorted by name, as absolute paths. */
 export function listFolderFiles(folder: string): string[] {
-  return readdirSync(folder).sort().map((name) => join(folder, name)).filter((path) => statSync(path).isFile());
+  return readdirSync(folder)
+    .sort()
+    .map((name) => join(folder, name))
+    .filter((path) => statSync(path).isFile());
 }
 
 export function readFolderFiles(folder: string): InputFile[] {
-  return listFolderFiles(folder).map((path) => ({ name: path.slice(folder.length + 1), bytes: new Uint8Array(readFileSync(path)) }));
+  return listFolderFiles(folder).map((path) => ({
+    name: path.slice(folder.length + 1),
+    bytes: new Uint8Array(readFileSync(path)),
+  }));
 }
 
 export function totalBytes(paths: string[]): number {
@@ -70,7 +76,13 @@ export function formatTable(header: string[], rows: string[][]): string {
   const all = [header, ...rows];
   const widths = header.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
   const numeric = (cell: string) => /^[-+]?[\d.,]+(?:\s?\S{0,6})?$/.test(cell) && /\d/.test(cell[0] ?? '');
-  const line = (row: string[]) => row.map((cell, column) => (numeric(cell) && column > 0 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) =>
+        numeric(cell) && column > 0 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+      )
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 

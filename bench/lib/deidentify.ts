@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { deidentifyDicom } from '../../shared/dicom/deidentify/index.ts';
-import { AnonymizationOptionsSchema } from '../../shared/schemas/api/datasets.ts';
+import { deidentifyDicom } from '#shared/dicom/deidentify/index.ts';
+import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
 import { GDCMANON, listFolderFiles, median, timeSync, toolPresent, totalBytes } from './data.ts';
 
 export type DeidentifyMeasurement = {
@@ -28,12 +28,30 @@ export function plainCopy(paths: string[], out: string): void {
 }
 
 export function engineDeidentify(paths: string[], out: string, context = DEFAULT_CONTEXT): void {
-  for (const path of paths) writeFileSync(join(out, basename(path)), deidentifyDicom(new Uint8Array(readFileSync(path)), context).bytes);
+  for (const path of paths)
+    writeFileSync(join(out, basename(path)), deidentifyDicom(new Uint8Array(readFileSync(path)), context).bytes);
 }
 
 export function gdcmanon(folder: string, out: string): void {
-  execFileSync(GDCMANON, ['--dumb', '--continue', '--recursive', '--empty', '0010,0010', '--empty', '0010,0020', '--remove', '0008,0080',
-    '-i', folder, '-o', out], { stdio: 'pipe' });
+  execFileSync(
+    GDCMANON,
+    [
+      '--dumb',
+      '--continue',
+      '--recursive',
+      '--empty',
+      '0010,0010',
+      '--empty',
+      '0010,0020',
+      '--remove',
+      '0008,0080',
+      '-i',
+      folder,
+      '-o',
+      out,
+    ],
+    { stdio: 'pipe' },
+  );
 }
 
 export function measureDeidentification(folder: string, runs = 3): DeidentifyMeasurement {
@@ -41,7 +59,12 @@ export function measureDeidentification(folder: string, runs = 3): DeidentifyMea
   const work = mkdtempSync(join(tmpdir(), 'iws-bench-deid-'));
   const withGdcm = toolPresent(GDCMANON);
   const result: DeidentifyMeasurement = {
-    files: paths.length, bytes: totalBytes(paths), runs, plainCopyMs: [], engineMs: [], ...(withGdcm ? { gdcmanonMs: [] } : {}),
+    files: paths.length,
+    bytes: totalBytes(paths),
+    runs,
+    plainCopyMs: [],
+    engineMs: [],
+    ...(withGdcm ? { gdcmanonMs: [] } : {}),
   };
   const fresh = (label: string, run: number) => {
     const out = join(work, `${label}-${run}`);
@@ -68,7 +91,10 @@ export function measureDeidentification(folder: string, runs = 3): DeidentifyMea
 }
 
 /** Files per second and MiB per second at the median time. */
-export function throughput(measurement: DeidentifyMeasurement, times: number[]): { seconds: number; filesPerSecond: number; mibPerSecond: number } {
+export function throughput(
+  measurement: DeidentifyMeasurement,
+  times: number[],
+): { seconds: number; filesPerSecond: number; mibPerSecond: number } {
   const seconds = median(times) / 1000;
   return { seconds, filesPerSecond: measurement.files / seconds, mibPerSecond: measurement.bytes / 1048576 / seconds };
 }

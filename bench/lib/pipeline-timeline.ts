@@ -28,14 +28,21 @@ export function pipelineTimeline(events: HistoryEvent[]): PipelineTimeline {
   if (!created) throw new Error('the dataset history is empty');
   const transitions = [
     { status: 'CREATED', at: Date.parse(created.at) },
-    ...sorted.filter((event) => event.action === 'STATUS_CHANGED').map((event) => ({ status: String(event.details?.to), at: Date.parse(event.at) })),
+    ...sorted
+      .filter((event) => event.action === 'STATUS_CHANGED')
+      .map((event) => ({ status: String(event.details?.to), at: Date.parse(event.at) })),
   ];
   const stages: StageTiming[] = [];
   for (let index = 0; index + 1 < transitions.length; index += 1) {
     const from = transitions[index]!;
     const to = transitions[index + 1]!;
-    const inside = sorted.filter((event) => event.action !== 'STATUS_CHANGED' && event !== created
-      && Date.parse(event.at) >= from.at && Date.parse(event.at) <= to.at);
+    const inside = sorted.filter(
+      (event) =>
+        event.action !== 'STATUS_CHANGED' &&
+        event !== created &&
+        Date.parse(event.at) >= from.at &&
+        Date.parse(event.at) <= to.at,
+    );
     let previous = from.at;
     const steps = inside.map((event) => {
       const at = Date.parse(event.at);

@@ -1,9 +1,13 @@
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEIDENTIFICATION_PROFILE, deidentifyDicom, type DeidentifySummary } from '../../shared/dicom/deidentify/index.ts';
-import { DicomParseError } from '../../shared/dicom/parse.ts';
-import { anonymizationFromFlags, DEIDENTIFICATION_FLAGS, secretFromEnvironment } from '../lib/deidentification-flags.ts';
+import { DEIDENTIFICATION_PROFILE, deidentifyDicom, type DeidentifySummary } from '#shared/dicom/deidentify/index.ts';
+import { DicomParseError } from '#shared/dicom/parse.ts';
+import {
+  anonymizationFromFlags,
+  DEIDENTIFICATION_FLAGS,
+  secretFromEnvironment,
+} from '#cli/lib/deidentification-flags.ts';
 
 export const usage = `Usage: iws anonymize <file|folder> <outdir> [options]
 
@@ -25,7 +29,9 @@ Environment:
 
 function listInputs(root: string): string[] {
   if (!statSync(root).isDirectory()) return [root];
-  return readdirSync(root).sort().flatMap((name) => listInputs(join(root, name)));
+  return readdirSync(root)
+    .sort()
+    .flatMap((name) => listInputs(join(root, name)));
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -50,14 +56,22 @@ export async function run(argv: string[]): Promise<number> {
   for (const file of listInputs(root)) {
     const name = isFolder ? relative(root, file) : file.split(/[\\/]/).pop()!;
     try {
-      const result = deidentifyDicom(new Uint8Array(readFileSync(file)), { secret, hospitalId: values.hospital!, options });
+      const result = deidentifyDicom(new Uint8Array(readFileSync(file)), {
+        secret,
+        hospitalId: values.hospital!,
+        options,
+      });
       const target = join(outdir, name.replace(/\.gz$/i, ''));
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, result.bytes);
       written += 1;
       for (const key of Object.keys(totals) as (keyof DeidentifySummary)[]) totals[key] += result.summary[key];
       if (result.burnedInAnnotation || result.secondaryCapture) {
-        flagged.push({ file: name, burnedInAnnotation: result.burnedInAnnotation, secondaryCapture: result.secondaryCapture });
+        flagged.push({
+          file: name,
+          burnedInAnnotation: result.burnedInAnnotation,
+          secondaryCapture: result.secondaryCapture,
+        });
       }
     } catch (error) {
       const message = error instanceof DicomParseError ? error.message : 'DICOM parsing failed';

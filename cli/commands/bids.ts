@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { acquisitionFromSidecar, classifySeries } from '../../shared/dicom/classify/index.ts';
-import { BIDS_VERSION, buildBidsDataset, toBidsLabel, zipBidsDataset } from '../../shared/dicom/bids/bids-dataset.ts';
-import { convertToNifti } from '../../shared/dicom/convert.ts';
+import { acquisitionFromSidecar, classifySeries } from '#shared/dicom/classify/index.ts';
+import { BIDS_VERSION, buildBidsDataset, toBidsLabel, zipBidsDataset } from '#shared/dicom/bids/bids-dataset.ts';
+import { convertToNifti } from '#shared/dicom/convert.ts';
 import { parseArgs, readInputFiles } from './convert.ts';
 
 export const usage = `Usage: iws bids <input> <out.zip> [--subject ID] [--session ID] [--name TEXT]
@@ -56,7 +56,10 @@ export async function run(argv: string[]): Promise<number> {
     subject: toBidsLabel(subject),
     session: session !== undefined ? toBidsLabel(session) : null,
     series: [...byPath.values()].map((entry) => {
-      const source = classified.find((item) => item.output.seriesInstanceUID === entry.seriesInstanceUID && item.output.seriesNumber === entry.seriesNumber);
+      const source = classified.find(
+        (item) =>
+          item.output.seriesInstanceUID === entry.seriesInstanceUID && item.output.seriesNumber === entry.seriesNumber,
+      );
       return {
         path: entry.path,
         seriesInstanceUID: entry.seriesInstanceUID ?? null,

@@ -1,10 +1,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import {
-  acquisitionFromDicom, acquisitionFromSidecar, acquisitionsFromDicomJson, classifySeries,
-  type SeriesAcquisition, type SeriesClassification,
-} from '../../shared/dicom/classify/index.ts';
-import { parseDicom } from '../../shared/dicom/parse.ts';
+  acquisitionFromDicom,
+  acquisitionFromSidecar,
+  acquisitionsFromDicomJson,
+  classifySeries,
+  type SeriesAcquisition,
+  type SeriesClassification,
+} from '#shared/dicom/classify/index.ts';
+import { parseDicom } from '#shared/dicom/parse.ts';
 
 export const usage = `Usage: iws classify <input> [--ignore-descriptions]
 
@@ -24,7 +28,8 @@ Prints a JSON array, one object per series: SeriesInstanceUID (or path for sidec
 confidence, bids {datatype, suffix}, reasons.
 `;
 
-type Output = ({ SeriesInstanceUID: string } | { path: string }) & Pick<SeriesClassification, 'classifiedType' | 'confidence' | 'bids' | 'reasons'>;
+type Output = ({ SeriesInstanceUID: string } | { path: string }) &
+  Pick<SeriesClassification, 'classifiedType' | 'confidence' | 'bids' | 'reasons'>;
 
 function walk(path: string): string[] {
   if (statSync(path).isFile()) return [path];
@@ -49,7 +54,13 @@ function beside(path: string, extension: string): string | undefined {
 }
 
 function output(id: { SeriesInstanceUID: string } | { path: string }, result: SeriesClassification): Output {
-  return { ...id, classifiedType: result.classifiedType, confidence: result.confidence, bids: result.bids, reasons: result.reasons };
+  return {
+    ...id,
+    classifiedType: result.classifiedType,
+    confidence: result.confidence,
+    bids: result.bids,
+    reasons: result.reasons,
+  };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -75,9 +86,14 @@ export async function run(argv: string[]): Promise<number> {
     if (extname(file).toLowerCase() === '.json') {
       const json = readJson(file);
       if (Array.isArray(json)) {
-        for (const [uid, acq] of acquisitionsFromDicomJson(json)) results.push(output({ SeriesInstanceUID: uid }, classifySeries(acq, options)));
+        for (const [uid, acq] of acquisitionsFromDicomJson(json))
+          results.push(output({ SeriesInstanceUID: uid }, classifySeries(acq, options)));
       } else if (json && typeof json === 'object') {
-        const acq: SeriesAcquisition = acquisitionFromSidecar(json as Record<string, unknown>, beside(file, '.bval'), beside(file, '.bvec'));
+        const acq: SeriesAcquisition = acquisitionFromSidecar(
+          json as Record<string, unknown>,
+          beside(file, '.bval'),
+          beside(file, '.bvec'),
+        );
         results.push(output({ path: file }, classifySeries(acq, options)));
       } else {
         process.stderr.write(`${shown}: not a JSON sidecar or DICOM JSON array\n`);
@@ -85,7 +101,11 @@ export async function run(argv: string[]): Promise<number> {
       }
       continue;
     }
-    if (['.bval', '.bvec', '.nii', '.gz', '.tsv', '.txt', '.md'].includes(extname(file).toLowerCase()) && !file.toLowerCase().endsWith('.dcm.gz')) continue;
+    if (
+      ['.bval', '.bvec', '.nii', '.gz', '.tsv', '.txt', '.md'].includes(extname(file).toLowerCase()) &&
+      !file.toLowerCase().endsWith('.dcm.gz')
+    )
+      continue;
     const bytes = new Uint8Array(readFileSync(file));
     try {
       const uid = parseDicom(bytes).dataSet.string('x0020000e')?.trim() || `no-uid:${dirname(file)}`;

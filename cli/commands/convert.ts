@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { convertToNifti } from '../../shared/dicom/convert.ts';
+import { convertToNifti } from '#shared/dicom/convert.ts';
 
 export const usage = `Usage: iws convert <input> <outdir>
 
@@ -61,7 +61,8 @@ export function readInputFiles(input: string): { name: string; bytes: Uint8Array
       const path = join(dir, entry);
       const entryStats = statSync(path);
       if (entryStats.isDirectory()) walk(path);
-      else if (entryStats.isFile()) files.push({ name: relative(input, path), bytes: new Uint8Array(readFileSync(path)) });
+      else if (entryStats.isFile())
+        files.push({ name: relative(input, path), bytes: new Uint8Array(readFileSync(path)) });
     }
   };
   walk(input);
@@ -69,7 +70,10 @@ export function readInputFiles(input: string): { name: string; bytes: Uint8Array
 }
 
 /** Splits argv into positionals and `--name value` / `--flag` options (only the names in `valued` take a value). */
-export function parseArgs(argv: string[], valued: string[]): { positionals: string[]; options: Map<string, string | true> } {
+export function parseArgs(
+  argv: string[],
+  valued: string[],
+): { positionals: string[]; options: Map<string, string | true> } {
   const positionals: string[] = [];
   const options = new Map<string, string | true>();
   for (let index = 0; index < argv.length; index += 1) {

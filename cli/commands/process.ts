@@ -1,9 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROCESS_STAGES, processStudy } from '../../shared/processing/process-study.ts';
-import { STUDY_TYPES } from '../../shared/schemas/api/datasets.ts';
-import { anonymizationFromFlags, DEIDENTIFICATION_FLAGS, secretFromEnvironment } from '../lib/deidentification-flags.ts';
+import { PROCESS_STAGES, processStudy } from '#shared/processing/process-study.ts';
+import { STUDY_TYPES } from '#shared/schemas/api/datasets.ts';
+import {
+  anonymizationFromFlags,
+  DEIDENTIFICATION_FLAGS,
+  secretFromEnvironment,
+} from '#cli/lib/deidentification-flags.ts';
 import { readInputFiles } from './convert.ts';
 
 export const usage = `Usage: iws process <input> <outdir> [options]
@@ -78,20 +82,40 @@ export async function run(argv: string[]): Promise<number> {
     used.add(name);
     const path = resolve(join(outdir, name));
     writeFileSync(path, asset.bytes);
-    return { type: asset.type, label: asset.label, path, byteSize: asset.bytes.length, mimeType: asset.mimeType, seriesNumber: asset.seriesNumber ?? null, metadata: asset.metadata };
+    return {
+      type: asset.type,
+      label: asset.label,
+      path,
+      byteSize: asset.bytes.length,
+      mimeType: asset.mimeType,
+      seriesNumber: asset.seriesNumber ?? null,
+      metadata: asset.metadata,
+    };
   });
   const manifest = {
     input: resolve(input),
     series: result.series.map((s) => ({
-      seriesNumber: s.seriesNumber, seriesInstanceUID: s.seriesInstanceUID, description: s.description, modality: s.modality, fileCount: s.fileCount,
-      classifiedType: s.classification.classifiedType, confidence: s.classification.confidence, lowConfidence: s.classification.lowConfidence,
-      bids: s.classification.bids, volumes: s.outputs.length,
+      seriesNumber: s.seriesNumber,
+      seriesInstanceUID: s.seriesInstanceUID,
+      description: s.description,
+      modality: s.modality,
+      fileCount: s.fileCount,
+      classifiedType: s.classification.classifiedType,
+      confidence: s.classification.confidence,
+      lowConfidence: s.classification.lowConfidence,
+      bids: s.classification.bids,
+      volumes: s.outputs.length,
     })),
     assets,
     skipped: result.skipped,
     notes: result.notes,
     deidentification: result.deidentification,
-    timings: Object.fromEntries(PROCESS_STAGES.map((stage) => [stage, Number(((result.timings.find((t) => t.stage === stage)?.ms ?? 0) / 1000).toFixed(3))])),
+    timings: Object.fromEntries(
+      PROCESS_STAGES.map((stage) => [
+        stage,
+        Number(((result.timings.find((t) => t.stage === stage)?.ms ?? 0) / 1000).toFixed(3)),
+      ]),
+    ),
   };
   writeFileSync(join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);

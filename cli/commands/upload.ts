@@ -6,9 +6,9 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { STUDY_TYPES, URGENCIES, type Dataset } from '../../shared/schemas/api/datasets.ts';
-import { MAX_ENHANCED_FILES } from '../../shared/schemas/api/uploads.ts';
-import { createApiClient, uploadDataset, type UploadSource } from '../../shared/domain/uploads/upload-client.ts';
+import { STUDY_TYPES, URGENCIES, type Dataset } from '#shared/schemas/api/datasets.ts';
+import { MAX_ENHANCED_FILES } from '#shared/schemas/api/uploads.ts';
+import { createApiClient, uploadDataset, type UploadSource } from '#shared/domain/uploads/upload-client.ts';
 
 export const usage = `Usage: iws upload <folder> --api <url> --email <e> --password <p> [options]
 
@@ -50,11 +50,18 @@ export async function fetchRuntimeConfig(siteUrl: string): Promise<RuntimeConfig
   return config;
 }
 
-async function initiateAuth(config: RuntimeConfig, flow: 'USER_PASSWORD_AUTH' | 'REFRESH_TOKEN_AUTH', parameters: Record<string, string>): Promise<Tokens> {
+async function initiateAuth(
+  config: RuntimeConfig,
+  flow: 'USER_PASSWORD_AUTH' | 'REFRESH_TOKEN_AUTH',
+  parameters: Record<string, string>,
+): Promise<Tokens> {
   const endpoint = config.userPoolEndpoint ?? `https://cognito-idp.${config.region}.amazonaws.com/`;
   const response = await fetch(endpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    headers: {
+      'content-type': 'application/x-amz-json-1.1',
+      'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth',
+    },
     body: JSON.stringify({ AuthFlow: flow, ClientId: config.userPoolClientId, AuthParameters: parameters }),
   });
   const body = (await response.json().catch(() => ({}))) as {
@@ -65,13 +72,21 @@ async function initiateAuth(config: RuntimeConfig, flow: 'USER_PASSWORD_AUTH' | 
   };
   if (!response.ok || !body.AuthenticationResult) {
     if (body.ChallengeName) throw new Error(`Sign-in needs ${body.ChallengeName}: finish it in the site first.`);
-    const type = String(body.__type ?? '').split('#').pop();
-    throw new Error(type === 'NotAuthorizedException' || type === 'UserNotFoundException' || type === 'InvalidPasswordException'
-      ? 'Invalid credentials'
-      : `Sign-in failed: ${body.message ?? `HTTP ${response.status}`}`);
+    const type = String(body.__type ?? '')
+      .split('#')
+      .pop();
+    throw new Error(
+      type === 'NotAuthorizedException' || type === 'UserNotFoundException' || type === 'InvalidPasswordException'
+        ? 'Invalid credentials'
+        : `Sign-in failed: ${body.message ?? `HTTP ${response.status}`}`,
+    );
   }
   const result = body.AuthenticationResult;
-  return { idToken: result.IdToken, refreshToken: result.RefreshToken ?? parameters.REFRESH_TOKEN, expiresAt: Date.now() + (result.ExpiresIn ?? 3600) * 1000 };
+  return {
+    idToken: result.IdToken,
+    refreshToken: result.RefreshToken ?? parameters.REFRESH_TOKEN,
+    expiresAt: Date.now() + (result.ExpiresIn ?? 3600) * 1000,
+  };
 }
 
 /** Cognito InitiateAuth USER_PASSWORD_AUTH; returns the ID token the API expects. */
@@ -145,10 +160,20 @@ export async function run(argv: string[]): Promise<number> {
       args: argv,
       allowPositionals: true,
       options: {
-        api: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, wait: { type: 'boolean' },
-        timeout: { type: 'string' }, mrn: { type: 'string' }, 'study-type': { type: 'string' }, urgency: { type: 'string' },
-        description: { type: 'string' }, indication: { type: 'string' }, physician: { type: 'string' }, department: { type: 'string' },
-        concurrency: { type: 'string' }, quiet: { type: 'boolean' },
+        api: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        wait: { type: 'boolean' },
+        timeout: { type: 'string' },
+        mrn: { type: 'string' },
+        'study-type': { type: 'string' },
+        urgency: { type: 'string' },
+        description: { type: 'string' },
+        indication: { type: 'string' },
+        physician: { type: 'string' },
+        department: { type: 'string' },
+        concurrency: { type: 'string' },
+        quiet: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -157,11 +182,14 @@ export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parsed;
   const folder = positionals[0];
   if (!folder || positionals.length > 1) return fail(`give exactly one folder\n\n${usage}`);
-  if (!values.api || !values.email || !values.password) return fail(`--api, --email and --password are required\n\n${usage}`);
+  if (!values.api || !values.email || !values.password)
+    return fail(`--api, --email and --password are required\n\n${usage}`);
   const studyType = values['study-type'] ?? 'RESEARCH';
-  if (!(STUDY_TYPES as readonly string[]).includes(studyType)) return fail(`--study-type must be one of ${STUDY_TYPES.join(', ')}`);
+  if (!(STUDY_TYPES as readonly string[]).includes(studyType))
+    return fail(`--study-type must be one of ${STUDY_TYPES.join(', ')}`);
   const urgency = values.urgency ?? 'ROUTINE';
-  if (!(URGENCIES as readonly string[]).includes(urgency)) return fail(`--urgency must be one of ${URGENCIES.join(', ')}`);
+  if (!(URGENCIES as readonly string[]).includes(urgency))
+    return fail(`--urgency must be one of ${URGENCIES.join(', ')}`);
   const timeoutSeconds = values.timeout ? Number(values.timeout) : 3600;
   const concurrency = values.concurrency ? Number(values.concurrency) : 4;
   if (!(timeoutSeconds > 0) || !(concurrency >= 1)) return fail('--timeout and --concurrency must be positive numbers');
@@ -208,11 +236,15 @@ export async function run(argv: string[]): Promise<number> {
       const tenth = p.totalBytes === 0 ? 10 : Math.floor((p.uploadedBytes / p.totalBytes) * 10);
       if (tenth !== lastTenth) {
         lastTenth = tenth;
-        progress(`uploaded ${(p.uploadedBytes / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MiB, ${p.filesComplete}/${p.filesTotal} files`);
+        progress(
+          `uploaded ${(p.uploadedBytes / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MiB, ${p.filesComplete}/${p.filesTotal} files`,
+        );
       }
     },
   });
-  progress(`upload complete in ${((Date.now() - started) / 1000).toFixed(1)} s (${result.progress.partsSent} parts sent, ${result.progress.partsSkipped} already there)`);
+  progress(
+    `upload complete in ${((Date.now() - started) / 1000).toFixed(1)} s (${result.progress.partsSent} parts sent, ${result.progress.partsSkipped} already there)`,
+  );
 
   let current = await request<Dataset>('GET', `/api/datasets/${encodeURIComponent(dataset.id)}`);
   if (values.wait) {

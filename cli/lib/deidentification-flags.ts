@@ -1,4 +1,4 @@
-import { AnonymizationOptionsSchema, type AnonymizationOptions } from '../../shared/schemas/api/datasets.ts';
+import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
 
 /** Development-only secret, used when IWS_SECRET is unset; UIDs made with it are not protected by a secret. */
 export const DEVELOPMENT_SECRET = 'iws-development-secret-not-for-real-data';
@@ -14,8 +14,11 @@ export const DEIDENTIFICATION_FLAGS = {
 } as const;
 
 type DeidentificationFlagValues = {
-  'retain-physician'?: boolean; 'retain-institution'?: boolean; 'retain-uids'?: boolean;
-  'retain-dates'?: boolean; 'keep-private'?: boolean;
+  'retain-physician'?: boolean;
+  'retain-institution'?: boolean;
+  'retain-uids'?: boolean;
+  'retain-dates'?: boolean;
+  'keep-private'?: boolean;
 };
 
 export function anonymizationFromFlags(values: DeidentificationFlagValues): AnonymizationOptions {
@@ -32,6 +35,8 @@ export function anonymizationFromFlags(values: DeidentificationFlagValues): Anon
 export function secretFromEnvironment(command: string): string {
   const secret = process.env.IWS_SECRET;
   if (secret) return secret;
-  process.stderr.write(`iws ${command}: IWS_SECRET is not set; using the development secret (do not use for real data)\n`);
+  process.stderr.write(
+    `iws ${command}: IWS_SECRET is not set; using the development secret (do not use for real data)\n`,
+  );
   return DEVELOPMENT_SECRET;
 }

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import type { PageTokens, Pseudonymizer } from '../../shared/domain/datasets/ports.ts';
-import { ValidationError } from '../../shared/domain/errors.ts';
+import type { PageTokens, Pseudonymizer } from '#shared/domain/datasets/ports.ts';
+import { ValidationError } from '#shared/domain/errors.ts';
 
 function derive(secret: string, purpose: string): Buffer {
   return createHash('sha256').update(`iws:${purpose}:`).update(secret).digest();
@@ -43,7 +43,9 @@ export function createPageTokens(secret: () => Promise<string> | string): PageTo
 export function createPseudonymizer(secret: () => Promise<string>): Pseudonymizer {
   return {
     async patientAlias(hospitalId, mrn) {
-      const digest = createHmac('sha256', derive(await secret(), `patient-alias:${hospitalId}`)).update(mrn.trim().toUpperCase()).digest('hex');
+      const digest = createHmac('sha256', derive(await secret(), `patient-alias:${hospitalId}`))
+        .update(mrn.trim().toUpperCase())
+        .digest('hex');
       return `PT-${digest.slice(0, 16).toUpperCase()}`;
     },
   };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { serverEnv, type ServerEnv } from '../lib/env.ts';
-import type { ServerDeps } from '../lib/deps.ts';
+import { serverEnv, type ServerEnv } from '#functions/lib/env.ts';
+import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createDocumentClient, type Table } from './dynamo/client.ts';
 import { createAuditLog } from './dynamo/audit-log.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
@@ -11,15 +11,31 @@ import { createPageTokens, createPseudonymizer } from './crypto.ts';
 import { createObjectStore } from './s3/object-store.ts';
 import { createSecretSource } from './secrets.ts';
 import { createPipelineStarter } from './sfn/pipeline-starter.ts';
-import type { BucketName } from '../../shared/domain/storage.ts';
+import type { BucketName } from '#shared/domain/storage.ts';
 
 /** Builds every port from the environment: the same code in Lambda and in the local twin (endpoints differ). */
 export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
   const region = env.AWS_REGION;
-  const table: Table = { doc: createDocumentClient({ region, endpoint: env.DYNAMODB_ENDPOINT }), tableName: env.TABLE_NAME };
-  const buckets: Record<BucketName, string> = { uploads: env.UPLOADS_BUCKET, studies: env.STUDIES_BUCKET, assets: env.ASSETS_BUCKET };
-  const objects = createObjectStore({ region, buckets, endpoint: env.S3_ENDPOINT, publicEndpoint: env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT });
-  const pseudonymSecret = createSecretSource({ region, secret: env.PSEUDONYM_SECRET, secretArn: env.PSEUDONYM_SECRET_ARN });
+  const table: Table = {
+    doc: createDocumentClient({ region, endpoint: env.DYNAMODB_ENDPOINT }),
+    tableName: env.TABLE_NAME,
+  };
+  const buckets: Record<BucketName, string> = {
+    uploads: env.UPLOADS_BUCKET,
+    studies: env.STUDIES_BUCKET,
+    assets: env.ASSETS_BUCKET,
+  };
+  const objects = createObjectStore({
+    region,
+    buckets,
+    endpoint: env.S3_ENDPOINT,
+    publicEndpoint: env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT,
+  });
+  const pseudonymSecret = createSecretSource({
+    region,
+    secret: env.PSEUDONYM_SECRET,
+    secretArn: env.PSEUDONYM_SECRET_ARN,
+  });
   // The secret is fetched on first use, so routes that never need it (health) never call Secrets Manager.
   const pageTokens = createPageTokens(pseudonymSecret);
   return {
@@ -36,7 +52,10 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
       async failing() {
         const checks: [string, Promise<void>][] = [
           ['table', describeTable(table)],
-          ...(Object.keys(buckets) as BucketName[]).map((b): [string, Promise<void>] => [`${b} bucket`, objects.headBucket(b)]),
+          ...(Object.keys(buckets) as BucketName[]).map((b): [string, Promise<void>] => [
+            `${b} bucket`,
+            objects.headBucket(b),
+          ]),
         ];
         const results = await Promise.allSettled(checks.map(([, p]) => p));
         return checks.filter((_, i) => results[i]!.status === 'rejected').map(([name]) => name);

@@ -4,17 +4,21 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
  * The pseudonym key (UID hashing, patient aliases): PSEUDONYM_SECRET locally, Secrets Manager in the cloud,
  * fetched once per container.
  */
-export function createSecretSource(options: { region: string; secret?: string; secretArn?: string }, client?: SecretsManagerClient): () => Promise<string> {
+export function createSecretSource(
+  options: { region: string; secret?: string; secretArn?: string },
+  client?: SecretsManagerClient,
+): () => Promise<string> {
   let cached: Promise<string> | undefined;
-  return () => (cached ??= (async () => {
-    if (options.secret) return options.secret;
-    if (!options.secretArn) throw new Error('No pseudonym secret configured');
-    const sm = client ?? new SecretsManagerClient({ region: options.region });
-    const result = await sm.send(new GetSecretValueCommand({ SecretId: options.secretArn }));
-    if (!result.SecretString) throw new Error('The pseudonym secret is empty');
-    return result.SecretString;
-  })().catch((error: unknown) => {
-    cached = undefined;
-    throw error;
-  }));
+  return () =>
+    (cached ??= (async () => {
+      if (options.secret) return options.secret;
+      if (!options.secretArn) throw new Error('No pseudonym secret configured');
+      const sm = client ?? new SecretsManagerClient({ region: options.region });
+      const result = await sm.send(new GetSecretValueCommand({ SecretId: options.secretArn }));
+      if (!result.SecretString) throw new Error('The pseudonym secret is empty');
+      return result.SecretString;
+    })().catch((error: unknown) => {
+      cached = undefined;
+      throw error;
+    }));
 }

@@ -1,7 +1,7 @@
-import { DEFAULT_PERMISSIONS } from '../../shared/auth/roles.ts';
-import { DEMO_HOSPITALS, DEMO_USERS, SYSTEM_HOSPITAL_ID, type DemoUser } from '../../shared/domain/demo/demo-data.ts';
-import type { Directory } from '../../shared/domain/auth/ports.ts';
-import { serverEnv } from '../lib/env.ts';
+import { DEFAULT_PERMISSIONS } from '#shared/auth/roles.ts';
+import { DEMO_HOSPITALS, DEMO_USERS, SYSTEM_HOSPITAL_ID, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import { serverEnv } from '#functions/lib/env.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { createDocumentClient } from './dynamo/client.ts';
 
@@ -16,9 +16,20 @@ export async function seedDemoTenants(deps: {
   now?: string;
 }): Promise<void> {
   const env = deps.directory ? undefined : serverEnv();
-  const directory = deps.directory ?? createDirectory({ doc: createDocumentClient({ region: env!.AWS_REGION, endpoint: env!.DYNAMODB_ENDPOINT }), tableName: env!.TABLE_NAME });
+  const directory =
+    deps.directory ??
+    createDirectory({
+      doc: createDocumentClient({ region: env!.AWS_REGION, endpoint: env!.DYNAMODB_ENDPOINT }),
+      tableName: env!.TABLE_NAME,
+    });
   const now = deps.now ?? new Date().toISOString();
-  await directory.putHospital({ id: SYSTEM_HOSPITAL_ID, slug: 'system', name: 'Imaging Workspace', createdAt: now, updatedAt: now });
+  await directory.putHospital({
+    id: SYSTEM_HOSPITAL_ID,
+    slug: 'system',
+    name: 'Imaging Workspace',
+    createdAt: now,
+    updatedAt: now,
+  });
   for (const h of DEMO_HOSPITALS) {
     const { departments, teams, ...hospital } = h;
     await directory.putHospital({ ...hospital, createdAt: now, updatedAt: now });
@@ -28,10 +39,18 @@ export async function seedDemoTenants(deps: {
   for (const user of DEMO_USERS) {
     const sub = await deps.ensureIdentity(user, deps.password);
     await directory.putUser({
-      id: sub, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: 'ACTIVE',
-      hospitalId: user.hospitalId, teamId: user.teamId ?? null,
-      ...(user.department ? { department: user.department } : {}), ...(user.specialization ? { specialization: user.specialization } : {}),
-      permissions: [...DEFAULT_PERMISSIONS[user.role]], createdAt: now,
+      id: sub,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      role: user.role,
+      status: 'ACTIVE',
+      hospitalId: user.hospitalId,
+      teamId: user.teamId ?? null,
+      ...(user.department ? { department: user.department } : {}),
+      ...(user.specialization ? { specialization: user.specialization } : {}),
+      permissions: [...DEFAULT_PERMISSIONS[user.role]],
+      createdAt: now,
     });
   }
 }

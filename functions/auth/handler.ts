@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { dispatch } from '../lib/dispatch.ts';
+import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as getMe } from './get-me.ts';
 import { handler as logout } from './logout.ts';
 

@@ -1,4 +1,6 @@
-import { createDataset } from '../../shared/domain/datasets/create-dataset.ts';
-import { httpHandler } from '../lib/http-handler.ts';
+import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
+import { httpHandler } from '#functions/lib/http-handler.ts';
 
-export const handler = httpHandler('POST /api/datasets', async ({ body }, caller, deps) => createDataset(body, caller, deps));
+export const handler = httpHandler('POST /api/datasets', async ({ body }, caller, deps) =>
+  createDataset(body, caller, deps),
+);

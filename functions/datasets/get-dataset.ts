@@ -1,4 +1,6 @@
-import { getDataset } from '../../shared/domain/datasets/get-dataset.ts';
-import { httpHandler } from '../lib/http-handler.ts';
+import { getDataset } from '#shared/domain/datasets/get-dataset.ts';
+import { httpHandler } from '#functions/lib/http-handler.ts';
 
-export const handler = httpHandler('GET /api/datasets/{id}', async ({ pathParameters }, caller, deps) => getDataset(pathParameters.id, caller, deps));
+export const handler = httpHandler('GET /api/datasets/{id}', async ({ pathParameters }, caller, deps) =>
+  getDataset(pathParameters.id, caller, deps),
+);

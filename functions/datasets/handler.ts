@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { dispatch } from '../lib/dispatch.ts';
+import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as classifySeries } from './classify-series.ts';
 import { handler as createDataset } from './create-dataset.ts';
 import { handler as deleteDataset } from './delete-dataset.ts';

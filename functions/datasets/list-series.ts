@@ -1,4 +1,6 @@
-import { listSeries } from '../../shared/domain/datasets/list-series.ts';
-import { httpHandler } from '../lib/http-handler.ts';
+import { listSeries } from '#shared/domain/datasets/list-series.ts';
+import { httpHandler } from '#functions/lib/http-handler.ts';
 
-export const handler = httpHandler('GET /api/datasets/{id}/series', async ({ pathParameters }, caller, deps) => listSeries(pathParameters.id, caller, deps));
+export const handler = httpHandler('GET /api/datasets/{id}/series', async ({ pathParameters }, caller, deps) =>
+  listSeries(pathParameters.id, caller, deps),
+);

@@ -1,4 +1,4 @@
-import { HttpReply, publicHttpHandler } from '../lib/http-handler.ts';
+import { HttpReply, publicHttpHandler } from '#functions/lib/http-handler.ts';
 
 /** GET /api/health: {"status":"ok"} once the table and every bucket answer; 503 naming what failed. */
 export const handler = publicHttpHandler('GET /api/health', async (_event, getDeps) => {

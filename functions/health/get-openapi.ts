@@ -1,5 +1,5 @@
-import { buildOpenApiDocument } from '../../shared/api/openapi.ts';
-import { publicHttpHandler } from '../lib/http-handler.ts';
+import { buildOpenApiDocument } from '#shared/api/openapi.ts';
+import { publicHttpHandler } from '#functions/lib/http-handler.ts';
 
 let document: Record<string, unknown> | undefined;
 

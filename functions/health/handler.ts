@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { dispatch } from '../lib/dispatch.ts';
+import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as checkHealth } from './check-health.ts';
 import { handler as getOpenApi } from './get-openapi.ts';
 

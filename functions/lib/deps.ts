@@ -1,9 +1,15 @@
-import type { Directory } from '../../shared/domain/auth/ports.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
 import type {
-  AuditLog, Clock, DatasetRepository, IdGenerator, PageTokens, PipelineStarter, Pseudonymizer,
-} from '../../shared/domain/datasets/ports.ts';
-import type { ObjectStore } from '../../shared/domain/storage.ts';
-import type { UploadRepository } from '../../shared/domain/uploads/ports.ts';
+  AuditLog,
+  Clock,
+  DatasetRepository,
+  IdGenerator,
+  PageTokens,
+  PipelineStarter,
+  Pseudonymizer,
+} from '#shared/domain/datasets/ports.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
+import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 
 export type HealthProbe = {
   /** Names of the services that did not answer (table, buckets), empty when all are up. */
@@ -27,13 +33,11 @@ export type ServerDeps = {
 };
 
 let current: ServerDeps | undefined;
-let factory: (() => Promise<ServerDeps>) | undefined;
 
 /** The AWS adapters are imported lazily so that tests with fakes never load the SDK clients. */
 export async function getDeps(): Promise<ServerDeps> {
   if (current) return current;
-  const build = factory ?? (async () => (await import('../adapters/index.ts')).createAwsDeps());
-  current = await build();
+  current = await (await import('#functions/adapters/index.ts')).createAwsDeps();
   return current;
 }
 

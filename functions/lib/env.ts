@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENV } from '../../shared/env.ts';
+import { ENV } from '#shared/env.ts';
 
 /**
  * Reads the environment once, through a schema, and fails fast at init when something is missing: a

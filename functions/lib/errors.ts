@@ -1,5 +1,5 @@
-import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '../../shared/schemas/api/errors.ts';
-import { DomainError, ValidationError } from '../../shared/domain/errors.ts';
+import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
+import { DomainError, ValidationError } from '#shared/domain/errors.ts';
 
 export type ErrorBody = { error: { code: ErrorCode; message: string; details?: unknown } };
 
@@ -10,7 +10,13 @@ export function toHttpError(error: unknown): { statusCode: number; body: ErrorBo
     const details = error instanceof ValidationError ? error.details : undefined;
     return {
       statusCode: entry.status,
-      body: { error: { code: error.code, message: catalogueMessage(error.code, error.values), ...(details ? { details } : {}) } },
+      body: {
+        error: {
+          code: error.code,
+          message: catalogueMessage(error.code, error.values),
+          ...(details ? { details } : {}),
+        },
+      },
     };
   }
   return { statusCode: 500, body: { error: { code: 'INTERNAL', message: ERROR_CATALOGUE.INTERNAL.message } } };

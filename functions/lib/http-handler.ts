@@ -1,10 +1,10 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { ROUTE_SCHEMAS, type RouteSchemas } from '../../shared/api/route-schemas.ts';
-import { ROUTES, routeKey, type RouteDefinition } from '../../shared/api/routes.ts';
-import type { Caller } from '../../shared/domain/access/caller.ts';
-import { DomainError, ValidationError } from '../../shared/domain/errors.ts';
+import { ROUTE_SCHEMAS, type RouteSchemas } from '#shared/api/route-schemas.ts';
+import { ROUTES, routeKey, type RouteDefinition } from '#shared/api/routes.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
 import { resolveCaller } from './caller.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
 import { serverEnv } from './env.ts';
@@ -17,7 +17,11 @@ export type HttpRequest<B, Q, P> = { body: B; query: Q; pathParameters: P; event
 
 /** A non-200 success (201, 204) or a non-JSON body. */
 export class HttpReply {
-  constructor(readonly statusCode: number, readonly body?: unknown, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly statusCode: number,
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
 }
 
 type Schemas = {
@@ -28,7 +32,12 @@ type Schemas = {
   mapIssues?: (issues: z.core.$ZodIssue[], raw: unknown) => DomainError | undefined;
 };
 
-type Internal = { request?: HttpRequest<unknown, unknown, unknown>; caller?: Caller; deps?: ServerDeps; route: RouteDefinition };
+type Internal = {
+  request?: HttpRequest<unknown, unknown, unknown>;
+  caller?: Caller;
+  deps?: ServerDeps;
+  route: RouteDefinition;
+};
 
 function findRoute(key: string): RouteDefinition {
   const route = (ROUTES as readonly RouteDefinition[]).find((r) => routeKey(r) === key);
@@ -62,7 +71,11 @@ function parsePart<S extends z.ZodType>(schema: S | undefined, raw: unknown, map
   if (result.success) return result.data;
   const mapped = mapIssues?.(result.error.issues, raw);
   if (mapped) throw mapped;
-  throw new ValidationError('VALIDATION_FAILED', {}, result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+  throw new ValidationError(
+    'VALIDATION_FAILED',
+    {},
+    result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+  );
 }
 
 function parseBody(event: APIGatewayProxyEvent): unknown {
@@ -76,7 +89,9 @@ function parseBody(event: APIGatewayProxyEvent): unknown {
 }
 
 /** Parses body, query and path with the route's zod schemas. */
-function parser(schemas: Schemas): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> {
+function parser(
+  schemas: Schemas,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> {
   return {
     before: (request) => {
       const event = request.event;
@@ -105,7 +120,11 @@ function errorMapper(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResul
   return {
     onError: (request) => {
       const { statusCode, body } = toHttpError(request.error);
-      const fields = { route: routeKey(request.internal.route), hospitalId: request.internal.caller?.hospitalId, statusCode };
+      const fields = {
+        route: routeKey(request.internal.route),
+        hospitalId: request.internal.caller?.hospitalId,
+        statusCode,
+      };
       if (statusCode >= 500) logger.error('request failed', { ...fields, ...errorOrigin(request.error) });
       else logger.info('request rejected', { ...fields, code: body.error.code });
       request.response = json(statusCode, body);
@@ -124,22 +143,36 @@ type Part<K extends RouteKeyWithSchemas, N extends 'body' | 'query' | 'path'> =
  */
 export function httpHandler<K extends RouteKeyWithSchemas>(
   key: K,
-  fn: (request: HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>, caller: Caller, deps: ServerDeps) => Promise<unknown>,
+  fn: (
+    request: HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>,
+    caller: Caller,
+    deps: ServerDeps,
+  ) => Promise<unknown>,
   options: { mapIssues?: Schemas['mapIssues'] } = {},
 ): ApiHandler {
   const route = findRoute(key);
   const schemas = ROUTE_SCHEMAS[key] as RouteSchemas;
   const status = schemas.status ?? 200;
   const core = async (_event: APIGatewayProxyEvent, _context: Context, { internal }: { internal: Internal }) => {
-    const result = await fn(internal.request as HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>, internal.caller!, internal.deps!);
+    const result = await fn(
+      internal.request as HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>,
+      internal.caller!,
+      internal.deps!,
+    );
     if (result instanceof HttpReply) return json(result.statusCode, result.body, result.headers);
     return json(status, status === 204 ? undefined : result);
   };
-  return wrap(route, core, [authorizer(), parser({ body: schemas.body, query: schemas.query, path: schemas.path, mapIssues: options.mapIssues })]);
+  return wrap(route, core, [
+    authorizer(),
+    parser({ body: schemas.body, query: schemas.query, path: schemas.path, mapIssues: options.mapIssues }),
+  ]);
 }
 
 /** Public routes (health, OpenAPI): no caller, same error mapping and headers. */
-export function publicHttpHandler(key: string, fn: (event: APIGatewayProxyEvent, deps: () => Promise<ServerDeps>) => Promise<unknown>): ApiHandler {
+export function publicHttpHandler(
+  key: string,
+  fn: (event: APIGatewayProxyEvent, deps: () => Promise<ServerDeps>) => Promise<unknown>,
+): ApiHandler {
   const route = findRoute(key);
   const core = async (event: APIGatewayProxyEvent) => {
     const result = await fn(event, getDeps);
@@ -154,11 +187,22 @@ const requests = new WeakMap<APIGatewayProxyEvent, Internal>();
 
 function wrap(
   route: RouteDefinition,
-  core: (event: APIGatewayProxyEvent, context: Context, extra: { internal: Internal }) => Promise<APIGatewayProxyResult>,
+  core: (
+    event: APIGatewayProxyEvent,
+    context: Context,
+    extra: { internal: Internal },
+  ) => Promise<APIGatewayProxyResult>,
   middlewares: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>[],
 ): ApiHandler {
-  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>({ timeoutEarlyInMillis: 0 })
-    .use({ before: (request) => { request.internal.route = route; requests.set(request.event, request.internal); } })
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>({
+    timeoutEarlyInMillis: 0,
+  })
+    .use({
+      before: (request) => {
+        request.internal.route = route;
+        requests.set(request.event, request.internal);
+      },
+    })
     .use(errorMapper())
     .use(middlewares)
     .handler((event, context) => core(event, context, { internal: requests.get(event)! }));

@@ -19,6 +19,9 @@ export const logger = {
 /** Where an unexpected error came from (error name and first stack frame), without its message. */
 export function errorOrigin(error: unknown): Fields {
   if (!(error instanceof Error)) return { errorName: typeof error };
-  const frame = error.stack?.split('\n').find((line) => line.trim().startsWith('at '))?.trim();
+  const frame = error.stack
+    ?.split('\n')
+    .find((line) => line.trim().startsWith('at '))
+    ?.trim();
   return { errorName: error.name, errorAt: frame };
 }

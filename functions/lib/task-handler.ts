@@ -1,12 +1,23 @@
-import { PipelineInputSchema, type PipelineInput } from '../../shared/schemas/workflow.ts';
-import { DomainError, TransientError } from '../../shared/domain/errors.ts';
+import { PipelineInputSchema, type PipelineInput } from '#shared/schemas/workflow.ts';
+import { DomainError, TransientError } from '#shared/domain/errors.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
 import { errorOrigin, logger } from './logger.ts';
 
 const TRANSIENT_NAMES = new Set([
-  'ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException',
-  'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'RequestTimeout', 'TimeoutError',
-  'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'TransactionConflictException',
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'TooManyRequestsException',
+  'SlowDown',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'InternalError',
+  'RequestTimeout',
+  'TimeoutError',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'TransactionConflictException',
 ]);
 
 /** Service throttling, 5xx and network resets become TransientError, which the state machine retries. */
@@ -44,7 +55,10 @@ export function shieldTaskError(error: Error): Error {
  * runs the core and returns the input unchanged (tasks use ResultPath null). Errors are rethrown with their
  * name so Step Functions Retry/Catch can match it, never with their text; logs carry ids only.
  */
-export function taskHandler(state: string, fn: (input: PipelineInput, deps: ServerDeps) => Promise<void>): (input: PipelineInput) => Promise<PipelineInput> {
+export function taskHandler(
+  state: string,
+  fn: (input: PipelineInput, deps: ServerDeps) => Promise<void>,
+): (input: PipelineInput) => Promise<PipelineInput> {
   return async (rawInput) => {
     const input = PipelineInputSchema.parse(rawInput);
     const ids = { state, hospitalId: input.hospitalId, datasetId: input.datasetId, runId: input.runId };

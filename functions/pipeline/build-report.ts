@@ -1,6 +1,6 @@
-import type { PipelineInput } from '../../shared/schemas/workflow.ts';
-import { buildDatasetReport } from '../../shared/domain/pipeline/build-report.ts';
-import { taskHandler } from '../lib/task-handler.ts';
+import type { PipelineInput } from '#shared/schemas/workflow.ts';
+import { buildDatasetReport } from '#shared/domain/pipeline/build-report.ts';
+import { taskHandler } from '#functions/lib/task-handler.ts';
 
 const run = taskHandler('BuildReport', (input, deps) => buildDatasetReport(input, deps));
 

@@ -1,6 +1,6 @@
-import type { PipelineInput } from '../../shared/schemas/workflow.ts';
-import { buildDatasetTracts } from '../../shared/domain/pipeline/build-tracts.ts';
-import { taskHandler } from '../lib/task-handler.ts';
+import type { PipelineInput } from '#shared/schemas/workflow.ts';
+import { buildDatasetTracts } from '#shared/domain/pipeline/build-tracts.ts';
+import { taskHandler } from '#functions/lib/task-handler.ts';
 
 const run = taskHandler('BuildTracts', (input, deps) => buildDatasetTracts(input, deps));
 

@@ -1,6 +1,6 @@
-import type { PipelineInput } from '../../shared/schemas/workflow.ts';
-import { classifyDatasetSeries } from '../../shared/domain/pipeline/classify-series.ts';
-import { taskHandler } from '../lib/task-handler.ts';
+import type { PipelineInput } from '#shared/schemas/workflow.ts';
+import { classifyDatasetSeries } from '#shared/domain/pipeline/classify-series.ts';
+import { taskHandler } from '#functions/lib/task-handler.ts';
 
 const run = taskHandler('ClassifySeries', (input, deps) => classifyDatasetSeries(input, deps));
 

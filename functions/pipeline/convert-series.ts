@@ -1,6 +1,6 @@
-import type { PipelineInput } from '../../shared/schemas/workflow.ts';
-import { convertDatasetSeries } from '../../shared/domain/pipeline/convert-series.ts';
-import { taskHandler } from '../lib/task-handler.ts';
+import type { PipelineInput } from '#shared/schemas/workflow.ts';
+import { convertDatasetSeries } from '#shared/domain/pipeline/convert-series.ts';
+import { taskHandler } from '#functions/lib/task-handler.ts';
 
 const run = taskHandler('ConvertSeries', (input, deps) => convertDatasetSeries(input, deps));
 

@@ -1,6 +1,6 @@
-import type { PipelineInput } from '../../shared/schemas/workflow.ts';
-import { deidentifyStudy } from '../../shared/domain/pipeline/deidentify-study.ts';
-import { taskHandler } from '../lib/task-handler.ts';
+import type { PipelineInput } from '#shared/schemas/workflow.ts';
+import { deidentifyStudy } from '#shared/domain/pipeline/deidentify-study.ts';
+import { taskHandler } from '#functions/lib/task-handler.ts';
 
 const run = taskHandler('DeidentifyStudy', (input, deps) => deidentifyStudy(input, deps));
 

@@ -1,6 +1,6 @@
-import type { PipelineInput } from '../../shared/schemas/workflow.ts';
-import { recordFailure } from '../../shared/domain/pipeline/record-failure.ts';
-import { taskHandler } from '../lib/task-handler.ts';
+import type { PipelineInput } from '#shared/schemas/workflow.ts';
+import { recordFailure } from '#shared/domain/pipeline/record-failure.ts';
+import { taskHandler } from '#functions/lib/task-handler.ts';
 
 const run = taskHandler('RecordFailure', (input, deps) => recordFailure(input, deps));
 

@@ -1,5 +1,6 @@
-import { completeUpload } from '../../shared/domain/uploads/complete-upload.ts';
-import { httpHandler } from '../lib/http-handler.ts';
+import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
+import { httpHandler } from '#functions/lib/http-handler.ts';
 
 export const handler = httpHandler('POST /api/uploads/{sessionId}/complete', async ({ pathParameters }, caller, deps) =>
-  completeUpload(pathParameters.sessionId, caller, deps));
+  completeUpload(pathParameters.sessionId, caller, deps),
+);

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { dispatch } from '../lib/dispatch.ts';
+import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as completeFile } from './complete-file.ts';
 import { handler as completeUpload } from './complete-upload.ts';
 import { handler as getUploadSession } from './get-upload-session.ts';

@@ -10,10 +10,10 @@ import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TABLE_KEYS } from '../../shared/db/table.ts';
-import { ENV } from '../../shared/env.ts';
-import type { StageConfig } from '../config.ts';
-import { bucketArn, DATA_BUCKETS, resourceNames, tableArn, type DataBucket } from '../resource-names.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
+import { ENV } from '#shared/env.ts';
+import type { StageConfig } from '#infra/config.ts';
+import { bucketArn, DATA_BUCKETS, resourceNames, tableArn, type DataBucket } from '#infra/resource-names.ts';
 
 export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -112,7 +112,8 @@ export class ImagingFunction extends NodejsFunction {
         platform: 'node',
         mainFields: ['module', 'main'],
         // ESM bundles have no `require`; CommonJS dependencies bundled inside still call it.
-        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        banner:
+          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
         // The Node 22 runtime ships AWS SDK v3; everything else is bundled.
         externalModules: ['@aws-sdk/*'],
         sourceMap: true,
@@ -127,19 +128,37 @@ export class ImagingFunction extends NodejsFunction {
     Validations.of(role).acknowledge(
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions. '
-          + 'tests/infra asserts that "*" appears only in X-Ray statements.',
+        reason:
+          'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions. ' +
+          'tests/infra asserts that "*" appears only in X-Ray statements.',
       },
       {
         id: 'HIPAA.Security-IAMNoInlinePolicy',
-        reason: 'Each function has its own role whose one policy lists exactly what that function may do; a managed policy would invite sharing grants between functions.',
+        reason:
+          'Each function has its own role whose one policy lists exactly what that function may do; a managed policy would invite sharing grants between functions.',
       },
     );
     Validations.of(this).acknowledge(
-      { id: 'AwsSolutions-L1', reason: 'Node.js 22 is the runtime the handlers, the local twin and CI are built and tested on (bundle target node22); move with them.' },
-      { id: 'HIPAA.Security-LambdaConcurrency', reason: 'Reserved concurrency would be carved out of the account quota (10 on new accounts) and fail deployments; load is bounded by API Gateway throttling, WAF rate limits and the state machine.' },
-      { id: 'HIPAA.Security-LambdaDLQ', reason: 'Invoked synchronously only (API Gateway proxy, Step Functions task); failures are returned to the caller and the pipeline records them (RecordFailure).' },
-      { id: 'HIPAA.Security-LambdaInsideVPC', reason: 'The functions reach only AWS service APIs (DynamoDB, S3, Step Functions, Secrets Manager, KMS, Cognito) over TLS with IAM auth; there is no VPC resource to reach.' },
+      {
+        id: 'AwsSolutions-L1',
+        reason:
+          'Node.js 22 is the runtime the handlers, the local twin and CI are built and tested on (bundle target node22); move with them.',
+      },
+      {
+        id: 'HIPAA.Security-LambdaConcurrency',
+        reason:
+          'Reserved concurrency would be carved out of the account quota (10 on new accounts) and fail deployments; load is bounded by API Gateway throttling, WAF rate limits and the state machine.',
+      },
+      {
+        id: 'HIPAA.Security-LambdaDLQ',
+        reason:
+          'Invoked synchronously only (API Gateway proxy, Step Functions task); failures are returned to the caller and the pipeline records them (RecordFailure).',
+      },
+      {
+        id: 'HIPAA.Security-LambdaInsideVPC',
+        reason:
+          'The functions reach only AWS service APIs (DynamoDB, S3, Step Functions, Secrets Manager, KMS, Cognito) over TLS with IAM auth; there is no VPC resource to reach.',
+      },
     );
   }
 
@@ -147,20 +166,28 @@ export class ImagingFunction extends NodejsFunction {
   bindTable(access: 'describe' | 'read' | 'readWrite'): this {
     const names = resourceNames(this.config);
     if (access === 'describe') {
-      this.executionRole.addToPolicy(new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [tableArn(names.table)] }));
+      this.executionRole.addToPolicy(
+        new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [tableArn(names.table)] }),
+      );
       return this;
     }
     const read = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
     const write = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-    this.executionRole.addToPolicy(new PolicyStatement({
-      actions: access === 'read' ? read : [...read, ...write],
-      resources: [tableArn(names.table)],
-    }));
+    this.executionRole.addToPolicy(
+      new PolicyStatement({
+        actions: access === 'read' ? read : [...read, ...write],
+        resources: [tableArn(names.table)],
+      }),
+    );
     // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
-    this.executionRole.addToPolicy(new PolicyStatement({
-      actions: ['dynamodb:Query'],
-      resources: [TABLE_KEYS.gsi1, TABLE_KEYS.gsi2, TABLE_KEYS.gsi3].map((gsi) => `${tableArn(names.table)}/index/${gsi.index}`),
-    }));
+    this.executionRole.addToPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: [TABLE_KEYS.gsi1, TABLE_KEYS.gsi2, TABLE_KEYS.gsi3].map(
+          (gsi) => `${tableArn(names.table)}/index/${gsi.index}`,
+        ),
+      }),
+    );
     this.grantDataKey();
     return this;
   }
@@ -172,8 +199,11 @@ export class ImagingFunction extends NodejsFunction {
     if (objectActions.length > 0) {
       const objects = `${bucketArn(name)}/*`;
       this.executionRole.addToPolicy(new PolicyStatement({ actions: objectActions, resources: [objects] }));
-      this.acknowledgeWildcard(objects, `Objects of the ${bucket} bucket are keyed by hospital and dataset ids known only at run time; `
-        + 'the bucket itself is fixed and the actions are listed one by one.');
+      this.acknowledgeWildcard(
+        objects,
+        `Objects of the ${bucket} bucket are keyed by hospital and dataset ids known only at run time; ` +
+          'the bucket itself is fixed and the actions are listed one by one.',
+      );
     }
     if (access.includes('list')) {
       this.executionRole.addToPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn(name)] }));
@@ -185,30 +215,42 @@ export class ImagingFunction extends NodejsFunction {
   /** STATE_MACHINE_ARN plus states:StartExecution on the dataset pipeline only. */
   bindPipelineStart(stateMachineArn: string): this {
     this.addEnvironment(ENV.STATE_MACHINE_ARN, stateMachineArn);
-    this.executionRole.addToPolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [stateMachineArn] }));
+    this.executionRole.addToPolicy(
+      new PolicyStatement({ actions: ['states:StartExecution'], resources: [stateMachineArn] }),
+    );
     return this;
   }
 
   /** Administration of users and group membership in the one user pool (users and invitations domains). */
   bindUserPoolAdmin(userPoolArn: string): this {
-    this.executionRole.addToPolicy(new PolicyStatement({
-      actions: [
-        'cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUpdateUserAttributes',
-        'cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:AdminListGroupsForUser',
-        'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser', 'cognito-idp:AdminResetUserPassword',
-      ],
-      resources: [userPoolArn],
-    }));
+    this.executionRole.addToPolicy(
+      new PolicyStatement({
+        actions: [
+          'cognito-idp:AdminCreateUser',
+          'cognito-idp:AdminGetUser',
+          'cognito-idp:AdminUpdateUserAttributes',
+          'cognito-idp:AdminAddUserToGroup',
+          'cognito-idp:AdminRemoveUserFromGroup',
+          'cognito-idp:AdminListGroupsForUser',
+          'cognito-idp:AdminDisableUser',
+          'cognito-idp:AdminEnableUser',
+          'cognito-idp:AdminResetUserPassword',
+        ],
+        resources: [userPoolArn],
+      }),
+    );
     return this;
   }
 
   /** Read access to the pseudonymisation secret (its ARN is in every function's environment, the value is not). */
   bindPseudonymSecret(): this {
     // An explicit statement, not secret.grantRead(): that would edit the storage stack's key policy (a stack cycle).
-    this.executionRole.addToPolicy(new PolicyStatement({
-      actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
-      resources: [this.pseudonymSecret.secretArn],
-    }));
+    this.executionRole.addToPolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+        resources: [this.pseudonymSecret.secretArn],
+      }),
+    );
     this.grantDataKey();
     return this;
   }
@@ -217,11 +259,13 @@ export class ImagingFunction extends NodejsFunction {
   private grantDataKey(): void {
     if (this.hasDataKeyGrant) return;
     this.hasDataKeyGrant = true;
-    this.executionRole.addToPolicy(new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
-      resources: [this.dataKey.keyArn],
-    }));
+    this.executionRole.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
+        resources: [this.dataKey.keyArn],
+      }),
+    );
   }
 
   /** Acknowledges exactly the cdk-nag IAM5 finding this resource produces, with the reason it is needed. */

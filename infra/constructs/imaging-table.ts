@@ -1,8 +1,8 @@
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
-import type { StageConfig } from '../config.ts';
+import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
+import type { StageConfig } from '#infra/config.ts';
 
 export type ImagingTableProps = {
   config: StageConfig;

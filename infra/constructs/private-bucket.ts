@@ -1,7 +1,13 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
-  BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CorsRule, type IBucket, type LifecycleRule,
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  ObjectOwnership,
+  type CorsRule,
+  type IBucket,
+  type LifecycleRule,
 } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 
@@ -35,7 +41,9 @@ export function createPrivateBucket(scope: Construct, id: string, props: Private
     versioned: props.versioned,
     objectOwnership: props.objectOwnership ?? ObjectOwnership.BUCKET_OWNER_ENFORCED,
     removalPolicy: props.removalPolicy,
-    ...(props.accessLogs ? { serverAccessLogsBucket: props.accessLogs.bucket, serverAccessLogsPrefix: props.accessLogs.prefix } : {}),
+    ...(props.accessLogs
+      ? { serverAccessLogsBucket: props.accessLogs.bucket, serverAccessLogsPrefix: props.accessLogs.prefix }
+      : {}),
     lifecycleRules: props.lifecycleRules ?? [],
     ...(props.cors ? { cors: props.cors } : {}),
   });

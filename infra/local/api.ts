@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { JWTPayload } from 'jose';
-import { matchRoute, type RouteDefinition } from '../../shared/api/routes.ts';
-import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '../../shared/schemas/api/errors.ts';
+import { matchRoute, type RouteDefinition } from '#shared/api/routes.ts';
+import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
 
 /**
  * The local stand-in for API Gateway (REST, Lambda proxy integration) + its Cognito authorizer: matches the route
@@ -15,9 +15,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** API Gateway's payload limit. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-type Handler = (event: unknown, context: unknown) => Promise<{
-  statusCode: number; headers?: Record<string, string | number | boolean>; multiValueHeaders?: Record<string, (string | number | boolean)[]>;
-  body?: string; isBase64Encoded?: boolean;
+type Handler = (
+  event: unknown,
+  context: unknown,
+) => Promise<{
+  statusCode: number;
+  headers?: Record<string, string | number | boolean>;
+  multiValueHeaders?: Record<string, (string | number | boolean)[]>;
+  body?: string;
+  isBase64Encoded?: boolean;
 }>;
 
 export type ApiOptions = {
@@ -55,7 +61,10 @@ const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|[\w.+-]+\+jso
 /** Claims as the Cognito authorizer hands them to a REST API Lambda: every value a string, groups comma-separated. */
 export function claimsAsStrings(payload: JWTPayload): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(payload).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : JSON.stringify(value)]),
+    Object.entries(payload).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : JSON.stringify(value),
+    ]),
   );
 }
 
@@ -76,14 +85,23 @@ export function createApi(options: ApiOptions) {
   function loadHandler(route: RouteDefinition): Promise<Handler> {
     let handler = handlers.get(route.domain);
     if (!handler) {
-      handler = import(pathToFileURL(join(ROOT, 'functions', route.domain, 'handler.ts')).href).then((m: { handler: Handler }) => m.handler);
+      handler = import(pathToFileURL(join(ROOT, 'functions', route.domain, 'handler.ts')).href).then(
+        (m: { handler: Handler }) => m.handler,
+      );
       handlers.set(route.domain, handler);
       handler.catch(() => handlers.delete(route.domain));
     }
     return handler;
   }
 
-  async function invoke(req: IncomingMessage, res: ServerResponse, url: URL, route: RouteDefinition, pathParameters: Record<string, string>, claims?: Record<string, string>) {
+  async function invoke(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    route: RouteDefinition,
+    pathParameters: Record<string, string>,
+    claims?: Record<string, string>,
+  ) {
     const body = await readBody(req);
     if (body === 'too-large') {
       sendError(res, 'PAYLOAD_TOO_LARGE');
@@ -154,14 +172,20 @@ export function createApi(options: ApiOptions) {
       result = await handler(event, context);
     } catch (error) {
       // Never the message: it may carry request data. The name and the request id are enough to find it.
-      options.log(`handler of ${route.domain} failed on ${route.method} ${route.path}: ${error instanceof Error ? error.name : 'error'} (request ${requestId})`);
+      options.log(
+        `handler of ${route.domain} failed on ${route.method} ${route.path}: ${error instanceof Error ? error.name : 'error'} (request ${requestId})`,
+      );
       sendError(res, 'INTERNAL', corsHeaders);
       return;
     }
     const responseHeaders: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
-    for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
-    const payload = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+    for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))
+      responseHeaders[name] = values.map(String);
+    const payload =
+      result.body === undefined
+        ? Buffer.alloc(0)
+        : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
     res.writeHead(result.statusCode, responseHeaders);
     res.end(payload);
   }

@@ -7,8 +7,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { ROLES } from '../../shared/auth/roles.ts';
-import type { DemoUser } from '../../shared/domain/demo/demo-data.ts';
+import { ROLES } from '#shared/auth/roles.ts';
+import type { DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ensureDir, persistedSecret, readJson, writeJson } from './data-dir.ts';
 
 /**
@@ -40,7 +40,10 @@ export type CognitoService = {
 };
 
 export class CognitoError extends Error {
-  constructor(readonly type: string, message: string) {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
     super(message);
     this.name = type;
   }
@@ -72,13 +75,24 @@ export function signingKey(cognitoDir: string): SigningKey {
   return JSON.parse(value) as SigningKey;
 }
 
-async function spawnCognitoLocal(cwd: string, port: number, keyFile: string): Promise<{ child: ChildProcess; output: () => string }> {
+async function spawnCognitoLocal(
+  cwd: string,
+  port: number,
+  keyFile: string,
+): Promise<{ child: ChildProcess; output: () => string }> {
   const child = fork(CHILD, [COGNITO_START], {
     cwd,
     execArgv: [],
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_OPTIONS: '', NODE_NO_WARNINGS: '1', DEBUG: '',
-      IWS_COGNITO_KEY_FILE: keyFile, IWS_COGNITO_PRIVATE_MODULE: KEY_MODULES.private, IWS_COGNITO_PUBLIC_MODULE: KEY_MODULES.public,
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_OPTIONS: '',
+      NODE_NO_WARNINGS: '1',
+      DEBUG: '',
+      IWS_COGNITO_KEY_FILE: keyFile,
+      IWS_COGNITO_PRIVATE_MODULE: KEY_MODULES.private,
+      IWS_COGNITO_PUBLIC_MODULE: KEY_MODULES.public,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -128,7 +142,9 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
     });
     const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (!response.ok) {
-      const type = String(json.__type ?? json.code ?? `HTTP ${response.status}`).split('#').pop()!;
+      const type = String(json.__type ?? json.code ?? `HTTP ${response.status}`)
+        .split('#')
+        .pop()!;
       throw new CognitoError(type, String(json.message ?? type));
     }
     return json as T;
@@ -152,7 +168,10 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
     async bootstrap() {
       let ids = readJson<PoolIds>(idsPath);
       if (ids) {
-        const exists = await call('DescribeUserPool', { UserPoolId: ids.userPoolId }).then(() => true, () => false);
+        const exists = await call('DescribeUserPool', { UserPoolId: ids.userPoolId }).then(
+          () => true,
+          () => false,
+        );
         if (!exists) ids = undefined;
       }
       if (!ids) {
@@ -171,7 +190,10 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
         writeJson(idsPath, ids);
       }
       for (const role of ROLES) {
-        await ignoreExists(call('CreateGroup', { UserPoolId: ids.userPoolId, GroupName: role }), 'GroupExistsException');
+        await ignoreExists(
+          call('CreateGroup', { UserPoolId: ids.userPoolId, GroupName: role }),
+          'GroupExistsException',
+        );
       }
       return ids;
     },
@@ -185,7 +207,11 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
         { Name: 'custom:hospitalId', Value: user.hospitalId },
         ...(user.teamId ? [{ Name: 'custom:teamId', Value: user.teamId }] : []),
       ];
-      type UserShape = { Username: string; UserAttributes?: { Name: string; Value: string }[]; User?: { Username: string; Attributes: { Name: string; Value: string }[] } };
+      type UserShape = {
+        Username: string;
+        UserAttributes?: { Name: string; Value: string }[];
+        User?: { Username: string; Attributes: { Name: string; Value: string }[] };
+      };
       let existing: UserShape | undefined;
       try {
         existing = await call<UserShape>('AdminGetUser', { UserPoolId: ids.userPoolId, Username: user.email });
@@ -197,20 +223,41 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
       if (existing) {
         username = existing.Username;
         sub = existing.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
-        await call('AdminUpdateUserAttributes', { UserPoolId: ids.userPoolId, Username: username, UserAttributes: attributes });
+        await call('AdminUpdateUserAttributes', {
+          UserPoolId: ids.userPoolId,
+          Username: username,
+          UserAttributes: attributes,
+        });
       } else {
         const created = await call<UserShape>('AdminCreateUser', {
-          UserPoolId: ids.userPoolId, Username: user.email, UserAttributes: attributes, MessageAction: 'SUPPRESS', TemporaryPassword: password,
+          UserPoolId: ids.userPoolId,
+          Username: user.email,
+          UserAttributes: attributes,
+          MessageAction: 'SUPPRESS',
+          TemporaryPassword: password,
         });
         username = created.User!.Username;
         sub = created.User!.Attributes.find((a) => a.Name === 'sub')?.Value;
       }
       // Set every start, so a changed DEMO_PASSWORD takes effect.
-      await call('AdminSetUserPassword', { UserPoolId: ids.userPoolId, Username: username, Password: password, Permanent: true });
+      await call('AdminSetUserPassword', {
+        UserPoolId: ids.userPoolId,
+        Username: username,
+        Password: password,
+        Permanent: true,
+      });
       // AdminListGroupsForUser needs the real username (sub), not the e-mail, in cognito-local.
-      const groups = await call<{ Groups: { GroupName: string }[] }>('AdminListGroupsForUser', { UserPoolId: ids.userPoolId, Username: username });
+      const groups = await call<{ Groups: { GroupName: string }[] }>('AdminListGroupsForUser', {
+        UserPoolId: ids.userPoolId,
+        Username: username,
+      });
       for (const group of groups.Groups) {
-        if (group.GroupName !== user.role) await call('AdminRemoveUserFromGroup', { UserPoolId: ids.userPoolId, Username: username, GroupName: group.GroupName });
+        if (group.GroupName !== user.role)
+          await call('AdminRemoveUserFromGroup', {
+            UserPoolId: ids.userPoolId,
+            Username: username,
+            GroupName: group.GroupName,
+          });
       }
       if (!groups.Groups.some((g) => g.GroupName === user.role)) {
         await call('AdminAddUserToGroup', { UserPoolId: ids.userPoolId, Username: username, GroupName: user.role });
@@ -233,7 +280,10 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
 
     async isAlive() {
       if (exited) return false;
-      return fetch(`${upstream}/health`).then((r) => r.ok, () => false);
+      return fetch(`${upstream}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
     },
 
     async close() {
@@ -266,28 +316,44 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse, pa
     if (target.endsWith('.GetTokensFromRefreshToken')) {
       const parsed = JSON.parse(body.toString() || '{}') as { ClientId?: string; RefreshToken?: string };
       headers['x-amz-target'] = `${TARGET_PREFIX}InitiateAuth`;
-      body = Buffer.from(JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: parsed.ClientId, AuthParameters: { REFRESH_TOKEN: parsed.RefreshToken } }));
+      body = Buffer.from(
+        JSON.stringify({
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          ClientId: parsed.ClientId,
+          AuthParameters: { REFRESH_TOKEN: parsed.RefreshToken },
+        }),
+      );
     }
-    const upstreamReq = request(`${upstream}${path}`, { method: req.method, headers: { ...headers, 'content-length': String(body.length) } }, (upstreamRes) => {
-      const out: Buffer[] = [];
-      upstreamRes.on('data', (c: Buffer) => out.push(c));
-      upstreamRes.on('end', () => {
-        let responseBody = Buffer.concat(out);
-        let status = upstreamRes.statusCode ?? 502;
-        // Real Cognito answers a wrong password with NotAuthorizedException; cognito-local says InvalidPasswordException.
-        if (target.endsWith('.InitiateAuth') && status === 400 && responseBody.includes('InvalidPasswordException')) {
-          responseBody = Buffer.from(JSON.stringify({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' }));
-          status = 400;
-        }
-        const responseHeaders: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(upstreamRes.headers)) {
-          if (value !== undefined && !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) responseHeaders[name] = value;
-        }
-        responseHeaders['content-length'] = String(responseBody.length);
-        res.writeHead(status, responseHeaders);
-        res.end(responseBody);
-      });
-    });
+    const upstreamReq = request(
+      `${upstream}${path}`,
+      { method: req.method, headers: { ...headers, 'content-length': String(body.length) } },
+      (upstreamRes) => {
+        const out: Buffer[] = [];
+        upstreamRes.on('data', (c: Buffer) => out.push(c));
+        upstreamRes.on('end', () => {
+          let responseBody = Buffer.concat(out);
+          let status = upstreamRes.statusCode ?? 502;
+          // Real Cognito answers a wrong password with NotAuthorizedException; cognito-local says InvalidPasswordException.
+          if (target.endsWith('.InitiateAuth') && status === 400 && responseBody.includes('InvalidPasswordException')) {
+            responseBody = Buffer.from(
+              JSON.stringify({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' }),
+            );
+            status = 400;
+          }
+          const responseHeaders: Record<string, string | string[]> = {};
+          for (const [name, value] of Object.entries(upstreamRes.headers)) {
+            if (
+              value !== undefined &&
+              !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)
+            )
+              responseHeaders[name] = value;
+          }
+          responseHeaders['content-length'] = String(responseBody.length);
+          res.writeHead(status, responseHeaders);
+          res.end(responseBody);
+        });
+      },
+    );
     upstreamReq.on('error', () => {
       res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ __type: 'ServiceUnavailable', message: 'The local identity service is not running.' }));

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -7,7 +17,10 @@ import { join } from 'node:path';
  * executions, generated secrets), so a restart finds all of it again. One twin per folder at a time.
  */
 export class LocalStackError extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
     this.name = 'LocalStackError';
   }
@@ -75,7 +88,11 @@ export function acquireDataDirLock(dataDir: string): () => void {
 }
 
 /** A value generated once and kept under the data folder (mode 600), e.g. the demo password or the pseudonym key. */
-export function persistedSecret(dataDir: string, name: string, generate: () => string): { value: string; created: boolean } {
+export function persistedSecret(
+  dataDir: string,
+  name: string,
+  generate: () => string,
+): { value: string; created: boolean } {
   const path = join(ensureDir(dataDir), name);
   if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
   const value = generate();

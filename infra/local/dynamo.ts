@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import dynalite from 'dynalite';
-import { createTableInput } from '../../shared/db/create-table-input.ts';
+import { createTableInput } from '#shared/db/create-table-input.ts';
 import { ensureDir } from './data-dir.ts';
 
 /**
@@ -14,7 +14,12 @@ export type DynamoService = {
 };
 
 export async function startDynamo(dataDir: string): Promise<DynamoService> {
-  const server = dynalite({ path: ensureDir(join(dataDir, 'dynamodb')), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
+  const server = dynalite({
+    path: ensureDir(join(dataDir, 'dynamodb')),
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+  }) as Server;
   // dynalite opens LevelDB when created; listening on an internal port lets its close() run its own graceful shutdown.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -40,7 +45,8 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
         'x-amz-target': `DynamoDB_20120810.${target}`,
         'x-amz-date': new Date().toISOString().replace(/[-:]|\.\d{3}/g, ''),
         // dynalite only checks that a SigV4 header is present.
-        authorization: 'AWS4-HMAC-SHA256 Credential=local/20240101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=local',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=local/20240101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=local',
       },
       body: JSON.stringify(body),
     });

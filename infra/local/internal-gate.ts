@@ -9,8 +9,15 @@ import type { IncomingMessage } from 'node:http';
  * stay open, as in the cloud. S3 stays open for presigned URLs (see local-stack-notes).
  */
 const PUBLIC_COGNITO_OPERATIONS: ReadonlySet<string> = new Set([
-  'InitiateAuth', 'RespondToAuthChallenge', 'GetTokensFromRefreshToken', 'RevokeToken', 'GlobalSignOut', 'GetUser',
-  'ChangePassword', 'ForgotPassword', 'ConfirmForgotPassword',
+  'InitiateAuth',
+  'RespondToAuthChallenge',
+  'GetTokensFromRefreshToken',
+  'RevokeToken',
+  'GlobalSignOut',
+  'GetUser',
+  'ChangePassword',
+  'ForgotPassword',
+  'ConfirmForgotPassword',
 ]);
 
 export type Peer = { remoteAddress?: string; localAddress?: string; origin?: string };

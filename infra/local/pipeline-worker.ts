@@ -6,8 +6,12 @@
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  ALL_PIPELINE_TASKS, buildPipelineDefinition, FAILURE_TASK, substituteDefinition, taskArnVariable,
-} from '../../shared/pipeline/definition.ts';
+  ALL_PIPELINE_TASKS,
+  buildPipelineDefinition,
+  FAILURE_TASK,
+  substituteDefinition,
+  taskArnVariable,
+} from '#shared/pipeline/definition.ts';
 
 // aws-local-stepfunctions 3 targets Node 22: on Node 20 its Task timeouts need Promise.withResolvers.
 const promiseStatics = Promise as unknown as { withResolvers?: unknown };
@@ -40,7 +44,8 @@ export function localTaskArn(state: string): string {
 }
 
 async function main(): Promise<void> {
-  const { StateMachine, ExecutionError, ExecutionTimeoutError, ExecutionAbortedError } = await import('aws-local-stepfunctions');
+  const { StateMachine, ExecutionError, ExecutionTimeoutError, ExecutionAbortedError } =
+    await import('aws-local-stepfunctions');
   const definition = substituteDefinition(
     buildPipelineDefinition(),
     Object.fromEntries(ALL_PIPELINE_TASKS.map((task) => [taskArnVariable(task.state), localTaskArn(task.state)])),
@@ -58,7 +63,9 @@ async function main(): Promise<void> {
       },
     ]),
   );
-  const retryIntervalOverrides = Object.fromEntries(ALL_PIPELINE_TASKS.map((task) => [task.state, LOCAL_RETRY_INTERVAL_MS]));
+  const retryIntervalOverrides = Object.fromEntries(
+    ALL_PIPELINE_TASKS.map((task) => [task.state, LOCAL_RETRY_INTERVAL_MS]),
+  );
   const running = new Map<string, { abort: () => void }>();
 
   process.on('message', (message: WorkerRequest) => {
@@ -68,14 +75,29 @@ async function main(): Promise<void> {
     }
     if (message.type === 'fail') {
       const input = { ...(JSON.parse(message.input) as object), error: { Error: message.error, Cause: message.cause } };
-      const done = (cause: string) => process.send?.({ type: 'done', executionArn: message.executionArn, status: 'FAILED', error: message.error, cause } satisfies WorkerReply);
-      handlers[FAILURE_TASK.state]!(input).then(() => done(message.cause), () => done(`${message.cause} Recording the failure failed too.`));
+      const done = (cause: string) =>
+        process.send?.({
+          type: 'done',
+          executionArn: message.executionArn,
+          status: 'FAILED',
+          error: message.error,
+          cause,
+        } satisfies WorkerReply);
+      handlers[FAILURE_TASK.state]!(input).then(
+        () => done(message.cause),
+        () => done(`${message.cause} Recording the failure failed too.`),
+      );
       return;
     }
     const execution = machine.run(JSON.parse(message.input) as never, {
       overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
       context: {
-        Execution: { Id: message.executionArn, Name: message.name, Input: JSON.parse(message.input), StartTime: new Date(message.startDate).toISOString() },
+        Execution: {
+          Id: message.executionArn,
+          Name: message.name,
+          Input: JSON.parse(message.input),
+          StartTime: new Date(message.startDate).toISOString(),
+        },
         StateMachine: { Id: process.env.STATE_MACHINE_ARN ?? '', Name: 'imaging-local-pipeline' },
       } as never,
       noThrowOnAbort: false,
@@ -86,10 +108,22 @@ async function main(): Promise<void> {
       process.send?.(r);
     };
     execution.result.then(
-      (output: unknown) => reply({ type: 'done', executionArn: message.executionArn, status: 'SUCCEEDED', output: JSON.stringify(output ?? null) }),
+      (output: unknown) =>
+        reply({
+          type: 'done',
+          executionArn: message.executionArn,
+          status: 'SUCCEEDED',
+          output: JSON.stringify(output ?? null),
+        }),
       (error: unknown) => {
-        const status = error instanceof ExecutionTimeoutError ? 'TIMED_OUT' : error instanceof ExecutionAbortedError ? 'ABORTED' : 'FAILED';
-        const cause = error instanceof ExecutionError ? (error.cause as Error | undefined) : (error as Error | undefined);
+        const status =
+          error instanceof ExecutionTimeoutError
+            ? 'TIMED_OUT'
+            : error instanceof ExecutionAbortedError
+              ? 'ABORTED'
+              : 'FAILED';
+        const cause =
+          error instanceof ExecutionError ? (error.cause as Error | undefined) : (error as Error | undefined);
         reply({
           type: 'done',
           executionArn: message.executionArn,
@@ -124,7 +158,9 @@ function lambdaContext(state: string, timeoutSeconds: number) {
 
 if (process.send) {
   main().catch((error: unknown) => {
-    process.stderr.write(`pipeline worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `pipeline worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

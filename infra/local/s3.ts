@@ -77,18 +77,31 @@ export async function startS3(dataDir: string, buckets: string[]): Promise<S3Ser
     try {
       names = await readdir(dir);
     } catch {
-      xml(res, 404, `<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message><UploadId>${escapeXml(uploadId)}</UploadId></Error>`);
+      xml(
+        res,
+        404,
+        `<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message><UploadId>${escapeXml(uploadId)}</UploadId></Error>`,
+      );
       return;
     }
-    const numbers = names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+    const numbers = names
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .sort((a, b) => a - b);
     const parts: string[] = [];
     for (const n of numbers) {
       const md5 = await readFile(join(dir, `${n}.md5`), 'utf8').catch(() => undefined);
       if (!md5) continue; // a part still being written has no checksum yet
       const info = await stat(join(dir, String(n)));
-      parts.push(`<Part><PartNumber>${n}</PartNumber><LastModified>${info.mtime.toISOString()}</LastModified><ETag>"${md5.trim()}"</ETag><Size>${info.size}</Size></Part>`);
+      parts.push(
+        `<Part><PartNumber>${n}</PartNumber><LastModified>${info.mtime.toISOString()}</LastModified><ETag>"${md5.trim()}"</ETag><Size>${info.size}</Size></Part>`,
+      );
     }
-    xml(res, 200, `<ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${escapeXml(bucket)}</Bucket><Key>${escapeXml(key)}</Key><UploadId>${escapeXml(uploadId)}</UploadId><PartNumberMarker>0</PartNumberMarker><NextPartNumberMarker>${numbers.at(-1) ?? 0}</NextPartNumberMarker><MaxParts>10000</MaxParts><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`);
+    xml(
+      res,
+      200,
+      `<ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${escapeXml(bucket)}</Bucket><Key>${escapeXml(key)}</Key><UploadId>${escapeXml(uploadId)}</UploadId><PartNumberMarker>0</PartNumberMarker><NextPartNumberMarker>${numbers.at(-1) ?? 0}</NextPartNumberMarker><MaxParts>10000</MaxParts><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`,
+    );
   }
 
   return {
@@ -107,7 +120,10 @@ export async function startS3(dataDir: string, buckets: string[]): Promise<S3Ser
           listParts(res, bucket, key, uploadId).catch(() => xml(res, 500, '<Error><Code>InternalError</Code></Error>'));
         } else {
           rm(uploadDir(bucket, uploadId), { recursive: true, force: true }).then(
-            () => { res.writeHead(204, { 'access-control-allow-origin': '*' }); res.end(); },
+            () => {
+              res.writeHead(204, { 'access-control-allow-origin': '*' });
+              res.end();
+            },
             () => xml(res, 500, '<Error><Code>InternalError</Code></Error>'),
           );
         }

@@ -46,7 +46,10 @@ const require = createRequire(import.meta.url);
 const WORKER = fileURLToPath(new URL('./pipeline-worker.ts', import.meta.url));
 
 class SfnError extends Error {
-  constructor(readonly type: string, message: string) {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -70,7 +73,12 @@ function describe(record: ExecutionRecord) {
   };
 }
 
-export function startSfn(options: { dataDir: string; stateMachineArn: string; concurrency: number; log: (line: string) => void }): SfnService {
+export function startSfn(options: {
+  dataDir: string;
+  stateMachineArn: string;
+  concurrency: number;
+  log: (line: string) => void;
+}): SfnService {
   const dir = ensureDir(join(options.dataDir, 'sfn'));
   const records = new Map<string, ExecutionRecord>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
@@ -151,7 +159,10 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
       const giveUp = record.attempts >= MAX_ATTEMPTS;
       const request: WorkerRequest = giveUp
         ? {
-            type: 'fail', executionArn: arn, input: record.input, error: 'States.Runtime',
+            type: 'fail',
+            executionArn: arn,
+            input: record.input,
+            error: 'States.Runtime',
             cause: `The local pipeline executor stopped ${record.attempts} times while running this execution.`,
           }
         : { type: 'run', executionArn: arn, name: record.name, input: record.input, startDate: record.startDate };
@@ -184,11 +195,18 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
     const existing = records.get(executionArn);
     if (existing) {
       // Same name and input while running is idempotent in Step Functions; anything else is a clash.
-      if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: epochSeconds(existing.startDate) };
+      if (existing.status === 'RUNNING' && existing.input === input)
+        return { executionArn, startDate: epochSeconds(existing.startDate) };
       throw new SfnError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
     const record: ExecutionRecord = {
-      executionArn, stateMachineArn: options.stateMachineArn, name, input, status: 'RUNNING', startDate: Date.now(), attempts: 0,
+      executionArn,
+      stateMachineArn: options.stateMachineArn,
+      name,
+      input,
+      status: 'RUNNING',
+      startDate: Date.now(),
+      attempts: 0,
     };
     records.set(executionArn, record);
     save(record);
@@ -203,12 +221,14 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
         return startExecution(body as never);
       case 'DescribeExecution': {
         const record = records.get(String(body.executionArn));
-        if (!record) throw new SfnError('ExecutionDoesNotExist', `Execution Does Not Exist: '${String(body.executionArn)}'`);
+        if (!record)
+          throw new SfnError('ExecutionDoesNotExist', `Execution Does Not Exist: '${String(body.executionArn)}'`);
         return describe(record);
       }
       case 'StopExecution': {
         const record = records.get(String(body.executionArn));
-        if (!record) throw new SfnError('ExecutionDoesNotExist', `Execution Does Not Exist: '${String(body.executionArn)}'`);
+        if (!record)
+          throw new SfnError('ExecutionDoesNotExist', `Execution Does Not Exist: '${String(body.executionArn)}'`);
         if (record.status === 'RUNNING') {
           Object.assign(record, { status: 'ABORTED', stopDate: Date.now(), error: body.error, cause: body.cause });
           save(record);
@@ -221,7 +241,12 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
           .filter((r) => !body.statusFilter || r.status === body.statusFilter)
           .sort((a, b) => b.startDate - a.startDate)
           .map(({ executionArn, stateMachineArn, name, status, startDate, stopDate }) => ({
-            executionArn, stateMachineArn, name, status, startDate: epochSeconds(startDate), stopDate: epochSeconds(stopDate),
+            executionArn,
+            stateMachineArn,
+            name,
+            status,
+            startDate: epochSeconds(startDate),
+            stopDate: epochSeconds(stopDate),
           }));
         return { executions };
       }
@@ -242,16 +267,19 @@ export function startSfn(options: { dataDir: string; stateMachineArn: string; co
           payload = operation(target, JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<string, unknown>);
         } catch (error) {
           status = 400;
-          payload = error instanceof SfnError
-            ? { __type: error.type, message: error.message }
-            : { __type: 'InvalidArn', message: error instanceof Error ? error.message : String(error) };
+          payload =
+            error instanceof SfnError
+              ? { __type: error.type, message: error.message }
+              : { __type: 'InvalidArn', message: error instanceof Error ? error.message : String(error) };
         }
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
         res.end(JSON.stringify(payload));
       });
     },
     resume() {
-      const pending = [...records.values()].filter((r) => r.status === 'RUNNING').sort((a, b) => a.startDate - b.startDate);
+      const pending = [...records.values()]
+        .filter((r) => r.status === 'RUNNING')
+        .sort((a, b) => a.startDate - b.startDate);
       if (pending.length > 0) options.log(`resuming ${pending.length} pipeline execution(s) left running`);
       for (const record of pending) queue.push(record.executionArn);
       pump();

@@ -2,14 +2,20 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { LOCAL_TABLE_NAME } from '../../shared/db/table.ts';
-import { DEMO_USERS, type DemoUser } from '../../shared/domain/demo/demo-data.ts';
-import { ENV } from '../../shared/env.ts';
+import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
+import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import { ENV } from '#shared/env.ts';
 import { createApi } from './api.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
 import { cognitoRequestAllowed, isInternalPeer, peerOf } from './internal-gate.ts';
 import {
-  acquireDataDirLock, ensureDir, EXIT_CODES, generateDemoPassword, LocalStackError, persistedSecret, randomSecret,
+  acquireDataDirLock,
+  ensureDir,
+  EXIT_CODES,
+  generateDemoPassword,
+  LocalStackError,
+  persistedSecret,
+  randomSecret,
 } from './data-dir.ts';
 import { ensureTable, startDynamo, type DynamoService } from './dynamo.ts';
 import { startS3, type S3Service } from './s3.ts';
@@ -51,7 +57,11 @@ export type LocalStack = {
   stop(): Promise<void>;
 };
 
-export const BUCKETS = { uploads: 'imaging-local-uploads', studies: 'imaging-local-studies', assets: 'imaging-local-assets' } as const;
+export const BUCKETS = {
+  uploads: 'imaging-local-uploads',
+  studies: 'imaging-local-studies',
+  assets: 'imaging-local-assets',
+} as const;
 const REGION = 'us-east-1';
 const STATE_MACHINE_ARN = `arn:aws:states:${REGION}:000000000000:stateMachine:imaging-local-pipeline`;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -80,9 +90,11 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
-  const log = options.log ?? ((line: string) => {
-    if (!options.quiet) process.stdout.write(`${line}\n`);
-  });
+  const log =
+    options.log ??
+    ((line: string) => {
+      if (!options.quiet) process.stdout.write(`${line}\n`);
+    });
   const dataDir = ensureDir(resolve(options.dataDir));
   const releaseLock = acquireDataDirLock(dataDir);
   const closers: (() => Promise<void> | void)[] = [releaseLock];
@@ -108,9 +120,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new LocalStackError(`Port ${port} is already in use on ${host}; stop what uses it or set PORT to another port.`, EXIT_CODES.PORT_IN_USE);
+      throw new LocalStackError(
+        `Port ${port} is already in use on ${host}; stop what uses it or set PORT to another port.`,
+        EXIT_CODES.PORT_IN_USE,
+      );
     }
-    if (code === 'EACCES') throw new LocalStackError(`Port ${port} on ${host} is not allowed for this user; set PORT to another port.`, EXIT_CODES.PORT_IN_USE);
+    if (code === 'EACCES')
+      throw new LocalStackError(
+        `Port ${port} on ${host} is not allowed for this user; set PORT to another port.`,
+        EXIT_CODES.PORT_IN_USE,
+      );
     throw error;
   }
   closers.push(
@@ -162,7 +181,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => s3.close());
     const cognito: CognitoService = await startCognito(dataDir, `${url}/_aws/cognito`);
     closers.push(() => cognito.close());
-    const sfn: SfnService = startSfn({ dataDir, stateMachineArn: STATE_MACHINE_ARN, concurrency: options.pipelineConcurrency ?? 1, log });
+    const sfn: SfnService = startSfn({
+      dataDir,
+      stateMachineArn: STATE_MACHINE_ARN,
+      concurrency: options.pipelineConcurrency ?? 1,
+      log,
+    });
     closers.push(() => sfn.close());
 
     let ids: PoolIds | undefined;
@@ -198,7 +222,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         const peer = peerOf(req);
         if (prefix[1] === 'cognito') {
           const target = req.headers['x-amz-target'];
-          if (req.method === 'OPTIONS' || cognitoRequestAllowed(typeof target === 'string' ? target : undefined, peer)) return cognito.handle(req, res, path);
+          if (req.method === 'OPTIONS' || cognitoRequestAllowed(typeof target === 'string' ? target : undefined, peer))
+            return cognito.handle(req, res, path);
           return refuseUnsigned(req, res);
         }
         if (!isInternalPeer(peer)) return refuseUnsigned(req, res);
@@ -215,7 +240,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         }
         api(req, res, requestUrl).catch(() => {
           if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } }));
+          res.end(
+            JSON.stringify({
+              error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
+            }),
+          );
         });
         return;
       }
@@ -242,7 +271,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         log(`Site built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       } catch (error) {
         // The API and the stand-ins are fine without a fresh site: say so and serve the last build, if any.
-        log(`${error instanceof Error ? error.message : String(error)}\nServing the previous site build (if any); the API is up.`);
+        log(
+          `${error instanceof Error ? error.message : String(error)}\nServing the previous site build (if any); the API is up.`,
+        );
       }
     }
 
@@ -278,11 +309,19 @@ async function resetHandlerCaches(): Promise<void> {
 }
 
 type SeedModule = {
-  seedDemoTenants(deps: { ensureIdentity(user: DemoUser, password: string): Promise<string>; password: string }): Promise<void>;
+  seedDemoTenants(deps: {
+    ensureIdentity(user: DemoUser, password: string): Promise<string>;
+    password: string;
+  }): Promise<void>;
 };
 
 /** Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. */
-async function seedDemo(cognito: CognitoService, ids: PoolIds, password: string, log: (line: string) => void): Promise<void> {
+async function seedDemo(
+  cognito: CognitoService,
+  ids: PoolIds,
+  password: string,
+  log: (line: string) => void,
+): Promise<void> {
   const ensureIdentity = (user: DemoUser, pw: string) => cognito.ensureIdentity(ids, user, pw);
   const seedFile = join(ROOT, 'functions/adapters/seed.ts');
   if (existsSync(seedFile)) {

@@ -3,7 +3,7 @@
  * Prints the URL and the demo accounts; a clash (port taken, data folder in use) is one line and an exit code.
  */
 import { join, relative } from 'node:path';
-import { DEMO_USERS } from '../../shared/domain/demo/demo-data.ts';
+import { DEMO_USERS } from '#shared/domain/demo/demo-data.ts';
 import { EXIT_CODES, LocalStackError } from './data-dir.ts';
 import { startLocalStack } from './stack.ts';
 
@@ -14,9 +14,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const dataDir = process.env.DATA_DIR || '.data';
-  const pipelineConcurrency = process.env.PIPELINE_CONCURRENCY ? Number.parseInt(process.env.PIPELINE_CONCURRENCY, 10) : 1;
+  const pipelineConcurrency = process.env.PIPELINE_CONCURRENCY
+    ? Number.parseInt(process.env.PIPELINE_CONCURRENCY, 10)
+    : 1;
   if (!Number.isInteger(pipelineConcurrency) || pipelineConcurrency < 1) {
-    process.stderr.write(`Invalid PIPELINE_CONCURRENCY "${process.env.PIPELINE_CONCURRENCY}": give a whole number of at least 1.\n`);
+    process.stderr.write(
+      `Invalid PIPELINE_CONCURRENCY "${process.env.PIPELINE_CONCURRENCY}": give a whole number of at least 1.\n`,
+    );
     return 2;
   }
   const started = Date.now();
@@ -29,7 +33,9 @@ async function main(): Promise<number> {
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const passwordPath = join(stack.dataDir, 'demo-password');
-  const passwordFile = relative(process.cwd(), passwordPath).startsWith('..') ? passwordPath : relative(process.cwd(), passwordPath);
+  const passwordFile = relative(process.cwd(), passwordPath).startsWith('..')
+    ? passwordPath
+    : relative(process.cwd(), passwordPath);
   const passwordLine = process.env.DEMO_PASSWORD
     ? 'password: the value of DEMO_PASSWORD'
     : stack.demoPasswordCreated

@@ -2,12 +2,21 @@
 declare module 's3rver' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
   export default class S3rver {
-    constructor(options: { directory: string; silent?: boolean; configureBuckets?: { name: string; configs: (string | Buffer)[] }[] });
+    constructor(options: {
+      directory: string;
+      silent?: boolean;
+      configureBuckets?: { name: string; configs: (string | Buffer)[] }[];
+    });
     configureBuckets(): Promise<void>;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   }
 }
 declare module 'dynalite' {
   import type { Server } from 'node:http';
-  export default function dynalite(options: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }): Server;
+  export default function dynalite(options: {
+    path?: string;
+    createTableMs?: number;
+    deleteTableMs?: number;
+    updateTableMs?: number;
+  }): Server;
 }

@@ -1,7 +1,16 @@
 import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
-  AccessLogFormat, AuthorizationType, CognitoUserPoolsAuthorizer, Cors, EndpointType, LambdaIntegration, LogGroupLogDestination,
-  MethodLoggingLevel, ResponseType, RestApi, type Method,
+  AccessLogFormat,
+  AuthorizationType,
+  CognitoUserPoolsAuthorizer,
+  Cors,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  ResponseType,
+  RestApi,
+  type Method,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -9,12 +18,12 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { ROUTES, type ApiDomain, type RouteDefinition } from '../../shared/api/routes.ts';
-import { ENV } from '../../shared/env.ts';
-import { ERROR_CATALOGUE } from '../../shared/schemas/api/errors.ts';
-import type { StageConfig } from '../config.ts';
-import { ImagingFunction, type BucketAccess } from '../constructs/imaging-function.ts';
-import { resourceNames, type DataBucket } from '../resource-names.ts';
+import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import { ENV } from '#shared/env.ts';
+import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import type { StageConfig } from '#infra/config.ts';
+import { ImagingFunction, type BucketAccess } from '#infra/constructs/imaging-function.ts';
+import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
 
 type DomainAccess = {
   table?: 'describe' | 'read' | 'readWrite';
@@ -114,17 +123,19 @@ export class ApiStack extends Stack {
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         // Route templates and ids only: the resource path is the template (/api/datasets/{id}), not the request path.
-        accessLogFormat: AccessLogFormat.custom(JSON.stringify({
-          requestId: '$context.requestId',
-          requestTime: '$context.requestTimeEpoch',
-          httpMethod: '$context.httpMethod',
-          resourcePath: '$context.resourcePath',
-          status: '$context.status',
-          responseLatency: '$context.responseLatency',
-          userSub: '$context.authorizer.claims.sub',
-          hospitalId: '$context.authorizer.claims.custom:hospitalId',
-          wafStatus: '$context.waf.status',
-        })),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            requestTime: '$context.requestTimeEpoch',
+            httpMethod: '$context.httpMethod',
+            resourcePath: '$context.resourcePath',
+            status: '$context.status',
+            responseLatency: '$context.responseLatency',
+            userSub: '$context.authorizer.claims.sub',
+            hospitalId: '$context.authorizer.claims.custom:hospitalId',
+            wafStatus: '$context.waf.status',
+          }),
+        ),
       },
       defaultCorsPreflightOptions: {
         allowOrigins: props.siteOrigins,
@@ -138,11 +149,30 @@ export class ApiStack extends Stack {
     const errorBody = (code: keyof typeof ERROR_CATALOGUE) => ({
       'application/json': JSON.stringify({ error: { code, message: ERROR_CATALOGUE[code].message } }),
     });
-    this.api.addGatewayResponse('Unauthorized', { type: ResponseType.UNAUTHORIZED, statusCode: '401', responseHeaders: corsHeaders, templates: errorBody('NO_TOKEN') });
-    this.api.addGatewayResponse('AccessDenied', { type: ResponseType.ACCESS_DENIED, statusCode: '403', responseHeaders: corsHeaders, templates: errorBody('ACCESS_DENIED') });
-    this.api.addGatewayResponse('MissingRoute', { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', responseHeaders: corsHeaders, templates: errorBody('ENDPOINT_NOT_IMPLEMENTED') });
+    this.api.addGatewayResponse('Unauthorized', {
+      type: ResponseType.UNAUTHORIZED,
+      statusCode: '401',
+      responseHeaders: corsHeaders,
+      templates: errorBody('NO_TOKEN'),
+    });
+    this.api.addGatewayResponse('AccessDenied', {
+      type: ResponseType.ACCESS_DENIED,
+      statusCode: '403',
+      responseHeaders: corsHeaders,
+      templates: errorBody('ACCESS_DENIED'),
+    });
+    this.api.addGatewayResponse('MissingRoute', {
+      type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+      statusCode: '404',
+      responseHeaders: corsHeaders,
+      templates: errorBody('ENDPOINT_NOT_IMPLEMENTED'),
+    });
     this.api.addGatewayResponse('Default4xx', { type: ResponseType.DEFAULT_4XX, responseHeaders: corsHeaders });
-    this.api.addGatewayResponse('Default5xx', { type: ResponseType.DEFAULT_5XX, responseHeaders: corsHeaders, templates: errorBody('INTERNAL') });
+    this.api.addGatewayResponse('Default5xx', {
+      type: ResponseType.DEFAULT_5XX,
+      responseHeaders: corsHeaders,
+      templates: errorBody('INTERNAL'),
+    });
 
     const requestValidator = this.api.addRequestValidator('RequestValidator', {
       requestValidatorName: `${config.prefix}-parameters`,
@@ -155,29 +185,54 @@ export class ApiStack extends Stack {
       cognitoUserPools: [props.userPool],
     });
 
-    this.domainFunctions = Object.fromEntries(routedDomains().map((domain) => [domain, this.createDomainFunction(domain, props, primaryOrigin)]));
+    this.domainFunctions = Object.fromEntries(
+      routedDomains().map((domain) => [domain, this.createDomainFunction(domain, props, primaryOrigin)]),
+    );
     const integrations = new Map<ApiDomain, LambdaIntegration>();
     for (const route of ROUTES as readonly RouteDefinition[]) {
       const fn = this.domainFunctions[route.domain]!;
       if (!integrations.has(route.domain)) {
-        integrations.set(route.domain, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, scopePermissionToMethod: false }));
+        integrations.set(
+          route.domain,
+          new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, scopePermissionToMethod: false }),
+        );
       }
       const resource = this.api.root.resourceForPath(route.path);
-      const method = resource.addMethod(route.method, integrations.get(route.domain), route.auth === 'public'
-        ? { authorizationType: AuthorizationType.NONE, requestValidator }
-        : { authorizationType: AuthorizationType.COGNITO, authorizer, requestValidator });
-      if (route.auth === 'public') acknowledgePublicMethod(method, `${route.method} ${route.path} is public by the route table: ${route.summary}.`);
+      const method = resource.addMethod(
+        route.method,
+        integrations.get(route.domain),
+        route.auth === 'public'
+          ? { authorizationType: AuthorizationType.NONE, requestValidator }
+          : { authorizationType: AuthorizationType.COGNITO, authorizer, requestValidator },
+      );
+      if (route.auth === 'public')
+        acknowledgePublicMethod(
+          method,
+          `${route.method} ${route.path} is public by the route table: ${route.summary}.`,
+        );
     }
     for (const method of this.api.methods.filter((m) => m.httpMethod === 'OPTIONS')) {
-      acknowledgePublicMethod(method, 'CORS preflight: browsers send OPTIONS without credentials; the mock integration returns headers only.');
+      acknowledgePublicMethod(
+        method,
+        'CORS preflight: browsers send OPTIONS without credentials; the mock integration returns headers only.',
+      );
     }
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason: 'The account-level role API Gateway uses to write execution and access logs; AWS maintains its narrow logs-only policy.',
+      reason:
+        'The account-level role API Gateway uses to write execution and access logs; AWS maintains its narrow logs-only policy.',
     });
     Validations.of(this.api.deploymentStage).acknowledge(
-      { id: 'HIPAA.Security-APIGWCacheEnabledAndEncrypted', reason: 'Responses are per user and may contain patient context; they must not be cached at the gateway at all.' },
-      { id: 'HIPAA.Security-APIGWSSLEnabled', reason: 'Every integration is a Lambda proxy inside AWS; there is no HTTP backend to present a client certificate to.' },
+      {
+        id: 'HIPAA.Security-APIGWCacheEnabledAndEncrypted',
+        reason:
+          'Responses are per user and may contain patient context; they must not be cached at the gateway at all.',
+      },
+      {
+        id: 'HIPAA.Security-APIGWSSLEnabled',
+        reason:
+          'Every integration is a Lambda proxy inside AWS; there is no HTTP backend to present a client certificate to.',
+      },
     );
 
     this.addWaf(config, props.dataKey);
@@ -218,7 +273,9 @@ export class ApiStack extends Stack {
         managedRuleGroupStatement: {
           vendorName: 'AWS',
           name,
-          ...(excluded.length ? { ruleActionOverrides: excluded.map((rule) => ({ name: rule, actionToUse: { count: {} } })) } : {}),
+          ...(excluded.length
+            ? { ruleActionOverrides: excluded.map((rule) => ({ name: rule, actionToUse: { count: {} } })) }
+            : {}),
         },
       },
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: name, sampledRequestsEnabled: false },
@@ -227,7 +284,11 @@ export class ApiStack extends Stack {
       name: `${config.prefix}-api`,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
-      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: `${config.prefix}-api`, sampledRequestsEnabled: false },
+      visibilityConfig: {
+        cloudWatchMetricsEnabled: true,
+        metricName: `${config.prefix}-api`,
+        sampledRequestsEnabled: false,
+      },
       rules: [
         // An upload session lists up to hundreds of files: larger than the common rule set's 8 KB body limit.
         managed('AWSManagedRulesCommonRuleSet', 0, ['SizeRestrictions_BODY']),
@@ -237,7 +298,11 @@ export class ApiStack extends Stack {
           priority: 2,
           action: { block: {} },
           statement: { rateBasedStatement: { limit: 3000, aggregateKeyType: 'IP' } },
-          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'rate-limit-per-ip', sampledRequestsEnabled: false },
+          visibilityConfig: {
+            cloudWatchMetricsEnabled: true,
+            metricName: 'rate-limit-per-ip',
+            sampledRequestsEnabled: false,
+          },
         },
       ],
     });
@@ -261,12 +326,12 @@ export class ApiStack extends Stack {
 }
 
 function acknowledgePublicMethod(method: Method, reason: string): void {
-  Validations.of(method).acknowledge(
-    { id: 'AwsSolutions-APIG4', reason },
-    { id: 'AwsSolutions-COG4', reason },
-  );
+  Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason }, { id: 'AwsSolutions-COG4', reason });
 }
 
 function pascal(domain: string): string {
-  return domain.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+  return domain
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
 }

@@ -1,13 +1,26 @@
 import { Duration, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
-  AccountRecovery, CfnUserPoolGroup, FeaturePlan, Mfa, OAuthScope, ProviderAttribute, StandardThreatProtectionMode,
-  ClientAttributes, StringAttribute, UserPool, UserPoolClient, UserPoolClientIdentityProvider, UserPoolIdentityProviderOidc,
-  UserPoolIdentityProviderSaml, UserPoolIdentityProviderSamlMetadata, type IUserPoolIdentityProvider,
+  AccountRecovery,
+  CfnUserPoolGroup,
+  FeaturePlan,
+  Mfa,
+  OAuthScope,
+  ProviderAttribute,
+  StandardThreatProtectionMode,
+  ClientAttributes,
+  StringAttribute,
+  UserPool,
+  type UserPoolClient,
+  UserPoolClientIdentityProvider,
+  UserPoolIdentityProviderOidc,
+  UserPoolIdentityProviderSaml,
+  UserPoolIdentityProviderSamlMetadata,
+  type IUserPoolIdentityProvider,
 } from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
-import { ROLES, ROLE_TITLES } from '../../shared/auth/roles.ts';
-import type { IdentityProviderConfig, StageConfig } from '../config.ts';
-import { resourceNames } from '../resource-names.ts';
+import { ROLES, ROLE_TITLES } from '#shared/auth/roles.ts';
+import type { IdentityProviderConfig, StageConfig } from '#infra/config.ts';
+import { resourceNames } from '#infra/resource-names.ts';
 
 /** Custom attributes of a user: the tenant and team the API scopes every request to. */
 export const CUSTOM_ATTRIBUTES = { hospitalId: 'hospitalId', teamId: 'teamId' } as const;
@@ -63,12 +76,17 @@ export class AuthStack extends Stack {
     if (config.mfa !== 'REQUIRED') {
       Validations.of(this.userPool).acknowledge({
         id: 'AwsSolutions-COG2',
-        reason: 'SSO users authenticate at their hospital IdP, which enforces MFA; local accounts may enrol TOTP. Set -c mfa=REQUIRED to enforce it for every local account.',
+        reason:
+          'SSO users authenticate at their hospital IdP, which enforces MFA; local accounts may enrol TOTP. Set -c mfa=REQUIRED to enforce it for every local account.',
       });
     }
     if (!config.threatProtection) {
-      const reason = 'Threat protection (feature plan PLUS) is billed per user and enabled in prod; dev and staging hold demo accounts only.';
-      Validations.of(this.userPool).acknowledge({ id: 'AwsSolutions-COG3', reason }, { id: 'AwsSolutions-COG8', reason });
+      const reason =
+        'Threat protection (feature plan PLUS) is billed per user and enabled in prod; dev and staging hold demo accounts only.';
+      Validations.of(this.userPool).acknowledge(
+        { id: 'AwsSolutions-COG3', reason },
+        { id: 'AwsSolutions-COG8', reason },
+      );
     }
 
     ROLES.forEach((role, precedence) => {
@@ -131,7 +149,9 @@ export class AuthStack extends Stack {
         name,
         identifiers: [provider.domain],
         metadata: UserPoolIdentityProviderSamlMetadata.url(provider.metadataUrl),
-        attributeMapping: { email: ProviderAttribute.other('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress') },
+        attributeMapping: {
+          email: ProviderAttribute.other('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'),
+        },
         idpSignout: true,
       });
     }

@@ -1,14 +1,22 @@
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
-  AllowedMethods, CachePolicy, Distribution, HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, PriceClass,
-  ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy,
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  PriceClass,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { ObjectOwnership, type Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import type { StageConfig } from '../config.ts';
-import { createPrivateBucket } from '../constructs/private-bucket.ts';
-import { resourceNames } from '../resource-names.ts';
+import type { StageConfig } from '#infra/config.ts';
+import { createPrivateBucket } from '#infra/constructs/private-bucket.ts';
+import { resourceNames } from '#infra/resource-names.ts';
 
 /**
  * Content-Security-Policy of the site. Chakra (emotion) injects style elements, NiiVue and the DICOM engine
@@ -55,10 +63,23 @@ export class EdgeStack extends Stack {
       lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(config.isProduction ? 2190 : 90) }],
     });
     Validations.of(siteLogs).acknowledge(
-      { id: 'AwsSolutions-S1', reason: 'This is the log bucket of the site and of CloudFront; logging it into itself would loop.' },
-      { id: 'HIPAA.Security-S3BucketLoggingEnabled', reason: 'This is the log bucket of the site and of CloudFront; logging it into itself would loop.' },
-      { id: 'HIPAA.Security-S3DefaultEncryptionKMS', reason: 'S3 server access logging and CloudFront standard logging cannot deliver to SSE-KMS buckets; SSE-S3 is used.' },
-      { id: 'HIPAA.Security-S3BucketVersioningEnabled', reason: 'Access logs are append-only delivery targets that expire by lifecycle; versions add nothing.' },
+      {
+        id: 'AwsSolutions-S1',
+        reason: 'This is the log bucket of the site and of CloudFront; logging it into itself would loop.',
+      },
+      {
+        id: 'HIPAA.Security-S3BucketLoggingEnabled',
+        reason: 'This is the log bucket of the site and of CloudFront; logging it into itself would loop.',
+      },
+      {
+        id: 'HIPAA.Security-S3DefaultEncryptionKMS',
+        reason:
+          'S3 server access logging and CloudFront standard logging cannot deliver to SSE-KMS buckets; SSE-S3 is used.',
+      },
+      {
+        id: 'HIPAA.Security-S3BucketVersioningEnabled',
+        reason: 'Access logs are append-only delivery targets that expire by lifecycle; versions add nothing.',
+      },
       { id: 'HIPAA.Security-S3BucketReplicationEnabled', reason: 'Access logs are not replicated across regions.' },
     );
 
@@ -71,15 +92,27 @@ export class EdgeStack extends Stack {
       lifecycleRules: [{ id: 'expire-noncurrent-versions', noncurrentVersionExpiration: Duration.days(30) }],
     });
     Validations.of(this.siteBucket).acknowledge(
-      { id: 'HIPAA.Security-S3DefaultEncryptionKMS', reason: 'The site bucket holds the public static build and config.json (no PHI); SSE-S3 keeps CloudFront origin access simple.' },
-      { id: 'HIPAA.Security-S3BucketReplicationEnabled', reason: 'The static site is rebuilt from source; replication would add nothing.' },
+      {
+        id: 'HIPAA.Security-S3DefaultEncryptionKMS',
+        reason:
+          'The site bucket holds the public static build and config.json (no PHI); SSE-S3 keeps CloudFront origin access simple.',
+      },
+      {
+        id: 'HIPAA.Security-S3BucketReplicationEnabled',
+        reason: 'The static site is rebuilt from source; replication would add nothing.',
+      },
     );
 
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       responseHeadersPolicyName: `${config.prefix}-security-headers`,
       comment: 'HSTS, CSP, frame, content-type and referrer protections for the Imaging Workspace site',
       securityHeadersBehavior: {
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: true, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          preload: true,
+          override: true,
+        },
         contentSecurityPolicy: { contentSecurityPolicy: SITE_CONTENT_SECURITY_POLICY, override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         contentTypeOptions: { override: true },
@@ -124,9 +157,21 @@ export class EdgeStack extends Stack {
       logFilePrefix: 'cloudfront/',
     });
     Validations.of(this.distribution).acknowledge(
-      { id: 'AwsSolutions-CFR1', reason: 'Hospitals sign in from many countries (visiting staff, teleradiology); access is controlled by Cognito, not geography.' },
-      { id: 'AwsSolutions-CFR2', reason: 'The distribution serves only the static site (GET/HEAD); the API, which handles data, has its own regional WAF. A CloudFront WAF must live in us-east-1 and is added per account.' },
-      { id: 'AwsSolutions-CFR4', reason: 'Without a custom domain CloudFront serves the default *.cloudfront.net certificate, whose viewer policy cannot be raised; minimumProtocolVersion TLSv1.2_2021 applies as soon as a custom domain is attached.' },
+      {
+        id: 'AwsSolutions-CFR1',
+        reason:
+          'Hospitals sign in from many countries (visiting staff, teleradiology); access is controlled by Cognito, not geography.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'The distribution serves only the static site (GET/HEAD); the API, which handles data, has its own regional WAF. A CloudFront WAF must live in us-east-1 and is added per account.',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'Without a custom domain CloudFront serves the default *.cloudfront.net certificate, whose viewer policy cannot be raised; minimumProtocolVersion TLSv1.2_2021 applies as soon as a custom domain is attached.',
+      },
     );
     this.siteOrigin = `https://${this.distribution.distributionDomainName}`;
   }

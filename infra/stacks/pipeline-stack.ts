@@ -5,18 +5,29 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { ALL_PIPELINE_TASKS, buildPipelineDefinition, taskArnVariable, type PipelineTask } from '../../shared/pipeline/definition.ts';
-import type { StageConfig } from '../config.ts';
-import { ImagingFunction, type BucketAccess } from '../constructs/imaging-function.ts';
-import { resourceNames, type DataBucket } from '../resource-names.ts';
+import {
+  ALL_PIPELINE_TASKS,
+  buildPipelineDefinition,
+  taskArnVariable,
+  type PipelineTask,
+} from '#shared/pipeline/definition.ts';
+import type { StageConfig } from '#infra/config.ts';
+import { ImagingFunction, type BucketAccess } from '#infra/constructs/imaging-function.ts';
+import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
 
 /**
  * What each pipeline task may touch. A task missing here fails the synth on purpose: a new stage of the
  * pipeline gets its grants decided here, not inherited.
  */
-export const PIPELINE_TASK_ACCESS: Record<string, { buckets: Partial<Record<DataBucket, BucketAccess[]>>; pseudonymSecret?: true }> = {
+export const PIPELINE_TASK_ACCESS: Record<
+  string,
+  { buckets: Partial<Record<DataBucket, BucketAccess[]>>; pseudonymSecret?: true }
+> = {
   // Reads the identifiable upload, writes the de-identified copy, then deletes the raw object.
-  DeidentifyStudy: { buckets: { uploads: ['read', 'delete', 'list'], studies: ['write', 'list'] }, pseudonymSecret: true },
+  DeidentifyStudy: {
+    buckets: { uploads: ['read', 'delete', 'list'], studies: ['write', 'list'] },
+    pseudonymSecret: true,
+  },
   ClassifySeries: { buckets: { studies: ['read', 'list'] } },
   ConvertSeries: { buckets: { studies: ['read', 'list'], assets: ['write'] } },
   BuildSurface: { buckets: { assets: ['read', 'write'] } },
@@ -48,7 +59,9 @@ export class PipelineStack extends Stack {
     const { config } = props;
     const names = resourceNames(config);
 
-    this.taskFunctions = Object.fromEntries(ALL_PIPELINE_TASKS.map((task) => [task.state, this.createTaskFunction(task, props)]));
+    this.taskFunctions = Object.fromEntries(
+      ALL_PIPELINE_TASKS.map((task) => [task.state, this.createTaskFunction(task, props)]),
+    );
     this.definitionSubstitutions = Object.fromEntries(
       ALL_PIPELINE_TASKS.map((task) => [taskArnVariable(task.state), this.taskFunctions[task.state]!.functionArn]),
     );
@@ -70,20 +83,32 @@ export class PipelineStack extends Stack {
       timeout: Duration.hours(3),
     });
     // Task Resources are unqualified function ARNs: grant exactly those, not `<arn>:*`.
-    this.stateMachine.addToRolePolicy(new PolicyStatement({
-      actions: ['lambda:InvokeFunction'],
-      resources: Object.values(this.taskFunctions).map((fn) => fn.functionArn),
-    }));
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: Object.values(this.taskFunctions).map((fn) => fn.functionArn),
+      }),
+    );
     Validations.of(this.stateMachine).acknowledge(
-      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'Step Functions log delivery (logs:CreateLogDelivery and related) and X-Ray tracing support no resource-level permissions.' },
-      { id: 'HIPAA.Security-IAMNoInlinePolicy', reason: 'The state machine role has one policy of its own: invoke exactly the task functions, deliver logs, trace.' },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Step Functions log delivery (logs:CreateLogDelivery and related) and X-Ray tracing support no resource-level permissions.',
+      },
+      {
+        id: 'HIPAA.Security-IAMNoInlinePolicy',
+        reason:
+          'The state machine role has one policy of its own: invoke exactly the task functions, deliver logs, trace.',
+      },
     );
   }
 
   private createTaskFunction(task: PipelineTask, props: PipelineStackProps): ImagingFunction {
     const access = PIPELINE_TASK_ACCESS[task.state];
     if (!access) {
-      throw new Error(`Pipeline task ${task.state} has no grants: add it to PIPELINE_TASK_ACCESS in infra/stacks/pipeline-stack.ts`);
+      throw new Error(
+        `Pipeline task ${task.state} has no grants: add it to PIPELINE_TASK_ACCESS in infra/stacks/pipeline-stack.ts`,
+      );
     }
     const fn = new ImagingFunction(this, `${task.state}Function`, {
       config: props.config,

@@ -6,10 +6,10 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { HttpMethods, type Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import type { StageConfig } from '../config.ts';
-import { createImagingTable } from '../constructs/imaging-table.ts';
-import { createPrivateBucket, noncurrentVersionRule } from '../constructs/private-bucket.ts';
-import { resourceNames, type DataBucket } from '../resource-names.ts';
+import type { StageConfig } from '#infra/config.ts';
+import { createImagingTable } from '#infra/constructs/imaging-table.ts';
+import { createPrivateBucket, noncurrentVersionRule } from '#infra/constructs/private-bucket.ts';
+import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
 
 export type StorageStackProps = StackProps & {
   config: StageConfig;
@@ -41,12 +41,26 @@ export class StorageStack extends Stack {
       removalPolicy: config.dataRemovalPolicy,
     });
     // CloudWatch Logs encrypts this stage's log groups with the key; scoped to log groups of this account and region.
-    this.dataKey.addToResourcePolicy(new PolicyStatement({
-      principals: [new ServicePrincipal(`logs.${Aws.REGION}.amazonaws.com`)],
-      actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey', 'kms:GenerateDataKeyWithoutPlaintext', 'kms:DescribeKey'],
-      resources: ['*'],
-      conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*` } },
-    }));
+    this.dataKey.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal(`logs.${Aws.REGION}.amazonaws.com`)],
+        actions: [
+          'kms:Encrypt',
+          'kms:Decrypt',
+          'kms:ReEncryptFrom',
+          'kms:ReEncryptTo',
+          'kms:GenerateDataKey',
+          'kms:GenerateDataKeyWithoutPlaintext',
+          'kms:DescribeKey',
+        ],
+        resources: ['*'],
+        conditions: {
+          ArnLike: {
+            'kms:EncryptionContext:aws:logs:arn': `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*`,
+          },
+        },
+      }),
+    );
 
     this.table = createImagingTable(this, 'Table', { config, tableName: names.table, encryptionKey: this.dataKey });
 
@@ -58,9 +72,18 @@ export class StorageStack extends Stack {
     });
     Validations.of(this.logsBucket).acknowledge(
       { id: 'AwsSolutions-S1', reason: 'This is the server access log bucket; logging it into itself would loop.' },
-      { id: 'HIPAA.Security-S3BucketLoggingEnabled', reason: 'This is the server access log bucket; logging it into itself would loop.' },
-      { id: 'HIPAA.Security-S3DefaultEncryptionKMS', reason: 'S3 server access log delivery does not support SSE-KMS target buckets; SSE-S3 is used.' },
-      { id: 'HIPAA.Security-S3BucketVersioningEnabled', reason: 'Access logs are append-only and expire by lifecycle; versions add nothing.' },
+      {
+        id: 'HIPAA.Security-S3BucketLoggingEnabled',
+        reason: 'This is the server access log bucket; logging it into itself would loop.',
+      },
+      {
+        id: 'HIPAA.Security-S3DefaultEncryptionKMS',
+        reason: 'S3 server access log delivery does not support SSE-KMS target buckets; SSE-S3 is used.',
+      },
+      {
+        id: 'HIPAA.Security-S3BucketVersioningEnabled',
+        reason: 'Access logs are append-only and expire by lifecycle; versions add nothing.',
+      },
       { id: 'HIPAA.Security-S3BucketReplicationEnabled', reason: 'Access logs are not replicated across regions.' },
     );
 
@@ -73,19 +96,23 @@ export class StorageStack extends Stack {
         removalPolicy: config.dataRemovalPolicy,
         versioned: false,
         accessLogs: accessLogs('uploads'),
-        lifecycleRules: [{
-          id: 'expire-raw-uploads',
-          expiration: Duration.days(config.rawUploadExpiryDays),
-          abortIncompleteMultipartUploadAfter: Duration.days(config.abortMultipartAfterDays),
-        }],
-        cors: [{
-          allowedOrigins: props.siteOrigins,
-          allowedMethods: [HttpMethods.PUT, HttpMethods.GET, HttpMethods.HEAD],
-          allowedHeaders: ['*'],
-          // The browser must read each part's ETag to complete a multipart upload.
-          exposedHeaders: ['ETag'],
-          maxAge: 3000,
-        }],
+        lifecycleRules: [
+          {
+            id: 'expire-raw-uploads',
+            expiration: Duration.days(config.rawUploadExpiryDays),
+            abortIncompleteMultipartUploadAfter: Duration.days(config.abortMultipartAfterDays),
+          },
+        ],
+        cors: [
+          {
+            allowedOrigins: props.siteOrigins,
+            allowedMethods: [HttpMethods.PUT, HttpMethods.GET, HttpMethods.HEAD],
+            allowedHeaders: ['*'],
+            // The browser must read each part's ETag to complete a multipart upload.
+            exposedHeaders: ['ETag'],
+            maxAge: 3000,
+          },
+        ],
       }),
       studies: createPrivateBucket(this, 'StudiesBucket', {
         bucketName: names.buckets.studies,
@@ -103,30 +130,55 @@ export class StorageStack extends Stack {
         accessLogs: accessLogs('assets'),
         lifecycleRules: [noncurrentVersionRule(config.noncurrentVersionDays)],
         // Viewer downloads of processed assets use presigned GET URLs from the site.
-        cors: [{ allowedOrigins: props.siteOrigins, allowedMethods: [HttpMethods.GET, HttpMethods.HEAD], allowedHeaders: ['*'], exposedHeaders: ['ETag', 'Content-Length'], maxAge: 3000 }],
+        cors: [
+          {
+            allowedOrigins: props.siteOrigins,
+            allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
+            allowedHeaders: ['*'],
+            exposedHeaders: ['ETag', 'Content-Length'],
+            maxAge: 3000,
+          },
+        ],
       }),
     };
     Validations.of(this.buckets.uploads).acknowledge(
-      { id: 'HIPAA.Security-S3BucketVersioningEnabled', reason: 'Raw identifiable uploads must disappear once de-identified; versioning would keep deleted PHI around.' },
-      { id: 'HIPAA.Security-S3BucketReplicationEnabled', reason: 'Raw identifiable uploads live for hours; replicating PHI that is about to be deleted would widen exposure.' },
+      {
+        id: 'HIPAA.Security-S3BucketVersioningEnabled',
+        reason: 'Raw identifiable uploads must disappear once de-identified; versioning would keep deleted PHI around.',
+      },
+      {
+        id: 'HIPAA.Security-S3BucketReplicationEnabled',
+        reason:
+          'Raw identifiable uploads live for hours; replicating PHI that is about to be deleted would widen exposure.',
+      },
     );
     for (const bucket of [this.buckets.studies, this.buckets.assets]) {
       Validations.of(bucket).acknowledge({
         id: 'HIPAA.Security-S3BucketReplicationEnabled',
-        reason: 'Versioning keeps prior versions for recovery; cross-region replication is decided per deployment (data residency of each hospital).',
+        reason:
+          'Versioning keeps prior versions for recovery; cross-region replication is decided per deployment (data residency of each hospital).',
       });
     }
 
     this.pseudonymSecret = new Secret(this, 'PseudonymSecret', {
       secretName: names.pseudonymSecret,
-      description: 'Per-deployment key for UID remapping and patient aliases (HMAC); never leaves the pipeline and dataset functions',
+      description:
+        'Per-deployment key for UID remapping and patient aliases (HMAC); never leaves the pipeline and dataset functions',
       encryptionKey: this.dataKey,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: config.dataRemovalPolicy,
     });
     Validations.of(this.pseudonymSecret).acknowledge(
-      { id: 'AwsSolutions-SMG4', reason: 'Rotating the pseudonymisation key would break re-upload linkage (the same input UID must map to the same output UID) by design.' },
-      { id: 'HIPAA.Security-SecretsManagerRotationEnabled', reason: 'Rotating the pseudonymisation key would break re-upload linkage (the same input UID must map to the same output UID) by design.' },
+      {
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'Rotating the pseudonymisation key would break re-upload linkage (the same input UID must map to the same output UID) by design.',
+      },
+      {
+        id: 'HIPAA.Security-SecretsManagerRotationEnabled',
+        reason:
+          'Rotating the pseudonymisation key would break re-upload linkage (the same input UID must map to the same output UID) by design.',
+      },
     );
 
     this.addBackups(config);
@@ -151,4 +203,3 @@ export class StorageStack extends Stack {
     });
   }
 }
-

@@ -8,10 +8,10 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { StageConfig } from '../config.ts';
+import type { StageConfig } from '#infra/config.ts';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
-import { REPOSITORY_ROOT } from '../constructs/imaging-function.ts';
-import { resourceNames } from '../resource-names.ts';
+import { REPOSITORY_ROOT } from '#infra/constructs/imaging-function.ts';
+import { resourceNames } from '#infra/resource-names.ts';
 
 export const SITE_BUILD_DIR = path.join(REPOSITORY_ROOT, 'web/dist');
 export const RUNTIME_CONFIG_FILE = 'config.json';
@@ -57,28 +57,32 @@ export class WebStack extends Stack {
     const siteBucket = Bucket.fromBucketName(this, 'SiteBucket', resourceNames(config).siteBucket);
     const deployments: BucketDeployment[] = [];
     if ((props.publishSiteBuild ?? true) && existsSync(SITE_BUILD_DIR)) {
-      deployments.push(new BucketDeployment(this, 'SiteFiles', {
-        sources: [Source.asset(SITE_BUILD_DIR, { exclude: [RUNTIME_CONFIG_FILE] })],
-        destinationBucket: siteBucket,
-        // Pruning removes files of older builds, but never config.json, which the next deployment owns.
-        prune: true,
-        exclude: [RUNTIME_CONFIG_FILE],
-        distribution: props.distribution,
-        distributionPaths: ['/*'],
-        logGroup,
-        memoryLimit: 512,
-      }));
+      deployments.push(
+        new BucketDeployment(this, 'SiteFiles', {
+          sources: [Source.asset(SITE_BUILD_DIR, { exclude: [RUNTIME_CONFIG_FILE] })],
+          destinationBucket: siteBucket,
+          // Pruning removes files of older builds, but never config.json, which the next deployment owns.
+          prune: true,
+          exclude: [RUNTIME_CONFIG_FILE],
+          distribution: props.distribution,
+          distributionPaths: ['/*'],
+          logGroup,
+          memoryLimit: 512,
+        }),
+      );
     }
-    deployments.push(new BucketDeployment(this, 'RuntimeConfig', {
-      sources: [Source.jsonData(RUNTIME_CONFIG_FILE, runtimeConfig(props))],
-      destinationBucket: siteBucket,
-      prune: false,
-      cacheControl: [],
-      distribution: props.distribution,
-      distributionPaths: [`/${RUNTIME_CONFIG_FILE}`],
-      logGroup,
-      memoryLimit: 256,
-    }));
+    deployments.push(
+      new BucketDeployment(this, 'RuntimeConfig', {
+        sources: [Source.jsonData(RUNTIME_CONFIG_FILE, runtimeConfig(props))],
+        destinationBucket: siteBucket,
+        prune: false,
+        cacheControl: [],
+        distribution: props.distribution,
+        distributionPaths: [`/${RUNTIME_CONFIG_FILE}`],
+        logGroup,
+        memoryLimit: 256,
+      }),
+    );
     for (const deployment of deployments) deployment.node.addDependency(logGroup);
     acknowledgeDeploymentHandler(this, siteBucket);
   }
@@ -102,11 +106,20 @@ function acknowledgeDeploymentHandler(stack: Stack, siteBucket: IBucket): void {
     wildcard(resource(cdkAssets), 'reads the zipped site from the CDK asset bucket.'),
     wildcard(resource(siteBucket.arnForObjects('*')), 'writes the site files; object keys are the build output.'),
     wildcard('Resource::*', 'cloudfront:CreateInvalidation after publishing; CDK grants it on every distribution.'),
-    { id: 'HIPAA.Security-IAMNoInlinePolicy', reason: reason('the handler role and its policy are created by aws-cdk-lib.') },
-    { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: reason('CDK attaches the basic execution policy to its own handler role.') },
+    {
+      id: 'HIPAA.Security-IAMNoInlinePolicy',
+      reason: reason('the handler role and its policy are created by aws-cdk-lib.'),
+    },
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: reason('CDK attaches the basic execution policy to its own handler role.'),
+    },
     { id: 'AwsSolutions-L1', reason: reason('the handler runtime is chosen and updated by aws-cdk-lib.') },
     { id: 'HIPAA.Security-LambdaConcurrency', reason: reason('runs only during CloudFormation deployments.') },
-    { id: 'HIPAA.Security-LambdaDLQ', reason: reason('invoked synchronously by CloudFormation, which reports failures itself.') },
+    {
+      id: 'HIPAA.Security-LambdaDLQ',
+      reason: reason('invoked synchronously by CloudFormation, which reports failures itself.'),
+    },
     { id: 'HIPAA.Security-LambdaInsideVPC', reason: reason('reaches only S3 and CloudFront APIs.') },
   );
 }

@@ -1,26 +1,39 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE } from '../schemas/api/errors.ts';
-import { ApiErrorSchema } from '../schemas/api/common.ts';
+import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ApiErrorSchema } from '#shared/schemas/api/common.ts';
 import { ROUTE_SCHEMAS, type RouteSchemas } from './route-schemas.ts';
 import { ROUTES, routeKey, type RouteDefinition } from './routes.ts';
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Record<string, unknown>;
   return rest;
 }
 
 function parameters(route: RouteDefinition, schemas: RouteSchemas): Record<string, unknown>[] {
   const params: Record<string, unknown>[] = [];
-  for (const [location, schema] of [['path', schemas.path], ['query', schemas.query]] as const) {
+  for (const [location, schema] of [
+    ['path', schemas.path],
+    ['query', schemas.query],
+  ] as const) {
     if (!schema) continue;
     const shape = jsonSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, property] of Object.entries(shape.properties ?? {})) {
-      params.push({ name, in: location, required: location === 'path' || (shape.required ?? []).includes(name), schema: property });
+      params.push({
+        name,
+        in: location,
+        required: location === 'path' || (shape.required ?? []).includes(name),
+        schema: property,
+      });
     }
   }
   const declared = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   for (const name of declared) {
-    if (!params.some((p) => p.name === name)) params.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+    if (!params.some((p) => p.name === name))
+      params.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   }
   return params;
 }
@@ -33,13 +46,21 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     const schemas = (ROUTE_SCHEMAS as Record<string, RouteSchemas>)[routeKey(route)]!;
     const status = String(schemas.status ?? 200);
     const responses: Record<string, unknown> = {
-      [status]: status === '204'
-        ? { description: 'No content' }
-        : { description: 'Success', content: { 'application/json': { schema: jsonSchema(schemas.response, 'output') } } },
+      [status]:
+        status === '204'
+          ? { description: 'No content' }
+          : {
+              description: 'Success',
+              content: { 'application/json': { schema: jsonSchema(schemas.response, 'output') } },
+            },
     };
     for (const code of errorStatuses) responses[String(code)] = { $ref: '#/components/responses/Error' };
     const operation: Record<string, unknown> = {
-      operationId: `${route.method.toLowerCase()}${route.path.replace(/\{(\w+)\}/g, 'By-$1').split(/[/._-]/).map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : '')).join('')}`,
+      operationId: `${route.method.toLowerCase()}${route.path
+        .replace(/\{(\w+)\}/g, 'By-$1')
+        .split(/[/._-]/)
+        .map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : ''))
+        .join('')}`,
       summary: route.summary,
       tags: [route.domain],
       parameters: parameters(route, schemas),
@@ -47,17 +68,32 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       security: route.auth === 'public' ? [] : [{ cognito: [] }],
       ...(route.roles ? { 'x-roles': route.roles } : {}),
     };
-    if (schemas.body) operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(schemas.body, 'input') } } };
+    if (schemas.body)
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(schemas.body, 'input') } },
+      };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Imaging Workspace API', version: '1.0.0', description: 'Generated from shared/api/routes.ts and the zod schemas in shared/schemas.' },
+    info: {
+      title: 'Imaging Workspace API',
+      version: '1.0.0',
+      description: 'Generated from shared/api/routes.ts and the zod schemas in shared/schemas.',
+    },
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      securitySchemes: { cognito: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Cognito ID token' } },
-      responses: { Error: { description: 'Error in the catalogue\'s words', content: { 'application/json': { schema: jsonSchema(ApiErrorSchema, 'output') } } } },
+      securitySchemes: {
+        cognito: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Cognito ID token' },
+      },
+      responses: {
+        Error: {
+          description: "Error in the catalogue's words",
+          content: { 'application/json': { schema: jsonSchema(ApiErrorSchema, 'output') } },
+        },
+      },
     },
   };
 }

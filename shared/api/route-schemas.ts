@@ -1,13 +1,25 @@
 import { z } from 'zod';
-import { LogoutResponseSchema, MeResponseSchema } from '../schemas/api/auth.ts';
-import { ApiErrorSchema, IdSchema } from '../schemas/api/common.ts';
+import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
+import { ApiErrorSchema, IdSchema } from '#shared/schemas/api/common.ts';
 import {
-  ClassifySeriesRequestSchema, CreateDatasetRequestSchema, DatasetDetailSchema, DatasetPageSchema, DatasetSchema,
-  ListDatasetsQuerySchema, ProcessedAssetSchema, SeriesSchema, SeriesSelectionRequestSchema, UpdateDatasetRequestSchema,
-} from '../schemas/api/datasets.ts';
+  ClassifySeriesRequestSchema,
+  CreateDatasetRequestSchema,
+  DatasetDetailSchema,
+  DatasetPageSchema,
+  DatasetSchema,
+  ListDatasetsQuerySchema,
+  ProcessedAssetSchema,
+  SeriesSchema,
+  SeriesSelectionRequestSchema,
+  UpdateDatasetRequestSchema,
+} from '#shared/schemas/api/datasets.ts';
 import {
-  CompleteFileRequestSchema, CreateUploadSessionRequestSchema, PartUrlsRequestSchema, PartUrlsResponseSchema, UploadSessionSchema,
-} from '../schemas/api/uploads.ts';
+  CompleteFileRequestSchema,
+  CreateUploadSessionRequestSchema,
+  PartUrlsRequestSchema,
+  PartUrlsResponseSchema,
+  UploadSessionSchema,
+} from '#shared/schemas/api/uploads.ts';
 import type { RouteKey } from './routes.ts';
 
 /** Schemas of each route: the handlers parse with them and the OpenAPI document is generated from them. */
@@ -23,7 +35,12 @@ export type RouteSchemas = {
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
 export const HealthFailureSchema = z.object({ status: z.literal('unavailable'), failing: z.array(z.string()) });
 export const AuditEventSchema = z.object({
-  id: z.string(), datasetId: z.string().optional(), at: z.string(), action: z.string(), actorUserId: z.string(), actorName: z.string(),
+  id: z.string(),
+  datasetId: z.string().optional(),
+  at: z.string(),
+  action: z.string(),
+  actorUserId: z.string(),
+  actorName: z.string(),
   details: z.record(z.string(), z.unknown()),
 });
 
@@ -43,15 +60,36 @@ export const ROUTE_SCHEMAS = {
   'PATCH /api/datasets/{id}': { path: DatasetPath, body: UpdateDatasetRequestSchema, response: DatasetSchema },
   'DELETE /api/datasets/{id}': { path: DatasetPath, response: z.null(), status: 204 },
   'GET /api/datasets/{id}/series': { path: DatasetPath, response: z.object({ items: z.array(SeriesSchema) }) },
-  'PATCH /api/datasets/{id}/series/selection': { path: DatasetPath, body: SeriesSelectionRequestSchema, response: z.object({ items: z.array(SeriesSchema) }) },
-  'POST /api/datasets/{id}/series/{seriesId}/classify': { path: SeriesPath, body: ClassifySeriesRequestSchema, response: SeriesSchema },
+  'PATCH /api/datasets/{id}/series/selection': {
+    path: DatasetPath,
+    body: SeriesSelectionRequestSchema,
+    response: z.object({ items: z.array(SeriesSchema) }),
+  },
+  'POST /api/datasets/{id}/series/{seriesId}/classify': {
+    path: SeriesPath,
+    body: ClassifySeriesRequestSchema,
+    response: SeriesSchema,
+  },
   'GET /api/datasets/{id}/assets': { path: DatasetPath, response: z.object({ items: z.array(ProcessedAssetSchema) }) },
   'GET /api/datasets/{id}/history': { path: DatasetPath, response: z.object({ items: z.array(AuditEventSchema) }) },
   'POST /api/datasets/{id}/retry': { path: DatasetPath, response: DatasetSchema },
-  'POST /api/datasets/{id}/upload/session': { path: DatasetPath, body: CreateUploadSessionRequestSchema, response: UploadSessionSchema, status: 201 },
+  'POST /api/datasets/{id}/upload/session': {
+    path: DatasetPath,
+    body: CreateUploadSessionRequestSchema,
+    response: UploadSessionSchema,
+    status: 201,
+  },
   'GET /api/uploads/{sessionId}': { path: SessionPath, response: UploadSessionSchema },
-  'POST /api/uploads/{sessionId}/files/{fileIndex}/parts': { path: FilePath, body: PartUrlsRequestSchema, response: PartUrlsResponseSchema },
-  'POST /api/uploads/{sessionId}/files/{fileIndex}/complete': { path: FilePath, body: CompleteFileRequestSchema, response: z.object({ fileIndex: z.number().int(), status: z.literal('COMPLETE') }) },
+  'POST /api/uploads/{sessionId}/files/{fileIndex}/parts': {
+    path: FilePath,
+    body: PartUrlsRequestSchema,
+    response: PartUrlsResponseSchema,
+  },
+  'POST /api/uploads/{sessionId}/files/{fileIndex}/complete': {
+    path: FilePath,
+    body: CompleteFileRequestSchema,
+    response: z.object({ fileIndex: z.number().int(), status: z.literal('COMPLETE') }),
+  },
   'POST /api/uploads/{sessionId}/complete': { path: SessionPath, response: DatasetSchema },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 

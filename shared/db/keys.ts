@@ -20,15 +20,27 @@ const auditPk = (hospitalId: string) => `H#${hospitalId}#AUDIT`;
 
 export const keys = {
   hospital: (hospitalId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: 'HOSPITAL' }),
-  department: (hospitalId: string, departmentId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `DEPT#${departmentId}` }),
+  department: (hospitalId: string, departmentId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `DEPT#${departmentId}`,
+  }),
   team: (hospitalId: string, teamId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `TEAM#${teamId}` }),
   user: (hospitalId: string, userId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `USER#${userId}` }),
   /** gsi3: find a user by e-mail (case-insensitive), e.g. for invitations and sign-in bookkeeping. */
   userByEmail: (email: string): ItemKey => ({ [G3.pk]: `EMAIL#${email.toLowerCase()}`, [G3.sk]: 'USER' }),
 
-  dataset: (hospitalId: string, datasetId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `DS#${datasetId}` }),
+  dataset: (hospitalId: string, datasetId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `DS#${datasetId}`,
+  }),
   /** Index attributes written on every dataset item; status index moves with the status. */
-  datasetIndexes: (d: { hospitalId: string; id: string; createdAt: string; status: string; teamId: string | null }): ItemKey => ({
+  datasetIndexes: (d: {
+    hospitalId: string;
+    id: string;
+    createdAt: string;
+    status: string;
+    teamId: string | null;
+  }): ItemKey => ({
     [G1.pk]: `H#${d.hospitalId}#DS`,
     [G1.sk]: `${d.createdAt}#${d.id}`,
     [G2.pk]: datasetStatusPartition(d.hospitalId, d.status),
@@ -38,14 +50,24 @@ export const keys = {
   }),
   /** Prefix of every item that belongs to a dataset (series, assets); the dataset item itself is `DS#<id>`. */
   datasetChildrenPrefix: (datasetId: string) => `DS#${datasetId}#`,
-  series: (hospitalId: string, datasetId: string, seriesId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `DS#${datasetId}#SERIES#${seriesId}` }),
+  series: (hospitalId: string, datasetId: string, seriesId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `DS#${datasetId}#SERIES#${seriesId}`,
+  }),
   seriesPrefix: (datasetId: string) => `DS#${datasetId}#SERIES#`,
-  asset: (hospitalId: string, datasetId: string, assetId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `DS#${datasetId}#ASSET#${assetId}` }),
+  asset: (hospitalId: string, datasetId: string, assetId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `DS#${datasetId}#ASSET#${assetId}`,
+  }),
   assetPrefix: (datasetId: string) => `DS#${datasetId}#ASSET#`,
 
-  uploadSession: (hospitalId: string, sessionId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `UPLOAD#${sessionId}` }),
+  uploadSession: (hospitalId: string, sessionId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `UPLOAD#${sessionId}`,
+  }),
   uploadFile: (hospitalId: string, sessionId: string, fileIndex: number): ItemKey => ({
-    [P.pk]: hospitalPk(hospitalId), [P.sk]: `UPLOAD#${sessionId}#FILE#${String(fileIndex).padStart(5, '0')}`,
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `UPLOAD#${sessionId}#FILE#${String(fileIndex).padStart(5, '0')}`,
   }),
   uploadFilePrefix: (sessionId: string) => `UPLOAD#${sessionId}#FILE#`,
 
@@ -73,9 +95,24 @@ export function datasetTeamPartition(hospitalId: string, teamId: string | null):
 
 /** The index partitions the dataset list queries use, named by access pattern. */
 export const datasetListIndexes = {
-  byHospitalRecent: (hospitalId: string) => ({ index: G1.index, pkName: G1.pk, skName: G1.sk, pk: `H#${hospitalId}#DS` }),
-  byStatus: (hospitalId: string, status: string) => ({ index: G2.index, pkName: G2.pk, skName: G2.sk, pk: datasetStatusPartition(hospitalId, status) }),
-  byTeamRecent: (hospitalId: string, teamId: string | null) => ({ index: G3.index, pkName: G3.pk, skName: G3.sk, pk: datasetTeamPartition(hospitalId, teamId) }),
+  byHospitalRecent: (hospitalId: string) => ({
+    index: G1.index,
+    pkName: G1.pk,
+    skName: G1.sk,
+    pk: `H#${hospitalId}#DS`,
+  }),
+  byStatus: (hospitalId: string, status: string) => ({
+    index: G2.index,
+    pkName: G2.pk,
+    skName: G2.sk,
+    pk: datasetStatusPartition(hospitalId, status),
+  }),
+  byTeamRecent: (hospitalId: string, teamId: string | null) => ({
+    index: G3.index,
+    pkName: G3.pk,
+    skName: G3.sk,
+    pk: datasetTeamPartition(hospitalId, teamId),
+  }),
 };
 
 /** Every attribute the key builders write, for the drift test (must all be in TABLE_KEYS). */

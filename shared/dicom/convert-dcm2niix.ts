@@ -22,7 +22,10 @@ type EmscriptenFs = {
 
 type Dcm2niixModule = { FS: EmscriptenFs; callMain(args: string[]): number };
 
-type ModuleFactory = (options: { print: (line: string) => void; printErr: (line: string) => void }) => Promise<Dcm2niixModule>;
+type ModuleFactory = (options: {
+  print: (line: string) => void;
+  printErr: (line: string) => void;
+}) => Promise<Dcm2niixModule>;
 
 export type Dcm2niixRun = {
   exitCode: number;

@@ -21,7 +21,13 @@ export type ConvertInputFile = { name: string; bytes: Uint8Array };
 
 export type ConvertOptions = {
   /** Called with each series' conversion time (ms); used by the bench and the pipeline's metrics. */
-  onSeriesConverted?: (info: { seriesInstanceUID?: string; fileCount: number; outputs: number; exitCode: number; ms: number }) => void;
+  onSeriesConverted?: (info: {
+    seriesInstanceUID?: string;
+    fileCount: number;
+    outputs: number;
+    exitCode: number;
+    ms: number;
+  }) => void;
 };
 
 /** dcm2niix arguments: the field's defaults, with the name pattern fixed and compression done here (see gzipBytes). */
@@ -77,13 +83,18 @@ function groupBySeries(files: ConvertInputFile[]): SeriesBatch[] {
     }
     batch.files.push({ name: file.name, bytes: gunzipIfNeeded(file.bytes) });
   }
-  return [...batches.values()].sort((a, b) => (a.seriesNumber ?? Number.MAX_SAFE_INTEGER) - (b.seriesNumber ?? Number.MAX_SAFE_INTEGER));
+  return [...batches.values()].sort(
+    (a, b) => (a.seriesNumber ?? Number.MAX_SAFE_INTEGER) - (b.seriesNumber ?? Number.MAX_SAFE_INTEGER),
+  );
 }
 
 async function collectOutputs(files: Map<string, Uint8Array>, batch: SeriesBatch): Promise<NiftiOutput[]> {
   const text = new TextDecoder();
   const outputs: NiftiOutput[] = [];
-  const baseNames = [...files.keys()].filter((name) => name.endsWith('.nii')).map((name) => name.slice(0, -'.nii'.length)).sort();
+  const baseNames = [...files.keys()]
+    .filter((name) => name.endsWith('.nii'))
+    .map((name) => name.slice(0, -'.nii'.length))
+    .sort();
   for (const baseName of baseNames) {
     const sidecarBytes = files.get(`${baseName}.json`);
     if (!sidecarBytes) continue;

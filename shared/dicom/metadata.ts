@@ -70,7 +70,8 @@ export function readSeriesFileMetadata(parsed: ParsedDicom, fileName: string, fi
   const seriesDescription = text(parsed, 'x0008103e') ?? METADATA_DEFAULTS.seriesDescription;
   const modality = text(parsed, 'x00080060') ?? METADATA_DEFAULTS.modality;
   const studyInstanceUID = text(parsed, 'x0020000d') ?? generatedUid('study', patientID, studyDate);
-  const seriesInstanceUID = text(parsed, 'x0020000e') ?? generatedUid('series', studyInstanceUID, seriesNumber, seriesDescription, modality);
+  const seriesInstanceUID =
+    text(parsed, 'x0020000e') ?? generatedUid('series', studyInstanceUID, seriesNumber, seriesDescription, modality);
   const instanceNumber = integer(parsed, 'x00200013') ?? METADATA_DEFAULTS.instanceNumber;
   const sliceLocation = decimal(parsed, 'x00201041');
   const metadata: SeriesFileMetadata = {
@@ -79,13 +80,17 @@ export function readSeriesFileMetadata(parsed: ParsedDicom, fileName: string, fi
     modality,
     seriesNumber,
     seriesDescription,
-    imageType: (text(parsed, 'x00080008') ?? '').split('\\').map((part) => part.trim()).filter(Boolean),
+    imageType: (text(parsed, 'x00080008') ?? '')
+      .split('\\')
+      .map((part) => part.trim())
+      .filter(Boolean),
     patientID,
     studyDate,
     instanceNumber,
     patientName: text(parsed, 'x00100010') ?? METADATA_DEFAULTS.patientName,
     studyDescription: text(parsed, 'x00081030') ?? METADATA_DEFAULTS.studyDescription,
-    sopInstanceUID: text(parsed, 'x00080018') ?? generatedUid('instance', seriesInstanceUID, instanceNumber, fileName, fileSize),
+    sopInstanceUID:
+      text(parsed, 'x00080018') ?? generatedUid('instance', seriesInstanceUID, instanceNumber, fileName, fileSize),
     fileSize,
     fileName,
   };

@@ -15,7 +15,8 @@ export const NIFTI_DATATYPE = {
   UINT32: 768,
 } as const;
 
-export type NiftiVoxels = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+export type NiftiVoxels =
+  Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 
 export type NiftiVolume = {
   header: nifti.NIFTI1 | nifti.NIFTI2;

@@ -35,7 +35,9 @@ export function isGzip(bytes: Uint8Array): boolean {
 
 /** PS3.10 7.1: a 128-byte preamble followed by "DICM". */
 export function hasDicmPrefix(bytes: Uint8Array): boolean {
-  return bytes.length >= 132 && bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d;
+  return (
+    bytes.length >= 132 && bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d
+  );
 }
 
 /** Un-gzips when the bytes are gzip; returns them unchanged otherwise. Throws DicomParseError on a broken gzip stream. */
@@ -73,8 +75,13 @@ function looksLikeDicom(dataSet: dicomParser.DataSet | undefined): dataSet is di
     const group = tag.slice(1, 5);
     if (group === '0008' || group === '0010' || group === '0020' || group === '0028' || group === '0018') known += 1;
   }
-  return known >= 2 && (dataSet.elements.x00080016 !== undefined || dataSet.elements.x00080018 !== undefined
-    || dataSet.elements.x0020000e !== undefined || dataSet.elements.x00080060 !== undefined);
+  return (
+    known >= 2 &&
+    (dataSet.elements.x00080016 !== undefined ||
+      dataSet.elements.x00080018 !== undefined ||
+      dataSet.elements.x0020000e !== undefined ||
+      dataSet.elements.x00080060 !== undefined)
+  );
 }
 
 function transferSyntaxOf(dataSet: dicomParser.DataSet, fallback: string): string {
@@ -90,7 +97,8 @@ function parseRaw(bytes: Uint8Array, strict: boolean): ParsedDicom | undefined {
       if (looksLikeDicom(dataSet)) return { dataSet, transferSyntaxUID: syntax, bytes };
     } catch (error) {
       const partial = partialDataSet(error);
-      if (!strict && looksLikeDicom(partial)) return { dataSet: partial, transferSyntaxUID: syntax, bytes, lenient: true };
+      if (!strict && looksLikeDicom(partial))
+        return { dataSet: partial, transferSyntaxUID: syntax, bytes, lenient: true };
     }
   }
   return undefined;
@@ -105,7 +113,12 @@ function parsePart10(bytes: Uint8Array, strict: boolean): ParsedDicom | undefine
   } catch (error) {
     const partial = partialDataSet(error);
     if (!strict && partial && looksLikeDicom(partial)) {
-      return { dataSet: partial, transferSyntaxUID: transferSyntaxOf(partial, TRANSFER_SYNTAX.explicitLittle), bytes: partial.byteArray, lenient: true };
+      return {
+        dataSet: partial,
+        transferSyntaxUID: transferSyntaxOf(partial, TRANSFER_SYNTAX.explicitLittle),
+        bytes: partial.byteArray,
+        lenient: true,
+      };
     }
     return undefined;
   }

@@ -67,7 +67,9 @@ export function groupIntoSeries(files: SeriesFileMetadata[]): SeriesGroup[] {
   }
   const groups: SeriesGroup[] = [];
   for (const [seriesInstanceUID, members] of bySeries) {
-    const ordered = [...members].sort((a, b) => a.instanceNumber - b.instanceNumber || a.fileName.localeCompare(b.fileName));
+    const ordered = [...members].sort(
+      (a, b) => a.instanceNumber - b.instanceNumber || a.fileName.localeCompare(b.fileName),
+    );
     const first = ordered[0]!;
     groups.push({
       seriesInstanceUID,
@@ -82,5 +84,7 @@ export function groupIntoSeries(files: SeriesFileMetadata[]): SeriesGroup[] {
       bidsSuggestion: suggestBids(first.modality, first.seriesDescription),
     });
   }
-  return groups.sort((a, b) => a.seriesNumber - b.seriesNumber || a.seriesInstanceUID.localeCompare(b.seriesInstanceUID));
+  return groups.sort(
+    (a, b) => a.seriesNumber - b.seriesNumber || a.seriesInstanceUID.localeCompare(b.seriesInstanceUID),
+  );
 }

@@ -72,10 +72,13 @@ function robustWindow(values: Float32Array, lowPercentile: number, highPercentil
   const pool = nonZero >= samples.length * 0.05 ? samples.filter((value) => value !== 0) : samples;
   if (pool.length === 0) return [0, 1];
   pool.sort((a, b) => a - b);
-  const at = (percentile: number): number => pool[Math.min(pool.length - 1, Math.max(0, Math.round((percentile / 100) * (pool.length - 1))))]!;
+  const at = (percentile: number): number =>
+    pool[Math.min(pool.length - 1, Math.max(0, Math.round((percentile / 100) * (pool.length - 1))))]!;
   const low = at(lowPercentile);
   const high = at(highPercentile);
-  return high > low ? [low, high] : [pool[0]!, pool[pool.length - 1]! > pool[0]! ? pool[pool.length - 1]! : pool[0]! + 1];
+  return high > low
+    ? [low, high]
+    : [pool[0]!, pool[pool.length - 1]! > pool[0]! ? pool[pool.length - 1]! : pool[0]! + 1];
 }
 
 /** Picks the slice axis and screen orientation from the affine (RAS+ world: x right, y anterior, z superior). */
@@ -103,7 +106,14 @@ function planSlice(volume: NiftiVolume): SlicePlan {
   };
 }
 
-function renderSlice(volume: NiftiVolume, values: Float32Array, plan: SlicePlan, size: number, low: number, high: number): Buffer {
+function renderSlice(
+  volume: NiftiVolume,
+  values: Float32Array,
+  plan: SlicePlan,
+  size: number,
+  low: number,
+  high: number,
+): Buffer {
   const dims = [0, 1, 2].map((axis) => Math.max(1, volume.dims[axis + 1] ?? 1));
   const strides = [1, dims[0]!, dims[0]! * dims[1]!];
   const spacing = [0, 1, 2].map((axis) => Math.abs(volume.pixDims[axis + 1] ?? 1) || 1);
@@ -142,7 +152,9 @@ function renderSlice(volume: NiftiVolume, values: Float32Array, plan: SlicePlan,
       const v1 = Math.min(height - 1, v0 + 1);
       const fh = hPos - h0;
       const fv = vPos - v0;
-      const value = (sample(h0, v0) * (1 - fh) + sample(h1, v0) * fh) * (1 - fv) + (sample(h0, v1) * (1 - fh) + sample(h1, v1) * fh) * fv;
+      const value =
+        (sample(h0, v0) * (1 - fh) + sample(h1, v0) * fh) * (1 - fv) +
+        (sample(h0, v1) * (1 - fh) + sample(h1, v1) * fh) * fv;
       const level = Math.round(Math.min(1, Math.max(0, (value - low) / range)) * 255);
       pixels[out] = level;
       pixels[out + 1] = level;

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../schemas/api/errors.ts';
+import type { ErrorCode } from '#shared/schemas/api/errors.ts';
 
 /**
  * Named domain errors. The core throws these; functions/lib/errors.ts alone maps them onto the error
@@ -6,31 +6,52 @@ import type { ErrorCode } from '../schemas/api/errors.ts';
  * Messages of these errors never carry PHI: they are catalogue codes plus our own ids.
  */
 export class DomainError extends Error {
-  constructor(readonly code: ErrorCode, readonly values: Record<string, string | number> = {}, message?: string) {
+  constructor(
+    readonly code: ErrorCode,
+    readonly values: Record<string, string | number> = {},
+    message?: string,
+  ) {
     super(message ?? code);
   }
 }
 
 export class NotFoundError extends DomainError {
   override name = 'NotFoundError';
-  constructor(code: 'DATASET_NOT_FOUND' | 'SERIES_NOT_FOUND' | 'ASSET_NOT_FOUND' | 'UPLOAD_NOT_FOUND' | 'USER_NOT_FOUND' | 'HOSPITAL_NOT_FOUND' | 'NOT_FOUND' = 'NOT_FOUND') {
+  constructor(
+    code:
+      | 'DATASET_NOT_FOUND'
+      | 'SERIES_NOT_FOUND'
+      | 'ASSET_NOT_FOUND'
+      | 'UPLOAD_NOT_FOUND'
+      | 'USER_NOT_FOUND'
+      | 'HOSPITAL_NOT_FOUND'
+      | 'NOT_FOUND' = 'NOT_FOUND',
+  ) {
     super(code);
   }
 }
 
 export class AccessDeniedError extends DomainError {
   override name = 'AccessDeniedError';
-  constructor() { super('ACCESS_DENIED'); }
+  constructor() {
+    super('ACCESS_DENIED');
+  }
 }
 
 export class UnauthorizedError extends DomainError {
   override name = 'UnauthorizedError';
-  constructor(code: 'NO_TOKEN' | 'INVALID_CREDENTIALS' = 'NO_TOKEN') { super(code); }
+  constructor(code: 'NO_TOKEN' | 'INVALID_CREDENTIALS' = 'NO_TOKEN') {
+    super(code);
+  }
 }
 
 export class ValidationError extends DomainError {
   override name = 'ValidationError';
-  constructor(code: ErrorCode = 'VALIDATION_FAILED', values: Record<string, string | number> = {}, readonly details?: unknown) {
+  constructor(
+    code: ErrorCode = 'VALIDATION_FAILED',
+    values: Record<string, string | number> = {},
+    readonly details?: unknown,
+  ) {
     super(code, values);
   }
 }
@@ -38,13 +59,17 @@ export class ValidationError extends DomainError {
 /** The dataset's status does not allow the action (e.g. editing a dataset that is already uploading). */
 export class InvalidStateError extends DomainError {
   override name = 'InvalidStateError';
-  constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' = 'INVALID_STATE') { super(code); }
+  constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' = 'INVALID_STATE') {
+    super(code);
+  }
 }
 
 /** A conditional write lost a race: the record changed under us. */
 export class ConflictError extends DomainError {
   override name = 'ConflictError';
-  constructor() { super('CONFLICT'); }
+  constructor() {
+    super('CONFLICT');
+  }
 }
 
 /** Throttling, timeouts and 5xx from a service: worth retrying (Step Functions Retry matches the name). */
@@ -55,5 +80,7 @@ export class TransientError extends Error {
 /** No file of the upload is valid DICOM: the pipeline cannot go on. */
 export class NoValidDicomError extends DomainError {
   override name = 'NoValidDicomError';
-  constructor() { super('NO_VALID_DICOM'); }
+  constructor() {
+    super('NO_VALID_DICOM');
+  }
 }

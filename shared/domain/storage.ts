@@ -15,7 +15,13 @@ export type ObjectStore = {
   presignGet(bucket: BucketName, key: string, expiresInSeconds: number): Promise<string>;
 
   createMultipart(bucket: BucketName, key: string): Promise<string>;
-  presignPart(bucket: BucketName, key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
+  presignPart(
+    bucket: BucketName,
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    expiresInSeconds: number,
+  ): Promise<string>;
   /** Parts the store already holds (for resume); an unknown or finished upload gives []. */
   listParts(bucket: BucketName, key: string, uploadId: string): Promise<ListedPart[]>;
   completeMultipart(bucket: BucketName, key: string, uploadId: string, parts: StoredPart[]): Promise<void>;

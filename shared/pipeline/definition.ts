@@ -27,7 +27,10 @@ export const PIPELINE_TASKS = [
 ] as const satisfies readonly PipelineTask[];
 
 export const FAILURE_TASK = {
-  state: 'RecordFailure', entry: 'functions/pipeline/record-failure.ts', memoryMb: 512, timeoutSeconds: 60,
+  state: 'RecordFailure',
+  entry: 'functions/pipeline/record-failure.ts',
+  memoryMb: 512,
+  timeoutSeconds: 60,
 } as const satisfies PipelineTask;
 
 export const ALL_PIPELINE_TASKS: readonly PipelineTask[] = [...PIPELINE_TASKS, FAILURE_TASK];
@@ -68,10 +71,16 @@ export function buildPipelineDefinition(): Record<string, unknown> {
     Resource: `\${${taskArnVariable(FAILURE_TASK.state)}}`,
     ResultPath: null,
     TimeoutSeconds: FAILURE_TASK.timeoutSeconds,
-    Retry: [{ ErrorEquals: [...TRANSIENT_ERRORS, 'States.TaskFailed'], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 }],
+    Retry: [
+      { ErrorEquals: [...TRANSIENT_ERRORS, 'States.TaskFailed'], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 },
+    ],
     Next: 'PipelineFailed',
   };
-  states.PipelineFailed = { Type: 'Fail', Error: 'DatasetPipelineFailed', Cause: 'A pipeline stage failed; the dataset is marked FAILED with the reason.' };
+  states.PipelineFailed = {
+    Type: 'Fail',
+    Error: 'DatasetPipelineFailed',
+    Cause: 'A pipeline stage failed; the dataset is marked FAILED with the reason.',
+  };
   return {
     Comment: 'Imaging Workspace dataset pipeline: de-identify, classify, convert, build assets, complete.',
     StartAt: PIPELINE_TASKS[0].state,
@@ -81,7 +90,13 @@ export function buildPipelineDefinition(): Record<string, unknown> {
 }
 
 /** Replaces `${Name}` placeholders as Step Functions' definitionSubstitutions does. */
-export function substituteDefinition(definition: Record<string, unknown>, substitutions: Record<string, string>): Record<string, unknown> {
-  const text = JSON.stringify(definition).replace(/\$\{(\w+)\}/g, (whole, name: string) => substitutions[name] ?? whole);
+export function substituteDefinition(
+  definition: Record<string, unknown>,
+  substitutions: Record<string, string>,
+): Record<string, unknown> {
+  const text = JSON.stringify(definition).replace(
+    /\$\{(\w+)\}/g,
+    (whole, name: string) => substitutions[name] ?? whole,
+  );
   return JSON.parse(text) as Record<string, unknown>;
 }

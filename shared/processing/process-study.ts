@@ -1,11 +1,16 @@
-import { acquisitionFromDicom, classifySeries, isLowConfidence, type SeriesClassification } from '../dicom/classify/index.ts';
-import { convertToNifti, type NiftiOutput } from '../dicom/convert.ts';
-import { DEIDENTIFICATION_PROFILE, deidentifyDicom, type DeidentifySummary } from '../dicom/deidentify/index.ts';
-import { readSeriesFileMetadata } from '../dicom/metadata.ts';
-import { groupIntoSeries, type SeriesGroup } from '../dicom/series.ts';
-import { renderThumbnail } from '../dicom/thumbnail.ts';
-import { checkDicom } from '../dicom/validate.ts';
-import type { AnonymizationOptions, AssetType, ClassifiedType } from '../schemas/api/datasets.ts';
+import {
+  acquisitionFromDicom,
+  classifySeries,
+  isLowConfidence,
+  type SeriesClassification,
+} from '#shared/dicom/classify/index.ts';
+import { convertToNifti, type NiftiOutput } from '#shared/dicom/convert.ts';
+import { DEIDENTIFICATION_PROFILE, deidentifyDicom, type DeidentifySummary } from '#shared/dicom/deidentify/index.ts';
+import { readSeriesFileMetadata } from '#shared/dicom/metadata.ts';
+import { groupIntoSeries, type SeriesGroup } from '#shared/dicom/series.ts';
+import { renderThumbnail } from '#shared/dicom/thumbnail.ts';
+import { checkDicom } from '#shared/dicom/validate.ts';
+import type { AnonymizationOptions, AssetType, ClassifiedType } from '#shared/schemas/api/datasets.ts';
 import { readGeometry } from './nifti-io.ts';
 import { buildReport, type ReportInput } from './report.ts';
 import { buildSurface, MIN_SURFACE_SLICES, SurfaceSourceError } from './surface.ts';
@@ -59,14 +64,24 @@ export type ProcessOptions = {
   onStage?: (stage: ProcessStage, ms: number) => void;
 };
 
-const MIME = { nifti: 'application/gzip', json: 'application/json', text: 'text/plain', png: 'image/png', pdf: 'application/pdf', trk: 'application/octet-stream' };
+const MIME = {
+  nifti: 'application/gzip',
+  json: 'application/json',
+  text: 'text/plain',
+  png: 'image/png',
+  pdf: 'application/pdf',
+  trk: 'application/octet-stream',
+};
 
 /**
  * The whole dataset pipeline on files in memory, without any server: anonymize → classify → convert → thumbnail →
  * surface → tracts → report, with the same engine functions the pipeline's task handlers use. Used by `iws process`
  * and bench/pipeline.ts.
  */
-export async function processStudy(files: { name: string; bytes: Uint8Array }[], options: ProcessOptions): Promise<ProcessResult> {
+export async function processStudy(
+  files: { name: string; bytes: Uint8Array }[],
+  options: ProcessOptions,
+): Promise<ProcessResult> {
   const timings: ProcessResult['timings'] = [];
   const timed = async <T>(stage: ProcessStage, work: () => T | Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -83,15 +98,30 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
   const quality: Record<string, string | number> = {};
 
   const deidentified = await timed('anonymize', async () => {
-    const totals: DeidentifySummary & { files: number } = { removed: 0, emptied: 0, replaced: 0, uidsReplaced: 0, kept: 0, files: 0 };
+    const totals: DeidentifySummary & { files: number } = {
+      removed: 0,
+      emptied: 0,
+      replaced: 0,
+      uidsReplaced: 0,
+      kept: 0,
+      files: 0,
+    };
     const out: { name: string; bytes: Uint8Array }[] = [];
     for (const file of files) {
       const check = checkDicom(file.bytes);
-      if (!check.valid) { skipped.push({ file: file.name, reason: check.message }); continue; }
+      if (!check.valid) {
+        skipped.push({ file: file.name, reason: check.message });
+        continue;
+      }
       try {
-        const result = await deidentifyDicom(file.bytes, { secret: options.secret, hospitalId: options.hospitalId, options: options.anonymization });
+        const result = await deidentifyDicom(file.bytes, {
+          secret: options.secret,
+          hospitalId: options.hospitalId,
+          options: options.anonymization,
+        });
         out.push({ name: file.name.replace(/\.gz$/i, ''), bytes: result.bytes });
-        for (const key of ['removed', 'emptied', 'replaced', 'uidsReplaced', 'kept'] as const) totals[key] += result.summary[key];
+        for (const key of ['removed', 'emptied', 'replaced', 'uidsReplaced', 'kept'] as const)
+          totals[key] += result.summary[key];
         totals.files++;
       } catch (error) {
         skipped.push({ file: file.name, reason: error instanceof Error ? error.message : 'De-identification failed' });
@@ -117,35 +147,86 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
     const out: ProcessedSeries[] = [];
     const byName = new Map(deidentified.files.map((f) => [f.name, f.bytes]));
     for (const { group, classification } of groups) {
-      const outputs = await convertToNifti(group.files.map((f) => ({ name: f.fileName, bytes: byName.get(f.fileName)! })));
+      const outputs = await convertToNifti(
+        group.files.map((f) => ({ name: f.fileName, bytes: byName.get(f.fileName)! })),
+      );
       if (outputs.length === 0) notes.push(`Series ${group.seriesNumber}: no NIfTI volume could be made`);
       out.push(describeSeries(group, classification, outputs));
       for (const output of outputs) {
         const geometry = await readGeometry(output.nifti);
-        quality[`Series ${group.seriesNumber} volume`] = `${geometry.dims.slice(0, geometry.dims[3] > 1 ? 4 : 3).join(' x ')} voxels of ${geometry.voxelSize.map((v) => v.toFixed(2)).join(' x ')} mm`;
-        assets.push({ type: 'VOLUME', label: `${output.baseName} (NIfTI)`, fileName: `${output.baseName}.nii.gz`, mimeType: MIME.nifti, bytes: output.nifti, seriesNumber: group.seriesNumber, metadata: { dims: geometry.dims, voxelSize: geometry.voxelSize.map((v) => Number(v.toFixed(4))), format: 'nii.gz' } });
-        assets.push({ type: 'VOLUME', label: `${output.baseName} sidecar`, fileName: `${output.baseName}.json`, mimeType: MIME.json, bytes: new TextEncoder().encode(`${JSON.stringify(output.sidecar, null, 2)}\n`), seriesNumber: group.seriesNumber, metadata: {} });
+        quality[`Series ${group.seriesNumber} volume`] =
+          `${geometry.dims.slice(0, geometry.dims[3] > 1 ? 4 : 3).join(' x ')} voxels of ${geometry.voxelSize.map((v) => v.toFixed(2)).join(' x ')} mm`;
+        assets.push({
+          type: 'VOLUME',
+          label: `${output.baseName} (NIfTI)`,
+          fileName: `${output.baseName}.nii.gz`,
+          mimeType: MIME.nifti,
+          bytes: output.nifti,
+          seriesNumber: group.seriesNumber,
+          metadata: {
+            dims: geometry.dims,
+            voxelSize: geometry.voxelSize.map((v) => Number(v.toFixed(4))),
+            format: 'nii.gz',
+          },
+        });
+        assets.push({
+          type: 'VOLUME',
+          label: `${output.baseName} sidecar`,
+          fileName: `${output.baseName}.json`,
+          mimeType: MIME.json,
+          bytes: new TextEncoder().encode(`${JSON.stringify(output.sidecar, null, 2)}\n`),
+          seriesNumber: group.seriesNumber,
+          metadata: {},
+        });
         if (output.bval !== undefined && output.bvec !== undefined) {
-          assets.push({ type: 'VOLUME', label: `${output.baseName} b-values`, fileName: `${output.baseName}.bval`, mimeType: MIME.text, bytes: new TextEncoder().encode(output.bval), seriesNumber: group.seriesNumber, metadata: {} });
-          assets.push({ type: 'VOLUME', label: `${output.baseName} gradient directions`, fileName: `${output.baseName}.bvec`, mimeType: MIME.text, bytes: new TextEncoder().encode(output.bvec), seriesNumber: group.seriesNumber, metadata: {} });
+          assets.push({
+            type: 'VOLUME',
+            label: `${output.baseName} b-values`,
+            fileName: `${output.baseName}.bval`,
+            mimeType: MIME.text,
+            bytes: new TextEncoder().encode(output.bval),
+            seriesNumber: group.seriesNumber,
+            metadata: {},
+          });
+          assets.push({
+            type: 'VOLUME',
+            label: `${output.baseName} gradient directions`,
+            fileName: `${output.baseName}.bvec`,
+            mimeType: MIME.text,
+            bytes: new TextEncoder().encode(output.bvec),
+            seriesNumber: group.seriesNumber,
+            metadata: {},
+          });
         }
       }
     }
     return out;
   });
 
-  const thumbnails = await timed('thumbnail', () => series.flatMap((s) => {
-    const first = s.outputs[0];
-    if (!first) return [];
-    const png = renderThumbnail(first.nifti);
-    assets.push({ type: 'THUMBNAIL', label: `Series ${s.seriesNumber} thumbnail`, fileName: `${first.baseName}_thumbnail.png`, mimeType: MIME.png, bytes: png, seriesNumber: s.seriesNumber, metadata: { size: 256 } });
-    return [{ seriesNumber: s.seriesNumber, png }];
-  }));
-
+  const thumbnails = await timed('thumbnail', () =>
+    series.flatMap((s) => {
+      const first = s.outputs[0];
+      if (!first) return [];
+      const png = renderThumbnail(first.nifti);
+      assets.push({
+        type: 'THUMBNAIL',
+        label: `Series ${s.seriesNumber} thumbnail`,
+        fileName: `${first.baseName}_thumbnail.png`,
+        mimeType: MIME.png,
+        bytes: png,
+        seriesNumber: s.seriesNumber,
+        metadata: { size: 256 },
+      });
+      return [{ seriesNumber: s.seriesNumber, png }];
+    }),
+  );
 
   await timed('surface', async () => {
     const source = await pickSurfaceSource(series);
-    if (!source) { notes.push('Surface: no 3D anatomical (T1, T2 or FLAIR) series'); return; }
+    if (!source) {
+      notes.push('Surface: no 3D anatomical (T1, T2 or FLAIR) series');
+      return;
+    }
     let surface: Awaited<ReturnType<typeof buildSurface>>;
     try {
       surface = await buildSurface(source.output.nifti);
@@ -154,8 +235,17 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
       notes.push(`Surface: series ${source.series.seriesNumber}: ${error.message}`);
       return;
     }
-    assets.push({ type: 'SURFACE', label: `Series ${source.series.seriesNumber} head surface`, fileName: `${source.output.baseName}_surface.${surface.format}`, mimeType: surface.mimeType, bytes: surface.bytes, seriesNumber: source.series.seriesNumber, metadata: { ...surface.metadata, format: surface.format } });
-    quality[`Series ${source.series.seriesNumber} surface`] = `${surface.metadata.vertices} vertices, ${surface.metadata.faces} faces, ${surface.metadata.closed ? 'closed' : 'open'}`;
+    assets.push({
+      type: 'SURFACE',
+      label: `Series ${source.series.seriesNumber} head surface`,
+      fileName: `${source.output.baseName}_surface.${surface.format}`,
+      mimeType: surface.mimeType,
+      bytes: surface.bytes,
+      seriesNumber: source.series.seriesNumber,
+      metadata: { ...surface.metadata, format: surface.format },
+    });
+    quality[`Series ${source.series.seriesNumber} surface`] =
+      `${surface.metadata.vertices} vertices, ${surface.metadata.faces} faces, ${surface.metadata.closed ? 'closed' : 'open'}`;
   });
 
   await timed('tracts', async () => {
@@ -163,13 +253,40 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
     if (candidates.length === 0) notes.push('Tracts: no diffusion series');
     for (const s of candidates) {
       const output = s.outputs.find((o) => o.bval !== undefined && o.bvec !== undefined);
-      if (!output) { notes.push(`Tracts: series ${s.seriesNumber} has no b-values/gradients`); continue; }
+      if (!output) {
+        notes.push(`Tracts: series ${s.seriesNumber} has no b-values/gradients`);
+        continue;
+      }
       try {
         const tracts = await buildTracts({ nifti: output.nifti, bval: output.bval!, bvec: output.bvec! });
         const m = tracts.metadata;
-        assets.push({ type: 'TRACT', label: `Series ${s.seriesNumber} tractography`, fileName: `${output.baseName}_tracts.trk`, mimeType: MIME.trk, bytes: tracts.trk, seriesNumber: s.seriesNumber, metadata: { ...m, format: 'trk' } });
-        assets.push({ type: 'TRACT', label: `Series ${s.seriesNumber} FA`, fileName: `${output.baseName}_fa.nii.gz`, mimeType: MIME.nifti, bytes: tracts.fa, seriesNumber: s.seriesNumber, metadata: { map: 'FA', meanFa: m.meanFa } });
-        assets.push({ type: 'TRACT', label: `Series ${s.seriesNumber} colour FA`, fileName: `${output.baseName}_colorfa.nii.gz`, mimeType: MIME.nifti, bytes: tracts.colorFa, seriesNumber: s.seriesNumber, metadata: { map: 'colorFA' } });
+        assets.push({
+          type: 'TRACT',
+          label: `Series ${s.seriesNumber} tractography`,
+          fileName: `${output.baseName}_tracts.trk`,
+          mimeType: MIME.trk,
+          bytes: tracts.trk,
+          seriesNumber: s.seriesNumber,
+          metadata: { ...m, format: 'trk' },
+        });
+        assets.push({
+          type: 'TRACT',
+          label: `Series ${s.seriesNumber} FA`,
+          fileName: `${output.baseName}_fa.nii.gz`,
+          mimeType: MIME.nifti,
+          bytes: tracts.fa,
+          seriesNumber: s.seriesNumber,
+          metadata: { map: 'FA', meanFa: m.meanFa },
+        });
+        assets.push({
+          type: 'TRACT',
+          label: `Series ${s.seriesNumber} colour FA`,
+          fileName: `${output.baseName}_colorfa.nii.gz`,
+          mimeType: MIME.nifti,
+          bytes: tracts.colorFa,
+          seriesNumber: s.seriesNumber,
+          metadata: { map: 'colorFA' },
+        });
         quality[`Series ${s.seriesNumber} diffusion directions`] = m.directions;
         quality[`Series ${s.seriesNumber} b-values`] = m.bValues.join(', ');
         quality[`Series ${s.seriesNumber} brain mask voxels`] = m.maskVoxels;
@@ -189,8 +306,14 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
       dataset: { ...options.dataset, studyDescription: options.dataset.studyDescription ?? studyDescription },
       deidentification: { profile: describeProfile(), options: { ...options.anonymization } },
       series: series.map((s) => ({
-        seriesNumber: s.seriesNumber, description: s.description, modality: s.modality, sliceCount: s.fileCount,
-        classifiedType: s.classification.classifiedType, confidence: s.classification.confidence, source: 'AI', bids: s.classification.bids,
+        seriesNumber: s.seriesNumber,
+        description: s.description,
+        modality: s.modality,
+        sliceCount: s.fileCount,
+        classifiedType: s.classification.classifiedType,
+        confidence: s.classification.confidence,
+        source: 'AI',
+        bids: s.classification.bids,
       })),
       thumbnails,
       quality: {
@@ -205,20 +328,38 @@ export async function processStudy(files: { name: string; bytes: Uint8Array }[],
         ...quality,
       },
     });
-    assets.push({ type: 'REPORT', label: 'Dataset report', fileName: 'report.pdf', mimeType: MIME.pdf, bytes: pdf, metadata: { pages: countPages(pdf), series: series.length } });
+    assets.push({
+      type: 'REPORT',
+      label: 'Dataset report',
+      fileName: 'report.pdf',
+      mimeType: MIME.pdf,
+      bytes: pdf,
+      metadata: { pages: countPages(pdf), series: series.length },
+    });
   });
 
   return { series, assets, skipped, notes, timings, deidentification: deidentified.totals };
 }
 
-function describeSeries(group: SeriesGroup, classification: ProcessedSeries['classification'], outputs: NiftiOutput[]): ProcessedSeries {
+function describeSeries(
+  group: SeriesGroup,
+  classification: ProcessedSeries['classification'],
+  outputs: NiftiOutput[],
+): ProcessedSeries {
   return {
-    seriesNumber: group.seriesNumber, seriesInstanceUID: group.seriesInstanceUID, description: group.seriesDescription,
-    modality: group.modality, fileCount: group.fileCount, classification, outputs,
+    seriesNumber: group.seriesNumber,
+    seriesInstanceUID: group.seriesInstanceUID,
+    description: group.seriesDescription,
+    modality: group.modality,
+    fileCount: group.fileCount,
+    classification,
+    outputs,
   };
 }
 
-async function pickSurfaceSource(series: ProcessedSeries[]): Promise<{ series: ProcessedSeries; output: NiftiOutput } | undefined> {
+async function pickSurfaceSource(
+  series: ProcessedSeries[],
+): Promise<{ series: ProcessedSeries; output: NiftiOutput } | undefined> {
   for (const type of SURFACE_SOURCES) {
     for (const s of series.filter((x) => x.classification.classifiedType === type)) {
       for (const output of s.outputs) {

@@ -47,7 +47,9 @@ const SERIES_COLUMNS: { header: string; width: number; cell: (s: ReportInput['se
 /** Standard PDF fonts encode WinAnsi only: anything else is replaced so drawing never throws. */
 function printable(text: string): string {
   return text
-    .replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"').replace(/[\u2013\u2014]/g, '-')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201C\u201D]/g, '"')
+    .replace(/[\u2013\u2014]/g, '-')
     .replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
 }
 
@@ -61,7 +63,11 @@ function fit(text: string, font: PDFFont, size: number, width: number): string {
 /** Identifier-like keys (camelCase, snake_case) become sentence case; keys already written as text stay as they are. */
 function humanize(key: string): string {
   if (/\s/.test(key)) return key;
-  const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').toLowerCase().replace(/\buids?\b/g, (w) => w.toUpperCase().replace('S', 's'));
+  const words = key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/_+/g, ' ')
+    .toLowerCase()
+    .replace(/\buids?\b/g, (w) => w.toUpperCase().replace('S', 's'));
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -71,7 +77,10 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   let line = '';
   for (const word of printable(text).split(/\s+/).filter(Boolean)) {
     const candidate = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(candidate, size) <= width) { line = candidate; continue; }
+    if (font.widthOfTextAtSize(candidate, size) <= width) {
+      line = candidate;
+      continue;
+    }
     if (line) lines.push(line);
     line = fit(word, font, size, width);
   }
@@ -84,7 +93,11 @@ class Layout {
   page!: PDFPage;
   y = 0;
   pages = 0;
-  constructor(private readonly doc: PDFDocument, private readonly fonts: { regular: PDFFont; bold: PDFFont }, private readonly footer: string) {
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly fonts: { regular: PDFFont; bold: PDFFont },
+    private readonly footer: string,
+  ) {
     this.newPage();
   }
 
@@ -92,20 +105,35 @@ class Layout {
     this.page = this.doc.addPage([PAGE.width, PAGE.height]);
     this.pages++;
     this.y = PAGE.height - PAGE.margin;
-    this.page.drawText(printable(`${this.footer} - page ${this.pages}`), { x: PAGE.margin, y: 24, size: 8, font: this.fonts.regular, color: MUTED });
+    this.page.drawText(printable(`${this.footer} - page ${this.pages}`), {
+      x: PAGE.margin,
+      y: 24,
+      size: 8,
+      font: this.fonts.regular,
+      color: MUTED,
+    });
   }
 
   ensure(height: number): void {
     if (this.y - height < PAGE.margin) this.newPage();
   }
 
-  text(value: string, options: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; x?: number; width?: number } = {}): void {
+  text(
+    value: string,
+    options: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; x?: number; width?: number } = {},
+  ): void {
     const size = options.size ?? 10;
     const font = options.bold ? this.fonts.bold : this.fonts.regular;
     this.ensure(size + 4);
     this.y -= size + 4;
     const width = options.width ?? PAGE.width - 2 * PAGE.margin;
-    this.page.drawText(fit(value, font, size, width), { x: options.x ?? PAGE.margin, y: this.y, size, font, color: options.color ?? INK });
+    this.page.drawText(fit(value, font, size, width), {
+      x: options.x ?? PAGE.margin,
+      y: this.y,
+      size,
+      font,
+      color: options.color ?? INK,
+    });
   }
 
   heading(value: string): void {
@@ -114,7 +142,12 @@ class Layout {
     this.y -= 14;
     this.text(value, { size: 13, bold: true });
     this.y -= 4;
-    this.page.drawLine({ start: { x: PAGE.margin, y: this.y }, end: { x: PAGE.width - PAGE.margin, y: this.y }, thickness: 0.6, color: RULE });
+    this.page.drawLine({
+      start: { x: PAGE.margin, y: this.y },
+      end: { x: PAGE.width - PAGE.margin, y: this.y },
+      thickness: 0.6,
+      color: RULE,
+    });
     this.y -= 4;
   }
 
@@ -129,8 +162,16 @@ class Layout {
       this.y -= 2;
       for (let i = 0; i < lines; i++) {
         this.y -= 13;
-        if (labels[i]) this.page.drawText(labels[i]!, { x: PAGE.margin, y: this.y, size: 9.5, font: this.fonts.bold, color: MUTED });
-        if (values[i]) this.page.drawText(values[i]!, { x: PAGE.margin + labelWidth + 10, y: this.y, size: 9.5, font: this.fonts.regular, color: INK });
+        if (labels[i])
+          this.page.drawText(labels[i]!, { x: PAGE.margin, y: this.y, size: 9.5, font: this.fonts.bold, color: MUTED });
+        if (values[i])
+          this.page.drawText(values[i]!, {
+            x: PAGE.margin + labelWidth + 10,
+            y: this.y,
+            size: 9.5,
+            font: this.fonts.regular,
+            color: INK,
+          });
       }
     }
   }
@@ -160,7 +201,10 @@ export async function buildReport(input: ReportInput, options: { generatedAt?: D
   doc.setSubject('Imaging Workspace dataset report');
   doc.setProducer('Imaging Workspace');
   doc.setCreationDate(new Date(generatedAt));
-  const fonts = { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  const fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+  };
   const layout = new Layout(doc, fonts, `Imaging Workspace - dataset ${input.dataset.id} - generated ${generatedAt}`);
 
   layout.text('Imaging Workspace', { size: 10, color: MUTED });
@@ -185,14 +229,25 @@ export async function buildReport(input: ReportInput, options: { generatedAt?: D
   layout.heading('De-identification applied');
   layout.pairs([
     ['Profile', input.deidentification.profile],
-    ...Object.entries(input.deidentification.options).map(([key, on]): [string, string] => [humanize(key), on ? 'Yes' : 'No']),
+    ...Object.entries(input.deidentification.options).map(([key, on]): [string, string] => [
+      humanize(key),
+      on ? 'Yes' : 'No',
+    ]),
   ]);
 
   layout.heading('Series');
   const widths = SERIES_COLUMNS.map((c) => c.width);
-  layout.row(SERIES_COLUMNS.map((c) => c.header), widths, true);
+  layout.row(
+    SERIES_COLUMNS.map((c) => c.header),
+    widths,
+    true,
+  );
   for (const series of [...input.series].sort((a, b) => a.seriesNumber - b.seriesNumber)) {
-    layout.row(SERIES_COLUMNS.map((c) => c.cell(series)), widths, false);
+    layout.row(
+      SERIES_COLUMNS.map((c) => c.cell(series)),
+      widths,
+      false,
+    );
   }
   if (input.series.length === 0) layout.text('No series in this dataset.', { size: 9.5, color: MUTED });
 
@@ -209,8 +264,19 @@ export async function buildReport(input: ReportInput, options: { generatedAt?: D
         const image = await doc.embedPng(thumbnail.png);
         const scale = Math.min(size / image.width, size / image.height);
         const x = PAGE.margin + k * (size + gap);
-        layout.page.drawImage(image, { x: x + (size - image.width * scale) / 2, y: top - size + (size - image.height * scale) / 2, width: image.width * scale, height: image.height * scale });
-        layout.page.drawText(`Series ${thumbnail.seriesNumber}`, { x, y: top - size - 12, size: 8.5, font: fonts.regular, color: MUTED });
+        layout.page.drawImage(image, {
+          x: x + (size - image.width * scale) / 2,
+          y: top - size + (size - image.height * scale) / 2,
+          width: image.width * scale,
+          height: image.height * scale,
+        });
+        layout.page.drawText(`Series ${thumbnail.seriesNumber}`, {
+          x,
+          y: top - size - 12,
+          size: 8.5,
+          font: fonts.regular,
+          color: MUTED,
+        });
       }
       layout.y = top - size - 20;
     }
@@ -219,7 +285,12 @@ export async function buildReport(input: ReportInput, options: { generatedAt?: D
   const quality = Object.entries(input.quality ?? {});
   if (quality.length > 0) {
     layout.heading('Quality figures');
-    layout.pairs(quality.map(([key, value]): [string, string] => [humanize(key), typeof value === 'number' ? formatNumber(value) : value]));
+    layout.pairs(
+      quality.map(([key, value]): [string, string] => [
+        humanize(key),
+        typeof value === 'number' ? formatNumber(value) : value,
+      ]),
+    );
   }
 
   return doc.save({ useObjectStreams: false });

@@ -36,7 +36,9 @@ export async function buildSurface(nifti: Uint8Array): Promise<SurfaceResult> {
   const volume = readVolume(nifti);
   const [nx, ny, nz] = volume.dims;
   if (Math.min(nx, ny, nz) < MIN_SURFACE_SLICES) {
-    throw new SurfaceSourceError(`A surface needs a 3D volume of at least ${MIN_SURFACE_SLICES} voxels along each axis; this one is ${nx}x${ny}x${nz}`);
+    throw new SurfaceSourceError(
+      `A surface needs a 3D volume of at least ${MIN_SURFACE_SLICES} voxels along each axis; this one is ${nx}x${ny}x${nz}`,
+    );
   }
   const first = volume.data.subarray(0, nx * ny * nz);
   const factor = Math.max(1, Math.ceil(Math.max(nx, ny, nz) / SURFACE_MAX_GRID));
@@ -45,9 +47,12 @@ export async function buildSurface(nifti: Uint8Array): Promise<SurfaceResult> {
   const { mask, threshold } = computeMask(reduced.data, dims);
   const field = gaussianSmooth(Float32Array.from(mask), dims, [1, 1, 1]);
   const [dx, dy, dz] = dims;
-  for (let z = 0; z < dz; z++) for (let y = 0; y < dy; y++) for (let x = 0; x < dx; x++) {
-    if (x === 0 || y === 0 || z === 0 || x === dx - 1 || y === dy - 1 || z === dz - 1) field[x + dx * (y + dy * z)] = 0;
-  }
+  for (let z = 0; z < dz; z++)
+    for (let y = 0; y < dy; y++)
+      for (let x = 0; x < dx; x++) {
+        if (x === 0 || y === 0 || z === 0 || x === dx - 1 || y === dy - 1 || z === dz - 1)
+          field[x + dx * (y + dy * z)] = 0;
+      }
   const raw = extractIsosurface(field, dims, 0.5);
   if (raw.indices.length === 0) throw new SurfaceSourceError('No body stands out of the background in this volume');
   const mesh = smoothMesh(raw);
@@ -76,19 +81,29 @@ function toWorld(mesh: Mesh, affine: number[][], factor: number, dims: Dims3): M
     const y = Math.min(dims[1] - 1, Math.max(0, (mesh.positions[i + 1] as number) * factor + centre));
     const z = Math.min(dims[2] - 1, Math.max(0, (mesh.positions[i + 2] as number) * factor + centre));
     const p = applyAffine(affine, x, y, z);
-    positions[i] = p[0]; positions[i + 1] = p[1]; positions[i + 2] = p[2];
+    positions[i] = p[0];
+    positions[i + 1] = p[1];
+    positions[i + 2] = p[2];
   }
   const det = determinant3(affine);
   if (det >= 0) return { positions, indices: mesh.indices };
   // A mirroring affine turns the winding inside out: swap two corners so normals still point outward.
   const indices = Uint32Array.from(mesh.indices);
-  for (let f = 0; f < indices.length; f += 3) { const t = indices[f + 1] as number; indices[f + 1] = indices[f + 2] as number; indices[f + 2] = t; }
+  for (let f = 0; f < indices.length; f += 3) {
+    const t = indices[f + 1] as number;
+    indices[f + 1] = indices[f + 2] as number;
+    indices[f + 2] = t;
+  }
   return { positions, indices };
 }
 
 function determinant3(m: number[][]): number {
   const a = (r: number, c: number): number => (m[r] as number[])[c] as number;
-  return a(0, 0) * (a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1)) - a(0, 1) * (a(1, 0) * a(2, 2) - a(1, 2) * a(2, 0)) + a(0, 2) * (a(1, 0) * a(2, 1) - a(1, 1) * a(2, 0));
+  return (
+    a(0, 0) * (a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1)) -
+    a(0, 1) * (a(1, 0) * a(2, 2) - a(1, 2) * a(2, 0)) +
+    a(0, 2) * (a(1, 0) * a(2, 1) - a(1, 1) * a(2, 0))
+  );
 }
 
 export function meshBounds(positions: Float32Array): number[][] {

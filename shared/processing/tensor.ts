@@ -31,15 +31,25 @@ export class GradientTableError extends Error {
 /** Parses FSL-style .bval/.bvec text (dcm2niix writes these: one row per axis in .bvec). */
 export function parseGradientTable(bval: string, bvec: string): GradientTable {
   const bValues = bval.trim().split(/\s+/).filter(Boolean).map(Number);
-  const rows = bvec.trim().split(/\r?\n/).map((line) => line.trim().split(/\s+/).filter(Boolean).map(Number));
+  const rows = bvec
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => line.trim().split(/\s+/).filter(Boolean).map(Number));
   if (rows.length < 3) throw new GradientTableError('bvec must have three rows (x, y, z)');
   const [xs, ys, zs] = rows as [number[], number[], number[]];
   if (xs.length !== bValues.length || ys.length !== bValues.length || zs.length !== bValues.length) {
-    throw new GradientTableError(`bval has ${bValues.length} entries but bvec rows have ${xs.length}/${ys.length}/${zs.length}`);
+    throw new GradientTableError(
+      `bval has ${bValues.length} entries but bvec rows have ${xs.length}/${ys.length}/${zs.length}`,
+    );
   }
   if (bValues.some((b) => !Number.isFinite(b))) throw new GradientTableError('bval holds a value that is not a number');
-  if (rows.slice(0, 3).some((row) => row.some((g) => !Number.isFinite(g)))) throw new GradientTableError('bvec holds a value that is not a number');
-  const directions = bValues.map((_, i): [number, number, number] => [xs[i] as number, ys[i] as number, zs[i] as number]);
+  if (rows.slice(0, 3).some((row) => row.some((g) => !Number.isFinite(g))))
+    throw new GradientTableError('bvec holds a value that is not a number');
+  const directions = bValues.map((_, i): [number, number, number] => [
+    xs[i] as number,
+    ys[i] as number,
+    zs[i] as number,
+  ]);
   return { bValues, directions };
 }
 
@@ -75,12 +85,19 @@ function solve7(a: Float64Array, rhs: Float64Array, out: Float64Array): boolean 
   const n = 7;
   for (let col = 0; col < n; col++) {
     let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(a[r * n + col] as number) > Math.abs(a[pivot * n + col] as number)) pivot = r;
+    for (let r = col + 1; r < n; r++)
+      if (Math.abs(a[r * n + col] as number) > Math.abs(a[pivot * n + col] as number)) pivot = r;
     const p = a[pivot * n + col] as number;
     if (Math.abs(p) < 1e-300) return false;
     if (pivot !== col) {
-      for (let c = 0; c < n; c++) { const t = a[col * n + c] as number; a[col * n + c] = a[pivot * n + c] as number; a[pivot * n + c] = t; }
-      const t = rhs[col] as number; rhs[col] = rhs[pivot] as number; rhs[pivot] = t;
+      for (let c = 0; c < n; c++) {
+        const t = a[col * n + c] as number;
+        a[col * n + c] = a[pivot * n + c] as number;
+        a[pivot * n + c] = t;
+      }
+      const t = rhs[col] as number;
+      rhs[col] = rhs[pivot] as number;
+      rhs[pivot] = t;
     }
     for (let r = col + 1; r < n; r++) {
       const f = (a[r * n + col] as number) / (a[col * n + col] as number);
@@ -101,12 +118,16 @@ function solve7(a: Float64Array, rhs: Float64Array, out: Float64Array): boolean 
 function pseudoInverse(x: Float64Array, n: number): Float64Array {
   const pinv = new Float64Array(7 * n);
   const xtx = new Float64Array(49);
-  for (let i = 0; i < n; i++) for (let r = 0; r < 7; r++) for (let c = 0; c < 7; c++) xtx[r * 7 + c] = (xtx[r * 7 + c] as number) + (x[i * 7 + r] as number) * (x[i * 7 + c] as number);
+  for (let i = 0; i < n; i++)
+    for (let r = 0; r < 7; r++)
+      for (let c = 0; c < 7; c++)
+        xtx[r * 7 + c] = (xtx[r * 7 + c] as number) + (x[i * 7 + r] as number) * (x[i * 7 + c] as number);
   const column = new Float64Array(7);
   const rhs = new Float64Array(7);
   for (let i = 0; i < n; i++) {
     for (let r = 0; r < 7; r++) rhs[r] = x[i * 7 + r] as number;
-    if (!solve7(Float64Array.from(xtx), rhs, column)) throw new Error('The gradient table cannot support a tensor fit (fewer than 6 non-collinear directions)');
+    if (!solve7(Float64Array.from(xtx), rhs, column))
+      throw new Error('The gradient table cannot support a tensor fit (fewer than 6 non-collinear directions)');
     for (let r = 0; r < 7; r++) pinv[r * n + i] = column[r] as number;
   }
   return pinv;
@@ -122,7 +143,11 @@ export function eigenSymmetric3(t: ArrayLike<number>, values: Float64Array, vect
     [t[1] as number, t[2] as number, t[4] as number],
     [t[3] as number, t[4] as number, t[5] as number],
   ] as number[][];
-  const v = [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as number[][];
+  const v = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ] as number[][];
   for (let sweep = 0; sweep < 50; sweep++) {
     const off = Math.abs(a[0]![1]!) + Math.abs(a[0]![2]!) + Math.abs(a[1]![2]!);
     const scale = Math.abs(a[0]![0]!) + Math.abs(a[1]![1]!) + Math.abs(a[2]![2]!);
@@ -136,17 +161,20 @@ export function eigenSymmetric3(t: ArrayLike<number>, values: Float64Array, vect
         const c = 1 / Math.sqrt(tan * tan + 1);
         const s = tan * c;
         for (let k = 0; k < 3; k++) {
-          const akp = a[k]![p]!, akq = a[k]![q]!;
+          const akp = a[k]![p]!,
+            akq = a[k]![q]!;
           a[k]![p] = c * akp - s * akq;
           a[k]![q] = s * akp + c * akq;
         }
         for (let k = 0; k < 3; k++) {
-          const apk = a[p]![k]!, aqk = a[q]![k]!;
+          const apk = a[p]![k]!,
+            aqk = a[q]![k]!;
           a[p]![k] = c * apk - s * aqk;
           a[q]![k] = s * apk + c * aqk;
         }
         for (let k = 0; k < 3; k++) {
-          const vkp = v[k]![p]!, vkq = v[k]![q]!;
+          const vkp = v[k]![p]!,
+            vkq = v[k]![q]!;
           v[k]![p] = c * vkp - s * vkq;
           v[k]![q] = s * vkp + c * vkq;
         }
@@ -164,7 +192,7 @@ export function eigenSymmetric3(t: ArrayLike<number>, values: Float64Array, vect
 export function fractionalAnisotropy(l1: number, l2: number, l3: number): number {
   const denominator = l1 * l1 + l2 * l2 + l3 * l3;
   if (denominator <= 0) return 0;
-  return Math.sqrt(0.5 * ((l1 - l2) ** 2 + (l2 - l3) ** 2 + (l3 - l1) ** 2) / denominator);
+  return Math.sqrt((0.5 * ((l1 - l2) ** 2 + (l2 - l3) ** 2 + (l3 - l1) ** 2)) / denominator);
 }
 
 /**
@@ -176,7 +204,8 @@ export function fractionalAnisotropy(l1: number, l2: number, l3: number): number
  */
 export function fitTensor(data: Float32Array, voxels: number, table: GradientTable, mask: Uint8Array): TensorFit {
   const n = table.bValues.length;
-  if (data.length !== voxels * n) throw new Error(`Diffusion data has ${data.length / voxels} volumes but the gradient table has ${n}`);
+  if (data.length !== voxels * n)
+    throw new Error(`Diffusion data has ${data.length / voxels} volumes but the gradient table has ${n}`);
   const x = designMatrix(table);
   const pinv = pseudoInverse(x, n);
   const minDiffusivity = 1e-6 / Math.max(...table.bValues, 1);
@@ -225,8 +254,12 @@ export function fitTensor(data: Float32Array, voxels: number, table: GradientTab
     const l3 = Math.max(values[2] as number, minDiffusivity);
     fa[v] = fractionalAnisotropy(l1, l2, l3);
     md[v] = (l1 + l2 + l3) / 3;
-    evals[v * 3] = l1; evals[v * 3 + 1] = l2; evals[v * 3 + 2] = l3;
-    v1[v * 3] = vectors[0] as number; v1[v * 3 + 1] = vectors[1] as number; v1[v * 3 + 2] = vectors[2] as number;
+    evals[v * 3] = l1;
+    evals[v * 3 + 1] = l2;
+    evals[v * 3 + 2] = l3;
+    v1[v * 3] = vectors[0] as number;
+    v1[v * 3 + 1] = vectors[1] as number;
+    v1[v * 3 + 2] = vectors[2] as number;
     fitted++;
   }
   return { fa, md, v1, evals, fitted };

@@ -1,5 +1,12 @@
 import { readVolume, writeVolume } from './nifti-io.ts';
-import { B0_THRESHOLD, countDirections, fitTensor, GradientTableError, parseGradientTable, type GradientTable } from './tensor.ts';
+import {
+  B0_THRESHOLD,
+  countDirections,
+  fitTensor,
+  GradientTableError,
+  parseGradientTable,
+  type GradientTable,
+} from './tensor.ts';
 import { DEFAULT_TRACKING, trackStreamlines, type TrackingOptions } from './tracking.ts';
 import { writeTrk } from './trk.ts';
 import { computeMask, type Dims3 } from './volume-ops.ts';
@@ -40,7 +47,10 @@ export type TractsResult = {
  */
 export function gradientsInVoxelFrame(table: GradientTable, affine: number[][]): GradientTable {
   const m = (r: number, c: number): number => (affine[r] as number[])[c] as number;
-  const det = m(0, 0) * (m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1)) - m(0, 1) * (m(1, 0) * m(2, 2) - m(1, 2) * m(2, 0)) + m(0, 2) * (m(1, 0) * m(2, 1) - m(1, 1) * m(2, 0));
+  const det =
+    m(0, 0) * (m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1)) -
+    m(0, 1) * (m(1, 0) * m(2, 2) - m(1, 2) * m(2, 0)) +
+    m(0, 2) * (m(1, 0) * m(2, 1) - m(1, 1) * m(2, 0));
   if (det <= 0) return table;
   return { bValues: table.bValues, directions: table.directions.map(([x, y, z]) => [-x, y, z]) };
 }
@@ -50,7 +60,8 @@ export function meanB0(data: Float32Array, voxels: number, bValues: number[]): F
   const b0 = new Float32Array(voxels);
   const indices = bValues.map((b, i) => (b <= B0_THRESHOLD ? i : -1)).filter((i) => i >= 0);
   if (indices.length === 0) throw new InsufficientDirectionsError('The diffusion series has no b=0 volume');
-  for (const t of indices) for (let v = 0; v < voxels; v++) b0[v] = (b0[v] as number) + (data[t * voxels + v] as number);
+  for (const t of indices)
+    for (let v = 0; v < voxels; v++) b0[v] = (b0[v] as number) + (data[t * voxels + v] as number);
   for (let v = 0; v < voxels; v++) b0[v] = (b0[v] as number) / indices.length;
   return b0;
 }
@@ -70,10 +81,13 @@ export async function buildTracts(
   const dims: Dims3 = [nx, ny, nz];
   const voxels = nx * ny * nz;
   const table = parseGradientTable(input.bval, input.bvec);
-  if (table.bValues.length !== nt) throw new GradientTableError(`The series has ${nt} volumes but bval lists ${table.bValues.length}`);
+  if (table.bValues.length !== nt)
+    throw new GradientTableError(`The series has ${nt} volumes but bval lists ${table.bValues.length}`);
   const directions = countDirections(table);
   if (directions < MIN_TENSOR_DIRECTIONS) {
-    throw new InsufficientDirectionsError(`A tensor fit needs at least ${MIN_TENSOR_DIRECTIONS} diffusion directions; the series has ${directions}`);
+    throw new InsufficientDirectionsError(
+      `A tensor fit needs at least ${MIN_TENSOR_DIRECTIONS} diffusion directions; the series has ${directions}`,
+    );
   }
   const b0 = meanB0(volume.data, voxels, table.bValues);
   const { mask, voxels: maskVoxels, threshold } = computeMask(b0, dims);
@@ -81,31 +95,47 @@ export async function buildTracts(
   const fit = fitTensor(volume.data, voxels, gradientsInVoxelFrame(table, volume.affine), mask);
   const tensorSeconds = (performance.now() - tensorStarted) / 1000;
   const trackingStarted = performance.now();
-  const streamlines = trackStreamlines({ dims, voxelSize: volume.voxelSize, fa: fit.fa, v1: fit.v1, mask }, { ...DEFAULT_TRACKING, ...options });
+  const streamlines = trackStreamlines(
+    { dims, voxelSize: volume.voxelSize, fa: fit.fa, v1: fit.v1, mask },
+    { ...DEFAULT_TRACKING, ...options },
+  );
   const trackingSeconds = (performance.now() - trackingStarted) / 1000;
   const rgb = new Uint8Array(voxels * 3);
   let faSum = 0;
   let mdSum = 0;
   for (let v = 0; v < voxels; v++) {
     const f = Math.min(1, fit.fa[v] as number);
-    if (mask[v]) { faSum += f; mdSum += fit.md[v] as number; }
-    for (let a = 0; a < 3; a++) rgb[v * 3 + a] = Math.round(255 * f * Math.min(1, Math.abs(fit.v1[v * 3 + a] as number)));
+    if (mask[v]) {
+      faSum += f;
+      mdSum += fit.md[v] as number;
+    }
+    for (let a = 0; a < 3; a++)
+      rgb[v * 3 + a] = Math.round(255 * f * Math.min(1, Math.abs(fit.v1[v * 3 + a] as number)));
   }
-  const geometry = { dims: [nx, ny, nz] as [number, number, number], voxelSize: volume.voxelSize, affine: volume.affine };
+  const geometry = {
+    dims: [nx, ny, nz] as [number, number, number],
+    voxelSize: volume.voxelSize,
+    affine: volume.affine,
+  };
   const fa = writeVolume({ ...geometry, datatype: 'float32', data: fit.fa, description: 'FA (WLS tensor fit)' });
   const colorFa = writeVolume({ ...geometry, datatype: 'rgb24', data: rgb, description: 'colour FA |V1|*FA' });
   const trk = writeTrk({ ...geometry, streamlines });
   const bValues = [...new Set(table.bValues.map((b) => Math.round(b)))].sort((a, b) => a - b);
   return {
-    fa, colorFa, trk,
+    fa,
+    colorFa,
+    trk,
     metadata: {
-      streamlines: streamlines.length, directions, bValues,
+      streamlines: streamlines.length,
+      directions,
+      bValues,
       meanFa: maskVoxels ? Number((faSum / maskVoxels).toFixed(4)) : 0,
       seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
       maskVoxels,
       meanMd: maskVoxels ? Number(((mdSum / maskVoxels) * 1000).toFixed(4)) : 0,
       snrB0: Number(signalToNoise(b0, mask, threshold).toFixed(1)),
-      tensorSeconds: Number(tensorSeconds.toFixed(3)), trackingSeconds: Number(trackingSeconds.toFixed(3)),
+      tensorSeconds: Number(tensorSeconds.toFixed(3)),
+      trackingSeconds: Number(trackingSeconds.toFixed(3)),
     },
   };
 }
@@ -116,12 +146,22 @@ export async function buildTracts(
  * (Henkelman 1985). Returns 0 when there is no background to measure.
  */
 export function signalToNoise(b0: Float32Array, mask: Uint8Array, threshold: number): number {
-  let signal = 0, inside = 0, sum = 0, sumSquares = 0, outside = 0;
+  let signal = 0,
+    inside = 0,
+    sum = 0,
+    sumSquares = 0,
+    outside = 0;
   for (let v = 0; v < b0.length; v++) {
     const value = b0[v] as number;
-    if (mask[v]) { signal += value; inside++; continue; }
+    if (mask[v]) {
+      signal += value;
+      inside++;
+      continue;
+    }
     if (value >= threshold) continue;
-    sum += value; sumSquares += value * value; outside++;
+    sum += value;
+    sumSquares += value * value;
+    outside++;
   }
   if (inside === 0 || outside < 2) return 0;
   const mean = sum / outside;

@@ -22,7 +22,9 @@ export function axisCodes(affine: number[][]): string {
   let codes = '';
   for (let c = 0; c < 3; c++) {
     const column = [0, 1, 2].map((r) => (affine[r] as number[])[c] as number);
-    const order = [0, 1, 2].filter((r) => !used.has(r)).sort((a, b) => Math.abs(column[b] as number) - Math.abs(column[a] as number));
+    const order = [0, 1, 2]
+      .filter((r) => !used.has(r))
+      .sort((a, b) => Math.abs(column[b] as number) - Math.abs(column[a] as number));
     const axis = order[0] as number;
     used.add(axis);
     const positive = (column[axis] as number) >= 0;
@@ -34,21 +36,31 @@ export function axisCodes(affine: number[][]): string {
 /**
  * Writes a .trk from streamlines given in voxel index coordinates (continuous; voxel centres at integers).
  */
-export function writeTrk(input: { dims: [number, number, number]; voxelSize: [number, number, number]; affine: number[][]; streamlines: Float32Array[] }): Uint8Array {
+export function writeTrk(input: {
+  dims: [number, number, number];
+  voxelSize: [number, number, number];
+  affine: number[][];
+  streamlines: Float32Array[];
+}): Uint8Array {
   const { dims, voxelSize, affine, streamlines } = input;
   let total = TRK_HEADER_SIZE;
   for (const s of streamlines) total += 4 + s.length * 4;
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
-  'TRACK'.split('').forEach((ch, i) => { out[i] = ch.charCodeAt(0); });
+  'TRACK'.split('').forEach((ch, i) => {
+    out[i] = ch.charCodeAt(0);
+  });
   dims.forEach((d, i) => view.setInt16(6 + i * 2, d, true));
   voxelSize.forEach((v, i) => view.setFloat32(12 + i * 4, v, true));
-  for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) {
-    const value = r === 3 ? (c === 3 ? 1 : 0) : ((affine[r] as number[])[c] as number);
-    view.setFloat32(440 + (r * 4 + c) * 4, value, true);
-  }
+  for (let r = 0; r < 4; r++)
+    for (let c = 0; c < 4; c++) {
+      const value = r === 3 ? (c === 3 ? 1 : 0) : ((affine[r] as number[])[c] as number);
+      view.setFloat32(440 + (r * 4 + c) * 4, value, true);
+    }
   const order = axisCodes(affine);
-  order.split('').forEach((ch, i) => { out[948 + i] = ch.charCodeAt(0); });
+  order.split('').forEach((ch, i) => {
+    out[948 + i] = ch.charCodeAt(0);
+  });
   // image_orientation_patient (956) stays zero: vox_to_ras carries the geometry in version 2.
   view.setInt32(988, streamlines.length, true);
   view.setInt32(992, 2, true);

@@ -54,7 +54,10 @@ export function otsuThreshold(values: Float32Array, include?: (i: number) => boo
     const meanBelow = sumBelow / weightBelow;
     const meanAbove = (sumAll - sumBelow) / weightAbove;
     const between = weightBelow * weightAbove * (meanBelow - meanAbove) ** 2;
-    if (between > best) { best = between; bestBin = b; }
+    if (between > best) {
+      best = between;
+      bestBin = b;
+    }
   }
   return min + (bestBin + 0.5) / scale;
 }
@@ -74,7 +77,6 @@ function forEachNeighbour6(i: number, [nx, ny, nz]: Dims3, visit: (j: number) =>
 
 /** Keeps the largest 6-connected component of a binary mask (in place) and returns its size. */
 export function keepLargestComponent(mask: Uint8Array, dims: Dims3): number {
-  const [nx, ny, nz] = dims;
   const labels = new Int32Array(mask.length);
   const stack = new Int32Array(mask.length);
   let bestLabel = 0;
@@ -91,10 +93,16 @@ export function keepLargestComponent(mask: Uint8Array, dims: Dims3): number {
       const i = stack[--top] as number;
       size++;
       forEachNeighbour6(i, dims, (j) => {
-        if (mask[j] && !labels[j]) { labels[j] = label; stack[top++] = j; }
+        if (mask[j] && !labels[j]) {
+          labels[j] = label;
+          stack[top++] = j;
+        }
       });
     }
-    if (size > bestSize) { bestSize = size; bestLabel = label; }
+    if (size > bestSize) {
+      bestSize = size;
+      bestLabel = label;
+    }
   }
   for (let i = 0; i < mask.length; i++) mask[i] = labels[i] === bestLabel && bestLabel > 0 ? 1 : 0;
   return bestSize;
@@ -107,11 +115,16 @@ export function fillHoles(mask: Uint8Array, dims: Dims3): void {
   const stack = new Int32Array(mask.length);
   let top = 0;
   const seed = (i: number): void => {
-    if (!mask[i] && !outside[i]) { outside[i] = 1; stack[top++] = i; }
+    if (!mask[i] && !outside[i]) {
+      outside[i] = 1;
+      stack[top++] = i;
+    }
   };
-  for (let z = 0; z < nz; z++) for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) {
-    if (x === 0 || y === 0 || z === 0 || x === nx - 1 || y === ny - 1 || z === nz - 1) seed(x + nx * (y + ny * z));
-  }
+  for (let z = 0; z < nz; z++)
+    for (let y = 0; y < ny; y++)
+      for (let x = 0; x < nx; x++) {
+        if (x === 0 || y === 0 || z === 0 || x === nx - 1 || y === ny - 1 || z === nz - 1) seed(x + nx * (y + ny * z));
+      }
   while (top > 0) {
     forEachNeighbour6(stack[--top] as number, dims, seed);
   }
@@ -128,7 +141,10 @@ export function gaussianSmooth(values: Float32Array, dims: Dims3, sigma: [number
     const radius = Math.max(1, Math.ceil(3 * s));
     const kernel = new Float32Array(2 * radius + 1);
     let sum = 0;
-    for (let k = -radius; k <= radius; k++) { kernel[k + radius] = Math.exp(-(k * k) / (2 * s * s)); sum += kernel[k + radius] as number; }
+    for (let k = -radius; k <= radius; k++) {
+      kernel[k + radius] = Math.exp(-(k * k) / (2 * s * s));
+      sum += kernel[k + radius] as number;
+    }
     for (let k = 0; k < kernel.length; k++) kernel[k] = (kernel[k] as number) / sum;
     const next = new Float32Array(current.length);
     const n = dims[axis] as number;
@@ -167,7 +183,7 @@ export function downsample(values: Float32Array, dims: Dims3, factor: number): {
       }
     }
   }
-  for (let i = 0; i < sum.length; i++) sum[i] = (sum[i] as number) / (count[i] as number || 1);
+  for (let i = 0; i < sum.length; i++) sum[i] = (sum[i] as number) / ((count[i] as number) || 1);
   return { data: sum, dims: out };
 }
 
@@ -176,7 +192,10 @@ export function downsample(values: Float32Array, dims: Dims3, factor: number): {
  * 6-connected component, then its cavities filled (ventricles and CSF are dark in b0/T1 but belong inside).
  * Simple and robust on MR: background air is dark and one connected body stands out.
  */
-export function computeMask(volume: Float32Array, dims: Dims3): { mask: Uint8Array; threshold: number; voxels: number } {
+export function computeMask(
+  volume: Float32Array,
+  dims: Dims3,
+): { mask: Uint8Array; threshold: number; voxels: number } {
   const smoothed = gaussianSmooth(volume, dims, [1, 1, 1]);
   const threshold = otsuThreshold(smoothed);
   const mask = new Uint8Array(volume.length);

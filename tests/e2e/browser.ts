@@ -6,15 +6,18 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSite, siteNeedsBuild } from '../../infra/local/site.ts';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildSite, siteNeedsBuild } from '#infra/local/site.ts';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { REPO_ROOT, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+import { REPO_ROOT, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const TEST_OUTPUT = join(REPO_ROOT, 'test-output');
 
-const BUILD_LOCK = join(tmpdir(), `iws-site-build-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 12)}`);
+const BUILD_LOCK = join(
+  tmpdir(),
+  `iws-site-build-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 12)}`,
+);
 
 /**
  * Builds web/dist once when it is missing or older than its sources. Test files run in parallel workers and a Vite
@@ -29,7 +32,8 @@ export async function ensureSiteBuilt(): Promise<void> {
       break;
     } catch {
       // A lock older than any build can be is left over from a killed run.
-      if (existsSync(BUILD_LOCK) && Date.now() - statSync(BUILD_LOCK).mtimeMs > 5 * 60_000) rmSync(BUILD_LOCK, { recursive: true, force: true });
+      if (existsSync(BUILD_LOCK) && Date.now() - statSync(BUILD_LOCK).mtimeMs > 5 * 60_000)
+        rmSync(BUILD_LOCK, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`Timed out waiting for the site build lock ${BUILD_LOCK}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -45,7 +49,9 @@ export type TestBrowser = { browser: BrowserContext; page: Page; close(): Promis
 
 export async function launchBrowser(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium is required for the browser tests and was not found at ${CHROMIUM_PATH} (Debian: apt-get install chromium).`);
+    throw new Error(
+      `Chromium is required for the browser tests and was not found at ${CHROMIUM_PATH} (Debian: apt-get install chromium).`,
+    );
   }
   const profile = mkdtempSync(join(tmpdir(), 'iws-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, {
@@ -72,7 +78,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
   page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
   page.on('requestfailed', (r) => {
     // Navigations abort the previous page's requests; only real failures are worth a line.
-    if (r.failure()?.errorText !== 'net::ERR_ABORTED') process.stderr.write(`[request failed] ${r.url().slice(0, 160)} ${r.failure()?.errorText ?? ''}\n`);
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED')
+      process.stderr.write(`[request failed] ${r.url().slice(0, 160)} ${r.failure()?.errorText ?? ''}\n`);
   });
   return {
     browser,
@@ -91,7 +98,9 @@ export type SiteInBrowser = { readonly stack: TestStack; readonly browser: TestB
  * through its API before the browser opens, and a browser, optionally signed in. The handles are read from the returned
  * object inside tests (they exist once beforeAll has run); both are closed after the file.
  */
-export function useSiteInBrowser(options: { seed?: (stack: TestStack) => Promise<void>; signInAs?: string } = {}): SiteInBrowser {
+export function useSiteInBrowser(
+  options: { seed?: (stack: TestStack) => Promise<void>; signInAs?: string } = {},
+): SiteInBrowser {
   let stack: TestStack | undefined;
   let browser: TestBrowser | undefined;
   beforeAll(async () => {
@@ -110,8 +119,12 @@ export function useSiteInBrowser(options: { seed?: (stack: TestStack) => Promise
     return value;
   };
   return {
-    get stack() { return started(stack, 'twin'); },
-    get browser() { return started(browser, 'browser'); },
+    get stack() {
+      return started(stack, 'twin');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
   };
 }
 
@@ -133,9 +146,13 @@ export async function signInThroughSite(page: Page, url: string, email: string, 
  * Reads the viewer canvas back right after a NiiVue draw (in the same task, so the drawing buffer is still there)
  * and returns how many sampled pixels are not the background, and how many distinct grey/colour values they have.
  */
-export async function sampleViewerCanvas(page: Page): Promise<{ width: number; height: number; nonBackground: number; distinct: number }> {
+export async function sampleViewerCanvas(
+  page: Page,
+): Promise<{ width: number; height: number; nonBackground: number; distinct: number }> {
   return page.evaluate(() => {
-    const canvas = document.querySelector('[data-testid="niivue-canvas"]') as HTMLCanvasElement & { niivue?: { drawScene(): void } };
+    const canvas = document.querySelector('[data-testid="niivue-canvas"]') as HTMLCanvasElement & {
+      niivue?: { drawScene(): void };
+    };
     if (!canvas?.niivue) throw new Error('No NiiVue canvas on the page');
     canvas.niivue.drawScene();
     const gl = canvas.getContext('webgl2')!;
@@ -145,7 +162,9 @@ export async function sampleViewerCanvas(page: Page): Promise<{ width: number; h
     let nonBackground = 0;
     const distinct = new Set<number>();
     for (let i = 0; i < pixels.length; i += 4 * 7) {
-      const r = pixels[i]!, g = pixels[i + 1]!, b = pixels[i + 2]!;
+      const r = pixels[i]!,
+        g = pixels[i + 1]!,
+        b = pixels[i + 2]!;
       if (r + g + b > 30) {
         nonBackground++;
         distinct.add((r << 16) | (g << 8) | b);

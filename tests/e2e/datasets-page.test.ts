@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { apiFetch, SHARED_DATA, signIn, TEST_DEMO_PASSWORD, type TestStack } from '../helpers/local-stack.ts';
+import { apiFetch, SHARED_DATA, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
 import { outputPath, useSiteInBrowser } from './browser.ts';
 import { fillPatientContext } from './wizard.ts';
 
@@ -17,16 +17,26 @@ describe('datasets page, drafts and exports', () => {
       const response = await apiFetch(stack.url, token, '/api/datasets', {
         method: 'POST',
         body: {
-          mrn: `PAGE-${i}`, studyType: i % 3 === 0 ? 'EMERGENCY' : 'DIAGNOSTIC', studyDescription: `Paging study ${String(i).padStart(2, '0')}`,
-          clinicalIndication: 'Paging check', orderingPhysician: 'Dr. Page', department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+          mrn: `PAGE-${i}`,
+          studyType: i % 3 === 0 ? 'EMERGENCY' : 'DIAGNOSTIC',
+          studyDescription: `Paging study ${String(i).padStart(2, '0')}`,
+          clinicalIndication: 'Paging check',
+          orderingPhysician: 'Dr. Page',
+          department: 'Radiology',
+          patientConsent: true,
+          hipaaDisclosure: true,
         },
       });
-      if (response.status !== 201 && response.status !== 200) throw new Error(`Creating a draft answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 201 && response.status !== 200)
+        throw new Error(`Creating a draft answered ${response.status}: ${await response.text()}`);
     }
   }
   const site = useSiteInBrowser({ seed: createDrafts, signInAs: 'lead@northside.demo.local' });
 
-  const titlesOnPage = async () => (await site.browser.page.getByTestId('dataset-card').evaluateAll((cards) => cards.map((c) => c.querySelector('a')?.textContent ?? '')));
+  const titlesOnPage = async () =>
+    await site.browser.page
+      .getByTestId('dataset-card')
+      .evaluateAll((cards) => cards.map((c) => c.querySelector('a')?.textContent ?? ''));
 
   it('pages with the API cursor, page sizes and keyboard shortcuts', async () => {
     // Prepare
@@ -41,13 +51,23 @@ describe('datasets page, drafts and exports', () => {
     const first = await titlesOnPage();
     await page.locator('body').click({ position: { x: 5, y: 400 } });
     await page.keyboard.press('Control+ArrowRight');
-    await page.waitForFunction((t) => document.querySelector('[data-testid="dataset-card"] a')?.textContent !== t, first[0]);
+    await page.waitForFunction(
+      (t) => document.querySelector('[data-testid="dataset-card"] a')?.textContent !== t,
+      first[0],
+    );
     const second = await titlesOnPage();
     await page.keyboard.press('End');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="dataset-card"]').length === n, DRAFTS % 6, { timeout: 30_000 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="dataset-card"]').length === n,
+      DRAFTS % 6,
+      { timeout: 30_000 },
+    );
     const last = await titlesOnPage();
     await page.keyboard.press('Home');
-    await page.waitForFunction((t) => document.querySelector('[data-testid="dataset-card"] a')?.textContent === t, first[0]);
+    await page.waitForFunction(
+      (t) => document.querySelector('[data-testid="dataset-card"] a')?.textContent === t,
+      first[0],
+    );
     const statuses = await page.getByTestId('dataset-status').allTextContents();
 
     // Assess
@@ -89,7 +109,11 @@ describe('datasets page, drafts and exports', () => {
     const { page } = site.browser;
     await page.goto(`${site.stack.url}/upload`);
     await fillPatientContext(page, {
-      mrn: 'ZIP-1', studyType: 'Screening', studyDescription: 'Draft with ZIP export', orderingPhysician: 'Dr. Curie', department: 'Nuclear Medicine',
+      mrn: 'ZIP-1',
+      studyType: 'Screening',
+      studyDescription: 'Draft with ZIP export',
+      orderingPhysician: 'Dr. Curie',
+      department: 'Nuclear Medicine',
       clinicalIndication: 'PET screening',
     });
 
@@ -100,9 +124,15 @@ describe('datasets page, drafts and exports', () => {
     await page.getByText('Enhanced DICOM Upload (with BIDS support)').click();
     await page.getByTestId('folder-input').setInputFiles(join(SHARED_DATA, 'dicom/pet-slices'));
     await page.getByTestId('discovery-summary').waitFor({ timeout: 60_000 });
-    const statLabels = await page.getByTestId('discovery-summary').locator('dt, [class*="stat__label"]').allTextContents();
+    const statLabels = await page
+      .getByTestId('discovery-summary')
+      .locator('dt, [class*="stat__label"]')
+      .allTextContents();
     await page.getByRole('button', { name: 'Continue to Series Selection' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Download BIDS ZIP/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /Download BIDS ZIP/ }).click(),
+    ]);
     const zipPath = outputPath('wizard-bids-export.zip');
     await download.saveAs(zipPath);
     const zip = await JSZip.loadAsync(readFileSync(zipPath));

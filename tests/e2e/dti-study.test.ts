@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_DATA, TEST_DEMO_PASSWORD } from '../helpers/local-stack.ts';
+import { SHARED_DATA, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 import { outputPath, sampleViewerCanvas, signInThroughSite, useSiteInBrowser } from './browser.ts';
 import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
 
@@ -15,7 +15,10 @@ const STUDY = 'DTI b2000 research scan';
  */
 describe('a diffusion study in full, in the browser', () => {
   beforeAll(() => {
-    if (!existsSync(PDFTOTEXT)) throw new Error(`pdftotext is required to read the downloaded report (Debian: apt-get install poppler-utils); not found at ${PDFTOTEXT}`);
+    if (!existsSync(PDFTOTEXT))
+      throw new Error(
+        `pdftotext is required to read the downloaded report (Debian: apt-get install poppler-utils); not found at ${PDFTOTEXT}`,
+      );
   });
   const site = useSiteInBrowser();
 
@@ -25,10 +28,20 @@ describe('a diffusion study in full, in the browser', () => {
     await signInThroughSite(page, site.stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
 
     // Act: upload through the wizard
-    const discovered = await runWizardToUpload(page, site.stack.url, {
-      mrn: 'DTI-2000-01', studyType: 'Research', studyDescription: STUDY, orderingPhysician: 'Grace Hopper',
-      department: 'Neurology', clinicalIndication: 'White matter tract assessment',
-    }, join(SHARED_DATA, 'dicom/philips-dti-b2000/dicom'), { enhanced: true });
+    const discovered = await runWizardToUpload(
+      page,
+      site.stack.url,
+      {
+        mrn: 'DTI-2000-01',
+        studyType: 'Research',
+        studyDescription: STUDY,
+        orderingPhysician: 'Grace Hopper',
+        department: 'Neurology',
+        clinicalIndication: 'White matter tract assessment',
+      },
+      join(SHARED_DATA, 'dicom/philips-dti-b2000/dicom'),
+      { enhanced: true },
+    );
     await page.getByText('All files uploaded').waitFor({ timeout: 300_000 });
     const datasetId = await waitForDatasetStatus(page, site.stack.url, STUDY, 'COMPLETE', 600_000);
 
@@ -40,7 +53,11 @@ describe('a diffusion study in full, in the browser', () => {
     const modelSource = await row.getAttribute('data-source');
     const seriesText = (await row.locator('td').nth(2).textContent()) ?? '';
     await row.getByLabel(/Change classification of series/).selectOption('DWI');
-    await page.waitForFunction(() => document.querySelector('[data-testid="series-row"]')?.getAttribute('data-source') === 'MANUAL', undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="series-row"]')?.getAttribute('data-source') === 'MANUAL',
+      undefined,
+      { timeout: 30_000 },
+    );
     const manualType = await row.getAttribute('data-classified-type');
     await page.getByTestId('history-event').filter({ hasText: 'Classification changed' }).first().waitFor();
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { SHARED_DATA, TEST_DEMO_PASSWORD } from '../helpers/local-stack.ts';
+import { SHARED_DATA, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 import { outputPath, signInThroughSite, useSiteInBrowser } from './browser.ts';
 import { runWizardToUpload } from './wizard.ts';
 
@@ -17,12 +17,15 @@ function partOf(url: string): string | undefined {
 async function watchParts(page: Page, delayMs: number) {
   const sent: string[] = [];
   const stored = new Set<string>();
-  await page.route((url) => partOf(url.toString()) !== undefined, async (route) => {
-    if (route.request().method() !== 'PUT') return route.continue();
-    sent.push(partOf(route.request().url())!);
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-    await route.continue().catch(() => undefined);
-  });
+  await page.route(
+    (url) => partOf(url.toString()) !== undefined,
+    async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      sent.push(partOf(route.request().url())!);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await route.continue().catch(() => undefined);
+    },
+  );
   page.on('response', (response) => {
     const part = partOf(response.url());
     if (part && response.request().method() === 'PUT' && response.status() === 200) stored.add(part);
@@ -45,10 +48,19 @@ describe('resuming an upload after the tab was closed', () => {
     const firstParts = await watchParts(first, 150);
 
     // Act: start, then close the tab once some parts are stored
-    const { validFiles } = await runWizardToUpload(first, site.stack.url, {
-      mrn: 'RESUME-01', studyType: 'Follow-up', studyDescription: 'Resumed upload T1', orderingPhysician: 'Dr. Rosalind Franklin',
-      department: 'Radiology', clinicalIndication: 'Follow-up after resection',
-    }, folder);
+    const { validFiles } = await runWizardToUpload(
+      first,
+      site.stack.url,
+      {
+        mrn: 'RESUME-01',
+        studyType: 'Follow-up',
+        studyDescription: 'Resumed upload T1',
+        orderingPhysician: 'Dr. Rosalind Franklin',
+        department: 'Radiology',
+        clinicalIndication: 'Follow-up after resection',
+      },
+      folder,
+    );
     const deadline = Date.now() + 120_000;
     while (firstParts.stored.size < 40 && Date.now() < deadline) await first.waitForTimeout(100);
     await first.close({ runBeforeUnload: false });
@@ -62,9 +74,20 @@ describe('resuming an upload after the tab was closed', () => {
     await second.getByText('All files uploaded').waitFor({ timeout: 300_000 });
     const skippedLine = (await second.getByTestId('upload-bytes').textContent()) ?? '';
     const resent = secondParts.sent.filter((part) => storedBeforeClose.has(part));
-    writeFileSync(outputPath('resume-upload.json'), JSON.stringify({
-      partsStoredBeforeClose: storedBeforeClose.size, partsPutAfterResume: secondParts.sent.length, partsResentThatWereStored: resent.length, partsStoredAfterResume: secondParts.stored.size, skippedLine,
-    }, null, 2));
+    writeFileSync(
+      outputPath('resume-upload.json'),
+      JSON.stringify(
+        {
+          partsStoredBeforeClose: storedBeforeClose.size,
+          partsPutAfterResume: secondParts.sent.length,
+          partsResentThatWereStored: resent.length,
+          partsStoredAfterResume: secondParts.stored.size,
+          skippedLine,
+        },
+        null,
+        2,
+      ),
+    );
 
     // Assess
     expect(validFiles).toBe(196);

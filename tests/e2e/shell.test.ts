@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_DEMO_PASSWORD } from '../helpers/local-stack.ts';
+import { TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 import { signInThroughSite, useSiteInBrowser } from './browser.ts';
 
 /** Sign-in, guards, role navigation, theme and sign-out of the authenticated shell (issue 2, point 6). */
@@ -45,7 +45,12 @@ describe('the site shell', () => {
     await page.waitForURL(/\/login$/);
     await page.goto(`${site.stack.url}/dashboard`);
     await page.waitForURL(/\/login/);
-    const tokensLeft = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('CognitoIdentityServiceProvider.') && k.endsWith('idToken')).length);
+    const tokensLeft = await page.evaluate(
+      () =>
+        Object.keys(localStorage).filter(
+          (k) => k.startsWith('CognitoIdentityServiceProvider.') && k.endsWith('idToken'),
+        ).length,
+    );
 
     await signInThroughSite(page, site.stack.url, 'admin@northside.demo.local', TEST_DEMO_PASSWORD);
     await page.waitForURL(/\/hospital-admin$/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SHARED_DATA, TEST_DEMO_PASSWORD } from '../helpers/local-stack.ts';
+import { SHARED_DATA, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 import { outputPath, sampleViewerCanvas, signInThroughSite, useSiteInBrowser } from './browser.ts';
 import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
 
@@ -19,10 +19,19 @@ describe('walking skeleton in the browser', () => {
     await page.getByRole('heading', { name: 'Team Member Dashboard' }).waitFor();
 
     // Act
-    const discovered = await runWizardToUpload(page, site.stack.url, {
-      mrn: 'WS-0001', studyType: 'Diagnostic', studyDescription: 'Walking skeleton T1', orderingPhysician: 'Dr. Ada Lovelace',
-      department: 'Radiology', clinicalIndication: 'Headache, rule out mass',
-    }, folder);
+    const discovered = await runWizardToUpload(
+      page,
+      site.stack.url,
+      {
+        mrn: 'WS-0001',
+        studyType: 'Diagnostic',
+        studyDescription: 'Walking skeleton T1',
+        orderingPhysician: 'Dr. Ada Lovelace',
+        department: 'Radiology',
+        clinicalIndication: 'Headache, rule out mass',
+      },
+      folder,
+    );
     await page.getByText('All files uploaded').waitFor({ timeout: 180_000 });
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Datasets' }).click();
     await page.waitForURL(/\/datasets$/);
@@ -31,7 +40,11 @@ describe('walking skeleton in the browser', () => {
     await page.getByRole('button', { name: /^Notifications/ }).click();
     const notificationTitles = await page.getByRole('dialog').getByRole('listitem').allTextContents();
     await page.keyboard.press('Escape');
-    await page.getByTestId('dataset-card').filter({ hasText: 'Walking skeleton T1' }).getByRole('link', { name: /View/ }).click();
+    await page
+      .getByTestId('dataset-card')
+      .filter({ hasText: 'Walking skeleton T1' })
+      .getByRole('link', { name: /View/ })
+      .click();
     await page.waitForURL(`**/visualizer/${datasetId}`);
     await waitForViewer(page);
     const pixels = await sampleViewerCanvas(page);

@@ -22,7 +22,13 @@ export async function fillPatientContext(page: Page, context: PatientContext): P
 }
 
 /** Steps 1 to 4 with a whole folder picked through the folder input; returns the discovery line's counts. */
-export async function runWizardToUpload(page: Page, url: string, context: PatientContext, folder: string, options: { enhanced?: boolean } = {}): Promise<{ validFiles: number; series: number }> {
+export async function runWizardToUpload(
+  page: Page,
+  url: string,
+  context: PatientContext,
+  folder: string,
+  options: { enhanced?: boolean } = {},
+): Promise<{ validFiles: number; series: number }> {
   await page.goto(`${url}/upload`);
   await fillPatientContext(page, context);
   await page.getByRole('button', { name: 'Continue to File Upload' }).click();
@@ -41,7 +47,13 @@ export async function runWizardToUpload(page: Page, url: string, context: Patien
 }
 
 /** Waits on the Datasets page until the card of the dataset shows `status` (the page refreshes while active). */
-export async function waitForDatasetStatus(page: Page, url: string, studyDescription: string, status: string, timeoutMs: number): Promise<string> {
+export async function waitForDatasetStatus(
+  page: Page,
+  url: string,
+  studyDescription: string,
+  status: string,
+  timeoutMs: number,
+): Promise<string> {
   if (!page.url().endsWith('/datasets')) await page.goto(`${url}/datasets`);
   const card = page.getByTestId('dataset-card').filter({ hasText: studyDescription });
   await card.first().waitFor({ timeout: 30_000 });

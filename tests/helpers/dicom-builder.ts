@@ -3,12 +3,17 @@
  * plants a distinct identifier in every attribute of PS3.15 Table E.1-1, inside sequences and in private blocks, so a
  * de-identification test can prove that none survives. Only synthetic values, never real PHI.
  */
-import annexE from '../../shared/dicom/deidentify/annex-e-2024b.json' with { type: 'json' };
-import dictionaryVr from '../../shared/dicom/dictionary-vr.json' with { type: 'json' };
-import { concatBytes } from '../../shared/dicom/bytes.ts';
+import annexE from '#shared/dicom/deidentify/annex-e-2024b.json' with { type: 'json' };
+import dictionaryVr from '#shared/dicom/dictionary-vr.json' with { type: 'json' };
+import { concatBytes } from '#shared/dicom/bytes.ts';
 
 export type BuiltValue = string | number[] | Uint8Array | BuiltElement[][];
-export type BuiltElement = { tag: string /* GGGGEEEE, upper-case hex */; vr: string; value: BuiltValue; undefinedLength?: boolean };
+export type BuiltElement = {
+  tag: string /* GGGGEEEE, upper-case hex */;
+  vr: string;
+  value: BuiltValue;
+  undefinedLength?: boolean;
+};
 export type Encoding = { explicit: boolean; littleEndian: boolean };
 
 export const SYNTAX_ENCODING: Record<string, Encoding> = {
@@ -19,9 +24,12 @@ export const SYNTAX_ENCODING: Record<string, Encoding> = {
 
 const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'SV', 'UC', 'UN', 'UR', 'UT', 'UV']);
 const NUMERIC: Record<string, [number, (view: DataView, offset: number, value: number, little: boolean) => void]> = {
-  US: [2, (v, o, x, l) => v.setUint16(o, x, l)], SS: [2, (v, o, x, l) => v.setInt16(o, x, l)],
-  UL: [4, (v, o, x, l) => v.setUint32(o, x, l)], SL: [4, (v, o, x, l) => v.setInt32(o, x, l)],
-  FL: [4, (v, o, x, l) => v.setFloat32(o, x, l)], FD: [8, (v, o, x, l) => v.setFloat64(o, x, l)],
+  US: [2, (v, o, x, l) => v.setUint16(o, x, l)],
+  SS: [2, (v, o, x, l) => v.setInt16(o, x, l)],
+  UL: [4, (v, o, x, l) => v.setUint32(o, x, l)],
+  SL: [4, (v, o, x, l) => v.setInt32(o, x, l)],
+  FL: [4, (v, o, x, l) => v.setFloat32(o, x, l)],
+  FD: [8, (v, o, x, l) => v.setFloat64(o, x, l)],
   AT: [4, (v, o, x, l) => v.setUint32(o, x, l)],
 };
 
@@ -56,7 +64,14 @@ function valueBytes(element: BuiltElement, encoding: Encoding): Uint8Array {
   return concatBytes([text, new Uint8Array([vr === 'UI' || vr === 'OB' ? 0 : 0x20])]);
 }
 
-function header(group: number, element: number, vr: string | undefined, length: number, encoding: Encoding, isItem = false): Uint8Array {
+function header(
+  group: number,
+  element: number,
+  vr: string | undefined,
+  length: number,
+  encoding: Encoding,
+  isItem = false,
+): Uint8Array {
   const little = encoding.littleEndian;
   if (isItem || !encoding.explicit || vr === undefined) {
     const out = new Uint8Array(8);
@@ -81,17 +96,23 @@ function header(group: number, element: number, vr: string | undefined, length: 
 /** Encodes elements (sorted by tag here) in the given encoding. */
 export function encodeDataSet(elements: BuiltElement[], encoding: Encoding): Uint8Array {
   const sorted = [...elements].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  return concatBytes(sorted.flatMap((element) => {
-    const body = valueBytes(element, encoding);
-    const group = Number.parseInt(element.tag.slice(0, 4), 16);
-    const number = Number.parseInt(element.tag.slice(4), 16);
-    const length = element.vr === 'SQ' && element.undefinedLength ? 0xffffffff : body.length;
-    return [header(group, number, element.vr, length, encoding), body];
-  }));
+  return concatBytes(
+    sorted.flatMap((element) => {
+      const body = valueBytes(element, encoding);
+      const group = Number.parseInt(element.tag.slice(0, 4), 16);
+      const number = Number.parseInt(element.tag.slice(4), 16);
+      const length = element.vr === 'SQ' && element.undefinedLength ? 0xffffffff : body.length;
+      return [header(group, number, element.vr, length, encoding), body];
+    }),
+  );
 }
 
 /** A Part 10 file: preamble, DICM, meta group (explicit little endian, with its group length), dataset. */
-export function encodePart10(elements: BuiltElement[], transferSyntaxUID: string, meta: BuiltElement[] = []): Uint8Array {
+export function encodePart10(
+  elements: BuiltElement[],
+  transferSyntaxUID: string,
+  meta: BuiltElement[] = [],
+): Uint8Array {
   const encoding = SYNTAX_ENCODING[transferSyntaxUID];
   if (!encoding) throw new Error(`builder cannot encode ${transferSyntaxUID}`);
   const sopClass = elements.find((element) => element.tag === '00080016')?.value as string | undefined;
@@ -152,15 +173,29 @@ export function baseElements(): BuiltElement[] {
 }
 
 const KEYWORD_TO_TAG = new Map(
-  (annexE as unknown as { attributes: { tag: string; keyword: string }[] }).attributes.map((row) => [row.keyword, row.tag.replace(/[(),]/g, '')]),
+  (annexE as unknown as { attributes: { tag: string; keyword: string }[] }).attributes.map((row) => [
+    row.keyword,
+    row.tag.replace(/[(),]/g, ''),
+  ]),
 );
 const BASE_KEYWORDS: Record<string, string> = {
-  SeriesInstanceUID: '0020000E', StudyInstanceUID: '0020000D', SeriesDescription: '0008103E', Modality: '00080060',
-  SeriesNumber: '00200011', InstanceNumber: '00200013', PatientName: '00100010', StudyDescription: '00081030', PatientID: '00100020',
+  SeriesInstanceUID: '0020000E',
+  StudyInstanceUID: '0020000D',
+  SeriesDescription: '0008103E',
+  Modality: '00080060',
+  SeriesNumber: '00200011',
+  InstanceNumber: '00200013',
+  PatientName: '00100010',
+  StudyDescription: '00081030',
+  PatientID: '00100020',
 };
 
-export function buildDicom(options: { omit?: string[]; extra?: BuiltElement[]; transferSyntaxUID?: string } = {}): Uint8Array {
-  const omitted = new Set((options.omit ?? []).map((keyword) => BASE_KEYWORDS[keyword] ?? KEYWORD_TO_TAG.get(keyword) ?? keyword));
+export function buildDicom(
+  options: { omit?: string[]; extra?: BuiltElement[]; transferSyntaxUID?: string } = {},
+): Uint8Array {
+  const omitted = new Set(
+    (options.omit ?? []).map((keyword) => BASE_KEYWORDS[keyword] ?? KEYWORD_TO_TAG.get(keyword) ?? keyword),
+  );
   const extraTags = new Set((options.extra ?? []).map((element) => element.tag));
   const elements = baseElements().filter((element) => !omitted.has(element.tag) && !extraTags.has(element.tag));
   return encodePart10([...elements, ...(options.extra ?? [])], options.transferSyntaxUID ?? '1.2.840.10008.1.2.1');
@@ -187,22 +222,50 @@ function token(index: number, salt: string): string {
 function plantedValue(vr: string, index: number, salt: string, patientToken: string): BuiltValue | undefined {
   const id = token(index, salt);
   switch (vr) {
-    case 'PN': return `${id}^${patientToken}`;
-    case 'AE': case 'SH': case 'CS': return id;
-    case 'LO': case 'LT': case 'ST': case 'UT': case 'UC': return `${id} ${patientToken}`;
-    case 'UR': return `http://${id.toLowerCase()}.example`;
-    case 'UI': return `1.2.826.0.1.3680043.9.${salt.charCodeAt(0)}.${7000 + index}`;
-    case 'DA': return `19${String(10 + (index % 80)).padStart(2, '0')}0${1 + (index % 9)}${String(10 + (index % 18))}`;
-    case 'TM': return `${String(index % 24).padStart(2, '0')}1${index % 10}07.123`;
-    case 'DT': return `19${String(10 + (index % 80)).padStart(2, '0')}0311${String(index % 24).padStart(2, '0')}3000`;
-    case 'AS': return `0${String(index % 90).padStart(2, '0')}Y`;
-    case 'IS': return String(7000 + index);
-    case 'DS': return `${7000 + index}.5`;
-    case 'US': case 'SS': return [7000 + index];
-    case 'UL': case 'SL': case 'FL': case 'FD': return [700000 + index];
-    case 'AT': return [0x00100010];
-    case 'OB': case 'OW': case 'UN': return new TextEncoder().encode(`${id} `);
-    default: return undefined;
+    case 'PN':
+      return `${id}^${patientToken}`;
+    case 'AE':
+    case 'SH':
+    case 'CS':
+      return id;
+    case 'LO':
+    case 'LT':
+    case 'ST':
+    case 'UT':
+    case 'UC':
+      return `${id} ${patientToken}`;
+    case 'UR':
+      return `http://${id.toLowerCase()}.example`;
+    case 'UI':
+      return `1.2.826.0.1.3680043.9.${salt.charCodeAt(0)}.${7000 + index}`;
+    case 'DA':
+      return `19${String(10 + (index % 80)).padStart(2, '0')}0${1 + (index % 9)}${String(10 + (index % 18))}`;
+    case 'TM':
+      return `${String(index % 24).padStart(2, '0')}1${index % 10}07.123`;
+    case 'DT':
+      return `19${String(10 + (index % 80)).padStart(2, '0')}0311${String(index % 24).padStart(2, '0')}3000`;
+    case 'AS':
+      return `0${String(index % 90).padStart(2, '0')}Y`;
+    case 'IS':
+      return String(7000 + index);
+    case 'DS':
+      return `${7000 + index}.5`;
+    case 'US':
+    case 'SS':
+      return [7000 + index];
+    case 'UL':
+    case 'SL':
+    case 'FL':
+    case 'FD':
+      return [700000 + index];
+    case 'AT':
+      return [0x00100010];
+    case 'OB':
+    case 'OW':
+    case 'UN':
+      return new TextEncoder().encode(`${id} `);
+    default:
+      return undefined;
   }
 }
 
@@ -218,7 +281,11 @@ export function buildPlantedDicom(transferSyntaxUID = '1.2.840.10008.1.2.1', sal
   for (const element of baseElements()) elements.set(element.tag, element);
   const safeDescriptorText = 'T1 MPRAGE SAG';
   ANNEX_E_ROWS.forEach((row, index) => {
-    const tag = row.tag.replace(/[(),]/g, '').toUpperCase().replace(/^(50|60)XX/, '$100').replace(/XXXX$/, '3000');
+    const tag = row.tag
+      .replace(/[(),]/g, '')
+      .toUpperCase()
+      .replace(/^(50|60)XX/, '$100')
+      .replace(/XXXX$/, '3000');
     if (tag.startsWith('0000') || tag.startsWith('0002') || !/^[0-9A-F]{8}$/.test(tag)) return;
     const vr = vrOf(tag);
     if (tag === '00100010') {
@@ -228,37 +295,59 @@ export function buildPlantedDicom(transferSyntaxUID = '1.2.840.10008.1.2.1', sal
     }
     if (vr === 'SQ') {
       const inner = token(index, salt);
-      elements.set(tag, { tag, vr, undefinedLength: index % 2 === 0, value: [[
-        { tag: '00100010', vr: 'PN', value: `${inner}^${patientToken}` },
-        { tag: '00081155', vr: 'UI', value: `1.2.826.0.1.3680043.9.${salt.charCodeAt(0)}.${90000 + index}` },
-        { tag: '00080080', vr: 'LO', value: `${inner}INST` },
-      ]] });
+      elements.set(tag, {
+        tag,
+        vr,
+        undefinedLength: index % 2 === 0,
+        value: [
+          [
+            { tag: '00100010', vr: 'PN', value: `${inner}^${patientToken}` },
+            { tag: '00081155', vr: 'UI', value: `1.2.826.0.1.3680043.9.${salt.charCodeAt(0)}.${90000 + index}` },
+            { tag: '00080080', vr: 'LO', value: `${inner}INST` },
+          ],
+        ],
+      });
       identifiers.set(tag, inner);
       return;
     }
     const value = plantedValue(vr, index, salt, patientToken);
     if (value === undefined) return;
     if (row.options.descriptions === 'C' && ['LO', 'LT', 'ST', 'UT', 'SH', 'UC'].includes(vr)) {
-      elements.set(tag, { tag, vr, value: vr === 'SH' ? `${patientToken.slice(0, 9)} T1` : `${safeDescriptorText} ${patientToken}` });
+      elements.set(tag, {
+        tag,
+        vr,
+        value: vr === 'SH' ? `${patientToken.slice(0, 9)} T1` : `${safeDescriptorText} ${patientToken}`,
+      });
       identifiers.set(tag, vr === 'SH' ? patientToken.slice(0, 9) : patientToken);
       return;
     }
     elements.set(tag, { tag, vr, value });
-    if (typeof value === 'string' && /^[A-Z]{2}|^http/.test(value) && vr !== 'UI') identifiers.set(tag, value.split(/[ ^]/)[0]!);
+    if (typeof value === 'string' && /^[A-Z]{2}|^http/.test(value) && vr !== 'UI')
+      identifiers.set(tag, value.split(/[ ^]/)[0]!);
     else if (vr === 'UI') identifiers.set(tag, value as string);
     else if (value instanceof Uint8Array) identifiers.set(tag, token(index, salt));
     else values.set(tag, Array.isArray(value) ? value.join('\\') : String(value));
   });
   // A nested identifier two sequence levels down, and private blocks: ACME (never safe) and Siemens (one safe tag).
-  elements.set('00081115', { tag: '00081115', vr: 'SQ', value: [[
-    { tag: '00081140', vr: 'SQ', value: [[{ tag: '00100020', vr: 'LO', value: `${token(1001, salt)}` }]] },
-    { tag: '0020000E', vr: 'UI', value: `1.2.826.0.1.3680043.9.${salt.charCodeAt(0)}.99999` },
-  ]] });
+  elements.set('00081115', {
+    tag: '00081115',
+    vr: 'SQ',
+    value: [
+      [
+        { tag: '00081140', vr: 'SQ', value: [[{ tag: '00100020', vr: 'LO', value: `${token(1001, salt)}` }]] },
+        { tag: '0020000E', vr: 'UI', value: `1.2.826.0.1.3680043.9.${salt.charCodeAt(0)}.99999` },
+      ],
+    ],
+  });
   identifiers.set('00081115', token(1001, salt));
   identifiers.set('0020000E-nested', `1.2.826.0.1.3680043.9.${salt.charCodeAt(0)}.99999`);
   elements.set('00090010', { tag: '00090010', vr: 'LO', value: 'ACME PRIVATE' });
   elements.set('00091001', { tag: '00091001', vr: 'LO', value: `${token(1002, salt)}` });
-  elements.set('00091002', { tag: '00091002', vr: 'SQ', value: [[{ tag: '00100010', vr: 'PN', value: `${token(1003, salt)}` }]] });
+  elements.set('00091002', {
+    tag: '00091002',
+    vr: 'SQ',
+    value: [[{ tag: '00100010', vr: 'PN', value: `${token(1003, salt)}` }]],
+  });
   identifiers.set('00091001', token(1002, salt));
   identifiers.set('00091002', token(1003, salt));
   elements.set('00190010', { tag: '00190010', vr: 'LO', value: 'SIEMENS MR HEADER' });

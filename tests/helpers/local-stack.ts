@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { fetchRuntimeConfig, signInWithPassword } from '../../cli/commands/upload.ts';
-import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../infra/local/stack.ts';
+import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '#infra/local/stack.ts';
 
 /** The password the test twins give every demo account. */
 export const TEST_DEMO_PASSWORD = 'Test-Demo-Pass-42!';
@@ -31,7 +31,12 @@ export async function startTestStack(options: Partial<LocalStackOptions> = {}): 
   const owned = !options.dataDir;
   const dataDir = options.dataDir ?? tempDataDir();
   const stack = await startLocalStack({
-    port: 0, demoPassword: TEST_DEMO_PASSWORD, quiet: true, buildSite: false, ...options, dataDir,
+    port: 0,
+    demoPassword: TEST_DEMO_PASSWORD,
+    quiet: true,
+    buildSite: false,
+    ...options,
+    dataDir,
   });
   return {
     ...stack,
@@ -74,9 +79,15 @@ export function useTwinOnTempDir(): TwinOnTempDir {
     return value;
   };
   return {
-    get stack() { return started(stack); },
-    get dataDir() { return started(dataDir); },
-    get port() { return started(port); },
+    get stack() {
+      return started(stack);
+    },
+    get dataDir() {
+      return started(dataDir);
+    },
+    get port() {
+      return started(port);
+    },
     async restart() {
       stack = await startTestStack({ dataDir: started(dataDir), port: started(port) });
       return stack;
@@ -91,7 +102,12 @@ export async function signIn(url: string, email: string, password: string = TEST
 }
 
 /** fetch() of an API path as the holder of `token` (JSON body when given). */
-export async function apiFetch(url: string, token: string | undefined, path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+export async function apiFetch(
+  url: string,
+  token: string | undefined,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<Response> {
   return fetch(`${url}${path}`, {
     method: init.method ?? 'GET',
     headers: {

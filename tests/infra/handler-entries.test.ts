@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPOSITORY_ROOT } from '../../infra/constructs/imaging-function.ts';
-import { domainEntry, routedDomains } from '../../infra/stacks/api-stack.ts';
-import { ALL_PIPELINE_TASKS } from '../../shared/pipeline/definition.ts';
+import { REPOSITORY_ROOT } from '#infra/constructs/imaging-function.ts';
+import { domainEntry, routedDomains } from '#infra/stacks/api-stack.ts';
+import { ALL_PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
 
 // The synth tests may stand in for an entry that is not written yet; this file says which entries the real synth needs.
 const entries = [
@@ -18,6 +18,8 @@ describe('Lambda entry files the CDK app bundles', () => {
 
     // Assess
     expect(existsSync(file), `${entry} is missing`).toBe(true);
-    expect(readFileSync(file, 'utf8')).toMatch(/export\s+(const|async\s+function|function)\s+handler\b|export\s*\{[^}]*\bhandler\b/);
+    expect(readFileSync(file, 'utf8')).toMatch(
+      /export\s+(const|async\s+function|function)\s+handler\b|export\s*\{[^}]*\bhandler\b/,
+    );
   });
 });

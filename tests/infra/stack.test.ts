@@ -3,17 +3,27 @@ import path from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_DOMAIN_ACCESS, routedDomains } from '../../infra/stacks/api-stack.ts';
-import { SITE_CONTENT_SECURITY_POLICY } from '../../infra/stacks/edge-stack.ts';
-import { PIPELINE_TASK_ACCESS } from '../../infra/stacks/pipeline-stack.ts';
-import { ROUTES, type RouteDefinition } from '../../shared/api/routes.ts';
-import { ROLES } from '../../shared/auth/roles.ts';
-import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
-import { ENV } from '../../shared/env.ts';
-import { ALL_PIPELINE_TASKS, buildPipelineDefinition, substituteDefinition, taskArnVariable } from '../../shared/pipeline/definition.ts';
+import { API_DOMAIN_ACCESS, routedDomains } from '#infra/stacks/api-stack.ts';
+import { SITE_CONTENT_SECURITY_POLICY } from '#infra/stacks/edge-stack.ts';
+import { PIPELINE_TASK_ACCESS } from '#infra/stacks/pipeline-stack.ts';
+import { ROUTES, type RouteDefinition } from '#shared/api/routes.ts';
+import { ROLES } from '#shared/auth/roles.ts';
+import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
+import { ENV } from '#shared/env.ts';
+import {
+  ALL_PIPELINE_TASKS,
+  buildPipelineDefinition,
+  substituteDefinition,
+  taskArnVariable,
+} from '#shared/pipeline/definition.ts';
 import { synthImagingApp, type SynthesizedApp } from './synth.ts';
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+type Resource = {
+  Type: string;
+  Properties: Record<string, any>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
 
 let built: SynthesizedApp;
 let storage: Template;
@@ -47,7 +57,9 @@ function bucket(template: Template, logicalIdPrefix: string): Resource {
 
 function policyStatementsOf(template: Template, roleLogicalIdPrefix: string): any[] {
   return resources(template, 'AWS::IAM::Policy')
-    .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref.startsWith(roleLogicalIdPrefix)))
+    .filter(([, policy]) =>
+      (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref.startsWith(roleLogicalIdPrefix)),
+    )
     .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as any[]);
 }
 
@@ -58,9 +70,14 @@ function actionsOf(statements: any[]): string[] {
 describe('stacks', () => {
   it('names one stack per concern imaging-<stage>-<concern>', () => {
     // Assess
-    expect(built.assembly.stacks.map((s) => s.stackName).sort()).toEqual(
-      ['imaging-dev-api', 'imaging-dev-auth', 'imaging-dev-edge', 'imaging-dev-pipeline', 'imaging-dev-storage', 'imaging-dev-web'],
-    );
+    expect(built.assembly.stacks.map((s) => s.stackName).sort()).toEqual([
+      'imaging-dev-api',
+      'imaging-dev-auth',
+      'imaging-dev-edge',
+      'imaging-dev-pipeline',
+      'imaging-dev-storage',
+      'imaging-dev-web',
+    ]);
   });
 });
 
@@ -77,7 +94,10 @@ describe('storage stack', () => {
       ],
       GlobalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
         IndexName: index.index,
-        KeySchema: [{ AttributeName: index.pk, KeyType: 'HASH' }, { AttributeName: index.sk, KeyType: 'RANGE' }],
+        KeySchema: [
+          { AttributeName: index.pk, KeyType: 'HASH' },
+          { AttributeName: index.sk, KeyType: 'RANGE' },
+        ],
         Projection: { ProjectionType: 'ALL' },
       })),
       AttributeDefinitions: Match.arrayWith([{ AttributeName: TABLE_KEYS.gsi3.sk, AttributeType: 'S' }]),
@@ -100,16 +120,27 @@ describe('storage stack', () => {
     expect(buckets).toHaveLength(6);
     for (const [, b] of buckets) {
       expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
-        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
       });
-      expect(b.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toMatch(/^(aws:kms|AES256)$/);
+      expect(
+        b.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm,
+      ).toMatch(/^(aws:kms|AES256)$/);
     }
     const policies = [...resources(storage, 'AWS::S3::BucketPolicy'), ...resources(edge, 'AWS::S3::BucketPolicy')];
     expect(policies).toHaveLength(6);
     for (const [, policy] of policies) {
-      expect(policy.Properties.PolicyDocument.Statement).toEqual(expect.arrayContaining([
-        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-      ]));
+      expect(policy.Properties.PolicyDocument.Statement).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      );
     }
     for (const name of ['UploadsBucket', 'StudiesBucket', 'AssetsBucket']) {
       const b = bucket(storage, name);
@@ -117,7 +148,9 @@ describe('storage stack', () => {
         BucketKeyEnabled: true,
         ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: expect.anything() },
       });
-      expect(b.Properties.LoggingConfiguration).toMatchObject({ DestinationBucketName: { Ref: expect.stringMatching(/^AccessLogsBucket/) } });
+      expect(b.Properties.LoggingConfiguration).toMatchObject({
+        DestinationBucketName: { Ref: expect.stringMatching(/^AccessLogsBucket/) },
+      });
     }
   });
 
@@ -131,7 +164,11 @@ describe('storage stack', () => {
   it('expires raw uploads after days and aborts incomplete multipart uploads', () => {
     // Assess
     expect(bucket(storage, 'UploadsBucket').Properties.LifecycleConfiguration.Rules).toEqual([
-      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 2, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+      expect.objectContaining({
+        Status: 'Enabled',
+        ExpirationInDays: 2,
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+      }),
     ]);
   });
 
@@ -180,7 +217,11 @@ describe('auth stack', () => {
     // Assess
     auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       GenerateSecret: false,
-      ExplicitAuthFlows: Match.arrayEquals(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+      ExplicitAuthFlows: Match.arrayEquals([
+        'ALLOW_USER_PASSWORD_AUTH',
+        'ALLOW_USER_SRP_AUTH',
+        'ALLOW_REFRESH_TOKEN_AUTH',
+      ]),
       SupportedIdentityProviders: ['COGNITO'],
     });
     auth.resourceCountIs('AWS::Cognito::UserPoolIdentityProvider', 0);
@@ -199,13 +240,25 @@ describe('api stack', () => {
     expect(functions).toHaveLength(domains.length);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({
-        Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' },
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
         LoggingConfig: { LogGroup: { Ref: expect.stringMatching(/Logs/) } },
       });
-      expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining([
-        ENV.STAGE, ENV.TABLE_NAME, ENV.UPLOADS_BUCKET, ENV.STUDIES_BUCKET, ENV.ASSETS_BUCKET, ENV.PSEUDONYM_SECRET_ARN,
-        ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID, ENV.SITE_ORIGIN,
-      ]));
+      expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
+        expect.arrayContaining([
+          ENV.STAGE,
+          ENV.TABLE_NAME,
+          ENV.UPLOADS_BUCKET,
+          ENV.STUDIES_BUCKET,
+          ENV.ASSETS_BUCKET,
+          ENV.PSEUDONYM_SECRET_ARN,
+          ENV.USER_POOL_ID,
+          ENV.USER_POOL_CLIENT_ID,
+          ENV.SITE_ORIGIN,
+        ]),
+      );
     }
   });
 
@@ -224,7 +277,10 @@ describe('api stack', () => {
     };
     const methods = resources(api, 'AWS::ApiGateway::Method')
       .filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS')
-      .map(([, m]) => ({ key: `${m.Properties.HttpMethod} ${resolvePath(m.Properties.ResourceId.Ref)}`, props: m.Properties }));
+      .map(([, m]) => ({
+        key: `${m.Properties.HttpMethod} ${resolvePath(m.Properties.ResourceId.Ref)}`,
+        props: m.Properties,
+      }));
     expect(methods.map((m) => m.key).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
     for (const route of routes) {
       const method = methods.find((m) => m.key === `${route.method} ${route.path}`)!;
@@ -235,10 +291,22 @@ describe('api stack', () => {
         expect(method.props.AuthorizationType, method.key).toBe('COGNITO_USER_POOLS');
         expect(method.props.AuthorizerId, method.key).toEqual({ Ref: expect.stringMatching(/^Authorizer/) });
       }
-      const fnLogicalId = method.props.Integration.Uri['Fn::Join'][1].find((part: any) => part['Fn::GetAtt'])['Fn::GetAtt'][0];
-      expect(fnLogicalId).toMatch(new RegExp(`^${route.domain.split('-').map((p) => p[0]!.toUpperCase() + p.slice(1)).join('')}Function`));
+      const fnLogicalId = method.props.Integration.Uri['Fn::Join'][1].find((part: any) => part['Fn::GetAtt'])[
+        'Fn::GetAtt'
+      ][0];
+      expect(fnLogicalId).toMatch(
+        new RegExp(
+          `^${route.domain
+            .split('-')
+            .map((p) => p[0]!.toUpperCase() + p.slice(1))
+            .join('')}Function`,
+        ),
+      );
     }
-    api.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'COGNITO_USER_POOLS', IdentitySource: 'method.request.header.Authorization' });
+    api.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'COGNITO_USER_POOLS',
+      IdentitySource: 'method.request.header.Authorization',
+    });
   });
 
   it('logs access without request data, traces, and sits behind a WAF', () => {
@@ -261,7 +329,9 @@ describe('api stack', () => {
     // Assess
     const statements = (domain: string) => policyStatementsOf(api, `${domain}FunctionRole`);
     expect(actionsOf(statements('Uploads'))).toContain('states:StartExecution');
-    expect(actionsOf(statements('Datasets'))).toEqual(expect.arrayContaining(['states:StartExecution', 'secretsmanager:GetSecretValue']));
+    expect(actionsOf(statements('Datasets'))).toEqual(
+      expect.arrayContaining(['states:StartExecution', 'secretsmanager:GetSecretValue']),
+    );
     expect(actionsOf(statements('Uploads'))).not.toContain('secretsmanager:GetSecretValue');
     expect(actionsOf(statements('Health'))).not.toEqual(expect.arrayContaining(['dynamodb:GetItem']));
     expect(actionsOf(statements('Health'))).not.toContain('s3:GetObject');
@@ -279,7 +349,10 @@ describe('api stack', () => {
         if (!isFunctionRole) continue;
         for (const statement of policy.Properties.PolicyDocument.Statement) {
           const actions = actionsOf([statement]);
-          expect(actions.filter((a) => a.includes('*')), JSON.stringify(statement)).toEqual([]);
+          expect(
+            actions.filter((a) => a.includes('*')),
+            JSON.stringify(statement),
+          ).toEqual([]);
           if (statement.Resource === '*') expect(actions.every((a) => a.startsWith('xray:'))).toBe(true);
         }
       }
@@ -294,7 +367,9 @@ describe('pipeline stack', () => {
     expect(JSON.parse(machine.Properties.DefinitionString)).toEqual(buildPipelineDefinition());
     const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, any>;
     expect(Object.keys(substitutions).sort()).toEqual(ALL_PIPELINE_TASKS.map((t) => taskArnVariable(t.state)).sort());
-    const markers = Object.fromEntries(Object.entries(substitutions).map(([name, value]) => [name, `arn-of:${value['Fn::GetAtt'][0]}`]));
+    const markers = Object.fromEntries(
+      Object.entries(substitutions).map(([name, value]) => [name, `arn-of:${value['Fn::GetAtt'][0]}`]),
+    );
     const substituted = JSON.stringify(substituteDefinition(buildPipelineDefinition(), markers));
     expect(substituted).not.toMatch(/\$\{\w+\}/);
     for (const task of ALL_PIPELINE_TASKS) {
@@ -305,9 +380,14 @@ describe('pipeline stack', () => {
   it('gives each task Lambda the memory and timeout of its definition', () => {
     // Assess
     for (const task of ALL_PIPELINE_TASKS) {
-      const [, fn] = resources(pipeline, 'AWS::Lambda::Function').find(([id]) => id.startsWith(`${task.state}Function`))!;
+      const [, fn] = resources(pipeline, 'AWS::Lambda::Function').find(([id]) =>
+        id.startsWith(`${task.state}Function`),
+      )!;
       expect(fn.Properties, task.state).toMatchObject({
-        MemorySize: task.memoryMb, Timeout: task.timeoutSeconds, Architectures: ['arm64'], TracingConfig: { Mode: 'Active' },
+        MemorySize: task.memoryMb,
+        Timeout: task.timeoutSeconds,
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
       });
       expect(PIPELINE_TASK_ACCESS[task.state], task.state).toBeDefined();
     }
@@ -338,7 +418,11 @@ describe('edge and web stacks', () => {
     edge.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: Match.objectLike({
         SecurityHeadersConfig: {
-          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true }),
+          StrictTransportSecurity: Match.objectLike({
+            AccessControlMaxAgeSec: 63072000,
+            IncludeSubdomains: true,
+            Override: true,
+          }),
           ContentSecurityPolicy: { ContentSecurityPolicy: SITE_CONTENT_SECURITY_POLICY, Override: true },
           FrameOptions: { FrameOption: 'DENY', Override: true },
           ContentTypeOptions: { Override: true },
@@ -350,7 +434,10 @@ describe('edge and web stacks', () => {
     expect(SITE_CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
     edge.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
-        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https', ResponseHeadersPolicyId: Match.anyValue() }),
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'redirect-to-https',
+          ResponseHeadersPolicyId: Match.anyValue(),
+        }),
         Logging: Match.objectLike({ Bucket: Match.anyValue() }),
       }),
     });
@@ -364,8 +451,9 @@ describe('edge and web stacks', () => {
     const [markers] = deployment.Properties.SourceMarkers as Record<string, unknown>[];
 
     // Act: put a readable form of what CloudFormation substitutes back in place of each marker.
-    const text = readFileSync(path.join(assetDir, 'config.json'), 'utf8')
-      .replace(/<<marker:0xbaba:\d+>>/g, (marker) => flattenCfnReference(markers![marker]));
+    const text = readFileSync(path.join(assetDir, 'config.json'), 'utf8').replace(/<<marker:0xbaba:\d+>>/g, (marker) =>
+      flattenCfnReference(markers![marker]),
+    );
     const config = JSON.parse(text) as Record<string, string>;
 
     // Assess
@@ -374,7 +462,9 @@ describe('edge and web stacks', () => {
     expect(config.region).toBe('<AWS::Region>');
     expect(config.userPoolId).toMatch(/^imaging-dev-auth:ExportsOutputRefUserPool[0-9A-F]+$/);
     expect(config.userPoolClientId).toMatch(/^imaging-dev-auth:ExportsOutputRefUserPoolSiteClient[0-9A-F]+$/);
-    expect(config.apiBaseUrl).toMatch(/^https:\/\/imaging-dev-api:ExportsOutputRefApi[0-9A-F]+\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/imaging-dev-api:.*\/api$/);
+    expect(config.apiBaseUrl).toMatch(
+      /^https:\/\/imaging-dev-api:ExportsOutputRefApi[0-9A-F]+\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/imaging-dev-api:.*\/api$/,
+    );
     expect(deployment.Properties.Prune).toBe(false);
     expect(JSON.stringify(deployment.Properties.DestinationBucketName)).toContain('imaging-dev-site-');
   });

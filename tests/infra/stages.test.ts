@@ -1,13 +1,22 @@
 import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getStageFromContext, loadStageConfig, STAGES } from '../../infra/config.ts';
+import { getStageFromContext, loadStageConfig, STAGES } from '#infra/config.ts';
 import { synthImagingApp, type SynthesizedApp } from './synth.ts';
 
-const SAML = { hospitalId: 'northside', domain: 'northside.example.org', type: 'SAML', metadataUrl: 'https://idp.northside.example.org/metadata.xml' };
+const SAML = {
+  hospitalId: 'northside',
+  domain: 'northside.example.org',
+  type: 'SAML',
+  metadataUrl: 'https://idp.northside.example.org/metadata.xml',
+};
 const OIDC = {
-  hospitalId: 'lakeview', domain: 'lakeview.example.org', type: 'OIDC', issuer: 'https://login.lakeview.example.org',
-  clientId: 'imaging-workspace', clientSecretArn: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:lakeview-oidc-AbCdEf',
+  hospitalId: 'lakeview',
+  domain: 'lakeview.example.org',
+  type: 'OIDC',
+  issuer: 'https://login.lakeview.example.org',
+  clientId: 'imaging-workspace',
+  clientSecretArn: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:lakeview-oidc-AbCdEf',
 };
 
 function contextNode(context: Record<string, unknown>) {
@@ -27,16 +36,32 @@ describe('stage from context', () => {
 
   it('rejects an identity provider without its metadata, and SSO without a hosted-UI domain prefix', () => {
     // Act + Assess
-    expect(() => loadStageConfig(contextNode({ stage: 'dev', identityProviders: [{ ...SAML, metadataUrl: undefined }], authDomainPrefix: 'x' })))
-      .toThrow(/identityProviders/);
+    expect(() =>
+      loadStageConfig(
+        contextNode({ stage: 'dev', identityProviders: [{ ...SAML, metadataUrl: undefined }], authDomainPrefix: 'x' }),
+      ),
+    ).toThrow(/identityProviders/);
     expect(() => loadStageConfig(contextNode({ stage: 'dev', identityProviders: [SAML] }))).toThrow(/authDomainPrefix/);
-    expect(() => loadStageConfig(contextNode({ stage: 'dev', identityProviders: [SAML, { ...OIDC, domain: SAML.domain }], authDomainPrefix: 'x' })))
-      .toThrow(/configured twice/);
+    expect(() =>
+      loadStageConfig(
+        contextNode({
+          stage: 'dev',
+          identityProviders: [SAML, { ...OIDC, domain: SAML.domain }],
+          authDomainPrefix: 'x',
+        }),
+      ),
+    ).toThrow(/configured twice/);
   });
 
   it('reads identity providers given as a JSON string on the command line (-c identityProviders=...)', () => {
     // Act
-    const config = loadStageConfig(contextNode({ stage: 'staging', identityProviders: JSON.stringify([OIDC]), authDomainPrefix: 'imaging-staging-sso' }));
+    const config = loadStageConfig(
+      contextNode({
+        stage: 'staging',
+        identityProviders: JSON.stringify([OIDC]),
+        authDomainPrefix: 'imaging-staging-sso',
+      }),
+    );
 
     // Assess
     expect(config.identityProviders).toEqual([{ ...OIDC, scopes: ['openid', 'email', 'profile'] }]);
@@ -83,11 +108,15 @@ describe('prod stage with SSO providers', () => {
   it('creates one identity provider per hospital domain and offers them on the site client', () => {
     // Assess
     auth.hasResourceProperties('AWS::Cognito::UserPoolIdentityProvider', {
-      ProviderName: 'saml-northside', ProviderType: 'SAML', IdpIdentifiers: ['northside.example.org'],
+      ProviderName: 'saml-northside',
+      ProviderType: 'SAML',
+      IdpIdentifiers: ['northside.example.org'],
       ProviderDetails: Match.objectLike({ MetadataURL: SAML.metadataUrl }),
     });
     auth.hasResourceProperties('AWS::Cognito::UserPoolIdentityProvider', {
-      ProviderName: 'oidc-lakeview', ProviderType: 'OIDC', IdpIdentifiers: ['lakeview.example.org'],
+      ProviderName: 'oidc-lakeview',
+      ProviderType: 'OIDC',
+      IdpIdentifiers: ['lakeview.example.org'],
       ProviderDetails: Match.objectLike({
         oidc_issuer: OIDC.issuer,
         client_id: OIDC.clientId,
@@ -96,7 +125,11 @@ describe('prod stage with SSO providers', () => {
     });
     auth.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'imaging-prod-sso' });
     auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      SupportedIdentityProviders: ['COGNITO', { Ref: Match.stringLikeRegexp('^Samlnorthside') }, { Ref: Match.stringLikeRegexp('^Oidclakeview') }],
+      SupportedIdentityProviders: [
+        'COGNITO',
+        { Ref: Match.stringLikeRegexp('^Samlnorthside') },
+        { Ref: Match.stringLikeRegexp('^Oidclakeview') },
+      ],
       AllowedOAuthFlows: ['code'],
       CallbackURLs: Match.arrayWith(['https://imaging.example.org/']),
     });
@@ -104,7 +137,9 @@ describe('prod stage with SSO providers', () => {
 
   it('allows the custom site origin for uploads next to the CloudFront origin', () => {
     // Assess
-    const uploads = Object.entries(storage.findResources('AWS::S3::Bucket')).find(([id]) => id.startsWith('UploadsBucket'))![1];
+    const uploads = Object.entries(storage.findResources('AWS::S3::Bucket')).find(([id]) =>
+      id.startsWith('UploadsBucket'),
+    )![1];
     const origins = uploads.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins;
     expect(origins[0]).toBe('https://imaging.example.org');
     expect(origins).toHaveLength(2);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, routeKey } from '../../shared/api/routes.ts';
-import type { DatasetRecord } from '../../shared/domain/datasets/ports.ts';
-import { searchTextOf } from '../../shared/domain/datasets/view.ts';
-import type { DatasetStatus } from '../../shared/schemas/api/datasets.ts';
-import { rawObjectKey } from '../../shared/domain/uploads/ports.ts';
-import type { ServerDeps } from '../../functions/lib/deps.ts';
-import { createAwsDeps } from '../../functions/adapters/index.ts';
-import { apiFetch, signIn, startTestStack, type TestStack } from '../helpers/local-stack.ts';
+import { ROUTES, routeKey } from '#shared/api/routes.ts';
+import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
+import { searchTextOf } from '#shared/domain/datasets/view.ts';
+import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { rawObjectKey } from '#shared/domain/uploads/ports.ts';
+import type { ServerDeps } from '#functions/lib/deps.ts';
+import { createAwsDeps } from '#functions/adapters/index.ts';
+import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
 import { startHarness, subOf, type Harness } from './datasets-harness.ts';
 
 /**
@@ -32,22 +32,52 @@ type Backend = {
   deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory'>;
   sub(email: string): string;
   uploadPart(objectKey: string, uploadId: string, bytes: Uint8Array): Promise<string>;
-  call(method: string, path: string, options: { as?: string; body?: unknown; query?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  call(
+    method: string,
+    path: string,
+    options: { as?: string; body?: unknown; query?: Record<string, string> },
+  ): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
 };
 
 let h: Backend;
 let counter = 0;
 
-async function dataset(status: DatasetStatus, options: { teamId?: string; withSeries?: boolean; upload?: 'open' | 'parts-stored' | 'all-complete' } = {}) {
+async function dataset(
+  status: DatasetStatus,
+  options: { teamId?: string; withSeries?: boolean; upload?: 'open' | 'parts-stored' | 'all-complete' } = {},
+) {
   const id = `ds-${Date.now().toString(36)}-${++counter}`;
   const now = new Date(Date.UTC(2026, 0, 1, 0, 0, counter)).toISOString();
   const base = {
-    id, hospitalId: HOSPITAL, teamId: options.teamId ?? TEAM, ownerUserId: h.sub('member@northside.demo.local'), ownerName: 'Taylor Brooks',
-    patientAlias: 'PT-000000000000', studyType: 'DIAGNOSTIC' as const, urgency: 'ROUTINE' as const, studyDescription: 'Brain MRI',
-    clinicalIndication: 'Headache', orderingPhysician: 'Dr. A', department: 'Radiology', consentObtained: true, hipaaDisclosure: true,
-    anonymization: { retainPhysicianIdentity: false, retainInstitutionIdentity: false, retainUids: false, retainLongitudinalDates: false, retainPatientCharacteristics: false, keepPrivate: false },
-    status, sizeBytes: 10, fileCount: 1, seriesCount: 1, createdAt: now, updatedAt: now,
+    id,
+    hospitalId: HOSPITAL,
+    teamId: options.teamId ?? TEAM,
+    ownerUserId: h.sub('member@northside.demo.local'),
+    ownerName: 'Taylor Brooks',
+    patientAlias: 'PT-000000000000',
+    studyType: 'DIAGNOSTIC' as const,
+    urgency: 'ROUTINE' as const,
+    studyDescription: 'Brain MRI',
+    clinicalIndication: 'Headache',
+    orderingPhysician: 'Dr. A',
+    department: 'Radiology',
+    consentObtained: true,
+    hipaaDisclosure: true,
+    anonymization: {
+      retainPhysicianIdentity: false,
+      retainInstitutionIdentity: false,
+      retainUids: false,
+      retainLongitudinalDates: false,
+      retainPatientCharacteristics: false,
+      keepPrivate: false,
+    },
+    status,
+    sizeBytes: 10,
+    fileCount: 1,
+    seriesCount: 1,
+    createdAt: now,
+    updatedAt: now,
     ...(status === 'FAILED' ? { failureReason: 'Processing failed' } : {}),
   };
   const record: DatasetRecord = { ...base, searchText: searchTextOf(base) };
@@ -56,11 +86,35 @@ async function dataset(status: DatasetStatus, options: { teamId?: string; withSe
     sessionId = `session-${id}`;
     const objectKey = rawObjectKey(HOSPITAL, id, 0);
     const uploadId = await h.deps.objects.createMultipart('uploads', objectKey);
-    const etag = options.upload === 'open' ? undefined : await h.uploadPart(objectKey, uploadId, new Uint8Array([1, 2, 3]));
-    if (options.upload === 'all-complete') await h.deps.objects.completeMultipart('uploads', objectKey, uploadId, [{ partNumber: 1, etag: etag! }]);
+    const etag =
+      options.upload === 'open' ? undefined : await h.uploadPart(objectKey, uploadId, new Uint8Array([1, 2, 3]));
+    if (options.upload === 'all-complete')
+      await h.deps.objects.completeMultipart('uploads', objectKey, uploadId, [{ partNumber: 1, etag: etag! }]);
     await h.deps.uploads.createSession(
-      { sessionId, hospitalId: HOSPITAL, datasetId: id, createdByUserId: base.ownerUserId, partBytes: 8 * 1024 * 1024, fileCount: 1, totalBytes: 3, status: 'OPEN', createdAt: now },
-      [{ sessionId, hospitalId: HOSPITAL, fileIndex: 0, path: 'a/1.dcm', sizeBytes: 3, partCount: 1, objectKey, multipartUploadId: uploadId, status: options.upload === 'all-complete' ? 'COMPLETE' : 'PENDING' }],
+      {
+        sessionId,
+        hospitalId: HOSPITAL,
+        datasetId: id,
+        createdByUserId: base.ownerUserId,
+        partBytes: 8 * 1024 * 1024,
+        fileCount: 1,
+        totalBytes: 3,
+        status: 'OPEN',
+        createdAt: now,
+      },
+      [
+        {
+          sessionId,
+          hospitalId: HOSPITAL,
+          fileIndex: 0,
+          path: 'a/1.dcm',
+          sizeBytes: 3,
+          partCount: 1,
+          objectKey,
+          multipartUploadId: uploadId,
+          status: options.upload === 'all-complete' ? 'COMPLETE' : 'PENDING',
+        },
+      ],
     );
     record.uploadSessionId = sessionId;
     (record as { etag?: string }).etag = etag;
@@ -69,8 +123,18 @@ async function dataset(status: DatasetStatus, options: { teamId?: string; withSe
   await h.deps.datasets.create(stored);
   if (options.withSeries) {
     await h.deps.datasets.putSeries({
-      id: '1.2.3.4', datasetId: id, hospitalId: HOSPITAL, seriesInstanceUID: '1.2.3.4', description: 'T1 MPRAGE', seriesNumber: 1, modality: 'MR',
-      sliceCount: 1, sizeBytes: 10, selected: true, classification: null, createdAt: now,
+      id: '1.2.3.4',
+      datasetId: id,
+      hospitalId: HOSPITAL,
+      seriesInstanceUID: '1.2.3.4',
+      description: 'T1 MPRAGE',
+      seriesNumber: 1,
+      modality: 'MR',
+      sliceCount: 1,
+      sizeBytes: 10,
+      selected: true,
+      classification: null,
+      createdAt: now,
     });
   }
   return { id, sessionId, etag };
@@ -79,59 +143,164 @@ async function dataset(status: DatasetStatus, options: { teamId?: string; withSe
 type Call = { method: string; path: string; body?: unknown; query?: Record<string, string> };
 type Case = { prepare: () => Promise<Call>; expect: Record<Actor, number> };
 
-const staff = (admin: number, lead: number, member: number): Record<Actor, number> =>
-  ({ SUPER_ADMIN: 403, HOSPITAL_ADMIN: admin, TEAM_LEAD: lead, TEAM_MEMBER: member, GUEST: 403, OTHER_HOSPITAL: 404, ANONYMOUS: 401 });
-const uploaders = (ok: number): Record<Actor, number> =>
-  ({ SUPER_ADMIN: 403, HOSPITAL_ADMIN: 403, TEAM_LEAD: ok, TEAM_MEMBER: ok, GUEST: 403, OTHER_HOSPITAL: 404, ANONYMOUS: 401 });
+const staff = (admin: number, lead: number, member: number): Record<Actor, number> => ({
+  SUPER_ADMIN: 403,
+  HOSPITAL_ADMIN: admin,
+  TEAM_LEAD: lead,
+  TEAM_MEMBER: member,
+  GUEST: 403,
+  OTHER_HOSPITAL: 404,
+  ANONYMOUS: 401,
+});
+const uploaders = (ok: number): Record<Actor, number> => ({
+  SUPER_ADMIN: 403,
+  HOSPITAL_ADMIN: 403,
+  TEAM_LEAD: ok,
+  TEAM_MEMBER: ok,
+  GUEST: 403,
+  OTHER_HOSPITAL: 404,
+  ANONYMOUS: 401,
+});
 const viewers = (status: number): Record<Actor, number> => ({ ...staff(status, status, status), GUEST: status });
-const everyone = (signedIn: number, anonymous: number): Record<Actor, number> =>
-  ({ SUPER_ADMIN: signedIn, HOSPITAL_ADMIN: signedIn, TEAM_LEAD: signedIn, TEAM_MEMBER: signedIn, GUEST: signedIn, OTHER_HOSPITAL: signedIn, ANONYMOUS: anonymous });
+const everyone = (signedIn: number, anonymous: number): Record<Actor, number> => ({
+  SUPER_ADMIN: signedIn,
+  HOSPITAL_ADMIN: signedIn,
+  TEAM_LEAD: signedIn,
+  TEAM_MEMBER: signedIn,
+  GUEST: signedIn,
+  OTHER_HOSPITAL: signedIn,
+  ANONYMOUS: anonymous,
+});
 
 const newDataset = {
-  mrn: 'MRN-1', studyType: 'DIAGNOSTIC', studyDescription: 'Brain', clinicalIndication: 'Headache', orderingPhysician: 'Dr. B',
-  department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+  mrn: 'MRN-1',
+  studyType: 'DIAGNOSTIC',
+  studyDescription: 'Brain',
+  clinicalIndication: 'Headache',
+  orderingPhysician: 'Dr. B',
+  department: 'Radiology',
+  patientConsent: true,
+  hipaaDisclosure: true,
 };
 
 const EXPECTATIONS: Record<string, Case> = {
   'GET /api/health': { prepare: async () => ({ method: 'GET', path: '/api/health' }), expect: everyone(200, 200) },
-  'GET /api/openapi.json': { prepare: async () => ({ method: 'GET', path: '/api/openapi.json' }), expect: everyone(200, 200) },
+  'GET /api/openapi.json': {
+    prepare: async () => ({ method: 'GET', path: '/api/openapi.json' }),
+    expect: everyone(200, 200),
+  },
   'GET /api/me': { prepare: async () => ({ method: 'GET', path: '/api/me' }), expect: everyone(200, 401) },
-  'POST /api/auth/logout': { prepare: async () => ({ method: 'POST', path: '/api/auth/logout' }), expect: everyone(200, 401) },
+  'POST /api/auth/logout': {
+    prepare: async () => ({ method: 'POST', path: '/api/auth/logout' }),
+    expect: everyone(200, 401),
+  },
   // The other hospital's lead lists their own hospital (200, and none of ours: asserted below).
-  'GET /api/datasets': { prepare: async () => ({ method: 'GET', path: '/api/datasets' }), expect: { ...staff(200, 200, 200), OTHER_HOSPITAL: 200 } },
-  'POST /api/datasets': { prepare: async () => ({ method: 'POST', path: '/api/datasets', body: newDataset }), expect: { ...uploaders(201), OTHER_HOSPITAL: 201 } },
-  'GET /api/datasets/{id}': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}` }), expect: viewers(200) },
-  'PATCH /api/datasets/{id}': { prepare: async () => ({ method: 'PATCH', path: `/api/datasets/${(await dataset('CREATED')).id}`, body: { studyDescription: 'Brain MRI follow-up' } }), expect: staff(200, 200, 200) },
-  'DELETE /api/datasets/{id}': { prepare: async () => ({ method: 'DELETE', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}` }), expect: staff(204, 204, 403) },
-  'GET /api/datasets/{id}/series': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}/series` }), expect: viewers(200) },
+  'GET /api/datasets': {
+    prepare: async () => ({ method: 'GET', path: '/api/datasets' }),
+    expect: { ...staff(200, 200, 200), OTHER_HOSPITAL: 200 },
+  },
+  'POST /api/datasets': {
+    prepare: async () => ({ method: 'POST', path: '/api/datasets', body: newDataset }),
+    expect: { ...uploaders(201), OTHER_HOSPITAL: 201 },
+  },
+  'GET /api/datasets/{id}': {
+    prepare: async () => ({
+      method: 'GET',
+      path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}`,
+    }),
+    expect: viewers(200),
+  },
+  'PATCH /api/datasets/{id}': {
+    prepare: async () => ({
+      method: 'PATCH',
+      path: `/api/datasets/${(await dataset('CREATED')).id}`,
+      body: { studyDescription: 'Brain MRI follow-up' },
+    }),
+    expect: staff(200, 200, 200),
+  },
+  'DELETE /api/datasets/{id}': {
+    prepare: async () => ({
+      method: 'DELETE',
+      path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}`,
+    }),
+    expect: staff(204, 204, 403),
+  },
+  'GET /api/datasets/{id}/series': {
+    prepare: async () => ({
+      method: 'GET',
+      path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}/series`,
+    }),
+    expect: viewers(200),
+  },
   'PATCH /api/datasets/{id}/series/selection': {
-    prepare: async () => ({ method: 'PATCH', path: `/api/datasets/${(await dataset('CLASSIFYING', { withSeries: true })).id}/series/selection`, body: { seriesSelections: [{ seriesId: '1.2.3.4', selected: true }] } }),
+    prepare: async () => ({
+      method: 'PATCH',
+      path: `/api/datasets/${(await dataset('CLASSIFYING', { withSeries: true })).id}/series/selection`,
+      body: { seriesSelections: [{ seriesId: '1.2.3.4', selected: true }] },
+    }),
     expect: staff(200, 200, 200),
   },
   'POST /api/datasets/{id}/series/{seriesId}/classify': {
-    prepare: async () => ({ method: 'POST', path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}/series/1.2.3.4/classify`, body: { classifiedType: 'T1' } }),
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}/series/1.2.3.4/classify`,
+      body: { classifiedType: 'T1' },
+    }),
     expect: staff(200, 200, 200),
   },
-  'GET /api/datasets/{id}/assets': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/assets` }), expect: viewers(200) },
-  'GET /api/datasets/{id}/history': { prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/history` }), expect: staff(200, 200, 200) },
-  'POST /api/datasets/{id}/retry': { prepare: async () => ({ method: 'POST', path: `/api/datasets/${(await dataset('FAILED')).id}/retry` }), expect: staff(200, 200, 200) },
+  'GET /api/datasets/{id}/assets': {
+    prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/assets` }),
+    expect: viewers(200),
+  },
+  'GET /api/datasets/{id}/history': {
+    prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/history` }),
+    expect: staff(200, 200, 200),
+  },
+  'POST /api/datasets/{id}/retry': {
+    prepare: async () => ({ method: 'POST', path: `/api/datasets/${(await dataset('FAILED')).id}/retry` }),
+    expect: staff(200, 200, 200),
+  },
   'POST /api/datasets/{id}/upload/session': {
-    prepare: async () => ({ method: 'POST', path: `/api/datasets/${(await dataset('CREATED')).id}/upload/session`, body: { files: [{ path: 'a/1.dcm', sizeBytes: 1000 }] } }),
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${(await dataset('CREATED')).id}/upload/session`,
+      body: { files: [{ path: 'a/1.dcm', sizeBytes: 1000 }] },
+    }),
     expect: uploaders(201),
   },
-  'GET /api/uploads/{sessionId}': { prepare: async () => ({ method: 'GET', path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'parts-stored' })).sessionId}` }), expect: uploaders(200) },
+  'GET /api/uploads/{sessionId}': {
+    prepare: async () => ({
+      method: 'GET',
+      path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'parts-stored' })).sessionId}`,
+    }),
+    expect: uploaders(200),
+  },
   'POST /api/uploads/{sessionId}/files/{fileIndex}/parts': {
-    prepare: async () => ({ method: 'POST', path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'open' })).sessionId}/files/0/parts`, body: { partNumbers: [1] } }),
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'open' })).sessionId}/files/0/parts`,
+      body: { partNumbers: [1] },
+    }),
     expect: uploaders(200),
   },
   'POST /api/uploads/{sessionId}/files/{fileIndex}/complete': {
     prepare: async () => {
       const d = await dataset('UPLOADING', { upload: 'parts-stored' });
-      return { method: 'POST', path: `/api/uploads/${d.sessionId}/files/0/complete`, body: { parts: [{ partNumber: 1, etag: d.etag }] } };
+      return {
+        method: 'POST',
+        path: `/api/uploads/${d.sessionId}/files/0/complete`,
+        body: { parts: [{ partNumber: 1, etag: d.etag }] },
+      };
     },
     expect: uploaders(200),
   },
-  'POST /api/uploads/{sessionId}/complete': { prepare: async () => ({ method: 'POST', path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'all-complete' })).sessionId}/complete` }), expect: uploaders(200) },
+  'POST /api/uploads/{sessionId}/complete': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'all-complete' })).sessionId}/complete`,
+    }),
+    expect: uploaders(200),
+  },
 };
 
 function inProcess(): () => Promise<Backend> {
@@ -171,7 +340,10 @@ function throughTwin(): () => Promise<Backend> {
       },
       async call(method, path, options) {
         const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
-        const response = await apiFetch(stack.url, options.as ? tokens.get(options.as) : undefined, `${path}${query}`, { method, body: options.body });
+        const response = await apiFetch(stack.url, options.as ? tokens.get(options.as) : undefined, `${path}${query}`, {
+          method,
+          body: options.body,
+        });
         const text = await response.text();
         return { status: response.status, body: text ? JSON.parse(text) : undefined };
       },
@@ -207,7 +379,11 @@ describe.each([
         // Prepare
         const call = await spec!.prepare();
         // Act
-        const response = await h.call(call.method, call.path, { as: ACTORS[actor], body: call.body, query: call.query });
+        const response = await h.call(call.method, call.path, {
+          as: ACTORS[actor],
+          body: call.body,
+          query: call.query,
+        });
         got[actor] = response.status;
         if (response.status >= 400) expect(response.body.error.code, `${key} as ${actor}`).toMatch(/^[A-Z_]+$/);
       }
@@ -216,45 +392,48 @@ describe.each([
     });
   }
 
-describe('tenant and team isolation', () => {
-  it('never lists another hospital\'s datasets', async () => {
-    const ours = await dataset('COMPLETE');
-    const theirs = await h.call('GET', '/api/datasets', { as: ACTORS.OTHER_HOSPITAL, query: { limit: '48' } });
-    expect(theirs.status).toBe(200);
-    expect(theirs.body.items.map((d: { id: string }) => d.id)).not.toContain(ours.id);
-    expect(theirs.body.items.every((d: { hospitalId: string }) => d.hospitalId === 'hosp-lakeview')).toBe(true);
-  });
+  describe('tenant and team isolation', () => {
+    it("never lists another hospital's datasets", async () => {
+      const ours = await dataset('COMPLETE');
+      const theirs = await h.call('GET', '/api/datasets', { as: ACTORS.OTHER_HOSPITAL, query: { limit: '48' } });
+      expect(theirs.status).toBe(200);
+      expect(theirs.body.items.map((d: { id: string }) => d.id)).not.toContain(ours.id);
+      expect(theirs.body.items.every((d: { hospitalId: string }) => d.hospitalId === 'hosp-lakeview')).toBe(true);
+    });
 
-  it('answers 404 for a dataset of another team in the same hospital, and shows it to the hospital admin', async () => {
-    const other = await dataset('COMPLETE', { teamId: 'team-northside-stroke' });
-    expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.GUEST })).status).toBe(404);
-    expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.TEAM_LEAD })).status).toBe(404);
-    expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.TEAM_MEMBER })).status).toBe(404);
-    expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.HOSPITAL_ADMIN })).status).toBe(200);
-    const list = await h.call('GET', '/api/datasets', { as: ACTORS.TEAM_LEAD, query: { limit: '48' } });
-    expect(list.body.items.map((d: { id: string }) => d.id)).not.toContain(other.id);
-  });
+    it('answers 404 for a dataset of another team in the same hospital, and shows it to the hospital admin', async () => {
+      const other = await dataset('COMPLETE', { teamId: 'team-northside-stroke' });
+      expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.GUEST })).status).toBe(404);
+      expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.TEAM_LEAD })).status).toBe(404);
+      expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.TEAM_MEMBER })).status).toBe(404);
+      expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.HOSPITAL_ADMIN })).status).toBe(200);
+      const list = await h.call('GET', '/api/datasets', { as: ACTORS.TEAM_LEAD, query: { limit: '48' } });
+      expect(list.body.items.map((d: { id: string }) => d.id)).not.toContain(other.id);
+    });
 
-  it('takes the hospital from the token and the user record, never from the body', async () => {
-    const created = await h.call('POST', '/api/datasets', { as: ACTORS.TEAM_MEMBER, body: { ...newDataset, hospitalId: 'hosp-lakeview', teamId: 'x' } });
-    expect(created.status).toBe(201);
-    expect(created.body.hospitalId).toBe(HOSPITAL);
-    expect(created.body.teamId).toBe(TEAM);
-    expect(JSON.stringify(created.body)).not.toContain('MRN-1');
-  });
+    it('takes the hospital from the token and the user record, never from the body', async () => {
+      const created = await h.call('POST', '/api/datasets', {
+        as: ACTORS.TEAM_MEMBER,
+        body: { ...newDataset, hospitalId: 'hosp-lakeview', teamId: 'x' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.hospitalId).toBe(HOSPITAL);
+      expect(created.body.teamId).toBe(TEAM);
+      expect(JSON.stringify(created.body)).not.toContain('MRN-1');
+    });
 
-  it('rejects a disabled user (403) and a token whose group no longer matches the user\'s role (403)', async () => {
-    const email = ACTORS.TEAM_MEMBER!;
-    const record = (await h.deps.directory.getUser(HOSPITAL, h.sub(email)))!;
-    await h.deps.directory.putUser({ ...record, status: 'DISABLED' });
-    expect((await h.call('GET', '/api/me', { as: email })).status).toBe(403);
-    await h.deps.directory.putUser({ ...record, status: 'ACTIVE' });
-    expect((await h.call('GET', '/api/me', { as: email })).status).toBe(200);
-    await h.deps.directory.putUser({ ...record, role: 'TEAM_LEAD' });
-    expect((await h.call('GET', '/api/me', { as: email })).status).toBe(403);
-    await h.deps.directory.putUser(record);
+    it("rejects a disabled user (403) and a token whose group no longer matches the user's role (403)", async () => {
+      const email = ACTORS.TEAM_MEMBER!;
+      const record = (await h.deps.directory.getUser(HOSPITAL, h.sub(email)))!;
+      await h.deps.directory.putUser({ ...record, status: 'DISABLED' });
+      expect((await h.call('GET', '/api/me', { as: email })).status).toBe(403);
+      await h.deps.directory.putUser({ ...record, status: 'ACTIVE' });
+      expect((await h.call('GET', '/api/me', { as: email })).status).toBe(200);
+      await h.deps.directory.putUser({ ...record, role: 'TEAM_LEAD' });
+      expect((await h.call('GET', '/api/me', { as: email })).status).toBe(403);
+      await h.deps.directory.putUser(record);
+    });
   });
-});
 });
 
 describe('claims that the authorizer passed but the user record does not back (in process)', () => {
@@ -268,14 +447,30 @@ describe('claims that the authorizer passed but the user record does not back (i
 
   it('answers 401 for a sub with no user record, also when the hospital claim names another tenant', async () => {
     const member = harness.user(ACTORS.TEAM_MEMBER!);
-    expect((await harness.call('GET', '/api/me', { claims: { sub: 'sub-unknown', email: 'x@y', 'custom:hospitalId': HOSPITAL, 'cognito:groups': 'TEAM_MEMBER' } })).status).toBe(401);
-    const spoofed = { sub: subOf(member.email), email: member.email, 'custom:hospitalId': 'hosp-lakeview', 'cognito:groups': 'TEAM_MEMBER' };
+    expect(
+      (
+        await harness.call('GET', '/api/me', {
+          claims: { sub: 'sub-unknown', email: 'x@y', 'custom:hospitalId': HOSPITAL, 'cognito:groups': 'TEAM_MEMBER' },
+        })
+      ).status,
+    ).toBe(401);
+    const spoofed = {
+      sub: subOf(member.email),
+      email: member.email,
+      'custom:hospitalId': 'hosp-lakeview',
+      'cognito:groups': 'TEAM_MEMBER',
+    };
     expect((await harness.call('GET', '/api/me', { claims: spoofed })).status).toBe(401);
   });
 
   it('answers 403 when the groups claim names a role the user does not have', async () => {
     const member = harness.user(ACTORS.TEAM_MEMBER!);
-    const forged = { sub: subOf(member.email), email: member.email, 'custom:hospitalId': HOSPITAL, 'cognito:groups': 'HOSPITAL_ADMIN,TEAM_MEMBER' };
+    const forged = {
+      sub: subOf(member.email),
+      email: member.email,
+      'custom:hospitalId': HOSPITAL,
+      'cognito:groups': 'HOSPITAL_ADMIN,TEAM_MEMBER',
+    };
     expect((await harness.call('GET', '/api/datasets', { claims: forged })).status).toBe(403);
     const plain = { ...forged, 'cognito:groups': 'TEAM_MEMBER' };
     expect((await harness.call('GET', '/api/datasets', { claims: plain })).status).toBe(200);

@@ -11,23 +11,28 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { matchRoute } from '../../shared/api/routes.ts';
-import { ALL_PIPELINE_TASKS, buildPipelineDefinition, substituteDefinition, taskArnVariable } from '../../shared/pipeline/definition.ts';
-import type { PipelineInput } from '../../shared/schemas/workflow.ts';
-import { createTableInput } from '../../shared/db/create-table-input.ts';
-import { DEMO_USERS, type DemoUser } from '../../shared/domain/demo/demo-data.ts';
-import type { BucketName, ObjectStore, StoredPart } from '../../shared/domain/storage.ts';
-import { createAwsDeps } from '../../functions/adapters/index.ts';
-import { createDocumentClient, type Table } from '../../functions/adapters/dynamo/client.ts';
-import { describeTable } from '../../functions/adapters/dynamo/health.ts';
-import { createAuditLog } from '../../functions/adapters/dynamo/audit-log.ts';
-import { createDatasetRepository } from '../../functions/adapters/dynamo/datasets-repository.ts';
-import { createDirectory } from '../../functions/adapters/dynamo/directory.ts';
-import { createUploadRepository } from '../../functions/adapters/dynamo/uploads-repository.ts';
-import { seedDemoTenants } from '../../functions/adapters/seed.ts';
-import { setDeps, type ServerDeps } from '../../functions/lib/deps.ts';
-import { readEnv, resetEnvCache } from '../../functions/lib/env.ts';
-import { requireSharedData } from '../helpers/shared-data.ts';
+import { matchRoute } from '#shared/api/routes.ts';
+import {
+  ALL_PIPELINE_TASKS,
+  buildPipelineDefinition,
+  substituteDefinition,
+  taskArnVariable,
+} from '#shared/pipeline/definition.ts';
+import type { PipelineInput } from '#shared/schemas/workflow.ts';
+import { createTableInput } from '#shared/db/create-table-input.ts';
+import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import type { BucketName, ObjectStore, StoredPart } from '#shared/domain/storage.ts';
+import { createAwsDeps } from '#functions/adapters/index.ts';
+import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
+import { describeTable } from '#functions/adapters/dynamo/health.ts';
+import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
+import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
+import { createDirectory } from '#functions/adapters/dynamo/directory.ts';
+import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
+import { seedDemoTenants } from '#functions/adapters/seed.ts';
+import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
+import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 
 export const TABLE = 'imaging-test';
 
@@ -36,21 +41,40 @@ const statics = Promise as unknown as { withResolvers?: unknown };
 statics.withResolvers ??= function withResolvers<T>() {
   let resolve!: (v: T) => void;
   let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   return { promise, resolve, reject };
 };
 
 /** Runs the real ASL with every Task state mapped to its handler file, as the local twin and the cloud do. */
 export async function runPipeline(input: PipelineInput): Promise<{ ok: boolean; error?: string }> {
   const { StateMachine } = await import('aws-local-stepfunctions');
-  const substitutions = Object.fromEntries(ALL_PIPELINE_TASKS.map((t) => [taskArnVariable(t.state), `arn:aws:lambda:us-east-1:000000000000:function:${t.state}`]));
-  const handlers = Object.fromEntries(await Promise.all(ALL_PIPELINE_TASKS.map(async (t) => {
-    const module = (await import(/* @vite-ignore */ pathToFileURL(join(process.cwd(), t.entry)).href)) as { handler: (i: PipelineInput) => Promise<PipelineInput> };
-    return [t.state, (i: unknown) => module.handler(i as PipelineInput)];
-  })));
-  const machine = new StateMachine(substituteDefinition(buildPipelineDefinition(), substitutions) as never, { validationOptions: { checkArn: true } });
+  const substitutions = Object.fromEntries(
+    ALL_PIPELINE_TASKS.map((t) => [
+      taskArnVariable(t.state),
+      `arn:aws:lambda:us-east-1:000000000000:function:${t.state}`,
+    ]),
+  );
+  const handlers = Object.fromEntries(
+    await Promise.all(
+      ALL_PIPELINE_TASKS.map(async (t) => {
+        const module = (await import(/* @vite-ignore */ pathToFileURL(join(process.cwd(), t.entry)).href)) as {
+          handler: (i: PipelineInput) => Promise<PipelineInput>;
+        };
+        return [t.state, (i: unknown) => module.handler(i as PipelineInput)];
+      }),
+    ),
+  );
+  const machine = new StateMachine(substituteDefinition(buildPipelineDefinition(), substitutions) as never, {
+    validationOptions: { checkArn: true },
+  });
   const execution = machine.run(input as never, {
-    overrides: { taskResourceLocalHandlers: handlers as never, retryIntervalOverrides: Object.fromEntries(ALL_PIPELINE_TASKS.map((t) => [t.state, 0])) },
+    overrides: {
+      taskResourceLocalHandlers: handlers as never,
+      retryIntervalOverrides: Object.fromEntries(ALL_PIPELINE_TASKS.map((t) => [t.state, 0])),
+    },
   });
   try {
     await execution.result;
@@ -60,11 +84,16 @@ export async function runPipeline(input: PipelineInput): Promise<{ ok: boolean; 
   }
 }
 
-
 /** S3 stand-in in memory, with multipart semantics close enough for the API (ETag per part, ListParts, Complete). */
-export function createMemoryObjectStore(): ObjectStore & { objects: Map<string, Uint8Array>; uploadPart(uploadId: string, partNumber: number, bytes: Uint8Array): string } {
+export function createMemoryObjectStore(): ObjectStore & {
+  objects: Map<string, Uint8Array>;
+  uploadPart(uploadId: string, partNumber: number, bytes: Uint8Array): string;
+} {
   const objects = new Map<string, Uint8Array>();
-  const uploads = new Map<string, { bucket: BucketName; key: string; parts: Map<number, { etag: string; bytes: Uint8Array }> }>();
+  const uploads = new Map<
+    string,
+    { bucket: BucketName; key: string; parts: Map<number, { etag: string; bytes: Uint8Array }> }
+  >();
   let counter = 0;
   const id = (bucket: string, key: string) => `${bucket}/${key}`;
   return {
@@ -81,9 +110,12 @@ export function createMemoryObjectStore(): ObjectStore & { objects: Map<string, 
       if (!bytes) throw Object.assign(new Error('missing'), { name: 'NoSuchKey' });
       return bytes;
     },
-    async put(bucket, key, bytes) { objects.set(id(bucket, key), bytes); },
+    async put(bucket, key, bytes) {
+      objects.set(id(bucket, key), bytes);
+    },
     async list(bucket, prefix) {
-      return [...objects.entries()].filter(([k]) => k.startsWith(id(bucket, prefix)))
+      return [...objects.entries()]
+        .filter(([k]) => k.startsWith(id(bucket, prefix)))
         .map(([k, v]) => ({ key: k.slice(bucket.length + 1), size: v.byteLength }))
         .sort((a, b) => a.key.localeCompare(b.key, 'en', { numeric: true }));
     },
@@ -92,7 +124,9 @@ export function createMemoryObjectStore(): ObjectStore & { objects: Map<string, 
       keys.forEach((k) => objects.delete(k));
       return keys.length;
     },
-    async presignGet(bucket, key, ttl) { return `https://memory.invalid/${bucket}/${key}?X-Amz-Expires=${ttl}`; },
+    async presignGet(bucket, key, ttl) {
+      return `https://memory.invalid/${bucket}/${key}?X-Amz-Expires=${ttl}`;
+    },
     async createMultipart(bucket, key) {
       const uploadId = `mpu-${++counter}`;
       uploads.set(uploadId, { bucket, key, parts: new Map() });
@@ -103,7 +137,11 @@ export function createMemoryObjectStore(): ObjectStore & { objects: Map<string, 
     },
     async listParts(_bucket, _key, uploadId) {
       const upload = uploads.get(uploadId);
-      return upload ? [...upload.parts.entries()].sort(([a], [b]) => a - b).map(([partNumber, p]) => ({ partNumber, etag: p.etag, size: p.bytes.byteLength })) : [];
+      return upload
+        ? [...upload.parts.entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([partNumber, p]) => ({ partNumber, etag: p.etag, size: p.bytes.byteLength }))
+        : [];
     },
     async completeMultipart(bucket, key, uploadId, parts: StoredPart[]) {
       const upload = uploads.get(uploadId);
@@ -115,11 +153,16 @@ export function createMemoryObjectStore(): ObjectStore & { objects: Map<string, 
       });
       const total = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
       let offset = 0;
-      for (const c of chunks) { total.set(c, offset); offset += c.byteLength; }
+      for (const c of chunks) {
+        total.set(c, offset);
+        offset += c.byteLength;
+      }
       objects.set(id(bucket, key), total);
       uploads.delete(uploadId);
     },
-    async abortMultipart(_bucket, _key, uploadId) { uploads.delete(uploadId); },
+    async abortMultipart(_bucket, _key, uploadId) {
+      uploads.delete(uploadId);
+    },
   };
 }
 
@@ -130,15 +173,22 @@ export type Harness = {
   started: { hospitalId: string; datasetId: string; runId: string }[];
   userId(email: string): string;
   user(email: string): DemoUser;
-  call(method: string, path: string, options?: { as?: string; body?: unknown; query?: Record<string, string>; claims?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  call(
+    method: string,
+    path: string,
+    options?: { as?: string; body?: unknown; query?: Record<string, string>; claims?: Record<string, string> },
+  ): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
 };
 
-const HANDLERS: Record<string, () => Promise<{ handler: (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }> }>> = {
-  health: () => import('../../functions/health/handler.ts'),
-  auth: () => import('../../functions/auth/handler.ts'),
-  datasets: () => import('../../functions/datasets/handler.ts'),
-  uploads: () => import('../../functions/uploads/handler.ts'),
+const HANDLERS: Record<
+  string,
+  () => Promise<{ handler: (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }> }>
+> = {
+  health: () => import('#functions/health/handler.ts'),
+  auth: () => import('#functions/auth/handler.ts'),
+  datasets: () => import('#functions/datasets/handler.ts'),
+  uploads: () => import('#functions/uploads/handler.ts'),
 };
 
 export const subOf = (email: string) => `sub-${email.replace(/[^a-z0-9]/gi, '-')}`;
@@ -146,8 +196,12 @@ export const subOf = (email: string) => `sub-${email.replace(/[^a-z0-9]/gi, '-')
 /** Claims as API Gateway hands them to a Lambda: strings, arrays rendered "[A B]". */
 export function claimsFor(user: DemoUser): Record<string, string> {
   return {
-    sub: subOf(user.email), email: user.email, 'custom:hospitalId': user.hospitalId,
-    ...(user.teamId ? { 'custom:teamId': user.teamId } : {}), 'cognito:groups': `[${user.role}]`, token_use: 'id',
+    sub: subOf(user.email),
+    email: user.email,
+    'custom:hospitalId': user.hospitalId,
+    ...(user.teamId ? { 'custom:teamId': user.teamId } : {}),
+    'cognito:groups': `[${user.role}]`,
+    token_use: 'id',
   };
 }
 
@@ -156,9 +210,16 @@ export async function startHarness(): Promise<Harness> {
   await new Promise<void>((res, rej) => server.listen(0, '127.0.0.1', (e?: Error) => (e ? rej(e) : res())));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const env = {
-    TABLE_NAME: TABLE, UPLOADS_BUCKET: 'uploads', STUDIES_BUCKET: 'studies', ASSETS_BUCKET: 'assets',
-    DYNAMODB_ENDPOINT: endpoint, PSEUDONYM_SECRET: 'test-secret-for-harness', STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:test',
-    AWS_REGION: 'us-east-1', SITE_ORIGIN: 'http://localhost:3000', IWS_SILENT_LOGS: '1',
+    TABLE_NAME: TABLE,
+    UPLOADS_BUCKET: 'uploads',
+    STUDIES_BUCKET: 'studies',
+    ASSETS_BUCKET: 'assets',
+    DYNAMODB_ENDPOINT: endpoint,
+    PSEUDONYM_SECRET: 'test-secret-for-harness',
+    STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:test',
+    AWS_REGION: 'us-east-1',
+    SITE_ORIGIN: 'http://localhost:3000',
+    IWS_SILENT_LOGS: '1',
   };
   Object.assign(process.env, env);
   resetEnvCache();
@@ -175,8 +236,18 @@ export async function startHarness(): Promise<Harness> {
     directory: createDirectory(table),
     uploads: createUploadRepository(table),
     objects,
-    pipeline: { start: async (input) => { started.push(input); } },
-    health: { failing: async () => (await describeTable(table).then(() => [], () => ['table'])) },
+    pipeline: {
+      start: async (input) => {
+        started.push(input);
+      },
+    },
+    health: {
+      failing: async () =>
+        await describeTable(table).then(
+          () => [],
+          () => ['table'],
+        ),
+    },
   };
   setDeps(deps);
   await seedDemoTenants({ ensureIdentity: async (u) => subOf(u.email), password: 'unused', directory: deps.directory });
@@ -187,15 +258,27 @@ export async function startHarness(): Promise<Harness> {
     return found;
   };
   return {
-    deps, table, objects, started, user, userId: subOf,
+    deps,
+    table,
+    objects,
+    started,
+    user,
+    userId: subOf,
     async call(method, path, options = {}) {
       const matched = matchRoute(method, path);
       if (!matched) throw new Error(`No route for ${method} ${path}`);
       const claims = options.claims ?? (options.as ? claimsFor(user(options.as)) : undefined);
       const event = {
-        httpMethod: method, path, resource: matched.route.path, pathParameters: matched.pathParameters,
-        queryStringParameters: options.query ?? null, headers: { 'content-type': 'application/json' }, multiValueHeaders: {},
-        multiValueQueryStringParameters: null, stageVariables: null, isBase64Encoded: false,
+        httpMethod: method,
+        path,
+        resource: matched.route.path,
+        pathParameters: matched.pathParameters,
+        queryStringParameters: options.query ?? null,
+        headers: { 'content-type': 'application/json' },
+        multiValueHeaders: {},
+        multiValueQueryStringParameters: null,
+        stageVariables: null,
+        isBase64Encoded: false,
         body: options.body === undefined ? null : JSON.stringify(options.body),
         requestContext: { ...(claims ? { authorizer: { claims } } : {}) },
       } as unknown as APIGatewayProxyEvent;
@@ -231,7 +314,16 @@ export function useHarnessOverSharedData(): Harness {
 export async function createResearchDataset(h: Harness, as: string, description: string): Promise<string> {
   const created = await h.call('POST', '/api/datasets', {
     as,
-    body: { mrn: 'MRN-77', studyType: 'RESEARCH', studyDescription: description, clinicalIndication: 'Study', orderingPhysician: 'Dr. C', department: 'Radiology', patientConsent: true, hipaaDisclosure: true },
+    body: {
+      mrn: 'MRN-77',
+      studyType: 'RESEARCH',
+      studyDescription: description,
+      clinicalIndication: 'Study',
+      orderingPhysician: 'Dr. C',
+      department: 'Radiology',
+      patientConsent: true,
+      hipaaDisclosure: true,
+    },
   });
   expect(created.status).toBe(201);
   return created.body.id as string;

@@ -1,8 +1,8 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/db/keys.ts';
-import { searchTextOf } from '../../shared/domain/datasets/view.ts';
-import type { DatasetStatus } from '../../shared/schemas/api/datasets.ts';
+import { keys } from '#shared/db/keys.ts';
+import { searchTextOf } from '#shared/domain/datasets/view.ts';
+import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { startHarness, subOf, type Harness } from './datasets-harness.ts';
 
 /**
@@ -23,14 +23,42 @@ let queries = 0;
 function datasetItem(i: number) {
   const createdAt = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
   const base = {
-    id: `bulk-${String(i).padStart(5, '0')}`, hospitalId: HOSPITAL, teamId: i % 2 === 0 ? TEAM : 'team-northside-stroke',
-    ownerUserId: subOf('member@northside.demo.local'), ownerName: 'Taylor Brooks', patientAlias: `PT-${i}`, studyType: 'DIAGNOSTIC' as const,
-    urgency: 'ROUTINE' as const, studyDescription: i % 1000 === 7 ? `Rare glioma follow-up ${i}` : `Brain MRI ${i}`, clinicalIndication: 'Headache',
-    orderingPhysician: 'Dr. A', department: 'Radiology', consentObtained: true, hipaaDisclosure: true,
-    anonymization: { retainPhysicianIdentity: false, retainInstitutionIdentity: false, retainUids: false, retainLongitudinalDates: false, retainPatientCharacteristics: false, keepPrivate: false },
-    status: STATUSES[i % STATUSES.length]!, sizeBytes: 1, fileCount: 1, seriesCount: 1, createdAt, updatedAt: createdAt,
+    id: `bulk-${String(i).padStart(5, '0')}`,
+    hospitalId: HOSPITAL,
+    teamId: i % 2 === 0 ? TEAM : 'team-northside-stroke',
+    ownerUserId: subOf('member@northside.demo.local'),
+    ownerName: 'Taylor Brooks',
+    patientAlias: `PT-${i}`,
+    studyType: 'DIAGNOSTIC' as const,
+    urgency: 'ROUTINE' as const,
+    studyDescription: i % 1000 === 7 ? `Rare glioma follow-up ${i}` : `Brain MRI ${i}`,
+    clinicalIndication: 'Headache',
+    orderingPhysician: 'Dr. A',
+    department: 'Radiology',
+    consentObtained: true,
+    hipaaDisclosure: true,
+    anonymization: {
+      retainPhysicianIdentity: false,
+      retainInstitutionIdentity: false,
+      retainUids: false,
+      retainLongitudinalDates: false,
+      retainPatientCharacteristics: false,
+      keepPrivate: false,
+    },
+    status: STATUSES[i % STATUSES.length]!,
+    sizeBytes: 1,
+    fileCount: 1,
+    seriesCount: 1,
+    createdAt,
+    updatedAt: createdAt,
   };
-  return { ...keys.dataset(HOSPITAL, base.id), ...keys.datasetIndexes(base), entity: 'dataset', ...base, searchText: searchTextOf(base) };
+  return {
+    ...keys.dataset(HOSPITAL, base.id),
+    ...keys.datasetIndexes(base),
+    entity: 'dataset',
+    ...base,
+    searchText: searchTextOf(base),
+  };
 }
 
 beforeAll(async () => {
@@ -39,24 +67,31 @@ beforeAll(async () => {
   const batches: (typeof items)[] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   // Ten writers in parallel: dynalite takes the 10k puts in a few seconds that way.
-  await Promise.all(Array.from({ length: 10 }, async (_, w) => {
-    for (let b = w; b < batches.length; b += 10) {
-      let request: Record<string, unknown[]> | undefined = { [h.table.tableName]: batches[b]!.map((Item) => ({ PutRequest: { Item } })) };
-      while (request && Object.keys(request).length > 0) {
-        const result = await h.table.doc.send(new BatchWriteCommand({ RequestItems: request as never }));
-        request = result.UnprocessedItems as Record<string, unknown[]> | undefined;
+  await Promise.all(
+    Array.from({ length: 10 }, async (_, w) => {
+      for (let b = w; b < batches.length; b += 10) {
+        let request: Record<string, unknown[]> | undefined = {
+          [h.table.tableName]: batches[b]!.map((Item) => ({ PutRequest: { Item } })),
+        };
+        while (request && Object.keys(request).length > 0) {
+          const result = await h.table.doc.send(new BatchWriteCommand({ RequestItems: request as never }));
+          request = result.UnprocessedItems as Record<string, unknown[]> | undefined;
+        }
       }
-    }
-  }));
+    }),
+  );
   // Count what DynamoDB hands back for every query from here on.
-  h.table.doc.middlewareStack.add((next, context) => async (args) => {
-    const result = await next(args);
-    if (context.commandName === 'QueryCommand') {
-      queries += 1;
-      itemsRead += ((result.output as { Items?: unknown[] }).Items ?? []).length;
-    }
-    return result;
-  }, { step: 'initialize', name: 'countItemsRead' });
+  h.table.doc.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'QueryCommand') {
+        queries += 1;
+        itemsRead += ((result.output as { Items?: unknown[] }).Items ?? []).length;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'countItemsRead' },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -112,26 +147,42 @@ describe('dataset list over 10,000 datasets in one hospital', () => {
     expect(search.body.nextToken).toEqual(expect.any(String));
   });
 
-  it('finds a patient\'s datasets by MRN through the alias, although no MRN is stored', async () => {
+  it("finds a patient's datasets by MRN through the alias, although no MRN is stored", async () => {
     const body = {
-      mrn: 'MRN-SEARCH-77', studyType: 'FOLLOW_UP', studyDescription: 'Follow-up', clinicalIndication: 'Control', orderingPhysician: 'Dr. D',
-      department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+      mrn: 'MRN-SEARCH-77',
+      studyType: 'FOLLOW_UP',
+      studyDescription: 'Follow-up',
+      clinicalIndication: 'Control',
+      orderingPhysician: 'Dr. D',
+      department: 'Radiology',
+      patientConsent: true,
+      hipaaDisclosure: true,
     };
     const created = await h.call('POST', '/api/datasets', { as: LEAD, body });
     const found = await page(ADMIN, { limit: '6', search: 'MRN-SEARCH-77' });
     expect(found.body.items.map((d: { id: string }) => d.id)).toEqual([created.body.id]);
-    expect((await page(ADMIN, { limit: '6', search: 'follow-up' })).body.items.map((d: { id: string }) => d.id)).toContain(created.body.id);
+    expect(
+      (await page(ADMIN, { limit: '6', search: 'follow-up' })).body.items.map((d: { id: string }) => d.id),
+    ).toContain(created.body.id);
   });
 
   it('rejects a continuation token replayed by another hospital or with another filter', async () => {
     const first = await page(ADMIN, { limit: '6' });
-    const otherHospital = await h.call('GET', '/api/datasets', { as: 'admin@lakeview.demo.local', query: { limit: '6', nextToken: first.body.nextToken } });
+    const otherHospital = await h.call('GET', '/api/datasets', {
+      as: 'admin@lakeview.demo.local',
+      query: { limit: '6', nextToken: first.body.nextToken },
+    });
     expect(otherHospital.status).toBe(400);
     expect(otherHospital.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Invalid input' });
-    const otherFilter = await h.call('GET', '/api/datasets', { as: ADMIN, query: { limit: '6', status: 'FAILED', nextToken: first.body.nextToken } });
+    const otherFilter = await h.call('GET', '/api/datasets', {
+      as: ADMIN,
+      query: { limit: '6', status: 'FAILED', nextToken: first.body.nextToken },
+    });
     expect(otherFilter.status).toBe(400);
     const tampered = first.body.nextToken.slice(0, -2) + (first.body.nextToken.endsWith('A') ? 'BB' : 'AA');
-    expect((await h.call('GET', '/api/datasets', { as: ADMIN, query: { limit: '6', nextToken: tampered } })).status).toBe(400);
+    expect(
+      (await h.call('GET', '/api/datasets', { as: ADMIN, query: { limit: '6', nextToken: tampered } })).status,
+    ).toBe(400);
   });
 
   it('accepts only the page sizes 6, 12, 24 and 48', async () => {

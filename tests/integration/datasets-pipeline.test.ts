@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listFiles, requireSharedData } from '../helpers/shared-data.ts';
+import { listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
 import { createResearchDataset, runPipeline, useHarnessOverSharedData } from './datasets-harness.ts';
 
 const MEMBER = 'member@northside.demo.local';
@@ -9,13 +9,22 @@ const h = useHarnessOverSharedData();
 
 /** Uploads files as a client does: session, part URLs, parts (into the in-memory store), complete each, complete all. */
 async function upload(datasetId: string, files: { path: string; bytes: Uint8Array }[]) {
-  const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, { as: MEMBER, body: { files: files.map((f) => ({ path: f.path, sizeBytes: f.bytes.byteLength })) } });
+  const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
+    as: MEMBER,
+    body: { files: files.map((f) => ({ path: f.path, sizeBytes: f.bytes.byteLength })) },
+  });
   expect(session.status).toBe(201);
   for (const [fileIndex, file] of files.entries()) {
-    const urls = await h.call('POST', `/api/uploads/${session.body.sessionId}/files/${fileIndex}/parts`, { as: MEMBER, body: { partNumbers: [1] } });
+    const urls = await h.call('POST', `/api/uploads/${session.body.sessionId}/files/${fileIndex}/parts`, {
+      as: MEMBER,
+      body: { partNumbers: [1] },
+    });
     const uploadId = new URL(urls.body.urls[0].url).searchParams.get('uploadId')!;
     const etag = h.objects.uploadPart(uploadId, 1, file.bytes);
-    const done = await h.call('POST', `/api/uploads/${session.body.sessionId}/files/${fileIndex}/complete`, { as: MEMBER, body: { parts: [{ partNumber: 1, etag }] } });
+    const done = await h.call('POST', `/api/uploads/${session.body.sessionId}/files/${fileIndex}/complete`, {
+      as: MEMBER,
+      body: { parts: [{ partNumber: 1, etag }] },
+    });
     expect(done.status).toBe(200);
   }
   return h.call('POST', `/api/uploads/${session.body.sessionId}/complete`, { as: MEMBER });
@@ -50,10 +59,16 @@ describe('dataset pipeline through the real state machine definition', () => {
     expect(types).toEqual(['REPORT', 'SURFACE', 'THUMBNAIL', 'VOLUME']);
     expect(detail.body.processedAssets.every((a: { url?: string }) => a.url?.startsWith('https://'))).toBe(true);
     // Raw uploads are gone once the de-identified copies are stored.
-    expect([...h.objects.objects.keys()].filter((k) => k.startsWith(`uploads/hosp-northside/${datasetId}/`))).toEqual([]);
-    expect([...h.objects.objects.keys()].filter((k) => k.startsWith(`studies/hosp-northside/${datasetId}/`))).toHaveLength(dicom.length);
+    expect([...h.objects.objects.keys()].filter((k) => k.startsWith(`uploads/hosp-northside/${datasetId}/`))).toEqual(
+      [],
+    );
+    expect(
+      [...h.objects.objects.keys()].filter((k) => k.startsWith(`studies/hosp-northside/${datasetId}/`)),
+    ).toHaveLength(dicom.length);
     const history = await h.call('GET', `/api/datasets/${datasetId}/history`, { as: MEMBER });
-    const statuses = history.body.items.filter((e: { action: string }) => e.action === 'STATUS_CHANGED').map((e: { details: { to: string } }) => e.details.to);
+    const statuses = history.body.items
+      .filter((e: { action: string }) => e.action === 'STATUS_CHANGED')
+      .map((e: { details: { to: string } }) => e.details.to);
     expect(statuses).toEqual(['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE']);
     const deid = history.body.items.find((e: { action: string }) => e.action === 'DATASET_DEIDENTIFIED');
     expect(deid.details).toMatchObject({ files: dicom.length, rejectedFiles: 1, series: 1 });
@@ -114,8 +129,20 @@ describe('dataset pipeline through the real state machine definition', () => {
     expect(done.body.series).toHaveLength(1);
     const history = await h.call('GET', `/api/datasets/${datasetId}/history`, { as: MEMBER });
     expect(history.body.items.filter((e: { action: string }) => e.action === 'DATASET_DEIDENTIFIED')).toHaveLength(1);
-    const statuses = history.body.items.filter((e: { action: string }) => e.action === 'STATUS_CHANGED').map((e: { details: { to: string } }) => e.details.to);
-    expect(statuses).toEqual(['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'FAILED', 'UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE']);
+    const statuses = history.body.items
+      .filter((e: { action: string }) => e.action === 'STATUS_CHANGED')
+      .map((e: { details: { to: string } }) => e.details.to);
+    expect(statuses).toEqual([
+      'UPLOADING',
+      'ANONYMIZING',
+      'CLASSIFYING',
+      'FAILED',
+      'UPLOADING',
+      'ANONYMIZING',
+      'CLASSIFYING',
+      'PROCESSING',
+      'COMPLETE',
+    ]);
     expect(history.body.items.find((e: { action: string }) => e.action === 'SURFACE_SKIPPED')).toBeDefined();
   }, 120_000);
 });

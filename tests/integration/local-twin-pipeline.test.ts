@@ -1,11 +1,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ExecutionRecord } from '../../infra/local/sfn.ts';
-import { uploadDataset } from '../../shared/domain/uploads/upload-client.ts';
-import { diskUploadSource } from '../../cli/commands/upload.ts';
-import { apiFetch, REPO_ROOT, SHARED_DATA, signIn, TEST_DEMO_PASSWORD, useTwinOnTempDir } from '../helpers/local-stack.ts';
-import { runNode, type NodeRun } from '../helpers/run-node.ts';
+import type { ExecutionRecord } from '#infra/local/sfn.ts';
+import { uploadDataset } from '#shared/domain/uploads/upload-client.ts';
+import { diskUploadSource } from '#cli/commands/upload.ts';
+import {
+  apiFetch,
+  REPO_ROOT,
+  SHARED_DATA,
+  signIn,
+  TEST_DEMO_PASSWORD,
+  useTwinOnTempDir,
+} from '#tests/helpers/local-stack.ts';
+import { runNode, type NodeRun } from '#tests/helpers/run-node.ts';
 
 /**
  * The twin running the real pipeline: `iws upload --wait` of a whole GE T1 study, and a twin stopped in the middle of
@@ -39,12 +46,21 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number
 function executions(dataDir: string): ExecutionRecord[] {
   const dir = join(dataDir, 'sfn');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as ExecutionRecord);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as ExecutionRecord);
 }
 
 const patientContext = {
-  mrn: 'TWIN-RESTART-1', studyType: 'RESEARCH', urgency: 'ROUTINE', studyDescription: 'Twin restart test',
-  clinicalIndication: 'Integration test', orderingPhysician: 'Dr Test', department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+  mrn: 'TWIN-RESTART-1',
+  studyType: 'RESEARCH',
+  urgency: 'ROUTINE',
+  studyDescription: 'Twin restart test',
+  clinicalIndication: 'Integration test',
+  orderingPhysician: 'Dr Test',
+  department: 'Radiology',
+  patientConsent: true,
+  hipaaDisclosure: true,
 };
 
 describe('local twin pipeline', () => {
@@ -55,7 +71,21 @@ describe('local twin pipeline', () => {
 
   it('iws upload --wait takes the GE T1 study through the API to COMPLETE', async () => {
     const result = await runIws(
-      ['upload', T1_DIR, '--api', twin.stack.url, '--email', MEMBER, '--password', TEST_DEMO_PASSWORD, '--wait', '--timeout', '240', '--mrn', 'TWIN-CLI-1'],
+      [
+        'upload',
+        T1_DIR,
+        '--api',
+        twin.stack.url,
+        '--email',
+        MEMBER,
+        '--password',
+        TEST_DEMO_PASSWORD,
+        '--wait',
+        '--timeout',
+        '240',
+        '--mrn',
+        'TWIN-CLI-1',
+      ],
       280_000,
     );
     expect(result.stderr).toContain('uploading 196 files');
@@ -66,10 +96,14 @@ describe('local twin pipeline', () => {
     const token = await signIn(twin.stack.url, MEMBER);
     const dataset = await getDataset(twin.stack.url, token, printed.datasetId);
     expect(dataset.status).toBe('COMPLETE');
-    const series = (await (await apiFetch(twin.stack.url, token, `/api/datasets/${printed.datasetId}/series`)).json()) as { items?: unknown[] } | unknown[];
+    const series = (await (
+      await apiFetch(twin.stack.url, token, `/api/datasets/${printed.datasetId}/series`)
+    ).json()) as { items?: unknown[] } | unknown[];
     const seriesList = Array.isArray(series) ? series : (series.items ?? []);
     expect(seriesList.length).toBe(1);
-    const assets = (await (await apiFetch(twin.stack.url, token, `/api/datasets/${printed.datasetId}/assets`)).json()) as { items?: { type: string }[] } | { type: string }[];
+    const assets = (await (
+      await apiFetch(twin.stack.url, token, `/api/datasets/${printed.datasetId}/assets`)
+    ).json()) as { items?: { type: string }[] } | { type: string }[];
     const assetTypes = (Array.isArray(assets) ? assets : (assets.items ?? [])).map((a) => a.type);
     expect(assetTypes).toEqual(expect.arrayContaining(['VOLUME', 'THUMBNAIL', 'REPORT']));
   }, 300_000);
@@ -80,33 +114,56 @@ describe('local twin pipeline', () => {
     expect(created.status).toBe(201);
     const datasetId = ((await created.json()) as Dataset).id;
     // 30 slices of the T1: a real volume, so every stage has work to do.
-    const names = readdirSync(T1_DIR).filter((n) => n.endsWith('.dcm')).sort().slice(0, 30);
-    await uploadDataset({ api: { baseUrl: twin.stack.url, getToken: async () => token }, datasetId, files: names.map((name) => diskUploadSource(join(T1_DIR, name), name, statSync(join(T1_DIR, name)).size)) });
+    const names = readdirSync(T1_DIR)
+      .filter((n) => n.endsWith('.dcm'))
+      .sort()
+      .slice(0, 30);
+    await uploadDataset({
+      api: { baseUrl: twin.stack.url, getToken: async () => token },
+      datasetId,
+      files: names.map((name) => diskUploadSource(join(T1_DIR, name), name, statSync(join(T1_DIR, name)).size)),
+    });
 
     // Stop the moment the pipeline is inside a stage (the worker process dies with it, as in a crash).
-    const mid = await waitFor(async () => {
-      const status = (await getDataset(twin.stack.url, token, datasetId)).status;
-      return ['ANONYMIZING', 'CLASSIFYING', 'PROCESSING'].includes(status) ? status : undefined;
-    }, 60_000, 'the pipeline to start');
+    const mid = await waitFor(
+      async () => {
+        const status = (await getDataset(twin.stack.url, token, datasetId)).status;
+        return ['ANONYMIZING', 'CLASSIFYING', 'PROCESSING'].includes(status) ? status : undefined;
+      },
+      60_000,
+      'the pipeline to start',
+    );
     await twin.stack.stop();
-    const running = executions(twin.dataDir).filter((e) => e.status === 'RUNNING' && JSON.parse(e.input).datasetId === datasetId);
+    const running = executions(twin.dataDir).filter(
+      (e) => e.status === 'RUNNING' && JSON.parse(e.input).datasetId === datasetId,
+    );
     expect(running, `stopped at ${mid} but no execution was left RUNNING`).toHaveLength(1);
 
     const restartedAt = Date.now();
     await twin.restart();
     token = await signIn(twin.stack.url, MEMBER);
-    let final = await waitFor(async () => {
-      const dataset = await getDataset(twin.stack.url, token, datasetId);
-      return ['COMPLETE', 'FAILED'].includes(dataset.status) ? dataset : undefined;
-    }, 240_000, 'the resumed pipeline to finish');
+    let final = await waitFor(
+      async () => {
+        const dataset = await getDataset(twin.stack.url, token, datasetId);
+        return ['COMPLETE', 'FAILED'].includes(dataset.status) ? dataset : undefined;
+      },
+      240_000,
+      'the resumed pipeline to finish',
+    );
     if (final.status === 'FAILED') {
       // A stage that cannot repeat its work must at least leave a reason and accept a retry.
       expect(final.failureReason).toBeTruthy();
-      expect((await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}/retry`, { method: 'POST' })).status).toBeLessThan(300);
-      final = await waitFor(async () => {
-        const dataset = await getDataset(twin.stack.url, token, datasetId);
-        return ['COMPLETE', 'FAILED'].includes(dataset.status) ? dataset : undefined;
-      }, 240_000, 'the retried pipeline to finish');
+      expect(
+        (await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}/retry`, { method: 'POST' })).status,
+      ).toBeLessThan(300);
+      final = await waitFor(
+        async () => {
+          const dataset = await getDataset(twin.stack.url, token, datasetId);
+          return ['COMPLETE', 'FAILED'].includes(dataset.status) ? dataset : undefined;
+        },
+        240_000,
+        'the retried pipeline to finish',
+      );
     }
     expect(final.status, final.failureReason).toBe('COMPLETE');
     const resumed = executions(twin.dataDir).find((e) => e.executionArn === running[0]!.executionArn)!;

@@ -1,13 +1,23 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_PART_BYTES } from '../../shared/schemas/api/uploads.ts';
+import { UPLOAD_PART_BYTES } from '#shared/schemas/api/uploads.ts';
 import {
-  uploadDataset, UploadFailedError, type OverallProgress, type UploadSource,
-} from '../../shared/domain/uploads/upload-client.ts';
-import { diskUploadSource } from '../../cli/commands/upload.ts';
-import { apiFetch, REPO_ROOT, SHARED_DATA, signIn, TEST_DEMO_PASSWORD, useTwinOnTempDir } from '../helpers/local-stack.ts';
-import { runNode } from '../helpers/run-node.ts';
+  uploadDataset,
+  UploadFailedError,
+  type OverallProgress,
+  type UploadSource,
+} from '#shared/domain/uploads/upload-client.ts';
+import { diskUploadSource } from '#cli/commands/upload.ts';
+import {
+  apiFetch,
+  REPO_ROOT,
+  SHARED_DATA,
+  signIn,
+  TEST_DEMO_PASSWORD,
+  useTwinOnTempDir,
+} from '#tests/helpers/local-stack.ts';
+import { runNode } from '#tests/helpers/run-node.ts';
 
 /**
  * The shared upload client against the twin (real handlers, real s3rver multipart): resume sends only the parts the
@@ -17,7 +27,10 @@ const T1_DIR = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
 const MEMBER = 'member@northside.demo.local';
 
 function dicomSources(count: number): UploadSource[] {
-  return readdirSync(T1_DIR).filter((n) => n.endsWith('.dcm')).sort().slice(0, count)
+  return readdirSync(T1_DIR)
+    .filter((n) => n.endsWith('.dcm'))
+    .sort()
+    .slice(0, count)
     .map((name) => diskUploadSource(join(T1_DIR, name), `t1/${name}`, statSync(join(T1_DIR, name)).size));
 }
 
@@ -38,7 +51,9 @@ function bigSource(): UploadSource {
 type Put = { url: string; ok: boolean };
 
 /** fetch that records part PUTs, optionally fails some before they reach the store, and can abort after N. */
-function recordingFetch(options: { failFirstTry?: boolean; abortAfter?: number; controller?: AbortController; alwaysFail?: boolean } = {}) {
+function recordingFetch(
+  options: { failFirstTry?: boolean; abortAfter?: number; controller?: AbortController; alwaysFail?: boolean } = {},
+) {
   const puts: Put[] = [];
   const tried = new Set<string>();
   let succeeded = 0;
@@ -65,8 +80,15 @@ async function createDataset(url: string, token: string, mrn: string): Promise<s
   const response = await apiFetch(url, token, '/api/datasets', {
     method: 'POST',
     body: {
-      mrn, studyType: 'RESEARCH', urgency: 'ROUTINE', studyDescription: 'Upload client test', clinicalIndication: 'Integration test',
-      orderingPhysician: 'Dr Test', department: 'Radiology', patientConsent: true, hipaaDisclosure: true,
+      mrn,
+      studyType: 'RESEARCH',
+      urgency: 'ROUTINE',
+      studyDescription: 'Upload client test',
+      clinicalIndication: 'Integration test',
+      orderingPhysician: 'Dr Test',
+      department: 'Radiology',
+      patientConsent: true,
+      hipaaDisclosure: true,
     },
   });
   expect(response.status).toBe(201);
@@ -89,8 +111,15 @@ describe('shared upload client against the twin', () => {
 
     const controller = new AbortController();
     const first = recordingFetch({ abortAfter: 4, controller });
-    await expect(uploadDataset({ api: { ...api, fetch: first.fetch }, datasetId, files, concurrency: 1, signal: controller.signal }))
-      .rejects.toThrow('closed tab');
+    await expect(
+      uploadDataset({
+        api: { ...api, fetch: first.fetch },
+        datasetId,
+        files,
+        concurrency: 1,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('closed tab');
     const sentBefore = first.puts.filter((p) => p.ok).length;
     expect(sentBefore).toBe(4);
 
@@ -98,21 +127,30 @@ describe('shared upload client against the twin', () => {
     const overall: OverallProgress[] = [];
     const fileDone = new Set<number>();
     const result = await uploadDataset({
-      api: { ...api, fetch: second.fetch }, datasetId, files, concurrency: 3,
+      api: { ...api, fetch: second.fetch },
+      datasetId,
+      files,
+      concurrency: 3,
       onProgress: (p) => overall.push(p),
       onFileProgress: (p) => {
         if (p.status === 'COMPLETE') fileDone.add(p.fileIndex);
       },
     });
     expect(second.puts).toHaveLength(totalParts - sentBefore);
-    expect(result.progress).toMatchObject({ partsSkipped: sentBefore, partsSent: totalParts - sentBefore, filesComplete: files.length });
+    expect(result.progress).toMatchObject({
+      partsSkipped: sentBefore,
+      partsSent: totalParts - sentBefore,
+      filesComplete: files.length,
+    });
     const totalBytes = files.reduce((s, f) => s + f.sizeBytes, 0);
     expect(overall.at(-1)).toMatchObject({ uploadedBytes: totalBytes, totalBytes });
     expect(overall.map((p) => p.uploadedBytes)).toEqual([...overall.map((p) => p.uploadedBytes)].sort((a, b) => a - b));
     expect(fileDone.size).toBe(files.length);
     expect((result.completion as { id: string }).id).toBe(datasetId);
 
-    const dataset = (await (await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string };
+    const dataset = (await (await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}`)).json()) as {
+      status: string;
+    };
     expect(['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE']).toContain(dataset.status);
   }, 120_000);
 
@@ -121,7 +159,10 @@ describe('shared upload client against the twin', () => {
     const files = dicomSources(5);
     const flaky = recordingFetch({ failFirstTry: true });
     const result = await uploadDataset({
-      api: { baseUrl: twin.stack.url, getToken: async () => token, fetch: flaky.fetch }, datasetId, files, retryDelayMs: 10,
+      api: { baseUrl: twin.stack.url, getToken: async () => token, fetch: flaky.fetch },
+      datasetId,
+      files,
+      retryDelayMs: 10,
     });
     expect(flaky.puts.filter((p) => !p.ok)).toHaveLength(5);
     expect(flaky.puts.filter((p) => p.ok)).toHaveLength(5);
@@ -132,7 +173,11 @@ describe('shared upload client against the twin', () => {
     const datasetId = await createDataset(twin.stack.url, token, 'UPLOAD-FAIL-1');
     const broken = recordingFetch({ alwaysFail: true });
     const upload = uploadDataset({
-      api: { baseUrl: twin.stack.url, getToken: async () => token, fetch: broken.fetch }, datasetId, files: dicomSources(1), maxAttempts: 3, retryDelayMs: 5,
+      api: { baseUrl: twin.stack.url, getToken: async () => token, fetch: broken.fetch },
+      datasetId,
+      files: dicomSources(1),
+      maxAttempts: 3,
+      retryDelayMs: 5,
     });
     await expect(upload).rejects.toBeInstanceOf(UploadFailedError);
     await expect(upload).rejects.toThrow('Part 1 of t1/00001.dcm could not be uploaded (network error).');
@@ -141,10 +186,17 @@ describe('shared upload client against the twin', () => {
 
   it('restarts a crashed pipeline worker and runs its execution again to COMPLETE', async () => {
     const datasetId = await createDataset(twin.stack.url, token, 'WORKER-CRASH-1');
-    await uploadDataset({ api: { baseUrl: twin.stack.url, getToken: async () => token }, datasetId, files: dicomSources(20) });
+    await uploadDataset({
+      api: { baseUrl: twin.stack.url, getToken: async () => token },
+      datasetId,
+      files: dicomSources(20),
+    });
     const isOurs = (input: string) => (JSON.parse(input) as { datasetId: string }).datasetId === datasetId;
     const deadline = Date.now() + 30_000;
-    while (!twin.stack.pipeline.executions().some((e) => isOurs(e.input) && e.status === 'RUNNING' && e.attempts > 0) || !twin.stack.pipeline.workerPid()) {
+    while (
+      !twin.stack.pipeline.executions().some((e) => isOurs(e.input) && e.status === 'RUNNING' && e.attempts > 0) ||
+      !twin.stack.pipeline.workerPid()
+    ) {
       if (Date.now() > deadline) throw new Error('the execution never started');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -156,7 +208,9 @@ describe('shared upload client against the twin', () => {
     while (!['COMPLETE', 'FAILED'].includes(status)) {
       if (Date.now() > finish) throw new Error(`still ${status} two minutes after the worker crash`);
       await new Promise((r) => setTimeout(r, 500));
-      status = ((await (await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string }).status;
+      status = (
+        (await (await apiFetch(twin.stack.url, token, `/api/datasets/${datasetId}`)).json()) as { status: string }
+      ).status;
     }
     expect(status).toBe('COMPLETE');
     const execution = twin.stack.pipeline.executions().find((e) => isOurs(e.input))!;
@@ -170,11 +224,17 @@ describe('shared upload client against the twin', () => {
       const { code, stderr, stdout } = await runNode([join(REPO_ROOT, 'cli/iws.mjs'), 'upload', T1_DIR, ...args]);
       return { code, stderr: stderr.trim(), stdout };
     };
-    expect(await iws('--api', twin.stack.url, '--email', MEMBER, '--password', 'Wrong-Pass-9!')).toEqual({ code: 1, stderr: 'iws: Invalid credentials', stdout: '' });
-    expect(await iws('--api', twin.stack.url, '--email', 'guest@northside.demo.local', '--password', TEST_DEMO_PASSWORD))
-      .toEqual({ code: 1, stderr: "iws: You don't have permission to perform this action.", stdout: '' });
-    expect((await iws('--api', 'http://127.0.0.1:9', '--email', MEMBER, '--password', TEST_DEMO_PASSWORD)).stderr)
-      .toBe('iws: cannot reach http://127.0.0.1:9: is the site (or npm start) running there?');
+    expect(await iws('--api', twin.stack.url, '--email', MEMBER, '--password', 'Wrong-Pass-9!')).toEqual({
+      code: 1,
+      stderr: 'iws: Invalid credentials',
+      stdout: '',
+    });
+    expect(
+      await iws('--api', twin.stack.url, '--email', 'guest@northside.demo.local', '--password', TEST_DEMO_PASSWORD),
+    ).toEqual({ code: 1, stderr: "iws: You don't have permission to perform this action.", stdout: '' });
+    expect((await iws('--api', 'http://127.0.0.1:9', '--email', MEMBER, '--password', TEST_DEMO_PASSWORD)).stderr).toBe(
+      'iws: cannot reach http://127.0.0.1:9: is the site (or npm start) running there?',
+    );
     expect((await iws('--email', MEMBER)).code).toBe(2);
   }, 60_000);
 });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { countPipeline } from '../../web/src/features/datasets/utils/pipeline-counts.ts';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, pageForKey, pageWindow } from '../../web/src/features/datasets/utils/page-window.ts';
-import { describeHistoryEvent } from '../../web/src/features/datasets/utils/classification.ts';
-import { studyTypePalette } from '../../web/src/features/datasets/utils/study-types.ts';
+import { countPipeline } from '#web/features/datasets/utils/pipeline-counts.ts';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, pageForKey, pageWindow } from '#web/features/datasets/utils/page-window.ts';
+import { describeHistoryEvent } from '#web/features/datasets/utils/classification.ts';
+import { studyTypePalette } from '#web/features/datasets/utils/study-types.ts';
 
-const key = (key: string, extra: { ctrlKey?: boolean; metaKey?: boolean; tagName?: string } = {}) =>
-  ({ key, ctrlKey: !!extra.ctrlKey, metaKey: !!extra.metaKey, target: { tagName: extra.tagName ?? 'BODY', isContentEditable: false } as unknown as EventTarget });
+const key = (key: string, extra: { ctrlKey?: boolean; metaKey?: boolean; tagName?: string } = {}) => ({
+  key,
+  ctrlKey: !!extra.ctrlKey,
+  metaKey: !!extra.metaKey,
+  target: { tagName: extra.tagName ?? 'BODY', isContentEditable: false } as unknown as EventTarget,
+});
 
 describe('datasets page rules', () => {
   it('offers the record page sizes with 12 as default', () => {
@@ -36,20 +40,41 @@ describe('datasets page rules', () => {
   });
 
   it('counts pipeline states as the record groups them', () => {
-    expect(countPipeline(['CREATED', 'UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE', 'COMPLETE', 'FAILED'])).toEqual({
-      queued: 1, processing: 3, completed: 2, failed: 1, total: 8,
+    expect(
+      countPipeline([
+        'CREATED',
+        'UPLOADING',
+        'ANONYMIZING',
+        'CLASSIFYING',
+        'PROCESSING',
+        'COMPLETE',
+        'COMPLETE',
+        'FAILED',
+      ]),
+    ).toEqual({
+      queued: 1,
+      processing: 3,
+      completed: 2,
+      failed: 1,
+      total: 8,
     });
   });
 
   it('styles emergency, diagnostic and follow-up studies and keeps the others neutral', () => {
-    expect(new Set(['EMERGENCY', 'DIAGNOSTIC', 'FOLLOW_UP'].map((t) => studyTypePalette(t as 'EMERGENCY'))).size).toBe(3);
+    expect(new Set(['EMERGENCY', 'DIAGNOSTIC', 'FOLLOW_UP'].map((t) => studyTypePalette(t as 'EMERGENCY'))).size).toBe(
+      3,
+    );
     expect(studyTypePalette('SCREENING')).toBe('gray');
     expect(studyTypePalette('RESEARCH')).toBe('gray');
   });
 
   it('describes audit events from their ids and statuses', () => {
-    expect(describeHistoryEvent({ action: 'STATUS_CHANGED', details: { from: 'UPLOADING', to: 'ANONYMIZING' } })).toBe('Status changed: UPLOADING → ANONYMIZING');
-    expect(describeHistoryEvent({ action: 'SERIES_CLASSIFIED', details: { classifiedType: 'DWI', previousType: 'DTI' } })).toBe('Classification changed: DTI → DWI');
+    expect(describeHistoryEvent({ action: 'STATUS_CHANGED', details: { from: 'UPLOADING', to: 'ANONYMIZING' } })).toBe(
+      'Status changed: UPLOADING → ANONYMIZING',
+    );
+    expect(
+      describeHistoryEvent({ action: 'SERIES_CLASSIFIED', details: { classifiedType: 'DWI', previousType: 'DTI' } }),
+    ).toBe('Classification changed: DTI → DWI');
     expect(describeHistoryEvent({ action: 'TRACTS_BUILT', details: {} })).toBe('Tracts built');
   });
 });

@@ -2,9 +2,9 @@
 import { ChakraProvider } from '@chakra-ui/react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { system } from '../../web/src/components/ui/provider.tsx';
-import { LoginForm } from '../../web/src/features/auth/components/login-form.tsx';
-import { loginErrorMessage } from '../../web/src/features/auth/utils/login-schema.ts';
+import { system } from '#web/components/ui/provider.tsx';
+import { LoginForm } from '#web/features/auth/components/login-form.tsx';
+import { loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';
 
 const DEMO = [
   { email: 'superadmin@demo.local', role: 'SUPER_ADMIN' as const },
@@ -44,7 +44,11 @@ describe('login form', () => {
     // Act
     fireEvent.click(screen.getByRole('button', { name: 'Team Lead' }));
     // Assess
-    expect(['Super Admin', 'Hospital Admin', 'Team Lead', 'Team Member'].every((name) => screen.getByRole('button', { name }))).toBe(true);
+    expect(
+      ['Super Admin', 'Hospital Admin', 'Team Lead', 'Team Member'].every((name) =>
+        screen.getByRole('button', { name }),
+      ),
+    ).toBe(true);
     expect(screen.queryByRole('button', { name: 'Guest' })).toBeNull();
     expect((screen.getByLabelText(/Email/) as HTMLInputElement).value).toBe('lead@northside.demo.local');
     expect((document.querySelector('input[name="password"]') as HTMLInputElement).value).toBe('');
@@ -58,14 +62,25 @@ describe('login form', () => {
   it('reads "Signing in..." while busy and shows the server error inline', async () => {
     // Prepare
     let reject: (e: Error) => void = () => {};
-    const onSubmit = renderForm(vi.fn(() => new Promise<void>((_, r) => { reject = r; })));
+    const onSubmit = renderForm(
+      vi.fn(
+        () =>
+          new Promise<void>((_, r) => {
+            reject = r;
+          }),
+      ),
+    );
     fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'member@northside.demo.local' } });
     fireEvent.change(document.querySelector('input[name="password"]')!, { target: { value: 'secret' } });
     // Act
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     // Assess
     await waitFor(() => expect(screen.getByText('Signing in...')).toBeTruthy());
-    expect(onSubmit).toHaveBeenCalledWith({ email: 'member@northside.demo.local', password: 'secret', rememberMe: true });
+    expect(onSubmit).toHaveBeenCalledWith({
+      email: 'member@northside.demo.local',
+      password: 'secret',
+      rememberMe: true,
+    });
     const error = new Error('Incorrect username or password.');
     error.name = 'NotAuthorizedException';
     await act(async () => reject(error));
@@ -81,7 +96,9 @@ describe('login form', () => {
   });
 
   it('maps failures to the catalogue wording', () => {
-    expect(loginErrorMessage(Object.assign(new Error('x'), { name: 'UserNotFoundException' }))).toBe('Invalid credentials');
+    expect(loginErrorMessage(Object.assign(new Error('x'), { name: 'UserNotFoundException' }))).toBe(
+      'Invalid credentials',
+    );
     expect(loginErrorMessage(undefined)).toBe('Login failed');
   });
 });

@@ -1,12 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED_DATA } from '../helpers/local-stack.ts';
-import { discoverFiles, isIgnorable, type PickedFile } from '../../web/src/features/uploads/utils/discover-files.ts';
-import { matchPendingFiles, type PendingUpload } from '../../web/src/features/uploads/utils/pending-upload.ts';
-import { normaliseBidsChoice } from '../../web/src/features/uploads/utils/bids-categories.ts';
-import { EMPTY_PATIENT_CONTEXT, validatePatientContext } from '../../web/src/features/uploads/utils/patient-context.ts';
-import { addNotification, MAX_NOTIFICATIONS, type AppNotification } from '../../web/src/features/notifications/hooks/use-notifications.tsx';
+import { SHARED_DATA } from '#tests/helpers/local-stack.ts';
+import { discoverFiles, isIgnorable, type PickedFile } from '#web/features/uploads/utils/discover-files.ts';
+import { matchPendingFiles, type PendingUpload } from '#web/features/uploads/utils/pending-upload.ts';
+import { normaliseBidsChoice } from '#web/features/uploads/utils/bids-categories.ts';
+import { EMPTY_PATIENT_CONTEXT, validatePatientContext } from '#web/features/uploads/utils/patient-context.ts';
+import {
+  addNotification,
+  MAX_NOTIFICATIONS,
+  type AppNotification,
+} from '#web/features/notifications/hooks/use-notifications.tsx';
 
 function picked(dir: string, names: string[]): PickedFile[] {
   return names.map((name) => ({ path: `study/${name}`, file: new File([readFileSync(join(dir, name))], name) }));
@@ -40,10 +44,18 @@ describe('upload wizard logic', () => {
 
   it('matches re-picked files to a pending upload by path and size', () => {
     const pending: PendingUpload = {
-      datasetId: 'd1', studyDescription: 'x', startedAt: '2026-01-01T00:00:00Z',
-      files: [{ path: 'study/a.dcm', sizeBytes: 3, lastModified: 1 }, { path: 'study/b.dcm', sizeBytes: 2, lastModified: 1 }],
+      datasetId: 'd1',
+      studyDescription: 'x',
+      startedAt: '2026-01-01T00:00:00Z',
+      files: [
+        { path: 'study/a.dcm', sizeBytes: 3, lastModified: 1 },
+        { path: 'study/b.dcm', sizeBytes: 2, lastModified: 1 },
+      ],
     };
-    const again = [{ path: 'study/b.dcm', file: new File(['bb'], 'b.dcm') }, { path: 'study/a.dcm', file: new File(['aaa'], 'a.dcm') }];
+    const again = [
+      { path: 'study/b.dcm', file: new File(['bb'], 'b.dcm') },
+      { path: 'study/a.dcm', file: new File(['aaa'], 'a.dcm') },
+    ];
     expect(matchPendingFiles(pending, again).missing).toEqual([]);
     expect(matchPendingFiles(pending, again).matched.map((m) => m.path)).toEqual(['study/a.dcm', 'study/b.dcm']);
     const changed = [{ path: 'study/a.dcm', file: new File(['aaaa'], 'a.dcm') }];
@@ -60,12 +72,28 @@ describe('upload wizard logic', () => {
     const empty = validatePatientContext(EMPTY_PATIENT_CONTEXT);
     expect(empty.ok).toBe(false);
     if (!empty.ok) {
-      expect(Object.keys(empty.errors).sort()).toEqual(['clinicalIndication', 'department', 'hipaaDisclosure', 'mrn', 'orderingPhysician', 'patientConsent', 'studyDescription', 'studyType']);
+      expect(Object.keys(empty.errors).sort()).toEqual([
+        'clinicalIndication',
+        'department',
+        'hipaaDisclosure',
+        'mrn',
+        'orderingPhysician',
+        'patientConsent',
+        'studyDescription',
+        'studyType',
+      ]);
       expect(empty.errors.mrn).toBe('Required');
     }
     const full = validatePatientContext({
-      ...EMPTY_PATIENT_CONTEXT, mrn: 'M1', studyType: 'DIAGNOSTIC', studyDescription: 'd', clinicalIndication: 'c', orderingPhysician: 'p', department: 'r',
-      patientConsent: true, hipaaDisclosure: true,
+      ...EMPTY_PATIENT_CONTEXT,
+      mrn: 'M1',
+      studyType: 'DIAGNOSTIC',
+      studyDescription: 'd',
+      clinicalIndication: 'c',
+      orderingPhysician: 'p',
+      department: 'r',
+      patientConsent: true,
+      hipaaDisclosure: true,
     });
     expect(full.ok).toBe(true);
   });

@@ -1,12 +1,15 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { keys, withoutKeys } from '../../../shared/db/keys.ts';
-import type { AuditEntry, AuditEvent, AuditLog } from '../../../shared/domain/datasets/ports.ts';
+import { keys, withoutKeys } from '#shared/db/keys.ts';
+import type { AuditEntry, AuditEvent, AuditLog } from '#shared/domain/datasets/ports.ts';
 import type { Table } from './client.ts';
 import { queryAll } from './expressions.ts';
 
 /** The stored item of an audit event: keys in the hospital's audit partition, a fresh id, the time. */
-export function auditItem(entry: AuditEntry, now: () => string = () => new Date().toISOString()): Record<string, unknown> {
+export function auditItem(
+  entry: AuditEntry,
+  now: () => string = () => new Date().toISOString(),
+): Record<string, unknown> {
   const event: AuditEvent = { ...entry, id: randomUUID(), at: entry.at ?? now() };
   return { ...keys.auditEvent(event.hospitalId, event), entity: 'audit', ...event };
 }

@@ -5,9 +5,13 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 export function createDocumentClient(options: { region: string; endpoint?: string }): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(options.endpoint
+      ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
   });
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
+  });
 }
 
 export type Table = { doc: DynamoDBDocumentClient; tableName: string };

@@ -1,14 +1,34 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { datasetListIndexes, datasetStatusPartition, hospitalPk, keys, withoutKeys } from '../../../shared/db/keys.ts';
-import { TABLE_KEYS } from '../../../shared/db/table.ts';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { datasetListIndexes, datasetStatusPartition, hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
 import type {
-  AssetRecord, AuditEntry, DatasetListPage, DatasetListQuery, DatasetRecord, DatasetRepository, SeriesRecord,
-} from '../../../shared/domain/datasets/ports.ts';
-import { NotFoundError } from '../../../shared/domain/errors.ts';
-import type { DatasetStatus } from '../../../shared/schemas/api/datasets.ts';
+  AssetRecord,
+  AuditEntry,
+  DatasetListPage,
+  DatasetListQuery,
+  DatasetRecord,
+  DatasetRepository,
+  SeriesRecord,
+} from '#shared/domain/datasets/ports.ts';
+import { NotFoundError } from '#shared/domain/errors.ts';
+import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { auditItem } from './audit-log.ts';
 import type { Table } from './client.ts';
-import { batchDelete, isConditionFailure, mapWriteError, primaryKeyOf, queryAll, updateExpression } from './expressions.ts';
+import {
+  batchDelete,
+  isConditionFailure,
+  mapWriteError,
+  primaryKeyOf,
+  queryAll,
+  updateExpression,
+} from './expressions.ts';
 
 /** With a filter (status within a team, or search) a page may need a few reads to fill; never more than this. */
 export const MAX_READS_PER_PAGE = 4;
@@ -19,7 +39,9 @@ export function createDatasetRepository(table: Table): DatasetRepository {
   const { doc, tableName: TableName } = table;
 
   async function get(hospitalId: string, datasetId: string): Promise<DatasetRecord | undefined> {
-    const { Item } = await doc.send(new GetCommand({ TableName, Key: keys.dataset(hospitalId, datasetId), ConsistentRead: true }));
+    const { Item } = await doc.send(
+      new GetCommand({ TableName, Key: keys.dataset(hospitalId, datasetId), ConsistentRead: true }),
+    );
     return Item ? (withoutKeys(Item) as DatasetRecord) : undefined;
   }
 
@@ -28,7 +50,11 @@ export function createDatasetRepository(table: Table): DatasetRepository {
   let transactions = true;
 
   async function conditionalUpdate(
-    hospitalId: string, datasetId: string, fields: Record<string, unknown>, expected: readonly DatasetStatus[], audit?: AuditEntry,
+    hospitalId: string,
+    datasetId: string,
+    fields: Record<string, unknown>,
+    expected: readonly DatasetStatus[],
+    audit?: AuditEntry,
   ): Promise<DatasetRecord> {
     const expression = updateExpression(fields);
     const statusValues = Object.fromEntries(expected.map((s, i) => [`:expected${i}`, s]));
@@ -43,7 +69,11 @@ export function createDatasetRepository(table: Table): DatasetRepository {
     try {
       if (audit && transactions) {
         try {
-          await doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: { TableName, Item: auditItem(audit) } }] }));
+          await doc.send(
+            new TransactWriteCommand({
+              TransactItems: [{ Update: update }, { Put: { TableName, Item: auditItem(audit) } }],
+            }),
+          );
           return (await get(hospitalId, datasetId))!;
         } catch (error) {
           if (!(error instanceof Error && error.name === 'UnknownOperationException')) throw error;
@@ -54,17 +84,19 @@ export function createDatasetRepository(table: Table): DatasetRepository {
       if (audit) await doc.send(new PutCommand({ TableName, Item: auditItem(audit) }));
       return withoutKeys(Attributes!) as DatasetRecord;
     } catch (error) {
-      if (isConditionFailure(error) && !(await get(hospitalId, datasetId))) throw new NotFoundError('DATASET_NOT_FOUND');
+      if (isConditionFailure(error) && !(await get(hospitalId, datasetId)))
+        throw new NotFoundError('DATASET_NOT_FOUND');
       return mapWriteError(error);
     }
   }
 
   async function list(query: DatasetListQuery): Promise<DatasetListPage> {
-    const index = query.teamId !== undefined
-      ? datasetListIndexes.byTeamRecent(query.hospitalId, query.teamId)
-      : query.status
-        ? datasetListIndexes.byStatus(query.hospitalId, query.status)
-        : datasetListIndexes.byHospitalRecent(query.hospitalId);
+    const index =
+      query.teamId !== undefined
+        ? datasetListIndexes.byTeamRecent(query.hospitalId, query.teamId)
+        : query.status
+          ? datasetListIndexes.byStatus(query.hospitalId, query.status)
+          : datasetListIndexes.byHospitalRecent(query.hospitalId);
     const filters: string[] = [];
     const names: Record<string, string> = { '#ipk': index.pkName };
     const values: Record<string, unknown> = { ':ipk': index.pk };
@@ -87,17 +119,19 @@ export function createDatasetRepository(table: Table): DatasetRepository {
     let reads = 0;
     let exhausted = false;
     while (items.length < query.limit && reads < MAX_READS_PER_PAGE) {
-      const page = await doc.send(new QueryCommand({
-        TableName,
-        IndexName: index.index,
-        KeyConditionExpression: '#ipk = :ipk',
-        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: query.limit,
-        ExclusiveStartKey: startKey,
-      }));
+      const page = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: index.index,
+          KeyConditionExpression: '#ipk = :ipk',
+          ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          Limit: query.limit,
+          ExclusiveStartKey: startKey,
+        }),
+      );
       reads += 1;
       items.push(...((page.Items ?? []) as Record<string, unknown>[]));
       startKey = page.LastEvaluatedKey;
@@ -110,9 +144,16 @@ export function createDatasetRepository(table: Table): DatasetRepository {
     const more = items.length > query.limit || !exhausted;
     const last = returned.at(-1);
     // Continue after the last item returned (not after the last item read): nothing read but not returned is lost.
-    const lastKey = more && last
-      ? { ...primaryKeyOf(last), [index.pkName]: String(last[index.pkName]), [index.skName]: String(last[index.skName]) }
-      : more && startKey ? (startKey as Record<string, string>) : undefined;
+    const lastKey =
+      more && last
+        ? {
+            ...primaryKeyOf(last),
+            [index.pkName]: String(last[index.pkName]),
+            [index.skName]: String(last[index.skName]),
+          }
+        : more && startKey
+          ? (startKey as Record<string, string>)
+          : undefined;
     return { items: returned.map((item) => withoutKeys(item) as DatasetRecord), ...(lastKey ? { lastKey } : {}) };
   }
 
@@ -120,39 +161,66 @@ export function createDatasetRepository(table: Table): DatasetRepository {
     get,
     async create(dataset) {
       try {
-        await doc.send(new PutCommand({
-          TableName,
-          Item: { ...keys.dataset(dataset.hospitalId, dataset.id), ...keys.datasetIndexes(dataset), entity: 'dataset', ...dataset },
-          ConditionExpression: 'attribute_not_exists(#pk)',
-          ExpressionAttributeNames: { '#pk': P.pk },
-        }));
+        await doc.send(
+          new PutCommand({
+            TableName,
+            Item: {
+              ...keys.dataset(dataset.hospitalId, dataset.id),
+              ...keys.datasetIndexes(dataset),
+              entity: 'dataset',
+              ...dataset,
+            },
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': P.pk },
+          }),
+        );
       } catch (error) {
         mapWriteError(error);
       }
     },
-    update: (hospitalId, datasetId, fields, expected) => conditionalUpdate(hospitalId, datasetId, { ...fields }, expected),
+    update: (hospitalId, datasetId, fields, expected) =>
+      conditionalUpdate(hospitalId, datasetId, { ...fields }, expected),
     transition(hospitalId, datasetId, from, to, fields = {}, audit) {
-      return conditionalUpdate(hospitalId, datasetId, {
-        ...fields, status: to, [TABLE_KEYS.gsi2.pk]: datasetStatusPartition(hospitalId, to),
-      }, from, audit);
+      return conditionalUpdate(
+        hospitalId,
+        datasetId,
+        {
+          ...fields,
+          status: to,
+          [TABLE_KEYS.gsi2.pk]: datasetStatusPartition(hospitalId, to),
+        },
+        from,
+        audit,
+      );
     },
     list,
     async listSeries(hospitalId, datasetId) {
-      const items = await queryAll(table, hospitalPk(hospitalId), keys.seriesPrefix(datasetId), { ConsistentRead: true });
+      const items = await queryAll(table, hospitalPk(hospitalId), keys.seriesPrefix(datasetId), {
+        ConsistentRead: true,
+      });
       return items.map((item) => withoutKeys(item) as SeriesRecord);
     },
     async putSeries(series) {
-      await doc.send(new PutCommand({ TableName, Item: { ...keys.series(series.hospitalId, series.datasetId, series.id), entity: 'series', ...series } }));
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: { ...keys.series(series.hospitalId, series.datasetId, series.id), entity: 'series', ...series },
+        }),
+      );
     },
     async updateSeries(hospitalId, datasetId, seriesId, fields) {
       const expression = updateExpression(fields);
       try {
-        const { Attributes } = await doc.send(new UpdateCommand({
-          TableName, Key: keys.series(hospitalId, datasetId, seriesId), ...expression,
-          ConditionExpression: 'attribute_exists(#pk)',
-          ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#pk': P.pk },
-          ReturnValues: 'ALL_NEW',
-        }));
+        const { Attributes } = await doc.send(
+          new UpdateCommand({
+            TableName,
+            Key: keys.series(hospitalId, datasetId, seriesId),
+            ...expression,
+            ConditionExpression: 'attribute_exists(#pk)',
+            ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#pk': P.pk },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
         return withoutKeys(Attributes!) as SeriesRecord;
       } catch (error) {
         if (isConditionFailure(error)) throw new NotFoundError('SERIES_NOT_FOUND');
@@ -160,16 +228,29 @@ export function createDatasetRepository(table: Table): DatasetRepository {
       }
     },
     async listAssets(hospitalId, datasetId) {
-      const items = await queryAll(table, hospitalPk(hospitalId), keys.assetPrefix(datasetId), { ConsistentRead: true });
+      const items = await queryAll(table, hospitalPk(hospitalId), keys.assetPrefix(datasetId), {
+        ConsistentRead: true,
+      });
       return items.map((item) => withoutKeys(item) as AssetRecord);
     },
     async putAsset(asset) {
-      await doc.send(new PutCommand({ TableName, Item: { ...keys.asset(asset.hospitalId, asset.datasetId, asset.id), entity: 'asset', ...asset } }));
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: { ...keys.asset(asset.hospitalId, asset.datasetId, asset.id), entity: 'asset', ...asset },
+        }),
+      );
     },
     async deleteAll(hospitalId, datasetId, uploadSessionId) {
-      const children = await queryAll(table, hospitalPk(hospitalId), keys.datasetChildrenPrefix(datasetId), { ProjectionExpression: '#pk, #sk', ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk } });
+      const children = await queryAll(table, hospitalPk(hospitalId), keys.datasetChildrenPrefix(datasetId), {
+        ProjectionExpression: '#pk, #sk',
+        ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+      });
       const uploads = uploadSessionId
-        ? await queryAll(table, hospitalPk(hospitalId), `UPLOAD#${uploadSessionId}`, { ProjectionExpression: '#pk, #sk', ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk } })
+        ? await queryAll(table, hospitalPk(hospitalId), `UPLOAD#${uploadSessionId}`, {
+            ProjectionExpression: '#pk, #sk',
+            ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+          })
         : [];
       const all = [...children, ...uploads].map(primaryKeyOf);
       await batchDelete(table, all);

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, withoutKeys } from '../../../shared/db/keys.ts';
-import type { Directory, HospitalRecord, TeamRecord, UserRecord } from '../../../shared/domain/auth/ports.ts';
+import { keys, withoutKeys } from '#shared/db/keys.ts';
+import type { Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { Table } from './client.ts';
 
 /** Hospitals, departments, teams and users: items in the hospital's partition; users also findable by e-mail (gsi3). */
@@ -15,24 +15,47 @@ export function createDirectory(table: Table): Directory {
     getHospital: (hospitalId) => getItem<HospitalRecord>(keys.hospital(hospitalId)),
     getTeam: (hospitalId, teamId) => getItem<TeamRecord>(keys.team(hospitalId, teamId)),
     async putHospital(hospital) {
-      await doc.send(new PutCommand({ TableName, Item: { ...keys.hospital(hospital.id), entity: 'hospital', ...hospital } }));
+      await doc.send(
+        new PutCommand({ TableName, Item: { ...keys.hospital(hospital.id), entity: 'hospital', ...hospital } }),
+      );
     },
     async putDepartment(department) {
-      await doc.send(new PutCommand({ TableName, Item: { ...keys.department(department.hospitalId, department.id), entity: 'department', ...department } }));
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: { ...keys.department(department.hospitalId, department.id), entity: 'department', ...department },
+        }),
+      );
     },
     async putTeam(team) {
-      await doc.send(new PutCommand({ TableName, Item: { ...keys.team(team.hospitalId, team.id), entity: 'team', ...team } }));
+      await doc.send(
+        new PutCommand({ TableName, Item: { ...keys.team(team.hospitalId, team.id), entity: 'team', ...team } }),
+      );
     },
     async putUser(user) {
       const existing = await getItem<UserRecord>(keys.user(user.hospitalId, user.id));
-      const item = { ...user, createdAt: existing?.createdAt ?? user.createdAt, ...(existing?.lastLogin ? { lastLogin: existing.lastLogin } : {}) };
-      await doc.send(new PutCommand({ TableName, Item: { ...keys.user(user.hospitalId, user.id), ...keys.userByEmail(user.email), entity: 'user', ...item } }));
+      const item = {
+        ...user,
+        createdAt: existing?.createdAt ?? user.createdAt,
+        ...(existing?.lastLogin ? { lastLogin: existing.lastLogin } : {}),
+      };
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: { ...keys.user(user.hospitalId, user.id), ...keys.userByEmail(user.email), entity: 'user', ...item },
+        }),
+      );
     },
     async recordLogin(hospitalId, userId, at) {
-      await doc.send(new UpdateCommand({
-        TableName, Key: keys.user(hospitalId, userId), UpdateExpression: 'SET lastLogin = :at',
-        ConditionExpression: 'attribute_exists(email)', ExpressionAttributeValues: { ':at': at },
-      }));
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: keys.user(hospitalId, userId),
+          UpdateExpression: 'SET lastLogin = :at',
+          ConditionExpression: 'attribute_exists(email)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import { BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { TABLE_KEYS } from '../../../shared/db/table.ts';
-import { ConflictError, TransientError } from '../../../shared/domain/errors.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
+import { ConflictError, TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
 
 /**
@@ -8,7 +8,9 @@ import type { Table } from './client.ts';
  * UpdateExpression with placeholders for every name and value.
  */
 export function updateExpression(fields: Record<string, unknown>): {
-  UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown>;
+  UpdateExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
 } {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -22,36 +24,51 @@ export function updateExpression(fields: Record<string, unknown>): {
       sets.push(`#f${i} = :f${i}`);
     }
   });
-  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' ');
+  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+    .filter(Boolean)
+    .join(' ');
   return { UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
 }
 
 export function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'ConditionalCheckFailedException' || error.name === 'TransactionCanceledException');
+  return (
+    error instanceof Error &&
+    (error.name === 'ConditionalCheckFailedException' || error.name === 'TransactionCanceledException')
+  );
 }
 
 /** A lost conditional write is a ConflictError; throttling a TransientError; the rest goes up as it is. */
 export function mapWriteError(error: unknown): never {
   if (isConditionFailure(error)) throw new ConflictError();
-  if (error instanceof Error && /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|InternalServerError/.test(error.name)) {
+  if (
+    error instanceof Error &&
+    /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|InternalServerError/.test(error.name)
+  ) {
     throw new TransientError(error.name);
   }
   throw error;
 }
 
 /** All items of a partition under a sort-key prefix (bounded collections: a dataset's series, assets, files). */
-export async function queryAll(table: Table, pk: string, skPrefix: string, extra: Partial<QueryCommandInput> = {}): Promise<Record<string, unknown>[]> {
+export async function queryAll(
+  table: Table,
+  pk: string,
+  skPrefix: string,
+  extra: Partial<QueryCommandInput> = {},
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await table.doc.send(new QueryCommand({
-      TableName: table.tableName,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': TABLE_KEYS.primary.pk, '#sk': TABLE_KEYS.primary.sk },
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-      ExclusiveStartKey: startKey,
-      ...extra,
-    }));
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': TABLE_KEYS.primary.pk, '#sk': TABLE_KEYS.primary.sk },
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ExclusiveStartKey: startKey,
+        ...extra,
+      }),
+    );
     items.push(...((page.Items ?? []) as Record<string, unknown>[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -60,7 +77,10 @@ export async function queryAll(table: Table, pk: string, skPrefix: string, extra
 
 /** Writes items 25 at a time, re-sending what DynamoDB leaves unprocessed. */
 export async function batchPut(table: Table, items: Record<string, unknown>[]): Promise<void> {
-  await batchWrite(table, items.map((Item) => ({ PutRequest: { Item } })));
+  await batchWrite(
+    table,
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
 }
 
 async function batchWrite(table: Table, all: unknown[]): Promise<void> {
@@ -68,7 +88,9 @@ async function batchWrite(table: Table, all: unknown[]): Promise<void> {
     let requests = all.slice(i, i + 25);
     for (let attempt = 0; requests.length > 0; attempt++) {
       if (attempt > 8) throw new TransientError('BatchWrite left items unprocessed');
-      const result = await table.doc.send(new BatchWriteCommand({ RequestItems: { [table.tableName]: requests as never } }));
+      const result = await table.doc.send(
+        new BatchWriteCommand({ RequestItems: { [table.tableName]: requests as never } }),
+      );
       requests = result.UnprocessedItems?.[table.tableName] ?? [];
       if (requests.length > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
     }
@@ -77,9 +99,15 @@ async function batchWrite(table: Table, all: unknown[]): Promise<void> {
 
 /** Deletes keys 25 at a time, re-sending what DynamoDB leaves unprocessed. */
 export async function batchDelete(table: Table, keys: Record<string, string>[]): Promise<void> {
-  await batchWrite(table, keys.map((Key) => ({ DeleteRequest: { Key } })));
+  await batchWrite(
+    table,
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
 }
 
 export function primaryKeyOf(item: Record<string, unknown>): Record<string, string> {
-  return { [TABLE_KEYS.primary.pk]: String(item[TABLE_KEYS.primary.pk]), [TABLE_KEYS.primary.sk]: String(item[TABLE_KEYS.primary.sk]) };
+  return {
+    [TABLE_KEYS.primary.pk]: String(item[TABLE_KEYS.primary.pk]),
+    [TABLE_KEYS.primary.sk]: String(item[TABLE_KEYS.primary.sk]),
+  };
 }

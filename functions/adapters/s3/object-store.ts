@@ -1,9 +1,18 @@
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectsCommand,
-  GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, S3Client, UploadPartCommand,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { BucketName, ListedPart, ObjectStore } from '../../../shared/domain/storage.ts';
+import type { BucketName, ListedPart, ObjectStore } from '#shared/domain/storage.ts';
 
 export type S3Options = {
   region: string;
@@ -23,7 +32,9 @@ export function createS3Client(region: string, endpoint?: string): S3Client {
     region,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(endpoint ? { endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
+    ...(endpoint
+      ? { endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+      : {}),
   });
 }
 
@@ -31,16 +42,25 @@ function isMissing(error: unknown): boolean {
   return error instanceof Error && ['NoSuchUpload', 'NoSuchKey', 'NotFound'].includes(error.name);
 }
 
-export function createObjectStore(options: S3Options, clients?: { s3: S3Client; presigner: S3Client }): ObjectStore & { headBucket(bucket: BucketName): Promise<void> } {
+export function createObjectStore(
+  options: S3Options,
+  clients?: { s3: S3Client; presigner: S3Client },
+): ObjectStore & { headBucket(bucket: BucketName): Promise<void> } {
   const s3 = clients?.s3 ?? createS3Client(options.region, options.endpoint);
-  const presigner = clients?.presigner ?? (options.publicEndpoint && options.publicEndpoint !== options.endpoint ? createS3Client(options.region, options.publicEndpoint) : s3);
+  const presigner =
+    clients?.presigner ??
+    (options.publicEndpoint && options.publicEndpoint !== options.endpoint
+      ? createS3Client(options.region, options.publicEndpoint)
+      : s3);
   const Bucket = (name: BucketName) => options.buckets[name];
 
   async function list(bucket: BucketName, prefix: string) {
     const out: { key: string; size: number }[] = [];
     let ContinuationToken: string | undefined;
     do {
-      const page = await s3.send(new ListObjectsV2Command({ Bucket: Bucket(bucket), Prefix: prefix, ContinuationToken }));
+      const page = await s3.send(
+        new ListObjectsV2Command({ Bucket: Bucket(bucket), Prefix: prefix, ContinuationToken }),
+      );
       for (const object of page.Contents ?? []) if (object.Key) out.push({ key: object.Key, size: object.Size ?? 0 });
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -59,26 +79,40 @@ export function createObjectStore(options: S3Options, clients?: { s3: S3Client; 
     async deletePrefix(bucket, prefix) {
       const objects = await list(bucket, prefix);
       for (let i = 0; i < objects.length; i += 1000) {
-        await s3.send(new DeleteObjectsCommand({
-          Bucket: Bucket(bucket), Delete: { Objects: objects.slice(i, i + 1000).map((o) => ({ Key: o.key })), Quiet: true },
-        }));
+        await s3.send(
+          new DeleteObjectsCommand({
+            Bucket: Bucket(bucket),
+            Delete: { Objects: objects.slice(i, i + 1000).map((o) => ({ Key: o.key })), Quiet: true },
+          }),
+        );
       }
       return objects.length;
     },
-    presignGet: (bucket, key, expiresIn) => getSignedUrl(presigner, new GetObjectCommand({ Bucket: Bucket(bucket), Key: key }), { expiresIn }),
+    presignGet: (bucket, key, expiresIn) =>
+      getSignedUrl(presigner, new GetObjectCommand({ Bucket: Bucket(bucket), Key: key }), { expiresIn }),
     async createMultipart(bucket, key) {
-      const result = await s3.send(new CreateMultipartUploadCommand({ Bucket: Bucket(bucket), Key: key, ContentType: 'application/octet-stream' }));
+      const result = await s3.send(
+        new CreateMultipartUploadCommand({ Bucket: Bucket(bucket), Key: key, ContentType: 'application/octet-stream' }),
+      );
       return result.UploadId!;
     },
     presignPart: (bucket, key, uploadId, partNumber, expiresIn) =>
-      getSignedUrl(presigner, new UploadPartCommand({ Bucket: Bucket(bucket), Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn }),
+      getSignedUrl(
+        presigner,
+        new UploadPartCommand({ Bucket: Bucket(bucket), Key: key, UploadId: uploadId, PartNumber: partNumber }),
+        { expiresIn },
+      ),
     async listParts(bucket, key, uploadId) {
       const parts: ListedPart[] = [];
       let PartNumberMarker: string | undefined;
       try {
         do {
-          const page = await s3.send(new ListPartsCommand({ Bucket: Bucket(bucket), Key: key, UploadId: uploadId, PartNumberMarker }));
-          for (const part of page.Parts ?? []) if (part.PartNumber && part.ETag) parts.push({ partNumber: part.PartNumber, etag: part.ETag, size: part.Size ?? 0 });
+          const page = await s3.send(
+            new ListPartsCommand({ Bucket: Bucket(bucket), Key: key, UploadId: uploadId, PartNumberMarker }),
+          );
+          for (const part of page.Parts ?? [])
+            if (part.PartNumber && part.ETag)
+              parts.push({ partNumber: part.PartNumber, etag: part.ETag, size: part.Size ?? 0 });
           PartNumberMarker = page.IsTruncated ? String(page.NextPartNumberMarker) : undefined;
         } while (PartNumberMarker);
       } catch (error) {
@@ -88,10 +122,14 @@ export function createObjectStore(options: S3Options, clients?: { s3: S3Client; 
       return parts;
     },
     async completeMultipart(bucket, key, uploadId, parts) {
-      await s3.send(new CompleteMultipartUploadCommand({
-        Bucket: Bucket(bucket), Key: key, UploadId: uploadId,
-        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
-      }));
+      await s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: Bucket(bucket),
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      );
     },
     async abortMultipart(bucket, key, uploadId) {
       try {

@@ -1,5 +1,5 @@
-import type { NiftiOutput } from '../convert.ts';
-import { hasSpatialTransform, readNiftiHeader } from '../nifti.ts';
+import type { NiftiOutput } from '#shared/dicom/convert.ts';
+import { hasSpatialTransform, readNiftiHeader } from '#shared/dicom/nifti.ts';
 import { zipFiles } from './zip.ts';
 
 /** The BIDS specification version the dataset is written to (bids-validator 1.x checks against this schema). */
@@ -17,7 +17,13 @@ export type BidsDatasetOptions = {
   date?: Date;
 };
 
-export type BidsDatasetEntry = { path: string; seriesInstanceUID?: string; seriesNumber?: number; datatype: string; suffix: string };
+export type BidsDatasetEntry = {
+  path: string;
+  seriesInstanceUID?: string;
+  seriesNumber?: number;
+  datatype: string;
+  suffix: string;
+};
 
 export type BidsDataset = {
   files: Map<string, Uint8Array | string>;
@@ -52,18 +58,26 @@ export function buildBidsDataset(series: BidsSeriesInput[], options: BidsDataset
   const subject = toBidsLabel(options.subject);
   if (!subject) throw new Error('A BIDS subject label needs at least one letter or digit');
   const session = options.session !== undefined ? toBidsLabel(options.session) : undefined;
-  if (options.session !== undefined && !session) throw new Error('A BIDS session label needs at least one letter or digit');
+  if (options.session !== undefined && !session)
+    throw new Error('A BIDS session label needs at least one letter or digit');
   const prefix = session ? `sub-${subject}_ses-${session}` : `sub-${subject}`;
   const folder = session ? `sub-${subject}/ses-${session}` : `sub-${subject}`;
 
   const skipped: BidsDataset['skipped'] = [];
   const planned: { input: BidsSeriesInput; task?: string; key: string }[] = [];
-  const ordered = [...series].sort((a, b) => (a.output.seriesNumber ?? 0) - (b.output.seriesNumber ?? 0) || a.output.baseName.localeCompare(b.output.baseName));
+  const ordered = [...series].sort(
+    (a, b) =>
+      (a.output.seriesNumber ?? 0) - (b.output.seriesNumber ?? 0) || a.output.baseName.localeCompare(b.output.baseName),
+  );
   for (const input of ordered) {
     const { datatype, suffix } = input.bids;
     const reason = unsupportedReason(input);
     if (reason) {
-      skipped.push({ baseName: input.output.baseName, ...(input.output.seriesNumber !== undefined ? { seriesNumber: input.output.seriesNumber } : {}), reason });
+      skipped.push({
+        baseName: input.output.baseName,
+        ...(input.output.seriesNumber !== undefined ? { seriesNumber: input.output.seriesNumber } : {}),
+        reason,
+      });
       continue;
     }
     const task = datatype === 'func' ? taskLabel(input.output.sidecar) : undefined;
@@ -79,7 +93,9 @@ export function buildBidsDataset(series: BidsSeriesInput[], options: BidsDataset
     const { datatype, suffix } = input.bids;
     const run = (runs.get(key) ?? 0) + 1;
     runs.set(key, run);
-    const entities = [prefix, task ? `task-${task}` : undefined, counts.get(key)! > 1 ? `run-${run}` : undefined].filter(Boolean).join('_');
+    const entities = [prefix, task ? `task-${task}` : undefined, counts.get(key)! > 1 ? `run-${run}` : undefined]
+      .filter(Boolean)
+      .join('_');
     const stem = `${folder}/${datatype}/${entities}_${suffix}`;
     const sidecar: Record<string, unknown> = { ...input.output.sidecar };
     if (task) sidecar.TaskName = taskName(input.output.sidecar, task);
@@ -99,21 +115,40 @@ export function buildBidsDataset(series: BidsSeriesInput[], options: BidsDataset
   }
 
   const converter = converterVersion(ordered);
-  files.set('dataset_description.json', `${JSON.stringify({
-    Name: options.name ?? 'Imaging Workspace export',
-    BIDSVersion: BIDS_VERSION,
-    DatasetType: 'raw',
-    GeneratedBy: [{ Name: 'dcm2niix', ...(converter ? { Version: converter } : {}) }, { Name: 'Imaging Workspace', Description: 'DICOM to BIDS export' }],
-  }, null, 2)}\n`);
+  files.set(
+    'dataset_description.json',
+    `${JSON.stringify(
+      {
+        Name: options.name ?? 'Imaging Workspace export',
+        BIDSVersion: BIDS_VERSION,
+        DatasetType: 'raw',
+        GeneratedBy: [
+          { Name: 'dcm2niix', ...(converter ? { Version: converter } : {}) },
+          { Name: 'Imaging Workspace', Description: 'DICOM to BIDS export' },
+        ],
+      },
+      null,
+      2,
+    )}\n`,
+  );
   files.set('participants.tsv', `participant_id\nsub-${subject}\n`);
-  files.set('participants.json', `${JSON.stringify({ participant_id: { Description: 'Subject label (de-identified)' } }, null, 2)}\n`);
+  files.set(
+    'participants.json',
+    `${JSON.stringify({ participant_id: { Description: 'Subject label (de-identified)' } }, null, 2)}\n`,
+  );
   files.set('README', readme(entries.length, skipped.length));
-  files.set('CHANGES', `1.0.0 ${(options.date ?? new Date()).toISOString().slice(0, 10)}\n  - Exported from Imaging Workspace (DICOM converted with dcm2niix).\n`);
+  files.set(
+    'CHANGES',
+    `1.0.0 ${(options.date ?? new Date()).toISOString().slice(0, 10)}\n  - Exported from Imaging Workspace (DICOM converted with dcm2niix).\n`,
+  );
   return { files, entries, skipped };
 }
 
 /** The dataset as a ZIP (deflate level 6). */
-export function zipBidsDataset(dataset: Pick<BidsDataset, 'files'>, options: { date?: Date } = {}): Promise<Uint8Array> {
+export function zipBidsDataset(
+  dataset: Pick<BidsDataset, 'files'>,
+  options: { date?: Date } = {},
+): Promise<Uint8Array> {
   return zipFiles(dataset.files, options);
 }
 
@@ -124,10 +159,14 @@ export function toBidsLabel(value: string): string {
 
 function unsupportedReason(input: BidsSeriesInput): string | undefined {
   const { datatype, suffix } = input.bids;
-  if (!SUPPORTED[datatype]?.has(suffix)) return `BIDS ${datatype}/${suffix} needs metadata the DICOM conversion does not provide`;
-  if (datatype === 'dwi' && (!input.output.bval || !input.output.bvec)) return 'diffusion series without b-values and gradient directions';
-  if (datatype === 'func' && typeof input.output.sidecar.RepetitionTime !== 'number') return 'functional series without RepetitionTime';
-  if (!hasSpatialTransform(readNiftiHeader(input.output.nifti))) return 'no spatial orientation in the DICOM (Image Orientation/Position missing)';
+  if (!SUPPORTED[datatype]?.has(suffix))
+    return `BIDS ${datatype}/${suffix} needs metadata the DICOM conversion does not provide`;
+  if (datatype === 'dwi' && (!input.output.bval || !input.output.bvec))
+    return 'diffusion series without b-values and gradient directions';
+  if (datatype === 'func' && typeof input.output.sidecar.RepetitionTime !== 'number')
+    return 'functional series without RepetitionTime';
+  if (!hasSpatialTransform(readNiftiHeader(input.output.nifti)))
+    return 'no spatial orientation in the DICOM (Image Orientation/Position missing)';
   return undefined;
 }
 
@@ -148,7 +187,9 @@ function ensureNewline(text: string): string {
 }
 
 function converterVersion(series: BidsSeriesInput[]): string | undefined {
-  const version = series.map((item) => item.output.sidecar.ConversionSoftwareVersion).find((value) => typeof value === 'string');
+  const version = series
+    .map((item) => item.output.sidecar.ConversionSoftwareVersion)
+    .find((value) => typeof value === 'string');
   return version as string | undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { SeriesGroup } from '../series.ts';
+import type { SeriesGroup } from '#shared/dicom/series.ts';
 import { zipFiles } from './zip.ts';
 
 /** Record section 9 "ZIP export": the BIDS version written into dataset_description.json. */
@@ -80,12 +80,19 @@ export async function buildDicomLayoutZip(
     totalFiles: entries.reduce((sum, entry) => sum + entry.fileCount, 0),
     series: entries,
   };
-  files.set('dataset_description.json', JSON.stringify({
-    Name: 'DICOM Export',
-    BIDSVersion: DICOM_LAYOUT_BIDS_VERSION,
-    DatasetType: 'raw',
-    GeneratedBy: [{ Name: 'Imaging Workspace', Description: 'DICOM files in BIDS-like folders' }],
-  }, null, 2));
+  files.set(
+    'dataset_description.json',
+    JSON.stringify(
+      {
+        Name: 'DICOM Export',
+        BIDSVersion: DICOM_LAYOUT_BIDS_VERSION,
+        DatasetType: 'raw',
+        GeneratedBy: [{ Name: 'Imaging Workspace', Description: 'DICOM files in BIDS-like folders' }],
+      },
+      null,
+      2,
+    ),
+  );
   files.set('metadata.json', JSON.stringify(metadata, null, 2));
   const bytes = await zipFiles(files, { date: exportDate });
   return { fileName: `BIDS_Export_${exportDate.toISOString().slice(0, 10)}.zip`, bytes, metadata };
@@ -104,9 +111,12 @@ function pad(value: number, width: number): string {
 
 /** Keeps a description readable as a folder name on every OS: path separators, reserved and control characters become "_". */
 function sanitizePathPart(value: string): string {
-  return value
-    .trim()
-    .replace(/[\u0000-\u001f<>:"/\\|?*\s]+/g, '_')
-    .replace(/^\.+/, '')
-    .replace(/_+$/, '');
+  return (
+    value
+      .trim()
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not hold
+      .replace(/[\u0000-\u001f<>:"/\\|?*\s]+/g, '_')
+      .replace(/^\.+/, '')
+      .replace(/_+$/, '')
+  );
 }

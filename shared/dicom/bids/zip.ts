@@ -7,13 +7,21 @@ export const ZIP_DEFLATE_LEVEL = 6;
  * Zips a flat map of paths → contents (text or bytes) with deflate level 6. Every entry gets the same timestamp, so
  * the same content at the same export date gives the same archive. Browser-safe.
  */
-export async function zipFiles(files: Map<string, Uint8Array | string>, options: { date?: Date } = {}): Promise<Uint8Array> {
+export async function zipFiles(
+  files: Map<string, Uint8Array | string>,
+  options: { date?: Date } = {},
+): Promise<Uint8Array> {
   const zip = new JSZip();
   const date = options.date ?? new Date();
   for (const path of [...files.keys()].sort()) {
     zip.file(path, files.get(path)!, { date, createFolders: false });
   }
-  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: ZIP_DEFLATE_LEVEL }, platform: 'UNIX' });
+  return zip.generateAsync({
+    type: 'uint8array',
+    compression: 'DEFLATE',
+    compressionOptions: { level: ZIP_DEFLATE_LEVEL },
+    platform: 'UNIX',
+  });
 }
 
 /** Reads a ZIP back into paths → bytes (folders left out). Browser-safe. */

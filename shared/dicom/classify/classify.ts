@@ -1,7 +1,13 @@
-import { CLASSIFIED_TYPES } from '../../schemas/api/datasets.ts';
+import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
 import { descriptionEvidence, descriptionSaysPostContrast } from './descriptions.ts';
 import { BIDS, hasContrastAgent, physicsEvidence, WEIGHT, type Evidence } from './physics.ts';
-import type { BidsSuggestion, ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
+import type {
+  BidsSuggestion,
+  ClassifiedType,
+  ClassifyOptions,
+  SeriesAcquisition,
+  SeriesClassification,
+} from './types.ts';
 
 /** Below this confidence a series is flagged for review (DESIGN.md "Classify": low confidence is flagged). */
 export const LOW_CONFIDENCE_THRESHOLD = 0.6;
@@ -37,10 +43,20 @@ const DEFAULT_BIDS: Record<ClassifiedType, BidsSuggestion> = {
 
 function contrastEvidence(acq: SeriesAcquisition, useDescriptions: boolean, t1Score: number): Evidence | undefined {
   if (hasContrastAgent(acq)) {
-    return { type: 'T1_CONTRAST', weight: t1Score + WEIGHT.strong, reason: 'contrast agent recorded in ContrastBolusAgent (0018,0010): post-contrast T1', bids: BIDS.T1w };
+    return {
+      type: 'T1_CONTRAST',
+      weight: t1Score + WEIGHT.strong,
+      reason: 'contrast agent recorded in ContrastBolusAgent (0018,0010): post-contrast T1',
+      bids: BIDS.T1w,
+    };
   }
   if (useDescriptions && descriptionSaysPostContrast(acq)) {
-    return { type: 'T1_CONTRAST', weight: t1Score + WEIGHT.moderate, reason: `description "${acq.seriesDescription ?? acq.protocolName ?? ''}" says post-contrast`, bids: BIDS.T1w };
+    return {
+      type: 'T1_CONTRAST',
+      weight: t1Score + WEIGHT.moderate,
+      reason: `description "${acq.seriesDescription ?? acq.protocolName ?? ''}" says post-contrast`,
+      bids: BIDS.T1w,
+    };
   }
   return undefined;
 }
@@ -63,7 +79,10 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
   for (const type of CLASSIFIED_TYPES) if (!mentioned.has(type) && type !== 'T1_CONTRAST') scores[type] = ABSENT_SCORE;
   if (!mentioned.has('T1')) scores.T1_CONTRAST = ABSENT_SCORE;
 
-  const leader = CLASSIFIED_TYPES.reduce((best, type) => (scores[type] > scores[best] ? type : best), 'OTHER' as ClassifiedType);
+  const leader = CLASSIFIED_TYPES.reduce(
+    (best, type) => (scores[type] > scores[best] ? type : best),
+    'OTHER' as ClassifiedType,
+  );
   if (leader === 'T1') {
     const contrast = contrastEvidence(acq, useDescriptions, scores.T1);
     if (contrast) {
@@ -72,7 +91,10 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
     }
   }
   // Ties go to OTHER (the prior), so "no evidence" never reads as a contrast.
-  const winner = CLASSIFIED_TYPES.reduce((best, type) => (scores[type] > scores[best] ? type : best), 'OTHER' as ClassifiedType);
+  const winner = CLASSIFIED_TYPES.reduce(
+    (best, type) => (scores[type] > scores[best] ? type : best),
+    'OTHER' as ClassifiedType,
+  );
   const max = Math.max(...CLASSIFIED_TYPES.map((type) => scores[type]));
   const total = CLASSIFIED_TYPES.reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0);
   const confidence = Math.exp((scores[winner] - max) / TEMPERATURE) / total;
@@ -81,7 +103,10 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
   const against = evidence.filter((item) => item.type !== winner && !(winner === 'T1_CONTRAST' && item.type === 'T1'));
   const t1Support = winner === 'T1_CONTRAST' ? evidence.filter((item) => item.type === 'T1') : [];
   const reasons = [...t1Support, ...supporting].map((item) => item.reason);
-  if (reasons.length === 0) reasons.push(winner === 'OTHER' ? 'no acquisition parameter points to T1, T2, FLAIR, diffusion or SWI' : `scored ${winner}`);
+  if (reasons.length === 0)
+    reasons.push(
+      winner === 'OTHER' ? 'no acquisition parameter points to T1, T2, FLAIR, diffusion or SWI' : `scored ${winner}`,
+    );
   for (const item of against) reasons.push(`outweighed: ${item.reason} (suggests ${item.type})`);
   if (!useDescriptions) reasons.push('descriptions ignored (acquisition parameters only)');
 

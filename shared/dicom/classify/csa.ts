@@ -24,7 +24,11 @@ export function readCsaHeader(bytes: Uint8Array): Map<string, string[]> {
       const length = view.getUint32(offset + 4, true);
       offset += 16;
       if (offset + length > bytes.length) return out;
-      const value = decoder.decode(bytes.subarray(offset, offset + length)).split('\0')[0]?.trim() ?? '';
+      const value =
+        decoder
+          .decode(bytes.subarray(offset, offset + length))
+          .split('\0')[0]
+          ?.trim() ?? '';
       if (value) values.push(value);
       offset += Math.ceil(length / 4) * 4;
     }

@@ -27,7 +27,10 @@ export function parseBval(text: string): number[] {
 
 /** Parses FSL-style .bvec text (three rows: x, y, z per volume) into one vector per volume. */
 export function parseBvec(text: string): number[][] {
-  const rows = text.trim().split(/\r?\n/).map((line) => line.trim().split(/\s+/).filter(Boolean).map(Number));
+  const rows = text
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => line.trim().split(/\s+/).filter(Boolean).map(Number));
   if (rows.length < 3) return [];
   const [xs = [], ys = [], zs = []] = rows;
   return xs.map((x, i) => [x, ys[i] ?? 0, zs[i] ?? 0]);

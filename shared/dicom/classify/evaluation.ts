@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { CLASSIFIED_TYPES } from '../../schemas/api/datasets.ts';
+import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
 import { classifySeries } from './classify.ts';
 import { acquisitionFromSidecar } from './from-sidecar.ts';
 import type { ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
@@ -42,14 +42,36 @@ export type Evaluation = {
   confusion: Record<ClassifiedType, Record<ClassifiedType, number>>;
   overall: ClassScore;
   /** Mean confidence and accuracy per confidence bin (reliability), and the expected calibration error. */
-  calibration: { bins: { from: number; to: number; count: number; meanConfidence: number; accuracy: number }[]; ece: number };
+  calibration: {
+    bins: { from: number; to: number; count: number; meanConfidence: number; accuracy: number }[];
+    ece: number;
+  };
   errors: { protocol: Protocol; result: SeriesClassification }[];
 };
 
-const ACQUISITION_COLUMNS = ['Manufacturer', 'ManufacturersModelName', 'MagneticFieldStrength', 'RepetitionTime', 'EchoTime', 'InversionTime',
-  'FlipAngle', 'SeriesDescription', 'ProtocolName', 'ScanningSequence', 'SequenceVariant', 'ScanOptions', 'SequenceName',
-  'PulseSequenceDetails', 'ImageType', 'MRAcquisitionType', 'PulseSequenceType', 'SliceThickness', 'ContrastBolusIngredient',
-  'n_diffusion_dirs', 'bvals'] as const;
+const ACQUISITION_COLUMNS = [
+  'Manufacturer',
+  'ManufacturersModelName',
+  'MagneticFieldStrength',
+  'RepetitionTime',
+  'EchoTime',
+  'InversionTime',
+  'FlipAngle',
+  'SeriesDescription',
+  'ProtocolName',
+  'ScanningSequence',
+  'SequenceVariant',
+  'ScanOptions',
+  'SequenceName',
+  'PulseSequenceDetails',
+  'ImageType',
+  'MRAcquisitionType',
+  'PulseSequenceType',
+  'SliceThickness',
+  'ContrastBolusIngredient',
+  'n_diffusion_dirs',
+  'bvals',
+] as const;
 
 export function parseLabelledCsv(csv: string): LabelledRow[] {
   const parsed = Papa.parse<LabelledRow>(csv, { header: true, skipEmptyLines: true });
@@ -88,8 +110,14 @@ export function acquisitionFromRow(row: LabelledRow): SeriesAcquisition {
 function isEvaluable(row: LabelledRow): boolean {
   const present = (column: string) => Boolean(row[column]?.trim());
   const parameters = [
-    present('RepetitionTime'), present('EchoTime'), present('InversionTime'), present('FlipAngle'),
-    present('ScanningSequence') || present('SequenceName') || present('PulseSequenceDetails') || present('PulseSequenceType'),
+    present('RepetitionTime'),
+    present('EchoTime'),
+    present('InversionTime'),
+    present('FlipAngle'),
+    present('ScanningSequence') ||
+      present('SequenceName') ||
+      present('PulseSequenceDetails') ||
+      present('PulseSequenceType'),
     present('n_diffusion_dirs') || present('bvals'),
   ];
   return parameters.filter(Boolean).length >= 2;
@@ -107,12 +135,21 @@ export function uniqueProtocols(rows: LabelledRow[]): Protocol[] {
       existing.rows += 1;
       continue;
     }
-    byKey.set(id, { key, label, source: row.source ?? '', rows: 1, examplePath: row.path ?? '', acquisition: acquisitionFromRow(row), evaluable: isEvaluable(row) });
+    byKey.set(id, {
+      key,
+      label,
+      source: row.source ?? '',
+      rows: 1,
+      examplePath: row.path ?? '',
+      acquisition: acquisitionFromRow(row),
+      evaluable: isEvaluable(row),
+    });
   }
   return [...byKey.values()];
 }
 
-const emptyRecord = <T>(make: () => T) => Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, make()])) as Record<ClassifiedType, T>;
+const emptyRecord = <T>(make: () => T) =>
+  Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, make()])) as Record<ClassifiedType, T>;
 
 /** Classifies every evaluable protocol and scores it (definitions above). */
 export function evaluateProtocols(protocols: Protocol[], options: ClassifyOptions = {}): Evaluation {
@@ -143,11 +180,16 @@ export function evaluateProtocols(protocols: Protocol[], options: ClassifyOption
     const accuracy = inBin.filter((item) => item.correct).length / (inBin.length || 1);
     return { from, to: Math.min(to, 1), count: inBin.length, meanConfidence, accuracy };
   });
-  const ece = bins.reduce((sum, bin) => sum + (bin.count / (confidences.length || 1)) * Math.abs(bin.meanConfidence - bin.accuracy), 0);
+  const ece = bins.reduce(
+    (sum, bin) => sum + (bin.count / (confidences.length || 1)) * Math.abs(bin.meanConfidence - bin.accuracy),
+    0,
+  );
   return {
     protocols: protocols.length,
     evaluable: evaluable.length,
-    excluded: protocols.filter((protocol) => !protocol.evaluable).map(({ label, rows, examplePath }) => ({ label, rows, examplePath })),
+    excluded: protocols
+      .filter((protocol) => !protocol.evaluable)
+      .map(({ label, rows, examplePath }) => ({ label, rows, examplePath })),
     perClass,
     confusion,
     overall: { total: evaluable.length, correct, accuracy: evaluable.length ? correct / evaluable.length : Number.NaN },
@@ -163,7 +205,9 @@ export function formatConfusion(evaluation: Evaluation): string {
   const header = `${'label \\ predicted'.padEnd(18)}${names.map((name) => name.padStart(width)).join('')}   recall`;
   const lines = CLASSIFIED_TYPES.map((truth, i) => {
     const score = evaluation.perClass[truth];
-    const recall = score.total ? `${(score.accuracy * 100).toFixed(1)}% (${score.correct}/${score.total})` : 'n/a (none labelled)';
+    const recall = score.total
+      ? `${(score.accuracy * 100).toFixed(1)}% (${score.correct}/${score.total})`
+      : 'n/a (none labelled)';
     return `${(names[i] ?? truth).padEnd(18)}${CLASSIFIED_TYPES.map((predicted) => String(evaluation.confusion[truth][predicted]).padStart(width)).join('')}   ${recall}`;
   });
   return [header, ...lines].join('\n');

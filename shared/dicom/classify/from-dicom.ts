@@ -1,4 +1,4 @@
-import { parseDicom } from '../parse.ts';
+import { parseDicom } from '#shared/dicom/parse.ts';
 import { acquisitionFromReaders } from './from-instances.ts';
 import { readerFromDataSet, readerFromJson } from './tag-reader.ts';
 import type { SeriesAcquisition } from './types.ts';

@@ -7,7 +7,13 @@ import type { SeriesAcquisition } from './types.ts';
 type Encoding = { b: number; vector?: number[] };
 
 const first = (values: number[]) => (values.length > 0 ? values[0] : undefined);
-const list = (value: string | undefined) => (value ? value.split('\\').map((part) => part.trim()).filter(Boolean) : undefined);
+const list = (value: string | undefined) =>
+  value
+    ? value
+        .split('\\')
+        .map((part) => part.trim())
+        .filter(Boolean)
+    : undefined;
 
 /** Enhanced MR (PS3.3 C.8.13): an attribute in the shared functional groups or the first frame's groups. */
 function functionalGroup(reader: TagReader, sequenceTag: string): TagReader | undefined {
@@ -92,7 +98,8 @@ export function acquisitionFromReaders(readers: TagReader[]): SeriesAcquisition 
     seriesDescription: head.text('0008103e'),
     protocolName: head.text('00181030'),
     sequenceName: head.text('00180024') ?? head.text('00189005'),
-    pulseSequenceDetails: head.text('0019109c') && manufacturer.toUpperCase().includes('GE') ? head.text('0019109c') : undefined,
+    pulseSequenceDetails:
+      head.text('0019109c') && manufacturer.toUpperCase().includes('GE') ? head.text('0019109c') : undefined,
     repetitionTimeMs: first(head.numbers('00180080', 'DS')) ?? first(timing?.numbers('00180080', 'FD') ?? []),
     echoTimeMs: first(head.numbers('00180081', 'DS')) ?? first(echo?.numbers('00189082', 'FD') ?? []),
     inversionTimeMs: first(head.numbers('00180082', 'DS')) ?? first(modifier?.numbers('00189079', 'FD') ?? []),
@@ -112,17 +119,28 @@ export function acquisitionFromReaders(readers: TagReader[]): SeriesAcquisition 
   const frames = readers.reduce((sum, reader) => sum + Math.max(1, first(reader.numbers('00280008', 'IS')) ?? 1), 0);
   const temporal = first(head.numbers('00200105', 'IS'));
   const isMosaic = (acq.imageType ?? []).some((token) => token.toUpperCase() === 'MOSAIC');
-  acq.numberOfVolumes = temporal && temporal > 1 ? temporal : isMosaic ? readers.length : Math.max(1, Math.round(frames / Math.max(1, positions.size)));
+  acq.numberOfVolumes =
+    temporal && temporal > 1
+      ? temporal
+      : isMosaic
+        ? readers.length
+        : Math.max(1, Math.round(frames / Math.max(1, positions.size)));
 
   if (encodings.length > 0 && encodings.some((encoding) => encoding.b > B0_THRESHOLD || encoding.vector)) {
     const bValues = encodings.map((encoding) => encoding.b);
     acq.bValues = bValues;
     const vectors = encodings.map((encoding) => encoding.vector ?? [0, 0, 0]);
     acq.diffusionDirections = countDirections(vectors, bValues);
-    const distinct = new Set(encodings.map((encoding) => `${Math.round(encoding.b)}:${(encoding.vector ?? []).map((value) => value.toFixed(3)).join(',')}`));
+    const distinct = new Set(
+      encodings.map(
+        (encoding) => `${Math.round(encoding.b)}:${(encoding.vector ?? []).map((value) => value.toFixed(3)).join(',')}`,
+      ),
+    );
     acq.numberOfVolumes = Math.max(acq.numberOfVolumes ?? 0, distinct.size);
   }
-  return Object.fromEntries(Object.entries(acq).filter(([, value]) => value !== undefined && value !== '')) as SeriesAcquisition;
+  return Object.fromEntries(
+    Object.entries(acq).filter(([, value]) => value !== undefined && value !== ''),
+  ) as SeriesAcquisition;
 }
 
 /** Enhanced MR (0018,9008) EchoPulseSequence SPIN / GRADIENT / BOTH, mapped onto the classic ScanningSequence terms. */

@@ -8,7 +8,8 @@ const text = (value: unknown): string | undefined => {
 };
 
 const number = (value: unknown): number | undefined => {
-  const parsed = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : Number.NaN;
+  const parsed =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : Number.NaN;
   return Number.isFinite(parsed) ? parsed : undefined;
 };
 
@@ -29,7 +30,11 @@ const list = (value: unknown): string[] | undefined => {
  * Maps a BIDS / dcm2niix JSON sidecar (with its .bval/.bvec text when present) onto the classifier's input.
  * dcm2niix writes RepetitionTime, EchoTime, InversionTime in seconds; ScanningSequence etc. joined by "_".
  */
-export function acquisitionFromSidecar(sidecar: Record<string, unknown>, bval?: string, bvec?: string): SeriesAcquisition {
+export function acquisitionFromSidecar(
+  sidecar: Record<string, unknown>,
+  bval?: string,
+  bvec?: string,
+): SeriesAcquisition {
   const bValues = bval ? parseBval(bval) : undefined;
   const vectors = bvec ? parseBvec(bvec) : undefined;
   const acq: SeriesAcquisition = {

@@ -2,7 +2,13 @@
  * Series classification (DESIGN.md "Classify"): T1, T2, FLAIR, DTI, T1_CONTRAST, DWI, SWI or OTHER with a confidence,
  * human-readable reasons and a BIDS datatype/suffix. Browser-safe: no node:* imports.
  */
-export type { BidsSuggestion, ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
+export type {
+  BidsSuggestion,
+  ClassifiedType,
+  ClassifyOptions,
+  SeriesAcquisition,
+  SeriesClassification,
+} from './types.ts';
 export { classifySeries, isLowConfidence, LOW_CONFIDENCE_THRESHOLD } from './classify.ts';
 export { acquisitionFromSidecar } from './from-sidecar.ts';
 export { acquisitionFromDicom, acquisitionsFromDicomJson } from './from-dicom.ts';

@@ -69,21 +69,31 @@ function readFeatures(acq: SeriesAcquisition): Features {
   const options = tokens(acq.scanOptions);
   const image = tokens(acq.imageType);
   const seqText = sequenceText(acq);
-  const positive = (value: number | undefined) => (value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined);
+  const positive = (value: number | undefined) =>
+    value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
   const tr = positive(acq.repetitionTimeMs);
   const te = positive(acq.echoTimeMs);
   const ti = positive(acq.inversionTimeMs);
   const fa = positive(acq.flipAngle);
   const name = (acq.sequenceName ?? '').toLowerCase().replace(/^[*_\s]+/, '');
   // Siemens names EPI read-outs ep*/epfid*/epse*; "MOSAIC" (dcm2niix may truncate it to "MOSAI") packs EPI slices.
-  const isEpi = seq.has('EP') || [...image].some((token) => token.startsWith('MOSAI'))
-    || /^(ep|epfid|epse|ep2d|ep3d)/.test(name) || /ep2d|mbep|epfid|epse|(^|[^a-z])epi([^a-z]|$)/.test(seqText);
-  const greByName = /(^|[\s*%\\_])(fl|tfl|fm|swi|gre|efgre|fgre|spgr|fspgr|bravo|tfe|ffe|flash|mprage|mp2rage|sa2rage|gradient)/.test(seqText)
-    || /gradient|spgr|flash|mprage/.test(seqText);
+  const isEpi =
+    seq.has('EP') ||
+    [...image].some((token) => token.startsWith('MOSAI')) ||
+    /^(ep|epfid|epse|ep2d|ep3d)/.test(name) ||
+    /ep2d|mbep|epfid|epse|(^|[^a-z])epi([^a-z]|$)/.test(seqText);
+  const greByName =
+    /(^|[\s*%\\_])(fl|tfl|fm|swi|gre|efgre|fgre|spgr|fspgr|bravo|tfe|ffe|flash|mprage|mp2rage|sa2rage|gradient)/.test(
+      seqText,
+    ) || /gradient|spgr|flash|mprage/.test(seqText);
   const seByName = /(^|[\s*%\\_])(tse|se|spc|spcir|tir|h2d|fse|cube|vista|tirm|space|haste)/.test(seqText);
   const isGre = seq.has('GR') || (!seq.has('SE') && greByName);
   const isSe = seq.has('SE') || (!seq.has('GR') && seByName);
-  const isIr = seq.has('IR') || options.has('IR') || [...options].some((o) => o === 'IR' || o.startsWith('IR')) || ti !== undefined;
+  const isIr =
+    seq.has('IR') ||
+    options.has('IR') ||
+    [...options].some((o) => o === 'IR' || o.startsWith('IR')) ||
+    ti !== undefined;
   const is3d = (acq.mrAcquisitionType ?? '').toUpperCase() === '3D' || /3d/.test(seqText);
   const maxB = Math.max(0, ...(acq.bValues ?? []));
   return { seq, variant, options, image, seqText, tr, te, ti, fa, is3d, isEpi, isGre, isSe, isIr, maxB };
@@ -92,35 +102,97 @@ function readFeatures(acq: SeriesAcquisition): Features {
 const fmt = (value: number) => String(Math.round(value * 100) / 100);
 
 function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | undefined {
-  const derivedMap = ['ADC', 'FA', 'TRACEW', 'TRACE', 'EADC', 'EXP', 'TENSOR', 'COLFA', 'ISOTROPIC', 'CALC_BVALUE']
-    .find((token) => f.image.has(token));
+  const derivedMap = [
+    'ADC',
+    'FA',
+    'TRACEW',
+    'TRACE',
+    'EADC',
+    'EXP',
+    'TENSOR',
+    'COLFA',
+    'ISOTROPIC',
+    'CALC_BVALUE',
+  ].find((token) => f.image.has(token));
   const diffusionImage = f.image.has('DIFFUSION') || f.image.has('DWI');
   const diffusionName = /ep_b\d|ep2d_diff|re_b\d|resolve|_diff|diff_|dwi|dti|\bdiff/.test(f.seqText);
   const directions = acq.diffusionDirections ?? 0;
   const hasDiffusion = f.maxB > 50 || directions > 0 || diffusionImage || diffusionName;
   if (!hasDiffusion) return undefined;
   if (derivedMap || (f.image.has('DERIVED') && diffusionImage)) {
-    return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: `derived diffusion map (ImageType ${derivedMap ?? 'DERIVED'}), not acquired diffusion data`, bids: BIDS.dwi }];
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: `derived diffusion map (ImageType ${derivedMap ?? 'DERIVED'}), not acquired diffusion data`,
+        bids: BIDS.dwi,
+      },
+    ];
   }
   if (directions >= 6) {
-    return [{ type: 'DTI', weight: WEIGHT.decisive, reason: `diffusion encoding in ${directions} distinct directions${f.maxB ? ` up to b=${fmt(f.maxB)} s/mm²` : ''} (≥6 allows a tensor fit)`, bids: BIDS.dwi }];
+    return [
+      {
+        type: 'DTI',
+        weight: WEIGHT.decisive,
+        reason: `diffusion encoding in ${directions} distinct directions${f.maxB ? ` up to b=${fmt(f.maxB)} s/mm²` : ''} (≥6 allows a tensor fit)`,
+        bids: BIDS.dwi,
+      },
+    ];
   }
   if (directions >= 1 && f.maxB > 50) {
-    return [{ type: 'DWI', weight: WEIGHT.decisive, reason: `diffusion weighting b=${fmt(f.maxB)} s/mm² in ${directions} direction${directions > 1 ? 's' : ''} (fewer than 6: no tensor fit)`, bids: BIDS.dwi }];
+    return [
+      {
+        type: 'DWI',
+        weight: WEIGHT.decisive,
+        reason: `diffusion weighting b=${fmt(f.maxB)} s/mm² in ${directions} direction${directions > 1 ? 's' : ''} (fewer than 6: no tensor fit)`,
+        bids: BIDS.dwi,
+      },
+    ];
   }
   if (f.maxB > 50) {
     // b-values known but no gradient vectors: count volumes as the best proxy for directions.
     const volumes = acq.numberOfVolumes ?? 0;
     return volumes >= 7
-      ? [{ type: 'DTI', weight: WEIGHT.strong, reason: `b=${fmt(f.maxB)} s/mm² over ${volumes} volumes (directions not recorded)`, bids: BIDS.dwi }]
-      : [{ type: 'DWI', weight: WEIGHT.strong, reason: `b=${fmt(f.maxB)} s/mm²${volumes ? ` over ${volumes} volumes` : ''} (directions not recorded)`, bids: BIDS.dwi }];
+      ? [
+          {
+            type: 'DTI',
+            weight: WEIGHT.strong,
+            reason: `b=${fmt(f.maxB)} s/mm² over ${volumes} volumes (directions not recorded)`,
+            bids: BIDS.dwi,
+          },
+        ]
+      : [
+          {
+            type: 'DWI',
+            weight: WEIGHT.strong,
+            reason: `b=${fmt(f.maxB)} s/mm²${volumes ? ` over ${volumes} volumes` : ''} (directions not recorded)`,
+            bids: BIDS.dwi,
+          },
+        ];
   }
   if (acq.bValues && acq.bValues.length > 0 && f.maxB <= 50) {
-    return [{ type: 'OTHER', weight: WEIGHT.moderate, reason: 'diffusion sequence with b=0 only (reference or field-map scan)', bids: BIDS.fmapEpi }];
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.moderate,
+        reason: 'diffusion sequence with b=0 only (reference or field-map scan)',
+        bids: BIDS.fmapEpi,
+      },
+    ];
   }
   const volumes = acq.numberOfVolumes ?? 0;
-  const what = diffusionImage ? 'ImageType DIFFUSION' : `diffusion sequence "${acq.sequenceName ?? acq.pulseSequenceDetails ?? ''}"`;
-  if (volumes >= 7) return [{ type: 'DTI', weight: WEIGHT.moderate, reason: `${what} with ${volumes} volumes (b-values not recorded)`, bids: BIDS.dwi }];
+  const what = diffusionImage
+    ? 'ImageType DIFFUSION'
+    : `diffusion sequence "${acq.sequenceName ?? acq.pulseSequenceDetails ?? ''}"`;
+  if (volumes >= 7)
+    return [
+      {
+        type: 'DTI',
+        weight: WEIGHT.moderate,
+        reason: `${what} with ${volumes} volumes (b-values not recorded)`,
+        bids: BIDS.dwi,
+      },
+    ];
   return [
     { type: 'DWI', weight: WEIGHT.moderate, reason: `${what} (b-values not recorded)`, bids: BIDS.dwi },
     { type: 'DTI', weight: WEIGHT.weak, reason: `${what}: may be a tensor acquisition`, bids: BIDS.dwi },
@@ -132,40 +204,94 @@ function epiEvidence(acq: SeriesAcquisition, f: Features): Evidence[] {
     return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'arterial spin labelling sequence', bids: BIDS.asl }];
   }
   const spinEcho = f.isSe || /epse|ep_se/.test(f.seqText) || (f.fa !== undefined && f.fa >= 90);
-  if (f.image.has('SBREF') || /sbref/.test(f.seqText)) return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'single-band reference of an EPI series', bids: BIDS.sbref }];
+  if (f.image.has('SBREF') || /sbref/.test(f.seqText))
+    return [
+      { type: 'OTHER', weight: WEIGHT.decisive, reason: 'single-band reference of an EPI series', bids: BIDS.sbref },
+    ];
   if (spinEcho) {
-    return [{ type: 'OTHER', weight: WEIGHT.strong, reason: `spin-echo EPI without diffusion encoding${f.te ? ` (TE ${fmt(f.te)} ms)` : ''}: distortion field map or reference`, bids: BIDS.fmapEpi }];
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.strong,
+        reason: `spin-echo EPI without diffusion encoding${f.te ? ` (TE ${fmt(f.te)} ms)` : ''}: distortion field map or reference`,
+        bids: BIDS.fmapEpi,
+      },
+    ];
   }
-  return [{ type: 'OTHER', weight: WEIGHT.strong, reason: `gradient-echo EPI${f.te ? ` (TE ${fmt(f.te)} ms` : ''}${f.tr ? `, TR ${fmt(f.tr)} ms)` : f.te ? ')' : ''}: functional (BOLD) time series`, bids: BIDS.bold }];
+  return [
+    {
+      type: 'OTHER',
+      weight: WEIGHT.strong,
+      reason: `gradient-echo EPI${f.te ? ` (TE ${fmt(f.te)} ms` : ''}${f.tr ? `, TR ${fmt(f.tr)} ms)` : f.te ? ')' : ''}: functional (BOLD) time series`,
+      bids: BIDS.bold,
+    },
+  ];
 }
 
 function inversionEvidence(acq: SeriesAcquisition, f: Features, scale: number): Evidence[] {
   const { te, ti, tr } = f;
   const out: Evidence[] = [];
-  if (/mp2rage|sa2rage/.test(f.seqText)) return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'MP2RAGE/SA2RAGE inversion images (quantitative T1/B1 mapping)', bids: BIDS.MP2RAGE }];
+  if (/mp2rage|sa2rage/.test(f.seqText))
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: 'MP2RAGE/SA2RAGE inversion images (quantitative T1/B1 mapping)',
+        bids: BIDS.MP2RAGE,
+      },
+    ];
   if (ti !== undefined && ti >= 1400 && te !== undefined && te >= 60) {
-    out.push({ type: 'FLAIR', weight: WEIGHT.decisive * scale, reason: `inversion recovery with long TI ${fmt(ti)} ms and long TE ${fmt(te)} ms: fluid-attenuated T2 (FLAIR)`, bids: BIDS.FLAIR });
+    out.push({
+      type: 'FLAIR',
+      weight: WEIGHT.decisive * scale,
+      reason: `inversion recovery with long TI ${fmt(ti)} ms and long TE ${fmt(te)} ms: fluid-attenuated T2 (FLAIR)`,
+      bids: BIDS.FLAIR,
+    });
     return out;
   }
   if (ti !== undefined && ti >= 1400 && te !== undefined && te >= 30) {
-    out.push({ type: 'FLAIR', weight: WEIGHT.moderate * scale, reason: `inversion recovery with TI ${fmt(ti)} ms and intermediate TE ${fmt(te)} ms`, bids: BIDS.FLAIR });
+    out.push({
+      type: 'FLAIR',
+      weight: WEIGHT.moderate * scale,
+      reason: `inversion recovery with TI ${fmt(ti)} ms and intermediate TE ${fmt(te)} ms`,
+      bids: BIDS.FLAIR,
+    });
     return out;
   }
   if (ti !== undefined && ti < 350 && te !== undefined && te >= 30) {
-    out.push({ type: 'OTHER', weight: WEIGHT.strong * scale, reason: `short-TI inversion recovery (TI ${fmt(ti)} ms, TE ${fmt(te)} ms): STIR fat suppression` });
+    out.push({
+      type: 'OTHER',
+      weight: WEIGHT.strong * scale,
+      reason: `short-TI inversion recovery (TI ${fmt(ti)} ms, TE ${fmt(te)} ms): STIR fat suppression`,
+    });
     return out;
   }
   if (te !== undefined && te < 30) {
     if (f.isGre || (!f.isSe && te < 8)) {
       // MPRAGE inverts every 2-3 s with TI 0.8-1.2 s; MP2RAGE repeats every 4-6 s and its second image has TI ≥ 2.5 s.
       if ((tr !== undefined && tr >= 3500 && (f.fa ?? 0) <= 10) || (ti !== undefined && ti >= 2500)) {
-        out.push({ type: 'OTHER', weight: WEIGHT.strong * scale, reason: `inversion-prepared gradient echo with ${tr !== undefined && tr >= 3500 ? `TR ${fmt(tr)} ms` : `TI ${fmt(ti ?? 0)} ms`} and flip ${fmt(f.fa ?? 0)}°: MP2RAGE-type inversion image`, bids: BIDS.MP2RAGE });
+        out.push({
+          type: 'OTHER',
+          weight: WEIGHT.strong * scale,
+          reason: `inversion-prepared gradient echo with ${tr !== undefined && tr >= 3500 ? `TR ${fmt(tr)} ms` : `TI ${fmt(ti ?? 0)} ms`} and flip ${fmt(f.fa ?? 0)}°: MP2RAGE-type inversion image`,
+          bids: BIDS.MP2RAGE,
+        });
         return out;
       }
-      out.push({ type: 'T1', weight: WEIGHT.decisive * scale, reason: `inversion-prepared gradient echo (TI ${ti ? `${fmt(ti)} ms` : 'set'}, TE ${fmt(te)} ms): T1-weighted (MPRAGE / IR-SPGR)`, bids: BIDS.T1w });
+      out.push({
+        type: 'T1',
+        weight: WEIGHT.decisive * scale,
+        reason: `inversion-prepared gradient echo (TI ${ti ? `${fmt(ti)} ms` : 'set'}, TE ${fmt(te)} ms): T1-weighted (MPRAGE / IR-SPGR)`,
+        bids: BIDS.T1w,
+      });
       return out;
     }
-    out.push({ type: 'T1', weight: WEIGHT.strong * scale, reason: `inversion recovery spin echo with short TE ${fmt(te)} ms${ti ? ` and TI ${fmt(ti)} ms` : ''}: T1-weighted (T1 FLAIR / TIR)`, bids: BIDS.T1w });
+    out.push({
+      type: 'T1',
+      weight: WEIGHT.strong * scale,
+      reason: `inversion recovery spin echo with short TE ${fmt(te)} ms${ti ? ` and TI ${fmt(ti)} ms` : ''}: T1-weighted (T1 FLAIR / TIR)`,
+      bids: BIDS.T1w,
+    });
     return out;
   }
   return out;
@@ -177,56 +303,176 @@ function spinEchoEvidence(f: Features, scale: number): Evidence[] {
   if (te >= 60) {
     // Without TI (older sidecars omit it), FLAIR shows as a very long TR (2D) or a long TR with the long effective TE of 3D variable-flip-angle TSE.
     if (tr !== undefined && tr >= 8000) {
-      return [{ type: 'FLAIR', weight: WEIGHT.moderate * scale, reason: `long TE ${fmt(te)} ms with very long TR ${fmt(tr)} ms (inversion time not recorded): FLAIR-like`, bids: BIDS.FLAIR },
-        { type: 'T2', weight: WEIGHT.weak * scale, reason: 'long TE: T2 weighting', bids: BIDS.T2w }];
+      return [
+        {
+          type: 'FLAIR',
+          weight: WEIGHT.moderate * scale,
+          reason: `long TE ${fmt(te)} ms with very long TR ${fmt(tr)} ms (inversion time not recorded): FLAIR-like`,
+          bids: BIDS.FLAIR,
+        },
+        { type: 'T2', weight: WEIGHT.weak * scale, reason: 'long TE: T2 weighting', bids: BIDS.T2w },
+      ];
     }
     if (tr !== undefined && te >= 200 && tr >= 4500) {
-      return [{ type: 'FLAIR', weight: WEIGHT.moderate * scale, reason: `3D variable-flip spin echo (TE ${fmt(te)} ms) with TR ${fmt(tr)} ms (inversion time not recorded): FLAIR-like`, bids: BIDS.FLAIR },
-        { type: 'T2', weight: WEIGHT.weak * scale, reason: 'long TE: T2 weighting', bids: BIDS.T2w }];
+      return [
+        {
+          type: 'FLAIR',
+          weight: WEIGHT.moderate * scale,
+          reason: `3D variable-flip spin echo (TE ${fmt(te)} ms) with TR ${fmt(tr)} ms (inversion time not recorded): FLAIR-like`,
+          bids: BIDS.FLAIR,
+        },
+        { type: 'T2', weight: WEIGHT.weak * scale, reason: 'long TE: T2 weighting', bids: BIDS.T2w },
+      ];
     }
-    return [{ type: 'T2', weight: WEIGHT.decisive * scale, reason: `spin echo with long TE ${fmt(te)} ms${tr ? ` and TR ${fmt(tr)} ms` : ''}: T2-weighted`, bids: BIDS.T2w }];
+    return [
+      {
+        type: 'T2',
+        weight: WEIGHT.decisive * scale,
+        reason: `spin echo with long TE ${fmt(te)} ms${tr ? ` and TR ${fmt(tr)} ms` : ''}: T2-weighted`,
+        bids: BIDS.T2w,
+      },
+    ];
   }
   if (te < 30) {
-    if (tr !== undefined && tr < 1200) return [{ type: 'T1', weight: WEIGHT.decisive * scale, reason: `spin echo with short TR ${fmt(tr)} ms and short TE ${fmt(te)} ms: T1-weighted`, bids: BIDS.T1w }];
-    if (tr !== undefined && tr >= 1500) return [{ type: 'OTHER', weight: WEIGHT.strong * scale, reason: `spin echo with long TR ${fmt(tr)} ms and short TE ${fmt(te)} ms: proton-density weighted`, bids: BIDS.PDw }];
+    if (tr !== undefined && tr < 1200)
+      return [
+        {
+          type: 'T1',
+          weight: WEIGHT.decisive * scale,
+          reason: `spin echo with short TR ${fmt(tr)} ms and short TE ${fmt(te)} ms: T1-weighted`,
+          bids: BIDS.T1w,
+        },
+      ];
+    if (tr !== undefined && tr >= 1500)
+      return [
+        {
+          type: 'OTHER',
+          weight: WEIGHT.strong * scale,
+          reason: `spin echo with long TR ${fmt(tr)} ms and short TE ${fmt(te)} ms: proton-density weighted`,
+          bids: BIDS.PDw,
+        },
+      ];
     return [];
   }
-  return [{ type: 'T2', weight: WEIGHT.weak * scale, reason: `spin echo with intermediate TE ${fmt(te)} ms`, bids: BIDS.T2w },
-    { type: 'OTHER', weight: WEIGHT.weak * scale, reason: 'intermediate TE: proton-density or T2', bids: BIDS.PDw }];
+  return [
+    { type: 'T2', weight: WEIGHT.weak * scale, reason: `spin echo with intermediate TE ${fmt(te)} ms`, bids: BIDS.T2w },
+    { type: 'OTHER', weight: WEIGHT.weak * scale, reason: 'intermediate TE: proton-density or T2', bids: BIDS.PDw },
+  ];
 }
 
 function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number): Evidence[] {
   const { te, tr, fa } = f;
   const phase = f.image.has('P') || f.image.has('PHASE');
   if (f.image.has('SWI') || /(^|[\s*%\\_])swi/.test(f.seqText) || f.image.has('MNIP') || f.image.has('MIN IP')) {
-    return [{ type: 'SWI', weight: WEIGHT.decisive, reason: `susceptibility-weighted ${phase ? 'phase' : 'magnitude/processed'} image (SWI sequence or ImageType)`, bids: BIDS.T2starw }];
+    return [
+      {
+        type: 'SWI',
+        weight: WEIGHT.decisive,
+        reason: `susceptibility-weighted ${phase ? 'phase' : 'magnitude/processed'} image (SWI sequence or ImageType)`,
+        bids: BIDS.T2starw,
+      },
+    ];
   }
-  if (/mp2rage|sa2rage/.test(f.seqText)) return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'MP2RAGE inversion images', bids: BIDS.MP2RAGE }];
+  if (/mp2rage|sa2rage/.test(f.seqText))
+    return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'MP2RAGE inversion images', bids: BIDS.MP2RAGE }];
   if (te === undefined) return [];
   if (phase && te < 12 && (tr === undefined || tr < 1500)) {
-    return [{ type: 'OTHER', weight: WEIGHT.strong, reason: `gradient-echo phase image with short TE ${fmt(te)} ms: field map`, bids: BIDS.phasediff }];
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.strong,
+        reason: `gradient-echo phase image with short TE ${fmt(te)} ms: field map`,
+        bids: BIDS.phasediff,
+      },
+    ];
   }
   if (te >= 15) {
-    return [{ type: 'SWI', weight: WEIGHT.strong * scale, reason: `gradient echo with long TE ${fmt(te)} ms${fa ? ` and flip ${fmt(fa)}°` : ''}: T2*/susceptibility-weighted`, bids: BIDS.T2starw }];
+    return [
+      {
+        type: 'SWI',
+        weight: WEIGHT.strong * scale,
+        reason: `gradient echo with long TE ${fmt(te)} ms${fa ? ` and flip ${fmt(fa)}°` : ''}: T2*/susceptibility-weighted`,
+        bids: BIDS.T2starw,
+      },
+    ];
   }
   if (te < 10 && tr !== undefined) {
-    if (f.variant.has('MP')) return [{ type: 'T1', weight: WEIGHT.decisive * scale, reason: `magnetization-prepared gradient echo (TR ${fmt(tr)} ms, TE ${fmt(te)} ms): T1-weighted`, bids: BIDS.T1w }];
+    if (f.variant.has('MP'))
+      return [
+        {
+          type: 'T1',
+          weight: WEIGHT.decisive * scale,
+          reason: `magnetization-prepared gradient echo (TR ${fmt(tr)} ms, TE ${fmt(te)} ms): T1-weighted`,
+          bids: BIDS.T1w,
+        },
+      ];
     if (tr >= 1500 && tr < 3500 && te < 6 && (fa === undefined || fa <= 15)) {
-      return [{ type: 'T1', weight: WEIGHT.strong * scale, reason: `gradient echo with TE ${fmt(te)} ms, low flip${fa ? ` ${fmt(fa)}°` : ''} and a ${fmt(tr)} ms repetition (inversion-prepared volume, TI not recorded): T1-weighted (MPRAGE)`, bids: BIDS.T1w }];
+      return [
+        {
+          type: 'T1',
+          weight: WEIGHT.strong * scale,
+          reason: `gradient echo with TE ${fmt(te)} ms, low flip${fa ? ` ${fmt(fa)}°` : ''} and a ${fmt(tr)} ms repetition (inversion-prepared volume, TI not recorded): T1-weighted (MPRAGE)`,
+          bids: BIDS.T1w,
+        },
+      ];
     }
     if (tr >= 3500 && te < 6 && (fa === undefined || fa <= 10)) {
-      return [{ type: 'OTHER', weight: WEIGHT.strong * scale, reason: `gradient echo with TR ${fmt(tr)} ms, low flip: MP2RAGE-type inversion image`, bids: BIDS.MP2RAGE }];
+      return [
+        {
+          type: 'OTHER',
+          weight: WEIGHT.strong * scale,
+          reason: `gradient echo with TR ${fmt(tr)} ms, low flip: MP2RAGE-type inversion image`,
+          bids: BIDS.MP2RAGE,
+        },
+      ];
     }
     if (tr < 50) {
-      if (fa !== undefined && fa >= 12) return [{ type: 'T1', weight: WEIGHT.decisive * scale, reason: `spoiled gradient echo with short TR ${fmt(tr)} ms, TE ${fmt(te)} ms, flip ${fmt(fa)}°: T1-weighted`, bids: BIDS.T1w }];
-      if (fa !== undefined && fa < 8) return [{ type: 'OTHER', weight: WEIGHT.moderate * scale, reason: `spoiled gradient echo with low flip ${fmt(fa)}°: proton-density weighted or localizer`, bids: BIDS.PDw }];
-      return [{ type: 'T1', weight: WEIGHT.moderate * scale, reason: `spoiled gradient echo with short TR ${fmt(tr)} ms`, bids: BIDS.T1w }];
+      if (fa !== undefined && fa >= 12)
+        return [
+          {
+            type: 'T1',
+            weight: WEIGHT.decisive * scale,
+            reason: `spoiled gradient echo with short TR ${fmt(tr)} ms, TE ${fmt(te)} ms, flip ${fmt(fa)}°: T1-weighted`,
+            bids: BIDS.T1w,
+          },
+        ];
+      if (fa !== undefined && fa < 8)
+        return [
+          {
+            type: 'OTHER',
+            weight: WEIGHT.moderate * scale,
+            reason: `spoiled gradient echo with low flip ${fmt(fa)}°: proton-density weighted or localizer`,
+            bids: BIDS.PDw,
+          },
+        ];
+      return [
+        {
+          type: 'T1',
+          weight: WEIGHT.moderate * scale,
+          reason: `spoiled gradient echo with short TR ${fmt(tr)} ms`,
+          bids: BIDS.T1w,
+        },
+      ];
     }
     if (tr >= 100 && tr <= 450 && (fa === undefined || fa >= 50)) {
-      return [{ type: 'T1', weight: WEIGHT.strong * scale, reason: `2D gradient echo with TR ${fmt(tr)} ms and flip ${fa ? `${fmt(fa)}°` : 'large'}: T1-weighted FLASH`, bids: BIDS.T1w }];
+      return [
+        {
+          type: 'T1',
+          weight: WEIGHT.strong * scale,
+          reason: `2D gradient echo with TR ${fmt(tr)} ms and flip ${fa ? `${fmt(fa)}°` : 'large'}: T1-weighted FLASH`,
+          bids: BIDS.T1w,
+        },
+      ];
     }
     if (tr > 450 && tr < 1500) {
-      return [{ type: 'OTHER', weight: WEIGHT.moderate * scale, reason: `2D gradient echo with short TE ${fmt(te)} ms and TR ${fmt(tr)} ms: field-map magnitude`, bids: BIDS.magnitude }];
+      return [
+        {
+          type: 'OTHER',
+          weight: WEIGHT.moderate * scale,
+          reason: `2D gradient echo with short TE ${fmt(te)} ms and TR ${fmt(tr)} ms: field-map magnitude`,
+          bids: BIDS.magnitude,
+        },
+      ];
     }
   }
   return [];
@@ -239,26 +485,60 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
 export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   const modality = (acq.modality ?? 'MR').toUpperCase();
   if (modality !== 'MR' && modality !== '') {
-    return [{ type: 'OTHER', weight: WEIGHT.decisive * 2, reason: `modality ${modality} is not MR`, bids: modality === 'PT' ? BIDS.pet : undefined }];
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive * 2,
+        reason: `modality ${modality} is not MR`,
+        bids: modality === 'PT' ? BIDS.pet : undefined,
+      },
+    ];
   }
   const f = readFeatures(acq);
   const diffusion = diffusionEvidence(acq, f);
   if (diffusion) return diffusion;
   if (f.isEpi) return epiEvidence(acq, f);
-  if (/pcasl|pasl|casl|tgse|grase|spiral/.test(f.seqText)) return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'arterial spin labelling sequence', bids: BIDS.asl }];
+  if (/pcasl|pasl|casl|tgse|grase|spiral/.test(f.seqText))
+    return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'arterial spin labelling sequence', bids: BIDS.asl }];
   if (/(^|[^a-z])fm2d|field_map|fieldmap|b1map|b1_map|tb1|smaps/.test(f.seqText)) {
     const phase = f.image.has('P') || f.image.has('PHASE');
-    return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'field-mapping sequence (B0 or B1 map)', bids: phase ? BIDS.phasediff : BIDS.magnitude }];
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: 'field-mapping sequence (B0 or B1 map)',
+        bids: phase ? BIDS.phasediff : BIDS.magnitude,
+      },
+    ];
   }
   // The sequence itself names a T1 preparation (Siemens tfl3d, GE BRAVO, Philips 3D TFE, "MPRAGE"); not MP2RAGE timing.
-  if (/mprage|bravo|tfl3d|tfe3d|t1tfe|t1ffe|cstfl|cmp3d/.test(f.seqText) && !(f.tr !== undefined && f.tr >= 3500) && !(f.ti !== undefined && f.ti >= 2500)) {
-    return [{ type: 'T1', weight: WEIGHT.decisive, reason: `magnetization-prepared gradient echo (${/mprage/.test(f.seqText) ? 'MPRAGE' : `sequence "${acq.sequenceName ?? acq.pulseSequenceDetails ?? ''}"`}): T1-weighted`, bids: BIDS.T1w }];
+  if (
+    /mprage|bravo|tfl3d|tfe3d|t1tfe|t1ffe|cstfl|cmp3d/.test(f.seqText) &&
+    !(f.tr !== undefined && f.tr >= 3500) &&
+    !(f.ti !== undefined && f.ti >= 2500)
+  ) {
+    return [
+      {
+        type: 'T1',
+        weight: WEIGHT.decisive,
+        reason: `magnetization-prepared gradient echo (${/mprage/.test(f.seqText) ? 'MPRAGE' : `sequence "${acq.sequenceName ?? acq.pulseSequenceDetails ?? ''}"`}): T1-weighted`,
+        bids: BIDS.T1w,
+      },
+    ];
   }
-  if (f.image.has('LOCALIZER') || f.image.has('SCOUT')) return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'localizer (ImageType LOCALIZER)' }];
+  if (f.image.has('LOCALIZER') || f.image.has('SCOUT'))
+    return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'localizer (ImageType LOCALIZER)' }];
   // Time-of-flight angiography: short-TR 3D gradient echo that would read as T1, told apart by its sequence (Siemens
   // "fl3d1r_t70": a TONE ramp; GE "tof") or its maximum-intensity projections.
   if (/(^|[^a-z])tof|fl3d1r_t\d|_t\d{2}\b/.test(f.seqText) || f.image.has('PROJECTION') || f.image.has('MIP')) {
-    return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'time-of-flight angiography (sequence or projection image)', bids: BIDS.angio }];
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: 'time-of-flight angiography (sequence or projection image)',
+        bids: BIDS.angio,
+      },
+    ];
   }
   const scale = f.tr === undefined ? MISSING_TR_FACTOR : 1;
   if (f.isIr && !f.isEpi) {
@@ -271,7 +551,14 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   if (spinEcho) return spinEchoEvidence(f, scale);
   if (gradientEcho) return gradientEchoEvidence(acq, f, scale);
   if (f.te !== undefined && f.te >= 80 && f.tr !== undefined && f.tr >= 2000) {
-    return [{ type: 'T2', weight: WEIGHT.moderate, reason: `long TE ${fmt(f.te)} ms and long TR ${fmt(f.tr)} ms (sequence type not recorded): T2-weighted`, bids: BIDS.T2w }];
+    return [
+      {
+        type: 'T2',
+        weight: WEIGHT.moderate,
+        reason: `long TE ${fmt(f.te)} ms and long TR ${fmt(f.tr)} ms (sequence type not recorded): T2-weighted`,
+        bids: BIDS.T2w,
+      },
+    ];
   }
   return [];
 }

@@ -1,4 +1,4 @@
-import type { ClassifiedType } from '../../schemas/api/datasets.ts';
+import type { ClassifiedType } from '#shared/schemas/api/datasets.ts';
 
 export type { ClassifiedType };
 

@@ -24,4 +24,6 @@ for (const entry of Object.values(nameMap)) {
 }
 const sorted = Object.fromEntries(Object.entries(vrs).sort(([a], [b]) => a.localeCompare(b)));
 writeFileSync(join(here, '../dictionary-vr.json'), `${JSON.stringify(sorted)}\n`);
-process.stdout.write(`table: ${table.attributes.length} attributes (${table.edition}); dictionary: ${Object.keys(sorted).length} tags\n`);
+process.stdout.write(
+  `table: ${table.attributes.length} attributes (${table.edition}); dictionary: ${Object.keys(sorted).length} tags\n`,
+);

@@ -1,22 +1,41 @@
 import { deflateRaw, inflateRaw } from 'pako';
-import type { AnonymizationOptions } from '../../schemas/api/datasets.ts';
-import { concatBytes } from '../bytes.ts';
-import { hmacSha256, toHex, uidFromDigest, utf8 } from '../hash.ts';
-import { DicomParseError, TRANSFER_SYNTAX, gunzipIfNeeded, hasDicmPrefix, parseDicom } from '../parse.ts';
-import { SECONDARY_CAPTURE_SOP_CLASSES } from '../sop-classes.ts';
+import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import { concatBytes } from '#shared/dicom/bytes.ts';
+import { hmacSha256, toHex, uidFromDigest, utf8 } from '#shared/dicom/hash.ts';
+import { DicomParseError, TRANSFER_SYNTAX, gunzipIfNeeded, hasDicmPrefix, parseDicom } from '#shared/dicom/parse.ts';
+import { SECONDARY_CAPTURE_SOP_CLASSES } from '#shared/dicom/sop-classes.ts';
 import {
-  ANNEX_E_BY_TAG, DEIDENTIFICATION_PROFILE, basicAction, effectiveAction, resolveProfile, type EffectiveAction, type ResolvedProfile,
+  ANNEX_E_BY_TAG,
+  DEIDENTIFICATION_PROFILE,
+  basicAction,
+  effectiveAction,
+  resolveProfile,
+  type EffectiveAction,
+  type ResolvedProfile,
 } from './profile.ts';
 import { isSafePrivate } from './safe-private.ts';
 import {
-  binaryStringToBytes, bytesToBinaryString, isLongVr, nodeText, readDataSet, readMetaGroup,
-  type DicomItem, type DicomNode, type Encoding,
+  binaryStringToBytes,
+  bytesToBinaryString,
+  isLongVr,
+  nodeText,
+  readDataSet,
+  readMetaGroup,
+  type DicomItem,
+  type DicomNode,
+  type Encoding,
 } from './tokenize.ts';
 
 export { DEIDENTIFICATION_PROFILE } from './profile.ts';
 
 export type DeidentifyContext = { secret: string; hospitalId: string; options: AnonymizationOptions; uidRoot?: string };
-export type DeidentifySummary = { removed: number; emptied: number; replaced: number; uidsReplaced: number; kept: number };
+export type DeidentifySummary = {
+  removed: number;
+  emptied: number;
+  replaced: number;
+  uidsReplaced: number;
+  kept: number;
+};
 export type DeidentifyResult = {
   bytes: Uint8Array;
   studyInstanceUID: string;
@@ -54,7 +73,11 @@ type Session = {
   uids: Map<string, string>;
 };
 
-function elementHeader(node: { group: number; element: number; vr: string }, length: number, encoding: Encoding): Uint8Array {
+function elementHeader(
+  node: { group: number; element: number; vr: string },
+  length: number,
+  encoding: Encoding,
+): Uint8Array {
   const little = encoding.littleEndian;
   const long = isLongVr(node.vr);
   const out = new Uint8Array(encoding.explicit && long ? 12 : 8);
@@ -94,7 +117,11 @@ function replacedElement(node: DicomNode, value: Uint8Array, encoding: Encoding)
 }
 
 function copied(source: Uint8Array, node: DicomNode): Chunk {
-  return { key: node.group * 0x10000 + node.element, parts: [source.subarray(node.start, node.end)], length: node.end - node.start };
+  return {
+    key: node.group * 0x10000 + node.element,
+    parts: [source.subarray(node.start, node.end)],
+    length: node.end - node.start,
+  };
 }
 
 function newUid(session: Session, uid: string): string {
@@ -123,7 +150,8 @@ function escapeRegExp(text: string): string {
 function scrub(text: string, session: Session): string {
   let out = text;
   for (const identifier of session.identifiers) {
-    if (out.toUpperCase().includes(identifier.toUpperCase())) out = out.replace(new RegExp(escapeRegExp(identifier), 'gi'), '');
+    if (out.toUpperCase().includes(identifier.toUpperCase()))
+      out = out.replace(new RegExp(escapeRegExp(identifier), 'gi'), '');
   }
   return out;
 }
@@ -143,16 +171,32 @@ function cleanDescriptor(text: string, session: Session): string {
 
 function dummyValue(node: DicomNode, session: Session): Uint8Array {
   switch (node.vr) {
-    case 'PN': return encodeText(node.tag === '00100010' ? session.pseudonym : DUMMY_TEXT, 'PN');
-    case 'LO': case 'SH': case 'LT': case 'ST': case 'UT': case 'UC': case 'AE': case 'CS':
+    case 'PN':
+      return encodeText(node.tag === '00100010' ? session.pseudonym : DUMMY_TEXT, 'PN');
+    case 'LO':
+    case 'SH':
+    case 'LT':
+    case 'ST':
+    case 'UT':
+    case 'UC':
+    case 'AE':
+    case 'CS':
       return encodeText(node.tag === '00100020' ? session.pseudonym : DUMMY_TEXT, node.vr);
-    case 'UR': return encodeText('urn:anonymized', 'UR');
-    case 'DA': return encodeText('19000101', 'DA');
-    case 'DT': return encodeText('19000101000000', 'DT');
-    case 'TM': return encodeText('000000', 'TM');
-    case 'AS': return encodeText('000Y', 'AS');
-    case 'IS': case 'DS': return encodeText('0', node.vr);
-    default: return new Uint8Array(node.valueLength);
+    case 'UR':
+      return encodeText('urn:anonymized', 'UR');
+    case 'DA':
+      return encodeText('19000101', 'DA');
+    case 'DT':
+      return encodeText('19000101000000', 'DT');
+    case 'TM':
+      return encodeText('000000', 'TM');
+    case 'AS':
+      return encodeText('000Y', 'AS');
+    case 'IS':
+    case 'DS':
+      return encodeText('0', node.vr);
+    default:
+      return new Uint8Array(node.valueLength);
   }
 }
 
@@ -172,7 +216,8 @@ function collectIdentifiers(elements: DicomNode[], session: Session, depth = 0):
     const parts = node.vr === 'PN' ? value.split(/[\^=\\]/) : value.split('\\');
     for (const part of [value, ...parts]) {
       const trimmed = part.trim();
-      if (trimmed.length >= (node.vr === 'PN' ? 3 : 4) && !/^ANONYMI[SZ]ED$/i.test(trimmed)) session.identifiers.push(trimmed);
+      if (trimmed.length >= (node.vr === 'PN' ? 3 : 4) && !/^ANONYMI[SZ]ED$/i.test(trimmed))
+        session.identifiers.push(trimmed);
     }
   }
 }
@@ -186,7 +231,8 @@ function rewriteDataSet(elements: DicomNode[], encoding: Encoding, session: Sess
   const uids: Record<string, string> = {};
   const creators = new Map<string, string>();
   for (const node of elements) {
-    if (node.group % 2 === 1 && node.element >= 0x10 && node.element <= 0xff) creators.set(`${node.group}|${node.element}`, nodeText(source, node));
+    if (node.group % 2 === 1 && node.element >= 0x10 && node.element <= 0xff)
+      creators.set(`${node.group}|${node.element}`, nodeText(source, node));
   }
   const keptBlocks = new Set<string>();
   const pendingCreators: DicomNode[] = [];
@@ -197,18 +243,30 @@ function rewriteDataSet(elements: DicomNode[], encoding: Encoding, session: Sess
       continue;
     }
     if (node.group % 2 === 1) {
-      if (node.element < 0x10) { summary.removed += 1; continue; }
-      if (node.element <= 0xff) { pendingCreators.push(node); continue; }
+      if (node.element < 0x10) {
+        summary.removed += 1;
+        continue;
+      }
+      if (node.element <= 0xff) {
+        pendingCreators.push(node);
+        continue;
+      }
       const block = node.element >> 8;
       const creator = creators.get(`${node.group}|${block}`) ?? '';
       const keep = session.profile.keepPrivate || isSafePrivate(creator, node.group, node.element & 0xff);
-      if (!keep) { summary.removed += 1; continue; }
+      if (!keep) {
+        summary.removed += 1;
+        continue;
+      }
       if (node.items) {
         chunks.push(rewriteSequence(node, encoding, session, depth));
       } else {
         // Belt and braces: a safe private value that happens to carry an identifying string is dropped.
         const raw = bytesToBinaryString(source.subarray(node.valueStart, node.end)).toUpperCase();
-        if (session.identifiers.some((identifier) => raw.includes(identifier.toUpperCase()))) { summary.removed += 1; continue; }
+        if (session.identifiers.some((identifier) => raw.includes(identifier.toUpperCase()))) {
+          summary.removed += 1;
+          continue;
+        }
         chunks.push(copied(source, node));
       }
       summary.kept += 1;
@@ -221,15 +279,24 @@ function rewriteDataSet(elements: DicomNode[], encoding: Encoding, session: Sess
       summary.removed += 1;
       continue;
     }
-    if (node.group === 0x0012 && (node.element === 0x0062 || node.element === 0x0063 || node.element === 0x0064) && depth === 0) continue;
+    if (
+      node.group === 0x0012 &&
+      (node.element === 0x0062 || node.element === 0x0063 || node.element === 0x0064) &&
+      depth === 0
+    )
+      continue;
     if (node.tag === '00280303' && depth === 0) continue;
     const row = ANNEX_E_BY_TAG.get(node.tag);
     let action: EffectiveAction = row ? effectiveAction(row, session.profile, node.vr) : 'keep';
     // Cleaning means shifting dates (modified dates) or cleaning free text; a time survives a whole-day shift.
     // Any other value (binary maker notes, coded strings) cannot be cleaned and takes the Basic Profile action.
-    if (row && action === 'clean' && !node.items && !TEXT_VRS.has(node.vr) && !['DA', 'DT', 'TM'].includes(node.vr)) action = basicAction(row, node.vr);
+    if (row && action === 'clean' && !node.items && !TEXT_VRS.has(node.vr) && !['DA', 'DT', 'TM'].includes(node.vr))
+      action = basicAction(row, node.vr);
     if (row && action !== 'keep' && action !== 'clean') {
-      if (action === 'remove') { summary.removed += 1; continue; }
+      if (action === 'remove') {
+        summary.removed += 1;
+        continue;
+      }
       if (node.tag === '00100010' || node.tag === '00100020') {
         // Z (or Z/D) allows a dummy: a keyed pseudonym, the same for a patient across uploads to one hospital.
         summary.replaced += 1;
@@ -242,7 +309,10 @@ function rewriteDataSet(elements: DicomNode[], encoding: Encoding, session: Sess
         continue;
       }
       if (action === 'uid') {
-        const replaced = nodeText(source, node).split('\\').map((uid) => (uid ? newUid(session, uid.trim()) : '')).join('\\');
+        const replaced = nodeText(source, node)
+          .split('\\')
+          .map((uid) => (uid ? newUid(session, uid.trim()) : ''))
+          .join('\\');
         summary.uidsReplaced += 1;
         uids[node.tag] = replaced;
         chunks.push(replacedElement(node, encodeText(replaced, node.vr), encoding));
@@ -258,7 +328,10 @@ function rewriteDataSet(elements: DicomNode[], encoding: Encoding, session: Sess
       continue;
     }
     if (action === 'clean' && (node.vr === 'DA' || node.vr === 'DT')) {
-      const shifted = nodeText(source, node).split('\\').map((date) => shiftDate(date.trim(), session.dateShiftDays)).join('\\');
+      const shifted = nodeText(source, node)
+        .split('\\')
+        .map((date) => shiftDate(date.trim(), session.dateShiftDays))
+        .join('\\');
       summary.replaced += 1;
       chunks.push(replacedElement(node, encodeText(shifted, node.vr), encoding));
       continue;
@@ -272,7 +345,8 @@ function rewriteDataSet(elements: DicomNode[], encoding: Encoding, session: Sess
         continue;
       }
     }
-    if (node.tag === '00080018' || node.tag === '0020000D' || node.tag === '0020000E') uids[node.tag] = nodeText(source, node);
+    if (node.tag === '00080018' || node.tag === '0020000D' || node.tag === '0020000E')
+      uids[node.tag] = nodeText(source, node);
     chunks.push(copied(source, node));
   }
   for (const creator of pendingCreators) {
@@ -293,7 +367,11 @@ function rewriteItem(item: DicomItem, encoding: Encoding, session: Session, dept
   const parts = chunks.flatMap((chunk) => chunk.parts);
   const bodyLength = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   if (item.undefinedLength) {
-    return { key: 0, parts: [itemTag(0xe000, 0xffffffff, encoding), ...parts, itemTag(0xe00d, 0, encoding)], length: bodyLength + 16 };
+    return {
+      key: 0,
+      parts: [itemTag(0xe000, 0xffffffff, encoding), ...parts, itemTag(0xe00d, 0, encoding)],
+      length: bodyLength + 16,
+    };
   }
   return { key: 0, parts: [itemTag(0xe000, bodyLength, encoding), ...parts], length: bodyLength + 8 };
 }
@@ -306,7 +384,11 @@ function rewriteSequence(node: DicomNode, outer: Encoding, session: Session, dep
   const parts = items.flatMap((item) => item.parts);
   if (node.undefinedLength) {
     const header = elementHeader(node, 0xffffffff, outer);
-    return { key: node.group * 0x10000 + node.element, parts: [header, ...parts, itemTag(0xe0dd, 0, itemEncoding)], length: header.length + bodyLength + 8 };
+    return {
+      key: node.group * 0x10000 + node.element,
+      parts: [header, ...parts, itemTag(0xe0dd, 0, itemEncoding)],
+      length: header.length + bodyLength + 8,
+    };
   }
   const header = elementHeader(node, bodyLength, outer);
   return { key: node.group * 0x10000 + node.element, parts: [header, ...parts], length: header.length + bodyLength };
@@ -325,7 +407,11 @@ function deidentificationRecord(session: Session, encoding: Encoding): Chunk[] {
       textElement(0x0008, 0x0104, 'LO', code.meaning, encoding),
     ];
     const length = body.reduce((sum, chunk) => sum + chunk.length, 0);
-    return { key: 0, parts: [itemTag(0xe000, length, encoding), ...body.flatMap((chunk) => chunk.parts)], length: length + 8 };
+    return {
+      key: 0,
+      parts: [itemTag(0xe000, length, encoding), ...body.flatMap((chunk) => chunk.parts)],
+      length: length + 8,
+    };
   });
   const sequenceLength = items.reduce((sum, item) => sum + item.length, 0);
   const sequenceHeader = elementHeader({ group: 0x0012, element: 0x0064, vr: 'SQ' }, sequenceLength, encoding);
@@ -334,7 +420,11 @@ function deidentificationRecord(session: Session, encoding: Encoding): Chunk[] {
   return [
     textElement(0x0012, 0x0062, 'CS', 'YES', encoding),
     textElement(0x0012, 0x0063, 'LO', method, encoding),
-    { key: 0x00120064, parts: [sequenceHeader, ...items.flatMap((item) => item.parts)], length: sequenceHeader.length + sequenceLength },
+    {
+      key: 0x00120064,
+      parts: [sequenceHeader, ...items.flatMap((item) => item.parts)],
+      length: sequenceHeader.length + sequenceLength,
+    },
     textElement(0x0028, 0x0303, 'CS', dates, encoding),
   ];
 }
@@ -409,7 +499,11 @@ export function deidentifyDicom(bytes: Uint8Array, context: DeidentifyContext): 
   const patientID = findText(source, elements, '00100020') ?? '';
   const patientDigest = hmacSha256(key, utf8(`${context.hospitalId}|patient|${patientID}`));
   const session: Session = {
-    source, context, key, profile: resolveProfile(context.options), identifiers: [],
+    source,
+    context,
+    key,
+    profile: resolveProfile(context.options),
+    identifiers: [],
     // A per-patient shift of 1 to 10 years back keeps intervals between a patient's studies (E.3.6, modified dates).
     dateShiftDays: -(365 + (((patientDigest[0]! << 8) | patientDigest[1]!) % 3285)),
     pseudonym: `IWS-${toHex(patientDigest).slice(0, 16).toUpperCase()}`,
@@ -423,7 +517,10 @@ export function deidentifyDicom(bytes: Uint8Array, context: DeidentifyContext): 
   chunks.sort((a, b) => a.key - b.key);
   const sopClassUID = findText(source, elements, '00080016') ?? metaSopClass ?? '';
   const sopInstanceUID = uids['00080018'] ?? '';
-  let dataset = concatBytes(chunks.flatMap((chunk) => chunk.parts), chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let dataset = concatBytes(
+    chunks.flatMap((chunk) => chunk.parts),
+    chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+  );
   if (deflated) dataset = deflateRaw(dataset);
   const meta = metaGroup(sopClassUID, sopInstanceUID, transferSyntaxUID);
   const preamble = new Uint8Array(132);

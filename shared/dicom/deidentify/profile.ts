@@ -1,26 +1,43 @@
 import annexE from './annex-e-2024b.json' with { type: 'json' };
-import type { AnonymizationOptions } from '../../schemas/api/datasets.ts';
+import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
 
 /** One row of PS3.15 2024b Table E.1-1: the Basic Profile action and the option columns (K keep, C clean). */
 export type AnnexERow = { tag: string; keyword: string; name: string; action: string; options: Record<string, string> };
 export type OptionCategory =
-  | 'dates' | 'descriptions' | 'device' | 'graphics' | 'institution' | 'modified-dates' | 'patient-characteristics'
-  | 'safe-private' | 'structured-content' | 'uids';
+  | 'dates'
+  | 'descriptions'
+  | 'device'
+  | 'graphics'
+  | 'institution'
+  | 'modified-dates'
+  | 'patient-characteristics'
+  | 'safe-private'
+  | 'structured-content'
+  | 'uids';
 
 export const ANNEX_E_EDITION = (annexE as { edition: string }).edition as '2024b';
 export const ANNEX_E_ROWS: readonly AnnexERow[] = (annexE as unknown as { attributes: AnnexERow[] }).attributes;
 
 /** Rows by GGGGEEEE; the repeating-group rows (50xx curves, 60xx overlays) and private attributes are handled by rule. */
 export const ANNEX_E_BY_TAG: ReadonlyMap<string, AnnexERow> = new Map(
-  ANNEX_E_ROWS.filter((row) => /^\([0-9A-F]{4},[0-9A-F]{4}\)$/.test(row.tag)).map((row) => [row.tag.replace(/[(),]/g, ''), row]),
+  ANNEX_E_ROWS.filter((row) => /^\([0-9A-F]{4},[0-9A-F]{4}\)$/.test(row.tag)).map((row) => [
+    row.tag.replace(/[(),]/g, ''),
+    row,
+  ]),
 );
 
 /** PS3.16 CID 7050 "De-identification Method" codes (scheme DCM). */
 export const DEIDENTIFICATION_CODES = {
   basicProfile: { value: '113100', meaning: 'Basic Application Confidentiality Profile' },
   cleanDescriptors: { value: '113105', meaning: 'Clean Descriptors Option' },
-  retainLongitudinalFullDates: { value: '113106', meaning: 'Retain Longitudinal Temporal Information Full Dates Option' },
-  retainLongitudinalModifiedDates: { value: '113107', meaning: 'Retain Longitudinal Temporal Information Modified Dates Option' },
+  retainLongitudinalFullDates: {
+    value: '113106',
+    meaning: 'Retain Longitudinal Temporal Information Full Dates Option',
+  },
+  retainLongitudinalModifiedDates: {
+    value: '113107',
+    meaning: 'Retain Longitudinal Temporal Information Modified Dates Option',
+  },
   retainPatientCharacteristics: { value: '113108', meaning: 'Retain Patient Characteristics Option' },
   retainDeviceIdentity: { value: '113109', meaning: 'Retain Device Identity Option' },
   retainUids: { value: '113110', meaning: 'Retain UIDs Option' },
@@ -43,7 +60,9 @@ export const DEIDENTIFICATION_PROFILE = {
  * and keeps these person-name attributes of the table when it is chosen.
  */
 export const PHYSICIAN_IDENTITY_KEYWORDS: ReadonlySet<string> = new Set(
-  ANNEX_E_ROWS.filter((row) => /Physician|Operator|PerformingPhysician|RequestingPhysician/.test(row.keyword)).map((row) => row.keyword),
+  ANNEX_E_ROWS.filter((row) => /Physician|Operator|PerformingPhysician|RequestingPhysician/.test(row.keyword)).map(
+    (row) => row.keyword,
+  ),
 );
 
 export type ResolvedProfile = {
@@ -75,10 +94,19 @@ export function resolveProfile(options: AnonymizationOptions): ResolvedProfile {
     categories.add('institution');
     codes.push(DEIDENTIFICATION_CODES.retainInstitutionIdentity);
   }
-  const methodText = [`PS3.15 ${ANNEX_E_EDITION} Annex E Basic Profile`, ...codes.slice(1).map((code) => code.meaning.replace(/ Option$/, ''))];
+  const methodText = [
+    `PS3.15 ${ANNEX_E_EDITION} Annex E Basic Profile`,
+    ...codes.slice(1).map((code) => code.meaning.replace(/ Option$/, '')),
+  ];
   if (options.retainPhysicianIdentity) methodText.push('Retain Physician Identity (project option)');
   if (options.keepPrivate) methodText.push('Retain All Private Attributes (project option)');
-  return { categories, retainPhysicianIdentity: options.retainPhysicianIdentity, keepPrivate: options.keepPrivate, codes, methodText };
+  return {
+    categories,
+    retainPhysicianIdentity: options.retainPhysicianIdentity,
+    keepPrivate: options.keepPrivate,
+    codes,
+    methodText,
+  };
 }
 
 export type EffectiveAction = 'keep' | 'clean' | 'remove' | 'empty' | 'dummy' | 'uid';
@@ -89,7 +117,9 @@ export type EffectiveAction = 'keep' | 'clean' | 'remove' | 'empty' | 'dummy' | 
  * attribute type; we pick the variant that keeps the file valid for every IOD: Z where allowed, else D (U for UIDs).
  */
 export function effectiveAction(row: AnnexERow, profile: ResolvedProfile, vr: string): EffectiveAction {
-  const options = Object.entries(row.options).filter(([category]) => profile.categories.has(category as OptionCategory));
+  const options = Object.entries(row.options).filter(([category]) =>
+    profile.categories.has(category as OptionCategory),
+  );
   if (options.some(([, value]) => value === 'K')) return 'keep';
   if (profile.retainPhysicianIdentity && PHYSICIAN_IDENTITY_KEYWORDS.has(row.keyword)) return 'keep';
   if (options.some(([, value]) => value === 'C')) return 'clean';
@@ -99,13 +129,23 @@ export function effectiveAction(row: AnnexERow, profile: ResolvedProfile, vr: st
 /** The Basic Profile column alone, composite actions resolved as described on effectiveAction. */
 export function basicAction(row: AnnexERow, vr: string): EffectiveAction {
   switch (row.action) {
-    case 'X': return 'remove';
-    case 'Z': return 'empty';
-    case 'D': return 'dummy';
-    case 'U': return 'uid';
-    case 'X/Z': case 'X/Z/D': case 'Z/D': return 'empty';
-    case 'X/D': return 'dummy';
-    case 'X/Z/U*': return vr === 'UI' ? 'uid' : 'empty';
-    default: return 'remove';
+    case 'X':
+      return 'remove';
+    case 'Z':
+      return 'empty';
+    case 'D':
+      return 'dummy';
+    case 'U':
+      return 'uid';
+    case 'X/Z':
+    case 'X/Z/D':
+    case 'Z/D':
+      return 'empty';
+    case 'X/D':
+      return 'dummy';
+    case 'X/Z/U*':
+      return vr === 'UI' ? 'uid' : 'empty';
+    default:
+      return 'remove';
   }
 }

@@ -1,5 +1,5 @@
-import dictionaryVr from '../dictionary-vr.json' with { type: 'json' };
-import { DicomParseError } from '../parse.ts';
+import dictionaryVr from '#shared/dicom/dictionary-vr.json' with { type: 'json' };
+import { DicomParseError } from '#shared/dicom/parse.ts';
 
 /**
  * A byte-exact view of a dataset: every element with the offsets of its header and value, sequences down to their
@@ -43,7 +43,9 @@ export function tagKey(group: number, element: number): string {
 export function dictionaryVrOf(group: number, element: number): string {
   if (group % 2 === 1) return element >= 0x10 && element <= 0xff ? 'LO' : 'UN';
   if (element === 0) return 'UL';
-  const vr = VR_DICTIONARY[tagKey(group, element)] ?? (group >= 0x6000 && group <= 0x60ff ? VR_DICTIONARY[tagKey(0x6000, element)] : undefined);
+  const vr =
+    VR_DICTIONARY[tagKey(group, element)] ??
+    (group >= 0x6000 && group <= 0x60ff ? VR_DICTIONARY[tagKey(0x6000, element)] : undefined);
   if (vr === 'ox') return 'OW';
   if (vr === 'xs') return 'US';
   return vr ?? 'UN';
@@ -87,7 +89,12 @@ function skipEncapsulated(reader: Reader, offset: number, little: boolean): numb
   }
 }
 
-function readItems(reader: Reader, offset: number, end: number | undefined, encoding: Encoding): { items: DicomItem[]; next: number } {
+function readItems(
+  reader: Reader,
+  offset: number,
+  end: number | undefined,
+  encoding: Encoding,
+): { items: DicomItem[]; next: number } {
   const little = encoding.littleEndian;
   const items: DicomItem[] = [];
   let position = offset;
@@ -117,7 +124,12 @@ function readItems(reader: Reader, offset: number, end: number | undefined, enco
 }
 
 function startsWithItem(reader: Reader, offset: number, length: number, little: boolean): boolean {
-  return length >= 8 && offset + 8 <= reader.bytes.length && reader.u16(offset, little) === 0xfffe && reader.u16(offset + 2, little) === 0xe000;
+  return (
+    length >= 8 &&
+    offset + 8 <= reader.bytes.length &&
+    reader.u16(offset, little) === 0xfffe &&
+    reader.u16(offset + 2, little) === 0xe000
+  );
 }
 
 /**
@@ -126,7 +138,11 @@ function startsWithItem(reader: Reader, offset: number, length: number, little: 
  * `next` stops before them and they are not part of the dataset.
  */
 export function readElements(
-  reader: Reader, offset: number, end: number | undefined, encoding: Encoding, context: 'top' | 'item',
+  reader: Reader,
+  offset: number,
+  end: number | undefined,
+  encoding: Encoding,
+  context: 'top' | 'item',
 ): { elements: DicomNode[]; next: number } {
   const little = encoding.littleEndian;
   const limit = end ?? reader.bytes.length;
@@ -166,10 +182,19 @@ export function readElements(
         valueStart = position + 8;
       }
       const node: DicomNode = {
-        group, element, tag: tagKey(group, element), vr, start: position, valueStart, valueLength: 0, end: 0, undefinedLength: length === UNDEFINED,
+        group,
+        element,
+        tag: tagKey(group, element),
+        vr,
+        start: position,
+        valueStart,
+        valueLength: 0,
+        end: 0,
+        undefinedLength: length === UNDEFINED,
       };
       if (length === UNDEFINED) {
-        const isPixelLike = (group === 0x7fe0 && element === 0x0010) || (encoding.explicit && (vr === 'OB' || vr === 'OW'));
+        const isPixelLike =
+          (group === 0x7fe0 && element === 0x0010) || (encoding.explicit && (vr === 'OB' || vr === 'OW'));
         if (isPixelLike) {
           node.end = skipEncapsulated(reader, valueStart, little);
           node.valueLength = node.end - valueStart;
@@ -188,7 +213,8 @@ export function readElements(
         if (valueEnd > limit) fail();
         node.valueLength = length;
         node.end = valueEnd;
-        const implicitSequence = !encoding.explicit && (vr === 'SQ' || (vr === 'UN' && startsWithItem(reader, valueStart, length, little)));
+        const implicitSequence =
+          !encoding.explicit && (vr === 'SQ' || (vr === 'UN' && startsWithItem(reader, valueStart, length, little)));
         if (vr === 'SQ' || implicitSequence) {
           try {
             node.items = readItems(reader, valueStart, valueEnd, encoding).items;
@@ -211,7 +237,11 @@ export function readElements(
   return { elements, next: position };
 }
 
-export function readDataSet(bytes: Uint8Array, offset: number, encoding: Encoding): { elements: DicomNode[]; next: number } {
+export function readDataSet(
+  bytes: Uint8Array,
+  offset: number,
+  encoding: Encoding,
+): { elements: DicomNode[]; next: number } {
   return readElements(new Reader(bytes), offset, undefined, encoding, 'top');
 }
 
@@ -231,7 +261,17 @@ export function readMetaGroup(bytes: Uint8Array, offset: number): { elements: Di
     const valueStart = position + (long ? 12 : 8);
     if (length === UNDEFINED || valueStart + length > bytes.length) fail();
     const element = reader.u16(position + 2, true);
-    elements.push({ group: 2, element, tag: tagKey(2, element), vr, start: position, valueStart, valueLength: length, end: valueStart + length, undefinedLength: false });
+    elements.push({
+      group: 2,
+      element,
+      tag: tagKey(2, element),
+      vr,
+      start: position,
+      valueStart,
+      valueLength: length,
+      end: valueStart + length,
+      undefinedLength: false,
+    });
     position = valueStart + length;
   }
   return { elements, next: position };
@@ -252,5 +292,7 @@ export function binaryStringToBytes(text: string): Uint8Array {
 
 /** A string value with padding (trailing spaces and NULs, leading spaces) removed. */
 export function nodeText(bytes: Uint8Array, node: DicomNode): string {
-  return bytesToBinaryString(bytes.subarray(node.valueStart, node.valueStart + node.valueLength)).replace(/[\0 ]+$/, '').replace(/^ +/, '');
+  return bytesToBinaryString(bytes.subarray(node.valueStart, node.valueStart + node.valueLength))
+    .replace(/[\0 ]+$/, '')
+    .replace(/^ +/, '');
 }

@@ -1,5 +1,5 @@
-import { hasPermission, ROLES, type Permission, type PermissionGrant, type Role } from '../../auth/roles.ts';
-import { AccessDeniedError, NotFoundError } from '../errors.ts';
+import { hasPermission, ROLES, type Permission, type PermissionGrant, type Role } from '#shared/auth/roles.ts';
+import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 
 /**
  * Who is calling: derived from the verified token claims AND the user record, never from the request
@@ -21,8 +21,14 @@ export type Caller = {
  * may give "A,B", and a local router may pass an array. Unknown group names are dropped.
  */
 export function parseGroups(claim: unknown): Role[] {
-  const raw = Array.isArray(claim) ? claim.map(String) : String(claim ?? '').replace(/^\[|\]$/g, '').split(/[\s,]+/);
-  return raw.map((g) => g.trim().replace(/^"|"$/g, '')).filter((g): g is Role => (ROLES as readonly string[]).includes(g));
+  const raw = Array.isArray(claim)
+    ? claim.map(String)
+    : String(claim ?? '')
+        .replace(/^\[|\]$/g, '')
+        .split(/[\s,]+/);
+  return raw
+    .map((g) => g.trim().replace(/^"|"$/g, ''))
+    .filter((g): g is Role => (ROLES as readonly string[]).includes(g));
 }
 
 /** Highest role among the groups (a user should be in one; if more, the strongest wins, as Cognito precedence would). */
@@ -47,7 +53,10 @@ export function canSeeDataset(caller: Caller, dataset: { hospitalId: string; tea
   return caller.teamId !== null && dataset.teamId === caller.teamId;
 }
 
-export function assertVisible<T extends { hospitalId: string; teamId: string | null }>(caller: Caller, dataset: T | undefined): T {
+export function assertVisible<T extends { hospitalId: string; teamId: string | null }>(
+  caller: Caller,
+  dataset: T | undefined,
+): T {
   if (!dataset || !canSeeDataset(caller, dataset)) throw new NotFoundError('DATASET_NOT_FOUND');
   return dataset;
 }

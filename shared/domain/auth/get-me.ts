@@ -1,14 +1,17 @@
-import type { MeResponse } from '../../schemas/api/auth.ts';
-import type { Caller } from '../access/caller.ts';
-import { NotFoundError } from '../errors.ts';
-import type { AuditLog, Clock } from '../datasets/ports.ts';
+import type { MeResponse } from '#shared/schemas/api/auth.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import { NotFoundError } from '#shared/domain/errors.ts';
+import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
 import type { Directory } from './ports.ts';
 
 /** Sign-ins are recorded (lastLogin and the audit log) at most once a day, from /api/me, which the site calls when a session starts. */
 const LOGIN_REFRESH_MS = 24 * 60 * 60 * 1000;
 
 /** The caller's own user record (never the token's copy of it), their hospital and team. */
-export async function getMe(caller: Caller, deps: { directory: Directory; audit: AuditLog; clock: Clock }): Promise<MeResponse> {
+export async function getMe(
+  caller: Caller,
+  deps: { directory: Directory; audit: AuditLog; clock: Clock },
+): Promise<MeResponse> {
   const [user, hospital, team] = await Promise.all([
     deps.directory.getUser(caller.hospitalId, caller.userId),
     deps.directory.getHospital(caller.hospitalId),
@@ -21,15 +24,28 @@ export async function getMe(caller: Caller, deps: { directory: Directory; audit:
   if (!lastLogin || Date.parse(now) - Date.parse(lastLogin) > LOGIN_REFRESH_MS) {
     await deps.directory.recordLogin(caller.hospitalId, caller.userId, now);
     await deps.audit.record({
-      hospitalId: caller.hospitalId, action: 'USER_SIGNED_IN', actorUserId: caller.userId, actorName: `${user.firstName} ${user.lastName}`, details: { role: user.role },
+      hospitalId: caller.hospitalId,
+      action: 'USER_SIGNED_IN',
+      actorUserId: caller.userId,
+      actorName: `${user.firstName} ${user.lastName}`,
+      details: { role: user.role },
     });
     lastLogin = now;
   }
   return {
     user: {
-      id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: user.status,
-      hospitalId: user.hospitalId, teamId: user.teamId, department: user.department ?? null, specialization: user.specialization ?? null,
-      permissions: user.permissions, lastLogin,
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      role: user.role,
+      status: user.status,
+      hospitalId: user.hospitalId,
+      teamId: user.teamId,
+      department: user.department ?? null,
+      specialization: user.specialization ?? null,
+      permissions: user.permissions,
+      lastLogin,
     },
     hospital: { id: hospital.id, name: hospital.name },
     team: team ? { id: team.id, name: team.name } : null,

@@ -1,4 +1,4 @@
-import type { PermissionGrant, Role } from '../../auth/roles.ts';
+import type { PermissionGrant, Role } from '#shared/auth/roles.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'INVITED', 'DISABLED'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -35,7 +35,14 @@ export type HospitalRecord = {
 };
 
 export type DepartmentRecord = { id: string; hospitalId: string; name: string; description: string; createdAt: string };
-export type TeamRecord = { id: string; hospitalId: string; name: string; departmentId: string; description: string; createdAt: string };
+export type TeamRecord = {
+  id: string;
+  hospitalId: string;
+  name: string;
+  departmentId: string;
+  description: string;
+  createdAt: string;
+};
 
 export type Directory = {
   getUser(hospitalId: string, userId: string): Promise<UserRecord | undefined>;

@@ -1,4 +1,4 @@
-import type { DatasetStatus } from '../../schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import type { AuditLog, DatasetRecord, DatasetRepository } from './ports.ts';
 
 /** Legal moves of the pipeline (DESIGN.md): forward one stage, FAILED from any active stage, retry FAILED → UPLOADING. */

@@ -1,5 +1,5 @@
-import type { CreateDatasetRequest, Dataset } from '../../schemas/api/datasets.ts';
-import { requirePermission, type Caller } from '../access/caller.ts';
+import type { CreateDatasetRequest, Dataset } from '#shared/schemas/api/datasets.ts';
+import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
 import type { AuditLog, Clock, DatasetRepository, IdGenerator, Pseudonymizer } from './ports.ts';
 import { searchTextOf, toDataset } from './view.ts';
 

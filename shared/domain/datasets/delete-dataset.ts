@@ -1,7 +1,7 @@
-import { requirePermission, type Caller } from '../access/caller.ts';
-import { InvalidStateError } from '../errors.ts';
-import type { ObjectStore } from '../storage.ts';
-import type { UploadRepository } from '../uploads/ports.ts';
+import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { InvalidStateError } from '#shared/domain/errors.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
+import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditLog, DatasetRepository } from './ports.ts';
 
@@ -25,7 +25,11 @@ export async function deleteDataset(
     const session = await deps.uploads.getSession(caller.hospitalId, dataset.uploadSessionId);
     if (dataset.status === 'UPLOADING' && session?.status === 'COMPLETE') throw new InvalidStateError();
     const files = await deps.uploads.listFiles(caller.hospitalId, dataset.uploadSessionId);
-    await Promise.all(files.filter((f) => f.status === 'PENDING' && f.multipartUploadId).map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId!)));
+    await Promise.all(
+      files
+        .filter((f) => f.status === 'PENDING' && f.multipartUploadId)
+        .map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId!)),
+    );
   }
   const prefix = `${caller.hospitalId}/${datasetId}/`;
   const removed = await Promise.all([
@@ -35,7 +39,11 @@ export async function deleteDataset(
   ]);
   const items = await deps.datasets.deleteAll(caller.hospitalId, datasetId, dataset.uploadSessionId);
   await deps.audit.record({
-    hospitalId: caller.hospitalId, datasetId, action: 'DATASET_DELETED', actorUserId: caller.userId,
-    actorName: `${caller.firstName} ${caller.lastName}`, details: { objectsDeleted: removed.reduce((a, b) => a + b, 0), itemsDeleted: items },
+    hospitalId: caller.hospitalId,
+    datasetId,
+    action: 'DATASET_DELETED',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`,
+    details: { objectsDeleted: removed.reduce((a, b) => a + b, 0), itemsDeleted: items },
   });
 }

@@ -1,7 +1,7 @@
-import type { DatasetDetail } from '../../schemas/api/datasets.ts';
-import type { Caller } from '../access/caller.ts';
-import type { Directory } from '../auth/ports.ts';
-import type { ObjectStore } from '../storage.ts';
+import type { DatasetDetail } from '#shared/schemas/api/datasets.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { DatasetRepository } from './ports.ts';
 import { presignedAssets } from './list-assets.ts';
 import { loadVisibleDataset } from './load-dataset.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditEvent, AuditLog, DatasetRepository } from './ports.ts';
 

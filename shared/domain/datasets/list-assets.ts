@@ -1,6 +1,6 @@
-import type { ProcessedAsset } from '../../schemas/api/datasets.ts';
-import { canSeeDataset, type Caller } from '../access/caller.ts';
-import type { ObjectStore } from '../storage.ts';
+import type { ProcessedAsset } from '#shared/schemas/api/datasets.ts';
+import { canSeeDataset, type Caller } from '#shared/domain/access/caller.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { AssetRecord, DatasetRecord, DatasetRepository } from './ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import { toAsset } from './view.ts';
@@ -14,8 +14,13 @@ export const ASSET_URL_TTL_SECONDS = 15 * 60;
  */
 function isOwnAsset(dataset: DatasetRecord, asset: AssetRecord): boolean {
   const prefix = `${dataset.hospitalId}/${dataset.id}/`;
-  return asset.bucket === 'assets' && asset.hospitalId === dataset.hospitalId && asset.datasetId === dataset.id
-    && asset.objectKey.startsWith(prefix) && !asset.objectKey.split('/').some((segment) => segment === '..' || segment === '.');
+  return (
+    asset.bucket === 'assets' &&
+    asset.hospitalId === dataset.hospitalId &&
+    asset.datasetId === dataset.id &&
+    asset.objectKey.startsWith(prefix) &&
+    !asset.objectKey.split('/').some((segment) => segment === '..' || segment === '.')
+  );
 }
 
 export async function presignedAssets(
@@ -28,7 +33,14 @@ export async function presignedAssets(
   return Promise.all(
     assets
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-      .map(async (asset) => toAsset(asset, mayRead && isOwnAsset(dataset, asset) ? await deps.objects.presignGet(asset.bucket, asset.objectKey, ASSET_URL_TTL_SECONDS) : undefined)),
+      .map(async (asset) =>
+        toAsset(
+          asset,
+          mayRead && isOwnAsset(dataset, asset)
+            ? await deps.objects.presignGet(asset.bucket, asset.objectKey, ASSET_URL_TTL_SECONDS)
+            : undefined,
+        ),
+      ),
   );
 }
 

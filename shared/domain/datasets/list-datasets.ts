@@ -1,5 +1,5 @@
-import type { Dataset, DatasetStatus } from '../../schemas/api/datasets.ts';
-import { isHospitalWide, requirePermission, type Caller } from '../access/caller.ts';
+import type { Dataset, DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { isHospitalWide, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
 import type { DatasetRepository, PageTokens, Pseudonymizer } from './ports.ts';
 import { toDataset } from './view.ts';
 
@@ -23,8 +23,18 @@ export async function listDatasets(
   const scope = JSON.stringify(['datasets', caller.hospitalId, teamId ?? '*', input.status ?? '*', search ?? '']);
   const startKey = input.nextToken ? await deps.pageTokens.open(scope, input.nextToken) : undefined;
   if (teamId === null) return { items: [], nextToken: null };
-  const searchAlias = input.search?.trim() ? await deps.pseudonymizer.patientAlias(caller.hospitalId, input.search.trim()) : undefined;
-  const page = await deps.datasets.list({ hospitalId: caller.hospitalId, teamId, status: input.status, search, searchAlias, limit: input.limit, startKey });
+  const searchAlias = input.search?.trim()
+    ? await deps.pseudonymizer.patientAlias(caller.hospitalId, input.search.trim())
+    : undefined;
+  const page = await deps.datasets.list({
+    hospitalId: caller.hospitalId,
+    teamId,
+    status: input.status,
+    search,
+    searchAlias,
+    limit: input.limit,
+    startKey,
+  });
   return {
     items: page.items.map(toDataset),
     nextToken: page.lastKey ? await deps.pageTokens.seal(scope, page.lastKey) : null,

@@ -1,6 +1,6 @@
-import type { ClassifiedType, Series } from '../../schemas/api/datasets.ts';
-import { requirePermission, type Caller } from '../access/caller.ts';
-import { NotFoundError } from '../errors.ts';
+import type { ClassifiedType, Series } from '#shared/schemas/api/datasets.ts';
+import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { NotFoundError } from '#shared/domain/errors.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditLog, Clock, DatasetRepository } from './ports.ts';
 import { toSeries } from './view.ts';
@@ -33,22 +33,43 @@ export async function overrideClassification(
   const series = (await deps.datasets.listSeries(caller.hospitalId, datasetId)).find((s) => s.id === seriesId);
   if (!series) throw new NotFoundError('SERIES_NOT_FOUND');
   const previous = series.classification;
-  const model = previous?.source === 'AI' ? previous : previous?.modelType ? { classifiedType: previous.modelType, confidence: previous.modelConfidence } : undefined;
+  const model =
+    previous?.source === 'AI'
+      ? previous
+      : previous?.modelType
+        ? { classifiedType: previous.modelType, confidence: previous.modelConfidence }
+        : undefined;
   const classification = {
     classifiedType,
     confidence: 1,
     source: 'MANUAL' as const,
     reasons: [`Set by ${caller.firstName} ${caller.lastName}`.trim()],
     bids: BIDS_FOR[classifiedType],
-    ...(model ? { modelType: model.classifiedType, ...(model.confidence !== undefined ? { modelConfidence: model.confidence } : {}) } : {}),
+    ...(model
+      ? {
+          modelType: model.classifiedType,
+          ...(model.confidence !== undefined ? { modelConfidence: model.confidence } : {}),
+        }
+      : {}),
     createdByUserId: caller.userId,
     createdAt: deps.clock.now(),
   };
-  const updated = await deps.datasets.updateSeries(caller.hospitalId, datasetId, seriesId, { classification, lowConfidence: false });
+  const updated = await deps.datasets.updateSeries(caller.hospitalId, datasetId, seriesId, {
+    classification,
+    lowConfidence: false,
+  });
   await deps.audit.record({
-    hospitalId: caller.hospitalId, datasetId, action: 'SERIES_CLASSIFIED', actorUserId: caller.userId,
+    hospitalId: caller.hospitalId,
+    datasetId,
+    action: 'SERIES_CLASSIFIED',
+    actorUserId: caller.userId,
     actorName: `${caller.firstName} ${caller.lastName}`,
-    details: { seriesId, classifiedType, previousType: previous?.classifiedType ?? null, modelType: model?.classifiedType ?? null },
+    details: {
+      seriesId,
+      classifiedType,
+      previousType: previous?.classifiedType ?? null,
+      modelType: model?.classifiedType ?? null,
+    },
   });
   return toSeries(updated);
 }

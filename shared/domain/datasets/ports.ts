@@ -1,4 +1,4 @@
-import type { Dataset, DatasetStatus, ProcessedAsset, Series } from '../../schemas/api/datasets.ts';
+import type { Dataset, DatasetStatus, ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
 
 /** A dataset as stored: the API shape plus bookkeeping that never leaves the server. */
 export type DatasetRecord = Dataset & {
@@ -31,18 +31,33 @@ export type DatasetRepository = {
   get(hospitalId: string, datasetId: string): Promise<DatasetRecord | undefined>;
   create(dataset: DatasetRecord): Promise<void>;
   /** Updates fields while the dataset is in one of `expectedStatuses`; throws ConflictError otherwise. */
-  update(hospitalId: string, datasetId: string, fields: Partial<DatasetRecord>, expectedStatuses: readonly DatasetStatus[]): Promise<DatasetRecord>;
+  update(
+    hospitalId: string,
+    datasetId: string,
+    fields: Partial<DatasetRecord>,
+    expectedStatuses: readonly DatasetStatus[],
+  ): Promise<DatasetRecord>;
   /**
    * Conditional status change (expected previous status) written together with its audit event (one transaction
    * where the store supports it); throws ConflictError when the status moved.
    */
   transition(
-    hospitalId: string, datasetId: string, from: readonly DatasetStatus[], to: DatasetStatus, fields?: Partial<DatasetRecord>, audit?: AuditEntry,
+    hospitalId: string,
+    datasetId: string,
+    from: readonly DatasetStatus[],
+    to: DatasetStatus,
+    fields?: Partial<DatasetRecord>,
+    audit?: AuditEntry,
   ): Promise<DatasetRecord>;
   list(query: DatasetListQuery): Promise<DatasetListPage>;
   listSeries(hospitalId: string, datasetId: string): Promise<SeriesRecord[]>;
   putSeries(series: SeriesRecord): Promise<void>;
-  updateSeries(hospitalId: string, datasetId: string, seriesId: string, fields: Partial<SeriesRecord>): Promise<SeriesRecord>;
+  updateSeries(
+    hospitalId: string,
+    datasetId: string,
+    seriesId: string,
+    fields: Partial<SeriesRecord>,
+  ): Promise<SeriesRecord>;
   listAssets(hospitalId: string, datasetId: string): Promise<AssetRecord[]>;
   putAsset(asset: AssetRecord): Promise<void>;
   /** Removes the dataset item and every item under it (series, assets, upload session and files). */
@@ -81,7 +96,7 @@ export type Pseudonymizer = {
   patientAlias(hospitalId: string, mrn: string): Promise<string>;
 };
 
-export type { BucketName, ObjectStore } from '../storage.ts';
+export type { BucketName, ObjectStore } from '#shared/domain/storage.ts';
 
 export type PipelineStarter = {
   start(input: { hospitalId: string; datasetId: string; runId: string }): Promise<void>;

@@ -1,6 +1,6 @@
-import type { Dataset } from '../../schemas/api/datasets.ts';
-import { canManageDataset, type Caller } from '../access/caller.ts';
-import { AccessDeniedError, InvalidStateError } from '../errors.ts';
+import type { Dataset } from '#shared/schemas/api/datasets.ts';
+import { canManageDataset, type Caller } from '#shared/domain/access/caller.ts';
+import { AccessDeniedError, InvalidStateError } from '#shared/domain/errors.ts';
 import { changeStatus } from './change-status.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditLog, DatasetRepository, IdGenerator, PipelineStarter } from './ports.ts';
@@ -20,9 +20,14 @@ export async function retryDataset(
   if (dataset.status !== 'FAILED') throw new InvalidStateError();
   const runId = deps.ids.newId();
   const updated = await changeStatus(deps, {
-    hospitalId: caller.hospitalId, datasetId, from: ['FAILED'], to: 'UPLOADING',
-    actorUserId: caller.userId, actorName: `${caller.firstName} ${caller.lastName}`,
-    fields: { failureReason: undefined, lastRunId: runId }, details: { retry: true, runId },
+    hospitalId: caller.hospitalId,
+    datasetId,
+    from: ['FAILED'],
+    to: 'UPLOADING',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`,
+    fields: { failureReason: undefined, lastRunId: runId },
+    details: { retry: true, runId },
   });
   await deps.pipeline.start({ hospitalId: caller.hospitalId, datasetId, runId });
   return toDataset(updated);

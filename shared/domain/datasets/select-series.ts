@@ -1,6 +1,6 @@
-import type { Series } from '../../schemas/api/datasets.ts';
-import { requirePermission, type Caller } from '../access/caller.ts';
-import { InvalidStateError, NotFoundError, ValidationError } from '../errors.ts';
+import type { Series } from '#shared/schemas/api/datasets.ts';
+import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { InvalidStateError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditLog, DatasetRepository } from './ports.ts';
 import { toSeries } from './view.ts';
@@ -22,15 +22,24 @@ export async function selectSeries(
   const byId = new Map(series.map((s) => [s.id, s]));
   for (const { seriesId } of selections) if (!byId.has(seriesId)) throw new NotFoundError('SERIES_NOT_FOUND');
   const wanted = new Map(selections.map((s) => [s.seriesId, s.selected]));
-  if (series.length > 0 && !series.some((s) => wanted.get(s.id) ?? s.selected)) throw new ValidationError('VALIDATION_FAILED', {}, [{ path: 'seriesSelections', message: 'At least one series must be selected' }]);
+  if (series.length > 0 && !series.some((s) => wanted.get(s.id) ?? s.selected))
+    throw new ValidationError('VALIDATION_FAILED', {}, [
+      { path: 'seriesSelections', message: 'At least one series must be selected' },
+    ]);
   const updated = await Promise.all(
-    series.map((s) => (wanted.has(s.id) && wanted.get(s.id) !== s.selected
-      ? deps.datasets.updateSeries(caller.hospitalId, datasetId, s.id, { selected: wanted.get(s.id)! })
-      : Promise.resolve(s))),
+    series.map((s) =>
+      wanted.has(s.id) && wanted.get(s.id) !== s.selected
+        ? deps.datasets.updateSeries(caller.hospitalId, datasetId, s.id, { selected: wanted.get(s.id)! })
+        : Promise.resolve(s),
+    ),
   );
   await deps.audit.record({
-    hospitalId: caller.hospitalId, datasetId, action: 'SERIES_SELECTION_CHANGED', actorUserId: caller.userId,
-    actorName: `${caller.firstName} ${caller.lastName}`, details: { selected: updated.filter((s) => s.selected).map((s) => s.id) },
+    hospitalId: caller.hospitalId,
+    datasetId,
+    action: 'SERIES_SELECTION_CHANGED',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`,
+    details: { selected: updated.filter((s) => s.selected).map((s) => s.id) },
   });
   return { items: updated.sort((a, b) => a.seriesNumber - b.seriesNumber).map(toSeries) };
 }

@@ -1,6 +1,6 @@
-import type { Dataset, UpdateDatasetRequest } from '../../schemas/api/datasets.ts';
-import { canManageDataset, requirePermission, type Caller } from '../access/caller.ts';
-import { AccessDeniedError, InvalidStateError } from '../errors.ts';
+import type { Dataset, UpdateDatasetRequest } from '#shared/schemas/api/datasets.ts';
+import { canManageDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { AccessDeniedError, InvalidStateError } from '#shared/domain/errors.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditLog, Clock, DatasetRepository, Pseudonymizer } from './ports.ts';
 import { searchTextOf, toDataset } from './view.ts';
@@ -19,10 +19,19 @@ export async function updateDataset(
   const { mrn, ...context } = request;
   const patientAlias = mrn ? await deps.pseudonymizer.patientAlias(caller.hospitalId, mrn) : current.patientAlias;
   const next = { ...current, ...context, patientAlias, updatedAt: deps.clock.now() };
-  const updated = await deps.datasets.update(caller.hospitalId, datasetId, { ...context, patientAlias, updatedAt: next.updatedAt, searchText: searchTextOf(next) }, ['CREATED']);
+  const updated = await deps.datasets.update(
+    caller.hospitalId,
+    datasetId,
+    { ...context, patientAlias, updatedAt: next.updatedAt, searchText: searchTextOf(next) },
+    ['CREATED'],
+  );
   await deps.audit.record({
-    hospitalId: caller.hospitalId, datasetId, action: 'DATASET_UPDATED', actorUserId: caller.userId,
-    actorName: `${caller.firstName} ${caller.lastName}`, details: { fields: Object.keys(request).map((k) => (k === 'mrn' ? 'patientAlias' : k)) },
+    hospitalId: caller.hospitalId,
+    datasetId,
+    action: 'DATASET_UPDATED',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`,
+    details: { fields: Object.keys(request).map((k) => (k === 'mrn' ? 'patientAlias' : k)) },
   });
   return toDataset(updated);
 }

@@ -1,4 +1,4 @@
-import type { Dataset, ProcessedAsset, Series } from '../../schemas/api/datasets.ts';
+import type { Dataset, ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
 import type { AssetRecord, DatasetRecord, SeriesRecord } from './ports.ts';
 
 /** The API shape of a stored dataset: bookkeeping fields stay on the server. */
@@ -18,8 +18,29 @@ export function toAsset(record: AssetRecord, url?: string): ProcessedAsset {
 }
 
 /** Lower-cased text the list search matches (never the MRN; the alias is a hash). */
-export function searchTextOf(d: Pick<Dataset, 'studyDescription' | 'clinicalIndication' | 'department' | 'ownerName' | 'patientAlias' | 'orderingPhysician' | 'id' | 'studyType'>): string {
-  return [d.studyDescription, d.clinicalIndication, d.department, d.ownerName, d.patientAlias, d.orderingPhysician, d.id, d.studyType]
+export function searchTextOf(
+  d: Pick<
+    Dataset,
+    | 'studyDescription'
+    | 'clinicalIndication'
+    | 'department'
+    | 'ownerName'
+    | 'patientAlias'
+    | 'orderingPhysician'
+    | 'id'
+    | 'studyType'
+  >,
+): string {
+  return [
+    d.studyDescription,
+    d.clinicalIndication,
+    d.department,
+    d.ownerName,
+    d.patientAlias,
+    d.orderingPhysician,
+    d.id,
+    d.studyType,
+  ]
     .join(' ')
     .toLowerCase();
 }

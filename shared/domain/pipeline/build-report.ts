@@ -1,6 +1,6 @@
-import { buildReport, type ReportInput } from '../../processing/report.ts';
-import type { Directory } from '../auth/ports.ts';
-import { PIPELINE_ACTOR } from '../datasets/ports.ts';
+import { buildReport, type ReportInput } from '#shared/processing/report.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { assetPrefix, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
 /** DESIGN.md: Basic Profile with Clean Descriptors and Retain Safe Private; the chosen options are listed beside it. */
@@ -8,7 +8,10 @@ export const DEIDENTIFICATION_PROFILE =
   'DICOM PS3.15 Annex E Basic Application Level Confidentiality Profile (113100) with Clean Descriptors (113105) and Retain Safe Private (113111)';
 
 /** REPORT: one PDF per dataset (study summary, de-identification, series table, thumbnails, quality figures). */
-export async function buildDatasetReport(input: StageInput, deps: PipelineDeps & { directory: Pick<Directory, 'getHospital'> }): Promise<void> {
+export async function buildDatasetReport(
+  input: StageInput,
+  deps: PipelineDeps & { directory: Pick<Directory, 'getHospital'> },
+): Promise<void> {
   const dataset = await loadDataset(deps, input);
   const { hospitalId, datasetId } = input;
   const [series, assets, hospital] = await Promise.all([
@@ -38,15 +41,26 @@ export async function buildDatasetReport(input: StageInput, deps: PipelineDeps &
   }
   const pdf = await buildReport({
     dataset: {
-      id: dataset.id, patientAlias: dataset.patientAlias, studyType: dataset.studyType, studyDescription: dataset.studyDescription,
-      clinicalIndication: dataset.clinicalIndication, orderingPhysician: dataset.orderingPhysician, department: dataset.department,
-      createdAt: dataset.createdAt, ...(hospital ? { hospitalName: hospital.name } : {}),
+      id: dataset.id,
+      patientAlias: dataset.patientAlias,
+      studyType: dataset.studyType,
+      studyDescription: dataset.studyDescription,
+      clinicalIndication: dataset.clinicalIndication,
+      orderingPhysician: dataset.orderingPhysician,
+      department: dataset.department,
+      createdAt: dataset.createdAt,
+      ...(hospital ? { hospitalName: hospital.name } : {}),
     },
     deidentification: { profile: DEIDENTIFICATION_PROFILE, options: { ...dataset.anonymization } },
     series: ordered.map((s) => ({
-      seriesNumber: s.seriesNumber, description: s.description, modality: s.modality, sliceCount: s.sliceCount,
-      classifiedType: s.classification?.classifiedType ?? 'OTHER', confidence: s.classification?.confidence ?? 0,
-      source: s.classification?.source ?? 'AI', bids: s.classification?.bids ?? { datatype: 'anat', suffix: 'T1w' },
+      seriesNumber: s.seriesNumber,
+      description: s.description,
+      modality: s.modality,
+      sliceCount: s.sliceCount,
+      classifiedType: s.classification?.classifiedType ?? 'OTHER',
+      confidence: s.classification?.confidence ?? 0,
+      source: s.classification?.source ?? 'AI',
+      bids: s.classification?.bids ?? { datatype: 'anat', suffix: 'T1w' },
     })),
     thumbnails,
     quality,
@@ -54,8 +68,23 @@ export async function buildDatasetReport(input: StageInput, deps: PipelineDeps &
   const key = `${assetPrefix(hospitalId, datasetId)}report.pdf`;
   await deps.objects.put('assets', key, pdf, 'application/pdf');
   await deps.datasets.putAsset({
-    id: 'report', datasetId, hospitalId, type: 'REPORT', label: 'Dataset report', byteSize: pdf.byteLength, mimeType: 'application/pdf',
-    metadata: { reportVersion: 1, series: ordered.length }, createdAt: deps.clock.now(), bucket: 'assets', objectKey: key,
+    id: 'report',
+    datasetId,
+    hospitalId,
+    type: 'REPORT',
+    label: 'Dataset report',
+    byteSize: pdf.byteLength,
+    mimeType: 'application/pdf',
+    metadata: { reportVersion: 1, series: ordered.length },
+    createdAt: deps.clock.now(),
+    bucket: 'assets',
+    objectKey: key,
   });
-  await deps.audit.record({ hospitalId, datasetId, action: 'REPORT_BUILT', ...PIPELINE_ACTOR, details: { runId: input.runId } });
+  await deps.audit.record({
+    hospitalId,
+    datasetId,
+    action: 'REPORT_BUILT',
+    ...PIPELINE_ACTOR,
+    details: { runId: input.runId },
+  });
 }

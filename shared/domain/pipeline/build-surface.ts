@@ -1,6 +1,6 @@
-import { buildSurface, SurfaceSourceError, type SurfaceResult } from '../../processing/surface.ts';
-import type { AssetRecord } from '../datasets/ports.ts';
-import { PIPELINE_ACTOR } from '../datasets/ports.ts';
+import { buildSurface, SurfaceSourceError, type SurfaceResult } from '#shared/processing/surface.ts';
+import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
+import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { assetPrefix, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
 /** Anatomical labels in order of preference for the head surface. */
@@ -27,7 +27,13 @@ export async function buildDatasetSurface(input: StageInput, deps: PipelineDeps)
   const { hospitalId, datasetId } = input;
   const source = pickAnatomicalVolume(await deps.datasets.listAssets(hospitalId, datasetId));
   if (!source) {
-    await deps.audit.record({ hospitalId, datasetId, action: 'SURFACE_SKIPPED', ...PIPELINE_ACTOR, details: { runId: input.runId, reason: 'no anatomical volume' } });
+    await deps.audit.record({
+      hospitalId,
+      datasetId,
+      action: 'SURFACE_SKIPPED',
+      ...PIPELINE_ACTOR,
+      details: { runId: input.runId, reason: 'no anatomical volume' },
+    });
     return;
   }
   let surface: SurfaceResult;
@@ -35,14 +41,29 @@ export async function buildDatasetSurface(input: StageInput, deps: PipelineDeps)
     surface = await buildSurface(await deps.objects.get('assets', source.objectKey));
   } catch (error) {
     if (!(error instanceof SurfaceSourceError)) throw error;
-    await deps.audit.record({ hospitalId, datasetId, action: 'SURFACE_SKIPPED', ...PIPELINE_ACTOR, details: { runId: input.runId, reason: 'volume cannot give a surface', volumeAssetId: source.id } });
+    await deps.audit.record({
+      hospitalId,
+      datasetId,
+      action: 'SURFACE_SKIPPED',
+      ...PIPELINE_ACTOR,
+      details: { runId: input.runId, reason: 'volume cannot give a surface', volumeAssetId: source.id },
+    });
     return;
   }
   const key = `${assetPrefix(hospitalId, datasetId)}${source.seriesId ?? 'dataset'}/surface.${surface.format}`;
   await deps.objects.put('assets', key, surface.bytes, surface.mimeType);
   await deps.datasets.putAsset({
-    id: `${source.seriesId ?? 'dataset'}-surface`, datasetId, hospitalId, seriesId: source.seriesId, type: 'SURFACE',
-    label: 'Head surface', byteSize: surface.bytes.byteLength, mimeType: surface.mimeType,
-    metadata: { ...surface.metadata, format: surface.format, volumeAssetId: source.id }, createdAt: deps.clock.now(), bucket: 'assets', objectKey: key,
+    id: `${source.seriesId ?? 'dataset'}-surface`,
+    datasetId,
+    hospitalId,
+    seriesId: source.seriesId,
+    type: 'SURFACE',
+    label: 'Head surface',
+    byteSize: surface.bytes.byteLength,
+    mimeType: surface.mimeType,
+    metadata: { ...surface.metadata, format: surface.format, volumeAssetId: source.id },
+    createdAt: deps.clock.now(),
+    bucket: 'assets',
+    objectKey: key,
   });
 }

@@ -1,17 +1,26 @@
-import { countDirections, parseBval, parseBvec } from '../../dicom/classify/diffusion.ts';
-import { buildTracts, MIN_TENSOR_DIRECTIONS } from '../../processing/tracts.ts';
-import type { AssetRecord } from '../datasets/ports.ts';
-import { PIPELINE_ACTOR } from '../datasets/ports.ts';
+import { countDirections, parseBval, parseBvec } from '#shared/dicom/classify/diffusion.ts';
+import { buildTracts, MIN_TENSOR_DIRECTIONS } from '#shared/processing/tracts.ts';
+import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
+import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** Diffusion volumes (DTI or DWI, with bval/bvec) that have enough directions for a tensor fit. */
-export async function diffusionCandidates(assets: AssetRecord[], deps: PipelineDeps): Promise<{ asset: AssetRecord; bval: string; bvec: string }[]> {
+export async function diffusionCandidates(
+  assets: AssetRecord[],
+  deps: PipelineDeps,
+): Promise<{ asset: AssetRecord; bval: string; bvec: string }[]> {
   const out: { asset: AssetRecord; bval: string; bvec: string }[] = [];
   for (const asset of assets) {
     const type = asset.metadata.classifiedType;
-    if (asset.type !== 'VOLUME' || !asset.metadata.bvalKey || !asset.metadata.bvecKey || (type !== 'DTI' && type !== 'DWI')) continue;
+    if (
+      asset.type !== 'VOLUME' ||
+      !asset.metadata.bvalKey ||
+      !asset.metadata.bvecKey ||
+      (type !== 'DTI' && type !== 'DWI')
+    )
+      continue;
     const bval = decode(await deps.objects.get('assets', String(asset.metadata.bvalKey)));
     const bvec = decode(await deps.objects.get('assets', String(asset.metadata.bvecKey)));
     if (countDirections(parseBvec(bvec), parseBval(bval)) >= MIN_TENSOR_DIRECTIONS) out.push({ asset, bval, bvec });
@@ -30,14 +39,50 @@ export async function buildDatasetTracts(input: StageInput, deps: PipelineDeps):
     const now = deps.clock.now();
     const common = { datasetId, hospitalId, seriesId: asset.seriesId, createdAt: now, bucket: 'assets' as const };
     const outputs: [string, Uint8Array, Omit<AssetRecord, keyof typeof common | 'byteSize' | 'objectKey'>][] = [
-      [`${base}_FA.nii.gz`, result.fa, { id: `${asset.id}-fa`, type: 'VOLUME', label: 'FA map', mimeType: 'application/gzip', metadata: { derivedFrom: asset.id, map: 'FA', meanFa: result.metadata.meanFa } }],
-      [`${base}_colorFA.nii.gz`, result.colorFa, { id: `${asset.id}-colorfa`, type: 'VOLUME', label: 'Colour FA map', mimeType: 'application/gzip', metadata: { derivedFrom: asset.id, map: 'colorFA' } }],
-      [`${base}.trk`, result.trk, { id: `${asset.id}-tracts`, type: 'TRACT', label: 'Tractography', mimeType: 'application/octet-stream', metadata: { ...result.metadata, volumeAssetId: asset.id } }],
+      [
+        `${base}_FA.nii.gz`,
+        result.fa,
+        {
+          id: `${asset.id}-fa`,
+          type: 'VOLUME',
+          label: 'FA map',
+          mimeType: 'application/gzip',
+          metadata: { derivedFrom: asset.id, map: 'FA', meanFa: result.metadata.meanFa },
+        },
+      ],
+      [
+        `${base}_colorFA.nii.gz`,
+        result.colorFa,
+        {
+          id: `${asset.id}-colorfa`,
+          type: 'VOLUME',
+          label: 'Colour FA map',
+          mimeType: 'application/gzip',
+          metadata: { derivedFrom: asset.id, map: 'colorFA' },
+        },
+      ],
+      [
+        `${base}.trk`,
+        result.trk,
+        {
+          id: `${asset.id}-tracts`,
+          type: 'TRACT',
+          label: 'Tractography',
+          mimeType: 'application/octet-stream',
+          metadata: { ...result.metadata, volumeAssetId: asset.id },
+        },
+      ],
     ];
     for (const [key, bytes, fields] of outputs) {
       await deps.objects.put('assets', key, bytes, fields.mimeType);
       await deps.datasets.putAsset({ ...common, ...fields, byteSize: bytes.byteLength, objectKey: key });
     }
   }
-  await deps.audit.record({ hospitalId, datasetId, action: 'TRACTS_BUILT', ...PIPELINE_ACTOR, details: { runId: input.runId, series: candidates.length } });
+  await deps.audit.record({
+    hospitalId,
+    datasetId,
+    action: 'TRACTS_BUILT',
+    ...PIPELINE_ACTOR,
+    details: { runId: input.runId, series: candidates.length },
+  });
 }

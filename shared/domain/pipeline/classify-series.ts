@@ -1,6 +1,10 @@
-import { acquisitionFromDicom, classifySeries as classify, LOW_CONFIDENCE_THRESHOLD } from '../../dicom/classify/index.ts';
-import { parseDicom, withoutPixelData } from '../../dicom/parse.ts';
-import { PIPELINE_ACTOR } from '../datasets/ports.ts';
+import {
+  acquisitionFromDicom,
+  classifySeries as classify,
+  LOW_CONFIDENCE_THRESHOLD,
+} from '#shared/dicom/classify/index.ts';
+import { parseDicom, withoutPixelData } from '#shared/dicom/parse.ts';
+import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { enterStage, studiesSeriesPrefix, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
@@ -25,11 +29,22 @@ export async function classifyDatasetSeries(input: StageInput, deps: PipelineDep
     counts[result.classifiedType] = (counts[result.classifiedType] ?? 0) + 1;
     if (isLow) lowConfidence += 1;
   }
-  await deps.audit.record({ hospitalId, datasetId, action: 'SERIES_CLASSIFIED_AI', ...PIPELINE_ACTOR, details: { runId: input.runId, counts, lowConfidence } });
+  await deps.audit.record({
+    hospitalId,
+    datasetId,
+    action: 'SERIES_CLASSIFIED_AI',
+    ...PIPELINE_ACTOR,
+    details: { runId: input.runId, counts, lowConfidence },
+  });
 }
 
 /** Headers of one series, read file by file: pixel data is dropped as each file is read, so memory stays bounded. */
-async function readSeriesHeaders(deps: PipelineDeps, hospitalId: string, datasetId: string, seriesUID: string): Promise<Uint8Array[]> {
+async function readSeriesHeaders(
+  deps: PipelineDeps,
+  hospitalId: string,
+  datasetId: string,
+  seriesUID: string,
+): Promise<Uint8Array[]> {
   const objects = await deps.objects.list('studies', studiesSeriesPrefix(hospitalId, datasetId, seriesUID));
   const headers: Uint8Array[] = [];
   for (const object of objects) {

@@ -1,11 +1,18 @@
-import { convertToNifti } from '../../dicom/convert.ts';
-import { renderThumbnail } from '../../dicom/thumbnail.ts';
-import type { AssetRecord, SeriesRecord } from '../datasets/ports.ts';
-import { PIPELINE_ACTOR } from '../datasets/ports.ts';
+import { convertToNifti } from '#shared/dicom/convert.ts';
+import { renderThumbnail } from '#shared/dicom/thumbnail.ts';
+import type { AssetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { assetPrefix, enterStage, readSeriesFiles, type PipelineDeps, type StageInput } from './deps.ts';
 
 /** Metadata keys of a VOLUME asset that point at its companion objects in the assets bucket. */
-export type VolumeMetadata = { sidecarKey: string; bvalKey?: string; bvecKey?: string; dims?: number[]; classifiedType?: string; seriesInstanceUID: string };
+export type VolumeMetadata = {
+  sidecarKey: string;
+  bvalKey?: string;
+  bvecKey?: string;
+  dims?: number[];
+  classifiedType?: string;
+  seriesInstanceUID: string;
+};
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'series';
 
@@ -20,7 +27,13 @@ export async function convertDatasetSeries(input: StageInput, deps: PipelineDeps
   const series = (await deps.datasets.listSeries(hospitalId, datasetId)).filter((s) => s.selected);
   let volumes = 0;
   for (const s of series) volumes += await convertOne(s, input, deps);
-  await deps.audit.record({ hospitalId, datasetId, action: 'SERIES_CONVERTED', ...PIPELINE_ACTOR, details: { runId: input.runId, series: series.length, volumes } });
+  await deps.audit.record({
+    hospitalId,
+    datasetId,
+    action: 'SERIES_CONVERTED',
+    ...PIPELINE_ACTOR,
+    details: { runId: input.runId, series: series.length, volumes },
+  });
 }
 
 async function convertOne(series: SeriesRecord, input: StageInput, deps: PipelineDeps): Promise<number> {
@@ -42,17 +55,36 @@ async function convertOne(series: SeriesRecord, input: StageInput, deps: Pipelin
       metadata.bvecKey = `${base}.bvec`;
     }
     const volume: AssetRecord = {
-      id: `${series.id}-volume-${index}`, datasetId, hospitalId, seriesId: series.id, type: 'VOLUME',
-      label: `${series.description} (NIfTI)`, byteSize: output.nifti.byteLength, mimeType: 'application/gzip',
-      metadata: { ...metadata, baseName: output.baseName }, createdAt: now, bucket: 'assets', objectKey: `${base}.nii.gz`,
+      id: `${series.id}-volume-${index}`,
+      datasetId,
+      hospitalId,
+      seriesId: series.id,
+      type: 'VOLUME',
+      label: `${series.description} (NIfTI)`,
+      byteSize: output.nifti.byteLength,
+      mimeType: 'application/gzip',
+      metadata: { ...metadata, baseName: output.baseName },
+      createdAt: now,
+      bucket: 'assets',
+      objectKey: `${base}.nii.gz`,
     };
     await deps.datasets.putAsset(volume);
     if (index === 0) {
       const png = renderThumbnail(output.nifti);
       await deps.objects.put('assets', `${base}.png`, png, 'image/png');
       await deps.datasets.putAsset({
-        id: `${series.id}-thumbnail`, datasetId, hospitalId, seriesId: series.id, type: 'THUMBNAIL', label: `${series.description} thumbnail`,
-        byteSize: png.byteLength, mimeType: 'image/png', metadata: { volumeAssetId: volume.id }, createdAt: now, bucket: 'assets', objectKey: `${base}.png`,
+        id: `${series.id}-thumbnail`,
+        datasetId,
+        hospitalId,
+        seriesId: series.id,
+        type: 'THUMBNAIL',
+        label: `${series.description} thumbnail`,
+        byteSize: png.byteLength,
+        mimeType: 'image/png',
+        metadata: { volumeAssetId: volume.id },
+        createdAt: now,
+        bucket: 'assets',
+        objectKey: `${base}.png`,
       });
     }
   }

@@ -1,10 +1,10 @@
-import { deidentifyDicom } from '../../dicom/deidentify/index.ts';
-import { readSeriesFileMetadata, type SeriesFileMetadata } from '../../dicom/metadata.ts';
-import { groupIntoSeries } from '../../dicom/series.ts';
-import { checkDicom } from '../../dicom/validate.ts';
-import { PIPELINE_ACTOR } from '../datasets/ports.ts';
-import { NoValidDicomError } from '../errors.ts';
-import { rawPrefix } from '../uploads/ports.ts';
+import { deidentifyDicom } from '#shared/dicom/deidentify/index.ts';
+import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/metadata.ts';
+import { groupIntoSeries } from '#shared/dicom/series.ts';
+import { checkDicom } from '#shared/dicom/validate.ts';
+import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
+import { NoValidDicomError } from '#shared/domain/errors.ts';
+import { rawPrefix } from '#shared/domain/uploads/ports.ts';
 import { enterStage, studiesSeriesPrefix, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
@@ -67,15 +67,31 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       createdAt: now,
     });
   }
-  await deps.datasets.update(hospitalId, datasetId, {
-    deidentifiedAt: now, fileErrors, seriesCount: groups.length, updatedAt: now,
-    sizeBytes: metadata.reduce((sum, f) => sum + f.fileSize, 0),
-  }, ['ANONYMIZING']);
+  await deps.datasets.update(
+    hospitalId,
+    datasetId,
+    {
+      deidentifiedAt: now,
+      fileErrors,
+      seriesCount: groups.length,
+      updatedAt: now,
+      sizeBytes: metadata.reduce((sum, f) => sum + f.fileSize, 0),
+    },
+    ['ANONYMIZING'],
+  );
   await deps.audit.record({
-    hospitalId, datasetId, action: 'DATASET_DEIDENTIFIED', ...PIPELINE_ACTOR,
+    hospitalId,
+    datasetId,
+    action: 'DATASET_DEIDENTIFIED',
+    ...PIPELINE_ACTOR,
     details: {
-      runId: input.runId, files: metadata.length, rejectedFiles: fileErrors.length, series: groups.length,
-      burnedInAnnotationFiles: burnedIn, options: dataset.anonymization, profile: summary ?? null,
+      runId: input.runId,
+      files: metadata.length,
+      rejectedFiles: fileErrors.length,
+      series: groups.length,
+      burnedInAnnotationFiles: burnedIn,
+      options: dataset.anonymization,
+      profile: summary ?? null,
     },
   });
   // Raw uploads go only once the de-identified copies and the series items are safely stored.

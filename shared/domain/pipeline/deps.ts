@@ -1,10 +1,10 @@
-import type { AuditLog, Clock, DatasetRecord, DatasetRepository } from '../datasets/ports.ts';
-import { PIPELINE_ACTOR } from '../datasets/ports.ts';
-import { changeStatus } from '../datasets/change-status.ts';
-import type { DatasetStatus } from '../../schemas/api/datasets.ts';
-import { NotFoundError } from '../errors.ts';
-import type { ObjectStore } from '../storage.ts';
-import type { UploadRepository } from '../uploads/ports.ts';
+import type { AuditLog, Clock, DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
+import { changeStatus } from '#shared/domain/datasets/change-status.ts';
+import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { NotFoundError } from '#shared/domain/errors.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
+import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 
 /** Ports of the pipeline stages. */
 export type PipelineDeps = {
@@ -28,23 +28,43 @@ export async function loadDataset(deps: PipelineDeps, input: StageInput): Promis
  * Enters a stage: moves `from` → `to` (conditional, audited). A retry of the same stage finds the dataset
  * already in `to` and goes on without a second transition, which keeps each stage idempotent.
  */
-export async function enterStage(deps: PipelineDeps, input: StageInput, from: DatasetStatus, to: DatasetStatus): Promise<DatasetRecord> {
+export async function enterStage(
+  deps: PipelineDeps,
+  input: StageInput,
+  from: DatasetStatus,
+  to: DatasetStatus,
+): Promise<DatasetRecord> {
   const dataset = await loadDataset(deps, input);
   if (dataset.status === to) return dataset;
   return changeStatus(deps, {
-    hospitalId: input.hospitalId, datasetId: input.datasetId, from: [from], to, ...PIPELINE_ACTOR,
-    fields: { updatedAt: deps.clock.now() }, details: { runId: input.runId },
+    hospitalId: input.hospitalId,
+    datasetId: input.datasetId,
+    from: [from],
+    to,
+    ...PIPELINE_ACTOR,
+    fields: { updatedAt: deps.clock.now() },
+    details: { runId: input.runId },
   });
 }
 
 /** Studies-bucket prefix of a dataset's de-identified series. */
-export const studiesSeriesPrefix = (hospitalId: string, datasetId: string, seriesUID: string) => `${hospitalId}/${datasetId}/${seriesUID}/`;
+export const studiesSeriesPrefix = (hospitalId: string, datasetId: string, seriesUID: string) =>
+  `${hospitalId}/${datasetId}/${seriesUID}/`;
 export const assetPrefix = (hospitalId: string, datasetId: string) => `${hospitalId}/${datasetId}/`;
 
 /** Files of one de-identified series, read from the studies bucket in key order. */
-export async function readSeriesFiles(deps: PipelineDeps, hospitalId: string, datasetId: string, seriesUID: string): Promise<{ name: string; bytes: Uint8Array }[]> {
+export async function readSeriesFiles(
+  deps: PipelineDeps,
+  hospitalId: string,
+  datasetId: string,
+  seriesUID: string,
+): Promise<{ name: string; bytes: Uint8Array }[]> {
   const objects = await deps.objects.list('studies', studiesSeriesPrefix(hospitalId, datasetId, seriesUID));
   const files: { name: string; bytes: Uint8Array }[] = [];
-  for (const object of objects) files.push({ name: object.key.slice(object.key.lastIndexOf('/') + 1), bytes: await deps.objects.get('studies', object.key) });
+  for (const object of objects)
+    files.push({
+      name: object.key.slice(object.key.lastIndexOf('/') + 1),
+      bytes: await deps.objects.get('studies', object.key),
+    });
   return files;
 }

@@ -1,7 +1,7 @@
-import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '../../schemas/api/errors.ts';
-import type { DatasetStatus } from '../../schemas/api/datasets.ts';
-import { changeStatus } from '../datasets/change-status.ts';
-import { PIPELINE_ACTOR } from '../datasets/ports.ts';
+import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
+import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { changeStatus } from '#shared/domain/datasets/change-status.ts';
+import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import type { PipelineDeps, StageInput } from './deps.ts';
 
 /** Readable reasons for the errors a stage can raise. Engine messages are never copied: they could quote DICOM values. */
@@ -21,7 +21,7 @@ export function failureReason(error: { Error: string; Cause?: string } | undefin
   if (!error) return 'Processing failed';
   if (REASONS[error.Error]) return REASONS[error.Error]!;
   if (error.Error in ERROR_CATALOGUE) return catalogueMessage(error.Error as ErrorCode);
-  let cause: { errorType?: string } = {};
+  let cause: { errorType?: string };
   try {
     cause = JSON.parse(error.Cause ?? '{}') as { errorType?: string };
   } catch {
@@ -34,12 +34,20 @@ export function failureReason(error: { Error: string; Cause?: string } | undefin
 const FAILABLE: DatasetStatus[] = ['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING'];
 
 /** Any active stage → FAILED with the reason kept. A dataset deleted meanwhile, or already FAILED, is left as it is. */
-export async function recordFailure(input: StageInput & { error?: { Error: string; Cause?: string } }, deps: PipelineDeps): Promise<void> {
+export async function recordFailure(
+  input: StageInput & { error?: { Error: string; Cause?: string } },
+  deps: PipelineDeps,
+): Promise<void> {
   const dataset = await deps.datasets.get(input.hospitalId, input.datasetId);
   if (!dataset || !FAILABLE.includes(dataset.status)) return;
   const reason = failureReason(input.error);
   await changeStatus(deps, {
-    hospitalId: input.hospitalId, datasetId: input.datasetId, from: [dataset.status], to: 'FAILED', ...PIPELINE_ACTOR,
-    fields: { failureReason: reason, updatedAt: deps.clock.now() }, details: { runId: input.runId, reason, error: input.error?.Error ?? null },
+    hospitalId: input.hospitalId,
+    datasetId: input.datasetId,
+    from: [dataset.status],
+    to: 'FAILED',
+    ...PIPELINE_ACTOR,
+    fields: { failureReason: reason, updatedAt: deps.clock.now() },
+    details: { runId: input.runId, reason, error: input.error?.Error ?? null },
   });
 }

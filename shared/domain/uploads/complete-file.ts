@@ -1,7 +1,7 @@
-import type { Caller } from '../access/caller.ts';
-import type { DatasetRepository } from '../datasets/ports.ts';
-import { InvalidStateError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ObjectStore, StoredPart } from '../storage.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import { InvalidStateError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import type { ObjectStore, StoredPart } from '#shared/domain/storage.ts';
 import { loadVisibleSession } from './get-upload-session.ts';
 import type { UploadRepository } from './ports.ts';
 
@@ -19,16 +19,25 @@ export async function completeFile(
   if (!file) throw new NotFoundError('UPLOAD_NOT_FOUND');
   if (file.status === 'COMPLETE') return { fileIndex, status: 'COMPLETE' };
   const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
-  if (!file.multipartUploadId || sorted.length !== file.partCount || sorted.some((p, i) => p.partNumber !== i + 1)) throw new InvalidStateError('UPLOAD_INCOMPLETE');
+  if (!file.multipartUploadId || sorted.length !== file.partCount || sorted.some((p, i) => p.partNumber !== i + 1))
+    throw new InvalidStateError('UPLOAD_INCOMPLETE');
   // Part URLs do not bind a length: the parts the store holds must add up to exactly the declared size, each full-size
   // but the last, or a client could store more (or less) than the limits it was checked against.
-  const held = new Map((await deps.objects.listParts('uploads', file.objectKey, file.multipartUploadId)).map((p) => [p.partNumber, p.size]));
-  const expected = (partNumber: number) => partNumber < file.partCount ? session.partBytes : file.sizeBytes - session.partBytes * (file.partCount - 1);
-  if (sorted.some((p) => held.get(p.partNumber) !== expected(p.partNumber))) throw new InvalidStateError('UPLOAD_INCOMPLETE');
+  const held = new Map(
+    (await deps.objects.listParts('uploads', file.objectKey, file.multipartUploadId)).map((p) => [
+      p.partNumber,
+      p.size,
+    ]),
+  );
+  const expected = (partNumber: number) =>
+    partNumber < file.partCount ? session.partBytes : file.sizeBytes - session.partBytes * (file.partCount - 1);
+  if (sorted.some((p) => held.get(p.partNumber) !== expected(p.partNumber)))
+    throw new InvalidStateError('UPLOAD_INCOMPLETE');
   try {
     await deps.objects.completeMultipart('uploads', file.objectKey, file.multipartUploadId, sorted);
   } catch (error) {
-    if (error instanceof Error && /InvalidPart|NoSuchUpload|EntityTooSmall/.test(error.name)) throw new ValidationError('UPLOAD_INCOMPLETE');
+    if (error instanceof Error && /InvalidPart|NoSuchUpload|EntityTooSmall/.test(error.name))
+      throw new ValidationError('UPLOAD_INCOMPLETE');
     throw error;
   }
   await deps.uploads.markFileComplete(caller.hospitalId, sessionId, fileIndex);

@@ -1,8 +1,8 @@
-import type { Dataset } from '../../schemas/api/datasets.ts';
-import type { Caller } from '../access/caller.ts';
-import type { AuditLog, DatasetRepository, IdGenerator, PipelineStarter } from '../datasets/ports.ts';
-import { toDataset } from '../datasets/view.ts';
-import { InvalidStateError } from '../errors.ts';
+import type { Dataset } from '#shared/schemas/api/datasets.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { AuditLog, DatasetRepository, IdGenerator, PipelineStarter } from '#shared/domain/datasets/ports.ts';
+import { toDataset } from '#shared/domain/datasets/view.ts';
+import { InvalidStateError } from '#shared/domain/errors.ts';
 import { loadVisibleSession } from './get-upload-session.ts';
 import type { UploadRepository } from './ports.ts';
 
@@ -14,21 +14,34 @@ import type { UploadRepository } from './ports.ts';
 export async function completeUpload(
   sessionId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; uploads: UploadRepository; audit: AuditLog; pipeline: PipelineStarter; ids: IdGenerator },
+  deps: {
+    datasets: DatasetRepository;
+    uploads: UploadRepository;
+    audit: AuditLog;
+    pipeline: PipelineStarter;
+    ids: IdGenerator;
+  },
 ): Promise<Dataset> {
   const session = await loadVisibleSession(sessionId, caller, deps);
   const dataset = (await deps.datasets.get(caller.hospitalId, session.datasetId))!;
   if (session.status === 'COMPLETE') return toDataset(dataset);
   if (session.status !== 'OPEN' || dataset.status !== 'UPLOADING') throw new InvalidStateError();
   const files = await deps.uploads.listFiles(caller.hospitalId, sessionId);
-  if (files.length !== session.fileCount || files.some((f) => f.status !== 'COMPLETE')) throw new InvalidStateError('UPLOAD_INCOMPLETE');
+  if (files.length !== session.fileCount || files.some((f) => f.status !== 'COMPLETE'))
+    throw new InvalidStateError('UPLOAD_INCOMPLETE');
   const runId = dataset.lastRunId ?? deps.ids.newId();
-  const updated = dataset.lastRunId ? dataset : await deps.datasets.update(caller.hospitalId, dataset.id, { lastRunId: runId }, ['UPLOADING']);
+  const updated = dataset.lastRunId
+    ? dataset
+    : await deps.datasets.update(caller.hospitalId, dataset.id, { lastRunId: runId }, ['UPLOADING']);
   await deps.pipeline.start({ hospitalId: caller.hospitalId, datasetId: dataset.id, runId });
   await deps.uploads.setSessionStatus(caller.hospitalId, sessionId, 'COMPLETE');
   await deps.audit.record({
-    hospitalId: caller.hospitalId, datasetId: dataset.id, action: 'UPLOAD_COMPLETED', actorUserId: caller.userId,
-    actorName: `${caller.firstName} ${caller.lastName}`, details: { sessionId, fileCount: files.length, runId },
+    hospitalId: caller.hospitalId,
+    datasetId: dataset.id,
+    action: 'UPLOAD_COMPLETED',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`,
+    details: { sessionId, fileCount: files.length, runId },
   });
   return toDataset(updated);
 }

@@ -1,8 +1,8 @@
-import type { UploadSession } from '../../schemas/api/uploads.ts';
-import { canManageDataset, canSeeDataset, requirePermission, type Caller } from '../access/caller.ts';
-import type { DatasetRepository } from '../datasets/ports.ts';
-import { AccessDeniedError, NotFoundError } from '../errors.ts';
-import type { ObjectStore } from '../storage.ts';
+import type { UploadSession } from '#shared/schemas/api/uploads.ts';
+import { canManageDataset, canSeeDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository, UploadSessionRecord } from './ports.ts';
 
 /**
@@ -32,15 +32,28 @@ export async function getUploadSession(
 ): Promise<UploadSession> {
   const session = await loadVisibleSession(sessionId, caller, deps);
   const files = await deps.uploads.listFiles(caller.hospitalId, sessionId);
-  const states = await Promise.all(files.map(async (f) => ({
-    fileIndex: f.fileIndex,
-    path: f.path,
-    sizeBytes: f.sizeBytes,
-    partCount: f.partCount,
-    status: f.status,
-    completedParts: f.status === 'PENDING' && session.status === 'OPEN' && f.multipartUploadId
-      ? (await deps.objects.listParts('uploads', f.objectKey, f.multipartUploadId)).map(({ partNumber, etag }) => ({ partNumber, etag }))
-      : [],
-  })));
-  return { sessionId, datasetId: session.datasetId, partBytes: session.partBytes, status: session.status, createdAt: session.createdAt, files: states };
+  const states = await Promise.all(
+    files.map(async (f) => ({
+      fileIndex: f.fileIndex,
+      path: f.path,
+      sizeBytes: f.sizeBytes,
+      partCount: f.partCount,
+      status: f.status,
+      completedParts:
+        f.status === 'PENDING' && session.status === 'OPEN' && f.multipartUploadId
+          ? (await deps.objects.listParts('uploads', f.objectKey, f.multipartUploadId)).map(({ partNumber, etag }) => ({
+              partNumber,
+              etag,
+            }))
+          : [],
+    })),
+  );
+  return {
+    sessionId,
+    datasetId: session.datasetId,
+    partBytes: session.partBytes,
+    status: session.status,
+    createdAt: session.createdAt,
+    files: states,
+  };
 }

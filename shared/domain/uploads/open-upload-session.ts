@@ -1,10 +1,15 @@
-import { MAX_ENHANCED_FILES, MAX_FILE_BYTES, UPLOAD_PART_BYTES, type UploadSession } from '../../schemas/api/uploads.ts';
-import { canManageDataset, requirePermission, type Caller } from '../access/caller.ts';
-import { changeStatus } from '../datasets/change-status.ts';
-import { loadVisibleDataset } from '../datasets/load-dataset.ts';
-import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '../datasets/ports.ts';
-import { AccessDeniedError, InvalidStateError, ValidationError } from '../errors.ts';
-import type { ObjectStore } from '../storage.ts';
+import {
+  MAX_ENHANCED_FILES,
+  MAX_FILE_BYTES,
+  UPLOAD_PART_BYTES,
+  type UploadSession,
+} from '#shared/schemas/api/uploads.ts';
+import { canManageDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { changeStatus } from '#shared/domain/datasets/change-status.ts';
+import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
+import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import { AccessDeniedError, InvalidStateError, ValidationError } from '#shared/domain/errors.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
 import { rawObjectKey, type UploadFileRecord, type UploadRepository } from './ports.ts';
 import { getUploadSession } from './get-upload-session.ts';
 
@@ -20,7 +25,8 @@ export type UploadDeps = {
 /** Limits of the record (section 9), enforced on the server as well as in the uploader. */
 export function checkUploadLimits(files: { sizeBytes: number }[]): void {
   if (files.length > MAX_ENHANCED_FILES) throw new ValidationError('TOO_MANY_FILES', { n: MAX_ENHANCED_FILES });
-  if (files.some((f) => f.sizeBytes > MAX_FILE_BYTES)) throw new ValidationError('FILE_TOO_LARGE', { n: MAX_FILE_BYTES });
+  if (files.some((f) => f.sizeBytes > MAX_FILE_BYTES))
+    throw new ValidationError('FILE_TOO_LARGE', { n: MAX_FILE_BYTES });
 }
 
 /**
@@ -46,22 +52,55 @@ export async function openUploadSession(
 
   const sessionId = deps.ids.newId();
   const records: UploadFileRecord[] = files.map((file, fileIndex) => ({
-    sessionId, hospitalId: caller.hospitalId, fileIndex, path: file.path, sizeBytes: file.sizeBytes,
-    partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)), objectKey: rawObjectKey(caller.hospitalId, datasetId, fileIndex), status: 'PENDING',
+    sessionId,
+    hospitalId: caller.hospitalId,
+    fileIndex,
+    path: file.path,
+    sizeBytes: file.sizeBytes,
+    partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)),
+    objectKey: rawObjectKey(caller.hospitalId, datasetId, fileIndex),
+    status: 'PENDING',
   }));
   const session = {
-    sessionId, hospitalId: caller.hospitalId, datasetId, createdByUserId: caller.userId, partBytes: UPLOAD_PART_BYTES,
-    fileCount: files.length, totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0), status: 'OPEN' as const, createdAt: deps.clock.now(),
+    sessionId,
+    hospitalId: caller.hospitalId,
+    datasetId,
+    createdByUserId: caller.userId,
+    partBytes: UPLOAD_PART_BYTES,
+    fileCount: files.length,
+    totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0),
+    status: 'OPEN' as const,
+    createdAt: deps.clock.now(),
   };
   await deps.uploads.createSession(session, records);
   await changeStatus(deps, {
-    hospitalId: caller.hospitalId, datasetId, from: ['CREATED'], to: 'UPLOADING',
-    actorUserId: caller.userId, actorName: `${caller.firstName} ${caller.lastName}`,
-    fields: { uploadSessionId: sessionId, fileCount: files.length, sizeBytes: session.totalBytes, updatedAt: session.createdAt },
+    hospitalId: caller.hospitalId,
+    datasetId,
+    from: ['CREATED'],
+    to: 'UPLOADING',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`,
+    fields: {
+      uploadSessionId: sessionId,
+      fileCount: files.length,
+      sizeBytes: session.totalBytes,
+      updatedAt: session.createdAt,
+    },
     details: { sessionId, fileCount: files.length, totalBytes: session.totalBytes },
   });
   return {
-    sessionId, datasetId, partBytes: UPLOAD_PART_BYTES, status: 'OPEN', createdAt: session.createdAt,
-    files: records.map((f) => ({ fileIndex: f.fileIndex, path: f.path, sizeBytes: f.sizeBytes, partCount: f.partCount, completedParts: [], status: f.status })),
+    sessionId,
+    datasetId,
+    partBytes: UPLOAD_PART_BYTES,
+    status: 'OPEN',
+    createdAt: session.createdAt,
+    files: records.map((f) => ({
+      fileIndex: f.fileIndex,
+      path: f.path,
+      sizeBytes: f.sizeBytes,
+      partCount: f.partCount,
+      completedParts: [],
+      status: f.status,
+    })),
   };
 }

@@ -34,7 +34,12 @@ export type UploadRepository = {
   getFile(hospitalId: string, sessionId: string, fileIndex: number): Promise<UploadFileRecord | undefined>;
   markFileComplete(hospitalId: string, sessionId: string, fileIndex: number): Promise<void>;
   /** Stores the file's multipart upload id unless one is there already; returns the id that is stored (first writer wins). */
-  claimMultipartUpload(hospitalId: string, sessionId: string, fileIndex: number, multipartUploadId: string): Promise<string>;
+  claimMultipartUpload(
+    hospitalId: string,
+    sessionId: string,
+    fileIndex: number,
+    multipartUploadId: string,
+  ): Promise<string>;
   setSessionStatus(hospitalId: string, sessionId: string, status: UploadSessionStatus): Promise<void>;
   /** Removes the file items (their paths) once the raw uploads are gone. */
   deleteFiles(hospitalId: string, sessionId: string): Promise<void>;

@@ -1,12 +1,15 @@
-import type { Caller } from '../access/caller.ts';
-import type { DatasetRepository } from '../datasets/ports.ts';
-import { InvalidStateError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ObjectStore } from '../storage.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import { InvalidStateError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
 import { loadVisibleSession } from './get-upload-session.ts';
 import type { UploadFileRecord, UploadRepository } from './ports.ts';
 
 /** Starts the file's multipart upload; when parallel requests race, the first stored id wins and the others are aborted. */
-async function startMultipart(file: UploadFileRecord, deps: { uploads: UploadRepository; objects: ObjectStore }): Promise<string> {
+async function startMultipart(
+  file: UploadFileRecord,
+  deps: { uploads: UploadRepository; objects: ObjectStore },
+): Promise<string> {
   const started = await deps.objects.createMultipart('uploads', file.objectKey);
   const stored = await deps.uploads.claimMultipartUpload(file.hospitalId, file.sessionId, file.fileIndex, started);
   if (stored !== started) await deps.objects.abortMultipart('uploads', file.objectKey, started);
@@ -29,10 +32,12 @@ export async function presignParts(
   if (!file) throw new NotFoundError('UPLOAD_NOT_FOUND');
   if (file.status !== 'PENDING') throw new InvalidStateError();
   if (partNumbers.some((n) => n > file.partCount)) throw new ValidationError();
-  const uploadId = file.multipartUploadId ?? await startMultipart(file, deps);
-  const urls = await Promise.all(partNumbers.map(async (partNumber) => ({
-    partNumber,
-    url: await deps.objects.presignPart('uploads', file.objectKey, uploadId, partNumber, PART_URL_TTL_SECONDS),
-  })));
+  const uploadId = file.multipartUploadId ?? (await startMultipart(file, deps));
+  const urls = await Promise.all(
+    partNumbers.map(async (partNumber) => ({
+      partNumber,
+      url: await deps.objects.presignPart('uploads', file.objectKey, uploadId, partNumber, PART_URL_TTL_SECONDS),
+    })),
+  );
   return { urls };
 }

@@ -9,7 +9,7 @@
  *   POST /api/uploads/{s}/files/{i}/complete     once a file has all its parts
  *   POST /api/uploads/{s}/complete               once every file is complete: the pipeline starts
  */
-import type { UploadSession } from '../../schemas/api/uploads.ts';
+import type { UploadSession } from '#shared/schemas/api/uploads.ts';
 
 export type UploadSource = {
   /** Relative path inside the picked folder (mirrors the tree; never stored as PHI). */
@@ -71,7 +71,11 @@ export type UploadResult = {
 
 /** An API answer other than 2xx, with the catalogue's code and message when the body has them. */
 export class ApiRequestError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ApiRequestError';
   }
@@ -79,7 +83,10 @@ export class ApiRequestError extends Error {
 
 /** A part PUT or an API call that kept failing after every retry. */
 export class UploadFailedError extends Error {
-  constructor(message: string, readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'UploadFailedError';
   }
@@ -118,7 +125,10 @@ function isRetryableStatus(status: number): boolean {
 }
 
 /** A small JSON client over the route table's paths, with the bearer token and retries of transient failures. */
-export function createApiClient(api: ApiConnection, retry: { maxAttempts?: number; retryDelayMs?: number; signal?: AbortSignal } = {}) {
+export function createApiClient(
+  api: ApiConnection,
+  retry: { maxAttempts?: number; retryDelayMs?: number; signal?: AbortSignal } = {},
+) {
   const doFetch = api.fetch ?? globalThis.fetch.bind(globalThis);
   const maxAttempts = retry.maxAttempts ?? 5;
   const delay = retry.retryDelayMs ?? 500;
@@ -138,7 +148,8 @@ export function createApiClient(api: ApiConnection, retry: { maxAttempts?: numbe
         });
       } catch (error) {
         if (retry.signal?.aborted) throw abortError(retry.signal);
-        if (attempt >= maxAttempts) throw new UploadFailedError(`${method} ${path} failed: the server could not be reached.`, error);
+        if (attempt >= maxAttempts)
+          throw new UploadFailedError(`${method} ${path} failed: the server could not be reached.`, error);
         await sleep(delay * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), retry.signal);
         continue;
       }
@@ -177,16 +188,28 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
   const request = createApiClient(api, { maxAttempts, retryDelayMs, signal });
   if (files.length === 0) throw new UploadFailedError('No files to upload.');
 
-  const session = await request<UploadSession>('POST', `/api/datasets/${encodeURIComponent(datasetId)}/upload/session`, {
-    files: files.map((f) => ({ path: f.path, sizeBytes: f.sizeBytes, ...(f.seriesInstanceUID ? { seriesInstanceUID: f.seriesInstanceUID } : {}) })),
-  });
+  const session = await request<UploadSession>(
+    'POST',
+    `/api/datasets/${encodeURIComponent(datasetId)}/upload/session`,
+    {
+      files: files.map((f) => ({
+        path: f.path,
+        sizeBytes: f.sizeBytes,
+        ...(f.seriesInstanceUID ? { seriesInstanceUID: f.seriesInstanceUID } : {}),
+      })),
+    },
+  );
   if (session.files.length !== files.length) {
-    throw new UploadFailedError('The open upload session of this dataset has other files than the ones given: pick the same folder to resume.');
+    throw new UploadFailedError(
+      'The open upload session of this dataset has other files than the ones given: pick the same folder to resume.',
+    );
   }
   for (const state of session.files) {
     const file = files[state.fileIndex];
     if (!file || file.path !== state.path || file.sizeBytes !== state.sizeBytes) {
-      throw new UploadFailedError('The open upload session of this dataset has other files than the ones given: pick the same folder to resume.');
+      throw new UploadFailedError(
+        'The open upload session of this dataset has other files than the ones given: pick the same folder to resume.',
+      );
     }
   }
 
@@ -195,7 +218,12 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
   const etags = new Map<number, Map<number, string>>();
   const fileProgress = new Map<number, FileProgress>();
   const overall: OverallProgress = {
-    uploadedBytes: 0, totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0), filesComplete: 0, filesTotal: files.length, partsSent: 0, partsSkipped: 0,
+    uploadedBytes: 0,
+    totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0),
+    filesComplete: 0,
+    filesTotal: files.length,
+    partsSent: 0,
+    partsSkipped: 0,
   };
   const partSize = (size: number, partNumber: number) => Math.min(partBytes, size - (partNumber - 1) * partBytes);
   const emitFile = (p: FileProgress) => options.onFileProgress?.({ ...p });
@@ -223,7 +251,13 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
     remainingParts.set(state.fileIndex, missing);
     overall.uploadedBytes += uploaded;
     if (state.status === 'COMPLETE') overall.filesComplete++;
-    const progress: FileProgress = { fileIndex: state.fileIndex, path: file.path, uploadedBytes: uploaded, totalBytes: file.sizeBytes, status: state.status === 'COMPLETE' ? 'COMPLETE' : 'PENDING' };
+    const progress: FileProgress = {
+      fileIndex: state.fileIndex,
+      path: file.path,
+      uploadedBytes: uploaded,
+      totalBytes: file.sizeBytes,
+      status: state.status === 'COMPLETE' ? 'COMPLETE' : 'PENDING',
+    };
     fileProgress.set(state.fileIndex, progress);
     emitFile(progress);
   }
@@ -237,13 +271,27 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
     if (!fresh && urlCache.has(key)) return urlCache.get(key)!;
     const batch = fresh
       ? [job.partNumber]
-      : jobs.filter((j) => j.fileIndex === job.fileIndex && j.partNumber >= job.partNumber && !urlCache.has(urlKey(j.fileIndex, j.partNumber)))
-        .slice(0, URL_BATCH).map((j) => j.partNumber);
-    const answer = request<{ urls: { partNumber: number; url: string }[] }>('POST', `${sessionPath}/files/${job.fileIndex}/parts`, { partNumbers: batch });
+      : jobs
+          .filter(
+            (j) =>
+              j.fileIndex === job.fileIndex &&
+              j.partNumber >= job.partNumber &&
+              !urlCache.has(urlKey(j.fileIndex, j.partNumber)),
+          )
+          .slice(0, URL_BATCH)
+          .map((j) => j.partNumber);
+    const answer = request<{ urls: { partNumber: number; url: string }[] }>(
+      'POST',
+      `${sessionPath}/files/${job.fileIndex}/parts`,
+      { partNumbers: batch },
+    );
     for (const partNumber of batch) {
       const url = answer.then((a) => {
         const found = a.urls.find((u) => u.partNumber === partNumber);
-        if (!found) throw new UploadFailedError(`The server gave no upload URL for part ${partNumber} of ${files[job.fileIndex]!.path}.`);
+        if (!found)
+          throw new UploadFailedError(
+            `The server gave no upload URL for part ${partNumber} of ${files[job.fileIndex]!.path}.`,
+          );
         return found.url;
       });
       url.catch(() => urlCache.delete(urlKey(job.fileIndex, partNumber)));
@@ -256,7 +304,9 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
     const file = files[job.fileIndex]!;
     const bytes = await file.read(job.start, job.end);
     if (bytes.byteLength !== job.end - job.start) {
-      throw new UploadFailedError(`${file.path} changed while uploading (read ${bytes.byteLength} bytes, expected ${job.end - job.start}).`);
+      throw new UploadFailedError(
+        `${file.path} changed while uploading (read ${bytes.byteLength} bytes, expected ${job.end - job.start}).`,
+      );
     }
     let lastProblem = '';
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -267,7 +317,10 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
         await response.arrayBuffer().catch(() => undefined);
         if (response.ok) {
           const etag = response.headers.get('etag');
-          if (!etag) throw new UploadFailedError('The storage did not expose the ETag header of an uploaded part (CORS ExposeHeader ETag is needed).');
+          if (!etag)
+            throw new UploadFailedError(
+              'The storage did not expose the ETag header of an uploaded part (CORS ExposeHeader ETag is needed).',
+            );
           return etag;
         }
         lastProblem = response.status === 403 ? 'expired' : `HTTP ${response.status}`;
@@ -283,7 +336,9 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
   }
 
   async function completeFile(fileIndex: number): Promise<void> {
-    const parts = [...etags.get(fileIndex)!.entries()].sort(([a], [b]) => a - b).map(([partNumber, etag]) => ({ partNumber, etag }));
+    const parts = [...etags.get(fileIndex)!.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([partNumber, etag]) => ({ partNumber, etag }));
     await request('POST', `${sessionPath}/files/${fileIndex}/complete`, { parts });
     const progress = fileProgress.get(fileIndex)!;
     progress.status = 'COMPLETE';
@@ -293,40 +348,49 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
   }
 
   // Files whose parts are all held but that were never completed (a crash between the last PUT and complete).
-  const toComplete = session.files.filter((f) => f.status !== 'COMPLETE' && remainingParts.get(f.fileIndex) === 0).map((f) => f.fileIndex);
+  const toComplete = session.files
+    .filter((f) => f.status !== 'COMPLETE' && remainingParts.get(f.fileIndex) === 0)
+    .map((f) => f.fileIndex);
 
   let next = 0;
   let failure: unknown;
-  const workers = Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length + toComplete.length)) }, async () => {
-    while (failure === undefined) {
-      const pending = toComplete.shift();
-      if (pending !== undefined) {
-        await completeFile(pending);
-        continue;
-      }
-      if (next >= jobs.length) return;
-      const job = jobs[next++]!;
-      const progress = fileProgress.get(job.fileIndex)!;
-      if (progress.status === 'PENDING') {
-        progress.status = 'UPLOADING';
+  const workers = Array.from(
+    { length: Math.min(concurrency, Math.max(1, jobs.length + toComplete.length)) },
+    async () => {
+      while (failure === undefined) {
+        const pending = toComplete.shift();
+        if (pending !== undefined) {
+          await completeFile(pending);
+          continue;
+        }
+        if (next >= jobs.length) return;
+        const job = jobs[next++]!;
+        const progress = fileProgress.get(job.fileIndex)!;
+        if (progress.status === 'PENDING') {
+          progress.status = 'UPLOADING';
+          emitFile(progress);
+        }
+        const etag = await putPart(job);
+        etags.get(job.fileIndex)!.set(job.partNumber, etag);
+        const size = partSize(files[job.fileIndex]!.sizeBytes, job.partNumber);
+        progress.uploadedBytes += size;
+        overall.uploadedBytes += size;
+        overall.partsSent++;
         emitFile(progress);
+        emitOverall();
+        const left = remainingParts.get(job.fileIndex)! - 1;
+        remainingParts.set(job.fileIndex, left);
+        if (left === 0) await completeFile(job.fileIndex);
       }
-      const etag = await putPart(job);
-      etags.get(job.fileIndex)!.set(job.partNumber, etag);
-      const size = partSize(files[job.fileIndex]!.sizeBytes, job.partNumber);
-      progress.uploadedBytes += size;
-      overall.uploadedBytes += size;
-      overall.partsSent++;
-      emitFile(progress);
-      emitOverall();
-      const left = remainingParts.get(job.fileIndex)! - 1;
-      remainingParts.set(job.fileIndex, left);
-      if (left === 0) await completeFile(job.fileIndex);
-    }
-  });
-  await Promise.all(workers.map((w) => w.catch((error: unknown) => {
-    failure ??= error;
-  })));
+    },
+  );
+  await Promise.all(
+    workers.map((w) =>
+      w.catch((error: unknown) => {
+        failure ??= error;
+      }),
+    ),
+  );
   if (failure !== undefined) throw failure;
   const completion = await request<unknown>('POST', `${sessionPath}/complete`);
   return { sessionId: session.sessionId, datasetId, completion, progress: { ...overall } };

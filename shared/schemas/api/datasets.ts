@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { IdSchema, pageOf } from './common.ts';
 
 /** Pipeline order (DESIGN.md "Dataset pipeline"); FAILED may follow any stage. */
-export const DATASET_STATUSES = ['CREATED', 'UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE', 'FAILED'] as const;
+export const DATASET_STATUSES = [
+  'CREATED',
+  'UPLOADING',
+  'ANONYMIZING',
+  'CLASSIFYING',
+  'PROCESSING',
+  'COMPLETE',
+  'FAILED',
+] as const;
 export const DatasetStatusSchema = z.enum(DATASET_STATUSES);
 export type DatasetStatus = z.infer<typeof DatasetStatusSchema>;
 
@@ -17,9 +25,20 @@ export const DATASET_STATUS_LABELS: Record<DatasetStatus, string> = {
   FAILED: 'Processing failed',
 };
 export const DATASET_STATUS_PROGRESS: Record<DatasetStatus, number> = {
-  CREATED: 0, UPLOADING: 20, ANONYMIZING: 40, CLASSIFYING: 60, PROCESSING: 80, COMPLETE: 100, FAILED: 0,
+  CREATED: 0,
+  UPLOADING: 20,
+  ANONYMIZING: 40,
+  CLASSIFYING: 60,
+  PROCESSING: 80,
+  COMPLETE: 100,
+  FAILED: 0,
 };
-export const ACTIVE_DATASET_STATUSES: readonly DatasetStatus[] = ['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING'];
+export const ACTIVE_DATASET_STATUSES: readonly DatasetStatus[] = [
+  'UPLOADING',
+  'ANONYMIZING',
+  'CLASSIFYING',
+  'PROCESSING',
+];
 
 export const STUDY_TYPES = ['DIAGNOSTIC', 'FOLLOW_UP', 'SCREENING', 'EMERGENCY', 'RESEARCH'] as const;
 export const StudyTypeSchema = z.enum(STUDY_TYPES);
@@ -141,8 +160,12 @@ export const CreateDatasetRequestSchema = z.object({
   hipaaDisclosure: z.literal(true, { error: 'Required' }),
   researchConsent: z.boolean().optional(),
   anonymization: AnonymizationOptionsSchema.default({
-    retainPhysicianIdentity: false, retainInstitutionIdentity: false, retainUids: false,
-    retainLongitudinalDates: false, retainPatientCharacteristics: false, keepPrivate: false,
+    retainPhysicianIdentity: false,
+    retainInstitutionIdentity: false,
+    retainUids: false,
+    retainLongitudinalDates: false,
+    retainPatientCharacteristics: false,
+    keepPrivate: false,
   }),
 });
 export type CreateDatasetRequest = z.infer<typeof CreateDatasetRequestSchema>;
@@ -150,7 +173,11 @@ export type CreateDatasetRequest = z.infer<typeof CreateDatasetRequestSchema>;
 export const ListDatasetsQuerySchema = z.object({
   status: DatasetStatusSchema.optional(),
   search: z.string().max(200).optional(),
-  limit: z.coerce.number().int().refine((n) => [6, 12, 24, 48].includes(n), 'Invalid input').default(12),
+  limit: z.coerce
+    .number()
+    .int()
+    .refine((n) => [6, 12, 24, 48].includes(n), 'Invalid input')
+    .default(12),
   nextToken: z.string().max(2000).optional(),
 });
 export const DatasetPageSchema = pageOf(DatasetSchema);
@@ -161,7 +188,12 @@ export const SeriesSelectionRequestSchema = z.object({
 });
 
 /** PATCH /api/datasets/{id}: any subset of the patient context; consent cannot be withdrawn into a draft. */
-export const UpdateDatasetRequestSchema = CreateDatasetRequestSchema.omit({ patientConsent: true, hipaaDisclosure: true, anonymization: true, urgency: true })
+export const UpdateDatasetRequestSchema = CreateDatasetRequestSchema.omit({
+  patientConsent: true,
+  hipaaDisclosure: true,
+  anonymization: true,
+  urgency: true,
+})
   .partial()
   .extend({
     urgency: CreateDatasetRequestSchema.shape.urgency.removeDefault().optional(),
@@ -170,4 +202,3 @@ export const UpdateDatasetRequestSchema = CreateDatasetRequestSchema.omit({ pati
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'Required');
 export type UpdateDatasetRequest = z.infer<typeof UpdateDatasetRequestSchema>;
-

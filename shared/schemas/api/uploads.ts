@@ -15,6 +15,7 @@ export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
  * clients mirror trees with it.
  */
 export function isRelativeUploadPath(path: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters never belong in a relative path
   if (/[\u0000-\u001f\u007f\\]/.test(path) || /^[A-Za-z]:\//.test(path)) return false;
   return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
@@ -52,8 +53,12 @@ export const UploadSessionSchema = z.object({
 export type UploadSession = z.infer<typeof UploadSessionSchema>;
 
 /** POST /api/uploads/{sessionId}/files/{fileIndex}/parts : presigned PUT URLs for the asked part numbers. */
-export const PartUrlsRequestSchema = z.object({ partNumbers: z.array(z.number().int().min(1).max(10_000)).min(1).max(100) });
-export const PartUrlsResponseSchema = z.object({ urls: z.array(z.object({ partNumber: z.number().int(), url: z.string() })) });
+export const PartUrlsRequestSchema = z.object({
+  partNumbers: z.array(z.number().int().min(1).max(10_000)).min(1).max(100),
+});
+export const PartUrlsResponseSchema = z.object({
+  urls: z.array(z.object({ partNumber: z.number().int(), url: z.string() })),
+});
 
 /** POST /api/uploads/{sessionId}/files/{fileIndex}/complete */
 export const CompleteFileRequestSchema = z.object({

@@ -1,9 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBidsDataset, zipBidsDataset, type BidsSeriesInput } from '../../../shared/dicom/bids/bids-dataset.ts';
-import { unzipFiles } from '../../../shared/dicom/bids/zip.ts';
-import { convertToNifti, type NiftiOutput } from '../../../shared/dicom/convert.ts';
-import { dataPath } from '../convert/data.ts';
+import { buildBidsDataset, zipBidsDataset, type BidsSeriesInput } from '#shared/dicom/bids/bids-dataset.ts';
+import { unzipFiles } from '#shared/dicom/bids/zip.ts';
+import { convertToNifti, type NiftiOutput } from '#shared/dicom/convert.ts';
+import { dataPath } from '#tests/unit/convert/data.ts';
 import { describeIssues, runBidsValidator, writeDatasetFolder } from './validator.ts';
 
 /** A 2x2x2 int16 NIfTI-1 (.nii) with or without a scanner qform (nifti1.h header layout). */
@@ -32,7 +32,10 @@ describe('buildBidsDataset naming', () => {
       { output: fakeOutput({ baseName: '5_t1b', seriesNumber: 5 }), bids: { datatype: 'anat', suffix: 'T1w' } },
       { output: fakeOutput({ baseName: '2_t1a', seriesNumber: 2 }), bids: { datatype: 'anat', suffix: 'T1w' } },
       { output: fakeOutput({ baseName: '3_t2', seriesNumber: 3 }), bids: { datatype: 'anat', suffix: 'T2w' } },
-      { output: fakeOutput({ baseName: '4_dwi', seriesNumber: 4, bval: '0 1000', bvec: '0 1\n0 0\n0 0' }), bids: { datatype: 'dwi', suffix: 'dwi' } },
+      {
+        output: fakeOutput({ baseName: '4_dwi', seriesNumber: 4, bval: '0 1000', bvec: '0 1\n0 0\n0 0' }),
+        bids: { datatype: 'dwi', suffix: 'dwi' },
+      },
     ];
 
     // Act
@@ -47,17 +50,30 @@ describe('buildBidsDataset naming', () => {
     ]);
     expect(files.get('sub-P01/ses-baseline/dwi/sub-P01_ses-baseline_dwi.bval')).toBe('0 1000\n');
     expect(files.get('participants.tsv')).toBe('participant_id\nsub-P01\n');
-    expect(JSON.parse(files.get('dataset_description.json') as string)).toMatchObject({ BIDSVersion: '1.8.0', DatasetType: 'raw' });
+    expect(JSON.parse(files.get('dataset_description.json') as string)).toMatchObject({
+      BIDSVersion: '1.8.0',
+      DatasetType: 'raw',
+    });
     expect(skipped).toEqual([]);
   });
 
   it('gives functional series a task entity and TaskName, and skips series it cannot write validly', () => {
     // Prepare
     const series: BidsSeriesInput[] = [
-      { output: fakeOutput({ baseName: '1_rest', seriesNumber: 1, sidecar: { SeriesDescription: 'fMRI resting state', RepetitionTime: 2 } }), bids: { datatype: 'func', suffix: 'bold' } },
+      {
+        output: fakeOutput({
+          baseName: '1_rest',
+          seriesNumber: 1,
+          sidecar: { SeriesDescription: 'fMRI resting state', RepetitionTime: 2 },
+        }),
+        bids: { datatype: 'func', suffix: 'bold' },
+      },
       { output: fakeOutput({ baseName: '2_asl', seriesNumber: 2 }), bids: { datatype: 'perf', suffix: 'asl' } },
       { output: fakeOutput({ baseName: '3_dwi', seriesNumber: 3 }), bids: { datatype: 'dwi', suffix: 'dwi' } },
-      { output: fakeOutput({ baseName: '4_t1', seriesNumber: 4, nifti: tinyNifti(false) }), bids: { datatype: 'anat', suffix: 'T1w' } },
+      {
+        output: fakeOutput({ baseName: '4_t1', seriesNumber: 4, nifti: tinyNifti(false) }),
+        bids: { datatype: 'anat', suffix: 'T1w' },
+      },
     ];
 
     // Act
@@ -74,7 +90,9 @@ describe('buildBidsDataset naming', () => {
   });
 
   it('refuses a subject label without letters or digits', () => {
-    expect(() => buildBidsDataset([], { subject: '--' })).toThrow('A BIDS subject label needs at least one letter or digit');
+    expect(() => buildBidsDataset([], { subject: '--' })).toThrow(
+      'A BIDS subject label needs at least one letter or digit',
+    );
   });
 });
 
@@ -84,7 +102,10 @@ describe('buildBidsDataset with bids-validator', () => {
   const folders: string[] = [];
 
   beforeAll(async () => {
-    const tsFiles = ['1', '2'].map((id) => ({ name: `${id}.dcm`, bytes: new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'dicom', `${id}.dcm`))) }));
+    const tsFiles = ['1', '2'].map((id) => ({
+      name: `${id}.dcm`,
+      bytes: new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'dicom', `${id}.dcm`))),
+    }));
     // Two real converted series (the same EPI mosaic stored as series 1 and 2); the shared studies run in iws-bids.test.ts.
     [first, second] = (await convertToNifti(tsFiles)) as [NiftiOutput, NiftiOutput];
   });
@@ -95,10 +116,13 @@ describe('buildBidsDataset with bids-validator', () => {
 
   it('passes the validator with zero errors when two series share a suffix (run indices), through a ZIP round trip', async () => {
     // Prepare
-    const dataset = buildBidsDataset([
-      { output: first, bids: { datatype: 'anat', suffix: 'T2w' } },
-      { output: second, bids: { datatype: 'anat', suffix: 'T2w' } },
-    ], { subject: '07', session: '1' });
+    const dataset = buildBidsDataset(
+      [
+        { output: first, bids: { datatype: 'anat', suffix: 'T2w' } },
+        { output: second, bids: { datatype: 'anat', suffix: 'T2w' } },
+      ],
+      { subject: '07', session: '1' },
+    );
 
     // Act
     const files = await unzipFiles(await zipBidsDataset(dataset));
@@ -116,9 +140,10 @@ describe('buildBidsDataset with bids-validator', () => {
 
   it('is checked for real: the validator reports errors once a dwi gradient file is removed', () => {
     // Prepare
-    const dataset = buildBidsDataset([
-      { output: { ...first, bval: '0\n', bvec: '0\n0\n0\n' }, bids: { datatype: 'dwi', suffix: 'dwi' } },
-    ], { subject: '01' });
+    const dataset = buildBidsDataset(
+      [{ output: { ...first, bval: '0\n', bvec: '0\n0\n0\n' }, bids: { datatype: 'dwi', suffix: 'dwi' } }],
+      { subject: '01' },
+    );
     dataset.files.delete('sub-01/dwi/sub-01_dwi.bvec');
     const folder = writeDatasetFolder(dataset.files);
     folders.push(folder);

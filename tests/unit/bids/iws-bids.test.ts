@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unzipFiles } from '../../../shared/dicom/bids/zip.ts';
-import { readNifti } from '../../../shared/dicom/nifti.ts';
-import { dataPath } from '../convert/data.ts';
+import { unzipFiles } from '#shared/dicom/bids/zip.ts';
+import { readNifti } from '#shared/dicom/nifti.ts';
+import { dataPath } from '#tests/unit/convert/data.ts';
 import { describeIssues, runBidsValidator, writeDatasetFolder } from './validator.ts';
 
 const IWS = fileURLToPath(new URL('../../../cli/iws.mjs', import.meta.url));
@@ -28,31 +28,46 @@ describe('iws bids', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it.each([
-    ['ge-t1-ir-spgr', ['--subject', 'ge01', '--session', 'pre'], 'sub-ge01/ses-pre/anat/sub-ge01_ses-pre_T1w.nii.gz', 'anat'],
+    [
+      'ge-t1-ir-spgr',
+      ['--subject', 'ge01', '--session', 'pre'],
+      'sub-ge01/ses-pre/anat/sub-ge01_ses-pre_T1w.nii.gz',
+      'anat',
+    ],
     ['philips-dti-b2000', ['--subject', '02'], 'sub-02/dwi/sub-02_dwi.nii.gz', 'dwi'],
-  ])('turns the shared %s study into a BIDS ZIP that bids-validator accepts with zero errors', async (study, options, niftiPath, datatype) => {
-    // Prepare
-    const out = join(work, `${study}.zip`);
+  ])(
+    'turns the shared %s study into a BIDS ZIP that bids-validator accepts with zero errors',
+    async (study, options, niftiPath, datatype) => {
+      // Prepare
+      const out = join(work, `${study}.zip`);
 
-    // Act
-    const result = await iws('bids', dataPath(study, 'dicom'), out, ...options);
+      // Act
+      const result = await iws('bids', dataPath(study, 'dicom'), out, ...options);
 
-    // Assess
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout);
-    expect(summary.series.map((entry: { path: string; datatype: string }) => [entry.path, entry.datatype])).toEqual([[niftiPath, datatype]]);
-    const files = await unzipFiles(new Uint8Array(readFileSync(out)));
-    expect(readNifti(files.get(niftiPath)!).dims[1]).toBeGreaterThan(0);
-    const folder = writeDatasetFolder(files);
-    const report = runBidsValidator(folder);
-    rmSync(folder, { recursive: true, force: true });
-    expect(describeIssues(report.issues.errors)).toEqual([]);
-    if (datatype === 'dwi') {
-      const bval = new TextDecoder().decode(files.get(niftiPath.replace('.nii.gz', '.bval')));
-      expect(bval.trim().split(/\s+/).map(Number)).toEqual(readFileSync(dataPath(study, 'ref', 'WIP_dti_ax_601.bval'), 'utf8').trim().split(/\s+/).map(Number));
-    }
-  });
+      // Assess
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const summary = JSON.parse(result.stdout);
+      expect(summary.series.map((entry: { path: string; datatype: string }) => [entry.path, entry.datatype])).toEqual([
+        [niftiPath, datatype],
+      ]);
+      const files = await unzipFiles(new Uint8Array(readFileSync(out)));
+      expect(readNifti(files.get(niftiPath)!).dims[1]).toBeGreaterThan(0);
+      const folder = writeDatasetFolder(files);
+      const report = runBidsValidator(folder);
+      rmSync(folder, { recursive: true, force: true });
+      expect(describeIssues(report.issues.errors)).toEqual([]);
+      if (datatype === 'dwi') {
+        const bval = new TextDecoder().decode(files.get(niftiPath.replace('.nii.gz', '.bval')));
+        expect(bval.trim().split(/\s+/).map(Number)).toEqual(
+          readFileSync(dataPath(study, 'ref', 'WIP_dti_ax_601.bval'), 'utf8')
+            .trim()
+            .split(/\s+/)
+            .map(Number),
+        );
+      }
+    },
+  );
 
   it('explains its options with --help and rejects a missing output', async () => {
     const help = await iws('bids', '--help');
@@ -73,7 +88,12 @@ describe('iws convert', () => {
 
     // Assess
     expect(result.code).toBe(0);
-    const outputs = JSON.parse(result.stdout) as { seriesNumber: number; nifti: string; sidecar: string; bval: string | null }[];
+    const outputs = JSON.parse(result.stdout) as {
+      seriesNumber: number;
+      nifti: string;
+      sidecar: string;
+      bval: string | null;
+    }[];
     expect(outputs.map((output) => output.seriesNumber)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (const output of outputs) {
       expect(existsSync(output.nifti) && existsSync(output.sidecar)).toBe(true);

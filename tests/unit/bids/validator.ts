@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
 
 const VALIDATOR = fileURLToPath(new URL('../../../node_modules/.bin/bids-validator', import.meta.url));
 
-export type ValidatorIssue = { key: string; code: number; reason?: string; files: { file?: { relativePath?: string } | null }[] };
+export type ValidatorIssue = {
+  key: string;
+  code: number;
+  reason?: string;
+  files: { file?: { relativePath?: string } | null }[];
+};
 export type ValidatorReport = { issues: { errors: ValidatorIssue[]; warnings: ValidatorIssue[] } };
 
 /** Runs the npm bids-validator (1.x, offline) on a folder. Fails loudly when the validator is not installed. */
@@ -14,7 +19,11 @@ export function runBidsValidator(folder: string): ValidatorReport {
   if (!existsSync(VALIDATOR)) throw new Error(`bids-validator is not installed (${VALIDATOR}); run npm install`);
   let stdout: string;
   try {
-    stdout = execFileSync(VALIDATOR, [folder, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    stdout = execFileSync(VALIDATOR, [folder, '--json'], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     // The validator exits 1 when it finds errors; its JSON report is still on stdout.
     stdout = (error as { stdout?: string }).stdout ?? '';
@@ -35,5 +44,12 @@ export function writeDatasetFolder(files: Map<string, Uint8Array | string>): str
 }
 
 export function describeIssues(issues: ValidatorIssue[]): string[] {
-  return issues.map((issue) => `${issue.key}: ${issue.reason ?? ''} [${issue.files.map((file) => file.file?.relativePath).filter(Boolean).slice(0, 3).join(', ')}]`);
+  return issues.map(
+    (issue) =>
+      `${issue.key}: ${issue.reason ?? ''} [${issue.files
+        .map((file) => file.file?.relativePath)
+        .filter(Boolean)
+        .slice(0, 3)
+        .join(', ')}]`,
+  );
 }

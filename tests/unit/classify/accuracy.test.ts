@@ -2,9 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  evaluateProtocols, formatConfusion, parseLabelledCsv, uniqueProtocols, type Evaluation, type Protocol,
-} from '../../../shared/dicom/classify/evaluation.ts';
-import { classifySeries, type ClassifiedType } from '../../../shared/dicom/classify/index.ts';
+  evaluateProtocols,
+  formatConfusion,
+  parseLabelledCsv,
+  uniqueProtocols,
+  type Evaluation,
+  type Protocol,
+} from '#shared/dicom/classify/evaluation.ts';
+import { classifySeries, type ClassifiedType } from '#shared/dicom/classify/index.ts';
 
 /**
  * Accuracy on labels/dev-sidecars.csv, counted by unique protocol (definitions in shared/dicom/classify/evaluation.ts):
@@ -28,16 +33,27 @@ const LABEL_DISAGREEMENTS: { path: string; label: ClassifiedType; physics: Class
   },
 ];
 
-const isDisagreement = (protocol: Protocol) => LABEL_DISAGREEMENTS.some((item) => protocol.examplePath.startsWith(item.path) && protocol.label === item.label);
+const isDisagreement = (protocol: Protocol) =>
+  LABEL_DISAGREEMENTS.some((item) => protocol.examplePath.startsWith(item.path) && protocol.label === item.label);
 
 function loadProtocols(): Protocol[] {
-  if (!existsSync(CSV)) throw new Error(`dev sidecar labels not found at ${CSV}: the shared test data must sit beside the repository (../shared/data)`);
+  if (!existsSync(CSV))
+    throw new Error(
+      `dev sidecar labels not found at ${CSV}: the shared test data must sit beside the repository (../shared/data)`,
+    );
   return uniqueProtocols(parseLabelledCsv(readFileSync(CSV, 'utf8')));
 }
 
 function summary(name: string, evaluation: Evaluation): string {
-  return `${name}: ${evaluation.evaluable} evaluable of ${evaluation.protocols} protocols\n${formatConfusion(evaluation)}\n`
-    + evaluation.errors.map(({ protocol, result }) => `  ${protocol.label} → ${result.classifiedType} (${result.confidence}) ${protocol.examplePath}`).join('\n');
+  return (
+    `${name}: ${evaluation.evaluable} evaluable of ${evaluation.protocols} protocols\n${formatConfusion(evaluation)}\n` +
+    evaluation.errors
+      .map(
+        ({ protocol, result }) =>
+          `  ${protocol.label} → ${result.classifiedType} (${result.confidence}) ${protocol.examplePath}`,
+      )
+      .join('\n')
+  );
 }
 
 describe('classification accuracy on the dev sidecars, by unique protocol', () => {
@@ -55,9 +71,12 @@ describe('classification accuracy on the dev sidecars, by unique protocol', () =
 
   it('classifies the documented label disagreements as their physics says', () => {
     for (const item of LABEL_DISAGREEMENTS) {
-      const matching = protocols.filter((protocol) => protocol.examplePath.startsWith(item.path) && protocol.label === item.label);
+      const matching = protocols.filter(
+        (protocol) => protocol.examplePath.startsWith(item.path) && protocol.label === item.label,
+      );
       expect(matching.length, item.path).toBeGreaterThan(0);
-      for (const protocol of matching) expect(classifySeries(protocol.acquisition).classifiedType, item.why).toBe(item.physics);
+      for (const protocol of matching)
+        expect(classifySeries(protocol.acquisition).classifiedType, item.why).toBe(item.physics);
     }
   });
 
@@ -81,7 +100,10 @@ describe('classification accuracy on the dev sidecars, by unique protocol', () =
       }
       expect(score.total, `${type} has labelled protocols`).toBeGreaterThan(0);
       expect(score.accuracy, `${type} recall\n${report}`).toBeGreaterThanOrEqual(threshold);
-      expect(withDisagreements.perClass[type].accuracy, `${type} recall with disagreements\n${report}`).toBeGreaterThanOrEqual(0.9);
+      expect(
+        withDisagreements.perClass[type].accuracy,
+        `${type} recall with disagreements\n${report}`,
+      ).toBeGreaterThanOrEqual(0.9);
     }
     expect(evaluation.overall.accuracy).toBeGreaterThanOrEqual(threshold);
   });

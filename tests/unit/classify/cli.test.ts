@@ -9,10 +9,20 @@ const DATA = resolve(ROOT, '../shared/data/dicom');
 const work = mkdtempSync(join(tmpdir(), 'iws-classify-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-type Row = { SeriesInstanceUID?: string; path?: string; classifiedType: string; confidence: number; bids: { datatype: string; suffix: string }; reasons: string[] };
+type Row = {
+  SeriesInstanceUID?: string;
+  path?: string;
+  classifiedType: string;
+  confidence: number;
+  bids: { datatype: string; suffix: string };
+  reasons: string[];
+};
 
 function iws(...args: string[]): { status: number | null; rows: Row[]; stderr: string } {
-  const result = spawnSync(process.execPath, [join(ROOT, 'cli/iws.mjs'), 'classify', ...args], { encoding: 'utf8', env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+  const result = spawnSync(process.execPath, [join(ROOT, 'cli/iws.mjs'), 'classify', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_NO_WARNINGS: '1' },
+  });
   const rows = result.status === 0 ? (JSON.parse(result.stdout) as Row[]) : [];
   return { status: result.status, rows, stderr: result.stderr };
 }
@@ -41,18 +51,32 @@ describe('iws classify', () => {
   it('classifies a DICOM JSON file (array of instances), one object per series', () => {
     // Prepare
     const instance = (uid: string, tr: number, te: number, ti?: number) => ({
-      '0020000E': { vr: 'UI', Value: [uid] }, '00080060': { vr: 'CS', Value: ['MR'] },
-      '00180080': { vr: 'DS', Value: [tr] }, '00180081': { vr: 'DS', Value: [te] }, '00181314': { vr: 'DS', Value: [150] },
-      '00180020': { vr: 'CS', Value: ti ? ['SE', 'IR'] : ['SE'] }, ...(ti ? { '00180082': { vr: 'DS', Value: [ti] } } : {}),
+      '0020000E': { vr: 'UI', Value: [uid] },
+      '00080060': { vr: 'CS', Value: ['MR'] },
+      '00180080': { vr: 'DS', Value: [tr] },
+      '00180081': { vr: 'DS', Value: [te] },
+      '00181314': { vr: 'DS', Value: [150] },
+      '00180020': { vr: 'CS', Value: ti ? ['SE', 'IR'] : ['SE'] },
+      ...(ti ? { '00180082': { vr: 'DS', Value: [ti] } } : {}),
       '0008103E': { vr: 'LO', Value: ['axial'] },
     });
     const file = join(work, 'study.json');
-    writeFileSync(file, JSON.stringify([instance('1.2.1', 9000, 120, 2500), instance('1.2.1', 9000, 120, 2500), instance('1.2.2', 4000, 100)]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        instance('1.2.1', 9000, 120, 2500),
+        instance('1.2.1', 9000, 120, 2500),
+        instance('1.2.2', 4000, 100),
+      ]),
+    );
     // Act
     const { status, rows } = iws(file);
     // Assess
     expect(status).toBe(0);
-    expect(rows.map((row) => [row.SeriesInstanceUID, row.classifiedType])).toEqual([['1.2.1', 'FLAIR'], ['1.2.2', 'T2']]);
+    expect(rows.map((row) => [row.SeriesInstanceUID, row.classifiedType])).toEqual([
+      ['1.2.1', 'FLAIR'],
+      ['1.2.2', 'T2'],
+    ]);
   });
 
   it('classifies a dcm2niix sidecar with its .bval/.bvec beside it', () => {
@@ -70,12 +94,16 @@ describe('iws classify', () => {
     const folder = join(work, 'sidecars');
     mkdirSync(folder, { recursive: true });
     copyFileSync(join(DATA, 'ge-t1-ir-spgr/ref/Accelerated_SAG_IR-SPGR_10.json'), join(folder, 'anat.json'));
-    for (const ext of ['.json', '.bval', '.bvec']) copyFileSync(join(DATA, `philips-dti-b2000/ref/WIP_dti_ax_601${ext}`), join(folder, `dwi${ext}`));
+    for (const ext of ['.json', '.bval', '.bvec'])
+      copyFileSync(join(DATA, `philips-dti-b2000/ref/WIP_dti_ax_601${ext}`), join(folder, `dwi${ext}`));
     // Act
     const { status, rows } = iws(folder);
     // Assess
     expect(status).toBe(0);
-    expect(rows.map((row) => [row.path?.split('/').pop(), row.classifiedType])).toEqual([['anat.json', 'T1'], ['dwi.json', 'DTI']]);
+    expect(rows.map((row) => [row.path?.split('/').pop(), row.classifiedType])).toEqual([
+      ['anat.json', 'T1'],
+      ['dwi.json', 'DTI'],
+    ]);
   });
 
   it('exits 2 with the usage for a missing input', () => {

@@ -3,15 +3,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readCsaHeader } from '../../../shared/dicom/classify/csa.ts';
+import { readCsaHeader } from '#shared/dicom/classify/csa.ts';
 import {
-  acquisitionFromDicom, acquisitionFromSidecar, acquisitionsFromDicomJson, classifySeries,
-} from '../../../shared/dicom/classify/index.ts';
-import { parseDicom } from '../../../shared/dicom/parse.ts';
+  acquisitionFromDicom,
+  acquisitionFromSidecar,
+  acquisitionsFromDicomJson,
+  classifySeries,
+} from '#shared/dicom/classify/index.ts';
+import { parseDicom } from '#shared/dicom/parse.ts';
 
 const DATA = resolve(process.cwd(), '../shared/data/dicom');
 const read = (path: string) => new Uint8Array(readFileSync(path));
-const folder = (path: string) => readdirSync(path).sort().map((name) => read(join(path, name)));
+const folder = (path: string) =>
+  readdirSync(path)
+    .sort()
+    .map((name) => read(join(path, name)));
 
 describe('acquisitionFromDicom on the shared DICOM series', () => {
   it('reads the GE 3D IR-SPGR as T1 from its physics (TI 400 ms, TE 2.8 ms)', () => {
@@ -33,7 +39,11 @@ describe('acquisitionFromDicom on the shared DICOM series', () => {
     // Prepare
     const files = folder(join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax'));
     const ref = join(DATA, 'philips-dti-b2000/ref/WIP_dti_ax_601');
-    const fromReference = acquisitionFromSidecar(JSON.parse(readFileSync(`${ref}.json`, 'utf8')), readFileSync(`${ref}.bval`, 'utf8'), readFileSync(`${ref}.bvec`, 'utf8'));
+    const fromReference = acquisitionFromSidecar(
+      JSON.parse(readFileSync(`${ref}.json`, 'utf8')),
+      readFileSync(`${ref}.bval`, 'utf8'),
+      readFileSync(`${ref}.bvec`, 'utf8'),
+    );
     // Act
     const acq = acquisitionFromDicom(files);
     const result = classifySeries(acq, { ignoreDescriptions: true });
@@ -46,10 +56,14 @@ describe('acquisitionFromDicom on the shared DICOM series', () => {
 
   it('reads b-value and gradient from the Siemens CSA header of gzip mosaics: one direction is DWI, not DTI', () => {
     // Prepare
-    const files = ['siemens_dwi_0.dcm.gz', 'siemens_dwi_1000.dcm.gz'].map((name) => read(join(DATA, 'siemens-dwi-mosaic', name)));
+    const files = ['siemens_dwi_0.dcm.gz', 'siemens_dwi_1000.dcm.gz'].map((name) =>
+      read(join(DATA, 'siemens-dwi-mosaic', name)),
+    );
     const parsed = parseDicom(files[1] as Uint8Array);
     const element = parsed.dataSet.elements.x00291010;
-    const csa = readCsaHeader(parsed.bytes.subarray(element?.dataOffset ?? 0, (element?.dataOffset ?? 0) + (element?.length ?? 0)));
+    const csa = readCsaHeader(
+      parsed.bytes.subarray(element?.dataOffset ?? 0, (element?.dataOffset ?? 0) + (element?.length ?? 0)),
+    );
     // Act
     const acq = acquisitionFromDicom(files);
     const physicsOnly = classifySeries(acq, { ignoreDescriptions: true });
@@ -74,13 +88,18 @@ describe('acquisitionFromDicom on the shared DICOM series', () => {
     expect(acq.bValues).toEqual([1000]);
   });
 
-  it.each(readdirSync(join(DATA, 'transfer-syntaxes/dicom')).sort())('reads the mosaic EPI in transfer syntax %s as OTHER (BOLD-type)', (name) => {
-    // Act
-    const result = classifySeries(acquisitionFromDicom([read(join(DATA, 'transfer-syntaxes/dicom', name))]), { ignoreDescriptions: true });
-    // Assess
-    expect(result.classifiedType).toBe('OTHER');
-    expect(result.bids).toEqual({ datatype: 'func', suffix: 'bold' });
-  });
+  it.each(readdirSync(join(DATA, 'transfer-syntaxes/dicom')).sort())(
+    'reads the mosaic EPI in transfer syntax %s as OTHER (BOLD-type)',
+    (name) => {
+      // Act
+      const result = classifySeries(acquisitionFromDicom([read(join(DATA, 'transfer-syntaxes/dicom', name))]), {
+        ignoreDescriptions: true,
+      });
+      // Assess
+      expect(result.classifiedType).toBe('OTHER');
+      expect(result.bids).toEqual({ datatype: 'func', suffix: 'bold' });
+    },
+  );
 
   it('reads an enhanced multi-frame MR (Philips T1TFE) as T1 from its sequence name', () => {
     // Act
@@ -110,15 +129,29 @@ describe('acquisitionsFromDicomJson (PS3.18 Annex F)', () => {
       '00080070': { vr: 'LO', Value: ['GE MEDICAL SYSTEMS'] },
       ...extra,
     });
-    const t1 = { '00180080': { vr: 'DS', Value: [2300] }, '00180081': { vr: 'DS', Value: ['2.98'] }, '00180082': { vr: 'DS', Value: [900] }, '00181314': { vr: 'DS', Value: [9] }, '00180020': { vr: 'CS', Value: ['GR', 'IR'] } };
+    const t1 = {
+      '00180080': { vr: 'DS', Value: [2300] },
+      '00180081': { vr: 'DS', Value: ['2.98'] },
+      '00180082': { vr: 'DS', Value: [900] },
+      '00181314': { vr: 'DS', Value: [9] },
+      '00180020': { vr: 'CS', Value: ['GR', 'IR'] },
+    };
     const dwi = (b: number, x: number, y: number, z: number) => ({
-      '00180080': { vr: 'DS', Value: [8000] }, '00180081': { vr: 'DS', Value: [90] }, '00180020': { vr: 'CS', Value: ['EP'] },
+      '00180080': { vr: 'DS', Value: [8000] },
+      '00180081': { vr: 'DS', Value: [90] },
+      '00180020': { vr: 'CS', Value: ['EP'] },
       '00431039': { vr: 'IS', Value: [b + 1_000_000_000, 8, 0, 0] },
-      '001910BB': { vr: 'DS', Value: [x] }, '001910BC': { vr: 'DS', Value: [y] }, '001910BD': { vr: 'DS', Value: [z] },
+      '001910BB': { vr: 'DS', Value: [x] },
+      '001910BC': { vr: 'DS', Value: [y] },
+      '001910BD': { vr: 'DS', Value: [z] },
     });
     const instances = [
-      instance('1.2.3.1', t1), instance('1.2.3.1', t1),
-      instance('1.2.3.2', dwi(0, 0, 0, 0)), instance('1.2.3.2', dwi(1000, 1, 0, 0)), instance('1.2.3.2', dwi(1000, 0, 1, 0)), instance('1.2.3.2', dwi(1000, 0, 0, 1)),
+      instance('1.2.3.1', t1),
+      instance('1.2.3.1', t1),
+      instance('1.2.3.2', dwi(0, 0, 0, 0)),
+      instance('1.2.3.2', dwi(1000, 1, 0, 0)),
+      instance('1.2.3.2', dwi(1000, 0, 1, 0)),
+      instance('1.2.3.2', dwi(1000, 0, 0, 1)),
     ];
     // Act
     const bySeries = acquisitionsFromDicomJson(instances);
@@ -136,13 +169,22 @@ describe('acquisitionsFromDicomJson (PS3.18 Annex F)', () => {
     const names = readdirSync(join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax')).sort().slice(0, 20);
     let instances: unknown[];
     try {
-      instances = names.map((name) => JSON.parse(execFileSync('dcm2json', [join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax', name)], { encoding: 'utf8' })));
+      instances = names.map((name) =>
+        JSON.parse(
+          execFileSync('dcm2json', [join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax', name)], { encoding: 'utf8' }),
+        ),
+      );
     } catch (error) {
-      throw new Error(`dcm2json (dcmtk) is required for this test: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `dcm2json (dcmtk) is required for this test: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     // Act
     const [acq] = [...acquisitionsFromDicomJson(instances).values()];
-    const binary = acquisitionFromDicom(names.map((name) => read(join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax', name))));
+    const binary = acquisitionFromDicom(
+      names.map((name) => read(join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax', name))),
+    );
     // Assess
     expect(acq?.diffusionDirections).toBe(binary.diffusionDirections);
     expect(acq?.bValues).toEqual(binary.bValues);

@@ -1,40 +1,237 @@
 import { describe, expect, it } from 'vitest';
 import {
-  classifySeries, isLowConfidence, LOW_CONFIDENCE_THRESHOLD, type ClassifiedType, type SeriesAcquisition,
-} from '../../../shared/dicom/classify/index.ts';
-import { countDirections, parseBvec } from '../../../shared/dicom/classify/diffusion.ts';
-import { acquisitionFromSidecar } from '../../../shared/dicom/classify/from-sidecar.ts';
+  classifySeries,
+  isLowConfidence,
+  LOW_CONFIDENCE_THRESHOLD,
+  type ClassifiedType,
+  type SeriesAcquisition,
+} from '#shared/dicom/classify/index.ts';
+import { countDirections, parseBvec } from '#shared/dicom/classify/diffusion.ts';
+import { acquisitionFromSidecar } from '#shared/dicom/classify/from-sidecar.ts';
 
-const MPRAGE: SeriesAcquisition = { modality: 'MR', repetitionTimeMs: 2300, echoTimeMs: 2.98, inversionTimeMs: 900, flipAngle: 9, scanningSequence: ['GR', 'IR'], sequenceVariant: ['SK', 'SP', 'MP'], mrAcquisitionType: '3D' };
-const T2_TSE: SeriesAcquisition = { modality: 'MR', repetitionTimeMs: 4000, echoTimeMs: 100, flipAngle: 150, scanningSequence: ['SE'], sequenceVariant: ['SK', 'SP', 'OSP'], mrAcquisitionType: '2D' };
-const FLAIR_2D: SeriesAcquisition = { modality: 'MR', repetitionTimeMs: 9000, echoTimeMs: 120, inversionTimeMs: 2500, flipAngle: 150, scanningSequence: ['SE', 'IR'], mrAcquisitionType: '2D' };
-const SWI_3D: SeriesAcquisition = { modality: 'MR', repetitionTimeMs: 28, echoTimeMs: 20, flipAngle: 15, scanningSequence: ['GR'], imageType: ['ORIGINAL', 'PRIMARY', 'M', 'SWI'], mrAcquisitionType: '3D' };
-const DTI_64: SeriesAcquisition = { modality: 'MR', repetitionTimeMs: 8400, echoTimeMs: 90, flipAngle: 90, scanningSequence: ['EP'], bValues: [0, ...Array(64).fill(1000)], diffusionDirections: 64, imageType: ['ORIGINAL', 'PRIMARY', 'DIFFUSION', 'NONE'] };
+const MPRAGE: SeriesAcquisition = {
+  modality: 'MR',
+  repetitionTimeMs: 2300,
+  echoTimeMs: 2.98,
+  inversionTimeMs: 900,
+  flipAngle: 9,
+  scanningSequence: ['GR', 'IR'],
+  sequenceVariant: ['SK', 'SP', 'MP'],
+  mrAcquisitionType: '3D',
+};
+const T2_TSE: SeriesAcquisition = {
+  modality: 'MR',
+  repetitionTimeMs: 4000,
+  echoTimeMs: 100,
+  flipAngle: 150,
+  scanningSequence: ['SE'],
+  sequenceVariant: ['SK', 'SP', 'OSP'],
+  mrAcquisitionType: '2D',
+};
+const FLAIR_2D: SeriesAcquisition = {
+  modality: 'MR',
+  repetitionTimeMs: 9000,
+  echoTimeMs: 120,
+  inversionTimeMs: 2500,
+  flipAngle: 150,
+  scanningSequence: ['SE', 'IR'],
+  mrAcquisitionType: '2D',
+};
+const SWI_3D: SeriesAcquisition = {
+  modality: 'MR',
+  repetitionTimeMs: 28,
+  echoTimeMs: 20,
+  flipAngle: 15,
+  scanningSequence: ['GR'],
+  imageType: ['ORIGINAL', 'PRIMARY', 'M', 'SWI'],
+  mrAcquisitionType: '3D',
+};
+const DTI_64: SeriesAcquisition = {
+  modality: 'MR',
+  repetitionTimeMs: 8400,
+  echoTimeMs: 90,
+  flipAngle: 90,
+  scanningSequence: ['EP'],
+  bValues: [0, ...Array(64).fill(1000)],
+  diffusionDirections: 64,
+  imageType: ['ORIGINAL', 'PRIMARY', 'DIFFUSION', 'NONE'],
+};
 
 describe('classifySeries: acquisition physics', () => {
   it.each<[string, SeriesAcquisition, ClassifiedType, string]>([
     ['MPRAGE (IR gradient echo, short TE)', MPRAGE, 'T1', 'T1w'],
-    ['GE IR-SPGR (TI 400, TR 7 ms)', { modality: 'MR', repetitionTimeMs: 6.96, echoTimeMs: 2.83, inversionTimeMs: 400, flipAngle: 11, scanningSequence: ['GR'], sequenceVariant: ['SS', 'SP', 'SK'], mrAcquisitionType: '3D' }, 'T1', 'T1w'],
-    ['spoiled 3D gradient echo, flip 20°', { modality: 'MR', repetitionTimeMs: 20, echoTimeMs: 4, flipAngle: 20, scanningSequence: ['GR'], mrAcquisitionType: '3D' }, 'T1', 'T1w'],
-    ['Philips 3D TFE (SequenceVariant MP)', { modality: 'MR', repetitionTimeMs: 6.7, echoTimeMs: 3.1, flipAngle: 9, scanningSequence: ['GR'], sequenceVariant: ['MP'] }, 'T1', 'T1w'],
-    ['2D spin-echo T1 (TR 500, TE 12)', { modality: 'MR', repetitionTimeMs: 500, echoTimeMs: 12, flipAngle: 90, scanningSequence: ['SE'] }, 'T1', 'T1w'],
-    ['T1 dark-fluid TIR (TI 1600, TE 8.5)', { modality: 'MR', repetitionTimeMs: 4100, echoTimeMs: 8.5, inversionTimeMs: 1600, flipAngle: 150, scanningSequence: ['SE', 'IR'] }, 'T1', 'T1w'],
+    [
+      'GE IR-SPGR (TI 400, TR 7 ms)',
+      {
+        modality: 'MR',
+        repetitionTimeMs: 6.96,
+        echoTimeMs: 2.83,
+        inversionTimeMs: 400,
+        flipAngle: 11,
+        scanningSequence: ['GR'],
+        sequenceVariant: ['SS', 'SP', 'SK'],
+        mrAcquisitionType: '3D',
+      },
+      'T1',
+      'T1w',
+    ],
+    [
+      'spoiled 3D gradient echo, flip 20°',
+      {
+        modality: 'MR',
+        repetitionTimeMs: 20,
+        echoTimeMs: 4,
+        flipAngle: 20,
+        scanningSequence: ['GR'],
+        mrAcquisitionType: '3D',
+      },
+      'T1',
+      'T1w',
+    ],
+    [
+      'Philips 3D TFE (SequenceVariant MP)',
+      {
+        modality: 'MR',
+        repetitionTimeMs: 6.7,
+        echoTimeMs: 3.1,
+        flipAngle: 9,
+        scanningSequence: ['GR'],
+        sequenceVariant: ['MP'],
+      },
+      'T1',
+      'T1w',
+    ],
+    [
+      '2D spin-echo T1 (TR 500, TE 12)',
+      { modality: 'MR', repetitionTimeMs: 500, echoTimeMs: 12, flipAngle: 90, scanningSequence: ['SE'] },
+      'T1',
+      'T1w',
+    ],
+    [
+      'T1 dark-fluid TIR (TI 1600, TE 8.5)',
+      {
+        modality: 'MR',
+        repetitionTimeMs: 4100,
+        echoTimeMs: 8.5,
+        inversionTimeMs: 1600,
+        flipAngle: 150,
+        scanningSequence: ['SE', 'IR'],
+      },
+      'T1',
+      'T1w',
+    ],
     ['2D T2 TSE (TE 100)', T2_TSE, 'T2', 'T2w'],
-    ['3D T2 SPACE (TE 409, TR 3200, no sequence type)', { repetitionTimeMs: 3200, echoTimeMs: 409, flipAngle: 120 }, 'T2', 'T2w'],
+    [
+      '3D T2 SPACE (TE 409, TR 3200, no sequence type)',
+      { repetitionTimeMs: 3200, echoTimeMs: 409, flipAngle: 120 },
+      'T2',
+      'T2w',
+    ],
     ['2D FLAIR (TI 2500, TE 120)', FLAIR_2D, 'FLAIR', 'FLAIR'],
-    ['3D FLAIR SPACE without recorded TI (TR 5000, TE 395)', { repetitionTimeMs: 5000, echoTimeMs: 395, flipAngle: 120 }, 'FLAIR', 'FLAIR'],
+    [
+      '3D FLAIR SPACE without recorded TI (TR 5000, TE 395)',
+      { repetitionTimeMs: 5000, echoTimeMs: 395, flipAngle: 120 },
+      'FLAIR',
+      'FLAIR',
+    ],
     ['SWI image type', SWI_3D, 'SWI', 'T2starw'],
-    ['T2* gradient echo (TE 20, no SWI image type)', { repetitionTimeMs: 700, echoTimeMs: 20, flipAngle: 20, scanningSequence: ['GR'], mrAcquisitionType: '2D' }, 'SWI', 'T2starw'],
+    [
+      'T2* gradient echo (TE 20, no SWI image type)',
+      { repetitionTimeMs: 700, echoTimeMs: 20, flipAngle: 20, scanningSequence: ['GR'], mrAcquisitionType: '2D' },
+      'SWI',
+      'T2starw',
+    ],
     ['DTI, 64 directions', DTI_64, 'DTI', 'dwi'],
-    ['clinical DWI, 3 directions at b=1000', { ...DTI_64, bValues: [0, 1000, 1000, 1000], diffusionDirections: 3 }, 'DWI', 'dwi'],
-    ['derived ADC map', { ...DTI_64, imageType: ['DERIVED', 'PRIMARY', 'DIFFUSION', 'ADC'], bValues: undefined, diffusionDirections: undefined }, 'OTHER', 'dwi'],
-    ['BOLD (gradient-echo EPI, TE 30)', { repetitionTimeMs: 2000, echoTimeMs: 30, flipAngle: 77, scanningSequence: ['EP'], imageType: ['ORIGINAL', 'PRIMARY', 'M', 'MOSAIC'] }, 'OTHER', 'bold'],
-    ['spin-echo EPI field map (no diffusion)', { repetitionTimeMs: 7000, echoTimeMs: 80, flipAngle: 90, imageType: ['ORIGINAL', 'PRIMARY', 'M', 'MB', 'ND', 'MOSAI'] }, 'OTHER', 'epi'],
-    ['MP2RAGE inversion image (TR 5000)', { repetitionTimeMs: 5000, echoTimeMs: 2.9, inversionTimeMs: 700, flipAngle: 4, scanningSequence: ['GR', 'IR'] }, 'OTHER', 'MP2RAGE'],
-    ['field-map phase image', { repetitionTimeMs: 680, echoTimeMs: 7.65, flipAngle: 60, scanningSequence: ['GR'], imageType: ['ORIGINAL', 'PRIMARY', 'P', 'ND'] }, 'OTHER', 'phasediff'],
-    ['proton density (TR 3000, TE 12)', { repetitionTimeMs: 3000, echoTimeMs: 12, flipAngle: 150, scanningSequence: ['SE'] }, 'OTHER', 'PDw'],
-    ['TOF angiography (Siemens fl3d1r_t70, short TR like a T1)', { repetitionTimeMs: 22, echoTimeMs: 3.6, flipAngle: 18, scanningSequence: ['GR'], sequenceName: '*fl3d1r_t70', scanOptions: ['SAT1'], mrAcquisitionType: '3D' }, 'OTHER', 'angio'],
-    ['localizer image type', { repetitionTimeMs: 8.6, echoTimeMs: 4, flipAngle: 20, scanningSequence: ['GR'], imageType: ['ORIGINAL', 'PRIMARY', 'LOCALIZER'] }, 'OTHER', 'unknown'],
+    [
+      'clinical DWI, 3 directions at b=1000',
+      { ...DTI_64, bValues: [0, 1000, 1000, 1000], diffusionDirections: 3 },
+      'DWI',
+      'dwi',
+    ],
+    [
+      'derived ADC map',
+      {
+        ...DTI_64,
+        imageType: ['DERIVED', 'PRIMARY', 'DIFFUSION', 'ADC'],
+        bValues: undefined,
+        diffusionDirections: undefined,
+      },
+      'OTHER',
+      'dwi',
+    ],
+    [
+      'BOLD (gradient-echo EPI, TE 30)',
+      {
+        repetitionTimeMs: 2000,
+        echoTimeMs: 30,
+        flipAngle: 77,
+        scanningSequence: ['EP'],
+        imageType: ['ORIGINAL', 'PRIMARY', 'M', 'MOSAIC'],
+      },
+      'OTHER',
+      'bold',
+    ],
+    [
+      'spin-echo EPI field map (no diffusion)',
+      {
+        repetitionTimeMs: 7000,
+        echoTimeMs: 80,
+        flipAngle: 90,
+        imageType: ['ORIGINAL', 'PRIMARY', 'M', 'MB', 'ND', 'MOSAI'],
+      },
+      'OTHER',
+      'epi',
+    ],
+    [
+      'MP2RAGE inversion image (TR 5000)',
+      { repetitionTimeMs: 5000, echoTimeMs: 2.9, inversionTimeMs: 700, flipAngle: 4, scanningSequence: ['GR', 'IR'] },
+      'OTHER',
+      'MP2RAGE',
+    ],
+    [
+      'field-map phase image',
+      {
+        repetitionTimeMs: 680,
+        echoTimeMs: 7.65,
+        flipAngle: 60,
+        scanningSequence: ['GR'],
+        imageType: ['ORIGINAL', 'PRIMARY', 'P', 'ND'],
+      },
+      'OTHER',
+      'phasediff',
+    ],
+    [
+      'proton density (TR 3000, TE 12)',
+      { repetitionTimeMs: 3000, echoTimeMs: 12, flipAngle: 150, scanningSequence: ['SE'] },
+      'OTHER',
+      'PDw',
+    ],
+    [
+      'TOF angiography (Siemens fl3d1r_t70, short TR like a T1)',
+      {
+        repetitionTimeMs: 22,
+        echoTimeMs: 3.6,
+        flipAngle: 18,
+        scanningSequence: ['GR'],
+        sequenceName: '*fl3d1r_t70',
+        scanOptions: ['SAT1'],
+        mrAcquisitionType: '3D',
+      },
+      'OTHER',
+      'angio',
+    ],
+    [
+      'localizer image type',
+      {
+        repetitionTimeMs: 8.6,
+        echoTimeMs: 4,
+        flipAngle: 20,
+        scanningSequence: ['GR'],
+        imageType: ['ORIGINAL', 'PRIMARY', 'LOCALIZER'],
+      },
+      'OTHER',
+      'unknown',
+    ],
     ['CT modality', { modality: 'CT', imageType: ['ORIGINAL', 'PRIMARY', 'AXIAL'] }, 'OTHER', 'unknown'],
     ['nothing recorded', {}, 'OTHER', 'unknown'],
   ])('%s → %s', (_name, acq, expected, suffix) => {
@@ -95,9 +292,24 @@ describe('classifySeries: descriptions add evidence but do not override physics'
 describe('classifySeries: post-contrast T1', () => {
   it.each<[string, SeriesAcquisition, boolean, ClassifiedType]>([
     ['contrast agent recorded, no description', { ...MPRAGE, contrastAgent: 'Gadovist 7.5 ml' }, true, 'T1_CONTRAST'],
-    ['contrast agent recorded, description "T1 pre"', { ...MPRAGE, contrastAgent: 'GADOBUTROL', seriesDescription: 't1_mprage_pre' }, false, 'T1_CONTRAST'],
-    ['description "T1 MPRAGE POST GAD", no agent', { ...MPRAGE, seriesDescription: 'T1 MPRAGE POST GAD' }, false, 'T1_CONTRAST'],
-    ['description "T1 MPRAGE POST GAD", descriptions ignored', { ...MPRAGE, seriesDescription: 'T1 MPRAGE POST GAD' }, true, 'T1'],
+    [
+      'contrast agent recorded, description "T1 pre"',
+      { ...MPRAGE, contrastAgent: 'GADOBUTROL', seriesDescription: 't1_mprage_pre' },
+      false,
+      'T1_CONTRAST',
+    ],
+    [
+      'description "T1 MPRAGE POST GAD", no agent',
+      { ...MPRAGE, seriesDescription: 'T1 MPRAGE POST GAD' },
+      false,
+      'T1_CONTRAST',
+    ],
+    [
+      'description "T1 MPRAGE POST GAD", descriptions ignored',
+      { ...MPRAGE, seriesDescription: 'T1 MPRAGE POST GAD' },
+      true,
+      'T1',
+    ],
     ['agent "NONE"', { ...MPRAGE, contrastAgent: 'NONE' }, true, 'T1'],
     ['description "t1 pre contrast"', { ...MPRAGE, seriesDescription: 't1 pre contrast' }, false, 'T1'],
     ['contrast agent on a FLAIR stays FLAIR', { ...FLAIR_2D, contrastAgent: 'Gadovist' }, false, 'FLAIR'],
@@ -141,7 +353,14 @@ describe('confidence', () => {
 describe('diffusion helpers and sidecars', () => {
   it('counts antipodal gradient vectors once and ignores b=0 and zero vectors', () => {
     // Prepare
-    const vectors = [[0, 0, 0], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]];
+    const vectors = [
+      [0, 0, 0],
+      [1, 0, 0],
+      [-1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+      [0, 0, 0],
+    ];
     const bValues = [0, 1000, 1000, 1000, 1000, 1000];
     // Act & Assess
     expect(countDirections(vectors, bValues)).toBe(3);
@@ -152,7 +371,14 @@ describe('diffusion helpers and sidecars', () => {
     const bvec = parseBvec('0 1 0 0 0.7071\n0 0 1 0 0.7071\n0 0 0 1 0\n');
     // Act
     const acq = acquisitionFromSidecar(
-      { RepetitionTime: 2.3, EchoTime: 0.00298, InversionTime: 0.9, FlipAngle: 9, ScanningSequence: 'GR_IR', ImageType: ['ORIGINAL', 'PRIMARY', 'M'] },
+      {
+        RepetitionTime: 2.3,
+        EchoTime: 0.00298,
+        InversionTime: 0.9,
+        FlipAngle: 9,
+        ScanningSequence: 'GR_IR',
+        ImageType: ['ORIGINAL', 'PRIMARY', 'M'],
+      },
       '0 1000 1000 1000 1000',
       '0 1 0 0 0.7071\n0 0 1 0 0.7071\n0 0 0 1 0\n',
     );

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { NIFTI1 } from 'nifti-reader-js';
 import { describe, expect, it } from 'vitest';
-import { convertToNifti } from '../../../shared/dicom/convert.ts';
-import { getDcm2niixVersion, loadDcm2niix } from '../../../shared/dicom/convert-dcm2niix.ts';
-import { readNifti, type NiftiVolume } from '../../../shared/dicom/nifti.ts';
+import { convertToNifti } from '#shared/dicom/convert.ts';
+import { getDcm2niixVersion, loadDcm2niix } from '#shared/dicom/convert-dcm2niix.ts';
+import { readNifti, type NiftiVolume } from '#shared/dicom/nifti.ts';
 import { dataPath, readDicomFolder } from './data.ts';
 
 function expectSameGeometry(actual: NiftiVolume, expected: NiftiVolume): void {
@@ -19,7 +19,9 @@ function expectSameGeometry(actual: NiftiVolume, expected: NiftiVolume): void {
   for (const key of ['quatern_b', 'quatern_c', 'quatern_d', 'qoffset_x', 'qoffset_y', 'qoffset_z', 'qfac'] as const) {
     expect(a[key], key).toBeCloseTo(e[key], 4);
   }
-  actual.affine.forEach((row, r) => row.forEach((value, c) => expect(value, `affine[${r}][${c}]`).toBeCloseTo(expected.affine[r]![c]!, 4)));
+  actual.affine.forEach((row, r) =>
+    row.forEach((value, c) => expect(value, `affine[${r}][${c}]`).toBeCloseTo(expected.affine[r]![c]!, 4)),
+  );
 }
 
 function countDifferences(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -29,37 +31,45 @@ function countDifferences(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 function parseNumberTable(text: string): number[][] {
-  return text.trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number));
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number));
 }
 
 describe('convertToNifti', () => {
-  it.each(['1', '2', '3', '4', '5', '6', '7', '8', '9'])('converts transfer-syntax file %s.dcm to the same voxels and geometry as the reference', async (id) => {
-    // Prepare
-    const bytes = new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'dicom', `${id}.dcm`)));
-    const reference = readNifti(new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'ref', `${id}.nii`))));
-    const referenceSidecar = JSON.parse(readFileSync(dataPath('transfer-syntaxes', 'ref', `${id}.json`), 'utf8'));
+  it.each(['1', '2', '3', '4', '5', '6', '7', '8', '9'])(
+    'converts transfer-syntax file %s.dcm to the same voxels and geometry as the reference',
+    async (id) => {
+      // Prepare
+      const bytes = new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'dicom', `${id}.dcm`)));
+      const reference = readNifti(new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'ref', `${id}.nii`))));
+      const referenceSidecar = JSON.parse(readFileSync(dataPath('transfer-syntaxes', 'ref', `${id}.json`), 'utf8'));
 
-    // Act
-    const outputs = await convertToNifti([{ name: `${id}.dcm`, bytes }]);
+      // Act
+      const outputs = await convertToNifti([{ name: `${id}.dcm`, bytes }]);
 
-    // Assess
-    expect(outputs).toHaveLength(1);
-    const [output] = outputs;
-    expect(output!.baseName).toBe(`${id}_ax_asc_35sl`);
-    expect(output!.seriesNumber).toBe(Number(id));
-    expect(output!.seriesInstanceUID).toMatch(/^[0-9.]+$/);
-    expect(output!.nifti[0]).toBe(0x1f);
-    const volume = readNifti(output!.nifti);
-    expectSameGeometry(volume, reference);
-    expect(volume.data.length).toBe(64 * 64 * 35);
-    expect(countDifferences(volume.data, reference.data)).toBe(0);
-    expect(output!.sidecar.SliceTiming).toEqual(referenceSidecar.SliceTiming);
-  });
+      // Assess
+      expect(outputs).toHaveLength(1);
+      const [output] = outputs;
+      expect(output!.baseName).toBe(`${id}_ax_asc_35sl`);
+      expect(output!.seriesNumber).toBe(Number(id));
+      expect(output!.seriesInstanceUID).toMatch(/^[0-9.]+$/);
+      expect(output!.nifti[0]).toBe(0x1f);
+      const volume = readNifti(output!.nifti);
+      expectSameGeometry(volume, reference);
+      expect(volume.data.length).toBe(64 * 64 * 35);
+      expect(countDifferences(volume.data, reference.data)).toBe(0);
+      expect(output!.sidecar.SliceTiming).toEqual(referenceSidecar.SliceTiming);
+    },
+  );
 
   it('converts the GE 3D T1 with a sidecar that matches the reference on geometry keys', async () => {
     // Prepare
     const files = readDicomFolder(dataPath('ge-t1-ir-spgr', 'dicom'));
-    const reference = JSON.parse(readFileSync(dataPath('ge-t1-ir-spgr', 'ref', 'Accelerated_SAG_IR-SPGR_10.json'), 'utf8'));
+    const reference = JSON.parse(
+      readFileSync(dataPath('ge-t1-ir-spgr', 'ref', 'Accelerated_SAG_IR-SPGR_10.json'), 'utf8'),
+    );
 
     // Act
     const outputs = await convertToNifti(files);
@@ -71,9 +81,22 @@ describe('convertToNifti', () => {
     expect(volume.dims.slice(0, 4)).toEqual([3, 196, 256, 256]);
     expect(t1!.bval).toBeUndefined();
     for (const key of [
-      'ImageOrientationPatientDICOM', 'SliceThickness', 'SpacingBetweenSlices', 'MRAcquisitionType', 'PatientPosition',
-      'InPlanePhaseEncodingDirectionDICOM', 'AcquisitionMatrixPE', 'ReconMatrixPE', 'PercentPhaseFOV',
-      'EchoTime', 'RepetitionTime', 'InversionTime', 'FlipAngle', 'SeriesNumber', 'ImageType', 'Modality',
+      'ImageOrientationPatientDICOM',
+      'SliceThickness',
+      'SpacingBetweenSlices',
+      'MRAcquisitionType',
+      'PatientPosition',
+      'InPlanePhaseEncodingDirectionDICOM',
+      'AcquisitionMatrixPE',
+      'ReconMatrixPE',
+      'PercentPhaseFOV',
+      'EchoTime',
+      'RepetitionTime',
+      'InversionTime',
+      'FlipAngle',
+      'SeriesNumber',
+      'ImageType',
+      'Modality',
     ]) {
       expect(t1!.sidecar[key], key).toEqual(reference[key]);
     }
@@ -102,7 +125,10 @@ describe('convertToNifti', () => {
 
   it('splits a mixed input into one output per series, ordered by series number, even when they share a SeriesInstanceUID, and skips non-DICOM files', async () => {
     // Prepare
-    const files = ['3', '1'].map((id) => ({ name: `${id}.dcm`, bytes: new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'dicom', `${id}.dcm`))) }));
+    const files = ['3', '1'].map((id) => ({
+      name: `${id}.dcm`,
+      bytes: new Uint8Array(readFileSync(dataPath('transfer-syntaxes', 'dicom', `${id}.dcm`))),
+    }));
     files.push({ name: 'notes.txt', bytes: new TextEncoder().encode('not an image') });
 
     // Act

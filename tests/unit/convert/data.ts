@@ -12,7 +12,10 @@ export function dataPath(...parts: string[]): string {
 }
 
 /** Every file under `folder` (recursively) as conversion input, named by its path relative to the folder. */
-export function readDicomFolder(folder: string, filter: (name: string) => boolean = (name) => /\.dcm(\.gz)?$/i.test(name)): { name: string; bytes: Uint8Array }[] {
+export function readDicomFolder(
+  folder: string,
+  filter: (name: string) => boolean = (name) => /\.dcm(\.gz)?$/i.test(name),
+): { name: string; bytes: Uint8Array }[] {
   const files: { name: string; bytes: Uint8Array }[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir).sort()) {

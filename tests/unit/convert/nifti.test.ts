@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { hasSpatialTransform, NiftiReadError, readNifti, readNiftiHeader, voxelsPerVolume } from '../../../shared/dicom/nifti.ts';
+import {
+  hasSpatialTransform,
+  NiftiReadError,
+  readNifti,
+  readNiftiHeader,
+  voxelsPerVolume,
+} from '#shared/dicom/nifti.ts';
 import { dataPath } from './data.ts';
 
 /** The reference NIfTI of transfer-syntax file 1, byte-swapped to big endian (header fields and int16 voxels). */

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { convertToNifti } from '../../../shared/dicom/convert.ts';
-import { renderThumbnail } from '../../../shared/dicom/thumbnail.ts';
+import { convertToNifti } from '#shared/dicom/convert.ts';
+import { renderThumbnail } from '#shared/dicom/thumbnail.ts';
 import { dataPath } from './data.ts';
 
 /** A NIfTI-1 (.nii) int16 volume with an sform; enough of the header for the reader (nifti1.h layout). */
-function makeNifti(dims: [number, number, number], affine: number[][], fill: (i: number, j: number, k: number) => number): Uint8Array {
+function makeNifti(
+  dims: [number, number, number],
+  affine: number[][],
+  fill: (i: number, j: number, k: number) => number,
+): Uint8Array {
   const [nx, ny, nz] = dims;
   const bytes = new Uint8Array(352 + nx * ny * nz * 2);
   const view = new DataView(bytes.buffer);
@@ -21,19 +25,22 @@ function makeNifti(dims: [number, number, number], affine: number[][], fill: (i:
   view.setInt16(254, 2, true); // sform_code aligned
   affine.slice(0, 3).forEach((row, r) => row.forEach((value, c) => view.setFloat32(280 + r * 16 + c * 4, value, true)));
   bytes.set([0x6e, 0x2b, 0x31, 0x00], 344); // "n+1\0"
-  for (let k = 0; k < nz; k += 1) for (let j = 0; j < ny; j += 1) for (let i = 0; i < nx; i += 1) {
-    view.setInt16(352 + 2 * (i + nx * (j + ny * k)), fill(i, j, k), true);
-  }
+  for (let k = 0; k < nz; k += 1)
+    for (let j = 0; j < ny; j += 1)
+      for (let i = 0; i < nx; i += 1) {
+        view.setInt16(352 + 2 * (i + nx * (j + ny * k)), fill(i, j, k), true);
+      }
   return bytes;
 }
 
 function meanLevel(png: PNG, x0: number, y0: number, x1: number, y1: number): number {
   let sum = 0;
   let count = 0;
-  for (let y = y0; y < y1; y += 1) for (let x = x0; x < x1; x += 1) {
-    sum += png.data[(y * png.width + x) * 4]!;
-    count += 1;
-  }
+  for (let y = y0; y < y1; y += 1)
+    for (let x = x0; x < x1; x += 1) {
+      sum += png.data[(y * png.width + x) * 4]!;
+      count += 1;
+    }
   return sum / count;
 }
 
@@ -66,7 +73,12 @@ describe('renderThumbnail', () => {
 
   it('shows patient right on the left and anterior at the top (radiological), whatever the voxel order', () => {
     // Prepare: a LAS-stored volume (x flipped), bright block in the patient's right-anterior quadrant
-    const affine = [[-1, 0, 0, 31], [0, 1, 0, -31], [0, 0, 1, -2], [0, 0, 0, 1]];
+    const affine = [
+      [-1, 0, 0, 31],
+      [0, 1, 0, -31],
+      [0, 0, 1, -2],
+      [0, 0, 0, 1],
+    ];
     const volume = makeNifti([32, 32, 5], affine, (i, j) => {
       const x = -i + 31; // world x (positive = patient right)
       const y = j - 31 + 0; // world y
@@ -84,7 +96,16 @@ describe('renderThumbnail', () => {
 
   it('keeps a thin-slab volume visible by slicing across its single-voxel axis', () => {
     // Prepare: one sagittal plane (x has one voxel)
-    const volume = makeNifti([1, 40, 20], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 2, 0], [0, 0, 0, 1]], (_i, j, k) => (j + k) * 10);
+    const volume = makeNifti(
+      [1, 40, 20],
+      [
+        [1, 0, 0, 0],
+        [0, 1, 0, 0],
+        [0, 0, 2, 0],
+        [0, 0, 0, 1],
+      ],
+      (_i, j, k) => (j + k) * 10,
+    );
 
     // Act
     const png = PNG.sync.read(Buffer.from(renderThumbnail(volume, { size: 80 })));

@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { datasetListIndexes, KEY_ATTRIBUTE_NAMES, keys } from '../../../shared/db/keys.ts';
-import { createTableInput } from '../../../shared/db/create-table-input.ts';
-import { GLOBAL_INDEXES, TABLE_KEYS } from '../../../shared/db/table.ts';
+import { datasetListIndexes, KEY_ATTRIBUTE_NAMES, keys } from '#shared/db/keys.ts';
+import { createTableInput } from '#shared/db/create-table-input.ts';
+import { GLOBAL_INDEXES, TABLE_KEYS } from '#shared/db/table.ts';
 
-const TABLE_ATTRIBUTES = new Set<string>([TABLE_KEYS.primary.pk, TABLE_KEYS.primary.sk, ...GLOBAL_INDEXES.flatMap((i) => [i.pk, i.sk])]);
+const TABLE_ATTRIBUTES = new Set<string>([
+  TABLE_KEYS.primary.pk,
+  TABLE_KEYS.primary.sk,
+  ...GLOBAL_INDEXES.flatMap((i) => [i.pk, i.sk]),
+]);
 const INDEX_NAMES = new Set<string>(GLOBAL_INDEXES.map((i) => i.index));
 
 const sample = { hospitalId: 'h1', id: 'd1', createdAt: '2026-01-01T00:00:00.000Z', status: 'CREATED', teamId: 't1' };
@@ -37,7 +41,11 @@ describe('key design', () => {
   });
 
   it('lists datasets only through indexes the table defines', () => {
-    for (const index of [datasetListIndexes.byHospitalRecent('h1'), datasetListIndexes.byStatus('h1', 'FAILED'), datasetListIndexes.byTeamRecent('h1', 't1')]) {
+    for (const index of [
+      datasetListIndexes.byHospitalRecent('h1'),
+      datasetListIndexes.byStatus('h1', 'FAILED'),
+      datasetListIndexes.byTeamRecent('h1', 't1'),
+    ]) {
       expect(INDEX_NAMES.has(index.index)).toBe(true);
       expect(TABLE_ATTRIBUTES.has(index.pkName) && TABLE_ATTRIBUTES.has(index.skName)).toBe(true);
       expect(index.pk.startsWith('H#h1#')).toBe(true);
@@ -45,7 +53,9 @@ describe('key design', () => {
   });
 
   it('orders dataset index sort keys by creation time', () => {
-    const older = keys.datasetIndexes({ ...sample, createdAt: '2025-12-31T23:59:59.000Z', id: 'zzz' })[TABLE_KEYS.gsi1.sk]!;
+    const older = keys.datasetIndexes({ ...sample, createdAt: '2025-12-31T23:59:59.000Z', id: 'zzz' })[
+      TABLE_KEYS.gsi1.sk
+    ]!;
     const newer = keys.datasetIndexes(sample)[TABLE_KEYS.gsi1.sk]!;
     expect(older < newer).toBe(true);
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { requireSharedData } from '../../helpers/shared-data.ts';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 
 const DICOM = requireSharedData();
 const OUT = mkdtempSync(join(tmpdir(), 'iws-anon-cli-'));
@@ -13,7 +13,8 @@ describe('iws anonymize', () => {
   it('mirrors the tree, prints a JSON summary, and exits 1 with one catalogue line per failed file', () => {
     // Act
     const run = spawnSync('node', ['cli/iws.mjs', 'anonymize', join(DICOM, 'enhanced-mr-small'), OUT], {
-      encoding: 'utf8', env: { ...process.env, IWS_SECRET: 'cli-test' },
+      encoding: 'utf8',
+      env: { ...process.env, IWS_SECRET: 'cli-test' },
     });
     // Assess
     expect(run.status).toBe(1);
@@ -26,7 +27,11 @@ describe('iws anonymize', () => {
   it('writes a gzip input as plain DICOM and warns when no secret is set', () => {
     const env = { ...process.env };
     delete env.IWS_SECRET;
-    const run = spawnSync('node', ['cli/iws.mjs', 'anonymize', join(DICOM, 'siemens-dwi-mosaic'), join(OUT, 'mosaic')], { encoding: 'utf8', env });
+    const run = spawnSync(
+      'node',
+      ['cli/iws.mjs', 'anonymize', join(DICOM, 'siemens-dwi-mosaic'), join(OUT, 'mosaic')],
+      { encoding: 'utf8', env },
+    );
     expect(run.status).toBe(0);
     expect(run.stderr).toMatch(/IWS_SECRET is not set/);
     expect(existsSync(join(OUT, 'mosaic', 'siemens_dwi_0.dcm'))).toBe(true);

@@ -3,22 +3,23 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import dicomParser from 'dicom-parser';
-import { deidentifyDicom, DEIDENTIFICATION_PROFILE, type DeidentifyContext } from '../../../shared/dicom/deidentify/index.ts';
-import { ANNEX_E_BY_TAG, effectiveAction, resolveProfile } from '../../../shared/dicom/deidentify/profile.ts';
-import { nodeText, readDataSet, readMetaGroup, type DicomNode } from '../../../shared/dicom/deidentify/tokenize.ts';
-import { gunzipIfNeeded, parseDicom } from '../../../shared/dicom/parse.ts';
-import { AnonymizationOptionsSchema, type AnonymizationOptions } from '../../../shared/schemas/api/datasets.ts';
-import { buildPlantedDicom } from '../../helpers/dicom-builder.ts';
-import { deflatedCopy, requireTool } from '../../helpers/reference-tools.ts';
-import { listFiles, requireSharedData } from '../../helpers/shared-data.ts';
+import { deidentifyDicom, DEIDENTIFICATION_PROFILE, type DeidentifyContext } from '#shared/dicom/deidentify/index.ts';
+import { ANNEX_E_BY_TAG, effectiveAction, resolveProfile } from '#shared/dicom/deidentify/profile.ts';
+import { nodeText, readDataSet, readMetaGroup, type DicomNode } from '#shared/dicom/deidentify/tokenize.ts';
+import { gunzipIfNeeded, parseDicom } from '#shared/dicom/parse.ts';
+import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import { buildPlantedDicom } from '#tests/helpers/dicom-builder.ts';
+import { deflatedCopy, requireTool } from '#tests/helpers/reference-tools.ts';
+import { listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
 
 const DICOM = requireSharedData();
 const WORK = mkdtempSync(join(tmpdir(), 'iws-deid-'));
 afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
 const context = (options: Partial<AnonymizationOptions> = {}, hospitalId = 'northside'): DeidentifyContext => ({
-  secret: 'test-secret', hospitalId, options: AnonymizationOptionsSchema.parse(options),
+  secret: 'test-secret',
+  hospitalId,
+  options: AnonymizationOptionsSchema.parse(options),
 });
 const read = (path: string) => new Uint8Array(readFileSync(join(DICOM, path)));
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -33,9 +34,16 @@ function pixelBytes(bytes: Uint8Array): Uint8Array {
 function allNodes(bytes: Uint8Array): { nodes: { node: DicomNode; depth: number }[]; source: Uint8Array } {
   const plain = gunzipIfNeeded(bytes);
   const meta = readMetaGroup(plain, 132);
-  const syntax = nodeText(plain, meta.elements.find((node) => node.tag === '00020010')!);
-  const encoding = syntax === '1.2.840.10008.1.2' ? { explicit: false, littleEndian: true }
-    : syntax === '1.2.840.10008.1.2.2' ? { explicit: true, littleEndian: false } : { explicit: true, littleEndian: true };
+  const syntax = nodeText(
+    plain,
+    meta.elements.find((node) => node.tag === '00020010')!,
+  );
+  const encoding =
+    syntax === '1.2.840.10008.1.2'
+      ? { explicit: false, littleEndian: true }
+      : syntax === '1.2.840.10008.1.2.2'
+        ? { explicit: true, littleEndian: false }
+        : { explicit: true, littleEndian: true };
   const nodes: { node: DicomNode; depth: number }[] = [];
   const walk = (list: DicomNode[], depth: number) => {
     for (const node of list) {
@@ -58,7 +66,8 @@ function originalIdentifiers(bytes: Uint8Array, options: AnonymizationOptions): 
     const action = effectiveAction(row, profile, node.vr);
     if (action === 'keep' || action === 'clean') continue;
     for (const value of nodeText(source, node).split('\\')) {
-      if (value.trim().length >= 6 && !/^(REMOVED|ANONYMI[SZ]ED|ANONYMOUS)$/i.test(value.trim())) found.add(value.trim());
+      if (value.trim().length >= 6 && !/^(REMOVED|ANONYMI[SZ]ED|ANONYMOUS)$/i.test(value.trim()))
+        found.add(value.trim());
     }
   }
   return [...found];
@@ -66,10 +75,17 @@ function originalIdentifiers(bytes: Uint8Array, options: AnonymizationOptions): 
 
 const SHARED_FILES = [
   ...['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => `transfer-syntaxes/dicom/${n}.dcm`),
-  'enhanced-mr-small/emri_small.dcm', 'enhanced-mr-small/emri_small_big_endian.dcm', 'enhanced-mr-small/emri_small_RLE.dcm',
-  'enhanced-mr-small/emri_small_jpeg_2k_lossless.dcm', 'enhanced-mr-small/emri_small_jpeg_ls_lossless.dcm',
-  'siemens-dwi-mosaic/siemens_dwi_0.dcm.gz', 'siemens-dwi-mosaic/siemens_dwi_1000.dcm.gz',
-  'pet-slices/1.dcm', 'pet-slices/2.dcm', 'ct-small/CT_small.dcm', 'ge-t1-ir-spgr/dicom/00001.dcm',
+  'enhanced-mr-small/emri_small.dcm',
+  'enhanced-mr-small/emri_small_big_endian.dcm',
+  'enhanced-mr-small/emri_small_RLE.dcm',
+  'enhanced-mr-small/emri_small_jpeg_2k_lossless.dcm',
+  'enhanced-mr-small/emri_small_jpeg_ls_lossless.dcm',
+  'siemens-dwi-mosaic/siemens_dwi_0.dcm.gz',
+  'siemens-dwi-mosaic/siemens_dwi_1000.dcm.gz',
+  'pet-slices/1.dcm',
+  'pet-slices/2.dcm',
+  'ct-small/CT_small.dcm',
+  'ge-t1-ir-spgr/dicom/00001.dcm',
   'philips-dti-b2000/dicom/601_WIP_dti_ax/0016.dcm',
 ];
 
@@ -98,7 +114,9 @@ describe('deidentifyDicom on the shared data', () => {
     for (const path of SHARED_FILES) {
       const input = allNodes(read(path));
       const output = allNodes(deidentifyDicom(read(path), context()).bytes);
-      const outTop = new Map(output.nodes.filter((entry) => entry.depth === 0).map((entry) => [entry.node.tag, entry.node]));
+      const outTop = new Map(
+        output.nodes.filter((entry) => entry.depth === 0).map((entry) => [entry.node.tag, entry.node]),
+      );
       for (const { node } of input.nodes.filter((entry) => entry.depth === 0)) {
         const row = ANNEX_E_BY_TAG.get(node.tag);
         if (!row || node.tag.startsWith('0012')) continue;
@@ -109,7 +127,8 @@ describe('deidentifyDicom on the shared data', () => {
         if (action === 'remove') expect(after, `${row.keyword} removed`).toBeUndefined();
         else if (action === 'uid' && before) expect(nodeText(output.source, after!), row.keyword).not.toBe(before);
         else if (action === 'keep') expect(nodeText(output.source, after!), row.keyword).toBe(before);
-        else if (action === 'empty' && node.tag !== '00100010' && node.tag !== '00100020') expect(after!.valueLength, row.keyword).toBe(0);
+        else if (action === 'empty' && node.tag !== '00100010' && node.tag !== '00100020')
+          expect(after!.valueLength, row.keyword).toBe(0);
         else if (action === 'dummy' && before) expect(nodeText(output.source, after!), row.keyword).not.toBe(before);
       }
     }
@@ -131,10 +150,15 @@ describe('deidentifyDicom on the shared data', () => {
   it('records the profile and option codes of CID 7050', () => {
     const result = deidentifyDicom(read('ct-small/CT_small.dcm'), context({ retainLongitudinalDates: true }));
     const dataSet = parseDicom(result.bytes).dataSet;
-    const codes = dataSet.elements.x00120064!.items!.map((item) => [item.dataSet!.string('x00080100'), item.dataSet!.string('x00080104')]);
+    const codes = dataSet.elements.x00120064!.items!.map((item) => [
+      item.dataSet!.string('x00080100'),
+      item.dataSet!.string('x00080104'),
+    ]);
     expect(codes).toEqual([
-      ['113100', 'Basic Application Confidentiality Profile'], ['113105', 'Clean Descriptors Option'],
-      ['113111', 'Retain Safe Private Option'], ['113107', 'Retain Longitudinal Temporal Information Modified Dates Option'],
+      ['113100', 'Basic Application Confidentiality Profile'],
+      ['113105', 'Clean Descriptors Option'],
+      ['113111', 'Retain Safe Private Option'],
+      ['113107', 'Retain Longitudinal Temporal Information Modified Dates Option'],
     ]);
     expect(dataSet.string('x00280303')).toBe('MODIFIED');
     expect(DEIDENTIFICATION_PROFILE.edition).toBe('2024b');
@@ -146,26 +170,39 @@ describe('deidentifyDicom on synthetic files with identifiers planted in every A
     ['explicit little endian', () => buildPlantedDicom('1.2.840.10008.1.2.1', 'A').bytes],
     ['implicit little endian', () => buildPlantedDicom('1.2.840.10008.1.2', 'B').bytes],
     ['explicit big endian', () => buildPlantedDicom('1.2.840.10008.1.2.2', 'C').bytes],
-    ['deflated explicit little endian', () => {
-      const path = join(WORK, 'planted-for-deflate.dcm');
-      writeFileSync(path, buildPlantedDicom('1.2.840.10008.1.2.1', 'D').bytes);
-      return deflatedCopy(path);
-    }],
+    [
+      'deflated explicit little endian',
+      () => {
+        const path = join(WORK, 'planted-for-deflate.dcm');
+        writeFileSync(path, buildPlantedDicom('1.2.840.10008.1.2.1', 'D').bytes);
+        return deflatedCopy(path);
+      },
+    ],
   ] as const;
 
   it.each(encodings)('%s: no planted identifier survives anywhere in the output bytes', (_, make) => {
     // Prepare
-    const salt = { 'explicit little endian': 'A', 'implicit little endian': 'B', 'explicit big endian': 'C', 'deflated explicit little endian': 'D' }[_];
-    const planted = buildPlantedDicom(_ === 'implicit little endian' ? '1.2.840.10008.1.2' : '1.2.840.10008.1.2.1', salt);
+    const salt = {
+      'explicit little endian': 'A',
+      'implicit little endian': 'B',
+      'explicit big endian': 'C',
+      'deflated explicit little endian': 'D',
+    }[_];
+    const planted = buildPlantedDicom(
+      _ === 'implicit little endian' ? '1.2.840.10008.1.2' : '1.2.840.10008.1.2.1',
+      salt,
+    );
     const input = make();
     // Act
     const result = deidentifyDicom(input, context());
     // Assess
-    const plainOutput = _.startsWith('deflated') ? (() => {
-      const parsed = parseDicom(result.bytes);
-      expect(parsed.transferSyntaxUID).toBe('1.2.840.10008.1.2.1.99');
-      return parsed.bytes;
-    })() : result.bytes;
+    const plainOutput = _.startsWith('deflated')
+      ? (() => {
+          const parsed = parseDicom(result.bytes);
+          expect(parsed.transferSyntaxUID).toBe('1.2.840.10008.1.2.1.99');
+          return parsed.bytes;
+        })()
+      : result.bytes;
     const text = latin1(plainOutput).toUpperCase();
     const survivors = [...planted.identifiers].filter(([, value]) => text.includes(value.toUpperCase()));
     expect(survivors).toEqual([]);
@@ -190,7 +227,8 @@ describe('deidentifyDicom on synthetic files with identifiers planted in every A
 
   it('keeps what each option asks to keep', () => {
     const planted = buildPlantedDicom();
-    const read = (options: Partial<AnonymizationOptions>) => parseDicom(deidentifyDicom(planted.bytes, context(options)).bytes).dataSet;
+    const read = (options: Partial<AnonymizationOptions>) =>
+      parseDicom(deidentifyDicom(planted.bytes, context(options)).bytes).dataSet;
     const base = read({});
     expect(read({ retainUids: true }).string('x0020000d')).toBe(planted.identifiers.get('0020000D'));
     expect(read({ retainInstitutionIdentity: true }).string('x00080080')).toContain('ZQA');
@@ -240,7 +278,10 @@ describe('reference tools read the de-identified output', () => {
       execFileSync(dcm2niix, ['-s', 'y', '-z', 'n', '-f', 'out', '-o', folder, file], { stdio: 'pipe' });
       const sidecar = JSON.parse(readFileSync(join(folder, 'out.json'), 'utf8')) as Record<string, unknown>;
       const ref = readdirSync(join(DICOM, 'transfer-syntaxes/ref')).find((name) => name.endsWith('.json'))!;
-      const reference = JSON.parse(readFileSync(join(DICOM, 'transfer-syntaxes/ref', ref), 'utf8')) as Record<string, unknown>;
+      const reference = JSON.parse(readFileSync(join(DICOM, 'transfer-syntaxes/ref', ref), 'utf8')) as Record<
+        string,
+        unknown
+      >;
       expect(sidecar.SliceTiming).toEqual(reference.SliceTiming);
       expect(sidecar.PhaseEncodingDirection ?? null).toEqual(reference.PhaseEncodingDirection ?? null);
       expect(readFileSync(join(folder, 'out.nii')).length).toBeGreaterThan(64 * 64 * 35 * 2);
@@ -255,7 +296,10 @@ describe('reference tools read the de-identified output', () => {
     mkdirSync(folder, { recursive: true });
     mkdirSync(out, { recursive: true });
     for (const path of listFiles(source)) {
-      writeFileSync(join(folder, path.split('/').pop()!), deidentifyDicom(new Uint8Array(readFileSync(path)), context()).bytes);
+      writeFileSync(
+        join(folder, path.split('/').pop()!),
+        deidentifyDicom(new Uint8Array(readFileSync(path)), context()).bytes,
+      );
     }
     execFileSync(dcm2niix, ['-z', 'n', '-f', 'dti', '-o', out, folder], { stdio: 'pipe' });
     const numbers = (text: string) => text.trim().split(/\s+/).map(Number);

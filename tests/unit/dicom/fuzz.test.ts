@@ -1,17 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deidentifyDicom } from '../../../shared/dicom/deidentify/index.ts';
-import { DicomParseError, gunzipIfNeeded } from '../../../shared/dicom/parse.ts';
-import { checkDicom } from '../../../shared/dicom/validate.ts';
-import { readSeriesFileMetadata } from '../../../shared/dicom/metadata.ts';
-import { AnonymizationOptionsSchema } from '../../../shared/schemas/api/datasets.ts';
-import { requireSharedData } from '../../helpers/shared-data.ts';
+import { deidentifyDicom } from '#shared/dicom/deidentify/index.ts';
+import { DicomParseError, gunzipIfNeeded } from '#shared/dicom/parse.ts';
+import { checkDicom } from '#shared/dicom/validate.ts';
+import { readSeriesFileMetadata } from '#shared/dicom/metadata.ts';
+import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 
 const DICOM = requireSharedData();
 const SEEDS = [
-  'transfer-syntaxes/dicom/1.dcm', 'transfer-syntaxes/dicom/2.dcm', 'transfer-syntaxes/dicom/3.dcm', 'transfer-syntaxes/dicom/9.dcm',
-  'enhanced-mr-small/emri_small_big_endian.dcm', 'siemens-dwi-mosaic/siemens_dwi_0.dcm.gz', 'ct-small/CT_small.dcm', 'pet-slices/1.dcm',
+  'transfer-syntaxes/dicom/1.dcm',
+  'transfer-syntaxes/dicom/2.dcm',
+  'transfer-syntaxes/dicom/3.dcm',
+  'transfer-syntaxes/dicom/9.dcm',
+  'enhanced-mr-small/emri_small_big_endian.dcm',
+  'siemens-dwi-mosaic/siemens_dwi_0.dcm.gz',
+  'ct-small/CT_small.dcm',
+  'pet-slices/1.dcm',
 ];
 const context = { secret: 'fuzz', hospitalId: 'fuzz', options: AnonymizationOptionsSchema.parse({}) };
 

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseDicom, DicomParseError } from '../../../shared/dicom/parse.ts';
-import { checkDicom } from '../../../shared/dicom/validate.ts';
-import { readSeriesFileMetadata } from '../../../shared/dicom/metadata.ts';
-import { requireSharedData } from '../../helpers/shared-data.ts';
+import { parseDicom, DicomParseError } from '#shared/dicom/parse.ts';
+import { checkDicom } from '#shared/dicom/validate.ts';
+import { readSeriesFileMetadata } from '#shared/dicom/metadata.ts';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 
 const DICOM = requireSharedData();
 const read = (path: string) => new Uint8Array(readFileSync(join(DICOM, path)));
@@ -41,7 +41,7 @@ describe('parseDicom on the shared data', () => {
 
   it('reads the deflated transfer syntax', async () => {
     // Prepare: the deflated syntax written by dcmtk from an explicit little endian file
-    const { deflatedCopy } = await import('../../helpers/reference-tools.ts');
+    const { deflatedCopy } = await import('#tests/helpers/reference-tools.ts');
     const bytes = deflatedCopy(join(DICOM, 'ct-small/CT_small.dcm'));
     // Act
     const parsed = parseDicom(bytes);
@@ -96,21 +96,40 @@ describe('readSeriesFileMetadata (record section 3)', () => {
     const bytes = read('ge-t1-ir-spgr/dicom/00001.dcm');
     const metadata = readSeriesFileMetadata(parseDicom(bytes), '00001.dcm', bytes.length);
     expect(metadata).toMatchObject({
-      modality: 'MR', seriesNumber: 10, seriesDescription: 'Accelerated SAG IR-SPGR', instanceNumber: 1,
-      fileName: '00001.dcm', fileSize: bytes.length,
+      modality: 'MR',
+      seriesNumber: 10,
+      seriesDescription: 'Accelerated SAG IR-SPGR',
+      instanceNumber: 1,
+      fileName: '00001.dcm',
+      fileSize: bytes.length,
     });
     expect(metadata.seriesInstanceUID).toMatch(/^[\d.]+$/);
     expect(metadata.imageType.length).toBeGreaterThan(1);
   });
 
   it('applies the record defaults and a stable generated UID when attributes are missing', async () => {
-    const { buildDicom } = await import('../../helpers/dicom-builder.ts');
-    const bytes = buildDicom({ omit: ['SeriesInstanceUID', 'StudyInstanceUID', 'SeriesDescription', 'Modality', 'SeriesNumber', 'InstanceNumber', 'PatientName', 'StudyDescription'] });
+    const { buildDicom } = await import('#tests/helpers/dicom-builder.ts');
+    const bytes = buildDicom({
+      omit: [
+        'SeriesInstanceUID',
+        'StudyInstanceUID',
+        'SeriesDescription',
+        'Modality',
+        'SeriesNumber',
+        'InstanceNumber',
+        'PatientName',
+        'StudyDescription',
+      ],
+    });
     const first = readSeriesFileMetadata(parseDicom(bytes), basename('a.dcm'), bytes.length);
     const second = readSeriesFileMetadata(parseDicom(bytes), basename('b.dcm'), bytes.length);
     expect(first).toMatchObject({
-      seriesDescription: 'Unknown Series', modality: 'Unknown', seriesNumber: 1, instanceNumber: 1,
-      patientName: 'Unknown Patient', studyDescription: 'Unknown Study',
+      seriesDescription: 'Unknown Series',
+      modality: 'Unknown',
+      seriesNumber: 1,
+      instanceNumber: 1,
+      patientName: 'Unknown Patient',
+      studyDescription: 'Unknown Study',
     });
     expect(first.seriesInstanceUID).toMatch(/^2\.25\.\d+$/);
     expect(second.seriesInstanceUID).toBe(first.seriesInstanceUID);

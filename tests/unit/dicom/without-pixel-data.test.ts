@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquisitionFromDicom, classifySeries } from '../../../shared/dicom/classify/index.ts';
-import { parseDicom, withoutPixelData } from '../../../shared/dicom/parse.ts';
-import { listFiles, requireSharedData } from '../../helpers/shared-data.ts';
+import { acquisitionFromDicom, classifySeries } from '#shared/dicom/classify/index.ts';
+import { parseDicom, withoutPixelData } from '#shared/dicom/parse.ts';
+import { listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
 
 const dicom = requireSharedData();
 const read = (path: string) => new Uint8Array(readFileSync(path));
@@ -37,7 +37,9 @@ describe('withoutPixelData', () => {
     const files = listFiles(join(dicom, 'philips-dti-b2000/dicom')).slice(0, 120).map(read);
     // Act
     const fromFiles = classifySeries(acquisitionFromDicom(files));
-    const fromHeaders = classifySeries(acquisitionFromDicom(files.map((bytes) => withoutPixelData(parseDicom(bytes), bytes))));
+    const fromHeaders = classifySeries(
+      acquisitionFromDicom(files.map((bytes) => withoutPixelData(parseDicom(bytes), bytes))),
+    );
     // Assess
     expect(fromHeaders).toEqual(fromFiles);
   });

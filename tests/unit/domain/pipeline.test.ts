@@ -1,18 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { createDataset } from '../../../shared/domain/datasets/create-dataset.ts';
-import type { AssetRecord } from '../../../shared/domain/datasets/ports.ts';
-import { pickAnatomicalVolume } from '../../../shared/domain/pipeline/build-surface.ts';
-import { diffusionCandidates } from '../../../shared/domain/pipeline/build-tracts.ts';
-import { deidentifyStudy } from '../../../shared/domain/pipeline/deidentify-study.ts';
-import { classifyDatasetSeries } from '../../../shared/domain/pipeline/classify-series.ts';
-import type { PipelineDeps } from '../../../shared/domain/pipeline/deps.ts';
-import { buildDicom } from '../../helpers/dicom-builder.ts';
+import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
+import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
+import { pickAnatomicalVolume } from '#shared/domain/pipeline/build-surface.ts';
+import { diffusionCandidates } from '#shared/domain/pipeline/build-tracts.ts';
+import { deidentifyStudy } from '#shared/domain/pipeline/deidentify-study.ts';
+import { classifyDatasetSeries } from '#shared/domain/pipeline/classify-series.ts';
+import type { PipelineDeps } from '#shared/domain/pipeline/deps.ts';
+import { buildDicom } from '#tests/helpers/dicom-builder.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 function volume(id: string, metadata: Record<string, unknown>, byteSize = 100): AssetRecord {
   return {
-    id, datasetId: 'd', hospitalId: 'h1', seriesId: id, type: 'VOLUME', label: id, byteSize, mimeType: 'application/gzip',
-    metadata, createdAt: '', bucket: 'assets', objectKey: `h1/d/${id}.nii.gz`,
+    id,
+    datasetId: 'd',
+    hospitalId: 'h1',
+    seriesId: id,
+    type: 'VOLUME',
+    label: id,
+    byteSize,
+    mimeType: 'application/gzip',
+    metadata,
+    createdAt: '',
+    bucket: 'assets',
+    objectKey: `h1/d/${id}.nii.gz`,
   };
 }
 
@@ -32,9 +42,16 @@ describe('asset selection', () => {
   it('builds tracts only for DTI/DWI volumes with at least 6 diffusion directions', async () => {
     const p = ports();
     const enc = (text: string) => new TextEncoder().encode(text);
-    const six = { bval: '0 1000 1000 1000 1000 1000 1000', bvec: ['0 1 0 0 0.7 0.7 0', '0 0 1 0 0.7 0 0.7', '0 0 0 1 0 0.7 0.7'].join('\n') };
+    const six = {
+      bval: '0 1000 1000 1000 1000 1000 1000',
+      bvec: ['0 1 0 0 0.7 0.7 0', '0 0 1 0 0.7 0 0.7', '0 0 0 1 0 0.7 0.7'].join('\n'),
+    };
     const three = { bval: '0 1000 1000 1000', bvec: ['0 1 0 0', '0 0 1 0', '0 0 0 1'].join('\n') };
-    for (const [id, g] of [['six', six], ['three', three], ['t2', six]] as const) {
+    for (const [id, g] of [
+      ['six', six],
+      ['three', three],
+      ['t2', six],
+    ] as const) {
       await p.objects.put('assets', `${id}.bval`, enc(g.bval));
       await p.objects.put('assets', `${id}.bvec`, enc(g.bvec));
     }
@@ -55,10 +72,13 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
     const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
     await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
-    const good = (n: number) => buildDicom({ extra: [
-      { tag: '00080018', vr: 'UI', value: `1.2.826.0.1.3680043.9.9999.1.${n}` },
-      { tag: '00200013', vr: 'IS', value: String(n) },
-    ] });
+    const good = (n: number) =>
+      buildDicom({
+        extra: [
+          { tag: '00080018', vr: 'UI', value: `1.2.826.0.1.3680043.9.9999.1.${n}` },
+          { tag: '00200013', vr: 'IS', value: String(n) },
+        ],
+      });
     await p.objects.put('uploads', `h1/${d.id}/raw/0`, good(1));
     await p.objects.put('uploads', `h1/${d.id}/raw/1`, new TextEncoder().encode('not dicom'));
     await p.objects.put('uploads', `h1/${d.id}/raw/2`, good(2));
@@ -79,7 +99,11 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     expect(stored).not.toContain('Test^Synthetic');
     expect(stored).not.toContain('SYNTH-0001');
     const dataset = (await p.datasets.get('h1', d.id))!;
-    expect(dataset).toMatchObject({ status: 'ANONYMIZING', seriesCount: 1, fileErrors: [{ fileIndex: 1, message: 'Not a DICOM file' }] });
+    expect(dataset).toMatchObject({
+      status: 'ANONYMIZING',
+      seriesCount: 1,
+      fileErrors: [{ fileIndex: 1, message: 'Not a DICOM file' }],
+    });
     expect(p.audit.events.filter((e) => e.action === 'DATASET_DEIDENTIFIED')).toHaveLength(1);
     const series = await p.datasets.listSeries('h1', d.id);
     expect(series).toHaveLength(1);

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createDataset } from '../../../shared/domain/datasets/create-dataset.ts';
-import { completeFile } from '../../../shared/domain/uploads/complete-file.ts';
-import { completeUpload } from '../../../shared/domain/uploads/complete-upload.ts';
-import { getUploadSession } from '../../../shared/domain/uploads/get-upload-session.ts';
-import { openUploadSession } from '../../../shared/domain/uploads/open-upload-session.ts';
-import { presignParts } from '../../../shared/domain/uploads/presign-parts.ts';
-import { CreateUploadSessionRequestSchema, MAX_ENHANCED_FILES, MAX_FILE_BYTES, UPLOAD_PART_BYTES } from '../../../shared/schemas/api/uploads.ts';
+import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
+import { completeFile } from '#shared/domain/uploads/complete-file.ts';
+import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
+import { getUploadSession } from '#shared/domain/uploads/get-upload-session.ts';
+import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
+import { presignParts } from '#shared/domain/uploads/presign-parts.ts';
+import {
+  CreateUploadSessionRequestSchema,
+  MAX_ENHANCED_FILES,
+  MAX_FILE_BYTES,
+  UPLOAD_PART_BYTES,
+} from '#shared/schemas/api/uploads.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 const member = caller('TEAM_MEMBER');
@@ -13,7 +18,12 @@ const member = caller('TEAM_MEMBER');
 async function opened(sizes = [10, UPLOAD_PART_BYTES + 1]) {
   const p = ports();
   const d = await createDataset(NEW_DATASET, member, p);
-  const session = await openUploadSession(d.id, sizes.map((sizeBytes, i) => ({ path: `f${i}.dcm`, sizeBytes })), member, p);
+  const session = await openUploadSession(
+    d.id,
+    sizes.map((sizeBytes, i) => ({ path: `f${i}.dcm`, sizeBytes })),
+    member,
+    p,
+  );
   return { p, d, session };
 }
 
@@ -25,7 +35,7 @@ describe('upload sessions', () => {
     expect([...p.uploads.files.values()].map((f) => f.objectKey)).toEqual([`h1/${d.id}/raw/0`, `h1/${d.id}/raw/1`]);
   });
 
-  it('starts each file\'s multipart upload once, on the first part URLs, even when requests race', async () => {
+  it("starts each file's multipart upload once, on the first part URLs, even when requests race", async () => {
     const { p, session } = await opened();
     expect([...p.uploads.files.values()].every((f) => f.multipartUploadId === undefined)).toBe(true);
     const answers = await Promise.all([1, 2, 1].map((n) => presignParts(session.sessionId, 1, [n], member, p)));
@@ -49,20 +59,30 @@ describe('upload sessions', () => {
     const p = ports();
     const d = await createDataset(NEW_DATASET, member, p);
     const many = Array.from({ length: MAX_ENHANCED_FILES + 1 }, (_, i) => ({ path: `${i}`, sizeBytes: 1 }));
-    await expect(openUploadSession(d.id, many, member, p)).rejects.toMatchObject({ code: 'TOO_MANY_FILES', values: { n: MAX_ENHANCED_FILES } });
-    await expect(openUploadSession(d.id, [{ path: 'big', sizeBytes: MAX_FILE_BYTES + 1 }], member, p)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+    await expect(openUploadSession(d.id, many, member, p)).rejects.toMatchObject({
+      code: 'TOO_MANY_FILES',
+      values: { n: MAX_ENHANCED_FILES },
+    });
+    await expect(
+      openUploadSession(d.id, [{ path: 'big', sizeBytes: MAX_FILE_BYTES + 1 }], member, p),
+    ).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
   });
 
   it('presigns only parts the file has, completes files, then starts the pipeline once all are complete', async () => {
     const { p, d, session } = await opened([10]);
-    await expect(presignParts(session.sessionId, 0, [2], member, p)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(presignParts(session.sessionId, 0, [2], member, p)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
     const { urls } = await presignParts(session.sessionId, 0, [1], member, p);
     expect(urls[0]!.url).toContain('partNumber=1');
     await expect(completeUpload(session.sessionId, member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
     const file = p.uploads.files.get(`${session.sessionId}/0`)!;
     const etag = p.objects.uploadPart(file.multipartUploadId!, 1, new Uint8Array(10).fill(7));
     await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
-    expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p)).toEqual({ fileIndex: 0, status: 'COMPLETE' });
+    expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p)).toEqual({
+      fileIndex: 0,
+      status: 'COMPLETE',
+    });
     const dataset = await completeUpload(session.sessionId, member, p);
     expect(dataset.status).toBe('UPLOADING');
     expect(p.pipeline.started).toHaveLength(1);
@@ -75,16 +95,34 @@ describe('upload sessions', () => {
     await presignParts(session.sessionId, 1, [1, 2], member, p);
     const small = p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!;
     const truncated = p.objects.uploadPart(small, 1, new Uint8Array(2));
-    await expect(completeFile(session.sessionId, 0, [{ partNumber: 1, etag: truncated }], member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    await expect(
+      completeFile(session.sessionId, 0, [{ partNumber: 1, etag: truncated }], member, p),
+    ).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
     const oversized = p.objects.uploadPart(small, 1, new Uint8Array(11));
-    await expect(completeFile(session.sessionId, 0, [{ partNumber: 1, etag: oversized }], member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    await expect(
+      completeFile(session.sessionId, 0, [{ partNumber: 1, etag: oversized }], member, p),
+    ).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
     // A short first part and a long last part add up to the declared size but break the part layout.
     const big = p.uploads.files.get(`${session.sessionId}/1`)!.multipartUploadId!;
-    const parts = [p.objects.uploadPart(big, 1, new Uint8Array(1)), p.objects.uploadPart(big, 2, new Uint8Array(UPLOAD_PART_BYTES))];
-    await expect(completeFile(session.sessionId, 1, parts.map((etag, i) => ({ partNumber: i + 1, etag })), member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    const parts = [
+      p.objects.uploadPart(big, 1, new Uint8Array(1)),
+      p.objects.uploadPart(big, 2, new Uint8Array(UPLOAD_PART_BYTES)),
+    ];
+    await expect(
+      completeFile(
+        session.sessionId,
+        1,
+        parts.map((etag, i) => ({ partNumber: i + 1, etag })),
+        member,
+        p,
+      ),
+    ).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
     expect([...p.uploads.files.values()].every((f) => f.status === 'PENDING')).toBe(true);
     const exact = p.objects.uploadPart(small, 1, new Uint8Array(10));
-    expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag: exact }], member, p)).toEqual({ fileIndex: 0, status: 'COMPLETE' });
+    expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag: exact }], member, p)).toEqual({
+      fileIndex: 0,
+      status: 'COMPLETE',
+    });
   });
 
   it('lets only the owner, their lead or an admin work on an upload session, not a teammate who can see the dataset', async () => {
@@ -92,7 +130,9 @@ describe('upload sessions', () => {
     const teammate = caller('TEAM_MEMBER', { userId: 'user-teammate' });
     await expect(getUploadSession(session.sessionId, teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     await expect(presignParts(session.sessionId, 0, [1], teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
-    await expect(completeFile(session.sessionId, 0, [{ partNumber: 1, etag: 'x' }], teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(completeFile(session.sessionId, 0, [{ partNumber: 1, etag: 'x' }], teammate, p)).rejects.toMatchObject(
+      { code: 'ACCESS_DENIED' },
+    );
     await expect(completeUpload(session.sessionId, teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     expect([...p.uploads.files.values()].every((f) => f.multipartUploadId === undefined)).toBe(true);
     expect((await presignParts(session.sessionId, 0, [1], caller('TEAM_LEAD'), p)).urls).toHaveLength(1);
@@ -100,16 +140,31 @@ describe('upload sessions', () => {
   });
 
   it('accepts only relative upload paths inside the picked folder: no absolute paths, .. segments, backslashes or control characters', () => {
-    const accepts = (path: string) => CreateUploadSessionRequestSchema.safeParse({ files: [{ path, sizeBytes: 1 }] }).success;
-    for (const path of ['IM0001', 'study/T1 MPRAGE/IM0001.dcm', 'a..b/c.dcm', 'folder.with.dots/x']) expect(accepts(path), path).toBe(true);
-    for (const path of ['/etc/passwd', '../h2/ds/raw/0', 'study/../../x', './x', 'a//b', 'a/', 'C:/Users/x.dcm', 'a\\..\\b', 'a\u0000b', 'x\ny']) {
+    const accepts = (path: string) =>
+      CreateUploadSessionRequestSchema.safeParse({ files: [{ path, sizeBytes: 1 }] }).success;
+    for (const path of ['IM0001', 'study/T1 MPRAGE/IM0001.dcm', 'a..b/c.dcm', 'folder.with.dots/x'])
+      expect(accepts(path), path).toBe(true);
+    for (const path of [
+      '/etc/passwd',
+      '../h2/ds/raw/0',
+      'study/../../x',
+      './x',
+      'a//b',
+      'a/',
+      'C:/Users/x.dcm',
+      'a\\..\\b',
+      'a\u0000b',
+      'x\ny',
+    ]) {
       expect(accepts(path), path).toBe(false);
     }
   });
 
   it('hides a session of another team as UPLOAD_NOT_FOUND', async () => {
     const { p, session } = await opened([10]);
-    await expect(getUploadSession(session.sessionId, caller('TEAM_LEAD', { teamId: 't9' }), p)).rejects.toMatchObject({ code: 'UPLOAD_NOT_FOUND' });
+    await expect(getUploadSession(session.sessionId, caller('TEAM_LEAD', { teamId: 't9' }), p)).rejects.toMatchObject({
+      code: 'UPLOAD_NOT_FOUND',
+    });
   });
 });
 
@@ -118,9 +173,21 @@ describe('completing an upload twice', () => {
     const { p, session } = await opened([10]);
     const file = p.uploads.files.get(`${session.sessionId}/0`)!;
     await presignParts(session.sessionId, 0, [1], member, p);
-    const etag = p.objects.uploadPart(p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!, 1, new Uint8Array(10));
+    const etag = p.objects.uploadPart(
+      p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!,
+      1,
+      new Uint8Array(10),
+    );
     await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
-    const failingOnce = { ...p, uploads: { ...p.uploads, setSessionStatus: async () => { throw new Error('lost'); } } };
+    const failingOnce = {
+      ...p,
+      uploads: {
+        ...p.uploads,
+        setSessionStatus: async () => {
+          throw new Error('lost');
+        },
+      },
+    };
     await expect(completeUpload(session.sessionId, member, failingOnce)).rejects.toThrow('lost');
     await completeUpload(session.sessionId, member, p);
     await completeUpload(session.sessionId, member, p);

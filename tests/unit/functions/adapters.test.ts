@@ -1,19 +1,26 @@
-import { DynamoDBDocumentClient, UpdateCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  UpdateCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateMultipartUploadCommand, HeadBucketCommand, ListPartsCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPageTokens, createPseudonymizer } from '../../../functions/adapters/crypto.ts';
-import { createAwsDeps } from '../../../functions/adapters/index.ts';
-import { readEnv } from '../../../functions/lib/env.ts';
-import { createDatasetRepository } from '../../../functions/adapters/dynamo/datasets-repository.ts';
-import { createObjectStore, createS3Client } from '../../../functions/adapters/s3/object-store.ts';
-import { createSecretSource } from '../../../functions/adapters/secrets.ts';
-import { createPipelineStarter } from '../../../functions/adapters/sfn/pipeline-starter.ts';
-import { TABLE_KEYS } from '../../../shared/db/table.ts';
-import { ConflictError, NotFoundError } from '../../../shared/domain/errors.ts';
+import { createPageTokens, createPseudonymizer } from '#functions/adapters/crypto.ts';
+import { createAwsDeps } from '#functions/adapters/index.ts';
+import { readEnv } from '#functions/lib/env.ts';
+import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
+import { createObjectStore, createS3Client } from '#functions/adapters/s3/object-store.ts';
+import { createSecretSource } from '#functions/adapters/secrets.ts';
+import { createPipelineStarter } from '#functions/adapters/sfn/pipeline-starter.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
+import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 
 const buckets = { uploads: 'up-bucket', studies: 'st-bucket', assets: 'as-bucket' };
 
@@ -30,9 +37,13 @@ afterEach(() => {
 });
 
 describe('S3 object store', () => {
-
   it('presigns part uploads without SDK checksum parameters (browsers cannot send them), path-style on the public endpoint', async () => {
-    const store = createObjectStore({ region: 'us-east-1', buckets, endpoint: 'http://127.0.0.1:9000', publicEndpoint: 'http://localhost:3000/_s3' });
+    const store = createObjectStore({
+      region: 'us-east-1',
+      buckets,
+      endpoint: 'http://127.0.0.1:9000',
+      publicEndpoint: 'http://localhost:3000/_s3',
+    });
     const url = new URL(await store.presignPart('uploads', 'h1/d1/raw/0', 'upload-1', 3, 3600));
     expect(url.origin + url.pathname).toBe('http://localhost:3000/_s3/up-bucket/h1/d1/raw/0');
     expect(url.searchParams.get('partNumber')).toBe('3');
@@ -51,12 +62,20 @@ describe('S3 object store', () => {
 
   it('creates multipart uploads in the bucket of the role and lists stored parts for resume', async () => {
     s3Mock.on(CreateMultipartUploadCommand).resolves({ UploadId: 'u-1' });
-    s3Mock.on(ListPartsCommand).resolvesOnce({ Parts: [{ PartNumber: 1, ETag: '"a"', Size: 8 }], IsTruncated: true, NextPartNumberMarker: '1' })
+    s3Mock
+      .on(ListPartsCommand)
+      .resolvesOnce({ Parts: [{ PartNumber: 1, ETag: '"a"', Size: 8 }], IsTruncated: true, NextPartNumberMarker: '1' })
       .resolvesOnce({ Parts: [{ PartNumber: 2, ETag: '"b"', Size: 3 }], IsTruncated: false });
     const store = createObjectStore({ region: 'us-east-1', buckets });
     expect(await store.createMultipart('uploads', 'k')).toBe('u-1');
-    expect(s3Mock.commandCalls(CreateMultipartUploadCommand)[0]!.args[0].input).toMatchObject({ Bucket: 'up-bucket', Key: 'k' });
-    expect(await store.listParts('uploads', 'k', 'u-1')).toEqual([{ partNumber: 1, etag: '"a"', size: 8 }, { partNumber: 2, etag: '"b"', size: 3 }]);
+    expect(s3Mock.commandCalls(CreateMultipartUploadCommand)[0]!.args[0].input).toMatchObject({
+      Bucket: 'up-bucket',
+      Key: 'k',
+    });
+    expect(await store.listParts('uploads', 'k', 'u-1')).toEqual([
+      { partNumber: 1, etag: '"a"', size: 8 },
+      { partNumber: 2, etag: '"b"', size: 3 },
+    ]);
   });
 
   it('backs the health check: the table and each bucket, naming what does not answer', async () => {
@@ -64,7 +83,15 @@ describe('S3 object store', () => {
     s3Mock.on(HeadBucketCommand, { Bucket: 'as-bucket' }).rejects(Object.assign(new Error('no'), { name: 'NotFound' }));
     s3Mock.on(HeadBucketCommand, { Bucket: 'up-bucket' }).resolves({});
     s3Mock.on(HeadBucketCommand, { Bucket: 'st-bucket' }).resolves({});
-    const deps = await createAwsDeps(readEnv({ TABLE_NAME: 'tbl', UPLOADS_BUCKET: 'up-bucket', STUDIES_BUCKET: 'st-bucket', ASSETS_BUCKET: 'as-bucket', PSEUDONYM_SECRET_ARN: 'arn:secret' }));
+    const deps = await createAwsDeps(
+      readEnv({
+        TABLE_NAME: 'tbl',
+        UPLOADS_BUCKET: 'up-bucket',
+        STUDIES_BUCKET: 'st-bucket',
+        ASSETS_BUCKET: 'as-bucket',
+        PSEUDONYM_SECRET_ARN: 'arn:secret',
+      }),
+    );
     expect(await deps.health.failing()).toEqual(['assets bucket']);
     ddbMock.on(DescribeTableCommand as never).rejects(new Error('down'));
     expect(await deps.health.failing()).toEqual(['table', 'assets bucket']);
@@ -77,23 +104,33 @@ describe('S3 object store', () => {
 });
 
 describe('Step Functions pipeline starter', () => {
-
   it('starts one execution per run with a unique, valid name and the PipelineInput', async () => {
     sfnMock.on(StartExecutionCommand).resolves({ executionArn: 'arn:x' });
-    await createPipelineStarter({ region: 'us-east-1', stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:p' })
-      .start({ hospitalId: 'h1', datasetId: 'd1', runId: 'r1' });
+    await createPipelineStarter({
+      region: 'us-east-1',
+      stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:p',
+    }).start({ hospitalId: 'h1', datasetId: 'd1', runId: 'r1' });
     const input = sfnMock.commandCalls(StartExecutionCommand)[0]!.args[0].input;
-    expect(input).toEqual({ stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:p', name: 'd1-r1', input: JSON.stringify({ hospitalId: 'h1', datasetId: 'd1', runId: 'r1' }) });
+    expect(input).toEqual({
+      stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:p',
+      name: 'd1-r1',
+      input: JSON.stringify({ hospitalId: 'h1', datasetId: 'd1', runId: 'r1' }),
+    });
   });
 
   it('treats ExecutionAlreadyExists for the same run as started', async () => {
     sfnMock.on(StartExecutionCommand).rejects(Object.assign(new Error('exists'), { name: 'ExecutionAlreadyExists' }));
-    await expect(createPipelineStarter({ region: 'us-east-1', stateMachineArn: 'arn:sm' }).start({ hospitalId: 'h', datasetId: 'd', runId: 'r' })).resolves.toBeUndefined();
+    await expect(
+      createPipelineStarter({ region: 'us-east-1', stateMachineArn: 'arn:sm' }).start({
+        hospitalId: 'h',
+        datasetId: 'd',
+        runId: 'r',
+      }),
+    ).resolves.toBeUndefined();
   });
 });
 
 describe('secrets', () => {
-
   it('reads the pseudonym secret once from Secrets Manager in the cloud, from the env locally', async () => {
     smMock.on(GetSecretValueCommand).resolves({ SecretString: 'cloud-secret' });
     const cloud = createSecretSource({ region: 'us-east-1', secretArn: 'arn:secret' });
@@ -111,8 +148,12 @@ describe('page tokens and patient aliases', () => {
     expect(token).not.toContain('h1');
     expect(await tokens.open('["datasets","h1"]', token)).toEqual({ pk: 'H#h1', sk: 'DS#1' });
     await expect(tokens.open('["datasets","h2"]', token)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(tokens.open('["datasets","h1"]', `${token.slice(0, -3)}abc`)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(createPageTokens(() => 'secret-2').open('["datasets","h1"]', token)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(tokens.open('["datasets","h1"]', `${token.slice(0, -3)}abc`)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    await expect(createPageTokens(() => 'secret-2').open('["datasets","h1"]', token)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
   });
 
   it('derive the patient alias per hospital from the MRN, never containing it', async () => {
@@ -125,7 +166,11 @@ describe('page tokens and patient aliases', () => {
 });
 
 describe('DynamoDB dataset repository', () => {
-  const repo = () => createDatasetRepository({ doc: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), tableName: 'tbl' });
+  const repo = () =>
+    createDatasetRepository({
+      doc: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
+      tableName: 'tbl',
+    });
 
   it('makes a status change one conditional write that also moves the status index', async () => {
     ddbMock.on(UpdateCommand).resolves({ Attributes: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'ANONYMIZING' } });
@@ -140,17 +185,33 @@ describe('DynamoDB dataset repository', () => {
   });
 
   it('writes a status change and its audit event in one transaction, and falls back to two writes where the store has none', async () => {
-    const audit = { hospitalId: 'h1', datasetId: 'd1', action: 'STATUS_CHANGED', actorUserId: 'u', actorName: 'U', details: { to: 'ANONYMIZING' } };
+    const audit = {
+      hospitalId: 'h1',
+      datasetId: 'd1',
+      action: 'STATUS_CHANGED',
+      actorUserId: 'u',
+      actorName: 'U',
+      details: { to: 'ANONYMIZING' },
+    };
     ddbMock.on(TransactWriteCommand).resolves({});
     ddbMock.on(GetCommand).resolves({ Item: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'ANONYMIZING' } });
     const repository = repo();
-    expect(await repository.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit)).toEqual({ id: 'd1', status: 'ANONYMIZING' });
+    expect(await repository.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit)).toEqual({
+      id: 'd1',
+      status: 'ANONYMIZING',
+    });
     const items = ddbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
     expect(items[0]!.Update!.ConditionExpression).toContain('#status IN (:expected0)');
-    expect(items[1]!.Put!.Item).toMatchObject({ [TABLE_KEYS.primary.pk]: 'H#h1#AUDIT', action: 'STATUS_CHANGED', datasetId: 'd1' });
+    expect(items[1]!.Put!.Item).toMatchObject({
+      [TABLE_KEYS.primary.pk]: 'H#h1#AUDIT',
+      action: 'STATUS_CHANGED',
+      datasetId: 'd1',
+    });
 
     ddbMock.reset();
-    ddbMock.on(TransactWriteCommand).rejects(Object.assign(new Error('UnknownError'), { name: 'UnknownOperationException' }));
+    ddbMock
+      .on(TransactWriteCommand)
+      .rejects(Object.assign(new Error('UnknownError'), { name: 'UnknownOperationException' }));
     ddbMock.on(UpdateCommand).resolves({ Attributes: { id: 'd1', status: 'ANONYMIZING' } });
     ddbMock.on(PutCommand).resolves({});
     const local = repo();
@@ -164,7 +225,10 @@ describe('DynamoDB dataset repository', () => {
   it('turns a lost condition into ConflictError, or DATASET_NOT_FOUND when the dataset is gone', async () => {
     const failed = Object.assign(new Error('cond'), { name: 'ConditionalCheckFailedException' });
     ddbMock.on(UpdateCommand).rejects(failed);
-    ddbMock.on(GetCommand).resolvesOnce({ Item: { id: 'd1', status: 'COMPLETE' } }).resolvesOnce({});
+    ddbMock
+      .on(GetCommand)
+      .resolvesOnce({ Item: { id: 'd1', status: 'COMPLETE' } })
+      .resolvesOnce({});
     await expect(repo().transition('h1', 'd1', ['PROCESSING'], 'COMPLETE')).rejects.toBeInstanceOf(ConflictError);
     await expect(repo().transition('h1', 'd1', ['PROCESSING'], 'COMPLETE')).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -173,7 +237,11 @@ describe('DynamoDB dataset repository', () => {
     ddbMock.on(QueryCommand).resolves({ Items: [], LastEvaluatedKey: undefined });
     await repo().list({ hospitalId: 'h1', limit: 12 });
     const input = ddbMock.commandCalls(QueryCommand)[0]!.args[0].input;
-    expect(input).toMatchObject({ IndexName: TABLE_KEYS.gsi1.index, Limit: 12, ScanIndexForward: false, ExpressionAttributeValues: { ':ipk': 'H#h1#DS' } });
+    expect(input).toMatchObject({
+      IndexName: TABLE_KEYS.gsi1.index,
+      Limit: 12,
+      ScanIndexForward: false,
+      ExpressionAttributeValues: { ':ipk': 'H#h1#DS' },
+    });
   });
 });
-

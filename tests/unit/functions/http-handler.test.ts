@@ -1,24 +1,51 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_PERMISSIONS } from '../../../shared/auth/roles.ts';
-import type { UserRecord } from '../../../shared/domain/auth/ports.ts';
-import { setDeps, type ServerDeps } from '../../../functions/lib/deps.ts';
-import { readEnv, resetEnvCache } from '../../../functions/lib/env.ts';
-import { handler as datasetsHandler } from '../../../functions/datasets/handler.ts';
-import { handler as healthHandler } from '../../../functions/health/handler.ts';
-import { handler as authHandler } from '../../../functions/auth/handler.ts';
-import { ports } from '../domain/fakes.ts';
+import { DEFAULT_PERMISSIONS } from '#shared/auth/roles.ts';
+import type { UserRecord } from '#shared/domain/auth/ports.ts';
+import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
+import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
+import { handler as datasetsHandler } from '#functions/datasets/handler.ts';
+import { handler as healthHandler } from '#functions/health/handler.ts';
+import { handler as authHandler } from '#functions/auth/handler.ts';
+import { ports } from '#tests/unit/domain/fakes.ts';
 
 const lead: UserRecord = {
-  id: 'sub-lead', email: 'lead@x.test', firstName: 'Jo', lastName: 'Lead', role: 'TEAM_LEAD', status: 'ACTIVE', hospitalId: 'h1',
-  teamId: 't1', permissions: [...DEFAULT_PERMISSIONS.TEAM_LEAD], createdAt: '2026-01-01T00:00:00.000Z',
+  id: 'sub-lead',
+  email: 'lead@x.test',
+  firstName: 'Jo',
+  lastName: 'Lead',
+  role: 'TEAM_LEAD',
+  status: 'ACTIVE',
+  hospitalId: 'h1',
+  teamId: 't1',
+  permissions: [...DEFAULT_PERMISSIONS.TEAM_LEAD],
+  createdAt: '2026-01-01T00:00:00.000Z',
 };
 
-function event(method: string, resource: string, options: { path?: string; body?: string; query?: Record<string, string>; claims?: Record<string, string> | null; pathParameters?: Record<string, string> } = {}): APIGatewayProxyEvent {
-  const claims = options.claims === null ? undefined : options.claims ?? { sub: 'sub-lead', 'custom:hospitalId': 'h1', 'cognito:groups': '[TEAM_LEAD]' };
+function event(
+  method: string,
+  resource: string,
+  options: {
+    path?: string;
+    body?: string;
+    query?: Record<string, string>;
+    claims?: Record<string, string> | null;
+    pathParameters?: Record<string, string>;
+  } = {},
+): APIGatewayProxyEvent {
+  const claims =
+    options.claims === null
+      ? undefined
+      : (options.claims ?? { sub: 'sub-lead', 'custom:hospitalId': 'h1', 'cognito:groups': '[TEAM_LEAD]' });
   return {
-    httpMethod: method, resource, path: options.path ?? resource, body: options.body ?? null, isBase64Encoded: false,
-    queryStringParameters: options.query ?? null, pathParameters: options.pathParameters ?? null, headers: {},
+    httpMethod: method,
+    resource,
+    path: options.path ?? resource,
+    body: options.body ?? null,
+    isBase64Encoded: false,
+    queryStringParameters: options.query ?? null,
+    pathParameters: options.pathParameters ?? null,
+    headers: {},
     requestContext: claims ? { authorizer: { claims } } : {},
   } as unknown as APIGatewayProxyEvent;
 }
@@ -28,16 +55,36 @@ let deps: ServerDeps;
 let failing: string[] = [];
 
 beforeAll(() => {
-  Object.assign(process.env, { TABLE_NAME: 't', UPLOADS_BUCKET: 'u', STUDIES_BUCKET: 's', ASSETS_BUCKET: 'a', PSEUDONYM_SECRET: 'x', SITE_ORIGIN: 'https://site.example', IWS_SILENT_LOGS: '1' });
+  Object.assign(process.env, {
+    TABLE_NAME: 't',
+    UPLOADS_BUCKET: 'u',
+    STUDIES_BUCKET: 's',
+    ASSETS_BUCKET: 'a',
+    PSEUDONYM_SECRET: 'x',
+    SITE_ORIGIN: 'https://site.example',
+    IWS_SILENT_LOGS: '1',
+  });
   resetEnvCache();
   const p = ports();
   deps = {
     ...p,
     directory: {
       getUser: async (h, id) => (h === 'h1' && id === lead.id ? lead : undefined),
-      getHospital: async (h) => (h === 'h1' ? { id: 'h1', slug: 'h1', name: 'Hospital One', createdAt: '', updatedAt: '' } : undefined),
-      getTeam: async () => ({ id: 't1', hospitalId: 'h1', name: 'Team One', departmentId: 'd', description: '', createdAt: '' }),
-      putHospital: async () => {}, putDepartment: async () => {}, putTeam: async () => {}, putUser: async () => {}, recordLogin: async () => {},
+      getHospital: async (h) =>
+        h === 'h1' ? { id: 'h1', slug: 'h1', name: 'Hospital One', createdAt: '', updatedAt: '' } : undefined,
+      getTeam: async () => ({
+        id: 't1',
+        hospitalId: 'h1',
+        name: 'Team One',
+        departmentId: 'd',
+        description: '',
+        createdAt: '',
+      }),
+      putHospital: async () => {},
+      putDepartment: async () => {},
+      putTeam: async () => {},
+      putUser: async () => {},
+      recordLogin: async () => {},
     },
     pseudonymSecret: async () => 'x',
     health: { failing: async () => failing },
@@ -51,8 +98,15 @@ describe('the HTTP middy stack', () => {
   it('answers the caller from the user record with CORS for the site origin', async () => {
     const response = await authHandler(event('GET', '/api/me'), context);
     expect(response.statusCode).toBe(200);
-    expect(response.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://site.example', 'Content-Type': 'application/json' });
-    expect(JSON.parse(response.body)).toMatchObject({ user: { id: 'sub-lead', role: 'TEAM_LEAD' }, hospital: { name: 'Hospital One' }, team: { name: 'Team One' } });
+    expect(response.headers).toMatchObject({
+      'Access-Control-Allow-Origin': 'https://site.example',
+      'Content-Type': 'application/json',
+    });
+    expect(JSON.parse(response.body)).toMatchObject({
+      user: { id: 'sub-lead', role: 'TEAM_LEAD' },
+      hospital: { name: 'Hospital One' },
+      team: { name: 'Team One' },
+    });
   });
 
   it('answers 401 NO_TOKEN without claims, in the catalogue words', async () => {
@@ -62,7 +116,13 @@ describe('the HTTP middy stack', () => {
   });
 
   it('applies the route roles gate before the domain code', async () => {
-    const response = await datasetsHandler(event('DELETE', '/api/datasets/{id}', { pathParameters: { id: 'x' }, claims: { sub: 'sub-lead', 'custom:hospitalId': 'h1', 'cognito:groups': 'GUEST' } }), context);
+    const response = await datasetsHandler(
+      event('DELETE', '/api/datasets/{id}', {
+        pathParameters: { id: 'x' },
+        claims: { sub: 'sub-lead', 'custom:hospitalId': 'h1', 'cognito:groups': 'GUEST' },
+      }),
+      context,
+    );
     expect(response.statusCode).toBe(403);
     expect(JSON.parse(response.body).error.message).toBe("You don't have permission to perform this action.");
   });
@@ -70,22 +130,31 @@ describe('the HTTP middy stack', () => {
   it('rejects a malformed body and a schema violation with VALIDATION_FAILED and the field', async () => {
     const broken = await datasetsHandler(event('POST', '/api/datasets', { body: '{nope' }), context);
     expect(broken.statusCode).toBe(400);
-    const invalid = await datasetsHandler(event('POST', '/api/datasets', { body: JSON.stringify({ studyType: 'X' }) }), context);
+    const invalid = await datasetsHandler(
+      event('POST', '/api/datasets', { body: JSON.stringify({ studyType: 'X' }) }),
+      context,
+    );
     expect(invalid.statusCode).toBe(400);
     const body = JSON.parse(invalid.body);
     expect(body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Invalid input' });
-    expect(body.error.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['mrn', 'studyType']));
+    expect(body.error.details.map((d: { path: string }) => d.path)).toEqual(
+      expect.arrayContaining(['mrn', 'studyType']),
+    );
   });
 
   it('answers an unexpected failure with INTERNAL and logs neither the message nor the event', async () => {
     vi.spyOn(deps.datasets, 'list').mockRejectedValueOnce(new Error('Patient DOE^JOHN MRN 123'));
     const logs: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((line: string) => { logs.push(line); });
+    vi.spyOn(console, 'error').mockImplementation((line: string) => {
+      logs.push(line);
+    });
     process.env.IWS_SILENT_LOGS = '0';
     const response = await datasetsHandler(event('GET', '/api/datasets'), context);
     process.env.IWS_SILENT_LOGS = '1';
     expect(response.statusCode).toBe(500);
-    expect(JSON.parse(response.body)).toEqual({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+    expect(JSON.parse(response.body)).toEqual({
+      error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
+    });
     expect(logs.join('\n')).toContain('request failed');
     expect(logs.join('\n')).not.toContain('DOE');
   });
@@ -102,7 +171,9 @@ describe('the HTTP middy stack', () => {
     failing = [];
     expect(response.statusCode).toBe(503);
     expect(JSON.parse(response.body)).toEqual({ status: 'unavailable', failing: ['assets bucket'] });
-    expect(JSON.parse((await healthHandler(event('GET', '/api/health', { claims: null }), context)).body)).toEqual({ status: 'ok' });
+    expect(JSON.parse((await healthHandler(event('GET', '/api/health', { claims: null }), context)).body)).toEqual({
+      status: 'ok',
+    });
   });
 
   it('keeps concurrent requests apart (per-request state is keyed by the event)', async () => {
@@ -118,7 +189,17 @@ describe('the HTTP middy stack', () => {
 describe('functions/lib/env', () => {
   it('fails fast naming the missing variables', () => {
     expect(() => readEnv({ TABLE_NAME: 't' })).toThrow(/UPLOADS_BUCKET/);
-    expect(() => readEnv({ TABLE_NAME: 't', UPLOADS_BUCKET: 'u', STUDIES_BUCKET: 's', ASSETS_BUCKET: 'a' })).toThrow(/PSEUDONYM_SECRET_ARN/);
-    expect(readEnv({ TABLE_NAME: 't', UPLOADS_BUCKET: 'u', STUDIES_BUCKET: 's', ASSETS_BUCKET: 'a', PSEUDONYM_SECRET_ARN: 'arn' }).STAGE).toBe('local');
+    expect(() => readEnv({ TABLE_NAME: 't', UPLOADS_BUCKET: 'u', STUDIES_BUCKET: 's', ASSETS_BUCKET: 'a' })).toThrow(
+      /PSEUDONYM_SECRET_ARN/,
+    );
+    expect(
+      readEnv({
+        TABLE_NAME: 't',
+        UPLOADS_BUCKET: 'u',
+        STUDIES_BUCKET: 's',
+        ASSETS_BUCKET: 'a',
+        PSEUDONYM_SECRET_ARN: 'arn',
+      }).STAGE,
+    ).toBe('local');
   });
 });

@@ -1,8 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../shared/api/openapi.ts';
-import { ROUTE_SCHEMAS } from '../../../shared/api/route-schemas.ts';
-import { ROUTES, routeKey } from '../../../shared/api/routes.ts';
+import { buildOpenApiDocument } from '#shared/api/openapi.ts';
+import { ROUTE_SCHEMAS } from '#shared/api/route-schemas.ts';
+import { ROUTES, routeKey } from '#shared/api/routes.ts';
 
 describe('OpenAPI document', () => {
   const document = buildOpenApiDocument('https://api.example');
@@ -17,24 +17,44 @@ describe('OpenAPI document', () => {
   });
 
   it('describes every route of the table with its schemas and role gate', () => {
-    const paths = document.paths as Record<string, Record<string, { requestBody?: unknown; security: unknown[]; 'x-roles'?: string[]; responses: Record<string, unknown>; parameters: { name: string; in: string }[] }>>;
+    const paths = document.paths as Record<
+      string,
+      Record<
+        string,
+        {
+          requestBody?: unknown;
+          security: unknown[];
+          'x-roles'?: string[];
+          responses: Record<string, unknown>;
+          parameters: { name: string; in: string }[];
+        }
+      >
+    >;
     for (const route of ROUTES) {
       const operation = paths[route.path]?.[route.method.toLowerCase()];
       expect(operation, routeKey(route)).toBeDefined();
-      const schemas = ROUTE_SCHEMAS[routeKey(route) as keyof typeof ROUTE_SCHEMAS] as { body?: unknown; status?: number };
+      const schemas = ROUTE_SCHEMAS[routeKey(route) as keyof typeof ROUTE_SCHEMAS] as {
+        body?: unknown;
+        status?: number;
+      };
       expect(Boolean(operation!.requestBody), routeKey(route)).toBe(Boolean(schemas.body));
       expect(operation!.security).toEqual(route.auth === 'public' ? [] : [{ cognito: [] }]);
       expect(operation!['x-roles']).toEqual('roles' in route ? route.roles : undefined);
       expect(Object.keys(operation!.responses)).toContain(String(schemas.status ?? 200));
       for (const name of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
-        expect(operation!.parameters.some((p) => p.name === name && p.in === 'path'), `${routeKey(route)} ${name}`).toBe(true);
+        expect(
+          operation!.parameters.some((p) => p.name === name && p.in === 'path'),
+          `${routeKey(route)} ${name}`,
+        ).toBe(true);
       }
     }
   });
 
   it('documents the list query with the allowed page sizes and the create body with its required fields', () => {
     const list = (document.paths as any)['/api/datasets'].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['status', 'search', 'limit', 'nextToken']));
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['status', 'search', 'limit', 'nextToken']),
+    );
     const create = (document.paths as any)['/api/datasets'].post.requestBody.content['application/json'].schema;
     expect(create.required).toEqual(expect.arrayContaining(['mrn', 'studyType', 'patientConsent', 'hipaaDisclosure']));
   });

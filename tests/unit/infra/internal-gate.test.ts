@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cognitoRequestAllowed, isInternalPeer } from '../../../infra/local/internal-gate.ts';
+import { cognitoRequestAllowed, isInternalPeer } from '#infra/local/internal-gate.ts';
 
 const local = { remoteAddress: '127.0.0.1', localAddress: '127.0.0.1' };
 const lan = { remoteAddress: '192.168.1.50', localAddress: '192.168.1.10' };
@@ -19,16 +19,43 @@ describe("the twin's gate in front of its stand-ins", () => {
     expect(isInternalPeer({ ...local, origin: 'https://evil.example' })).toBe(false);
     expect(isInternalPeer({ ...local, origin: 'http://127.0.0.1:3000' })).toBe(false);
     expect(isInternalPeer({})).toBe(false);
-    for (const operation of ['AdminSetUserPassword', 'AdminUpdateUserAttributes', 'AdminAddUserToGroup', 'ListUsers', 'AdminCreateUser', 'UpdateUserAttributes', 'SignUp', 'CreateUserPoolClient']) {
+    for (const operation of [
+      'AdminSetUserPassword',
+      'AdminUpdateUserAttributes',
+      'AdminAddUserToGroup',
+      'ListUsers',
+      'AdminCreateUser',
+      'UpdateUserAttributes',
+      'SignUp',
+      'CreateUserPoolClient',
+    ]) {
       expect(cognitoRequestAllowed(`AWSCognitoIdentityProviderService.${operation}`, lan)).toBe(false);
-      expect(cognitoRequestAllowed(`AWSCognitoIdentityProviderService.${operation}`, { ...local, origin: 'http://127.0.0.1:5173' })).toBe(false);
+      expect(
+        cognitoRequestAllowed(`AWSCognitoIdentityProviderService.${operation}`, {
+          ...local,
+          origin: 'http://127.0.0.1:5173',
+        }),
+      ).toBe(false);
     }
     expect(cognitoRequestAllowed(undefined, lan)).toBe(false);
   });
 
   it('keeps what a Cognito app client does without AWS credentials open to everyone, as in the cloud', () => {
-    for (const operation of ['InitiateAuth', 'RespondToAuthChallenge', 'GetTokensFromRefreshToken', 'RevokeToken', 'GlobalSignOut', 'GetUser', 'ChangePassword']) {
-      expect(cognitoRequestAllowed(`AWSCognitoIdentityProviderService.${operation}`, { ...lan, origin: 'http://192.168.1.10:3000' })).toBe(true);
+    for (const operation of [
+      'InitiateAuth',
+      'RespondToAuthChallenge',
+      'GetTokensFromRefreshToken',
+      'RevokeToken',
+      'GlobalSignOut',
+      'GetUser',
+      'ChangePassword',
+    ]) {
+      expect(
+        cognitoRequestAllowed(`AWSCognitoIdentityProviderService.${operation}`, {
+          ...lan,
+          origin: 'http://192.168.1.10:3000',
+        }),
+      ).toBe(true);
     }
   });
 });

@@ -24,7 +24,15 @@ export function requireDipy(): void {
   }
 }
 
-export type ConvertedSeries = { dir: string; nifti: Uint8Array; niftiPath: string; bval?: string; bvec?: string; bvalPath?: string; bvecPath?: string };
+export type ConvertedSeries = {
+  dir: string;
+  nifti: Uint8Array;
+  niftiPath: string;
+  bval?: string;
+  bvec?: string;
+  bvalPath?: string;
+  bvecPath?: string;
+};
 
 /** Converts a DICOM folder with the native dcm2niix (the reference converter) into a temporary folder. */
 export function convertWithDcm2niix(dicomDir: string): ConvertedSeries {
@@ -38,7 +46,11 @@ export function convertWithDcm2niix(dicomDir: string): ConvertedSeries {
   const bvecPath = join(dir, 'series.bvec');
   const hasGradients = existsSync(bvalPath) && existsSync(bvecPath);
   return {
-    dir, niftiPath, nifti: readFileSync(niftiPath),
-    ...(hasGradients ? { bvalPath, bvecPath, bval: readFileSync(bvalPath, 'utf8'), bvec: readFileSync(bvecPath, 'utf8') } : {}),
+    dir,
+    niftiPath,
+    nifti: readFileSync(niftiPath),
+    ...(hasGradients
+      ? { bvalPath, bvecPath, bval: readFileSync(bvalPath, 'utf8'), bvec: readFileSync(bvecPath, 'utf8') }
+      : {}),
   };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { buildReport, type ReportInput } from '../../../shared/processing/report.ts';
+import { buildReport, type ReportInput } from '#shared/processing/report.ts';
 import { requireTool } from './fixtures.ts';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
@@ -32,16 +32,46 @@ function extractText(pdf: Uint8Array): string {
 
 const INPUT: ReportInput = {
   dataset: {
-    id: 'ds_7f3a', patientAlias: 'PT-****-0042', studyType: 'DIAGNOSTIC', studyDescription: 'MRI BRAIN W/O CONTRAST',
-    clinicalIndication: 'Headache — rule out mass', orderingPhysician: 'Dr. Okafor', department: 'Neuroradiology',
-    createdAt: '2025-03-04T10:00:00.000Z', hospitalName: 'Northside General',
+    id: 'ds_7f3a',
+    patientAlias: 'PT-****-0042',
+    studyType: 'DIAGNOSTIC',
+    studyDescription: 'MRI BRAIN W/O CONTRAST',
+    clinicalIndication: 'Headache — rule out mass',
+    orderingPhysician: 'Dr. Okafor',
+    department: 'Neuroradiology',
+    createdAt: '2025-03-04T10:00:00.000Z',
+    hospitalName: 'Northside General',
   },
-  deidentification: { profile: 'DICOM PS3.15 Annex E Basic Profile + Clean Descriptors + Retain Safe Private', options: { retainPhysicianIdentity: false, retainLongitudinalDates: true } },
+  deidentification: {
+    profile: 'DICOM PS3.15 Annex E Basic Profile + Clean Descriptors + Retain Safe Private',
+    options: { retainPhysicianIdentity: false, retainLongitudinalDates: true },
+  },
   series: [
-    { seriesNumber: 601, description: 'WIP dti_ax', modality: 'MR', sliceCount: 640, classifiedType: 'DTI', confidence: 0.97, source: 'AI', bids: { datatype: 'dwi', suffix: 'dwi' } },
-    { seriesNumber: 3, description: 'Accelerated SAG IR-SPGR', modality: 'MR', sliceCount: 196, classifiedType: 'T1', confidence: 0.91, source: 'MANUAL', bids: { datatype: 'anat', suffix: 'T1w' } },
+    {
+      seriesNumber: 601,
+      description: 'WIP dti_ax',
+      modality: 'MR',
+      sliceCount: 640,
+      classifiedType: 'DTI',
+      confidence: 0.97,
+      source: 'AI',
+      bids: { datatype: 'dwi', suffix: 'dwi' },
+    },
+    {
+      seriesNumber: 3,
+      description: 'Accelerated SAG IR-SPGR',
+      modality: 'MR',
+      sliceCount: 196,
+      classifiedType: 'T1',
+      confidence: 0.91,
+      source: 'MANUAL',
+      bids: { datatype: 'anat', suffix: 'T1w' },
+    },
   ],
-  thumbnails: [{ seriesNumber: 3, png: gradientPng(64) }, { seriesNumber: 601, png: gradientPng(32) }],
+  thumbnails: [
+    { seriesNumber: 3, png: gradientPng(64) },
+    { seriesNumber: 601, png: gradientPng(32) },
+  ],
   quality: { meanFa: 0.2268, streamlines: 12047, surfaceClosed: 'yes' },
 };
 
@@ -52,10 +82,34 @@ describe('buildReport', () => {
     const text = extractText(pdf);
     // Assess
     expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
-    for (const expected of ['Dataset report', 'ds_7f3a', 'PT-****-0042', 'Northside General', 'Neuroradiology', 'Headache - rule out mass',
-      'Annex E Basic Profile', 'Retain physician identity', 'Retain longitudinal dates',
-      'WIP dti_ax', 'Accelerated SAG IR-SPGR', 'DTI', 'T1', '97%', '91%', 'MANUAL', 'dwi/dwi', 'anat/T1w', '640', '196',
-      'Series 3', 'Series 601', 'Mean fa', '0.227', '12047', 'Surface closed']) {
+    for (const expected of [
+      'Dataset report',
+      'ds_7f3a',
+      'PT-****-0042',
+      'Northside General',
+      'Neuroradiology',
+      'Headache - rule out mass',
+      'Annex E Basic Profile',
+      'Retain physician identity',
+      'Retain longitudinal dates',
+      'WIP dti_ax',
+      'Accelerated SAG IR-SPGR',
+      'DTI',
+      'T1',
+      '97%',
+      '91%',
+      'MANUAL',
+      'dwi/dwi',
+      'anat/T1w',
+      '640',
+      '196',
+      'Series 3',
+      'Series 601',
+      'Mean fa',
+      '0.227',
+      '12047',
+      'Surface closed',
+    ]) {
       expect(text).toContain(expected);
     }
     // series come in series-number order
@@ -67,13 +121,19 @@ describe('buildReport', () => {
     const pdf = await buildReport(INPUT);
     const doc = await PDFDocument.load(pdf);
     // Assess
-    const images = doc.context.enumerateIndirectObjects().filter(([, object]) => object.toString().includes('/Subtype /Image'));
+    const images = doc.context
+      .enumerateIndirectObjects()
+      .filter(([, object]) => object.toString().includes('/Subtype /Image'));
     expect(images).toHaveLength(2);
   });
 
   it('continues a long series table on further pages', async () => {
     // Prepare
-    const series = Array.from({ length: 120 }, (_, i) => ({ ...INPUT.series[0]!, seriesNumber: i + 1, description: `Series description ${i + 1}` }));
+    const series = Array.from({ length: 120 }, (_, i) => ({
+      ...INPUT.series[0]!,
+      seriesNumber: i + 1,
+      description: `Series description ${i + 1}`,
+    }));
     // Act
     const pdf = await buildReport({ ...INPUT, series, thumbnails: [] });
     const text = extractText(pdf);

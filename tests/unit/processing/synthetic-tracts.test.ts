@@ -1,11 +1,11 @@
 import { NVMeshLoaders } from '@niivue/niivue';
 import { inflate } from 'pako';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readNifti } from '../../../shared/dicom/nifti.ts';
-import { applyAffine, readVolume, writeVolume } from '../../../shared/processing/nifti-io.ts';
-import { buildSurface } from '../../../shared/processing/surface.ts';
-import { buildTracts, type TractsResult } from '../../../shared/processing/tracts.ts';
-import { axisCodes, readTrk } from '../../../shared/processing/trk.ts';
+import { readNifti } from '#shared/dicom/nifti.ts';
+import { applyAffine, readVolume, writeVolume } from '#shared/processing/nifti-io.ts';
+import { buildSurface } from '#shared/processing/surface.ts';
+import { buildTracts, type TractsResult } from '#shared/processing/tracts.ts';
+import { axisCodes, readTrk } from '#shared/processing/trk.ts';
 
 /**
  * A synthetic diffusion phantom with a known answer: an ellipsoidal "brain" of isotropic tissue crossed by a tube of
@@ -58,21 +58,29 @@ function phantom(): { nifti: Uint8Array; bval: string; bvec: string } {
   const [nx, ny, nz] = DIMS;
   const voxels = nx * ny * nz;
   const data = new Float32Array(voxels * bValues.length);
-  for (let z = 0; z < nz; z++) for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) {
-    const v = x + nx * (y + ny * z);
-    const inside = isBrain(x, y, z) || isTube(x, y, z);
-    bValues.forEach((b, t) => {
-      const [gx, gy, gz] = gradients[t]!;
-      // Tube: D = 0.2e-3 I + 1.5e-3 u uᵀ (eigenvalues 1.7, 0.2, 0.2 e-3) along the fibre u; elsewhere isotropic 0.8e-3 mm²/s
-      const along = gx * FIBRE[0] + gy * FIBRE[1] + gz * FIBRE[2];
-      const adc = isTube(x, y, z) ? 0.2e-3 + 1.5e-3 * along * along : 0.8e-3;
-      data[t * voxels + v] = inside ? 1000 * Math.exp(-b * adc) : 5;
-    });
-  }
+  for (let z = 0; z < nz; z++)
+    for (let y = 0; y < ny; y++)
+      for (let x = 0; x < nx; x++) {
+        const v = x + nx * (y + ny * z);
+        const inside = isBrain(x, y, z) || isTube(x, y, z);
+        bValues.forEach((b, t) => {
+          const [gx, gy, gz] = gradients[t]!;
+          // Tube: D = 0.2e-3 I + 1.5e-3 u uᵀ (eigenvalues 1.7, 0.2, 0.2 e-3) along the fibre u; elsewhere isotropic 0.8e-3 mm²/s
+          const along = gx * FIBRE[0] + gy * FIBRE[1] + gz * FIBRE[2];
+          const adc = isTube(x, y, z) ? 0.2e-3 + 1.5e-3 * along * along : 0.8e-3;
+          data[t * voxels + v] = inside ? 1000 * Math.exp(-b * adc) : 5;
+        });
+      }
   // FSL bvecs for a positive-determinant image: the voxel-frame x component is negated.
   const bvec = [0, 1, 2].map((a) => gradients.map((g) => (a === 0 ? -g[0] : g[a]!).toFixed(6)).join(' ')).join('\n');
   return {
-    nifti: writeVolume({ dims: [nx, ny, nz, bValues.length], voxelSize: VOXEL, affine: AFFINE, datatype: 'float32', data }),
+    nifti: writeVolume({
+      dims: [nx, ny, nz, bValues.length],
+      voxelSize: VOXEL,
+      affine: AFFINE,
+      datatype: 'float32',
+      data,
+    }),
     bval: bValues.join(' '),
     bvec,
   };
@@ -125,7 +133,14 @@ describe('buildTracts on a synthetic fibre phantom (known direction, rotated RAS
       const cos = Math.abs(d[0]! * FIBRE[0] + d[1]! * FIBRE[1] + d[2]! * FIBRE[2]) / Math.hypot(...d);
       cosines.push(cos);
       for (let p = 0; p < points; p++) {
-        worst = Math.max(worst, tubeDistance(line[p * 3]! / VOXEL[0] - 0.5, line[p * 3 + 1]! / VOXEL[1] - 0.5, line[p * 3 + 2]! / VOXEL[2] - 0.5));
+        worst = Math.max(
+          worst,
+          tubeDistance(
+            line[p * 3]! / VOXEL[0] - 0.5,
+            line[p * 3 + 1]! / VOXEL[1] - 0.5,
+            line[p * 3 + 2]! / VOXEL[2] - 0.5,
+          ),
+        );
       }
     }
     // A wrong gradient frame (e.g. a missed bvec x flip) would run them at -30°: cos 60° = 0.5
@@ -140,25 +155,46 @@ describe('buildTracts on a synthetic fibre phantom (known direction, rotated RAS
     const { streamlines } = readTrk(result.trk);
     // Assess: NiiVue's first point equals our voxel coordinate mapped through the affine
     const first = streamlines[0]!;
-    const expected = applyAffine(AFFINE, first[0]! / VOXEL[0] - 0.5, first[1]! / VOXEL[1] - 0.5, first[2]! / VOXEL[2] - 0.5);
+    const expected = applyAffine(
+      AFFINE,
+      first[0]! / VOXEL[0] - 0.5,
+      first[1]! / VOXEL[1] - 0.5,
+      first[2]! / VOXEL[2] - 0.5,
+    );
     expected.forEach((c, a) => expect(trk.pts[a]!).toBeCloseTo(c, 3));
     expect(trk.offsetPt0.length).toBe(streamlines.length + 1);
     // In world space the fibre is turned by the affine's 20° rotation: it runs at 50° in the x-y plane
     const last = (trk.offsetPt0[1]! - 1) * 3;
-    const direction = [trk.pts[last]! - trk.pts[0]!, trk.pts[last + 1]! - trk.pts[1]!, trk.pts[last + 2]! - trk.pts[2]!];
+    const direction = [
+      trk.pts[last]! - trk.pts[0]!,
+      trk.pts[last + 1]! - trk.pts[1]!,
+      trk.pts[last + 2]! - trk.pts[2]!,
+    ];
     const length = Math.hypot(...direction);
-    expect(Math.abs((direction[0]! / length) * Math.cos(ANGLE + FIBRE_ANGLE) + (direction[1]! / length) * Math.sin(ANGLE + FIBRE_ANGLE))).toBeGreaterThan(0.99);
+    expect(
+      Math.abs(
+        (direction[0]! / length) * Math.cos(ANGLE + FIBRE_ANGLE) +
+          (direction[1]! / length) * Math.sin(ANGLE + FIBRE_ANGLE),
+      ),
+    ).toBeGreaterThan(0.99);
   });
 
   it("writes a surface NiiVue's MZ3 loader reads", async () => {
     // Prepare: the b0 volume of the phantom as an anatomical image
     const volume = readVolume(input.nifti);
     const voxels = DIMS[0] * DIMS[1] * DIMS[2];
-    const b0 = writeVolume({ dims: DIMS, voxelSize: VOXEL, affine: AFFINE, datatype: 'float32', data: volume.data.slice(0, voxels) });
+    const b0 = writeVolume({
+      dims: DIMS,
+      voxelSize: VOXEL,
+      affine: AFFINE,
+      datatype: 'float32',
+      data: volume.data.slice(0, voxels),
+    });
     // Act
     const surface = await buildSurface(b0);
     const loaded = await NVMeshLoaders.readMZ3(toArrayBuffer(surface.bytes));
-    if (!('positions' in loaded) || !loaded.positions || !loaded.indices) throw new Error('NiiVue read the MZ3 as scalars, not a mesh');
+    if (!('positions' in loaded) || !loaded.positions || !loaded.indices)
+      throw new Error('NiiVue read the MZ3 as scalars, not a mesh');
     const mesh = { positions: loaded.positions, indices: loaded.indices };
     // Assess
     expect(surface.metadata.closed).toBe(true);

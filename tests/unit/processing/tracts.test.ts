@@ -2,11 +2,18 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readVolume, writeVolume } from '../../../shared/processing/nifti-io.ts';
-import { eigenSymmetric3, fitTensor, parseGradientTable } from '../../../shared/processing/tensor.ts';
-import { buildTracts, GradientTableError, InsufficientDirectionsError, meanB0, signalToNoise, type TractsResult } from '../../../shared/processing/tracts.ts';
-import { readTrk, TRK_HEADER_SIZE } from '../../../shared/processing/trk.ts';
-import { computeMask } from '../../../shared/processing/volume-ops.ts';
+import { readVolume, writeVolume } from '#shared/processing/nifti-io.ts';
+import { eigenSymmetric3, fitTensor, parseGradientTable } from '#shared/processing/tensor.ts';
+import {
+  buildTracts,
+  GradientTableError,
+  InsufficientDirectionsError,
+  meanB0,
+  signalToNoise,
+  type TractsResult,
+} from '#shared/processing/tracts.ts';
+import { readTrk, TRK_HEADER_SIZE } from '#shared/processing/trk.ts';
+import { computeMask } from '#shared/processing/volume-ops.ts';
 import { convertWithDcm2niix, DTI_DICOM, PYTHON, requireDipy, type ConvertedSeries } from './fixtures.ts';
 
 const DIPY_COMPARISON = String.raw`
@@ -49,16 +56,23 @@ print(json.dumps({
 describe('tensor maths', () => {
   it('recovers a known tensor from noise-free synthetic signal', () => {
     // Prepare: D with eigenvalues 1.7e-3, 0.3e-3, 0.2e-3 along x, y, z; S0 = 1000; six directions + b0
-    const table = parseGradientTable('0 1000 1000 1000 1000 1000 1000', [
-      '0 1 0 0 0.7071 0.7071 0', '0 0 1 0 0.7071 0 0.7071', '0 0 0 1 0 0.7071 0.7071',
-    ].join('\n'));
+    const table = parseGradientTable(
+      '0 1000 1000 1000 1000 1000 1000',
+      ['0 1 0 0 0.7071 0.7071 0', '0 0 1 0 0.7071 0 0.7071', '0 0 0 1 0 0.7071 0.7071'].join('\n'),
+    );
     const d = [1.7e-3, 0, 0.3e-3, 0, 0, 0.2e-3]; // xx, xy, yy, xz, yz, zz
     const data = new Float32Array(table.bValues.length);
     table.bValues.forEach((b, i) => {
       const [x, y, z] = table.directions[i]!;
       const n = Math.hypot(x, y, z) || 1;
       const [gx, gy, gz] = [x / n, y / n, z / n];
-      const q = d[0]! * gx * gx + 2 * d[1]! * gx * gy + d[2]! * gy * gy + 2 * d[3]! * gx * gz + 2 * d[4]! * gy * gz + d[5]! * gz * gz;
+      const q =
+        d[0]! * gx * gx +
+        2 * d[1]! * gx * gy +
+        d[2]! * gy * gy +
+        2 * d[3]! * gx * gz +
+        2 * d[4]! * gy * gz +
+        d[5]! * gz * gz;
       data[i] = 1000 * Math.exp(-b * q);
     });
     // Act
@@ -69,7 +83,10 @@ describe('tensor maths', () => {
     expect(fit.evals[2]).toBeCloseTo(0.2e-3, 6);
     expect(Math.abs(fit.v1[0]!)).toBeCloseTo(1, 5);
     const l = [1.7, 0.3, 0.2];
-    const expectedFa = Math.sqrt(0.5 * ((l[0]! - l[1]!) ** 2 + (l[1]! - l[2]!) ** 2 + (l[2]! - l[0]!) ** 2) / (l[0]! ** 2 + l[1]! ** 2 + l[2]! ** 2));
+    const expectedFa = Math.sqrt(
+      (0.5 * ((l[0]! - l[1]!) ** 2 + (l[1]! - l[2]!) ** 2 + (l[2]! - l[0]!) ** 2)) /
+        (l[0]! ** 2 + l[1]! ** 2 + l[2]! ** 2),
+    );
     expect(fit.fa[0]).toBeCloseTo(expectedFa, 5);
   });
 
@@ -82,7 +99,9 @@ describe('tensor maths', () => {
     // Assess
     expect([...values].map((v) => Number(v.toFixed(9)))).toEqual([5, 3, 1]);
     expect(Math.abs(vectors[2]!)).toBeCloseTo(1, 9);
-    expect(Math.abs(vectors[3]! * vectors[6]! + vectors[4]! * vectors[7]! + vectors[5]! * vectors[8]!)).toBeLessThan(1e-9);
+    expect(Math.abs(vectors[3]! * vectors[6]! + vectors[4]! * vectors[7]! + vectors[5]! * vectors[8]!)).toBeLessThan(
+      1e-9,
+    );
   });
 
   it('measures b0 SNR as brain mean over Rician-corrected background σ', () => {
@@ -105,7 +124,18 @@ describe('tensor maths', () => {
 
   it('refuses a series with fewer than six diffusion directions', async () => {
     // Prepare: a 2x2x2 volume with b0 + 3 directions
-    const nifti = writeVolume({ dims: [2, 2, 2, 4], voxelSize: [2, 2, 2], affine: [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 1]], datatype: 'float32', data: new Float32Array(32).fill(100) });
+    const nifti = writeVolume({
+      dims: [2, 2, 2, 4],
+      voxelSize: [2, 2, 2],
+      affine: [
+        [2, 0, 0, 0],
+        [0, 2, 0, 0],
+        [0, 0, 2, 0],
+        [0, 0, 0, 1],
+      ],
+      datatype: 'float32',
+      data: new Float32Array(32).fill(100),
+    });
     // Act
     const build = buildTracts({ nifti, bval: '0 1000 1000 1000', bvec: '0 1 0 0\n0 0 1 0\n0 0 0 1' });
     // Assess
@@ -121,7 +151,9 @@ describe('buildTracts on the Philips DTI series (b=0/2000, 15 directions)', () =
     series = convertWithDcm2niix(DTI_DICOM);
     result = await buildTracts({ nifti: series.nifti, bval: series.bval!, bvec: series.bvec! });
   });
-  afterAll(() => { if (series) rmSync(series.dir, { recursive: true, force: true }); });
+  afterAll(() => {
+    if (series) rmSync(series.dir, { recursive: true, force: true });
+  });
 
   it('reports the gradient scheme and a streamline count', () => {
     expect(result.metadata.directions).toBe(15);
@@ -137,9 +169,17 @@ describe('buildTracts on the Philips DTI series (b=0/2000, 15 directions)', () =
     const volume = readVolume(series.nifti);
     // Assess
     expect(String.fromCharCode(...result.trk.subarray(0, 6))).toBe('TRACK\0');
-    expect(header).toMatchObject({ dims: [80, 80, 40], version: 2, headerSize: TRK_HEADER_SIZE, count: result.metadata.streamlines, voxelOrder: 'LAS' });
+    expect(header).toMatchObject({
+      dims: [80, 80, 40],
+      version: 2,
+      headerSize: TRK_HEADER_SIZE,
+      count: result.metadata.streamlines,
+      voxelOrder: 'LAS',
+    });
     header.voxelSize.forEach((v, i) => expect(v).toBeCloseTo(volume.voxelSize[i]!, 4));
-    header.voxToRas.slice(0, 3).forEach((row, r) => row.forEach((v, c) => expect(v).toBeCloseTo(volume.affine[r]![c]!, 3)));
+    header.voxToRas
+      .slice(0, 3)
+      .forEach((row, r) => row.forEach((v, c) => expect(v).toBeCloseTo(volume.affine[r]![c]!, 3)));
     expect(streamlines).toHaveLength(header.count);
     const min = [Infinity, Infinity, Infinity];
     const max = [-Infinity, -Infinity, -Infinity];
@@ -147,7 +187,10 @@ describe('buildTracts on the Philips DTI series (b=0/2000, 15 directions)', () =
     for (const line of streamlines) {
       points += line.length / 3;
       for (let p = 0; p < line.length; p += 3) {
-        for (let a = 0; a < 3; a++) { min[a] = Math.min(min[a]!, line[p + a]!); max[a] = Math.max(max[a]!, line[p + a]!); }
+        for (let a = 0; a < 3; a++) {
+          min[a] = Math.min(min[a]!, line[p + a]!);
+          max[a] = Math.max(max[a]!, line[p + a]!);
+        }
       }
     }
     expect(points).toBeGreaterThan(streamlines.length * 10);
@@ -163,14 +206,37 @@ describe('buildTracts on the Philips DTI series (b=0/2000, 15 directions)', () =
     const [nx, ny, nz] = volume.dims;
     const table = parseGradientTable(series.bval!, series.bvec!);
     const { mask } = computeMask(meanB0(volume.data, nx * ny * nz, table.bValues), [nx, ny, nz]);
-    const geometry = { dims: [nx, ny, nz] as [number, number, number], voxelSize: volume.voxelSize, affine: volume.affine };
-    const paths = { mask: join(series.dir, 'mask.nii.gz'), fa: join(series.dir, 'fa.nii.gz'), cfa: join(series.dir, 'cfa.nii.gz'), trk: join(series.dir, 'tracts.trk') };
+    const geometry = {
+      dims: [nx, ny, nz] as [number, number, number],
+      voxelSize: volume.voxelSize,
+      affine: volume.affine,
+    };
+    const paths = {
+      mask: join(series.dir, 'mask.nii.gz'),
+      fa: join(series.dir, 'fa.nii.gz'),
+      cfa: join(series.dir, 'cfa.nii.gz'),
+      trk: join(series.dir, 'tracts.trk'),
+    };
     writeFileSync(paths.mask, writeVolume({ ...geometry, datatype: 'float32', data: Float32Array.from(mask) }));
     writeFileSync(paths.fa, result.fa);
     writeFileSync(paths.cfa, result.colorFa);
     writeFileSync(paths.trk, result.trk);
     // Act
-    const output = execFileSync(PYTHON, ['-c', DIPY_COMPARISON, series.niftiPath, series.bvalPath!, series.bvecPath!, paths.mask, paths.fa, paths.cfa, paths.trk], { encoding: 'utf8' });
+    const output = execFileSync(
+      PYTHON,
+      [
+        '-c',
+        DIPY_COMPARISON,
+        series.niftiPath,
+        series.bvalPath!,
+        series.bvecPath!,
+        paths.mask,
+        paths.fa,
+        paths.cfa,
+        paths.trk,
+      ],
+      { encoding: 'utf8' },
+    );
     const reference = JSON.parse(output) as Record<string, unknown>;
     // Assess
     expect(reference.faCorrelation).toBeGreaterThanOrEqual(0.99);

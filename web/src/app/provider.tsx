@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { SWRConfig } from 'swr';
-import { UiProvider } from '../components/ui/provider.tsx';
-import { Toaster } from '../components/ui/toaster.tsx';
-import { AuthProvider } from '../features/auth/hooks/use-auth.tsx';
-import { NotificationsProvider } from '../features/notifications/hooks/use-notifications.tsx';
+import { UiProvider } from '#web/components/ui/provider.tsx';
+import { Toaster } from '#web/components/ui/toaster.tsx';
+import { AuthProvider } from '#web/features/auth/hooks/use-auth.tsx';
+import { NotificationsProvider } from '#web/features/notifications/hooks/use-notifications.tsx';
 
 export function AppProvider({ children }: { children: ReactNode }) {
   return (

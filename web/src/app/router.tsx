@@ -1,71 +1,150 @@
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router-dom';
 import type { ComponentType } from 'react';
-import { paths } from '../config/paths.ts';
+import { paths } from '#web/config/paths.ts';
 import { ProtectedBare, ProtectedLayout, RequireRole } from './guards.tsx';
 import { NotFoundRoute } from './routes/not-found.tsx';
-import { PageSpinner } from '../components/ui/page-states.tsx';
+import { PageSpinner } from '#web/components/ui/page-states.tsx';
 
 type Lazy = () => Promise<{ Component: ComponentType }>;
-const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): Lazy => async () => ({ Component: pick(await load()) });
+const lazyPage =
+  <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): Lazy =>
+  async () => ({ Component: pick(await load()) });
 
 const STAFF = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'] as const;
 const UPLOADERS = ['TEAM_LEAD', 'TEAM_MEMBER'] as const;
 
 /** Routes of record section 2; pages are lazy-loaded so the login screen stays small. */
 export function createAppRouter() {
-  return createBrowserRouter([{ hydrateFallbackElement: <PageSpinner />, children: [
-    { path: paths.home.path, lazy: lazyPage(() => import('./routes/landing/landing.tsx'), (m) => m.LandingRoute) },
-    { path: paths.root.path, lazy: lazyPage(() => import('./routes/auth/login.tsx'), (m) => m.LoginRoute) },
-    { path: paths.login.path, lazy: lazyPage(() => import('./routes/auth/login.tsx'), (m) => m.LoginRoute) },
+  return createBrowserRouter([
     {
-      element: <ProtectedLayout />,
+      hydrateFallbackElement: <PageSpinner />,
       children: [
-        { path: paths.dashboard.path, lazy: lazyPage(() => import('./routes/app/dashboard.tsx'), (m) => m.DashboardRoute) },
         {
-          path: paths.hospitalAdmin.path,
-          lazy: lazyPage(() => import('./routes/app/dashboard.tsx'), (m) => () => (
-            <RequireRole roles={['HOSPITAL_ADMIN']} redirectTo={paths.dashboard.getHref()}>
-              <m.RoleDashboard />
-            </RequireRole>
-          )),
+          path: paths.home.path,
+          lazy: lazyPage(
+            () => import('./routes/landing/landing.tsx'),
+            (m) => m.LandingRoute,
+          ),
         },
         {
-          path: paths.datasets.path,
-          lazy: lazyPage(() => import('./routes/datasets/datasets.tsx'), (m) => () => (
-            <RequireRole roles={STAFF} area="datasets">
-              <m.DatasetsRoute />
-            </RequireRole>
-          )),
+          path: paths.root.path,
+          lazy: lazyPage(
+            () => import('./routes/auth/login.tsx'),
+            (m) => m.LoginRoute,
+          ),
         },
         {
-          path: paths.dataset.path,
-          lazy: lazyPage(() => import('./routes/datasets/dataset.tsx'), (m) => () => (
-            <RequireRole roles={STAFF} area="datasets">
-              <m.DatasetRoute />
-            </RequireRole>
-          )),
+          path: paths.login.path,
+          lazy: lazyPage(
+            () => import('./routes/auth/login.tsx'),
+            (m) => m.LoginRoute,
+          ),
         },
         {
-          path: paths.upload.path,
-          lazy: lazyPage(() => import('./routes/upload/upload.tsx'), (m) => () => (
-            <RequireRole roles={UPLOADERS} area="the upload of DICOM studies">
-              <m.UploadRoute />
-            </RequireRole>
-          )),
+          element: <ProtectedLayout />,
+          children: [
+            {
+              path: paths.dashboard.path,
+              lazy: lazyPage(
+                () => import('./routes/app/dashboard.tsx'),
+                (m) => m.DashboardRoute,
+              ),
+            },
+            {
+              path: paths.hospitalAdmin.path,
+              lazy: lazyPage(
+                () => import('./routes/app/dashboard.tsx'),
+                (m) => () => (
+                  <RequireRole roles={['HOSPITAL_ADMIN']} redirectTo={paths.dashboard.getHref()}>
+                    <m.RoleDashboard />
+                  </RequireRole>
+                ),
+              ),
+            },
+            {
+              path: paths.datasets.path,
+              lazy: lazyPage(
+                () => import('./routes/datasets/datasets.tsx'),
+                (m) => () => (
+                  <RequireRole roles={STAFF} area="datasets">
+                    <m.DatasetsRoute />
+                  </RequireRole>
+                ),
+              ),
+            },
+            {
+              path: paths.dataset.path,
+              lazy: lazyPage(
+                () => import('./routes/datasets/dataset.tsx'),
+                (m) => () => (
+                  <RequireRole roles={STAFF} area="datasets">
+                    <m.DatasetRoute />
+                  </RequireRole>
+                ),
+              ),
+            },
+            {
+              path: paths.upload.path,
+              lazy: lazyPage(
+                () => import('./routes/upload/upload.tsx'),
+                (m) => () => (
+                  <RequireRole roles={UPLOADERS} area="the upload of DICOM studies">
+                    <m.UploadRoute />
+                  </RequireRole>
+                ),
+              ),
+            },
+            {
+              path: paths.hospitals.path,
+              element: (
+                <RequireRole roles={['SUPER_ADMIN']} area="hospital management">
+                  <NotFoundRoute />
+                </RequireRole>
+              ),
+            },
+            {
+              path: paths.users.path,
+              element: (
+                <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="user management">
+                  <NotFoundRoute />
+                </RequireRole>
+              ),
+            },
+            {
+              path: paths.compliance.path,
+              element: (
+                <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="compliance management">
+                  <NotFoundRoute />
+                </RequireRole>
+              ),
+            },
+            {
+              path: paths.reports.path,
+              element: (
+                <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="system reports">
+                  <NotFoundRoute />
+                </RequireRole>
+              ),
+            },
+            { path: '*', element: <NotFoundRoute /> },
+          ],
         },
-        { path: paths.hospitals.path, element: <RequireRole roles={['SUPER_ADMIN']} area="hospital management"><NotFoundRoute /></RequireRole> },
-        { path: paths.users.path, element: <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="user management"><NotFoundRoute /></RequireRole> },
-        { path: paths.compliance.path, element: <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="compliance management"><NotFoundRoute /></RequireRole> },
-        { path: paths.reports.path, element: <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="system reports"><NotFoundRoute /></RequireRole> },
-        { path: '*', element: <NotFoundRoute /> },
+        {
+          element: <ProtectedBare />,
+          children: [
+            {
+              path: paths.visualizer.path,
+              lazy: lazyPage(
+                () => import('./routes/visualizer/visualizer.tsx'),
+                (m) => m.VisualizerRoute,
+              ),
+            },
+          ],
+        },
+        { path: '/vizu', element: <Navigate to={paths.datasets.getHref()} replace /> },
       ],
     },
-    {
-      element: <ProtectedBare />,
-      children: [{ path: paths.visualizer.path, lazy: lazyPage(() => import('./routes/visualizer/visualizer.tsx'), (m) => m.VisualizerRoute) }],
-    },
-    { path: '/vizu', element: <Navigate to={paths.datasets.getHref()} replace /> },
-  ] }]);
+  ]);
 }
 
 export function AppRouter() {

@@ -2,7 +2,10 @@
 export const paths = {
   home: { path: '/home', getHref: () => '/home' },
   root: { path: '/', getHref: () => '/' },
-  login: { path: '/login', getHref: (redirectTo?: string) => (redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login') },
+  login: {
+    path: '/login',
+    getHref: (redirectTo?: string) => (redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login'),
+  },
   dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
   hospitals: { path: '/hospitals', getHref: () => '/hospitals' },
   datasets: { path: '/datasets', getHref: () => '/datasets' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RoleSchema } from '../../../shared/auth/roles.ts';
+import { RoleSchema } from '#shared/auth/roles.ts';
 
 /**
  * Settings the deployment hands the site at run time (`GET /config.json`), so one build serves every

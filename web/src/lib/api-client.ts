@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { apiUrl } from '../config/runtime-config.ts';
+import { apiUrl } from '#web/config/runtime-config.ts';
 import { ApiRequestError, toApiRequestError } from './api-error.ts';
-import { ERROR_CATALOGUE } from '../../../shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
 
 export type TokenGetter = () => Promise<string | undefined>;
 
@@ -18,17 +18,27 @@ export function getIdToken(): Promise<string | undefined> {
   return getToken();
 }
 
-type RequestOptions = { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown; query?: Record<string, string | number | undefined>; signal?: AbortSignal };
+type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal;
+};
 
 /**
  * Calls the API with `Authorization: Bearer <ID token>` and parses the answer with the shared schema, so a
  * contract drift fails loudly here instead of rendering half a screen. Errors become ApiRequestError with
  * the catalogue's message.
  */
-export async function apiRequest<S extends z.ZodTypeAny>(path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+export async function apiRequest<S extends z.ZodTypeAny>(
+  path: string,
+  schema: S,
+  options: RequestOptions = {},
+): Promise<z.infer<S>> {
   const token = await getToken();
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined && value !== '') query.set(key, String(value));
+  for (const [key, value] of Object.entries(options.query ?? {}))
+    if (value !== undefined && value !== '') query.set(key, String(value));
   const url = apiUrl(path) + (query.size ? `?${query}` : '');
   let response: Response;
   try {
@@ -55,7 +65,10 @@ export async function apiRequest<S extends z.ZodTypeAny>(path: string, schema: S
   const json: unknown = text ? JSON.parse(text) : {};
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    console.error(`Response of ${options.method ?? 'GET'} ${path} does not match its schema`, parsed.error.issues.slice(0, 5));
+    console.error(
+      `Response of ${options.method ?? 'GET'} ${path} does not match its schema`,
+      parsed.error.issues.slice(0, 5),
+    );
     throw new ApiRequestError(response.status, 'INTERNAL', ERROR_CATALOGUE.INTERNAL.message);
   }
   return parsed.data;

@@ -1,10 +1,14 @@
-import { ApiErrorSchema } from '../../../shared/schemas/api/common.ts';
-import { ERROR_CATALOGUE } from '../../../shared/schemas/api/errors.ts';
+import { ApiErrorSchema } from '#shared/schemas/api/common.ts';
+import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
 
 /** A failed API call, carrying the catalogue code and the product's message (shown to the user as is). */
 export class ApiRequestError extends Error {
   override name = 'ApiRequestError';
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -8,7 +8,13 @@ export const THEME_STORAGE_KEY = 'iws.theme';
 
 export function ColorModeProvider({ children }: { children: ReactNode }) {
   return (
-    <ThemeProvider attribute="class" storageKey={THEME_STORAGE_KEY} defaultTheme="system" enableSystem disableTransitionOnChange>
+    <ThemeProvider
+      attribute="class"
+      storageKey={THEME_STORAGE_KEY}
+      defaultTheme="system"
+      enableSystem
+      disableTransitionOnChange
+    >
       {children}
     </ThemeProvider>
   );
@@ -23,7 +29,12 @@ export function useColorMode() {
 export function ColorModeButton() {
   const { colorMode, toggleColorMode } = useColorMode();
   return (
-    <IconButton aria-label={colorMode === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'} variant="ghost" size="sm" onClick={toggleColorMode}>
+    <IconButton
+      aria-label={colorMode === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
+      variant="ghost"
+      size="sm"
+      onClick={toggleColorMode}
+    >
       {colorMode === 'dark' ? <LuSun /> : <LuMoon />}
     </IconButton>
   );

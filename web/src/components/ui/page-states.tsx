@@ -24,7 +24,17 @@ export function ErrorBox({ title = 'Error', message }: { title?: string; message
   );
 }
 
-export function EmptyBlock({ title, description, icon, children }: { title: string; description?: ReactNode; icon?: ReactNode; children?: ReactNode }) {
+export function EmptyBlock({
+  title,
+  description,
+  icon,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  icon?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <EmptyState.Root>
       <EmptyState.Content>

@@ -4,7 +4,11 @@ import { ColorModeProvider } from './color-mode.tsx';
 
 const config = defineConfig({
   globalCss: { 'html, body, #root': { height: '100%' } },
-  theme: { tokens: { fonts: { heading: { value: 'Inter, system-ui, sans-serif' }, body: { value: 'Inter, system-ui, sans-serif' } } } },
+  theme: {
+    tokens: {
+      fonts: { heading: { value: 'Inter, system-ui, sans-serif' }, body: { value: 'Inter, system-ui, sans-serif' } },
+    },
+  },
 });
 
 export const system = createSystem(defaultConfig, config);

@@ -1,12 +1,12 @@
 import { Button, Card, Heading, HStack, SimpleGrid, Stack, Stat, Text, Wrap } from '@chakra-ui/react';
 import { Link, Navigate } from 'react-router-dom';
-import { hasRole, ROLE_TITLES } from '../../../../../shared/auth/roles.ts';
-import { ErrorBox } from '../../../components/ui/page-states.tsx';
-import { paths } from '../../../config/paths.ts';
-import { useCurrentUser } from '../../../features/auth/hooks/use-auth.tsx';
-import { useAllDatasets } from '../../../features/datasets/api/get-datasets.ts';
-import { countPipeline } from '../../../features/datasets/utils/pipeline-counts.ts';
-import { errorMessage } from '../../../lib/api-error.ts';
+import { hasRole, ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ErrorBox } from '#web/components/ui/page-states.tsx';
+import { paths } from '#web/config/paths.ts';
+import { useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';
+import { useAllDatasets } from '#web/features/datasets/api/get-datasets.ts';
+import { countPipeline } from '#web/features/datasets/utils/pipeline-counts.ts';
+import { errorMessage } from '#web/lib/api-error.ts';
 
 /** /dashboard: hospital admins go to their area (record section 2); everyone else sees the role dashboard. */
 export function DashboardRoute() {
@@ -25,7 +25,8 @@ export function RoleDashboard() {
       <Stack gap="1">
         <Heading size="2xl">{title} Dashboard</Heading>
         <Text color="fg.muted">
-          Welcome back, {user.firstName}!{hospital ? ` ${hospital.name}` : ''}{team ? ` · ${team.name}` : ''}
+          Welcome back, {user.firstName}!{hospital ? ` ${hospital.name}` : ''}
+          {team ? ` · ${team.name}` : ''}
         </Text>
       </Stack>
       {canSeeDatasets && <PipelineStatus />}
@@ -37,14 +38,32 @@ export function RoleDashboard() {
           <Wrap gap="3">
             {user.role === 'SUPER_ADMIN' && (
               <>
-                <Button asChild variant="outline"><Link to={paths.hospitals.getHref()}>Manage Hospitals</Link></Button>
-                <Button asChild variant="outline"><Link to={paths.users.getHref()}>System Users</Link></Button>
-                <Button asChild variant="outline"><Link to={paths.reports.getHref()}>System Reports</Link></Button>
+                <Button asChild variant="outline">
+                  <Link to={paths.hospitals.getHref()}>Manage Hospitals</Link>
+                </Button>
+                <Button asChild variant="outline">
+                  <Link to={paths.users.getHref()}>System Users</Link>
+                </Button>
+                <Button asChild variant="outline">
+                  <Link to={paths.reports.getHref()}>System Reports</Link>
+                </Button>
               </>
             )}
-            {canSeeDatasets && <Button asChild variant="outline"><Link to={paths.datasets.getHref()}>View My Datasets</Link></Button>}
-            {hasRole(user.role, ['TEAM_LEAD', 'TEAM_MEMBER']) && <Button asChild><Link to={paths.upload.getHref()}>Upload DICOM</Link></Button>}
-            {user.role === 'HOSPITAL_ADMIN' && <Button asChild variant="outline"><Link to={paths.users.getHref()}>Manage Users</Link></Button>}
+            {canSeeDatasets && (
+              <Button asChild variant="outline">
+                <Link to={paths.datasets.getHref()}>View My Datasets</Link>
+              </Button>
+            )}
+            {hasRole(user.role, ['TEAM_LEAD', 'TEAM_MEMBER']) && (
+              <Button asChild>
+                <Link to={paths.upload.getHref()}>Upload DICOM</Link>
+              </Button>
+            )}
+            {user.role === 'HOSPITAL_ADMIN' && (
+              <Button asChild variant="outline">
+                <Link to={paths.users.getHref()}>Manage Users</Link>
+              </Button>
+            )}
           </Wrap>
         </Card.Body>
       </Card.Root>
@@ -68,7 +87,11 @@ function PipelineStatus() {
       <Card.Header>
         <HStack justify="space-between">
           <Heading size="md">Processing Pipeline Status</Heading>
-          {isLoading && <Text fontSize="sm" color="fg.muted">Loading...</Text>}
+          {isLoading && (
+            <Text fontSize="sm" color="fg.muted">
+              Loading...
+            </Text>
+          )}
         </HStack>
       </Card.Header>
       <Card.Body>

@@ -1,13 +1,13 @@
 import { Box, Card, Center, Heading, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
 import { LuBrainCircuit } from 'react-icons/lu';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { toaster } from '../../../components/ui/toaster.tsx';
-import { PageSpinner } from '../../../components/ui/page-states.tsx';
-import { getRuntimeConfig } from '../../../config/runtime-config.ts';
-import { paths } from '../../../config/paths.ts';
-import { LoginForm } from '../../../features/auth/components/login-form.tsx';
-import { useAuth } from '../../../features/auth/hooks/use-auth.tsx';
-import { loginErrorMessage } from '../../../features/auth/utils/login-schema.ts';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { PageSpinner } from '#web/components/ui/page-states.tsx';
+import { getRuntimeConfig } from '#web/config/runtime-config.ts';
+import { paths } from '#web/config/paths.ts';
+import { LoginForm } from '#web/features/auth/components/login-form.tsx';
+import { useAuth } from '#web/features/auth/hooks/use-auth.tsx';
+import { loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';
 
 function safeRedirect(target: string | null): string {
   return target && target.startsWith('/') && !target.startsWith('//') ? target : paths.dashboard.getHref();
@@ -53,8 +53,14 @@ export function LoginRoute() {
             <Box color="fg.muted">
               <Text>
                 By signing in you agree to the{' '}
-                <ChakraLink asChild><Link to={`${paths.home.getHref()}#docs`}>Terms of Service</Link></ChakraLink> and the{' '}
-                <ChakraLink asChild><Link to={`${paths.home.getHref()}#docs`}>Privacy Policy</Link></ChakraLink>.
+                <ChakraLink asChild>
+                  <Link to={`${paths.home.getHref()}#docs`}>Terms of Service</Link>
+                </ChakraLink>{' '}
+                and the{' '}
+                <ChakraLink asChild>
+                  <Link to={`${paths.home.getHref()}#docs`}>Privacy Policy</Link>
+                </ChakraLink>
+                .
               </Text>
             </Box>
           </Stack>

@@ -1,23 +1,41 @@
-import { Badge, Button, Card, CloseButton, Dialog, Flex, Heading, HStack, Portal, Progress, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import {
+  Badge,
+  Button,
+  Card,
+  CloseButton,
+  Dialog,
+  Flex,
+  Heading,
+  HStack,
+  Portal,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuArrowLeft, LuEye, LuRotateCcw, LuTrash2 } from 'react-icons/lu';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { hasPermission } from '../../../../../shared/auth/roles.ts';
-import { ACTIVE_DATASET_STATUSES, DATASET_STATUS_LABELS, DATASET_STATUS_PROGRESS } from '../../../../../shared/schemas/api/datasets.ts';
-import { EmptyBlock, ErrorBox, PageSpinner } from '../../../components/ui/page-states.tsx';
-import { toaster } from '../../../components/ui/toaster.tsx';
-import { paths } from '../../../config/paths.ts';
-import { useCurrentUser } from '../../../features/auth/hooks/use-auth.tsx';
-import { deleteDataset, retryDataset } from '../../../features/datasets/api/dataset-actions.ts';
-import { useAssets } from '../../../features/datasets/api/get-assets.ts';
-import { useDataset } from '../../../features/datasets/api/get-dataset.ts';
-import { useHistory } from '../../../features/datasets/api/get-history.ts';
-import { AssetsList } from '../../../features/datasets/components/assets-list.tsx';
-import { HistoryList } from '../../../features/datasets/components/history-list.tsx';
-import { SeriesTable } from '../../../features/datasets/components/series-table.tsx';
-import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '../../../features/datasets/utils/study-types.ts';
-import { ApiRequestError, errorMessage } from '../../../lib/api-error.ts';
-import { formatBytes, formatDateTime } from '../../../lib/format.ts';
+import { hasPermission } from '#shared/auth/roles.ts';
+import {
+  ACTIVE_DATASET_STATUSES,
+  DATASET_STATUS_LABELS,
+  DATASET_STATUS_PROGRESS,
+} from '#shared/schemas/api/datasets.ts';
+import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { paths } from '#web/config/paths.ts';
+import { useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';
+import { deleteDataset, retryDataset } from '#web/features/datasets/api/dataset-actions.ts';
+import { useAssets } from '#web/features/datasets/api/get-assets.ts';
+import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
+import { useHistory } from '#web/features/datasets/api/get-history.ts';
+import { AssetsList } from '#web/features/datasets/components/assets-list.tsx';
+import { HistoryList } from '#web/features/datasets/components/history-list.tsx';
+import { SeriesTable } from '#web/features/datasets/components/series-table.tsx';
+import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '#web/features/datasets/utils/study-types.ts';
+import { ApiRequestError, errorMessage } from '#web/lib/api-error.ts';
+import { formatBytes, formatDateTime } from '#web/lib/format.ts';
 
 /** /datasets/{id}: context, series and classification, assets, history, retry and delete. */
 export function DatasetRoute() {
@@ -26,7 +44,10 @@ export function DatasetRoute() {
   const navigate = useNavigate();
   const { data: dataset, error, isLoading } = useDataset(datasetId);
   const { data: assets } = useAssets(datasetId, !!dataset);
-  const { data: history, error: historyError } = useHistory(datasetId, dataset ? `${dataset.status}|${dataset.updatedAt}` : undefined);
+  const { data: history, error: historyError } = useHistory(
+    datasetId,
+    dataset ? `${dataset.status}|${dataset.updatedAt}` : undefined,
+  );
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState<'retry' | 'delete'>();
 
@@ -34,7 +55,9 @@ export function DatasetRoute() {
   if (error instanceof ApiRequestError && error.status === 404) {
     return (
       <EmptyBlock title="Error loading dataset" description="The requested dataset could not be found.">
-        <Button asChild variant="outline"><Link to={paths.datasets.getHref()}>Back to Datasets</Link></Button>
+        <Button asChild variant="outline">
+          <Link to={paths.datasets.getHref()}>Back to Datasets</Link>
+        </Button>
       </EmptyBlock>
     );
   }
@@ -75,11 +98,15 @@ export function DatasetRoute() {
       <Flex justify="space-between" align="flex-start" wrap="wrap" gap="3">
         <Stack gap="1">
           <Button asChild variant="ghost" size="sm" alignSelf="flex-start" px="0">
-            <Link to={paths.datasets.getHref()}><LuArrowLeft /> Back to Datasets</Link>
+            <Link to={paths.datasets.getHref()}>
+              <LuArrowLeft /> Back to Datasets
+            </Link>
           </Button>
           <Heading size="2xl">{dataset.studyDescription}</Heading>
           <HStack wrap="wrap">
-            <Badge colorPalette={statusPalette(dataset.status)} data-testid="dataset-status">{dataset.status}</Badge>
+            <Badge colorPalette={statusPalette(dataset.status)} data-testid="dataset-status">
+              {dataset.status}
+            </Badge>
             <Text>{DATASET_STATUS_LABELS[dataset.status]}</Text>
             <Badge colorPalette={studyTypePalette(dataset.studyType)}>{STUDY_TYPE_LABELS[dataset.studyType]}</Badge>
             <Badge variant="outline">{dataset.urgency}</Badge>
@@ -87,24 +114,43 @@ export function DatasetRoute() {
         </Stack>
         <HStack wrap="wrap">
           {dataset.status === 'FAILED' && canEdit && (
-            <Button onClick={retry} loading={busy === 'retry'} variant="outline"><LuRotateCcw /> Retry</Button>
+            <Button onClick={retry} loading={busy === 'retry'} variant="outline">
+              <LuRotateCcw /> Retry
+            </Button>
           )}
           {canDelete && (
-            <Button colorPalette="red" variant="outline" onClick={() => setConfirmDelete(true)} disabled={active}><LuTrash2 /> Delete</Button>
+            <Button colorPalette="red" variant="outline" onClick={() => setConfirmDelete(true)} disabled={active}>
+              <LuTrash2 /> Delete
+            </Button>
           )}
           <Button asChild disabled={dataset.status !== 'COMPLETE'}>
-            <Link to={paths.visualizer.getHref(dataset.id)}><LuEye /> Open Visualizer</Link>
+            <Link to={paths.visualizer.getHref(dataset.id)}>
+              <LuEye /> Open Visualizer
+            </Link>
           </Button>
         </HStack>
       </Flex>
       {active && (
-        <Progress.Root value={DATASET_STATUS_PROGRESS[dataset.status]} colorPalette="blue" aria-label="Pipeline progress">
-          <Progress.Track><Progress.Range /></Progress.Track>
+        <Progress.Root
+          value={DATASET_STATUS_PROGRESS[dataset.status]}
+          colorPalette="blue"
+          aria-label="Pipeline progress"
+        >
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
         </Progress.Root>
       )}
-      {dataset.status === 'FAILED' && <ErrorBox title="Processing failed" message={dataset.failureReason ?? 'The pipeline stopped before the dataset was complete.'} />}
+      {dataset.status === 'FAILED' && (
+        <ErrorBox
+          title="Processing failed"
+          message={dataset.failureReason ?? 'The pipeline stopped before the dataset was complete.'}
+        />
+      )}
       <Card.Root>
-        <Card.Header><Heading size="md">Study</Heading></Card.Header>
+        <Card.Header>
+          <Heading size="md">Study</Heading>
+        </Card.Header>
         <Card.Body>
           <SimpleGrid columns={{ base: 1, md: 3 }} gap="3" fontSize="sm">
             <Field label="Patient alias" value={dataset.patientAlias} />
@@ -120,7 +166,9 @@ export function DatasetRoute() {
         </Card.Body>
       </Card.Root>
       <Card.Root>
-        <Card.Header><Heading size="md">Series</Heading></Card.Header>
+        <Card.Header>
+          <Heading size="md">Series</Heading>
+        </Card.Header>
         <Card.Body>
           <SeriesTable
             datasetId={dataset.id}
@@ -132,27 +180,52 @@ export function DatasetRoute() {
         </Card.Body>
       </Card.Root>
       <Card.Root>
-        <Card.Header><Heading size="md">Assets</Heading></Card.Header>
-        <Card.Body><AssetsList assets={downloadable} series={dataset.series} /></Card.Body>
+        <Card.Header>
+          <Heading size="md">Assets</Heading>
+        </Card.Header>
+        <Card.Body>
+          <AssetsList assets={downloadable} series={dataset.series} />
+        </Card.Body>
       </Card.Root>
       <Card.Root>
-        <Card.Header><Heading size="md">History</Heading></Card.Header>
-        <Card.Body>{historyError ? <ErrorBox message={errorMessage(historyError)} /> : history ? <HistoryList events={history} /> : <Text color="fg.muted">Loading history...</Text>}</Card.Body>
+        <Card.Header>
+          <Heading size="md">History</Heading>
+        </Card.Header>
+        <Card.Body>
+          {historyError ? (
+            <ErrorBox message={errorMessage(historyError)} />
+          ) : history ? (
+            <HistoryList events={history} />
+          ) : (
+            <Text color="fg.muted">Loading history...</Text>
+          )}
+        </Card.Body>
       </Card.Root>
       <Dialog.Root open={confirmDelete} onOpenChange={(e) => setConfirmDelete(e.open)} role="alertdialog">
         <Portal>
           <Dialog.Backdrop />
           <Dialog.Positioner>
             <Dialog.Content>
-              <Dialog.Header><Dialog.Title>Delete this dataset?</Dialog.Title></Dialog.Header>
+              <Dialog.Header>
+                <Dialog.Title>Delete this dataset?</Dialog.Title>
+              </Dialog.Header>
               <Dialog.Body>
-                <Text>The de-identified files, every processed asset and the dataset record are deleted. This cannot be undone.</Text>
+                <Text>
+                  The de-identified files, every processed asset and the dataset record are deleted. This cannot be
+                  undone.
+                </Text>
               </Dialog.Body>
               <Dialog.Footer>
-                <Dialog.ActionTrigger asChild><Button variant="outline">Cancel</Button></Dialog.ActionTrigger>
-                <Button colorPalette="red" onClick={remove} loading={busy === 'delete'}>Delete Dataset</Button>
+                <Dialog.ActionTrigger asChild>
+                  <Button variant="outline">Cancel</Button>
+                </Dialog.ActionTrigger>
+                <Button colorPalette="red" onClick={remove} loading={busy === 'delete'}>
+                  Delete Dataset
+                </Button>
               </Dialog.Footer>
-              <Dialog.CloseTrigger asChild><CloseButton size="sm" /></Dialog.CloseTrigger>
+              <Dialog.CloseTrigger asChild>
+                <CloseButton size="sm" />
+              </Dialog.CloseTrigger>
             </Dialog.Content>
           </Dialog.Positioner>
         </Portal>
@@ -164,13 +237,25 @@ export function DatasetRoute() {
 function Field({ label, value }: { label: string; value: string }) {
   return (
     <Stack gap="0">
-      <Text color="fg.muted" fontSize="xs">{label}</Text>
+      <Text color="fg.muted" fontSize="xs">
+        {label}
+      </Text>
       <Text>{value}</Text>
     </Stack>
   );
 }
 
 function describeAnonymization(options: Record<string, boolean>): string {
-  const kept = Object.entries(options).filter(([, v]) => v).map(([k]) => k.replace(/^retain|^keep/, '').replace(/([A-Z])/g, ' $1').trim().toLowerCase());
-  return kept.length ? `Basic Profile, keeping ${kept.join(', ')}` : 'Basic Profile (Clean Descriptors, Retain Safe Private)';
+  const kept = Object.entries(options)
+    .filter(([, v]) => v)
+    .map(([k]) =>
+      k
+        .replace(/^retain|^keep/, '')
+        .replace(/([A-Z])/g, ' $1')
+        .trim()
+        .toLowerCase(),
+    );
+  return kept.length
+    ? `Basic Profile, keeping ${kept.join(', ')}`
+    : 'Basic Profile (Clean Descriptors, Retain Safe Private)';
 }

@@ -1,17 +1,40 @@
 import { Box, Button, Container, Flex, Heading, HStack, Icon, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { LuBrainCircuit, LuCircleCheck, LuCloudUpload, LuShieldCheck, LuUsers } from 'react-icons/lu';
 import { Link } from 'react-router-dom';
-import { ColorModeButton } from '../../../components/ui/color-mode.tsx';
-import { paths } from '../../../config/paths.ts';
+import { ColorModeButton } from '#web/components/ui/color-mode.tsx';
+import { paths } from '#web/config/paths.ts';
 
 const FEATURES = [
-  { icon: LuBrainCircuit, title: 'AI-powered DICOM analysis', text: 'Every series is classified into its MRI sequence type from its acquisition physics, with a confidence you can review.' },
-  { icon: LuShieldCheck, title: 'HIPAA-compliant security', text: 'Studies are de-identified with the DICOM PS3.15 Basic Profile before anyone works on them.' },
-  { icon: LuCloudUpload, title: 'Fast cloud processing', text: 'Volumes, surfaces, tracts and a PDF report are built for each study as soon as it is uploaded.' },
-  { icon: LuUsers, title: 'Real-time collaboration', text: 'Teams share datasets inside their hospital, with every access audited.' },
+  {
+    icon: LuBrainCircuit,
+    title: 'AI-powered DICOM analysis',
+    text: 'Every series is classified into its MRI sequence type from its acquisition physics, with a confidence you can review.',
+  },
+  {
+    icon: LuShieldCheck,
+    title: 'HIPAA-compliant security',
+    text: 'Studies are de-identified with the DICOM PS3.15 Basic Profile before anyone works on them.',
+  },
+  {
+    icon: LuCloudUpload,
+    title: 'Fast cloud processing',
+    text: 'Volumes, surfaces, tracts and a PDF report are built for each study as soon as it is uploaded.',
+  },
+  {
+    icon: LuUsers,
+    title: 'Real-time collaboration',
+    text: 'Teams share datasets inside their hospital, with every access audited.',
+  },
 ];
 
-const BENEFITS = ['90% less processing time', 'HIPAA and SOC 2 compliant', '24/7 enterprise support', 'Unlimited team members', 'Advanced analytics dashboard', 'API integration ready'];
+const BENEFITS = [
+  '90% less processing time',
+  'HIPAA and SOC 2 compliant',
+  '24/7 enterprise support',
+  'Unlimited team members',
+  'Advanced analytics dashboard',
+  'API integration ready',
+];
 
 /** Record section 2, "Landing page". */
 export function LandingRoute() {
@@ -38,7 +61,8 @@ export function LandingRoute() {
         <Stack gap="6" textAlign="center" align="center">
           <Heading size="4xl">Brain MRI studies, de-identified, classified and ready to read</Heading>
           <Text fontSize="lg" color="fg.muted" maxW="2xl">
-            Upload DICOM studies from your hospital, let the workspace anonymize and organise them, and open them in a 3D viewer with your team.
+            Upload DICOM studies from your hospital, let the workspace anonymize and organise them, and open them in a
+            3D viewer with your team.
           </Text>
           <HStack>
             <Button asChild size="lg">
@@ -62,7 +86,9 @@ export function LandingRoute() {
         </SimpleGrid>
       </Container>
       <Container maxW="4xl" py="12" id="pricing">
-        <Heading size="xl" mb="4">Why hospitals choose Imaging Workspace</Heading>
+        <Heading size="xl" mb="4">
+          Why hospitals choose Imaging Workspace
+        </Heading>
         <List.Root gap="2" variant="plain">
           {BENEFITS.map((b) => (
             <List.Item key={b}>
@@ -75,7 +101,9 @@ export function LandingRoute() {
         </List.Root>
       </Container>
       <Container maxW="4xl" py="16" id="docs" textAlign="center">
-        <Heading size="xl" mb="4">Ready to bring your imaging workflow online?</Heading>
+        <Heading size="xl" mb="4">
+          Ready to bring your imaging workflow online?
+        </Heading>
         <Button asChild size="lg">
           <Link to={paths.login.getHref()}>Get Started</Link>
         </Button>

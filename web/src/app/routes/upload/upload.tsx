@@ -1,26 +1,35 @@
 import { Alert, Box, Button, Card, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { buildDicomLayoutZip } from '../../../../../shared/dicom/bids/dicom-layout.ts';
-import { AnonymizationOptionsSchema, type AnonymizationOptions } from '../../../../../shared/schemas/api/datasets.ts';
-import { toaster } from '../../../components/ui/toaster.tsx';
-import { paths } from '../../../config/paths.ts';
-import { getDataset, useDataset } from '../../../features/datasets/api/get-dataset.ts';
-import { useNotifications } from '../../../features/notifications/hooks/use-notifications.tsx';
-import { createDataset, updateDataset } from '../../../features/uploads/api/create-dataset.ts';
-import { AnonymizationStep } from '../../../features/uploads/components/anonymization-step.tsx';
-import { FileDiscoveryStep } from '../../../features/uploads/components/file-discovery-step.tsx';
-import { FilePicker } from '../../../features/uploads/components/file-picker.tsx';
-import { PatientContextStep } from '../../../features/uploads/components/patient-context-step.tsx';
-import { SeriesSelectionStep, type SeriesChoice } from '../../../features/uploads/components/series-selection-step.tsx';
-import { StepIndicator } from '../../../features/uploads/components/step-indicator.tsx';
-import { UploadStep } from '../../../features/uploads/components/upload-step.tsx';
-import { useStudyUpload } from '../../../features/uploads/hooks/use-study-upload.ts';
-import { normaliseBidsChoice } from '../../../features/uploads/utils/bids-categories.ts';
-import type { Discovery, PickedFile } from '../../../features/uploads/utils/discover-files.ts';
-import { EMPTY_PATIENT_CONTEXT, validatePatientContext, type PatientContextDraft } from '../../../features/uploads/utils/patient-context.ts';
-import { clearPendingUpload, loadPendingUpload, matchPendingFiles, type PendingUpload } from '../../../features/uploads/utils/pending-upload.ts';
-import { errorMessage } from '../../../lib/api-error.ts';
+import { buildDicomLayoutZip } from '#shared/dicom/bids/dicom-layout.ts';
+import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { paths } from '#web/config/paths.ts';
+import { getDataset, useDataset } from '#web/features/datasets/api/get-dataset.ts';
+import { useNotifications } from '#web/features/notifications/hooks/use-notifications.tsx';
+import { createDataset, updateDataset } from '#web/features/uploads/api/create-dataset.ts';
+import { AnonymizationStep } from '#web/features/uploads/components/anonymization-step.tsx';
+import { FileDiscoveryStep } from '#web/features/uploads/components/file-discovery-step.tsx';
+import { FilePicker } from '#web/features/uploads/components/file-picker.tsx';
+import { PatientContextStep } from '#web/features/uploads/components/patient-context-step.tsx';
+import { SeriesSelectionStep, type SeriesChoice } from '#web/features/uploads/components/series-selection-step.tsx';
+import { StepIndicator } from '#web/features/uploads/components/step-indicator.tsx';
+import { UploadStep } from '#web/features/uploads/components/upload-step.tsx';
+import { useStudyUpload } from '#web/features/uploads/hooks/use-study-upload.ts';
+import { normaliseBidsChoice } from '#web/features/uploads/utils/bids-categories.ts';
+import type { Discovery, PickedFile } from '#web/features/uploads/utils/discover-files.ts';
+import {
+  EMPTY_PATIENT_CONTEXT,
+  validatePatientContext,
+  type PatientContextDraft,
+} from '#web/features/uploads/utils/patient-context.ts';
+import {
+  clearPendingUpload,
+  loadPendingUpload,
+  matchPendingFiles,
+  type PendingUpload,
+} from '#web/features/uploads/utils/pending-upload.ts';
+import { errorMessage } from '#web/lib/api-error.ts';
 
 const DEFAULT_ANONYMIZATION = AnonymizationOptionsSchema.parse({});
 
@@ -70,7 +79,7 @@ export function UploadRoute() {
       announced.current = `${dataset.id}:${dataset.status}`;
       notify({
         title: dataset.status === 'COMPLETE' ? 'Processing complete' : 'Processing failed',
-        description: `${dataset.studyDescription}: ${dataset.status === 'COMPLETE' ? 'Ready for analysis' : dataset.failureReason ?? 'Processing failed'}`,
+        description: `${dataset.studyDescription}: ${dataset.status === 'COMPLETE' ? 'Ready for analysis' : (dataset.failureReason ?? 'Processing failed')}`,
         type: dataset.status === 'COMPLETE' ? 'success' : 'error',
         href: paths.dataset.getHref(dataset.id),
       });
@@ -86,7 +95,14 @@ export function UploadRoute() {
   const onDiscovered = (result: Discovery | undefined, files: PickedFile[]) => {
     setDiscovery(result);
     setPicked(files);
-    setChoices(Object.fromEntries((result?.series ?? []).map((s) => [s.seriesInstanceUID, { selected: true, bids: normaliseBidsChoice(s.bidsSuggestion.datatype, s.bidsSuggestion.suffix) }])));
+    setChoices(
+      Object.fromEntries(
+        (result?.series ?? []).map((s) => [
+          s.seriesInstanceUID,
+          { selected: true, bids: normaliseBidsChoice(s.bidsSuggestion.datatype, s.bidsSuggestion.suffix) },
+        ]),
+      ),
+    );
   };
 
   const saveDraft = async () => {
@@ -95,7 +111,9 @@ export function UploadRoute() {
     setContextErrors({});
     setSavingDraft(true);
     try {
-      const saved = draftId ? await updateDataset(draftId, { ...result.value, anonymization }) : await createDataset({ ...result.value, anonymization });
+      const saved = draftId
+        ? await updateDataset(draftId, { ...result.value, anonymization })
+        : await createDataset({ ...result.value, anonymization });
       setDraftId(saved.id);
       toaster.create({ type: 'success', title: 'Draft saved', description: 'The dataset is ready for upload.' });
     } catch (e) {
@@ -120,12 +138,19 @@ export function UploadRoute() {
     setZipBusy(true);
     try {
       const byPath = new Map(picked.map((p) => [p.path, p.file]));
-      const selection = await Promise.all(selected.map(async (s) => ({
-        series: s,
-        category: choices[s.seriesInstanceUID]!.bids.category,
-        subcategory: choices[s.seriesInstanceUID]!.bids.subcategory,
-        files: await Promise.all(s.files.map(async (f) => ({ fileName: f.fileName, bytes: new Uint8Array(await byPath.get(f.fileName)!.arrayBuffer()) }))),
-      })));
+      const selection = await Promise.all(
+        selected.map(async (s) => ({
+          series: s,
+          category: choices[s.seriesInstanceUID]!.bids.category,
+          subcategory: choices[s.seriesInstanceUID]!.bids.subcategory,
+          files: await Promise.all(
+            s.files.map(async (f) => ({
+              fileName: f.fileName,
+              bytes: new Uint8Array(await byPath.get(f.fileName)!.arrayBuffer()),
+            })),
+          ),
+        })),
+      );
       const zip = await buildDicomLayoutZip(selection);
       const url = URL.createObjectURL(new Blob([zip.bytes as BlobPart], { type: 'application/zip' }));
       const a = document.createElement('a');
@@ -148,7 +173,9 @@ export function UploadRoute() {
     }
     const files = selectedFiles();
     try {
-      const created = draftId ? await updateDataset(draftId, { ...result.value, anonymization }) : await createDataset({ ...result.value, anonymization });
+      const created = draftId
+        ? await updateDataset(draftId, { ...result.value, anonymization })
+        : await createDataset({ ...result.value, anonymization });
       setDraftId(created.id);
       setDatasetId(created.id);
       setUploadFiles(files);
@@ -162,7 +189,12 @@ export function UploadRoute() {
   const runUpload = async (id: string, studyDescription: string, files: PickedFile[]) => {
     const result = await upload.start({ datasetId: id, studyDescription, files, seriesOf: (p) => seriesOfPath.get(p) });
     if (result) {
-      notify({ title: 'Upload finished', description: `${studyDescription}: ${files.length} files uploaded, processing started.`, type: 'success', href: paths.dataset.getHref(id) });
+      notify({
+        title: 'Upload finished',
+        description: `${studyDescription}: ${files.length} files uploaded, processing started.`,
+        type: 'success',
+        href: paths.dataset.getHref(id),
+      });
       toaster.create({ type: 'success', title: 'Upload finished', description: 'Processing has started.' });
     }
   };
@@ -171,7 +203,9 @@ export function UploadRoute() {
     if (!pending) return;
     const { matched, missing } = matchPendingFiles(pending, files);
     if (missing.length > 0) {
-      setResumeError(`${missing.length} of ${pending.files.length} files were not found in what you picked. Choose the same folder as before.`);
+      setResumeError(
+        `${missing.length} of ${pending.files.length} files were not found in what you picked. Choose the same folder as before.`,
+      );
       return;
     }
     // The session was opened with the paths recorded then: send the same identities, in the same order.
@@ -209,14 +243,28 @@ export function UploadRoute() {
                 <Alert.Content>
                   <Alert.Title>An upload did not finish: {pending.studyDescription}</Alert.Title>
                   <Alert.Description>
-                    {pending.files.length} files. Choose the same folder or files again: only the parts the server does not hold yet are sent.
+                    {pending.files.length} files. Choose the same folder or files again: only the parts the server does
+                    not hold yet are sent.
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>
               <FilePicker onPicked={(files) => void resume(files)} />
-              {resumeError && <Text color="fg.error" role="alert">{resumeError}</Text>}
+              {resumeError && (
+                <Text color="fg.error" role="alert">
+                  {resumeError}
+                </Text>
+              )}
               <HStack>
-                <Button size="sm" variant="ghost" onClick={() => { clearPendingUpload(); setPending(undefined); }}>Discard and start a new upload</Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => {
+                    clearPendingUpload();
+                    setPending(undefined);
+                  }}
+                >
+                  Discard and start a new upload
+                </Button>
               </HStack>
             </Stack>
           </Card.Body>
@@ -243,13 +291,23 @@ export function UploadRoute() {
               />
             )}
             {step === 1 && (
-              <FileDiscoveryStep enhanced={enhanced} onEnhancedChange={setEnhanced} discovery={discovery} onDiscovered={onDiscovered} onBack={() => setStep(0)} onContinue={() => setStep(2)} />
+              <FileDiscoveryStep
+                enhanced={enhanced}
+                onEnhancedChange={setEnhanced}
+                discovery={discovery}
+                onDiscovered={onDiscovered}
+                onBack={() => setStep(0)}
+                onContinue={() => setStep(2)}
+              />
             )}
             {step === 2 && discovery && (
               <SeriesSelectionStep
                 series={discovery.series}
                 choices={choices}
-                onChange={(c) => { setChoices(c); setSelectionError(undefined); }}
+                onChange={(c) => {
+                  setChoices(c);
+                  setSelectionError(undefined);
+                }}
                 enhanced={enhanced}
                 onDownloadZip={downloadZip}
                 zipBusy={zipBusy}
@@ -258,7 +316,14 @@ export function UploadRoute() {
                 onContinue={() => setStep(3)}
               />
             )}
-            {step === 3 && <AnonymizationStep value={anonymization} onChange={setAnonymization} onBack={() => setStep(2)} onContinue={() => void startUpload()} />}
+            {step === 3 && (
+              <AnonymizationStep
+                value={anonymization}
+                onChange={setAnonymization}
+                onBack={() => setStep(2)}
+                onContinue={() => void startUpload()}
+              />
+            )}
             {step === 4 && (
               <UploadStep
                 phase={upload.phase}

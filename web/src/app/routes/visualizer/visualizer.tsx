@@ -2,14 +2,14 @@ import { Box, Button, Center, Flex, Heading, HStack, IconButton, Stack, Switch, 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LuArrowLeft, LuInfo, LuMaximize, LuMinimize } from 'react-icons/lu';
 import { Link, Navigate, useParams } from 'react-router-dom';
-import { EmptyBlock, PageSpinner } from '../../../components/ui/page-states.tsx';
-import { Select } from '../../../components/ui/select.tsx';
-import { paths } from '../../../config/paths.ts';
-import { useAssets } from '../../../features/datasets/api/get-assets.ts';
-import { useDataset } from '../../../features/datasets/api/get-dataset.ts';
-import { NiivueViewer, type Layers, type ViewMode } from '../../../features/visualizer/components/niivue-viewer.tsx';
-import { groupViewerAssets, physicianLastName } from '../../../features/visualizer/utils/viewer-assets.ts';
-import { ApiRequestError, errorMessage } from '../../../lib/api-error.ts';
+import { EmptyBlock, PageSpinner } from '#web/components/ui/page-states.tsx';
+import { Select } from '#web/components/ui/select.tsx';
+import { paths } from '#web/config/paths.ts';
+import { useAssets } from '#web/features/datasets/api/get-assets.ts';
+import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
+import { NiivueViewer, type Layers, type ViewMode } from '#web/features/visualizer/components/niivue-viewer.tsx';
+import { groupViewerAssets, physicianLastName } from '#web/features/visualizer/utils/viewer-assets.ts';
+import { ApiRequestError, errorMessage } from '#web/lib/api-error.ts';
 
 const NOT_FOUND_REDIRECT_MS = 4000;
 
@@ -67,8 +67,15 @@ export function VisualizerRoute() {
   if (notFound || error || !dataset) {
     return (
       <Center minH="100vh">
-        <EmptyBlock title="Error loading dataset" description={notFound ? 'The requested dataset could not be found.' : errorMessage(error)}>
-          <Button asChild variant="outline"><Link to={paths.datasets.getHref()}><LuArrowLeft /> Back to Datasets</Link></Button>
+        <EmptyBlock
+          title="Error loading dataset"
+          description={notFound ? 'The requested dataset could not be found.' : errorMessage(error)}
+        >
+          <Button asChild variant="outline">
+            <Link to={paths.datasets.getHref()}>
+              <LuArrowLeft /> Back to Datasets
+            </Link>
+          </Button>
         </EmptyBlock>
       </Center>
     );
@@ -78,26 +85,57 @@ export function VisualizerRoute() {
     <Flex direction="column" h="100vh" ref={containerRef} bg="bg">
       <Flex as="header" align="center" gap="3" px="4" py="2" borderBottomWidth="1px" wrap="wrap">
         <Button asChild variant="ghost" size="sm">
-          <Link to={paths.datasets.getHref()}><LuArrowLeft /> Back to Datasets</Link>
+          <Link to={paths.datasets.getHref()}>
+            <LuArrowLeft /> Back to Datasets
+          </Link>
         </Button>
         <Stack gap="0" flex="1" minW="48">
-          <Heading size="md" data-testid="visualizer-title">{dataset.studyDescription}</Heading>
+          <Heading size="md" data-testid="visualizer-title">
+            {dataset.studyDescription}
+          </Heading>
           <Text fontSize="sm" color="fg.muted">
             Patient {dataset.patientAlias}
-            {dataset.hospitalName ? ` · ${dataset.hospitalName}` : ''} · {dataset.department} · Dr. {physicianLastName(dataset.orderingPhysician)}
+            {dataset.hospitalName ? ` · ${dataset.hospitalName}` : ''} · {dataset.department} · Dr.{' '}
+            {physicianLastName(dataset.orderingPhysician)}
           </Text>
         </Stack>
         <HStack>
           {grouped.volumes.length > 1 && (
-            <Select size="sm" aria-label="Series" width="64" value={String(seriesIndex)} onChange={(v) => setSeriesIndex(Number(v))}
-              options={grouped.volumes.map((v, i) => ({ value: String(i), label: v.volume.label }))} />
+            <Select
+              size="sm"
+              aria-label="Series"
+              width="64"
+              value={String(seriesIndex)}
+              onChange={(v) => setSeriesIndex(Number(v))}
+              options={grouped.volumes.map((v, i) => ({ value: String(i), label: v.volume.label }))}
+            />
           )}
-          <Select size="sm" aria-label="View" width="40" value={mode} onChange={(v) => setMode(v as ViewMode)}
-            options={[{ value: 'multiplanar', label: 'Multiplanar' }, { value: 'render', label: '3D render' }]} />
-          <IconButton aria-label={showInfo ? 'Hide info panel' : 'Show info panel'} size="sm" variant={showInfo ? 'solid' : 'outline'} onClick={() => setShowInfo((s) => !s)}>
+          <Select
+            size="sm"
+            aria-label="View"
+            width="40"
+            value={mode}
+            onChange={(v) => setMode(v as ViewMode)}
+            options={[
+              { value: 'multiplanar', label: 'Multiplanar' },
+              { value: 'render', label: '3D render' },
+            ]}
+          />
+          <IconButton
+            aria-label={showInfo ? 'Hide info panel' : 'Show info panel'}
+            size="sm"
+            variant={showInfo ? 'solid' : 'outline'}
+            onClick={() => setShowInfo((s) => !s)}
+          >
             <LuInfo />
           </IconButton>
-          <IconButton aria-label={fullScreen ? 'Exit full screen' : 'Full screen'} size="sm" variant="outline" onClick={() => void toggleFullScreen()} title="Full screen (F11)">
+          <IconButton
+            aria-label={fullScreen ? 'Exit full screen' : 'Full screen'}
+            size="sm"
+            variant="outline"
+            onClick={() => void toggleFullScreen()}
+            title="Full screen (F11)"
+          >
             {fullScreen ? <LuMinimize /> : <LuMaximize />}
           </IconButton>
         </HStack>
@@ -112,32 +150,76 @@ export function VisualizerRoute() {
             <PageSpinner label="Loading assets..." />
           ) : !entry ? (
             <Center h="full">
-              <EmptyBlock title="Nothing to display yet" description={dataset.status === 'COMPLETE' ? 'This dataset has no volume to display.' : `The dataset is still being processed (${dataset.status}).`} />
+              <EmptyBlock
+                title="Nothing to display yet"
+                description={
+                  dataset.status === 'COMPLETE'
+                    ? 'This dataset has no volume to display.'
+                    : `The dataset is still being processed (${dataset.status}).`
+                }
+              />
             </Center>
           ) : (
             <NiivueViewer entry={entry} surface={grouped.surface} layers={layers} mode={mode} onError={onViewerError} />
           )}
         </Box>
         {showInfo && entry && (
-          <Box as="aside" w={{ base: 'full', md: '72' }} borderLeftWidth={{ md: '1px' }} borderTopWidth={{ base: '1px', md: '0' }} p="4" overflowY="auto" aria-label="Info panel">
+          <Box
+            as="aside"
+            w={{ base: 'full', md: '72' }}
+            borderLeftWidth={{ md: '1px' }}
+            borderTopWidth={{ base: '1px', md: '0' }}
+            p="4"
+            overflowY="auto"
+            aria-label="Info panel"
+          >
             <Stack gap="4">
               <Stack gap="1">
                 <Text fontWeight="semibold">Series</Text>
                 <Text fontSize="sm">{entry.volume.label}</Text>
-                {typeof entry.volume.metadata.classifiedType === 'string' && <Text fontSize="sm" color="fg.muted">Classified as {entry.volume.metadata.classifiedType}</Text>}
+                {typeof entry.volume.metadata.classifiedType === 'string' && (
+                  <Text fontSize="sm" color="fg.muted">
+                    Classified as {entry.volume.metadata.classifiedType}
+                  </Text>
+                )}
               </Stack>
               <Stack gap="2">
                 <Text fontWeight="semibold">Layers</Text>
-                <LayerSwitch label="FA map" available={!!entry.fa} checked={layers.fa} onChange={(v) => setLayers((l) => ({ ...l, fa: v, colorFa: v ? false : l.colorFa }))} />
-                <LayerSwitch label="Colour FA map" available={!!entry.colorFa} checked={layers.colorFa} onChange={(v) => setLayers((l) => ({ ...l, colorFa: v, fa: v ? false : l.fa }))} />
-                <LayerSwitch label="Head surface" available={!!grouped.surface} checked={layers.surface} onChange={(v) => setLayers((l) => ({ ...l, surface: v }))} />
-                <LayerSwitch label="Tractography" available={!!entry.tracts} checked={layers.tracts} onChange={(v) => setLayers((l) => ({ ...l, tracts: v }))} />
+                <LayerSwitch
+                  label="FA map"
+                  available={!!entry.fa}
+                  checked={layers.fa}
+                  onChange={(v) => setLayers((l) => ({ ...l, fa: v, colorFa: v ? false : l.colorFa }))}
+                />
+                <LayerSwitch
+                  label="Colour FA map"
+                  available={!!entry.colorFa}
+                  checked={layers.colorFa}
+                  onChange={(v) => setLayers((l) => ({ ...l, colorFa: v, fa: v ? false : l.fa }))}
+                />
+                <LayerSwitch
+                  label="Head surface"
+                  available={!!grouped.surface}
+                  checked={layers.surface}
+                  onChange={(v) => setLayers((l) => ({ ...l, surface: v }))}
+                />
+                <LayerSwitch
+                  label="Tractography"
+                  available={!!entry.tracts}
+                  checked={layers.tracts}
+                  onChange={(v) => setLayers((l) => ({ ...l, tracts: v }))}
+                />
               </Stack>
               {entry.tracts && typeof entry.tracts.metadata.streamlines === 'number' && (
-                <Text fontSize="sm" color="fg.muted">{entry.tracts.metadata.streamlines} streamlines</Text>
+                <Text fontSize="sm" color="fg.muted">
+                  {entry.tracts.metadata.streamlines} streamlines
+                </Text>
               )}
               <Stack gap="1" fontSize="sm" color="fg.muted">
-                <Text>Drag to move the crosshair; scroll to change slice; right-drag to adjust contrast. F11 toggles full screen.</Text>
+                <Text>
+                  Drag to move the crosshair; scroll to change slice; right-drag to adjust contrast. F11 toggles full
+                  screen.
+                </Text>
               </Stack>
             </Stack>
           </Box>
@@ -147,12 +229,25 @@ export function VisualizerRoute() {
   );
 }
 
-function LayerSwitch({ label, available, checked, onChange }: { label: string; available: boolean; checked: boolean; onChange(v: boolean): void }) {
+function LayerSwitch({
+  label,
+  available,
+  checked,
+  onChange,
+}: {
+  label: string;
+  available: boolean;
+  checked: boolean;
+  onChange(v: boolean): void;
+}) {
   return (
     <Switch.Root checked={checked && available} disabled={!available} onCheckedChange={(e) => onChange(e.checked)}>
       <Switch.HiddenInput aria-label={label} />
       <Switch.Control />
-      <Switch.Label>{label}{!available && ' (not available)'}</Switch.Label>
+      <Switch.Label>
+        {label}
+        {!available && ' (not available)'}
+      </Switch.Label>
     </Switch.Root>
   );
 }

@@ -2,7 +2,7 @@ import { Amplify } from 'aws-amplify';
 import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import { defaultStorage, sessionStorage } from 'aws-amplify/utils';
-import type { RuntimeConfig } from '../../../config/runtime-config.ts';
+import type { RuntimeConfig } from '#web/config/runtime-config.ts';
 
 /** Where the "remember me" choice is kept: tokens go to localStorage when remembered, to sessionStorage otherwise. */
 const REMEMBER_KEY = 'iws.auth.remember';
@@ -35,7 +35,8 @@ export async function signInWithPassword(email: string, password: string, rememb
   // A stale session of another user would make Amplify refuse to sign in again.
   await signOut().catch(() => undefined);
   const result = await signIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
-  if (!result.isSignedIn) throw new Error('Sign-in needs a step this site does not support yet: ' + result.nextStep.signInStep);
+  if (!result.isSignedIn)
+    throw new Error('Sign-in needs a step this site does not support yet: ' + result.nextStep.signInStep);
 }
 
 /** The current ID token; Amplify refreshes it with the refresh token when it is about to expire. */

@@ -1,4 +1,4 @@
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { MeResponseSchema, type MeResponse } from './me-schema.ts';
 
 export const meKey = () => ['/api/me'] as const;

@@ -1,5 +1,5 @@
-import { LogoutResponseSchema } from '../../../../../shared/schemas/api/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { LogoutResponseSchema } from '#shared/schemas/api/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 /** Records the sign-out in the audit log; the caller ignores failures (record section 8). */
 export function logout() {

@@ -1,8 +1,21 @@
-import { Alert, Box, Button, Checkbox, Field, Group, HStack, IconButton, Input, Stack, Text, Wrap } from '@chakra-ui/react';
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  Field,
+  Group,
+  HStack,
+  IconButton,
+  Input,
+  Stack,
+  Text,
+  Wrap,
+} from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { LuEye, LuEyeOff } from 'react-icons/lu';
-import type { Role } from '../../../../../shared/auth/roles.ts';
-import { LoginFormSchema, loginErrorMessage } from '../utils/login-schema.ts';
+import type { Role } from '#shared/auth/roles.ts';
+import { LoginFormSchema, loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';
 
 type Props = {
   onSubmit(values: { email: string; password: string; rememberMe: boolean }): Promise<void>;
@@ -11,7 +24,12 @@ type Props = {
 };
 
 /** Record section 2, "Login page": the four demo buttons and their labels. */
-const DEMO_BUTTONS: Partial<Record<Role, string>> = { SUPER_ADMIN: 'Super Admin', HOSPITAL_ADMIN: 'Hospital Admin', TEAM_LEAD: 'Team Lead', TEAM_MEMBER: 'Team Member' };
+const DEMO_BUTTONS: Partial<Record<Role, string>> = {
+  SUPER_ADMIN: 'Super Admin',
+  HOSPITAL_ADMIN: 'Hospital Admin',
+  TEAM_LEAD: 'Team Lead',
+  TEAM_MEMBER: 'Team Member',
+};
 const DEMO_BUTTON_ROLES = Object.keys(DEMO_BUTTONS) as Role[];
 
 export function LoginForm({ onSubmit, demoAccounts }: Props) {
@@ -44,59 +62,90 @@ export function LoginForm({ onSubmit, demoAccounts }: Props) {
     }
   };
 
-  const buttons = DEMO_BUTTON_ROLES.map((role) => demoAccounts.find((a) => a.role === role)).filter((a) => a !== undefined);
+  const buttons = DEMO_BUTTON_ROLES.map((role) => demoAccounts.find((a) => a.role === role)).filter(
+    (a) => a !== undefined,
+  );
 
   return (
     <form onSubmit={submit} noValidate aria-label="Sign in">
-    <Stack gap="5">
-      {serverError && (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Title>{serverError}</Alert.Title>
-        </Alert.Root>
-      )}
-      <Field.Root invalid={!!fieldErrors.email} required>
-        <Field.Label>Email</Field.Label>
-        <Input name="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@hospital.org" />
-        <Field.ErrorText>{fieldErrors.email}</Field.ErrorText>
-      </Field.Root>
-      <Field.Root invalid={!!fieldErrors.password} required>
-        <Field.Label>Password</Field.Label>
-        <Group attached w="full">
-          <Input name="password" type={showPassword ? 'text' : 'password'} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-          <IconButton aria-label={showPassword ? 'Hide password' : 'Show password'} variant="outline" onClick={() => setShowPassword((s) => !s)}>
-            {showPassword ? <LuEyeOff /> : <LuEye />}
-          </IconButton>
-        </Group>
-        <Field.ErrorText>{fieldErrors.password}</Field.ErrorText>
-      </Field.Root>
-      <HStack justify="space-between">
-        <Checkbox.Root checked={rememberMe} onCheckedChange={(e) => setRememberMe(e.checked === true)}>
-          <Checkbox.HiddenInput name="rememberMe" />
-          <Checkbox.Control />
-          <Checkbox.Label>Remember me</Checkbox.Label>
-        </Checkbox.Root>
-        <Text fontSize="sm" color="fg.muted" title="Ask your hospital administrator to reset your password">Forgot password?</Text>
-      </HStack>
-      <Button type="submit" loading={busy} loadingText="Signing in..." disabled={busy}>
-        Sign In
-      </Button>
-      {buttons.length > 0 && (
-        <Box borderWidth="1px" rounded="md" p="3" data-testid="demo-accounts">
-          <Text fontSize="sm" fontWeight="medium" mb="2">Demo accounts (local workspace)</Text>
-          <Wrap gap="2">
-            {buttons.map((account) => (
-              <Button key={account.email} size="xs" variant="outline" onClick={() => { setEmail(account.email); setFieldErrors({}); }}>
-                {DEMO_BUTTONS[account.role]}
-              </Button>
-            ))}
-          </Wrap>
-          <Text fontSize="xs" color="fg.muted" mt="2">
-            Fills the e-mail of a seeded account. The password was printed when the local workspace started.
+      <Stack gap="5">
+        {serverError && (
+          <Alert.Root status="error" role="alert">
+            <Alert.Indicator />
+            <Alert.Title>{serverError}</Alert.Title>
+          </Alert.Root>
+        )}
+        <Field.Root invalid={!!fieldErrors.email} required>
+          <Field.Label>Email</Field.Label>
+          <Input
+            name="email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder="you@hospital.org"
+          />
+          <Field.ErrorText>{fieldErrors.email}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={!!fieldErrors.password} required>
+          <Field.Label>Password</Field.Label>
+          <Group attached w="full">
+            <Input
+              name="password"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <IconButton
+              aria-label={showPassword ? 'Hide password' : 'Show password'}
+              variant="outline"
+              onClick={() => setShowPassword((s) => !s)}
+            >
+              {showPassword ? <LuEyeOff /> : <LuEye />}
+            </IconButton>
+          </Group>
+          <Field.ErrorText>{fieldErrors.password}</Field.ErrorText>
+        </Field.Root>
+        <HStack justify="space-between">
+          <Checkbox.Root checked={rememberMe} onCheckedChange={(e) => setRememberMe(e.checked === true)}>
+            <Checkbox.HiddenInput name="rememberMe" />
+            <Checkbox.Control />
+            <Checkbox.Label>Remember me</Checkbox.Label>
+          </Checkbox.Root>
+          <Text fontSize="sm" color="fg.muted" title="Ask your hospital administrator to reset your password">
+            Forgot password?
           </Text>
-        </Box>
-      )}
-    </Stack>
+        </HStack>
+        <Button type="submit" loading={busy} loadingText="Signing in..." disabled={busy}>
+          Sign In
+        </Button>
+        {buttons.length > 0 && (
+          <Box borderWidth="1px" rounded="md" p="3" data-testid="demo-accounts">
+            <Text fontSize="sm" fontWeight="medium" mb="2">
+              Demo accounts (local workspace)
+            </Text>
+            <Wrap gap="2">
+              {buttons.map((account) => (
+                <Button
+                  key={account.email}
+                  size="xs"
+                  variant="outline"
+                  onClick={() => {
+                    setEmail(account.email);
+                    setFieldErrors({});
+                  }}
+                >
+                  {DEMO_BUTTONS[account.role]}
+                </Button>
+              ))}
+            </Wrap>
+            <Text fontSize="xs" color="fg.muted" mt="2">
+              Fills the e-mail of a seeded account. The password was printed when the local workspace started.
+            </Text>
+          </Box>
+        )}
+      </Stack>
     </form>
   );
 }

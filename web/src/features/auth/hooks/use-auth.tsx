@@ -1,10 +1,10 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { configureApiClient } from '../../../lib/api-client.ts';
-import { getMe } from '../api/get-me.ts';
-import type { MeResponse } from '../api/me-schema.ts';
-import { getIdToken, signInWithPassword, signOutEverywhere } from '../api/cognito-session.ts';
-import { ApiRequestError } from '../../../lib/api-error.ts';
-import { logout as recordLogout } from '../api/logout.ts';
+import { configureApiClient } from '#web/lib/api-client.ts';
+import { getMe } from '#web/features/auth/api/get-me.ts';
+import type { MeResponse } from '#web/features/auth/api/me-schema.ts';
+import { getIdToken, signInWithPassword, signOutEverywhere } from '#web/features/auth/api/cognito-session.ts';
+import { ApiRequestError } from '#web/lib/api-error.ts';
+import { logout as recordLogout } from '#web/features/auth/api/logout.ts';
 
 type AuthState =
   | { status: 'loading'; me: undefined }
@@ -69,7 +69,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<AuthContextValue>(() => {
     const role = state.me?.user.role;
-    return { ...state, login, logout, isHospitalAdmin: role === 'HOSPITAL_ADMIN', isTeamLead: role === 'TEAM_LEAD', isSuperAdmin: role === 'SUPER_ADMIN' };
+    return {
+      ...state,
+      login,
+      logout,
+      isHospitalAdmin: role === 'HOSPITAL_ADMIN',
+      isTeamLead: role === 'TEAM_LEAD',
+      isSuperAdmin: role === 'SUPER_ADMIN',
+    };
   }, [state, login, logout]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -1,7 +1,7 @@
 import useSWR from 'swr';
 import { z } from 'zod';
-import { ProcessedAssetSchema } from '../../../../../shared/schemas/api/datasets.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { ProcessedAssetSchema } from '#shared/schemas/api/datasets.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 export const AssetListResponseSchema = z.object({ items: z.array(ProcessedAssetSchema) });
 
@@ -13,5 +13,8 @@ export function getAssets(id: string) {
 }
 
 export function useAssets(id: string | undefined, enabled = true) {
-  return useSWR(id && enabled ? assetsKey(id) : null, () => getAssets(id!), { revalidateOnFocus: false, refreshInterval: 10 * 60 * 1000 });
+  return useSWR(id && enabled ? assetsKey(id) : null, () => getAssets(id!), {
+    revalidateOnFocus: false,
+    refreshInterval: 10 * 60 * 1000,
+  });
 }

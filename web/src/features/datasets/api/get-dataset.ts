@@ -1,6 +1,6 @@
 import useSWR from 'swr';
-import { ACTIVE_DATASET_STATUSES, DatasetDetailSchema } from '../../../../../shared/schemas/api/datasets.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { ACTIVE_DATASET_STATUSES, DatasetDetailSchema } from '#shared/schemas/api/datasets.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 export const datasetKey = (id: string) => ['/api/datasets/{id}', id] as const;
 
@@ -11,6 +11,6 @@ export function getDataset(id: string) {
 /** One dataset with series and assets; polled while it moves through the pipeline. */
 export function useDataset(id: string | undefined, options: { pollMs?: number } = {}) {
   return useSWR(id ? datasetKey(id) : null, () => getDataset(id!), {
-    refreshInterval: (data) => (data && (ACTIVE_DATASET_STATUSES.includes(data.status)) ? options.pollMs ?? 2000 : 0),
+    refreshInterval: (data) => (data && ACTIVE_DATASET_STATUSES.includes(data.status) ? (options.pollMs ?? 2000) : 0),
   });
 }

@@ -1,13 +1,16 @@
 import useSWR from 'swr';
-import { ACTIVE_DATASET_STATUSES, DatasetPageSchema, type DatasetStatus } from '../../../../../shared/schemas/api/datasets.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { ACTIVE_DATASET_STATUSES, DatasetPageSchema, type DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 export type DatasetListParams = { status?: DatasetStatus; search?: string; limit: number; nextToken?: string };
 
-export const datasetsKey = (params: DatasetListParams) => ['/api/datasets', params.status ?? '', params.search ?? '', params.limit, params.nextToken ?? ''] as const;
+export const datasetsKey = (params: DatasetListParams) =>
+  ['/api/datasets', params.status ?? '', params.search ?? '', params.limit, params.nextToken ?? ''] as const;
 
 export function getDatasets(params: DatasetListParams) {
-  return apiRequest('/api/datasets', DatasetPageSchema, { query: { status: params.status, search: params.search, limit: params.limit, nextToken: params.nextToken } });
+  return apiRequest('/api/datasets', DatasetPageSchema, {
+    query: { status: params.status, search: params.search, limit: params.limit, nextToken: params.nextToken },
+  });
 }
 
 /** Refresh interval while something moves through the pipeline, so cards advance without a reload. */
@@ -16,7 +19,8 @@ export const ACTIVE_REFRESH_MS = 3000;
 export function useDatasets(params: DatasetListParams | null) {
   return useSWR(params ? datasetsKey(params) : null, () => getDatasets(params!), {
     keepPreviousData: true,
-    refreshInterval: (data) => (data?.items.some((d) => ACTIVE_DATASET_STATUSES.includes(d.status)) ? ACTIVE_REFRESH_MS : 0),
+    refreshInterval: (data) =>
+      data?.items.some((d) => ACTIVE_DATASET_STATUSES.includes(d.status)) ? ACTIVE_REFRESH_MS : 0,
   });
 }
 
@@ -35,6 +39,7 @@ export async function getAllDatasets(maxPages = 50) {
 
 export function useAllDatasets() {
   return useSWR(['/api/datasets', 'all'], () => getAllDatasets(), {
-    refreshInterval: (data) => (data?.some((d) => ACTIVE_DATASET_STATUSES.includes(d.status)) ? ACTIVE_REFRESH_MS * 2 : 0),
+    refreshInterval: (data) =>
+      data?.some((d) => ACTIVE_DATASET_STATUSES.includes(d.status)) ? ACTIVE_REFRESH_MS * 2 : 0,
   });
 }

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { z } from 'zod';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 export const HistoryEventSchema = z.object({
   id: z.string(),

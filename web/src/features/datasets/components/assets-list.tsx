@@ -1,13 +1,22 @@
 import { Badge, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
 import { LuDownload } from 'react-icons/lu';
-import type { ProcessedAsset, Series } from '../../../../../shared/schemas/api/datasets.ts';
-import { formatBytes } from '../../../lib/format.ts';
+import type { ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
+import { formatBytes } from '#web/lib/format.ts';
 
-const EXTENSIONS: Record<string, string> = { 'application/pdf': '.pdf', 'application/gzip': '.nii.gz', 'image/png': '.png' };
+const EXTENSIONS: Record<string, string> = {
+  'application/pdf': '.pdf',
+  'application/gzip': '.nii.gz',
+  'image/png': '.png',
+};
 
 /** A file name for the browser's download: the label with the type's usual extension. */
 function downloadName(asset: ProcessedAsset): string {
-  const ext = asset.type === 'TRACT' ? '.trk' : asset.type === 'SURFACE' ? `.${typeof asset.metadata.format === 'string' ? asset.metadata.format : 'mz3'}` : EXTENSIONS[asset.mimeType] ?? '';
+  const ext =
+    asset.type === 'TRACT'
+      ? '.trk'
+      : asset.type === 'SURFACE'
+        ? `.${typeof asset.metadata.format === 'string' ? asset.metadata.format : 'mz3'}`
+        : (EXTENSIONS[asset.mimeType] ?? '');
   return `${asset.label.replace(/[^\w.-]+/g, '_')}${ext}`;
 }
 
@@ -35,22 +44,33 @@ export function AssetsList({ assets, series }: { assets: ProcessedAsset[]; serie
             <Table.Cell>
               <Stack gap="0">
                 <Text>{a.label}</Text>
-                <Text fontSize="xs" color="fg.muted">{a.mimeType}</Text>
+                <Text fontSize="xs" color="fg.muted">
+                  {a.mimeType}
+                </Text>
               </Stack>
             </Table.Cell>
-            <Table.Cell><Badge>{a.type}</Badge></Table.Cell>
+            <Table.Cell>
+              <Badge>{a.type}</Badge>
+            </Table.Cell>
             <Table.Cell>{seriesName(a.seriesId)}</Table.Cell>
             <Table.Cell>{formatBytes(a.byteSize)}</Table.Cell>
             <Table.Cell>
               <HStack justify="flex-end">
                 {a.url ? (
                   <Button asChild size="xs" variant="outline">
-                    <a href={a.url} download={downloadName(a)} rel="noreferrer" data-testid={`download-${a.type.toLowerCase()}`}>
+                    <a
+                      href={a.url}
+                      download={downloadName(a)}
+                      rel="noreferrer"
+                      data-testid={`download-${a.type.toLowerCase()}`}
+                    >
                       <LuDownload /> Download
                     </a>
                   </Button>
                 ) : (
-                  <Text fontSize="xs" color="fg.muted">Not available</Text>
+                  <Text fontSize="xs" color="fg.muted">
+                    Not available
+                  </Text>
                 )}
               </HStack>
             </Table.Cell>

@@ -1,7 +1,7 @@
 import { Stack, Text, Timeline } from '@chakra-ui/react';
-import type { HistoryEvent } from '../api/get-history.ts';
-import { formatDateTime } from '../../../lib/format.ts';
-import { describeHistoryEvent } from '../utils/classification.ts';
+import type { HistoryEvent } from '#web/features/datasets/api/get-history.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { describeHistoryEvent } from '#web/features/datasets/utils/classification.ts';
 
 export function HistoryList({ events }: { events: HistoryEvent[] }) {
   if (events.length === 0) return <Text color="fg.muted">No history recorded yet.</Text>;
@@ -16,7 +16,9 @@ export function HistoryList({ events }: { events: HistoryEvent[] }) {
           <Timeline.Content>
             <Stack gap="0">
               <Timeline.Title>{describeHistoryEvent(e)}</Timeline.Title>
-              <Timeline.Description>{e.actorName} · {formatDateTime(e.at)}</Timeline.Description>
+              <Timeline.Description>
+                {e.actorName} · {formatDateTime(e.at)}
+              </Timeline.Description>
             </Stack>
           </Timeline.Content>
         </Timeline.Item>

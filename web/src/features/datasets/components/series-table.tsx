@@ -1,16 +1,26 @@
 import { Badge, Box, HStack, Image, Stack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuTriangleAlert } from 'react-icons/lu';
-import type { ClassifiedType, ProcessedAsset, Series } from '../../../../../shared/schemas/api/datasets.ts';
-import { Checkbox } from '../../../components/ui/checkbox.tsx';
-import { Select } from '../../../components/ui/select.tsx';
-import { toaster } from '../../../components/ui/toaster.tsx';
-import { errorMessage } from '../../../lib/api-error.ts';
-import { formatBytes } from '../../../lib/format.ts';
-import { classifySeries, selectSeries } from '../api/dataset-actions.ts';
-import { CLASSIFIED_TYPE_LABELS, CLASSIFIED_TYPE_OPTIONS, formatConfidence } from '../utils/classification.ts';
+import type { ClassifiedType, ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
+import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { Select } from '#web/components/ui/select.tsx';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { errorMessage } from '#web/lib/api-error.ts';
+import { formatBytes } from '#web/lib/format.ts';
+import { classifySeries, selectSeries } from '#web/features/datasets/api/dataset-actions.ts';
+import {
+  CLASSIFIED_TYPE_LABELS,
+  CLASSIFIED_TYPE_OPTIONS,
+  formatConfidence,
+} from '#web/features/datasets/utils/classification.ts';
 
-type Props = { datasetId: string; series: Series[]; thumbnails: ProcessedAsset[]; canEdit: boolean; canSelect: boolean };
+type Props = {
+  datasetId: string;
+  series: Series[];
+  thumbnails: ProcessedAsset[];
+  canEdit: boolean;
+  canSelect: boolean;
+};
 
 /** Series with their classification: type, confidence, AI/MANUAL, reasons, BIDS suggestion, low-confidence flag. */
 export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect }: Props) {
@@ -21,7 +31,12 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect 
     setBusy(s.id);
     try {
       await classifySeries(datasetId, s.id, type as ClassifiedType);
-      toaster.create({ type: 'success', title: 'Classification updated', description: `Series ${s.seriesNumber} is now ${CLASSIFIED_TYPE_LABELS[type as ClassifiedType]}.`, duration: 3000 });
+      toaster.create({
+        type: 'success',
+        title: 'Classification updated',
+        description: `Series ${s.seriesNumber} is now ${CLASSIFIED_TYPE_LABELS[type as ClassifiedType]}.`,
+        duration: 3000,
+      });
     } catch (error) {
       toaster.create({ type: 'error', title: errorMessage(error) });
     } finally {
@@ -40,7 +55,8 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect 
     }
   };
 
-  if (series.length === 0) return <Text color="fg.muted">No series yet: they appear once the files are de-identified.</Text>;
+  if (series.length === 0)
+    return <Text color="fg.muted">No series yet: they appear once the files are de-identified.</Text>;
 
   return (
     <Box overflowX="auto">
@@ -62,24 +78,58 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect 
             const c = s.classification;
             const thumb = thumbnails.find((t) => t.seriesId === s.id && t.url);
             return (
-              <Table.Row key={s.id} data-testid="series-row" data-series-id={s.id} data-classified-type={c?.classifiedType ?? ''} data-source={c?.source ?? ''}>
+              <Table.Row
+                key={s.id}
+                data-testid="series-row"
+                data-series-id={s.id}
+                data-classified-type={c?.classifiedType ?? ''}
+                data-source={c?.source ?? ''}
+              >
                 <Table.Cell>
-                  <Checkbox aria-label={`Select series ${s.seriesNumber}`} checked={s.selected} disabled={!canSelect || busy === s.id} onCheckedChange={(v) => void toggle(s, v)} />
+                  <Checkbox
+                    aria-label={`Select series ${s.seriesNumber}`}
+                    checked={s.selected}
+                    disabled={!canSelect || busy === s.id}
+                    onCheckedChange={(v) => void toggle(s, v)}
+                  />
                 </Table.Cell>
                 <Table.Cell>
-                  {thumb ? <Image src={thumb.url} alt={`Thumbnail of series ${s.seriesNumber}`} boxSize="16" objectFit="cover" rounded="sm" bg="black" /> : <Box boxSize="16" bg="bg.muted" rounded="sm" />}
+                  {thumb ? (
+                    <Image
+                      src={thumb.url}
+                      alt={`Thumbnail of series ${s.seriesNumber}`}
+                      boxSize="16"
+                      objectFit="cover"
+                      rounded="sm"
+                      bg="black"
+                    />
+                  ) : (
+                    <Box boxSize="16" bg="bg.muted" rounded="sm" />
+                  )}
                 </Table.Cell>
                 <Table.Cell>
                   <Stack gap="0">
-                    <Text fontWeight="medium">#{s.seriesNumber} {s.description || 'Unknown Series'}</Text>
-                    <Text fontSize="xs" color="fg.muted">{s.modality} · {s.sliceCount} images · {formatBytes(s.sizeBytes)}</Text>
+                    <Text fontWeight="medium">
+                      #{s.seriesNumber} {s.description || 'Unknown Series'}
+                    </Text>
+                    <Text fontSize="xs" color="fg.muted">
+                      {s.modality} · {s.sliceCount} images · {formatBytes(s.sizeBytes)}
+                    </Text>
                   </Stack>
                 </Table.Cell>
                 <Table.Cell>
                   {c ? (
                     <HStack>
-                      <Badge colorPalette="blue" data-testid="classified-type">{CLASSIFIED_TYPE_LABELS[c.classifiedType]}</Badge>
-                      <Badge variant="outline" colorPalette={c.source === 'MANUAL' ? 'purple' : 'gray'} data-testid="classification-source">{c.source}</Badge>
+                      <Badge colorPalette="blue" data-testid="classified-type">
+                        {CLASSIFIED_TYPE_LABELS[c.classifiedType]}
+                      </Badge>
+                      <Badge
+                        variant="outline"
+                        colorPalette={c.source === 'MANUAL' ? 'purple' : 'gray'}
+                        data-testid="classification-source"
+                      >
+                        {c.source}
+                      </Badge>
                       {s.lowConfidence && (
                         <Badge colorPalette="orange" title="Low confidence: please review">
                           <LuTriangleAlert /> Review
@@ -89,19 +139,36 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect 
                   ) : (
                     <Text color="fg.muted">Not classified yet</Text>
                   )}
-                  {c?.source === 'MANUAL' && c.modelType && <Text fontSize="xs" color="fg.muted">Model said {CLASSIFIED_TYPE_LABELS[c.modelType]}{c.modelConfidence !== undefined ? ` (${formatConfidence(c.modelConfidence)})` : ''}</Text>}
+                  {c?.source === 'MANUAL' && c.modelType && (
+                    <Text fontSize="xs" color="fg.muted">
+                      Model said {CLASSIFIED_TYPE_LABELS[c.modelType]}
+                      {c.modelConfidence !== undefined ? ` (${formatConfidence(c.modelConfidence)})` : ''}
+                    </Text>
+                  )}
                 </Table.Cell>
                 <Table.Cell>{c ? formatConfidence(c.confidence) : '-'}</Table.Cell>
                 <Table.Cell>{c ? `${c.bids.datatype}/${c.bids.suffix}` : '-'}</Table.Cell>
                 <Table.Cell maxW="xs">
                   {c?.reasons.length ? (
                     <Stack as="ul" gap="0" fontSize="xs" listStyleType="disc" ps="4">
-                      {c.reasons.map((r) => <li key={r}>{r}</li>)}
+                      {c.reasons.map((r) => (
+                        <li key={r}>{r}</li>
+                      ))}
                     </Stack>
-                  ) : '-'}
+                  ) : (
+                    '-'
+                  )}
                 </Table.Cell>
                 <Table.Cell>
-                  <Select size="sm" aria-label={`Change classification of series ${s.seriesNumber}`} value={c?.classifiedType ?? ''} placeholder={c ? undefined : 'Choose type'} disabled={!canEdit || busy === s.id} onChange={(v) => void changeType(s, v)} options={CLASSIFIED_TYPE_OPTIONS} />
+                  <Select
+                    size="sm"
+                    aria-label={`Change classification of series ${s.seriesNumber}`}
+                    value={c?.classifiedType ?? ''}
+                    placeholder={c ? undefined : 'Choose type'}
+                    disabled={!canEdit || busy === s.id}
+                    onChange={(v) => void changeType(s, v)}
+                    options={CLASSIFIED_TYPE_OPTIONS}
+                  />
                 </Table.Cell>
               </Table.Row>
             );

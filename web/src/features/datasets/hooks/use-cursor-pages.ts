@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { getDatasets, useDatasets, type DatasetListParams } from '../api/get-datasets.ts';
+import { getDatasets, useDatasets, type DatasetListParams } from '#web/features/datasets/api/get-datasets.ts';
 
 /**
  * Page numbers over the API's opaque `nextToken` cursor: the token of each page reached is remembered, and a
@@ -31,12 +31,17 @@ export function useCursorPages(filters: { status?: DatasetListParams['status']; 
   }, [data, page]);
 
   const total = data?.total;
-  const pageCount = total !== undefined ? Math.max(1, Math.ceil(total / filters.limit)) : lastPage !== undefined ? lastPage + 1 : tokens.length;
+  const pageCount =
+    total !== undefined
+      ? Math.max(1, Math.ceil(total / filters.limit))
+      : lastPage !== undefined
+        ? lastPage + 1
+        : tokens.length;
 
   const goTo = useCallback(
     async (target: number | 'last') => {
       const wanted = target === 'last' ? Number.POSITIVE_INFINITY : target;
-      if (wanted < tokens.length && (wanted !== Number.POSITIVE_INFINITY)) return setPage(Math.max(0, wanted));
+      if (wanted < tokens.length && wanted !== Number.POSITIVE_INFINITY) return setPage(Math.max(0, wanted));
       if (lastPage !== undefined && wanted >= lastPage) return setPage(lastPage);
       setWalking(true);
       try {

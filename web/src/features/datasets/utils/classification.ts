@@ -1,7 +1,14 @@
-import { CLASSIFIED_TYPES, type ClassifiedType } from '../../../../../shared/schemas/api/datasets.ts';
+import { CLASSIFIED_TYPES, type ClassifiedType } from '#shared/schemas/api/datasets.ts';
 
 export const CLASSIFIED_TYPE_LABELS: Record<ClassifiedType, string> = {
-  T1: 'T1', T2: 'T2', FLAIR: 'FLAIR', DTI: 'DTI', T1_CONTRAST: 'T1 contrast', DWI: 'DWI', SWI: 'SWI', OTHER: 'Other',
+  T1: 'T1',
+  T2: 'T2',
+  FLAIR: 'FLAIR',
+  DTI: 'DTI',
+  T1_CONTRAST: 'T1 contrast',
+  DWI: 'DWI',
+  SWI: 'SWI',
+  OTHER: 'Other',
 };
 
 export const CLASSIFIED_TYPE_OPTIONS = CLASSIFIED_TYPES.map((t) => ({ value: t, label: CLASSIFIED_TYPE_LABELS[t] }));
@@ -23,10 +30,17 @@ const ACTION_LABELS: Record<string, string> = {
 
 /** A readable line for an audit event: our ids and statuses only (the server never puts PHI in details). */
 export function describeHistoryEvent(event: { action: string; details: Record<string, unknown> }): string {
-  const label = ACTION_LABELS[event.action] ?? event.action.toLowerCase().replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+  const label =
+    ACTION_LABELS[event.action] ??
+    event.action
+      .toLowerCase()
+      .replace(/_/g, ' ')
+      .replace(/^\w/, (c) => c.toUpperCase());
   const d = event.details;
-  if (typeof d.from === 'string' && typeof d.to === 'string') return `${label}: ${d.from} → ${d.to}${typeof d.reason === 'string' ? ` (${d.reason})` : ''}`;
-  if (typeof d.classifiedType === 'string') return `${label}: ${typeof d.previousType === 'string' ? `${d.previousType} → ` : ''}${d.classifiedType}`;
+  if (typeof d.from === 'string' && typeof d.to === 'string')
+    return `${label}: ${d.from} → ${d.to}${typeof d.reason === 'string' ? ` (${d.reason})` : ''}`;
+  if (typeof d.classifiedType === 'string')
+    return `${label}: ${typeof d.previousType === 'string' ? `${d.previousType} → ` : ''}${d.classifiedType}`;
   if (typeof d.to === 'string') return `${label}: ${d.to}`;
   return label;
 }

@@ -15,13 +15,18 @@ export const DEFAULT_PAGE_SIZE = 12;
  * Keyboard paging of record section 2: Ctrl/Cmd + arrows for previous/next, Home/End for first/last,
  * unless focus is in an input or select. Returns the page to go to, or undefined.
  */
-export function pageForKey(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'target'>, current: number, lastPage: number | undefined): number | 'last' | undefined {
+export function pageForKey(
+  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'target'>,
+  current: number,
+  lastPage: number | undefined,
+): number | 'last' | undefined {
   const target = event.target as HTMLElement | null;
   const tag = target?.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || target?.isContentEditable) return undefined;
   const modifier = event.ctrlKey || event.metaKey;
   if (modifier && event.key === 'ArrowLeft') return current > 0 ? current - 1 : undefined;
-  if (modifier && event.key === 'ArrowRight') return lastPage === undefined || current < lastPage ? current + 1 : undefined;
+  if (modifier && event.key === 'ArrowRight')
+    return lastPage === undefined || current < lastPage ? current + 1 : undefined;
   if (event.key === 'Home') return current !== 0 ? 0 : undefined;
   if (event.key === 'End') return 'last';
   return undefined;

@@ -1,4 +1,4 @@
-import type { Dataset } from '../../../../../shared/schemas/api/datasets.ts';
+import type { Dataset } from '#shared/schemas/api/datasets.ts';
 
 export const STUDY_TYPE_LABELS: Record<Dataset['studyType'], string> = {
   DIAGNOSTIC: 'Diagnostic',

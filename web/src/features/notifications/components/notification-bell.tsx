@@ -1,8 +1,8 @@
 import { Badge, Box, Button, Float, HStack, IconButton, Popover, Portal, Stack, Text } from '@chakra-ui/react';
 import { LuBell } from 'react-icons/lu';
 import { Link } from 'react-router-dom';
-import { useNotifications } from '../hooks/use-notifications.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
+import { useNotifications } from '#web/features/notifications/hooks/use-notifications.tsx';
+import { formatDateTime } from '#web/lib/format.ts';
 
 export function NotificationBell() {
   const { notifications, unreadCount, markAllRead, clear } = useNotifications();
@@ -10,7 +10,11 @@ export function NotificationBell() {
     <Popover.Root positioning={{ placement: 'bottom-end' }} onOpenChange={(e) => !e.open && markAllRead()}>
       <Popover.Trigger asChild>
         <Box position="relative">
-          <IconButton aria-label={unreadCount ? `Notifications (${unreadCount} unread)` : 'Notifications'} variant="ghost" size="sm">
+          <IconButton
+            aria-label={unreadCount ? `Notifications (${unreadCount} unread)` : 'Notifications'}
+            variant="ghost"
+            size="sm"
+          >
             <LuBell />
           </IconButton>
           {unreadCount > 0 && (
@@ -43,8 +47,14 @@ export function NotificationBell() {
                   {notifications.map((n) => (
                     <Box as="li" key={n.id} fontWeight={n.read ? 'normal' : 'semibold'}>
                       {n.href ? <Link to={n.href}>{n.title}</Link> : <Text>{n.title}</Text>}
-                      {n.description && <Text fontSize="sm" color="fg.muted">{n.description}</Text>}
-                      <Text fontSize="xs" color="fg.subtle">{formatDateTime(n.timestamp)}</Text>
+                      {n.description && (
+                        <Text fontSize="sm" color="fg.muted">
+                          {n.description}
+                        </Text>
+                      )}
+                      <Text fontSize="xs" color="fg.subtle">
+                        {formatDateTime(n.timestamp)}
+                      </Text>
                     </Box>
                   ))}
                 </Stack>

@@ -3,7 +3,12 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 /** Record section 9: the notification list keeps the 50 newest entries. */
 export const MAX_NOTIFICATIONS = 50;
 
-export type NotificationInput = { title: string; description?: string; type?: 'info' | 'success' | 'warning' | 'error'; href?: string };
+export type NotificationInput = {
+  title: string;
+  description?: string;
+  type?: 'info' | 'success' | 'warning' | 'error';
+  href?: string;
+};
 export type AppNotification = NotificationInput & { id: string; timestamp: string; read: boolean };
 
 type NotificationsContextValue = {
@@ -17,7 +22,11 @@ type NotificationsContextValue = {
 const NotificationsContext = createContext<NotificationsContextValue | undefined>(undefined);
 
 /** Adds a notification at the head of the list and drops the oldest beyond the cap. */
-export function addNotification(list: AppNotification[], input: NotificationInput, now = new Date()): AppNotification[] {
+export function addNotification(
+  list: AppNotification[],
+  input: NotificationInput,
+  now = new Date(),
+): AppNotification[] {
   const entry: AppNotification = { ...input, id: crypto.randomUUID(), timestamp: now.toISOString(), read: false };
   return [entry, ...list].slice(0, MAX_NOTIFICATIONS);
 }
@@ -25,7 +34,10 @@ export function addNotification(list: AppNotification[], input: NotificationInpu
 /** Notifications of what happened in this session (uploads finished, pipeline results); nothing is invented. */
 export function NotificationsProvider({ children }: { children: ReactNode }) {
   const [notifications, setNotifications] = useState<AppNotification[]>([]);
-  const notify = useCallback((input: NotificationInput) => setNotifications((list) => addNotification(list, input)), []);
+  const notify = useCallback(
+    (input: NotificationInput) => setNotifications((list) => addNotification(list, input)),
+    [],
+  );
   const markAllRead = useCallback(() => setNotifications((list) => list.map((n) => ({ ...n, read: true }))), []);
   const clear = useCallback(() => setNotifications([]), []);
   const value = useMemo(

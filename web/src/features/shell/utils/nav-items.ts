@@ -1,5 +1,5 @@
-import type { Role } from '../../../../../shared/auth/roles.ts';
-import { paths } from '../../../config/paths.ts';
+import type { Role } from '#shared/auth/roles.ts';
+import { paths } from '#web/config/paths.ts';
 
 export type NavItem = { label: string; href: string; roles: readonly Role[] };
 
@@ -28,7 +28,11 @@ export function breadcrumbsFor(pathname: string): { label: string; href: string 
   return segments.map((segment, i) => {
     const href = '/' + segments.slice(0, i + 1).join('/');
     const nav = NAV_ITEMS.find((item) => item.href === href);
-    const label = nav?.label ?? (i > 0 ? decodeURIComponent(segment).slice(0, 12) : segment.replace(/-/g, ' ').replace(/^\w/, (c) => c.toUpperCase()));
+    const label =
+      nav?.label ??
+      (i > 0
+        ? decodeURIComponent(segment).slice(0, 12)
+        : segment.replace(/-/g, ' ').replace(/^\w/, (c) => c.toUpperCase()));
     return { label, href };
   });
 }

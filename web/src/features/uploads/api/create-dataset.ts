@@ -1,6 +1,6 @@
 import { mutate } from 'swr';
-import { DatasetSchema, type CreateDatasetRequest } from '../../../../../shared/schemas/api/datasets.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { DatasetSchema, type CreateDatasetRequest } from '#shared/schemas/api/datasets.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 const revalidateLists = () => mutate((key) => Array.isArray(key) && key[0] === '/api/datasets');
 
@@ -14,7 +14,10 @@ export async function createDataset(request: CreateDatasetRequest) {
 /** PATCH /api/datasets/{id}: changes the context of a CREATED dataset (a saved draft). */
 export async function updateDataset(id: string, request: Partial<CreateDatasetRequest>) {
   const { patientConsent: _c, hipaaDisclosure: _h, ...changes } = request;
-  const dataset = await apiRequest(`/api/datasets/${encodeURIComponent(id)}`, DatasetSchema, { method: 'PATCH', body: changes });
+  const dataset = await apiRequest(`/api/datasets/${encodeURIComponent(id)}`, DatasetSchema, {
+    method: 'PATCH',
+    body: changes,
+  });
   await revalidateLists();
   return dataset;
 }

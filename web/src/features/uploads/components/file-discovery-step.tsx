@@ -1,10 +1,16 @@
 import { Alert, Badge, Box, Button, Flex, Progress, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { MAX_ENHANCED_FILES, MAX_WIZARD_FILES } from '../../../../../shared/schemas/api/uploads.ts';
-import { catalogueMessage } from '../../../../../shared/schemas/api/errors.ts';
-import { Checkbox } from '../../../components/ui/checkbox.tsx';
-import { formatBytes } from '../../../lib/format.ts';
-import { discoverFiles, ENHANCED_BATCH_PAUSE_MS, WIZARD_BATCH_PAUSE_MS, type Discovery, type PickedFile } from '../utils/discover-files.ts';
+import { MAX_ENHANCED_FILES, MAX_WIZARD_FILES } from '#shared/schemas/api/uploads.ts';
+import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { formatBytes } from '#web/lib/format.ts';
+import {
+  discoverFiles,
+  ENHANCED_BATCH_PAUSE_MS,
+  WIZARD_BATCH_PAUSE_MS,
+  type Discovery,
+  type PickedFile,
+} from '#web/features/uploads/utils/discover-files.ts';
 import { FilePicker } from './file-picker.tsx';
 
 type Props = {
@@ -31,7 +37,10 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
     }
     setProgress({ done: 0, total: picked.length });
     onDiscovered(undefined, []);
-    const result = await discoverFiles(picked, { pauseMs: enhanced ? ENHANCED_BATCH_PAUSE_MS : WIZARD_BATCH_PAUSE_MS, onProgress: (done, total) => setProgress({ done, total }) });
+    const result = await discoverFiles(picked, {
+      pauseMs: enhanced ? ENHANCED_BATCH_PAUSE_MS : WIZARD_BATCH_PAUSE_MS,
+      onProgress: (done, total) => setProgress({ done, total }),
+    });
     setProgress(undefined);
     onDiscovered(result, picked);
   };
@@ -41,15 +50,29 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
 
   return (
     <Stack gap="5" as="section" aria-label="File Discovery">
-      <Checkbox checked={enhanced} onCheckedChange={onEnhancedChange} disabled={analyzing}>Enhanced DICOM Upload (with BIDS support)</Checkbox>
-      <FilePicker onPicked={(p) => void onPicked(p)} disabled={analyzing} analyzing={analyzing} accept={enhanced ? '.dcm,.dicom,application/dicom' : undefined} />
+      <Checkbox checked={enhanced} onCheckedChange={onEnhancedChange} disabled={analyzing}>
+        Enhanced DICOM Upload (with BIDS support)
+      </Checkbox>
+      <FilePicker
+        onPicked={(p) => void onPicked(p)}
+        disabled={analyzing}
+        analyzing={analyzing}
+        accept={enhanced ? '.dcm,.dicom,application/dicom' : undefined}
+      />
       {limitError && (
-        <Alert.Root status="error" role="alert"><Alert.Indicator /><Alert.Title>{limitError}</Alert.Title></Alert.Root>
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Title>{limitError}</Alert.Title>
+        </Alert.Root>
       )}
       {progress && (
         <Progress.Root value={Math.round((progress.done / progress.total) * 100)} aria-label="Analyzing files">
-          <Progress.Label>Analyzing {progress.done} of {progress.total} files</Progress.Label>
-          <Progress.Track><Progress.Range /></Progress.Track>
+          <Progress.Label>
+            Analyzing {progress.done} of {progress.total} files
+          </Progress.Label>
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
         </Progress.Root>
       )}
       {discovery && (
@@ -64,10 +87,14 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
             </SimpleGrid>
           ) : null}
           <Text data-testid="discovery-counts">
-            {discovery.files.length + discovery.rejected.length} files analyzed: {discovery.files.length} valid DICOM files in {discovery.series.length} series ({formatBytes(discovery.totalBytes)}).
+            {discovery.files.length + discovery.rejected.length} files analyzed: {discovery.files.length} valid DICOM
+            files in {discovery.series.length} series ({formatBytes(discovery.totalBytes)}).
           </Text>
           {discovery.files.length === 0 && (
-            <Alert.Root status="error" role="alert"><Alert.Indicator /><Alert.Title>No valid DICOM files detected. Upload DICOM files to continue.</Alert.Title></Alert.Root>
+            <Alert.Root status="error" role="alert">
+              <Alert.Indicator />
+              <Alert.Title>No valid DICOM files detected. Upload DICOM files to continue.</Alert.Title>
+            </Alert.Root>
           )}
           {discovery.rejected.length > 0 && (
             <Alert.Root status="warning">
@@ -85,7 +112,9 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
                   {discovery.rejected.map((r) => (
                     <Table.Row key={r.path}>
                       <Table.Cell>{r.path}</Table.Cell>
-                      <Table.Cell><Badge colorPalette="orange">{r.message}</Badge></Table.Cell>
+                      <Table.Cell>
+                        <Badge colorPalette="orange">{r.message}</Badge>
+                      </Table.Cell>
                     </Table.Row>
                   ))}
                 </Table.Body>
@@ -95,8 +124,12 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
         </Stack>
       )}
       <Flex justify="space-between">
-        <Button variant="outline" onClick={onBack} disabled={analyzing}>Back</Button>
-        <Button onClick={onContinue} disabled={analyzing || !discovery || discovery.files.length === 0}>Continue to Series Selection</Button>
+        <Button variant="outline" onClick={onBack} disabled={analyzing}>
+          Back
+        </Button>
+        <Button onClick={onContinue} disabled={analyzing || !discovery || discovery.files.length === 0}>
+          Continue to Series Selection
+        </Button>
       </Flex>
     </Stack>
   );

@@ -1,7 +1,12 @@
 import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useRef, useState, type DragEvent } from 'react';
 import { LuFolderOpen, LuUpload } from 'react-icons/lu';
-import { filesFromDataTransfer, isIgnorable, pickedPath, type PickedFile } from '../utils/discover-files.ts';
+import {
+  filesFromDataTransfer,
+  isIgnorable,
+  pickedPath,
+  type PickedFile,
+} from '#web/features/uploads/utils/discover-files.ts';
 
 type Props = { onPicked(files: PickedFile[]): void; disabled?: boolean; analyzing?: boolean; accept?: string };
 
@@ -13,7 +18,11 @@ export function FilePicker({ onPicked, disabled, analyzing, accept }: Props) {
 
   const fromInput = (list: FileList | null) => {
     if (!list) return;
-    onPicked(Array.from(list).map((file) => ({ path: pickedPath(file), file })).filter((p) => !isIgnorable(p.path)));
+    onPicked(
+      Array.from(list)
+        .map((file) => ({ path: pickedPath(file), file }))
+        .filter((p) => !isIgnorable(p.path)),
+    );
   };
   const onDrop = async (event: DragEvent) => {
     event.preventDefault();
@@ -33,13 +42,18 @@ export function FilePicker({ onPicked, disabled, analyzing, accept }: Props) {
       p="8"
       textAlign="center"
       data-state={analyzing ? 'analyzing' : dragging ? 'dragging' : 'idle'}
-      onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
       onDragLeave={() => setDragging(false)}
       onDrop={(e) => void onDrop(e)}
     >
       <Stack align="center" gap="3">
         <LuUpload size="32" aria-hidden />
-        <Text fontWeight="medium">{analyzing ? 'Analyzing files...' : 'Drag and drop DICOM files or a whole study folder here'}</Text>
+        <Text fontWeight="medium">
+          {analyzing ? 'Analyzing files...' : 'Drag and drop DICOM files or a whole study folder here'}
+        </Text>
         <HStack>
           <Button variant="outline" size="sm" disabled={disabled} onClick={() => filesRef.current?.click()}>
             <LuUpload /> Browse Files
@@ -49,7 +63,18 @@ export function FilePicker({ onPicked, disabled, analyzing, accept }: Props) {
           </Button>
         </HStack>
       </Stack>
-      <input ref={filesRef} type="file" multiple hidden accept={accept} data-testid="file-input" onChange={(e) => { fromInput(e.currentTarget.files); e.currentTarget.value = ''; }} />
+      <input
+        ref={filesRef}
+        type="file"
+        multiple
+        hidden
+        accept={accept}
+        data-testid="file-input"
+        onChange={(e) => {
+          fromInput(e.currentTarget.files);
+          e.currentTarget.value = '';
+        }}
+      />
       <input
         ref={(el) => {
           folderRef.current = el;
@@ -60,7 +85,10 @@ export function FilePicker({ onPicked, disabled, analyzing, accept }: Props) {
         multiple
         hidden
         data-testid="folder-input"
-        onChange={(e) => { fromInput(e.currentTarget.files); e.currentTarget.value = ''; }}
+        onChange={(e) => {
+          fromInput(e.currentTarget.files);
+          e.currentTarget.value = '';
+        }}
       />
     </Box>
   );

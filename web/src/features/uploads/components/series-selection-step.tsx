@@ -1,9 +1,9 @@
 import { Alert, Badge, Box, Button, Flex, Heading, HStack, Stack, Table, Text } from '@chakra-ui/react';
-import type { SeriesGroup } from '../../../../../shared/dicom/series.ts';
-import { Checkbox } from '../../../components/ui/checkbox.tsx';
-import { Select } from '../../../components/ui/select.tsx';
-import { formatBytes } from '../../../lib/format.ts';
-import { BIDS_CATEGORIES, type BidsChoice } from '../utils/bids-categories.ts';
+import type { SeriesGroup } from '#shared/dicom/series.ts';
+import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { Select } from '#web/components/ui/select.tsx';
+import { formatBytes } from '#web/lib/format.ts';
+import { BIDS_CATEGORIES, type BidsChoice } from '#web/features/uploads/utils/bids-categories.ts';
 
 export type SeriesChoice = { selected: boolean; bids: BidsChoice };
 
@@ -22,22 +22,48 @@ type Props = {
 const CATEGORY_OPTIONS = Object.keys(BIDS_CATEGORIES).map((c) => ({ value: c, label: c }));
 
 /** Step 3: which series to upload, each with its BIDS data type and suffix; at least one must be selected. */
-export function SeriesSelectionStep({ series, choices, onChange, enhanced, onDownloadZip, zipBusy, error, onBack, onContinue }: Props) {
+export function SeriesSelectionStep({
+  series,
+  choices,
+  onChange,
+  enhanced,
+  onDownloadZip,
+  zipBusy,
+  error,
+  onBack,
+  onContinue,
+}: Props) {
   const selected = series.filter((s) => choices[s.seriesInstanceUID]?.selected);
-  const setChoice = (uid: string, patch: Partial<SeriesChoice>) => onChange({ ...choices, [uid]: { ...choices[uid]!, ...patch } });
+  const setChoice = (uid: string, patch: Partial<SeriesChoice>) =>
+    onChange({ ...choices, [uid]: { ...choices[uid]!, ...patch } });
   const setAll = (value: boolean, uids = series.map((s) => s.seriesInstanceUID)) =>
-    onChange(Object.fromEntries(Object.entries(choices).map(([uid, c]) => [uid, uids.includes(uid) ? { ...c, selected: value } : c])));
-  const groups = enhanced ? [...new Set(series.map((s) => s.category))].map((category) => ({ category, items: series.filter((s) => s.category === category) })) : [{ category: '', items: series }];
+    onChange(
+      Object.fromEntries(
+        Object.entries(choices).map(([uid, c]) => [uid, uids.includes(uid) ? { ...c, selected: value } : c]),
+      ),
+    );
+  const groups = enhanced
+    ? [...new Set(series.map((s) => s.category))].map((category) => ({
+        category,
+        items: series.filter((s) => s.category === category),
+      }))
+    : [{ category: '', items: series }];
   const selectedFiles = selected.reduce((n, s) => n + s.fileCount, 0);
   const selectedBytes = selected.reduce((n, s) => n + s.totalSize, 0);
 
   return (
     <Stack gap="5" as="section" aria-label="Series Selection">
       <Flex justify="space-between" wrap="wrap" gap="3" align="center">
-        <Text>{selected.length} of {series.length} series selected · {selectedFiles} files · {formatBytes(selectedBytes)}</Text>
+        <Text>
+          {selected.length} of {series.length} series selected · {selectedFiles} files · {formatBytes(selectedBytes)}
+        </Text>
         <HStack>
-          <Button size="sm" variant="outline" onClick={() => setAll(true)}>Select All</Button>
-          <Button size="sm" variant="outline" onClick={() => setAll(false)}>Deselect All</Button>
+          <Button size="sm" variant="outline" onClick={() => setAll(true)}>
+            Select All
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => setAll(false)}>
+            Deselect All
+          </Button>
           {enhanced && onDownloadZip && (
             <Button size="sm" onClick={() => void onDownloadZip()} loading={zipBusy}>
               Download BIDS ZIP ({selected.length} series, {selectedFiles} files, {formatBytes(selectedBytes)})
@@ -45,15 +71,42 @@ export function SeriesSelectionStep({ series, choices, onChange, enhanced, onDow
           )}
         </HStack>
       </Flex>
-      {error && <Alert.Root status="error" role="alert"><Alert.Indicator /><Alert.Title>{error}</Alert.Title></Alert.Root>}
+      {error && (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Title>{error}</Alert.Title>
+        </Alert.Root>
+      )}
       {groups.map((group) => (
         <Box key={group.category || 'all'}>
           {group.category && (
             <HStack mb="2" justify="space-between">
               <Heading size="sm">{group.category}</Heading>
               <HStack>
-                <Button size="xs" variant="ghost" onClick={() => setAll(true, group.items.map((s) => s.seriesInstanceUID))}>Select all</Button>
-                <Button size="xs" variant="ghost" onClick={() => setAll(false, group.items.map((s) => s.seriesInstanceUID))}>Deselect all</Button>
+                <Button
+                  size="xs"
+                  variant="ghost"
+                  onClick={() =>
+                    setAll(
+                      true,
+                      group.items.map((s) => s.seriesInstanceUID),
+                    )
+                  }
+                >
+                  Select all
+                </Button>
+                <Button
+                  size="xs"
+                  variant="ghost"
+                  onClick={() =>
+                    setAll(
+                      false,
+                      group.items.map((s) => s.seriesInstanceUID),
+                    )
+                  }
+                >
+                  Deselect all
+                </Button>
               </HStack>
             </HStack>
           )}
@@ -75,22 +128,47 @@ export function SeriesSelectionStep({ series, choices, onChange, enhanced, onDow
                   return (
                     <Table.Row key={s.seriesInstanceUID} data-testid="upload-series-row">
                       <Table.Cell>
-                        <Checkbox aria-label={`Select series ${s.seriesNumber}`} checked={choice.selected} onCheckedChange={(v) => setChoice(s.seriesInstanceUID, { selected: v })} />
+                        <Checkbox
+                          aria-label={`Select series ${s.seriesNumber}`}
+                          checked={choice.selected}
+                          onCheckedChange={(v) => setChoice(s.seriesInstanceUID, { selected: v })}
+                        />
                       </Table.Cell>
                       <Table.Cell>
-                        <Text fontWeight="medium">#{s.seriesNumber} {s.seriesDescription}</Text>
-                        <Badge size="sm" variant="outline">{s.category}</Badge>
+                        <Text fontWeight="medium">
+                          #{s.seriesNumber} {s.seriesDescription}
+                        </Text>
+                        <Badge size="sm" variant="outline">
+                          {s.category}
+                        </Badge>
                       </Table.Cell>
                       <Table.Cell>{s.modality}</Table.Cell>
-                      <Table.Cell>{s.fileCount} · {formatBytes(s.totalSize)}</Table.Cell>
                       <Table.Cell>
-                        <Select size="sm" aria-label={`BIDS data type of series ${s.seriesNumber}`} value={choice.bids.category} options={CATEGORY_OPTIONS}
-                          onChange={(category) => setChoice(s.seriesInstanceUID, { bids: { category, subcategory: BIDS_CATEGORIES[category]![0]! } })} />
+                        {s.fileCount} · {formatBytes(s.totalSize)}
                       </Table.Cell>
                       <Table.Cell>
-                        <Select size="sm" aria-label={`BIDS suffix of series ${s.seriesNumber}`} value={choice.bids.subcategory}
+                        <Select
+                          size="sm"
+                          aria-label={`BIDS data type of series ${s.seriesNumber}`}
+                          value={choice.bids.category}
+                          options={CATEGORY_OPTIONS}
+                          onChange={(category) =>
+                            setChoice(s.seriesInstanceUID, {
+                              bids: { category, subcategory: BIDS_CATEGORIES[category]![0]! },
+                            })
+                          }
+                        />
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Select
+                          size="sm"
+                          aria-label={`BIDS suffix of series ${s.seriesNumber}`}
+                          value={choice.bids.subcategory}
                           options={(BIDS_CATEGORIES[choice.bids.category] ?? []).map((v) => ({ value: v, label: v }))}
-                          onChange={(subcategory) => setChoice(s.seriesInstanceUID, { bids: { ...choice.bids, subcategory } })} />
+                          onChange={(subcategory) =>
+                            setChoice(s.seriesInstanceUID, { bids: { ...choice.bids, subcategory } })
+                          }
+                        />
                       </Table.Cell>
                     </Table.Row>
                   );
@@ -101,8 +179,12 @@ export function SeriesSelectionStep({ series, choices, onChange, enhanced, onDow
         </Box>
       ))}
       <Flex justify="space-between">
-        <Button variant="outline" onClick={onBack}>Back</Button>
-        <Button onClick={onContinue} disabled={selected.length === 0}>Continue to Anonymization</Button>
+        <Button variant="outline" onClick={onBack}>
+          Back
+        </Button>
+        <Button onClick={onContinue} disabled={selected.length === 0}>
+          Continue to Anonymization
+        </Button>
       </Flex>
     </Stack>
   );

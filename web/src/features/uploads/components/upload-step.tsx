@@ -1,12 +1,18 @@
 import { Alert, Badge, Box, Button, Flex, Heading, HStack, Progress, Stack, Table, Text } from '@chakra-ui/react';
 import { LuCircleCheck } from 'react-icons/lu';
-import type { FileProgress, OverallProgress } from '../../../../../shared/domain/uploads/upload-client.ts';
-import { DATASET_STATUS_LABELS, type DatasetStatus } from '../../../../../shared/schemas/api/datasets.ts';
-import { formatBytes } from '../../../lib/format.ts';
-import type { UploadPhase } from '../hooks/use-study-upload.ts';
+import type { FileProgress, OverallProgress } from '#shared/domain/uploads/upload-client.ts';
+import { DATASET_STATUS_LABELS, type DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { formatBytes } from '#web/lib/format.ts';
+import type { UploadPhase } from '#web/features/uploads/hooks/use-study-upload.ts';
 
 /** Record section 4: the pipeline bar of the upload screen (uploading 25%, anonymizing 50%, classifying 75%, processing 85%). */
-export const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = { UPLOADING: 25, ANONYMIZING: 50, CLASSIFYING: 75, PROCESSING: 85, COMPLETE: 100 };
+export const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = {
+  UPLOADING: 25,
+  ANONYMIZING: 50,
+  CLASSIFYING: 75,
+  PROCESSING: 85,
+  COMPLETE: 100,
+};
 const STAGES: DatasetStatus[] = ['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE'];
 
 type Props = {
@@ -23,8 +29,20 @@ type Props = {
 };
 
 /** Step 5: real byte progress (overall and per file), then the dataset's pipeline stages as the server reports them. */
-export function UploadStep({ phase, overall, files, error, status, failureReason, onRetry, onViewDatasets, onUploadAnother, onOpenDataset }: Props) {
-  const percent = overall && overall.totalBytes > 0 ? Math.round((overall.uploadedBytes / overall.totalBytes) * 100) : 0;
+export function UploadStep({
+  phase,
+  overall,
+  files,
+  error,
+  status,
+  failureReason,
+  onRetry,
+  onViewDatasets,
+  onUploadAnother,
+  onOpenDataset,
+}: Props) {
+  const percent =
+    overall && overall.totalBytes > 0 ? Math.round((overall.uploadedBytes / overall.totalBytes) * 100) : 0;
   const fileList = Object.values(files).sort((a, b) => a.fileIndex - b.fileIndex);
   const activeFiles = fileList.filter((f) => f.status === 'UPLOADING');
   const stageIndex = status ? STAGES.indexOf(status) : -1;
@@ -33,19 +51,31 @@ export function UploadStep({ phase, overall, files, error, status, failureReason
     <Stack gap="5" as="section" aria-label="Upload & Processing">
       <Stack gap="2">
         <Heading size="md">Upload</Heading>
-        <Progress.Root value={phase === 'uploaded' ? 100 : percent} colorPalette={phase === 'error' ? 'red' : 'blue'} aria-label="Upload progress">
+        <Progress.Root
+          value={phase === 'uploaded' ? 100 : percent}
+          colorPalette={phase === 'error' ? 'red' : 'blue'}
+          aria-label="Upload progress"
+        >
           <HStack justify="space-between">
             <Progress.Label>
-              {phase === 'uploaded' ? 'All files uploaded' : `Uploading ${overall?.filesComplete ?? 0} of ${overall?.filesTotal ?? fileList.length} files complete`}
+              {phase === 'uploaded'
+                ? 'All files uploaded'
+                : `Uploading ${overall?.filesComplete ?? 0} of ${overall?.filesTotal ?? fileList.length} files complete`}
             </Progress.Label>
-            <Progress.ValueText data-testid="upload-percent">{phase === 'uploaded' ? 100 : percent}%</Progress.ValueText>
+            <Progress.ValueText data-testid="upload-percent">
+              {phase === 'uploaded' ? 100 : percent}%
+            </Progress.ValueText>
           </HStack>
-          <Progress.Track><Progress.Range /></Progress.Track>
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
         </Progress.Root>
         {overall && (
           <Text fontSize="sm" color="fg.muted" data-testid="upload-bytes">
             {formatBytes(overall.uploadedBytes)} of {formatBytes(overall.totalBytes)}
-            {overall.partsSkipped > 0 ? ` · ${overall.partsSkipped} parts already on the server were not sent again` : ''}
+            {overall.partsSkipped > 0
+              ? ` · ${overall.partsSkipped} parts already on the server were not sent again`
+              : ''}
           </Text>
         )}
         {activeFiles.length > 0 && (
@@ -56,8 +86,13 @@ export function UploadStep({ phase, overall, files, error, status, failureReason
                   <Table.Row key={f.fileIndex}>
                     <Table.Cell>{f.path}</Table.Cell>
                     <Table.Cell w="40">
-                      <Progress.Root size="xs" value={f.totalBytes ? Math.round((f.uploadedBytes / f.totalBytes) * 100) : 0}>
-                        <Progress.Track><Progress.Range /></Progress.Track>
+                      <Progress.Root
+                        size="xs"
+                        value={f.totalBytes ? Math.round((f.uploadedBytes / f.totalBytes) * 100) : 0}
+                      >
+                        <Progress.Track>
+                          <Progress.Range />
+                        </Progress.Track>
                       </Progress.Root>
                     </Table.Cell>
                   </Table.Row>
@@ -74,23 +109,47 @@ export function UploadStep({ phase, overall, files, error, status, failureReason
             <Alert.Title>The upload stopped</Alert.Title>
             <Alert.Description>{error}</Alert.Description>
           </Alert.Content>
-          <Button size="sm" onClick={onRetry}>Retry</Button>
+          <Button size="sm" onClick={onRetry}>
+            Retry
+          </Button>
         </Alert.Root>
       )}
       {phase === 'uploaded' && (
         <Stack gap="3">
           <Heading size="md">Processing</Heading>
-          <Progress.Root value={status ? PIPELINE_BAR[status] ?? 0 : 25} colorPalette={status === 'FAILED' ? 'red' : 'green'} aria-label="Processing progress">
-            <Progress.Track><Progress.Range /></Progress.Track>
+          <Progress.Root
+            value={status ? (PIPELINE_BAR[status] ?? 0) : 25}
+            colorPalette={status === 'FAILED' ? 'red' : 'green'}
+            aria-label="Processing progress"
+          >
+            <Progress.Track>
+              <Progress.Range />
+            </Progress.Track>
           </Progress.Root>
           <Flex gap="2" wrap="wrap" aria-label="Pipeline stages">
             {STAGES.map((s, i) => (
-              <Badge key={s} colorPalette={status === 'FAILED' ? 'gray' : i < stageIndex || status === 'COMPLETE' ? 'green' : i === stageIndex ? 'blue' : 'gray'} variant={i === stageIndex ? 'solid' : 'subtle'}>
+              <Badge
+                key={s}
+                colorPalette={
+                  status === 'FAILED'
+                    ? 'gray'
+                    : i < stageIndex || status === 'COMPLETE'
+                      ? 'green'
+                      : i === stageIndex
+                        ? 'blue'
+                        : 'gray'
+                }
+                variant={i === stageIndex ? 'solid' : 'subtle'}
+              >
                 {s}
               </Badge>
             ))}
           </Flex>
-          {status && <Text data-testid="pipeline-status" data-status={status}>{DATASET_STATUS_LABELS[status]}</Text>}
+          {status && (
+            <Text data-testid="pipeline-status" data-status={status}>
+              {DATASET_STATUS_LABELS[status]}
+            </Text>
+          )}
           {status === 'FAILED' && (
             <Alert.Root status="error" role="alert">
               <Alert.Indicator />
@@ -98,7 +157,9 @@ export function UploadStep({ phase, overall, files, error, status, failureReason
                 <Alert.Title>Processing failed</Alert.Title>
                 {failureReason && <Alert.Description>{failureReason}</Alert.Description>}
               </Alert.Content>
-              <Button size="sm" variant="outline" onClick={onOpenDataset}>Open dataset</Button>
+              <Button size="sm" variant="outline" onClick={onOpenDataset}>
+                Open dataset
+              </Button>
             </Alert.Root>
           )}
         </Stack>
@@ -112,7 +173,9 @@ export function UploadStep({ phase, overall, files, error, status, failureReason
       )}
       {(phase === 'uploaded' || phase === 'error') && (
         <Flex justify="center" gap="3">
-          <Button variant="outline" onClick={onViewDatasets}>View in Datasets</Button>
+          <Button variant="outline" onClick={onViewDatasets}>
+            View in Datasets
+          </Button>
           <Button onClick={onUploadAnother}>Upload Another Study</Button>
         </Flex>
       )}

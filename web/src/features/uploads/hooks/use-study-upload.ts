@@ -1,9 +1,14 @@
 import { useCallback, useRef, useState } from 'react';
-import { uploadDataset, type FileProgress, type OverallProgress, type UploadSource } from '../../../../../shared/domain/uploads/upload-client.ts';
-import { getRuntimeConfig } from '../../../config/runtime-config.ts';
-import { getIdToken } from '../../../lib/api-client.ts';
-import type { PickedFile } from '../utils/discover-files.ts';
-import { clearPendingUpload, savePendingUpload } from '../utils/pending-upload.ts';
+import {
+  uploadDataset,
+  type FileProgress,
+  type OverallProgress,
+  type UploadSource,
+} from '#shared/domain/uploads/upload-client.ts';
+import { getRuntimeConfig } from '#web/config/runtime-config.ts';
+import { getIdToken } from '#web/lib/api-client.ts';
+import type { PickedFile } from '#web/features/uploads/utils/discover-files.ts';
+import { clearPendingUpload, savePendingUpload } from '#web/features/uploads/utils/pending-upload.ts';
 
 export type UploadPhase = 'idle' | 'uploading' | 'uploaded' | 'error';
 
@@ -28,40 +33,48 @@ export function useStudyUpload() {
   const [error, setError] = useState<string>();
   const controller = useRef<AbortController | undefined>(undefined);
 
-  const start = useCallback(async (input: { datasetId: string; studyDescription: string; files: PickedFile[]; seriesOf?: (path: string) => string | undefined }) => {
-    controller.current?.abort();
-    const abort = new AbortController();
-    controller.current = abort;
-    setPhase('uploading');
-    setError(undefined);
-    setFiles({});
-    savePendingUpload({
-      datasetId: input.datasetId,
-      studyDescription: input.studyDescription,
-      startedAt: new Date().toISOString(),
-      files: input.files.map((f) => ({ path: f.path, sizeBytes: f.file.size, lastModified: f.file.lastModified })),
-    });
-    try {
-      const result = await uploadDataset({
-        api: { baseUrl: getRuntimeConfig().apiBaseUrl, getToken: async () => (await getIdToken()) ?? '' },
+  const start = useCallback(
+    async (input: {
+      datasetId: string;
+      studyDescription: string;
+      files: PickedFile[];
+      seriesOf?: (path: string) => string | undefined;
+    }) => {
+      controller.current?.abort();
+      const abort = new AbortController();
+      controller.current = abort;
+      setPhase('uploading');
+      setError(undefined);
+      setFiles({});
+      savePendingUpload({
         datasetId: input.datasetId,
-        files: input.files.map((f) => toUploadSource(f, input.seriesOf?.(f.path))),
-        concurrency: 6,
-        signal: abort.signal,
-        onProgress: setOverall,
-        onFileProgress: (p) => setFiles((current) => ({ ...current, [p.fileIndex]: p })),
+        studyDescription: input.studyDescription,
+        startedAt: new Date().toISOString(),
+        files: input.files.map((f) => ({ path: f.path, sizeBytes: f.file.size, lastModified: f.file.lastModified })),
       });
-      clearPendingUpload();
-      setOverall(result.progress);
-      setPhase('uploaded');
-      return result;
-    } catch (e) {
-      if (abort.signal.aborted) return undefined;
-      setError(e instanceof Error ? e.message : 'The upload could not be completed.');
-      setPhase('error');
-      return undefined;
-    }
-  }, []);
+      try {
+        const result = await uploadDataset({
+          api: { baseUrl: getRuntimeConfig().apiBaseUrl, getToken: async () => (await getIdToken()) ?? '' },
+          datasetId: input.datasetId,
+          files: input.files.map((f) => toUploadSource(f, input.seriesOf?.(f.path))),
+          concurrency: 6,
+          signal: abort.signal,
+          onProgress: setOverall,
+          onFileProgress: (p) => setFiles((current) => ({ ...current, [p.fileIndex]: p })),
+        });
+        clearPendingUpload();
+        setOverall(result.progress);
+        setPhase('uploaded');
+        return result;
+      } catch (e) {
+        if (abort.signal.aborted) return undefined;
+        setError(e instanceof Error ? e.message : 'The upload could not be completed.');
+        setPhase('error');
+        return undefined;
+      }
+    },
+    [],
+  );
 
   const cancel = useCallback(() => controller.current?.abort(), []);
 

@@ -1,6 +1,6 @@
-import { readSeriesFileMetadata, type SeriesFileMetadata } from '../../../../../shared/dicom/metadata.ts';
-import { groupIntoSeries, type SeriesGroup } from '../../../../../shared/dicom/series.ts';
-import { checkDicom } from '../../../../../shared/dicom/validate.ts';
+import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/metadata.ts';
+import { groupIntoSeries, type SeriesGroup } from '#shared/dicom/series.ts';
+import { checkDicom } from '#shared/dicom/validate.ts';
 
 /** A file the user picked, with its path inside the picked folder (or its name). */
 export type PickedFile = { path: string; file: File };
@@ -42,7 +42,8 @@ export async function discoverFiles(
       batch.map(async ({ path, file }) => {
         const bytes = new Uint8Array(await file.arrayBuffer());
         const check = checkDicom(bytes);
-        if (!check.valid) return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
+        if (!check.valid)
+          return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
         try {
           return { file: { ...readSeriesFileMetadata(check.parsed, path, file.size), path } satisfies DiscoveredFile };
         } catch {

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { CreateDatasetRequestSchema, STUDY_TYPES, URGENCIES } from '../../../../../shared/schemas/api/datasets.ts';
+import { type z } from 'zod';
+import { CreateDatasetRequestSchema, STUDY_TYPES, URGENCIES } from '#shared/schemas/api/datasets.ts';
 
 /** Step 1 of the wizard: the patient context of CreateDatasetRequestSchema (de-identification options come in step 4). */
 export const PatientContextSchema = CreateDatasetRequestSchema.omit({ anonymization: true });
@@ -19,18 +19,37 @@ export type PatientContextDraft = {
 };
 
 export const EMPTY_PATIENT_CONTEXT: PatientContextDraft = {
-  mrn: '', studyType: '', urgency: 'ROUTINE', studyDescription: '', clinicalIndication: '', orderingPhysician: '', department: '',
-  patientConsent: false, hipaaDisclosure: false, researchConsent: false,
+  mrn: '',
+  studyType: '',
+  urgency: 'ROUTINE',
+  studyDescription: '',
+  clinicalIndication: '',
+  orderingPhysician: '',
+  department: '',
+  patientConsent: false,
+  hipaaDisclosure: false,
+  researchConsent: false,
 };
 
 export const STUDY_TYPE_OPTIONS = STUDY_TYPES.map((value) => ({
   value,
-  label: { DIAGNOSTIC: 'Diagnostic', FOLLOW_UP: 'Follow-up', SCREENING: 'Screening', EMERGENCY: 'Emergency', RESEARCH: 'Research' }[value],
+  label: {
+    DIAGNOSTIC: 'Diagnostic',
+    FOLLOW_UP: 'Follow-up',
+    SCREENING: 'Screening',
+    EMERGENCY: 'Emergency',
+    RESEARCH: 'Research',
+  }[value],
 }));
-export const URGENCY_OPTIONS = URGENCIES.map((value) => ({ value, label: value.charAt(0) + value.slice(1).toLowerCase() }));
+export const URGENCY_OPTIONS = URGENCIES.map((value) => ({
+  value,
+  label: value.charAt(0) + value.slice(1).toLowerCase(),
+}));
 
 /** Validates the draft; returns the request fields or the first message per field. */
-export function validatePatientContext(draft: PatientContextDraft):
+export function validatePatientContext(
+  draft: PatientContextDraft,
+):
   | { ok: true; value: z.output<typeof PatientContextSchema> }
   | { ok: false; errors: Partial<Record<keyof PatientContextDraft, string>> } {
   const parsed = PatientContextSchema.safeParse({ ...draft, studyType: draft.studyType || undefined });

@@ -38,12 +38,21 @@ export function clearPendingUpload(): void {
  * Matches re-picked files to the pending list by path and size. Folder pickers give paths under the picked
  * folder's name, so a path also matches when one ends with the other.
  */
-export function matchPendingFiles<T extends { path: string; file: File }>(pending: PendingUpload, picked: readonly T[]): { matched: T[]; missing: string[] } {
+export function matchPendingFiles<T extends { path: string; file: File }>(
+  pending: PendingUpload,
+  picked: readonly T[],
+): { matched: T[]; missing: string[] } {
   const byPath = new Map(picked.map((p) => [p.path, p]));
   const matched: T[] = [];
   const missing: string[] = [];
   for (const wanted of pending.files) {
-    const hit = byPath.get(wanted.path) ?? picked.find((p) => (p.path.endsWith('/' + wanted.path) || wanted.path.endsWith('/' + p.path)) && p.file.size === wanted.sizeBytes);
+    const hit =
+      byPath.get(wanted.path) ??
+      picked.find(
+        (p) =>
+          (p.path.endsWith('/' + wanted.path) || wanted.path.endsWith('/' + p.path)) &&
+          p.file.size === wanted.sizeBytes,
+      );
     if (hit && hit.file.size === wanted.sizeBytes) matched.push(hit);
     else missing.push(wanted.path);
   }

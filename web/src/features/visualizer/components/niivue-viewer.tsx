@@ -1,13 +1,19 @@
 import { Box, Center, Spinner, Text } from '@chakra-ui/react';
 import { Niivue, SHOW_RENDER, SLICE_TYPE } from '@niivue/niivue';
 import { useEffect, useRef, useState } from 'react';
-import type { ProcessedAsset } from '../../../../../shared/schemas/api/datasets.ts';
-import { viewerFileName, type ViewerVolume } from '../utils/viewer-assets.ts';
+import type { ProcessedAsset } from '#shared/schemas/api/datasets.ts';
+import { viewerFileName, type ViewerVolume } from '#web/features/visualizer/utils/viewer-assets.ts';
 
 export type ViewMode = 'multiplanar' | 'render';
 export type Layers = { fa: boolean; colorFa: boolean; surface: boolean; tracts: boolean };
 
-type Props = { entry: ViewerVolume; surface?: ProcessedAsset; layers: Layers; mode: ViewMode; onError(message: string): void };
+type Props = {
+  entry: ViewerVolume;
+  surface?: ProcessedAsset;
+  layers: Layers;
+  mode: ViewMode;
+  onError(message: string): void;
+};
 
 async function fetchAsset(asset: ProcessedAsset): Promise<ArrayBuffer> {
   if (!asset.url) throw new Error(`${asset.label} is not available to you.`);
@@ -27,7 +33,13 @@ export function NiivueViewer({ entry, surface, layers, mode, onError }: Props) {
     const canvas = canvasRef.current;
     if (!canvas) return;
     // Multiplanar shows the three planes only; the 3D render is its own view (it is the costly one without a GPU).
-    const nv = new Niivue({ backColor: [0, 0, 0, 1], show3Dcrosshair: true, isResizeCanvas: true, loadingText: 'Loading...', multiplanarShowRender: SHOW_RENDER.NEVER });
+    const nv = new Niivue({
+      backColor: [0, 0, 0, 1],
+      show3Dcrosshair: true,
+      isResizeCanvas: true,
+      loadingText: 'Loading...',
+      multiplanarShowRender: SHOW_RENDER.NEVER,
+    });
     nvRef.current = nv;
     // The page's own tests read pixels back after a draw; keep the instance next to its canvas, not on window.
     Object.assign(canvas, { niivue: nv });
@@ -56,11 +68,31 @@ export function NiivueViewer({ entry, surface, layers, mode, onError }: Props) {
       // NiiVue's loadVolumes drops a given buffer, so each downloaded volume is handed over as a blob URL with its file name.
       const toBlobUrl = (buffer: ArrayBuffer) => URL.createObjectURL(new Blob([buffer]));
       const volumeList = await Promise.all([
-        fetchAsset(entry.volume).then((buffer) => ({ url: toBlobUrl(buffer), name: viewerFileName(entry.volume), colormap: 'gray', opacity: 1 })),
-        ...overlays.map((o) => fetchAsset(o.asset).then((buffer) => ({ url: toBlobUrl(buffer), name: viewerFileName(o.asset), colormap: o.colormap, opacity: o.opacity }))),
+        fetchAsset(entry.volume).then((buffer) => ({
+          url: toBlobUrl(buffer),
+          name: viewerFileName(entry.volume),
+          colormap: 'gray',
+          opacity: 1,
+        })),
+        ...overlays.map((o) =>
+          fetchAsset(o.asset).then((buffer) => ({
+            url: toBlobUrl(buffer),
+            name: viewerFileName(o.asset),
+            colormap: o.colormap,
+            opacity: o.opacity,
+          })),
+        ),
       ]);
-      const meshAssets = [layers.surface ? surface : undefined, layers.tracts ? entry.tracts : undefined].filter((a): a is ProcessedAsset => !!a);
-      const meshList = await Promise.all(meshAssets.map(async (asset) => ({ url: viewerFileName(asset), name: viewerFileName(asset), buffer: await fetchAsset(asset) })));
+      const meshAssets = [layers.surface ? surface : undefined, layers.tracts ? entry.tracts : undefined].filter(
+        (a): a is ProcessedAsset => !!a,
+      );
+      const meshList = await Promise.all(
+        meshAssets.map(async (asset) => ({
+          url: viewerFileName(asset),
+          name: viewerFileName(asset),
+          buffer: await fetchAsset(asset),
+        })),
+      );
       if (cancelled) return volumeList.forEach((v) => URL.revokeObjectURL(v.url));
       await nv.loadVolumes(volumeList).finally(() => volumeList.forEach((v) => URL.revokeObjectURL(v.url)));
       await nv.loadMeshes(meshList);
@@ -74,10 +106,15 @@ export function NiivueViewer({ entry, surface, layers, mode, onError }: Props) {
       if (canvas) {
         canvas.dataset.volumes = String(nv.volumes.length);
         canvas.dataset.meshes = String(nv.meshes.length);
-        canvas.dataset.loaded = `${entry.volume.id}|${mode}|${Object.entries(layers).filter(([, v]) => v).map(([k]) => k).join(',')}`;
+        canvas.dataset.loaded = `${entry.volume.id}|${mode}|${Object.entries(layers)
+          .filter(([, v]) => v)
+          .map(([k]) => k)
+          .join(',')}`;
       }
     })()
-      .catch((e: unknown) => !cancelled && onError(e instanceof Error ? e.message : 'The dataset could not be displayed.'))
+      .catch(
+        (e: unknown) => !cancelled && onError(e instanceof Error ? e.message : 'The dataset could not be displayed.'),
+      )
       .finally(() => !cancelled && setLoading(false));
     return () => {
       cancelled = true;
@@ -90,16 +127,24 @@ export function NiivueViewer({ entry, surface, layers, mode, onError }: Props) {
     if (!nv || !ready || loading) return;
     nv.setSliceType(mode === 'render' ? SLICE_TYPE.RENDER : SLICE_TYPE.MULTIPLANAR);
     const canvas = canvasRef.current;
-    if (canvas?.dataset.loaded) canvas.dataset.loaded = canvas.dataset.loaded.replace(/\|(multiplanar|render)\|/, `|${mode}|`);
+    if (canvas?.dataset.loaded)
+      canvas.dataset.loaded = canvas.dataset.loaded.replace(/\|(multiplanar|render)\|/, `|${mode}|`);
   }, [mode, ready, loading]);
 
   return (
     <Box position="relative" w="full" h="full" bg="black">
-      <canvas ref={canvasRef} data-testid="niivue-canvas" data-loading={loading ? 'true' : 'false'} style={{ width: '100%', height: '100%', display: 'block' }} />
+      <canvas
+        ref={canvasRef}
+        data-testid="niivue-canvas"
+        data-loading={loading ? 'true' : 'false'}
+        style={{ width: '100%', height: '100%', display: 'block' }}
+      />
       {loading && (
         <Center position="absolute" inset="0" pointerEvents="none">
           <Spinner color="white" size="lg" />
-          <Text color="white" ms="3">Loading volume...</Text>
+          <Text color="white" ms="3">
+            Loading volume...
+          </Text>
         </Center>
       )}
     </Box>

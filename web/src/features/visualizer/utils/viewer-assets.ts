@@ -1,4 +1,4 @@
-import type { ProcessedAsset } from '../../../../../shared/schemas/api/datasets.ts';
+import type { ProcessedAsset } from '#shared/schemas/api/datasets.ts';
 
 export type ViewerVolume = {
   volume: ProcessedAsset;
@@ -11,14 +11,19 @@ export type ViewerVolume = {
  * Groups the dataset's processed assets for the viewer: each base VOLUME (one per converted series) with the
  * FA and colour-FA maps and the tractography derived from it. The SURFACE is dataset-wide.
  */
-export function groupViewerAssets(assets: readonly ProcessedAsset[]): { volumes: ViewerVolume[]; surface?: ProcessedAsset } {
+export function groupViewerAssets(assets: readonly ProcessedAsset[]): {
+  volumes: ViewerVolume[];
+  surface?: ProcessedAsset;
+} {
   const isDerived = (a: ProcessedAsset) => typeof a.metadata.map === 'string';
   const volumes = assets
     .filter((a) => a.type === 'VOLUME' && !isDerived(a))
     .map((volume) => ({
       volume,
       fa: assets.find((a) => a.type === 'VOLUME' && a.metadata.derivedFrom === volume.id && a.metadata.map === 'FA'),
-      colorFa: assets.find((a) => a.type === 'VOLUME' && a.metadata.derivedFrom === volume.id && a.metadata.map === 'colorFA'),
+      colorFa: assets.find(
+        (a) => a.type === 'VOLUME' && a.metadata.derivedFrom === volume.id && a.metadata.map === 'colorFA',
+      ),
       tracts: assets.find((a) => a.type === 'TRACT' && a.metadata.volumeAssetId === volume.id),
     }));
   return { volumes, surface: assets.find((a) => a.type === 'SURFACE') };
@@ -27,7 +32,8 @@ export function groupViewerAssets(assets: readonly ProcessedAsset[]): { volumes:
 /** File name NiiVue infers the format from (presigned URLs carry a query string, so the name is given explicitly). */
 export function viewerFileName(asset: ProcessedAsset): string {
   if (asset.type === 'TRACT') return `${asset.id}.trk`;
-  if (asset.type === 'SURFACE') return `${asset.id}.${typeof asset.metadata.format === 'string' ? asset.metadata.format : 'mz3'}`;
+  if (asset.type === 'SURFACE')
+    return `${asset.id}.${typeof asset.metadata.format === 'string' ? asset.metadata.format : 'mz3'}`;
   return `${asset.id}.nii.gz`;
 }
 

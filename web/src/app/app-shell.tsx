@@ -1,14 +1,28 @@
-import { Avatar, Box, Breadcrumb, CloseButton, Drawer, Flex, HStack, IconButton, Input, InputGroup, Portal, Text, useBreakpointValue } from '@chakra-ui/react';
+import {
+  Avatar,
+  Box,
+  Breadcrumb,
+  CloseButton,
+  Drawer,
+  Flex,
+  HStack,
+  IconButton,
+  Input,
+  InputGroup,
+  Portal,
+  Text,
+  useBreakpointValue,
+} from '@chakra-ui/react';
 import { useState, type ReactNode } from 'react';
 import { LuBrainCircuit, LuMenu, LuSearch } from 'react-icons/lu';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ROLE_TITLES } from '../../../../../shared/auth/roles.ts';
-import { ColorModeButton } from '../../../components/ui/color-mode.tsx';
-import { paths } from '../../../config/paths.ts';
-import { useAuth, useCurrentUser } from '../../auth/hooks/use-auth.tsx';
-import { NotificationBell } from '../../notifications/components/notification-bell.tsx';
-import { breadcrumbsFor } from '../utils/nav-items.ts';
-import { Sidebar } from './sidebar.tsx';
+import { ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ColorModeButton } from '#web/components/ui/color-mode.tsx';
+import { paths } from '#web/config/paths.ts';
+import { useAuth, useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';
+import { NotificationBell } from '#web/features/notifications/components/notification-bell.tsx';
+import { breadcrumbsFor } from '#web/features/shell/utils/nav-items.ts';
+import { Sidebar } from '#web/features/shell/components/sidebar.tsx';
 
 const COLLAPSED_KEY = 'iws.sidebar.collapsed';
 
@@ -39,7 +53,18 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <Flex direction="column" minH="100vh">
-      <Flex as="header" align="center" gap="3" px="4" py="2" borderBottomWidth="1px" bg="bg.panel" position="sticky" top="0" zIndex="docked">
+      <Flex
+        as="header"
+        align="center"
+        gap="3"
+        px="4"
+        py="2"
+        borderBottomWidth="1px"
+        bg="bg.panel"
+        position="sticky"
+        top="0"
+        zIndex="docked"
+      >
         {isSmall && (
           <IconButton aria-label="Open navigation" variant="ghost" size="sm" onClick={() => setDrawerOpen(true)}>
             <LuMenu />
@@ -48,7 +73,9 @@ export function AppShell({ children }: { children: ReactNode }) {
         <Link to={paths.dashboard.getHref()}>
           <HStack gap="2">
             <LuBrainCircuit size="22" aria-hidden />
-            <Text fontWeight="bold" hideBelow="sm">Imaging Workspace</Text>
+            <Text fontWeight="bold" hideBelow="sm">
+              Imaging Workspace
+            </Text>
           </HStack>
         </Link>
         <Box flex="1" maxW="md" hideBelow="md">
@@ -60,7 +87,13 @@ export function AppShell({ children }: { children: ReactNode }) {
             }}
           >
             <InputGroup startElement={<LuSearch />}>
-              <Input size="sm" placeholder="Search datasets" aria-label="Search datasets" value={search} onChange={(e) => setSearch(e.target.value)} />
+              <Input
+                size="sm"
+                placeholder="Search datasets"
+                aria-label="Search datasets"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
             </InputGroup>
           </form>
         </Box>
@@ -71,14 +104,25 @@ export function AppShell({ children }: { children: ReactNode }) {
             <Avatar.Fallback>{initials}</Avatar.Fallback>
           </Avatar.Root>
           <Box hideBelow="md" lineHeight="short">
-            <Text fontSize="sm" fontWeight="medium" data-testid="user-full-name">{user.firstName} {user.lastName}</Text>
-            <Text fontSize="xs" color="fg.muted">{ROLE_TITLES[user.role]}</Text>
+            <Text fontSize="sm" fontWeight="medium" data-testid="user-full-name">
+              {user.firstName} {user.lastName}
+            </Text>
+            <Text fontSize="xs" color="fg.muted">
+              {ROLE_TITLES[user.role]}
+            </Text>
           </Box>
         </HStack>
       </Flex>
       <Flex flex="1" minH="0">
         {!isSmall && (
-          <Box as="aside" w={collapsed ? '16' : '60'} borderRightWidth="1px" bg="bg.panel" flexShrink={0} transition="width 0.15s">
+          <Box
+            as="aside"
+            w={collapsed ? '16' : '60'}
+            borderRightWidth="1px"
+            bg="bg.panel"
+            flexShrink={0}
+            transition="width 0.15s"
+          >
             <Sidebar role={user.role} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} onSignOut={signOut} />
           </Box>
         )}
@@ -92,7 +136,12 @@ export function AppShell({ children }: { children: ReactNode }) {
                     <Drawer.Title>Imaging Workspace</Drawer.Title>
                   </Drawer.Header>
                   <Drawer.Body p="0">
-                    <Sidebar role={user.role} collapsed={false} onNavigate={() => setDrawerOpen(false)} onSignOut={signOut} />
+                    <Sidebar
+                      role={user.role}
+                      collapsed={false}
+                      onNavigate={() => setDrawerOpen(false)}
+                      onSignOut={signOut}
+                    />
                   </Drawer.Body>
                   <Drawer.CloseTrigger asChild>
                     <CloseButton size="sm" />
@@ -107,7 +156,12 @@ export function AppShell({ children }: { children: ReactNode }) {
             <Breadcrumb.Root mb="4" size="sm">
               <Breadcrumb.List>
                 {crumbs.map((crumb, i) => (
-                  <BreadcrumbEntry key={crumb.href} label={crumb.label} href={crumb.href} isLast={i === crumbs.length - 1} />
+                  <BreadcrumbEntry
+                    key={crumb.href}
+                    label={crumb.label}
+                    href={crumb.href}
+                    isLast={i === crumbs.length - 1}
+                  />
                 ))}
               </Breadcrumb.List>
             </Breadcrumb.Root>
@@ -123,7 +177,13 @@ function BreadcrumbEntry({ label, href, isLast }: { label: string; href: string;
   return (
     <>
       <Breadcrumb.Item>
-        {isLast ? <Breadcrumb.CurrentLink>{label}</Breadcrumb.CurrentLink> : <Breadcrumb.Link asChild><Link to={href}>{label}</Link></Breadcrumb.Link>}
+        {isLast ? (
+          <Breadcrumb.CurrentLink>{label}</Breadcrumb.CurrentLink>
+        ) : (
+          <Breadcrumb.Link asChild>
+            <Link to={href}>{label}</Link>
+          </Breadcrumb.Link>
+        )}
       </Breadcrumb.Item>
       {!isLast && <Breadcrumb.Separator />}
     </>

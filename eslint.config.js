@@ -1,0 +1,95 @@
+// One lint for the whole repository: typescript-eslint's recommended rules, and the import boundaries that keep the
+// layers one-way (docs/architecture.md): web features never import each other, shared/ never imports upward, no cycles.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const features = ['auth', 'datasets', 'notifications', 'shell', 'uploads', 'visualizer'];
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/', 'cdk.out/', '.data/', 'web/dist/', 'cli/dist/', 'test-output/', 'coverage/', '**/*.cjs'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-useless-path-segments': 'error',
+      // Leaving a folder goes through the package's "#…" aliases, never ../ chains.
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*'], message: 'Import through a #alias (package.json "imports").' }] },
+      ],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './shared',
+              from: ['./functions', './infra', './web', './cli', './tests', './bench'],
+              message: 'shared/ imports nothing from the layers above it.',
+            },
+            {
+              target: './functions',
+              from: ['./infra', './web', './cli', './tests', './bench'],
+              message: 'functions/ depends on shared/ only.',
+            },
+            {
+              target: './web',
+              from: ['./functions', './infra', './cli', './shared/db'],
+              message: 'The site uses shared/ domain code only.',
+            },
+            { target: './cli', from: ['./web', './tests', './bench'] },
+            ...features.map((feature) => ({
+              target: `./web/src/features/${feature}`,
+              from: './web/src/features',
+              except: [`./${feature}`],
+              message: 'Features never import each other: compose them in web/src/app.',
+            })),
+            { target: './web/src/features', from: './web/src/app', message: 'Features never import the app layer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/**/*.tsx', 'web/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // Tests read untyped documents (CloudFormation templates, OpenAPI, JSON bodies) and assert on their shape.
+    files: ['tests/**/*.ts', 'tests/**/*.tsx'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['cli/*.mjs'],
+    languageOptions: { globals: { process: 'readonly' } },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  prettier,
+);
