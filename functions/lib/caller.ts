@@ -1,31 +1,53 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { RouteDefinition } from '#shared/api/routes.ts';
 import { parseGroups, primaryRole, type Caller } from '#shared/domain/access/caller.ts';
+import { hasMfa, isIdTokenFor, MFA_ROLES, userPoolIssuer, type TokenPolicy } from '#shared/domain/auth/id-token.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, UnauthorizedError } from '#shared/domain/errors.ts';
+import type { ServerEnv } from './env.ts';
+
+/**
+ * What the deployment's tokens must carry: issued by its user pool (the local twin publishes the pool under its own
+ * Cognito endpoint) to its site client; in prod, hospital admins and team leads must have signed in with MFA.
+ * Without a pool or client id nothing can be checked, so nothing is let in.
+ */
+export function tokenPolicyOf(env: ServerEnv): TokenPolicy {
+  const poolId = env.USER_POOL_ID;
+  const clientId = env.USER_POOL_CLIENT_ID;
+  if (!poolId || !clientId) throw new Error('USER_POOL_ID and USER_POOL_CLIENT_ID must be set to check tokens');
+  return {
+    issuer: userPoolIssuer(poolId, env.AWS_REGION, env.COGNITO_ENDPOINT),
+    audience: clientId,
+    mfaRequiredFor: env.STAGE === 'prod' ? MFA_ROLES : [],
+  };
+}
 
 /**
  * The caller, from the claims API Gateway's Cognito authorizer verified (the local twin's router verifies the
  * same token and fills the same place) and from the user record. Nothing comes from the body or the path.
- * API Gateway's authorizer does not look at groups, so the route's roles gate is applied here.
+ * API Gateway's authorizer does not look at groups, audience or token use, so those gates are applied here.
  */
 export async function resolveCaller(
   event: APIGatewayProxyEvent,
   route: RouteDefinition,
   directory: Directory,
+  policy: TokenPolicy,
 ): Promise<Caller> {
   const claims = (event.requestContext?.authorizer?.claims ?? {}) as Record<string, unknown>;
   const sub = typeof claims.sub === 'string' ? claims.sub : undefined;
   const hospitalId = typeof claims['custom:hospitalId'] === 'string' ? claims['custom:hospitalId'] : undefined;
   if (!sub || !hospitalId) throw new UnauthorizedError('NO_TOKEN');
+  if (!isIdTokenFor(claims, policy)) throw new UnauthorizedError('INVALID_CREDENTIALS');
 
   const user = await directory.getUser(hospitalId, sub);
   if (!user) throw new UnauthorizedError('INVALID_CREDENTIALS');
-  if (user.status === 'DISABLED') throw new AccessDeniedError();
+  // Invited users have not accepted yet and disabled ones are out: only active accounts are served.
+  if (user.status !== 'ACTIVE') throw new AccessDeniedError();
 
   // The token's group must agree with the record: a demoted user's old token no longer carries the old role.
   const groups = parseGroups(claims['cognito:groups']);
   if (primaryRole(groups) !== user.role) throw new AccessDeniedError();
+  if (policy.mfaRequiredFor.includes(user.role) && !hasMfa(claims)) throw new AccessDeniedError();
   if (route.roles && !route.roles.includes(user.role)) throw new AccessDeniedError();
 
   return {

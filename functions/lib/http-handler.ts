@@ -5,7 +5,7 @@ import { ROUTE_SCHEMAS, type RouteSchemas } from '#shared/api/route-schemas.ts';
 import { ROUTES, routeKey, type RouteDefinition } from '#shared/api/routes.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
 import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
-import { resolveCaller } from './caller.ts';
+import { resolveCaller, tokenPolicyOf } from './caller.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
 import { serverEnv } from './env.ts';
 import { toHttpError } from './errors.ts';
@@ -111,7 +111,12 @@ function authorizer(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
     before: async (request) => {
       const deps = (request.internal.deps ??= await getDeps());
       if (request.internal.route.auth === 'public') return;
-      request.internal.caller = await resolveCaller(request.event, request.internal.route, deps.directory);
+      request.internal.caller = await resolveCaller(
+        request.event,
+        request.internal.route,
+        deps.directory,
+        tokenPolicyOf(serverEnv()),
+      );
     },
   };
 }

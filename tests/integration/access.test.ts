@@ -422,10 +422,12 @@ describe.each([
       expect(JSON.stringify(created.body)).not.toContain('MRN-1');
     });
 
-    it("rejects a disabled user (403) and a token whose group no longer matches the user's role (403)", async () => {
+    it("rejects a disabled or invited user (403) and a token whose group no longer matches the user's role (403)", async () => {
       const email = ACTORS.TEAM_MEMBER!;
       const record = (await h.deps.directory.getUser(HOSPITAL, h.sub(email)))!;
       await h.deps.directory.putUser({ ...record, status: 'DISABLED' });
+      expect((await h.call('GET', '/api/me', { as: email })).status).toBe(403);
+      await h.deps.directory.putUser({ ...record, status: 'INVITED' });
       expect((await h.call('GET', '/api/me', { as: email })).status).toBe(403);
       await h.deps.directory.putUser({ ...record, status: 'ACTIVE' });
       expect((await h.call('GET', '/api/me', { as: email })).status).toBe(200);

@@ -191,6 +191,13 @@ const HANDLERS: Record<
   uploads: () => import('#functions/uploads/handler.ts'),
 };
 
+/** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
+export const HARNESS_POOL = {
+  userPoolId: 'us-east-1_Harness',
+  clientId: 'harness-site-client',
+  issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Harness',
+} as const;
+
 export const subOf = (email: string) => `sub-${email.replace(/[^a-z0-9]/gi, '-')}`;
 
 /** Claims as API Gateway hands them to a Lambda: strings, arrays rendered "[A B]". */
@@ -202,6 +209,8 @@ export function claimsFor(user: DemoUser): Record<string, string> {
     ...(user.teamId ? { 'custom:teamId': user.teamId } : {}),
     'cognito:groups': `[${user.role}]`,
     token_use: 'id',
+    aud: HARNESS_POOL.clientId,
+    iss: HARNESS_POOL.issuer,
   };
 }
 
@@ -218,6 +227,8 @@ export async function startHarness(): Promise<Harness> {
     PSEUDONYM_SECRET: 'test-secret-for-harness',
     STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:test',
     AWS_REGION: 'us-east-1',
+    USER_POOL_ID: HARNESS_POOL.userPoolId,
+    USER_POOL_CLIENT_ID: HARNESS_POOL.clientId,
     SITE_ORIGIN: 'http://localhost:3000',
     IWS_SILENT_LOGS: '1',
   };

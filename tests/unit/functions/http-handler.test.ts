@@ -22,6 +22,13 @@ const lead: UserRecord = {
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 
+/** What an ID token of the test pool's site client carries besides the user's own claims. */
+const TOKEN = {
+  token_use: 'id',
+  aud: 'site-client',
+  iss: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Pool',
+};
+
 function event(
   method: string,
   resource: string,
@@ -36,7 +43,10 @@ function event(
   const claims =
     options.claims === null
       ? undefined
-      : (options.claims ?? { sub: 'sub-lead', 'custom:hospitalId': 'h1', 'cognito:groups': '[TEAM_LEAD]' });
+      : {
+          ...TOKEN,
+          ...(options.claims ?? { sub: 'sub-lead', 'custom:hospitalId': 'h1', 'cognito:groups': '[TEAM_LEAD]' }),
+        };
   return {
     httpMethod: method,
     resource,
@@ -61,6 +71,9 @@ beforeAll(() => {
     STUDIES_BUCKET: 's',
     ASSETS_BUCKET: 'a',
     PSEUDONYM_SECRET: 'x',
+    AWS_REGION: 'eu-west-1',
+    USER_POOL_ID: 'eu-west-1_Pool',
+    USER_POOL_CLIENT_ID: 'site-client',
     SITE_ORIGIN: 'https://site.example',
     IWS_SILENT_LOGS: '1',
   });
