@@ -45,7 +45,12 @@ let counter = 0;
 
 async function dataset(
   status: DatasetStatus,
-  options: { teamId?: string; withSeries?: boolean; upload?: 'open' | 'parts-stored' | 'all-complete' } = {},
+  options: {
+    teamId?: string;
+    owner?: string;
+    withSeries?: boolean;
+    upload?: 'open' | 'parts-stored' | 'all-complete';
+  } = {},
 ) {
   const id = `ds-${Date.now().toString(36)}-${++counter}`;
   const now = new Date(Date.UTC(2026, 0, 1, 0, 0, counter)).toISOString();
@@ -53,7 +58,7 @@ async function dataset(
     id,
     hospitalId: HOSPITAL,
     teamId: options.teamId ?? TEAM,
-    ownerUserId: h.sub('member@northside.demo.local'),
+    ownerUserId: h.sub(options.owner ?? 'member@northside.demo.local'),
     ownerName: 'Taylor Brooks',
     patientAlias: 'PT-000000000000',
     studyType: 'DIAGNOSTIC' as const,
@@ -243,7 +248,7 @@ const EXPECTATIONS: Record<string, Case> = {
   'POST /api/datasets/{id}/series/{seriesId}/classify': {
     prepare: async () => ({
       method: 'POST',
-      path: `/api/datasets/${(await dataset('COMPLETE', { withSeries: true })).id}/series/1.2.3.4/classify`,
+      path: `/api/datasets/${(await dataset('CLASSIFYING', { withSeries: true })).id}/series/1.2.3.4/classify`,
       body: { classifiedType: 'T1' },
     }),
     expect: staff(200, 200, 200),
@@ -409,6 +414,27 @@ describe.each([
       expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.HOSPITAL_ADMIN })).status).toBe(200);
       const list = await h.call('GET', '/api/datasets', { as: ACTORS.TEAM_LEAD, query: { limit: '48' } });
       expect(list.body.items.map((d: { id: string }) => d.id)).not.toContain(other.id);
+    });
+
+    it("lets no member change a teammate's series, and no one change them once processing has started", async () => {
+      const leads = await dataset('CLASSIFYING', { owner: ACTORS.TEAM_LEAD, withSeries: true });
+      const classify = (id: string, as: string) =>
+        h.call('POST', `/api/datasets/${id}/series/1.2.3.4/classify`, { as, body: { classifiedType: 'FLAIR' } });
+      const select = (id: string, as: string) =>
+        h.call('PATCH', `/api/datasets/${id}/series/selection`, {
+          as,
+          body: { seriesSelections: [{ seriesId: '1.2.3.4', selected: true }] },
+        });
+      expect((await classify(leads.id, ACTORS.TEAM_MEMBER!)).status).toBe(403);
+      expect((await select(leads.id, ACTORS.TEAM_MEMBER!)).status).toBe(403);
+      expect((await classify(leads.id, ACTORS.TEAM_LEAD!)).status).toBe(200);
+      const complete = await dataset('COMPLETE', { withSeries: true });
+      for (const as of [ACTORS.TEAM_MEMBER!, ACTORS.TEAM_LEAD!, ACTORS.HOSPITAL_ADMIN!]) {
+        const refused = await classify(complete.id, as);
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.code).toBe('INVALID_STATE');
+        expect((await select(complete.id, as)).status).toBe(409);
+      }
     });
 
     it('takes the hospital from the token and the user record, never from the body', async () => {

@@ -1,8 +1,9 @@
 import type { ClassifiedType, Series } from '#shared/schemas/api/datasets.ts';
-import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditLog, Clock, DatasetRepository } from './ports.ts';
+import { assertMayChangeSeries } from './series-changes.ts';
 import { toSeries } from './view.ts';
 
 /** BIDS datatype/suffix for a type a person chose (the model's suggestion is replaced with the label's usual one). */
@@ -19,7 +20,8 @@ const BIDS_FOR: Record<ClassifiedType, { datatype: string; suffix: string }> = {
 
 /**
  * A person overrides a series' classification: stored with source MANUAL and who did it; the model's own label
- * and confidence stay in modelType/modelConfidence so real-world accuracy can be reported.
+ * and confidence stay in modelType/modelConfidence so real-world accuracy can be reported. Only before processing,
+ * by the dataset's owner, their lead or an admin.
  */
 export async function overrideClassification(
   datasetId: string,
@@ -28,8 +30,7 @@ export async function overrideClassification(
   caller: Caller,
   deps: { datasets: DatasetRepository; audit: AuditLog; clock: Clock },
 ): Promise<Series> {
-  await loadVisibleDataset(caller, datasetId, deps);
-  requirePermission(caller, 'UPLOAD_DICOM');
+  assertMayChangeSeries(caller, await loadVisibleDataset(caller, datasetId, deps));
   const series = (await deps.datasets.listSeries(caller.hospitalId, datasetId)).find((s) => s.id === seriesId);
   if (!series) throw new NotFoundError('SERIES_NOT_FOUND');
   const previous = series.classification;

@@ -1,13 +1,14 @@
 import type { Series } from '#shared/schemas/api/datasets.ts';
-import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
-import { InvalidStateError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditLog, DatasetRepository } from './ports.ts';
+import { assertMayChangeSeries } from './series-changes.ts';
 import { toSeries } from './view.ts';
 
 /**
- * Chooses which series go on to processing. Selection is meaningful until processing starts; at least one
- * series must stay selected (record: "At least one series must be selected").
+ * Chooses which series go on to processing (by the dataset's owner, their lead or an admin, before processing
+ * starts); at least one series must stay selected (record: "At least one series must be selected").
  */
 export async function selectSeries(
   datasetId: string,
@@ -16,8 +17,7 @@ export async function selectSeries(
   deps: { datasets: DatasetRepository; audit: AuditLog },
 ): Promise<{ items: Series[] }> {
   const dataset = await loadVisibleDataset(caller, datasetId, deps);
-  requirePermission(caller, 'UPLOAD_DICOM');
-  if (['PROCESSING', 'COMPLETE'].includes(dataset.status)) throw new InvalidStateError();
+  assertMayChangeSeries(caller, dataset);
   const series = await deps.datasets.listSeries(caller.hospitalId, datasetId);
   const byId = new Map(series.map((s) => [s.id, s]));
   for (const { seriesId } of selections) if (!byId.has(seriesId)) throw new NotFoundError('SERIES_NOT_FOUND');

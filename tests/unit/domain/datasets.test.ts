@@ -257,6 +257,35 @@ describe('series', () => {
     });
   });
 
+  it("refuses a teammate's series changes: only the owner, their lead or an admin may select or override", async () => {
+    const { p, d } = await withSeries();
+    const teammate = caller('TEAM_MEMBER', { userId: 'someone-else' });
+    await expect(selectSeries(d.id, [{ seriesId: 's1', selected: false }], teammate, p)).rejects.toBeInstanceOf(
+      AccessDeniedError,
+    );
+    await expect(overrideClassification(d.id, 's1', 'T1', teammate, p)).rejects.toBeInstanceOf(AccessDeniedError);
+    expect((await p.datasets.listSeries('h1', d.id)).map((s) => [s.selected, s.classification?.source])).toEqual([
+      [true, 'AI'],
+      [true, 'AI'],
+    ]);
+    await overrideClassification(d.id, 's1', 'T1', caller('TEAM_MEMBER'), p);
+    await overrideClassification(d.id, 's1', 'T2', caller('TEAM_LEAD', { userId: 'lead-2' }), p);
+    await selectSeries(d.id, [{ seriesId: 's2', selected: false }], caller('HOSPITAL_ADMIN'), p);
+  });
+
+  it('refuses series changes once processing has started (INVALID_STATE), also after COMPLETE', async () => {
+    for (const status of ['PROCESSING', 'COMPLETE', 'FAILED'] as const) {
+      const { p, d } = await withSeries();
+      await p.datasets.update('h1', d.id, { status }, ['CREATED']);
+      for (const as of [caller('TEAM_MEMBER'), caller('HOSPITAL_ADMIN')]) {
+        await expect(overrideClassification(d.id, 's1', 'T1', as, p), status).rejects.toBeInstanceOf(InvalidStateError);
+        await expect(selectSeries(d.id, [{ seriesId: 's1', selected: false }], as, p), status).rejects.toBeInstanceOf(
+          InvalidStateError,
+        );
+      }
+    }
+  });
+
   it('keeps at least one series selected', async () => {
     const { p, d } = await withSeries();
     const result = await selectSeries(d.id, [{ seriesId: 's1', selected: false }], caller('TEAM_MEMBER'), p);
