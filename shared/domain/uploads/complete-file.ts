@@ -24,17 +24,17 @@ export async function completeFile(
   // Part URLs do not bind a length: the parts the store holds must add up to exactly the declared size, each full-size
   // but the last, or a client could store more (or less) than the limits it was checked against.
   const held = new Map(
-    (await deps.objects.listParts('uploads', file.objectKey, file.multipartUploadId)).map((p) => [
-      p.partNumber,
-      p.size,
-    ]),
+    (await deps.objects.listParts('uploads', file.objectKey, file.multipartUploadId)).map((p) => [p.partNumber, p]),
   );
   const expected = (partNumber: number) =>
     partNumber < file.partCount ? session.partBytes : file.sizeBytes - session.partBytes * (file.partCount - 1);
-  if (sorted.some((p) => held.get(p.partNumber) !== expected(p.partNumber)))
+  if (sorted.some((p) => held.get(p.partNumber)?.size !== expected(p.partNumber)))
     throw new InvalidStateError('UPLOAD_INCOMPLETE');
+  // Completed with the ETags just listed, never the client's: S3 then joins exactly the parts whose sizes were checked,
+  // not a part the client re-uploaded after the listing.
+  const checked: StoredPart[] = sorted.map((p) => ({ partNumber: p.partNumber, etag: held.get(p.partNumber)!.etag }));
   try {
-    await deps.objects.completeMultipart('uploads', file.objectKey, file.multipartUploadId, sorted);
+    await deps.objects.completeMultipart('uploads', file.objectKey, file.multipartUploadId, checked);
   } catch (error) {
     if (error instanceof Error && /InvalidPart|NoSuchUpload|EntityTooSmall/.test(error.name))
       throw new ValidationError('UPLOAD_INCOMPLETE');

@@ -125,6 +125,22 @@ describe('upload sessions', () => {
     });
   });
 
+  it('completes a file with the ETags the store listed (whose sizes it checked), never the ETags the client sent', async () => {
+    const { p, d, session } = await opened([10]);
+    await presignParts(session.sessionId, 0, [1], member, p);
+    const uploadId = p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!;
+    const listed = p.objects.uploadPart(uploadId, 1, new Uint8Array(10).fill(3));
+    const sent: unknown[] = [];
+    const complete = p.objects.completeMultipart.bind(p.objects);
+    p.objects.completeMultipart = async (bucket, key, id, parts) => {
+      sent.push(parts);
+      return complete(bucket, key, id, parts);
+    };
+    await completeFile(session.sessionId, 0, [{ partNumber: 1, etag: '"not-what-was-checked"' }], member, p);
+    expect(sent).toEqual([[{ partNumber: 1, etag: listed }]]);
+    expect(await p.objects.get('uploads', `h1/${d.id}/raw/0`)).toEqual(new Uint8Array(10).fill(3));
+  });
+
   it('lets only the owner, their lead or an admin work on an upload session, not a teammate who can see the dataset', async () => {
     const { p, session } = await opened([10]);
     const teammate = caller('TEAM_MEMBER', { userId: 'user-teammate' });
