@@ -9,6 +9,7 @@
  *   POST /api/uploads/{s}/files/{i}/complete     once a file has all its parts
  *   POST /api/uploads/{s}/complete               once every file is complete: the pipeline starts
  */
+import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { UploadSession } from '#shared/schemas/api/uploads.ts';
 
 export type UploadSource = {
@@ -195,7 +196,8 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
       files: files.map((f) => ({
         path: f.path,
         sizeBytes: f.sizeBytes,
-        ...(f.seriesInstanceUID ? { seriesInstanceUID: f.seriesInstanceUID } : {}),
+        // A malformed UID (seen in the wild) is left out rather than failing the session: it is only a grouping hint.
+        ...(f.seriesInstanceUID && isDicomUid(f.seriesInstanceUID) ? { seriesInstanceUID: f.seriesInstanceUID } : {}),
       })),
     },
   );

@@ -13,6 +13,19 @@ export const IdSchema = z
   .regex(/^[A-Za-z0-9._:-]+$/, 'Invalid input');
 export const IsoDateTimeSchema = z.string();
 
+/** PS3.5 section 9.1 limit on a UID's length. */
+export const MAX_DICOM_UID_LENGTH = 64;
+
+/**
+ * A DICOM UID as PS3.5 section 9.1 defines it: components of digits separated by dots, no component empty or with a
+ * leading zero (a lone "0" is a component), at most 64 characters. Checked before a UID can reach a key.
+ */
+export function isDicomUid(value: string): boolean {
+  return value.length <= MAX_DICOM_UID_LENGTH && /^(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*$/.test(value);
+}
+
+export const DicomUidSchema = z.string().refine(isDicomUid, 'Invalid input');
+
 /** Cursor-paginated list; `nextToken` is opaque (an encoded DynamoDB LastEvaluatedKey, sealed to the hospital). */
 export function pageOf<T extends z.ZodTypeAny>(item: T) {
   return z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema } from './common.ts';
+import { DicomUidSchema, IdSchema } from './common.ts';
 
 /** Record section 9: wizard and enhanced-uploader limits. */
 export const MAX_WIZARD_FILES = 500;
@@ -24,7 +24,10 @@ export const UploadFileSchema = z.object({
   /** Relative path inside the picked folder; used only to mirror the tree, never stored as PHI. */
   path: z.string().min(1).max(1024).refine(isRelativeUploadPath, 'Invalid input'),
   sizeBytes: z.number().int().positive().max(MAX_FILE_BYTES),
-  seriesInstanceUID: z.string().max(128).optional(),
+  /** UIDs the client read from the file (PS3.5 9.1 syntax), to group files before the pipeline reads them itself. */
+  studyInstanceUID: DicomUidSchema.optional(),
+  seriesInstanceUID: DicomUidSchema.optional(),
+  sopInstanceUID: DicomUidSchema.optional(),
 });
 
 /** POST /api/datasets/{id}/upload/session */

@@ -5,6 +5,8 @@ import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
 import { getUploadSession } from '#shared/domain/uploads/get-upload-session.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
 import { presignParts } from '#shared/domain/uploads/presign-parts.ts';
+import { uploadDataset } from '#shared/domain/uploads/upload-client.ts';
+import { isDicomUid } from '#shared/schemas/api/common.ts';
 import {
   CreateUploadSessionRequestSchema,
   MAX_ENHANCED_FILES,
@@ -210,5 +212,62 @@ describe('completing an upload twice', () => {
     expect(p.pipeline.started).toHaveLength(2);
     expect(new Set(p.pipeline.started.map((s) => (s as { runId: string }).runId)).size).toBe(1);
     expect(file.objectKey).toMatch(/raw\/0$/);
+  });
+
+  it('accepts only PS3.5 UIDs (digits and dots, no leading zeros, at most 64 characters) for the UIDs of a file', () => {
+    for (const uid of ['1.2.840.10008.5.1.4.1.1.4', '2.25.0', '0', '1.0.3', `1.${'9'.repeat(62)}`])
+      expect(isDicomUid(uid), uid).toBe(true);
+    for (const uid of [
+      '',
+      '1.02.3',
+      '01.2',
+      '1..2',
+      '.1.2',
+      '1.2.',
+      '1.2.3a',
+      '1.2/../3',
+      'H#h1',
+      '1.2 3',
+      `1.${'9'.repeat(63)}`,
+    ])
+      expect(isDicomUid(uid), uid).toBe(false);
+    const withUid = (key: string, uid: string) =>
+      CreateUploadSessionRequestSchema.safeParse({ files: [{ path: 'a.dcm', sizeBytes: 1, [key]: uid }] }).success;
+    for (const key of ['studyInstanceUID', 'seriesInstanceUID', 'sopInstanceUID']) {
+      expect(withUid(key, '1.2.3.4'), key).toBe(true);
+      expect(withUid(key, '1.2.3/../../h2'), key).toBe(false);
+      expect(withUid(key, '1.002.3'), key).toBe(false);
+      expect(withUid(key, `1.${'2'.repeat(63)}`), key).toBe(false);
+    }
+  });
+
+  it('the upload client leaves a malformed series UID out of the session request instead of failing the upload', async () => {
+    const bodies: unknown[] = [];
+    const fetch = (async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      return new Response(JSON.stringify({ error: { code: 'INVALID_STATE', message: 'stop here' } }), { status: 409 });
+    }) as unknown as typeof globalThis.fetch;
+    const source = (seriesInstanceUID: string) => ({
+      path: 'a.dcm',
+      sizeBytes: 1,
+      seriesInstanceUID,
+      read: async () => new Uint8Array(1),
+    });
+    await expect(
+      uploadDataset({
+        api: { baseUrl: '', getToken: async () => 't', fetch },
+        datasetId: 'd1',
+        files: [source('1.2.3'), source('1.02.3')],
+        maxAttempts: 1,
+      }),
+    ).rejects.toThrow('stop here');
+    expect(bodies).toEqual([
+      {
+        files: [
+          { path: 'a.dcm', sizeBytes: 1, seriesInstanceUID: '1.2.3' },
+          { path: 'a.dcm', sizeBytes: 1 },
+        ],
+      },
+    ]);
   });
 });
