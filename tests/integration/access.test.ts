@@ -118,6 +118,7 @@ async function dataset(
           objectKey,
           multipartUploadId: uploadId,
           status: options.upload === 'all-complete' ? 'COMPLETE' : 'PENDING',
+          expiresAtEpoch: Math.floor(Date.now() / 1000) + 3600,
         },
       ],
     );

@@ -1,8 +1,13 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
+import { TTL_ATTRIBUTE } from '#shared/db/table.ts';
 import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
 import type { Table } from './client.ts';
 import { batchDelete, batchPut, isConditionFailure, primaryKeyOf, queryAll } from './expressions.ts';
+
+/** DynamoDB deletes expired items within days, not at once: an expired item reads as gone. */
+const live = (item: Record<string, unknown>) =>
+  typeof item[TTL_ATTRIBUTE] !== 'number' || item[TTL_ATTRIBUTE] * 1000 > Date.now();
 
 export function createUploadRepository(table: Table): UploadRepository {
   const { doc, tableName: TableName } = table;
@@ -14,6 +19,7 @@ export function createUploadRepository(table: Table): UploadRepository {
           ...keys.uploadFile(file.hospitalId, file.sessionId, file.fileIndex),
           entity: 'uploadFile',
           ...file,
+          [TTL_ATTRIBUTE]: file.expiresAtEpoch,
         })),
       );
       await doc.send(
@@ -33,13 +39,13 @@ export function createUploadRepository(table: Table): UploadRepository {
       const items = await queryAll(table, hospitalPk(hospitalId), keys.uploadFilePrefix(sessionId), {
         ConsistentRead: true,
       });
-      return items.map((item) => withoutKeys(item) as UploadFileRecord);
+      return items.filter(live).map((item) => withoutKeys(item) as UploadFileRecord);
     },
     async getFile(hospitalId, sessionId, fileIndex) {
       const { Item } = await doc.send(
         new GetCommand({ TableName, Key: keys.uploadFile(hospitalId, sessionId, fileIndex), ConsistentRead: true }),
       );
-      return Item ? (withoutKeys(Item) as UploadFileRecord) : undefined;
+      return Item && live(Item) ? (withoutKeys(Item) as UploadFileRecord) : undefined;
     },
     async markFileComplete(hospitalId, sessionId, fileIndex) {
       await doc.send(

@@ -10,7 +10,7 @@ import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
 import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
 import { AccessDeniedError, InvalidStateError, ValidationError } from '#shared/domain/errors.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
-import { rawObjectKey, type UploadFileRecord, type UploadRepository } from './ports.ts';
+import { rawObjectKey, uploadFilesExpiry, type UploadFileRecord, type UploadRepository } from './ports.ts';
 import { getUploadSession } from './get-upload-session.ts';
 
 export type UploadDeps = {
@@ -51,6 +51,7 @@ export async function openUploadSession(
   if (dataset.status !== 'CREATED') throw new InvalidStateError();
 
   const sessionId = deps.ids.newId();
+  const openedAt = deps.clock.now();
   const records: UploadFileRecord[] = files.map((file, fileIndex) => ({
     sessionId,
     hospitalId: caller.hospitalId,
@@ -60,6 +61,7 @@ export async function openUploadSession(
     partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)),
     objectKey: rawObjectKey(caller.hospitalId, datasetId, fileIndex),
     status: 'PENDING',
+    expiresAtEpoch: uploadFilesExpiry(openedAt),
   }));
   const session = {
     sessionId,
@@ -70,7 +72,7 @@ export async function openUploadSession(
     fileCount: files.length,
     totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0),
     status: 'OPEN' as const,
-    createdAt: deps.clock.now(),
+    createdAt: openedAt,
   };
   await deps.uploads.createSession(session, records);
   await changeStatus(deps, {

@@ -17,7 +17,10 @@ export type UploadFileRecord = {
   sessionId: string;
   hospitalId: string;
   fileIndex: number;
-  /** Relative path in the picked folder, kept only until the raw upload is deleted (to let a client resume). */
+  /**
+   * Relative path in the picked folder (PACS exports name folders after patients): kept only to let a client resume,
+   * deleted when the upload completes, and expiring with the item (expiresAtEpoch) when it never does.
+   */
   path: string;
   sizeBytes: number;
   partCount: number;
@@ -25,7 +28,16 @@ export type UploadFileRecord = {
   /** Set when the client first asks for part URLs of the file (opening a session makes no S3 calls, so it stays fast for 1000 files). */
   multipartUploadId?: string;
   status: 'PENDING' | 'COMPLETE';
+  /** Epoch seconds after which the item (and its path) is gone: the table's TTL attribute. */
+  expiresAtEpoch: number;
 };
+
+/** How long an upload's file items live: as long as the raw uploads they name, never beyond an abandoned upload. */
+export const UPLOAD_FILES_TTL_SECONDS = 2 * 24 * 60 * 60;
+
+export function uploadFilesExpiry(openedAt: string): number {
+  return Math.floor(Date.parse(openedAt) / 1000) + UPLOAD_FILES_TTL_SECONDS;
+}
 
 export type UploadRepository = {
   createSession(session: UploadSessionRecord, files: UploadFileRecord[]): Promise<void>;
@@ -41,7 +53,7 @@ export type UploadRepository = {
     multipartUploadId: string,
   ): Promise<string>;
   setSessionStatus(hospitalId: string, sessionId: string, status: UploadSessionStatus): Promise<void>;
-  /** Removes the file items (their paths) once the raw uploads are gone. */
+  /** Removes the file items (their paths) once the upload is complete or its raw uploads are gone. */
   deleteFiles(hospitalId: string, sessionId: string): Promise<void>;
 };
 
