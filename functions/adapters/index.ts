@@ -6,6 +6,7 @@ import { createAuditLog } from './dynamo/audit-log.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { describeTable } from './dynamo/health.ts';
+import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
 import { createPageTokens, createPseudonymizer } from './crypto.ts';
 import { createObjectStore } from './s3/object-store.ts';
@@ -42,6 +43,7 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     datasets: createDatasetRepository(table),
     audit: createAuditLog(table),
     directory: createDirectory(table),
+    policies: createPolicyRepository(table),
     uploads: createUploadRepository(table),
     objects,
     pipeline: createPipelineStarter({ region, stateMachineArn: env.STATE_MACHINE_ARN, endpoint: env.SFN_ENDPOINT }),

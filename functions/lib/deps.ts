@@ -8,6 +8,7 @@ import type {
   PipelineStarter,
   Pseudonymizer,
 } from '#shared/domain/datasets/ports.ts';
+import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 
@@ -21,6 +22,7 @@ export type ServerDeps = {
   datasets: DatasetRepository;
   audit: AuditLog;
   directory: Directory;
+  policies: DeidentificationPolicies;
   uploads: UploadRepository;
   objects: ObjectStore;
   pipeline: PipelineStarter;

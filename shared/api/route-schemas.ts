@@ -14,6 +14,10 @@ import {
   UpdateDatasetRequestSchema,
 } from '#shared/schemas/api/datasets.ts';
 import {
+  DeidentificationPolicyResponseSchema,
+  DeidentificationPolicySchema,
+} from '#shared/schemas/api/hospital-admin.ts';
+import {
   CompleteFileRequestSchema,
   CreateUploadSessionRequestSchema,
   PartUrlsRequestSchema,
@@ -91,6 +95,11 @@ export const ROUTE_SCHEMAS = {
     response: z.object({ fileIndex: z.number().int(), status: z.literal('COMPLETE') }),
   },
   'POST /api/uploads/{sessionId}/complete': { path: SessionPath, response: DatasetSchema },
+  'GET /api/hospital-admin/deidentification-policy': { response: DeidentificationPolicyResponseSchema },
+  'PUT /api/hospital-admin/deidentification-policy': {
+    body: DeidentificationPolicySchema,
+    response: DeidentificationPolicyResponseSchema,
+  },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 
 export { ApiErrorSchema };

@@ -43,6 +43,7 @@ export type RouteDefinition = {
 
 const STAFF: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'];
 const UPLOADERS: readonly Role[] = ['TEAM_LEAD', 'TEAM_MEMBER'];
+const HOSPITAL_ADMINS: readonly Role[] = ['HOSPITAL_ADMIN'];
 /** The visualizer is open to every signed-in role of the hospital (record section 2), so a guest may read one dataset of their team. */
 const VIEWERS: readonly Role[] = [...STAFF, 'GUEST'];
 
@@ -205,6 +206,23 @@ export const ROUTES = [
     auth: 'user',
     roles: UPLOADERS,
     summary: 'Finish the upload and start the dataset pipeline',
+  },
+
+  {
+    method: 'GET',
+    path: '/api/hospital-admin/deidentification-policy',
+    domain: 'hospitals',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "The hospital's de-identification policy: default options and those uploaders may change",
+  },
+  {
+    method: 'PUT',
+    path: '/api/hospital-admin/deidentification-policy',
+    domain: 'hospitals',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "Set the hospital's de-identification policy (audited with before and after)",
   },
 ] as const satisfies readonly RouteDefinition[];
 

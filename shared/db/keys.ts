@@ -26,6 +26,11 @@ export const keys = {
   }),
   team: (hospitalId: string, teamId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `TEAM#${teamId}` }),
   user: (hospitalId: string, userId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `USER#${userId}` }),
+  /** The hospital's de-identification policy (one item; absent = the defaults). */
+  deidentificationPolicy: (hospitalId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: 'POLICY#DEIDENTIFICATION',
+  }),
   /** gsi3: find a user by e-mail (case-insensitive), e.g. for invitations and sign-in bookkeeping. */
   userByEmail: (email: string): ItemKey => ({ [G3.pk]: `EMAIL#${email.toLowerCase()}`, [G3.sk]: 'USER' }),
 

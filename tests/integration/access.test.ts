@@ -3,6 +3,7 @@ import { ROUTES, routeKey } from '#shared/api/routes.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { rawObjectKey } from '#shared/domain/uploads/ports.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
@@ -189,6 +190,16 @@ const newDataset = {
   hipaaDisclosure: true,
 };
 
+const hospitalAdmins = (ok: number): Record<Actor, number> => ({
+  SUPER_ADMIN: 403,
+  HOSPITAL_ADMIN: ok,
+  TEAM_LEAD: 403,
+  TEAM_MEMBER: 403,
+  GUEST: 403,
+  OTHER_HOSPITAL: 403,
+  ANONYMOUS: 401,
+});
+
 const EXPECTATIONS: Record<string, Case> = {
   'GET /api/health': { prepare: async () => ({ method: 'GET', path: '/api/health' }), expect: everyone(200, 200) },
   'GET /api/openapi.json': {
@@ -306,6 +317,18 @@ const EXPECTATIONS: Record<string, Case> = {
       path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'all-complete' })).sessionId}/complete`,
     }),
     expect: uploaders(200),
+  },
+  'GET /api/hospital-admin/deidentification-policy': {
+    prepare: async () => ({ method: 'GET', path: '/api/hospital-admin/deidentification-policy' }),
+    expect: hospitalAdmins(200),
+  },
+  'PUT /api/hospital-admin/deidentification-policy': {
+    prepare: async () => ({
+      method: 'PUT',
+      path: '/api/hospital-admin/deidentification-policy',
+      body: DEFAULT_DEIDENTIFICATION_POLICY,
+    }),
+    expect: hospitalAdmins(200),
   },
 };
 

@@ -28,6 +28,7 @@ import { describeTable } from '#functions/adapters/dynamo/health.ts';
 import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
 import { createDirectory } from '#functions/adapters/dynamo/directory.ts';
+import { createPolicyRepository } from '#functions/adapters/dynamo/policies-repository.ts';
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
 import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
@@ -189,6 +190,7 @@ const HANDLERS: Record<
   auth: () => import('#functions/auth/handler.ts'),
   datasets: () => import('#functions/datasets/handler.ts'),
   uploads: () => import('#functions/uploads/handler.ts'),
+  hospitals: () => import('#functions/hospitals/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -245,6 +247,7 @@ export async function startHarness(): Promise<Harness> {
     datasets: createDatasetRepository(table),
     audit: createAuditLog(table),
     directory: createDirectory(table),
+    policies: createPolicyRepository(table),
     uploads: createUploadRepository(table),
     objects,
     pipeline: {

@@ -63,6 +63,34 @@ export const AnonymizationOptionsSchema = z.object({
   keepPrivate: z.boolean().default(false),
 });
 export type AnonymizationOptions = z.infer<typeof AnonymizationOptionsSchema>;
+export type AnonymizationOption = keyof AnonymizationOptions;
+export const ANONYMIZATION_OPTIONS = Object.keys(AnonymizationOptionsSchema.shape) as AnonymizationOption[];
+
+/**
+ * What the engine does with private attributes. The API's `keepPrivate` chooses between the first two (false: Retain
+ * Safe Private, the default; true: keep all); 'none' (remove every private attribute) has no API option yet.
+ */
+export const PRIVATE_ATTRIBUTE_CHOICES = ['safe', 'all', 'none'] as const;
+export type PrivateAttributes = (typeof PRIVATE_ATTRIBUTE_CHOICES)[number];
+export function privateAttributesOf(options: Pick<AnonymizationOptions, 'keepPrivate'>): PrivateAttributes {
+  return options.keepPrivate ? 'all' : 'safe';
+}
+
+/**
+ * The options an uploader asks for: any subset. The server fills the rest from the hospital's de-identification
+ * policy and refuses a value the policy does not let uploaders change.
+ */
+export const AnonymizationRequestSchema = z
+  .object({
+    retainPhysicianIdentity: z.boolean(),
+    retainInstitutionIdentity: z.boolean(),
+    retainUids: z.boolean(),
+    retainLongitudinalDates: z.boolean(),
+    retainPatientCharacteristics: z.boolean(),
+    keepPrivate: z.boolean(),
+  })
+  .partial();
+export type AnonymizationRequest = z.infer<typeof AnonymizationRequestSchema>;
 
 export const BidsSuggestionSchema = z.object({ datatype: z.string(), suffix: z.string() });
 
@@ -159,14 +187,7 @@ export const CreateDatasetRequestSchema = z.object({
   patientConsent: z.literal(true, { error: 'Required' }),
   hipaaDisclosure: z.literal(true, { error: 'Required' }),
   researchConsent: z.boolean().optional(),
-  anonymization: AnonymizationOptionsSchema.default({
-    retainPhysicianIdentity: false,
-    retainInstitutionIdentity: false,
-    retainUids: false,
-    retainLongitudinalDates: false,
-    retainPatientCharacteristics: false,
-    keepPrivate: false,
-  }),
+  anonymization: AnonymizationRequestSchema.optional(),
 });
 export type CreateDatasetRequest = z.infer<typeof CreateDatasetRequestSchema>;
 
@@ -197,7 +218,7 @@ export const UpdateDatasetRequestSchema = CreateDatasetRequestSchema.omit({
   .partial()
   .extend({
     urgency: CreateDatasetRequestSchema.shape.urgency.removeDefault().optional(),
-    anonymization: CreateDatasetRequestSchema.shape.anonymization.removeDefault().optional(),
+    anonymization: AnonymizationRequestSchema.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'Required');

@@ -11,6 +11,7 @@ import type {
 } from '#shared/domain/datasets/ports.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
+import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
 
 /** In-memory ports with the same contracts as the DynamoDB adapters (conditional status writes included). */
@@ -184,6 +185,17 @@ export function caller(role: Role, overrides: Partial<Caller> = {}): Caller {
   };
 }
 
+export function fakePolicies(): DeidentificationPolicies & { items: Map<string, StoredDeidentificationPolicy> } {
+  const items = new Map<string, StoredDeidentificationPolicy>();
+  return {
+    items,
+    get: async (hospitalId) => items.get(hospitalId),
+    put: async (hospitalId, policy) => {
+      items.set(hospitalId, policy);
+    },
+  };
+}
+
 export function ports() {
   let n = 0;
   const audit = fakeAudit();
@@ -191,6 +203,7 @@ export function ports() {
     datasets: fakeDatasets(audit),
     audit,
     uploads: fakeUploads(),
+    policies: fakePolicies(),
     objects: createMemoryObjectStore(),
     pageTokens: fakePageTokens,
     pseudonymizer: { patientAlias: async (h: string, mrn: string) => `PT-${h}-${mrn.length}` },

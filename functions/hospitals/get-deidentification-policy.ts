@@ -1,0 +1,6 @@
+import { getDeidentificationPolicy } from '#shared/domain/hospitals/deidentification-policy.ts';
+import { httpHandler } from '#functions/lib/http-handler.ts';
+
+export const handler = httpHandler('GET /api/hospital-admin/deidentification-policy', async (_request, caller, deps) =>
+  getDeidentificationPolicy(caller, deps),
+);
