@@ -8,7 +8,7 @@ import { rawObjectKey } from '#shared/domain/uploads/ports.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
-import { startHarness, subOf, type Harness } from './datasets-harness.ts';
+import { HARNESS_POOL, startHarness, subOf, type Harness } from './datasets-harness.ts';
 
 /**
  * Point 5: every route of the table, as every role, as a user of the other hospital and unauthenticated. Each call
@@ -488,6 +488,9 @@ describe.each([
   });
 });
 
+/** What every ID token of the harness's pool and site client carries. */
+const ID_TOKEN = { token_use: 'id', aud: HARNESS_POOL.clientId, iss: HARNESS_POOL.issuer };
+
 describe('claims that the authorizer passed but the user record does not back (in process)', () => {
   let harness: Harness;
   beforeAll(async () => {
@@ -502,11 +505,18 @@ describe('claims that the authorizer passed but the user record does not back (i
     expect(
       (
         await harness.call('GET', '/api/me', {
-          claims: { sub: 'sub-unknown', email: 'x@y', 'custom:hospitalId': HOSPITAL, 'cognito:groups': 'TEAM_MEMBER' },
+          claims: {
+            ...ID_TOKEN,
+            sub: 'sub-unknown',
+            email: 'x@y',
+            'custom:hospitalId': HOSPITAL,
+            'cognito:groups': 'TEAM_MEMBER',
+          },
         })
       ).status,
     ).toBe(401);
     const spoofed = {
+      ...ID_TOKEN,
       sub: subOf(member.email),
       email: member.email,
       'custom:hospitalId': 'hosp-lakeview',
@@ -518,6 +528,7 @@ describe('claims that the authorizer passed but the user record does not back (i
   it('answers 403 when the groups claim names a role the user does not have', async () => {
     const member = harness.user(ACTORS.TEAM_MEMBER!);
     const forged = {
+      ...ID_TOKEN,
       sub: subOf(member.email),
       email: member.email,
       'custom:hospitalId': HOSPITAL,
@@ -526,5 +537,44 @@ describe('claims that the authorizer passed but the user record does not back (i
     expect((await harness.call('GET', '/api/datasets', { claims: forged })).status).toBe(403);
     const plain = { ...forged, 'cognito:groups': 'TEAM_MEMBER' };
     expect((await harness.call('GET', '/api/datasets', { claims: plain })).status).toBe(200);
+  });
+
+  it("answers 401 for a valid user's token issued to another app client or pool, or for an access token", async () => {
+    const member = harness.user(ACTORS.TEAM_MEMBER!);
+    const claims = {
+      ...ID_TOKEN,
+      sub: subOf(member.email),
+      email: member.email,
+      'custom:hospitalId': HOSPITAL,
+      'cognito:groups': 'TEAM_MEMBER',
+    };
+    expect((await harness.call('GET', '/api/me', { claims })).status).toBe(200);
+    for (const wrong of [
+      { aud: 'another-client' },
+      { iss: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Other' },
+      { token_use: 'access' },
+    ])
+      expect((await harness.call('GET', '/api/me', { claims: { ...claims, ...wrong } })).status).toBe(401);
+  });
+
+  it("keeps each hospital's de-identification policy to itself and enforces it on dataset creation", async () => {
+    const open = { ...DEFAULT_DEIDENTIFICATION_POLICY, uploaderMayChange: ['retainUids'] };
+    const put = await harness.call('PUT', '/api/hospital-admin/deidentification-policy', {
+      as: ACTORS.HOSPITAL_ADMIN,
+      body: open,
+    });
+    expect(put.status).toBe(200);
+    const lakeview = await harness.call('GET', '/api/hospital-admin/deidentification-policy', {
+      as: 'admin@lakeview.demo.local',
+    });
+    expect(lakeview.body.uploaderMayChange).toEqual([]);
+    const body = { ...newDataset, anonymization: { retainUids: true } };
+    expect((await harness.call('POST', '/api/datasets', { as: ACTORS.TEAM_MEMBER, body })).status).toBe(201);
+    const refused = await harness.call('POST', '/api/datasets', { as: ACTORS.OTHER_HOSPITAL, body });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'anonymization.retainUids' }],
+    });
   });
 });
