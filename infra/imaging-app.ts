@@ -50,9 +50,12 @@ export function buildImagingApp(app: App, options: BuildOptions = {}): ImagingSt
   const auth = new AuthStack(app, id('auth'), {
     config,
     siteOrigins,
+    dataKey: storage.dataKey,
+    pseudonymSecret: storage.pseudonymSecret,
     description: description('Cognito user pool, groups, SSO providers'),
   });
   auth.addStackDependency(edge, 'SSO callback URLs are the site origin');
+  auth.addStackDependency(storage, "the token trigger's log group uses the data key");
 
   const pipeline = new PipelineStack(app, id('pipeline'), {
     config,

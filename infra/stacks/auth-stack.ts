@@ -15,11 +15,16 @@ import {
   UserPoolIdentityProviderOidc,
   UserPoolIdentityProviderSaml,
   UserPoolIdentityProviderSamlMetadata,
+  UserPoolOperation,
   type IUserPoolIdentityProvider,
 } from 'aws-cdk-lib/aws-cognito';
+import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROLES, ROLE_TITLES } from '#shared/auth/roles.ts';
 import type { IdentityProviderConfig, StageConfig } from '#infra/config.ts';
+import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
 import { resourceNames } from '#infra/resource-names.ts';
 
 /** Custom attributes of a user: the tenant and team the API scopes every request to. */
@@ -29,12 +34,23 @@ export type AuthStackProps = StackProps & {
   config: StageConfig;
   /** Origins allowed as OAuth callback/sign-out URLs when SSO is configured. */
   siteOrigins: string[];
+  /** Key of the stage's logs and data (the trigger's log group). */
+  dataKey: IKey;
+  pseudonymSecret: ISecret;
 };
+
+/** The trigger that writes the `mfa` claim the API requires of admins and leads in prod. */
+export const PRE_TOKEN_GENERATION_ENTRY = 'functions/triggers/pre-token-generation.ts';
 
 /**
  * The Cognito user pool: e-mail sign-in, one group per role (shared/auth/roles.ts), the hospital and team as
  * custom attributes (writable only by administrators through the API, never by the user), one app client
  * for the site, and one SAML or OIDC identity provider per hospital e-mail domain from context.
+ *
+ * MFA: TOTP is offered to every local account (OPTIONAL; `-c mfa=REQUIRED` makes it compulsory for all). A
+ * pre-token-generation trigger marks ID tokens whose sign-in a second factor vouches for (the `mfa` claim: TOTP
+ * enabled, or a federated account), and in prod the API refuses hospital admins and team leads without it
+ * (functions/lib/caller.ts).
  */
 export class AuthStack extends Stack {
   readonly userPool: UserPool;
@@ -89,6 +105,8 @@ export class AuthStack extends Stack {
       );
     }
 
+    this.addMfaClaimTrigger(props);
+
     ROLES.forEach((role, precedence) => {
       new CfnUserPoolGroup(this, `Group${role}`, {
         userPoolId: this.userPool.userPoolId,
@@ -133,6 +151,32 @@ export class AuthStack extends Stack {
         : { disableOAuth: true }),
     });
     for (const idp of this.identityProviders) this.userPoolClient.node.addDependency(idp);
+  }
+
+  private addMfaClaimTrigger(props: AuthStackProps): void {
+    const trigger = new ImagingFunction(this, 'PreTokenGeneration', {
+      config: props.config,
+      entry: PRE_TOKEN_GENERATION_ENTRY,
+      description: 'User pool pre-token-generation: the mfa claim of ID tokens',
+      memoryMb: 256,
+      timeoutSeconds: 5,
+      dataKey: props.dataKey,
+      pseudonymSecret: props.pseudonymSecret,
+    });
+    this.userPool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION, trigger);
+    // A policy of its own, not the role's default policy: the function must exist before the pool that invokes it,
+    // and this statement names the pool, so the function may not wait for it.
+    const readMfa = new Policy(this, 'PreTokenGenerationReadsMfa', {
+      roles: [trigger.executionRole],
+      statements: [
+        new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [this.userPool.userPoolArn] }),
+      ],
+    });
+    Validations.of(readMfa).acknowledge({
+      id: 'HIPAA.Security-IAMNoInlinePolicy',
+      reason:
+        "The trigger's one extra statement (AdminGetUser on this pool) is kept apart from its default policy to break the pool-function dependency cycle.",
+    });
   }
 
   /**

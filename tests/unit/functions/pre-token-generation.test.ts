@@ -1,0 +1,45 @@
+import { AdminGetUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { handler } from '#functions/triggers/pre-token-generation.ts';
+
+const cognito = mockClient(CognitoIdentityProviderClient);
+afterEach(() => cognito.reset());
+
+function signIn(userAttributes: Record<string, string> = {}): PreTokenGenerationTriggerEvent {
+  return {
+    version: '1',
+    triggerSource: 'TokenGeneration_Authentication',
+    region: 'eu-west-1',
+    userPoolId: 'eu-west-1_Pool',
+    userName: 'user-1',
+    callerContext: { awsSdkVersion: '3', clientId: 'site' },
+    request: { userAttributes: { sub: 'sub-1', ...userAttributes }, groupConfiguration: {} as never },
+    response: { claimsOverrideDetails: null as never },
+  } as PreTokenGenerationTriggerEvent;
+}
+
+describe('pre-token-generation trigger (the mfa claim)', () => {
+  it('marks the ID token of a local account with TOTP enabled, asking the pool about that user', async () => {
+    cognito.on(AdminGetUserCommand).resolves({ Username: 'user-1', UserMFASettingList: ['SOFTWARE_TOKEN_MFA'] });
+    const result = await handler(signIn());
+    expect(result.response.claimsOverrideDetails).toEqual({ claimsToAddOrOverride: { mfa: 'totp' } });
+    expect(cognito.commandCalls(AdminGetUserCommand).map((c) => c.args[0].input)).toEqual([
+      { UserPoolId: 'eu-west-1_Pool', Username: 'user-1' },
+    ]);
+  });
+
+  it('leaves the claim out (suppressed) for a local account without TOTP', async () => {
+    cognito.on(AdminGetUserCommand).resolves({ Username: 'user-1', UserMFASettingList: [] });
+    expect((await handler(signIn())).response.claimsOverrideDetails).toEqual({ claimsToSuppress: ['mfa'] });
+    cognito.on(AdminGetUserCommand).resolves({ Username: 'user-1' });
+    expect((await handler(signIn())).response.claimsOverrideDetails).toEqual({ claimsToSuppress: ['mfa'] });
+  });
+
+  it("vouches for a federated account (its hospital's identity provider signs it in) without asking the pool", async () => {
+    const result = await handler(signIn({ identities: '[{"providerName":"saml-northside"}]' }));
+    expect(result.response.claimsOverrideDetails).toEqual({ claimsToAddOrOverride: { mfa: 'idp' } });
+    expect(cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
+  });
+});
