@@ -231,6 +231,8 @@ export async function startHarness(): Promise<Harness> {
     AWS_REGION: 'us-east-1',
     USER_POOL_ID: HARNESS_POOL.userPoolId,
     USER_POOL_CLIENT_ID: HARNESS_POOL.clientId,
+    // A local twin started earlier in the process publishes its pool under its own endpoint; this pool is a cloud one.
+    COGNITO_ENDPOINT: '',
     SITE_ORIGIN: 'http://localhost:3000',
     IWS_SILENT_LOGS: '1',
   };
