@@ -3,7 +3,7 @@ import { ROUTES, routeKey } from '#shared/api/routes.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
-import { rawObjectKey } from '#shared/domain/uploads/ports.ts';
+import { uploadKeys } from '#shared/domain/object-keys.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
@@ -84,7 +84,7 @@ async function dataset(
   let sessionId: string | undefined;
   if (options.upload) {
     sessionId = `session-${id}`;
-    const objectKey = rawObjectKey(HOSPITAL, id, 0);
+    const objectKey = uploadKeys.file(HOSPITAL, id, 0);
     const uploadId = await h.deps.objects.createMultipart('uploads', objectKey);
     const etag =
       options.upload === 'open' ? undefined : await h.uploadPart(objectKey, uploadId, new Uint8Array([1, 2, 3]));

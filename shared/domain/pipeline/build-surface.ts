@@ -1,7 +1,8 @@
 import { buildSurface, SurfaceSourceError, type SurfaceResult } from '#shared/processing/surface.ts';
 import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
-import { assetPrefix, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
+import { assetKeys } from '#shared/domain/object-keys.ts';
+import { loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
 /** Anatomical labels in order of preference for the head surface. */
 const ANATOMICAL_PREFERENCE = ['T1', 'T1_CONTRAST', 'T2', 'FLAIR', 'SWI', 'OTHER'] as const;
@@ -14,7 +15,14 @@ export function pickAnatomicalVolume(assets: AssetRecord[]): AssetRecord | undef
     return i === -1 ? Number.POSITIVE_INFINITY : i;
   };
   return assets
-    .filter((a) => a.type === 'VOLUME' && !a.metadata.bvalKey && !a.metadata.derivedFrom && Number.isFinite(rank(a)))
+    .filter(
+      (a) =>
+        a.type === 'VOLUME' &&
+        a.seriesId !== undefined &&
+        !a.metadata.bvalKey &&
+        !a.metadata.derivedFrom &&
+        Number.isFinite(rank(a)),
+    )
     .sort((a, b) => rank(a) - rank(b) || b.byteSize - a.byteSize)[0];
 }
 
@@ -50,13 +58,14 @@ export async function buildDatasetSurface(input: StageInput, deps: PipelineDeps)
     });
     return;
   }
-  const key = `${assetPrefix(hospitalId, datasetId)}${source.seriesId ?? 'dataset'}/surface.${surface.format}`;
+  const seriesId = source.seriesId!;
+  const key = assetKeys.surface(hospitalId, datasetId, seriesId, surface.format);
   await deps.objects.put('assets', key, surface.bytes, surface.mimeType);
   await deps.datasets.putAsset({
-    id: `${source.seriesId ?? 'dataset'}-surface`,
+    id: `${seriesId}-surface`,
     datasetId,
     hospitalId,
-    seriesId: source.seriesId,
+    seriesId,
     type: 'SURFACE',
     label: 'Head surface',
     byteSize: surface.bytes.byteLength,
