@@ -45,7 +45,12 @@ let counter = 0;
 
 async function dataset(
   status: DatasetStatus,
-  options: { teamId?: string; withSeries?: boolean; upload?: 'open' | 'parts-stored' | 'all-complete' } = {},
+  options: {
+    teamId?: string;
+    withSeries?: boolean;
+    heldSeries?: boolean;
+    upload?: 'open' | 'parts-stored' | 'all-complete';
+  } = {},
 ) {
   const id = `ds-${Date.now().toString(36)}-${++counter}`;
   const now = new Date(Date.UTC(2026, 0, 1, 0, 0, counter)).toISOString();
@@ -121,7 +126,7 @@ async function dataset(
   }
   const { etag, ...stored } = record as DatasetRecord & { etag?: string };
   await h.deps.datasets.create(stored);
-  if (options.withSeries) {
+  if (options.withSeries || options.heldSeries) {
     await h.deps.datasets.putSeries({
       id: '1.2.3.4',
       datasetId: id,
@@ -134,6 +139,7 @@ async function dataset(
       sizeBytes: 10,
       selected: true,
       classification: null,
+      ...(options.heldSeries ? { burnedInText: { reasons: ['BURNED_IN_ANNOTATION' as const] } } : {}),
       createdAt: now,
     });
   }
@@ -247,6 +253,13 @@ const EXPECTATIONS: Record<string, Case> = {
       body: { classifiedType: 'T1' },
     }),
     expect: staff(200, 200, 200),
+  },
+  'POST /api/datasets/{id}/series/{seriesId}/release': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${(await dataset('COMPLETE', { heldSeries: true })).id}/series/1.2.3.4/release`,
+    }),
+    expect: staff(200, 200, 403),
   },
   'GET /api/datasets/{id}/assets': {
     prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/assets` }),

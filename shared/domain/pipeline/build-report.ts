@@ -26,6 +26,8 @@ export async function buildDatasetReport(
     const s = ordered.find((x) => x.id === asset.seriesId);
     if (s) thumbnails.push({ seriesNumber: s.seriesNumber, png: await deps.objects.get('assets', asset.objectKey) });
   }
+  // In series order, whatever order the repository lists assets in, so every runner draws the same page.
+  thumbnails.sort((a, b) => a.seriesNumber - b.seriesNumber);
   const tract = assets.find((a) => a.type === 'TRACT');
   const surface = assets.find((a) => a.type === 'SURFACE');
   const quality: Record<string, string | number> = {

@@ -6,7 +6,8 @@ import { diffusionCandidates } from '#shared/domain/pipeline/build-tracts.ts';
 import { deidentifyStudy } from '#shared/domain/pipeline/deidentify-study.ts';
 import { classifyDatasetSeries } from '#shared/domain/pipeline/classify-series.ts';
 import type { PipelineDeps } from '#shared/domain/pipeline/deps.ts';
-import { buildDicom } from '#tests/helpers/dicom-builder.ts';
+import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
+import { buildDicom, buildStudy } from '#tests/helpers/dicom-builder.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 function volume(id: string, metadata: Record<string, unknown>, byteSize = 100): AssetRecord {
@@ -115,5 +116,61 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     expect(classified.classification).toMatchObject({ source: 'AI', classifiedType: expect.any(String) });
     expect(typeof classified.lowConfidence).toBe('boolean');
     expect((await p.datasets.get('h1', d.id))!.status).toBe('CLASSIFYING');
+  });
+
+  it('rejects a file whose retained UIDs are not PS3.5 UIDs, so they never become an object key', async () => {
+    // Prepare
+    const p = ports();
+    const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    const d = await createDataset(
+      { ...NEW_DATASET, anonymization: { ...NEW_DATASET.anonymization, retainUids: true } },
+      caller('TEAM_MEMBER'),
+      p,
+    );
+    await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
+    const withInstanceUid = (uid: string) => buildDicom({ extra: [{ tag: '00080018', vr: 'UI', value: uid }] });
+    await p.objects.put('uploads', `h1/${d.id}/raw/0`, withInstanceUid('1.2.826.0.1.3680043.9.9999.1.1'));
+    await p.objects.put('uploads', `h1/${d.id}/raw/1`, withInstanceUid('1.2.3.DOE/../x'));
+
+    // Act
+    await deidentifyStudy({ hospitalId: 'h1', datasetId: d.id, runId: 'r1' }, deps);
+
+    // Assess
+    const keys = [...p.objects.objects.keys()];
+    expect(keys).toEqual([`studies/h1/${d.id}/1.2.826.0.1.3680043.9.9999.3/1.2.826.0.1.3680043.9.9999.1.1.dcm`]);
+    expect((await p.datasets.get('h1', d.id))!.fileErrors).toEqual([{ fileIndex: 1, message: 'DICOM parsing failed' }]);
+  });
+});
+
+describe('burned-in text', () => {
+  it('flags a series by BurnedInAnnotation, secondary capture or encapsulated document SOP class, or ImageType', async () => {
+    const p = ports();
+    const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
+    const files = buildStudy([
+      { seriesNumber: 1, slices: 1 },
+      { seriesNumber: 2, slices: 1, burnedInAnnotation: 'YES' },
+      { seriesNumber: 3, slices: 1, burnedInAnnotation: 'NO' },
+      { seriesNumber: 4, slices: 1, sopClassUID: '1.2.840.10008.5.1.4.1.1.7.4' },
+      { seriesNumber: 5, slices: 1, sopClassUID: '1.2.840.10008.5.1.4.1.1.104.1' },
+      { seriesNumber: 6, slices: 1, imageType: 'DERIVED\\PRIMARY\\SCREEN SAVE' },
+      { seriesNumber: 7, slices: 1, imageType: 'DERIVED\\SECONDARY' },
+    ]);
+    for (const [i, file] of files.entries()) await p.objects.put('uploads', `h1/${d.id}/raw/${i}`, file.bytes);
+
+    await deidentifyStudy({ hospitalId: 'h1', datasetId: d.id, runId: 'r1' }, deps);
+
+    const series = (await p.datasets.listSeries('h1', d.id)).sort((a, b) => a.seriesNumber - b.seriesNumber);
+    expect(series.map((s) => s.burnedInText?.reasons ?? [])).toEqual([
+      [],
+      ['BURNED_IN_ANNOTATION'],
+      [],
+      ['SECONDARY_CAPTURE'],
+      ['ENCAPSULATED_DOCUMENT'],
+      ['SCREEN_SAVE'],
+      ['SECONDARY_IMAGE'],
+    ]);
+    expect(series.map(isHeldForBurnedInText)).toEqual([false, true, false, true, true, true, true]);
   });
 });

@@ -13,12 +13,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDicom } from '#shared/dicom/parse.ts';
 import { PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
 import { isClosedMesh } from '#shared/processing/isosurface.ts';
 import { readMz3 } from '#shared/processing/surface.ts';
 import { readTrk } from '#shared/processing/trk.ts';
-import { DTI_DICOM, T1_DICOM } from './fixtures.ts';
+import { DTI_DICOM, middleSlab, T1_DICOM } from './fixtures.ts';
 
 const run = promisify(execFile);
 const IWS = resolve(process.cwd(), 'cli/iws.mjs');
@@ -37,20 +36,6 @@ type Manifest = {
   skipped: { file: string; reason: string }[];
   timings: Record<string, number>;
 };
-
-/** The middle `count` slice positions of a series (by SliceLocation), so the test runs on a slab, not the whole study. */
-function middleSlab(dir: string, count: number): string[] {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.dcm'))
-    .map((f) => {
-      const { dataSet } = parseDicom(new Uint8Array(readFileSync(join(dir, f))));
-      return { file: f, location: Number(dataSet.string('x00201041')) };
-    });
-  const locations = [...new Set(files.map((f) => f.location))].sort((a, b) => a - b);
-  const first = Math.floor((locations.length - count) / 2);
-  const keep = new Set(locations.slice(first, first + count));
-  return files.filter((f) => keep.has(f.location)).map((f) => join(dir, f.file));
-}
 
 describe('iws process (the state machine stages over a folder) on a small study (a 10-slice slab of the Philips DTI and a 40-slice slab of the GE T1)', () => {
   let work: string;
