@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
-import { pickAnatomicalVolume } from '#shared/domain/pipeline/build-surface.ts';
+import { buildDatasetSurface, pickAnatomicalVolume } from '#shared/domain/pipeline/build-surface.ts';
+import { writeVolume } from '#shared/processing/nifti-io.ts';
 import { diffusionCandidates } from '#shared/domain/pipeline/build-tracts.ts';
 import { deidentifyStudy } from '#shared/domain/pipeline/deidentify-study.ts';
 import { classifyDatasetSeries } from '#shared/domain/pipeline/classify-series.ts';
@@ -38,6 +39,53 @@ describe('asset selection', () => {
     expect(pickAnatomicalVolume(assets)?.id).toBe('t1');
     expect(pickAnatomicalVolume(assets.filter((a) => a.id !== 't1'))?.id).toBe('flair');
     expect(pickAnatomicalVolume([volume('dwi', { classifiedType: 'DWI', bvalKey: 'x' })])).toBeUndefined();
+  });
+
+  it('builds the surface from the next anatomical volume when the best one cannot give one', async () => {
+    // Prepare: a 3-slice T1 (too thin) and a FLAIR with a bright ball in a 32³ volume
+    const p = ports();
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    const affine = [
+      [1, 0, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+    ];
+    const thin = writeVolume({
+      dims: [64, 64, 3],
+      voxelSize: [1, 1, 1],
+      affine,
+      datatype: 'float32',
+      data: new Float32Array(64 * 64 * 3).fill(7),
+    });
+    const n = 32;
+    const ball = writeVolume({
+      dims: [n, n, n],
+      voxelSize: [1, 1, 1],
+      affine,
+      datatype: 'float32',
+      data: Float32Array.from({ length: n ** 3 }, (_, i) =>
+        Math.hypot((i % n) - 15.5, (Math.floor(i / n) % n) - 15.5, Math.floor(i / (n * n)) - 15.5) <= 10 ? 800 : 20,
+      ),
+    });
+    for (const [id, type, bytes] of [
+      ['2.25.1', 'T1', thin],
+      ['2.25.2', 'FLAIR', ball],
+    ] as const) {
+      const key = `h1/${d.id}/${id}/volume-0.nii.gz`;
+      await p.objects.put('assets', key, bytes);
+      await p.datasets.putAsset({ ...volume(id, { classifiedType: type }), datasetId: d.id, objectKey: key });
+    }
+
+    // Act
+    await buildDatasetSurface({ hospitalId: 'h1', datasetId: d.id, runId: 'r1' }, {
+      ...p,
+      pseudonymSecret: async () => 's',
+    } as PipelineDeps);
+
+    // Assess
+    const surface = (await p.datasets.listAssets('h1', d.id)).find((a) => a.type === 'SURFACE');
+    expect(surface).toMatchObject({ seriesId: '2.25.2', objectKey: `h1/${d.id}/2.25.2/surface.mz3` });
   });
 
   it('builds tracts only for DTI/DWI volumes with at least 6 diffusion directions', async () => {
