@@ -1,15 +1,16 @@
 /**
- * Pipeline benchmark: `iws process` stage times (the same engine call, processStudy) on the shared T1 and DTI studies,
+ * Pipeline benchmark: `iws process` stage times (the state machine's stages, run in process) on the shared T1 and DTI studies,
  * then our tensor fit next to dipy's TensorModel (WLS, Debian python3-dipy) on the same NIfTI, gradients and mask.
  * Run: npx tsx bench/pipeline.ts
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readInputFiles } from '#cli/commands/convert.ts';
+import { processFiles } from '#cli/commands/process.ts';
+import { PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
 import { readVolume, writeVolume } from '#shared/processing/nifti-io.ts';
-import { PROCESS_STAGES, processStudy, type ProcessResult } from '#shared/processing/process-study.ts';
 import { fitTensor, parseGradientTable } from '#shared/processing/tensor.ts';
 import { gradientsInVoxelFrame, meanB0 } from '#shared/processing/tracts.ts';
 import { computeMask } from '#shared/processing/volume-ops.ts';
@@ -43,52 +44,71 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(2).padStart(7);
 }
 
-async function benchStudy(study: (typeof STUDIES)[number]): Promise<ProcessResult> {
+type DiffusionOutput = { nifti: Uint8Array; bval: string; bvec: string };
+
+async function benchStudy(study: (typeof STUDIES)[number]): Promise<DiffusionOutput | undefined> {
   const files = readInputFiles(study.dir);
-  const started = performance.now();
-  const result = await processStudy(files, {
-    secret: 'bench-secret',
-    hospitalId: 'bench',
-    anonymization: {
-      retainPhysicianIdentity: false,
-      retainInstitutionIdentity: false,
-      retainUids: false,
-      retainLongitudinalDates: false,
-      retainPatientCharacteristics: false,
-      keepPrivate: false,
-    },
-    dataset: {
-      id: 'bench',
-      patientAlias: 'BENCH',
-      studyType: 'RESEARCH',
-      clinicalIndication: '',
-      orderingPhysician: '',
-      department: '',
-      createdAt: new Date().toISOString(),
-    },
-  });
-  const total = performance.now() - started;
-  console.log(
-    `\n${study.name}: ${files.length} files, ${result.series.length} series (${result.series.map((s) => `${s.seriesNumber} ${s.classification.classifiedType}`).join(', ')})`,
-  );
-  for (const stage of PROCESS_STAGES)
-    console.log(`  ${stage.padEnd(10)} ${seconds(result.timings.find((t) => t.stage === stage)?.ms ?? 0)} s`);
-  console.log(`  ${'total'.padEnd(10)} ${seconds(total)} s`);
-  for (const asset of result.assets.filter((a) => a.type !== 'VOLUME'))
-    console.log(`  ${asset.type.padEnd(9)} ${asset.fileName} ${(asset.bytes.length / 1024).toFixed(0)} KiB`);
-  for (const note of result.notes) console.log(`  note: ${note}`);
-  return result;
+  const out = mkdtempSync(join(tmpdir(), 'iws-bench-process-'));
+  const timings = new Map<string, number>();
+  try {
+    const started = performance.now();
+    const result = await processFiles(
+      files,
+      out,
+      {
+        hospitalId: 'bench',
+        datasetId: 'bench',
+        secret: 'bench-secret',
+        anonymization: {
+          retainPhysicianIdentity: false,
+          retainInstitutionIdentity: false,
+          retainUids: false,
+          retainLongitudinalDates: false,
+          retainPatientCharacteristics: false,
+          keepPrivate: false,
+        },
+        dataset: {
+          patientAlias: 'BENCH',
+          studyType: 'RESEARCH',
+          studyDescription: '',
+          clinicalIndication: '',
+          orderingPhysician: '',
+          department: '',
+        },
+      },
+      (state, ms) => timings.set(state, ms),
+    );
+    const total = performance.now() - started;
+    console.log(
+      `\n${study.name}: ${files.length} files, ${result.series.length} series (${result.series.map((s) => `${s.seriesNumber} ${s.classification?.classifiedType ?? '-'}`).join(', ')})`,
+    );
+    for (const task of PIPELINE_TASKS)
+      console.log(`  ${task.state.padEnd(16)} ${seconds(timings.get(task.state) ?? 0)} s`);
+    console.log(`  ${'total'.padEnd(16)} ${seconds(total)} s`);
+    for (const asset of result.assets.filter((a) => a.type !== 'VOLUME'))
+      console.log(`  ${asset.type.padEnd(9)} ${asset.objectKey} ${(asset.byteSize / 1024).toFixed(0)} KiB`);
+    if (!result.outcome.ok) console.log(`  failed in ${result.outcome.state}: ${result.outcome.reason}`);
+    const diffusion = result.assets.find((a) => a.type === 'VOLUME' && a.metadata.bvalKey && a.metadata.bvecKey);
+    if (!diffusion) return undefined;
+    const read = (key: unknown) => readFileSync(result.pathOf('assets', String(key)));
+    return {
+      nifti: new Uint8Array(read(diffusion.objectKey)),
+      bval: read(diffusion.metadata.bvalKey).toString('utf8'),
+      bvec: read(diffusion.metadata.bvecKey).toString('utf8'),
+    };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
-function benchTensor(result: ProcessResult): void {
-  const output = result.series.flatMap((s) => s.outputs).find((o) => o.bval !== undefined && o.bvec !== undefined);
+function benchTensor(output: DiffusionOutput | undefined): void {
   if (!output) throw new Error('The DTI study gave no diffusion output');
   const dir = mkdtempSync(join(tmpdir(), 'iws-bench-'));
   try {
     const volume = readVolume(output.nifti);
     const [nx, ny, nz] = volume.dims;
     const voxels = nx * ny * nz;
-    const table = parseGradientTable(output.bval!, output.bvec!);
+    const table = parseGradientTable(output.bval, output.bvec);
     const { mask, voxels: maskVoxels } = computeMask(meanB0(volume.data, voxels, table.bValues), [nx, ny, nz]);
     const frame = gradientsInVoxelFrame(table, volume.affine);
     let best = Infinity;
@@ -111,8 +131,8 @@ function benchTensor(result: ProcessResult): void {
       fa: join(dir, 'fa.nii.gz'),
     };
     writeFileSync(paths.nii, output.nifti);
-    writeFileSync(paths.bval, output.bval!);
-    writeFileSync(paths.bvec, output.bvec!);
+    writeFileSync(paths.bval, output.bval);
+    writeFileSync(paths.bvec, output.bvec);
     writeFileSync(paths.mask, writeVolume({ ...geometry, datatype: 'float32', data: Float32Array.from(mask) }));
     writeFileSync(paths.fa, writeVolume({ ...geometry, datatype: 'float32', data: fa }));
     const dipy = JSON.parse(

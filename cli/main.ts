@@ -22,7 +22,7 @@ Commands:
   classify <input>                   classify series (DICOM, DICOM JSON or BIDS sidecars)
   convert <input> <outdir>           NIfTI + sidecar (+ bval/bvec) per series
   bids <input> <out.zip>             a BIDS dataset as a ZIP
-  process <input> <outdir>           the whole pipeline on a folder, writing the assets
+  process <input> <outdir>           the pipeline's own stages on a folder: the cloud's assets
   upload <folder> --api <url> ...    upload a study through the API
 
 Run "iws <command> --help" for a command's options.

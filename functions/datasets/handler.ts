@@ -8,6 +8,7 @@ import { handler as getHistory } from './get-history.ts';
 import { handler as listAssets } from './list-assets.ts';
 import { handler as listDatasets } from './list-datasets.ts';
 import { handler as listSeries } from './list-series.ts';
+import { handler as releaseSeries } from './release-series.ts';
 import { handler as retryDataset } from './retry-dataset.ts';
 import { handler as selectSeries } from './select-series.ts';
 import { handler as updateDataset } from './update-dataset.ts';
@@ -21,6 +22,7 @@ const route = dispatch({
   'GET /api/datasets/{id}/series': listSeries,
   'PATCH /api/datasets/{id}/series/selection': selectSeries,
   'POST /api/datasets/{id}/series/{seriesId}/classify': classifySeries,
+  'POST /api/datasets/{id}/series/{seriesId}/release': releaseSeries,
   'GET /api/datasets/{id}/assets': listAssets,
   'GET /api/datasets/{id}/history': getHistory,
   'POST /api/datasets/{id}/retry': retryDataset,

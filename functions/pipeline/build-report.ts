@@ -1,8 +1,8 @@
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { buildDatasetReport } from '#shared/domain/pipeline/build-report.ts';
+import { PIPELINE_STAGES } from '#shared/domain/pipeline/stages.ts';
 import { taskHandler } from '#functions/lib/task-handler.ts';
 
-const run = taskHandler('BuildReport', (input, deps) => buildDatasetReport(input, deps));
+const run = taskHandler('BuildReport', PIPELINE_STAGES.BuildReport);
 
 export async function handler(input: PipelineInput): Promise<PipelineInput> {
   return run(input);

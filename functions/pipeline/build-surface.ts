@@ -1,8 +1,8 @@
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { buildDatasetSurface } from '#shared/domain/pipeline/build-surface.ts';
+import { PIPELINE_STAGES } from '#shared/domain/pipeline/stages.ts';
 import { taskHandler } from '#functions/lib/task-handler.ts';
 
-const run = taskHandler('BuildSurface', (input, deps) => buildDatasetSurface(input, deps));
+const run = taskHandler('BuildSurface', PIPELINE_STAGES.BuildSurface);
 
 export async function handler(input: PipelineInput): Promise<PipelineInput> {
   return run(input);

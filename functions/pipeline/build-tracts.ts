@@ -1,8 +1,8 @@
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { buildDatasetTracts } from '#shared/domain/pipeline/build-tracts.ts';
+import { PIPELINE_STAGES } from '#shared/domain/pipeline/stages.ts';
 import { taskHandler } from '#functions/lib/task-handler.ts';
 
-const run = taskHandler('BuildTracts', (input, deps) => buildDatasetTracts(input, deps));
+const run = taskHandler('BuildTracts', PIPELINE_STAGES.BuildTracts);
 
 export async function handler(input: PipelineInput): Promise<PipelineInput> {
   return run(input);

@@ -1,8 +1,8 @@
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { classifyDatasetSeries } from '#shared/domain/pipeline/classify-series.ts';
+import { PIPELINE_STAGES } from '#shared/domain/pipeline/stages.ts';
 import { taskHandler } from '#functions/lib/task-handler.ts';
 
-const run = taskHandler('ClassifySeries', (input, deps) => classifyDatasetSeries(input, deps));
+const run = taskHandler('ClassifySeries', PIPELINE_STAGES.ClassifySeries);
 
 export async function handler(input: PipelineInput): Promise<PipelineInput> {
   return run(input);

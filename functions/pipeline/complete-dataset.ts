@@ -1,8 +1,8 @@
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { completeDataset } from '#shared/domain/pipeline/complete-dataset.ts';
+import { PIPELINE_STAGES } from '#shared/domain/pipeline/stages.ts';
 import { taskHandler } from '#functions/lib/task-handler.ts';
 
-const run = taskHandler('CompleteDataset', (input, deps) => completeDataset(input, deps));
+const run = taskHandler('CompleteDataset', PIPELINE_STAGES.CompleteDataset);
 
 export async function handler(input: PipelineInput): Promise<PipelineInput> {
   return run(input);

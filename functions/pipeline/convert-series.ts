@@ -1,8 +1,8 @@
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { convertDatasetSeries } from '#shared/domain/pipeline/convert-series.ts';
+import { PIPELINE_STAGES } from '#shared/domain/pipeline/stages.ts';
 import { taskHandler } from '#functions/lib/task-handler.ts';
 
-const run = taskHandler('ConvertSeries', (input, deps) => convertDatasetSeries(input, deps));
+const run = taskHandler('ConvertSeries', PIPELINE_STAGES.ConvertSeries);
 
 export async function handler(input: PipelineInput): Promise<PipelineInput> {
   return run(input);

@@ -1,8 +1,8 @@
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { deidentifyStudy } from '#shared/domain/pipeline/deidentify-study.ts';
+import { PIPELINE_STAGES } from '#shared/domain/pipeline/stages.ts';
 import { taskHandler } from '#functions/lib/task-handler.ts';
 
-const run = taskHandler('DeidentifyStudy', (input, deps) => deidentifyStudy(input, deps));
+const run = taskHandler('DeidentifyStudy', PIPELINE_STAGES.DeidentifyStudy);
 
 export async function handler(input: PipelineInput): Promise<PipelineInput> {
   return run(input);

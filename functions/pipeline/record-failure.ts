@@ -1,8 +1,8 @@
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { recordFailure } from '#shared/domain/pipeline/record-failure.ts';
+import { PIPELINE_STAGES } from '#shared/domain/pipeline/stages.ts';
 import { taskHandler } from '#functions/lib/task-handler.ts';
 
-const run = taskHandler('RecordFailure', (input, deps) => recordFailure(input, deps));
+const run = taskHandler('RecordFailure', PIPELINE_STAGES.RecordFailure);
 
 export async function handler(input: PipelineInput): Promise<PipelineInput> {
   return run(input);

@@ -74,6 +74,7 @@ export const ROUTE_SCHEMAS = {
     body: ClassifySeriesRequestSchema,
     response: SeriesSchema,
   },
+  'POST /api/datasets/{id}/series/{seriesId}/release': { path: SeriesPath, response: SeriesSchema },
   'GET /api/datasets/{id}/assets': { path: DatasetPath, response: z.object({ items: z.array(ProcessedAssetSchema) }) },
   'GET /api/datasets/{id}/history': { path: DatasetPath, response: z.object({ items: z.array(AuditEventSchema) }) },
   'POST /api/datasets/{id}/retry': { path: DatasetPath, response: DatasetSchema },

@@ -44,6 +44,7 @@ export type RouteDefinition = {
 const STAFF: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'];
 const UPLOADERS: readonly Role[] = ['TEAM_LEAD', 'TEAM_MEMBER'];
 const HOSPITAL_ADMINS: readonly Role[] = ['HOSPITAL_ADMIN'];
+const LEADS: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD'];
 /** The visualizer is open to every signed-in role of the hospital (record section 2), so a guest may read one dataset of their team. */
 const VIEWERS: readonly Role[] = [...STAFF, 'GUEST'];
 
@@ -141,6 +142,15 @@ export const ROUTES = [
     auth: 'user',
     roles: STAFF,
     summary: 'Override a series classification (stored as MANUAL)',
+  },
+  {
+    method: 'POST',
+    path: '/api/datasets/{id}/series/{seriesId}/release',
+    domain: 'datasets',
+    auth: 'user',
+    roles: LEADS,
+    summary:
+      'Release a series held for possible burned-in text (team lead or hospital admin); a COMPLETE dataset is processed again',
   },
   {
     method: 'GET',

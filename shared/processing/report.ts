@@ -1,6 +1,9 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { resolveProfile } from '#shared/dicom/deidentify/profile.ts';
+import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
 
 export type ReportInput = {
+  /** The dataset's context as stored; the report prints only what `anonymization` keeps (see reportContext). */
   dataset: {
     id: string;
     patientAlias: string;
@@ -12,7 +15,7 @@ export type ReportInput = {
     createdAt: string;
     hospitalName?: string;
   };
-  deidentification: { profile: string; options: Record<string, boolean> };
+  anonymization: AnonymizationOptions;
   series: {
     seriesNumber: number;
     description: string;
@@ -26,6 +29,38 @@ export type ReportInput = {
   thumbnails: { seriesNumber: number; png: Uint8Array }[];
   quality?: Record<string, string | number>;
 };
+
+/**
+ * The study summary rows the de-identification options let through. The report is a de-identified asset like the
+ * images: hospital and department only with Retain Institution Identity, the ordering physician only with Retain
+ * Physician Identity. The clinical indication is free text that no option can clean, so it is never printed, and no
+ * real date is printed either (Retain Longitudinal Temporal Information keeps only shifted dates, PS3.15 E.3.6).
+ */
+export function reportContext(input: Pick<ReportInput, 'dataset' | 'anonymization' | 'series'>): [string, string][] {
+  const d = input.dataset;
+  const options = input.anonymization;
+  return [
+    ['Dataset', d.id],
+    ['Patient alias', d.patientAlias || '-'],
+    ...(options.retainInstitutionIdentity
+      ? ([
+          ['Hospital', d.hospitalName ?? '-'],
+          ['Department', d.department || '-'],
+        ] as [string, string][])
+      : []),
+    ['Study type', d.studyType],
+    ['Study description', d.studyDescription || '-'],
+    ...(options.retainPhysicianIdentity
+      ? ([['Ordering physician', d.orderingPhysician || '-']] as [string, string][])
+      : []),
+    ['Series', String(input.series.length)],
+  ];
+}
+
+/** The profile and options applied, in the words of PS3.15 (one description, from the de-identification engine). */
+export function describeDeidentification(options: AnonymizationOptions): string {
+  return resolveProfile(options).methodText.join(', ');
+}
 
 const PAGE = { width: 595.28, height: 841.89, margin: 48 } as const; // A4 in points
 const INK = rgb(0.1, 0.12, 0.16);
@@ -194,45 +229,29 @@ class Layout {
  * classification and confidence, the thumbnails and the quality figures. Standard fonts keep the text extractable
  * (pdftotext, pdf.js) and the file small; no PHI beyond the dataset's own masked alias is written.
  */
-export async function buildReport(input: ReportInput, options: { generatedAt?: Date } = {}): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const generatedAt = (options.generatedAt ?? new Date()).toISOString();
+export async function buildReport(input: ReportInput): Promise<Uint8Array> {
+  // Without updateMetadata pdf-lib stamps the creation and modification time, a real date.
+  const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setTitle(`Dataset report ${input.dataset.id}`);
   doc.setSubject('Imaging Workspace dataset report');
   doc.setProducer('Imaging Workspace');
-  doc.setCreationDate(new Date(generatedAt));
   const fonts = {
     regular: await doc.embedFont(StandardFonts.Helvetica),
     bold: await doc.embedFont(StandardFonts.HelveticaBold),
   };
-  const layout = new Layout(doc, fonts, `Imaging Workspace - dataset ${input.dataset.id} - generated ${generatedAt}`);
+  const layout = new Layout(doc, fonts, `Imaging Workspace - dataset ${input.dataset.id}`);
 
   layout.text('Imaging Workspace', { size: 10, color: MUTED });
   layout.text('Dataset report', { size: 20, bold: true });
   layout.y -= 6;
 
-  const d = input.dataset;
   layout.heading('Study summary');
-  layout.pairs([
-    ['Dataset', d.id],
-    ['Patient alias', d.patientAlias || '-'],
-    ['Hospital', d.hospitalName ?? '-'],
-    ['Department', d.department || '-'],
-    ['Study type', d.studyType],
-    ['Study description', d.studyDescription || '-'],
-    ['Clinical indication', d.clinicalIndication || '-'],
-    ['Ordering physician', d.orderingPhysician || '-'],
-    ['Created', d.createdAt],
-    ['Series', String(input.series.length)],
-  ]);
+  layout.pairs(reportContext(input));
 
   layout.heading('De-identification applied');
   layout.pairs([
-    ['Profile', input.deidentification.profile],
-    ...Object.entries(input.deidentification.options).map(([key, on]): [string, string] => [
-      humanize(key),
-      on ? 'Yes' : 'No',
-    ]),
+    ['Profile', describeDeidentification(input.anonymization)],
+    ...Object.entries(input.anonymization).map(([key, on]): [string, string] => [humanize(key), on ? 'Yes' : 'No']),
   ]);
 
   layout.heading('Series');

@@ -367,3 +367,43 @@ export function buildPlantedDicom(transferSyntaxUID = '1.2.840.10008.1.2.1', sal
   const bytes = encodePart10([...elements.values()], transferSyntaxUID, meta);
   return { bytes, identifiers, values, pixelData, safeDescriptorText };
 }
+
+/** One slice series of a generated study: what a test plants in its headers, and how many slices it has. */
+export type GeneratedSeries = {
+  seriesNumber: number;
+  slices?: number;
+  seriesDescription?: string;
+  protocolName?: string;
+  imageType?: string;
+  sopClassUID?: string;
+  burnedInAnnotation?: 'YES' | 'NO';
+};
+
+/**
+ * A small MR study: per series, `slices` 8x8 slices stacked 1 mm apart, each a file named `<prefix><n>.dcm`. UIDs are
+ * made from the series number, so two calls give the same study.
+ */
+export function buildStudy(series: GeneratedSeries[], filePrefix = 'slice'): { name: string; bytes: Uint8Array }[] {
+  const root = '1.2.826.0.1.3680043.9.9999';
+  return series.flatMap((s) =>
+    Array.from({ length: s.slices ?? 8 }, (_, i) => {
+      const extra: BuiltElement[] = [
+        { tag: '00080018', vr: 'UI', value: `${root}.${s.seriesNumber}.${i + 1}` },
+        { tag: '0020000D', vr: 'UI', value: `${root}.2` },
+        { tag: '0020000E', vr: 'UI', value: `${root}.3.${s.seriesNumber}` },
+        { tag: '00200011', vr: 'IS', value: String(s.seriesNumber) },
+        { tag: '00200013', vr: 'IS', value: String(i + 1) },
+        { tag: '00200032', vr: 'DS', value: `0\\0\\${i}` },
+        { tag: '00201041', vr: 'DS', value: String(i) },
+        { tag: '00180050', vr: 'DS', value: '1' },
+        { tag: '7FE00010', vr: 'OW', value: rampPixels() },
+      ];
+      if (s.seriesDescription !== undefined) extra.push({ tag: '0008103E', vr: 'LO', value: s.seriesDescription });
+      if (s.protocolName !== undefined) extra.push({ tag: '00181030', vr: 'LO', value: s.protocolName });
+      if (s.imageType !== undefined) extra.push({ tag: '00080008', vr: 'CS', value: s.imageType });
+      if (s.sopClassUID !== undefined) extra.push({ tag: '00080016', vr: 'UI', value: s.sopClassUID });
+      if (s.burnedInAnnotation !== undefined) extra.push({ tag: '00280301', vr: 'CS', value: s.burnedInAnnotation });
+      return { name: `${filePrefix}${s.seriesNumber}-${i + 1}.dcm`, bytes: buildDicom({ extra }) };
+    }),
+  );
+}

@@ -4,7 +4,7 @@ import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import { rawObjectKey } from '#shared/domain/uploads/ports.ts';
+import { uploadKeys } from '#shared/domain/object-keys.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
@@ -50,6 +50,7 @@ async function dataset(
     teamId?: string;
     owner?: string;
     withSeries?: boolean;
+    heldSeries?: boolean;
     upload?: 'open' | 'parts-stored' | 'all-complete';
   } = {},
 ) {
@@ -90,7 +91,7 @@ async function dataset(
   let sessionId: string | undefined;
   if (options.upload) {
     sessionId = `session-${id}`;
-    const objectKey = rawObjectKey(HOSPITAL, id, 0);
+    const objectKey = uploadKeys.file(HOSPITAL, id, 0);
     const uploadId = await h.deps.objects.createMultipart('uploads', objectKey);
     const etag =
       options.upload === 'open' ? undefined : await h.uploadPart(objectKey, uploadId, new Uint8Array([1, 2, 3]));
@@ -128,7 +129,7 @@ async function dataset(
   }
   const { etag, ...stored } = record as DatasetRecord & { etag?: string };
   await h.deps.datasets.create(stored);
-  if (options.withSeries) {
+  if (options.withSeries || options.heldSeries) {
     await h.deps.datasets.putSeries({
       id: '1.2.3.4',
       datasetId: id,
@@ -141,6 +142,7 @@ async function dataset(
       sizeBytes: 10,
       selected: true,
       classification: null,
+      ...(options.heldSeries ? { burnedInText: { reasons: ['BURNED_IN_ANNOTATION' as const] } } : {}),
       createdAt: now,
     });
   }
@@ -264,6 +266,13 @@ const EXPECTATIONS: Record<string, Case> = {
       body: { classifiedType: 'T1' },
     }),
     expect: staff(200, 200, 200),
+  },
+  'POST /api/datasets/{id}/series/{seriesId}/release': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${(await dataset('COMPLETE', { heldSeries: true })).id}/series/1.2.3.4/release`,
+    }),
+    expect: staff(200, 200, 403),
   },
   'GET /api/datasets/{id}/assets': {
     prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/assets` }),

@@ -21,6 +21,7 @@ import {
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
 import { createTableInput } from '#shared/db/create-table-input.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import { uploadKeys } from '#shared/domain/object-keys.ts';
 import type { BucketName, ObjectStore, StoredPart } from '#shared/domain/storage.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
@@ -343,4 +344,28 @@ export async function createResearchDataset(h: Harness, as: string, description:
   });
   expect(created.status).toBe(201);
   return created.body.id as string;
+}
+
+/**
+ * Puts files straight into the uploads bucket under their raw keys and completes the session through the API (the
+ * multipart API itself is covered in datasets-pipeline.test.ts); returns the pipeline run the completion started.
+ */
+export async function uploadDirect(
+  h: Harness,
+  as: string,
+  datasetId: string,
+  files: { path: string; bytes: Uint8Array }[],
+): Promise<PipelineInput> {
+  const hospitalId = h.user(as).hospitalId;
+  const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
+    as,
+    body: { files: files.map((f) => ({ path: f.path, sizeBytes: f.bytes.byteLength })) },
+  });
+  expect(session.status).toBe(201);
+  for (const [fileIndex, file] of files.entries()) {
+    await h.objects.put('uploads', uploadKeys.file(hospitalId, datasetId, fileIndex), file.bytes);
+    await h.deps.uploads.markFileComplete(hospitalId, session.body.sessionId, fileIndex);
+  }
+  expect((await h.call('POST', `/api/uploads/${session.body.sessionId}/complete`, { as })).status).toBe(200);
+  return h.started.filter((s) => s.datasetId === datasetId).at(-1)!;
 }

@@ -1,14 +1,17 @@
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import type { AuditLog, DatasetRecord, DatasetRepository } from './ports.ts';
 
-/** Legal moves of the pipeline (DESIGN.md): forward one stage, FAILED from any active stage, retry FAILED → UPLOADING. */
+/**
+ * Legal moves of the pipeline: forward one stage, FAILED from any active stage, retry FAILED → UPLOADING, and
+ * COMPLETE → UPLOADING when a released series is processed again.
+ */
 export const ALLOWED_TRANSITIONS: Record<DatasetStatus, readonly DatasetStatus[]> = {
   CREATED: ['UPLOADING'],
   UPLOADING: ['ANONYMIZING', 'FAILED'],
   ANONYMIZING: ['CLASSIFYING', 'FAILED'],
   CLASSIFYING: ['PROCESSING', 'FAILED'],
   PROCESSING: ['COMPLETE', 'FAILED'],
-  COMPLETE: [],
+  COMPLETE: ['UPLOADING'],
   FAILED: ['UPLOADING'],
 };
 

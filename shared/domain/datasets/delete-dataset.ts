@@ -1,5 +1,6 @@
 import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
 import { InvalidStateError } from '#shared/domain/errors.ts';
+import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
@@ -31,7 +32,7 @@ export async function deleteDataset(
         .map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId!)),
     );
   }
-  const prefix = `${caller.hospitalId}/${datasetId}/`;
+  const prefix = datasetPrefix(caller.hospitalId, datasetId);
   const removed = await Promise.all([
     deps.objects.deletePrefix('uploads', prefix),
     deps.objects.deletePrefix('studies', prefix),

@@ -1,5 +1,6 @@
 import type { ProcessedAsset } from '#shared/schemas/api/datasets.ts';
 import { canSeeDataset, type Caller } from '#shared/domain/access/caller.ts';
+import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { AssetRecord, DatasetRecord, DatasetRepository } from './ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
@@ -13,7 +14,7 @@ export const ASSET_URL_TTL_SECONDS = 15 * 60;
  * pipeline bug, a tampered item) must not hand out a URL into another dataset or hospital.
  */
 function isOwnAsset(dataset: DatasetRecord, asset: AssetRecord): boolean {
-  const prefix = `${dataset.hospitalId}/${dataset.id}/`;
+  const prefix = datasetPrefix(dataset.hospitalId, dataset.id);
   return (
     asset.bucket === 'assets' &&
     asset.hospitalId === dataset.hospitalId &&

@@ -1,13 +1,14 @@
 import { buildReport, type ReportInput } from '#shared/processing/report.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
-import { assetPrefix, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
+import { assetKeys } from '#shared/domain/object-keys.ts';
+import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
+import { loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
-/** DESIGN.md: Basic Profile with Clean Descriptors and Retain Safe Private; the chosen options are listed beside it. */
-export const DEIDENTIFICATION_PROFILE =
-  'DICOM PS3.15 Annex E Basic Application Level Confidentiality Profile (113100) with Clean Descriptors (113105) and Retain Safe Private (113111)';
-
-/** REPORT: one PDF per dataset (study summary, de-identification, series table, thumbnails, quality figures). */
+/**
+ * REPORT: one PDF per dataset (study summary as far as the de-identification options keep it, the profile applied,
+ * series table, thumbnails, quality figures). A series held for burned-in text is only counted: no row, no image.
+ */
 export async function buildDatasetReport(
   input: StageInput,
   deps: PipelineDeps & { directory: Pick<Directory, 'getHospital'> },
@@ -19,18 +20,21 @@ export async function buildDatasetReport(
     deps.datasets.listAssets(hospitalId, datasetId),
     deps.directory.getHospital(hospitalId),
   ]);
-  const ordered = series.sort((a, b) => a.seriesNumber - b.seriesNumber);
+  const ordered = series.filter((s) => !isHeldForBurnedInText(s)).sort((a, b) => a.seriesNumber - b.seriesNumber);
   const thumbnails: ReportInput['thumbnails'] = [];
   for (const asset of assets.filter((a) => a.type === 'THUMBNAIL')) {
     const s = ordered.find((x) => x.id === asset.seriesId);
     if (s) thumbnails.push({ seriesNumber: s.seriesNumber, png: await deps.objects.get('assets', asset.objectKey) });
   }
+  // In series order, whatever order the repository lists assets in, so every runner draws the same page.
+  thumbnails.sort((a, b) => a.seriesNumber - b.seriesNumber);
   const tract = assets.find((a) => a.type === 'TRACT');
   const surface = assets.find((a) => a.type === 'SURFACE');
   const quality: Record<string, string | number> = {
     filesAccepted: dataset.fileCount - (dataset.fileErrors?.length ?? 0),
     filesRejected: dataset.fileErrors?.length ?? 0,
     seriesCount: ordered.length,
+    seriesHeldForBurnedInText: series.length - ordered.length,
     lowConfidenceSeries: ordered.filter((s) => s.lowConfidence).length,
     volumes: assets.filter((a) => a.type === 'VOLUME' && !a.metadata.derivedFrom).length,
   };
@@ -51,7 +55,7 @@ export async function buildDatasetReport(
       createdAt: dataset.createdAt,
       ...(hospital ? { hospitalName: hospital.name } : {}),
     },
-    deidentification: { profile: DEIDENTIFICATION_PROFILE, options: { ...dataset.anonymization } },
+    anonymization: dataset.anonymization,
     series: ordered.map((s) => ({
       seriesNumber: s.seriesNumber,
       description: s.description,
@@ -65,7 +69,7 @@ export async function buildDatasetReport(
     thumbnails,
     quality,
   });
-  const key = `${assetPrefix(hospitalId, datasetId)}report.pdf`;
+  const key = assetKeys.report(hospitalId, datasetId);
   await deps.objects.put('assets', key, pdf, 'application/pdf');
   await deps.datasets.putAsset({
     id: 'report',

@@ -2,6 +2,7 @@ import { countDirections, parseBval, parseBvec } from '#shared/dicom/classify/di
 import { buildTracts, MIN_TENSOR_DIRECTIONS } from '#shared/processing/tracts.ts';
 import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
+import { assetKeys, type DerivedPart } from '#shared/domain/object-keys.ts';
 import { loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -16,6 +17,7 @@ export async function diffusionCandidates(
     const type = asset.metadata.classifiedType;
     if (
       asset.type !== 'VOLUME' ||
+      asset.seriesId === undefined ||
       !asset.metadata.bvalKey ||
       !asset.metadata.bvecKey ||
       (type !== 'DTI' && type !== 'DWI')
@@ -35,12 +37,13 @@ export async function buildDatasetTracts(input: StageInput, deps: PipelineDeps):
   const candidates = await diffusionCandidates(await deps.datasets.listAssets(hospitalId, datasetId), deps);
   for (const { asset, bval, bvec } of candidates) {
     const result = await buildTracts({ nifti: await deps.objects.get('assets', asset.objectKey), bval, bvec });
-    const base = asset.objectKey.replace(/\.nii\.gz$/, '');
+    const key = (part: DerivedPart) =>
+      assetKeys.derived(hospitalId, datasetId, asset.seriesId!, Number(asset.metadata.volumeIndex ?? 0), part);
     const now = deps.clock.now();
     const common = { datasetId, hospitalId, seriesId: asset.seriesId, createdAt: now, bucket: 'assets' as const };
     const outputs: [string, Uint8Array, Omit<AssetRecord, keyof typeof common | 'byteSize' | 'objectKey'>][] = [
       [
-        `${base}_FA.nii.gz`,
+        key('fa'),
         result.fa,
         {
           id: `${asset.id}-fa`,
@@ -51,7 +54,7 @@ export async function buildDatasetTracts(input: StageInput, deps: PipelineDeps):
         },
       ],
       [
-        `${base}_colorFA.nii.gz`,
+        key('colorfa'),
         result.colorFa,
         {
           id: `${asset.id}-colorfa`,
@@ -62,7 +65,7 @@ export async function buildDatasetTracts(input: StageInput, deps: PipelineDeps):
         },
       ],
       [
-        `${base}.trk`,
+        key('tracts'),
         result.trk,
         {
           id: `${asset.id}-tracts`,

@@ -5,7 +5,8 @@ import {
 } from '#shared/dicom/classify/index.ts';
 import { parseDicom, withoutPixelData } from '#shared/dicom/parse.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
-import { enterStage, studiesSeriesPrefix, type PipelineDeps, type StageInput } from './deps.ts';
+import { studyKeys } from '#shared/domain/object-keys.ts';
+import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
  * CLASSIFYING: each series' acquisition (physics and descriptions) read from its de-identified files, classified,
@@ -45,7 +46,7 @@ async function readSeriesHeaders(
   datasetId: string,
   seriesUID: string,
 ): Promise<Uint8Array[]> {
-  const objects = await deps.objects.list('studies', studiesSeriesPrefix(hospitalId, datasetId, seriesUID));
+  const objects = await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, seriesUID));
   const headers: Uint8Array[] = [];
   for (const object of objects) {
     const bytes = await deps.objects.get('studies', object.key);

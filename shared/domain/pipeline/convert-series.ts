@@ -2,7 +2,9 @@ import { convertToNifti } from '#shared/dicom/convert.ts';
 import { renderThumbnail } from '#shared/dicom/thumbnail.ts';
 import type { AssetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
-import { assetPrefix, enterStage, readSeriesFiles, type PipelineDeps, type StageInput } from './deps.ts';
+import { assetKeys } from '#shared/domain/object-keys.ts';
+import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
+import { enterStage, readSeriesFiles, type PipelineDeps, type StageInput } from './deps.ts';
 
 /** Metadata keys of a VOLUME asset that point at its companion objects in the assets bucket. */
 export type VolumeMetadata = {
@@ -12,19 +14,24 @@ export type VolumeMetadata = {
   dims?: number[];
   classifiedType?: string;
   seriesInstanceUID: string;
+  /** Position of this volume among its series' dcm2niix outputs; derived maps are keyed by it. */
+  volumeIndex: number;
 };
 
-const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'series';
+/** What a person reads for an asset: the series number and the kind of file, never the series description. */
+export const seriesLabel = (series: Pick<SeriesRecord, 'seriesNumber'>) => `Series ${series.seriesNumber}`;
 
 /**
  * PROCESSING, first part: every selected series → NIfTI-1 (.nii.gz) with its JSON sidecar (+ .bval/.bvec) as a
- * VOLUME asset, and a PNG THUMBNAIL. Asset ids derive from the series and output index, so a retry overwrites
- * the same items and objects instead of adding copies.
+ * VOLUME asset, and a PNG THUMBNAIL. A series held for burned-in text is left out until it is released. Asset ids
+ * and keys derive from the series id and output index, so a retry overwrites the same items and objects instead of
+ * adding copies.
  */
 export async function convertDatasetSeries(input: StageInput, deps: PipelineDeps): Promise<void> {
   await enterStage(deps, input, 'CLASSIFYING', 'PROCESSING');
   const { hospitalId, datasetId } = input;
-  const series = (await deps.datasets.listSeries(hospitalId, datasetId)).filter((s) => s.selected);
+  const selected = (await deps.datasets.listSeries(hospitalId, datasetId)).filter((s) => s.selected);
+  const series = selected.filter((s) => !isHeldForBurnedInText(s));
   let volumes = 0;
   for (const s of series) volumes += await convertOne(s, input, deps);
   await deps.audit.record({
@@ -32,7 +39,7 @@ export async function convertDatasetSeries(input: StageInput, deps: PipelineDeps
     datasetId,
     action: 'SERIES_CONVERTED',
     ...PIPELINE_ACTOR,
-    details: { runId: input.runId, series: series.length, volumes },
+    details: { runId: input.runId, series: series.length, volumes, held: selected.length - series.length },
   });
 }
 
@@ -42,17 +49,22 @@ async function convertOne(series: SeriesRecord, input: StageInput, deps: Pipelin
   const outputs = await convertToNifti(files);
   const now = deps.clock.now();
   for (const [index, output] of outputs.entries()) {
-    const base = `${assetPrefix(hospitalId, datasetId)}${series.id}/${safeName(output.baseName)}`;
+    const key = (part: 'nifti' | 'sidecar' | 'bval' | 'bvec') =>
+      assetKeys.volume(hospitalId, datasetId, series.id, index, part);
     const sidecarBytes = new TextEncoder().encode(JSON.stringify(output.sidecar, null, 2));
-    await deps.objects.put('assets', `${base}.nii.gz`, output.nifti, 'application/gzip');
-    await deps.objects.put('assets', `${base}.json`, sidecarBytes, 'application/json');
-    const metadata: VolumeMetadata = { sidecarKey: `${base}.json`, seriesInstanceUID: series.seriesInstanceUID };
+    await deps.objects.put('assets', key('nifti'), output.nifti, 'application/gzip');
+    await deps.objects.put('assets', key('sidecar'), sidecarBytes, 'application/json');
+    const metadata: VolumeMetadata = {
+      sidecarKey: key('sidecar'),
+      seriesInstanceUID: series.seriesInstanceUID,
+      volumeIndex: index,
+    };
     if (series.classification) metadata.classifiedType = series.classification.classifiedType;
     if (output.bval && output.bvec) {
-      await deps.objects.put('assets', `${base}.bval`, new TextEncoder().encode(output.bval), 'text/plain');
-      await deps.objects.put('assets', `${base}.bvec`, new TextEncoder().encode(output.bvec), 'text/plain');
-      metadata.bvalKey = `${base}.bval`;
-      metadata.bvecKey = `${base}.bvec`;
+      await deps.objects.put('assets', key('bval'), new TextEncoder().encode(output.bval), 'text/plain');
+      await deps.objects.put('assets', key('bvec'), new TextEncoder().encode(output.bvec), 'text/plain');
+      metadata.bvalKey = key('bval');
+      metadata.bvecKey = key('bvec');
     }
     const volume: AssetRecord = {
       id: `${series.id}-volume-${index}`,
@@ -60,31 +72,33 @@ async function convertOne(series: SeriesRecord, input: StageInput, deps: Pipelin
       hospitalId,
       seriesId: series.id,
       type: 'VOLUME',
-      label: `${series.description} (NIfTI)`,
+      label:
+        outputs.length > 1 ? `${seriesLabel(series)} volume ${index + 1} (NIfTI)` : `${seriesLabel(series)} (NIfTI)`,
       byteSize: output.nifti.byteLength,
       mimeType: 'application/gzip',
-      metadata: { ...metadata, baseName: output.baseName },
+      metadata,
       createdAt: now,
       bucket: 'assets',
-      objectKey: `${base}.nii.gz`,
+      objectKey: key('nifti'),
     };
     await deps.datasets.putAsset(volume);
     if (index === 0) {
       const png = renderThumbnail(output.nifti);
-      await deps.objects.put('assets', `${base}.png`, png, 'image/png');
+      const thumbnailKey = assetKeys.thumbnail(hospitalId, datasetId, series.id);
+      await deps.objects.put('assets', thumbnailKey, png, 'image/png');
       await deps.datasets.putAsset({
         id: `${series.id}-thumbnail`,
         datasetId,
         hospitalId,
         seriesId: series.id,
         type: 'THUMBNAIL',
-        label: `${series.description} thumbnail`,
+        label: `${seriesLabel(series)} thumbnail`,
         byteSize: png.byteLength,
         mimeType: 'image/png',
         metadata: { volumeAssetId: volume.id },
         createdAt: now,
         bucket: 'assets',
-        objectKey: `${base}.png`,
+        objectKey: thumbnailKey,
       });
     }
   }

@@ -4,29 +4,34 @@ import { groupIntoSeries } from '#shared/dicom/series.ts';
 import { checkDicom } from '#shared/dicom/validate.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { NoValidDicomError } from '#shared/domain/errors.ts';
-import { rawPrefix } from '#shared/domain/uploads/ports.ts';
-import { enterStage, studiesSeriesPrefix, type PipelineDeps, type StageInput } from './deps.ts';
+import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+import { isValidUid, studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
+import type { BurnedInTextReason } from '#shared/schemas/api/datasets.ts';
+import { burnedInTextReasons } from './burned-in-text.ts';
+import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
  * ANONYMIZING: each raw file, one at a time (memory stays at one file): validity check (bad files are recorded
  * with the record's per-file message and skipped), de-identification with the dataset's options and the
- * deployment's secret, the copy written to the studies bucket as `<hospitalId>/<datasetId>/<seriesUID>/<sopUID>.dcm`.
- * Then the series items are written and the raw uploads deleted. A retry after that point changes nothing.
+ * deployment's secret, the copy written to the studies bucket under its series and instance UIDs (a copy whose UIDs
+ * are not valid PS3.5 UIDs is rejected like a file that does not parse). Then the series items are written, a series
+ * that may carry burned-in text flagged to be held, and the raw uploads deleted. A retry after that point changes
+ * nothing.
  */
 export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Promise<void> {
   const dataset = await enterStage(deps, input, 'UPLOADING', 'ANONYMIZING');
   if (dataset.deidentifiedAt) return;
   const { hospitalId, datasetId } = input;
   const secret = await deps.pseudonymSecret();
-  const raw = await deps.objects.list('uploads', rawPrefix(hospitalId, datasetId));
+  const raw = await deps.objects.list('uploads', uploadKeys.prefix(hospitalId, datasetId));
   if (raw.length === 0) {
-    const stored = await deps.objects.list('studies', `${hospitalId}/${datasetId}/`);
+    const stored = await deps.objects.list('studies', studyKeys.prefix(hospitalId, datasetId));
     if (stored.length === 0) throw new NoValidDicomError();
   }
 
   const fileErrors: { fileIndex: number; message: string }[] = [];
   const metadata: SeriesFileMetadata[] = [];
-  let burnedIn = 0;
+  const burnedIn = new Map<string, Set<BurnedInTextReason>>();
   let summary: unknown;
   for (const object of raw) {
     const fileIndex = Number(object.key.slice(object.key.lastIndexOf('/') + 1));
@@ -37,12 +42,24 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       continue;
     }
     const result = await deidentifyDicom(bytes, { secret, hospitalId, options: dataset.anonymization });
-    const key = `${studiesSeriesPrefix(hospitalId, datasetId, result.seriesInstanceUID)}${result.sopInstanceUID}.dcm`;
+    // Retained UIDs come from the file as it was sent: only valid ones may name an object.
+    if (!isValidUid(result.seriesInstanceUID) || !isValidUid(result.sopInstanceUID)) {
+      fileErrors.push({ fileIndex, message: catalogueMessage('DICOM_PARSE_FAILED') });
+      continue;
+    }
+    const key = studyKeys.instance(hospitalId, datasetId, result.seriesInstanceUID, result.sopInstanceUID);
     await deps.objects.put('studies', key, result.bytes, 'application/dicom');
     const parsed = checkDicom(result.bytes);
     if (!parsed.valid) throw new Error('De-identified copy does not parse');
-    metadata.push(readSeriesFileMetadata(parsed.parsed, `${result.sopInstanceUID}.dcm`, result.bytes.byteLength));
-    if (result.burnedInAnnotation) burnedIn += 1;
+    const file = readSeriesFileMetadata(parsed.parsed, `${result.sopInstanceUID}.dcm`, result.bytes.byteLength);
+    metadata.push(file);
+    const reasons = burnedInTextReasons(parsed.parsed);
+    if (result.burnedInAnnotation && !reasons.includes('BURNED_IN_ANNOTATION')) reasons.push('BURNED_IN_ANNOTATION');
+    if (reasons.length > 0) {
+      const series = burnedIn.get(file.seriesInstanceUID) ?? new Set();
+      reasons.forEach((reason) => series.add(reason));
+      burnedIn.set(file.seriesInstanceUID, series);
+    }
     summary ??= result.summary;
   }
   if (raw.length > 0 && metadata.length === 0) throw new NoValidDicomError();
@@ -50,6 +67,7 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
   const now = deps.clock.now();
   const groups = groupIntoSeries(metadata);
   for (const group of groups) {
+    const reasons = burnedIn.get(group.seriesInstanceUID);
     await deps.datasets.putSeries({
       id: group.seriesInstanceUID,
       datasetId,
@@ -64,6 +82,7 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       sizeBytes: group.totalSize,
       selected: true,
       classification: null,
+      ...(reasons ? { burnedInText: { reasons: [...reasons].sort() } } : {}),
       createdAt: now,
     });
   }
@@ -89,12 +108,12 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       files: metadata.length,
       rejectedFiles: fileErrors.length,
       series: groups.length,
-      burnedInAnnotationFiles: burnedIn,
+      seriesHeldForBurnedInText: burnedIn.size,
       options: dataset.anonymization,
       profile: summary ?? null,
     },
   });
   // Raw uploads go only once the de-identified copies and the series items are safely stored.
-  await deps.objects.deletePrefix('uploads', rawPrefix(hospitalId, datasetId));
+  await deps.objects.deletePrefix('uploads', uploadKeys.prefix(hospitalId, datasetId));
   if (dataset.uploadSessionId) await deps.uploads.deleteFiles(hospitalId, dataset.uploadSessionId);
 }

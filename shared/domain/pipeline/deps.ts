@@ -3,6 +3,7 @@ import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
+import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 
@@ -47,11 +48,6 @@ export async function enterStage(
   });
 }
 
-/** Studies-bucket prefix of a dataset's de-identified series. */
-export const studiesSeriesPrefix = (hospitalId: string, datasetId: string, seriesUID: string) =>
-  `${hospitalId}/${datasetId}/${seriesUID}/`;
-export const assetPrefix = (hospitalId: string, datasetId: string) => `${hospitalId}/${datasetId}/`;
-
 /** Files of one de-identified series, read from the studies bucket in key order. */
 export async function readSeriesFiles(
   deps: PipelineDeps,
@@ -59,7 +55,7 @@ export async function readSeriesFiles(
   datasetId: string,
   seriesUID: string,
 ): Promise<{ name: string; bytes: Uint8Array }[]> {
-  const objects = await deps.objects.list('studies', studiesSeriesPrefix(hospitalId, datasetId, seriesUID));
+  const objects = await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, seriesUID));
   const files: { name: string; bytes: Uint8Array }[] = [];
   for (const object of objects)
     files.push({

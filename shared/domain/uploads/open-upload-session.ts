@@ -10,7 +10,8 @@ import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
 import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
 import { AccessDeniedError, InvalidStateError, ValidationError } from '#shared/domain/errors.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
-import { rawObjectKey, uploadFilesExpiry, type UploadFileRecord, type UploadRepository } from './ports.ts';
+import { uploadFilesExpiry, type UploadFileRecord, type UploadRepository } from './ports.ts';
+import { uploadKeys } from '#shared/domain/object-keys.ts';
 import { getUploadSession } from './get-upload-session.ts';
 
 export type UploadDeps = {
@@ -59,7 +60,7 @@ export async function openUploadSession(
     path: file.path,
     sizeBytes: file.sizeBytes,
     partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)),
-    objectKey: rawObjectKey(caller.hospitalId, datasetId, fileIndex),
+    objectKey: uploadKeys.file(caller.hospitalId, datasetId, fileIndex),
     status: 'PENDING',
     expiresAtEpoch: uploadFilesExpiry(openedAt),
   }));

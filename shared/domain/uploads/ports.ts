@@ -56,12 +56,3 @@ export type UploadRepository = {
   /** Removes the file items (their paths) once the upload is complete or its raw uploads are gone. */
   deleteFiles(hospitalId: string, sessionId: string): Promise<void>;
 };
-
-/** Raw object key of an uploaded file. */
-export function rawObjectKey(hospitalId: string, datasetId: string, fileIndex: number): string {
-  return `${hospitalId}/${datasetId}/raw/${fileIndex}`;
-}
-
-export function rawPrefix(hospitalId: string, datasetId: string): string {
-  return `${hospitalId}/${datasetId}/raw/`;
-}

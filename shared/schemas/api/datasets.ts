@@ -108,6 +108,44 @@ export const ClassificationSchema = z.object({
 });
 export type Classification = z.infer<typeof ClassificationSchema>;
 
+/**
+ * Why a series may carry text burned into its pixels, which de-identification of the header cannot remove:
+ * BurnedInAnnotation (0028,0301) YES, a Secondary Capture SOP class (1.2.840.10008.5.1.4.1.1.7*), an Encapsulated
+ * Document (1.2.840.10008.5.1.4.1.1.104.*) or an ImageType naming a screen save or a secondary image (PS3.3 C.7.6.1.1.2).
+ */
+export const BURNED_IN_TEXT_REASONS = [
+  'BURNED_IN_ANNOTATION',
+  'SECONDARY_CAPTURE',
+  'ENCAPSULATED_DOCUMENT',
+  'SCREEN_SAVE',
+  'SECONDARY_IMAGE',
+] as const;
+export const BurnedInTextReasonSchema = z.enum(BURNED_IN_TEXT_REASONS);
+export type BurnedInTextReason = z.infer<typeof BurnedInTextReasonSchema>;
+export const BURNED_IN_TEXT_REASON_LABELS: Record<BurnedInTextReason, string> = {
+  BURNED_IN_ANNOTATION: 'marked as having burned-in annotation',
+  SECONDARY_CAPTURE: 'a secondary capture (screenshot)',
+  ENCAPSULATED_DOCUMENT: 'an encapsulated document',
+  SCREEN_SAVE: 'a screen save',
+  SECONDARY_IMAGE: 'a secondary (derived) image',
+};
+
+/**
+ * A series that may show patient text in its pixels is held out of conversion, thumbnails and the report until a
+ * team lead or hospital admin releases it.
+ */
+export const BurnedInTextSchema = z.object({
+  reasons: z.array(BurnedInTextReasonSchema).min(1),
+  releasedAt: z.string().optional(),
+  releasedByUserId: z.string().optional(),
+});
+export type BurnedInText = z.infer<typeof BurnedInTextSchema>;
+
+/** Held: flagged for burned-in text and not yet released. */
+export function isHeldForBurnedInText(series: { burnedInText?: BurnedInText | undefined }): boolean {
+  return series.burnedInText !== undefined && series.burnedInText.releasedAt === undefined;
+}
+
 export const SeriesSchema = z.object({
   id: IdSchema,
   datasetId: IdSchema,
@@ -120,6 +158,7 @@ export const SeriesSchema = z.object({
   selected: z.boolean(),
   lowConfidence: z.boolean().optional(),
   classification: ClassificationSchema.nullable(),
+  burnedInText: BurnedInTextSchema.optional(),
   createdAt: z.string(),
 });
 export type Series = z.infer<typeof SeriesSchema>;

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
-import { pickAnatomicalVolume } from '#shared/domain/pipeline/build-surface.ts';
+import { buildDatasetSurface, pickAnatomicalVolume } from '#shared/domain/pipeline/build-surface.ts';
+import { writeVolume } from '#shared/processing/nifti-io.ts';
 import { diffusionCandidates } from '#shared/domain/pipeline/build-tracts.ts';
 import { deidentifyStudy } from '#shared/domain/pipeline/deidentify-study.ts';
 import { classifyDatasetSeries } from '#shared/domain/pipeline/classify-series.ts';
 import type { PipelineDeps } from '#shared/domain/pipeline/deps.ts';
-import { buildDicom } from '#tests/helpers/dicom-builder.ts';
+import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
+import { buildDicom, buildStudy } from '#tests/helpers/dicom-builder.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 function volume(id: string, metadata: Record<string, unknown>, byteSize = 100): AssetRecord {
@@ -37,6 +39,53 @@ describe('asset selection', () => {
     expect(pickAnatomicalVolume(assets)?.id).toBe('t1');
     expect(pickAnatomicalVolume(assets.filter((a) => a.id !== 't1'))?.id).toBe('flair');
     expect(pickAnatomicalVolume([volume('dwi', { classifiedType: 'DWI', bvalKey: 'x' })])).toBeUndefined();
+  });
+
+  it('builds the surface from the next anatomical volume when the best one cannot give one', async () => {
+    // Prepare: a 3-slice T1 (too thin) and a FLAIR with a bright ball in a 32³ volume
+    const p = ports();
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    const affine = [
+      [1, 0, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+    ];
+    const thin = writeVolume({
+      dims: [64, 64, 3],
+      voxelSize: [1, 1, 1],
+      affine,
+      datatype: 'float32',
+      data: new Float32Array(64 * 64 * 3).fill(7),
+    });
+    const n = 32;
+    const ball = writeVolume({
+      dims: [n, n, n],
+      voxelSize: [1, 1, 1],
+      affine,
+      datatype: 'float32',
+      data: Float32Array.from({ length: n ** 3 }, (_, i) =>
+        Math.hypot((i % n) - 15.5, (Math.floor(i / n) % n) - 15.5, Math.floor(i / (n * n)) - 15.5) <= 10 ? 800 : 20,
+      ),
+    });
+    for (const [id, type, bytes] of [
+      ['2.25.1', 'T1', thin],
+      ['2.25.2', 'FLAIR', ball],
+    ] as const) {
+      const key = `h1/${d.id}/${id}/volume-0.nii.gz`;
+      await p.objects.put('assets', key, bytes);
+      await p.datasets.putAsset({ ...volume(id, { classifiedType: type }), datasetId: d.id, objectKey: key });
+    }
+
+    // Act
+    await buildDatasetSurface({ hospitalId: 'h1', datasetId: d.id, runId: 'r1' }, {
+      ...p,
+      pseudonymSecret: async () => 's',
+    } as PipelineDeps);
+
+    // Assess
+    const surface = (await p.datasets.listAssets('h1', d.id)).find((a) => a.type === 'SURFACE');
+    expect(surface).toMatchObject({ seriesId: '2.25.2', objectKey: `h1/${d.id}/2.25.2/surface.mz3` });
   });
 
   it('builds tracts only for DTI/DWI volumes with at least 6 diffusion directions', async () => {
@@ -115,5 +164,61 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     expect(classified.classification).toMatchObject({ source: 'AI', classifiedType: expect.any(String) });
     expect(typeof classified.lowConfidence).toBe('boolean');
     expect((await p.datasets.get('h1', d.id))!.status).toBe('CLASSIFYING');
+  });
+
+  it('rejects a file whose retained UIDs are not PS3.5 UIDs, so they never become an object key', async () => {
+    // Prepare
+    const p = ports();
+    const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    const d = await createDataset(
+      { ...NEW_DATASET, anonymization: { ...NEW_DATASET.anonymization, retainUids: true } },
+      caller('TEAM_MEMBER'),
+      p,
+    );
+    await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
+    const withInstanceUid = (uid: string) => buildDicom({ extra: [{ tag: '00080018', vr: 'UI', value: uid }] });
+    await p.objects.put('uploads', `h1/${d.id}/raw/0`, withInstanceUid('1.2.826.0.1.3680043.9.9999.1.1'));
+    await p.objects.put('uploads', `h1/${d.id}/raw/1`, withInstanceUid('1.2.3.DOE/../x'));
+
+    // Act
+    await deidentifyStudy({ hospitalId: 'h1', datasetId: d.id, runId: 'r1' }, deps);
+
+    // Assess
+    const keys = [...p.objects.objects.keys()];
+    expect(keys).toEqual([`studies/h1/${d.id}/1.2.826.0.1.3680043.9.9999.3/1.2.826.0.1.3680043.9.9999.1.1.dcm`]);
+    expect((await p.datasets.get('h1', d.id))!.fileErrors).toEqual([{ fileIndex: 1, message: 'DICOM parsing failed' }]);
+  });
+});
+
+describe('burned-in text', () => {
+  it('flags a series by BurnedInAnnotation, secondary capture or encapsulated document SOP class, or ImageType', async () => {
+    const p = ports();
+    const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
+    const files = buildStudy([
+      { seriesNumber: 1, slices: 1 },
+      { seriesNumber: 2, slices: 1, burnedInAnnotation: 'YES' },
+      { seriesNumber: 3, slices: 1, burnedInAnnotation: 'NO' },
+      { seriesNumber: 4, slices: 1, sopClassUID: '1.2.840.10008.5.1.4.1.1.7.4' },
+      { seriesNumber: 5, slices: 1, sopClassUID: '1.2.840.10008.5.1.4.1.1.104.1' },
+      { seriesNumber: 6, slices: 1, imageType: 'DERIVED\\PRIMARY\\SCREEN SAVE' },
+      { seriesNumber: 7, slices: 1, imageType: 'DERIVED\\SECONDARY' },
+    ]);
+    for (const [i, file] of files.entries()) await p.objects.put('uploads', `h1/${d.id}/raw/${i}`, file.bytes);
+
+    await deidentifyStudy({ hospitalId: 'h1', datasetId: d.id, runId: 'r1' }, deps);
+
+    const series = (await p.datasets.listSeries('h1', d.id)).sort((a, b) => a.seriesNumber - b.seriesNumber);
+    expect(series.map((s) => s.burnedInText?.reasons ?? [])).toEqual([
+      [],
+      ['BURNED_IN_ANNOTATION'],
+      [],
+      ['SECONDARY_CAPTURE'],
+      ['ENCAPSULATED_DOCUMENT'],
+      ['SCREEN_SAVE'],
+      ['SECONDARY_IMAGE'],
+    ]);
+    expect(series.map(isHeldForBurnedInText)).toEqual([false, true, false, true, true, true, true]);
   });
 });

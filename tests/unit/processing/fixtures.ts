@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseDicom } from '#shared/dicom/parse.ts';
 
 /** Shared test data (../shared/data from the repository root). */
 export const DATA_DIR = resolve(process.cwd(), '../shared/data/dicom');
@@ -53,4 +54,18 @@ export function convertWithDcm2niix(dicomDir: string): ConvertedSeries {
       ? { bvalPath, bvecPath, bval: readFileSync(bvalPath, 'utf8'), bvec: readFileSync(bvecPath, 'utf8') }
       : {}),
   };
+}
+
+/** The middle `count` slice positions of a series (by SliceLocation), so the test runs on a slab, not the whole study. */
+export function middleSlab(dir: string, count: number): string[] {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.dcm'))
+    .map((f) => {
+      const { dataSet } = parseDicom(new Uint8Array(readFileSync(join(dir, f))));
+      return { file: f, location: Number(dataSet.string('x00201041')) };
+    });
+  const locations = [...new Set(files.map((f) => f.location))].sort((a, b) => a - b);
+  const first = Math.floor((locations.length - count) / 2);
+  const keep = new Set(locations.slice(first, first + count));
+  return files.filter((f) => keep.has(f.location)).map((f) => join(dir, f.file));
 }

@@ -13,44 +13,31 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDicom } from '#shared/dicom/parse.ts';
+import { PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
 import { isClosedMesh } from '#shared/processing/isosurface.ts';
 import { readMz3 } from '#shared/processing/surface.ts';
 import { readTrk } from '#shared/processing/trk.ts';
-import { DTI_DICOM, T1_DICOM } from './fixtures.ts';
+import { DTI_DICOM, middleSlab, T1_DICOM } from './fixtures.ts';
 
 const run = promisify(execFile);
 const IWS = resolve(process.cwd(), 'cli/iws.mjs');
 
 type Manifest = {
-  series: { seriesNumber: number; classifiedType: string; volumes: number }[];
+  dataset: { id: string; hospitalId: string; status: string };
+  series: { seriesId: string; seriesNumber: number; classifiedType: string }[];
   assets: {
     type: string;
+    key: string;
     path: string;
     byteSize: number;
-    seriesNumber: number | null;
+    seriesId: string | null;
     metadata: Record<string, unknown>;
   }[];
   skipped: { file: string; reason: string }[];
-  notes: string[];
   timings: Record<string, number>;
 };
 
-/** The middle `count` slice positions of a series (by SliceLocation), so the test runs on a slab, not the whole study. */
-function middleSlab(dir: string, count: number): string[] {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.dcm'))
-    .map((f) => {
-      const { dataSet } = parseDicom(new Uint8Array(readFileSync(join(dir, f))));
-      return { file: f, location: Number(dataSet.string('x00201041')) };
-    });
-  const locations = [...new Set(files.map((f) => f.location))].sort((a, b) => a - b);
-  const first = Math.floor((locations.length - count) / 2);
-  const keep = new Set(locations.slice(first, first + count));
-  return files.filter((f) => keep.has(f.location)).map((f) => join(dir, f.file));
-}
-
-describe('iws process on a small study (a 10-slice slab of the Philips DTI and a 40-slice slab of the GE T1)', () => {
+describe('iws process (the state machine stages over a folder) on a small study (a 10-slice slab of the Philips DTI and a 40-slice slab of the GE T1)', () => {
   let work: string;
   let output: string;
   let manifest: Manifest;
@@ -80,7 +67,8 @@ describe('iws process on a small study (a 10-slice slab of the Philips DTI and a
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('classifies both series and writes every asset type', () => {
+  it('takes the dataset through every stage to COMPLETE, classifies both series and writes every asset type', () => {
+    expect(manifest.dataset).toEqual({ id: 'ds-test', hospitalId: 'cli', status: 'COMPLETE' });
     expect(manifest.series.map((s) => s.classifiedType).sort()).toEqual(['DTI', 'T1']);
     expect(new Set(manifest.assets.map((a) => a.type))).toEqual(
       new Set(['VOLUME', 'THUMBNAIL', 'SURFACE', 'TRACT', 'REPORT']),
@@ -92,49 +80,46 @@ describe('iws process on a small study (a 10-slice slab of the Philips DTI and a
     expect(JSON.parse(readFileSync(join(output, 'manifest.json'), 'utf8'))).toEqual(manifest);
   });
 
-  it('reports the non-DICOM file as skipped and times every stage', () => {
+  it('reports the non-DICOM file as skipped and times every stage of the state machine, in its order', () => {
     expect(manifest.skipped).toEqual([{ file: 'readme.txt', reason: 'Not a DICOM file' }]);
-    expect(Object.keys(manifest.timings)).toEqual([
-      'anonymize',
-      'classify',
-      'convert',
-      'thumbnail',
-      'surface',
-      'tracts',
-      'report',
-    ]);
-    expect(stderr).toContain('iws process: tracts');
+    expect(Object.keys(manifest.timings)).toEqual(PIPELINE_TASKS.map((t) => t.state));
+    expect(stderr).toContain('iws process: BuildTracts');
+  });
+
+  it('writes every asset under the key the cloud would use, under <outdir>/assets', () => {
+    for (const asset of manifest.assets) {
+      expect(asset.key.startsWith('cli/ds-test/')).toBe(true);
+      expect(asset.path).toBe(join(output, 'assets', ...asset.key.split('/')));
+    }
+    expect(manifest.assets.find((a) => a.type === 'REPORT')!.key).toBe('cli/ds-test/report.pdf');
+    // The raw copies are gone once de-identified; the de-identified ones stay under studies/.
+    expect(existsSync(join(output, 'uploads', 'cli', 'ds-test', 'raw'))).toBe(false);
+    expect(readdirSync(join(output, 'studies', 'cli', 'ds-test'))).toHaveLength(2);
   });
 
   it('writes a closed surface, FA maps and a valid .trk for the slab', () => {
     const surface = manifest.assets.find((a) => a.type === 'SURFACE')!;
+    const t1 = manifest.series.find((s) => s.classifiedType === 'T1')!;
+    expect(surface.seriesId).toBe(t1.seriesId);
     expect(surface.path.endsWith('.mz3')).toBe(true);
     expect(isClosedMesh(readMz3(readFileSync(surface.path)).indices)).toBe(true);
     const trk = readTrk(readFileSync(manifest.assets.find((a) => a.path.endsWith('.trk'))!.path));
     expect(trk.header).toMatchObject({ version: 2, headerSize: 1000, dims: [80, 80, 10] });
     expect(trk.streamlines.length).toBe(trk.header.count);
     expect(trk.streamlines.length).toBeGreaterThan(100);
-    expect(
-      manifest.assets
-        .filter((a) => a.type === 'TRACT')
-        .map((a) => a.path.replace(/^.*_/, ''))
-        .sort(),
-    ).toEqual(['colorfa.nii.gz', 'fa.nii.gz', 'tracts.trk']);
+    const dti = manifest.series.find((s) => s.classifiedType === 'DTI')!;
+    const derived = manifest.assets.filter((a) => a.seriesId === dti.seriesId && /-(fa|colorfa|tracts)\./.test(a.key));
+    expect(derived.map((a) => [a.type, a.key.split('/').pop()]).sort()).toEqual([
+      ['TRACT', 'volume-0-tracts.trk'],
+      ['VOLUME', 'volume-0-colorfa.nii.gz'],
+      ['VOLUME', 'volume-0-fa.nii.gz'],
+    ]);
   });
 
   it('writes a report naming the dataset and both series', async () => {
     const report = manifest.assets.find((a) => a.type === 'REPORT')!;
     const { stdout: text } = await run('/usr/bin/pdftotext', ['-layout', report.path, '-']);
-    for (const expected of [
-      'ds-test',
-      'PT-0001',
-      'DTI',
-      'T1',
-      'dwi/dwi',
-      'anat/T1w',
-      'Series 601 streamlines',
-      'Files skipped',
-    ])
+    for (const expected of ['ds-test', 'PT-0001', 'DTI', 'T1', 'dwi/dwi', 'anat/T1w', 'Streamlines', 'Files rejected'])
       expect(text).toContain(expected);
   });
 });

@@ -42,9 +42,13 @@ const INPUT: ReportInput = {
     createdAt: '2025-03-04T10:00:00.000Z',
     hospitalName: 'Northside General',
   },
-  deidentification: {
-    profile: 'DICOM PS3.15 Annex E Basic Profile + Clean Descriptors + Retain Safe Private',
-    options: { retainPhysicianIdentity: false, retainLongitudinalDates: true },
+  anonymization: {
+    retainPhysicianIdentity: true,
+    retainInstitutionIdentity: true,
+    retainUids: false,
+    retainLongitudinalDates: true,
+    retainPatientCharacteristics: false,
+    keepPrivate: false,
   },
   series: [
     {
@@ -78,7 +82,7 @@ const INPUT: ReportInput = {
 describe('buildReport', () => {
   it('writes a PDF whose extracted text holds the summary, de-identification, series table and quality figures', async () => {
     // Act
-    const pdf = await buildReport(INPUT, { generatedAt: new Date('2025-03-05T08:00:00Z') });
+    const pdf = await buildReport(INPUT);
     const text = extractText(pdf);
     // Assess
     expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
@@ -88,8 +92,9 @@ describe('buildReport', () => {
       'PT-****-0042',
       'Northside General',
       'Neuroradiology',
-      'Headache - rule out mass',
+      'Dr. Okafor',
       'Annex E Basic Profile',
+      'Retain Institution Identity',
       'Retain physician identity',
       'Retain longitudinal dates',
       'WIP dti_ax',
@@ -114,6 +119,37 @@ describe('buildReport', () => {
     }
     // series come in series-number order
     expect(text.indexOf('Accelerated SAG IR-SPGR')).toBeLessThan(text.indexOf('WIP dti_ax'));
+  });
+
+  it('prints only what the de-identification options keep: no hospital, physician, indication or real date', async () => {
+    // Prepare
+    const strict = {
+      ...INPUT,
+      anonymization: { ...INPUT.anonymization, retainPhysicianIdentity: false, retainInstitutionIdentity: false },
+    };
+
+    // Act
+    const pdf = await buildReport(strict);
+    const text = extractText(pdf);
+
+    // Assess
+    expect(text).toContain('PT-****-0042');
+    expect(text).toContain('MRI BRAIN W/O CONTRAST');
+    for (const withheld of ['Northside General', 'Neuroradiology', 'Dr. Okafor', 'Okafor', 'Headache', '2025', '2026'])
+      expect(text).not.toContain(withheld);
+    expect(text).not.toMatch(/\b(19|20)\d\d-\d\d-\d\d/);
+    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    expect(doc.getCreationDate()).toBeUndefined();
+    expect(doc.getModificationDate()).toBeUndefined();
+  });
+
+  it('never prints the clinical indication or a real date, even with every option kept', async () => {
+    // Act
+    const text = extractText(await buildReport(INPUT));
+
+    // Assess
+    expect(text).not.toContain('Headache');
+    expect(text).not.toMatch(/\b(19|20)\d\d-\d\d-\d\d/);
   });
 
   it('embeds one image per thumbnail', async () => {

@@ -33,6 +33,7 @@ import { useHistory } from '#web/features/datasets/api/get-history.ts';
 import { AssetsList } from '#web/features/datasets/components/assets-list.tsx';
 import { HistoryList } from '#web/features/datasets/components/history-list.tsx';
 import { SeriesTable } from '#web/features/datasets/components/series-table.tsx';
+import { canReleaseHeldSeries } from '#web/features/datasets/utils/burned-in-text.ts';
 import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '#web/features/datasets/utils/study-types.ts';
 import { ApiRequestError, errorMessage } from '#web/lib/api-error.ts';
 import { formatBytes, formatDateTime } from '#web/lib/format.ts';
@@ -176,6 +177,7 @@ export function DatasetRoute() {
             thumbnails={allAssets.filter((a) => a.type === 'THUMBNAIL')}
             canEdit={canEdit}
             canSelect={canEdit && !['PROCESSING', 'COMPLETE'].includes(dataset.status)}
+            canRelease={canReleaseHeldSeries(user.role, dataset.status)}
           />
         </Card.Body>
       </Card.Root>

@@ -25,6 +25,17 @@ export async function classifySeries(datasetId: string, seriesId: string, classi
   return series;
 }
 
+/** A lead or admin releases a series held for possible burned-in text; a COMPLETE dataset is processed again. */
+export async function releaseSeries(datasetId: string, seriesId: string) {
+  const series = await apiRequest(
+    `/api/datasets/${encodeURIComponent(datasetId)}/series/${encodeURIComponent(seriesId)}/release`,
+    SeriesSchema,
+    { method: 'POST', body: {} },
+  );
+  await revalidateDataset(datasetId);
+  return series;
+}
+
 export async function selectSeries(datasetId: string, seriesSelections: { seriesId: string; selected: boolean }[]) {
   const result = await apiRequest(
     `/api/datasets/${encodeURIComponent(datasetId)}/series/selection`,

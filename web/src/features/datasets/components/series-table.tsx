@@ -1,13 +1,14 @@
-import { Badge, Box, HStack, Image, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, HStack, Image, Stack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuTriangleAlert } from 'react-icons/lu';
+import { LuEyeOff, LuTriangleAlert } from 'react-icons/lu';
 import type { ClassifiedType, ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatBytes } from '#web/lib/format.ts';
-import { classifySeries, selectSeries } from '#web/features/datasets/api/dataset-actions.ts';
+import { classifySeries, releaseSeries, selectSeries } from '#web/features/datasets/api/dataset-actions.ts';
+import { burnedInTextNotice } from '#web/features/datasets/utils/burned-in-text.ts';
 import {
   CLASSIFIED_TYPE_LABELS,
   CLASSIFIED_TYPE_OPTIONS,
@@ -20,10 +21,12 @@ type Props = {
   thumbnails: ProcessedAsset[];
   canEdit: boolean;
   canSelect: boolean;
+  /** May release series held for possible burned-in text (a lead or admin, while the pipeline is not writing). */
+  canRelease?: boolean;
 };
 
 /** Series with their classification: type, confidence, AI/MANUAL, reasons, BIDS suggestion, low-confidence flag. */
-export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect }: Props) {
+export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect, canRelease = false }: Props) {
   const [busy, setBusy] = useState<string>();
 
   const changeType = async (s: Series, type: string) => {
@@ -35,6 +38,23 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect 
         type: 'success',
         title: 'Classification updated',
         description: `Series ${s.seriesNumber} is now ${CLASSIFIED_TYPE_LABELS[type as ClassifiedType]}.`,
+        duration: 3000,
+      });
+    } catch (error) {
+      toaster.create({ type: 'error', title: errorMessage(error) });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const release = async (s: Series) => {
+    setBusy(s.id);
+    try {
+      await releaseSeries(datasetId, s.id);
+      toaster.create({
+        type: 'success',
+        title: 'Series released',
+        description: `Series ${s.seriesNumber} will be processed.`,
         duration: 3000,
       });
     } catch (error) {
@@ -77,6 +97,7 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect 
           {series.map((s) => {
             const c = s.classification;
             const thumb = thumbnails.find((t) => t.seriesId === s.id && t.url);
+            const notice = burnedInTextNotice(s);
             return (
               <Table.Row
                 key={s.id}
@@ -84,6 +105,7 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect 
                 data-series-id={s.id}
                 data-classified-type={c?.classifiedType ?? ''}
                 data-source={c?.source ?? ''}
+                data-held={notice?.held ? 'true' : undefined}
               >
                 <Table.Cell>
                   <Checkbox
@@ -115,6 +137,29 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect 
                     <Text fontSize="xs" color="fg.muted">
                       {s.modality} · {s.sliceCount} images · {formatBytes(s.sizeBytes)}
                     </Text>
+                    {notice && (
+                      <Stack gap="1" mt="1" maxW="sm" data-testid="burned-in-text-notice">
+                        {notice.held && (
+                          <Badge colorPalette="red" alignSelf="start">
+                            <LuEyeOff /> Held: possible burned-in text
+                          </Badge>
+                        )}
+                        <Text fontSize="xs" color={notice.held ? 'fg' : 'fg.muted'}>
+                          {notice.message}
+                        </Text>
+                        {notice.held && canRelease && (
+                          <Button
+                            size="xs"
+                            variant="outline"
+                            alignSelf="start"
+                            loading={busy === s.id}
+                            onClick={() => void release(s)}
+                          >
+                            Release series {s.seriesNumber}
+                          </Button>
+                        )}
+                      </Stack>
+                    )}
                   </Stack>
                 </Table.Cell>
                 <Table.Cell>

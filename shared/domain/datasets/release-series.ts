@@ -1,0 +1,61 @@
+import type { Series } from '#shared/schemas/api/datasets.ts';
+import { isLeadOrAdmin, type Caller } from '#shared/domain/access/caller.ts';
+import { AccessDeniedError, InvalidStateError, NotFoundError } from '#shared/domain/errors.ts';
+import { changeStatus } from './change-status.ts';
+import { loadVisibleDataset } from './load-dataset.ts';
+import type { AuditLog, Clock, DatasetRepository, IdGenerator, PipelineStarter } from './ports.ts';
+import { toSeries } from './view.ts';
+
+/**
+ * A team lead or hospital admin releases a series held for possible burned-in text, having looked at it. Only a
+ * dataset the pipeline is not writing can be changed: a COMPLETE dataset is processed again at once (COMPLETE →
+ * UPLOADING and a new execution; de-identification and classification are already done and are skipped, conversion
+ * now takes the released series, and surface, tracts and report are rebuilt); a FAILED dataset converts it on its
+ * next retry. Releasing twice changes nothing.
+ */
+export async function releaseSeries(
+  datasetId: string,
+  seriesId: string,
+  caller: Caller,
+  deps: {
+    datasets: DatasetRepository;
+    audit: AuditLog;
+    clock: Clock;
+    ids: IdGenerator;
+    pipeline: PipelineStarter;
+  },
+): Promise<Series> {
+  const dataset = await loadVisibleDataset(caller, datasetId, deps);
+  if (!isLeadOrAdmin(caller)) throw new AccessDeniedError();
+  const series = (await deps.datasets.listSeries(caller.hospitalId, datasetId)).find((s) => s.id === seriesId);
+  if (!series) throw new NotFoundError('SERIES_NOT_FOUND');
+  if (!series.burnedInText) throw new InvalidStateError();
+  if (series.burnedInText.releasedAt) return toSeries(series);
+  if (dataset.status !== 'COMPLETE' && dataset.status !== 'FAILED') throw new InvalidStateError();
+
+  const actor = { actorUserId: caller.userId, actorName: `${caller.firstName} ${caller.lastName}` };
+  const updated = await deps.datasets.updateSeries(caller.hospitalId, datasetId, seriesId, {
+    burnedInText: { ...series.burnedInText, releasedAt: deps.clock.now(), releasedByUserId: caller.userId },
+  });
+  await deps.audit.record({
+    hospitalId: caller.hospitalId,
+    datasetId,
+    action: 'SERIES_RELEASED',
+    ...actor,
+    details: { seriesId, reasons: series.burnedInText.reasons },
+  });
+  if (dataset.status === 'COMPLETE') {
+    const runId = deps.ids.newId();
+    await changeStatus(deps, {
+      hospitalId: caller.hospitalId,
+      datasetId,
+      from: ['COMPLETE'],
+      to: 'UPLOADING',
+      ...actor,
+      fields: { lastRunId: runId, updatedAt: deps.clock.now() },
+      details: { releasedSeriesId: seriesId, runId },
+    });
+    await deps.pipeline.start({ hospitalId: caller.hospitalId, datasetId, runId });
+  }
+  return toSeries(updated);
+}

@@ -1,0 +1,108 @@
+/**
+ * Every object key of every bucket, built here and nowhere else. A key is made of our ids (hospital, dataset, upload
+ * file index, series id) and the asset type only: no series description, protocol name, file or folder name ever
+ * reaches a key, so keys are safe to log and to keep. DICOM UIDs (the series id and the instance UID of a stored copy)
+ * are checked against PS3.5 section 9.1 before they become part of a key.
+ *
+ *   uploads  <hospitalId>/<datasetId>/raw/<fileIndex>
+ *   studies  <hospitalId>/<datasetId>/<seriesUID>/<sopInstanceUID>.dcm
+ *   assets   <hospitalId>/<datasetId>/<seriesId>/volume-<n>.nii.gz (.json, .bval, .bvec), thumbnail.png,
+ *            surface.<format>, volume-<n>-fa.nii.gz, volume-<n>-colorfa.nii.gz, volume-<n>-tracts.trk;
+ *            <hospitalId>/<datasetId>/report.pdf
+ */
+
+/** PS3.5 9.1: components of digits without leading zeros (a lone 0 is allowed), dot separated, at most 64 characters. */
+const UID_PATTERN = /^(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*$/;
+export const MAX_UID_LENGTH = 64;
+
+export function isValidUid(value: string): boolean {
+  return value.length > 0 && value.length <= MAX_UID_LENGTH && UID_PATTERN.test(value);
+}
+
+/** Our own ids: letters, digits, '_' and '-', never a dot, so no segment can be '.' or '..'. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** A value that cannot be part of an object key. Its message names the kind of value, never the value. */
+export class ObjectKeyError extends Error {
+  override name = 'ObjectKeyError';
+  constructor(kind: string) {
+    super(`Invalid ${kind} for an object key`);
+  }
+}
+
+function id(kind: string, value: string): string {
+  if (!ID_PATTERN.test(value)) throw new ObjectKeyError(kind);
+  return value;
+}
+
+function uid(kind: string, value: string): string {
+  if (!isValidUid(value)) throw new ObjectKeyError(kind);
+  return value;
+}
+
+function index(kind: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new ObjectKeyError(kind);
+  return value;
+}
+
+/** The series id of a stored series is its (de-identified) SeriesInstanceUID. */
+function seriesSegment(seriesId: string): string {
+  return uid('series id', seriesId);
+}
+
+/** Everything of one dataset in any bucket (deletion, presign checks). */
+export function datasetPrefix(hospitalId: string, datasetId: string): string {
+  return `${id('hospital id', hospitalId)}/${id('dataset id', datasetId)}/`;
+}
+
+export const uploadKeys = {
+  /** Raw uploads of a dataset, deleted once the de-identified copies are stored. */
+  prefix: (hospitalId: string, datasetId: string) => `${datasetPrefix(hospitalId, datasetId)}raw/`,
+  /** One uploaded file, named by its index in the upload session, never by its path. */
+  file: (hospitalId: string, datasetId: string, fileIndex: number) =>
+    `${uploadKeys.prefix(hospitalId, datasetId)}${index('file index', fileIndex)}`,
+};
+
+export const studyKeys = {
+  prefix: (hospitalId: string, datasetId: string) => datasetPrefix(hospitalId, datasetId),
+  series: (hospitalId: string, datasetId: string, seriesUID: string) =>
+    `${datasetPrefix(hospitalId, datasetId)}${uid('series UID', seriesUID)}/`,
+  instance: (hospitalId: string, datasetId: string, seriesUID: string, sopInstanceUID: string) =>
+    `${studyKeys.series(hospitalId, datasetId, seriesUID)}${uid('instance UID', sopInstanceUID)}.dcm`,
+};
+
+/** Files of one NIfTI volume (dcm2niix output `index` of its series). */
+export type VolumePart = 'nifti' | 'sidecar' | 'bval' | 'bvec';
+const VOLUME_EXTENSION: Record<VolumePart, string> = {
+  nifti: 'nii.gz',
+  sidecar: 'json',
+  bval: 'bval',
+  bvec: 'bvec',
+};
+/** Maps derived from a diffusion volume. */
+export type DerivedPart = 'fa' | 'colorfa' | 'tracts';
+const DERIVED_FILE: Record<DerivedPart, string> = {
+  fa: 'fa.nii.gz',
+  colorfa: 'colorfa.nii.gz',
+  tracts: 'tracts.trk',
+};
+const SURFACE_FORMATS = new Set(['mz3', 'gii', 'obj', 'stl']);
+
+function seriesAssetPrefix(hospitalId: string, datasetId: string, seriesId: string): string {
+  return `${datasetPrefix(hospitalId, datasetId)}${seriesSegment(seriesId)}/`;
+}
+
+export const assetKeys = {
+  prefix: (hospitalId: string, datasetId: string) => datasetPrefix(hospitalId, datasetId),
+  volume: (hospitalId: string, datasetId: string, seriesId: string, volumeIndex: number, part: VolumePart) =>
+    `${seriesAssetPrefix(hospitalId, datasetId, seriesId)}volume-${index('volume index', volumeIndex)}.${VOLUME_EXTENSION[part]}`,
+  thumbnail: (hospitalId: string, datasetId: string, seriesId: string) =>
+    `${seriesAssetPrefix(hospitalId, datasetId, seriesId)}thumbnail.png`,
+  surface: (hospitalId: string, datasetId: string, seriesId: string, format: string) => {
+    if (!SURFACE_FORMATS.has(format)) throw new ObjectKeyError('surface format');
+    return `${seriesAssetPrefix(hospitalId, datasetId, seriesId)}surface.${format}`;
+  },
+  derived: (hospitalId: string, datasetId: string, seriesId: string, volumeIndex: number, part: DerivedPart) =>
+    `${seriesAssetPrefix(hospitalId, datasetId, seriesId)}volume-${index('volume index', volumeIndex)}-${DERIVED_FILE[part]}`,
+  report: (hospitalId: string, datasetId: string) => `${datasetPrefix(hospitalId, datasetId)}report.pdf`,
+};
