@@ -6,6 +6,7 @@ import { createAuditLog } from './dynamo/audit-log.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { describeTable } from './dynamo/health.ts';
+import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
 import { createPageTokens, createPseudonymizer } from './crypto.ts';
 import { createObjectStore } from './s3/object-store.ts';
@@ -45,6 +46,7 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     uploads: createUploadRepository(table),
     objects,
     pipeline: createPipelineStarter({ region, stateMachineArn: env.STATE_MACHINE_ARN, endpoint: env.SFN_ENDPOINT }),
+    runSlots: createRunSlotStore(table),
     pageTokens,
     pseudonymizer: createPseudonymizer(pseudonymSecret),
     pseudonymSecret,

@@ -6,6 +6,7 @@ import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ENV } from '#shared/env.ts';
 import { createApi } from './api.ts';
+import { createApiConcurrencyCap } from './api-concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
 import { allowedHosts, cognitoRequestAllowed, isInternalPeer, peerOf, refuseForeignHost } from './internal-gate.ts';
 import {
@@ -207,6 +208,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       log,
     });
 
+    const capApi = createApiConcurrencyCap(url);
+
     const runtimeConfig = (origin: string) => ({
       region: REGION,
       userPoolId: ids?.userPoolId,
@@ -244,7 +247,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           res.end(JSON.stringify({ status: 'starting' }));
           return;
         }
-        api(req, res, requestUrl).catch(() => {
+        capApi(req, res, requestUrl, () => api(req, res, requestUrl)).catch(() => {
           if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
           res.end(
             JSON.stringify({
