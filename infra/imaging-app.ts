@@ -23,6 +23,8 @@ export type BuildOptions = {
   /** Register the cdk-nag packs (AWS Solutions, HIPAA Security) as validation plugins: synth fails on unacknowledged errors. */
   nag?: boolean;
   publishSiteBuild?: boolean;
+  /** The built site to publish (default web/dist). */
+  siteBuildDir?: string;
 };
 
 /**
@@ -87,6 +89,7 @@ export function buildImagingApp(app: App, options: BuildOptions = {}): ImagingSt
     apiBaseUrl: api.apiBaseUrl,
     dataKey: storage.dataKey,
     ...(options.publishSiteBuild === undefined ? {} : { publishSiteBuild: options.publishSiteBuild }),
+    ...(options.siteBuildDir === undefined ? {} : { siteBuildDir: options.siteBuildDir }),
     description: description('site files and runtime config.json'),
   });
   web.addStackDependency(api, 'config.json names the API URL');

@@ -23,7 +23,8 @@ export default defineConfig(({ command }) => ({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for local debugging but not referenced from the bundles; the web stack never publishes them.
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 4096,
     rolldownOptions: {
       // Chakra's Ark UI marks modules "use client"; that directive means nothing in a client-only bundle.

@@ -7,6 +7,7 @@ import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { describeTable } from './dynamo/health.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
+import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
 import { createPageTokens, createPseudonymizer } from './crypto.ts';
 import { createObjectStore } from './s3/object-store.ts';
@@ -47,6 +48,7 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     uploads: createUploadRepository(table),
     objects,
     pipeline: createPipelineStarter({ region, stateMachineArn: env.STATE_MACHINE_ARN, endpoint: env.SFN_ENDPOINT }),
+    runSlots: createRunSlotStore(table),
     pageTokens,
     pseudonymizer: createPseudonymizer(pseudonymSecret),
     pseudonymSecret,

@@ -9,6 +9,7 @@ import type {
   Pseudonymizer,
 } from '#shared/domain/datasets/ports.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 
@@ -26,6 +27,8 @@ export type ServerDeps = {
   uploads: UploadRepository;
   objects: ObjectStore;
   pipeline: PipelineStarter;
+  /** Per-hospital limit of pipeline runs at once. */
+  runSlots: RunSlotStore;
   pageTokens: PageTokens;
   pseudonymizer: Pseudonymizer;
   pseudonymSecret(): Promise<string>;

@@ -18,4 +18,68 @@ const preload = (filename, exports) => {
 preload(process.env.IWS_COGNITO_PRIVATE_MODULE, { jwk: key.jwk, pem: key.pem });
 preload(process.env.IWS_COGNITO_PUBLIC_MODULE, { jwk: key.jwk });
 
+// Confirmation codes: cognito-local draws them with Math.random (or takes them from $CODE); these come from the OS's
+// cryptographic generator.
+const crypto = require('node:crypto');
+const path = require('node:path');
+const lib = path.join(path.dirname(process.argv[2]), '..');
+const resolveLib = (file) => require.resolve(path.join(lib, file));
+preload(resolveLib('services/otp.js'), { otp: () => String(crypto.randomInt(0, 1_000_000)).padStart(6, '0') });
+
+// A reset code may be guessed wrong MAX_CODE_ATTEMPTS times; then it is void and only a new ForgotPassword gives
+// another (Cognito's LimitExceededException). The count lives on the user record, so a restart does not reset it.
+// Both operations run one at a time, so parallel guesses cannot read the same count.
+const MAX_CODE_ATTEMPTS = 5;
+const { CognitoError, CodeMismatchError } = require(resolveLib('errors.js'));
+let queue = Promise.resolve();
+const oneAtATime = (task) => {
+  const run = queue.then(task);
+  queue = run.catch(() => undefined);
+  return run;
+};
+const wrapTarget = (file, name, wrap) => {
+  const resolved = resolveLib(file);
+  const original = require(resolved)[name];
+  preload(resolved, { [name]: (services) => wrap(services, original(services)) });
+};
+const userOf = async (services, ctx, req) => {
+  const pool = await services.cognito.getUserPoolForClientId(ctx, req.ClientId);
+  return { pool, user: await pool.getUserByUsername(ctx, req.Username) };
+};
+wrapTarget(
+  'targets/forgotPassword.js',
+  'ForgotPassword',
+  (services, forgot) => (ctx, req) =>
+    oneAtATime(async () => {
+      const result = await forgot(ctx, req);
+      const { pool, user } = await userOf(services, ctx, req);
+      if (user) await pool.saveUser(ctx, { ...user, IwsCodeFailures: 0 });
+      return result;
+    }),
+);
+wrapTarget(
+  'targets/confirmForgotPassword.js',
+  'ConfirmForgotPassword',
+  (services, confirm) => (ctx, req) =>
+    oneAtATime(async () => {
+      const before = await userOf(services, ctx, req);
+      if (before.user && (before.user.IwsCodeFailures ?? 0) >= MAX_CODE_ATTEMPTS)
+        throw new CognitoError('LimitExceededException', 'Attempt limit exceeded, please try after some time.');
+      try {
+        return await confirm(ctx, req);
+      } catch (error) {
+        if (error instanceof CodeMismatchError && before.user) {
+          const { pool, user } = await userOf(services, ctx, req);
+          const failures = (user.IwsCodeFailures ?? 0) + 1;
+          await pool.saveUser(ctx, {
+            ...user,
+            IwsCodeFailures: failures,
+            ...(failures >= MAX_CODE_ATTEMPTS ? { ConfirmationCode: undefined } : {}),
+          });
+        }
+        throw error;
+      }
+    }),
+);
+
 require(process.argv[2]);

@@ -1,12 +1,15 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
 
 /**
  * Which requests the twin's public port lets through to its stand-ins. In the cloud, DynamoDB, Step Functions and
  * Cognito's admin operations need IAM-signed requests; the stand-ins check no signature at all, so behind the public
  * port they would let anyone read every hospital's table or reset another user's password. Here they answer only
  * the twin itself and tools on this machine: a local peer, and no `Origin` header (a web page, even one on this
- * machine, always sends one). Sign-in and the other operations a Cognito app client makes without AWS credentials
- * stay open, as in the cloud. S3 stays open for presigned URLs (see local-stack-notes).
+ * machine, always sends one). Sign-in and the other operations a Cognito app client makes with a token or a
+ * password stay open, as in the cloud. The password reset (ForgotPassword, ConfirmForgotPassword) does not: the twin
+ * delivers no e-mail, so its codes only ever reach this machine, and a page could otherwise guess them. S3 checks
+ * signatures itself (s3.ts).
  */
 const PUBLIC_COGNITO_OPERATIONS: ReadonlySet<string> = new Set([
   'InitiateAuth',
@@ -16,8 +19,6 @@ const PUBLIC_COGNITO_OPERATIONS: ReadonlySet<string> = new Set([
   'GlobalSignOut',
   'GetUser',
   'ChangePassword',
-  'ForgotPassword',
-  'ConfirmForgotPassword',
 ]);
 
 export type Peer = { remoteAddress?: string; localAddress?: string; origin?: string };
@@ -42,4 +43,37 @@ export function isInternalPeer(peer: Peer): boolean {
 export function cognitoRequestAllowed(target: string | undefined, peer: Peer): boolean {
   const operation = (target ?? '').split('.').pop() ?? '';
   return PUBLIC_COGNITO_OPERATIONS.has(operation) || isInternalPeer(peer);
+}
+
+const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '']);
+
+function hostPart(address: string): string {
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+/**
+ * The `Host` values the twin answers on its port: its loopback names and the interface it is bound to (every
+ * interface address and the machine's name when bound to all). A page on another name that resolves here (DNS
+ * rebinding) sends its own name and is refused.
+ */
+export function allowedHosts(boundHost: string, port: number): string[] {
+  const names = new Set(['localhost', '127.0.0.1', '[::1]']);
+  if (WILDCARD_HOSTS.has(boundHost)) {
+    names.add(hostname().toLowerCase());
+    for (const addresses of Object.values(networkInterfaces()))
+      for (const { address } of addresses ?? []) names.add(hostPart(address.toLowerCase()));
+  } else {
+    names.add(hostPart(boundHost.toLowerCase()));
+  }
+  return [...names].flatMap((name) => (port === 80 ? [name, `${name}:80`] : [`${name}:${port}`]));
+}
+
+/** Answers 421 to a request whose Host the twin does not serve; true when it did. */
+export function refuseForeignHost(req: IncomingMessage, res: ServerResponse, hosts: ReadonlySet<string>): boolean {
+  const host = req.headers.host?.toLowerCase();
+  if (host !== undefined && hosts.has(host)) return false;
+  req.resume();
+  res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+  res.end('This server does not answer for that host name.');
+  return true;
 }

@@ -9,6 +9,7 @@ import {
   ALL_PIPELINE_TASKS,
   buildPipelineDefinition,
   FAILURE_TASK,
+  RUN_SLOT_TASKS,
   substituteDefinition,
   taskArnVariable,
 } from '#shared/pipeline/definition.ts';
@@ -38,6 +39,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REGION = process.env.AWS_REGION ?? 'us-east-1';
 /** Retry back-off shortened locally: the ASL's 2 s/4 s/8 s becomes 200 ms each. */
 const LOCAL_RETRY_INTERVAL_MS = 200;
+const LOCAL_RUN_SLOT_WAIT_MS = 1000;
 
 export function localTaskArn(state: string): string {
   return `arn:aws:lambda:${REGION}:000000000000:function:imaging-local-${state}`;
@@ -63,8 +65,12 @@ async function main(): Promise<void> {
       },
     ]),
   );
+  // Waiting for a run slot keeps a pace that lets a running execution finish meanwhile.
   const retryIntervalOverrides = Object.fromEntries(
-    ALL_PIPELINE_TASKS.map((task) => [task.state, LOCAL_RETRY_INTERVAL_MS]),
+    ALL_PIPELINE_TASKS.map((task) => [
+      task.state,
+      task.state === RUN_SLOT_TASKS.acquire.state ? LOCAL_RUN_SLOT_WAIT_MS : LOCAL_RETRY_INTERVAL_MS,
+    ]),
   );
   const running = new Map<string, { abort: () => void }>();
 

@@ -1,28 +1,87 @@
 import crypto from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, resolve, sep } from 'node:path';
 import S3rver from 's3rver';
-import { ensureDir } from './data-dir.ts';
+import { ensureDir, persistedSecret, randomSecret } from './data-dir.ts';
+import { checkSignature, type Credentials } from './sigv4.ts';
 
 /**
  * S3 stand-in: s3rver (objects on disk under <data>/s3), called in-process behind the twin's public port at
  * /_aws/s3. s3rver lacks ListParts and AbortMultipartUpload, which resumable uploads need: answered here from
- * s3rver's own multipart folders. It checks no signatures, which is what lets presigned URLs go through a path prefix.
+ * s3rver's own multipart folders. s3rver checks no V4 signature and answers CORS with `*`, so the twin does both
+ * itself before a request reaches it: every request must carry a valid SigV4 signature of the data folder's own
+ * key pair (presigned URL or Authorization header, unexpired), browsers get CORS for the twin's origins only, and
+ * keys with `.` or `..` segments, which s3rver would join into a path outside its folder, are refused.
  */
-const CORS_XML = `<CORSConfiguration><CORSRule>
-<AllowedOrigin>*</AllowedOrigin>
+const METHODS = 'GET, PUT, POST, HEAD, DELETE';
+const MAX_AGE_SECONDS = '3000';
+
+function corsXml(origins: readonly string[]): string {
+  const allowed = origins.map((origin) => `<AllowedOrigin>${escapeXml(origin)}</AllowedOrigin>`).join('');
+  return `<CORSConfiguration><CORSRule>${allowed}
 <AllowedMethod>GET</AllowedMethod><AllowedMethod>PUT</AllowedMethod><AllowedMethod>POST</AllowedMethod>
 <AllowedMethod>HEAD</AllowedMethod><AllowedMethod>DELETE</AllowedMethod>
 <AllowedHeader>*</AllowedHeader>
 <ExposeHeader>ETag</ExposeHeader>
-<MaxAgeSeconds>3000</MaxAgeSeconds>
+<MaxAgeSeconds>${MAX_AGE_SECONDS}</MaxAgeSeconds>
 </CORSRule></CORSConfiguration>`;
+}
+
+export type S3Options = {
+  /** The key pair the twin's handlers sign with (objectStoreCredentials); nothing else is accepted. */
+  credentials: Credentials;
+  /** Origins a browser may call the store from: the twin's own (`http://<allowed host>`). */
+  origins: readonly string[];
+};
 
 export type S3Service = {
   handle(req: IncomingMessage, res: ServerResponse, path: string): void;
   close(): Promise<void>;
 };
+
+/**
+ * The object store's key pair, made once per data folder (mode 600). s3rver's built-in pair (S3RVER/S3RVER) is
+ * published with it: a signature check with that pair would let anyone sign.
+ */
+export function objectStoreCredentials(dataDir: string): Credentials {
+  const { value } = persistedSecret(dataDir, 's3-credentials.json', () =>
+    JSON.stringify({
+      accessKeyId: `IWSLOCAL${crypto.randomBytes(6).toString('hex').toUpperCase()}`,
+      secretAccessKey: randomSecret(30),
+    }),
+  );
+  return JSON.parse(value) as Credentials;
+}
+
+/** s3rver looks the access key id up in its account registry before anything else: register the data folder's. */
+function registerWithS3rver(credentials: Credentials): void {
+  const require = createRequire(import.meta.url);
+  const account = require('s3rver/lib/models/account') as {
+    DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void };
+  };
+  account.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
+}
+
+/**
+ * The bucket and key segments of an object path, or undefined when one is `.` or `..` (also percent-encoded, or
+ * behind an encoded `/`) or not valid percent-encoding: s3rver would resolve such a key outside its folder.
+ */
+export function safePathSegments(pathname: string): string[] | undefined {
+  const segments: string[] = [];
+  for (const raw of pathname.split('/').slice(1)) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+    for (const part of decoded.split(/[/\\]/)) if (part === '.' || part === '..') return undefined;
+    segments.push(decoded);
+  }
+  return segments;
+}
 
 /**
  * s3rver makes ListObjectsV2 continuation tokens with DES, which OpenSSL 3 only has with --openssl-legacy-provider
@@ -45,26 +104,41 @@ function ensureContinuationTokensWork(): void {
     algorithm === 'des' ? identity() : (original.decipher as (...a: unknown[]) => unknown)(algorithm, ...rest);
 }
 
-function xml(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, {
-    'content-type': 'application/xml',
-    'access-control-allow-origin': '*',
-    'access-control-expose-headers': 'ETag',
-  });
+function xml(res: ServerResponse, status: number, body: string, origin?: string): void {
+  res.writeHead(status, { 'content-type': 'application/xml', ...corsHeaders(origin) });
   res.end(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`);
+}
+
+function corsHeaders(origin: string | undefined): Record<string, string> {
+  return origin
+    ? { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'ETag', vary: 'Origin' }
+    : {};
+}
+
+/** An error as S3 shapes it. */
+function s3Error(res: ServerResponse, status: number, code: string, message: string, origin?: string): void {
+  const requestId = crypto.randomBytes(8).toString('hex').toUpperCase();
+  xml(
+    res,
+    status,
+    `<Error><Code>${code}</Code><Message>${escapeXml(message)}</Message><RequestId>${requestId}</RequestId></Error>`,
+    origin,
+  );
 }
 
 function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export async function startS3(dataDir: string, buckets: string[]): Promise<S3Service> {
+export async function startS3(dataDir: string, buckets: string[], options: S3Options): Promise<S3Service> {
   ensureContinuationTokensWork();
+  registerWithS3rver(options.credentials);
   const directory = ensureDir(join(dataDir, 's3'));
+  const origins = new Set(options.origins);
   const s3rver = new S3rver({
     directory,
     silent: true,
-    configureBuckets: buckets.map((name) => ({ name, configs: [CORS_XML] })),
+    configureBuckets: buckets.map((name) => ({ name, configs: [corsXml(options.origins)] })),
   });
   await s3rver.configureBuckets();
   const callback = s3rver.callback();
@@ -104,33 +178,80 @@ export async function startS3(dataDir: string, buckets: string[]): Promise<S3Ser
     );
   }
 
+  /** CORS preflight, answered here: s3rver's always allows `*`. */
+  function preflight(req: IncomingMessage, res: ServerResponse, origin: string | undefined): void {
+    req.resume();
+    const method = req.headers['access-control-request-method'];
+    if (!origin || !method) {
+      s3Error(res, 400, 'BadRequest', 'Insufficient information. Origin request header needed.');
+      return;
+    }
+    if (!origins.has(origin) || !METHODS.split(', ').includes(method)) {
+      s3Error(res, 403, 'AccessForbidden', 'CORSResponse: This CORS request is not allowed.');
+      return;
+    }
+    const requested = req.headers['access-control-request-headers'];
+    res.writeHead(200, {
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': METHODS,
+      ...(requested ? { 'access-control-allow-headers': requested } : {}),
+      'access-control-expose-headers': 'ETag',
+      'access-control-max-age': MAX_AGE_SECONDS,
+      vary: 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method',
+    });
+    res.end();
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const origin = req.headers.origin;
+    if (req.method === 'OPTIONS') return preflight(req, res, origin);
+    if (origin !== undefined && !origins.has(origin)) {
+      req.resume();
+      return s3Error(res, 403, 'AccessForbidden', 'CORSResponse: This CORS request is not allowed.');
+    }
+    // Not through URL(), which would resolve the very `..` segments to look for.
+    const segments = safePathSegments(path.split('?')[0] ?? '');
+    const [bucket = '', ...keyParts] = segments ?? [];
+    const key = keyParts.join('/');
+    const inside = (target: string) => target === directory || target.startsWith(directory + sep);
+    if (!segments || !inside(resolve(directory, bucket, key))) {
+      req.resume();
+      return s3Error(res, 400, 'InvalidArgument', 'Object keys may not contain "." or ".." segments.', origin);
+    }
+    // The signature covers the path as the client sent it, prefix included.
+    const refusal = await checkSignature(
+      { method: req.method ?? 'GET', url: req.url ?? path, headers: req.headers },
+      options.credentials,
+    );
+    if (refusal) {
+      req.resume();
+      const status =
+        refusal.code === 'InvalidArgument' || refusal.code === 'AuthorizationQueryParametersError' ? 400 : 403;
+      return s3Error(res, status, refusal.code, refusal.message, origin);
+    }
+    const uploadId = new URL(path, 'http://local').searchParams.get('uploadId');
+    if (uploadId && bucket && key && (req.method === 'GET' || req.method === 'DELETE')) {
+      if (!/^[A-Za-z0-9_-]+$/.test(uploadId)) {
+        req.resume();
+        return s3Error(res, 400, 'InvalidArgument', 'Invalid uploadId', origin);
+      }
+      req.resume();
+      if (req.method === 'GET') return listParts(res, bucket, key, uploadId);
+      await rm(uploadDir(bucket, uploadId), { recursive: true, force: true });
+      res.writeHead(204, corsHeaders(origin));
+      res.end();
+      return;
+    }
+    req.url = path;
+    await callback(req, res);
+  }
+
   return {
     handle(req, res, path) {
-      const url = new URL(path, 'http://local');
-      const uploadId = url.searchParams.get('uploadId');
-      const [, bucket = '', ...keyParts] = url.pathname.split('/');
-      const key = decodeURIComponent(keyParts.join('/'));
-      if (uploadId && bucket && key && (req.method === 'GET' || req.method === 'DELETE')) {
-        if (!/^[A-Za-z0-9._-]+$/.test(uploadId)) {
-          xml(res, 400, '<Error><Code>InvalidArgument</Code><Message>Invalid uploadId</Message></Error>');
-          return;
-        }
-        req.resume();
-        if (req.method === 'GET') {
-          listParts(res, bucket, key, uploadId).catch(() => xml(res, 500, '<Error><Code>InternalError</Code></Error>'));
-        } else {
-          rm(uploadDir(bucket, uploadId), { recursive: true, force: true }).then(
-            () => {
-              res.writeHead(204, { 'access-control-allow-origin': '*' });
-              res.end();
-            },
-            () => xml(res, 500, '<Error><Code>InternalError</Code></Error>'),
-          );
-        }
-        return;
-      }
-      req.url = path;
-      void callback(req, res);
+      handle(req, res, path).catch(() => {
+        if (!res.headersSent) s3Error(res, 500, 'InternalError', 'We encountered an internal error. Please try again.');
+        else res.end();
+      });
     },
     async close() {
       // s3rver holds no open handles when not listening; its logger is the only resource.

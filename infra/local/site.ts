@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { siteContentSecurityPolicy } from '#infra/site-csp.ts';
 
 /**
  * The site as the twin serves it: web/dist (built with Vite when missing or older than its sources), any path that
@@ -14,13 +15,15 @@ const WEB = join(ROOT, 'web');
 const DIST = join(WEB, 'dist');
 const SOURCES = [join(WEB, 'src'), join(WEB, 'index.html'), join(WEB, 'vite.config.ts'), join(WEB, 'public')];
 
+/** On the twin the API, Cognito and presigned URLs are all on the site's own origin. */
+export const LOCAL_SITE_CONTENT_SECURITY_POLICY = siteContentSecurityPolicy({ connect: [], images: [], forms: [] });
+
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
-  '.map': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -81,7 +84,8 @@ export function serveSite(req: IncomingMessage, res: ServerResponse, pathname: s
     res.end();
     return;
   }
-  const isFile = existsSync(file) && statSync(file).isFile();
+  // The build keeps source maps for debugging on disk (hidden); they are not served.
+  const isFile = existsSync(file) && statSync(file).isFile() && extname(file) !== '.map';
   if (!isFile) {
     // Paths with an extension are missing files; everything else is a route of the single-page app.
     if (extname(pathname) && !pathname.endsWith('.html')) {
@@ -102,6 +106,8 @@ export function serveSite(req: IncomingMessage, res: ServerResponse, pathname: s
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
+    'content-security-policy': LOCAL_SITE_CONTENT_SECURITY_POLICY,
+    'x-frame-options': 'DENY',
   });
   if (req.method === 'HEAD') {
     res.end();

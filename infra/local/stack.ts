@@ -6,8 +6,9 @@ import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ENV } from '#shared/env.ts';
 import { createApi } from './api.ts';
+import { createApiConcurrencyCap } from './api-concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
-import { cognitoRequestAllowed, isInternalPeer, peerOf } from './internal-gate.ts';
+import { allowedHosts, cognitoRequestAllowed, isInternalPeer, peerOf, refuseForeignHost } from './internal-gate.ts';
 import {
   acquireDataDirLock,
   ensureDir,
@@ -18,7 +19,7 @@ import {
   randomSecret,
 } from './data-dir.ts';
 import { ensureTable, startDynamo, type DynamoService } from './dynamo.ts';
-import { startS3, type S3Service } from './s3.ts';
+import { objectStoreCredentials, startS3, type S3Service } from './s3.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
 
@@ -143,6 +144,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const address = server.address() as { port: number };
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+    const hosts = new Set(allowedHosts(host, address.port));
+    const s3Credentials = objectStoreCredentials(dataDir);
     const demo = options.demoPassword
       ? { value: options.demoPassword, created: false }
       : persistedSecret(dataDir, 'demo-password', generateDemoPassword);
@@ -165,9 +168,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [ENV.SITE_ORIGIN]: url,
       AWS_REGION: REGION,
       AWS_DEFAULT_REGION: REGION,
-      // s3rver accepts only this key pair; dynalite and the others accept any.
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      // The object store checks signatures of this data folder's own key pair; dynalite and the others accept any.
+      AWS_ACCESS_KEY_ID: s3Credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3Credentials.secretAccessKey,
       AWS_NODEJS_CONNECTION_REUSE_ENABLED: '1',
       // The SDK's notice that its 2027 releases need Node 22 (this twin runs on Node 20 too): once per process is noise.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -177,7 +180,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const dynamo: DynamoService = await startDynamo(dataDir);
     closers.push(() => dynamo.close());
-    const s3: S3Service = await startS3(dataDir, Object.values(BUCKETS));
+    const s3: S3Service = await startS3(dataDir, Object.values(BUCKETS), {
+      credentials: s3Credentials,
+      origins: [...hosts].map((name) => `http://${name}`),
+    });
     closers.push(() => s3.close());
     const cognito: CognitoService = await startCognito(dataDir, `${url}/_aws/cognito`);
     closers.push(() => cognito.close());
@@ -202,6 +208,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       log,
     });
 
+    const capApi = createApiConcurrencyCap(url);
+
     const runtimeConfig = (origin: string) => ({
       region: REGION,
       userPoolId: ids?.userPoolId,
@@ -213,6 +221,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
 
     route = (req, res) => {
+      if (refuseForeignHost(req, res, hosts)) return;
       const rawUrl = req.url ?? '/';
       const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn)(?=\/|\?|$)/.exec(rawUrl);
       if (prefix) {
@@ -238,7 +247,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           res.end(JSON.stringify({ status: 'starting' }));
           return;
         }
-        api(req, res, requestUrl).catch(() => {
+        capApi(req, res, requestUrl, () => api(req, res, requestUrl)).catch(() => {
           if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
           res.end(
             JSON.stringify({

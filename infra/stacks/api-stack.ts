@@ -19,6 +19,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { ENV } from '#shared/env.ts';
 import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
 import type { StageConfig } from '#infra/config.ts';
@@ -249,6 +250,7 @@ export class ApiStack extends Stack {
       timeoutSeconds: 29,
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
+      reservedConcurrency: API_RESERVED_CONCURRENCY,
     });
     fn.addEnvironment(ENV.USER_POOL_ID, props.userPool.userPoolId);
     fn.addEnvironment(ENV.USER_POOL_CLIENT_ID, props.userPoolClient.userPoolClientId);

@@ -1,4 +1,4 @@
-import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Aws, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -17,25 +17,35 @@ import type { Construct } from 'constructs';
 import type { StageConfig } from '#infra/config.ts';
 import { createPrivateBucket } from '#infra/constructs/private-bucket.ts';
 import { resourceNames } from '#infra/resource-names.ts';
+import { bucketHosts, siteContentSecurityPolicy, type SiteHosts } from '#infra/site-csp.ts';
 
 /**
- * Content-Security-Policy of the site. Chakra (emotion) injects style elements, NiiVue and the DICOM engine
- * run WebAssembly and workers from blobs, and the browser talks to the API, Cognito and presigned S3 URLs,
- * all on *.amazonaws.com. Nothing may frame the site.
+ * The hosts the site reaches in this stage: the Cognito endpoint of the region (and its hosted UI with single
+ * sign-on), the upload and asset buckets by name (presigned part uploads, presigned asset downloads) and the
+ * region's API Gateway. The API's own id is created after this stack (its CORS needs the site's origin), so the
+ * header names the region's execute-api hosts and the published index.html pins the API origin exactly
+ * (web-stack.ts); a browser enforces both policies.
  */
-export const SITE_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https://*.amazonaws.com",
-  "connect-src 'self' blob: data: https://*.amazonaws.com https://*.amazoncognito.com",
-  "worker-src 'self' blob:",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self' https://*.amazoncognito.com",
-  "frame-ancestors 'none'",
-].join('; ');
+export function siteHosts(config: StageConfig, api: string): SiteHosts {
+  const { buckets } = resourceNames(config);
+  const region = Aws.REGION;
+  const suffix = Aws.URL_SUFFIX;
+  const hostedUi = config.authDomainPrefix
+    ? [`https://${config.authDomainPrefix}.auth.${region}.amazoncognito.com`]
+    : [];
+  const uploads = bucketHosts(buckets.uploads, region, suffix);
+  const assets = bucketHosts(buckets.assets, region, suffix);
+  return {
+    connect: [api, `https://cognito-idp.${region}.${suffix}`, ...hostedUi, ...uploads, ...assets],
+    images: assets,
+    forms: hostedUi,
+  };
+}
+
+/** The header policy: the API as any REST API of the region, until the web stack pins it in index.html. */
+export function siteHeaderPolicy(config: StageConfig): string {
+  return siteContentSecurityPolicy(siteHosts(config, `https://*.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`));
+}
 
 export type EdgeStackProps = StackProps & { config: StageConfig };
 
@@ -113,7 +123,7 @@ export class EdgeStack extends Stack {
           preload: true,
           override: true,
         },
-        contentSecurityPolicy: { contentSecurityPolicy: SITE_CONTENT_SECURITY_POLICY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: siteHeaderPolicy(config), override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         contentTypeOptions: { override: true },
         // Presigned URLs and dataset ids must not leak to other sites through the Referer header.

@@ -11,6 +11,7 @@ import {
   taskArnVariable,
   type PipelineTask,
 } from '#shared/pipeline/definition.ts';
+import { MAX_CONCURRENT_RUNS_PER_HOSPITAL } from '#shared/domain/pipeline/run-slots.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { ImagingFunction, type BucketAccess } from '#infra/constructs/imaging-function.ts';
 import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
@@ -36,6 +37,9 @@ export const PIPELINE_TASK_ACCESS: Record<
   // Removes whatever raw upload remains once the dataset is COMPLETE.
   CompleteDataset: { buckets: { uploads: ['delete', 'list'], assets: ['list'] } },
   RecordFailure: { buckets: {} },
+  // The hospital's run semaphore is a table item: no bucket.
+  AcquireRunSlot: { buckets: {} },
+  ReleaseRunSlot: { buckets: {} },
 };
 
 export type PipelineStackProps = StackProps & {
@@ -118,6 +122,9 @@ export class PipelineStack extends Stack {
       timeoutSeconds: task.timeoutSeconds,
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
+      concurrencyBound:
+        `Runs only as a step of a pipeline execution, and a hospital has at most ${MAX_CONCURRENT_RUNS_PER_HOSPITAL} ` +
+        'executions past AcquireRunSlot at once (the run slots in the table); the others wait there without invoking it.',
     }).bindTable('readWrite');
     for (const [bucket, bucketAccess] of Object.entries(access.buckets) as [DataBucket, BucketAccess[]][]) {
       fn.bindBucket(bucket, bucketAccess);

@@ -1,4 +1,4 @@
-import { Aws, DefaultStackSynthesizer, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Aws, DefaultStackSynthesizer, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type { IDistribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -6,15 +6,20 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { StageConfig } from '#infra/config.ts';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { REPOSITORY_ROOT } from '#infra/constructs/imaging-function.ts';
 import { resourceNames } from '#infra/resource-names.ts';
+import { siteContentSecurityPolicy, withContentSecurityPolicyMeta } from '#infra/site-csp.ts';
+import { siteHosts } from '#infra/stacks/edge-stack.ts';
 
 export const SITE_BUILD_DIR = path.join(REPOSITORY_ROOT, 'web/dist');
 export const RUNTIME_CONFIG_FILE = 'config.json';
+export const INDEX_FILE = 'index.html';
+/** Source maps stay out of the bucket: the build makes them (hidden) for local debugging only. */
+export const UNPUBLISHED_SITE_FILES = ['*.map', '**/*.map'];
 
 /** The runtime settings the site reads from /config.json (web/src/config/runtime-config.ts). */
 export function runtimeConfig(props: { userPool: IUserPool; userPoolClient: IUserPoolClient; apiBaseUrl: string }) {
@@ -36,6 +41,8 @@ export type WebStackProps = StackProps & {
   dataKey: IKey;
   /** Publish web/dist when it exists at synth time (the default); tests turn it off to stay independent of a site build. */
   publishSiteBuild?: boolean;
+  /** The built site to publish (default web/dist). */
+  siteBuildDir?: string;
 };
 
 /**
@@ -56,14 +63,17 @@ export class WebStack extends Stack {
     // By name (not the edge stack's object), so the deployment role's grant reads the same in every stage.
     const siteBucket = Bucket.fromBucketName(this, 'SiteBucket', resourceNames(config).siteBucket);
     const deployments: BucketDeployment[] = [];
-    if ((props.publishSiteBuild ?? true) && existsSync(SITE_BUILD_DIR)) {
+    const buildDir = props.siteBuildDir ?? SITE_BUILD_DIR;
+    const publishSite = (props.publishSiteBuild ?? true) && existsSync(path.join(buildDir, INDEX_FILE));
+    if (publishSite) {
       deployments.push(
         new BucketDeployment(this, 'SiteFiles', {
-          sources: [Source.asset(SITE_BUILD_DIR, { exclude: [RUNTIME_CONFIG_FILE] })],
+          sources: [Source.asset(buildDir, { exclude: [RUNTIME_CONFIG_FILE, INDEX_FILE, ...UNPUBLISHED_SITE_FILES] })],
           destinationBucket: siteBucket,
-          // Pruning removes files of older builds, but never config.json, which the next deployment owns.
+          // Pruning removes files of older builds (source maps an older build published included), but never
+          // config.json and index.html, which the deployment below owns.
           prune: true,
-          exclude: [RUNTIME_CONFIG_FILE],
+          exclude: [RUNTIME_CONFIG_FILE, INDEX_FILE],
           distribution: props.distribution,
           distributionPaths: ['/*'],
           logGroup,
@@ -71,14 +81,27 @@ export class WebStack extends Stack {
         }),
       );
     }
+    // index.html carries a second policy naming this stage's API origin exactly (the edge stack's header can only
+    // name the region's API Gateway): the browser enforces both.
+    const pinnedPage = publishSite
+      ? [
+          Source.data(
+            INDEX_FILE,
+            withContentSecurityPolicyMeta(
+              readFileSync(path.join(buildDir, INDEX_FILE), 'utf8'),
+              siteContentSecurityPolicy(siteHosts(config, apiOrigin(props.apiBaseUrl)), { forMetaElement: true }),
+            ),
+          ),
+        ]
+      : [];
     deployments.push(
       new BucketDeployment(this, 'RuntimeConfig', {
-        sources: [Source.jsonData(RUNTIME_CONFIG_FILE, runtimeConfig(props))],
+        sources: [Source.jsonData(RUNTIME_CONFIG_FILE, runtimeConfig(props)), ...pinnedPage],
         destinationBucket: siteBucket,
         prune: false,
         cacheControl: [],
         distribution: props.distribution,
-        distributionPaths: [`/${RUNTIME_CONFIG_FILE}`],
+        distributionPaths: [`/${RUNTIME_CONFIG_FILE}`, ...(publishSite ? ['/', `/${INDEX_FILE}`] : [])],
         logGroup,
         memoryLimit: 256,
       }),
@@ -86,6 +109,11 @@ export class WebStack extends Stack {
     for (const deployment of deployments) deployment.node.addDependency(logGroup);
     acknowledgeDeploymentHandler(this, siteBucket);
   }
+}
+
+/** `https://<api id>.execute-api.<region>.<suffix>` of the API base URL, resolved at deployment. */
+export function apiOrigin(apiBaseUrl: string): string {
+  return `https://${Fn.select(2, Fn.split('/', apiBaseUrl))}`;
 }
 
 /**

@@ -60,6 +60,8 @@ export const keys = {
     [P.sk]: `DS#${datasetId}#SERIES#${seriesId}`,
   }),
   seriesPrefix: (datasetId: string) => `DS#${datasetId}#SERIES#`,
+  /** The hospital's pipeline-run semaphore: runs holding a slot and runs waiting, in order. */
+  runSlots: (hospitalId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: 'RUNSLOTS' }),
   asset: (hospitalId: string, datasetId: string, assetId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `DS#${datasetId}#ASSET#${assetId}`,

@@ -33,7 +33,34 @@ export const FAILURE_TASK = {
   timeoutSeconds: 60,
 } as const satisfies PipelineTask;
 
-export const ALL_PIPELINE_TASKS: readonly PipelineTask[] = [...PIPELINE_TASKS, FAILURE_TASK];
+/**
+ * The hospital's run slot (shared/domain/pipeline/run-slots.ts): taken before the first stage, waited for with
+ * back-off while the hospital is at its limit, given back after the last stage and after a failure alike.
+ */
+export const RUN_SLOT_TASKS = {
+  acquire: {
+    state: 'AcquireRunSlot',
+    entry: 'functions/pipeline/acquire-run-slot.ts',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+  },
+  release: {
+    state: 'ReleaseRunSlot',
+    entry: 'functions/pipeline/release-run-slot.ts',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+  },
+} as const satisfies Record<string, PipelineTask>;
+
+/** The error AcquireRunSlot throws while the hospital is full: retried, never a failure until the run times out. */
+export const RUN_SLOTS_FULL_ERROR = 'RunSlotsFull';
+
+export const ALL_PIPELINE_TASKS: readonly PipelineTask[] = [
+  RUN_SLOT_TASKS.acquire,
+  ...PIPELINE_TASKS,
+  FAILURE_TASK,
+  RUN_SLOT_TASKS.release,
+];
 
 /** Errors worth retrying: Lambda service hiccups and what our adapters raise as TransientError. */
 export const TRANSIENT_ERRORS = [
@@ -54,6 +81,26 @@ export const PIPELINE_TIMEOUT_SECONDS = 3 * 60 * 60;
 /** The ASL document with `${<State>FunctionArn}` placeholders for definitionSubstitutions. */
 export function buildPipelineDefinition(): Record<string, unknown> {
   const states: Record<string, unknown> = {};
+  const { acquire, release } = RUN_SLOT_TASKS;
+  states[acquire.state] = {
+    Type: 'Task',
+    Resource: `\${${taskArnVariable(acquire.state)}}`,
+    ResultPath: null,
+    TimeoutSeconds: acquire.timeoutSeconds,
+    Retry: [
+      // Waiting in line: about once a minute once backed off, until the run's own time limit.
+      {
+        ErrorEquals: [RUN_SLOTS_FULL_ERROR],
+        IntervalSeconds: 5,
+        BackoffRate: 1.5,
+        MaxDelaySeconds: 60,
+        MaxAttempts: 500,
+      },
+      { ErrorEquals: [...TRANSIENT_ERRORS], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 },
+    ],
+    Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: FAILURE_TASK.state }],
+    Next: PIPELINE_TASKS[0].state,
+  };
   PIPELINE_TASKS.forEach((task, i) => {
     const next = PIPELINE_TASKS[i + 1];
     states[task.state] = {
@@ -63,7 +110,7 @@ export function buildPipelineDefinition(): Record<string, unknown> {
       TimeoutSeconds: task.timeoutSeconds,
       Retry: [{ ErrorEquals: [...TRANSIENT_ERRORS], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 }],
       Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: FAILURE_TASK.state }],
-      ...(next ? { Next: next.state } : { End: true }),
+      Next: next ? next.state : release.state,
     };
   });
   states[FAILURE_TASK.state] = {
@@ -74,8 +121,26 @@ export function buildPipelineDefinition(): Record<string, unknown> {
     Retry: [
       { ErrorEquals: [...TRANSIENT_ERRORS, 'States.TaskFailed'], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 },
     ],
-    Next: 'PipelineFailed',
+    Next: release.state,
   };
+  states[release.state] = {
+    Type: 'Task',
+    Resource: `\${${taskArnVariable(release.state)}}`,
+    ResultPath: null,
+    TimeoutSeconds: release.timeoutSeconds,
+    Retry: [
+      { ErrorEquals: [...TRANSIENT_ERRORS, 'States.TaskFailed'], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 },
+    ],
+    // A slot that cannot be given back expires on its own; the run's outcome stands.
+    Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.releaseError', Next: 'RunFinished' }],
+    Next: 'RunFinished',
+  };
+  states.RunFinished = {
+    Type: 'Choice',
+    Choices: [{ Variable: '$.error', IsPresent: true, Next: 'PipelineFailed' }],
+    Default: 'PipelineSucceeded',
+  };
+  states.PipelineSucceeded = { Type: 'Succeed' };
   states.PipelineFailed = {
     Type: 'Fail',
     Error: 'DatasetPipelineFailed',
@@ -83,7 +148,7 @@ export function buildPipelineDefinition(): Record<string, unknown> {
   };
   return {
     Comment: 'Imaging Workspace dataset pipeline: de-identify, classify, convert, build assets, complete.',
-    StartAt: PIPELINE_TASKS[0].state,
+    StartAt: acquire.state,
     TimeoutSeconds: PIPELINE_TIMEOUT_SECONDS,
     States: states,
   };

@@ -4,7 +4,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_DOMAIN_ACCESS, routedDomains } from '#infra/stacks/api-stack.ts';
-import { SITE_CONTENT_SECURITY_POLICY } from '#infra/stacks/edge-stack.ts';
+import { siteHeaderPolicy } from '#infra/stacks/edge-stack.ts';
 import { PIPELINE_TASK_ACCESS } from '#infra/stacks/pipeline-stack.ts';
 import { ROUTES, type RouteDefinition } from '#shared/api/routes.ts';
 import { ROLES } from '#shared/auth/roles.ts';
@@ -423,7 +423,10 @@ describe('edge and web stacks', () => {
             IncludeSubdomains: true,
             Override: true,
           }),
-          ContentSecurityPolicy: { ContentSecurityPolicy: SITE_CONTENT_SECURITY_POLICY, Override: true },
+          ContentSecurityPolicy: {
+            ContentSecurityPolicy: built.edge.resolve(siteHeaderPolicy(built.config)),
+            Override: true,
+          },
           FrameOptions: { FrameOption: 'DENY', Override: true },
           ContentTypeOptions: { Override: true },
           ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
@@ -431,7 +434,7 @@ describe('edge and web stacks', () => {
         },
       }),
     });
-    expect(SITE_CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
+    expect(siteHeaderPolicy(built.config)).toContain("frame-ancestors 'none'");
     edge.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
         DefaultCacheBehavior: Match.objectLike({

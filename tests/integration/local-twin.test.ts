@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '#shared/domain/demo/demo-data.ts';
 import { LOCAL_TABLE_NAME, TABLE_KEYS } from '#shared/db/table.ts';
 import { EXIT_CODES, LocalStackError } from '#infra/local/data-dir.ts';
+import { objectStoreCredentials } from '#infra/local/s3.ts';
 import { BUCKETS, startLocalStack } from '#infra/local/stack.ts';
 import {
   apiFetch,
@@ -30,14 +31,16 @@ import {
 } from '#tests/helpers/local-stack.ts';
 import { runNode, type NodeRun } from '#tests/helpers/run-node.ts';
 
-const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+/** Any key pair for the stand-ins that check none (table, state machine). */
+const credentials = { accessKeyId: 'LOCAL', secretAccessKey: 'LOCAL' };
 
-function s3(url: string) {
+/** The object store checks signatures of the data folder's own key pair. */
+function s3(url: string, dataDir: string) {
   return new S3Client({
     endpoint: `${url}/_aws/s3`,
     region: 'us-east-1',
     forcePathStyle: true,
-    credentials,
+    credentials: objectStoreCredentials(dataDir),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
@@ -247,7 +250,7 @@ describe('local twin', () => {
   });
 
   it('serves presigned multipart uploads on the same origin, with ListParts and AbortMultipartUpload, and paginated listings', async () => {
-    const client = s3(twin.stack.url);
+    const client = s3(twin.stack.url, twin.dataDir);
     const Bucket = BUCKETS.uploads;
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: 'h/d/raw/0' }));
     const url = await getSignedUrl(
@@ -259,7 +262,7 @@ describe('local twin', () => {
     const put = await fetch(url, {
       method: 'PUT',
       body: new Uint8Array(1000).fill(7),
-      headers: { origin: 'http://example.test' },
+      headers: { origin: twin.stack.url },
     });
     expect(put.status).toBe(200);
     expect(put.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
@@ -341,7 +344,7 @@ describe('local twin', () => {
     const table = new DynamoDBClient({ endpoint: `${twin.stack.url}/_aws/dynamodb`, region: 'us-east-1', credentials });
     const key = { [TABLE_KEYS.primary.pk]: { S: 'H#restart-test' }, [TABLE_KEYS.primary.sk]: { S: 'MARKER' } };
     await table.send(new PutItemCommand({ TableName: LOCAL_TABLE_NAME, Item: { ...key, note: { S: 'kept' } } }));
-    await s3(twin.stack.url).send(
+    await s3(twin.stack.url, twin.dataDir).send(
       new PutObjectCommand({ Bucket: BUCKETS.assets, Key: 'restart/marker.txt', Body: 'kept' }),
     );
     const poolId = twin.stack.config.userPoolId;
@@ -355,7 +358,7 @@ describe('local twin', () => {
     expect(twin.stack.config.userPoolId).toBe(poolId);
     const item = await table.send(new GetItemCommand({ TableName: LOCAL_TABLE_NAME, Key: key }));
     expect(item.Item?.note?.S).toBe('kept');
-    const object = await s3(twin.stack.url).send(
+    const object = await s3(twin.stack.url, twin.dataDir).send(
       new GetObjectCommand({ Bucket: BUCKETS.assets, Key: 'restart/marker.txt' }),
     );
     expect(await object.Body?.transformToString()).toBe('kept');

@@ -32,9 +32,8 @@ export function createS3Client(region: string, endpoint?: string): S3Client {
     region,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(endpoint
-      ? { endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
-      : {}),
+    // A local endpoint (the twin) signs with the key pair the twin puts in the environment, like any credentials.
+    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
   });
 }
 

@@ -25,6 +25,8 @@ export const ERROR_CATALOGUE = {
   DICOM_PARSE_FAILED: { status: 400, message: 'DICOM parsing failed' },
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
   UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
+  /** A limit on work at once: an API domain's reserved concurrency. */
+  TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },
 } as const;
 

@@ -11,7 +11,7 @@ import { CreateMultipartUploadCommand, HeadBucketCommand, ListPartsCommand, S3Cl
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPageTokens, createPseudonymizer } from '#functions/adapters/crypto.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { readEnv } from '#functions/lib/env.ts';
@@ -30,6 +30,7 @@ const sfnMock = mockClient(SFNClient);
 const smMock = mockClient(SecretsManagerClient);
 const ddbMock = mockClient(DynamoDBDocumentClient);
 afterEach(() => {
+  vi.unstubAllEnvs();
   s3Mock.reset();
   sfnMock.reset();
   smMock.reset();
@@ -38,6 +39,9 @@ afterEach(() => {
 
 describe('S3 object store', () => {
   it('presigns part uploads without SDK checksum parameters (browsers cannot send them), path-style on the public endpoint', async () => {
+    // A local endpoint signs with the key pair in the environment (the twin puts its own there).
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'TWINKEY');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'twin-secret');
     const store = createObjectStore({
       region: 'us-east-1',
       buckets,
@@ -47,6 +51,7 @@ describe('S3 object store', () => {
     const url = new URL(await store.presignPart('uploads', 'h1/d1/raw/0', 'upload-1', 3, 3600));
     expect(url.origin + url.pathname).toBe('http://localhost:3000/_s3/up-bucket/h1/d1/raw/0');
     expect(url.searchParams.get('partNumber')).toBe('3');
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^TWINKEY\//);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('3600');
     expect([...url.searchParams.keys()].filter((k) => /checksum/i.test(k))).toEqual([]);
     const get = new URL(await store.presignGet('assets', 'h1/d1/report.pdf', 900));

@@ -101,6 +101,7 @@ beforeAll(() => {
     },
     pseudonymSecret: async () => 'x',
     health: { failing: async () => failing },
+    runSlots: { update: async () => Promise.reject(new Error('no pipeline in HTTP handler tests')) },
   } as ServerDeps;
   setDeps(deps);
 });

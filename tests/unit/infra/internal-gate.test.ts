@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cognitoRequestAllowed, isInternalPeer } from '#infra/local/internal-gate.ts';
+import { hostname } from 'node:os';
+import { allowedHosts, cognitoRequestAllowed, isInternalPeer } from '#infra/local/internal-gate.ts';
 
 const local = { remoteAddress: '127.0.0.1', localAddress: '127.0.0.1' };
 const lan = { remoteAddress: '192.168.1.50', localAddress: '192.168.1.10' };
@@ -57,5 +58,30 @@ describe("the twin's gate in front of its stand-ins", () => {
         }),
       ).toBe(true);
     }
+  });
+
+  it('keeps the password reset to this machine: its codes are never delivered anywhere else', () => {
+    for (const operation of ['ForgotPassword', 'ConfirmForgotPassword']) {
+      const target = `AWSCognitoIdentityProviderService.${operation}`;
+      expect(cognitoRequestAllowed(target, lan)).toBe(false);
+      expect(cognitoRequestAllowed(target, { ...local, origin: 'http://127.0.0.1:3000' })).toBe(false);
+      expect(cognitoRequestAllowed(target, local)).toBe(true);
+    }
+  });
+
+  it('answers only the Host names of the interface it is bound to, and the loopback names', () => {
+    expect(allowedHosts('127.0.0.1', 3000)).toEqual(['localhost:3000', '127.0.0.1:3000', '[::1]:3000']);
+    expect(allowedHosts('192.168.1.10', 8080)).toContain('192.168.1.10:8080');
+    expect(allowedHosts('::1', 80)).toEqual([
+      'localhost',
+      'localhost:80',
+      '127.0.0.1',
+      '127.0.0.1:80',
+      '[::1]',
+      '[::1]:80',
+    ]);
+    const everywhere = allowedHosts('0.0.0.0', 3000);
+    expect(everywhere).toContain(`${hostname().toLowerCase()}:3000`);
+    expect(everywhere.some((host) => host.startsWith('evil.example'))).toBe(false);
   });
 });

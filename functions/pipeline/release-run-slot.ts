@@ -1,0 +1,9 @@
+import type { PipelineInput } from '#shared/schemas/workflow.ts';
+import { releaseRunSlot } from '#shared/domain/pipeline/run-slots.ts';
+import { taskHandler } from '#functions/lib/task-handler.ts';
+
+const run = taskHandler('ReleaseRunSlot', (input, deps) => releaseRunSlot(input, deps));
+
+export async function handler(input: PipelineInput): Promise<PipelineInput> {
+  return run(input);
+}
