@@ -7,7 +7,7 @@ import {
   UploadFailedError,
   type OverallProgress,
   type UploadSource,
-} from '#shared/domain/uploads/upload-client.ts';
+} from '#shared/client/index.ts';
 import { diskUploadSource } from '#cli/commands/upload.ts';
 import {
   apiFetch,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiUrl as apiUrlUnder } from '#shared/client/api-client.ts';
 import { RoleSchema } from '#shared/auth/roles.ts';
 
 /**
@@ -34,9 +35,7 @@ export function getRuntimeConfig(): RuntimeConfig {
   return current;
 }
 
-/** Absolute API URL for a path of the route table (`/api/...`); apiBaseUrl may be '' (same origin) or an origin with or without `/api`. */
+/** Absolute API URL for a path of the route table (`/api/...`) under the deployment's apiBaseUrl. */
 export function apiUrl(path: string): string {
-  const base = getRuntimeConfig().apiBaseUrl.replace(/\/+$/, '');
-  if (!base) return path;
-  return base.endsWith('/api') ? `${base}${path.replace(/^\/api/, '')}` : `${base}${path}`;
+  return apiUrlUnder(getRuntimeConfig().apiBaseUrl, path);
 }

@@ -1,6 +1,6 @@
 import { Alert, Badge, Box, Button, Flex, Heading, HStack, Progress, Stack, Table, Text } from '@chakra-ui/react';
 import { LuCircleCheck } from 'react-icons/lu';
-import type { FileProgress, OverallProgress } from '#shared/domain/uploads/upload-client.ts';
+import type { FileProgress, OverallProgress } from '#shared/client/upload-client.ts';
 import { DATASET_STATUS_LABELS, type DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { formatBytes } from '#web/lib/format.ts';
 import type { UploadPhase } from '#web/features/uploads/hooks/use-study-upload.ts';

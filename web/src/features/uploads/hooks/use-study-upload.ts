@@ -4,7 +4,7 @@ import {
   type FileProgress,
   type OverallProgress,
   type UploadSource,
-} from '#shared/domain/uploads/upload-client.ts';
+} from '#shared/client/upload-client.ts';
 import { getRuntimeConfig } from '#web/config/runtime-config.ts';
 import { getIdToken } from '#web/lib/api-client.ts';
 import type { PickedFile } from '#web/features/uploads/utils/discover-files.ts';
