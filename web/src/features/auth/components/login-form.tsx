@@ -35,7 +35,8 @@ const DEMO_BUTTON_ROLES = Object.keys(DEMO_BUTTONS) as Role[];
 export function LoginForm({ onSubmit, demoAccounts }: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [rememberMe, setRememberMe] = useState(true);
+  // Off unless asked for: on a shared ward computer the next person must not find the session open.
+  const [rememberMe, setRememberMe] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [serverError, setServerError] = useState<string>();

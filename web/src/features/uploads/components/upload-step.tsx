@@ -3,7 +3,7 @@ import { LuCircleCheck } from 'react-icons/lu';
 import type { FileProgress, OverallProgress } from '#shared/client/upload-client.ts';
 import { DATASET_STATUS_LABELS, type DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { formatBytes } from '#web/lib/format.ts';
-import type { UploadPhase } from '#web/features/uploads/hooks/use-study-upload.ts';
+import type { UploadPhase } from '#web/features/uploads/utils/upload-progress.ts';
 
 /** Record section 4: the pipeline bar of the upload screen (uploading 25%, anonymizing 50%, classifying 75%, processing 85%). */
 export const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = {
