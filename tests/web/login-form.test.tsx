@@ -26,7 +26,7 @@ function renderForm(onSubmit = vi.fn(async () => {}), demoAccounts = DEMO) {
 afterEach(cleanup);
 
 describe('login form', () => {
-  it('shows the record validation messages and does not submit', async () => {
+  it('shows the validation messages and does not submit', async () => {
     // Prepare
     const onSubmit = renderForm();
     // Act

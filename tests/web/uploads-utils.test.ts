@@ -17,7 +17,7 @@ function picked(dir: string, names: string[]): PickedFile[] {
 }
 
 describe('upload wizard logic', () => {
-  it('discovers a real series in batches and lists a non-DICOM file with the record message', async () => {
+  it('discovers a real series in batches and lists a non-DICOM file with its message', async () => {
     // Prepare
     const dir = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
     const names = readdirSync(dir).sort().slice(0, 45);
@@ -62,7 +62,7 @@ describe('upload wizard logic', () => {
     expect(matchSessionFiles(session, changed).missing).toBe(2);
   });
 
-  it('keeps a BIDS suggestion that exists in the record lists and falls back to anat/T1w', () => {
+  it('keeps a BIDS suggestion that exists in the lists and falls back to anat/T1w', () => {
     expect(normaliseBidsChoice('dwi', 'dwi')).toEqual({ category: 'dwi', subcategory: 'dwi' });
     expect(normaliseBidsChoice('anat', 'unknown')).toEqual({ category: 'anat', subcategory: 'T1w' });
     expect(normaliseBidsChoice('nope', 'x')).toEqual({ category: 'anat', subcategory: 'T1w' });

@@ -14,7 +14,7 @@ import { errorMessage } from '#web/lib/api-error.ts';
 
 const NOT_FOUND_REDIRECT_MS = 4000;
 
-/** /visualizer/{id}: the in-page 3D viewer over the dataset's processed assets (DESIGN.md departures). */
+/** /visualizer/{id}: the in-page 3D viewer over the dataset's processed assets (docs/screens.md#visualizer). */
 export function VisualizerRoute() {
   const { datasetId } = useParams();
   const { data: dataset, error, isLoading } = useDataset(datasetId);

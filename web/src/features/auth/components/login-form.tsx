@@ -23,7 +23,7 @@ type Props = {
   demoAccounts: readonly { email: string; role: Role }[];
 };
 
-/** Record section 2, "Login page": the four demo buttons and their labels. */
+/** The four demo buttons and their labels (docs/screens.md#login-page). */
 const DEMO_BUTTONS: Partial<Record<Role, string>> = {
   SUPER_ADMIN: 'Super Admin',
   HOSPITAL_ADMIN: 'Hospital Admin',

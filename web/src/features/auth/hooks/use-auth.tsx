@@ -23,7 +23,7 @@ const AuthContext = createContext<AuthContextValue | undefined>(undefined);
 
 /**
  * The session: Cognito tokens through Amplify, the user record through `GET /api/me`. A failed lookup of the
- * current user signs out (record section 4, "Auth").
+ * current user signs out (docs/states.md#sign-in-session).
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>({ status: 'loading', me: undefined });

@@ -5,7 +5,7 @@ import { DATASET_STATUS_LABELS, type DatasetStatus } from '#shared/schemas/api/d
 import { formatBytes } from '#web/lib/format.ts';
 import type { UploadPhase } from '#web/features/uploads/utils/upload-progress.ts';
 
-/** Record section 4: the pipeline bar of the upload screen (uploading 25%, anonymizing 50%, classifying 75%, processing 85%). */
+/** docs/states.md#labels-and-progress: the pipeline bar of the upload screen (uploading 25%, anonymizing 50%, classifying 75%, processing 85%). */
 export const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = {
   UPLOADING: 25,
   ANONYMIZING: 50,

@@ -16,7 +16,7 @@ export type Discovery = {
   elapsedMs: number;
 };
 
-/** Record section 9: files are parsed in batches of 20; the wizard pauses 50 ms between batches, the enhanced uploader 1 ms. */
+/** docs/domain.md#uploads: files are parsed in batches of 20; the wizard pauses 50 ms between batches, the enhanced uploader 1 ms. */
 export const DISCOVERY_BATCH_SIZE = 20;
 export const WIZARD_BATCH_PAUSE_MS = 50;
 export const ENHANCED_BATCH_PAUSE_MS = 1;
@@ -47,7 +47,7 @@ export async function discoverFiles(
         try {
           return { file: { ...readSeriesFileMetadata(check.parsed, path, file.size), path } satisfies DiscoveredFile };
         } catch {
-          // Record section 8: a parse failure is logged (without its content) and the file skipped.
+          // docs/error-catalogue.md#upload-and-export: a parse failure is logged (without its content) and the file skipped.
           console.warn('DICOM metadata could not be read from one file; it is skipped');
           return { rejected: { path, sizeBytes: file.size, message: 'DICOM parsing failed' } satisfies RejectedFile };
         }
