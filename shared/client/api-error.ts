@@ -17,7 +17,7 @@ export class ApiRequestError extends Error {
 }
 
 /** The catalogue's network message: the request never got an answer. */
-export const NETWORK_ERROR_MESSAGE = 'Please check your connection and try again.';
+const NETWORK_ERROR_MESSAGE = 'Please check your connection and try again.';
 
 export function networkError(): ApiRequestError {
   return new ApiRequestError(0, 'NETWORK', NETWORK_ERROR_MESSAGE);

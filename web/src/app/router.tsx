@@ -14,7 +14,7 @@ const STAFF = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'] as const;
 const UPLOADERS = ['TEAM_LEAD', 'TEAM_MEMBER'] as const;
 
 /** Routes of docs/screens.md#route-table; pages are lazy-loaded so the login screen stays small. */
-export function createAppRouter() {
+function createAppRouter() {
   return createBrowserRouter([
     {
       hydrateFallbackElement: <PageSpinner />,

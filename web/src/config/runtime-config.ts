@@ -6,7 +6,7 @@ import { RoleSchema } from '#shared/auth/roles.ts';
  * Settings the deployment hands the site at run time (`GET /config.json`), so one build serves every
  * environment. Locally `userPoolEndpoint` points at the Cognito-compatible stand-in and `mode` is 'local'.
  */
-export const RuntimeConfigSchema = z.object({
+const RuntimeConfigSchema = z.object({
   region: z.string().min(1),
   userPoolId: z.string().min(1),
   userPoolClientId: z.string().min(1),

@@ -15,7 +15,6 @@ import { SeriesSelectionStep } from '#web/features/uploads/components/series-sel
 import { StepIndicator } from '#web/features/uploads/components/step-indicator.tsx';
 import { UploadStep } from '#web/features/uploads/components/upload-step.tsx';
 import { useStudyUpload } from '#web/features/uploads/hooks/use-study-upload.ts';
-import { buildDeidentifiedLayoutZip } from '#web/features/uploads/utils/deidentified-export.ts';
 import type { PickedFile } from '#web/features/uploads/utils/discover-files.ts';
 import { validatePatientContext } from '#web/features/uploads/utils/patient-context.ts';
 import {
@@ -103,6 +102,8 @@ export function UploadRoute() {
           ),
         })),
       );
+      // The de-identification engine and its tables load only when someone exports.
+      const { buildDeidentifiedLayoutZip } = await import('#web/features/uploads/utils/deidentified-export.ts');
       const zip = await buildDeidentifiedLayoutZip(selection, anonymization);
       const url = URL.createObjectURL(new Blob([zip.bytes as BlobPart], { type: 'application/zip' }));
       const a = document.createElement('a');

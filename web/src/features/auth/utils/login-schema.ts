@@ -6,7 +6,6 @@ export const LoginFormSchema = z.object({
   password: z.string().min(1, 'Password is required'),
   rememberMe: z.boolean().optional(),
 });
-export type LoginForm = z.infer<typeof LoginFormSchema>;
 
 const CREDENTIAL_ERRORS = new Set([
   'NotAuthorizedException',

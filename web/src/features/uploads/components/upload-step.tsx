@@ -6,7 +6,7 @@ import { formatBytes } from '#web/lib/format.ts';
 import type { UploadPhase } from '#web/features/uploads/utils/upload-progress.ts';
 
 /** docs/states.md#labels-and-progress: the pipeline bar of the upload screen (uploading 25%, anonymizing 50%, classifying 75%, processing 85%). */
-export const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = {
+const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = {
   UPLOADING: 25,
   ANONYMIZING: 50,
   CLASSIFYING: 75,

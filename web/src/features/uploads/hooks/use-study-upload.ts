@@ -7,7 +7,7 @@ import { clearPendingUpload, savePendingUpload } from '#web/features/uploads/uti
 import { IDLE_UPLOAD, uploadProgressReducer } from '#web/features/uploads/utils/upload-progress.ts';
 
 /** A browser File as the shared upload client's source: bytes are read slice by slice, never all at once. */
-export function toUploadSource({ path, file }: PickedFile, seriesInstanceUID?: string): UploadSource {
+function toUploadSource({ path, file }: PickedFile, seriesInstanceUID?: string): UploadSource {
   return {
     path,
     sizeBytes: file.size,

@@ -15,7 +15,7 @@ export type ExportSelection = {
 };
 
 /** A key used for one download only: the ZIP's UIDs and pseudonyms link to nothing else, not even a second download. */
-export function oneDownloadKey(): string {
+function oneDownloadKey(): string {
   return toHex(crypto.getRandomValues(new Uint8Array(32)));
 }
 

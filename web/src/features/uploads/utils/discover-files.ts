@@ -5,8 +5,8 @@ import { checkDicom } from '#shared/dicom/validate.ts';
 /** A file the user picked, with its path inside the picked folder (or its name). */
 export type PickedFile = { path: string; file: File };
 
-export type DiscoveredFile = SeriesFileMetadata & { path: string };
-export type RejectedFile = { path: string; sizeBytes: number; message: 'Not a DICOM file' | 'DICOM parsing failed' };
+type DiscoveredFile = SeriesFileMetadata & { path: string };
+type RejectedFile = { path: string; sizeBytes: number; message: 'Not a DICOM file' | 'DICOM parsing failed' };
 
 export type Discovery = {
   files: DiscoveredFile[];
@@ -17,7 +17,7 @@ export type Discovery = {
 };
 
 /** docs/domain.md#uploads: files are parsed in batches of 20; the wizard pauses 50 ms between batches, the enhanced uploader 1 ms. */
-export const DISCOVERY_BATCH_SIZE = 20;
+const DISCOVERY_BATCH_SIZE = 20;
 export const WIZARD_BATCH_PAUSE_MS = 50;
 export const ENHANCED_BATCH_PAUSE_MS = 1;
 

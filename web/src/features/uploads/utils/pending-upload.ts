@@ -6,7 +6,7 @@ import { UPLOAD_STORAGE_PREFIX } from '#web/lib/upload-storage.ts';
  * (PACS exports name folders after patients): on return the server's session lists the files, the user picks the
  * same folder again, and only parts the server does not hold yet are sent. Sign-out removes it.
  */
-export const PendingUploadSchema = z.object({
+const PendingUploadSchema = z.object({
   datasetId: z.string().min(1),
   sessionId: z.string().min(1),
   fileCount: z.number().int().positive(),

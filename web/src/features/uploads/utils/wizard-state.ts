@@ -10,10 +10,10 @@ import type { PendingUpload } from './pending-upload.ts';
  * Another returning to step 0. The side effects (API calls, the upload client, the ZIP) stay in the route; this
  * holds what they decided.
  */
-export type WizardStep = 0 | 1 | 2 | 3 | 4;
+type WizardStep = 0 | 1 | 2 | 3 | 4;
 
 export type SeriesChoice = { selected: boolean; bids: BidsChoice };
-export type ContextErrors = Partial<Record<keyof PatientContextDraft, string>>;
+type ContextErrors = Partial<Record<keyof PatientContextDraft, string>>;
 
 export type WizardState = {
   step: WizardStep;
