@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
 import { startLocalStack } from '#infra/local/stack.ts';
-import { createApiClient } from '#shared/domain/uploads/upload-client.ts';
+import { createApiClient } from '#shared/client/index.ts';
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import { loadWasmOnce, nativeConvertMs, nativeDcm2niixVersion, wasmConvert } from './lib/convert.ts';
 import {

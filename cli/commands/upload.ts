@@ -8,7 +8,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STUDY_TYPES, URGENCIES, type Dataset } from '#shared/schemas/api/datasets.ts';
 import { MAX_ENHANCED_FILES } from '#shared/schemas/api/uploads.ts';
-import { createApiClient, uploadDataset, type UploadSource } from '#shared/domain/uploads/upload-client.ts';
+import { createApiClient, uploadDataset, type UploadSource } from '#shared/client/index.ts';
 
 export const usage = `Usage: iws upload <folder> --api <url> --email <e> --password <p> [options]
 

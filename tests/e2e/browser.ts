@@ -133,11 +133,21 @@ export function outputPath(name: string): string {
   return join(TEST_OUTPUT, name);
 }
 
-/** Signs in through the login page as a real user does. */
-export async function signInThroughSite(page: Page, url: string, email: string, password: string): Promise<void> {
+/**
+ * Signs in through the login page as a real user does. "Remember me" is off unless asked for, and then the session
+ * lives in this tab only; a test that opens another tab signed in asks for `remember`.
+ */
+export async function signInThroughSite(
+  page: Page,
+  url: string,
+  email: string,
+  password: string,
+  options: { remember?: boolean } = {},
+): Promise<void> {
   await page.goto(`${url}/login`);
   await page.getByLabel('Email').fill(email);
   await page.locator('input[name="password"]').fill(password);
+  if (options.remember) await page.getByText('Remember me').click();
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL(/\/dashboard|\/hospital-admin/, { timeout: 30_000 });
 }

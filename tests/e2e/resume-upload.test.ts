@@ -44,7 +44,9 @@ describe('resuming an upload after the tab was closed', () => {
     // Prepare
     const folder = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
     const first = site.browser.page;
-    await signInThroughSite(first, site.stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
+    await signInThroughSite(first, site.stack.url, 'member@northside.demo.local', TEST_DEMO_PASSWORD, {
+      remember: true,
+    });
     const firstParts = await watchParts(first, 150);
 
     // Act: start, then close the tab once some parts are stored

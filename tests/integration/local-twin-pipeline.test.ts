@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '#infra/local/sfn.ts';
-import { uploadDataset } from '#shared/domain/uploads/upload-client.ts';
+import { uploadDataset } from '#shared/client/index.ts';
 import { diskUploadSource } from '#cli/commands/upload.ts';
 import {
   apiFetch,

@@ -2,12 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_PART_BYTES } from '#shared/schemas/api/uploads.ts';
-import {
-  uploadDataset,
-  UploadFailedError,
-  type OverallProgress,
-  type UploadSource,
-} from '#shared/domain/uploads/upload-client.ts';
+import { uploadDataset, UploadFailedError, type OverallProgress, type UploadSource } from '#shared/client/index.ts';
 import { diskUploadSource } from '#cli/commands/upload.ts';
 import {
   apiFetch,

@@ -71,7 +71,7 @@ const PROGRESS: Record<string, number | undefined> = {
 
 describe('dataset card', () => {
   it.each(DATASET_STATUSES.map((s) => [s]))(
-    'shows the record label for %s and a progress bar only while active',
+    'shows the status label for %s and a progress bar only while active',
     (status) => {
       // Prepare / Act
       renderCard(dataset({ status }));

@@ -12,7 +12,7 @@ const key = (key: string, extra: { ctrlKey?: boolean; metaKey?: boolean; tagName
 });
 
 describe('datasets page rules', () => {
-  it('offers the record page sizes with 12 as default', () => {
+  it('offers the page sizes 6, 12, 24, 48 with 12 as default', () => {
     expect(PAGE_SIZES).toEqual([6, 12, 24, 48]);
     expect(DEFAULT_PAGE_SIZE).toBe(12);
   });
@@ -39,7 +39,7 @@ describe('datasets page rules', () => {
     expect(pageForKey(key('ArrowRight', { ctrlKey: true, tagName: 'SELECT' }), 0, 5)).toBeUndefined();
   });
 
-  it('counts pipeline states as the record groups them', () => {
+  it('counts pipeline states as the dashboard groups them', () => {
     expect(
       countPipeline([
         'CREATED',

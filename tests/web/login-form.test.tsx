@@ -26,7 +26,7 @@ function renderForm(onSubmit = vi.fn(async () => {}), demoAccounts = DEMO) {
 afterEach(cleanup);
 
 describe('login form', () => {
-  it('shows the record validation messages and does not submit', async () => {
+  it('shows the validation messages and does not submit', async () => {
     // Prepare
     const onSubmit = renderForm();
     // Act
@@ -79,12 +79,29 @@ describe('login form', () => {
     expect(onSubmit).toHaveBeenCalledWith({
       email: 'member@northside.demo.local',
       password: 'secret',
-      rememberMe: true,
+      rememberMe: false,
     });
     const error = new Error('Incorrect username or password.');
     error.name = 'NotAuthorizedException';
     await act(async () => reject(error));
     expect((await screen.findByRole('alert')).textContent).toContain('Invalid credentials');
+  });
+
+  it('leaves "Remember me" off unless the user ticks it', async () => {
+    // Prepare
+    const onSubmit = renderForm();
+    const box = document.querySelector('input[name="rememberMe"]') as HTMLInputElement;
+    fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'member@northside.demo.local' } });
+    fireEvent.change(document.querySelector('input[name="password"]')!, { target: { value: 'secret' } });
+    const uncheckedAtFirst = box.checked;
+    // Act
+    fireEvent.click(box);
+    await waitFor(() => expect(box.checked).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    // Assess
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(uncheckedAtFirst).toBe(false);
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ rememberMe: true }));
   });
 
   it('toggles the password between hidden and shown', () => {

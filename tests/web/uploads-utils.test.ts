@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED_DATA } from '#tests/helpers/local-stack.ts';
 import { discoverFiles, isIgnorable, type PickedFile } from '#web/features/uploads/utils/discover-files.ts';
-import { matchPendingFiles, type PendingUpload } from '#web/features/uploads/utils/pending-upload.ts';
+import { matchSessionFiles } from '#web/features/uploads/utils/pending-upload.ts';
 import { normaliseBidsChoice } from '#web/features/uploads/utils/bids-categories.ts';
 import { EMPTY_PATIENT_CONTEXT, validatePatientContext } from '#web/features/uploads/utils/patient-context.ts';
 import {
@@ -17,7 +17,7 @@ function picked(dir: string, names: string[]): PickedFile[] {
 }
 
 describe('upload wizard logic', () => {
-  it('discovers a real series in batches and lists a non-DICOM file with the record message', async () => {
+  it('discovers a real series in batches and lists a non-DICOM file with its message', async () => {
     // Prepare
     const dir = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
     const names = readdirSync(dir).sort().slice(0, 45);
@@ -42,27 +42,27 @@ describe('upload wizard logic', () => {
     expect(isIgnorable('study/IM0001')).toBe(false);
   });
 
-  it('matches re-picked files to a pending upload by path and size', () => {
-    const pending: PendingUpload = {
-      datasetId: 'd1',
-      studyDescription: 'x',
-      startedAt: '2026-01-01T00:00:00Z',
-      files: [
-        { path: 'study/a.dcm', sizeBytes: 3, lastModified: 1 },
-        { path: 'study/b.dcm', sizeBytes: 2, lastModified: 1 },
-      ],
-    };
+  it("matches re-picked files to the open session's files by path and size, in file-index order", () => {
+    const session = [
+      { path: 'study/a.dcm', sizeBytes: 3 },
+      { path: 'study/b.dcm', sizeBytes: 2 },
+    ];
     const again = [
       { path: 'study/b.dcm', file: new File(['bb'], 'b.dcm') },
       { path: 'study/a.dcm', file: new File(['aaa'], 'a.dcm') },
     ];
-    expect(matchPendingFiles(pending, again).missing).toEqual([]);
-    expect(matchPendingFiles(pending, again).matched.map((m) => m.path)).toEqual(['study/a.dcm', 'study/b.dcm']);
+    expect(matchSessionFiles(session, again).missing).toBe(0);
+    expect(matchSessionFiles(session, again).matched.map((m) => m.path)).toEqual(['study/a.dcm', 'study/b.dcm']);
+    const picksFilesNotFolder = [
+      { path: 'a.dcm', file: new File(['aaa'], 'a.dcm') },
+      { path: 'b.dcm', file: new File(['bb'], 'b.dcm') },
+    ];
+    expect(matchSessionFiles(session, picksFilesNotFolder).missing).toBe(0);
     const changed = [{ path: 'study/a.dcm', file: new File(['aaaa'], 'a.dcm') }];
-    expect(matchPendingFiles(pending, changed).missing).toEqual(['study/a.dcm', 'study/b.dcm']);
+    expect(matchSessionFiles(session, changed).missing).toBe(2);
   });
 
-  it('keeps a BIDS suggestion that exists in the record lists and falls back to anat/T1w', () => {
+  it('keeps a BIDS suggestion that exists in the lists and falls back to anat/T1w', () => {
     expect(normaliseBidsChoice('dwi', 'dwi')).toEqual({ category: 'dwi', subcategory: 'dwi' });
     expect(normaliseBidsChoice('anat', 'unknown')).toEqual({ category: 'anat', subcategory: 'T1w' });
     expect(normaliseBidsChoice('nope', 'x')).toEqual({ category: 'anat', subcategory: 'T1w' });

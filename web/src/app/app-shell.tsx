@@ -26,7 +26,7 @@ import { Sidebar } from '#web/features/shell/components/sidebar.tsx';
 
 const COLLAPSED_KEY = 'iws.sidebar.collapsed';
 
-/** Top bar, sidebar (a drawer on small screens), breadcrumbs and the page. Record section 2, "Authenticated shell". */
+/** Top bar, sidebar (a drawer on small screens), breadcrumbs and the page. (docs/screens.md#authenticated-shell) */
 export function AppShell({ children }: { children: ReactNode }) {
   const me = useCurrentUser();
   const { logout } = useAuth();

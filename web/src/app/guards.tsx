@@ -32,7 +32,7 @@ export function ProtectedBare() {
   return <Outlet />;
 }
 
-/** A role gate showing the record's "Access Denied" screen, or redirecting when the record says so. */
+/** A role gate showing "Access Denied" (docs/screens.md#access-denied), or redirecting where the route table says so. */
 export function RequireRole({
   roles,
   area,

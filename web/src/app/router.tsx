@@ -13,8 +13,8 @@ const lazyPage =
 const STAFF = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'] as const;
 const UPLOADERS = ['TEAM_LEAD', 'TEAM_MEMBER'] as const;
 
-/** Routes of record section 2; pages are lazy-loaded so the login screen stays small. */
-export function createAppRouter() {
+/** Routes of docs/screens.md#route-table; pages are lazy-loaded so the login screen stays small. */
+function createAppRouter() {
   return createBrowserRouter([
     {
       hydrateFallbackElement: <PageSpinner />,

@@ -1,4 +1,4 @@
-/** Every route of the site and its href builder (record section 2, route table). */
+/** Every route of the site and its href builder (docs/screens.md#route-table). */
 export const paths = {
   home: { path: '/home', getHref: () => '/home' },
   root: { path: '/', getHref: () => '/' },

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { apiUrl as apiUrlUnder } from '#shared/client/api-client.ts';
 import { RoleSchema } from '#shared/auth/roles.ts';
 
 /**
  * Settings the deployment hands the site at run time (`GET /config.json`), so one build serves every
  * environment. Locally `userPoolEndpoint` points at the Cognito-compatible stand-in and `mode` is 'local'.
  */
-export const RuntimeConfigSchema = z.object({
+const RuntimeConfigSchema = z.object({
   region: z.string().min(1),
   userPoolId: z.string().min(1),
   userPoolClientId: z.string().min(1),
@@ -34,9 +35,7 @@ export function getRuntimeConfig(): RuntimeConfig {
   return current;
 }
 
-/** Absolute API URL for a path of the route table (`/api/...`); apiBaseUrl may be '' (same origin) or an origin with or without `/api`. */
+/** Absolute API URL for a path of the route table (`/api/...`) under the deployment's apiBaseUrl. */
 export function apiUrl(path: string): string {
-  const base = getRuntimeConfig().apiBaseUrl.replace(/\/+$/, '');
-  if (!base) return path;
-  return base.endsWith('/api') ? `${base}${path.replace(/^\/api/, '')}` : `${base}${path}`;
+  return apiUrlUnder(getRuntimeConfig().apiBaseUrl, path);
 }

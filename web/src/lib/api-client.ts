@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { apiUrl } from '#web/config/runtime-config.ts';
-import { ApiRequestError, toApiRequestError } from './api-error.ts';
+import { ApiRequestError, apiRequestErrorFrom, networkError } from '#shared/client/api-error.ts';
 import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { apiUrl } from '#web/config/runtime-config.ts';
 
 export type TokenGetter = () => Promise<string | undefined>;
 
@@ -54,14 +54,13 @@ export async function apiRequest<S extends z.ZodTypeAny>(
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiRequestError(0, 'NETWORK', 'Please check your connection and try again.');
-  }
-  if (!response.ok) {
-    const error = await toApiRequestError(response);
-    if (response.status === 401) onUnauthorized();
-    throw error;
+    throw networkError();
   }
   const text = await response.text();
+  if (!response.ok) {
+    if (response.status === 401) onUnauthorized();
+    throw apiRequestErrorFrom(response.status, text);
+  }
   const json: unknown = text ? JSON.parse(text) : {};
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

@@ -1,4 +1,4 @@
-/** Record section 9: Bytes, KB, MB, GB, TB, base 1024, two decimals. */
+/** docs/domain.md#formatting: Bytes, KB, MB, GB, TB, base 1024, two decimals. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const units = ['Bytes', 'KB', 'MB', 'GB', 'TB'];

@@ -4,7 +4,7 @@ import { IconButton } from '@chakra-ui/react';
 import { LuMoon, LuSun } from 'react-icons/lu';
 
 /** Theme key in localStorage; while it is absent the site follows the system preference, live. */
-export const THEME_STORAGE_KEY = 'iws.theme';
+const THEME_STORAGE_KEY = 'iws.theme';
 
 export function ColorModeProvider({ children }: { children: ReactNode }) {
   return (
@@ -20,7 +20,7 @@ export function ColorModeProvider({ children }: { children: ReactNode }) {
   );
 }
 
-export function useColorMode() {
+function useColorMode() {
   const { resolvedTheme, setTheme } = useTheme();
   const colorMode = resolvedTheme === 'dark' ? 'dark' : 'light';
   return { colorMode, toggleColorMode: () => setTheme(colorMode === 'dark' ? 'light' : 'dark') } as const;

@@ -1,6 +1,6 @@
 import { Portal, Spinner, Stack, Toast, Toaster as ChakraToaster, createToaster } from '@chakra-ui/react';
 
-/** Record section 9: toasts auto-dismiss after 5000 ms unless given their own duration. */
+/** docs/domain.md#notifications-and-toasts: toasts auto-dismiss after 5000 ms unless given their own duration. */
 export const toaster = createToaster({ placement: 'top-end', pauseOnPageIdle: true, duration: 5000 });
 
 export function Toaster() {

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { EmptyBlock } from '#web/components/ui/page-states.tsx';
 import { paths } from '#web/config/paths.ts';
 
-/** Record section 8: "Access Denied" / "You don't have permission to access {area}." */
+/** docs/error-catalogue.md#screen-states: "Access Denied" / "You don't have permission to access {area}." */
 export function AccessDenied({ area }: { area: string }) {
   return (
     <EmptyBlock

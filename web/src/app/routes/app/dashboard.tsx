@@ -8,7 +8,7 @@ import { useAllDatasets } from '#web/features/datasets/api/get-datasets.ts';
 import { countPipeline } from '#web/features/datasets/utils/pipeline-counts.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 
-/** /dashboard: hospital admins go to their area (record section 2); everyone else sees the role dashboard. */
+/** /dashboard: hospital admins go to their area (docs/screens.md#route-table); everyone else sees the role dashboard. */
 export function DashboardRoute() {
   const { user } = useCurrentUser();
   if (user.role === 'HOSPITAL_ADMIN') return <Navigate to={paths.hospitalAdmin.getHref()} replace />;

@@ -13,7 +13,7 @@ function safeRedirect(target: string | null): string {
   return target && target.startsWith('/') && !target.startsWith('//') ? target : paths.dashboard.getHref();
 }
 
-/** Record section 2, "Login page". */
+/** The login page (docs/screens.md#login-page). */
 export function LoginRoute() {
   const auth = useAuth();
   const navigate = useNavigate();

@@ -35,7 +35,8 @@ import { HistoryList } from '#web/features/datasets/components/history-list.tsx'
 import { SeriesTable } from '#web/features/datasets/components/series-table.tsx';
 import { canReleaseHeldSeries } from '#web/features/datasets/utils/burned-in-text.ts';
 import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '#web/features/datasets/utils/study-types.ts';
-import { ApiRequestError, errorMessage } from '#web/lib/api-error.ts';
+import { ApiRequestError } from '#shared/client/api-error.ts';
+import { errorMessage } from '#web/lib/api-error.ts';
 import { formatBytes, formatDateTime } from '#web/lib/format.ts';
 
 /** /datasets/{id}: context, series and classification, assets, history, retry and delete. */

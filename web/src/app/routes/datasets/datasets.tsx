@@ -29,7 +29,7 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES, pageForKey, pageWindow } from '#web/feat
 import { STATUS_OPTIONS } from '#web/features/datasets/utils/study-types.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 
-/** Record section 2, "Datasets page". */
+/** The datasets page (docs/screens.md#datasets-page). */
 export function DatasetsRoute() {
   const { user } = useCurrentUser();
   const [params, setParams] = useSearchParams();

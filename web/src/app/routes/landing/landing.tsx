@@ -36,7 +36,7 @@ const BENEFITS = [
   'API integration ready',
 ];
 
-/** Record section 2, "Landing page". */
+/** The landing page (docs/screens.md#landing-page). */
 export function LandingRoute() {
   return (
     <Box>

@@ -1,76 +1,59 @@
 import { Alert, Box, Button, Card, Heading, HStack, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { buildDicomLayoutZip } from '#shared/dicom/bids/dicom-layout.ts';
-import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { paths } from '#web/config/paths.ts';
 import { getDataset, useDataset } from '#web/features/datasets/api/get-dataset.ts';
 import { useNotifications } from '#web/features/notifications/hooks/use-notifications.tsx';
 import { createDataset, updateDataset } from '#web/features/uploads/api/create-dataset.ts';
+import { getUploadSession } from '#web/features/uploads/api/get-upload-session.ts';
 import { AnonymizationStep } from '#web/features/uploads/components/anonymization-step.tsx';
 import { FileDiscoveryStep } from '#web/features/uploads/components/file-discovery-step.tsx';
 import { FilePicker } from '#web/features/uploads/components/file-picker.tsx';
 import { PatientContextStep } from '#web/features/uploads/components/patient-context-step.tsx';
-import { SeriesSelectionStep, type SeriesChoice } from '#web/features/uploads/components/series-selection-step.tsx';
+import { SeriesSelectionStep } from '#web/features/uploads/components/series-selection-step.tsx';
 import { StepIndicator } from '#web/features/uploads/components/step-indicator.tsx';
 import { UploadStep } from '#web/features/uploads/components/upload-step.tsx';
 import { useStudyUpload } from '#web/features/uploads/hooks/use-study-upload.ts';
-import { normaliseBidsChoice } from '#web/features/uploads/utils/bids-categories.ts';
-import type { Discovery, PickedFile } from '#web/features/uploads/utils/discover-files.ts';
-import {
-  EMPTY_PATIENT_CONTEXT,
-  validatePatientContext,
-  type PatientContextDraft,
-} from '#web/features/uploads/utils/patient-context.ts';
+import type { PickedFile } from '#web/features/uploads/utils/discover-files.ts';
+import { validatePatientContext } from '#web/features/uploads/utils/patient-context.ts';
 import {
   clearPendingUpload,
   loadPendingUpload,
-  matchPendingFiles,
-  type PendingUpload,
+  matchSessionFiles,
 } from '#web/features/uploads/utils/pending-upload.ts';
+import {
+  initialWizardState,
+  selectedFiles,
+  selectedSeries,
+  seriesOfPath,
+  wizardReducer,
+} from '#web/features/uploads/utils/wizard-state.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 
-const DEFAULT_ANONYMIZATION = AnonymizationOptionsSchema.parse({});
-
-/** /upload: the five-step wizard of record section 2, every step real. */
+/** /upload: the five-step wizard (docs/states.md#upload-wizard), every step real. */
 export function UploadRoute() {
   const navigate = useNavigate();
   const { notify } = useNotifications();
-  const [step, setStep] = useState(0);
-  const [context, setContext] = useState<PatientContextDraft>(EMPTY_PATIENT_CONTEXT);
-  const [contextErrors, setContextErrors] = useState<Partial<Record<keyof PatientContextDraft, string>>>({});
-  const [draftId, setDraftId] = useState<string>();
-  const [savingDraft, setSavingDraft] = useState(false);
-  const [enhanced, setEnhanced] = useState(false);
-  const [discovery, setDiscovery] = useState<Discovery>();
-  const [picked, setPicked] = useState<PickedFile[]>([]);
-  const [choices, setChoices] = useState<Record<string, SeriesChoice>>({});
-  const [selectionError, setSelectionError] = useState<string>();
-  const [zipBusy, setZipBusy] = useState(false);
-  const [anonymization, setAnonymization] = useState<AnonymizationOptions>(DEFAULT_ANONYMIZATION);
-  const [datasetId, setDatasetId] = useState<string>();
-  const [uploadFiles, setUploadFiles] = useState<PickedFile[]>([]);
-  const [pending, setPending] = useState<PendingUpload | undefined>(() => loadPendingUpload());
-  const [resumeError, setResumeError] = useState<string>();
+  const [state, dispatch] = useReducer(wizardReducer, undefined, () => initialWizardState(loadPendingUpload()));
+  const { step, context, anonymization, pending, datasetId } = state;
   const upload = useStudyUpload();
   const { data: dataset } = useDataset(upload.phase === 'uploaded' ? datasetId : undefined, { pollMs: 2000 });
   const announced = useRef<string>(undefined);
+  const seriesOf = useMemo(() => seriesOfPath(state), [state]);
 
-  // A pending upload whose dataset moved on (pipeline started) or vanished needs no resume.
+  // A pending upload resumes only while its dataset still waits for files; its description comes from the server.
   useEffect(() => {
     if (!pending) return;
+    const drop = () => {
+      clearPendingUpload();
+      dispatch({ type: 'pending-dropped' });
+    };
     getDataset(pending.datasetId)
-      .then((d) => {
-        if (d.status !== 'CREATED' && d.status !== 'UPLOADING') {
-          clearPendingUpload();
-          setPending(undefined);
-        }
-      })
-      .catch(() => {
-        clearPendingUpload();
-        setPending(undefined);
-      });
+      .then((d) =>
+        d.status === 'UPLOADING' ? dispatch({ type: 'pending-confirmed', description: d.studyDescription }) : drop(),
+      )
+      .catch(drop);
   }, [pending]);
 
   useEffect(() => {
@@ -86,108 +69,62 @@ export function UploadRoute() {
     }
   }, [dataset, notify]);
 
-  const seriesOfPath = useMemo(() => {
-    const map = new Map<string, string>();
-    for (const s of discovery?.series ?? []) for (const f of s.files) map.set(f.fileName, s.seriesInstanceUID);
-    return map;
-  }, [discovery]);
-
-  const onDiscovered = (result: Discovery | undefined, files: PickedFile[]) => {
-    setDiscovery(result);
-    setPicked(files);
-    setChoices(
-      Object.fromEntries(
-        (result?.series ?? []).map((s) => [
-          s.seriesInstanceUID,
-          { selected: true, bids: normaliseBidsChoice(s.bidsSuggestion.datatype, s.bidsSuggestion.suffix) },
-        ]),
-      ),
-    );
-  };
-
   const saveDraft = async () => {
     const result = validatePatientContext(context);
-    if (!result.ok) return setContextErrors(result.errors);
-    setContextErrors({});
-    setSavingDraft(true);
+    if (!result.ok) return dispatch({ type: 'context-rejected', errors: result.errors });
+    dispatch({ type: 'draft-saving' });
     try {
-      const saved = draftId
-        ? await updateDataset(draftId, { ...result.value, anonymization })
+      const saved = state.draftId
+        ? await updateDataset(state.draftId, { ...result.value, anonymization })
         : await createDataset({ ...result.value, anonymization });
-      setDraftId(saved.id);
+      dispatch({ type: 'draft-saved', datasetId: saved.id });
       toaster.create({ type: 'success', title: 'Draft saved', description: 'The dataset is ready for upload.' });
     } catch (e) {
+      dispatch({ type: 'draft-failed' });
       toaster.create({ type: 'error', title: errorMessage(e) });
-    } finally {
-      setSavingDraft(false);
     }
   };
 
-  const selectedFiles = (): PickedFile[] => {
-    const byPath = new Map(picked.map((p) => [p.path, p]));
-    return (discovery?.series ?? [])
-      .filter((s) => choices[s.seriesInstanceUID]?.selected)
-      .flatMap((s) => s.files.map((f) => byPath.get(f.fileName)))
-      .filter((p): p is PickedFile => p !== undefined);
-  };
-
   const downloadZip = async () => {
-    const selected = (discovery?.series ?? []).filter((s) => choices[s.seriesInstanceUID]?.selected);
-    if (selected.length === 0) return setSelectionError('Please select at least one series to export.');
-    setSelectionError(undefined);
-    setZipBusy(true);
+    const series = selectedSeries(state);
+    if (series.length === 0)
+      return dispatch({ type: 'selection-rejected', message: 'Please select at least one series to export.' });
+    dispatch({ type: 'zip-started' });
     try {
-      const byPath = new Map(picked.map((p) => [p.path, p.file]));
+      const byPath = new Map(state.picked.map((p) => [p.path, p.file]));
       const selection = await Promise.all(
-        selected.map(async (s) => ({
+        series.map(async (s) => ({
           series: s,
-          category: choices[s.seriesInstanceUID]!.bids.category,
-          subcategory: choices[s.seriesInstanceUID]!.bids.subcategory,
+          category: state.choices[s.seriesInstanceUID]!.bids.category,
+          subcategory: state.choices[s.seriesInstanceUID]!.bids.subcategory,
           files: await Promise.all(
-            s.files.map(async (f) => ({
-              fileName: f.fileName,
-              bytes: new Uint8Array(await byPath.get(f.fileName)!.arrayBuffer()),
-            })),
+            s.files.map(async (f) => ({ bytes: new Uint8Array(await byPath.get(f.fileName)!.arrayBuffer()) })),
           ),
         })),
       );
-      const zip = await buildDicomLayoutZip(selection);
+      // The de-identification engine and its tables load only when someone exports.
+      const { buildDeidentifiedLayoutZip } = await import('#web/features/uploads/utils/deidentified-export.ts');
+      const zip = await buildDeidentifiedLayoutZip(selection, anonymization);
       const url = URL.createObjectURL(new Blob([zip.bytes as BlobPart], { type: 'application/zip' }));
       const a = document.createElement('a');
       a.href = url;
       a.download = zip.fileName;
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      if (zip.withheld > 0)
+        toaster.create({
+          type: 'warning',
+          title: `${zip.withheld} files left out of the ZIP`,
+          description: 'They are marked as having text burned into the image.',
+        });
+      dispatch({ type: 'zip-finished' });
     } catch (e) {
-      setSelectionError(`Error exporting ZIP: ${errorMessage(e)}`);
-    } finally {
-      setZipBusy(false);
-    }
-  };
-
-  const startUpload = async () => {
-    const result = validatePatientContext(context);
-    if (!result.ok) {
-      setContextErrors(result.errors);
-      return setStep(0);
-    }
-    const files = selectedFiles();
-    try {
-      const created = draftId
-        ? await updateDataset(draftId, { ...result.value, anonymization })
-        : await createDataset({ ...result.value, anonymization });
-      setDraftId(created.id);
-      setDatasetId(created.id);
-      setUploadFiles(files);
-      setStep(4);
-      await runUpload(created.id, result.value.studyDescription, files);
-    } catch (e) {
-      toaster.create({ type: 'error', title: errorMessage(e) });
+      dispatch({ type: 'zip-finished', error: `Error exporting ZIP: ${errorMessage(e)}` });
     }
   };
 
   const runUpload = async (id: string, studyDescription: string, files: PickedFile[]) => {
-    const result = await upload.start({ datasetId: id, studyDescription, files, seriesOf: (p) => seriesOfPath.get(p) });
+    const result = await upload.start({ datasetId: id, files, seriesOf: (p) => seriesOf.get(p) });
     if (result) {
       notify({
         title: 'Upload finished',
@@ -199,59 +136,62 @@ export function UploadRoute() {
     }
   };
 
-  const resume = async (files: PickedFile[]) => {
-    if (!pending) return;
-    const { matched, missing } = matchPendingFiles(pending, files);
-    if (missing.length > 0) {
-      setResumeError(
-        `${missing.length} of ${pending.files.length} files were not found in what you picked. Choose the same folder as before.`,
-      );
-      return;
+  const startUpload = async () => {
+    const result = validatePatientContext(context);
+    if (!result.ok) return dispatch({ type: 'context-rejected', errors: result.errors });
+    const files = selectedFiles(state);
+    try {
+      const created = state.draftId
+        ? await updateDataset(state.draftId, { ...result.value, anonymization })
+        : await createDataset({ ...result.value, anonymization });
+      dispatch({ type: 'upload-started', datasetId: created.id, files });
+      await runUpload(created.id, result.value.studyDescription, files);
+    } catch (e) {
+      toaster.create({ type: 'error', title: errorMessage(e) });
     }
-    // The session was opened with the paths recorded then: send the same identities, in the same order.
-    const ordered = pending.files.map((w, i) => ({ path: w.path, file: matched[i]!.file }));
-    setResumeError(undefined);
-    setPending(undefined);
-    setDatasetId(pending.datasetId);
-    setUploadFiles(ordered);
-    setStep(4);
-    await runUpload(pending.datasetId, pending.studyDescription, ordered);
   };
 
-  const reset = () => {
-    setStep(0);
-    setContext(EMPTY_PATIENT_CONTEXT);
-    setDraftId(undefined);
-    setDiscovery(undefined);
-    setPicked([]);
-    setChoices({});
-    setAnonymization(DEFAULT_ANONYMIZATION);
-    setDatasetId(undefined);
-    setUploadFiles([]);
-    announced.current = undefined;
+  const resume = async (picked: PickedFile[]) => {
+    if (!pending) return;
+    try {
+      const session = await getUploadSession(pending.sessionId);
+      const sessionFiles = [...session.files].sort((a, b) => a.fileIndex - b.fileIndex);
+      const { matched, missing } = matchSessionFiles(sessionFiles, picked);
+      if (missing > 0)
+        return dispatch({
+          type: 'resume-rejected',
+          message: `${missing} of ${sessionFiles.length} files were not found in what you picked. Choose the same folder as before.`,
+        });
+      // The session was opened with the paths of then: send the same identities, in the same order.
+      const ordered = sessionFiles.map((f, i) => ({ path: f.path, file: matched[i]!.file }));
+      dispatch({ type: 'resume-started', files: ordered });
+      await runUpload(pending.datasetId, state.pendingDescription ?? 'Study', ordered);
+    } catch (e) {
+      dispatch({ type: 'resume-rejected', message: errorMessage(e) });
+    }
   };
 
   return (
     <Stack gap="6">
       <Heading size="2xl">Upload DICOM Study</Heading>
-      {pending && step === 0 && (
+      {pending && state.pendingDescription !== undefined && step === 0 && (
         <Card.Root borderColor="orange.muted" data-testid="resume-upload">
           <Card.Body>
             <Stack gap="3">
               <Alert.Root status="warning">
                 <Alert.Indicator />
                 <Alert.Content>
-                  <Alert.Title>An upload did not finish: {pending.studyDescription}</Alert.Title>
+                  <Alert.Title>An upload did not finish: {state.pendingDescription}</Alert.Title>
                   <Alert.Description>
-                    {pending.files.length} files. Choose the same folder or files again: only the parts the server does
-                    not hold yet are sent.
+                    {pending.fileCount} files. Choose the same folder or files again: only the parts the server does not
+                    hold yet are sent.
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>
               <FilePicker onPicked={(files) => void resume(files)} />
-              {resumeError && (
+              {state.resumeError && (
                 <Text color="fg.error" role="alert">
-                  {resumeError}
+                  {state.resumeError}
                 </Text>
               )}
               <HStack>
@@ -260,7 +200,7 @@ export function UploadRoute() {
                   variant="ghost"
                   onClick={() => {
                     clearPendingUpload();
-                    setPending(undefined);
+                    dispatch({ type: 'pending-dropped' });
                   }}
                 >
                   Discard and start a new upload
@@ -277,50 +217,42 @@ export function UploadRoute() {
             {step === 0 && (
               <PatientContextStep
                 value={context}
-                errors={contextErrors}
-                onChange={setContext}
+                errors={state.contextErrors}
+                onChange={(value) => dispatch({ type: 'context-changed', context: value })}
                 onSaveDraft={() => void saveDraft()}
-                savingDraft={savingDraft}
-                draftSaved={!!draftId}
-                onContinue={() => {
-                  const result = validatePatientContext(context);
-                  if (!result.ok) return setContextErrors(result.errors);
-                  setContextErrors({});
-                  setStep(1);
-                }}
+                savingDraft={state.savingDraft}
+                draftSaved={!!state.draftId}
+                onContinue={() => dispatch({ type: 'context-submitted' })}
               />
             )}
             {step === 1 && (
               <FileDiscoveryStep
-                enhanced={enhanced}
-                onEnhancedChange={setEnhanced}
-                discovery={discovery}
-                onDiscovered={onDiscovered}
-                onBack={() => setStep(0)}
-                onContinue={() => setStep(2)}
+                enhanced={state.enhanced}
+                onEnhancedChange={(enhanced) => dispatch({ type: 'enhanced-changed', enhanced })}
+                discovery={state.discovery}
+                onDiscovered={(discovery, picked) => dispatch({ type: 'files-discovered', discovery, picked })}
+                onBack={() => dispatch({ type: 'went-back' })}
+                onContinue={() => dispatch({ type: 'went-forward' })}
               />
             )}
-            {step === 2 && discovery && (
+            {step === 2 && state.discovery && (
               <SeriesSelectionStep
-                series={discovery.series}
-                choices={choices}
-                onChange={(c) => {
-                  setChoices(c);
-                  setSelectionError(undefined);
-                }}
-                enhanced={enhanced}
+                series={state.discovery.series}
+                choices={state.choices}
+                onChange={(choices) => dispatch({ type: 'choices-changed', choices })}
+                enhanced={state.enhanced}
                 onDownloadZip={downloadZip}
-                zipBusy={zipBusy}
-                error={selectionError}
-                onBack={() => setStep(1)}
-                onContinue={() => setStep(3)}
+                zipBusy={state.zipBusy}
+                error={state.selectionError}
+                onBack={() => dispatch({ type: 'went-back' })}
+                onContinue={() => dispatch({ type: 'went-forward' })}
               />
             )}
             {step === 3 && (
               <AnonymizationStep
                 value={anonymization}
-                onChange={setAnonymization}
-                onBack={() => setStep(2)}
+                onChange={(options) => dispatch({ type: 'anonymization-changed', options })}
+                onBack={() => dispatch({ type: 'went-back' })}
                 onContinue={() => void startUpload()}
               />
             )}
@@ -332,10 +264,15 @@ export function UploadRoute() {
                 error={upload.error}
                 status={dataset?.status}
                 failureReason={dataset?.failureReason}
-                onRetry={() => datasetId && void runUpload(datasetId, context.studyDescription || 'Study', uploadFiles)}
+                onRetry={() =>
+                  datasetId && void runUpload(datasetId, context.studyDescription || 'Study', state.uploadFiles)
+                }
                 onViewDatasets={() => navigate(paths.datasets.getHref())}
                 onOpenDataset={() => datasetId && navigate(paths.dataset.getHref(datasetId))}
-                onUploadAnother={reset}
+                onUploadAnother={() => {
+                  announced.current = undefined;
+                  dispatch({ type: 'reset' });
+                }}
               />
             )}
           </Box>

@@ -9,11 +9,12 @@ import { useAssets } from '#web/features/datasets/api/get-assets.ts';
 import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
 import { NiivueViewer, type Layers, type ViewMode } from '#web/features/visualizer/components/niivue-viewer.tsx';
 import { groupViewerAssets, physicianLastName } from '#web/features/visualizer/utils/viewer-assets.ts';
-import { ApiRequestError, errorMessage } from '#web/lib/api-error.ts';
+import { ApiRequestError } from '#shared/client/api-error.ts';
+import { errorMessage } from '#web/lib/api-error.ts';
 
 const NOT_FOUND_REDIRECT_MS = 4000;
 
-/** /visualizer/{id}: the in-page 3D viewer over the dataset's processed assets (DESIGN.md departures). */
+/** /visualizer/{id}: the in-page 3D viewer over the dataset's processed assets (docs/screens.md#visualizer). */
 export function VisualizerRoute() {
   const { datasetId } = useParams();
   const { data: dataset, error, isLoading } = useDataset(datasetId);

@@ -3,8 +3,12 @@ import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import { defaultStorage, sessionStorage } from 'aws-amplify/utils';
 import type { RuntimeConfig } from '#web/config/runtime-config.ts';
+import { clearUploadStorage } from '#web/lib/upload-storage.ts';
 
-/** Where the "remember me" choice is kept: tokens go to localStorage when remembered, to sessionStorage otherwise. */
+/**
+ * Where the "remember me" choice is kept: tokens go to localStorage when remembered, to sessionStorage (gone with the
+ * tab) otherwise, which is also the default when no choice was ever made.
+ */
 const REMEMBER_KEY = 'iws.auth.remember';
 
 function selectTokenStorage(remember: boolean): void {
@@ -26,7 +30,7 @@ export function configureCognito(config: RuntimeConfig): void {
       },
     },
   });
-  selectTokenStorage(localStorage.getItem(REMEMBER_KEY) !== 'false');
+  selectTokenStorage(localStorage.getItem(REMEMBER_KEY) === 'true');
 }
 
 export async function signInWithPassword(email: string, password: string, remember: boolean): Promise<void> {
@@ -49,13 +53,18 @@ export async function getIdToken(): Promise<string | undefined> {
   }
 }
 
+/**
+ * Signs out and clears what the browser keeps of the session: the tokens, and every upload item (a pending upload's
+ * ids), so the next person at this computer finds nothing of this user's studies.
+ */
 export async function signOutEverywhere(): Promise<void> {
   try {
     await signOut();
   } catch {
-    // Record section 8: sign-out errors are ignored and the local session is cleared anyway.
+    // Sign-out errors are ignored and the local session is cleared anyway (docs/error-catalogue.md#auth-and-lookup).
   }
   for (const store of [localStorage, window.sessionStorage]) {
     for (const key of Object.keys(store)) if (key.startsWith('CognitoIdentityServiceProvider.')) store.removeItem(key);
   }
+  clearUploadStorage();
 }

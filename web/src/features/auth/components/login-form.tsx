@@ -23,7 +23,7 @@ type Props = {
   demoAccounts: readonly { email: string; role: Role }[];
 };
 
-/** Record section 2, "Login page": the four demo buttons and their labels. */
+/** The four demo buttons and their labels (docs/screens.md#login-page). */
 const DEMO_BUTTONS: Partial<Record<Role, string>> = {
   SUPER_ADMIN: 'Super Admin',
   HOSPITAL_ADMIN: 'Hospital Admin',
@@ -35,7 +35,8 @@ const DEMO_BUTTON_ROLES = Object.keys(DEMO_BUTTONS) as Role[];
 export function LoginForm({ onSubmit, demoAccounts }: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [rememberMe, setRememberMe] = useState(true);
+  // Off unless asked for: on a shared ward computer the next person must not find the session open.
+  const [rememberMe, setRememberMe] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [serverError, setServerError] = useState<string>();

@@ -3,7 +3,7 @@ import { configureApiClient } from '#web/lib/api-client.ts';
 import { getMe } from '#web/features/auth/api/get-me.ts';
 import type { MeResponse } from '#web/features/auth/api/me-schema.ts';
 import { getIdToken, signInWithPassword, signOutEverywhere } from '#web/features/auth/api/cognito-session.ts';
-import { ApiRequestError } from '#web/lib/api-error.ts';
+import { ApiRequestError } from '#shared/client/api-error.ts';
 import { logout as recordLogout } from '#web/features/auth/api/logout.ts';
 
 type AuthState =
@@ -23,7 +23,7 @@ const AuthContext = createContext<AuthContextValue | undefined>(undefined);
 
 /**
  * The session: Cognito tokens through Amplify, the user record through `GET /api/me`. A failed lookup of the
- * current user signs out (record section 4, "Auth").
+ * current user signs out (docs/states.md#sign-in-session).
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>({ status: 'loading', me: undefined });

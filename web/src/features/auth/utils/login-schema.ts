@@ -1,12 +1,11 @@
 import { z } from 'zod';
 
-/** Record section 5, "Login". */
+/** The login form's rules (docs/domain.md#login). */
 export const LoginFormSchema = z.object({
   email: z.email('Please enter a valid email address'),
   password: z.string().min(1, 'Password is required'),
   rememberMe: z.boolean().optional(),
 });
-export type LoginForm = z.infer<typeof LoginFormSchema>;
 
 const CREDENTIAL_ERRORS = new Set([
   'NotAuthorizedException',
@@ -15,7 +14,7 @@ const CREDENTIAL_ERRORS = new Set([
   'PasswordResetRequiredException',
 ]);
 
-/** Record section 8: the server's message if any, wrong credentials as "Invalid credentials", else "Login failed". */
+/** docs/error-catalogue.md#auth-and-lookup: the server's message if any, wrong credentials as "Invalid credentials", else "Login failed". */
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof Error) {
     if (CREDENTIAL_ERRORS.has(error.name)) return 'Invalid credentials';

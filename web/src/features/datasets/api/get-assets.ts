@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { ProcessedAssetSchema } from '#shared/schemas/api/datasets.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
-export const AssetListResponseSchema = z.object({ items: z.array(ProcessedAssetSchema) });
+const AssetListResponseSchema = z.object({ items: z.array(ProcessedAssetSchema) });
 
-export const assetsKey = (id: string) => ['/api/datasets/{id}/assets', id] as const;
+const assetsKey = (id: string) => ['/api/datasets/{id}/assets', id] as const;
 
 /** Processed assets with presigned GET URLs (valid for minutes: fetch them again rather than keeping them). */
-export function getAssets(id: string) {
+function getAssets(id: string) {
   return apiRequest(`/api/datasets/${encodeURIComponent(id)}/assets`, AssetListResponseSchema).then((r) => r.items);
 }
 

@@ -4,7 +4,7 @@ import { apiRequest } from '#web/lib/api-client.ts';
 
 export type DatasetListParams = { status?: DatasetStatus; search?: string; limit: number; nextToken?: string };
 
-export const datasetsKey = (params: DatasetListParams) =>
+const datasetsKey = (params: DatasetListParams) =>
   ['/api/datasets', params.status ?? '', params.search ?? '', params.limit, params.nextToken ?? ''] as const;
 
 export function getDatasets(params: DatasetListParams) {
@@ -14,7 +14,7 @@ export function getDatasets(params: DatasetListParams) {
 }
 
 /** Refresh interval while something moves through the pipeline, so cards advance without a reload. */
-export const ACTIVE_REFRESH_MS = 3000;
+const ACTIVE_REFRESH_MS = 3000;
 
 export function useDatasets(params: DatasetListParams | null) {
   return useSWR(params ? datasetsKey(params) : null, () => getDatasets(params!), {
@@ -25,7 +25,7 @@ export function useDatasets(params: DatasetListParams | null) {
 }
 
 /** Every dataset the user may see, page by page (the dashboard's pipeline counts need all of them). */
-export async function getAllDatasets(maxPages = 50) {
+async function getAllDatasets(maxPages = 50) {
   const items = [];
   let nextToken: string | undefined;
   for (let page = 0; page < maxPages; page++) {

@@ -2,7 +2,7 @@ import useSWR from 'swr';
 import { z } from 'zod';
 import { apiRequest } from '#web/lib/api-client.ts';
 
-export const HistoryEventSchema = z.object({
+const HistoryEventSchema = z.object({
   id: z.string(),
   datasetId: z.string().optional(),
   at: z.string(),
@@ -11,12 +11,12 @@ export const HistoryEventSchema = z.object({
   actorName: z.string(),
   details: z.record(z.string(), z.unknown()),
 });
-export const HistoryResponseSchema = z.object({ items: z.array(HistoryEventSchema) });
+const HistoryResponseSchema = z.object({ items: z.array(HistoryEventSchema) });
 export type HistoryEvent = z.infer<typeof HistoryEventSchema>;
 
-export const historyKey = (id: string) => ['/api/datasets/{id}/history', id] as const;
+const historyKey = (id: string) => ['/api/datasets/{id}/history', id] as const;
 
-export function getHistory(id: string) {
+function getHistory(id: string) {
   return apiRequest(`/api/datasets/${encodeURIComponent(id)}/history`, HistoryResponseSchema).then((r) => r.items);
 }
 

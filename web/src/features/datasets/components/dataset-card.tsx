@@ -11,7 +11,7 @@ import { paths } from '#web/config/paths.ts';
 import { formatBytes, formatDate } from '#web/lib/format.ts';
 import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '#web/features/datasets/utils/study-types.ts';
 
-/** Record section 2, "Datasets page": status label, description, progress bar in the four active states. */
+/** A dataset card (docs/screens.md#datasets-page): status label, description, progress bar in the four active states. */
 export function DatasetCard({ dataset }: { dataset: Dataset }) {
   const active = ACTIVE_DATASET_STATUSES.includes(dataset.status);
   const palette = studyTypePalette(dataset.studyType);

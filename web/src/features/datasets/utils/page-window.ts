@@ -1,4 +1,4 @@
-/** Record section 9: the pagination window shows up to 5 page numbers around the current one. */
+/** The pagination window (docs/domain.md#lists-and-pagination) shows up to 5 page numbers around the current one. */
 export function pageWindow(current: number, pageCount: number, size = 5): number[] {
   if (pageCount <= 0) return [];
   const half = Math.floor(size / 2);
@@ -12,7 +12,7 @@ export const PAGE_SIZES = [6, 12, 24, 48] as const;
 export const DEFAULT_PAGE_SIZE = 12;
 
 /**
- * Keyboard paging of record section 2: Ctrl/Cmd + arrows for previous/next, Home/End for first/last,
+ * Keyboard paging (docs/screens.md#keyboard-paging): Ctrl/Cmd + arrows for previous/next, Home/End for first/last,
  * unless focus is in an input or select. Returns the page to go to, or undefined.
  */
 export function pageForKey(

@@ -3,7 +3,7 @@ import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 export type PipelineCounts = { queued: number; processing: number; completed: number; failed: number; total: number };
 
 /**
- * Record section 2, "Processing Pipeline Status": uploading counts as Queued; anonymizing, classifying and
+ * "Processing Pipeline Status" (docs/screens.md#dashboard): uploading counts as Queued; anonymizing, classifying and
  * processing as Processing; complete as Completed; failed as Failed. Drafts (CREATED) are only in the total.
  */
 export function countPipeline(statuses: readonly DatasetStatus[]): PipelineCounts {

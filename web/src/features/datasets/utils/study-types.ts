@@ -8,7 +8,7 @@ export const STUDY_TYPE_LABELS: Record<Dataset['studyType'], string> = {
   RESEARCH: 'Research',
 };
 
-/** Record section 2: emergency, diagnostic and follow-up have their own styles; the rest are neutral. */
+/** docs/domain.md#study-types-and-urgency: emergency, diagnostic and follow-up have their own styles; the rest are neutral. */
 export function studyTypePalette(studyType: Dataset['studyType']): string {
   switch (studyType) {
     case 'EMERGENCY':

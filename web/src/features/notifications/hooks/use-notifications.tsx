@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
-/** Record section 9: the notification list keeps the 50 newest entries. */
+/** docs/domain.md#notifications-and-toasts: the notification list keeps the 50 newest entries. */
 export const MAX_NOTIFICATIONS = 50;
 
 export type NotificationInput = {

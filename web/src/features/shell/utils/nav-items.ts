@@ -5,8 +5,8 @@ export type NavItem = { label: string; href: string; roles: readonly Role[] };
 
 const ALL: readonly Role[] = ['SUPER_ADMIN', 'HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'];
 
-/** Record section 2, "Authenticated shell": sidebar entries and who sees them. */
-export const NAV_ITEMS: readonly NavItem[] = [
+/** docs/screens.md#authenticated-shell: sidebar entries and who sees them. */
+const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dashboard', href: paths.dashboard.getHref(), roles: ALL },
   { label: 'Hospitals', href: paths.hospitals.getHref(), roles: ['SUPER_ADMIN'] },
   { label: 'Datasets', href: paths.datasets.getHref(), roles: ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'] },

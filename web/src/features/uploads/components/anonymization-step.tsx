@@ -41,7 +41,7 @@ type Props = {
   onContinue(): void;
 };
 
-/** Step 4: options of the PS3.15 Annex E Basic Profile (DESIGN.md: identities are removed by default). */
+/** Step 4: options of the PS3.15 Annex E Basic Profile (docs/domain.md#options: identities are removed by default). */
 export function AnonymizationStep({ value, onChange, onBack, onContinue }: Props) {
   return (
     <Stack gap="5" as="section" aria-label="Anonymization">

@@ -18,7 +18,7 @@ type Props = {
   draftSaved: boolean;
 };
 
-/** Step 1 (record section 2 and 5): all fields required except research consent; MRN never stored, only its keyed hash. */
+/** Step 1 (docs/domain.md#patient-context): all fields required except research consent; MRN never stored, only its keyed hash. */
 export function PatientContextStep({
   value,
   errors,

@@ -3,9 +3,8 @@ import type { SeriesGroup } from '#shared/dicom/series.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { formatBytes } from '#web/lib/format.ts';
-import { BIDS_CATEGORIES, type BidsChoice } from '#web/features/uploads/utils/bids-categories.ts';
-
-export type SeriesChoice = { selected: boolean; bids: BidsChoice };
+import { BIDS_CATEGORIES } from '#web/features/uploads/utils/bids-categories.ts';
+import type { SeriesChoice } from '#web/features/uploads/utils/wizard-state.ts';
 
 type Props = {
   series: SeriesGroup[];
@@ -71,6 +70,12 @@ export function SeriesSelectionStep({
           )}
         </HStack>
       </Flex>
+      {enhanced && onDownloadZip && (
+        <Text fontSize="sm" color="fg.muted" data-testid="zip-deidentified-note">
+          The ZIP holds de-identified copies, made in this browser with the anonymization options of step 4 and a key
+          used for this download only.
+        </Text>
+      )}
       {error && (
         <Alert.Root status="error" role="alert">
           <Alert.Indicator />

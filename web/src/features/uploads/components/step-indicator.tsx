@@ -1,7 +1,7 @@
 import { Box, Circle, Flex, Text } from '@chakra-ui/react';
 import { LuCheck } from 'react-icons/lu';
 
-export const WIZARD_STEPS = [
+const WIZARD_STEPS = [
   'Patient Context',
   'File Discovery',
   'Series Selection',

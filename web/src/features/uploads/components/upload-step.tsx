@@ -1,12 +1,12 @@
 import { Alert, Badge, Box, Button, Flex, Heading, HStack, Progress, Stack, Table, Text } from '@chakra-ui/react';
 import { LuCircleCheck } from 'react-icons/lu';
-import type { FileProgress, OverallProgress } from '#shared/domain/uploads/upload-client.ts';
+import type { FileProgress, OverallProgress } from '#shared/client/upload-client.ts';
 import { DATASET_STATUS_LABELS, type DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { formatBytes } from '#web/lib/format.ts';
-import type { UploadPhase } from '#web/features/uploads/hooks/use-study-upload.ts';
+import type { UploadPhase } from '#web/features/uploads/utils/upload-progress.ts';
 
-/** Record section 4: the pipeline bar of the upload screen (uploading 25%, anonymizing 50%, classifying 75%, processing 85%). */
-export const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = {
+/** docs/states.md#labels-and-progress: the pipeline bar of the upload screen (uploading 25%, anonymizing 50%, classifying 75%, processing 85%). */
+const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = {
   UPLOADING: 25,
   ANONYMIZING: 50,
   CLASSIFYING: 75,

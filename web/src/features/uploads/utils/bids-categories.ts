@@ -1,4 +1,4 @@
-/** Record section 3, "BIDS categories and subcategories" (the wizard also lists mrs and ieeg). */
+/** BIDS data types and the suffixes offered for each (docs/domain.md#bids-suggestions). */
 export const BIDS_CATEGORIES: Record<string, readonly string[]> = {
   anat: ['T1w', 'T2w', 'FLAIR', 'T1map', 'T2map', 'PD', 'PDw', 'inplaneT1', 'inplaneT2', 'angio'],
   func: ['bold', 'cbv', 'phase', 'events', 'physio', 'stim'],

@@ -5,8 +5,8 @@ import { checkDicom } from '#shared/dicom/validate.ts';
 /** A file the user picked, with its path inside the picked folder (or its name). */
 export type PickedFile = { path: string; file: File };
 
-export type DiscoveredFile = SeriesFileMetadata & { path: string };
-export type RejectedFile = { path: string; sizeBytes: number; message: 'Not a DICOM file' | 'DICOM parsing failed' };
+type DiscoveredFile = SeriesFileMetadata & { path: string };
+type RejectedFile = { path: string; sizeBytes: number; message: 'Not a DICOM file' | 'DICOM parsing failed' };
 
 export type Discovery = {
   files: DiscoveredFile[];
@@ -16,8 +16,8 @@ export type Discovery = {
   elapsedMs: number;
 };
 
-/** Record section 9: files are parsed in batches of 20; the wizard pauses 50 ms between batches, the enhanced uploader 1 ms. */
-export const DISCOVERY_BATCH_SIZE = 20;
+/** docs/domain.md#uploads: files are parsed in batches of 20; the wizard pauses 50 ms between batches, the enhanced uploader 1 ms. */
+const DISCOVERY_BATCH_SIZE = 20;
 export const WIZARD_BATCH_PAUSE_MS = 50;
 export const ENHANCED_BATCH_PAUSE_MS = 1;
 
@@ -47,7 +47,7 @@ export async function discoverFiles(
         try {
           return { file: { ...readSeriesFileMetadata(check.parsed, path, file.size), path } satisfies DiscoveredFile };
         } catch {
-          // Record section 8: a parse failure is logged (without its content) and the file skipped.
+          // docs/error-catalogue.md#upload-and-export: a parse failure is logged (without its content) and the file skipped.
           console.warn('DICOM metadata could not be read from one file; it is skipped');
           return { rejected: { path, sizeBytes: file.size, message: 'DICOM parsing failed' } satisfies RejectedFile };
         }

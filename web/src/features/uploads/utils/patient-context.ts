@@ -3,7 +3,6 @@ import { CreateDatasetRequestSchema, STUDY_TYPES, URGENCIES } from '#shared/sche
 
 /** Step 1 of the wizard: the patient context of CreateDatasetRequestSchema (de-identification options come in step 4). */
 export const PatientContextSchema = CreateDatasetRequestSchema.omit({ anonymization: true });
-export type PatientContextInput = z.input<typeof PatientContextSchema>;
 
 export type PatientContextDraft = {
   mrn: string;

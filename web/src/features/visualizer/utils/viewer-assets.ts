@@ -37,7 +37,7 @@ export function viewerFileName(asset: ProcessedAsset): string {
   return `${asset.id}.nii.gz`;
 }
 
-/** Record section 2: the header shows the ordering physician's last name. */
+/** docs/screens.md#visualizer: the header shows the ordering physician's last name. */
 export function physicianLastName(orderingPhysician: string): string {
   const cleaned = orderingPhysician.replace(/^(dr\.?|prof\.?)\s+/i, '').trim();
   if (cleaned.includes(',')) return cleaned.split(',')[0]!.trim();

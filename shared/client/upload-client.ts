@@ -11,6 +11,7 @@
  */
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { UploadSession } from '#shared/schemas/api/uploads.ts';
+import { abortError, backoffMs, createApiClient, isRetryableStatus, sleep, type ApiConnection } from './api-client.ts';
 
 export type UploadSource = {
   /** Relative path inside the picked folder (mirrors the tree; never stored as PHI). */
@@ -19,14 +20,6 @@ export type UploadSource = {
   seriesInstanceUID?: string;
   /** Bytes [start, end) of the file. */
   read(start: number, end: number): Promise<Uint8Array>;
-};
-
-export type ApiConnection = {
-  /** '' (same origin), an origin, or an origin ending in /api; route paths (`/api/...`) are appended to it. */
-  baseUrl: string;
-  /** The Cognito ID token for `Authorization: Bearer`; called before each request, so it may refresh. */
-  getToken(): Promise<string>;
-  fetch?: typeof fetch;
 };
 
 export type FileProgress = {
@@ -60,6 +53,8 @@ export type UploadOptions = {
   signal?: AbortSignal;
   onFileProgress?(progress: FileProgress): void;
   onProgress?(progress: OverallProgress): void;
+  /** Once the session is open (or found open): its id is all a client must keep to resume after a restart. */
+  onSession?(session: { sessionId: string; datasetId: string; fileCount: number }): void;
 };
 
 export type UploadResult = {
@@ -69,18 +64,6 @@ export type UploadResult = {
   completion: unknown;
   progress: OverallProgress;
 };
-
-/** An API answer other than 2xx, with the catalogue's code and message when the body has them. */
-export class ApiRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiRequestError';
-  }
-}
 
 /** A part PUT or an API call that kept failing after every retry. */
 export class UploadFailedError extends Error {
@@ -95,84 +78,6 @@ export class UploadFailedError extends Error {
 
 /** Presigned URLs asked per request (the route accepts up to 100). */
 const URL_BATCH = 20;
-
-export function apiUrl(baseUrl: string, path: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  if (!base) return path;
-  return base.endsWith('/api') ? `${base}${path.replace(/^\/api/, '')}` : `${base}${path}`;
-}
-
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The upload was aborted.', 'AbortError');
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal!));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
-
-/** A small JSON client over the route table's paths, with the bearer token and retries of transient failures. */
-export function createApiClient(
-  api: ApiConnection,
-  retry: { maxAttempts?: number; retryDelayMs?: number; signal?: AbortSignal } = {},
-) {
-  const doFetch = api.fetch ?? globalThis.fetch.bind(globalThis);
-  const maxAttempts = retry.maxAttempts ?? 5;
-  const delay = retry.retryDelayMs ?? 500;
-  return async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      if (retry.signal?.aborted) throw abortError(retry.signal);
-      let response: Response;
-      try {
-        response = await doFetch(apiUrl(api.baseUrl, path), {
-          method,
-          headers: {
-            authorization: `Bearer ${await api.getToken()}`,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: retry.signal,
-        });
-      } catch (error) {
-        if (retry.signal?.aborted) throw abortError(retry.signal);
-        if (attempt >= maxAttempts)
-          throw new UploadFailedError(`${method} ${path} failed: the server could not be reached.`, error);
-        await sleep(delay * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), retry.signal);
-        continue;
-      }
-      const text = await response.text();
-      if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
-      if (isRetryableStatus(response.status) && attempt < maxAttempts) {
-        await sleep(delay * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), retry.signal);
-        continue;
-      }
-      let code = `HTTP_${response.status}`;
-      let message = `${method} ${path} answered HTTP ${response.status}`;
-      try {
-        const parsed = JSON.parse(text) as { error?: { code?: string; message?: string } };
-        if (parsed.error?.code) code = parsed.error.code;
-        if (parsed.error?.message) message = parsed.error.message;
-      } catch {
-        /* not a JSON error body */
-      }
-      throw new ApiRequestError(response.status, code, message);
-    }
-  };
-}
 
 type PartJob = { fileIndex: number; partNumber: number; start: number; end: number };
 
@@ -215,6 +120,7 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
     }
   }
 
+  options.onSession?.({ sessionId: session.sessionId, datasetId, fileCount: files.length });
   const sessionPath = `/api/uploads/${encodeURIComponent(session.sessionId)}`;
   const partBytes = session.partBytes;
   const etags = new Map<number, Map<number, string>>();
@@ -332,7 +238,7 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
         if (error instanceof UploadFailedError) throw error;
         lastProblem = 'network error';
       }
-      if (attempt < maxAttempts) await sleep(retryDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), signal);
+      if (attempt < maxAttempts) await sleep(backoffMs(retryDelayMs, attempt), signal);
     }
     throw new UploadFailedError(`Part ${job.partNumber} of ${file.path} could not be uploaded (${lastProblem}).`);
   }

@@ -1,0 +1,3 @@
+/** The API client as callers outside the site use it (the `iws` command, integration tests, benchmarks). */
+export { createApiClient } from './api-client.ts';
+export { uploadDataset, UploadFailedError, type OverallProgress, type UploadSource } from './upload-client.ts';
