@@ -1,0 +1,340 @@
+import { TAG } from '#shared/dicom/tags.ts';
+import { replacementUid, type PatientKeys } from './keys.ts';
+import {
+  ANNEX_E_BY_TAG,
+  DESCRIPTOR_KEYWORDS,
+  basicAction,
+  effectiveAction,
+  type AnnexERow,
+  type ResolvedProfile,
+} from './profile.ts';
+import { isSafePrivateValue, safePrivateEntry } from './safe-private.ts';
+import type { IdentifierIndex } from './text.ts';
+import { bytesToBinaryString, nodeText, type DicomNode, type Encoding } from './tokenize.ts';
+import { cleanDescription } from './vocabulary.ts';
+import {
+  copiedElement,
+  emptySequence,
+  encodeText,
+  itemChunk,
+  replacedElement,
+  sequenceChunk,
+  type Chunk,
+} from './writer.ts';
+
+/**
+ * The rules of the de-identifier: what happens to each element, at every sequence depth, under the resolved profile
+ * (PS3.15 Table E.1-1 with its options, private blocks, repeating groups, the file's own identifying strings).
+ */
+export type DeidentifySummary = {
+  removed: number;
+  emptied: number;
+  replaced: number;
+  uidsReplaced: number;
+  kept: number;
+};
+
+export type Session = {
+  source: Uint8Array;
+  profile: ResolvedProfile;
+  secret: string;
+  hospitalId: string;
+  uidRoot: string;
+  keys: PatientKeys;
+  /** The file's identifying strings (names, IDs, addresses...) that no kept text may carry on. */
+  identifiers: IdentifierIndex;
+  summary: DeidentifySummary;
+  uids: Map<string, string>;
+};
+
+const TEXT_VRS = new Set(['LO', 'SH', 'LT', 'ST', 'UT', 'PN', 'UC', 'AE', 'UR']);
+/** VRs whose values are names and codes short enough to recur verbatim elsewhere in a file. */
+const IDENTIFIER_VRS = new Set(['PN', 'LO', 'SH', 'AE']);
+const DUMMY_TEXT = 'ANONYMIZED';
+
+function newUid(session: Session, uid: string): string {
+  const cached = session.uids.get(uid);
+  if (cached) return cached;
+  const replacement = replacementUid(session.secret, session.hospitalId, uid, session.uidRoot);
+  session.uids.set(uid, replacement);
+  return replacement;
+}
+
+export function shiftDate(date: string, days: number): string {
+  const match = /^(\d{4})(\d{2})(\d{2})/.exec(date);
+  if (!match) return '';
+  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) + days * 86_400_000;
+  const shifted = new Date(time);
+  const text = `${shifted.getUTCFullYear()}${String(shifted.getUTCMonth() + 1).padStart(2, '0')}${String(shifted.getUTCDate()).padStart(2, '0')}`;
+  return text + date.slice(8);
+}
+
+function dummyValue(node: DicomNode): Uint8Array {
+  switch (node.vr) {
+    case 'PN':
+    case 'LO':
+    case 'SH':
+    case 'LT':
+    case 'ST':
+    case 'UT':
+    case 'UC':
+    case 'AE':
+    case 'CS':
+      return encodeText(DUMMY_TEXT, node.vr);
+    case 'UR':
+      return encodeText('urn:anonymized', 'UR');
+    case 'DA':
+      return encodeText('19000101', 'DA');
+    case 'DT':
+      return encodeText('19000101000000', 'DT');
+    case 'TM':
+      return encodeText('000000', 'TM');
+    case 'AS':
+      return encodeText('000Y', 'AS');
+    case 'IS':
+    case 'DS':
+      return encodeText('0', node.vr);
+    default:
+      return new Uint8Array(node.valueLength);
+  }
+}
+
+/**
+ * The identifying strings of a file: values of table attributes that are not kept (and their name parts), which no
+ * kept text may carry on. Walked without recursion; tokenize.ts has already bounded the nesting.
+ */
+export function collectIdentifiers(elements: DicomNode[], source: Uint8Array, profile: ResolvedProfile): string[] {
+  const found: string[] = [];
+  const stack: DicomNode[][] = [elements];
+  while (stack.length > 0) {
+    for (const node of stack.pop()!) {
+      if (node.items) {
+        for (const item of node.items) stack.push(item.elements);
+        continue;
+      }
+      const row = ANNEX_E_BY_TAG.get(node.tag);
+      if (!row || !IDENTIFIER_VRS.has(node.vr) || node.valueLength > 64) continue;
+      const action = effectiveAction(row, profile, node.vr);
+      if (action === 'keep' || (action === 'clean' && DESCRIPTOR_KEYWORDS.has(row.keyword))) continue;
+      const value = nodeText(source, node);
+      const parts = node.vr === 'PN' ? value.split(/[\^=\\]/) : value.split('\\');
+      for (const part of [value, ...parts]) {
+        const trimmed = part.trim();
+        if (trimmed.length >= (node.vr === 'PN' ? 3 : 4) && !/^ANONYMI[SZ]ED$/i.test(trimmed)) found.push(trimmed);
+      }
+    }
+  }
+  return found;
+}
+
+/** What the profile does to one standard element. */
+type Decision =
+  | { kind: 'keep' }
+  | { kind: 'remove' }
+  | { kind: 'empty' }
+  | { kind: 'dummy' }
+  | { kind: 'uid' }
+  | { kind: 'pseudonym' }
+  | { kind: 'shift' }
+  | { kind: 'describe'; fallback: 'remove' | 'empty' | 'dummy' };
+
+function decide(node: DicomNode, row: AnnexERow | undefined, profile: ResolvedProfile): Decision {
+  if (!row) return { kind: 'keep' };
+  const action = effectiveAction(row, profile, node.vr);
+  if (action === 'keep') return { kind: 'keep' };
+  if (action === 'clean') {
+    // Cleaning means shifting dates (modified dates; a time survives a whole-day shift) or cleaning a description by
+    // vocabulary. Free text (comments, history, occupation, reasons) and anything else that cannot be cleaned
+    // (binary maker notes, code sequences) takes the Basic Profile action: it is never guessed safe.
+    if (!node.items && (node.vr === 'DA' || node.vr === 'DT')) return { kind: 'shift' };
+    if (!node.items && node.vr === 'TM') return { kind: 'keep' };
+    const basic = basicAction(row, node.vr);
+    if (!node.items && TEXT_VRS.has(node.vr) && DESCRIPTOR_KEYWORDS.has(row.keyword))
+      return { kind: 'describe', fallback: basic === 'dummy' ? 'dummy' : basic === 'empty' ? 'empty' : 'remove' };
+    return decideBasic(node, basic);
+  }
+  return decideBasic(node, action);
+}
+
+function decideBasic(node: DicomNode, action: ReturnType<typeof basicAction>): Decision {
+  if (action === 'keep' || action === 'clean') return { kind: 'keep' };
+  if (action === 'remove') return { kind: 'remove' };
+  // Z (or Z/D) allows a dummy: a keyed pseudonym, the same for a patient across uploads to one hospital.
+  if (node.tag === TAG.PatientName || node.tag === TAG.PatientID) return { kind: 'pseudonym' };
+  if (action === 'empty' || (node.items && action === 'dummy')) return { kind: 'empty' };
+  return { kind: action };
+}
+
+/** Applies one decision to a standard element; undefined when the element goes. */
+function applyDecision(
+  node: DicomNode,
+  decision: Decision,
+  encoding: Encoding,
+  session: Session,
+  depth: number,
+): Chunk | undefined {
+  const { source, summary } = session;
+  switch (decision.kind) {
+    case 'remove':
+      summary.removed += 1;
+      return undefined;
+    case 'pseudonym':
+      summary.replaced += 1;
+      return replacedElement(node, encodeText(session.keys.pseudonym, node.vr), encoding);
+    case 'empty':
+      summary.emptied += 1;
+      return node.items ? emptySequence(node, encoding) : replacedElement(node, new Uint8Array(0), encoding);
+    case 'dummy':
+      summary.replaced += 1;
+      return replacedElement(node, dummyValue(node), encoding);
+    case 'uid': {
+      const replaced = nodeText(source, node)
+        .split('\\')
+        .map((uid) => (uid ? newUid(session, uid.trim()) : ''))
+        .join('\\');
+      summary.uidsReplaced += 1;
+      return replacedElement(node, encodeText(replaced, node.vr), encoding);
+    }
+    case 'shift': {
+      const shifted = nodeText(source, node)
+        .split('\\')
+        .map((date) => shiftDate(date.trim(), session.keys.dateShiftDays))
+        .join('\\');
+      summary.replaced += 1;
+      return replacedElement(node, encodeText(shifted, node.vr), encoding);
+    }
+    case 'describe': {
+      const value = nodeText(source, node);
+      const cleaned = cleanDescription(value);
+      if (cleaned === '' && value !== '')
+        return applyDecision(node, { kind: decision.fallback }, encoding, session, depth);
+      summary.kept += 1;
+      if (cleaned === value) return copiedElement(source, node);
+      summary.replaced += 1;
+      return replacedElement(node, encodeText(cleaned, node.vr), encoding);
+    }
+    case 'keep':
+      return keptElement(node, encoding, session, depth);
+  }
+}
+
+/** A kept standard element: sequences are rewritten item by item; text loses the file's identifying strings. */
+function keptElement(node: DicomNode, encoding: Encoding, session: Session, depth: number): Chunk {
+  if (ANNEX_E_BY_TAG.has(node.tag)) session.summary.kept += 1;
+  if (node.items) return rewriteSequence(node, encoding, session, depth);
+  if (TEXT_VRS.has(node.vr) && node.valueLength > 0 && !session.identifiers.empty) {
+    const value = nodeText(session.source, node);
+    const scrubbed = session.identifiers.remove(value);
+    if (scrubbed !== value) {
+      session.summary.replaced += 1;
+      return replacedElement(node, encodeText(scrubbed.replace(/ {2,}/g, ' ').trim(), node.vr), encoding);
+    }
+  }
+  return copiedElement(session.source, node);
+}
+
+/** A private data element (not a creator): kept only as the private-attributes choice allows, and only if clean. */
+function privateElement(
+  node: DicomNode,
+  creator: string,
+  encoding: Encoding,
+  session: Session,
+  depth: number,
+): Chunk | undefined {
+  const mode = session.profile.privateAttributes;
+  const entry = mode === 'safe' ? safePrivateEntry(creator, node.group, node.element & 0xff) : undefined;
+  if (mode === 'none' || (mode === 'safe' && !entry)) return undefined;
+  if (node.items) return entry ? undefined : rewriteSequence(node, encoding, session, depth);
+  const value = session.source.subarray(node.valueStart, node.end);
+  if (entry && !isSafePrivateValue(entry, node.vr, value)) return undefined;
+  // Belt and braces: a kept private value that carries one of the file's identifying strings goes.
+  if (session.identifiers.contains(bytesToBinaryString(value))) return undefined;
+  return copiedElement(session.source, node);
+}
+
+/** The value a top-level UID attribute has in the output: its replacement, or itself when UIDs are retained. */
+export function outputUid(node: DicomNode, session: Session): string {
+  const value = nodeText(session.source, node);
+  const decision = decide(node, ANNEX_E_BY_TAG.get(node.tag), session.profile);
+  return decision.kind === 'uid' ? newUid(session, value.trim()) : value;
+}
+
+const blockKey = (group: number, block: number) => group * 0x100 + block;
+
+/** Applies the profile to one dataset (the top level or a sequence item). */
+export function rewriteDataSet(elements: DicomNode[], encoding: Encoding, session: Session, depth: number): Chunk[] {
+  const { source, summary } = session;
+  const chunks: Chunk[] = [];
+  const creators = new Map<number, string>();
+  for (const node of elements) {
+    if (node.group % 2 === 1 && node.element >= 0x10 && node.element <= 0xff)
+      creators.set(blockKey(node.group, node.element), nodeText(source, node));
+  }
+  const keptBlocks = new Set<number>();
+  const pendingCreators: DicomNode[] = [];
+  for (const node of elements) {
+    if (node.element === 0x0000 || node.group === 0xfffc || node.group === 0xfffa) {
+      // Group lengths are stale after edits (retired in PS3.5 7.2); trailing padding and signatures go too.
+      summary.removed += 1;
+      continue;
+    }
+    if (node.group % 2 === 1) {
+      if (node.element < 0x10) {
+        summary.removed += 1;
+        continue;
+      }
+      if (node.element <= 0xff) {
+        pendingCreators.push(node);
+        continue;
+      }
+      const block = blockKey(node.group, node.element >> 8);
+      const chunk = privateElement(node, creators.get(block) ?? '', encoding, session, depth);
+      if (!chunk) {
+        summary.removed += 1;
+        continue;
+      }
+      chunks.push(chunk);
+      summary.kept += 1;
+      keptBlocks.add(block);
+      continue;
+    }
+    if ((node.group & 0xff00) === 0x5000 || (node.group & 0xff00) === 0x6000) {
+      // PS3.15 Table E.1-1: Curve Data (50xx,xxxx) → X, Overlay Data/Comments (60xx,3000/4000) → X. The rest of the
+      // overlay group goes too, so no overlay plane points at data that is gone.
+      summary.removed += 1;
+      continue;
+    }
+    // The de-identification record is written afresh at the top level.
+    if (
+      depth === 0 &&
+      (node.tag === TAG.PatientIdentityRemoved ||
+        node.tag === TAG.DeidentificationMethod ||
+        node.tag === TAG.DeidentificationMethodCodeSequence ||
+        node.tag === TAG.LongitudinalTemporalInformationModified)
+    )
+      continue;
+    const chunk = applyDecision(
+      node,
+      decide(node, ANNEX_E_BY_TAG.get(node.tag), session.profile),
+      encoding,
+      session,
+      depth,
+    );
+    if (chunk) chunks.push(chunk);
+  }
+  for (const creator of pendingCreators) {
+    if (keptBlocks.has(blockKey(creator.group, creator.element))) chunks.push(copiedElement(source, creator));
+    else summary.removed += 1;
+  }
+  chunks.sort((a, b) => a.key - b.key);
+  return chunks;
+}
+
+/** Nesting is bounded when the file is read (tokenize.ts, DICOM_LIMITS.maxSequenceDepth), so recursion is too. */
+function rewriteSequence(node: DicomNode, outer: Encoding, session: Session, depth: number): Chunk {
+  const inner = node.itemEncoding!;
+  const items = node.items!.map((item) =>
+    itemChunk(rewriteDataSet(item.elements, inner, session, depth + 1), item.undefinedLength, inner),
+  );
+  return sequenceChunk(node, items, outer, inner);
+}
