@@ -41,7 +41,7 @@ export const DESCRIPTOR_WORDS: ReadonlySet<string> = new Set(
 /** Acquisition parameters: dimensions, sizes, b-values, directions, acceleration, timings, numbered runs. */
 const PARAMETER_SHAPES: readonly RegExp[] = [
   /^[1-4]d$/, // 2D, 3D
-  /^b\d{1,5}$/, // b0, b1000
+  /^b(0|[1-9]\d{0,2}0)$/, // b-values: b0, b50, b1000 (round numbers, so "B67890" stays a record number)
   /^\d{1,3}(dirs?|dirn|d|sl|ch|echo|echoes|avg|nex|shots?)$/, // 64dir, 35sl, 32ch
   /^\d{1,2}(p\d)?(mm|cm|iso|t)$/, // 1mm, 2p5mm, 0p8iso, 3T
   /^\d\.\d{1,2}(mm|cm|iso|t)?$/, // 0.9, 1.5T
