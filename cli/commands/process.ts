@@ -24,7 +24,8 @@ Options:
   --study-type <type>    ${STUDY_TYPES.join(' | ')} (default RESEARCH)
   --hospital-name <text> hospital shown in the report
   --department <text>    department shown in the report
-  --retain-physician, --retain-institution, --retain-uids, --retain-dates, --keep-private
+  --retain-physician, --retain-institution, --retain-uids, --retain-dates, --keep-private,
+  --keep-all-private, --remove-private
                          de-identification options, as for iws anonymize
   --hospital <id>        hospital the keyed UIDs belong to (default "cli")
 

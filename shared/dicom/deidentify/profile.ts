@@ -155,6 +155,24 @@ export type EffectiveAction = 'keep' | 'clean' | 'remove' | 'empty' | 'dummy' | 
  * attribute type; we pick the variant that keeps the file valid for every IOD: Z where allowed, else D (U for UIDs).
  */
 export function effectiveAction(row: AnnexERow, profile: ResolvedProfile, vr: string): EffectiveAction {
+  // Looked up for every element of a file: the answer per row (and UI or not, for X/Z/U*) is kept per profile.
+  const key = vr === 'UI' ? `${row.tag}|UI` : row.tag;
+  let actions = ACTION_CACHE.get(profile);
+  if (!actions) {
+    actions = new Map();
+    ACTION_CACHE.set(profile, actions);
+  }
+  let action = actions.get(key);
+  if (!action) {
+    action = resolveAction(row, profile, vr);
+    actions.set(key, action);
+  }
+  return action;
+}
+
+const ACTION_CACHE = new WeakMap<ResolvedProfile, Map<string, EffectiveAction>>();
+
+function resolveAction(row: AnnexERow, profile: ResolvedProfile, vr: string): EffectiveAction {
   const options = Object.entries(row.options).filter(([category]) =>
     profile.categories.has(category as OptionCategory),
   );

@@ -117,11 +117,14 @@ export function collectIdentifiers(elements: DicomNode[], source: Uint8Array, pr
       const action = effectiveAction(row, profile, node.vr);
       if (action === 'keep' || (action === 'clean' && DESCRIPTOR_KEYWORDS.has(row.keyword))) continue;
       const value = nodeText(source, node);
-      const parts = node.vr === 'PN' ? value.split(/[\^=\\]/) : value.split('\\');
-      for (const part of [value, ...parts]) {
+      const shortest = node.vr === 'PN' ? 3 : 4;
+      const add = (part: string) => {
         const trimmed = part.trim();
-        if (trimmed.length >= (node.vr === 'PN' ? 3 : 4) && !/^ANONYMI[SZ]ED$/i.test(trimmed)) found.push(trimmed);
-      }
+        if (trimmed.length >= shortest && !/^ANONYMI[SZ]ED$/i.test(trimmed)) found.push(trimmed);
+      };
+      add(value);
+      const separators = node.vr === 'PN' ? /[\^=\\]/ : /\\/;
+      if (separators.test(value)) for (const part of value.split(separators)) add(part);
     }
   }
   return found;

@@ -287,6 +287,11 @@ export function readMetaGroup(bytes: Uint8Array, offset: number): { elements: Di
 /** Bytes as one character per byte, so text edits re-encode to the very same bytes whatever the character set. */
 export function bytesToBinaryString(bytes: Uint8Array): string {
   let text = '';
+  if (bytes.length <= 64) {
+    // Most values are short: a plain loop allocates less than spreading a view.
+    for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]!);
+    return text;
+  }
   for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
   return text;
 }

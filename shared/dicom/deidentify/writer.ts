@@ -48,9 +48,11 @@ function itemTag(element: number, length: number, encoding: Encoding): Uint8Arra
 
 /** A string value padded to even length: UI with NUL, text with a space (PS3.5 6.2). */
 export function encodeText(value: string, vr: string): Uint8Array {
-  const bytes = binaryStringToBytes(value);
-  if (bytes.length % 2 === 0) return bytes;
-  return concatBytes([bytes, new Uint8Array([vr === 'UI' ? 0 : 0x20])]);
+  if (value.length % 2 === 0) return binaryStringToBytes(value);
+  const out = new Uint8Array(value.length + 1);
+  for (let i = 0; i < value.length; i++) out[i] = value.charCodeAt(i) & 0xff;
+  out[value.length] = vr === 'UI' ? 0 : 0x20;
+  return out;
 }
 
 export function replacedElement(node: Header, value: Uint8Array, encoding: Encoding): Chunk {
