@@ -1,4 +1,5 @@
 import { deflateRaw } from 'pako';
+import { concatBytes } from '#shared/dicom/bytes.ts';
 import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
 import { inflateBounded } from '#shared/dicom/limits.ts';
 import { DicomParseError, TRANSFER_SYNTAX, gunzipIfNeeded, hasDicmPrefix, parseDicom } from '#shared/dicom/parse.ts';
@@ -6,10 +7,10 @@ import { SECONDARY_CAPTURE_SOP_CLASSES } from '#shared/dicom/sop-classes.ts';
 import { TAG } from '#shared/dicom/tags.ts';
 import { patientKeys } from './keys.ts';
 import { resolveProfile } from './profile.ts';
-import { collectIdentifiers, outputUid, rewriteDataSet, type DeidentifySummary, type Session } from './rules.ts';
+import { collectIdentifiers, outputUid, writeDataSet, type DeidentifySummary, type Session } from './rules.ts';
 import { IdentifierIndex } from './text.ts';
 import { nodeText, readDataSet, readMetaGroup, type DicomNode, type Encoding } from './tokenize.ts';
-import { deidentificationRecord, joinChunks, metaGroup, part10File } from './writer.ts';
+import { ByteWriter, writePreambleAndMeta } from './writer.ts';
 
 export { DEIDENTIFICATION_PROFILE } from './profile.ts';
 export type { DeidentifySummary } from './rules.ts';
@@ -99,19 +100,24 @@ export function deidentifyDicom(bytes: Uint8Array, context: DeidentifyContext): 
     summary: { removed: 0, emptied: 0, replaced: 0, uidsReplaced: 0, kept: 0 },
     uids: new Map(),
   };
-  const chunks = rewriteDataSet(elements, encoding, session, 0);
-  chunks.push(...deidentificationRecord(profile, encoding));
-  chunks.sort((a, b) => a.key - b.key);
   const uid = (tag: string) => {
     const node = find(elements, tag);
     return node ? outputUid(node, session) : '';
   };
   const sopClassUID = findText(source, elements, TAG.SOPClassUID) ?? metaSopClass ?? '';
   const sopInstanceUID = uid(TAG.SOPInstanceUID);
-  let dataset = joinChunks(chunks);
-  if (transferSyntaxUID === TRANSFER_SYNTAX.deflatedExplicitLittle) dataset = deflateRaw(dataset);
+  // The output is about the input's size: one buffer of that size, grown only if edits make it longer.
+  const out = new ByteWriter(source.length + 4096);
+  writePreambleAndMeta(out, sopClassUID, sopInstanceUID, transferSyntaxUID);
+  const datasetStart = out.length;
+  writeDataSet(out, elements, encoding, session, 0);
+  const written = out.result();
+  const output =
+    transferSyntaxUID === TRANSFER_SYNTAX.deflatedExplicitLittle
+      ? concatBytes([written.subarray(0, datasetStart), deflateRaw(written.subarray(datasetStart))])
+      : written.slice();
   return {
-    bytes: part10File(metaGroup(sopClassUID, sopInstanceUID, transferSyntaxUID), dataset),
+    bytes: output,
     studyInstanceUID: uid(TAG.StudyInstanceUID),
     seriesInstanceUID: uid(TAG.SeriesInstanceUID),
     sopInstanceUID,

@@ -13,13 +13,13 @@ import type { IdentifierIndex } from './text.ts';
 import { bytesToBinaryString, nodeText, type DicomNode, type Encoding } from './tokenize.ts';
 import { cleanDescription } from './vocabulary.ts';
 import {
-  copiedElement,
-  emptySequence,
-  encodeText,
-  itemChunk,
-  replacedElement,
-  sequenceChunk,
-  type Chunk,
+  RECORD_TAGS,
+  writeEmptySequence,
+  writeRecordElement,
+  writeSequence,
+  writeText,
+  writeValue,
+  type ByteWriter,
 } from './writer.ts';
 
 /**
@@ -69,34 +69,21 @@ export function shiftDate(date: string, days: number): string {
   return text + date.slice(8);
 }
 
-function dummyValue(node: DicomNode): Uint8Array {
-  switch (node.vr) {
-    case 'PN':
-    case 'LO':
-    case 'SH':
-    case 'LT':
-    case 'ST':
-    case 'UT':
-    case 'UC':
-    case 'AE':
-    case 'CS':
-      return encodeText(DUMMY_TEXT, node.vr);
-    case 'UR':
-      return encodeText('urn:anonymized', 'UR');
-    case 'DA':
-      return encodeText('19000101', 'DA');
-    case 'DT':
-      return encodeText('19000101000000', 'DT');
-    case 'TM':
-      return encodeText('000000', 'TM');
-    case 'AS':
-      return encodeText('000Y', 'AS');
-    case 'IS':
-    case 'DS':
-      return encodeText('0', node.vr);
-    default:
-      return new Uint8Array(node.valueLength);
-  }
+const DUMMY_TEXT_BY_VR: Record<string, string> = {
+  UR: 'urn:anonymized',
+  DA: '19000101',
+  DT: '19000101000000',
+  TM: '000000',
+  AS: '000Y',
+  IS: '0',
+  DS: '0',
+};
+
+/** A non-empty dummy (D): a neutral value of the element's VR; binary values become zeros of the same length. */
+function writeDummy(out: ByteWriter, node: DicomNode, encoding: Encoding): void {
+  const dummy = DUMMY_TEXT_BY_VR[node.vr] ?? (TEXT_VRS.has(node.vr) || node.vr === 'CS' ? DUMMY_TEXT : undefined);
+  if (dummy !== undefined) writeText(out, node, dummy, encoding);
+  else writeValue(out, node, new Uint8Array(node.valueLength), encoding);
 }
 
 /**
@@ -168,35 +155,41 @@ function decideBasic(node: DicomNode, action: ReturnType<typeof basicAction>): D
   return { kind: action };
 }
 
-/** Applies one decision to a standard element; undefined when the element goes. */
+/** Writes one standard element as its decision says (or nothing, when the element goes). */
 function applyDecision(
+  out: ByteWriter,
   node: DicomNode,
   decision: Decision,
   encoding: Encoding,
   session: Session,
   depth: number,
-): Chunk | undefined {
+): void {
   const { source, summary } = session;
   switch (decision.kind) {
     case 'remove':
       summary.removed += 1;
-      return undefined;
+      return;
     case 'pseudonym':
       summary.replaced += 1;
-      return replacedElement(node, encodeText(session.keys.pseudonym, node.vr), encoding);
+      writeText(out, node, session.keys.pseudonym, encoding);
+      return;
     case 'empty':
       summary.emptied += 1;
-      return node.items ? emptySequence(node, encoding) : replacedElement(node, new Uint8Array(0), encoding);
+      if (node.items) writeEmptySequence(out, node, encoding);
+      else writeValue(out, node, EMPTY, encoding);
+      return;
     case 'dummy':
       summary.replaced += 1;
-      return replacedElement(node, dummyValue(node), encoding);
+      writeDummy(out, node, encoding);
+      return;
     case 'uid': {
       const replaced = nodeText(source, node)
         .split('\\')
         .map((uid) => (uid ? newUid(session, uid.trim()) : ''))
         .join('\\');
       summary.uidsReplaced += 1;
-      return replacedElement(node, encodeText(replaced, node.vr), encoding);
+      writeText(out, node, replaced, encoding);
+      return;
     }
     case 'shift': {
       const shifted = nodeText(source, node)
@@ -204,55 +197,71 @@ function applyDecision(
         .map((date) => shiftDate(date.trim(), session.keys.dateShiftDays))
         .join('\\');
       summary.replaced += 1;
-      return replacedElement(node, encodeText(shifted, node.vr), encoding);
+      writeText(out, node, shifted, encoding);
+      return;
     }
     case 'describe': {
       const value = nodeText(source, node);
       const cleaned = cleanDescription(value);
-      if (cleaned === '' && value !== '')
-        return applyDecision(node, { kind: decision.fallback }, encoding, session, depth);
+      if (cleaned === '' && value !== '') {
+        applyDecision(out, node, { kind: decision.fallback }, encoding, session, depth);
+        return;
+      }
       summary.kept += 1;
-      if (cleaned === value) return copiedElement(source, node);
-      summary.replaced += 1;
-      return replacedElement(node, encodeText(cleaned, node.vr), encoding);
+      if (cleaned === value) out.bytes(source.subarray(node.start, node.end));
+      else {
+        summary.replaced += 1;
+        writeText(out, node, cleaned, encoding);
+      }
+      return;
     }
     case 'keep':
-      return keptElement(node, encoding, session, depth);
+      writeKept(out, node, encoding, session, depth);
   }
 }
 
+const EMPTY = new Uint8Array(0);
+
 /** A kept standard element: sequences are rewritten item by item; text loses the file's identifying strings. */
-function keptElement(node: DicomNode, encoding: Encoding, session: Session, depth: number): Chunk {
+function writeKept(out: ByteWriter, node: DicomNode, encoding: Encoding, session: Session, depth: number): void {
   if (ANNEX_E_BY_TAG.has(node.tag)) session.summary.kept += 1;
-  if (node.items) return rewriteSequence(node, encoding, session, depth);
+  if (node.items) {
+    writeSequenceNode(out, node, encoding, session, depth);
+    return;
+  }
   if (TEXT_VRS.has(node.vr) && node.valueLength > 0 && !session.identifiers.empty) {
     const value = nodeText(session.source, node);
     const scrubbed = session.identifiers.remove(value);
     if (scrubbed !== value) {
       session.summary.replaced += 1;
-      return replacedElement(node, encodeText(scrubbed.replace(/ {2,}/g, ' ').trim(), node.vr), encoding);
+      writeText(out, node, scrubbed.replace(/ {2,}/g, ' ').trim(), encoding);
+      return;
     }
   }
-  return copiedElement(session.source, node);
+  out.bytes(session.source.subarray(node.start, node.end));
 }
 
-/** A private data element (not a creator): kept only as the private-attributes choice allows, and only if clean. */
-function privateElement(
-  node: DicomNode,
-  creator: string,
-  encoding: Encoding,
-  session: Session,
-  depth: number,
-): Chunk | undefined {
+/** Whether a private data element (not a creator) stays: as the private-attributes choice allows, and only if clean. */
+function keepsPrivate(node: DicomNode, creator: string, session: Session): boolean {
   const mode = session.profile.privateAttributes;
   const entry = mode === 'safe' ? safePrivateEntry(creator, node.group, node.element & 0xff) : undefined;
-  if (mode === 'none' || (mode === 'safe' && !entry)) return undefined;
-  if (node.items) return entry ? undefined : rewriteSequence(node, encoding, session, depth);
+  if (mode === 'none' || (mode === 'safe' && !entry)) return false;
+  if (node.items) return !entry;
   const value = session.source.subarray(node.valueStart, node.end);
-  if (entry && !isSafePrivateValue(entry, node.vr, value)) return undefined;
+  if (entry && !isSafePrivateValue(entry, node.vr, value)) return false;
   // Belt and braces: a kept private value that carries one of the file's identifying strings goes.
-  if (session.identifiers.contains(bytesToBinaryString(value))) return undefined;
-  return copiedElement(session.source, node);
+  return !session.identifiers.contains(bytesToBinaryString(value));
+}
+
+const blockKey = (group: number, block: number) => group * 0x100 + block;
+const tagNumber = (node: DicomNode) => node.group * 0x10000 + node.element;
+
+function inTagOrder(elements: DicomNode[]): DicomNode[] {
+  for (let i = 1; i < elements.length; i++) {
+    if (tagNumber(elements[i]!) < tagNumber(elements[i - 1]!))
+      return [...elements].sort((a, b) => tagNumber(a) - tagNumber(b));
+  }
+  return elements;
 }
 
 /** The value a top-level UID attribute has in the output: its replacement, or itself when UIDs are retained. */
@@ -262,43 +271,58 @@ export function outputUid(node: DicomNode, session: Session): string {
   return decision.kind === 'uid' ? newUid(session, value.trim()) : value;
 }
 
-const blockKey = (group: number, block: number) => group * 0x100 + block;
-
-/** Applies the profile to one dataset (the top level or a sequence item). */
-export function rewriteDataSet(elements: DicomNode[], encoding: Encoding, session: Session, depth: number): Chunk[] {
+/**
+ * Applies the profile to one dataset (the top level or a sequence item), writing the result in tag order. At the top
+ * level the de-identification record (PS3.15 E.1.1) takes the place of any the input had.
+ */
+export function writeDataSet(
+  out: ByteWriter,
+  elements: DicomNode[],
+  encoding: Encoding,
+  session: Session,
+  depth: number,
+): void {
   const { source, summary } = session;
-  const chunks: Chunk[] = [];
+  const ordered = inTagOrder(elements);
   const creators = new Map<number, string>();
-  for (const node of elements) {
+  for (const node of ordered) {
     if (node.group % 2 === 1 && node.element >= 0x10 && node.element <= 0xff)
       creators.set(blockKey(node.group, node.element), nodeText(source, node));
   }
+  // Private blocks first: a creator is written only when an element of its block stays.
+  const keptPrivate = new Set<DicomNode>();
   const keptBlocks = new Set<number>();
-  const pendingCreators: DicomNode[] = [];
-  for (const node of elements) {
+  for (const node of ordered) {
+    if (node.group % 2 === 0 || node.element <= 0xff) continue;
+    const block = blockKey(node.group, node.element >> 8);
+    if (keepsPrivate(node, creators.get(block) ?? '', session)) {
+      keptPrivate.add(node);
+      keptBlocks.add(block);
+    }
+  }
+  let record = depth === 0 ? 0 : RECORD_TAGS.length;
+  for (const node of ordered) {
+    while (record < RECORD_TAGS.length && RECORD_TAGS[record]! < node.tag)
+      writeRecordElement(out, RECORD_TAGS[record++]!, session.profile, encoding);
     if (node.element === 0x0000 || node.group === 0xfffc || node.group === 0xfffa) {
       // Group lengths are stale after edits (retired in PS3.5 7.2); trailing padding and signatures go too.
       summary.removed += 1;
       continue;
     }
     if (node.group % 2 === 1) {
-      if (node.element < 0x10) {
+      const kept =
+        node.element < 0x10
+          ? false
+          : node.element <= 0xff
+            ? keptBlocks.has(blockKey(node.group, node.element))
+            : keptPrivate.has(node);
+      if (!kept) {
         summary.removed += 1;
         continue;
       }
-      if (node.element <= 0xff) {
-        pendingCreators.push(node);
-        continue;
-      }
-      const block = blockKey(node.group, node.element >> 8);
-      const chunk = privateElement(node, creators.get(block) ?? '', encoding, session, depth);
-      if (!chunk) {
-        summary.removed += 1;
-        continue;
-      }
-      chunks.push(chunk);
-      summary.kept += 1;
-      keptBlocks.add(block);
+      if (node.element > 0xff) summary.kept += 1;
+      if (node.items) writeSequenceNode(out, node, encoding, session, depth);
+      else out.bytes(source.subarray(node.start, node.end));
       continue;
     }
     if ((node.group & 0xff00) === 0x5000 || (node.group & 0xff00) === 0x6000) {
@@ -308,36 +332,17 @@ export function rewriteDataSet(elements: DicomNode[], encoding: Encoding, sessio
       continue;
     }
     // The de-identification record is written afresh at the top level.
-    if (
-      depth === 0 &&
-      (node.tag === TAG.PatientIdentityRemoved ||
-        node.tag === TAG.DeidentificationMethod ||
-        node.tag === TAG.DeidentificationMethodCodeSequence ||
-        node.tag === TAG.LongitudinalTemporalInformationModified)
-    )
-      continue;
-    const chunk = applyDecision(
-      node,
-      decide(node, ANNEX_E_BY_TAG.get(node.tag), session.profile),
-      encoding,
-      session,
-      depth,
-    );
-    if (chunk) chunks.push(chunk);
+    if (depth === 0 && RECORD_TAGS.includes(node.tag)) continue;
+    applyDecision(out, node, decide(node, ANNEX_E_BY_TAG.get(node.tag), session.profile), encoding, session, depth);
   }
-  for (const creator of pendingCreators) {
-    if (keptBlocks.has(blockKey(creator.group, creator.element))) chunks.push(copiedElement(source, creator));
-    else summary.removed += 1;
-  }
-  chunks.sort((a, b) => a.key - b.key);
-  return chunks;
+  while (record < RECORD_TAGS.length) writeRecordElement(out, RECORD_TAGS[record++]!, session.profile, encoding);
 }
 
 /** Nesting is bounded when the file is read (tokenize.ts, DICOM_LIMITS.maxSequenceDepth), so recursion is too. */
-function rewriteSequence(node: DicomNode, outer: Encoding, session: Session, depth: number): Chunk {
+function writeSequenceNode(out: ByteWriter, node: DicomNode, outer: Encoding, session: Session, depth: number): void {
   const inner = node.itemEncoding!;
-  const items = node.items!.map((item) =>
-    itemChunk(rewriteDataSet(item.elements, inner, session, depth + 1), item.undefinedLength, inner),
+  const items = node.items!;
+  writeSequence(out, node, items, outer, inner, (index) =>
+    writeDataSet(out, items[index]!.elements, inner, session, depth + 1),
   );
-  return sequenceChunk(node, items, outer, inner);
 }

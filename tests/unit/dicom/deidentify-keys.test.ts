@@ -62,7 +62,10 @@ describe('the date shift is keyed apart from every published value', () => {
     for (const output of outputs) {
       const hex = output.pseudonym.replace(/^IWS-/, '');
       expect(hex).toMatch(/^[0-9A-F]{16}$/);
-      const fromPseudonym = shiftFromDigestBytes(Number.parseInt(hex.slice(0, 2), 16), Number.parseInt(hex.slice(2, 4), 16));
+      const fromPseudonym = shiftFromDigestBytes(
+        Number.parseInt(hex.slice(0, 2), 16),
+        Number.parseInt(hex.slice(2, 4), 16),
+      );
       expect(fromPseudonym).not.toBe(output.shift);
       for (const uid of output.uids) expect(shiftFromDigestBytes(...uidBytes(uid))).not.toBe(output.shift);
     }

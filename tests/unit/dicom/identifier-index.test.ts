@@ -24,7 +24,11 @@ describe('IdentifierIndex', () => {
       const covered = new Array<boolean>(text.length).fill(false);
       for (const identifier of identifiers) {
         const upper = text.toUpperCase();
-        for (let at = upper.indexOf(identifier.toUpperCase()); at >= 0; at = upper.indexOf(identifier.toUpperCase(), at + 1))
+        for (
+          let at = upper.indexOf(identifier.toUpperCase());
+          at >= 0;
+          at = upper.indexOf(identifier.toUpperCase(), at + 1)
+        )
           for (let i = at; i < at + identifier.length; i++) covered[i] = true;
       }
       const expected = [...text].filter((_, i) => !covered[i]).join('');

@@ -45,9 +45,9 @@ describe('Clean Descriptors vocabulary', () => {
           : {}),
       },
     }));
-    expect(cleaned.some((p, i) => p.acquisition.seriesDescription !== protocols[i]!.acquisition.seriesDescription)).toBe(
-      true,
-    );
+    expect(
+      cleaned.some((p, i) => p.acquisition.seriesDescription !== protocols[i]!.acquisition.seriesDescription),
+    ).toBe(true);
     const changed = protocols.filter(
       (protocol, index) =>
         classifySeries(protocol.acquisition).classifiedType !==
