@@ -10,7 +10,7 @@ import {
 } from './profile.ts';
 import { isSafePrivateValue, safePrivateEntry } from './safe-private.ts';
 import type { IdentifierIndex } from './text.ts';
-import { bytesToBinaryString, nodeText, type DicomNode, type Encoding } from './tokenize.ts';
+import { binaryStringToBytes, bytesToBinaryString, nodeText, type DicomNode, type Encoding } from './tokenize.ts';
 import { cleanDescription } from './vocabulary.ts';
 import {
   RECORD_TAGS,
@@ -241,16 +241,28 @@ function writeKept(out: ByteWriter, node: DicomNode, encoding: Encoding, session
   out.bytes(session.source.subarray(node.start, node.end));
 }
 
-/** Whether a private data element (not a creator) stays: as the private-attributes choice allows, and only if clean. */
-function keepsPrivate(node: DicomNode, creator: string, session: Session): boolean {
+/**
+ * What happens to a private data element (not a creator): undefined when it goes (as the private-attributes choice
+ * says, or when its value is not clean), 'copy' when it stays as it is, or the bytes to write in its place.
+ */
+function privateOutcome(node: DicomNode, creator: string, session: Session): 'copy' | Uint8Array | undefined {
   const mode = session.profile.privateAttributes;
   const entry = mode === 'safe' ? safePrivateEntry(creator, node.group, node.element & 0xff) : undefined;
-  if (mode === 'none' || (mode === 'safe' && !entry)) return false;
-  if (node.items) return !entry;
+  if (mode === 'none' || (mode === 'safe' && !entry)) return undefined;
+  if (node.items) return entry ? undefined : 'copy';
   const value = session.source.subarray(node.valueStart, node.end);
-  if (entry && !isSafePrivateValue(entry, node.vr, value)) return false;
-  // Belt and braces: a kept private value that carries one of the file's identifying strings goes.
-  return !session.identifiers.contains(bytesToBinaryString(value));
+  if (entry && !isSafePrivateValue(entry, node.vr, value)) return undefined;
+  // Belt and braces: a kept private value that carries one of the file's identifying strings goes, except a binary
+  // header (Siemens CSA), whose copies of the station name or serial number are overwritten in place, same length.
+  const text = bytesToBinaryString(value);
+  if (!session.identifiers.contains(text)) return 'copy';
+  if (entry?.vr !== 'OB') return undefined;
+  const header = session.source.subarray(node.start, node.valueStart);
+  const masked = binaryStringToBytes(session.identifiers.mask(text));
+  const out = new Uint8Array(header.length + masked.length);
+  out.set(header);
+  out.set(masked, header.length);
+  return out;
 }
 
 const blockKey = (group: number, block: number) => group * 0x100 + block;
@@ -290,13 +302,14 @@ export function writeDataSet(
       creators.set(blockKey(node.group, node.element), nodeText(source, node));
   }
   // Private blocks first: a creator is written only when an element of its block stays.
-  const keptPrivate = new Set<DicomNode>();
+  const keptPrivate = new Map<DicomNode, 'copy' | Uint8Array>();
   const keptBlocks = new Set<number>();
   for (const node of ordered) {
     if (node.group % 2 === 0 || node.element <= 0xff) continue;
     const block = blockKey(node.group, node.element >> 8);
-    if (keepsPrivate(node, creators.get(block) ?? '', session)) {
-      keptPrivate.add(node);
+    const outcome = privateOutcome(node, creators.get(block) ?? '', session);
+    if (outcome) {
+      keptPrivate.set(node, outcome);
       keptBlocks.add(block);
     }
   }
@@ -321,8 +334,9 @@ export function writeDataSet(
         continue;
       }
       if (node.element > 0xff) summary.kept += 1;
+      const outcome = keptPrivate.get(node);
       if (node.items) writeSequenceNode(out, node, encoding, session, depth);
-      else out.bytes(source.subarray(node.start, node.end));
+      else out.bytes(outcome instanceof Uint8Array ? outcome : source.subarray(node.start, node.end));
       continue;
     }
     if ((node.group & 0xff00) === 0x5000 || (node.group & 0xff00) === 0x6000) {

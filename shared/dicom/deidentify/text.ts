@@ -100,6 +100,19 @@ export class IdentifierIndex {
     return this.ranges(text).length > 0;
   }
 
+  /** The text with every identifier overwritten by `mask` characters: same length, so binary layouts survive. */
+  mask(text: string, mask = 'X'): string {
+    const ranges = this.ranges(text);
+    if (ranges.length === 0) return text;
+    let out = '';
+    let position = 0;
+    for (const [start, end] of ranges) {
+      out += text.slice(position, start) + mask.repeat(end - start);
+      position = end;
+    }
+    return out + text.slice(position);
+  }
+
   /** The text with every identifier removed. */
   remove(text: string): string {
     const ranges = this.ranges(text);

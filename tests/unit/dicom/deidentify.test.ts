@@ -337,4 +337,25 @@ describe('reference tools read the de-identified output', () => {
     expect(bvec.length).toBe(refBvec.length);
     bvec.forEach((value, index) => expect(value).toBeCloseTo(refBvec[index]!, 5));
   });
+
+  it('the Siemens mosaic keeps its CSA header (slice timing, phase-encoding polarity) without the station name in it', () => {
+    const dcm2niix = requireTool('dcm2niix');
+    const sidecar = (name: string, files: Uint8Array[]) => {
+      const folder = join(WORK, `mosaic-${name}`);
+      mkdirSync(join(folder, 'in'), { recursive: true });
+      files.forEach((bytes, index) => writeFileSync(join(folder, 'in', `${index}.dcm`), bytes));
+      execFileSync(dcm2niix, ['-z', 'n', '-f', 'x', '-o', folder, join(folder, 'in')], { stdio: 'pipe' });
+      return JSON.parse(readFileSync(join(folder, 'x.json'), 'utf8')) as Record<string, unknown>;
+    };
+    const inputs = ['siemens_dwi_0.dcm.gz', 'siemens_dwi_1000.dcm.gz'].map((name) =>
+      gunzipIfNeeded(read(`siemens-dwi-mosaic/${name}`)),
+    );
+    const outputs = inputs.map((bytes) => deidentifyDicom(bytes, context()).bytes);
+    const before = sidecar('original', inputs);
+    const after = sidecar('deidentified', outputs);
+    expect(before.StationName).toBeTruthy();
+    for (const output of outputs) expect(latin1(output)).not.toContain(String(before.StationName));
+    expect(after.SliceTiming).toEqual(before.SliceTiming);
+    expect(after.PhaseEncodingDirection).toBe(before.PhaseEncodingDirection);
+  });
 });

@@ -9,6 +9,7 @@ describe('IdentifierIndex', () => {
     expect(index.remove('nothing here')).toBe('nothing here');
     expect(index.contains('x smith x')).toBe(true);
     expect(index.contains('smit')).toBe(false);
+    expect(index.mask('SV10 smith\0 MRC')).toBe('SV10 XXXXX\0 MRC');
   });
 
   it('agrees with a naive search on random text', () => {
