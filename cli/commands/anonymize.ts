@@ -20,7 +20,9 @@ Options:
   --retain-institution   Retain Institution Identity option
   --retain-uids          Retain UIDs option
   --retain-dates         Retain Longitudinal Temporal Information (modified dates: a per-patient shift)
-  --keep-private         keep all private attributes (not only the safe ones)
+  --keep-private         keep the safe private attributes only (the default; see --keep-all-private)
+  --keep-all-private     keep every private attribute, not only the safe ones
+  --remove-private       remove every private attribute (Basic Profile without Retain Safe Private)
   --hospital <id>        hospital the keyed UIDs belong to (default "cli")
 
 Environment:

@@ -39,7 +39,8 @@ Options:
   --hospital-name <text> hospital shown in the report when --retain-institution is given
   --department <text>    department shown in the report when --retain-institution is given
   --physician <text>     ordering physician shown in the report when --retain-physician is given
-  --retain-physician, --retain-institution, --retain-uids, --retain-dates, --keep-private
+  --retain-physician, --retain-institution, --retain-uids, --retain-dates, --keep-private,
+  --keep-all-private, --remove-private
                          de-identification options, as for iws anonymize
   --hospital <id>        hospital the keyed UIDs and the keys belong to (default "cli")
 

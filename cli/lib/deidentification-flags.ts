@@ -10,6 +10,8 @@ export const DEIDENTIFICATION_FLAGS = {
   'retain-uids': { type: 'boolean', default: false },
   'retain-dates': { type: 'boolean', default: false },
   'keep-private': { type: 'boolean', default: false },
+  'keep-all-private': { type: 'boolean', default: false },
+  'remove-private': { type: 'boolean', default: false },
   hospital: { type: 'string', default: 'cli' },
 } as const;
 
@@ -19,6 +21,8 @@ type DeidentificationFlagValues = {
   'retain-uids'?: boolean;
   'retain-dates'?: boolean;
   'keep-private'?: boolean;
+  'keep-all-private'?: boolean;
+  'remove-private'?: boolean;
 };
 
 export function anonymizationFromFlags(values: DeidentificationFlagValues): AnonymizationOptions {
@@ -28,6 +32,8 @@ export function anonymizationFromFlags(values: DeidentificationFlagValues): Anon
     retainUids: values['retain-uids'],
     retainLongitudinalDates: values['retain-dates'],
     keepPrivate: values['keep-private'],
+    keepAllPrivate: values['keep-all-private'],
+    removeAllPrivate: values['remove-private'],
   });
 }
 

@@ -1,6 +1,7 @@
 import { runDcm2niix } from './convert-dcm2niix.ts';
 import { gzipBytes } from './convert-gzip.ts';
 import { gunzipIfNeeded, parseDicom } from './parse.ts';
+import { TAG, parserKey } from './tags.ts';
 
 /** One NIfTI volume as dcm2niix writes it: `baseName` is dcm2niix's `%s_%d` (series number, description). */
 export type NiftiOutput = {
@@ -68,8 +69,8 @@ function groupBySeries(files: ConvertInputFile[]): SeriesBatch[] {
     let seriesNumber: number | undefined;
     try {
       const { dataSet } = parseDicom(file.bytes);
-      seriesInstanceUID = dataSet.string('x0020000e')?.replace(/\0/g, '').trim() || undefined;
-      const number = Number.parseInt(dataSet.string('x00200011') ?? '', 10);
+      seriesInstanceUID = dataSet.string(parserKey(TAG.SeriesInstanceUID))?.replace(/\0/g, '').trim() || undefined;
+      const number = Number.parseInt(dataSet.string(parserKey(TAG.SeriesNumber)) ?? '', 10);
       seriesNumber = Number.isFinite(number) ? number : undefined;
     } catch {
       continue;

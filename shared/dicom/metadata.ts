@@ -1,5 +1,6 @@
 import type { ParsedDicom } from './parse.ts';
 import { sha256, uidFromDigest, utf8 } from './hash.ts';
+import { TAG, parserKey } from './tags.ts';
 
 /** Record section 3, "DICOM series metadata read from files". Browser-safe. */
 export type SeriesFileMetadata = {
@@ -32,7 +33,7 @@ export const METADATA_DEFAULTS = {
 
 function text(parsed: ParsedDicom, tag: string): string | undefined {
   try {
-    const value = parsed.dataSet.string(tag);
+    const value = parsed.dataSet.string(parserKey(tag));
     const cleaned = value?.replace(/\0/g, '').trim();
     return cleaned ? cleaned : undefined;
   } catch {
@@ -64,33 +65,35 @@ function generatedUid(...parts: (string | number | undefined)[]): string {
 
 /** Reads the upload wizard's per-file metadata with the record's defaults. */
 export function readSeriesFileMetadata(parsed: ParsedDicom, fileName: string, fileSize: number): SeriesFileMetadata {
-  const patientID = text(parsed, 'x00100020') ?? '';
-  const studyDate = text(parsed, 'x00080020') ?? '';
-  const seriesNumber = integer(parsed, 'x00200011') ?? METADATA_DEFAULTS.seriesNumber;
-  const seriesDescription = text(parsed, 'x0008103e') ?? METADATA_DEFAULTS.seriesDescription;
-  const modality = text(parsed, 'x00080060') ?? METADATA_DEFAULTS.modality;
-  const studyInstanceUID = text(parsed, 'x0020000d') ?? generatedUid('study', patientID, studyDate);
+  const patientID = text(parsed, TAG.PatientID) ?? '';
+  const studyDate = text(parsed, TAG.StudyDate) ?? '';
+  const seriesNumber = integer(parsed, TAG.SeriesNumber) ?? METADATA_DEFAULTS.seriesNumber;
+  const seriesDescription = text(parsed, TAG.SeriesDescription) ?? METADATA_DEFAULTS.seriesDescription;
+  const modality = text(parsed, TAG.Modality) ?? METADATA_DEFAULTS.modality;
+  const studyInstanceUID = text(parsed, TAG.StudyInstanceUID) ?? generatedUid('study', patientID, studyDate);
   const seriesInstanceUID =
-    text(parsed, 'x0020000e') ?? generatedUid('series', studyInstanceUID, seriesNumber, seriesDescription, modality);
-  const instanceNumber = integer(parsed, 'x00200013') ?? METADATA_DEFAULTS.instanceNumber;
-  const sliceLocation = decimal(parsed, 'x00201041');
+    text(parsed, TAG.SeriesInstanceUID) ??
+    generatedUid('series', studyInstanceUID, seriesNumber, seriesDescription, modality);
+  const instanceNumber = integer(parsed, TAG.InstanceNumber) ?? METADATA_DEFAULTS.instanceNumber;
+  const sliceLocation = decimal(parsed, TAG.SliceLocation);
   const metadata: SeriesFileMetadata = {
     seriesInstanceUID,
     studyInstanceUID,
     modality,
     seriesNumber,
     seriesDescription,
-    imageType: (text(parsed, 'x00080008') ?? '')
+    imageType: (text(parsed, TAG.ImageType) ?? '')
       .split('\\')
       .map((part) => part.trim())
       .filter(Boolean),
     patientID,
     studyDate,
     instanceNumber,
-    patientName: text(parsed, 'x00100010') ?? METADATA_DEFAULTS.patientName,
-    studyDescription: text(parsed, 'x00081030') ?? METADATA_DEFAULTS.studyDescription,
+    patientName: text(parsed, TAG.PatientName) ?? METADATA_DEFAULTS.patientName,
+    studyDescription: text(parsed, TAG.StudyDescription) ?? METADATA_DEFAULTS.studyDescription,
     sopInstanceUID:
-      text(parsed, 'x00080018') ?? generatedUid('instance', seriesInstanceUID, instanceNumber, fileName, fileSize),
+      text(parsed, TAG.SOPInstanceUID) ??
+      generatedUid('instance', seriesInstanceUID, instanceNumber, fileName, fileSize),
     fileSize,
     fileName,
   };

@@ -1,5 +1,7 @@
 import dicomParser from 'dicom-parser';
-import { inflateRaw, ungzip } from 'pako';
+import { DicomLimitError, DicomParseError } from './errors.ts';
+import { inflateBounded } from './limits.ts';
+import { TAG, parserKey } from './tags.ts';
 
 /**
  * Reading DICOM bytes into a dicom-parser DataSet. Browser-safe: no node:* imports, Uint8Array only.
@@ -15,9 +17,7 @@ export type ParsedDicom = {
   lenient?: boolean;
 };
 
-export class DicomParseError extends Error {
-  override name = 'DicomParseError';
-}
+export { DicomLimitError, DicomParseError } from './errors.ts';
 
 export const TRANSFER_SYNTAX = {
   implicitLittle: '1.2.840.10008.1.2',
@@ -40,19 +40,18 @@ export function hasDicmPrefix(bytes: Uint8Array): boolean {
   );
 }
 
-/** Un-gzips when the bytes are gzip; returns them unchanged otherwise. Throws DicomParseError on a broken gzip stream. */
+/**
+ * Un-gzips when the bytes are gzip; returns them unchanged otherwise.
+ * @throws DicomParseError on a broken gzip stream; DicomLimitError when the output passes the inflate limit.
+ */
 export function gunzipIfNeeded(bytes: Uint8Array): Uint8Array {
   if (!isGzip(bytes)) return bytes;
-  try {
-    return ungzip(bytes);
-  } catch {
-    throw new DicomParseError('DICOM parsing failed');
-  }
+  return inflateBounded(bytes, false);
 }
 
 /** dicom-parser's inflater hook: the deflated syntax compresses everything after the file meta group. */
 function inflateDataSet(byteArray: Uint8Array, position: number): Uint8Array {
-  const inflated = inflateRaw(byteArray.subarray(position));
+  const inflated = inflateBounded(byteArray.subarray(position), true);
   const joined = new Uint8Array(position + inflated.length);
   joined.set(byteArray.subarray(0, position), 0);
   joined.set(inflated, position);
@@ -60,6 +59,14 @@ function inflateDataSet(byteArray: Uint8Array, position: number): Uint8Array {
 }
 
 type DicomParserError = { exception?: unknown; dataSet?: dicomParser.DataSet };
+
+/** A work limit hit while dicom-parser ran (it wraps what its inflater throws) is passed on, never read as damage. */
+function rethrowLimit(error: unknown): void {
+  if (error instanceof DicomLimitError) throw error;
+  const inner =
+    error && typeof error === 'object' && 'exception' in error ? (error as DicomParserError).exception : undefined;
+  if (inner instanceof DicomLimitError) throw inner;
+}
 
 function partialDataSet(error: unknown): dicomParser.DataSet | undefined {
   if (error && typeof error === 'object' && 'dataSet' in error) return (error as DicomParserError).dataSet;
@@ -77,15 +84,14 @@ function looksLikeDicom(dataSet: dicomParser.DataSet | undefined): dataSet is di
   }
   return (
     known >= 2 &&
-    (dataSet.elements.x00080016 !== undefined ||
-      dataSet.elements.x00080018 !== undefined ||
-      dataSet.elements.x0020000e !== undefined ||
-      dataSet.elements.x00080060 !== undefined)
+    [TAG.SOPClassUID, TAG.SOPInstanceUID, TAG.SeriesInstanceUID, TAG.Modality].some(
+      (tag) => dataSet.elements[parserKey(tag)] !== undefined,
+    )
   );
 }
 
 function transferSyntaxOf(dataSet: dicomParser.DataSet, fallback: string): string {
-  const value = dataSet.string('x00020010');
+  const value = dataSet.string(parserKey(TAG.TransferSyntaxUID));
   return value ? value.replace(/\0/g, '').trim() : fallback;
 }
 
@@ -111,6 +117,7 @@ function parsePart10(bytes: Uint8Array, strict: boolean): ParsedDicom | undefine
     const syntax = transferSyntaxOf(dataSet, TRANSFER_SYNTAX.explicitLittle);
     return { dataSet, transferSyntaxUID: syntax, bytes: dataSet.byteArray };
   } catch (error) {
+    rethrowLimit(error);
     const partial = partialDataSet(error);
     if (!strict && partial && looksLikeDicom(partial)) {
       return {
@@ -148,7 +155,7 @@ export function parseDicom(bytes: Uint8Array): ParsedDicom {
  * syntax are returned as given, since their stored bytes are compressed.
  */
 export function withoutPixelData(parsed: ParsedDicom, original: Uint8Array): Uint8Array {
-  const pixelData = parsed.dataSet.elements.x7fe00010;
+  const pixelData = parsed.dataSet.elements[parserKey(TAG.PixelData)];
   if (!pixelData || parsed.transferSyntaxUID === TRANSFER_SYNTAX.deflatedExplicitLittle) return original;
   // Tag (4) + length (4) in implicit VR; tag (4) + VR (2) + reserved (2) + length (4) in explicit VR (OB/OW).
   const elementHeader = parsed.transferSyntaxUID === TRANSFER_SYNTAX.implicitLittle ? 8 : 12;

@@ -6,6 +6,9 @@
 import annexE from '#shared/dicom/deidentify/annex-e-2024b.json' with { type: 'json' };
 import dictionaryVr from '#shared/dicom/dictionary-vr.json' with { type: 'json' };
 import { concatBytes } from '#shared/dicom/bytes.ts';
+import { nodeText, readDataSet, readMetaGroup } from '#shared/dicom/deidentify/tokenize.ts';
+import { gunzipIfNeeded } from '#shared/dicom/parse.ts';
+import { TAG } from '#shared/dicom/tags.ts';
 
 export type BuiltValue = string | number[] | Uint8Array | BuiltElement[][];
 export type BuiltElement = {
@@ -406,4 +409,23 @@ export function buildStudy(series: GeneratedSeries[], filePrefix = 'slice'): { n
       return { name: `${filePrefix}${s.seriesNumber}-${i + 1}.dcm`, bytes: buildDicom({ extra }) };
     }),
   );
+}
+
+/**
+ * A real file with elements added or replaced at the top level, in its own transfer syntax (gzip input is written
+ * plain; the meta group and every other element are copied byte for byte). Not for the deflated syntax.
+ */
+export function withElements(file: Uint8Array, extra: BuiltElement[]): Uint8Array {
+  const plain = gunzipIfNeeded(file);
+  const meta = readMetaGroup(plain, 132);
+  const syntaxNode = meta.elements.find((node) => node.tag === TAG.TransferSyntaxUID);
+  const syntax = syntaxNode ? nodeText(plain, syntaxNode) : '1.2.840.10008.1.2.1';
+  const encoding = SYNTAX_ENCODING[syntax] ?? { explicit: true, littleEndian: true };
+  const replaced = new Set(extra.map((element) => element.tag));
+  const parts: { tag: string; bytes: Uint8Array }[] = readDataSet(plain, meta.next, encoding)
+    .elements.filter((node) => !replaced.has(node.tag))
+    .map((node) => ({ tag: node.tag, bytes: plain.subarray(node.start, node.end) }));
+  for (const element of extra) parts.push({ tag: element.tag, bytes: encodeDataSet([element], encoding) });
+  parts.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  return concatBytes([plain.subarray(0, meta.next), ...parts.map((part) => part.bytes)]);
 }

@@ -56,8 +56,7 @@ export const DEIDENTIFICATION_PROFILE = {
 } as const;
 
 /**
- * Physician identity is not a named option of the standard; this project offers it (record: "remove physician info")
- * and keeps these person-name attributes of the table when it is chosen.
+ * Physician identity is not a named option of the standard; this project offers it and keeps these person-name attributes of the table when it is chosen.
  */
 export const PHYSICIAN_IDENTITY_KEYWORDS: ReadonlySet<string> = new Set(
   ANNEX_E_ROWS.filter((row) => /Physician|Operator|PerformingPhysician|RequestingPhysician/.test(row.keyword)).map(
@@ -65,19 +64,58 @@ export const PHYSICIAN_IDENTITY_KEYWORDS: ReadonlySet<string> = new Set(
   ),
 );
 
+/**
+ * The descriptions Clean Descriptors keeps, cleaned by vocabulary (vocabulary.ts): names of the acquisition, the
+ * series and the requested or performed procedure. Every other attribute the option marks C (comments, history,
+ * occupation, reasons, diagnoses, allergies, notes, labels) is free text and takes its Basic Profile action.
+ */
+export const DESCRIPTOR_KEYWORDS: ReadonlySet<string> = new Set([
+  'StudyDescription',
+  'SeriesDescription',
+  'ProtocolName',
+  'RequestedSeriesDescription',
+  'ClinicalTrialSeriesDescription',
+  'PerformedProcedureStepDescription',
+  'ScheduledProcedureStepDescription',
+  'RequestedProcedureDescription',
+  'AcquisitionDeviceProcessingDescription',
+  'AcquisitionFieldOfViewLabel',
+  'ContrastBolusAgent',
+  'RequestedContrastAgent',
+]);
+
+/** Which private attributes stay: none (Basic Profile), the safe list (Retain Safe Private), or all of them. */
+export type PrivateAttributes = 'none' | 'safe' | 'all';
+
+/**
+ * The upload options' private attribute choice: `removeAllPrivate` → none, else `keepAllPrivate` → all, else the safe
+ * list (whatever `keepPrivate` says: keeping every private attribute takes the explicit `keepAllPrivate`).
+ */
+export function privateAttributesOf(
+  options: Pick<AnonymizationOptions, 'keepAllPrivate' | 'removeAllPrivate'>,
+): PrivateAttributes {
+  if (options.removeAllPrivate) return 'none';
+  if (options.keepAllPrivate) return 'all';
+  return 'safe';
+}
+
 export type ResolvedProfile = {
   categories: ReadonlySet<OptionCategory>;
   retainPhysicianIdentity: boolean;
-  keepPrivate: boolean;
+  privateAttributes: PrivateAttributes;
   codes: DeidentificationCode[];
   methodText: string[];
 };
 
-/** Maps the upload options onto the profile's named options. Clean Descriptors and Retain Safe Private are always on. */
+/** Maps the upload options onto the profile's named options. Clean Descriptors is always on. */
 export function resolveProfile(options: AnonymizationOptions): ResolvedProfile {
-  const categories = new Set<OptionCategory>(['descriptions', 'safe-private']);
+  const privateAttributes = privateAttributesOf(options);
+  const categories = new Set<OptionCategory>(['descriptions']);
   const codes: DeidentificationCode[] = [DEIDENTIFICATION_CODES.basicProfile, DEIDENTIFICATION_CODES.cleanDescriptors];
-  if (!options.keepPrivate) codes.push(DEIDENTIFICATION_CODES.retainSafePrivate);
+  if (privateAttributes === 'safe') {
+    categories.add('safe-private');
+    codes.push(DEIDENTIFICATION_CODES.retainSafePrivate);
+  }
   if (options.retainLongitudinalDates) {
     categories.add('modified-dates');
     codes.push(DEIDENTIFICATION_CODES.retainLongitudinalModifiedDates);
@@ -99,11 +137,11 @@ export function resolveProfile(options: AnonymizationOptions): ResolvedProfile {
     ...codes.slice(1).map((code) => code.meaning.replace(/ Option$/, '')),
   ];
   if (options.retainPhysicianIdentity) methodText.push('Retain Physician Identity (project option)');
-  if (options.keepPrivate) methodText.push('Retain All Private Attributes (project option)');
+  if (privateAttributes === 'all') methodText.push('Retain All Private Attributes (project option)');
   return {
     categories,
     retainPhysicianIdentity: options.retainPhysicianIdentity,
-    keepPrivate: options.keepPrivate,
+    privateAttributes,
     codes,
     methodText,
   };
@@ -117,6 +155,24 @@ export type EffectiveAction = 'keep' | 'clean' | 'remove' | 'empty' | 'dummy' | 
  * attribute type; we pick the variant that keeps the file valid for every IOD: Z where allowed, else D (U for UIDs).
  */
 export function effectiveAction(row: AnnexERow, profile: ResolvedProfile, vr: string): EffectiveAction {
+  // Looked up for every element of a file: the answer per row (and UI or not, for X/Z/U*) is kept per profile.
+  const key = vr === 'UI' ? `${row.tag}|UI` : row.tag;
+  let actions = ACTION_CACHE.get(profile);
+  if (!actions) {
+    actions = new Map();
+    ACTION_CACHE.set(profile, actions);
+  }
+  let action = actions.get(key);
+  if (!action) {
+    action = resolveAction(row, profile, vr);
+    actions.set(key, action);
+  }
+  return action;
+}
+
+const ACTION_CACHE = new WeakMap<ResolvedProfile, Map<string, EffectiveAction>>();
+
+function resolveAction(row: AnnexERow, profile: ResolvedProfile, vr: string): EffectiveAction {
   const options = Object.entries(row.options).filter(([category]) =>
     profile.categories.has(category as OptionCategory),
   );

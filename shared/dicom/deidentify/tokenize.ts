@@ -1,5 +1,6 @@
 import dictionaryVr from '#shared/dicom/dictionary-vr.json' with { type: 'json' };
-import { DicomParseError } from '#shared/dicom/parse.ts';
+import { DicomLimitError, DicomParseError } from '#shared/dicom/errors.ts';
+import { ReadBudget } from '#shared/dicom/limits.ts';
 
 /**
  * A byte-exact view of a dataset: every element with the offsets of its header and value, sequences down to their
@@ -57,6 +58,8 @@ function fail(): never {
 
 class Reader {
   readonly view: DataView;
+  /** Element count and nesting are bounded (shared/dicom/limits.ts) so a crafted file cannot stall the reader. */
+  readonly budget = new ReadBudget();
   constructor(readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
@@ -94,7 +97,9 @@ function readItems(
   offset: number,
   end: number | undefined,
   encoding: Encoding,
+  depth: number,
 ): { items: DicomItem[]; next: number } {
+  reader.budget.depth(depth);
   const little = encoding.littleEndian;
   const items: DicomItem[] = [];
   let position = offset;
@@ -110,13 +115,13 @@ function readItems(
     }
     if (element !== 0xe000) fail();
     if (length === UNDEFINED) {
-      const read = readElements(reader, position + 8, undefined, encoding, 'item');
+      const read = readElements(reader, position + 8, undefined, encoding, 'item', depth);
       items.push({ start: position, end: read.next, undefinedLength: true, elements: read.elements });
       position = read.next;
     } else {
       const itemEnd = position + 8 + length;
       if (itemEnd > reader.bytes.length || (end !== undefined && itemEnd > end)) fail();
-      const read = readElements(reader, position + 8, itemEnd, encoding, 'item');
+      const read = readElements(reader, position + 8, itemEnd, encoding, 'item', depth);
       items.push({ start: position, end: itemEnd, undefinedLength: false, elements: read.elements });
       position = itemEnd;
     }
@@ -143,6 +148,7 @@ export function readElements(
   end: number | undefined,
   encoding: Encoding,
   context: 'top' | 'item',
+  depth = 0,
 ): { elements: DicomNode[]; next: number } {
   const little = encoding.littleEndian;
   const limit = end ?? reader.bytes.length;
@@ -157,6 +163,7 @@ export function readElements(
     try {
       const group = reader.u16(position, little);
       const element = reader.u16(position + 2, little);
+      reader.budget.element();
       if (group === 0xfffe && element === 0xe00d) {
         if (context !== 'item' || end !== undefined) fail();
         return { elements, next: position + 8 };
@@ -201,7 +208,7 @@ export function readElements(
         } else {
           // SQ, or UN of undefined length, which PS3.5 6.2.2 (CP-246) reads as an implicit little endian sequence.
           const itemEncoding = vr === 'UN' && encoding.explicit ? IMPLICIT_LITTLE : encoding;
-          const read = readItems(reader, valueStart, undefined, itemEncoding);
+          const read = readItems(reader, valueStart, undefined, itemEncoding, depth + 1);
           node.items = read.items;
           node.itemEncoding = itemEncoding;
           node.vr = vr === 'UN' && !encoding.explicit ? 'SQ' : vr;
@@ -217,11 +224,11 @@ export function readElements(
           !encoding.explicit && (vr === 'SQ' || (vr === 'UN' && startsWithItem(reader, valueStart, length, little)));
         if (vr === 'SQ' || implicitSequence) {
           try {
-            node.items = readItems(reader, valueStart, valueEnd, encoding).items;
+            node.items = readItems(reader, valueStart, valueEnd, encoding, depth + 1).items;
             node.itemEncoding = encoding;
             node.vr = 'SQ';
           } catch (error) {
-            if (vr === 'SQ') throw error;
+            if (vr === 'SQ' || error instanceof DicomLimitError) throw error;
           }
         }
       }
@@ -229,7 +236,7 @@ export function readElements(
       elements.push(node);
       position = node.end;
     } catch (error) {
-      if (context === 'top' && sawPixelData) return { elements, next: position };
+      if (context === 'top' && sawPixelData && !(error instanceof DicomLimitError)) return { elements, next: position };
       throw error;
     }
   }
@@ -280,6 +287,11 @@ export function readMetaGroup(bytes: Uint8Array, offset: number): { elements: Di
 /** Bytes as one character per byte, so text edits re-encode to the very same bytes whatever the character set. */
 export function bytesToBinaryString(bytes: Uint8Array): string {
   let text = '';
+  if (bytes.length <= 64) {
+    // Most values are short: a plain loop allocates less than spreading a view.
+    for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]!);
+    return text;
+  }
   for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
   return text;
 }
@@ -290,9 +302,14 @@ export function binaryStringToBytes(text: string): Uint8Array {
   return out;
 }
 
-/** A string value with padding (trailing spaces and NULs, leading spaces) removed. */
+/**
+ * A string value with padding (trailing spaces and NULs, leading spaces) removed. Trimmed by index, not by a regular
+ * expression anchored at the end, which backtracks over every run of spaces and grows with the square of the value.
+ */
 export function nodeText(bytes: Uint8Array, node: DicomNode): string {
-  return bytesToBinaryString(bytes.subarray(node.valueStart, node.valueStart + node.valueLength))
-    .replace(/[\0 ]+$/, '')
-    .replace(/^ +/, '');
+  let start = node.valueStart;
+  let end = node.valueStart + node.valueLength;
+  while (end > start && (bytes[end - 1] === 0x20 || bytes[end - 1] === 0)) end -= 1;
+  while (start < end && bytes[start] === 0x20) start += 1;
+  return bytesToBinaryString(bytes.subarray(start, end));
 }

@@ -60,7 +60,14 @@ export const AnonymizationOptionsSchema = z.object({
   retainUids: z.boolean().default(false),
   retainLongitudinalDates: z.boolean().default(false),
   retainPatientCharacteristics: z.boolean().default(false),
+  /**
+   * Private attributes: the safe list (Retain Safe Private, the vendor attributes diffusion and geometry need) is kept
+   * by default, and `keepPrivate` keeps that list too. Every private attribute takes the explicit `keepAllPrivate`;
+   * `removeAllPrivate` (the Basic Profile alone) wins over both. Booleans, so policies and reports read them as flags.
+   */
   keepPrivate: z.boolean().default(false),
+  keepAllPrivate: z.boolean().optional(),
+  removeAllPrivate: z.boolean().optional(),
 });
 export type AnonymizationOptions = z.infer<typeof AnonymizationOptionsSchema>;
 export type AnonymizationOption = keyof AnonymizationOptions;

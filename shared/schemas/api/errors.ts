@@ -23,6 +23,10 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is larger than 10 MB' },
   NOT_DICOM: { status: 400, message: 'Not a DICOM file' },
   DICOM_PARSE_FAILED: { status: 400, message: 'DICOM parsing failed' },
+  /** Work limits of the DICOM engine (shared/dicom/limits.ts): a gzip or deflate bomb, a flood of elements. */
+  DICOM_DECOMPRESSED_TOO_LARGE: { status: 413, message: 'Decompressed DICOM is larger than {n} bytes' },
+  DICOM_TOO_MANY_ELEMENTS: { status: 400, message: 'DICOM file has more than {n} data elements' },
+  DICOM_NESTED_TOO_DEEP: { status: 400, message: 'DICOM sequences are nested deeper than {n} levels' },
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
   UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
   /** A limit on work at once: an API domain's reserved concurrency. */

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deidentifyDicom, DEIDENTIFICATION_PROFILE, type DeidentifyContext } from '#shared/dicom/deidentify/index.ts';
-import { ANNEX_E_BY_TAG, effectiveAction, resolveProfile } from '#shared/dicom/deidentify/profile.ts';
+import {
+  ANNEX_E_BY_TAG,
+  DESCRIPTOR_KEYWORDS,
+  effectiveAction,
+  resolveProfile,
+} from '#shared/dicom/deidentify/profile.ts';
+import { cleanDescription, isDescriptorWord } from '#shared/dicom/deidentify/vocabulary.ts';
 import { nodeText, readDataSet, readMetaGroup, type DicomNode } from '#shared/dicom/deidentify/tokenize.ts';
 import { gunzipIfNeeded, parseDicom } from '#shared/dicom/parse.ts';
 import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
@@ -55,7 +61,11 @@ function allNodes(bytes: Uint8Array): { nodes: { node: DicomNode; depth: number 
   return { nodes, source: plain };
 }
 
-/** The identifying values of a file under the given options: text of table attributes not kept, and replaced UIDs. */
+/**
+ * The identifying values of a file under the given options: text of table attributes not kept, and replaced UIDs.
+ * A description that Clean Descriptors keeps contributes its words outside the vocabulary; a kept attribute (none
+ * under the default options) contributes nothing, and the row-by-row test below checks it is kept as it was.
+ */
 function originalIdentifiers(bytes: Uint8Array, options: AnonymizationOptions): string[] {
   const profile = resolveProfile(options);
   const { nodes, source } = allNodes(bytes);
@@ -64,10 +74,18 @@ function originalIdentifiers(bytes: Uint8Array, options: AnonymizationOptions): 
     const row = ANNEX_E_BY_TAG.get(node.tag);
     if (!row || node.items || !['PN', 'LO', 'SH', 'LT', 'ST', 'UT', 'UI', 'AE', 'UC'].includes(node.vr)) continue;
     const action = effectiveAction(row, profile, node.vr);
-    if (action === 'keep' || action === 'clean') continue;
-    for (const value of nodeText(source, node).split('\\')) {
-      if (value.trim().length >= 6 && !/^(REMOVED|ANONYMI[SZ]ED|ANONYMOUS)$/i.test(value.trim()))
-        found.add(value.trim());
+    if (action === 'keep') expect(row.keyword, 'no attribute is kept under these options').toBe('');
+    const value = nodeText(source, node);
+    if (action === 'clean' && DESCRIPTOR_KEYWORDS.has(row.keyword)) {
+      for (const word of value.split(/[^A-Za-z0-9]+/)) {
+        // Short numbers occur in any file by chance; words and long numbers are what can identify.
+        const searchable = /[A-Za-z]/.test(word) ? word.length >= 3 : word.length >= 6;
+        if (searchable && !isDescriptorWord(word)) found.add(word);
+      }
+      continue;
+    }
+    for (const part of value.split('\\')) {
+      if (part.trim().length >= 6 && !/^(REMOVED|ANONYMI[SZ]ED|ANONYMOUS)$/i.test(part.trim())) found.add(part.trim());
     }
   }
   return [...found];
@@ -124,7 +142,11 @@ describe('deidentifyDicom on the shared data', () => {
         const after = outTop.get(node.tag);
         const before = nodeText(input.source, node);
         checked += 1;
-        if (action === 'remove') expect(after, `${row.keyword} removed`).toBeUndefined();
+        if (action === 'clean' && DESCRIPTOR_KEYWORDS.has(row.keyword) && before && cleanDescription(before))
+          expect(nodeText(output.source, after!), row.keyword).toBe(cleanDescription(before));
+        else if (action === 'clean' && !['DA', 'DT', 'TM'].includes(node.vr) && !DESCRIPTOR_KEYWORDS.has(row.keyword))
+          expect(after && nodeText(output.source, after), `${row.keyword}: free text never kept`).toBeFalsy();
+        else if (action === 'remove') expect(after, `${row.keyword} removed`).toBeUndefined();
         else if (action === 'uid' && before) expect(nodeText(output.source, after!), row.keyword).not.toBe(before);
         else if (action === 'keep') expect(nodeText(output.source, after!), row.keyword).toBe(before);
         else if (action === 'empty' && node.tag !== '00100010' && node.tag !== '00100020')
@@ -233,7 +255,12 @@ describe('deidentifyDicom on synthetic files with identifiers planted in every A
     expect(read({ retainUids: true }).string('x0020000d')).toBe(planted.identifiers.get('0020000D'));
     expect(read({ retainInstitutionIdentity: true }).string('x00080080')).toContain('ZQA');
     expect(read({ retainPhysicianIdentity: true }).string('x00080090')).toContain('ZQA');
-    expect(read({ keepPrivate: true }).string('x00091001')).toContain('ZQA');
+    // keepPrivate keeps the safe list only; every private attribute takes keepAllPrivate; removeAllPrivate, none.
+    expect(read({ keepPrivate: true }).elements.x00091001).toBeUndefined();
+    expect(read({ keepPrivate: true }).string('x0019100c')).toBe('1000');
+    expect(read({ keepAllPrivate: true }).string('x00091001')).toContain('ZQA');
+    expect(read({ removeAllPrivate: true }).elements.x0019100c).toBeUndefined();
+    expect(read({ removeAllPrivate: true }).elements.x00190010).toBeUndefined();
     expect(read({ retainPatientCharacteristics: true }).string('x00101010')).toBe(planted.values.get('00101010'));
     const shifted = read({ retainLongitudinalDates: true });
     const studyDate = planted.values.get('00080020')!;
@@ -309,5 +336,26 @@ describe('reference tools read the de-identified output', () => {
     const refBvec = numbers(readFileSync(`${ref}.bvec`, 'utf8'));
     expect(bvec.length).toBe(refBvec.length);
     bvec.forEach((value, index) => expect(value).toBeCloseTo(refBvec[index]!, 5));
+  });
+
+  it('the Siemens mosaic keeps its CSA header (slice timing, phase-encoding polarity) without the station name in it', () => {
+    const dcm2niix = requireTool('dcm2niix');
+    const sidecar = (name: string, files: Uint8Array[]) => {
+      const folder = join(WORK, `mosaic-${name}`);
+      mkdirSync(join(folder, 'in'), { recursive: true });
+      files.forEach((bytes, index) => writeFileSync(join(folder, 'in', `${index}.dcm`), bytes));
+      execFileSync(dcm2niix, ['-z', 'n', '-f', 'x', '-o', folder, join(folder, 'in')], { stdio: 'pipe' });
+      return JSON.parse(readFileSync(join(folder, 'x.json'), 'utf8')) as Record<string, unknown>;
+    };
+    const inputs = ['siemens_dwi_0.dcm.gz', 'siemens_dwi_1000.dcm.gz'].map((name) =>
+      gunzipIfNeeded(read(`siemens-dwi-mosaic/${name}`)),
+    );
+    const outputs = inputs.map((bytes) => deidentifyDicom(bytes, context()).bytes);
+    const before = sidecar('original', inputs);
+    const after = sidecar('deidentified', outputs);
+    expect(before.StationName).toBeTruthy();
+    for (const output of outputs) expect(latin1(output)).not.toContain(String(before.StationName));
+    expect(after.SliceTiming).toEqual(before.SliceTiming);
+    expect(after.PhaseEncodingDirection).toBe(before.PhaseEncodingDirection);
   });
 });
