@@ -5,7 +5,7 @@ import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
 import { getUploadSession } from '#shared/domain/uploads/get-upload-session.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
 import { presignParts } from '#shared/domain/uploads/presign-parts.ts';
-import { uploadDataset } from '#shared/domain/uploads/upload-client.ts';
+import { uploadDataset } from '#shared/client/upload-client.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import {
   CreateUploadSessionRequestSchema,
