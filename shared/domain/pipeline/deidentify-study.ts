@@ -1,4 +1,5 @@
 import { deidentifyDicom } from '#shared/dicom/deidentify/index.ts';
+import { DicomParseError } from '#shared/dicom/errors.ts';
 import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/metadata.ts';
 import { groupIntoSeries } from '#shared/dicom/series.ts';
 import { checkDicom } from '#shared/dicom/validate.ts';
@@ -41,7 +42,16 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       fileErrors.push({ fileIndex, message: check.message });
       continue;
     }
-    const result = await deidentifyDicom(bytes, { secret, hospitalId, options: dataset.anonymization });
+    let result: Awaited<ReturnType<typeof deidentifyDicom>>;
+    try {
+      result = await deidentifyDicom(bytes, { secret, hospitalId, options: dataset.anonymization });
+    } catch (error) {
+      // A file over the engine's limits (or one only the rewriter finds broken) is rejected on its own, like any
+      // other bad file; its message is the catalogue's, never the file's text.
+      if (!(error instanceof DicomParseError)) throw error;
+      fileErrors.push({ fileIndex, message: error.message });
+      continue;
+    }
     // Retained UIDs come from the file as it was sent: only valid ones may name an object.
     if (!isValidUid(result.seriesInstanceUID) || !isValidUid(result.sopInstanceUID)) {
       fileErrors.push({ fileIndex, message: catalogueMessage('DICOM_PARSE_FAILED') });

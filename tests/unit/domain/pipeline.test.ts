@@ -8,7 +8,9 @@ import { deidentifyStudy } from '#shared/domain/pipeline/deidentify-study.ts';
 import { classifyDatasetSeries } from '#shared/domain/pipeline/classify-series.ts';
 import type { PipelineDeps } from '#shared/domain/pipeline/deps.ts';
 import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
-import { buildDicom, buildStudy } from '#tests/helpers/dicom-builder.ts';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import { DICOM_LIMITS } from '#shared/dicom/limits.ts';
+import { buildDicom, buildStudy, type BuiltElement } from '#tests/helpers/dicom-builder.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 function volume(id: string, metadata: Record<string, unknown>, byteSize = 100): AssetRecord {
@@ -170,6 +172,13 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     // Prepare
     const p = ports();
     const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    // The hospital's policy lets uploaders keep UIDs, so a file's own UIDs reach the engine unchanged.
+    await p.policies.put('h1', {
+      ...DEFAULT_DEIDENTIFICATION_POLICY,
+      uploaderMayChange: ['retainUids'],
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      updatedByUserId: 'admin',
+    });
     const d = await createDataset(
       { ...NEW_DATASET, anonymization: { ...NEW_DATASET.anonymization, retainUids: true } },
       caller('TEAM_MEMBER'),
@@ -187,6 +196,29 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     const keys = [...p.objects.objects.keys()];
     expect(keys).toEqual([`studies/h1/${d.id}/1.2.826.0.1.3680043.9.9999.3/1.2.826.0.1.3680043.9.9999.1.1.dcm`]);
     expect((await p.datasets.get('h1', d.id))!.fileErrors).toEqual([{ fileIndex: 1, message: 'DICOM parsing failed' }]);
+  });
+  it('rejects a file over the engine limits on its own, with the catalogue wording, and keeps the others', async () => {
+    // Prepare
+    const p = ports();
+    const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
+    let nested: BuiltElement[] = [{ tag: '00081030', vr: 'LO', value: 'T1' }];
+    for (let level = 0; level <= DICOM_LIMITS.maxSequenceDepth; level++)
+      nested = [{ tag: '00081115', vr: 'SQ', value: [nested] }];
+    await p.objects.put('uploads', `h1/${d.id}/raw/0`, buildDicom());
+    await p.objects.put('uploads', `h1/${d.id}/raw/1`, buildDicom({ extra: nested }));
+
+    // Act
+    await deidentifyStudy({ hospitalId: 'h1', datasetId: d.id, runId: 'r1' }, deps);
+
+    // Assess
+    const dataset = (await p.datasets.get('h1', d.id))!;
+    expect(dataset.status).toBe('ANONYMIZING');
+    expect(dataset.fileErrors).toEqual([
+      { fileIndex: 1, message: `DICOM sequences are nested deeper than ${DICOM_LIMITS.maxSequenceDepth} levels` },
+    ]);
+    expect([...p.objects.objects.keys()].filter((k) => k.startsWith('studies/'))).toHaveLength(1);
   });
 });
 
