@@ -73,13 +73,13 @@ function iwsUpload(
         url,
         '--email',
         MEMBER,
-        '--password',
-        password,
+        '--mrn',
+        'BENCH-1',
         '--description',
         description,
         '--quiet',
       ],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, IWS_PASSWORD: password } },
     );
     let stdout = '';
     let stderr = '';

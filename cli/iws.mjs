@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `iws` entry: runs the TypeScript command (cli/main.ts) through tsx, so the engine in shared/ is used as it is.
+// `iws` from the TypeScript source (cli/main.ts) through tsx, for the tests and development: it always runs the code
+// as it is now. The package's bin is the built cli/dist/iws.mjs (scripts/build-cli.mjs), which starts without tsx.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

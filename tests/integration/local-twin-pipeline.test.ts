@@ -24,7 +24,11 @@ const MEMBER = 'member@northside.demo.local';
 type Dataset = { id: string; status: string; failureReason?: string; seriesCount?: number };
 
 function runIws(args: string[], timeoutMs: number): Promise<NodeRun> {
-  return runNode([join(REPO_ROOT, 'cli/iws.mjs'), ...args], { timeoutMs, what: 'iws upload' });
+  return runNode([join(REPO_ROOT, 'cli/iws.mjs'), ...args], {
+    timeoutMs,
+    what: 'iws upload',
+    env: { IWS_PASSWORD: TEST_DEMO_PASSWORD },
+  });
 }
 
 async function getDataset(url: string, token: string, id: string): Promise<Dataset> {
@@ -78,8 +82,6 @@ describe('local twin pipeline', () => {
         twin.stack.url,
         '--email',
         MEMBER,
-        '--password',
-        TEST_DEMO_PASSWORD,
         '--wait',
         '--timeout',
         '240',

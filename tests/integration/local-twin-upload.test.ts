@@ -215,21 +215,26 @@ describe('shared upload client against the twin', () => {
 
   it('iws upload says why it cannot upload: wrong password, a role without upload rights, no server', async () => {
     // The twin runs in this process: the command must run asynchronously, or the twin could not answer it.
-    const iws = async (...args: string[]) => {
-      const { code, stderr, stdout } = await runNode([join(REPO_ROOT, 'cli/iws.mjs'), 'upload', T1_DIR, ...args]);
+    const iws = async (password: string, ...args: string[]) => {
+      const { code, stderr, stdout } = await runNode(
+        [join(REPO_ROOT, 'cli/iws.mjs'), 'upload', T1_DIR, '--mrn', 'CLI-REFUSED', ...args],
+        { env: { IWS_PASSWORD: password } },
+      );
       return { code, stderr: stderr.trim(), stdout };
     };
-    expect(await iws('--api', twin.stack.url, '--email', MEMBER, '--password', 'Wrong-Pass-9!')).toEqual({
+    expect(await iws('Wrong-Pass-9!', '--api', twin.stack.url, '--email', MEMBER)).toEqual({
       code: 1,
       stderr: 'iws: Invalid credentials',
       stdout: '',
     });
-    expect(
-      await iws('--api', twin.stack.url, '--email', 'guest@northside.demo.local', '--password', TEST_DEMO_PASSWORD),
-    ).toEqual({ code: 1, stderr: "iws: You don't have permission to perform this action.", stdout: '' });
-    expect((await iws('--api', 'http://127.0.0.1:9', '--email', MEMBER, '--password', TEST_DEMO_PASSWORD)).stderr).toBe(
+    expect(await iws(TEST_DEMO_PASSWORD, '--api', twin.stack.url, '--email', 'guest@northside.demo.local')).toEqual({
+      code: 1,
+      stderr: "iws: You don't have permission to perform this action.",
+      stdout: '',
+    });
+    expect((await iws(TEST_DEMO_PASSWORD, '--api', 'http://127.0.0.1:9', '--email', MEMBER)).stderr).toBe(
       'iws: cannot reach http://127.0.0.1:9: is the site (or npm start) running there?',
     );
-    expect((await iws('--email', MEMBER)).code).toBe(2);
+    expect((await iws(TEST_DEMO_PASSWORD, '--email', MEMBER)).code).toBe(2);
   }, 60_000);
 });
