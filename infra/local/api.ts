@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { JWTPayload } from 'jose';
 import { matchRoute, type RouteDefinition } from '#shared/api/routes.ts';
-import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
+import {
+  gatewayErrorBody,
+  gatewayErrorStatus,
+  MAX_REQUEST_BODY_BYTES,
+  type GatewayError,
+} from '#shared/api/gateway-errors.ts';
 
 /**
  * The local stand-in for API Gateway (REST, Lambda proxy integration) + its Cognito authorizer: matches the route
@@ -12,8 +17,6 @@ import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schem
  * same file the cloud's Lambda runs. The route's role gate is the handler's job (functions/lib), as in the cloud.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** API Gateway's payload limit. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 type Handler = (
   event: unknown,
@@ -39,8 +42,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, code: ErrorCode, headers: Record<string, string> = {}): void {
-  sendJson(res, ERROR_CATALOGUE[code].status, { error: { code, message: catalogueMessage(code) } }, headers);
+/** What API Gateway answers itself (its gateway responses), from the same table the cloud stack reads. */
+function sendGatewayError(res: ServerResponse, error: GatewayError, headers: Record<string, string> = {}): void {
+  res.writeHead(gatewayErrorStatus(error), { 'content-type': 'application/json', ...headers });
+  res.end(gatewayErrorBody(error));
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -49,9 +54,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= MAX_REQUEST_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > MAX_REQUEST_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -104,7 +109,7 @@ export function createApi(options: ApiOptions) {
   ) {
     const body = await readBody(req);
     if (body === 'too-large') {
-      sendError(res, 'PAYLOAD_TOO_LARGE');
+      sendGatewayError(res, 'bodyTooLarge', corsHeaders);
       return;
     }
     const headers: Record<string, string> = {};
@@ -175,7 +180,7 @@ export function createApi(options: ApiOptions) {
       options.log(
         `handler of ${route.domain} failed on ${route.method} ${route.path}: ${error instanceof Error ? error.name : 'error'} (request ${requestId})`,
       );
-      sendError(res, 'INTERNAL', corsHeaders);
+      sendGatewayError(res, 'integrationFailure', corsHeaders);
       return;
     }
     const responseHeaders: Record<string, string | string[]> = {};
@@ -197,10 +202,16 @@ export function createApi(options: ApiOptions) {
       res.end();
       return;
     }
+    // API Gateway refuses an oversized payload at the door, before routing or the authorizer.
+    if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES) {
+      req.resume();
+      sendGatewayError(res, 'bodyTooLarge', corsHeaders);
+      return;
+    }
     const matched = matchRoute(req.method ?? 'GET', url.pathname);
     if (!matched) {
       req.resume();
-      sendError(res, 'NOT_FOUND', corsHeaders);
+      sendGatewayError(res, 'unknownRoute', corsHeaders);
       return;
     }
     if (matched.route.path === '/api/health') {
@@ -217,7 +228,7 @@ export function createApi(options: ApiOptions) {
       const payload = token ? await options.verifyIdToken(token) : undefined;
       if (!payload) {
         req.resume();
-        sendError(res, 'NO_TOKEN', corsHeaders);
+        sendGatewayError(res, 'unauthorized', corsHeaders);
         return;
       }
       claims = claimsAsStrings(payload);

@@ -108,7 +108,8 @@ export function startSfn(options: {
     });
     worker = child;
     child.on('message', (message: WorkerReply | { type: 'ready' }) => {
-      if (message.type === 'done') finish(message);
+      // A stop cuts the services under a running task: what it reports then is no verdict; the run resumes at the next start.
+      if (message.type === 'done' && !closing) finish(message);
     });
     child.once('exit', (code, signal) => {
       if (worker === child) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
 import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ENV } from '#shared/env.ts';
@@ -73,6 +74,20 @@ function refuseUnsigned(req: IncomingMessage, res: ServerResponse): void {
   res.end(JSON.stringify({ __type: 'MissingAuthenticationTokenException', message: 'Missing Authentication Token' }));
 }
 
+/**
+ * The answer to any request while the twin starts or stops: 503 with Retry-After and the catalogue's body. The port
+ * is bound first (so a clash is reported at once), and from then on every request gets an answer, never silence.
+ */
+function answerUnavailable(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.writeHead(gatewayErrorStatus('unavailable'), {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
+  res.end(gatewayErrorBody('unavailable'));
+}
+
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -98,7 +113,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const dataDir = ensureDir(resolve(options.dataDir));
   const releaseLock = acquireDataDirLock(dataDir);
   const closers: (() => Promise<void> | void)[] = [releaseLock];
+  let ready = false;
+  let route: (req: IncomingMessage, res: ServerResponse) => void = answerUnavailable;
   const stopAll = async () => {
+    // While the services stop, requests are refused with 503, never left waiting on a closed store.
+    ready = false;
+    route = answerUnavailable;
     for (const close of closers.splice(0).reverse()) {
       try {
         await close();
@@ -108,8 +128,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
   };
 
-  let ready = false;
-  let route: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
   const server = createServer((req, res) => route(req, res));
   server.keepAliveTimeout = 5000;
   const host = options.host ?? '127.0.0.1';
@@ -232,27 +250,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }
       const requestUrl = new URL(rawUrl, url);
       if (requestUrl.pathname === '/api' || requestUrl.pathname.startsWith('/api/')) {
-        if (!ready) {
-          req.resume();
-          res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-          res.end(JSON.stringify({ status: 'starting' }));
-          return;
-        }
+        if (!ready) return answerUnavailable(req, res);
         api(req, res, requestUrl).catch(() => {
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({
-              error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
-            }),
-          );
+          if (!res.headersSent)
+            res.writeHead(gatewayErrorStatus('integrationFailure'), { 'content-type': 'application/json' });
+          res.end(gatewayErrorBody('integrationFailure'));
         });
         return;
       }
       if (requestUrl.pathname === '/config.json') {
+        if (!ready) return answerUnavailable(req, res);
         req.resume();
         const origin = req.headers.host ? `http://${req.headers.host}` : url;
-        res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        res.end(JSON.stringify(ready ? runtimeConfig(origin) : { status: 'starting' }));
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify(runtimeConfig(origin)));
         return;
       }
       serveSite(req, res, requestUrl.pathname);

@@ -20,7 +20,7 @@ import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cd
 import type { Construct } from 'constructs';
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
 import { ENV } from '#shared/env.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/api/gateway-errors.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { ImagingFunction, type BucketAccess } from '#infra/constructs/imaging-function.ts';
 import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
@@ -64,6 +64,16 @@ export const API_DOMAIN_ACCESS: Record<ApiDomain, DomainAccess> = {
   audit: { table: 'read' },
   reports: { table: 'read', buckets: { assets: ['read'] } },
 };
+
+/** API Gateway's own answers, each with its entry of shared/api/gateway-errors.ts. */
+export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error: GatewayError][] = [
+  ['Unauthorized', ResponseType.UNAUTHORIZED, 'unauthorized'],
+  ['AccessDenied', ResponseType.ACCESS_DENIED, 'accessDenied'],
+  // An unknown path or method is "missing authentication token" to API Gateway.
+  ['MissingRoute', ResponseType.MISSING_AUTHENTICATION_TOKEN, 'unknownRoute'],
+  ['RequestTooLarge', ResponseType.REQUEST_TOO_LARGE, 'bodyTooLarge'],
+  ['Default5xx', ResponseType.DEFAULT_5XX, 'integrationFailure'],
+];
 
 /** The domains that have at least one route: one Lambda each, nothing for the rest. */
 export function routedDomains(routes: readonly RouteDefinition[] = ROUTES): ApiDomain[] {
@@ -144,35 +154,19 @@ export class ApiStack extends Stack {
         allowCredentials: false,
       },
     });
-    // A Cognito rejection never reaches our Lambda: give it the catalogue's error shape and CORS headers.
+    // What the gateway answers itself never reaches a Lambda: give it the catalogue's body (the same table the local
+    // twin's router reads) and CORS headers, so the site reads one error shape from the cloud and the twin.
     const corsHeaders = { 'Access-Control-Allow-Origin': `'${primaryOrigin}'`, Vary: "'Origin'" };
-    const errorBody = (code: keyof typeof ERROR_CATALOGUE) => ({
-      'application/json': JSON.stringify({ error: { code, message: ERROR_CATALOGUE[code].message } }),
-    });
-    this.api.addGatewayResponse('Unauthorized', {
-      type: ResponseType.UNAUTHORIZED,
-      statusCode: '401',
-      responseHeaders: corsHeaders,
-      templates: errorBody('NO_TOKEN'),
-    });
-    this.api.addGatewayResponse('AccessDenied', {
-      type: ResponseType.ACCESS_DENIED,
-      statusCode: '403',
-      responseHeaders: corsHeaders,
-      templates: errorBody('ACCESS_DENIED'),
-    });
-    this.api.addGatewayResponse('MissingRoute', {
-      type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
-      statusCode: '404',
-      responseHeaders: corsHeaders,
-      templates: errorBody('ENDPOINT_NOT_IMPLEMENTED'),
-    });
+    for (const [id, type, error] of GATEWAY_RESPONSES) {
+      this.api.addGatewayResponse(id, {
+        type,
+        // The 5xx default keeps the gateway's own status (502, 504); the body is still the catalogue's.
+        ...(type === ResponseType.DEFAULT_5XX ? {} : { statusCode: String(gatewayErrorStatus(error)) }),
+        responseHeaders: corsHeaders,
+        templates: { 'application/json': gatewayErrorBody(error) },
+      });
+    }
     this.api.addGatewayResponse('Default4xx', { type: ResponseType.DEFAULT_4XX, responseHeaders: corsHeaders });
-    this.api.addGatewayResponse('Default5xx', {
-      type: ResponseType.DEFAULT_5XX,
-      responseHeaders: corsHeaders,
-      templates: errorBody('INTERNAL'),
-    });
 
     const requestValidator = this.api.addRequestValidator('RequestValidator', {
       requestValidatorName: `${config.prefix}-parameters`,

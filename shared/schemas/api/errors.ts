@@ -26,6 +26,8 @@ export const ERROR_CATALOGUE = {
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
   UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },
+  /** The server is starting or stopping; answered with Retry-After. */
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is starting. Please try again in a moment.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
