@@ -22,48 +22,9 @@ import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes
 import { ENV } from '#shared/env.ts';
 import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/api/gateway-errors.ts';
 import type { StageConfig } from '#infra/config.ts';
-import { ImagingFunction, type BucketAccess } from '#infra/constructs/imaging-function.ts';
-import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
-
-type DomainAccess = {
-  table?: 'describe' | 'read' | 'readWrite';
-  buckets?: Partial<Record<DataBucket, BucketAccess[]>>;
-  /** Starts the dataset pipeline (upload complete, retry of a FAILED dataset). */
-  startsPipeline?: true;
-  /** Reads the pseudonymisation key (patient alias of a new dataset, patient-access look-ups). */
-  pseudonymSecret?: true;
-  userPoolAdmin?: true;
-};
-
-/**
- * Least privilege per API domain. Every domain is listed, so a domain that gets its first route in
- * shared/api/routes.ts is deployed with the access decided here and needs no other infra change.
- */
-export const API_DOMAIN_ACCESS: Record<ApiDomain, DomainAccess> = {
-  // Health answers once the table and each bucket respond: describe and list only, never an item or object.
-  health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
-  auth: { table: 'readWrite' },
-  hospitals: { table: 'readWrite' },
-  departments: { table: 'readWrite' },
-  teams: { table: 'readWrite' },
-  users: { table: 'readWrite', userPoolAdmin: true },
-  invitations: { table: 'readWrite', userPoolAdmin: true },
-  // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs.
-  datasets: {
-    table: 'readWrite',
-    buckets: { uploads: ['delete', 'list'], studies: ['read', 'delete', 'list'], assets: ['read', 'delete', 'list'] },
-    startsPipeline: true,
-    pseudonymSecret: true,
-  },
-  // Presigned multipart uploads of raw files; completing the session starts the pipeline.
-  uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
-  shares: { table: 'readWrite' },
-  'patient-access': { table: 'readWrite', pseudonymSecret: true },
-  dashboards: { table: 'read' },
-  usage: { table: 'read' },
-  audit: { table: 'read' },
-  reports: { table: 'read', buckets: { assets: ['read'] } },
-};
+import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
+import { API_DOMAIN_GRANTS, apiFunctionDeclaration, domainEntry, routedDomains } from '#infra/function-declarations.ts';
+import { resourceNames } from '#infra/resource-names.ts';
 
 /** API Gateway's own answers, each with its entry of shared/api/gateway-errors.ts. */
 export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error: GatewayError][] = [
@@ -75,14 +36,8 @@ export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error:
   ['Default5xx', ResponseType.DEFAULT_5XX, 'integrationFailure'],
 ];
 
-/** The domains that have at least one route: one Lambda each, nothing for the rest. */
-export function routedDomains(routes: readonly RouteDefinition[] = ROUTES): ApiDomain[] {
-  return [...new Set(routes.map((route) => route.domain))];
-}
-
-export function domainEntry(domain: ApiDomain): string {
-  return `functions/${domain}/handler.ts`;
-}
+/** Re-exported for tests and tools that list the API's functions. */
+export { API_DOMAIN_GRANTS as API_DOMAIN_ACCESS, domainEntry, routedDomains };
 
 export type ApiStackProps = StackProps & {
   config: StageConfig;
@@ -234,27 +189,19 @@ export class ApiStack extends Stack {
   }
 
   private createDomainFunction(domain: ApiDomain, props: ApiStackProps, siteOrigin: string): ImagingFunction {
-    const access = API_DOMAIN_ACCESS[domain];
-    const fn = new ImagingFunction(this, `${pascal(domain)}Function`, {
+    return new ImagingFunction(this, {
       config: props.config,
-      entry: domainEntry(domain),
-      description: `API domain ${domain}: ${ROUTES.filter((r) => r.domain === domain).length} routes`,
-      memoryMb: 1024,
-      timeoutSeconds: 29,
+      declaration: apiFunctionDeclaration(domain),
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
+      stateMachineArn: props.stateMachineArn,
+      userPoolArn: props.userPool.userPoolArn,
+      environment: {
+        [ENV.USER_POOL_ID]: props.userPool.userPoolId,
+        [ENV.USER_POOL_CLIENT_ID]: props.userPoolClient.userPoolClientId,
+        [ENV.SITE_ORIGIN]: siteOrigin,
+      },
     });
-    fn.addEnvironment(ENV.USER_POOL_ID, props.userPool.userPoolId);
-    fn.addEnvironment(ENV.USER_POOL_CLIENT_ID, props.userPoolClient.userPoolClientId);
-    fn.addEnvironment(ENV.SITE_ORIGIN, siteOrigin);
-    if (access.table) fn.bindTable(access.table);
-    for (const [bucket, bucketAccess] of Object.entries(access.buckets ?? {}) as [DataBucket, BucketAccess[]][]) {
-      fn.bindBucket(bucket, bucketAccess);
-    }
-    if (access.startsPipeline) fn.bindPipelineStart(props.stateMachineArn);
-    if (access.pseudonymSecret) fn.bindPseudonymSecret();
-    if (access.userPoolAdmin) fn.bindUserPoolAdmin(props.userPool.userPoolArn);
-    return fn;
   }
 
   /** AWS managed rule groups plus a per-IP rate limit in front of the API. */
@@ -321,11 +268,4 @@ export class ApiStack extends Stack {
 
 function acknowledgePublicMethod(method: Method, reason: string): void {
   Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason }, { id: 'AwsSolutions-COG4', reason });
-}
-
-function pascal(domain: string): string {
-  return domain
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }
