@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BucketName, ListedPart, ObjectStore } from '#shared/domain/storage.ts';
+import { prepareClient } from '../aws-clients.ts';
 
 export type S3Options = {
   region: string;
@@ -28,14 +29,16 @@ export type S3Options = {
  * path-style addressing whenever an endpoint is set.
  */
 export function createS3Client(region: string, endpoint?: string): S3Client {
-  return new S3Client({
-    region,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(endpoint
-      ? { endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
-      : {}),
-  });
+  return prepareClient(
+    new S3Client({
+      region,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(endpoint
+        ? { endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+        : {}),
+    }),
+  );
 }
 
 function isMissing(error: unknown): boolean {
