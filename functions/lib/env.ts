@@ -8,26 +8,25 @@ import { ENV } from '#shared/env.ts';
  * Names come from shared/env.ts.
  */
 const optional = z.string().min(1).optional();
-const EnvSchema = z
-  .object({
-    [ENV.STAGE]: z.string().min(1).default('local'),
-    [ENV.TABLE_NAME]: optional,
-    [ENV.UPLOADS_BUCKET]: optional,
-    [ENV.STUDIES_BUCKET]: optional,
-    [ENV.ASSETS_BUCKET]: optional,
-    [ENV.STATE_MACHINE_ARN]: optional,
-    [ENV.USER_POOL_ID]: optional,
-    [ENV.USER_POOL_CLIENT_ID]: optional,
-    [ENV.PSEUDONYM_SECRET_ARN]: optional,
-    [ENV.PSEUDONYM_SECRET]: optional,
-    [ENV.DYNAMODB_ENDPOINT]: optional,
-    [ENV.S3_ENDPOINT]: optional,
-    [ENV.S3_PUBLIC_ENDPOINT]: optional,
-    [ENV.SFN_ENDPOINT]: optional,
-    [ENV.COGNITO_ENDPOINT]: optional,
-    [ENV.SITE_ORIGIN]: optional,
-    AWS_REGION: z.string().min(1).default('us-east-1'),
-  });
+const EnvSchema = z.object({
+  [ENV.STAGE]: z.string().min(1).default('local'),
+  [ENV.TABLE_NAME]: optional,
+  [ENV.UPLOADS_BUCKET]: optional,
+  [ENV.STUDIES_BUCKET]: optional,
+  [ENV.ASSETS_BUCKET]: optional,
+  [ENV.STATE_MACHINE_ARN]: optional,
+  [ENV.USER_POOL_ID]: optional,
+  [ENV.USER_POOL_CLIENT_ID]: optional,
+  [ENV.PSEUDONYM_SECRET_ARN]: optional,
+  [ENV.PSEUDONYM_SECRET]: optional,
+  [ENV.DYNAMODB_ENDPOINT]: optional,
+  [ENV.S3_ENDPOINT]: optional,
+  [ENV.S3_PUBLIC_ENDPOINT]: optional,
+  [ENV.SFN_ENDPOINT]: optional,
+  [ENV.COGNITO_ENDPOINT]: optional,
+  [ENV.SITE_ORIGIN]: optional,
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+});
 
 export type ServerEnv = z.infer<typeof EnvSchema>;
 

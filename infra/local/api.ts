@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { JWTPayload } from 'jose';
-import { matchRoute, type RouteDefinition } from '#shared/api/routes.ts';
+import { matchRoute, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
 import {
   gatewayErrorBody,
   gatewayErrorStatus,
@@ -16,20 +14,18 @@ import {
  * table, verifies the ID token for `auth: 'user'` routes, builds the proxy event and calls the domain's handler, the
  * same file the cloud's Lambda runs. The route's role gate is the handler's job (functions/lib), as in the cloud.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-type Handler = (
-  event: unknown,
-  context: unknown,
-) => Promise<{
+type ProxyResult = {
   statusCode: number;
   headers?: Record<string, string | number | boolean>;
   multiValueHeaders?: Record<string, (string | number | boolean)[]>;
   body?: string;
   isBase64Encoded?: boolean;
-}>;
+};
 
 export type ApiOptions = {
+  /** Runs the domain's function (functions/<domain>/handler.ts) on the event, as Lambda would. */
+  invoke(domain: ApiDomain, event: unknown, requestId: string): Promise<unknown>;
   verifyIdToken(token: string): Promise<JWTPayload | undefined>;
   /** Extra checks of the twin's own services for /api/health (the handler checks the table and buckets). */
   localHealth(): Promise<string[]>;
@@ -43,8 +39,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 /** What API Gateway answers itself (its gateway responses), from the same table the cloud stack reads. */
-function sendGatewayError(res: ServerResponse, error: GatewayError, headers: Record<string, string> = {}): void {
-  res.writeHead(gatewayErrorStatus(error), { 'content-type': 'application/json', ...headers });
+function sendGatewayError(
+  res: ServerResponse,
+  error: GatewayError,
+  headers: Record<string, string> = {},
+  status = gatewayErrorStatus(error),
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(gatewayErrorBody(error));
 }
 
@@ -80,24 +81,11 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 export function createApi(options: ApiOptions) {
-  const handlers = new Map<string, Promise<Handler>>();
   const corsHeaders = {
     'access-control-allow-origin': options.siteOrigin,
     'access-control-allow-headers': 'authorization,content-type',
     'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
   };
-
-  function loadHandler(route: RouteDefinition): Promise<Handler> {
-    let handler = handlers.get(route.domain);
-    if (!handler) {
-      handler = import(pathToFileURL(join(ROOT, 'functions', route.domain, 'handler.ts')).href).then(
-        (m: { handler: Handler }) => m.handler,
-      );
-      handlers.set(route.domain, handler);
-      handler.catch(() => handlers.delete(route.domain));
-    }
-    return handler;
-  }
 
   async function invoke(
     req: IncomingMessage,
@@ -157,30 +145,17 @@ export function createApi(options: ApiOptions) {
         ...(claims ? { authorizer: { claims } } : {}),
       },
     };
-    const context = {
-      functionName: `imaging-local-${route.domain}`,
-      functionVersion: '$LATEST',
-      invokedFunctionArn: `arn:aws:lambda:${process.env.AWS_REGION ?? 'us-east-1'}:000000000000:function:imaging-local-${route.domain}`,
-      memoryLimitInMB: '1024',
-      awsRequestId: requestId,
-      logGroupName: `/aws/lambda/imaging-local-${route.domain}`,
-      logStreamName: 'local',
-      callbackWaitsForEmptyEventLoop: true,
-      getRemainingTimeInMillis: () => 29_000,
-      done: () => undefined,
-      fail: () => undefined,
-      succeed: () => undefined,
-    };
-    let result: Awaited<ReturnType<Handler>>;
+    let result: ProxyResult;
     try {
-      const handler = await loadHandler(route);
-      result = await handler(event, context);
+      result = (await options.invoke(route.domain, event, requestId)) as ProxyResult;
     } catch (error) {
       // Never the message: it may carry request data. The name and the request id are enough to find it.
       options.log(
         `handler of ${route.domain} failed on ${route.method} ${route.path}: ${error instanceof Error ? error.name : 'error'} (request ${requestId})`,
       );
-      sendGatewayError(res, 'integrationFailure', corsHeaders);
+      // As API Gateway: a function that timed out is 504, one that failed (error, out of memory) 502.
+      const timedOut = error instanceof Error && error.name === 'Sandbox.Timedout';
+      sendGatewayError(res, 'integrationFailure', corsHeaders, timedOut ? 504 : 502);
       return;
     }
     const responseHeaders: Record<string, string | string[]> = {};

@@ -6,6 +6,8 @@ import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shar
 import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ENV } from '#shared/env.ts';
+import type { ApiDomain } from '#shared/api/routes.ts';
+import { apiFunctionDeclarations, type FunctionDeclaration } from '#infra/function-declarations.ts';
 import { createApi } from './api.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
 import { cognitoRequestAllowed, isInternalPeer, peerOf } from './internal-gate.ts';
@@ -19,6 +21,7 @@ import {
   randomSecret,
 } from './data-dir.ts';
 import { ensureTable, startDynamo, type DynamoService } from './dynamo.ts';
+import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinResources } from './function-runtime.ts';
 import { startS3, type S3Service } from './s3.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
@@ -166,7 +169,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       : persistedSecret(dataDir, 'demo-password', generateDemoPassword);
     const pseudonymSecret = persistedSecret(dataDir, 'pseudonym-secret', () => randomSecret(32)).value;
 
-    // The same variables the stack gives each Lambda, pointed at the stand-ins, before any handler is imported.
+    // The twin's own process (the demo seed, tests that reach the stand-ins) sees every name; the functions do not:
+    // each runs with only what its declaration gives it.
     Object.assign(process.env, {
       [ENV.STAGE]: 'local',
       [ENV.TABLE_NAME]: LOCAL_TABLE_NAME,
@@ -193,6 +197,28 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
 
+    // What each function reaches; it gets only the part its declaration grants (function-runtime.ts).
+    const resources: TwinResources = {
+      region: REGION,
+      tableName: LOCAL_TABLE_NAME,
+      buckets: BUCKETS,
+      stateMachineArn: STATE_MACHINE_ARN,
+      pseudonymSecret,
+      siteOrigin: url,
+      endpoints: {
+        dynamodb: `${url}/_aws/dynamodb`,
+        s3: `${url}/_aws/s3`,
+        s3Public: `${url}/_aws/s3`,
+        sfn: `${url}/_aws/sfn`,
+        cognito: `${url}/_aws/cognito`,
+      },
+      passThrough: Object.fromEntries(
+        ['IWS_SILENT_LOGS', 'NODE_NO_WARNINGS']
+          .filter((name) => process.env[name] !== undefined)
+          .map((name) => [name, process.env[name]!]),
+      ),
+    };
+
     const dynamo: DynamoService = await startDynamo(dataDir);
     closers.push(() => dynamo.close());
     const s3: S3Service = await startS3(dataDir, Object.values(BUCKETS));
@@ -203,12 +229,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dataDir,
       stateMachineArn: STATE_MACHINE_ARN,
       concurrency: options.pipelineConcurrency ?? 1,
+      resources: () => resources,
       log,
     });
     closers.push(() => sfn.close());
 
     let ids: PoolIds | undefined;
+    // One Lambda-like function per API domain, built once the user pool exists (requests before that get 503).
+    const apiFunctions = new Map<ApiDomain, LocalFunction>();
+    closers.push(() => Promise.all([...apiFunctions.values()].map((fn) => fn.close())).then(() => undefined));
     const api = createApi({
+      invoke: (domain, event, requestId) => {
+        const fn = apiFunctions.get(domain);
+        if (!fn) return Promise.reject(new Error(`No function for API domain ${domain}`));
+        return fn.invoke(event, requestId);
+      },
       verifyIdToken: (token) => (ids ? cognito.verifyIdToken(ids, token) : Promise.resolve(undefined)),
       localHealth: async () => {
         const failing: string[] = [];
@@ -272,6 +307,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await ensureTable(`${url}/_aws/dynamodb`, LOCAL_TABLE_NAME);
     ids = await cognito.bootstrap();
     Object.assign(process.env, { [ENV.USER_POOL_ID]: ids.userPoolId, [ENV.USER_POOL_CLIENT_ID]: ids.userPoolClientId });
+    Object.assign(resources, { userPoolId: ids.userPoolId, userPoolClientId: ids.userPoolClientId });
+    for (const [domain, declaration] of Object.entries(apiFunctionDeclarations()) as [
+      ApiDomain,
+      FunctionDeclaration,
+    ][]) {
+      apiFunctions.set(domain, createLocalFunction(localFunctionSpec(declaration, resources), { log }));
+    }
     await resetHandlerCaches();
     await seedDemo(cognito, ids, demo.value, log);
 

@@ -14,6 +14,7 @@ type Outcome = {
   ms: number;
   status?: number;
   refused?: true;
+  closed?: string;
   hung?: true;
   body?: string;
   retryAfter?: string | null;

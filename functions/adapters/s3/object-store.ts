@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BucketName, ListedPart, ObjectStore } from '#shared/domain/storage.ts';
-import { prepareClient } from '../aws-clients.ts';
+import { prepareClient } from '#functions/adapters/aws-clients.ts';
 
 export type S3Options = {
   region: string;

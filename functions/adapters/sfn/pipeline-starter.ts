@@ -1,6 +1,6 @@
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import type { PipelineStarter } from '#shared/domain/datasets/ports.ts';
-import { prepareClient } from '../aws-clients.ts';
+import { prepareClient } from '#functions/adapters/aws-clients.ts';
 
 /** Starts the dataset pipeline; the execution name is unique per run (`<datasetId>-<runId>`, within SFN's 80 chars). */
 export function createPipelineStarter(
