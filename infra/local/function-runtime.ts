@@ -128,6 +128,8 @@ export class LambdaInvokeError extends Error {
 
 export type LocalFunction = {
   invoke(event: unknown, requestId?: string): Promise<unknown>;
+  /** Starts one instance ahead of the first call (its cold start), so that call does not wait for it all. */
+  warm(): void;
   /** Worker threads now alive (diagnostics and tests). */
   instances(): number;
   close(): Promise<void>;
@@ -151,14 +153,18 @@ export function createLocalFunction(
   const idleMs = options.idleMs ?? 60_000;
   const maxInstances = options.maxInstances ?? 4;
   const idle: Instance[] = [];
+  /** Started by warm() and not yet taken by a call. */
+  const warming: Instance[] = [];
   const all = new Set<Instance>();
   const waiting: ((instance: Instance) => void)[] = [];
   let closed = false;
 
   function discard(instance: Instance): void {
-    all.delete(instance);
-    const at = idle.indexOf(instance);
-    if (at >= 0) idle.splice(at, 1);
+    if (!all.delete(instance)) return;
+    for (const list of [idle, warming]) {
+      const at = list.indexOf(instance);
+      if (at >= 0) list.splice(at, 1);
+    }
     clearTimeout(instance.idleTimer);
     void instance.worker.terminate();
     // Room for one more: hand it to a waiting call.
@@ -208,14 +214,14 @@ export function createLocalFunction(
       instance.onFailure?.(
         new LambdaInvokeError('Runtime.ExitError', `Runtime exited with error: exit status ${code}`),
       );
-      if (all.has(instance)) discard(instance);
+      discard(instance);
     });
     all.add(instance);
     return instance;
   }
 
   function acquire(): Promise<Instance> {
-    const warm = idle.pop();
+    const warm = idle.pop() ?? warming.pop();
     if (warm) {
       clearTimeout(warm.idleTimer);
       return Promise.resolve(warm);
@@ -280,12 +286,27 @@ export function createLocalFunction(
 
   return {
     invoke,
+    warm() {
+      if (closed || all.size > 0) return;
+      const instance = spawn();
+      warming.push(instance);
+      instance.ready.then(
+        () => {
+          const at = warming.indexOf(instance);
+          if (at < 0) return;
+          warming.splice(at, 1);
+          release(instance);
+        },
+        () => discard(instance),
+      );
+    },
     instances: () => all.size,
     async close() {
       closed = true;
       const instances = [...all];
       all.clear();
       idle.length = 0;
+      warming.length = 0;
       await Promise.all(
         instances.map((instance) => {
           clearTimeout(instance.idleTimer);

@@ -312,7 +312,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ApiDomain,
       FunctionDeclaration,
     ][]) {
-      apiFunctions.set(domain, createLocalFunction(localFunctionSpec(declaration, resources), { log }));
+      const fn = createLocalFunction(localFunctionSpec(declaration, resources), { log });
+      // Cold starts begin now, in the background: the first request waits for the rest of one, if at all.
+      fn.warm();
+      apiFunctions.set(domain, fn);
     }
     await resetHandlerCaches();
     await seedDemo(cognito, ids, demo.value, log);
