@@ -1,13 +1,14 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
 import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ENV } from '#shared/env.ts';
 import type { ApiDomain } from '#shared/api/routes.ts';
 import { apiFunctionDeclarations, type FunctionDeclaration } from '#infra/function-declarations.ts';
+import { seedDemoTenants } from '#functions/adapters/seed.ts';
+import { setDeps } from '#functions/lib/deps.ts';
+import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
 import { cognitoRequestAllowed, isInternalPeer, peerOf } from './internal-gate.ts';
@@ -68,7 +69,6 @@ export const BUCKETS = {
 } as const;
 const REGION = 'us-east-1';
 const STATE_MACHINE_ARN = `arn:aws:states:${REGION}:000000000000:stateMachine:imaging-local-pipeline`;
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What AWS answers a request that needs IAM credentials and carries none. */
 function refuseUnsigned(req: IncomingMessage, res: ServerResponse): void {
@@ -317,8 +317,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       fn.warm();
       apiFunctions.set(domain, fn);
     }
-    await resetHandlerCaches();
-    await seedDemo(cognito, ids, demo.value, log);
+    await seedDemo(cognito, ids, demo.value);
 
     if (options.buildSite !== false && siteSourcesExist() && siteNeedsBuild()) {
       const started = Date.now();
@@ -350,41 +349,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
 }
 
-/** Handlers built in an earlier twin of this process keep clients for its endpoints: make them read env again. */
-async function resetHandlerCaches(): Promise<void> {
-  const deps = join(ROOT, 'functions/lib/deps.ts');
-  const env = join(ROOT, 'functions/lib/env.ts');
-  if (existsSync(deps)) {
-    const module = (await import(pathToFileURL(deps).href)) as { setDeps?: (d: undefined) => void };
-    module.setDeps?.(undefined);
-  }
-  if (existsSync(env)) {
-    const module = (await import(pathToFileURL(env).href)) as { resetEnvCache?: () => void };
-    module.resetEnvCache?.();
-  }
-}
-
-type SeedModule = {
-  seedDemoTenants(deps: {
-    ensureIdentity(user: DemoUser, password: string): Promise<string>;
-    password: string;
-  }): Promise<void>;
-};
-
-/** Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. */
-async function seedDemo(
-  cognito: CognitoService,
-  ids: PoolIds,
-  password: string,
-  log: (line: string) => void,
-): Promise<void> {
-  const ensureIdentity = (user: DemoUser, pw: string) => cognito.ensureIdentity(ids, user, pw);
-  const seedFile = join(ROOT, 'functions/adapters/seed.ts');
-  if (existsSync(seedFile)) {
-    const { seedDemoTenants } = (await import(pathToFileURL(seedFile).href)) as SeedModule;
-    await seedDemoTenants({ ensureIdentity, password });
-    return;
-  }
-  log('functions/adapters/seed.ts is not there yet: demo identities created, table records not seeded');
-  for (const user of DEMO_USERS) await ensureIdentity(user, password);
+/**
+ * Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. The seed
+ * and the handler caches are imported statically: a module load after the port is bound would hold up its answers.
+ */
+async function seedDemo(cognito: CognitoService, ids: PoolIds, password: string): Promise<void> {
+  // Handlers of an earlier twin in this process keep clients for its endpoints: make them read env again.
+  setDeps(undefined);
+  resetEnvCache();
+  await seedDemoTenants({
+    ensureIdentity: (user: DemoUser, pw: string) => cognito.ensureIdentity(ids, user, pw),
+    password,
+  });
 }
