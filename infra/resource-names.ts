@@ -1,5 +1,6 @@
 import { Aws } from 'aws-cdk-lib';
 import type { StageConfig } from './config.ts';
+import type { DataBucket } from './function-declarations.ts';
 
 /**
  * Physical names of the shared data resources, derived from the stage alone. Stacks refer to each other's
@@ -9,8 +10,7 @@ import type { StageConfig } from './config.ts';
  */
 export type ResourceNames = ReturnType<typeof resourceNames>;
 
-export const DATA_BUCKETS = ['uploads', 'studies', 'assets'] as const;
-export type DataBucket = (typeof DATA_BUCKETS)[number];
+export { DATA_BUCKETS, type DataBucket } from './function-declarations.ts';
 
 export function resourceNames(config: Pick<StageConfig, 'prefix'>) {
   const bucket = (purpose: string) => `${config.prefix}-${purpose}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;

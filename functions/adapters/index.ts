@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { serverEnv, type ServerEnv } from '#functions/lib/env.ts';
+import { requireResource, serverEnv, type ServerEnv } from '#functions/lib/env.ts';
+import { ENV } from '#shared/env.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createDocumentClient, type Table } from './dynamo/client.ts';
 import { createAuditLog } from './dynamo/audit-log.ts';
@@ -18,14 +19,23 @@ import type { BucketName } from '#shared/domain/storage.ts';
 /** Builds every port from the environment: the same code in Lambda and in the local twin (endpoints differ). */
 export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
   const region = env.AWS_REGION;
+  // Names are read on use: a function may reach only what its declaration grants, and fails naming the variable if not.
   const table: Table = {
     doc: createDocumentClient({ region, endpoint: env.DYNAMODB_ENDPOINT }),
-    tableName: env.TABLE_NAME,
+    get tableName() {
+      return requireResource(env, ENV.TABLE_NAME);
+    },
   };
   const buckets: Record<BucketName, string> = {
-    uploads: env.UPLOADS_BUCKET,
-    studies: env.STUDIES_BUCKET,
-    assets: env.ASSETS_BUCKET,
+    get uploads() {
+      return requireResource(env, ENV.UPLOADS_BUCKET);
+    },
+    get studies() {
+      return requireResource(env, ENV.STUDIES_BUCKET);
+    },
+    get assets() {
+      return requireResource(env, ENV.ASSETS_BUCKET);
+    },
   };
   const objects = createObjectStore({
     region,

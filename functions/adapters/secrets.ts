@@ -1,4 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { prepareClient } from './aws-clients.ts';
 
 /**
  * The pseudonym key (UID hashing, patient aliases): PSEUDONYM_SECRET locally, Secrets Manager in the cloud,
@@ -13,7 +14,7 @@ export function createSecretSource(
     (cached ??= (async () => {
       if (options.secret) return options.secret;
       if (!options.secretArn) throw new Error('No pseudonym secret configured');
-      const sm = client ?? new SecretsManagerClient({ region: options.region });
+      const sm = client ?? prepareClient(new SecretsManagerClient({ region: options.region }));
       const result = await sm.send(new GetSecretValueCommand({ SecretId: options.secretArn }));
       if (!result.SecretString) throw new Error('The pseudonym secret is empty');
       return result.SecretString;

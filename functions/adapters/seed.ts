@@ -1,7 +1,8 @@
 import { DEFAULT_PERMISSIONS } from '#shared/auth/roles.ts';
 import { DEMO_HOSPITALS, DEMO_USERS, SYSTEM_HOSPITAL_ID, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import { serverEnv } from '#functions/lib/env.ts';
+import { requireResource, serverEnv } from '#functions/lib/env.ts';
+import { ENV } from '#shared/env.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { createDocumentClient } from './dynamo/client.ts';
 
@@ -20,7 +21,7 @@ export async function seedDemoTenants(deps: {
     deps.directory ??
     createDirectory({
       doc: createDocumentClient({ region: env!.AWS_REGION, endpoint: env!.DYNAMODB_ENDPOINT }),
-      tableName: env!.TABLE_NAME,
+      tableName: requireResource(env!, ENV.TABLE_NAME),
     });
   const now = deps.now ?? new Date().toISOString();
   await directory.putHospital({

@@ -2,35 +2,48 @@ import { z } from 'zod';
 import { ENV } from '#shared/env.ts';
 
 /**
- * Reads the environment once, through a schema, and fails fast at init when something is missing: a
- * misconfigured Lambda should die at cold start, not halfway through a request. Names come from shared/env.ts.
+ * Reads the environment once, through a schema. A function gets the name of a table, bucket, secret or state machine
+ * only when it is granted that resource (infra/function-declarations.ts), so those are optional here and
+ * requireResource() fails on first use, naming the variable, when a function reaches for something it was not given.
+ * Names come from shared/env.ts.
  */
 const optional = z.string().min(1).optional();
-const EnvSchema = z
-  .object({
-    [ENV.STAGE]: z.string().min(1).default('local'),
-    [ENV.TABLE_NAME]: z.string().min(1),
-    [ENV.UPLOADS_BUCKET]: z.string().min(1),
-    [ENV.STUDIES_BUCKET]: z.string().min(1),
-    [ENV.ASSETS_BUCKET]: z.string().min(1),
-    [ENV.STATE_MACHINE_ARN]: optional,
-    [ENV.USER_POOL_ID]: optional,
-    [ENV.USER_POOL_CLIENT_ID]: optional,
-    [ENV.PSEUDONYM_SECRET_ARN]: optional,
-    [ENV.PSEUDONYM_SECRET]: optional,
-    [ENV.DYNAMODB_ENDPOINT]: optional,
-    [ENV.S3_ENDPOINT]: optional,
-    [ENV.S3_PUBLIC_ENDPOINT]: optional,
-    [ENV.SFN_ENDPOINT]: optional,
-    [ENV.COGNITO_ENDPOINT]: optional,
-    [ENV.SITE_ORIGIN]: optional,
-    AWS_REGION: z.string().min(1).default('us-east-1'),
-  })
-  .refine((env) => env[ENV.PSEUDONYM_SECRET] || env[ENV.PSEUDONYM_SECRET_ARN], {
-    message: `${ENV.PSEUDONYM_SECRET_ARN} (or ${ENV.PSEUDONYM_SECRET} locally) must be set`,
-  });
+const EnvSchema = z.object({
+  [ENV.STAGE]: z.string().min(1).default('local'),
+  [ENV.TABLE_NAME]: optional,
+  [ENV.UPLOADS_BUCKET]: optional,
+  [ENV.STUDIES_BUCKET]: optional,
+  [ENV.ASSETS_BUCKET]: optional,
+  [ENV.STATE_MACHINE_ARN]: optional,
+  [ENV.USER_POOL_ID]: optional,
+  [ENV.USER_POOL_CLIENT_ID]: optional,
+  [ENV.PSEUDONYM_SECRET_ARN]: optional,
+  [ENV.PSEUDONYM_SECRET]: optional,
+  [ENV.DYNAMODB_ENDPOINT]: optional,
+  [ENV.S3_ENDPOINT]: optional,
+  [ENV.S3_PUBLIC_ENDPOINT]: optional,
+  [ENV.SFN_ENDPOINT]: optional,
+  [ENV.COGNITO_ENDPOINT]: optional,
+  [ENV.SITE_ORIGIN]: optional,
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+});
 
 export type ServerEnv = z.infer<typeof EnvSchema>;
+
+/** A resource this function was not granted: its name is not in the environment. */
+export class MissingResourceError extends Error {
+  override name = 'MissingResourceError';
+  constructor(variable: string) {
+    super(`${variable} is not set: this function is not granted that resource (see its declaration)`);
+  }
+}
+
+/** The value of a resource variable, or MissingResourceError when the function has no grant for it. */
+export function requireResource(env: ServerEnv, variable: (typeof ENV)[keyof typeof ENV]): string {
+  const value = (env as Record<string, string | undefined>)[variable];
+  if (!value) throw new MissingResourceError(variable);
+  return value;
+}
 
 let cached: ServerEnv | undefined;
 

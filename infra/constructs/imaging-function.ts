@@ -2,7 +2,7 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
@@ -10,10 +10,22 @@ import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TABLE_KEYS } from '#shared/db/table.ts';
 import { ENV } from '#shared/env.ts';
 import type { StageConfig } from '#infra/config.ts';
-import { bucketArn, DATA_BUCKETS, resourceNames, tableArn, type DataBucket } from '#infra/resource-names.ts';
+import {
+  DATA_BUCKETS,
+  grantStatements,
+  type DataBucket,
+  type EnvName,
+  type FunctionDeclaration,
+} from '#infra/function-declarations.ts';
+import { bucketArn, resourceNames, tableArn } from '#infra/resource-names.ts';
+
+const BUCKET_ENV: Record<DataBucket, EnvName> = {
+  uploads: ENV.UPLOADS_BUCKET,
+  studies: ENV.STUDIES_BUCKET,
+  assets: ENV.ASSETS_BUCKET,
+};
 
 export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,30 +43,10 @@ function resolveEntry(scope: Construct, entry: string): string {
   throw new Error(`Lambda entry ${entry} does not exist (it must export \`handler\`)`);
 }
 
-/** What a function may do in a data bucket; each maps to an explicit action list (no `s3:*` style wildcards). */
-export type BucketAccess = 'read' | 'write' | 'delete' | 'list' | 'multipart';
-
-const BUCKET_OBJECT_ACTIONS: Record<Exclude<BucketAccess, 'list'>, string[]> = {
-  read: ['s3:GetObject', 's3:GetObjectVersion'],
-  write: ['s3:PutObject'],
-  delete: ['s3:DeleteObject'],
-  // Presigned multipart uploads are signed with the function's credentials, so it needs the part-level actions.
-  multipart: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
-};
-
-const BUCKET_ENV: Record<DataBucket, string> = {
-  uploads: ENV.UPLOADS_BUCKET,
-  studies: ENV.STUDIES_BUCKET,
-  assets: ENV.ASSETS_BUCKET,
-};
-
 export type ImagingFunctionProps = {
   config: StageConfig;
-  /** Entry file relative to the repository root; it exports `handler`. */
-  entry: string;
-  description: string;
-  memoryMb?: number;
-  timeoutSeconds?: number;
+  /** Entry, memory, timeout, grants and environment (infra/function-declarations.ts). */
+  declaration: FunctionDeclaration;
   /** Customer-managed key for the log group and for the data this function touches. */
   dataKey: IKey;
   pseudonymSecret: ISecret;
@@ -64,6 +56,29 @@ export type ImagingFunctionProps = {
    */
   reservedConcurrency?: number;
   concurrencyBound?: string;
+  /** Where the declaration grants them: the pipeline it starts, the user pool it administers. */
+  stateMachineArn?: string;
+  userPoolArn?: string;
+  /** Values of declared variables that are not the stage's data names (user pool ids, site origin). */
+  environment?: Partial<Record<EnvName, string>>;
+};
+
+/**
+ * How every function is bundled: an ESM bundle by the local esbuild with everything inside, the AWS SDK included,
+ * so the cloud runs the SDK version the tests and the twin ran (not whatever the runtime ships).
+ */
+export const LAMBDA_BUNDLING: BundlingOptions = {
+  format: OutputFormat.ESM,
+  target: 'node22',
+  platform: 'node',
+  mainFields: ['module', 'main'],
+  // ESM bundles have no `require`; CommonJS dependencies bundled inside still call it.
+  banner:
+    "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  externalModules: [],
+  bundleAwsSDK: true,
+  sourceMap: true,
+  minify: true,
 };
 
 /**
@@ -74,13 +89,11 @@ export type ImagingFunctionProps = {
  */
 export class ImagingFunction extends NodejsFunction {
   readonly executionRole: Role;
-  private readonly config: StageConfig;
-  private readonly dataKey: IKey;
-  private readonly pseudonymSecret: ISecret;
-  private hasDataKeyGrant = false;
+  readonly declaration: FunctionDeclaration;
 
-  constructor(scope: Construct, id: string, props: ImagingFunctionProps) {
-    const { config } = props;
+  constructor(scope: Construct, props: ImagingFunctionProps) {
+    const { config, declaration } = props;
+    const id = declaration.id;
     const names = resourceNames(config);
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: config.logRetention,
@@ -89,49 +102,43 @@ export class ImagingFunction extends NodejsFunction {
     });
     const role = new Role(scope, `${id}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of ${props.entry} (${config.stage})`,
+      description: `Execution role of ${declaration.entry} (${config.stage})`,
     });
+    const values: Partial<Record<EnvName, string>> = {
+      [ENV.STAGE]: config.stage,
+      [ENV.TABLE_NAME]: names.table,
+      ...Object.fromEntries(DATA_BUCKETS.map((bucket) => [BUCKET_ENV[bucket], names.buckets[bucket]])),
+      [ENV.PSEUDONYM_SECRET_ARN]: props.pseudonymSecret.secretArn,
+      ...(props.stateMachineArn ? { [ENV.STATE_MACHINE_ARN]: props.stateMachineArn } : {}),
+      ...props.environment,
+    };
+    const environment: Record<string, string> = {};
+    for (const name of declaration.env) {
+      const value = values[name];
+      if (value === undefined) throw new Error(`${declaration.id} declares ${name} but its stack gives no value`);
+      environment[name] = value;
+    }
     super(scope, id, {
-      entry: resolveEntry(scope, props.entry),
+      entry: resolveEntry(scope, declaration.entry),
       projectRoot: REPOSITORY_ROOT,
       depsLockFilePath: path.join(REPOSITORY_ROOT, 'package-lock.json'),
       handler: 'handler',
-      description: props.description,
+      description: declaration.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memoryMb ?? 512,
+      memorySize: declaration.memoryMb,
       ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
-      timeout: Duration.seconds(props.timeoutSeconds ?? 29),
+      timeout: Duration.seconds(declaration.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
-      // functions/lib/env.ts requires every data name at cold start; names grant nothing, the bind* calls do.
-      environment: {
-        [ENV.STAGE]: config.stage,
-        [ENV.TABLE_NAME]: names.table,
-        ...Object.fromEntries(DATA_BUCKETS.map((bucket) => [BUCKET_ENV[bucket], names.buckets[bucket]])),
-        [ENV.PSEUDONYM_SECRET_ARN]: props.pseudonymSecret.secretArn,
-        NODE_OPTIONS: '--enable-source-maps',
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        platform: 'node',
-        mainFields: ['module', 'main'],
-        // ESM bundles have no `require`; CommonJS dependencies bundled inside still call it.
-        banner:
-          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-        // The Node 22 runtime ships AWS SDK v3; everything else is bundled.
-        externalModules: ['@aws-sdk/*'],
-        sourceMap: true,
-        minify: true,
-      },
+      environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: LAMBDA_BUNDLING,
     });
     this.executionRole = role;
-    this.config = config;
-    this.dataKey = props.dataKey;
-    this.pseudonymSecret = props.pseudonymSecret;
+    this.declaration = declaration;
     logGroup.grantWrite(role);
+    this.grantDeclared(props);
     Validations.of(role).acknowledge(
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
@@ -147,7 +154,9 @@ export class ImagingFunction extends NodejsFunction {
     );
     if (props.reservedConcurrency === undefined) {
       if (!props.concurrencyBound)
-        throw new Error(`${props.entry}: give reservedConcurrency, or concurrencyBound to say what bounds its load`);
+        throw new Error(
+          `${props.declaration.entry}: give reservedConcurrency, or concurrencyBound to say what bounds its load`,
+        );
       Validations.of(this).acknowledge({ id: 'HIPAA.Security-LambdaConcurrency', reason: props.concurrencyBound });
     }
     Validations.of(this).acknowledge(
@@ -169,110 +178,41 @@ export class ImagingFunction extends NodejsFunction {
     );
   }
 
-  /** Item access on the single table and its indexes ('describe' only answers a health check). */
-  bindTable(access: 'describe' | 'read' | 'readWrite'): this {
-    const names = resourceNames(this.config);
-    if (access === 'describe') {
-      this.executionRole.addToPolicy(
-        new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [tableArn(names.table)] }),
-      );
-      return this;
+  /** The declaration's statements, on the stage's resources. */
+  private grantDeclared(props: ImagingFunctionProps): void {
+    const names = resourceNames(props.config);
+    const needs = (what: string, value: string | undefined): string => {
+      if (value) return value;
+      throw new Error(`${props.declaration.id} is granted ${what} but its stack gives no ARN for it`);
+    };
+    const statements = grantStatements(props.declaration, {
+      table: tableArn(names.table),
+      buckets: {
+        uploads: bucketArn(names.buckets.uploads),
+        studies: bucketArn(names.buckets.studies),
+        assets: bucketArn(names.buckets.assets),
+      },
+      get stateMachine() {
+        return needs('the pipeline', props.stateMachineArn);
+      },
+      pseudonymSecret: props.pseudonymSecret.secretArn,
+      get userPool() {
+        return needs('the user pool', props.userPoolArn);
+      },
+      dataKey: props.dataKey.keyArn,
+    });
+    for (const statement of statements) {
+      this.executionRole.addToPolicy(new PolicyStatement({ effect: Effect.ALLOW, ...statement }));
     }
-    const read = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-    const write = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-    this.executionRole.addToPolicy(
-      new PolicyStatement({
-        actions: access === 'read' ? read : [...read, ...write],
-        resources: [tableArn(names.table)],
-      }),
-    );
-    // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
-    this.executionRole.addToPolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:Query'],
-        resources: [TABLE_KEYS.gsi1, TABLE_KEYS.gsi2, TABLE_KEYS.gsi3].map(
-          (gsi) => `${tableArn(names.table)}/index/${gsi.index}`,
-        ),
-      }),
-    );
-    this.grantDataKey();
-    return this;
-  }
-
-  /** The listed access to one data bucket ('list' is ListBucket, which HeadBucket also needs). */
-  bindBucket(bucket: DataBucket, access: readonly BucketAccess[]): this {
-    const name = resourceNames(this.config).buckets[bucket];
-    const objectActions = [...new Set(access.flatMap((a) => (a === 'list' ? [] : BUCKET_OBJECT_ACTIONS[a])))];
-    if (objectActions.length > 0) {
-      const objects = `${bucketArn(name)}/*`;
-      this.executionRole.addToPolicy(new PolicyStatement({ actions: objectActions, resources: [objects] }));
+    for (const bucket of DATA_BUCKETS) {
+      const objects = `${bucketArn(names.buckets[bucket])}/*`;
+      if (!statements.some((s) => s.resources.includes(objects))) continue;
       this.acknowledgeWildcard(
         objects,
         `Objects of the ${bucket} bucket are keyed by hospital and dataset ids known only at run time; ` +
           'the bucket itself is fixed and the actions are listed one by one.',
       );
     }
-    if (access.includes('list')) {
-      this.executionRole.addToPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn(name)] }));
-    }
-    this.grantDataKey();
-    return this;
-  }
-
-  /** STATE_MACHINE_ARN plus states:StartExecution on the dataset pipeline only. */
-  bindPipelineStart(stateMachineArn: string): this {
-    this.addEnvironment(ENV.STATE_MACHINE_ARN, stateMachineArn);
-    this.executionRole.addToPolicy(
-      new PolicyStatement({ actions: ['states:StartExecution'], resources: [stateMachineArn] }),
-    );
-    return this;
-  }
-
-  /** Administration of users and group membership in the one user pool (users and invitations domains). */
-  bindUserPoolAdmin(userPoolArn: string): this {
-    this.executionRole.addToPolicy(
-      new PolicyStatement({
-        actions: [
-          'cognito-idp:AdminCreateUser',
-          'cognito-idp:AdminGetUser',
-          'cognito-idp:AdminUpdateUserAttributes',
-          'cognito-idp:AdminAddUserToGroup',
-          'cognito-idp:AdminRemoveUserFromGroup',
-          'cognito-idp:AdminListGroupsForUser',
-          'cognito-idp:AdminDisableUser',
-          'cognito-idp:AdminEnableUser',
-          'cognito-idp:AdminResetUserPassword',
-        ],
-        resources: [userPoolArn],
-      }),
-    );
-    return this;
-  }
-
-  /** Read access to the pseudonymisation secret (its ARN is in every function's environment, the value is not). */
-  bindPseudonymSecret(): this {
-    // An explicit statement, not secret.grantRead(): that would edit the storage stack's key policy (a stack cycle).
-    this.executionRole.addToPolicy(
-      new PolicyStatement({
-        actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
-        resources: [this.pseudonymSecret.secretArn],
-      }),
-    );
-    this.grantDataKey();
-    return this;
-  }
-
-  /** Data in the table and buckets is encrypted with the stage's key: use it, never administer it. */
-  private grantDataKey(): void {
-    if (this.hasDataKeyGrant) return;
-    this.hasDataKeyGrant = true;
-    this.executionRole.addToPolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
-        resources: [this.dataKey.keyArn],
-      }),
-    );
   }
 
   /** Acknowledges exactly the cdk-nag IAM5 finding this resource produces, with the reason it is needed. */

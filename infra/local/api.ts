@@ -1,32 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { JWTPayload } from 'jose';
-import { matchRoute, type RouteDefinition } from '#shared/api/routes.ts';
-import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
+import { matchRoute, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import {
+  gatewayErrorBody,
+  gatewayErrorStatus,
+  MAX_REQUEST_BODY_BYTES,
+  type GatewayError,
+} from '#shared/api/gateway-errors.ts';
 
 /**
  * The local stand-in for API Gateway (REST, Lambda proxy integration) + its Cognito authorizer: matches the route
  * table, verifies the ID token for `auth: 'user'` routes, builds the proxy event and calls the domain's handler, the
  * same file the cloud's Lambda runs. The route's role gate is the handler's job (functions/lib), as in the cloud.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** API Gateway's payload limit. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-type Handler = (
-  event: unknown,
-  context: unknown,
-) => Promise<{
+type ProxyResult = {
   statusCode: number;
   headers?: Record<string, string | number | boolean>;
   multiValueHeaders?: Record<string, (string | number | boolean)[]>;
   body?: string;
   isBase64Encoded?: boolean;
-}>;
+};
 
 export type ApiOptions = {
+  /** Runs the domain's function (functions/<domain>/handler.ts) on the event, as Lambda would. */
+  invoke(domain: ApiDomain, event: unknown, requestId: string): Promise<unknown>;
   verifyIdToken(token: string): Promise<JWTPayload | undefined>;
   /** Extra checks of the twin's own services for /api/health (the handler checks the table and buckets). */
   localHealth(): Promise<string[]>;
@@ -39,8 +38,15 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, code: ErrorCode, headers: Record<string, string> = {}): void {
-  sendJson(res, ERROR_CATALOGUE[code].status, { error: { code, message: catalogueMessage(code) } }, headers);
+/** What API Gateway answers itself (its gateway responses), from the same table the cloud stack reads. */
+function sendGatewayError(
+  res: ServerResponse,
+  error: GatewayError,
+  headers: Record<string, string> = {},
+  status = gatewayErrorStatus(error),
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(gatewayErrorBody(error));
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -49,9 +55,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= MAX_REQUEST_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > MAX_REQUEST_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -75,24 +81,11 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 export function createApi(options: ApiOptions) {
-  const handlers = new Map<string, Promise<Handler>>();
   const corsHeaders = {
     'access-control-allow-origin': options.siteOrigin,
     'access-control-allow-headers': 'authorization,content-type',
     'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
   };
-
-  function loadHandler(route: RouteDefinition): Promise<Handler> {
-    let handler = handlers.get(route.domain);
-    if (!handler) {
-      handler = import(pathToFileURL(join(ROOT, 'functions', route.domain, 'handler.ts')).href).then(
-        (m: { handler: Handler }) => m.handler,
-      );
-      handlers.set(route.domain, handler);
-      handler.catch(() => handlers.delete(route.domain));
-    }
-    return handler;
-  }
 
   async function invoke(
     req: IncomingMessage,
@@ -104,7 +97,7 @@ export function createApi(options: ApiOptions) {
   ) {
     const body = await readBody(req);
     if (body === 'too-large') {
-      sendError(res, 'PAYLOAD_TOO_LARGE');
+      sendGatewayError(res, 'bodyTooLarge', corsHeaders);
       return;
     }
     const headers: Record<string, string> = {};
@@ -152,30 +145,17 @@ export function createApi(options: ApiOptions) {
         ...(claims ? { authorizer: { claims } } : {}),
       },
     };
-    const context = {
-      functionName: `imaging-local-${route.domain}`,
-      functionVersion: '$LATEST',
-      invokedFunctionArn: `arn:aws:lambda:${process.env.AWS_REGION ?? 'us-east-1'}:000000000000:function:imaging-local-${route.domain}`,
-      memoryLimitInMB: '1024',
-      awsRequestId: requestId,
-      logGroupName: `/aws/lambda/imaging-local-${route.domain}`,
-      logStreamName: 'local',
-      callbackWaitsForEmptyEventLoop: true,
-      getRemainingTimeInMillis: () => 29_000,
-      done: () => undefined,
-      fail: () => undefined,
-      succeed: () => undefined,
-    };
-    let result: Awaited<ReturnType<Handler>>;
+    let result: ProxyResult;
     try {
-      const handler = await loadHandler(route);
-      result = await handler(event, context);
+      result = (await options.invoke(route.domain, event, requestId)) as ProxyResult;
     } catch (error) {
       // Never the message: it may carry request data. The name and the request id are enough to find it.
       options.log(
         `handler of ${route.domain} failed on ${route.method} ${route.path}: ${error instanceof Error ? error.name : 'error'} (request ${requestId})`,
       );
-      sendError(res, 'INTERNAL', corsHeaders);
+      // As API Gateway: a function that timed out is 504, one that failed (error, out of memory) 502.
+      const timedOut = error instanceof Error && error.name === 'Sandbox.Timedout';
+      sendGatewayError(res, 'integrationFailure', corsHeaders, timedOut ? 504 : 502);
       return;
     }
     const responseHeaders: Record<string, string | string[]> = {};
@@ -197,10 +177,16 @@ export function createApi(options: ApiOptions) {
       res.end();
       return;
     }
+    // API Gateway refuses an oversized payload at the door, before routing or the authorizer.
+    if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES) {
+      req.resume();
+      sendGatewayError(res, 'bodyTooLarge', corsHeaders);
+      return;
+    }
     const matched = matchRoute(req.method ?? 'GET', url.pathname);
     if (!matched) {
       req.resume();
-      sendError(res, 'NOT_FOUND', corsHeaders);
+      sendGatewayError(res, 'unknownRoute', corsHeaders);
       return;
     }
     if (matched.route.path === '/api/health') {
@@ -217,7 +203,7 @@ export function createApi(options: ApiOptions) {
       const payload = token ? await options.verifyIdToken(token) : undefined;
       if (!payload) {
         req.resume();
-        sendError(res, 'NO_TOKEN', corsHeaders);
+        sendGatewayError(res, 'unauthorized', corsHeaders);
         return;
       }
       claims = claimsAsStrings(payload);

@@ -1,10 +1,10 @@
 /**
  * The local state-machine executor, in its own process so CPU-heavy pipeline tasks never stall the twin's HTTP
  * server. It runs the SAME ASL (shared/pipeline/definition.ts) with aws-local-stepfunctions, every Task state mapped
- * by name to the same handler file the cloud's Lambda runs. Forked by sfn.ts; exits when the twin goes away.
+ * by name to the same handler file the cloud's Lambda runs, each in its own Lambda-like thread (function-runtime.ts:
+ * the task's environment, grants, memory size and timeout). Forked by sfn.ts; exits when the twin goes away.
  */
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pipelineTaskDeclaration } from '#infra/function-declarations.ts';
 import {
   ALL_PIPELINE_TASKS,
   buildPipelineDefinition,
@@ -13,6 +13,7 @@ import {
   substituteDefinition,
   taskArnVariable,
 } from '#shared/pipeline/definition.ts';
+import { createLocalFunction, localFunctionSpec, TWIN_RESOURCES_ENV, type TwinResources } from './function-runtime.ts';
 
 // aws-local-stepfunctions 3 targets Node 22: on Node 20 its Task timeouts need Promise.withResolvers.
 const promiseStatics = Promise as unknown as { withResolvers?: unknown };
@@ -35,7 +36,6 @@ export type WorkerReply =
   | { type: 'done'; executionArn: string; status: 'SUCCEEDED'; output: string }
   | { type: 'done'; executionArn: string; status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error: string; cause: string };
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REGION = process.env.AWS_REGION ?? 'us-east-1';
 /** Retry back-off shortened locally: the ASL's 2 s/4 s/8 s becomes 200 ms each. */
 const LOCAL_RETRY_INTERVAL_MS = 200;
@@ -53,16 +53,17 @@ async function main(): Promise<void> {
     Object.fromEntries(ALL_PIPELINE_TASKS.map((task) => [taskArnVariable(task.state), localTaskArn(task.state)])),
   );
   const machine = new StateMachine(definition as never, { validationOptions: { checkArn: true, checkPaths: true } });
+  const resources = JSON.parse(process.env[TWIN_RESOURCES_ENV] ?? 'null') as TwinResources | null;
+  if (!resources) throw new Error(`${TWIN_RESOURCES_ENV} is not set`);
+  const functions = ALL_PIPELINE_TASKS.map((task) => ({
+    task,
+    fn: createLocalFunction(localFunctionSpec(pipelineTaskDeclaration(task), resources)),
+  }));
+  // Task outputs are JSON, as a Lambda's are; a failure keeps its error type, which Retry and Catch match.
   const handlers = Object.fromEntries(
-    ALL_PIPELINE_TASKS.map((task) => [
+    functions.map(({ task, fn }) => [
       task.state,
-      async (input: unknown): Promise<never> => {
-        const module = (await import(pathToFileURL(join(ROOT, task.entry)).href)) as {
-          handler: (event: unknown, context: unknown) => Promise<unknown>;
-        };
-        // Task outputs are JSON, as a Lambda's are.
-        return (await module.handler(input, lambdaContext(task.state, task.timeoutSeconds))) as never;
-      },
+      (input: unknown): Promise<never> => fn.invoke(input) as Promise<never>,
     ]),
   );
   // Waiting for a run slot keeps a pace that lets a running execution finish meanwhile.
@@ -142,24 +143,6 @@ async function main(): Promise<void> {
   });
   process.on('disconnect', () => process.exit(0));
   process.send?.({ type: 'ready' });
-}
-
-function lambdaContext(state: string, timeoutSeconds: number) {
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  return {
-    functionName: `imaging-local-${state}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: localTaskArn(state),
-    memoryLimitInMB: '1024',
-    awsRequestId: crypto.randomUUID(),
-    logGroupName: `/aws/lambda/imaging-local-${state}`,
-    logStreamName: 'local',
-    callbackWaitsForEmptyEventLoop: true,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 if (process.send) {

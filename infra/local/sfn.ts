@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureDir, writeJson } from './data-dir.ts';
+import { TWIN_RESOURCES_ENV, type TwinResources } from './function-runtime.ts';
 import type { WorkerReply, WorkerRequest } from './pipeline-worker.ts';
 
 /**
@@ -77,6 +78,8 @@ export function startSfn(options: {
   dataDir: string;
   stateMachineArn: string;
   concurrency: number;
+  /** What the task functions reach; read when the worker starts (the user pool exists by then). */
+  resources: () => TwinResources;
   log: (line: string) => void;
 }): SfnService {
   const dir = ensureDir(join(options.dataDir, 'sfn'));
@@ -103,12 +106,13 @@ export function startSfn(options: {
   function startWorker(): Promise<ChildProcess> {
     const child = fork(WORKER, [], {
       execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href],
-      env: { ...process.env },
+      env: { ...process.env, [TWIN_RESOURCES_ENV]: JSON.stringify(options.resources()) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     worker = child;
     child.on('message', (message: WorkerReply | { type: 'ready' }) => {
-      if (message.type === 'done') finish(message);
+      // A stop cuts the services under a running task: what it reports then is no verdict; the run resumes at the next start.
+      if (message.type === 'done' && !closing) finish(message);
     });
     child.once('exit', (code, signal) => {
       if (worker === child) {

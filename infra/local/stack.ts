@@ -1,10 +1,14 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
 import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ENV } from '#shared/env.ts';
+import type { ApiDomain } from '#shared/api/routes.ts';
+import { apiFunctionDeclarations, type FunctionDeclaration } from '#infra/function-declarations.ts';
+import { seedDemoTenants } from '#functions/adapters/seed.ts';
+import { setDeps } from '#functions/lib/deps.ts';
+import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
@@ -19,6 +23,7 @@ import {
   randomSecret,
 } from './data-dir.ts';
 import { ensureTable, startDynamo, type DynamoService } from './dynamo.ts';
+import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinResources } from './function-runtime.ts';
 import { objectStoreCredentials, startS3, type S3Service } from './s3.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
@@ -65,13 +70,26 @@ export const BUCKETS = {
 } as const;
 const REGION = 'us-east-1';
 const STATE_MACHINE_ARN = `arn:aws:states:${REGION}:000000000000:stateMachine:imaging-local-pipeline`;
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What AWS answers a request that needs IAM credentials and carries none. */
 function refuseUnsigned(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
   res.writeHead(403, { 'content-type': 'application/x-amz-json-1.1' });
   res.end(JSON.stringify({ __type: 'MissingAuthenticationTokenException', message: 'Missing Authentication Token' }));
+}
+
+/**
+ * The answer to any request while the twin starts or stops: 503 with Retry-After and the catalogue's body. The port
+ * is bound first (so a clash is reported at once), and from then on every request gets an answer, never silence.
+ */
+function answerUnavailable(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.writeHead(gatewayErrorStatus('unavailable'), {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
+  res.end(gatewayErrorBody('unavailable'));
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -99,7 +117,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const dataDir = ensureDir(resolve(options.dataDir));
   const releaseLock = acquireDataDirLock(dataDir);
   const closers: (() => Promise<void> | void)[] = [releaseLock];
+  let ready = false;
+  let route: (req: IncomingMessage, res: ServerResponse) => void = answerUnavailable;
   const stopAll = async () => {
+    // While the services stop, requests are refused with 503, never left waiting on a closed store.
+    ready = false;
+    route = answerUnavailable;
     for (const close of closers.splice(0).reverse()) {
       try {
         await close();
@@ -109,8 +132,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
   };
 
-  let ready = false;
-  let route: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
   const server = createServer((req, res) => route(req, res));
   server.keepAliveTimeout = 5000;
   const host = options.host ?? '127.0.0.1';
@@ -151,7 +172,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       : persistedSecret(dataDir, 'demo-password', generateDemoPassword);
     const pseudonymSecret = persistedSecret(dataDir, 'pseudonym-secret', () => randomSecret(32)).value;
 
-    // The same variables the stack gives each Lambda, pointed at the stand-ins, before any handler is imported.
+    // The twin's own process (the demo seed, tests that reach the stand-ins) sees every name; the functions do not:
+    // each runs with only what its declaration gives it.
     Object.assign(process.env, {
       [ENV.STAGE]: 'local',
       [ENV.TABLE_NAME]: LOCAL_TABLE_NAME,
@@ -178,6 +200,29 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
 
+    // What each function reaches; it gets only the part its declaration grants (function-runtime.ts).
+    const resources: TwinResources = {
+      region: REGION,
+      tableName: LOCAL_TABLE_NAME,
+      buckets: BUCKETS,
+      stateMachineArn: STATE_MACHINE_ARN,
+      pseudonymSecret,
+      siteOrigin: url,
+      credentials: s3Credentials,
+      endpoints: {
+        dynamodb: `${url}/_aws/dynamodb`,
+        s3: `${url}/_aws/s3`,
+        s3Public: `${url}/_aws/s3`,
+        sfn: `${url}/_aws/sfn`,
+        cognito: `${url}/_aws/cognito`,
+      },
+      passThrough: Object.fromEntries(
+        ['IWS_SILENT_LOGS', 'NODE_NO_WARNINGS']
+          .filter((name) => process.env[name] !== undefined)
+          .map((name) => [name, process.env[name]!]),
+      ),
+    };
+
     const dynamo: DynamoService = await startDynamo(dataDir);
     closers.push(() => dynamo.close());
     const s3: S3Service = await startS3(dataDir, Object.values(BUCKETS), {
@@ -191,12 +236,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dataDir,
       stateMachineArn: STATE_MACHINE_ARN,
       concurrency: options.pipelineConcurrency ?? 1,
+      resources: () => resources,
       log,
     });
     closers.push(() => sfn.close());
 
     let ids: PoolIds | undefined;
+    // One Lambda-like function per API domain, built once the user pool exists (requests before that get 503).
+    const apiFunctions = new Map<ApiDomain, LocalFunction>();
+    closers.push(() => Promise.all([...apiFunctions.values()].map((fn) => fn.close())).then(() => undefined));
     const api = createApi({
+      invoke: (domain, event, requestId) => {
+        const fn = apiFunctions.get(domain);
+        if (!fn) return Promise.reject(new Error(`No function for API domain ${domain}`));
+        return fn.invoke(event, requestId);
+      },
       verifyIdToken: (token) => (ids ? cognito.verifyIdToken(ids, token) : Promise.resolve(undefined)),
       localHealth: async () => {
         const failing: string[] = [];
@@ -241,27 +295,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }
       const requestUrl = new URL(rawUrl, url);
       if (requestUrl.pathname === '/api' || requestUrl.pathname.startsWith('/api/')) {
-        if (!ready) {
-          req.resume();
-          res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-          res.end(JSON.stringify({ status: 'starting' }));
-          return;
-        }
+        if (!ready) return answerUnavailable(req, res);
         capApi(req, res, requestUrl, () => api(req, res, requestUrl)).catch(() => {
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({
-              error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
-            }),
-          );
+          if (!res.headersSent)
+            res.writeHead(gatewayErrorStatus('integrationFailure'), { 'content-type': 'application/json' });
+          res.end(gatewayErrorBody('integrationFailure'));
         });
         return;
       }
       if (requestUrl.pathname === '/config.json') {
+        if (!ready) return answerUnavailable(req, res);
         req.resume();
         const origin = req.headers.host ? `http://${req.headers.host}` : url;
-        res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        res.end(JSON.stringify(ready ? runtimeConfig(origin) : { status: 'starting' }));
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify(runtimeConfig(origin)));
         return;
       }
       serveSite(req, res, requestUrl.pathname);
@@ -270,8 +317,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await ensureTable(`${url}/_aws/dynamodb`, LOCAL_TABLE_NAME);
     ids = await cognito.bootstrap();
     Object.assign(process.env, { [ENV.USER_POOL_ID]: ids.userPoolId, [ENV.USER_POOL_CLIENT_ID]: ids.userPoolClientId });
-    await resetHandlerCaches();
-    await seedDemo(cognito, ids, demo.value, log);
+    Object.assign(resources, { userPoolId: ids.userPoolId, userPoolClientId: ids.userPoolClientId });
+    for (const [domain, declaration] of Object.entries(apiFunctionDeclarations()) as [
+      ApiDomain,
+      FunctionDeclaration,
+    ][]) {
+      const fn = createLocalFunction(localFunctionSpec(declaration, resources), { log });
+      // Cold starts begin now, in the background: the first request waits for the rest of one, if at all.
+      fn.warm();
+      apiFunctions.set(domain, fn);
+    }
+    await seedDemo(cognito, ids, demo.value);
 
     if (options.buildSite !== false && siteSourcesExist() && siteNeedsBuild()) {
       const started = Date.now();
@@ -303,41 +359,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
 }
 
-/** Handlers built in an earlier twin of this process keep clients for its endpoints: make them read env again. */
-async function resetHandlerCaches(): Promise<void> {
-  const deps = join(ROOT, 'functions/lib/deps.ts');
-  const env = join(ROOT, 'functions/lib/env.ts');
-  if (existsSync(deps)) {
-    const module = (await import(pathToFileURL(deps).href)) as { setDeps?: (d: undefined) => void };
-    module.setDeps?.(undefined);
-  }
-  if (existsSync(env)) {
-    const module = (await import(pathToFileURL(env).href)) as { resetEnvCache?: () => void };
-    module.resetEnvCache?.();
-  }
-}
-
-type SeedModule = {
-  seedDemoTenants(deps: {
-    ensureIdentity(user: DemoUser, password: string): Promise<string>;
-    password: string;
-  }): Promise<void>;
-};
-
-/** Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. */
-async function seedDemo(
-  cognito: CognitoService,
-  ids: PoolIds,
-  password: string,
-  log: (line: string) => void,
-): Promise<void> {
-  const ensureIdentity = (user: DemoUser, pw: string) => cognito.ensureIdentity(ids, user, pw);
-  const seedFile = join(ROOT, 'functions/adapters/seed.ts');
-  if (existsSync(seedFile)) {
-    const { seedDemoTenants } = (await import(pathToFileURL(seedFile).href)) as SeedModule;
-    await seedDemoTenants({ ensureIdentity, password });
-    return;
-  }
-  log('functions/adapters/seed.ts is not there yet: demo identities created, table records not seeded');
-  for (const user of DEMO_USERS) await ensureIdentity(user, password);
+/**
+ * Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. The seed
+ * and the handler caches are imported statically: a module load after the port is bound would hold up its answers.
+ */
+async function seedDemo(cognito: CognitoService, ids: PoolIds, password: string): Promise<void> {
+  // Handlers of an earlier twin in this process keep clients for its endpoints: make them read env again.
+  setDeps(undefined);
+  resetEnvCache();
+  await seedDemoTenants({
+    ensureIdentity: (user: DemoUser, pw: string) => cognito.ensureIdentity(ids, user, pw),
+    password,
+  });
 }

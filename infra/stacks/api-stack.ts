@@ -21,59 +21,24 @@ import type { Construct } from 'constructs';
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
 import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { ENV } from '#shared/env.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/api/gateway-errors.ts';
 import type { StageConfig } from '#infra/config.ts';
-import { ImagingFunction, type BucketAccess } from '#infra/constructs/imaging-function.ts';
-import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
+import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
+import { API_DOMAIN_GRANTS, apiFunctionDeclaration, domainEntry, routedDomains } from '#infra/function-declarations.ts';
+import { resourceNames } from '#infra/resource-names.ts';
 
-type DomainAccess = {
-  table?: 'describe' | 'read' | 'readWrite';
-  buckets?: Partial<Record<DataBucket, BucketAccess[]>>;
-  /** Starts the dataset pipeline (upload complete, retry of a FAILED dataset). */
-  startsPipeline?: true;
-  /** Reads the pseudonymisation key (patient alias of a new dataset, patient-access look-ups). */
-  pseudonymSecret?: true;
-  userPoolAdmin?: true;
-};
+/** API Gateway's own answers, each with its entry of shared/api/gateway-errors.ts. */
+export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error: GatewayError][] = [
+  ['Unauthorized', ResponseType.UNAUTHORIZED, 'unauthorized'],
+  ['AccessDenied', ResponseType.ACCESS_DENIED, 'accessDenied'],
+  // An unknown path or method is "missing authentication token" to API Gateway.
+  ['MissingRoute', ResponseType.MISSING_AUTHENTICATION_TOKEN, 'unknownRoute'],
+  ['RequestTooLarge', ResponseType.REQUEST_TOO_LARGE, 'bodyTooLarge'],
+  ['Default5xx', ResponseType.DEFAULT_5XX, 'integrationFailure'],
+];
 
-/**
- * Least privilege per API domain. Every domain is listed, so a domain that gets its first route in
- * shared/api/routes.ts is deployed with the access decided here and needs no other infra change.
- */
-export const API_DOMAIN_ACCESS: Record<ApiDomain, DomainAccess> = {
-  // Health answers once the table and each bucket respond: describe and list only, never an item or object.
-  health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
-  auth: { table: 'readWrite' },
-  hospitals: { table: 'readWrite' },
-  departments: { table: 'readWrite' },
-  teams: { table: 'readWrite' },
-  users: { table: 'readWrite', userPoolAdmin: true },
-  invitations: { table: 'readWrite', userPoolAdmin: true },
-  // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs.
-  datasets: {
-    table: 'readWrite',
-    buckets: { uploads: ['delete', 'list'], studies: ['read', 'delete', 'list'], assets: ['read', 'delete', 'list'] },
-    startsPipeline: true,
-    pseudonymSecret: true,
-  },
-  // Presigned multipart uploads of raw files; completing the session starts the pipeline.
-  uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
-  shares: { table: 'readWrite' },
-  'patient-access': { table: 'readWrite', pseudonymSecret: true },
-  dashboards: { table: 'read' },
-  usage: { table: 'read' },
-  audit: { table: 'read' },
-  reports: { table: 'read', buckets: { assets: ['read'] } },
-};
-
-/** The domains that have at least one route: one Lambda each, nothing for the rest. */
-export function routedDomains(routes: readonly RouteDefinition[] = ROUTES): ApiDomain[] {
-  return [...new Set(routes.map((route) => route.domain))];
-}
-
-export function domainEntry(domain: ApiDomain): string {
-  return `functions/${domain}/handler.ts`;
-}
+/** Re-exported for tests and tools that list the API's functions. */
+export { API_DOMAIN_GRANTS as API_DOMAIN_ACCESS, domainEntry, routedDomains };
 
 export type ApiStackProps = StackProps & {
   config: StageConfig;
@@ -145,35 +110,19 @@ export class ApiStack extends Stack {
         allowCredentials: false,
       },
     });
-    // A Cognito rejection never reaches our Lambda: give it the catalogue's error shape and CORS headers.
+    // What the gateway answers itself never reaches a Lambda: give it the catalogue's body (the same table the local
+    // twin's router reads) and CORS headers, so the site reads one error shape from the cloud and the twin.
     const corsHeaders = { 'Access-Control-Allow-Origin': `'${primaryOrigin}'`, Vary: "'Origin'" };
-    const errorBody = (code: keyof typeof ERROR_CATALOGUE) => ({
-      'application/json': JSON.stringify({ error: { code, message: ERROR_CATALOGUE[code].message } }),
-    });
-    this.api.addGatewayResponse('Unauthorized', {
-      type: ResponseType.UNAUTHORIZED,
-      statusCode: '401',
-      responseHeaders: corsHeaders,
-      templates: errorBody('NO_TOKEN'),
-    });
-    this.api.addGatewayResponse('AccessDenied', {
-      type: ResponseType.ACCESS_DENIED,
-      statusCode: '403',
-      responseHeaders: corsHeaders,
-      templates: errorBody('ACCESS_DENIED'),
-    });
-    this.api.addGatewayResponse('MissingRoute', {
-      type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
-      statusCode: '404',
-      responseHeaders: corsHeaders,
-      templates: errorBody('ENDPOINT_NOT_IMPLEMENTED'),
-    });
+    for (const [id, type, error] of GATEWAY_RESPONSES) {
+      this.api.addGatewayResponse(id, {
+        type,
+        // The 5xx default keeps the gateway's own status (502, 504); the body is still the catalogue's.
+        ...(type === ResponseType.DEFAULT_5XX ? {} : { statusCode: String(gatewayErrorStatus(error)) }),
+        responseHeaders: corsHeaders,
+        templates: { 'application/json': gatewayErrorBody(error) },
+      });
+    }
     this.api.addGatewayResponse('Default4xx', { type: ResponseType.DEFAULT_4XX, responseHeaders: corsHeaders });
-    this.api.addGatewayResponse('Default5xx', {
-      type: ResponseType.DEFAULT_5XX,
-      responseHeaders: corsHeaders,
-      templates: errorBody('INTERNAL'),
-    });
 
     const requestValidator = this.api.addRequestValidator('RequestValidator', {
       requestValidatorName: `${config.prefix}-parameters`,
@@ -241,28 +190,20 @@ export class ApiStack extends Stack {
   }
 
   private createDomainFunction(domain: ApiDomain, props: ApiStackProps, siteOrigin: string): ImagingFunction {
-    const access = API_DOMAIN_ACCESS[domain];
-    const fn = new ImagingFunction(this, `${pascal(domain)}Function`, {
+    return new ImagingFunction(this, {
       config: props.config,
-      entry: domainEntry(domain),
-      description: `API domain ${domain}: ${ROUTES.filter((r) => r.domain === domain).length} routes`,
-      memoryMb: 1024,
-      timeoutSeconds: 29,
+      declaration: apiFunctionDeclaration(domain),
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
       reservedConcurrency: API_RESERVED_CONCURRENCY,
+      stateMachineArn: props.stateMachineArn,
+      userPoolArn: props.userPool.userPoolArn,
+      environment: {
+        [ENV.USER_POOL_ID]: props.userPool.userPoolId,
+        [ENV.USER_POOL_CLIENT_ID]: props.userPoolClient.userPoolClientId,
+        [ENV.SITE_ORIGIN]: siteOrigin,
+      },
     });
-    fn.addEnvironment(ENV.USER_POOL_ID, props.userPool.userPoolId);
-    fn.addEnvironment(ENV.USER_POOL_CLIENT_ID, props.userPoolClient.userPoolClientId);
-    fn.addEnvironment(ENV.SITE_ORIGIN, siteOrigin);
-    if (access.table) fn.bindTable(access.table);
-    for (const [bucket, bucketAccess] of Object.entries(access.buckets ?? {}) as [DataBucket, BucketAccess[]][]) {
-      fn.bindBucket(bucket, bucketAccess);
-    }
-    if (access.startsPipeline) fn.bindPipelineStart(props.stateMachineArn);
-    if (access.pseudonymSecret) fn.bindPseudonymSecret();
-    if (access.userPoolAdmin) fn.bindUserPoolAdmin(props.userPool.userPoolArn);
-    return fn;
   }
 
   /** AWS managed rule groups plus a per-IP rate limit in front of the API. */
@@ -329,11 +270,4 @@ export class ApiStack extends Stack {
 
 function acknowledgePublicMethod(method: Method, reason: string): void {
   Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason }, { id: 'AwsSolutions-COG4', reason });
-}
-
-function pascal(domain: string): string {
-  return domain
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }

@@ -24,6 +24,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROLES, ROLE_TITLES } from '#shared/auth/roles.ts';
 import type { IdentityProviderConfig, StageConfig } from '#infra/config.ts';
+import { PRE_TOKEN_GENERATION_DECLARATION } from '#infra/function-declarations.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
 import { resourceNames } from '#infra/resource-names.ts';
 
@@ -38,9 +39,6 @@ export type AuthStackProps = StackProps & {
   dataKey: IKey;
   pseudonymSecret: ISecret;
 };
-
-/** The trigger that writes the `mfa` claim the API requires of admins and leads in prod. */
-export const PRE_TOKEN_GENERATION_ENTRY = 'functions/triggers/pre-token-generation.ts';
 
 /**
  * The Cognito user pool: e-mail sign-in, one group per role (shared/auth/roles.ts), the hospital and team as
@@ -154,12 +152,9 @@ export class AuthStack extends Stack {
   }
 
   private addMfaClaimTrigger(props: AuthStackProps): void {
-    const trigger = new ImagingFunction(this, 'PreTokenGeneration', {
+    const trigger = new ImagingFunction(this, {
       config: props.config,
-      entry: PRE_TOKEN_GENERATION_ENTRY,
-      description: 'User pool pre-token-generation: the mfa claim of ID tokens',
-      memoryMb: 256,
-      timeoutSeconds: 5,
+      declaration: PRE_TOKEN_GENERATION_DECLARATION,
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
     });

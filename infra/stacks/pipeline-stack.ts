@@ -13,34 +13,12 @@ import {
 } from '#shared/pipeline/definition.ts';
 import { MAX_CONCURRENT_RUNS_PER_HOSPITAL } from '#shared/domain/pipeline/run-slots.ts';
 import type { StageConfig } from '#infra/config.ts';
-import { ImagingFunction, type BucketAccess } from '#infra/constructs/imaging-function.ts';
-import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
+import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
+import { PIPELINE_TASK_GRANTS, pipelineTaskDeclaration } from '#infra/function-declarations.ts';
+import { resourceNames } from '#infra/resource-names.ts';
 
-/**
- * What each pipeline task may touch. A task missing here fails the synth on purpose: a new stage of the
- * pipeline gets its grants decided here, not inherited.
- */
-export const PIPELINE_TASK_ACCESS: Record<
-  string,
-  { buckets: Partial<Record<DataBucket, BucketAccess[]>>; pseudonymSecret?: true }
-> = {
-  // Reads the identifiable upload, writes the de-identified copy, then deletes the raw object.
-  DeidentifyStudy: {
-    buckets: { uploads: ['read', 'delete', 'list'], studies: ['write', 'list'] },
-    pseudonymSecret: true,
-  },
-  ClassifySeries: { buckets: { studies: ['read', 'list'] } },
-  ConvertSeries: { buckets: { studies: ['read', 'list'], assets: ['write'] } },
-  BuildSurface: { buckets: { assets: ['read', 'write'] } },
-  BuildTracts: { buckets: { assets: ['read', 'write'] } },
-  BuildReport: { buckets: { studies: ['read', 'list'], assets: ['read', 'write', 'list'] } },
-  // Removes whatever raw upload remains once the dataset is COMPLETE.
-  CompleteDataset: { buckets: { uploads: ['delete', 'list'], assets: ['list'] } },
-  RecordFailure: { buckets: {} },
-  // The hospital's run semaphore is a table item: no bucket.
-  AcquireRunSlot: { buckets: {} },
-  ReleaseRunSlot: { buckets: {} },
-};
+/** Re-exported for tests and tools that list the pipeline's functions. */
+export { PIPELINE_TASK_GRANTS as PIPELINE_TASK_ACCESS };
 
 export type PipelineStackProps = StackProps & {
   config: StageConfig;
@@ -108,28 +86,14 @@ export class PipelineStack extends Stack {
   }
 
   private createTaskFunction(task: PipelineTask, props: PipelineStackProps): ImagingFunction {
-    const access = PIPELINE_TASK_ACCESS[task.state];
-    if (!access) {
-      throw new Error(
-        `Pipeline task ${task.state} has no grants: add it to PIPELINE_TASK_ACCESS in infra/stacks/pipeline-stack.ts`,
-      );
-    }
-    const fn = new ImagingFunction(this, `${task.state}Function`, {
+    return new ImagingFunction(this, {
       config: props.config,
-      entry: task.entry,
-      description: `Dataset pipeline task ${task.state}`,
-      memoryMb: task.memoryMb,
-      timeoutSeconds: task.timeoutSeconds,
+      declaration: pipelineTaskDeclaration(task),
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
       concurrencyBound:
         `Runs only as a step of a pipeline execution, and a hospital has at most ${MAX_CONCURRENT_RUNS_PER_HOSPITAL} ` +
         'executions past AcquireRunSlot at once (the run slots in the table); the others wait there without invoking it.',
-    }).bindTable('readWrite');
-    for (const [bucket, bucketAccess] of Object.entries(access.buckets) as [DataBucket, BucketAccess[]][]) {
-      fn.bindBucket(bucket, bucketAccess);
-    }
-    if (access.pseudonymSecret) fn.bindPseudonymSecret();
-    return fn;
+    });
   }
 }

@@ -3,7 +3,18 @@ import path from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_DOMAIN_ACCESS, routedDomains } from '#infra/stacks/api-stack.ts';
+import { build } from 'esbuild';
+import { LAMBDA_BUNDLING, REPOSITORY_ROOT } from '#infra/constructs/imaging-function.ts';
+import {
+  apiFunctionDeclarations,
+  grantStatements,
+  pipelineFunctionDeclarations,
+  type FunctionDeclaration,
+  type ResourceArns,
+} from '#infra/function-declarations.ts';
+import { API_DOMAIN_ACCESS, GATEWAY_RESPONSES, routedDomains } from '#infra/stacks/api-stack.ts';
+import { gatewayErrorBody, GATEWAY_ERRORS } from '#shared/api/gateway-errors.ts';
+import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
 import { siteHeaderPolicy } from '#infra/stacks/edge-stack.ts';
 import { PIPELINE_TASK_ACCESS } from '#infra/stacks/pipeline-stack.ts';
 import { ROUTES, type RouteDefinition } from '#shared/api/routes.ts';
@@ -247,17 +258,7 @@ describe('api stack', () => {
         LoggingConfig: { LogGroup: { Ref: expect.stringMatching(/Logs/) } },
       });
       expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
-        expect.arrayContaining([
-          ENV.STAGE,
-          ENV.TABLE_NAME,
-          ENV.UPLOADS_BUCKET,
-          ENV.STUDIES_BUCKET,
-          ENV.ASSETS_BUCKET,
-          ENV.PSEUDONYM_SECRET_ARN,
-          ENV.USER_POOL_ID,
-          ENV.USER_POOL_CLIENT_ID,
-          ENV.SITE_ORIGIN,
-        ]),
+        expect.arrayContaining([ENV.STAGE, ENV.SITE_ORIGIN]),
       );
     }
   });
@@ -357,6 +358,136 @@ describe('api stack', () => {
         }
       }
     }
+  });
+});
+
+/**
+ * A synthesized resource reference as a symbol the declarations can be written in: the table, an index, a bucket
+ * (or its objects), the state machine, the secret, the user pool, the data key.
+ */
+function symbolOf(resource: unknown): string {
+  const text = JSON.stringify(resource);
+  const objects = text.endsWith('/*"]]}') ? '/*' : '';
+  const index = /:table\/imaging-dev\/index\/(\w+)/.exec(text);
+  if (index) return `table/index/${index[1]}`;
+  if (/:table\/imaging-dev"/.test(text)) return 'table';
+  const bucket = /:s3:::imaging-dev-(uploads|studies|assets)-/.exec(text);
+  if (bucket) return `bucket:${bucket[1]}${objects}`;
+  if (text.includes(':stateMachine:imaging-dev-pipeline')) return 'stateMachine';
+  if (text.includes('PseudonymSecret')) return 'pseudonymSecret';
+  if (text.includes('UserPool')) return 'userPool';
+  if (text.includes('DataKey')) return 'dataKey';
+  return `unknown:${text}`;
+}
+
+const SYMBOLS: ResourceArns = {
+  table: 'table',
+  buckets: { uploads: 'bucket:uploads', studies: 'bucket:studies', assets: 'bucket:assets' },
+  stateMachine: 'stateMachine',
+  pseudonymSecret: 'pseudonymSecret',
+  userPool: 'userPool',
+  dataKey: 'dataKey',
+};
+
+/** "action resource" pairs: statements compare the same however CDK merges them. */
+function pairs(statements: { actions: string[]; resources: string[] }[]): string[] {
+  return [...new Set(statements.flatMap((s) => s.actions.flatMap((a) => s.resources.map((r) => `${a} ${r}`))))].sort();
+}
+
+describe('function declarations (the same ones the local twin runs)', () => {
+  const declared: [FunctionDeclaration, () => Template][] = [
+    ...Object.values(apiFunctionDeclarations()).map((d): [FunctionDeclaration, () => Template] => [d!, () => api]),
+    ...Object.values(pipelineFunctionDeclarations()).map((d): [FunctionDeclaration, () => Template] => [
+      d,
+      () => pipeline,
+    ]),
+  ];
+
+  it.each(declared.map(([d, t]) => ({ id: d.id, declaration: d, template: t })))(
+    '$id gets exactly its declared environment, memory, timeout and IAM grants',
+    ({ declaration, template }) => {
+      // Prepare
+      const [, fn] = resources(template(), 'AWS::Lambda::Function').find(([id]) => id.startsWith(declaration.id))!;
+      const statements = policyStatementsOf(template(), `${declaration.id}Role`)
+        .map((s) => ({
+          actions: Array.isArray(s.Action) ? (s.Action as string[]) : [s.Action as string],
+          resources: (Array.isArray(s.Resource) ? (s.Resource as unknown[]) : [s.Resource]).map(symbolOf),
+        }))
+        // The log group and X-Ray grants are the construct's own, the same for every function.
+        .filter((s) => !s.actions.every((a) => a.startsWith('logs:') || a.startsWith('xray:')));
+
+      // Assess
+      expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
+        [...declaration.env, 'NODE_OPTIONS'].sort(),
+      );
+      expect(fn.Properties).toMatchObject({ MemorySize: declaration.memoryMb, Timeout: declaration.timeoutSeconds });
+      expect(pairs(statements)).toEqual(pairs(grantStatements(declaration, SYMBOLS)));
+    },
+  );
+
+  it('names a bucket, the table or the secret in the environment only where it is granted', () => {
+    for (const [declaration] of declared) {
+      const buckets = Object.keys(declaration.buckets ?? {});
+      expect(declaration.env.includes(ENV.TABLE_NAME), declaration.id).toBe(declaration.table !== undefined);
+      expect(declaration.env.includes(ENV.UPLOADS_BUCKET), declaration.id).toBe(buckets.includes('uploads'));
+      expect(declaration.env.includes(ENV.STUDIES_BUCKET), declaration.id).toBe(buckets.includes('studies'));
+      expect(declaration.env.includes(ENV.ASSETS_BUCKET), declaration.id).toBe(buckets.includes('assets'));
+      expect(declaration.env.includes(ENV.PSEUDONYM_SECRET_ARN), declaration.id).toBe(!!declaration.pseudonymSecret);
+      expect(declaration.env.includes(ENV.STATE_MACHINE_ARN), declaration.id).toBe(!!declaration.startsPipeline);
+    }
+  });
+
+  it('bundles the AWS SDK into every function instead of using the one the runtime ships', async () => {
+    // Assess the options every ImagingFunction is built with.
+    expect(LAMBDA_BUNDLING.externalModules).toEqual([]);
+    expect(LAMBDA_BUNDLING.bundleAwsSDK).toBe(true);
+    // Act: esbuild with those externals on a real entry, as the CDK's local bundling runs it.
+    const result = await build({
+      entryPoints: [path.join(REPOSITORY_ROOT, 'functions/health/handler.ts')],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      target: LAMBDA_BUNDLING.target,
+      mainFields: LAMBDA_BUNDLING.mainFields,
+      external: LAMBDA_BUNDLING.externalModules,
+      logLevel: 'silent',
+    });
+    // Assess: the SDK's client code is inside the bundle, not an import left for the runtime.
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((file) => file.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
+    expect(inputs.some((file) => file.includes('node_modules/@aws-sdk/client-s3/'))).toBe(true);
+    expect(Object.values(result.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path))).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^@aws-sdk\//)]),
+    );
+  }, 60_000);
+});
+
+describe('api gateway responses', () => {
+  it('answers unknown routes and oversized bodies itself, with the catalogue entries the local twin sends', () => {
+    // Assess
+    const expected = [
+      ['MISSING_AUTHENTICATION_TOKEN', 'unknownRoute', 'ENDPOINT_NOT_IMPLEMENTED', '404'],
+      ['REQUEST_TOO_LARGE', 'bodyTooLarge', 'PAYLOAD_TOO_LARGE', '413'],
+      ['UNAUTHORIZED', 'unauthorized', 'NO_TOKEN', '401'],
+      ['ACCESS_DENIED', 'accessDenied', 'ACCESS_DENIED', '403'],
+    ] as const;
+    for (const [type, error, code, status] of expected) {
+      expect(GATEWAY_ERRORS[error]).toBe(code);
+      api.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: status,
+        ResponseTemplates: {
+          'application/json': JSON.stringify({ error: { code, message: ERROR_CATALOGUE[code].message } }),
+        },
+      });
+    }
+    api.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'DEFAULT_5XX',
+      ResponseTemplates: { 'application/json': gatewayErrorBody('integrationFailure') },
+    });
+    expect(resources(api, 'AWS::ApiGateway::GatewayResponse')).toHaveLength(GATEWAY_RESPONSES.length + 1);
   });
 });
 

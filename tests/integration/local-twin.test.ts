@@ -16,6 +16,7 @@ import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { gatewayErrorBody, MAX_REQUEST_BODY_BYTES } from '#shared/api/gateway-errors.ts';
 import { DEMO_USERS } from '#shared/domain/demo/demo-data.ts';
 import { LOCAL_TABLE_NAME, TABLE_KEYS } from '#shared/db/table.ts';
 import { EXIT_CODES, LocalStackError } from '#infra/local/data-dir.ts';
@@ -155,7 +156,7 @@ describe('local twin', () => {
     await auth.signOut();
   });
 
-  it('acts as the Cognito authorizer: no token, a forged token or an access token → 401 NO_TOKEN; unknown /api path → 404 JSON', async () => {
+  it('acts as the Cognito authorizer: no token, a forged token or an access token → 401 NO_TOKEN; unknown /api path → 404 ENDPOINT_NOT_IMPLEMENTED as API Gateway answers', async () => {
     const noToken = await apiFetch(twin.stack.url, undefined, '/api/me');
     expect(noToken.status).toBe(401);
     expect(await noToken.json()).toEqual({ error: { code: 'NO_TOKEN', message: 'No token found' } });
@@ -181,10 +182,22 @@ describe('local twin', () => {
     expect((await apiFetch(twin.stack.url, accessToken, '/api/me')).status).toBe(401);
     const unknown = await apiFetch(twin.stack.url, idToken, '/api/no-such-thing');
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    expect(await unknown.json()).toEqual({
+      error: { code: 'ENDPOINT_NOT_IMPLEMENTED', message: 'Endpoint not implemented' },
+    });
     const me = await apiFetch(twin.stack.url, idToken, '/api/me');
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ user: { email: 'member@northside.demo.local', role: 'TEAM_MEMBER' } });
+  });
+
+  it('answers an oversized body with the same catalogue entry as the cloud gateway response', async () => {
+    const tooLarge = await fetch(`${twin.stack.url}/api/datasets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(MAX_REQUEST_BODY_BYTES + 1),
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.text()).toBe(gatewayErrorBody('bodyTooLarge'));
   });
 
   it("refuses an ID token signed with cognito-local's published key: the twin's pool signs with its data folder's own key", async () => {

@@ -1,14 +1,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { prepareClient } from '#functions/adapters/aws-clients.ts';
 
 /** Document client; endpoint from DYNAMODB_ENDPOINT for the local twin (any credentials work there). */
 export function createDocumentClient(options: { region: string; endpoint?: string }): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
-    region: options.region,
-    ...(options.endpoint
-      ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  });
+  const client = prepareClient(
+    new DynamoDBClient({
+      region: options.region,
+      ...(options.endpoint
+        ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+    }),
+  );
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });

@@ -30,19 +30,43 @@ export function updateExpression(fields: Record<string, unknown>): {
   return { UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
 }
 
-export function isConditionFailure(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.name === 'ConditionalCheckFailedException' || error.name === 'TransactionCanceledException')
-  );
+/** Why DynamoDB cancelled a transaction, one code per item ('None' for the items that were fine). */
+export function cancellationCodes(error: unknown): string[] | undefined {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] } | undefined)?.CancellationReasons;
+  return reasons?.map((reason) => reason.Code ?? 'None');
 }
 
-/** A lost conditional write is a ConflictError; throttling a TransientError; the rest goes up as it is. */
+/** Cancellation reasons that say "try again", not "your condition is false". */
+const RETRYABLE_CANCELLATIONS = new Set([
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+  'RequestLimitExceeded',
+]);
+
+/** A conditional write whose condition was false: a single write, or a transaction cancelled for that reason. */
+export function isConditionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'ConditionalCheckFailedException') return true;
+  if (error.name !== 'TransactionCanceledException') return false;
+  const codes = cancellationCodes(error);
+  // Without reasons there is nothing better to go on than the condition.
+  return !codes || codes.includes('ConditionalCheckFailed');
+}
+
+/**
+ * A lost conditional write is a ConflictError; throttling, a concurrent transaction on the same item or a transaction
+ * cancelled for capacity a TransientError (the pipeline retries it); the rest goes up as it is.
+ */
 export function mapWriteError(error: unknown): never {
   if (isConditionFailure(error)) throw new ConflictError();
+  if (!(error instanceof Error)) throw error;
   if (
-    error instanceof Error &&
-    /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|InternalServerError/.test(error.name)
+    /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|InternalServerError|TransactionConflict|TransactionInProgress/.test(
+      error.name,
+    ) ||
+    (error.name === 'TransactionCanceledException' &&
+      (cancellationCodes(error) ?? []).some((code) => RETRYABLE_CANCELLATIONS.has(code)))
   ) {
     throw new TransientError(error.name);
   }

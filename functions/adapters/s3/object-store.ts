@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BucketName, ListedPart, ObjectStore } from '#shared/domain/storage.ts';
+import { prepareClient } from '#functions/adapters/aws-clients.ts';
 
 export type S3Options = {
   region: string;
@@ -28,13 +29,17 @@ export type S3Options = {
  * path-style addressing whenever an endpoint is set.
  */
 export function createS3Client(region: string, endpoint?: string): S3Client {
-  return new S3Client({
-    region,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    // A local endpoint (the twin) signs with the key pair the twin puts in the environment, like any credentials.
-    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
-  });
+  return prepareClient(
+    new S3Client({
+      region,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(endpoint
+        ? // A local endpoint (the twin) signs with the key pair the twin puts in the environment, like any credentials.
+          { endpoint, forcePathStyle: true }
+        : {}),
+    }),
+  );
 }
 
 function isMissing(error: unknown): boolean {

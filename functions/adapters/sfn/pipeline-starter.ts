@@ -1,5 +1,6 @@
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import type { PipelineStarter } from '#shared/domain/datasets/ports.ts';
+import { prepareClient } from '#functions/adapters/aws-clients.ts';
 
 /** Starts the dataset pipeline; the execution name is unique per run (`<datasetId>-<runId>`, within SFN's 80 chars). */
 export function createPipelineStarter(
@@ -8,12 +9,14 @@ export function createPipelineStarter(
 ): PipelineStarter {
   const sfn =
     client ??
-    new SFNClient({
-      region: options.region,
-      ...(options.endpoint
-        ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
-    });
+    prepareClient(
+      new SFNClient({
+        region: options.region,
+        ...(options.endpoint
+          ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+          : {}),
+      }),
+    );
   return {
     async start(input) {
       if (!options.stateMachineArn) throw new Error('STATE_MACHINE_ARN is not set');

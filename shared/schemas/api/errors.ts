@@ -32,6 +32,8 @@ export const ERROR_CATALOGUE = {
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },
+  /** The server is starting or stopping; answered with Retry-After. */
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is starting. Please try again in a moment.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

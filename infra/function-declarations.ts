@@ -1,0 +1,277 @@
+/**
+ * One declaration per Lambda: entry, memory, timeout, what it may touch (table, buckets, pipeline, secret, user pool)
+ * and, derived from that, the environment variables it gets. The CDK stacks build each function, its IAM policy and
+ * its environment from here (infra/constructs/imaging-function.ts); the local twin runs each function with exactly
+ * this environment and rejects every AWS call its policy does not allow (infra/local/function-runtime.ts), so a
+ * missing grant fails on this machine as it would in the cloud. Pure data: no CDK import, the twin loads it too.
+ */
+import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
+import { ENV } from '#shared/env.ts';
+import { ALL_PIPELINE_TASKS, type PipelineTask } from '#shared/pipeline/definition.ts';
+
+export const DATA_BUCKETS = ['uploads', 'studies', 'assets'] as const;
+export type DataBucket = (typeof DATA_BUCKETS)[number];
+
+/** Item access on the single table ('describe' only answers a health check). */
+export type TableAccess = 'describe' | 'read' | 'readWrite';
+/** What a function may do in a data bucket; each maps to an explicit action list (no `s3:*` style wildcards). */
+export type BucketAccess = 'read' | 'write' | 'delete' | 'list' | 'multipart';
+
+export type Grants = {
+  table?: TableAccess;
+  buckets?: Partial<Record<DataBucket, readonly BucketAccess[]>>;
+  /** Starts the dataset pipeline (states:StartExecution on that state machine only). */
+  startsPipeline?: true;
+  /** Reads the pseudonymisation key (UID remapping, patient aliases, page tokens). */
+  pseudonymSecret?: true;
+  /** Administers users and group membership in the one user pool. */
+  userPoolAdmin?: true;
+};
+
+export type EnvName = (typeof ENV)[keyof typeof ENV];
+
+export type FunctionDeclaration = Grants & {
+  /** Construct id in its stack and name of the function in the twin. */
+  id: string;
+  kind: 'api' | 'pipeline' | 'trigger';
+  /** Entry file relative to the repository root; it exports `handler`. */
+  entry: string;
+  description: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  /** The environment variables the function gets (cloud names; the twin adds its endpoints for the same grants). */
+  env: readonly EnvName[];
+};
+
+/**
+ * Least privilege per API domain. Every domain is listed, so a domain that gets its first route in
+ * shared/api/routes.ts is deployed with the access decided here and needs no other infra change.
+ */
+export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
+  // Health answers once the table and each bucket respond: describe and list only, never an item or object.
+  health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
+  auth: { table: 'readWrite' },
+  hospitals: { table: 'readWrite' },
+  departments: { table: 'readWrite' },
+  teams: { table: 'readWrite' },
+  users: { table: 'readWrite', userPoolAdmin: true },
+  invitations: { table: 'readWrite', userPoolAdmin: true },
+  // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
+  // carry tokens sealed with the pseudonymisation key.
+  datasets: {
+    table: 'readWrite',
+    buckets: { uploads: ['delete', 'list'], studies: ['read', 'delete', 'list'], assets: ['read', 'delete', 'list'] },
+    startsPipeline: true,
+    pseudonymSecret: true,
+  },
+  // Presigned multipart uploads of raw files; completing the session starts the pipeline.
+  uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
+  shares: { table: 'readWrite' },
+  'patient-access': { table: 'readWrite', pseudonymSecret: true },
+  dashboards: { table: 'read' },
+  usage: { table: 'read' },
+  audit: { table: 'read' },
+  reports: { table: 'read', buckets: { assets: ['read'] } },
+};
+
+/**
+ * What each pipeline task may touch. A task missing here fails the synth and the twin on purpose: a new stage of
+ * the pipeline gets its grants decided here, not inherited.
+ */
+export const PIPELINE_TASK_GRANTS: Record<string, Grants> = {
+  // Reads the identifiable upload, writes the de-identified copy, then deletes the raw object.
+  DeidentifyStudy: {
+    table: 'readWrite',
+    buckets: { uploads: ['read', 'delete', 'list'], studies: ['write', 'list'] },
+    pseudonymSecret: true,
+  },
+  ClassifySeries: { table: 'readWrite', buckets: { studies: ['read', 'list'] } },
+  ConvertSeries: { table: 'readWrite', buckets: { studies: ['read', 'list'], assets: ['write'] } },
+  BuildSurface: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
+  BuildTracts: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
+  BuildReport: { table: 'readWrite', buckets: { studies: ['read', 'list'], assets: ['read', 'write', 'list'] } },
+  // Removes whatever raw upload remains once the dataset is COMPLETE.
+  CompleteDataset: { table: 'readWrite', buckets: { uploads: ['delete', 'list'], assets: ['list'] } },
+  RecordFailure: { table: 'readWrite' },
+  // The hospital's run slots are a table item: no bucket.
+  AcquireRunSlot: { table: 'readWrite' },
+  ReleaseRunSlot: { table: 'readWrite' },
+};
+
+const BUCKET_ENV: Record<DataBucket, EnvName> = {
+  uploads: ENV.UPLOADS_BUCKET,
+  studies: ENV.STUDIES_BUCKET,
+  assets: ENV.ASSETS_BUCKET,
+};
+
+/** The environment a function's grants call for: a resource's name only where it may use that resource. */
+export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind']): EnvName[] {
+  return [
+    ENV.STAGE,
+    ...(grants.table ? [ENV.TABLE_NAME] : []),
+    ...DATA_BUCKETS.filter((bucket) => grants.buckets?.[bucket]?.length).map((bucket) => BUCKET_ENV[bucket]),
+    ...(grants.startsPipeline ? [ENV.STATE_MACHINE_ARN] : []),
+    ...(grants.pseudonymSecret ? [ENV.PSEUDONYM_SECRET_ARN] : []),
+    ...(grants.userPoolAdmin ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
+    // API responses carry CORS headers for the site.
+    ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
+  ];
+}
+
+export function domainEntry(domain: ApiDomain): string {
+  return `functions/${domain}/handler.ts`;
+}
+
+/** The domains that have at least one route: one Lambda each, nothing for the rest. */
+export function routedDomains(routes: readonly RouteDefinition[] = ROUTES): ApiDomain[] {
+  return [...new Set(routes.map((route) => route.domain))];
+}
+
+function pascal(name: string): string {
+  return name
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+export function apiFunctionDeclaration(domain: ApiDomain): FunctionDeclaration {
+  const grants = API_DOMAIN_GRANTS[domain];
+  return {
+    id: `${pascal(domain)}Function`,
+    kind: 'api',
+    entry: domainEntry(domain),
+    description: `API domain ${domain}: ${ROUTES.filter((r) => r.domain === domain).length} routes`,
+    memoryMb: 1024,
+    // API Gateway gives up after 29 s.
+    timeoutSeconds: 29,
+    ...grants,
+    env: environmentOf(grants, 'api'),
+  };
+}
+
+export function pipelineTaskDeclaration(task: PipelineTask): FunctionDeclaration {
+  const grants = PIPELINE_TASK_GRANTS[task.state];
+  if (!grants) {
+    throw new Error(
+      `Pipeline task ${task.state} has no grants: add it to PIPELINE_TASK_GRANTS in infra/function-declarations.ts`,
+    );
+  }
+  return {
+    id: `${task.state}Function`,
+    kind: 'pipeline',
+    entry: task.entry,
+    description: `Dataset pipeline task ${task.state}`,
+    memoryMb: task.memoryMb,
+    timeoutSeconds: task.timeoutSeconds,
+    ...grants,
+    env: environmentOf(grants, 'pipeline'),
+  };
+}
+
+/** The API functions, by domain (only domains with routes). */
+export function apiFunctionDeclarations(): Partial<Record<ApiDomain, FunctionDeclaration>> {
+  return Object.fromEntries(routedDomains().map((domain) => [domain, apiFunctionDeclaration(domain)]));
+}
+
+/** The pipeline task functions, by task state name. */
+export function pipelineFunctionDeclarations(): Record<string, FunctionDeclaration> {
+  return Object.fromEntries(ALL_PIPELINE_TASKS.map((task) => [task.state, pipelineTaskDeclaration(task)]));
+}
+
+/** The ARNs a policy names; the cloud passes CloudFormation tokens, the twin its local resources. */
+export type ResourceArns = {
+  table: string;
+  buckets: Record<DataBucket, string>;
+  stateMachine: string;
+  pseudonymSecret: string;
+  userPool: string;
+  dataKey: string;
+};
+
+export type GrantStatement = { actions: string[]; resources: string[] };
+
+const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+const BUCKET_OBJECT_ACTIONS: Record<Exclude<BucketAccess, 'list'>, string[]> = {
+  read: ['s3:GetObject', 's3:GetObjectVersion'],
+  write: ['s3:PutObject'],
+  delete: ['s3:DeleteObject'],
+  // Presigned multipart uploads are signed with the function's credentials, so it needs the part-level actions.
+  multipart: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+};
+
+export const USER_POOL_ADMIN_ACTIONS = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:AdminAddUserToGroup',
+  'cognito-idp:AdminRemoveUserFromGroup',
+  'cognito-idp:AdminListGroupsForUser',
+  'cognito-idp:AdminDisableUser',
+  'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminResetUserPassword',
+];
+
+/**
+ * The IAM statements of a function's grants, in the order the role gets them. Explicit actions on named resources
+ * only: object keys (`<bucket>/*`) are the one resource wildcard, because they are known only at run time.
+ */
+export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatement[] {
+  const statements: GrantStatement[] = [];
+  if (grants.table === 'describe') {
+    statements.push({ actions: ['dynamodb:DescribeTable'], resources: [arns.table] });
+  } else if (grants.table) {
+    statements.push({
+      actions: grants.table === 'read' ? TABLE_READ : [...TABLE_READ, ...TABLE_WRITE],
+      resources: [arns.table],
+    });
+    // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
+    statements.push({
+      actions: ['dynamodb:Query'],
+      resources: [TABLE_KEYS.gsi1, TABLE_KEYS.gsi2, TABLE_KEYS.gsi3].map((gsi) => `${arns.table}/index/${gsi.index}`),
+    });
+  }
+  for (const bucket of DATA_BUCKETS) {
+    const access = grants.buckets?.[bucket];
+    if (!access?.length) continue;
+    const objectActions = [...new Set(access.flatMap((a) => (a === 'list' ? [] : BUCKET_OBJECT_ACTIONS[a])))];
+    if (objectActions.length > 0) statements.push({ actions: objectActions, resources: [`${arns.buckets[bucket]}/*`] });
+    // ListBucket, which HeadBucket also needs.
+    if (access.includes('list')) statements.push({ actions: ['s3:ListBucket'], resources: [arns.buckets[bucket]] });
+  }
+  if (grants.startsPipeline) statements.push({ actions: ['states:StartExecution'], resources: [arns.stateMachine] });
+  if (grants.pseudonymSecret) {
+    statements.push({
+      actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+      resources: [arns.pseudonymSecret],
+    });
+  }
+  if (grants.userPoolAdmin) statements.push({ actions: USER_POOL_ADMIN_ACTIONS, resources: [arns.userPool] });
+  // Data in the table, buckets and secret is encrypted with the stage's key: use it, never administer it.
+  const touchesData =
+    (grants.table && grants.table !== 'describe') || DATA_BUCKETS.some((b) => grants.buckets?.[b]?.length);
+  if (touchesData || grants.pseudonymSecret) {
+    statements.push({
+      actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
+      resources: [arns.dataKey],
+    });
+  }
+  return statements;
+}
+
+/**
+ * The user pool's pre-token-generation trigger (the `mfa` claim of ID tokens). It reads users of the pool through a
+ * policy of its own in the auth stack (the pool invokes it, so its role cannot wait for the pool), and needs nothing
+ * else.
+ */
+export const PRE_TOKEN_GENERATION_DECLARATION: FunctionDeclaration = {
+  id: 'PreTokenGeneration',
+  kind: 'trigger',
+  entry: 'functions/triggers/pre-token-generation.ts',
+  description: 'User pool pre-token-generation: the mfa claim of ID tokens',
+  memoryMb: 256,
+  timeoutSeconds: 5,
+  env: environmentOf({}, 'trigger'),
+};

@@ -1,0 +1,319 @@
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { ENV } from '#shared/env.ts';
+import {
+  DATA_BUCKETS,
+  grantStatements,
+  type DataBucket,
+  type FunctionDeclaration,
+  type GrantStatement,
+} from '#infra/function-declarations.ts';
+import type { WorkerData, WorkerReply, WorkerRequest } from './function-worker.ts';
+
+/**
+ * Lambda for the twin: each function runs in worker threads of its own, with exactly the environment its declaration
+ * gives (worker_threads `env`: the function's process.env is its own copy), its memory size as the V8 heap cap
+ * (`resourceLimits`), its timeout, and SDK clients that refuse what its statements do not allow (grant-check.ts).
+ * A function that runs out of memory or time fails alone, as a Lambda would, and the twin goes on. Instances are
+ * kept warm between invocations and dropped after a while idle, like Lambda containers.
+ */
+export const LOCAL_ACCOUNT = '000000000000';
+/** The variable sfn.ts hands the twin's resources to the pipeline executor in (JSON of TwinResources). */
+export const TWIN_RESOURCES_ENV = 'IWS_TWIN_RESOURCES';
+
+/** What the twin's functions reach: its stand-ins and the names of its resources. */
+export type TwinResources = {
+  region: string;
+  tableName: string;
+  buckets: Record<DataBucket, string>;
+  stateMachineArn: string;
+  /** The key itself: the twin has no Secrets Manager. */
+  pseudonymSecret: string;
+  userPoolId?: string;
+  userPoolClientId?: string;
+  siteOrigin: string;
+  endpoints: { dynamodb: string; s3: string; s3Public: string; sfn: string; cognito: string };
+  /** The data folder's own key pair: the object store checks signatures made with it; the other stand-ins accept any. */
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  /** Variables passed through to every function (test switches such as IWS_SILENT_LOGS). */
+  passThrough?: Record<string, string>;
+};
+
+export type LocalFunctionSpec = {
+  declaration: FunctionDeclaration;
+  /** The whole environment of the function, nothing inherited. */
+  env: Record<string, string>;
+  statements: GrantStatement[];
+  region: string;
+  functionName: string;
+};
+
+/** The declaration's statements on the twin's resources, as the cloud's role has them on the stage's. */
+export function localStatements(declaration: FunctionDeclaration, resources: TwinResources): GrantStatement[] {
+  const arn = (service: string, resource: string) =>
+    `arn:aws:${service}:${resources.region}:${LOCAL_ACCOUNT}:${resource}`;
+  return grantStatements(declaration, {
+    table: arn('dynamodb', `table/${resources.tableName}`),
+    buckets: Object.fromEntries(DATA_BUCKETS.map((b) => [b, `arn:aws:s3:::${resources.buckets[b]}`])) as Record<
+      DataBucket,
+      string
+    >,
+    stateMachine: resources.stateMachineArn,
+    pseudonymSecret: arn('secretsmanager', 'secret:imaging-local/pseudonym-key'),
+    userPool: arn('cognito-idp', `userpool/${resources.userPoolId ?? 'none'}`),
+    dataKey: arn('kms', 'key/local'),
+  });
+}
+
+/** The declared variables with the twin's values, plus the endpoints of the stand-ins the grants reach. */
+export function localEnvironment(declaration: FunctionDeclaration, resources: TwinResources): Record<string, string> {
+  const functionName = `imaging-local-${declaration.id}`;
+  const values: Record<string, string | undefined> = {
+    [ENV.STAGE]: 'local',
+    [ENV.TABLE_NAME]: resources.tableName,
+    [ENV.UPLOADS_BUCKET]: resources.buckets.uploads,
+    [ENV.STUDIES_BUCKET]: resources.buckets.studies,
+    [ENV.ASSETS_BUCKET]: resources.buckets.assets,
+    [ENV.STATE_MACHINE_ARN]: resources.stateMachineArn,
+    [ENV.USER_POOL_ID]: resources.userPoolId,
+    [ENV.USER_POOL_CLIENT_ID]: resources.userPoolClientId,
+    [ENV.SITE_ORIGIN]: resources.siteOrigin,
+  };
+  const env: Record<string, string> = {};
+  for (const name of declaration.env) {
+    // The cloud names the secret; the twin hands over the key itself.
+    if (name === ENV.PSEUDONYM_SECRET_ARN) env[ENV.PSEUDONYM_SECRET] = resources.pseudonymSecret;
+    else if (values[name] !== undefined) env[name] = values[name];
+  }
+  if (declaration.table) env[ENV.DYNAMODB_ENDPOINT] = resources.endpoints.dynamodb;
+  if (Object.values(declaration.buckets ?? {}).some((access) => access.length > 0)) {
+    env[ENV.S3_ENDPOINT] = resources.endpoints.s3;
+    env[ENV.S3_PUBLIC_ENDPOINT] = resources.endpoints.s3Public;
+  }
+  if (declaration.startsPipeline) env[ENV.SFN_ENDPOINT] = resources.endpoints.sfn;
+  if (declaration.userPoolAdmin) env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
+  return {
+    ...resources.passThrough,
+    ...env,
+    // What the Lambda runtime sets for every function.
+    AWS_REGION: resources.region,
+    AWS_DEFAULT_REGION: resources.region,
+    AWS_LAMBDA_FUNCTION_NAME: functionName,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(declaration.memoryMb),
+    AWS_ACCESS_KEY_ID: resources.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: resources.credentials.secretAccessKey,
+    AWS_NODEJS_CONNECTION_REUSE_ENABLED: '1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    TZ: 'UTC',
+  };
+}
+
+export function localFunctionSpec(declaration: FunctionDeclaration, resources: TwinResources): LocalFunctionSpec {
+  return {
+    declaration,
+    env: localEnvironment(declaration, resources),
+    statements: localStatements(declaration, resources),
+    region: resources.region,
+    functionName: `imaging-local-${declaration.id}`,
+  };
+}
+
+/** An error as a Lambda invocation reports it: `errorType` as the name, `errorMessage` as the message. */
+export class LambdaInvokeError extends Error {
+  constructor(name: string, message: string, stack?: string) {
+    super(message);
+    this.name = name;
+    if (stack) this.stack = stack;
+  }
+}
+
+export type LocalFunction = {
+  invoke(event: unknown, requestId?: string): Promise<unknown>;
+  /** Starts one instance ahead of the first call (its cold start), so that call does not wait for it all. */
+  warm(): void;
+  /** Worker threads now alive (diagnostics and tests). */
+  instances(): number;
+  close(): Promise<void>;
+};
+
+type Instance = {
+  worker: Worker;
+  ready: Promise<void>;
+  idleTimer?: NodeJS.Timeout;
+  /** Set when the thread failed: the cause every pending call on it gets. */
+  onFailure?: (error: Error) => void;
+};
+
+/** Loads tsx in the thread first (an ESM worker cannot take --import on Node 20), then the worker module. */
+const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./function-worker.ts', import.meta.url).href)}); });`;
+
+export function createLocalFunction(
+  spec: LocalFunctionSpec,
+  options: { idleMs?: number; maxInstances?: number; log?: (line: string) => void } = {},
+): LocalFunction {
+  const idleMs = options.idleMs ?? 60_000;
+  const maxInstances = options.maxInstances ?? 4;
+  const idle: Instance[] = [];
+  /** Started by warm() and not yet taken by a call. */
+  const warming: Instance[] = [];
+  const all = new Set<Instance>();
+  const waiting: ((instance: Instance) => void)[] = [];
+  let closed = false;
+
+  function discard(instance: Instance): void {
+    if (!all.delete(instance)) return;
+    for (const list of [idle, warming]) {
+      const at = list.indexOf(instance);
+      if (at >= 0) list.splice(at, 1);
+    }
+    clearTimeout(instance.idleTimer);
+    void instance.worker.terminate();
+    // Room for one more: hand it to a waiting call.
+    const next = closed ? undefined : waiting.shift();
+    if (next) next(spawn());
+  }
+
+  function spawn(): Instance {
+    const memoryMb = spec.declaration.memoryMb;
+    const worker = new Worker(BOOT, {
+      eval: true,
+      env: spec.env,
+      workerData: {
+        entry: spec.declaration.entry,
+        statements: spec.statements,
+        region: spec.region,
+        account: LOCAL_ACCOUNT,
+        functionName: spec.functionName,
+        memoryMb,
+      } satisfies WorkerData,
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    });
+    const instance: Instance = { worker, ready: Promise.resolve() };
+    instance.ready = new Promise<void>((resolve, reject) => {
+      const onInit = (message: WorkerReply) => {
+        if (message.type === 'ready') resolve();
+        if (message.type === 'init-error') {
+          reject(new LambdaInvokeError(message.error.name, message.error.message, message.error.stack));
+        }
+        if (message.type === 'ready' || message.type === 'init-error') worker.off('message', onInit);
+      };
+      worker.on('message', onInit);
+      instance.onFailure = reject;
+    });
+    instance.ready.catch(() => undefined);
+    worker.on('error', (error: Error & { code?: string }) => {
+      const failure =
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new LambdaInvokeError(
+              'Runtime.OutOfMemory',
+              `Runtime exited with error: out of memory (Memory Size: ${memoryMb} MB)`,
+            )
+          : new LambdaInvokeError('Runtime.ExitError', `Runtime exited with error: ${error.name}`);
+      instance.onFailure?.(failure);
+    });
+    worker.once('exit', (code) => {
+      instance.onFailure?.(
+        new LambdaInvokeError('Runtime.ExitError', `Runtime exited with error: exit status ${code}`),
+      );
+      discard(instance);
+    });
+    all.add(instance);
+    return instance;
+  }
+
+  function acquire(): Promise<Instance> {
+    const warm = idle.pop() ?? warming.pop();
+    if (warm) {
+      clearTimeout(warm.idleTimer);
+      return Promise.resolve(warm);
+    }
+    if (all.size < maxInstances) return Promise.resolve(spawn());
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  function release(instance: Instance): void {
+    if (!all.has(instance)) return;
+    const next = waiting.shift();
+    if (next) return next(instance);
+    idle.push(instance);
+    instance.idleTimer = setTimeout(() => discard(instance), idleMs);
+    instance.idleTimer.unref();
+  }
+
+  async function invoke(event: unknown, requestId: string = randomUUID()): Promise<unknown> {
+    if (closed) throw new LambdaInvokeError('Runtime.Unavailable', 'The local function is stopped');
+    const instance = await acquire();
+    const timeoutMs = spec.declaration.timeoutSeconds * 1000;
+    const deadline = Date.now() + timeoutMs;
+    try {
+      await instance.ready;
+    } catch (error) {
+      discard(instance);
+      throw error;
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        fail(
+          new LambdaInvokeError(
+            'Sandbox.Timedout',
+            `RequestId: ${requestId} Error: Task timed out after ${spec.declaration.timeoutSeconds.toFixed(2)} seconds`,
+          ),
+        );
+      }, timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        instance.worker.off('message', onMessage);
+        instance.onFailure = undefined;
+      };
+      // A thread that failed (memory, time, a crash) takes no further calls: the next one gets a fresh thread.
+      const fail = (error: Error) => {
+        settle();
+        discard(instance);
+        reject(error);
+      };
+      const onMessage = (message: WorkerReply) => {
+        if (message.type !== 'result' || message.requestId !== requestId) return;
+        settle();
+        release(instance);
+        if (message.error)
+          reject(new LambdaInvokeError(message.error.name, message.error.message, message.error.stack));
+        else resolve(message.value);
+      };
+      instance.onFailure = fail;
+      instance.worker.on('message', onMessage);
+      instance.worker.postMessage({ type: 'invoke', requestId, event, deadline } satisfies WorkerRequest);
+    });
+  }
+
+  return {
+    invoke,
+    warm() {
+      if (closed || all.size > 0) return;
+      const instance = spawn();
+      warming.push(instance);
+      instance.ready.then(
+        () => {
+          const at = warming.indexOf(instance);
+          if (at < 0) return;
+          warming.splice(at, 1);
+          release(instance);
+        },
+        () => discard(instance),
+      );
+    },
+    instances: () => all.size,
+    async close() {
+      closed = true;
+      const instances = [...all];
+      all.clear();
+      idle.length = 0;
+      warming.length = 0;
+      await Promise.all(
+        instances.map((instance) => {
+          clearTimeout(instance.idleTimer);
+          return instance.worker.terminate();
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * One Lambda instance of the twin, in a worker thread (started by function-runtime.ts): registers the grant check on
+ * every SDK client the adapters build, imports the function's entry (its cold start), then runs one invocation at a
+ * time with a Lambda-shaped context. process.env here is the function's own.
+ */
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+import { registerClientHook } from '#functions/adapters/aws-clients.ts';
+import type { GrantStatement } from '#infra/function-declarations.ts';
+import { grantCheckMiddleware } from './grant-check.ts';
+
+export type WorkerData = {
+  entry: string;
+  statements: GrantStatement[];
+  region: string;
+  account: string;
+  functionName: string;
+  memoryMb: number;
+};
+export type WorkerRequest = { type: 'invoke'; requestId: string; event: unknown; deadline: number };
+type SerializedError = { name: string; message: string; stack?: string };
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'init-error'; error: SerializedError }
+  | { type: 'result'; requestId: string; value?: unknown; error?: SerializedError };
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function serialize(error: unknown): SerializedError {
+  return error instanceof Error
+    ? { name: error.name, message: error.message, stack: error.stack }
+    : { name: 'Error', message: String(error) };
+}
+
+async function main(): Promise<void> {
+  const data = workerData as WorkerData;
+  const port = parentPort!;
+  const scope = { region: data.region, account: data.account, functionName: data.functionName };
+  registerClientHook((client) =>
+    client.middlewareStack.add(grantCheckMiddleware(data.statements, scope) as never, {
+      step: 'initialize',
+      name: 'localGrantCheck',
+      priority: 'high',
+    }),
+  );
+  let handler: (event: unknown, context: unknown) => Promise<unknown>;
+  try {
+    const module = (await import(pathToFileURL(join(ROOT, data.entry)).href)) as { handler: typeof handler };
+    if (typeof module.handler !== 'function') throw new Error(`${data.entry} does not export handler`);
+    handler = module.handler;
+  } catch (error) {
+    port.postMessage({ type: 'init-error', error: serialize(error) } satisfies WorkerReply);
+    return;
+  }
+  port.on('message', (request: WorkerRequest) => {
+    const context = {
+      functionName: data.functionName,
+      functionVersion: '$LATEST',
+      invokedFunctionArn: `arn:aws:lambda:${data.region}:${data.account}:function:${data.functionName}`,
+      memoryLimitInMB: String(data.memoryMb),
+      awsRequestId: request.requestId,
+      logGroupName: `/aws/lambda/${data.functionName}`,
+      logStreamName: 'local',
+      callbackWaitsForEmptyEventLoop: true,
+      getRemainingTimeInMillis: () => Math.max(0, request.deadline - Date.now()),
+      done: () => undefined,
+      fail: () => undefined,
+      succeed: () => undefined,
+    };
+    handler(request.event, context).then(
+      (value) => port.postMessage({ type: 'result', requestId: request.requestId, value } satisfies WorkerReply),
+      (error: unknown) =>
+        port.postMessage({
+          type: 'result',
+          requestId: request.requestId,
+          error: serialize(error),
+        } satisfies WorkerReply),
+    );
+  });
+  port.postMessage({ type: 'ready' } satisfies WorkerReply);
+}
+
+void main();

@@ -1,0 +1,39 @@
+import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
+
+/**
+ * Errors the API's front door answers itself, before any handler runs: API Gateway's gateway responses in the cloud
+ * (infra/stacks/api-stack.ts) and the local twin's router (infra/local/api.ts) read this one table, so a client sees
+ * the same catalogue entry from both.
+ */
+export const GATEWAY_ERRORS = {
+  /** No route matches the method and path (API Gateway: MISSING_AUTHENTICATION_TOKEN). */
+  unknownRoute: 'ENDPOINT_NOT_IMPLEMENTED',
+  /** A body over API Gateway's payload limit (REQUEST_TOO_LARGE). */
+  bodyTooLarge: 'PAYLOAD_TOO_LARGE',
+  /** The Cognito authorizer refused the token, or there was none (UNAUTHORIZED). */
+  unauthorized: 'NO_TOKEN',
+  /** ACCESS_DENIED. */
+  accessDenied: 'ACCESS_DENIED',
+  /** The integration failed or timed out (DEFAULT_5XX). */
+  integrationFailure: 'INTERNAL',
+  /** The server is starting or stopping (the twin only; answered with Retry-After). */
+  unavailable: 'SERVICE_UNAVAILABLE',
+} as const satisfies Record<string, ErrorCode>;
+
+export type GatewayError = keyof typeof GATEWAY_ERRORS;
+
+/** API Gateway's payload limit for REST APIs. */
+export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Seconds a client should wait before retrying a SERVICE_UNAVAILABLE answer. */
+export const RETRY_AFTER_SECONDS = 1;
+
+export function gatewayErrorStatus(error: GatewayError): number {
+  return ERROR_CATALOGUE[GATEWAY_ERRORS[error]].status;
+}
+
+/** The catalogue-shaped body, `{"error":{"code","message"}}`, exactly as both sides send it. */
+export function gatewayErrorBody(error: GatewayError): string {
+  const code = GATEWAY_ERRORS[error];
+  return JSON.stringify({ error: { code, message: catalogueMessage(code) } });
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { pipelineFunctionDeclarations } from '#infra/function-declarations.ts';
+import { localStatements, type TwinResources } from '#infra/local/function-runtime.ts';
+import { isAllowed, permissionsFor } from '#infra/local/grant-check.ts';
+
+const scope = { region: 'us-east-1', account: '000000000000', functionName: 'imaging-local-test' };
+const resources = {
+  region: 'us-east-1',
+  tableName: 'imaging-local',
+  buckets: { uploads: 'up', studies: 'st', assets: 'as' },
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:imaging-local-pipeline',
+  pseudonymSecret: 's',
+  siteOrigin: 'http://127.0.0.1:1',
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  endpoints: { dynamodb: '', s3: '', s3Public: '', sfn: '', cognito: '' },
+} satisfies TwinResources;
+const table = 'arn:aws:dynamodb:us-east-1:000000000000:table/imaging-local';
+
+describe("the twin's IAM check", () => {
+  it('authorises each transaction item, batch table and deleted object as IAM does', () => {
+    // Assess
+    expect(
+      permissionsFor(
+        'DynamoDBDocumentClient',
+        'TransactWriteCommand',
+        { TransactItems: [{ Update: { TableName: 'imaging-local' } }, { Put: { TableName: 'imaging-local' } }] },
+        scope,
+      ),
+    ).toEqual([
+      { action: 'dynamodb:UpdateItem', resource: table },
+      { action: 'dynamodb:PutItem', resource: table },
+    ]);
+    expect(
+      permissionsFor('DynamoDBClient', 'QueryCommand', { TableName: 'imaging-local', IndexName: 'gsi1' }, scope),
+    ).toEqual([{ action: 'dynamodb:Query', resource: `${table}/index/gsi1` }]);
+    expect(
+      permissionsFor('DynamoDBDocumentClient', 'BatchWriteCommand', { RequestItems: { 'imaging-local': [] } }, scope),
+    ).toEqual([{ action: 'dynamodb:BatchWriteItem', resource: table }]);
+    expect(
+      permissionsFor(
+        'S3Client',
+        'DeleteObjectsCommand',
+        { Bucket: 'as', Delete: { Objects: [{ Key: 'a' }, { Key: 'b' }] } },
+        scope,
+      ),
+    ).toEqual([
+      { action: 's3:DeleteObject', resource: 'arn:aws:s3:::as/a' },
+      { action: 's3:DeleteObject', resource: 'arn:aws:s3:::as/b' },
+    ]);
+    expect(permissionsFor('S3Client', 'HeadBucketCommand', { Bucket: 'as' }, scope)).toEqual([
+      { action: 's3:ListBucket', resource: 'arn:aws:s3:::as' },
+    ]);
+  });
+
+  it("allows a task exactly its declaration's statements on the twin's resources", () => {
+    // Prepare: BuildSurface reads and writes assets and nothing else.
+    const statements = localStatements(pipelineFunctionDeclarations().BuildSurface!, resources);
+    const allowed = (client: string, command: string, input: Record<string, unknown>) =>
+      permissionsFor(client, command, input, scope).every((p) => isAllowed(statements, p));
+
+    // Assess
+    expect(allowed('S3Client', 'GetObjectCommand', { Bucket: 'as', Key: 'h/d/t1.nii.gz' })).toBe(true);
+    expect(allowed('S3Client', 'PutObjectCommand', { Bucket: 'as', Key: 'h/d/surface.mz3' })).toBe(true);
+    expect(allowed('S3Client', 'GetObjectCommand', { Bucket: 'st', Key: 'h/d/1.dcm' })).toBe(false);
+    expect(allowed('S3Client', 'DeleteObjectCommand', { Bucket: 'as', Key: 'h/d/t1.nii.gz' })).toBe(false);
+    expect(allowed('S3Client', 'ListObjectsV2Command', { Bucket: 'as' })).toBe(false);
+    expect(allowed('DynamoDBDocumentClient', 'UpdateCommand', { TableName: 'imaging-local' })).toBe(true);
+    expect(allowed('DynamoDBDocumentClient', 'UpdateCommand', { TableName: 'another-table' })).toBe(false);
+    expect(allowed('SFNClient', 'StartExecutionCommand', { stateMachineArn: resources.stateMachineArn })).toBe(false);
+    expect(allowed('SecretsManagerClient', 'GetSecretValueCommand', { SecretId: 'x' })).toBe(false);
+  });
+});

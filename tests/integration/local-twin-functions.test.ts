@@ -1,0 +1,147 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  apiFunctionDeclaration,
+  pipelineFunctionDeclarations,
+  type FunctionDeclaration,
+} from '#infra/function-declarations.ts';
+import {
+  createLocalFunction,
+  localFunctionSpec,
+  type LocalFunction,
+  type TwinResources,
+} from '#infra/local/function-runtime.ts';
+import { ENV } from '#shared/env.ts';
+
+const FIXTURES = 'tests/integration/fixtures/twin-functions';
+
+// Endpoints nobody listens on: a call the grants allow fails on the network, one they refuse never leaves the thread.
+const resources: TwinResources = {
+  region: 'us-east-1',
+  tableName: 'imaging-local',
+  buckets: { uploads: 'imaging-local-uploads', studies: 'imaging-local-studies', assets: 'imaging-local-assets' },
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:imaging-local-pipeline',
+  pseudonymSecret: 'local-secret',
+  siteOrigin: 'http://127.0.0.1:1',
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  endpoints: {
+    dynamodb: 'http://127.0.0.1:1/_aws/dynamodb',
+    s3: 'http://127.0.0.1:1/_aws/s3',
+    s3Public: 'http://127.0.0.1:1/_aws/s3',
+    sfn: 'http://127.0.0.1:1/_aws/sfn',
+    cognito: 'http://127.0.0.1:1/_aws/cognito',
+  },
+  passThrough: { IWS_SILENT_LOGS: '1' },
+};
+
+const started: LocalFunction[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((fn) => fn.close()));
+});
+
+/** A real function's declaration (grants, env, memory, timeout) running a fixture entry instead of its own. */
+function asFixture(declaration: FunctionDeclaration, entry: string, changes: Partial<FunctionDeclaration> = {}) {
+  const fn = createLocalFunction(
+    localFunctionSpec({ ...declaration, entry: `${FIXTURES}/${entry}`, ...changes }, resources),
+  );
+  started.push(fn);
+  return fn;
+}
+
+const classifySeries = pipelineFunctionDeclarations().ClassifySeries!;
+
+describe('functions in the local twin', () => {
+  it('run with only the environment their declaration gives and their memory size as the heap cap', async () => {
+    // Prepare
+    const fn = asFixture(classifySeries, 'report-runtime.ts');
+
+    // Act
+    const seen = (await fn.invoke({})) as {
+      env: Record<string, string>;
+      resourceLimits: { maxOldGenerationSizeMb: number };
+      memoryLimitInMB: string;
+    };
+
+    // Assess: the studies bucket it may read, not the buckets, secret or pipeline it may not; nothing of the host.
+    expect(seen.env[ENV.STUDIES_BUCKET]).toBe(resources.buckets.studies);
+    expect(seen.env[ENV.TABLE_NAME]).toBe(resources.tableName);
+    for (const absent of [
+      ENV.UPLOADS_BUCKET,
+      ENV.ASSETS_BUCKET,
+      ENV.PSEUDONYM_SECRET,
+      ENV.PSEUDONYM_SECRET_ARN,
+      ENV.STATE_MACHINE_ARN,
+      ENV.SFN_ENDPOINT,
+      'HOME',
+      'PATH',
+    ]) {
+      expect(seen.env[absent], absent).toBeUndefined();
+    }
+    expect(seen.resourceLimits.maxOldGenerationSizeMb).toBe(classifySeries.memoryMb);
+    expect(seen.memoryLimitInMB).toBe(String(classifySeries.memoryMb));
+  }, 30_000);
+
+  it('refuse a call their grants do not allow with the AccessDenied AWS gives, and let granted calls through', async () => {
+    // Prepare: ClassifySeries reads and lists studies; it may not write them, and has no assets bucket at all.
+    const classify = asFixture(classifySeries, 'reach-resources.ts');
+    // Health may describe the table, never read an item.
+    const health = asFixture(apiFunctionDeclaration('health'), 'reach-resources.ts');
+
+    // Act
+    const putStudies = await classify.invoke({ call: 'put-studies' });
+    const putAssets = await classify.invoke({ call: 'put-assets' });
+    const listStudies = await classify.invoke({ call: 'list-studies' });
+    const getItem = await health.invoke({ call: 'get-dataset' });
+
+    // Assess
+    expect(putStudies).toMatchObject({
+      ok: false,
+      name: 'AccessDenied',
+      status: 403,
+      message: expect.stringContaining(
+        'is not authorized to perform: s3:PutObject on resource: arn:aws:s3:::imaging-local-studies/h1/d1/x.dcm',
+      ),
+    });
+    expect(putAssets).toMatchObject({ ok: false, name: 'MissingResourceError', message: /ASSETS_BUCKET is not set/ });
+    // Allowed, so it went to the (absent) endpoint: a network error, not a refusal.
+    expect(listStudies).toMatchObject({ ok: false });
+    expect((listStudies as { name: string }).name).not.toMatch(/AccessDenied/);
+    expect(getItem).toMatchObject({
+      ok: false,
+      name: 'AccessDeniedException',
+      status: 400,
+      message: expect.stringContaining('dynamodb:GetItem on resource: arn:aws:dynamodb:us-east-1:000000000000:table/'),
+    });
+  }, 60_000);
+
+  it('fail a task that exceeds its memory size as Lambda does (Runtime.OutOfMemory), and run the next call afresh', async () => {
+    // Prepare: a real task's declaration, at Lambda's smallest memory size so the test is quick.
+    const fn = asFixture(pipelineFunctionDeclarations().CompleteDataset!, 'exhaust-memory.ts', { memoryMb: 128 });
+
+    // Act
+    const failure = await fn.invoke({ mode: 'exhaust' }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+
+    // Assess: that call failed alone; this process (the twin) is fine and the function takes the next call.
+    expect(failure?.name).toBe('Runtime.OutOfMemory');
+    expect(failure?.message).toContain('128 MB');
+    expect(fn.instances()).toBe(0);
+    expect(await fn.invoke({ mode: 'ok' })).toEqual({ ok: true });
+  }, 60_000);
+
+  it('stop a call at the declared timeout as Lambda does (Sandbox.Timedout)', async () => {
+    // Prepare
+    const fn = asFixture(pipelineFunctionDeclarations().CompleteDataset!, 'exhaust-memory.ts', { timeoutSeconds: 1 });
+
+    // Act
+    const failure = await fn.invoke({ mode: 'wait' }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+
+    // Assess
+    expect(failure?.name).toBe('Sandbox.Timedout');
+    expect(failure?.message).toContain('Task timed out after 1.00 seconds');
+  }, 30_000);
+});

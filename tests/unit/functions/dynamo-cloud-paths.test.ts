@@ -1,0 +1,206 @@
+/**
+ * The DynamoDB paths only the cloud takes: the local twin's store (dynalite) has no transactions, so a status change
+ * and its audit event are two writes there, and these tests are where the transaction, its cancellation reasons and
+ * the conditional failures are checked against the SDK's own exception classes.
+ */
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  TransactionConflictException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
+import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
+import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
+import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
+import { ConflictError, NotFoundError, TransientError } from '#shared/domain/errors.ts';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+afterEach(() => ddb.reset());
+
+const table = () => ({ doc: createDocumentClient({ region: 'eu-west-1' }), tableName: 'imaging-test' });
+const audit: AuditEntry = {
+  hospitalId: 'h1',
+  datasetId: 'd1',
+  action: 'STATUS_CHANGED',
+  actorUserId: 'pipeline',
+  actorName: 'Pipeline',
+  details: { from: 'UPLOADING', to: 'ANONYMIZING' },
+};
+
+function cancelled(...codes: string[]): TransactionCanceledException {
+  return new TransactionCanceledException({
+    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`,
+    $metadata: { httpStatusCode: 400 },
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('dataset status change in the cloud (one transaction with its audit event)', () => {
+  it('writes the conditional status update and the audit event in one TransactWriteItems, never two writes', async () => {
+    // Prepare
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(GetCommand).resolves({ Item: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'ANONYMIZING' } });
+
+    // Act
+    const dataset = await createDatasetRepository(table()).transition(
+      'h1',
+      'd1',
+      ['UPLOADING'],
+      'ANONYMIZING',
+      {},
+      audit,
+    );
+
+    // Assess
+    expect(dataset).toEqual({ id: 'd1', status: 'ANONYMIZING' });
+    const [update, put] = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    expect(update!.Update).toMatchObject({
+      TableName: 'imaging-test',
+      ConditionExpression: 'attribute_exists(#pk) AND #status IN (:expected0)',
+      ExpressionAttributeValues: expect.objectContaining({ ':expected0': 'UPLOADING' }),
+    });
+    expect(put!.Put).toMatchObject({
+      TableName: 'imaging-test',
+      Item: { [TABLE_KEYS.primary.pk]: 'H#h1#AUDIT', action: 'STATUS_CHANGED' },
+    });
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('turns a cancellation for the status condition into ConflictError, and into DATASET_NOT_FOUND when it is gone', async () => {
+    // Prepare
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+    ddb
+      .on(GetCommand)
+      .resolvesOnce({ Item: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'COMPLETE' } })
+      .resolvesOnce({});
+    const repository = createDatasetRepository(table());
+
+    // Act
+    const moved = await failureOf(repository.transition('h1', 'd1', ['PROCESSING'], 'COMPLETE', {}, audit));
+    const gone = await failureOf(repository.transition('h1', 'd1', ['PROCESSING'], 'COMPLETE', {}, audit));
+
+    // Assess: and no fallback to separate writes, which would record an audit event for a change that did not happen.
+    expect(moved).toBeInstanceOf(ConflictError);
+    expect(gone).toBeInstanceOf(NotFoundError);
+    expect((gone as NotFoundError).code).toBe('DATASET_NOT_FOUND');
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('makes a cancellation for a concurrent transaction or throttling a TransientError, which the pipeline retries', async () => {
+    // Prepare
+    const repository = createDatasetRepository(table());
+
+    for (const error of [
+      cancelled('TransactionConflict', 'None'),
+      cancelled('None', 'ThrottlingError'),
+      new TransactionConflictException({ message: 'conflict', $metadata: {} }),
+    ]) {
+      ddb.reset();
+      ddb.on(TransactWriteCommand).rejects(error);
+
+      // Act
+      const failure = await failureOf(repository.transition('h1', 'd1', ['PROCESSING'], 'COMPLETE', {}, audit));
+
+      // Assess
+      expect(failure, error.name).toBeInstanceOf(TransientError);
+      expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    }
+  });
+
+  it('passes any other cancellation up as it is (a malformed audit item is a bug, not a conflict)', async () => {
+    // Prepare
+    const invalid = cancelled('None', 'ValidationError');
+    ddb.on(TransactWriteCommand).rejects(invalid);
+
+    // Act
+    const failure = await failureOf(
+      createDatasetRepository(table()).transition('h1', 'd1', ['PROCESSING'], 'COMPLETE', {}, audit),
+    );
+
+    // Assess
+    expect(failure).toBe(invalid);
+  });
+});
+
+describe('conditional writes', () => {
+  it('a status change without an audit event is one conditional UpdateItem; a false condition is ConflictError', async () => {
+    // Prepare
+    ddb
+      .on(UpdateCommand)
+      .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    ddb.on(GetCommand).resolves({ Item: { id: 'd1', status: 'FAILED' } });
+
+    // Act
+    const failure = await failureOf(
+      createDatasetRepository(table()).transition('h1', 'd1', ['PROCESSING'], 'COMPLETE'),
+    );
+
+    // Assess
+    expect(failure).toBeInstanceOf(ConflictError);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input).toMatchObject({ ReturnValues: 'ALL_NEW' });
+  });
+
+  it('refuses to create a dataset over an existing one (ConflictError) and to update a series that is not there', async () => {
+    // Prepare
+    const exists = new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+    ddb.on(PutCommand).rejects(exists);
+    ddb.on(UpdateCommand).rejects(exists);
+    const repository = createDatasetRepository(table());
+
+    // Act
+    const created = await failureOf(
+      repository.create({ id: 'd1', hospitalId: 'h1', status: 'CREATED' } as Parameters<typeof repository.create>[0]),
+    );
+    const series = await failureOf(repository.updateSeries('h1', 'd1', 's1', { selected: true }));
+
+    // Assess
+    expect(created).toBeInstanceOf(ConflictError);
+    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input.ConditionExpression).toBe('attribute_not_exists(#pk)');
+    expect(series).toBeInstanceOf(NotFoundError);
+    expect((series as NotFoundError).code).toBe('SERIES_NOT_FOUND');
+  });
+
+  it('claims a multipart upload once: a lost race returns the id the winner stored', async () => {
+    // Prepare
+    ddb
+      .on(UpdateCommand)
+      .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    ddb
+      .on(GetCommand)
+      .resolvesOnce({ Item: { multipartUploadId: 'winner' } })
+      .resolvesOnce({ Item: {} });
+    const uploads = createUploadRepository(table());
+
+    // Act
+    const claimed = await uploads.claimMultipartUpload('h1', 'u1', 0, 'loser');
+    const unclaimable = await failureOf(uploads.claimMultipartUpload('h1', 'u1', 1, 'loser'));
+
+    // Assess
+    expect(claimed).toBe('winner');
+    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.ConditionExpression).toBe(
+      'attribute_exists(objectKey) AND attribute_not_exists(multipartUploadId)',
+    );
+    // A file that has no object key at all is not a race: the condition failure goes up.
+    expect(unclaimable).toBeInstanceOf(ConditionalCheckFailedException);
+  });
+});
