@@ -1,6 +1,7 @@
 import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
 import { descriptionEvidence, descriptionSaysPostContrast } from './descriptions.ts';
-import { BIDS, hasContrastAgent, physicsEvidence, WEIGHT, type Evidence } from './physics.ts';
+import { DEFAULT_MODEL, thresholdFor } from './model.ts';
+import { BIDS, hasContrastAgent, physicsEvidence, tokens, WEIGHT, type Evidence } from './physics.ts';
 import type {
   BidsSuggestion,
   ClassifiedType,
@@ -9,8 +10,8 @@ import type {
   SeriesClassification,
 } from './types.ts';
 
-/** Below this confidence a series is flagged for review (DESIGN.md "Classify": low confidence is flagged). */
-export const LOW_CONFIDENCE_THRESHOLD = 0.6;
+/** Below this confidence a series is flagged for review (with descriptions, under the shipped model). */
+export const LOW_CONFIDENCE_THRESHOLD = DEFAULT_MODEL.lowConfidenceThreshold.withDescriptions;
 
 /**
  * The OTHER prior: with no evidence at all a series is OTHER (confidence low), and a weak contrast hint
@@ -110,11 +111,42 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
   for (const item of against) reasons.push(`outweighed: ${item.reason} (suggests ${item.type})`);
   if (!useDescriptions) reasons.push('descriptions ignored (acquisition parameters only)');
 
-  const bids = supporting.find((item) => item.bids)?.bids ?? DEFAULT_BIDS[winner];
-  return { classifiedType: winner, confidence: Math.round(confidence * 1000) / 1000, reasons, bids: { ...bids } };
+  // The suffix: one read from the headers themselves, else the description's (it names families physics cannot tell
+  // apart, e.g. sbref from bold), else the strongest physics evidence's.
+  const bids =
+    supporting.find((item) => item.bids && item.certainSuffix)?.bids ??
+    supporting.find((item) => item.bids && item.fromDescription)?.bids ??
+    supporting.find((item) => item.bids)?.bids ??
+    DEFAULT_BIDS[winner];
+  return {
+    classifiedType: winner,
+    confidence: Math.round(confidence * 1000) / 1000,
+    reasons,
+    bids: withEntities(bids, acq, winner),
+  };
 }
 
-/** True when a classification should be reviewed by a person. */
-export function isLowConfidence(classification: Pick<SeriesClassification, 'confidence'>): boolean {
-  return classification.confidence < LOW_CONFIDENCE_THRESHOLD;
+/**
+ * BIDS entities the headers give (BIDS "Entities"): part (phase or magnitude of a complex series), mt (magnetization
+ * transfer on), ce (the contrast agent of a post-contrast T1).
+ */
+function withEntities(bids: BidsSuggestion, acq: SeriesAcquisition, type: ClassifiedType): BidsSuggestion {
+  const entities: Record<string, string> = { ...bids.entities };
+  const image = tokens(acq.imageType);
+  const complexCapable = !['phasediff', 'phase1', 'phase2', 'fieldmap'].includes(bids.suffix);
+  if (complexCapable && (image.has('P') || image.has('PHASE'))) entities.part = 'phase';
+  if (type === 'T1_CONTRAST') {
+    const agent = (acq.contrastAgent ?? '').replace(/[^A-Za-z0-9]/g, '');
+    entities.ce = agent && hasContrastAgent(acq) ? agent.toLowerCase() : 'contrast';
+  }
+  const { entities: _dropped, ...rest } = bids;
+  return Object.keys(entities).length > 0 ? { ...rest, entities } : { ...rest };
+}
+
+/** True when a classification should be reviewed by a person (the model's threshold for how it was classified). */
+export function isLowConfidence(
+  classification: Pick<SeriesClassification, 'confidence'>,
+  options: ClassifyOptions = {},
+): boolean {
+  return classification.confidence < thresholdFor(options.model ?? DEFAULT_MODEL, options);
 }

@@ -1,4 +1,5 @@
 import type { ClassifiedType } from '#shared/schemas/api/datasets.ts';
+import type { ClassifierModel } from './model.ts';
 
 export type { ClassifiedType };
 
@@ -36,7 +37,8 @@ export type SeriesAcquisition = {
   numberOfFiles?: number;
 };
 
-export type BidsSuggestion = { datatype: string; suffix: string };
+/** A BIDS datatype and suffix, with the entities (acq, dir, echo, flip, mt, part, ce, rec, inv) the headers give. */
+export type BidsSuggestion = { datatype: string; suffix: string; entities?: Record<string, string> };
 
 export type SeriesClassification = {
   classifiedType: ClassifiedType;
@@ -46,4 +48,8 @@ export type SeriesClassification = {
   bids: BidsSuggestion;
 };
 
-export type ClassifyOptions = { ignoreDescriptions?: boolean };
+export type ClassifyOptions = {
+  ignoreDescriptions?: boolean;
+  /** Fitted parameters (model.ts); DEFAULT_MODEL when absent. */
+  model?: ClassifierModel;
+};
