@@ -4,15 +4,17 @@
  * source), with and without descriptions, per source, per class and per BIDS suffix, beside a plain keyword
  * classifier; the review flag (share flagged, share of wrong answers caught); dcm2niix's own BidsGuess on the shared
  * DICOM series beside ours, and the DICOM path against the sidecar path; and classification time per series.
- * Run: npx tsx bench/classify.ts [--misses]
+ * Run: npx tsx bench/classify.ts [--misses] [--write-model]
+ * --write-model refits the shipped model (shared/dicom/classify/fitted-model.json) on every labelled protocol.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLabelledCsv, uniqueProtocols, acquisitionFromRow } from '#shared/dicom/classify/evaluation.ts';
 import { leaveOneSourceOut, type LosoResult, type Score } from '#shared/dicom/classify/loso.ts';
 import { classifySeries } from '#shared/dicom/classify/index.ts';
 import { compareWithDcm2niix, timeSeriesClassification } from './lib/classify.ts';
 import { SHARED_DATA } from './lib/data.ts';
+import { fitClassifier } from '#shared/dicom/classify/fit.ts';
 
 const SHARED = SHARED_DATA;
 const showMisses = process.argv.includes('--misses');
@@ -22,6 +24,12 @@ const rows = ['labels/dev-sidecars.csv', 'labels/dev-sidecars-openneuro.csv'].fl
 const protocols = uniqueProtocols(rows);
 const percent = (value: number) => (Number.isNaN(value) ? '  n/a ' : `${(value * 100).toFixed(1).padStart(5)}%`);
 const figure = (s: Score) => `${percent(s.accuracy)} (${s.correct}/${s.total})`;
+
+if (process.argv.includes('--write-model')) {
+  const path = new URL('../shared/dicom/classify/fitted-model.json', import.meta.url);
+  writeFileSync(path, `${JSON.stringify(fitClassifier(protocols), null, 1)}\n`);
+  console.log(`wrote ${path.pathname}`);
+}
 
 console.log(
   `dev sidecars: ${rows.length} rows, ${protocols.length} unique (protocol, label) pairs, ${protocols.filter((p) => p.evaluable).length} evaluable, ${new Set(protocols.map((p) => p.source)).size} sources`,

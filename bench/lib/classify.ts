@@ -58,7 +58,12 @@ function sharedSeries(root: string): SharedSeries[] {
     { name: 'transfer-syntaxes (1.dcm)', files: [join(root, 'transfer-syntaxes/dicom/1.dcm')], label: 'OTHER', suffix: 'bold' },
     { name: 'enhanced-mr-small', files: [join(root, 'enhanced-mr-small/emri_small.dcm')], label: 'T1', suffix: 'T1w' },
     { name: 'ct-small', files: [join(root, 'ct-small/CT_small.dcm')], label: 'OTHER' },
-    { name: 'pet-slices', files: all('pet-slices').filter((file) => file.endsWith('.dcm')), label: 'OTHER' },
+    {
+      name: 'pet-slices',
+      files: all('pet-slices').filter((file) => file.endsWith('.dcm')),
+      label: 'OTHER',
+      suffix: 'pet',
+    },
   ];
 }
 
@@ -95,7 +100,7 @@ export async function compareWithDcm2niix(root: string): Promise<string[]> {
     const guess = Array.isArray(sidecar?.BidsGuess) ? (sidecar.BidsGuess as string[]) : undefined;
     const guessSuffix = guess?.[1]?.split('_').pop();
     const oursRight = fromDicom.classifiedType === item.label && (item.suffix ?? 'unknown') === fromDicom.bids.suffix;
-    const guessRight = guessSuffix !== undefined && guessSuffix === (item.suffix ?? 'unknown');
+    const guessRight = guessSuffix !== undefined && guessSuffix.toLowerCase() === (item.suffix ?? 'unknown').toLowerCase();
     ours += oursRight ? 1 : 0;
     theirs += guessRight ? 1 : 0;
     const same =

@@ -31,6 +31,15 @@ const ABSENT_SCORE = -1;
  */
 const TEMPERATURE = 1;
 
+/** Weight (in series) of the score's own probability against a decision's record of right and wrong answers. */
+const RELIABILITY_PRIOR = 3;
+
+/** A decision's record of [right, total] answers, shrunk towards the evidence scores' own probability. */
+export function reliableConfidence(scoreConfidence: number, record: readonly [number, number] | undefined): number {
+  if (!record || record[1] <= 0) return scoreConfidence;
+  return (record[0] + RELIABILITY_PRIOR * scoreConfidence) / (record[1] + RELIABILITY_PRIOR);
+}
+
 const DEFAULT_BIDS: Record<ClassifiedType, BidsSuggestion> = {
   T1: BIDS.T1w,
   T1_CONTRAST: BIDS.T1w,
@@ -71,6 +80,19 @@ function contrastEvidence(acq: SeriesAcquisition, useDescriptions: boolean, t1Sc
  *   // → { classifiedType: 'T1', confidence: 0.9…, bids: { datatype: 'anat', suffix: 'T1w' }, reasons: [...] }
  */
 export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions = {}): SeriesClassification {
+  return classifyWithDecision(acq, options).classification;
+}
+
+/**
+ * The classification with the decision that produced it: the winning type, the rule that carried it (its reason with
+ * numbers and quoted names left out) and whether the description agreed, disagreed, was silent or ignored. The model's
+ * reliability table (fitted on labelled series) holds how often each decision was right.
+ */
+export function classifyWithDecision(
+  acq: SeriesAcquisition,
+  options: ClassifyOptions = {},
+): { classification: SeriesClassification; decision: string } {
+  const model = options.model ?? DEFAULT_MODEL;
   const useDescriptions = !options.ignoreDescriptions;
   const evidence: Evidence[] = [...physicsEvidence(acq), ...(useDescriptions ? descriptionEvidence(acq) : [])];
   const scores = Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, 0])) as Record<ClassifiedType, number>;
@@ -98,7 +120,7 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
   );
   const max = Math.max(...CLASSIFIED_TYPES.map((type) => scores[type]));
   const total = CLASSIFIED_TYPES.reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0);
-  const confidence = Math.exp((scores[winner] - max) / TEMPERATURE) / total;
+  const scoreConfidence = Math.exp((scores[winner] - max) / TEMPERATURE) / total;
 
   const supporting = evidence.filter((item) => item.type === winner).sort((a, b) => b.weight - a.weight);
   const against = evidence.filter((item) => item.type !== winner && !(winner === 'T1_CONTRAST' && item.type === 'T1'));
@@ -113,16 +135,34 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
 
   // The suffix: one read from the headers themselves, else the description's (it names families physics cannot tell
   // apart, e.g. sbref from bold), else the strongest physics evidence's.
+  const described = evidence.filter((item) => item.fromDescription);
+  const agreement = !useDescriptions
+    ? 'ignored'
+    : described.length === 0
+      ? 'silent'
+      : described.some((item) => item.type === winner || (winner === 'T1_CONTRAST' && item.type === 'T1'))
+        ? 'agrees'
+        : 'disagrees';
+  const carrier = supporting.find((item) => !item.fromDescription) ?? supporting[0];
+  const rule = (carrier?.reason ?? 'no evidence').replace(/"[^"]*"/g, '""').replace(/\d+(\.\d+)?/g, '#');
+  const decision = `${winner} | ${rule} | description ${agreement}`;
+  const record = model.reliability[decision];
+  // How often this decision was right on the labelled series, shrunk towards the score's own probability.
+  const confidence = reliableConfidence(scoreConfidence, record);
+
   const bids =
     supporting.find((item) => item.bids && item.certainSuffix)?.bids ??
     supporting.find((item) => item.bids && item.fromDescription)?.bids ??
     supporting.find((item) => item.bids)?.bids ??
     DEFAULT_BIDS[winner];
   return {
-    classifiedType: winner,
-    confidence: Math.round(confidence * 1000) / 1000,
-    reasons,
-    bids: withEntities(bids, acq, winner),
+    classification: {
+      classifiedType: winner,
+      confidence: Math.round(confidence * 1000) / 1000,
+      reasons,
+      bids: withEntities(bids, acq, winner),
+    },
+    decision,
   };
 }
 

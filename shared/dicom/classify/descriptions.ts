@@ -202,9 +202,12 @@ const T1 =
   /\b(t1w?|t1 ?weighted|mprage|mp rage|mpr|spgr|fspgr|bravo|tfl|tfe|ir ?spgr|t1 ?ffe|t1 ?tse|t1 ?se|vibe|star ?vibe)\b|\bt1/;
 const T2 = /\b(t2w?|t2 ?weighted|t2 ?tse|t2 ?fse|t2 ?space|t2 ?spc|t2 ?cube)\b|\bt2(?! ?star|\*|s\b)/;
 const FLAIR = /\b(flair|dark ?fluid|tirm|fluid ?att\w*|da ?fl)\b|flair/;
-/** Post-contrast words in English, Italian (mezzo di contrasto), German (Kontrastmittel) and vendor shorthand. */
+/**
+ * Post-contrast words in English, Italian (mezzo di contrasto), German (Kontrastmittel) and scanner shorthand (a
+ * trailing "C" or "+C" on the series name).
+ */
 const CONTRAST =
-  /\b(post|post ?contrast|post ?gad|postgad|post ?gd|gad(o|olinium)?|gd|contrast|c\+|ce|t1c|t1 ?\+ ?c|mdc|km|kontrast\w*|gado\w*)\b|\+ ?c\b|\+ ?gd\b/;
+  /\b(post|post ?contrast|post ?gad|postgad|post ?gd|gad(o|olinium)?|gd|contrast|c\+|ce|t1c|t1 ?\+ ?c|mdc|km|kontrast\w*|gado\w*)\b|\+ ?c\b|\+ ?gd\b|\s\+?c$/;
 const NOT_CONTRAST = /\b(pre|pre ?contrast|precontrast|non ?contrast|without contrast|no contrast|native|nativ|senza)\b/;
 
 function contrastEvidence(text: string, quoted: string): Evidence[] {

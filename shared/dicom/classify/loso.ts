@@ -1,7 +1,7 @@
 import { sameSuffix } from './bids-labels.ts';
 import { classifySeries } from './classify.ts';
 import type { Protocol } from './evaluation.ts';
-import { fitClassifier } from './fit.ts';
+import { fitFromScored, scoreProtocols } from './fit.ts';
 import { classifyByKeywords } from './keyword-baseline.ts';
 import { thresholdFor } from './model.ts';
 import type { BidsSuggestion, ClassifiedType, ClassifyOptions } from './types.ts';
@@ -67,8 +67,14 @@ export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOption
   const evaluable = protocols.filter((protocol) => protocol.evaluable);
   const sources = [...new Set(evaluable.map((protocol) => protocol.source))].sort();
   const records: LosoRecord[] = [];
+  // Every protocol's unfitted decision is the same in every fold: score once, refit per fold from the others.
+  const withDescriptions = scoreProtocols(evaluable, false);
+  const withoutDescriptions = scoreProtocols(evaluable, true);
   for (const source of sources) {
-    const model = fitClassifier(protocols.filter((protocol) => protocol.source !== source));
+    const model = fitFromScored(
+      withDescriptions.filter((item) => item.source !== source),
+      withoutDescriptions.filter((item) => item.source !== source),
+    );
     const threshold = thresholdFor(model, options);
     for (const protocol of evaluable.filter((item) => item.source === source)) {
       const result = classifySeries(protocol.acquisition, { ...options, model });

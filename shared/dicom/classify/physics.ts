@@ -205,7 +205,7 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
     return [
       {
         type: 'DWI',
-        weight: WEIGHT.strong,
+        weight: WEIGHT.decisive,
         reason: 'diffusion run with b=0 volumes only (the references of a diffusion protocol)',
         bids: BIDS.dwi,
       },
@@ -246,7 +246,11 @@ function epiEvidence(acq: SeriesAcquisition, f: Features): Evidence[] {
     return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'arterial spin labelling sequence', bids: BIDS.asl }];
   }
   // A 90° excitation is common in gradient-echo BOLD too: only the sequence type or name says spin echo.
-  const spinEcho = (f.seq.has('SE') && !f.seq.has('GR')) || /epse|ep_se|(^|[^a-z])se2d|ep2d_se/.test(f.seqText);
+  // BOLD echo times stay at or below 50 ms (1.5 T); an EPI with a longer TE and no diffusion is a spin-echo reference.
+  const spinEcho =
+    (f.seq.has('SE') && !f.seq.has('GR')) ||
+    /epse|ep_se|(^|[^a-z])se2d|ep2d_se/.test(f.seqText) ||
+    (f.te !== undefined && f.te >= 60);
   if (f.image.has('SBREF') || /sbref/.test(f.seqText))
     return [
       {
@@ -440,6 +444,26 @@ function spinEchoEvidence(f: Features, scale: number): Evidence[] {
   ];
 }
 
+/**
+ * A gradient echo repeated only every 1-4 s with a BOLD echo time (20-50 ms) and a large flip (≥ 50°): no anatomical
+ * gradient echo is timed like this, an EPI time series is (its EPI read-out not recorded, as in some Philips sidecars).
+ */
+function boldTiming(f: Features): boolean {
+  const { tr, te, fa } = f;
+  return (
+    tr !== undefined && tr >= 1000 && tr <= 4000 && te !== undefined && te >= 20 && te <= 50 && fa !== undefined && fa >= 50 && fa < 90
+  );
+}
+
+function boldEvidence(f: Features): Evidence {
+  return {
+    type: 'OTHER',
+    weight: WEIGHT.strong,
+    reason: `gradient echo with TR ${fmt(f.tr ?? 0)} ms, TE ${fmt(f.te ?? 0)} ms and flip ${fmt(f.fa ?? 0)}°: timed as a BOLD EPI time series`,
+    bids: BIDS.bold,
+  };
+}
+
 function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number): Evidence[] {
   const { te, tr, fa } = f;
   const phase = f.image.has('P') || f.image.has('PHASE');
@@ -466,6 +490,7 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
       },
     ];
   }
+  if (boldTiming(f)) return [boldEvidence(f)];
   if (te >= 15) {
     return [
       {
@@ -642,7 +667,7 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   }
   const map = quantitativeMapEvidence(f);
   if (map) return map;
-  if (f.mt)
+  if (f.mt && !/(^|[^a-z])tof|fl3d1r_t\d/.test(f.seqText) && !f.options.has('TOF') && !f.options.has('VASCTOF'))
     return [
       {
         type: 'OTHER',
@@ -710,10 +735,21 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
     if (inversion.length > 0) return inversion;
   }
   // A flip angle of 90° or more with no sequence type recorded is a spin-echo family read-out (TSE refocusing 120-180°).
+  if (!f.isSe && !f.isGre && boldTiming(f)) return [boldEvidence(f)];
   const spinEcho = f.isSe || (!f.isGre && f.fa !== undefined && f.fa >= 90);
   const gradientEcho = f.isGre || (!f.isSe && f.fa !== undefined && f.fa < 90);
   if (spinEcho) return spinEchoEvidence(f, scale);
   if (gradientEcho) return gradientEchoEvidence(acq, f, scale);
+  if (f.tr !== undefined && f.te !== undefined && f.tr < 20 && f.te < 8) {
+    return [
+      {
+        type: 'T1',
+        weight: WEIGHT.moderate,
+        reason: `very short TR ${fmt(f.tr)} ms and TE ${fmt(f.te)} ms (sequence type not recorded): spoiled gradient-echo T1-weighted volume`,
+        bids: BIDS.T1w,
+      },
+    ];
+  }
   if (f.te !== undefined && f.te >= 80 && f.tr !== undefined && f.tr >= 2000) {
     return [
       {
