@@ -27,7 +27,16 @@ const figure = (s: Score) => `${percent(s.accuracy)} (${s.correct}/${s.total})`;
 
 if (process.argv.includes('--write-model')) {
   const path = new URL('../shared/dicom/classify/fitted-model.json', import.meta.url);
-  writeFileSync(path, `${JSON.stringify(fitClassifier(protocols), null, 1)}\n`);
+  const model = fitClassifier(protocols);
+  // Laid out as Prettier lays out JSON, one decision a line.
+  const records = Object.entries(model.reliability).map(
+    ([decision, [right, total]]) => `    ${JSON.stringify(decision)}: [${right}, ${total}]`,
+  );
+  const { withDescriptions, withoutDescriptions } = model.lowConfidenceThreshold;
+  writeFileSync(
+    path,
+    `{\n  "lowConfidenceThreshold": { "withDescriptions": ${withDescriptions}, "withoutDescriptions": ${withoutDescriptions} },\n  "reliability": {\n${records.join(',\n')}\n  }\n}\n`,
+  );
   console.log(`wrote ${path.pathname}`);
 }
 

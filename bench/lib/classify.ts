@@ -55,7 +55,12 @@ function sharedSeries(root: string): SharedSeries[] {
     // Two volumes (b=0 and one b=1000 direction): diffusion-weighted, not a tensor acquisition.
     { name: 'siemens-dwi-mosaic', files: all('siemens-dwi-mosaic'), gzip: true, label: 'DWI', suffix: 'dwi' },
     // One gradient-echo EPI mosaic volume (TE 30 ms): the read-out of a BOLD run.
-    { name: 'transfer-syntaxes (1.dcm)', files: [join(root, 'transfer-syntaxes/dicom/1.dcm')], label: 'OTHER', suffix: 'bold' },
+    {
+      name: 'transfer-syntaxes (1.dcm)',
+      files: [join(root, 'transfer-syntaxes/dicom/1.dcm')],
+      label: 'OTHER',
+      suffix: 'bold',
+    },
     { name: 'enhanced-mr-small', files: [join(root, 'enhanced-mr-small/emri_small.dcm')], label: 'T1', suffix: 'T1w' },
     { name: 'ct-small', files: [join(root, 'ct-small/CT_small.dcm')], label: 'OTHER' },
     {
@@ -90,7 +95,9 @@ export async function compareWithDcm2niix(root: string): Promise<string[]> {
       ['-b', 'y', '-ba', 'n', '-z', 'n', '-f', 'series'],
     );
     const jsonName = [...run.outputs.keys()].find((name) => name.endsWith('.json'));
-    const sidecar = jsonName ? (JSON.parse(text(run.outputs.get(jsonName)) ?? '{}') as Record<string, unknown>) : undefined;
+    const sidecar = jsonName
+      ? (JSON.parse(text(run.outputs.get(jsonName)) ?? '{}') as Record<string, unknown>)
+      : undefined;
     const base = jsonName?.replace(/\.json$/, '') ?? '';
     const fromSidecar = sidecar
       ? classifySeries(
@@ -100,7 +107,8 @@ export async function compareWithDcm2niix(root: string): Promise<string[]> {
     const guess = Array.isArray(sidecar?.BidsGuess) ? (sidecar.BidsGuess as string[]) : undefined;
     const guessSuffix = guess?.[1]?.split('_').pop();
     const oursRight = fromDicom.classifiedType === item.label && (item.suffix ?? 'unknown') === fromDicom.bids.suffix;
-    const guessRight = guessSuffix !== undefined && guessSuffix.toLowerCase() === (item.suffix ?? 'unknown').toLowerCase();
+    const guessRight =
+      guessSuffix !== undefined && guessSuffix.toLowerCase() === (item.suffix ?? 'unknown').toLowerCase();
     ours += oursRight ? 1 : 0;
     theirs += guessRight ? 1 : 0;
     const same =

@@ -148,7 +148,8 @@ export function classifyWithDecision(
   const decision = `${winner} | ${rule} | description ${agreement}`;
   const record = model.reliability[decision];
   // How often this decision was right on the labelled series, shrunk towards the score's own probability.
-  const confidence = reliableConfidence(scoreConfidence, record);
+  // Nothing supports the winner (OTHER by its prior alone): no record can be trusted, the score's own probability stands.
+  const confidence = supporting.length === 0 ? scoreConfidence : reliableConfidence(scoreConfidence, record);
 
   const bids =
     supporting.find((item) => item.bids && item.certainSuffix)?.bids ??

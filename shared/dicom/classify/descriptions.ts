@@ -122,7 +122,7 @@ const RULES: Rule[] = [
     pattern:
       /\b(localizer|localiser|scout|survey|aahead|aascout|3 ?plane|tri ?pilot|cal(ibration)?|asset ?cal|refscan|pilot)\b/,
     label: 'localizer or calibration',
-    weight: FAMILY_WEIGHT,
+    weight: DESCRIPTION_WEIGHT,
     answer: other(),
   },
   {
@@ -208,7 +208,8 @@ const FLAIR = /\b(flair|dark ?fluid|tirm|fluid ?att\w*|da ?fl)\b|flair/;
  */
 const CONTRAST =
   /\b(post|post ?contrast|post ?gad|postgad|post ?gd|gad(o|olinium)?|gd|contrast|c\+|ce|t1c|t1 ?\+ ?c|mdc|km|kontrast\w*|gado\w*)\b|\+ ?c\b|\+ ?gd\b|\s\+?c$/;
-const NOT_CONTRAST = /\b(pre|pre ?contrast|precontrast|non ?contrast|without contrast|no contrast|native|nativ|senza)\b/;
+const NOT_CONTRAST =
+  /\b(pre|pre ?contrast|precontrast|non ?contrast|without contrast|no contrast|native|nativ|senza)\b/;
 
 function contrastEvidence(text: string, quoted: string): Evidence[] {
   const hasT1 = T1.test(text);

@@ -28,7 +28,6 @@ export function classifyByKeywords(
   const hit = KEYWORDS.find((keyword) => keyword.pattern.test(text));
   if (!hit) return { classifiedType: 'OTHER', bids: { datatype: 'misc', suffix: 'unknown' } };
   if (hit.type === 'DTI' && (acq.diffusionDirections ?? 6) < 6) return { classifiedType: 'DWI', bids: hit.bids };
-  if (hit.type === 'T1' && /post|gad|contrast|\+c/.test(text))
-    return { classifiedType: 'T1_CONTRAST', bids: hit.bids };
+  if (hit.type === 'T1' && /post|gad|contrast|\+c/.test(text)) return { classifiedType: 'T1_CONTRAST', bids: hit.bids };
   return { classifiedType: hit.type, bids: { ...hit.bids } };
 }

@@ -11,8 +11,11 @@ export type Evidence = {
   fromDescription?: boolean;
 };
 
-/** Evidence weights: how far one observation moves the scores (log-odds-like units). */
-export const WEIGHT = { decisive: 4.5, strong: 3, moderate: 2, weak: 1 } as const;
+/**
+ * Evidence weights: how far one observation moves the scores (log-odds-like units). `certain` is for what the
+ * headers record outright (diffusion weighting in measured directions): no description outweighs it.
+ */
+export const WEIGHT = { certain: 6, decisive: 4.5, strong: 3, moderate: 2, weak: 1 } as const;
 
 /**
  * When TR is missing (some hand-written sidecars), echo/flip/inversion rules about contrast weighting cannot be trusted:
@@ -163,7 +166,7 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
     return [
       {
         type: 'DTI',
-        weight: WEIGHT.decisive,
+        weight: WEIGHT.certain,
         reason: `diffusion encoding in ${directions} distinct directions${f.maxB ? ` up to b=${fmt(f.maxB)} s/mm²` : ''} (≥6 allows a tensor fit)`,
         bids: BIDS.dwi,
       },
@@ -173,7 +176,7 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
     return [
       {
         type: 'DWI',
-        weight: WEIGHT.decisive,
+        weight: WEIGHT.certain,
         reason: `diffusion weighting b=${fmt(f.maxB)} s/mm² in ${directions} direction${directions > 1 ? 's' : ''} (fewer than 6: no tensor fit)`,
         bids: BIDS.dwi,
       },
@@ -451,7 +454,15 @@ function spinEchoEvidence(f: Features, scale: number): Evidence[] {
 function boldTiming(f: Features): boolean {
   const { tr, te, fa } = f;
   return (
-    tr !== undefined && tr >= 1000 && tr <= 4000 && te !== undefined && te >= 20 && te <= 50 && fa !== undefined && fa >= 50 && fa < 90
+    tr !== undefined &&
+    tr >= 1000 &&
+    tr <= 4000 &&
+    te !== undefined &&
+    te >= 20 &&
+    te <= 50 &&
+    fa !== undefined &&
+    fa >= 50 &&
+    fa < 90
   );
 }
 
@@ -719,7 +730,12 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   // Time-of-flight angiography: short-TR 3D gradient echo that would read as T1, told apart by its sequence (Siemens
   // "fl3d1r_t70": a TONE ramp; GE "tof") or its maximum-intensity projections.
   const projection = (f.image.has('PROJECTION') || f.image.has('MIP')) && f.isGre && !f.isIr && (f.tr ?? 0) < 60;
-  if (/(^|[^a-z])tof|fl3d1r_t\d|_t\d{2}\b/.test(f.seqText) || f.options.has('VASCTOF') || f.options.has('TOF') || projection) {
+  if (
+    /(^|[^a-z])tof|fl3d1r_t\d|_t\d{2}\b/.test(f.seqText) ||
+    f.options.has('VASCTOF') ||
+    f.options.has('TOF') ||
+    projection
+  ) {
     return [
       {
         type: 'OTHER',
