@@ -142,7 +142,11 @@ export function uniqueProtocols(rows: LabelledRow[]): Protocol[] {
     byKey.set(id, {
       key,
       label,
-      labelBids: { datatype: row.datatype ?? '', suffix: canonicalSuffix(row.suffix ?? '') },
+      // A T2-FLAIR filed as _T2w (its class label already corrected to FLAIR) is, in BIDS, a FLAIR.
+      labelBids: {
+        datatype: row.datatype ?? '',
+        suffix: label === 'FLAIR' && row.suffix === 'T2w' ? 'FLAIR' : canonicalSuffix(row.suffix ?? ''),
+      },
       source: row.source ?? '',
       rows: 1,
       examplePath: row.path ?? '',

@@ -453,6 +453,8 @@ function spinEchoEvidence(f: Features, scale: number): Evidence[] {
  */
 function boldTiming(f: Features): boolean {
   const { tr, te, fa } = f;
+  // A 90° flip is a BOLD excitation only where the sequence type says gradient echo; unrecorded, it may be a spin echo.
+  const maxFlip = f.seq.has('GR') ? 90 : 89;
   return (
     tr !== undefined &&
     tr >= 1000 &&
@@ -462,7 +464,7 @@ function boldTiming(f: Features): boolean {
     te <= 50 &&
     fa !== undefined &&
     fa >= 50 &&
-    fa < 90
+    fa <= maxFlip
   );
 }
 
@@ -754,8 +756,19 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   if (!f.isSe && !f.isGre && boldTiming(f)) return [boldEvidence(f)];
   const spinEcho = f.isSe || (!f.isGre && f.fa !== undefined && f.fa >= 90);
   const gradientEcho = f.isGre || (!f.isSe && f.fa !== undefined && f.fa < 90);
-  if (spinEcho) return spinEchoEvidence(f, scale);
-  if (gradientEcho) return gradientEchoEvidence(acq, f, scale);
+  const echo = spinEcho ? spinEchoEvidence(f, scale) : gradientEcho ? gradientEchoEvidence(acq, f, scale) : [];
+  if (echo.length > 0) return echo;
+  if (f.tr !== undefined && f.te !== undefined && f.tr >= 300 && f.tr <= 800 && f.te < 20) {
+    // Short TR and short TE weight T1 whether the echo is a spin echo or a gradient echo.
+    return [
+      {
+        type: 'T1',
+        weight: WEIGHT.moderate,
+        reason: `short TR ${fmt(f.tr)} ms and short TE ${fmt(f.te)} ms (sequence type not recorded): T1-weighted`,
+        bids: BIDS.T1w,
+      },
+    ];
+  }
   if (f.tr !== undefined && f.te !== undefined && f.tr < 20 && f.te < 8) {
     return [
       {
