@@ -35,7 +35,7 @@ if (process.argv.includes('--write-model')) {
   const { withDescriptions, withoutDescriptions } = model.lowConfidenceThreshold;
   writeFileSync(
     path,
-    `{\n  "lowConfidenceThreshold": { "withDescriptions": ${withDescriptions}, "withoutDescriptions": ${withoutDescriptions} },\n  "reliability": {\n${records.join(',\n')}\n  }\n}\n`,
+    `{\n  "lowConfidenceThreshold": { "withDescriptions": ${withDescriptions}, "withoutDescriptions": ${withoutDescriptions} },\n  "reliabilityPrior": ${model.reliabilityPrior},\n  "reliability": {\n${records.join(',\n')}\n  }\n}\n`,
   );
   console.log(`wrote ${path.pathname}`);
 }
@@ -49,6 +49,17 @@ function report(name: string, result: LosoResult): void {
   const { overall, flag } = result;
   console.log(`class accuracy   ours ${figure(overall.class)}   keyword ${figure(overall.keywordClass)}`);
   console.log(`suffix accuracy  ours ${figure(overall.suffix)}   keyword ${figure(overall.keywordSuffix)}`);
+  if (name.startsWith('WITHOUT')) {
+    // No sidecar here records a contrast agent: without descriptions a post-contrast T1 can only read as T1.
+    const agentBlind = result.records.filter(
+      ({ protocol, ours }) =>
+        ours.classifiedType === protocol.label ||
+        (protocol.label === 'T1_CONTRAST' && ours.classifiedType === 'T1' && !protocol.acquisition.contrastAgent),
+    ).length;
+    console.log(
+      `class accuracy, post-contrast T1 without a recorded agent scored as T1: ${percent(agentBlind / result.records.length)} (${agentBlind}/${result.records.length})`,
+    );
+  }
   console.log(
     `review flag: ${percent(flag.flaggedShare)} of protocols flagged (${flag.flagged}/${flag.total}), catching ${percent(flag.errorsCaught)} of the ${flag.errors} wrong class answers`,
   );

@@ -31,13 +31,17 @@ const ABSENT_SCORE = -1;
  */
 const TEMPERATURE = 1;
 
-/** Weight (in series) of the score's own probability against a decision's record of right and wrong answers. */
-const RELIABILITY_PRIOR = 3;
-
-/** A decision's record of [right, total] answers, shrunk towards the evidence scores' own probability. */
-export function reliableConfidence(scoreConfidence: number, record: readonly [number, number] | undefined): number {
+/**
+ * A decision's record of [right, total] answers, shrunk towards the evidence scores' own probability, which weighs
+ * as `prior` series (fitted: model.ts reliabilityPrior).
+ */
+export function reliableConfidence(
+  scoreConfidence: number,
+  record: readonly [number, number] | undefined,
+  prior: number,
+): number {
   if (!record || record[1] <= 0) return scoreConfidence;
-  return (record[0] + RELIABILITY_PRIOR * scoreConfidence) / (record[1] + RELIABILITY_PRIOR);
+  return (record[0] + prior * scoreConfidence) / (record[1] + prior);
 }
 
 const DEFAULT_BIDS: Record<ClassifiedType, BidsSuggestion> = {
@@ -149,7 +153,8 @@ export function classifyWithDecision(
   const record = model.reliability[decision];
   // How often this decision was right on the labelled series, shrunk towards the score's own probability.
   // Nothing supports the winner (OTHER by its prior alone): no record can be trusted, the score's own probability stands.
-  const confidence = supporting.length === 0 ? scoreConfidence : reliableConfidence(scoreConfidence, record);
+  const confidence =
+    supporting.length === 0 ? scoreConfidence : reliableConfidence(scoreConfidence, record, model.reliabilityPrior);
 
   const bids =
     supporting.find((item) => item.bids && item.certainSuffix)?.bids ??

@@ -13,7 +13,12 @@ export type ClassifierModel = {
    * labelled protocols. The confidence is this record, shrunk towards the evidence scores' own probability.
    */
   reliability: Record<string, [number, number]>;
+  /** How many series the evidence scores' own probability weighs against a decision's record. */
+  reliabilityPrior: number;
 };
+
+/** Candidate weights of the score's own probability against a decision's record (fit.ts picks one). */
+export const RELIABILITY_PRIORS = [1, 3, 10, 30, 100] as const;
 
 /** Share of series the review flag may take at most, and the share of wrong answers it aims to catch. */
 export const FLAG_BUDGET = 0.08;
@@ -26,6 +31,7 @@ export const FLAG_TARGET_RECALL = 0.9;
  */
 export const DEFAULT_MODEL: ClassifierModel = {
   lowConfidenceThreshold: { ...fitted.lowConfidenceThreshold },
+  reliabilityPrior: fitted.reliabilityPrior,
   reliability: Object.fromEntries(
     Object.entries(fitted.reliability as Record<string, number[]>).map(([decision, [right = 0, total = 0]]) => [
       decision,

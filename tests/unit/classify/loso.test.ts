@@ -56,10 +56,12 @@ describe('leave one source out on the labelled dev sidecars', () => {
     }
   });
 
-  it('keeps the review flag within its budget of series', () => {
-    // Assess
+  it('keeps the review flag within its budget of series, catching what it measured', () => {
+    // Assess: 37.8% and 57.0% of the wrong answers were caught when these floors were set.
     for (const result of [withDescriptions, withoutDescriptions])
       expect(result.flag.flaggedShare, describeResult(result)).toBeLessThanOrEqual(0.15);
+    expect(withDescriptions.flag.errorsCaught, describeResult(withDescriptions)).toBeGreaterThanOrEqual(0.37);
+    expect(withoutDescriptions.flag.errorsCaught, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(0.56);
   });
 
   it('ships the model that fitting on every labelled protocol gives', () => {
