@@ -172,21 +172,36 @@ export function classifyWithDecision(
   };
 }
 
+/** Suffixes whose files are one echo each of a multi-echo acquisition, so BIDS names the echo. */
+const MULTI_ECHO_SUFFIXES = new Set(['MEGRE', 'MESE', 'MPM', 'VFA']);
+
 /**
  * BIDS entities the headers give (BIDS "Entities"): part (phase or magnitude of a complex series), mt (magnetization
- * transfer on), ce (the contrast agent of a post-contrast T1).
+ * transfer on), ce (the contrast agent of a post-contrast T1), echo (EchoNumber of a multi-echo series); the echo
+ * number also tells a field map's second magnitude image.
  */
 function withEntities(bids: BidsSuggestion, acq: SeriesAcquisition, type: ClassifiedType): BidsSuggestion {
   const entities: Record<string, string> = { ...bids.entities };
   const image = tokens(acq.imageType);
   const complexCapable = !['phasediff', 'phase1', 'phase2', 'fieldmap'].includes(bids.suffix);
   if (complexCapable && (image.has('P') || image.has('PHASE'))) entities.part = 'phase';
+  let suffix = bids.suffix;
+  const echo = acq.echoNumber;
+  // A two-echo field map's magnitude images: the second echo is magnitude2.
+  if (suffix === 'magnitude1' && echo !== undefined && echo >= 2) suffix = 'magnitude2';
+  if (
+    echo !== undefined &&
+    echo >= 1 &&
+    (MULTI_ECHO_SUFFIXES.has(suffix) || echo >= 2) &&
+    !/^magnitude|^phase/.test(suffix)
+  )
+    entities.echo = String(echo);
   if (type === 'T1_CONTRAST') {
     const agent = (acq.contrastAgent ?? '').replace(/[^A-Za-z0-9]/g, '');
     entities.ce = agent && hasContrastAgent(acq) ? agent.toLowerCase() : 'contrast';
   }
   const { entities: _dropped, ...rest } = bids;
-  return Object.keys(entities).length > 0 ? { ...rest, entities } : { ...rest };
+  return Object.keys(entities).length > 0 ? { ...rest, suffix, entities } : { ...rest, suffix };
 }
 
 /** True when a classification should be reviewed by a person (the model's threshold for how it was classified). */

@@ -111,6 +111,7 @@ export function acquisitionFromReaders(readers: TagReader[]): SeriesAcquisition 
     mrAcquisitionType: head.text('00180023'),
     manufacturer: manufacturer || undefined,
     contrastAgent: head.text('00180010') ?? head.items('00180012')[0]?.text('00180010'),
+    echoNumber: first(head.numbers('00180086', 'IS')),
     numberOfFiles: readers.length,
   };
 

@@ -33,6 +33,8 @@ export type SeriesAcquisition = {
   diffusionDirections?: number;
   /** (0018,0010) ContrastBolusAgent or BIDS ContrastBolusIngredient. */
   contrastAgent?: string;
+  /** (0018,0086) EchoNumbers / BIDS EchoNumber: which echo of a multi-echo acquisition this series holds. */
+  echoNumber?: number;
   numberOfVolumes?: number;
   numberOfFiles?: number;
 };

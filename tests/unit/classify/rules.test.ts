@@ -518,6 +518,33 @@ describe('classifySeries: BIDS families beyond the eight types', () => {
     expect(pre.classifiedType).toBe('T1');
   });
 
+  it('names the echo of a multi-echo series and tells a field map second magnitude by its echo number', () => {
+    // Prepare
+    const magnitude: SeriesAcquisition = {
+      repetitionTimeMs: 667,
+      echoTimeMs: 7.65,
+      flipAngle: 60,
+      scanningSequence: ['GR'],
+      sequenceName: '*fm2d2r',
+      imageType: ['ORIGINAL', 'PRIMARY', 'M', 'ND'],
+    };
+    // Act
+    const first = classifySeries({ ...magnitude, echoNumber: 1 });
+    const second = classifySeries({ ...magnitude, echoNumber: 2 });
+    const multiEcho = classifySeries({
+      repetitionTimeMs: 43,
+      echoTimeMs: 12.1,
+      flipAngle: 15,
+      scanningSequence: ['GR'],
+      sequenceName: '*fl3d12_ns',
+      echoNumber: 4,
+    });
+    // Assess
+    expect(first.bids).toEqual({ datatype: 'fmap', suffix: 'magnitude1' });
+    expect(second.bids).toEqual({ datatype: 'fmap', suffix: 'magnitude2' });
+    expect(multiEcho.bids).toEqual({ datatype: 'anat', suffix: 'MEGRE', entities: { echo: '4' } });
+  });
+
   it('marks the phase part of a complex series', () => {
     // Act
     const result = classifySeries({
