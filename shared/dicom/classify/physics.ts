@@ -586,7 +586,8 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
       return [
         {
           type: 'OTHER',
-          weight: WEIGHT.moderate * scale,
+          // A guess from timing alone (field maps are named by their sequence, handled earlier): any word outweighs it.
+          weight: (WEIGHT.weak / 2) * scale,
           reason: `2D gradient echo with short TE ${fmt(te)} ms and TR ${fmt(tr)} ms: field-map magnitude`,
           bids: BIDS.magnitude,
         },
@@ -688,6 +689,15 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
         reason: 'magnetization-transfer pulse on (ScanOptions MT / SequenceVariant MTC): magnetization-transfer set',
         bids: { datatype: 'anat', suffix: 'MTS', entities: { mt: 'on' } },
         certainSuffix: true,
+      },
+    ];
+  if (f.echoes !== undefined && f.echoes >= 2 && f.echoes < MULTI_ECHO_MAPPING && f.isGre)
+    return [
+      {
+        type: 'SWI',
+        weight: WEIGHT.strong,
+        reason: `gradient echo with ${f.echoes} echoes per excitation: sampling T2* decay (T2*-weighted)`,
+        bids: BIDS.T2starw,
       },
     ];
   if (f.echoes !== undefined && f.echoes >= MULTI_ECHO_MAPPING && f.isGre)
