@@ -1,96 +1,111 @@
 /**
- * Series classifier benchmark: confusion matrices by unique protocol on labels/dev-sidecars.csv (with and without
- * descriptions), per source, BIDS suffix agreement, calibration, and per-series classification time
- * (sidecar rows and the shared DICOM series, with the DICOM parse time shown apart).
- * Run: npx tsx bench/classify.ts
+ * Series classifier benchmark, by unique protocol on the labelled dev sidecars (labels/dev-sidecars.csv and
+ * labels/dev-sidecars-openneuro.csv): leave one source out (the fitted parameters refitted without the held-out
+ * source), with and without descriptions, per source, per class and per BIDS suffix, beside a plain keyword
+ * classifier; the review flag (share flagged, share of wrong answers caught); dcm2niix's own BidsGuess on the shared
+ * DICOM series beside ours, and the DICOM path against the sidecar path; and classification time per series.
+ * Run: npx tsx bench/classify.ts [--misses] [--write-model]
+ * --write-model refits the shipped model (shared/dicom/classify/fitted-model.json) on every labelled protocol.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  evaluateProtocols,
-  formatConfusion,
-  parseLabelledCsv,
-  uniqueProtocols,
-  acquisitionFromRow,
-} from '#shared/dicom/classify/evaluation.ts';
+import { parseLabelledCsv, uniqueProtocols, acquisitionFromRow } from '#shared/dicom/classify/evaluation.ts';
+import { leaveOneSourceOut, type LosoResult, type Score } from '#shared/dicom/classify/loso.ts';
 import { classifySeries } from '#shared/dicom/classify/index.ts';
-import { timeSeriesClassification } from './lib/classify.ts';
+import { compareWithDcm2niix, timeSeriesClassification } from './lib/classify.ts';
 import { SHARED_DATA } from './lib/data.ts';
+import { fitClassifier } from '#shared/dicom/classify/fit.ts';
 
 const SHARED = SHARED_DATA;
-const rows = parseLabelledCsv(readFileSync(join(SHARED, 'labels/dev-sidecars.csv'), 'utf8'));
+const showMisses = process.argv.includes('--misses');
+const rows = ['labels/dev-sidecars.csv', 'labels/dev-sidecars-openneuro.csv'].flatMap((file) =>
+  parseLabelledCsv(readFileSync(join(SHARED, file), 'utf8')),
+);
 const protocols = uniqueProtocols(rows);
-const percent = (value: number) => (Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(1)}%`);
+const percent = (value: number) => (Number.isNaN(value) ? '  n/a ' : `${(value * 100).toFixed(1).padStart(5)}%`);
+const figure = (s: Score) => `${percent(s.accuracy)} (${s.correct}/${s.total})`;
 
-console.log(
-  `dev-sidecars.csv: ${rows.length} rows, ${protocols.length} unique (protocol, label) pairs, ${protocols.filter((p) => p.evaluable).length} evaluable`,
-);
-console.log(
-  'Per-class accuracy = recall over evaluable unique protocols (definitions: shared/dicom/classify/evaluation.ts).\n',
-);
-
-for (const ignoreDescriptions of [false, true]) {
-  const evaluation = evaluateProtocols(protocols, { ignoreDescriptions });
-  console.log(`=== ${ignoreDescriptions ? 'WITHOUT descriptions (physics only)' : 'WITH descriptions'} ===`);
-  console.log(formatConfusion(evaluation));
-  console.log(
-    `overall ${percent(evaluation.overall.accuracy)} (${evaluation.overall.correct}/${evaluation.overall.total}), expected calibration error ${evaluation.calibration.ece.toFixed(3)}`,
+if (process.argv.includes('--write-model')) {
+  const path = new URL('../shared/dicom/classify/fitted-model.json', import.meta.url);
+  const model = fitClassifier(protocols);
+  // Laid out as Prettier lays out JSON, one decision a line.
+  const records = Object.entries(model.reliability).map(
+    ([decision, [right, total]]) => `    ${JSON.stringify(decision)}: [${right}, ${total}]`,
   );
-  console.log('reliability (confidence bin: protocols, mean confidence, accuracy):');
-  for (const bin of evaluation.calibration.bins.filter((b) => b.count > 0)) {
-    console.log(
-      `  [${bin.from.toFixed(2)}, ${bin.to.toFixed(2)}): ${String(bin.count).padStart(4)}  ${bin.meanConfidence.toFixed(3)}  ${bin.accuracy.toFixed(3)}`,
-    );
-  }
-  for (const source of [...new Set(protocols.map((p) => p.source))]) {
-    const bySource = evaluateProtocols(
-      protocols.filter((p) => p.source === source),
-      { ignoreDescriptions },
-    );
-    const classes = Object.entries(bySource.perClass)
-      .filter(([, s]) => s.total > 0)
-      .map(([type, s]) => `${type} ${s.correct}/${s.total}`)
-      .join(', ');
-    console.log(
-      `source ${source}: overall ${percent(bySource.overall.accuracy)} (${bySource.overall.correct}/${bySource.overall.total}); ${classes}`,
-    );
-  }
-  for (const { protocol, result } of evaluation.errors) {
-    console.log(
-      `  miss: ${protocol.label} → ${result.classifiedType} (${result.confidence}) ${protocol.examplePath}: ${result.reasons[0]}`,
-    );
-  }
-  console.log('');
+  const { withDescriptions, withoutDescriptions } = model.lowConfidenceThreshold;
+  writeFileSync(
+    path,
+    `{\n  "lowConfidenceThreshold": { "withDescriptions": ${withDescriptions}, "withoutDescriptions": ${withoutDescriptions} },\n  "reliabilityPrior": ${model.reliabilityPrior},\n  "reliability": {\n${records.join(',\n')}\n  }\n}\n`,
+  );
+  console.log(`wrote ${path.pathname}`);
 }
 
-// BIDS suffix agreement, by row (the label's own datatype/suffix), for the rows classified into the measured types.
-let bidsTotal = 0;
-let bidsAgree = 0;
-for (const row of rows) {
-  const result = classifySeries(acquisitionFromRow(row));
-  if (result.classifiedType === 'OTHER') continue;
-  bidsTotal += 1;
-  if (result.bids.datatype === row.datatype && result.bids.suffix === row.suffix) bidsAgree += 1;
-}
 console.log(
-  `BIDS datatype/suffix equal to the label's, rows not classified OTHER: ${percent(bidsAgree / bidsTotal)} (${bidsAgree}/${bidsTotal})\n`,
+  `dev sidecars: ${rows.length} rows, ${protocols.length} unique (protocol, label) pairs, ${protocols.filter((p) => p.evaluable).length} evaluable, ${new Set(protocols.map((p) => p.source)).size} sources`,
 );
+
+function report(name: string, result: LosoResult): void {
+  console.log(`\n=== leave one source out, ${name} ===`);
+  const { overall, flag } = result;
+  console.log(`class accuracy   ours ${figure(overall.class)}   keyword ${figure(overall.keywordClass)}`);
+  console.log(`suffix accuracy  ours ${figure(overall.suffix)}   keyword ${figure(overall.keywordSuffix)}`);
+  if (name.startsWith('WITHOUT')) {
+    // No sidecar here records a contrast agent: without descriptions a post-contrast T1 can only read as T1.
+    const agentBlind = result.records.filter(
+      ({ protocol, ours }) =>
+        ours.classifiedType === protocol.label ||
+        (protocol.label === 'T1_CONTRAST' && ours.classifiedType === 'T1' && !protocol.acquisition.contrastAgent),
+    ).length;
+    console.log(
+      `class accuracy, post-contrast T1 without a recorded agent scored as T1: ${percent(agentBlind / result.records.length)} (${agentBlind}/${result.records.length})`,
+    );
+  }
+  console.log(
+    `review flag: ${percent(flag.flaggedShare)} of protocols flagged (${flag.flagged}/${flag.total}), catching ${percent(flag.errorsCaught)} of the ${flag.errors} wrong class answers`,
+  );
+  console.log('per source (class ours / keyword, suffix ours / keyword):');
+  for (const [source, s] of result.perSource) {
+    const behind =
+      s.class.accuracy < s.keywordClass.accuracy || s.suffix.accuracy < s.keywordSuffix.accuracy ? '  BEHIND' : '';
+    console.log(
+      `  ${source.padEnd(14)} ${String(s.class.total).padStart(4)}  class ${percent(s.class.accuracy)} / ${percent(s.keywordClass.accuracy)}   suffix ${percent(s.suffix.accuracy)} / ${percent(s.keywordSuffix.accuracy)}${behind}`,
+    );
+  }
+  console.log('per class (recall):');
+  for (const [label, s] of result.perClass) console.log(`  ${label.padEnd(12)} ${figure(s)}`);
+  console.log('per suffix (recall):');
+  for (const [suffix, s] of result.perSuffix) console.log(`  ${suffix.padEnd(12)} ${figure(s)}`);
+  if (!showMisses) return;
+  for (const { protocol, ours } of result.records) {
+    const classWrong = ours.classifiedType !== protocol.label;
+    const suffixWrong = protocol.labelBids.suffix !== undefined && ours.bids.suffix !== protocol.labelBids.suffix;
+    if (!classWrong && !suffixWrong) continue;
+    const a = protocol.acquisition;
+    console.log(
+      `  miss ${protocol.source} ${protocol.label}/${protocol.labelBids.suffix} → ${ours.classifiedType}/${ours.bids.suffix} (${ours.confidence}${ours.flagged ? ' flagged' : ''}) ${protocol.examplePath} | ${a.seriesDescription ?? ''} | ${a.protocolName ?? ''} | seq ${a.sequenceName ?? a.pulseSequenceDetails ?? ''} ${a.scanningSequence?.join('\\') ?? ''} ${a.sequenceVariant?.join('\\') ?? ''} img ${a.imageType?.join('\\') ?? ''} TR ${a.repetitionTimeMs} TE ${a.echoTimeMs} TI ${a.inversionTimeMs} FA ${a.flipAngle} b ${[...new Set(a.bValues ?? [])].join(',')} dirs ${a.diffusionDirections} :: ${ours.reasons[0]}`,
+    );
+  }
+}
+
+report('WITH descriptions', leaveOneSourceOut(protocols));
+report('WITHOUT descriptions (physics only)', leaveOneSourceOut(protocols, { ignoreDescriptions: true }));
+
+console.log('\n=== shared DICOM: ours (DICOM path, sidecar path) beside dcm2niix BidsGuess ===');
+for (const line of await compareWithDcm2niix(join(SHARED, 'dicom'))) console.log(`  ${line}`);
 
 // Timing: classification alone, per series.
 const acquisitions = rows.map(acquisitionFromRow);
 for (let i = 0; i < 2; i += 1) for (const acq of acquisitions) classifySeries(acq);
 const started = performance.now();
-const rounds = 5;
+const rounds = 3;
 for (let i = 0; i < rounds; i += 1) for (const acq of acquisitions) classifySeries(acq);
 const perSeriesUs = ((performance.now() - started) * 1000) / (rounds * acquisitions.length);
 console.log(
-  `classifySeries: ${perSeriesUs.toFixed(1)} µs per series (${rounds * acquisitions.length} classifications)`,
+  `\nclassifySeries: ${perSeriesUs.toFixed(1)} µs per series (${rounds * acquisitions.length} classifications)`,
 );
-
 const series: [string, string][] = [
   ['ge-t1-ir-spgr (196 files)', join(SHARED, 'dicom/ge-t1-ir-spgr/dicom')],
   ['philips-dti-b2000 (680 files)', join(SHARED, 'dicom/philips-dti-b2000/dicom/601_WIP_dti_ax')],
-  ['siemens-dwi-mosaic (2 gzip files)', join(SHARED, 'dicom/siemens-dwi-mosaic')],
 ];
 for (const [name, folder] of series) {
   const timing = timeSeriesClassification(folder);

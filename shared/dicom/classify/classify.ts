@@ -1,6 +1,7 @@
 import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
 import { descriptionEvidence, descriptionSaysPostContrast } from './descriptions.ts';
-import { BIDS, hasContrastAgent, physicsEvidence, WEIGHT, type Evidence } from './physics.ts';
+import { DEFAULT_MODEL, thresholdFor } from './model.ts';
+import { BIDS, hasContrastAgent, physicsEvidence, tokens, WEIGHT, type Evidence } from './physics.ts';
 import type {
   BidsSuggestion,
   ClassifiedType,
@@ -9,8 +10,8 @@ import type {
   SeriesClassification,
 } from './types.ts';
 
-/** Below this confidence a series is flagged for review (DESIGN.md "Classify": low confidence is flagged). */
-export const LOW_CONFIDENCE_THRESHOLD = 0.6;
+/** Below this confidence a series is flagged for review (with descriptions, under the shipped model). */
+export const LOW_CONFIDENCE_THRESHOLD = DEFAULT_MODEL.lowConfidenceThreshold.withDescriptions;
 
 /**
  * The OTHER prior: with no evidence at all a series is OTHER (confidence low), and a weak contrast hint
@@ -29,6 +30,19 @@ const ABSENT_SCORE = -1;
  * bench/classify.ts prints the reliability table (mean confidence against accuracy per bin) on the dev sidecars.
  */
 const TEMPERATURE = 1;
+
+/**
+ * A decision's record of [right, total] answers, shrunk towards the evidence scores' own probability, which weighs
+ * as `prior` series (fitted: model.ts reliabilityPrior).
+ */
+export function reliableConfidence(
+  scoreConfidence: number,
+  record: readonly [number, number] | undefined,
+  prior: number,
+): number {
+  if (!record || record[1] <= 0) return scoreConfidence;
+  return (record[0] + prior * scoreConfidence) / (record[1] + prior);
+}
 
 const DEFAULT_BIDS: Record<ClassifiedType, BidsSuggestion> = {
   T1: BIDS.T1w,
@@ -70,6 +84,19 @@ function contrastEvidence(acq: SeriesAcquisition, useDescriptions: boolean, t1Sc
  *   // → { classifiedType: 'T1', confidence: 0.9…, bids: { datatype: 'anat', suffix: 'T1w' }, reasons: [...] }
  */
 export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions = {}): SeriesClassification {
+  return classifyWithDecision(acq, options).classification;
+}
+
+/**
+ * The classification with the decision that produced it: the winning type, the rule that carried it (its reason with
+ * numbers and quoted names left out) and whether the description agreed, disagreed, was silent or ignored. The model's
+ * reliability table (fitted on labelled series) holds how often each decision was right.
+ */
+export function classifyWithDecision(
+  acq: SeriesAcquisition,
+  options: ClassifyOptions = {},
+): { classification: SeriesClassification; decision: string } {
+  const model = options.model ?? DEFAULT_MODEL;
   const useDescriptions = !options.ignoreDescriptions;
   const evidence: Evidence[] = [...physicsEvidence(acq), ...(useDescriptions ? descriptionEvidence(acq) : [])];
   const scores = Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, 0])) as Record<ClassifiedType, number>;
@@ -97,7 +124,7 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
   );
   const max = Math.max(...CLASSIFIED_TYPES.map((type) => scores[type]));
   const total = CLASSIFIED_TYPES.reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0);
-  const confidence = Math.exp((scores[winner] - max) / TEMPERATURE) / total;
+  const scoreConfidence = Math.exp((scores[winner] - max) / TEMPERATURE) / total;
 
   const supporting = evidence.filter((item) => item.type === winner).sort((a, b) => b.weight - a.weight);
   const against = evidence.filter((item) => item.type !== winner && !(winner === 'T1_CONTRAST' && item.type === 'T1'));
@@ -110,11 +137,77 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
   for (const item of against) reasons.push(`outweighed: ${item.reason} (suggests ${item.type})`);
   if (!useDescriptions) reasons.push('descriptions ignored (acquisition parameters only)');
 
-  const bids = supporting.find((item) => item.bids)?.bids ?? DEFAULT_BIDS[winner];
-  return { classifiedType: winner, confidence: Math.round(confidence * 1000) / 1000, reasons, bids: { ...bids } };
+  // The suffix: one read from the headers themselves, else the description's (it names families physics cannot tell
+  // apart, e.g. sbref from bold), else the strongest physics evidence's.
+  const described = evidence.filter((item) => item.fromDescription);
+  const agreement = !useDescriptions
+    ? 'ignored'
+    : described.length === 0
+      ? 'silent'
+      : described.some((item) => item.type === winner || (winner === 'T1_CONTRAST' && item.type === 'T1'))
+        ? 'agrees'
+        : 'disagrees';
+  const carrier = supporting.find((item) => !item.fromDescription) ?? supporting[0];
+  const rule = (carrier?.reason ?? 'no evidence').replace(/"[^"]*"/g, '""').replace(/\d+(\.\d+)?/g, '#');
+  const decision = `${winner} | ${rule} | description ${agreement}`;
+  const record = model.reliability[decision];
+  // How often this decision was right on the labelled series, shrunk towards the score's own probability.
+  // Nothing supports the winner (OTHER by its prior alone): no record can be trusted, the score's own probability stands.
+  const confidence =
+    supporting.length === 0 ? scoreConfidence : reliableConfidence(scoreConfidence, record, model.reliabilityPrior);
+
+  const bids =
+    supporting.find((item) => item.bids && item.certainSuffix)?.bids ??
+    supporting.find((item) => item.bids && item.fromDescription)?.bids ??
+    supporting.find((item) => item.bids)?.bids ??
+    DEFAULT_BIDS[winner];
+  return {
+    classification: {
+      classifiedType: winner,
+      confidence: Math.round(confidence * 1000) / 1000,
+      reasons,
+      bids: withEntities(bids, acq, winner),
+    },
+    decision,
+  };
 }
 
-/** True when a classification should be reviewed by a person. */
-export function isLowConfidence(classification: Pick<SeriesClassification, 'confidence'>): boolean {
-  return classification.confidence < LOW_CONFIDENCE_THRESHOLD;
+/** Suffixes whose files are one echo each of a multi-echo acquisition, so BIDS names the echo. */
+const MULTI_ECHO_SUFFIXES = new Set(['MEGRE', 'MESE', 'MPM', 'VFA']);
+
+/**
+ * BIDS entities the headers give (BIDS "Entities"): part (phase or magnitude of a complex series), mt (magnetization
+ * transfer on), ce (the contrast agent of a post-contrast T1), echo (EchoNumber of a multi-echo series); the echo
+ * number also tells a field map's second magnitude image.
+ */
+function withEntities(bids: BidsSuggestion, acq: SeriesAcquisition, type: ClassifiedType): BidsSuggestion {
+  const entities: Record<string, string> = { ...bids.entities };
+  const image = tokens(acq.imageType);
+  const complexCapable = !['phasediff', 'phase1', 'phase2', 'fieldmap'].includes(bids.suffix);
+  if (complexCapable && (image.has('P') || image.has('PHASE'))) entities.part = 'phase';
+  let suffix = bids.suffix;
+  const echo = acq.echoNumber;
+  // A two-echo field map's magnitude images: the second echo is magnitude2.
+  if (suffix === 'magnitude1' && echo !== undefined && echo >= 2) suffix = 'magnitude2';
+  if (
+    echo !== undefined &&
+    echo >= 1 &&
+    (MULTI_ECHO_SUFFIXES.has(suffix) || echo >= 2) &&
+    !/^magnitude|^phase/.test(suffix)
+  )
+    entities.echo = String(echo);
+  if (type === 'T1_CONTRAST') {
+    const agent = (acq.contrastAgent ?? '').replace(/[^A-Za-z0-9]/g, '');
+    entities.ce = agent && hasContrastAgent(acq) ? agent.toLowerCase() : 'contrast';
+  }
+  const { entities: _dropped, ...rest } = bids;
+  return Object.keys(entities).length > 0 ? { ...rest, suffix, entities } : { ...rest, suffix };
+}
+
+/** True when a classification should be reviewed by a person (the model's threshold for how it was classified). */
+export function isLowConfidence(
+  classification: Pick<SeriesClassification, 'confidence'>,
+  options: ClassifyOptions = {},
+): boolean {
+  return classification.confidence < thresholdFor(options.model ?? DEFAULT_MODEL, options);
 }

@@ -1,122 +1,240 @@
-import { BIDS, type Evidence } from './physics.ts';
-import type { SeriesAcquisition } from './types.ts';
+import { BIDS, readFeatures, type Evidence, type Features } from './physics.ts';
+import type { BidsSuggestion, SeriesAcquisition } from './types.ts';
 
 /**
- * Evidence from the human-written names (SeriesDescription, ProtocolName). They add to the physics, never replace it:
- * one keyword weighs less than one decisive physics rule, so a wrong or stale description cannot flip a clear acquisition.
- * The record's section 9 description rules (T1 / T2 / FLAIR / dwi / diffusion / bold / func / asl / perfusion /
- * fieldmap / fmap / PET) are among the keywords.
+ * Evidence from the human-written names (SeriesDescription, ProtocolName). They add to the physics, never replace a
+ * decisive acquisition: a contrast keyword weighs less than one decisive physics rule, so a wrong or stale description
+ * cannot flip a clear acquisition. Names of series families that physics cannot tell apart (a single-band reference
+ * from its BOLD run, a reversed-phase field map from a BOLD volume, time-of-flight from a spoiled T1 gradient echo)
+ * weigh more: there the name is the only witness.
  */
 export const DESCRIPTION_WEIGHT = 2.5;
+const FAMILY_WEIGHT = 4;
 
-/** Lower-case words: separators such as "_", "-", "." become spaces so "t1_mpr_sag" reads "t1 mpr sag". */
-export function normaliseDescription(acq: SeriesAcquisition): string {
-  const text = [acq.seriesDescription, acq.protocolName].filter(Boolean).join(' | ');
+/**
+ * Lower-case words: separators such as "_", "-", "." become spaces so "t1_mpr_sag" reads "t1 mpr sag"; Philips
+ * "WIP…SENSE" wrappers are unwrapped ("WIPT1wSENSE" reads "t1w sense").
+ */
+export function normaliseText(text: string): string {
   return text
+    .replace(/\bWIP\s*/g, ' ')
+    .replace(/([a-z0-9])(SENSE|CLEAR)\b/g, '$1 $2')
     .toLowerCase()
     .replace(/[_\-.:;,()[\]{}]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
-const RULES: { pattern: RegExp; evidence: Omit<Evidence, 'weight' | 'reason'>; label: string }[] = [
+export function normaliseDescription(acq: SeriesAcquisition): string {
+  return normaliseText([acq.seriesDescription, acq.protocolName].filter(Boolean).join(' | '));
+}
+
+type Rule = {
+  pattern: RegExp;
+  label: string;
+  weight: number;
+  /** The class and BIDS answer, which may depend on what the physics shows (EPI or not, phase or magnitude). */
+  answer: (f: Features, text: string) => Pick<Evidence, 'type' | 'bids'>;
+};
+
+const other = (bids?: BidsSuggestion) => () => ({ type: 'OTHER' as const, bids });
+
+const DERIVED_DWI: [RegExp, string][] = [
+  [/\bcol ?fa\b/, 'colFA'],
+  [/\bfa\b/, 'FA'],
+  [/\bexp ?adc\b|\beadc\b/, 'expADC'],
+  [/\badc\b/, 'ADC'],
+  [/\btrace ?w?\b|\btracew\b|\bisotropic\b/, 'trace'],
+];
+
+/** Which B1 (transmit field) method a map names, else the generic TB1map. */
+function transmitSuffix(f: Features, text: string): string {
+  const all = `${text} ${f.seqText}`;
+  if (/dream/.test(all)) return 'TB1DREAM';
+  if (/sa2rage|srge/.test(all)) return 'TB1SRGE';
+  if (/\bafi\b/.test(all)) return 'TB1AFI';
+  if (/seste|\bepi\b/.test(all)) return 'TB1EPI';
+  if (/tfl/.test(all)) return 'TB1TFL';
+  return 'TB1map';
+}
+
+/** A B0 field map's image: a phase (difference) image, a magnitude image, or a reversed-phase EPI. */
+function fieldMapSuffix(f: Features): BidsSuggestion {
+  if (f.isEpi) return BIDS.fmapEpi;
+  if (f.image.has('P') || f.image.has('PHASE')) return BIDS.phasediff;
+  if (f.image.has('M') || f.image.has('MAGNITUDE')) return BIDS.magnitude;
+  if (f.isSe) return BIDS.fmapEpi;
+  return BIDS.phasediff;
+}
+
+const RULES: Rule[] = [
   {
-    pattern: /\b(adc|e?adc|fa|colfa|col fa|trace ?w?|tracew|exp|expadc|tensor b0|isotropic)\b/,
-    evidence: { type: 'OTHER', bids: BIDS.dwi },
+    pattern: /\b(adc|e?adc|fa|colfa|col fa|trace ?w?|tracew|exp|expadc|isotropic)\b/,
     label: 'derived diffusion map',
+    weight: DESCRIPTION_WEIGHT,
+    answer: (_f, text) => ({
+      type: 'OTHER',
+      bids: { datatype: 'dwi', suffix: DERIVED_DWI.find(([pattern]) => pattern.test(text))?.[1] ?? 'dwi' },
+    }),
   },
   {
-    pattern: /\b(sbref|single ?band ?ref)\b/,
-    evidence: { type: 'OTHER', bids: BIDS.sbref },
+    pattern: /sbref|\bsingle ?band ?ref/,
     label: 'single-band reference',
+    weight: FAMILY_WEIGHT,
+    answer: (f) => ({
+      type: 'OTHER',
+      bids: f.image.has('DIFFUSION') || /ep_b|diff/.test(f.seqText) ? { datatype: 'dwi', suffix: 'sbref' } : BIDS.sbref,
+    }),
   },
   {
-    pattern: /\b(bold|fmri|func|rest(ing)?|task)\b|\btask /,
-    evidence: { type: 'OTHER', bids: BIDS.bold },
-    label: 'functional (BOLD)',
+    pattern: /\b(m0|m0 ?scan|asl ?m0|m0 ?asl|proton density ref)\b/,
+    label: 'ASL M0 calibration',
+    weight: FAMILY_WEIGHT,
+    answer: other({ datatype: 'perf', suffix: 'm0scan' }),
   },
   {
-    pattern: /pcasl|\b(asl|pasl|casl|perfusion|m0 ?scan|m0)\b/,
-    evidence: { type: 'OTHER', bids: BIDS.asl },
+    pattern: /pcasl|\b(asl|pasl|casl|perfusion|pulsed ?asl|3d ?asl)\b/,
     label: 'perfusion (ASL)',
+    weight: FAMILY_WEIGHT,
+    answer: other(BIDS.asl),
   },
   {
-    pattern: /field ?map|fmap|topup|phasediff|\b(distort(ion)?|b0 ?map|b1 ?map)\b/,
-    evidence: { type: 'OTHER', bids: { datatype: 'fmap', suffix: 'fieldmap' } },
-    label: 'field map',
+    pattern: /\b(b1 ?map|b1|dream|famap|fa ?map|tx ?map|flip ?angle ?map|sa2rage)\b|b1map|b1 ?mapping/,
+    label: 'transmit field (B1) map',
+    weight: FAMILY_WEIGHT,
+    answer: (f, text) => ({ type: 'OTHER', bids: { datatype: 'fmap', suffix: transmitSuffix(f, text) } }),
   },
   {
     pattern:
-      /\b(localizer|localiser|scout|survey|aahead|aascout|3 ?plane|tri ?pilot|cal(ibration)?|asset ?cal|refscan)\b/,
-    evidence: { type: 'OTHER' },
+      /topup|pepolar|\b(rpe|blip ?(up|down)?|reverse(d)? ?(pe|phase|blip)?|rev|opposite|distortion ?corr\w*|se ?fmap|se ?field ?map|spin ?echo ?field ?map)\b/,
+    label: 'reversed phase-encoding field map',
+    weight: FAMILY_WEIGHT,
+    answer: other(BIDS.fmapEpi),
+  },
+  {
+    // A lone "b0" names a B0 map, unless the name is a diffusion series' (its b=0 volumes).
+    pattern: /field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
+    label: 'field map',
+    weight: FAMILY_WEIGHT,
+    answer: (f) => ({ type: 'OTHER', bids: fieldMapSuffix(f) }),
+  },
+  {
+    pattern:
+      /\b(localizer|localiser|scout|survey|aahead|aascout|3 ?plane|tri ?pilot|cal(ibration)?|asset ?cal|refscan|pilot)\b/,
     label: 'localizer or calibration',
+    weight: DESCRIPTION_WEIGHT,
+    answer: other(),
   },
   {
-    pattern: /\b(mp2rage|inv1|inv2|uni|t1 ?map|t2 ?map|mese|megre|mpm|vfa|mtsat?|qsm)\b/,
-    evidence: { type: 'OTHER', bids: BIDS.MP2RAGE },
-    label: 'quantitative mapping',
+    pattern: /\b(bold|fmri|func|rest(ing)?|task|rs ?fmri|rfmri|tfmri|resting ?state|ep2d ?pace|pace)\b|fmri/,
+    label: 'functional (BOLD)',
+    weight: 3,
+    answer: other(BIDS.bold),
   },
   {
-    pattern: /\b(tof|angio|mra|mra ?tof|time of flight|cow|circle of willis)\b/,
-    evidence: { type: 'OTHER', bids: BIDS.angio },
+    pattern: /\b(uni|uni ?den|uni ?images|uniform|unit1)\b/,
+    label: 'MP2RAGE uniform image',
+    weight: 3,
+    answer: other({ datatype: 'anat', suffix: 'UNIT1' }),
+  },
+  {
+    pattern: /\b(t1 ?map|t1 ?images|qt1)\b/,
+    label: 'T1 map',
+    weight: 3,
+    answer: other({ datatype: 'anat', suffix: 'T1map' }),
+  },
+  {
+    pattern: /\b(t2 ?star ?map|t2\* ?map|r2 ?star|t2star ?images|t2 ?star ?images)\b/,
+    label: 'T2* map',
+    weight: 3,
+    answer: other({ datatype: 'anat', suffix: 'T2starmap' }),
+  },
+  {
+    pattern: /\b(mp2rage|inv1|inv2|mp2 ?rage)\b|mp2rage/,
+    label: 'MP2RAGE',
+    weight: 3,
+    answer: other(BIDS.MP2RAGE),
+  },
+  {
+    pattern: /\b(mt ?on|mt ?off|mts|mtc|mt ?sat|mtsat|magneti[sz]ation ?transfer|mtr)\b/,
+    label: 'magnetization transfer',
+    weight: 3,
+    answer: other({ datatype: 'anat', suffix: 'MTS' }),
+  },
+  { pattern: /\b(mpm|vfa|megre|mese|t2 ?map|qsm)\b/, label: 'quantitative mapping', weight: 3, answer: other() },
+  {
+    pattern: /\b(tof|angio|mra|mra ?tof|time of flight|cow|circle of willis|inflow)\b/,
     label: 'angiography',
+    weight: FAMILY_WEIGHT,
+    answer: other(BIDS.angio),
   },
-  { pattern: /\b(pet|pt)\b/, evidence: { type: 'OTHER', bids: BIDS.pet }, label: 'PET' },
+  { pattern: /\b(pet|pt)\b/, label: 'PET', weight: FAMILY_WEIGHT, answer: other(BIDS.pet) },
   {
-    pattern: /\b(swi|swan|t2 ?star|t2\*|susceptib\w*|venobold|hemo|gre t2|minip|mnip)\b/,
-    evidence: { type: 'SWI', bids: BIDS.T2starw },
+    pattern: /\b(swi|swan|t2 ?star|t2\*|t2s|susceptib\w*|venobold|hemo|gre|minip|mnip|mip sw|qsm)\b/,
     label: 'susceptibility / T2*',
+    weight: DESCRIPTION_WEIGHT,
+    answer: (_f, text) => ({
+      type: 'SWI',
+      bids: /minip|mnip|mip/.test(text) ? { datatype: 'swi', suffix: 'minIP' } : BIDS.T2starw,
+    }),
   },
   {
-    pattern: /\b(dti|tensor|hardi|([6-9]|[1-9]\d{1,2}) ?(d|dirs?|directions))\b/,
-    evidence: { type: 'DTI', bids: BIDS.dwi },
+    pattern: /\b(dti|tensor|hardi|([6-9]|[1-9]\d{1,2}) ?(d|dirs?|directions))\b|dti|\bdir ?\d+/,
     label: 'DTI',
+    weight: DESCRIPTION_WEIGHT,
+    answer: () => ({ type: 'DTI', bids: BIDS.dwi }),
   },
   {
-    pattern: /\b(dwi|diffusion|diff|ep2d diff|b1000|resolve)\b/,
-    evidence: { type: 'DWI', bids: BIDS.dwi },
+    pattern: /\b(dwi|diffusion|diff|ep2d diff|b1000|resolve|mddw)\b/,
     label: 'diffusion',
+    weight: DESCRIPTION_WEIGHT,
+    answer: () => ({ type: 'DWI', bids: BIDS.dwi }),
+  },
+  {
+    pattern: /\b(pd|pdw|pd ?weighted|proton ?density|dp)\b/,
+    label: 'proton-density',
+    weight: DESCRIPTION_WEIGHT,
+    answer: other(BIDS.PDw),
   },
 ];
 
 const T1 =
   /\b(t1w?|t1 ?weighted|mprage|mp rage|mpr|spgr|fspgr|bravo|tfl|tfe|ir ?spgr|t1 ?ffe|t1 ?tse|t1 ?se|vibe|star ?vibe)\b|\bt1/;
-const T2 = /\b(t2w?|t2 ?weighted|t2 ?tse|t2 ?fse|t2 ?space|t2 ?spc|t2 ?cube)\b|\bt2(?! ?star|\*)/;
-const FLAIR = /\b(flair|dark ?fluid|tirm|fluid ?att\w*)\b|flair/;
+const T2 = /\b(t2w?|t2 ?weighted|t2 ?tse|t2 ?fse|t2 ?space|t2 ?spc|t2 ?cube)\b|\bt2(?! ?star|\*|s\b)/;
+const FLAIR = /\b(flair|dark ?fluid|tirm|fluid ?att\w*|da ?fl)\b|flair/;
+/**
+ * Post-contrast words in English, Italian (mezzo di contrasto), German (Kontrastmittel) and scanner shorthand (a
+ * trailing "C" or "+C" on the series name).
+ */
 const CONTRAST =
-  /\b(post|post ?contrast|post ?gad|postgad|post ?gd|gad(o|olinium)?|gd|contrast|c\+|ce|t1c|t1 ?\+ ?c)\b|\+ ?c\b|\+ ?gd\b/;
-const NOT_CONTRAST = /\b(pre|pre ?contrast|precontrast|non ?contrast|without contrast|no contrast|native)\b/;
+  /\b(post|post ?contrast|post ?gad|postgad|post ?gd|gad(o|olinium)?|gd|contrast|c\+|ce|t1c|t1 ?\+ ?c|mdc|km|kontrast\w*|gado\w*)\b|\+ ?c\b|\+ ?gd\b|\s\+?c$/;
+const NOT_CONTRAST =
+  /\b(pre|pre ?contrast|precontrast|non ?contrast|without contrast|no contrast|native|nativ|senza)\b/;
 
-/** Description evidence for one series (empty when there is no description). */
-export function descriptionEvidence(acq: SeriesAcquisition): Evidence[] {
-  const text = normaliseDescription(acq);
-  if (!text) return [];
-  const quoted = `"${[acq.seriesDescription, acq.protocolName].filter(Boolean).join('" / "')}"`;
-  for (const rule of RULES) {
-    if (rule.pattern.test(text)) {
-      return [
-        { ...rule.evidence, weight: DESCRIPTION_WEIGHT, reason: `description ${quoted} names a ${rule.label} series` },
-      ];
-    }
-  }
+function contrastEvidence(text: string, quoted: string): Evidence[] {
   const hasT1 = T1.test(text);
   const hasT2 = T2.test(text);
   const hasFlair = FLAIR.test(text);
-  if (hasFlair && hasT1 && !hasT2) {
+  if (hasFlair && hasT1 && !hasT2)
     return [
       {
         type: 'T1',
         weight: DESCRIPTION_WEIGHT,
         reason: `description ${quoted} names a T1-weighted FLAIR (dark-fluid T1)`,
         bids: BIDS.T1w,
+        fromDescription: true,
       },
     ];
-  }
   if (hasFlair)
     return [
-      { type: 'FLAIR', weight: DESCRIPTION_WEIGHT, reason: `description ${quoted} names FLAIR`, bids: BIDS.FLAIR },
+      {
+        type: 'FLAIR',
+        weight: DESCRIPTION_WEIGHT,
+        reason: `description ${quoted} names FLAIR`,
+        bids: BIDS.FLAIR,
+        fromDescription: true,
+      },
     ];
-  // Record section 9: "T1 without T2 gives anat/T1w; T2 without T1 gives anat/T2w".
   if (hasT1 && !hasT2)
     return [
       {
@@ -124,6 +242,7 @@ export function descriptionEvidence(acq: SeriesAcquisition): Evidence[] {
         weight: DESCRIPTION_WEIGHT,
         reason: `description ${quoted} names a T1-weighted series`,
         bids: BIDS.T1w,
+        fromDescription: true,
       },
     ];
   if (hasT2 && !hasT1)
@@ -133,9 +252,40 @@ export function descriptionEvidence(acq: SeriesAcquisition): Evidence[] {
         weight: DESCRIPTION_WEIGHT,
         reason: `description ${quoted} names a T2-weighted series`,
         bids: BIDS.T2w,
+        fromDescription: true,
       },
     ];
   return [];
+}
+
+function evidenceFromText(text: string, quoted: string, f: Features): Evidence[] {
+  if (!text) return [];
+  for (const rule of RULES) {
+    if (rule.pattern.test(text)) {
+      return [
+        {
+          ...rule.answer(f, text),
+          weight: rule.weight,
+          reason: `description ${quoted} names a ${rule.label} series`,
+          fromDescription: true,
+        },
+      ];
+    }
+  }
+  return contrastEvidence(text, quoted);
+}
+
+/**
+ * Description evidence for one series (empty when there is no description). The series description names the series;
+ * the protocol name (on some scanners the whole examination's name) is read only when the series description says
+ * nothing recognisable.
+ */
+export function descriptionEvidence(acq: SeriesAcquisition): Evidence[] {
+  const f = readFeatures(acq);
+  const series = normaliseText(acq.seriesDescription ?? '');
+  const fromSeries = evidenceFromText(series, `"${acq.seriesDescription ?? ''}"`, f);
+  if (fromSeries.length > 0) return fromSeries;
+  return evidenceFromText(normaliseText(acq.protocolName ?? ''), `"${acq.protocolName ?? ''}"`, f);
 }
 
 /** True when the description says the series was acquired after contrast (and does not say "pre"/"non-contrast"). */

@@ -1,14 +1,16 @@
 import Papa from 'papaparse';
 import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
+import { canonicalSuffix } from './bids-labels.ts';
 import { classifySeries } from './classify.ts';
 import { acquisitionFromSidecar } from './from-sidecar.ts';
 import type { ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
 
 /**
- * Measuring the classifier on labelled dcm2niix sidecars (shared data: labels/dev-sidecars.csv).
+ * Measuring the classifier on labelled dcm2niix sidecars (shared data: labels/dev-sidecars.csv and
+ * labels/dev-sidecars-openneuro.csv); leave-one-source-out evaluation is in loso.ts.
  *
  * Definitions (the accuracy test and bench/classify.ts both use these):
- * - Protocol: one distinct combination of every acquisition column of the CSV (scanner, TR, TE, TI, flip, descriptions,
+ * - Protocol: one distinct combination of the source and every acquisition column of the CSV (scanner, TR, TE, TI, flip, descriptions,
  *   sequence fields, image type, acquisition type, slice thickness, contrast agent, b-values and direction count).
  *   Rows that repeat a protocol (subjects, runs) count once: a protocol weighs 1, whatever its row count.
  * - Evaluable protocol: one whose sidecar records at least two acquisition parameters among TR, TE, TI, flip angle,
@@ -24,6 +26,8 @@ export type LabelledRow = Record<string, string>;
 export type Protocol = {
   key: string;
   label: ClassifiedType;
+  /** The label's BIDS datatype and suffix in the classifier's vocabulary; suffix undefined when outside it. */
+  labelBids: { datatype: string; suffix?: string };
   source: string;
   rows: number;
   examplePath: string;
@@ -128,7 +132,7 @@ export function uniqueProtocols(rows: LabelledRow[]): Protocol[] {
   const byKey = new Map<string, Protocol>();
   for (const row of rows) {
     const label = labelOf(row.target_class ?? '');
-    const key = JSON.stringify(ACQUISITION_COLUMNS.map((column) => row[column] ?? ''));
+    const key = JSON.stringify([row.source ?? '', ...ACQUISITION_COLUMNS.map((column) => row[column] ?? '')]);
     const id = `${key}|${label}`;
     const existing = byKey.get(id);
     if (existing) {
@@ -138,6 +142,11 @@ export function uniqueProtocols(rows: LabelledRow[]): Protocol[] {
     byKey.set(id, {
       key,
       label,
+      // A T2-FLAIR filed as _T2w (its class label already corrected to FLAIR) is, in BIDS, a FLAIR.
+      labelBids: {
+        datatype: row.datatype ?? '',
+        suffix: label === 'FLAIR' && row.suffix === 'T2w' ? 'FLAIR' : canonicalSuffix(row.suffix ?? ''),
+      },
       source: row.source ?? '',
       rows: 1,
       examplePath: row.path ?? '',

@@ -111,6 +111,7 @@ export function acquisitionFromReaders(readers: TagReader[]): SeriesAcquisition 
     mrAcquisitionType: head.text('00180023'),
     manufacturer: manufacturer || undefined,
     contrastAgent: head.text('00180010') ?? head.items('00180012')[0]?.text('00180010'),
+    echoNumber: first(head.numbers('00180086', 'IS')),
     numberOfFiles: readers.length,
   };
 
@@ -126,7 +127,11 @@ export function acquisitionFromReaders(readers: TagReader[]): SeriesAcquisition 
         ? readers.length
         : Math.max(1, Math.round(frames / Math.max(1, positions.size)));
 
-  if (encodings.length > 0 && encodings.some((encoding) => encoding.b > B0_THRESHOLD || encoding.vector)) {
+  // GE and Philips write their diffusion attributes (b=0, zero gradient) on every image of any series: only a
+  // diffusion weighting or a non-zero gradient makes a series diffusion-encoded.
+  const encoded = (encoding: Encoding) =>
+    encoding.b > B0_THRESHOLD || (encoding.vector ?? []).some((value) => Math.abs(value) > 1e-3);
+  if (encodings.some(encoded)) {
     const bValues = encodings.map((encoding) => encoding.b);
     acq.bValues = bValues;
     const vectors = encodings.map((encoding) => encoding.vector ?? [0, 0, 0]);

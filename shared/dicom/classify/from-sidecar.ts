@@ -55,6 +55,7 @@ export function acquisitionFromSidecar(
     mrAcquisitionType: text(sidecar.MRAcquisitionType),
     manufacturer: text(sidecar.Manufacturer),
     contrastAgent: text(sidecar.ContrastBolusIngredient) ?? text(sidecar.ContrastBolusAgent),
+    echoNumber: number(sidecar.EchoNumber),
   };
   if (bValues && bValues.length > 0) {
     acq.bValues = bValues;

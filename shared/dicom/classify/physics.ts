@@ -1,10 +1,21 @@
 import type { BidsSuggestion, ClassifiedType, SeriesAcquisition } from './types.ts';
 
 /** One piece of evidence for a type: weights are added per type, then turned into probabilities (see classify.ts). */
-export type Evidence = { type: ClassifiedType; weight: number; reason: string; bids?: BidsSuggestion };
+export type Evidence = {
+  type: ClassifiedType;
+  weight: number;
+  reason: string;
+  bids?: BidsSuggestion;
+  /** The BIDS suffix is read from the headers themselves (ImageType, sequence): it wins over any other evidence's. */
+  certainSuffix?: boolean;
+  fromDescription?: boolean;
+};
 
-/** Evidence weights: how far one observation moves the scores (log-odds-like units). */
-export const WEIGHT = { decisive: 4.5, strong: 3, moderate: 2, weak: 1 } as const;
+/**
+ * Evidence weights: how far one observation moves the scores (log-odds-like units). `certain` is for what the
+ * headers record outright (diffusion weighting in measured directions): no description outweighs it.
+ */
+export const WEIGHT = { certain: 6, decisive: 4.5, strong: 3, moderate: 2, weak: 1 } as const;
 
 /**
  * When TR is missing (some hand-written sidecars), echo/flip/inversion rules about contrast weighting cannot be trusted:
@@ -45,7 +56,7 @@ function sequenceText(acq: SeriesAcquisition): string {
   return [acq.sequenceName, acq.pulseSequenceDetails, acq.pulseSequenceType].filter(Boolean).join(' ').toLowerCase();
 }
 
-type Features = {
+export type Features = {
   seq: Set<string>;
   variant: Set<string>;
   options: Set<string>;
@@ -61,9 +72,13 @@ type Features = {
   isSe: boolean;
   isIr: boolean;
   maxB: number;
+  /** Echoes per excitation where the Siemens sequence name tells it ("fl3d12" = 12 echoes). */
+  echoes?: number;
+  /** Magnetization-transfer pulse on (ScanOptions MT, SequenceVariant MTC). */
+  mt: boolean;
 };
 
-function readFeatures(acq: SeriesAcquisition): Features {
+export function readFeatures(acq: SeriesAcquisition): Features {
   const seq = tokens(acq.scanningSequence);
   const variant = tokens(acq.sequenceVariant);
   const options = tokens(acq.scanOptions);
@@ -96,10 +111,26 @@ function readFeatures(acq: SeriesAcquisition): Features {
     ti !== undefined;
   const is3d = (acq.mrAcquisitionType ?? '').toUpperCase() === '3D' || /3d/.test(seqText);
   const maxB = Math.max(0, ...(acq.bValues ?? []));
-  return { seq, variant, options, image, seqText, tr, te, ti, fa, is3d, isEpi, isGre, isSe, isIr, maxB };
+  const echoMatch = /^(?:fl|me|gre)[23]d(\d+)/.exec(name);
+  const echoes = echoMatch ? Number(echoMatch[1]) : undefined;
+  const mt = options.has('MT') || variant.has('MTC') || options.has('MTC');
+  return { seq, variant, options, image, seqText, tr, te, ti, fa, is3d, isEpi, isGre, isSe, isIr, maxB, echoes, mt };
 }
 
 const fmt = (value: number) => String(Math.round(value * 100) / 100);
+
+/** ImageType values of scanner-derived diffusion maps and the BIDS-style suffix of each. */
+const DERIVED_SUFFIX: Record<string, string> = {
+  ADC: 'ADC',
+  EADC: 'expADC',
+  EXP: 'expADC',
+  FA: 'FA',
+  COLFA: 'colFA',
+  TRACEW: 'trace',
+  TRACE: 'trace',
+  ISOTROPIC: 'trace',
+  CALC_BVALUE: 'trace',
+};
 
 function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | undefined {
   const derivedMap = [
@@ -117,7 +148,8 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
   const diffusionImage = f.image.has('DIFFUSION') || f.image.has('DWI');
   const diffusionName = /ep_b\d|ep2d_diff|re_b\d|resolve|_diff|diff_|dwi|dti|\bdiff/.test(f.seqText);
   const directions = acq.diffusionDirections ?? 0;
-  const hasDiffusion = f.maxB > 50 || directions > 0 || diffusionImage || diffusionName;
+  const hasDiffusion =
+    f.maxB > 50 || directions > 0 || diffusionImage || diffusionName || (acq.bValues?.length ?? 0) > 0;
   if (!hasDiffusion) return undefined;
   if (derivedMap || (f.image.has('DERIVED') && diffusionImage)) {
     return [
@@ -125,7 +157,8 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
         type: 'OTHER',
         weight: WEIGHT.decisive,
         reason: `derived diffusion map (ImageType ${derivedMap ?? 'DERIVED'}), not acquired diffusion data`,
-        bids: BIDS.dwi,
+        bids: { datatype: 'dwi', suffix: DERIVED_SUFFIX[derivedMap ?? ''] ?? 'dwi' },
+        certainSuffix: derivedMap !== undefined,
       },
     ];
   }
@@ -133,7 +166,7 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
     return [
       {
         type: 'DTI',
-        weight: WEIGHT.decisive,
+        weight: WEIGHT.certain,
         reason: `diffusion encoding in ${directions} distinct directions${f.maxB ? ` up to b=${fmt(f.maxB)} s/mm²` : ''} (≥6 allows a tensor fit)`,
         bids: BIDS.dwi,
       },
@@ -143,7 +176,7 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
     return [
       {
         type: 'DWI',
-        weight: WEIGHT.decisive,
+        weight: WEIGHT.certain,
         reason: `diffusion weighting b=${fmt(f.maxB)} s/mm² in ${directions} direction${directions > 1 ? 's' : ''} (fewer than 6: no tensor fit)`,
         bids: BIDS.dwi,
       },
@@ -171,12 +204,13 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
         ];
   }
   if (acq.bValues && acq.bValues.length > 0 && f.maxB <= 50) {
+    // A diffusion run whose b-values were written out but are all ~0: the b=0 references of a diffusion protocol.
     return [
       {
-        type: 'OTHER',
-        weight: WEIGHT.moderate,
-        reason: 'diffusion sequence with b=0 only (reference or field-map scan)',
-        bids: BIDS.fmapEpi,
+        type: 'DWI',
+        weight: WEIGHT.decisive,
+        reason: 'diffusion run with b=0 volumes only (the references of a diffusion protocol)',
+        bids: BIDS.dwi,
       },
     ];
   }
@@ -193,20 +227,51 @@ function diffusionEvidence(acq: SeriesAcquisition, f: Features): Evidence[] | un
         bids: BIDS.dwi,
       },
     ];
+  // No diffusion weighting recorded at all: a lone b=0 volume of a diffusion sequence, i.e. a reversed-phase field
+  // map or a single-band reference.
   return [
-    { type: 'DWI', weight: WEIGHT.moderate, reason: `${what} (b-values not recorded)`, bids: BIDS.dwi },
-    { type: 'DTI', weight: WEIGHT.weak, reason: `${what}: may be a tensor acquisition`, bids: BIDS.dwi },
+    {
+      type: 'OTHER',
+      weight: WEIGHT.moderate,
+      reason: `${what} without diffusion weighting recorded: b=0 reference (field map)`,
+      bids: BIDS.fmapEpi,
+    },
+    { type: 'DWI', weight: WEIGHT.weak, reason: `${what}: may be diffusion-weighted`, bids: BIDS.dwi },
   ];
 }
 
+function isAsl(f: Features): boolean {
+  return f.image.has('ASL') || /pcasl|pasl|\basl|casl|tgse|grs3d|grase|spiral|(^|[^a-z])sp3d/.test(f.seqText);
+}
+
 function epiEvidence(acq: SeriesAcquisition, f: Features): Evidence[] {
-  if (/pcasl|pasl|\basl|casl|tgse|grs3d|grase|spiral/.test(f.seqText)) {
+  if (isAsl(f)) {
     return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'arterial spin labelling sequence', bids: BIDS.asl }];
   }
-  const spinEcho = f.isSe || /epse|ep_se/.test(f.seqText) || (f.fa !== undefined && f.fa >= 90);
+  // A 90° excitation is common in gradient-echo BOLD too: only the sequence type or name says spin echo.
+  // BOLD echo times stay at or below 50 ms (1.5 T); an EPI with a longer TE and no diffusion is a spin-echo reference.
+  const spinEcho =
+    (f.seq.has('SE') && !f.seq.has('GR')) ||
+    /epse|ep_se|(^|[^a-z])se2d|ep2d_se/.test(f.seqText) ||
+    (f.te !== undefined && f.te >= 60);
   if (f.image.has('SBREF') || /sbref/.test(f.seqText))
     return [
-      { type: 'OTHER', weight: WEIGHT.decisive, reason: 'single-band reference of an EPI series', bids: BIDS.sbref },
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: 'single-band reference of an EPI series',
+        bids: BIDS.sbref,
+        certainSuffix: true,
+      },
+    ];
+  if (f.image.has('FMRI') || /bold|fmri/.test(f.seqText))
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.strong,
+        reason: 'EPI marked functional (ImageType FMRI or a BOLD sequence)',
+        bids: BIDS.bold,
+      },
     ];
   if (spinEcho) {
     return [
@@ -240,6 +305,28 @@ function inversionEvidence(acq: SeriesAcquisition, f: Features, scale: number): 
         bids: BIDS.MP2RAGE,
       },
     ];
+  if (te === undefined && ti !== undefined && f.fa !== undefined) {
+    // Echo time not recorded: the inversion time and the excitation still separate fluid suppression (long TI, spin
+    // echo) from an inversion-prepared T1 gradient echo (short TI, low flip).
+    if (ti >= 1400 && f.fa >= 90)
+      return [
+        {
+          type: 'FLAIR',
+          weight: WEIGHT.moderate,
+          reason: `inversion recovery with long TI ${fmt(ti)} ms and a ${fmt(f.fa)}° excitation (echo time not recorded): FLAIR`,
+          bids: BIDS.FLAIR,
+        },
+      ];
+    if (ti < 1400 && f.fa < 30)
+      return [
+        {
+          type: 'T1',
+          weight: WEIGHT.moderate,
+          reason: `inversion-prepared low-flip (${fmt(f.fa)}°) acquisition with TI ${fmt(ti)} ms (echo time not recorded): T1-weighted`,
+          bids: BIDS.T1w,
+        },
+      ];
+  }
   if (ti !== undefined && ti >= 1400 && te !== undefined && te >= 60) {
     out.push({
       type: 'FLAIR',
@@ -360,6 +447,36 @@ function spinEchoEvidence(f: Features, scale: number): Evidence[] {
   ];
 }
 
+/**
+ * A gradient echo repeated only every 1-4 s with a BOLD echo time (20-50 ms) and a large flip (≥ 50°): no anatomical
+ * gradient echo is timed like this, an EPI time series is (its EPI read-out not recorded, as in some Philips sidecars).
+ */
+function boldTiming(f: Features): boolean {
+  const { tr, te, fa } = f;
+  // A 90° flip is a BOLD excitation only where the sequence type says gradient echo; unrecorded, it may be a spin echo.
+  const maxFlip = f.seq.has('GR') ? 90 : 89;
+  return (
+    tr !== undefined &&
+    tr >= 1000 &&
+    tr <= 4000 &&
+    te !== undefined &&
+    te >= 20 &&
+    te <= 50 &&
+    fa !== undefined &&
+    fa >= 50 &&
+    fa <= maxFlip
+  );
+}
+
+function boldEvidence(f: Features): Evidence {
+  return {
+    type: 'OTHER',
+    weight: WEIGHT.strong,
+    reason: `gradient echo with TR ${fmt(f.tr ?? 0)} ms, TE ${fmt(f.te ?? 0)} ms and flip ${fmt(f.fa ?? 0)}°: timed as a BOLD EPI time series`,
+    bids: BIDS.bold,
+  };
+}
+
 function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number): Evidence[] {
   const { te, tr, fa } = f;
   const phase = f.image.has('P') || f.image.has('PHASE');
@@ -386,6 +503,7 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
       },
     ];
   }
+  if (boldTiming(f)) return [boldEvidence(f)];
   if (te >= 15) {
     return [
       {
@@ -468,7 +586,8 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
       return [
         {
           type: 'OTHER',
-          weight: WEIGHT.moderate * scale,
+          // A guess from timing alone (field maps are named by their sequence, handled earlier): any word outweighs it.
+          weight: (WEIGHT.weak / 2) * scale,
           reason: `2D gradient echo with short TE ${fmt(te)} ms and TR ${fmt(tr)} ms: field-map magnitude`,
           bids: BIDS.magnitude,
         },
@@ -476,6 +595,52 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
     }
   }
   return [];
+}
+
+/** Echoes per excitation from which a gradient echo is a multi-echo mapping series rather than one T2*-weighted image. */
+const MULTI_ECHO_MAPPING = 6;
+
+/** Transmit-field (B1) mapping: ImageType B1MAP/TXMAP/FLIP ANGLE MAP, or a B1-mapping sequence. */
+function transmitFieldEvidence(f: Features): Evidence[] | undefined {
+  const byImage = f.image.has('B1MAP') || f.image.has('TXMAP') || (f.image.has('FLIP') && f.image.has('ANGLE'));
+  let suffix: string | undefined;
+  if (/seste/.test(f.seqText)) suffix = 'TB1EPI';
+  else if (/sa2rage/.test(f.seqText)) suffix = 'TB1SRGE';
+  else if (/dream/.test(f.seqText)) suffix = 'TB1DREAM';
+  else if (/b1map|b1_map|tb1|afi/.test(f.seqText)) suffix = /afi/.test(f.seqText) ? 'TB1AFI' : 'TB1map';
+  // Siemens tfl_b1map: a 2D turbo-FLASH repeated only every 5 s or more, so the magnetization fully recovers.
+  else if (/(^|[^a-z])tfl2d/.test(f.seqText) && (f.tr ?? 0) >= 5000) suffix = 'TB1TFL';
+  else if (byImage) suffix = f.isEpi ? 'TB1EPI' : 'TB1DREAM';
+  if (!suffix) return undefined;
+  return [
+    {
+      type: 'OTHER',
+      weight: WEIGHT.decisive,
+      reason: `transmit-field (B1) mapping (${byImage ? 'ImageType' : 'sequence'})`,
+      bids: { datatype: 'fmap', suffix },
+    },
+  ];
+}
+
+/** Maps the scanner computed (MP2RAGE uniform image, T1 map, T2* map, division image): ImageType says so. */
+function quantitativeMapEvidence(f: Features): Evidence[] | undefined {
+  const image = f.image;
+  let suffix: string | undefined;
+  if (image.has('UNI') || image.has('UNIFORM')) suffix = 'UNIT1';
+  else if (image.has('T1') && image.has('MAP')) suffix = 'T1map';
+  else if (image.has('T2') && image.has('STAR') && image.has('MAP')) suffix = 'T2starmap';
+  else if (image.has('T2') && image.has('MAP')) suffix = 'T2map';
+  else if (image.has('DIV')) suffix = 'DIV';
+  if (!suffix) return undefined;
+  return [
+    {
+      type: 'OTHER',
+      weight: WEIGHT.decisive,
+      reason: `scanner-computed ${suffix === 'DIV' ? 'division image' : `map (${suffix})`} from ImageType`,
+      bids: suffix === 'DIV' ? undefined : { datatype: 'anat', suffix },
+      certainSuffix: suffix !== 'DIV',
+    },
+  ];
 }
 
 /**
@@ -497,20 +662,66 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   const f = readFeatures(acq);
   const diffusion = diffusionEvidence(acq, f);
   if (diffusion) return diffusion;
+  const transmit = transmitFieldEvidence(f);
+  if (transmit) return transmit;
   if (f.isEpi) return epiEvidence(acq, f);
-  if (/pcasl|pasl|casl|tgse|grase|spiral/.test(f.seqText))
+  if (isAsl(f))
     return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'arterial spin labelling sequence', bids: BIDS.asl }];
-  if (/(^|[^a-z])fm2d|field_map|fieldmap|b1map|b1_map|tb1|smaps/.test(f.seqText)) {
+  if (/(^|[^a-z])fm2d|field_map|fieldmap|smaps/.test(f.seqText)) {
     const phase = f.image.has('P') || f.image.has('PHASE');
     return [
       {
         type: 'OTHER',
         weight: WEIGHT.decisive,
-        reason: 'field-mapping sequence (B0 or B1 map)',
+        reason: 'field-mapping sequence (B0 map)',
         bids: phase ? BIDS.phasediff : BIDS.magnitude,
+        certainSuffix: true,
       },
     ];
   }
+  const map = quantitativeMapEvidence(f);
+  if (map) return map;
+  if (f.mt && !/(^|[^a-z])tof|fl3d1r_t\d/.test(f.seqText) && !f.options.has('TOF') && !f.options.has('VASCTOF'))
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: 'magnetization-transfer pulse on (ScanOptions MT / SequenceVariant MTC): magnetization-transfer set',
+        bids: { datatype: 'anat', suffix: 'MTS', entities: { mt: 'on' } },
+        certainSuffix: true,
+      },
+    ];
+  if (f.echoes !== undefined && f.echoes >= 2 && f.echoes < MULTI_ECHO_MAPPING && f.isGre)
+    return [
+      {
+        type: 'SWI',
+        weight: WEIGHT.strong,
+        reason: `gradient echo with ${f.echoes} echoes per excitation: sampling T2* decay (T2*-weighted)`,
+        bids: BIDS.T2starw,
+      },
+    ];
+  if (f.echoes !== undefined && f.echoes >= MULTI_ECHO_MAPPING && f.isGre)
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.strong,
+        reason: `gradient echo with ${f.echoes} echoes per excitation: multi-echo mapping (T2*/QSM) series`,
+        bids: { datatype: 'anat', suffix: 'MEGRE' },
+      },
+    ];
+  // Magnetization-prepared gradient echo (Siemens tfl3d, GE BRAVO, Philips 3D TFE, "MPRAGE") without its preparation
+  // recorded as such (no IR in ScanningSequence, no MP variant, low flip): a proton-density reference.
+  const unprepared =
+    f.seq.size > 0 && !f.seq.has('IR') && f.variant.size > 0 && !f.variant.has('MP') && f.ti === undefined;
+  if (/tfl3d|tfe3d/.test(f.seqText) && unprepared && (f.fa ?? 99) <= 8)
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.strong,
+        reason: `turbo-FLASH volume without inversion or magnetization preparation, flip ${fmt(f.fa ?? 0)}°: proton-density weighted`,
+        bids: BIDS.PDw,
+      },
+    ];
   // The sequence itself names a T1 preparation (Siemens tfl3d, GE BRAVO, Philips 3D TFE, "MPRAGE"); not MP2RAGE timing.
   if (
     /mprage|bravo|tfl3d|tfe3d|t1tfe|t1ffe|cstfl|cmp3d/.test(f.seqText) &&
@@ -530,7 +741,13 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
     return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'localizer (ImageType LOCALIZER)' }];
   // Time-of-flight angiography: short-TR 3D gradient echo that would read as T1, told apart by its sequence (Siemens
   // "fl3d1r_t70": a TONE ramp; GE "tof") or its maximum-intensity projections.
-  if (/(^|[^a-z])tof|fl3d1r_t\d|_t\d{2}\b/.test(f.seqText) || f.image.has('PROJECTION') || f.image.has('MIP')) {
+  const projection = (f.image.has('PROJECTION') || f.image.has('MIP')) && f.isGre && !f.isIr && (f.tr ?? 0) < 60;
+  if (
+    /(^|[^a-z])tof|fl3d1r_t\d|_t\d{2}\b/.test(f.seqText) ||
+    f.options.has('VASCTOF') ||
+    f.options.has('TOF') ||
+    projection
+  ) {
     return [
       {
         type: 'OTHER',
@@ -546,10 +763,32 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
     if (inversion.length > 0) return inversion;
   }
   // A flip angle of 90° or more with no sequence type recorded is a spin-echo family read-out (TSE refocusing 120-180°).
+  if (!f.isSe && !f.isGre && boldTiming(f)) return [boldEvidence(f)];
   const spinEcho = f.isSe || (!f.isGre && f.fa !== undefined && f.fa >= 90);
   const gradientEcho = f.isGre || (!f.isSe && f.fa !== undefined && f.fa < 90);
-  if (spinEcho) return spinEchoEvidence(f, scale);
-  if (gradientEcho) return gradientEchoEvidence(acq, f, scale);
+  const echo = spinEcho ? spinEchoEvidence(f, scale) : gradientEcho ? gradientEchoEvidence(acq, f, scale) : [];
+  if (echo.length > 0) return echo;
+  if (f.tr !== undefined && f.te !== undefined && f.tr >= 300 && f.tr <= 800 && f.te < 20) {
+    // Short TR and short TE weight T1 whether the echo is a spin echo or a gradient echo.
+    return [
+      {
+        type: 'T1',
+        weight: WEIGHT.moderate,
+        reason: `short TR ${fmt(f.tr)} ms and short TE ${fmt(f.te)} ms (sequence type not recorded): T1-weighted`,
+        bids: BIDS.T1w,
+      },
+    ];
+  }
+  if (f.tr !== undefined && f.te !== undefined && f.tr < 20 && f.te < 8) {
+    return [
+      {
+        type: 'T1',
+        weight: WEIGHT.moderate,
+        reason: `very short TR ${fmt(f.tr)} ms and TE ${fmt(f.te)} ms (sequence type not recorded): spoiled gradient-echo T1-weighted volume`,
+        bids: BIDS.T1w,
+      },
+    ];
+  }
   if (f.te !== undefined && f.te >= 80 && f.tr !== undefined && f.tr >= 2000) {
     return [
       {

@@ -1,4 +1,5 @@
 import type { ClassifiedType } from '#shared/schemas/api/datasets.ts';
+import type { ClassifierModel } from './model.ts';
 
 export type { ClassifiedType };
 
@@ -32,11 +33,14 @@ export type SeriesAcquisition = {
   diffusionDirections?: number;
   /** (0018,0010) ContrastBolusAgent or BIDS ContrastBolusIngredient. */
   contrastAgent?: string;
+  /** (0018,0086) EchoNumbers / BIDS EchoNumber: which echo of a multi-echo acquisition this series holds. */
+  echoNumber?: number;
   numberOfVolumes?: number;
   numberOfFiles?: number;
 };
 
-export type BidsSuggestion = { datatype: string; suffix: string };
+/** A BIDS datatype and suffix, with the entities (acq, dir, echo, flip, mt, part, ce, rec, inv) the headers give. */
+export type BidsSuggestion = { datatype: string; suffix: string; entities?: Record<string, string> };
 
 export type SeriesClassification = {
   classifiedType: ClassifiedType;
@@ -46,4 +50,8 @@ export type SeriesClassification = {
   bids: BidsSuggestion;
 };
 
-export type ClassifyOptions = { ignoreDescriptions?: boolean };
+export type ClassifyOptions = {
+  ignoreDescriptions?: boolean;
+  /** Fitted parameters (model.ts); DEFAULT_MODEL when absent. */
+  model?: ClassifierModel;
+};

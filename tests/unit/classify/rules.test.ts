@@ -6,6 +6,7 @@ import {
   type ClassifiedType,
   type SeriesAcquisition,
 } from '#shared/dicom/classify/index.ts';
+import { DEFAULT_MODEL } from '#shared/dicom/classify/model.ts';
 import { countDirections, parseBvec } from '#shared/dicom/classify/diffusion.ts';
 import { acquisitionFromSidecar } from '#shared/dicom/classify/from-sidecar.ts';
 
@@ -157,7 +158,7 @@ describe('classifySeries: acquisition physics', () => {
         diffusionDirections: undefined,
       },
       'OTHER',
-      'dwi',
+      'ADC',
     ],
     [
       'BOLD (gradient-echo EPI, TE 30)',
@@ -263,14 +264,15 @@ describe('classifySeries: descriptions add evidence but do not override physics'
     expect(physicsOnly.classifiedType).toBe(expected);
   });
 
-  it('lowers the confidence when the description disagrees, and raises it when it agrees', () => {
-    // Prepare
+  it('lowers the evidence score when the description disagrees, and raises it when it agrees', () => {
+    // Prepare: a model with no reliability records, so the confidence is the evidence scores' own probability.
+    const model = { ...DEFAULT_MODEL, reliability: {} };
     const agreeing = { ...T2_TSE, seriesDescription: 't2_tse_tra' };
     const disagreeing = { ...T2_TSE, seriesDescription: 't1_mprage_sag' };
     // Act
-    const agree = classifySeries(agreeing);
-    const disagree = classifySeries(disagreeing);
-    const neutral = classifySeries(T2_TSE);
+    const agree = classifySeries(agreeing, { model });
+    const disagree = classifySeries(disagreeing, { model });
+    const neutral = classifySeries(T2_TSE, { model });
     // Assess
     expect(agree.confidence).toBeGreaterThan(neutral.confidence);
     expect(disagree.confidence).toBeLessThan(neutral.confidence);
@@ -283,7 +285,7 @@ describe('classifySeries: descriptions add evidence but do not override physics'
     const physicsOnly = classifySeries({ seriesDescription: 't2_flair_tra' }, { ignoreDescriptions: true });
     // Assess
     expect(result.classifiedType).toBe('FLAIR');
-    expect(isLowConfidence(result)).toBe(false);
+    expect(result.reasons[0]).toContain('names FLAIR');
     expect(physicsOnly.classifiedType).toBe('OTHER');
     expect(physicsOnly.reasons).toContain('descriptions ignored (acquisition parameters only)');
   });
@@ -318,7 +320,11 @@ describe('classifySeries: post-contrast T1', () => {
     const result = classifySeries(acq, { ignoreDescriptions });
     // Assess
     expect(result.classifiedType).toBe(expected);
-    if (expected === 'T1_CONTRAST') expect(result.bids).toEqual({ datatype: 'anat', suffix: 'T1w' });
+    if (expected === 'T1_CONTRAST') {
+      expect(result.bids.datatype).toBe('anat');
+      expect(result.bids.suffix).toBe('T1w');
+      expect(result.bids.entities?.ce).toBeTruthy();
+    }
   });
 });
 
@@ -347,6 +353,210 @@ describe('confidence', () => {
     const perSeries = (performance.now() - started) / 1000;
     // Assess
     expect(perSeries).toBeLessThan(1);
+  });
+});
+
+describe('classifySeries: BIDS families beyond the eight types', () => {
+  it.each<[string, SeriesAcquisition, ClassifiedType, string]>([
+    [
+      'task fMRI named after its site (Siemens epfid, 90° excitation): bold, not a field map',
+      {
+        repetitionTimeMs: 2000,
+        echoTimeMs: 30,
+        flipAngle: 90,
+        scanningSequence: ['EP'],
+        sequenceName: '*epfid2d1_64',
+        imageType: ['ORIGINAL', 'PRIMARY', 'M', 'ND', 'MOSAIC'],
+        seriesDescription: 'Memory_words_121Frames',
+      },
+      'OTHER',
+      'bold',
+    ],
+    [
+      'gradient echo timed like BOLD, EPI read-out not recorded (Philips sidecar)',
+      { repetitionTimeMs: 2000, echoTimeMs: 30, flipAngle: 72, scanningSequence: ['GR'] },
+      'OTHER',
+      'bold',
+    ],
+    [
+      'spin-echo EPI of a reversed phase-encoding pair',
+      { repetitionTimeMs: 7000, echoTimeMs: 80, flipAngle: 90, imageType: ['ORIGINAL', 'PRIMARY', 'M', 'MOSAIC'] },
+      'OTHER',
+      'epi',
+    ],
+    [
+      'b0-only diffusion run (b-values written, all 0)',
+      {
+        repetitionTimeMs: 6500,
+        echoTimeMs: 54,
+        flipAngle: 90,
+        scanningSequence: ['SE'],
+        bValues: [0],
+        diffusionDirections: 0,
+      },
+      'DWI',
+      'dwi',
+    ],
+    [
+      'magnetization-transfer on (SequenceVariant MTC)',
+      {
+        repetitionTimeMs: 446,
+        echoTimeMs: 4.1,
+        flipAngle: 40,
+        scanningSequence: ['GR'],
+        sequenceVariant: ['MTC', 'SP'],
+      },
+      'OTHER',
+      'MTS',
+    ],
+    [
+      'multi-echo 3D gradient echo (Siemens fl3d12: 12 echoes)',
+      { repetitionTimeMs: 43, echoTimeMs: 32.7, flipAngle: 15, scanningSequence: ['GR'], sequenceName: '*fl3d12_ns' },
+      'OTHER',
+      'MEGRE',
+    ],
+    [
+      'MP2RAGE uniform image (ImageType UNI)',
+      {
+        repetitionTimeMs: 5000,
+        echoTimeMs: 2.98,
+        scanningSequence: ['GR', 'IR'],
+        sequenceName: 'tfl3d1_16ns',
+        imageType: ['DERIVED', 'PRIMARY', 'M', 'UNI'],
+      },
+      'OTHER',
+      'UNIT1',
+    ],
+    [
+      'Siemens B1 map (tfl2d repeated every 20 s)',
+      { repetitionTimeMs: 20000, echoTimeMs: 2.8, flipAngle: 60, scanningSequence: ['GR'], sequenceName: 'tfl2d1' },
+      'OTHER',
+      'TB1TFL',
+    ],
+    [
+      'pCASL EPI (ImageType ASL)',
+      {
+        repetitionTimeMs: 4800,
+        echoTimeMs: 13,
+        flipAngle: 90,
+        scanningSequence: ['EP'],
+        imageType: ['ORIGINAL', 'PRIMARY', 'ASL', 'MOSAIC'],
+      },
+      'OTHER',
+      'asl',
+    ],
+    [
+      'trace-weighted diffusion image',
+      {
+        ...DTI_64,
+        imageType: ['DERIVED', 'PRIMARY', 'DIFFUSION', 'TRACEW'],
+        bValues: undefined,
+        diffusionDirections: undefined,
+      },
+      'OTHER',
+      'trace',
+    ],
+  ])('%s → %s %s', (_name, acq, expected, suffix) => {
+    // Act
+    const result = classifySeries(acq);
+    // Assess
+    expect(result.classifiedType).toBe(expected);
+    expect(result.bids.suffix).toBe(suffix);
+  });
+
+  it.each<[string, SeriesAcquisition, string]>([
+    [
+      'single-band reference named SBRef beside its BOLD run',
+      {
+        ...{ repetitionTimeMs: 800, echoTimeMs: 37, flipAngle: 52, scanningSequence: ['EP'] },
+        seriesDescription: 'rfMRI_REST_AP_SBRef',
+      },
+      'sbref',
+    ],
+    [
+      'reversed phase-encoding EPI named for distortion correction',
+      {
+        repetitionTimeMs: 2500,
+        echoTimeMs: 15,
+        flipAngle: 80,
+        scanningSequence: ['EP'],
+        seriesDescription: 'ME_Rest_opposite_PE_for_distortion_correction',
+      },
+      'epi',
+    ],
+    [
+      'time-of-flight named in the description, physics like a spoiled T1',
+      {
+        repetitionTimeMs: 18,
+        echoTimeMs: 3.5,
+        flipAngle: 18,
+        scanningSequence: ['GR'],
+        seriesDescription: 'MRA TOF COW',
+      },
+      'angio',
+    ],
+    [
+      'Philips "WIP…SENSE" wrapper around the name',
+      { repetitionTimeMs: 8.3, echoTimeMs: 3.8, seriesDescription: 'ImageMRSERIES', protocolName: 'WIPT1wSENSE' },
+      'T1w',
+    ],
+  ])('%s → %s', (_name, acq, suffix) => {
+    // Act
+    const result = classifySeries(acq);
+    // Assess
+    expect(result.bids.suffix).toBe(suffix);
+  });
+
+  it('reads post-contrast T1 from Italian and German contrast words', () => {
+    // Act
+    const italian = classifySeries({ ...MPRAGE, seriesDescription: 'sT1W_3D_MDC' });
+    const german = classifySeries({ ...MPRAGE, seriesDescription: 't1_mprage_KM' });
+    const pre = classifySeries({ ...MPRAGE, seriesDescription: 'sT1W_3D' });
+    // Assess
+    expect(italian.classifiedType).toBe('T1_CONTRAST');
+    expect(german.classifiedType).toBe('T1_CONTRAST');
+    expect(pre.classifiedType).toBe('T1');
+  });
+
+  it('names the echo of a multi-echo series and tells a field map second magnitude by its echo number', () => {
+    // Prepare
+    const magnitude: SeriesAcquisition = {
+      repetitionTimeMs: 667,
+      echoTimeMs: 7.65,
+      flipAngle: 60,
+      scanningSequence: ['GR'],
+      sequenceName: '*fm2d2r',
+      imageType: ['ORIGINAL', 'PRIMARY', 'M', 'ND'],
+    };
+    // Act
+    const first = classifySeries({ ...magnitude, echoNumber: 1 });
+    const second = classifySeries({ ...magnitude, echoNumber: 2 });
+    const multiEcho = classifySeries({
+      repetitionTimeMs: 43,
+      echoTimeMs: 12.1,
+      flipAngle: 15,
+      scanningSequence: ['GR'],
+      sequenceName: '*fl3d12_ns',
+      echoNumber: 4,
+    });
+    // Assess
+    expect(first.bids).toEqual({ datatype: 'fmap', suffix: 'magnitude1' });
+    expect(second.bids).toEqual({ datatype: 'fmap', suffix: 'magnitude2' });
+    expect(multiEcho.bids).toEqual({ datatype: 'anat', suffix: 'MEGRE', entities: { echo: '4' } });
+  });
+
+  it('marks the phase part of a complex series', () => {
+    // Act
+    const result = classifySeries({
+      repetitionTimeMs: 43,
+      echoTimeMs: 32.7,
+      flipAngle: 15,
+      scanningSequence: ['GR'],
+      sequenceName: '*fl3d12_ns',
+      imageType: ['ORIGINAL', 'PRIMARY', 'P', 'ND', 'PHASE'],
+    });
+    // Assess
+    expect(result.bids).toEqual({ datatype: 'anat', suffix: 'MEGRE', entities: { part: 'phase' } });
   });
 });
 

@@ -1,0 +1,99 @@
+import { classifyWithDecision, reliableConfidence } from './classify.ts';
+import type { Protocol } from './evaluation.ts';
+import { FLAG_BUDGET, FLAG_TARGET_RECALL, RELIABILITY_PRIORS, type ClassifierModel } from './model.ts';
+
+export type Scored = { source: string; decision: string; scoreConfidence: number; right: boolean };
+
+const UNTRAINED: ClassifierModel = {
+  lowConfidenceThreshold: { withDescriptions: 0, withoutDescriptions: 0 },
+  reliability: {},
+  reliabilityPrior: 1,
+};
+
+/**
+ * The lowest confidence threshold that flags FLAG_TARGET_RECALL of the wrong answers, but never more than FLAG_BUDGET
+ * of all series. Each protocol's confidence is computed from the reliability records of the OTHER sources only, so the
+ * threshold is fitted on confidences as a new site would see them. Rounded to 0.01 so the shipped value is stable.
+ */
+function fitThreshold(scored: Scored[], prior: number): { threshold: number; recall: number } {
+  const perSource = new Map<string, [number, number]>();
+  const total = new Map<string, [number, number]>();
+  for (const item of scored) {
+    const key = `${item.decision}\u0000${item.source}`;
+    for (const [map, id] of [
+      [perSource, key],
+      [total, item.decision],
+    ] as const) {
+      const record = map.get(id) ?? [0, 0];
+      record[0] += item.right ? 1 : 0;
+      record[1] += 1;
+      map.set(id, record);
+    }
+  }
+  const confidences = scored.map((item) => {
+    const all = total.get(item.decision) ?? [0, 0];
+    const own = perSource.get(`${item.decision}\u0000${item.source}`) ?? [0, 0];
+    const others: [number, number] = [all[0] - own[0], all[1] - own[1]];
+    return { confidence: reliableConfidence(item.scoreConfidence, others, prior), wrong: !item.right };
+  });
+  const wrong = confidences.filter((item) => item.wrong).length;
+  let best = { threshold: 0, recall: 0 };
+  for (let step = 1; step <= 100; step += 1) {
+    const threshold = step / 100;
+    const flagged = confidences.filter((item) => Math.round(item.confidence * 1000) / 1000 < threshold);
+    if (flagged.length > FLAG_BUDGET * confidences.length) break;
+    const caught = flagged.filter((item) => item.wrong).length;
+    best = { threshold, recall: wrong > 0 ? caught / wrong : 1 };
+    if (caught >= FLAG_TARGET_RECALL * wrong) break;
+  }
+  return best;
+}
+
+/** Each protocol classified once without fitted parameters: its decision, score probability and rightness. */
+export function scoreProtocols(protocols: Protocol[], ignoreDescriptions: boolean): Scored[] {
+  return protocols
+    .filter((protocol) => protocol.evaluable)
+    .map((protocol) => {
+      const { classification, decision } = classifyWithDecision(protocol.acquisition, {
+        ignoreDescriptions,
+        model: UNTRAINED,
+      });
+      return {
+        source: protocol.source,
+        decision,
+        scoreConfidence: classification.confidence,
+        right: classification.classifiedType === protocol.label,
+      };
+    });
+}
+
+/** The model from scored protocols (scoreProtocols with and without descriptions). */
+export function fitFromScored(withDescriptions: Scored[], withoutDescriptions: Scored[]): ClassifierModel {
+  const reliability: Record<string, [number, number]> = {};
+  for (const item of [...withDescriptions, ...withoutDescriptions]) {
+    const record = (reliability[item.decision] ??= [0, 0]);
+    if (item.right) record[0] += 1;
+    record[1] += 1;
+  }
+  // The prior whose leave-source-out flags catch the most wrong answers within the budget, with and without descriptions.
+  let chosen = { prior: RELIABILITY_PRIORS[0] as number, recall: -1, with: 0, without: 0 };
+  for (const prior of RELIABILITY_PRIORS) {
+    const withFit = fitThreshold(withDescriptions, prior);
+    const withoutFit = fitThreshold(withoutDescriptions, prior);
+    const recall = withFit.recall + withoutFit.recall;
+    if (recall > chosen.recall) chosen = { prior, recall, with: withFit.threshold, without: withoutFit.threshold };
+  }
+  return {
+    lowConfidenceThreshold: { withDescriptions: chosen.with, withoutDescriptions: chosen.without },
+    reliability: Object.fromEntries(Object.entries(reliability).sort(([a], [b]) => a.localeCompare(b))),
+    reliabilityPrior: chosen.prior,
+  };
+}
+
+/**
+ * Fits the classifier's learned parameters on labelled protocols (evaluable ones only): the reliability record of
+ * every decision, with and without descriptions, then the review thresholds.
+ */
+export function fitClassifier(protocols: Protocol[]): ClassifierModel {
+  return fitFromScored(scoreProtocols(protocols, false), scoreProtocols(protocols, true));
+}

@@ -1,0 +1,118 @@
+import { sameSuffix } from './bids-labels.ts';
+import { classifySeries } from './classify.ts';
+import type { Protocol } from './evaluation.ts';
+import { fitFromScored, scoreProtocols } from './fit.ts';
+import { classifyByKeywords } from './keyword-baseline.ts';
+import { thresholdFor } from './model.ts';
+import type { BidsSuggestion, ClassifiedType, ClassifyOptions } from './types.ts';
+
+/**
+ * Leave one source out, by unique protocol: for each source, the classifier's fitted parameters are refitted on every
+ * other source, then the held-out source's evaluable protocols are classified and scored. The keyword baseline runs
+ * on the same protocols. Class accuracy counts every evaluable protocol; suffix accuracy counts those whose label has
+ * a suffix in the BIDS vocabulary (bids-labels.ts).
+ */
+export type Answer = { classifiedType: ClassifiedType; bids: BidsSuggestion };
+
+export type LosoRecord = {
+  protocol: Protocol;
+  ours: Answer & { confidence: number; flagged: boolean; reasons: string[] };
+  keyword: Answer;
+};
+
+export type Score = { total: number; correct: number; accuracy: number };
+
+export type LosoSummary = {
+  class: Score;
+  suffix: Score;
+  keywordClass: Score;
+  keywordSuffix: Score;
+};
+
+export type LosoResult = {
+  records: LosoRecord[];
+  overall: LosoSummary;
+  perSource: Map<string, LosoSummary>;
+  /** Recall per labelled class and per labelled suffix. */
+  perClass: Map<ClassifiedType, Score>;
+  perSuffix: Map<string, Score>;
+  /** The review flag: share of all protocols flagged, share of wrong class answers flagged. */
+  flag: { flaggedShare: number; errorsCaught: number; errors: number; flagged: number; total: number };
+};
+
+const score = (total: number, correct: number): Score => ({
+  total,
+  correct,
+  accuracy: total > 0 ? correct / total : Number.NaN,
+});
+
+export const classRight = (answer: Answer, protocol: Protocol) => answer.classifiedType === protocol.label;
+
+export const suffixRight = (answer: Answer, protocol: Protocol) =>
+  protocol.labelBids.suffix !== undefined && sameSuffix(answer.bids.suffix, protocol.labelBids.suffix);
+
+function summarise(records: LosoRecord[]): LosoSummary {
+  const withSuffix = records.filter((record) => record.protocol.labelBids.suffix !== undefined);
+  const count = (list: LosoRecord[], right: (record: LosoRecord) => boolean) =>
+    score(list.length, list.filter(right).length);
+  return {
+    class: count(records, (r) => classRight(r.ours, r.protocol)),
+    suffix: count(withSuffix, (r) => suffixRight(r.ours, r.protocol)),
+    keywordClass: count(records, (r) => classRight(r.keyword, r.protocol)),
+    keywordSuffix: count(withSuffix, (r) => suffixRight(r.keyword, r.protocol)),
+  };
+}
+
+export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOptions = {}): LosoResult {
+  const evaluable = protocols.filter((protocol) => protocol.evaluable);
+  const sources = [...new Set(evaluable.map((protocol) => protocol.source))].sort();
+  const records: LosoRecord[] = [];
+  // Every protocol's unfitted decision is the same in every fold: score once, refit per fold from the others.
+  const withDescriptions = scoreProtocols(evaluable, false);
+  const withoutDescriptions = scoreProtocols(evaluable, true);
+  for (const source of sources) {
+    const model = fitFromScored(
+      withDescriptions.filter((item) => item.source !== source),
+      withoutDescriptions.filter((item) => item.source !== source),
+    );
+    const threshold = thresholdFor(model, options);
+    for (const protocol of evaluable.filter((item) => item.source === source)) {
+      const result = classifySeries(protocol.acquisition, { ...options, model });
+      records.push({
+        protocol,
+        ours: { ...result, flagged: result.confidence < threshold },
+        keyword: classifyByKeywords(protocol.acquisition, options),
+      });
+    }
+  }
+  const perSource = new Map(
+    sources.map((source) => [source, summarise(records.filter((record) => record.protocol.source === source))]),
+  );
+  const perClass = new Map<ClassifiedType, Score>();
+  for (const label of [...new Set(records.map((record) => record.protocol.label))].sort()) {
+    const list = records.filter((record) => record.protocol.label === label);
+    perClass.set(label, score(list.length, list.filter((r) => classRight(r.ours, r.protocol)).length));
+  }
+  const perSuffix = new Map<string, Score>();
+  const suffixes = records.flatMap((record) => record.protocol.labelBids.suffix ?? []);
+  for (const suffix of [...new Set(suffixes)].sort()) {
+    const list = records.filter((record) => record.protocol.labelBids.suffix === suffix);
+    perSuffix.set(suffix, score(list.length, list.filter((r) => suffixRight(r.ours, r.protocol)).length));
+  }
+  const wrong = records.filter((record) => !classRight(record.ours, record.protocol));
+  const flagged = records.filter((record) => record.ours.flagged);
+  return {
+    records,
+    overall: summarise(records),
+    perSource,
+    perClass,
+    perSuffix,
+    flag: {
+      flaggedShare: records.length ? flagged.length / records.length : 0,
+      errorsCaught: wrong.length ? wrong.filter((record) => record.ours.flagged).length / wrong.length : 1,
+      errors: wrong.length,
+      flagged: flagged.length,
+      total: records.length,
+    },
+  };
+}
