@@ -20,9 +20,10 @@ export const DESCRIPTOR_WORDS: ReadonlySet<string> = new Set(
   ciss haste blade propeller multivane ssfse ssfp trufi bffe lava thrive medic merge mde
   localizer localiser loc scout survey aahead aascout plane planes tri pilot cal calibration asset refscan
   sense grappa ipat nopat cs sbref single band ref reference fieldmap fmap topup phasediff phase magnitude mag pha
-  distort distortion b0map b1map b0 b1 shim
+  distort distortion b0map b1map b0 b1 shim rev reverse reversed opposite dream tb1
   post pre gd gad gado gadolinium contrast c ce native non without with w wo plus enhanced unenhanced delayed
   dotarem gadovist magnevist multihance prohance omniscan clariscan eovist primovist
+  mdc km kontrast kontrastmittel
   ax axi axial sag sagittal cor coronal tra trans transverse obl oblique ap pa lr rl si hf fh
   brain head neck spine cervical thoracic lumbar sacral whole orbit orbits iac pituitary sella hippocampus hippo
   temporal frontal lobe lobes posterior fossa stem cerebellum face sinus sinuses skull base
