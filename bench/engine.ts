@@ -1,10 +1,10 @@
 /**
- * The engine benchmark of issue 3, in one run on the shared 196-file GE T1 (../shared/data/dicom/ge-t1-ir-spgr/dicom):
+ * The engine benchmark, in one run on the shared 196-file GE T1 (../shared/data/dicom/ge-t1-ir-spgr/dicom):
  *   - de-identification throughput next to a plain copy of the same bytes and next to gdcmanon (Debian libgdcm-tools);
  *   - conversion time (shared/dicom/convert.ts, dcm2niix's WASM build) next to the native Debian dcm2niix;
  *   - classification time per series (shared/dicom/classify).
  * Machines are noisy: every figure is the median (and the best) of interleaved runs, and the verdicts are ratios
- * measured in the same run, of medians and of bests, against the issue's aims (de-identification within 5x of the plain copy, conversion within 3x of native dcm2niix).
+ * measured in the same run, of medians and of bests, against its aims (de-identification within 5x of the plain copy, conversion within 3x of native dcm2niix).
  * A missing reference tool is reported, not hidden. Not a test: it prints, it does not assert.
  * Run: npm run bench:engine [-- --runs N] [--folder <dicom folder>]
  */

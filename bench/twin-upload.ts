@@ -1,5 +1,5 @@
 /**
- * The walking-skeleton benchmark of issue 2: the local twin on a throw-away data folder, the 196-file GE T1 uploaded
+ * The walking-skeleton benchmark: the local twin on a throw-away data folder, the 196-file GE T1 uploaded
  * through the API exactly as a client does (the `iws upload` command in its own process: /config.json, Cognito
  * sign-in, POST /api/datasets, presigned multipart uploads through the shared upload client), then the pipeline's
  * stages timed from the dataset's audit history (GET /api/datasets/{id}/history), next to the same conversion done

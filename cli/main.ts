@@ -1,5 +1,5 @@
 /**
- * `iws`: the engine as a command (DESIGN.md "Command-line tool"). Each sub-command lives in
+ * `iws`: the engine as a command (docs/pipeline.md#without-a-server). Each sub-command lives in
  * cli/commands/<name>.ts and exports `run(argv: string[]): Promise<number>` (the exit status) and `usage`.
  */
 type Command = { run: (argv: string[]) => Promise<number>; usage: string };

@@ -44,7 +44,7 @@ export async function resolveCaller(
   // Invited users have not accepted yet and disabled ones are out: only active accounts are served.
   if (user.status !== 'ACTIVE') throw new AccessDeniedError();
 
-  // The token's group must agree with the record: a demoted user's old token no longer carries the old role.
+  // The token's group must agree with the stored user: a demoted user's old token no longer carries the old role.
   const groups = parseGroups(claims['cognito:groups']);
   if (primaryRole(groups) !== user.role) throw new AccessDeniedError();
   if (policy.mfaRequiredFor.includes(user.role) && !hasMfa(claims)) throw new AccessDeniedError();

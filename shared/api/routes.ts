@@ -45,7 +45,7 @@ const STAFF: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'];
 const UPLOADERS: readonly Role[] = ['TEAM_LEAD', 'TEAM_MEMBER'];
 const HOSPITAL_ADMINS: readonly Role[] = ['HOSPITAL_ADMIN'];
 const LEADS: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD'];
-/** The visualizer is open to every signed-in role of the hospital (record section 2), so a guest may read one dataset of their team. */
+/** The visualizer is open to every signed-in role of the hospital (docs/roles-and-permissions.md#api-access), so a guest may read one dataset of their team. */
 const VIEWERS: readonly Role[] = [...STAFF, 'GUEST'];
 
 export const ROUTES = [

@@ -5,7 +5,7 @@ export const ROLES = ['SUPER_ADMIN', 'HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 
-/** Business permissions (record section 6). '*' grants all. */
+/** Business permissions (docs/roles-and-permissions.md#permissions). '*' grants all. */
 export const PERMISSIONS = [
   'VIEW_DATASETS',
   'UPLOAD_DICOM',
@@ -38,7 +38,7 @@ export const ROLE_TITLES: Record<Role, string> = {
   GUEST: 'Guest',
 };
 
-/** Record section 6: a permission check passes when the list holds '*' or the named permission. */
+/** A permission check passes when the list holds '*' or the named permission. */
 export function hasPermission(granted: readonly string[], needed: Permission): boolean {
   return granted.includes('*') || granted.includes(needed);
 }

@@ -2,7 +2,7 @@ import type { ParsedDicom } from './parse.ts';
 import { sha256, uidFromDigest, utf8 } from './hash.ts';
 import { TAG, parserKey } from './tags.ts';
 
-/** Record section 3, "DICOM series metadata read from files". Browser-safe. */
+/** docs/domain.md#metadata-read-from-files. Browser-safe. */
 export type SeriesFileMetadata = {
   seriesInstanceUID: string;
   studyInstanceUID: string;
@@ -21,7 +21,7 @@ export type SeriesFileMetadata = {
   fileName: string;
 };
 
-/** Record section 3: defaults when an attribute is missing. */
+/** Defaults when an attribute is missing (docs/domain.md#metadata-read-from-files). */
 export const METADATA_DEFAULTS = {
   seriesDescription: 'Unknown Series',
   modality: 'Unknown',
@@ -56,14 +56,14 @@ function decimal(parsed: ParsedDicom, tag: string): number | undefined {
 }
 
 /**
- * A stand-in UID for a file that lacks its series or study UID (record section 3). Derived from what the file does
+ * A stand-in UID for a file that lacks its series or study UID (docs/domain.md#metadata-read-from-files). Derived from what the file does
  * carry, so files of one series without a UID still land in one group, and the same upload gets the same UID again.
  */
 function generatedUid(...parts: (string | number | undefined)[]): string {
   return uidFromDigest(sha256(utf8(`iws-generated|${parts.map((part) => String(part ?? '')).join('|')}`)));
 }
 
-/** Reads the upload wizard's per-file metadata with the record's defaults. */
+/** Reads the upload wizard's per-file metadata with the defaults above. */
 export function readSeriesFileMetadata(parsed: ParsedDicom, fileName: string, fileSize: number): SeriesFileMetadata {
   const patientID = text(parsed, TAG.PatientID) ?? '';
   const studyDate = text(parsed, TAG.StudyDate) ?? '';

@@ -132,7 +132,7 @@ function parsePart10(bytes: Uint8Array, strict: boolean): ParsedDicom | undefine
 }
 
 /**
- * Parses DICOM bytes (gzip and deflate handled). Follows the record's validity rule: a Part 10 file (DICM at 128)
+ * Parses DICOM bytes (gzip and deflate handled). Follows the validity rule of docs/domain.md#dicom-validity: a Part 10 file (DICM at 128)
  * is parsed strictly and then leniently (a truncated or over-long file keeps the elements read before the damage);
  * bytes without the prefix are tried as a raw dataset, strictly then leniently.
  * @throws DicomParseError with the catalogue wording: "Not a DICOM file" or "DICOM parsing failed".

@@ -1,7 +1,7 @@
 import type { BidsSuggestion } from './classify/types.ts';
 import type { SeriesFileMetadata } from './metadata.ts';
 
-/** Record section 9 "Modality categorisation". */
+/** docs/domain.md#series-categories. */
 export const SERIES_CATEGORIES = ['Anatomical', 'Diffusion', 'Functional', 'Perfusion', 'Metabolic', 'Other'] as const;
 export type SeriesCategory = (typeof SERIES_CATEGORIES)[number];
 
@@ -11,7 +11,7 @@ export type SeriesGroup = {
   modality: string;
   seriesDescription: string;
   studyDate: string;
-  /** Ordered by instanceNumber (record section 9). */
+  /** Ordered by instanceNumber. */
   files: SeriesFileMetadata[];
   fileCount: number;
   totalSize: number;
@@ -20,7 +20,7 @@ export type SeriesGroup = {
 };
 
 /**
- * Record section 9: MR with T1, T2 or FLAIR in the description is Anatomical; DWI is Diffusion; BOLD is Functional;
+ * docs/domain.md#series-categories: MR with T1, T2 or FLAIR in the description is Anatomical; DWI is Diffusion; BOLD is Functional;
  * ASL is Perfusion; other MR is Anatomical; CT is Anatomical; PT is Metabolic; others are Other.
  * DTI and "diffusion" count as DWI here: a hospital would not expect a tensor series to land in Anatomical.
  */
@@ -40,8 +40,8 @@ export function categorizeSeries(modality: string, seriesDescription: string): S
 }
 
 /**
- * Record section 9 "BIDS suggestion from the series description". FLAIR is tested before T2 so that "T2 FLAIR"
- * is suggested as FLAIR, which the record states unconditionally. A PET modality suggests pet whatever the description.
+ * docs/domain.md#bids-suggestions: from the modality and description. FLAIR is tested before T2 so that "T2 FLAIR"
+ * is suggested as FLAIR. A PET modality suggests pet whatever the description.
  */
 export function suggestBids(modality: string, seriesDescription: string): BidsSuggestion {
   const description = seriesDescription.toLowerCase();
@@ -57,7 +57,7 @@ export function suggestBids(modality: string, seriesDescription: string): BidsSu
   return { datatype: 'anat', suffix: 'T1w' };
 }
 
-/** Groups per-file metadata into series: series ordered by seriesNumber, files by instanceNumber (record section 9). */
+/** Groups per-file metadata into series: series ordered by seriesNumber, files by instanceNumber. */
 export function groupIntoSeries(files: SeriesFileMetadata[]): SeriesGroup[] {
   const bySeries = new Map<string, SeriesFileMetadata[]>();
   for (const file of files) {

@@ -64,7 +64,7 @@ export class InvalidStateError extends DomainError {
   }
 }
 
-/** A conditional write lost a race: the record changed under us. */
+/** A conditional write lost a race: the item changed under us. */
 export class ConflictError extends DomainError {
   override name = 'ConflictError';
   constructor() {

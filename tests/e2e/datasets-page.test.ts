@@ -8,7 +8,7 @@ import { fillPatientContext } from './wizard.ts';
 
 const DRAFTS = 14;
 
-/** The Datasets page (issue 4, point 2), the wizard's drafts and BIDS ZIP, and the visualizer's not-found state. */
+/** The Datasets page, the wizard's drafts and BIDS ZIP, and the visualizer's not-found state. */
 describe('datasets page, drafts and exports', () => {
   /** Drafts made through the API before the browser opens, so the first page load already has more than one page. */
   async function createDrafts(stack: TestStack) {

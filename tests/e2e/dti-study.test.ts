@@ -10,7 +10,7 @@ const PDFTOTEXT = '/usr/bin/pdftotext';
 const STUDY = 'DTI b2000 research scan';
 
 /**
- * Issue 4 through the site: a Philips diffusion study (680 files, so the enhanced uploader) with a patient context,
+ * The diffusion path through the site: a Philips diffusion study (680 files, so the enhanced uploader) with a patient context,
  * classified DTI, re-classified by a person (MANUAL), viewed with its tractography, and its PDF report downloaded.
  */
 describe('a diffusion study in full, in the browser', () => {

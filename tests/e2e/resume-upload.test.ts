@@ -34,7 +34,7 @@ async function watchParts(page: Page, delayMs: number) {
 }
 
 /**
- * A closed tab resumes where it stopped (issue 4, point 1): the page is closed mid-upload, opened again, the user
+ * A closed tab resumes where it stopped (docs/states.md#resume): the page is closed mid-upload, opened again, the user
  * picks the same folder, and only the parts the storage did not hold are sent.
  */
 describe('resuming an upload after the tab was closed', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 import { signInThroughSite, useSiteInBrowser } from './browser.ts';
 
-/** Sign-in, guards, role navigation, theme and sign-out of the authenticated shell (issue 2, point 6). */
+/** Sign-in, guards, role navigation, theme and sign-out of the authenticated shell (docs/screens.md#authenticated-shell). */
 describe('the site shell', () => {
   const site = useSiteInBrowser();
 

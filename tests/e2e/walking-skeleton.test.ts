@@ -5,7 +5,7 @@ import { outputPath, sampleViewerCanvas, signInThroughSite, useSiteInBrowser } f
 import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
 
 /**
- * Walking skeleton through the site (issue 2, point 7): sign in as a team member, upload a whole GE T1 study
+ * Walking skeleton through the site: sign in as a team member, upload a whole GE T1 study
  * folder with the wizard, watch it reach COMPLETE on the Datasets page, and see the volume drawn in the visualizer.
  */
 describe('walking skeleton in the browser', () => {

@@ -38,7 +38,7 @@ import { requireSharedData } from '#tests/helpers/shared-data.ts';
 
 export const TABLE = 'imaging-test';
 
-// aws-local-stepfunctions 3 targets Node 22: its Task timeouts need Promise.withResolvers (local-stack-notes §4).
+// aws-local-stepfunctions 3 targets Node 22: its Task timeouts need Promise.withResolvers, which older Node versions lack.
 const statics = Promise as unknown as { withResolvers?: unknown };
 statics.withResolvers ??= function withResolvers<T>() {
   let resolve!: (v: T) => void;

@@ -1,7 +1,7 @@
 import type { SeriesGroup } from '#shared/dicom/series.ts';
 import { zipFiles } from './zip.ts';
 
-/** Record section 9 "ZIP export": the BIDS version written into dataset_description.json. */
+/** docs/domain.md#zip-export: the BIDS version written into dataset_description.json. */
 export const DICOM_LAYOUT_BIDS_VERSION = '1.8.0';
 const SUBJECT = 'sub-01';
 const SESSION = 'ses-001';
@@ -35,7 +35,7 @@ export type DicomLayoutMetadata = {
 };
 
 /**
- * The record's "Download BIDS ZIP" (section 9 "ZIP export"): the selected series' DICOM files in BIDS-like folders,
+ * "Download BIDS ZIP" (docs/domain.md#zip-export): the selected series' DICOM files in BIDS-like folders,
  * `sub-01/ses-001/{category}/{series description}_Series{NNN}/sub-01_ses-001_{subcategory}_{NNNN}.dcm`, plus
  * dataset_description.json and metadata.json (export date, series count, total files, per-series mapping), deflate
  * level 6, named `BIDS_Export_{yyyy-mm-dd}.zip`. The 4-digit number is the file's InstanceNumber; when instance numbers

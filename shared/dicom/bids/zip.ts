@@ -1,6 +1,6 @@
 import JSZip from 'jszip';
 
-/** Record section 9 "ZIP export": deflate level 6. */
+/** docs/domain.md#zip-export: deflate level 6. */
 export const ZIP_DEFLATE_LEVEL = 6;
 
 /**

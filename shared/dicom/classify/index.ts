@@ -1,5 +1,5 @@
 /**
- * Series classification (DESIGN.md "Classify"): T1, T2, FLAIR, DTI, T1_CONTRAST, DWI, SWI or OTHER with a confidence,
+ * Series classification (docs/pipeline.md#classify): T1, T2, FLAIR, DTI, T1_CONTRAST, DWI, SWI or OTHER with a confidence,
  * human-readable reasons and a BIDS datatype/suffix. Browser-safe: no node:* imports.
  */
 export type {

@@ -1,7 +1,7 @@
 import type { Role } from '#shared/auth/roles.ts';
 
 /**
- * Demo tenants seeded by the local twin (DESIGN.md "Contracts"): two hospitals so isolation can be seen, each
+ * Demo tenants seeded by the local twin (docs/local-twin.md#demo-data): two hospitals so isolation can be seen, each
  * with departments, teams and one user of every role, plus the system's super admin. Ids are fixed so the seed
  * is idempotent. Passwords are never here: they come from DEMO_PASSWORD or are generated at first start.
  */

@@ -13,7 +13,7 @@ import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
  * ANONYMIZING: each raw file, one at a time (memory stays at one file): validity check (bad files are recorded
- * with the record's per-file message and skipped), de-identification with the dataset's options and the
+ * with their per-file message and skipped, see docs/pipeline.md#validate), de-identification with the dataset's options and the
  * deployment's secret, the copy written to the studies bucket under its series and instance UIDs (a copy whose UIDs
  * are not valid PS3.5 UIDs is rejected like a file that does not parse). Then the series items are written, a series
  * that may carry burned-in text flagged to be held, and the raw uploads deleted. A retry after that point changes

@@ -23,7 +23,7 @@ export type UploadDeps = {
   ids: IdGenerator;
 };
 
-/** Limits of the record (section 9), enforced on the server as well as in the uploader. */
+/** Upload limits (docs/domain.md#uploads), enforced on the server as well as in the uploader. */
 export function checkUploadLimits(files: { sizeBytes: number }[]): void {
   if (files.length > MAX_ENHANCED_FILES) throw new ValidationError('TOO_MANY_FILES', { n: MAX_ENHANCED_FILES });
   if (files.some((f) => f.sizeBytes > MAX_FILE_BYTES))

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, pageOf } from './common.ts';
 
-/** Pipeline order (DESIGN.md "Dataset pipeline"); FAILED may follow any stage. */
+/** Pipeline order (docs/states.md#dataset-status); FAILED may follow any stage. */
 export const DATASET_STATUSES = [
   'CREATED',
   'UPLOADING',
@@ -14,7 +14,7 @@ export const DATASET_STATUSES = [
 export const DatasetStatusSchema = z.enum(DATASET_STATUSES);
 export type DatasetStatus = z.infer<typeof DatasetStatusSchema>;
 
-/** Record section 4: status labels and the card progress bar. */
+/** Status labels and the card progress bar (docs/states.md#labels-and-progress). */
 export const DATASET_STATUS_LABELS: Record<DatasetStatus, string> = {
   CREATED: 'ready for upload',
   UPLOADING: 'Files are being uploaded',
@@ -53,7 +53,7 @@ export const ASSET_TYPES = ['VOLUME', 'SURFACE', 'TRACT', 'REPORT', 'THUMBNAIL']
 export const AssetTypeSchema = z.enum(ASSET_TYPES);
 export type AssetType = z.infer<typeof AssetTypeSchema>;
 
-/** De-identification options offered at upload (DESIGN.md departures: physician/institution removed by default). */
+/** De-identification options offered at upload, all off by default (docs/domain.md#options). */
 export const AnonymizationOptionsSchema = z.object({
   retainPhysicianIdentity: z.boolean().default(false),
   retainInstitutionIdentity: z.boolean().default(false),
@@ -204,7 +204,7 @@ export const DatasetSchema = z.object({
   anonymization: AnonymizationOptionsSchema,
   status: DatasetStatusSchema,
   failureReason: z.string().optional(),
-  /** Uploaded files the pipeline rejected: their index in the upload and the record's per-file message. */
+  /** Uploaded files the pipeline rejected: their index in the upload and the per-file message. */
   fileErrors: z.array(z.object({ fileIndex: z.number().int().nonnegative(), message: z.string() })).optional(),
   sizeBytes: z.number().nonnegative(),
   fileCount: z.number().int().nonnegative(),

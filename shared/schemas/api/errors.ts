@@ -1,5 +1,5 @@
 /**
- * The error catalogue (record section 8): codes and the product's exact wording. The error mapper
+ * The error catalogue (docs/error-catalogue.md): codes and the product's exact wording. The error mapper
  * in functions/lib turns domain errors into these; the site shows `message` as it is.
  */
 export const ERROR_CATALOGUE = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DicomUidSchema, IdSchema } from './common.ts';
 
-/** Record section 9: wizard and enhanced-uploader limits. */
+/** Wizard and enhanced-uploader limits (docs/domain.md#uploads). */
 export const MAX_WIZARD_FILES = 500;
 export const MAX_ENHANCED_FILES = 1000;
 /** Policy default "max file size 500 MB". */
