@@ -1,6 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -360,12 +359,4 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse, pa
     });
     upstreamReq.end(body);
   });
-}
-
-export function readIdsFile(dataDir: string): PoolIds | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dataDir, 'cognito', 'pool.json'), 'utf8')) as PoolIds;
-  } catch {
-    return undefined;
-  }
 }

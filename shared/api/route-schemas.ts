@@ -37,7 +37,6 @@ export type RouteSchemas = {
 };
 
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
-export const HealthFailureSchema = z.object({ status: z.literal('unavailable'), failing: z.array(z.string()) });
 export const AuditEventSchema = z.object({
   id: z.string(),
   datasetId: z.string().optional(),

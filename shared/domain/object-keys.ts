@@ -10,14 +10,7 @@
  *            surface.<format>, volume-<n>-fa.nii.gz, volume-<n>-colorfa.nii.gz, volume-<n>-tracts.trk;
  *            <hospitalId>/<datasetId>/report.pdf
  */
-
-/** PS3.5 9.1: components of digits without leading zeros (a lone 0 is allowed), dot separated, at most 64 characters. */
-const UID_PATTERN = /^(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*$/;
-export const MAX_UID_LENGTH = 64;
-
-export function isValidUid(value: string): boolean {
-  return value.length > 0 && value.length <= MAX_UID_LENGTH && UID_PATTERN.test(value);
-}
+import { isDicomUid } from '#shared/schemas/api/common.ts';
 
 /** Our own ids: letters, digits, '_' and '-', never a dot, so no segment can be '.' or '..'. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
@@ -36,7 +29,7 @@ function id(kind: string, value: string): string {
 }
 
 function uid(kind: string, value: string): string {
-  if (!isValidUid(value)) throw new ObjectKeyError(kind);
+  if (!isDicomUid(value)) throw new ObjectKeyError(kind);
   return value;
 }
 

@@ -15,10 +15,6 @@ export const ALLOWED_TRANSITIONS: Record<DatasetStatus, readonly DatasetStatus[]
   FAILED: ['UPLOADING'],
 };
 
-export function previousStatuses(to: DatasetStatus): DatasetStatus[] {
-  return (Object.keys(ALLOWED_TRANSITIONS) as DatasetStatus[]).filter((from) => ALLOWED_TRANSITIONS[from].includes(to));
-}
-
 /**
  * A status change: one conditional write (the status must still be one of `from`) with its audit event, in one
  * transaction where the store has them. The condition makes concurrent or replayed transitions fail loudly

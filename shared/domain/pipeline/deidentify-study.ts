@@ -6,7 +6,8 @@ import { checkDicom } from '#shared/dicom/validate.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { NoValidDicomError } from '#shared/domain/errors.ts';
 import { catalogueMessage } from '#shared/schemas/api/errors.ts';
-import { isValidUid, studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
+import { studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
+import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { BurnedInTextReason } from '#shared/schemas/api/datasets.ts';
 import { burnedInTextReasons } from './burned-in-text.ts';
 import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
@@ -53,7 +54,7 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       continue;
     }
     // Retained UIDs come from the file as it was sent: only valid ones may name an object.
-    if (!isValidUid(result.seriesInstanceUID) || !isValidUid(result.sopInstanceUID)) {
+    if (!isDicomUid(result.seriesInstanceUID) || !isDicomUid(result.sopInstanceUID)) {
       fileErrors.push({ fileIndex, message: catalogueMessage('DICOM_PARSE_FAILED') });
       continue;
     }

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assetKeys,
-  datasetPrefix,
-  isValidUid,
-  ObjectKeyError,
-  studyKeys,
-  uploadKeys,
-} from '#shared/domain/object-keys.ts';
+import { assetKeys, datasetPrefix, ObjectKeyError, studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
+import { isDicomUid } from '#shared/schemas/api/common.ts';
 
 describe('object keys', () => {
   it('accepts only PS3.5 9.1 UIDs: digits and dots, no leading zero in a component, at most 64 characters', () => {
-    for (const uid of ['1.2.840.10008.1.2.1', '2.25.0', '0', `1.${'2'.repeat(62)}`]) expect(isValidUid(uid)).toBe(true);
+    for (const uid of ['1.2.840.10008.1.2.1', '2.25.0', '0', `1.${'2'.repeat(62)}`]) expect(isDicomUid(uid)).toBe(true);
     for (const uid of [
       '',
       '1..2',
@@ -23,7 +17,7 @@ describe('object keys', () => {
       'Doe^Jane',
       `1.${'2'.repeat(63)}`,
     ])
-      expect(isValidUid(uid)).toBe(false);
+      expect(isDicomUid(uid)).toBe(false);
   });
 
   it('builds every key from ids, series UIDs and asset types', () => {
