@@ -11,7 +11,6 @@ export const IdSchema = z
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9._:-]+$/, 'Invalid input');
-export const IsoDateTimeSchema = z.string();
 
 /** PS3.5 section 9.1 limit on a UID's length. */
 export const MAX_DICOM_UID_LENGTH = 64;
