@@ -157,6 +157,8 @@ export class AuthStack extends Stack {
       declaration: PRE_TOKEN_GENERATION_DECLARATION,
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
+      concurrencyBound:
+        'Invoked only by the user pool, once per token issued; the pool quotas on sign-ins and refreshes bound its load.',
     });
     this.userPool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION, trigger);
     // A policy of its own, not the role's default policy: the function must exist before the pool that invokes it,
