@@ -113,8 +113,9 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     ...DATA_BUCKETS.filter((bucket) => grants.buckets?.[bucket]?.length).map((bucket) => BUCKET_ENV[bucket]),
     ...(grants.startsPipeline ? [ENV.STATE_MACHINE_ARN] : []),
     ...(grants.pseudonymSecret ? [ENV.PSEUDONYM_SECRET_ARN] : []),
-    ...(grants.userPoolAdmin ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
-    // API responses carry CORS headers for the site.
+    // Every API function checks the ID token's issuer and audience against the pool and its site client; a user-pool
+    // administrator needs them too. API responses carry CORS headers for the site.
+    ...(grants.userPoolAdmin || kind === 'api' ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
     ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
   ];
 }

@@ -91,7 +91,8 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     env[ENV.S3_PUBLIC_ENDPOINT] = resources.endpoints.s3Public;
   }
   if (declaration.startsPipeline) env[ENV.SFN_ENDPOINT] = resources.endpoints.sfn;
-  if (declaration.userPoolAdmin) env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
+  // The twin's issuer is its Cognito stand-in: API functions check tokens against it, administrators call it.
+  if (declaration.userPoolAdmin || declaration.kind === 'api') env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
   return {
     ...resources.passThrough,
     ...env,
