@@ -113,7 +113,8 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     ...DATA_BUCKETS.filter((bucket) => grants.buckets?.[bucket]?.length).map((bucket) => BUCKET_ENV[bucket]),
     ...(grants.startsPipeline ? [ENV.STATE_MACHINE_ARN] : []),
     ...(grants.pseudonymSecret ? [ENV.PSEUDONYM_SECRET_ARN] : []),
-    ...(grants.userPoolAdmin ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
+    // Every API function checks that a token was issued by the pool to the site client (functions/lib/caller.ts).
+    ...(grants.userPoolAdmin || kind === 'api' ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
     // API responses carry CORS headers for the site.
     ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
   ];

@@ -91,7 +91,9 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     env[ENV.S3_PUBLIC_ENDPOINT] = resources.endpoints.s3Public;
   }
   if (declaration.startsPipeline) env[ENV.SFN_ENDPOINT] = resources.endpoints.sfn;
-  if (declaration.userPoolAdmin) env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
+  // Admin calls go to the Cognito stand-in, and the tokens a function checks were issued under its address.
+  if (declaration.userPoolAdmin || declaration.env.includes(ENV.USER_POOL_ID))
+    env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
   return {
     ...resources.passThrough,
     ...env,
