@@ -216,6 +216,11 @@ export function neutralUploadPath(index: number): string {
   return `file-${String(index + 1).padStart(5, '0')}`;
 }
 
+/** The salt of `iws upload`'s file keys: from the dataset id alone, so any rerun for the dataset computes the same keys. */
+export function uploadSaltOf(datasetId: string): string {
+  return `iws-upload:${datasetId}`;
+}
+
 async function fileSource(path: string, index: number): Promise<UploadSource> {
   return diskUploadSource(path, neutralUploadPath(index), (await stat(path)).size);
 }
@@ -339,6 +344,8 @@ export async function run(argv: string[]): Promise<number> {
     api,
     datasetId: dataset.id,
     files,
+    // The neutral names identify nobody, so the salt need not be secret: one derived from the dataset resumes on a rerun.
+    salt: uploadSaltOf(dataset.id),
     concurrency,
     onProgress: (p) => {
       const tenth = p.totalBytes === 0 ? 10 : Math.floor((p.uploadedBytes / p.totalBytes) * 10);

@@ -11,12 +11,15 @@
  */
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { UploadSession } from '#shared/schemas/api/uploads.ts';
+import { uploadFileKey } from './file-key.ts';
 import { abortError, backoffMs, createApiClient, isRetryableStatus, sleep, type ApiConnection } from './api-client.ts';
 
 export type UploadSource = {
-  /** Relative path inside the picked folder (mirrors the tree; never stored as PHI). */
+  /** Relative path inside the picked folder: named in progress and messages here, never sent (the key is). */
   path: string;
   sizeBytes: number;
+  /** The file's key when already known (a resumed session's); otherwise computed from the salt, path and size. */
+  fileKey?: string;
   seriesInstanceUID?: string;
   /** Bytes [start, end) of the file. */
   read(start: number, end: number): Promise<Uint8Array>;
@@ -44,6 +47,8 @@ export type UploadOptions = {
   api: ApiConnection;
   datasetId: string;
   files: UploadSource[];
+  /** The salt of the file keys (shared/client/file-key.ts): kept by the client, the same to resume. */
+  salt: string;
   /** Parallel part PUTs (default 4). */
   concurrency?: number;
   /** Tries per request before giving up (default 5). */
@@ -53,8 +58,8 @@ export type UploadOptions = {
   signal?: AbortSignal;
   onFileProgress?(progress: FileProgress): void;
   onProgress?(progress: OverallProgress): void;
-  /** Once the session is open (or found open): its id is all a client must keep to resume after a restart. */
-  onSession?(session: { sessionId: string; datasetId: string; fileCount: number }): void;
+  /** Once the session is open (or found open): its id and the salt are all a client must keep to resume after a restart. */
+  onSession?(session: { sessionId: string; datasetId: string; fileCount: number; salt: string }): void;
 };
 
 export type UploadResult = {
@@ -83,7 +88,8 @@ type PartJob = { fileIndex: number; partNumber: number; start: number; end: numb
 
 /**
  * Uploads (or resumes) a dataset's files and completes the upload. Parts the server already holds are not sent
- * again; the same file list (same order, paths and sizes) must be given when resuming.
+ * again; the same file list (same order, paths and sizes) and salt must be given when resuming. Only file keys and sizes
+ * reach the server, never a path.
  */
 export async function uploadDataset(options: UploadOptions): Promise<UploadResult> {
   const { api, datasetId, files, signal } = options;
@@ -93,13 +99,14 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
   const doFetch = api.fetch ?? globalThis.fetch.bind(globalThis);
   const request = createApiClient(api, { maxAttempts, retryDelayMs, signal });
   if (files.length === 0) throw new UploadFailedError('No files to upload.');
+  const fileKeys = await Promise.all(files.map((f) => f.fileKey ?? uploadFileKey(options.salt, f.path, f.sizeBytes)));
 
   const session = await request<UploadSession>(
     'POST',
     `/api/datasets/${encodeURIComponent(datasetId)}/upload/session`,
     {
-      files: files.map((f) => ({
-        path: f.path,
+      files: files.map((f, index) => ({
+        fileKey: fileKeys[index]!,
         sizeBytes: f.sizeBytes,
         // A malformed UID (seen in the wild) is left out rather than failing the session: it is only a grouping hint.
         ...(f.seriesInstanceUID && isDicomUid(f.seriesInstanceUID) ? { seriesInstanceUID: f.seriesInstanceUID } : {}),
@@ -113,14 +120,14 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
   }
   for (const state of session.files) {
     const file = files[state.fileIndex];
-    if (!file || file.path !== state.path || file.sizeBytes !== state.sizeBytes) {
+    if (!file || fileKeys[state.fileIndex] !== state.fileKey || file.sizeBytes !== state.sizeBytes) {
       throw new UploadFailedError(
         'The open upload session of this dataset has other files than the ones given: pick the same folder to resume.',
       );
     }
   }
 
-  options.onSession?.({ sessionId: session.sessionId, datasetId, fileCount: files.length });
+  options.onSession?.({ sessionId: session.sessionId, datasetId, fileCount: files.length, salt: options.salt });
   const sessionPath = `/api/uploads/${encodeURIComponent(session.sessionId)}`;
   const partBytes = session.partBytes;
   const etags = new Map<number, Map<number, string>>();

@@ -48,6 +48,10 @@ describe('resuming an upload after the tab was closed', () => {
       remember: true,
     });
     const firstParts = await watchParts(first, 150);
+    const sessionBodies: string[] = [];
+    first.on('request', (request) => {
+      if (request.url().endsWith('/upload/session')) sessionBodies.push(request.postData() ?? '');
+    });
 
     // Act: start, then close the tab once some parts are stored
     const { validFiles } = await runWizardToUpload(
@@ -93,6 +97,11 @@ describe('resuming an upload after the tab was closed', () => {
 
     // Assess
     expect(validFiles).toBe(196);
+    // The session knows the files by key only: no folder or file name reached the server.
+    const opened = JSON.parse(sessionBodies[0]!) as { files: Record<string, unknown>[] };
+    expect(opened.files).toHaveLength(196);
+    expect(opened.files.every((f) => /^[0-9a-f]{64}$/.test(String(f.fileKey)) && !('path' in f))).toBe(true);
+    expect(sessionBodies.join('\n')).not.toMatch(/\.dcm|dicom\//);
     expect(storedBeforeClose.size).toBeGreaterThanOrEqual(40);
     expect(storedBeforeClose.size).toBeLessThan(196);
     expect(resent).toEqual([]);

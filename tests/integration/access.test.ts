@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { ROUTES, routeKey } from '#shared/api/routes.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
@@ -114,7 +115,7 @@ async function dataset(
           sessionId,
           hospitalId: HOSPITAL,
           fileIndex: 0,
-          path: 'a/1.dcm',
+          fileKey: fileKeyOf('a/1.dcm'),
           sizeBytes: 3,
           partCount: 1,
           objectKey,
@@ -290,7 +291,7 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({
       method: 'POST',
       path: `/api/datasets/${(await dataset('CREATED')).id}/upload/session`,
-      body: { files: [{ path: 'a/1.dcm', sizeBytes: 1000 }] },
+      body: { files: [{ fileKey: fileKeyOf('a/1.dcm'), sizeBytes: 1000 }] },
     }),
     expect: uploaders(201),
   },

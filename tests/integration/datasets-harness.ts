@@ -5,6 +5,7 @@
  * with API Gateway proxy events built as the Cognito authorizer fills them.
  */
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
@@ -359,7 +360,7 @@ export async function uploadDirect(
   const hospitalId = h.user(as).hospitalId;
   const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
     as,
-    body: { files: files.map((f) => ({ path: f.path, sizeBytes: f.bytes.byteLength })) },
+    body: { files: files.map((f) => ({ fileKey: fileKeyOf(f.path), sizeBytes: f.bytes.byteLength })) },
   });
   expect(session.status).toBe(201);
   for (const [fileIndex, file] of files.entries()) {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
@@ -11,7 +12,7 @@ const h = useHarnessOverSharedData();
 async function upload(datasetId: string, files: { path: string; bytes: Uint8Array }[]) {
   const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
     as: MEMBER,
-    body: { files: files.map((f) => ({ path: f.path, sizeBytes: f.bytes.byteLength })) },
+    body: { files: files.map((f) => ({ fileKey: fileKeyOf(f.path), sizeBytes: f.bytes.byteLength })) },
   });
   expect(session.status).toBe(201);
   for (const [fileIndex, file] of files.entries()) {

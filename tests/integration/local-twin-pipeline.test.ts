@@ -123,6 +123,7 @@ describe('local twin pipeline', () => {
     await uploadDataset({
       api: { baseUrl: twin.stack.url, getToken: async () => token },
       datasetId,
+      salt: datasetId,
       files: names.map((name) => diskUploadSource(join(T1_DIR, name), name, statSync(join(T1_DIR, name)).size)),
     });
 

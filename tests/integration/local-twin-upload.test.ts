@@ -110,6 +110,7 @@ describe('shared upload client against the twin', () => {
       uploadDataset({
         api: { ...api, fetch: first.fetch },
         datasetId,
+        salt: datasetId,
         files,
         concurrency: 1,
         signal: controller.signal,
@@ -124,6 +125,7 @@ describe('shared upload client against the twin', () => {
     const result = await uploadDataset({
       api: { ...api, fetch: second.fetch },
       datasetId,
+      salt: datasetId,
       files,
       concurrency: 3,
       onProgress: (p) => overall.push(p),
@@ -156,6 +158,7 @@ describe('shared upload client against the twin', () => {
     const result = await uploadDataset({
       api: { baseUrl: twin.stack.url, getToken: async () => token, fetch: flaky.fetch },
       datasetId,
+      salt: datasetId,
       files,
       retryDelayMs: 10,
     });
@@ -170,6 +173,7 @@ describe('shared upload client against the twin', () => {
     const upload = uploadDataset({
       api: { baseUrl: twin.stack.url, getToken: async () => token, fetch: broken.fetch },
       datasetId,
+      salt: datasetId,
       files: dicomSources(1),
       maxAttempts: 3,
       retryDelayMs: 5,
@@ -184,6 +188,7 @@ describe('shared upload client against the twin', () => {
     await uploadDataset({
       api: { baseUrl: twin.stack.url, getToken: async () => token },
       datasetId,
+      salt: datasetId,
       files: dicomSources(20),
     });
     const isOurs = (input: string) => (JSON.parse(input) as { datasetId: string }).datasetId === datasetId;

@@ -3,11 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import { TTL_ATTRIBUTE } from '#shared/db/table.ts';
 import { UPLOAD_FILES_TTL_SECONDS } from '#shared/domain/uploads/ports.ts';
+import { newUploadSalt, uploadFileKey } from '#shared/client/file-key.ts';
 import { createResearchDataset, startHarness, type Harness } from './datasets-harness.ts';
 
 const MEMBER = 'member@northside.demo.local';
 /** A folder named after a patient, as PACS exports write them. */
 const PATH = 'DOE^JANE_19700101/MR_BRAIN/IM0001.dcm';
+/** Every part of the path that names the patient or the file. */
+const NAMES = ['DOE^JANE', '19700101', 'MR_BRAIN', 'IM0001', '.dcm'];
 
 let h: Harness;
 beforeAll(async () => {
@@ -22,22 +25,32 @@ async function itemsHolding(text: string): Promise<Record<string, unknown>[]> {
   return Items.filter((item) => JSON.stringify(item).includes(text));
 }
 
-async function openSession(): Promise<{ datasetId: string; sessionId: string }> {
-  const datasetId = await createResearchDataset(h, MEMBER, 'Paths');
-  const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
-    as: MEMBER,
-    body: { files: [{ path: PATH, sizeBytes: 3 }] },
-  });
-  expect(session.status).toBe(201);
-  return { datasetId, sessionId: session.body.sessionId as string };
+async function itemsNamingTheFile(): Promise<Record<string, unknown>[]> {
+  const found = await Promise.all(NAMES.map(itemsHolding));
+  return found.flat();
 }
 
-describe('upload paths in the table', () => {
-  it('live only in the file items, which expire with the TTL attribute set when the session opens', async () => {
+/** Opens a session as the site and `iws upload` do: the file is known by its key, computed here from a salt kept here. */
+async function openSession(): Promise<{ datasetId: string; sessionId: string; fileKey: string }> {
+  const datasetId = await createResearchDataset(h, MEMBER, 'Paths');
+  const fileKey = await uploadFileKey(newUploadSalt(), PATH, 3);
+  const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
+    as: MEMBER,
+    body: { files: [{ fileKey, sizeBytes: 3 }] },
+  });
+  expect(session.status).toBe(201);
+  return { datasetId, sessionId: session.body.sessionId as string, fileKey };
+}
+
+describe('upload paths', () => {
+  it('never reach the table: a session knows its files by key, in items that expire with the TTL attribute', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const { sessionId } = await openSession();
-    const holding = await itemsHolding('DOE^JANE');
+    const { sessionId, fileKey } = await openSession();
+    expect(await itemsNamingTheFile()).toEqual([]);
+    const holding = await itemsHolding(fileKey);
     expect(holding.map((item) => item.entity)).toEqual(['uploadFile']);
+    const resumed = await h.call('GET', `/api/uploads/${sessionId}`, { as: MEMBER });
+    expect(resumed.body.files).toMatchObject([{ fileIndex: 0, fileKey, sizeBytes: 3 }]);
     const expiry = holding[0]![TTL_ATTRIBUTE] as number;
     expect(expiry).toBeGreaterThanOrEqual(before + UPLOAD_FILES_TTL_SECONDS);
     expect(expiry).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + UPLOAD_FILES_TTL_SECONDS);
@@ -54,11 +67,32 @@ describe('upload paths in the table', () => {
     );
     const session = await h.call('GET', `/api/uploads/${sessionId}`, { as: MEMBER });
     expect(session.status).toBe(200);
-    expect(JSON.stringify(session.body)).not.toContain('DOE^JANE');
+    expect(JSON.stringify(session.body)).not.toContain(fileKey);
   });
 
-  it('are deleted once the upload completes, and appear in no audit event', async () => {
-    const { sessionId } = await openSession();
+  it('are refused with VALIDATION_FAILED, in place of a key or beside one, and nothing is stored', async () => {
+    const datasetId = await createResearchDataset(h, MEMBER, 'Paths refused');
+    const key = await uploadFileKey('salt', PATH, 3);
+    const smuggled = [
+      { fileKey: PATH, sizeBytes: 3 },
+      { fileKey: `${PATH}${'0'.repeat(64)}`.slice(0, 64), sizeBytes: 3 },
+      { fileKey: key.toUpperCase(), sizeBytes: 3 },
+      { fileKey: key, path: PATH, sizeBytes: 3 },
+      { path: PATH, sizeBytes: 3 },
+    ];
+    for (const file of smuggled) {
+      const refused = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
+        as: MEMBER,
+        body: { files: [file] },
+      });
+      expect([refused.status, refused.body.error?.code], JSON.stringify(file)).toEqual([400, 'VALIDATION_FAILED']);
+    }
+    expect(await itemsNamingTheFile()).toEqual([]);
+    expect((await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER })).body.status).toBe('CREATED');
+  });
+
+  it('leave no file item once the upload completes, and appear in no audit event', async () => {
+    const { sessionId, fileKey } = await openSession();
     const urls = await h.call('POST', `/api/uploads/${sessionId}/files/0/parts`, {
       as: MEMBER,
       body: { partNumbers: [1] },
@@ -71,7 +105,7 @@ describe('upload paths in the table', () => {
     });
     expect(done.status).toBe(200);
     expect((await h.call('POST', `/api/uploads/${sessionId}/complete`, { as: MEMBER })).status).toBe(200);
-    const left = (await itemsHolding('IM0001')).filter((item) => JSON.stringify(item).includes(sessionId));
-    expect(left).toEqual([]);
+    expect(await itemsHolding(fileKey)).toEqual([]);
+    expect(await itemsNamingTheFile()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The Amplify calls are replaced: these tests are about what the site leaves in the browser, not about Cognito.
@@ -12,8 +12,11 @@ vi.mock('aws-amplify/auth/cognito', () => ({
 // The upload client opens a session and then never finishes, so the test sees what is stored mid-upload.
 vi.mock('#shared/client/upload-client.ts', () => ({
   uploadDataset: vi.fn(
-    (options: { onSession?: (s: { sessionId: string; datasetId: string; fileCount: number }) => void }) => {
-      options.onSession?.({ sessionId: 'session-1', datasetId: 'dataset-1', fileCount: 2 });
+    (options: {
+      salt: string;
+      onSession?: (s: { sessionId: string; datasetId: string; fileCount: number; salt: string }) => void;
+    }) => {
+      options.onSession?.({ sessionId: 'session-1', datasetId: 'dataset-1', fileCount: 2, salt: options.salt });
       return new Promise(() => {});
     },
   ),
@@ -50,7 +53,7 @@ describe('what the browser keeps of a session', () => {
     expect(amplify.storages).toEqual([amplifySessionStorage]);
   });
 
-  it('keeps only the dataset and session ids of an upload in progress, never a file or folder name', async () => {
+  it('keeps only the dataset and session ids and the key salt of an upload in progress, never a file or folder name', async () => {
     // Prepare
     setRuntimeConfig(CONFIG);
     const files = ['IM0001', 'IM0002'].map((name) => ({
@@ -61,8 +64,14 @@ describe('what the browser keeps of a session', () => {
     // Act
     act(() => void result.current.start({ datasetId: 'dataset-1', files }));
     // Assess
+    await waitFor(() => expect(loadPendingUpload()).toBeDefined());
     const stored = JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage });
-    expect(loadPendingUpload()).toMatchObject({ datasetId: 'dataset-1', sessionId: 'session-1', fileCount: 2 });
+    expect(loadPendingUpload()).toMatchObject({
+      datasetId: 'dataset-1',
+      sessionId: 'session-1',
+      fileCount: 2,
+      salt: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect([stored.includes(PATIENT_FOLDER), stored.includes('IM0001')]).toEqual([false, false]);
   });
 
@@ -85,7 +94,7 @@ describe('what the browser keeps of a session', () => {
 
   it('removes every upload item and the tokens on sign-out, even when the server call fails, and keeps the theme', async () => {
     // Prepare
-    savePendingUpload({ datasetId: 'd', sessionId: 's', fileCount: 1, startedAt: '2026-01-01T00:00:00Z' });
+    savePendingUpload({ datasetId: 'd', sessionId: 's', fileCount: 1, salt: 'x', startedAt: '2026-01-01T00:00:00Z' });
     localStorage.setItem('iws.upload.other', PATIENT_FOLDER);
     sessionStorage.setItem('iws.upload.pending', '{}');
     localStorage.setItem('CognitoIdentityServiceProvider.client.user.idToken', 'token');

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED_DATA } from '#tests/helpers/local-stack.ts';
 import { discoverFiles, isIgnorable, type PickedFile } from '#web/features/uploads/utils/discover-files.ts';
-import { matchSessionFiles } from '#web/features/uploads/utils/pending-upload.ts';
+import { matchSessionFiles, pathInPickedFolder } from '#web/features/uploads/utils/pending-upload.ts';
+import { newUploadSalt, uploadFileKey } from '#shared/client/file-key.ts';
 import { normaliseBidsChoice } from '#web/features/uploads/utils/bids-categories.ts';
 import { EMPTY_PATIENT_CONTEXT, validatePatientContext } from '#web/features/uploads/utils/patient-context.ts';
 import {
@@ -42,24 +43,40 @@ describe('upload wizard logic', () => {
     expect(isIgnorable('study/IM0001')).toBe(false);
   });
 
-  it("matches re-picked files to the open session's files by path and size, in file-index order", () => {
+  it("matches re-picked files to the open session's keys by path and size, in file-index order", async () => {
+    const salt = 'salt-of-this-upload';
+    const keyOf = (path: string, size: number) => uploadFileKey(salt, pathInPickedFolder(path), size);
     const session = [
-      { path: 'study/a.dcm', sizeBytes: 3 },
-      { path: 'study/b.dcm', sizeBytes: 2 },
+      { fileKey: await keyOf('study/a.dcm', 3), sizeBytes: 3 },
+      { fileKey: await keyOf('study/b.dcm', 2), sizeBytes: 2 },
     ];
     const again = [
       { path: 'study/b.dcm', file: new File(['bb'], 'b.dcm') },
       { path: 'study/a.dcm', file: new File(['aaa'], 'a.dcm') },
     ];
-    expect(matchSessionFiles(session, again).missing).toBe(0);
-    expect(matchSessionFiles(session, again).matched.map((m) => m.path)).toEqual(['study/a.dcm', 'study/b.dcm']);
+    const resumed = await matchSessionFiles(session, again, salt);
+    expect(resumed.missing).toBe(0);
+    expect(resumed.matched.map((m) => [m.path, m.fileKey])).toEqual([
+      ['study/a.dcm', session[0]!.fileKey],
+      ['study/b.dcm', session[1]!.fileKey],
+    ]);
     const picksFilesNotFolder = [
       { path: 'a.dcm', file: new File(['aaa'], 'a.dcm') },
       { path: 'b.dcm', file: new File(['bb'], 'b.dcm') },
     ];
-    expect(matchSessionFiles(session, picksFilesNotFolder).missing).toBe(0);
+    expect((await matchSessionFiles(session, picksFilesNotFolder, salt)).missing).toBe(0);
+    const picksFromHigherUp = again.map((p) => ({ ...p, path: `exports/${p.path}` }));
+    expect((await matchSessionFiles(session, picksFromHigherUp, salt)).missing).toBe(0);
     const changed = [{ path: 'study/a.dcm', file: new File(['aaaa'], 'a.dcm') }];
-    expect(matchSessionFiles(session, changed).missing).toBe(2);
+    expect((await matchSessionFiles(session, changed, salt)).missing).toBe(2);
+    expect((await matchSessionFiles(session, again, 'another-upload')).missing).toBe(2);
+  });
+
+  it('keys files with 64 lowercase hex characters that name no path, different for each salt', async () => {
+    const key = await uploadFileKey('s1', 'DOE^JANE/IM0001.dcm', 3);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).not.toBe(await uploadFileKey('s2', 'DOE^JANE/IM0001.dcm', 3));
+    expect(newUploadSalt()).not.toBe(newUploadSalt());
   });
 
   it('keeps a BIDS suggestion that exists in the lists and falls back to anat/T1w', () => {

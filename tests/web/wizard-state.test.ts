@@ -131,7 +131,7 @@ describe('upload wizard state', () => {
   });
 
   it('resumes a pending upload onto step 4 with the re-picked files, or keeps the message of a failed match', () => {
-    const pending = { datasetId: 'd9', sessionId: 's9', fileCount: 1, startedAt: '2026-01-01T00:00:00Z' };
+    const pending = { datasetId: 'd9', sessionId: 's9', fileCount: 1, salt: 'x', startedAt: '2026-01-01T00:00:00Z' };
     const confirmed = run([{ type: 'pending-confirmed', description: 'Brain' }], initialWizardState(pending));
     const rejected = run([{ type: 'resume-rejected', message: '1 of 1 files were not found' }], confirmed);
     const resumed = run([{ type: 'resume-started', files: PICKED.slice(0, 1) }], rejected);

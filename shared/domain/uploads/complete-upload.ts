@@ -8,7 +8,7 @@ import type { UploadRepository } from './ports.ts';
 
 /**
  * Every file complete → the dataset pipeline starts (the dataset is already UPLOADING), then the session closes and
- * its file items, with their paths, are deleted.
+ * its file items are deleted.
  * The run id is stored before the start, so a client retrying after a lost answer starts the same execution
  * name again, which Step Functions treats as the same run.
  */
@@ -36,7 +36,7 @@ export async function completeUpload(
     : await deps.datasets.update(caller.hospitalId, dataset.id, { lastRunId: runId }, ['UPLOADING']);
   await deps.pipeline.start({ hospitalId: caller.hospitalId, datasetId: dataset.id, runId });
   await deps.uploads.setSessionStatus(caller.hospitalId, sessionId, 'COMPLETE');
-  // The paths were only for resuming: the pipeline works from the raw object keys. (Their TTL covers a crash here.)
+  // The file items were only for resuming: the pipeline works from the raw object keys. (Their TTL covers a crash here.)
   await deps.uploads.deleteFiles(caller.hospitalId, sessionId);
   await deps.audit.record({
     hospitalId: caller.hospitalId,

@@ -35,7 +35,7 @@ export async function getUploadSession(
   const states = await Promise.all(
     files.map(async (f) => ({
       fileIndex: f.fileIndex,
-      path: f.path,
+      fileKey: f.fileKey,
       sizeBytes: f.sizeBytes,
       partCount: f.partCount,
       status: f.status,

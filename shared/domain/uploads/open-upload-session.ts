@@ -37,7 +37,7 @@ export function checkUploadLimits(files: { sizeBytes: number }[]): void {
  */
 export async function openUploadSession(
   datasetId: string,
-  files: { path: string; sizeBytes: number }[],
+  files: { fileKey: string; sizeBytes: number }[],
   caller: Caller,
   deps: UploadDeps,
 ): Promise<UploadSession> {
@@ -57,7 +57,7 @@ export async function openUploadSession(
     sessionId,
     hospitalId: caller.hospitalId,
     fileIndex,
-    path: file.path,
+    fileKey: file.fileKey,
     sizeBytes: file.sizeBytes,
     partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)),
     objectKey: uploadKeys.file(caller.hospitalId, datasetId, fileIndex),
@@ -99,7 +99,7 @@ export async function openUploadSession(
     createdAt: session.createdAt,
     files: records.map((f) => ({
       fileIndex: f.fileIndex,
-      path: f.path,
+      fileKey: f.fileKey,
       sizeBytes: f.sizeBytes,
       partCount: f.partCount,
       completedParts: [],

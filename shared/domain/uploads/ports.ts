@@ -17,18 +17,15 @@ export type UploadFileRecord = {
   sessionId: string;
   hospitalId: string;
   fileIndex: number;
-  /**
-   * Relative path in the picked folder (PACS exports name folders after patients): kept only to let a client resume,
-   * deleted when the upload completes, and expiring with the item (expiresAtEpoch) when it never does.
-   */
-  path: string;
+  /** The client's opaque key of the file (FileKeySchema): never a path, so a client holding its salt can resume. */
+  fileKey: string;
   sizeBytes: number;
   partCount: number;
   objectKey: string;
   /** Set when the client first asks for part URLs of the file (opening a session makes no S3 calls, so it stays fast for 1000 files). */
   multipartUploadId?: string;
   status: 'PENDING' | 'COMPLETE';
-  /** Epoch seconds after which the item (and its path) is gone: the table's TTL attribute. */
+  /** Epoch seconds after which the item is gone: the table's TTL attribute. */
   expiresAtEpoch: number;
 };
 
@@ -53,6 +50,6 @@ export type UploadRepository = {
     multipartUploadId: string,
   ): Promise<string>;
   setSessionStatus(hospitalId: string, sessionId: string, status: UploadSessionStatus): Promise<void>;
-  /** Removes the file items (their paths) once the upload is complete or its raw uploads are gone. */
+  /** Removes the file items once the upload is complete or its raw uploads are gone. */
   deleteFiles(hospitalId: string, sessionId: string): Promise<void>;
 };

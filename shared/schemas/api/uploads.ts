@@ -10,19 +10,15 @@ export const MAX_FILE_BYTES = 500 * 1024 * 1024;
 export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
 
 /**
- * A path inside the picked folder, '/'-separated: never absolute (`/x`, `C:/x`, `\\x`), never climbing out (`..`), no
- * empty or `.` segments, no backslashes or control characters. It names no object (keys use the file index), but
- * clients mirror trees with it.
+ * What the server knows of a file instead of its name: the client's hex SHA-256 of a salt it keeps, the file's relative
+ * path and its size (shared/client/file-key.ts). Only such a key passes, so no path or file name (PACS exports name
+ * folders after patients) reaches the table, a log or an object key; the client alone can match re-picked files to it.
  */
-export function isRelativeUploadPath(path: string): boolean {
-  // eslint-disable-next-line no-control-regex -- control characters never belong in a relative path
-  if (/[\u0000-\u001f\u007f\\]/.test(path) || /^[A-Za-z]:\//.test(path)) return false;
-  return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
-}
+export const FileKeySchema = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid input');
 
-export const UploadFileSchema = z.object({
-  /** Relative path inside the picked folder; used only to mirror the tree, never stored as PHI. */
-  path: z.string().min(1).max(1024).refine(isRelativeUploadPath, 'Invalid input'),
+/** A file of a new upload: its key and size, UIDs as grouping hints; any other field (an older client's `path`) is refused. */
+export const UploadFileSchema = z.strictObject({
+  fileKey: FileKeySchema,
   sizeBytes: z.number().int().positive().max(MAX_FILE_BYTES),
   /** UIDs the client read from the file (PS3.5 9.1 syntax), to group files before the pipeline reads them itself. */
   studyInstanceUID: DicomUidSchema.optional(),
@@ -37,7 +33,7 @@ export const CreateUploadSessionRequestSchema = z.object({
 
 export const UploadFileStateSchema = z.object({
   fileIndex: z.number().int().nonnegative(),
-  path: z.string(),
+  fileKey: z.string(),
   sizeBytes: z.number().int(),
   partCount: z.number().int().positive(),
   /** Parts S3 already holds (from ListParts): a resumed client skips them. */

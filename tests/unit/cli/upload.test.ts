@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkSiteUrl, isLoopback, neutralUploadPath, run, signInEndpoint } from '#cli/commands/upload.ts';
+import {
+  checkSiteUrl,
+  isLoopback,
+  neutralUploadPath,
+  run,
+  signInEndpoint,
+  uploadSaltOf,
+} from '#cli/commands/upload.ts';
+import { uploadFileKey } from '#shared/client/file-key.ts';
 import { readHiddenLine, readPassword } from '#cli/lib/password.ts';
 
 type Seen = { method: string; path: string; body: string };
@@ -184,7 +192,11 @@ describe('iws upload: nothing from folder or file names leaves the machine', () 
     expect(created.studyDescription).toBe('Uploaded with iws');
     expect(created.mrn).toBe('M1');
     const session = JSON.parse(twin.seen.find((r) => r.path === '/api/datasets/ds1/upload/session')!.body);
-    expect(session.files.map((f: { path: string }) => f.path)).toEqual([neutralUploadPath(0), neutralUploadPath(1)]);
+    const salt = uploadSaltOf('ds1');
+    expect(session.files.map((f: { fileKey: string }) => f.fileKey)).toEqual([
+      await uploadFileKey(salt, neutralUploadPath(0), session.files[0].sizeBytes),
+      await uploadFileKey(salt, neutralUploadPath(1), session.files[1].sizeBytes),
+    ]);
     const sent = twin.seen.map((r) => `${r.path} ${r.body}`).join('\n');
     for (const name of ['DOE', 'JANE', 'SMITH', 'JOHN', 'IM1', 'IM2', '1970', '.dcm']) expect(sent).not.toContain(name);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { canSeeDataset, parseGroups, primaryRole } from '#shared/domain/access/caller.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
@@ -327,8 +328,13 @@ describe('deleteDataset while the pipeline is queued', () => {
     const p = ports();
     const open = await created(p);
     const queued = await created(p);
-    await openUploadSession(open.id, [{ path: 'a', sizeBytes: 1 }], caller('TEAM_MEMBER'), p);
-    const session = await openUploadSession(queued.id, [{ path: 'a', sizeBytes: 1 }], caller('TEAM_MEMBER'), p);
+    await openUploadSession(open.id, [{ fileKey: fileKeyOf('a'), sizeBytes: 1 }], caller('TEAM_MEMBER'), p);
+    const session = await openUploadSession(
+      queued.id,
+      [{ fileKey: fileKeyOf('a'), sizeBytes: 1 }],
+      caller('TEAM_MEMBER'),
+      p,
+    );
     await p.uploads.setSessionStatus('h1', session.sessionId, 'COMPLETE');
     await expect(deleteDataset(queued.id, caller('TEAM_LEAD'), p)).rejects.toBeInstanceOf(InvalidStateError);
     await deleteDataset(open.id, caller('TEAM_LEAD'), p);

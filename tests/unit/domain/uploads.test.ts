@@ -13,6 +13,8 @@ import {
   MAX_FILE_BYTES,
   UPLOAD_PART_BYTES,
 } from '#shared/schemas/api/uploads.ts';
+import { uploadFileKey } from '#shared/client/file-key.ts';
+import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 const member = caller('TEAM_MEMBER');
@@ -22,7 +24,7 @@ async function opened(sizes = [10, UPLOAD_PART_BYTES + 1]) {
   const d = await createDataset(NEW_DATASET, member, p);
   const session = await openUploadSession(
     d.id,
-    sizes.map((sizeBytes, i) => ({ path: `f${i}.dcm`, sizeBytes })),
+    sizes.map((sizeBytes, i) => ({ fileKey: fileKeyOf(`f${i}.dcm`), sizeBytes })),
     member,
     p,
   );
@@ -51,7 +53,7 @@ describe('upload sessions', () => {
     await presignParts(session.sessionId, 1, [1], member, p);
     const file = p.uploads.files.get(`${session.sessionId}/1`)!;
     const etag = p.objects.uploadPart(file.multipartUploadId!, 1, new Uint8Array(8));
-    const again = await openUploadSession(d.id, [{ path: 'f0.dcm', sizeBytes: 10 }], member, p);
+    const again = await openUploadSession(d.id, [{ fileKey: fileKeyOf('f0.dcm'), sizeBytes: 10 }], member, p);
     expect(again.sessionId).toBe(session.sessionId);
     expect(again.files[1]!.completedParts).toEqual([{ partNumber: 1, etag }]);
     expect((await getUploadSession(session.sessionId, member, p)).files[1]!.completedParts).toHaveLength(1);
@@ -60,13 +62,16 @@ describe('upload sessions', () => {
   it('enforces the file-count and size limits with the catalogue messages', async () => {
     const p = ports();
     const d = await createDataset(NEW_DATASET, member, p);
-    const many = Array.from({ length: MAX_ENHANCED_FILES + 1 }, (_, i) => ({ path: `${i}`, sizeBytes: 1 }));
+    const many = Array.from({ length: MAX_ENHANCED_FILES + 1 }, (_, i) => ({
+      fileKey: fileKeyOf(`${i}`),
+      sizeBytes: 1,
+    }));
     await expect(openUploadSession(d.id, many, member, p)).rejects.toMatchObject({
       code: 'TOO_MANY_FILES',
       values: { n: MAX_ENHANCED_FILES },
     });
     await expect(
-      openUploadSession(d.id, [{ path: 'big', sizeBytes: MAX_FILE_BYTES + 1 }], member, p),
+      openUploadSession(d.id, [{ fileKey: fileKeyOf('big'), sizeBytes: MAX_FILE_BYTES + 1 }], member, p),
     ).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
   });
 
@@ -157,25 +162,24 @@ describe('upload sessions', () => {
     expect((await getUploadSession(session.sessionId, caller('HOSPITAL_ADMIN'), p)).files).toHaveLength(1);
   });
 
-  it('accepts only relative upload paths inside the picked folder: no absolute paths, .. segments, backslashes or control characters', () => {
-    const accepts = (path: string) =>
-      CreateUploadSessionRequestSchema.safeParse({ files: [{ path, sizeBytes: 1 }] }).success;
-    for (const path of ['IM0001', 'study/T1 MPRAGE/IM0001.dcm', 'a..b/c.dcm', 'folder.with.dots/x'])
-      expect(accepts(path), path).toBe(true);
-    for (const path of [
-      '/etc/passwd',
-      '../h2/ds/raw/0',
-      'study/../../x',
-      './x',
-      'a//b',
-      'a/',
-      'C:/Users/x.dcm',
-      'a\\..\\b',
-      'a\u0000b',
-      'x\ny',
-    ]) {
-      expect(accepts(path), path).toBe(false);
-    }
+  it('accepts only file keys (64 lowercase hex characters), never a path or file name, and no other field', async () => {
+    const accepts = (file: Record<string, unknown>) =>
+      CreateUploadSessionRequestSchema.safeParse({ files: [{ sizeBytes: 1, ...file }] }).success;
+    const key = await uploadFileKey('salt', 'study/T1 MPRAGE/IM0001.dcm', 1);
+    expect(accepts({ fileKey: key })).toBe(true);
+    for (const fileKey of [
+      'IM0001',
+      'study/T1 MPRAGE/IM0001.dcm',
+      `DOE^JANE/${key}`.slice(0, 64),
+      key.toUpperCase(),
+      key.slice(1),
+      `${key}0`,
+      '',
+    ])
+      expect(accepts({ fileKey }), fileKey).toBe(false);
+    expect(accepts({ path: 'IM0001' })).toBe(false);
+    expect(accepts({ fileKey: key, path: 'IM0001' })).toBe(false);
+    expect(accepts({ fileKey: key, fileName: 'IM0001' })).toBe(false);
   });
 
   it('hides a session of another team as UPLOAD_NOT_FOUND', async () => {
@@ -232,7 +236,8 @@ describe('completing an upload twice', () => {
     ])
       expect(isDicomUid(uid), uid).toBe(false);
     const withUid = (key: string, uid: string) =>
-      CreateUploadSessionRequestSchema.safeParse({ files: [{ path: 'a.dcm', sizeBytes: 1, [key]: uid }] }).success;
+      CreateUploadSessionRequestSchema.safeParse({ files: [{ fileKey: fileKeyOf('a.dcm'), sizeBytes: 1, [key]: uid }] })
+        .success;
     for (const key of ['studyInstanceUID', 'seriesInstanceUID', 'sopInstanceUID']) {
       expect(withUid(key, '1.2.3.4'), key).toBe(true);
       expect(withUid(key, '1.2.3/../../h2'), key).toBe(false);
@@ -258,14 +263,16 @@ describe('completing an upload twice', () => {
         api: { baseUrl: '', getToken: async () => 't', fetch },
         datasetId: 'd1',
         files: [source('1.2.3'), source('1.02.3')],
+        salt: 'salt',
         maxAttempts: 1,
       }),
     ).rejects.toThrow('stop here');
+    const key = await uploadFileKey('salt', 'a.dcm', 1);
     expect(bodies).toEqual([
       {
         files: [
-          { path: 'a.dcm', sizeBytes: 1, seriesInstanceUID: '1.2.3' },
-          { path: 'a.dcm', sizeBytes: 1 },
+          { fileKey: key, sizeBytes: 1, seriesInstanceUID: '1.2.3' },
+          { fileKey: key, sizeBytes: 1 },
         ],
       },
     ]);

@@ -14,7 +14,7 @@ import { PatientContextStep } from '#web/features/uploads/components/patient-con
 import { SeriesSelectionStep } from '#web/features/uploads/components/series-selection-step.tsx';
 import { StepIndicator } from '#web/features/uploads/components/step-indicator.tsx';
 import { UploadStep } from '#web/features/uploads/components/upload-step.tsx';
-import { useStudyUpload } from '#web/features/uploads/hooks/use-study-upload.ts';
+import { useStudyUpload, type UploadingFile } from '#web/features/uploads/hooks/use-study-upload.ts';
 import type { PickedFile } from '#web/features/uploads/utils/discover-files.ts';
 import { validatePatientContext } from '#web/features/uploads/utils/patient-context.ts';
 import {
@@ -123,8 +123,8 @@ export function UploadRoute() {
     }
   };
 
-  const runUpload = async (id: string, studyDescription: string, files: PickedFile[]) => {
-    const result = await upload.start({ datasetId: id, files, seriesOf: (p) => seriesOf.get(p) });
+  const runUpload = async (id: string, studyDescription: string, files: UploadingFile[], salt?: string) => {
+    const result = await upload.start({ datasetId: id, files, salt, seriesOf: (p) => seriesOf.get(p) });
     if (result) {
       notify({
         title: 'Upload finished',
@@ -156,16 +156,15 @@ export function UploadRoute() {
     try {
       const session = await getUploadSession(pending.sessionId);
       const sessionFiles = [...session.files].sort((a, b) => a.fileIndex - b.fileIndex);
-      const { matched, missing } = matchSessionFiles(sessionFiles, picked);
+      const { matched, missing } = await matchSessionFiles(sessionFiles, picked, pending.salt);
       if (missing > 0)
         return dispatch({
           type: 'resume-rejected',
           message: `${missing} of ${sessionFiles.length} files were not found in what you picked. Choose the same folder as before.`,
         });
-      // The session was opened with the paths of then: send the same identities, in the same order.
-      const ordered = sessionFiles.map((f, i) => ({ path: f.path, file: matched[i]!.file }));
-      dispatch({ type: 'resume-started', files: ordered });
-      await runUpload(pending.datasetId, state.pendingDescription ?? 'Study', ordered);
+      // The session was opened with the keys of then: send the same keys, in the same order, with the same salt.
+      dispatch({ type: 'resume-started', files: matched });
+      await runUpload(pending.datasetId, state.pendingDescription ?? 'Study', matched, pending.salt);
     } catch (e) {
       dispatch({ type: 'resume-rejected', message: errorMessage(e) });
     }
