@@ -32,8 +32,9 @@ export function anonymizationFromFlags(values: DeidentificationFlagValues): Anon
     retainUids: values['retain-uids'],
     retainLongitudinalDates: values['retain-dates'],
     keepPrivate: values['keep-private'],
-    keepAllPrivate: values['keep-all-private'],
-    removeAllPrivate: values['remove-private'],
+    // Rare choices stay absent unless asked for, as in a dataset created through the API.
+    ...(values['keep-all-private'] ? { keepAllPrivate: true } : {}),
+    ...(values['remove-private'] ? { removeAllPrivate: true } : {}),
   });
 }
 
