@@ -169,9 +169,16 @@ describe('local twin pipeline', () => {
       );
     }
     expect(final.status, final.failureReason).toBe('COMPLETE');
-    const resumed = executions(twin.dataDir).find((e) => e.executionArn === running[0]!.executionArn)!;
-    // Nothing else runs executions: the one left RUNNING at the stop was finished by the restarted twin.
-    expect(resumed.status).not.toBe('RUNNING');
+    // Nothing else runs executions: the one left RUNNING at the stop is finished by the restarted twin (its last
+    // step, giving back the hospital's run slot, comes after the dataset reads COMPLETE).
+    const resumed = await waitFor(
+      async () => {
+        const execution = executions(twin.dataDir).find((e) => e.executionArn === running[0]!.executionArn)!;
+        return execution.status === 'RUNNING' ? undefined : execution;
+      },
+      30_000,
+      'the resumed execution to end',
+    );
     expect(resumed.stopDate).toBeGreaterThan(restartedAt);
   }, 360_000);
 });

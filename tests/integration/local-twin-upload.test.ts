@@ -213,7 +213,13 @@ describe('shared upload client against the twin', () => {
       ).status;
     }
     expect(status).toBe('COMPLETE');
-    const execution = twin.stack.pipeline.executions().find((e) => isOurs(e.input))!;
+    // The run's last step, giving back the hospital's run slot, comes after the dataset reads COMPLETE.
+    const ended = Date.now() + 30_000;
+    let execution = twin.stack.pipeline.executions().find((e) => isOurs(e.input))!;
+    while (execution.status === 'RUNNING' && Date.now() < ended) {
+      await new Promise((r) => setTimeout(r, 200));
+      execution = twin.stack.pipeline.executions().find((e) => isOurs(e.input))!;
+    }
     expect(execution).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
     expect(twin.stack.pipeline.workerPid()).not.toBe(crashedPid);
   }, 180_000);
