@@ -11,7 +11,7 @@ const STUDY = 'DTI b2000 research scan';
 
 /**
  * The diffusion path through the site: a Philips diffusion study (680 files, so the enhanced uploader) with a patient context,
- * classified DTI, re-classified by a person (MANUAL), viewed with its tractography, and its PDF report downloaded.
+ * classified DTI, its classification locked once processing has started, viewed with its tractography, and its PDF report downloaded.
  */
 describe('a diffusion study in full, in the browser', () => {
   beforeAll(() => {
@@ -52,14 +52,8 @@ describe('a diffusion study in full, in the browser', () => {
     const modelType = await row.getAttribute('data-classified-type');
     const modelSource = await row.getAttribute('data-source');
     const seriesText = (await row.locator('td').nth(2).textContent()) ?? '';
-    await row.getByLabel(/Change classification of series/).selectOption('DWI');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="series-row"]')?.getAttribute('data-source') === 'MANUAL',
-      undefined,
-      { timeout: 30_000 },
-    );
-    const manualType = await row.getAttribute('data-classified-type');
-    await page.getByTestId('history-event').filter({ hasText: 'Classification changed' }).first().waitFor();
+    // Once processing has started the classification no longer steers anything: the page offers no change.
+    const classificationLocked = await row.getByLabel(/Change classification of series/).isDisabled();
 
     // Act: the report, downloaded as a user does
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-report').click()]);
@@ -81,7 +75,7 @@ describe('a diffusion study in full, in the browser', () => {
     expect(discovered.validFiles).toBe(680);
     expect(modelType).toBe('DTI');
     expect(modelSource).toBe('AI');
-    expect(manualType).toBe('DWI');
+    expect(classificationLocked).toBe(true);
     expect(readFileSync(reportPath).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const description = /#\d+ (.+?)(MR ·|$)/.exec(seriesText)?.[1]?.trim() ?? '';
     expect(description.length).toBeGreaterThan(0);

@@ -32,6 +32,7 @@ import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
 import { useHistory } from '#web/features/datasets/api/get-history.ts';
 import { AssetsList } from '#web/features/datasets/components/assets-list.tsx';
 import { HistoryList } from '#web/features/datasets/components/history-list.tsx';
+import { SERIES_EDITABLE_STATUSES } from '#shared/domain/datasets/series-changes.ts';
 import { SeriesTable } from '#web/features/datasets/components/series-table.tsx';
 import { canReleaseHeldSeries } from '#web/features/datasets/utils/burned-in-text.ts';
 import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '#web/features/datasets/utils/study-types.ts';
@@ -66,7 +67,8 @@ export function DatasetRoute() {
   if (error || !dataset) return <ErrorBox title="Error loading dataset" message={errorMessage(error)} />;
 
   const active = ACTIVE_DATASET_STATUSES.includes(dataset.status);
-  const canEdit = hasPermission(user.permissions, 'UPLOAD_DICOM');
+  // Selection and classification steer processing: they may change only until processing starts.
+  const canEdit = hasPermission(user.permissions, 'UPLOAD_DICOM') && SERIES_EDITABLE_STATUSES.includes(dataset.status);
   const canDelete = hasPermission(user.permissions, 'DELETE_DATA');
   const allAssets = assets ?? dataset.processedAssets;
   const downloadable = allAssets.filter((a) => a.type !== 'THUMBNAIL');
@@ -177,7 +179,7 @@ export function DatasetRoute() {
             series={dataset.series}
             thumbnails={allAssets.filter((a) => a.type === 'THUMBNAIL')}
             canEdit={canEdit}
-            canSelect={canEdit && !['PROCESSING', 'COMPLETE'].includes(dataset.status)}
+            canSelect={canEdit}
             canRelease={canReleaseHeldSeries(user.role, dataset.status)}
           />
         </Card.Body>
