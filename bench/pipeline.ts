@@ -14,6 +14,7 @@ import { readVolume, writeVolume } from '#shared/processing/nifti-io.ts';
 import { fitTensor, parseGradientTable } from '#shared/processing/tensor.ts';
 import { gradientsInVoxelFrame, meanB0 } from '#shared/processing/tracts.ts';
 import { computeMask } from '#shared/processing/volume-ops.ts';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 
 const DATA = resolve(process.cwd(), '../shared/data/dicom');
 const STUDIES = [
@@ -59,14 +60,7 @@ async function benchStudy(study: (typeof STUDIES)[number]): Promise<DiffusionOut
         hospitalId: 'bench',
         datasetId: 'bench',
         secret: 'bench-secret',
-        anonymization: {
-          retainPhysicianIdentity: false,
-          retainInstitutionIdentity: false,
-          retainUids: false,
-          retainLongitudinalDates: false,
-          retainPatientCharacteristics: false,
-          keepPrivate: false,
-        },
+        anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
         dataset: {
           patientAlias: 'BENCH',
           studyType: 'RESEARCH',

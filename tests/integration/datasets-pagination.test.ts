@@ -4,6 +4,7 @@ import { keys } from '#shared/db/keys.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { startHarness, subOf, type Harness } from './datasets-harness.ts';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 
 /**
  * A hospital with 10,000 datasets: the first page and a page deep into the list read the same small number of
@@ -37,14 +38,7 @@ function datasetItem(i: number) {
     department: 'Radiology',
     consentObtained: true,
     hipaaDisclosure: true,
-    anonymization: {
-      retainPhysicianIdentity: false,
-      retainInstitutionIdentity: false,
-      retainUids: false,
-      retainLongitudinalDates: false,
-      retainPatientCharacteristics: false,
-      keepPrivate: false,
-    },
+    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
     status: STATUSES[i % STATUSES.length]!,
     sizeBytes: 1,
     fileCount: 1,

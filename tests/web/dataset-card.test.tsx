@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DATASET_STATUSES, type Dataset } from '#shared/schemas/api/datasets.ts';
 import { system } from '#web/components/ui/provider.tsx';
 import { DatasetCard } from '#web/features/datasets/components/dataset-card.tsx';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 
 function dataset(overrides: Partial<Dataset> = {}): Dataset {
   return {
@@ -23,14 +24,7 @@ function dataset(overrides: Partial<Dataset> = {}): Dataset {
     department: 'Radiology',
     consentObtained: true,
     hipaaDisclosure: true,
-    anonymization: {
-      retainPhysicianIdentity: false,
-      retainInstitutionIdentity: false,
-      retainUids: false,
-      retainLongitudinalDates: false,
-      retainPatientCharacteristics: false,
-      keepPrivate: false,
-    },
+    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
     status: 'COMPLETE',
     sizeBytes: 1024 * 1024 * 3,
     fileCount: 10,

@@ -13,6 +13,7 @@ import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/er
 import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
 import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 
 /** In-memory ports with the same contracts as the DynamoDB adapters (conditional status writes included). */
 export function fakeDatasets(audit?: AuditLog): DatasetRepository & {
@@ -228,12 +229,5 @@ export const NEW_DATASET = {
   department: 'Radiology',
   patientConsent: true as const,
   hipaaDisclosure: true as const,
-  anonymization: {
-    retainPhysicianIdentity: false,
-    retainInstitutionIdentity: false,
-    retainUids: false,
-    retainLongitudinalDates: false,
-    retainPatientCharacteristics: false,
-    keepPrivate: false,
-  },
+  anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
 };
