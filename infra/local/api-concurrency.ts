@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { matchRoute } from '#shared/api/routes.ts';
-import { catalogueMessage, ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { gatewayErrorBody, gatewayErrorStatus } from '#shared/api/gateway-errors.ts';
 
 /**
  * The twin's stand-in for each API Lambda's reserved concurrency: at most `limit` requests of one API domain are
@@ -20,12 +20,12 @@ export function createApiConcurrencyCap(siteOrigin: string, limit: number = API_
     const running = active.get(domain) ?? 0;
     if (running >= limit) {
       req.resume();
-      res.writeHead(ERROR_CATALOGUE.TOO_MANY_REQUESTS.status, {
+      res.writeHead(gatewayErrorStatus('throttled'), {
         'content-type': 'application/json',
         'retry-after': '1',
         'access-control-allow-origin': siteOrigin,
       });
-      res.end(JSON.stringify({ error: { code: 'TOO_MANY_REQUESTS', message: catalogueMessage('TOO_MANY_REQUESTS') } }));
+      res.end(gatewayErrorBody('throttled'));
       return;
     }
     active.set(domain, running + 1);

@@ -34,6 +34,7 @@ export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error:
   // An unknown path or method is "missing authentication token" to API Gateway.
   ['MissingRoute', ResponseType.MISSING_AUTHENTICATION_TOKEN, 'unknownRoute'],
   ['RequestTooLarge', ResponseType.REQUEST_TOO_LARGE, 'bodyTooLarge'],
+  ['Throttled', ResponseType.THROTTLED, 'throttled'],
   ['Default5xx', ResponseType.DEFAULT_5XX, 'integrationFailure'],
 ];
 

@@ -14,6 +14,8 @@ export const GATEWAY_ERRORS = {
   unauthorized: 'NO_TOKEN',
   /** ACCESS_DENIED. */
   accessDenied: 'ACCESS_DENIED',
+  /** Over the stage's or the rate rule's request rate (THROTTLED); the twin answers it past an API function's cap. */
+  throttled: 'TOO_MANY_REQUESTS',
   /** The integration failed or timed out (DEFAULT_5XX). */
   integrationFailure: 'INTERNAL',
   /** The server is starting or stopping (the twin only; answered with Retry-After). */
