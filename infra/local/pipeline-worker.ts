@@ -4,6 +4,7 @@
  * by name to the same handler file the cloud's Lambda runs, each in its own Lambda-like thread (function-runtime.ts:
  * the task's environment, grants, memory size and timeout). Forked by sfn.ts; exits when the twin goes away.
  */
+import './promise-with-resolvers.ts';
 import { pipelineTaskDeclaration } from '#infra/function-declarations.ts';
 import {
   ALL_PIPELINE_TASKS,
@@ -14,18 +15,6 @@ import {
   taskArnVariable,
 } from '#shared/pipeline/definition.ts';
 import { createLocalFunction, localFunctionSpec, TWIN_RESOURCES_ENV, type TwinResources } from './function-runtime.ts';
-
-// aws-local-stepfunctions 3 targets Node 22: on Node 20 its Task timeouts need Promise.withResolvers.
-const promiseStatics = Promise as unknown as { withResolvers?: unknown };
-promiseStatics.withResolvers ??= function withResolvers<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-};
 
 export type WorkerRequest =
   | { type: 'run'; executionArn: string; name: string; input: string; startDate: number }

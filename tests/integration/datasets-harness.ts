@@ -4,6 +4,7 @@
  * functions/adapters/seed.ts; requests go through the real domain handlers (middy stack, role gate, error mapper)
  * with API Gateway proxy events built as the Cognito authorizer fills them.
  */
+import '#infra/local/promise-with-resolvers.ts';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
@@ -38,18 +39,6 @@ import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
 import { requireSharedData } from '#tests/helpers/shared-data.ts';
 
 export const TABLE = 'imaging-test';
-
-// aws-local-stepfunctions 3 targets Node 22: its Task timeouts need Promise.withResolvers, which older Node versions lack.
-const statics = Promise as unknown as { withResolvers?: unknown };
-statics.withResolvers ??= function withResolvers<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-};
 
 /** Runs the real ASL with every Task state mapped to its handler file, as the local twin and the cloud do. */
 export async function runPipeline(input: PipelineInput): Promise<{ ok: boolean; error?: string }> {

@@ -1,3 +1,4 @@
+import '#infra/local/promise-with-resolvers.ts';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
@@ -148,18 +149,6 @@ describe('run slots in the table', () => {
     await acquireRunSlot({ hospitalId: 'north', datasetId: 'ds-x', runId: 'nx' }, deps);
   });
 });
-
-// aws-local-stepfunctions calls Promise.withResolvers, which Node 20 lacks.
-const statics = Promise as unknown as { withResolvers?: unknown };
-statics.withResolvers ??= function withResolvers<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-};
 
 describe('the state machine around the run slot', () => {
   /** Runs the real definition with every task faked; returns the task states visited, in order. */
