@@ -18,6 +18,33 @@ import {
   DeidentificationPolicySchema,
 } from '#shared/schemas/api/hospital-admin.ts';
 import {
+  ChangeMemberPermissionsRequestSchema,
+  ChangeMemberRoleRequestSchema,
+  ChangeUserRoleRequestSchema,
+  CreateHospitalRequestSchema,
+  DeleteHospitalRequestSchema,
+  DepartmentInputSchema,
+  DepartmentSchema,
+  HospitalAdminOverviewSchema,
+  HospitalPageSchema,
+  HospitalSchema,
+  ListHospitalsQuerySchema,
+  ListTeamsQuerySchema,
+  ListUsersQuerySchema,
+  MoveUserRequestSchema,
+  TeamDetailSchema,
+  TeamInputSchema,
+  TeamMemberPageSchema,
+  TeamMemberSchema,
+  TeamPageSchema,
+  TeamSchema,
+  UpdateHospitalRequestSchema,
+  UpdateTeamRequestSchema,
+  UserPageSchema,
+  UserSchema,
+  UserScopeQuerySchema,
+} from '#shared/schemas/api/organisation.ts';
+import {
   CompleteFileRequestSchema,
   CreateUploadSessionRequestSchema,
   PartUrlsRequestSchema,
@@ -50,6 +77,11 @@ export const AuditEventSchema = z.object({
 const DatasetPath = z.object({ id: IdSchema });
 const SeriesPath = z.object({ id: IdSchema, seriesId: IdSchema });
 const SessionPath = z.object({ sessionId: IdSchema });
+const HospitalPath = z.object({ hospitalId: IdSchema });
+const DepartmentPath = z.object({ departmentId: IdSchema });
+const TeamPath = z.object({ teamId: IdSchema });
+const MemberPath = z.object({ teamId: IdSchema, memberId: IdSchema });
+const UserPath = z.object({ userId: IdSchema });
 const FilePath = z.object({ sessionId: IdSchema, fileIndex: z.coerce.number().int().nonnegative() });
 
 export const ROUTE_SCHEMAS = {
@@ -100,6 +132,74 @@ export const ROUTE_SCHEMAS = {
     body: DeidentificationPolicySchema,
     response: DeidentificationPolicyResponseSchema,
   },
+
+  'GET /api/hospitals': { query: ListHospitalsQuerySchema, response: HospitalPageSchema },
+  'POST /api/hospitals': { body: CreateHospitalRequestSchema, response: HospitalSchema, status: 201 },
+  'GET /api/hospitals/{hospitalId}': { path: HospitalPath, response: HospitalSchema },
+  'PATCH /api/hospitals/{hospitalId}': {
+    path: HospitalPath,
+    body: UpdateHospitalRequestSchema,
+    response: HospitalSchema,
+  },
+  'DELETE /api/hospitals/{hospitalId}': {
+    path: HospitalPath,
+    body: DeleteHospitalRequestSchema,
+    response: HospitalSchema,
+  },
+  'POST /api/hospitals/{hospitalId}/restore': { path: HospitalPath, response: HospitalSchema },
+  'GET /api/hospital-admin/overview': { response: HospitalAdminOverviewSchema },
+
+  'GET /api/departments': { response: z.object({ items: z.array(DepartmentSchema) }) },
+  'POST /api/departments': { body: DepartmentInputSchema, response: DepartmentSchema, status: 201 },
+  'PATCH /api/departments/{departmentId}': {
+    path: DepartmentPath,
+    body: DepartmentInputSchema.partial(),
+    response: DepartmentSchema,
+  },
+  'DELETE /api/departments/{departmentId}': { path: DepartmentPath, response: z.null(), status: 204 },
+
+  'GET /api/teams': { query: ListTeamsQuerySchema, response: TeamPageSchema },
+  'POST /api/teams': { body: TeamInputSchema, response: TeamSchema, status: 201 },
+  'GET /api/teams/{teamId}': { path: TeamPath, response: TeamDetailSchema },
+  'PATCH /api/teams/{teamId}': { path: TeamPath, body: UpdateTeamRequestSchema, response: TeamSchema },
+  'POST /api/teams/{teamId}/archive': { path: TeamPath, response: TeamSchema },
+  'POST /api/teams/{teamId}/restore': { path: TeamPath, response: TeamSchema },
+  'GET /api/teams/{teamId}/members': {
+    path: TeamPath,
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(50),
+      nextToken: z.string().max(2048).optional(),
+    }),
+    response: TeamMemberPageSchema,
+  },
+  'PATCH /api/teams/{teamId}/members/{memberId}/role': {
+    path: MemberPath,
+    body: ChangeMemberRoleRequestSchema,
+    response: TeamMemberSchema,
+  },
+  'PATCH /api/teams/{teamId}/members/{memberId}/permissions': {
+    path: MemberPath,
+    body: ChangeMemberPermissionsRequestSchema,
+    response: TeamMemberSchema,
+  },
+  'DELETE /api/teams/{teamId}/members/{memberId}': { path: MemberPath, response: z.null(), status: 204 },
+
+  'GET /api/users': { query: ListUsersQuerySchema, response: UserPageSchema },
+  'GET /api/users/{userId}': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
+  'PATCH /api/users/{userId}/role': {
+    path: UserPath,
+    query: UserScopeQuerySchema,
+    body: ChangeUserRoleRequestSchema,
+    response: UserSchema,
+  },
+  'PATCH /api/users/{userId}/team': {
+    path: UserPath,
+    query: UserScopeQuerySchema,
+    body: MoveUserRequestSchema,
+    response: UserSchema,
+  },
+  'POST /api/users/{userId}/disable': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
+  'POST /api/users/{userId}/enable': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 
 export { ApiErrorSchema };
