@@ -52,9 +52,11 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Health answers once the table and each bucket respond: describe and list only, never an item or object.
   health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
   auth: { table: 'readWrite' },
-  hospitals: { table: 'readWrite' },
+  // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
+  // changes their group.
+  hospitals: { table: 'readWrite', userPoolAdmin: true },
   departments: { table: 'readWrite' },
-  teams: { table: 'readWrite' },
+  teams: { table: 'readWrite', userPoolAdmin: true },
   users: { table: 'readWrite', userPoolAdmin: true },
   invitations: { table: 'readWrite', userPoolAdmin: true },
   // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
@@ -212,6 +214,7 @@ export const USER_POOL_ADMIN_ACTIONS = [
   'cognito-idp:AdminListGroupsForUser',
   'cognito-idp:AdminDisableUser',
   'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminUserGlobalSignOut',
   'cognito-idp:AdminResetUserPassword',
 ];
 
