@@ -266,16 +266,19 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
 }
 
 /**
- * The user pool's pre-token-generation trigger (the `mfa` claim of ID tokens). It reads users of the pool through a
- * policy of its own in the auth stack (the pool invokes it, so its role cannot wait for the pool), and needs nothing
- * else.
+ * The user pool's pre-token-generation trigger (the `mfa` claim of ID tokens; no token for a deactivated hospital's
+ * users). It reads users of the pool through a policy of its own in the auth stack (the pool invokes it, so its role
+ * cannot wait for the pool), and hospital items from the table.
  */
 export const PRE_TOKEN_GENERATION_DECLARATION: FunctionDeclaration = {
   id: 'PreTokenGeneration',
   kind: 'trigger',
   entry: 'functions/triggers/pre-token-generation.ts',
-  description: 'User pool pre-token-generation: the mfa claim of ID tokens',
+  description:
+    "User pool pre-token-generation: the mfa claim of ID tokens; no token for a deactivated hospital's users",
   memoryMb: 256,
   timeoutSeconds: 5,
-  env: environmentOf({}, 'trigger'),
+  // Reads the user's hospital item: a deactivated hospital's users get no token.
+  table: 'read',
+  env: environmentOf({ table: 'read' }, 'trigger'),
 };

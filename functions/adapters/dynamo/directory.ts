@@ -1,13 +1,9 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, withoutKeys } from '#shared/db/keys.ts';
-import type {
-  DepartmentRecord,
-  Directory,
-  HospitalRecord,
-  TeamRecord,
-  UserRecord,
-} from '#shared/domain/auth/ports.ts';
-import type { Table } from './client.ts';
+import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
+import { requireResource, serverEnv } from '#functions/lib/env.ts';
+import { ENV } from '#shared/env.ts';
+import { createDocumentClient, type Table } from './client.ts';
 import { batchPut } from './expressions.ts';
 import {
   hospitalIndexAttributes,
@@ -114,4 +110,13 @@ export function createDirectory(table: Table): Directory {
       );
     },
   };
+}
+
+/** A directory on the table the environment names (functions that need nothing else, e.g. the token trigger). */
+export function createAwsDirectory(): Directory {
+  const env = serverEnv();
+  return createDirectory({
+    doc: createDocumentClient({ region: env.AWS_REGION, endpoint: env.DYNAMODB_ENDPOINT }),
+    tableName: requireResource(env, ENV.TABLE_NAME),
+  });
 }

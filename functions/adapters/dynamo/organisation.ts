@@ -18,11 +18,7 @@ import {
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import type { DepartmentRecord, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
-import type {
-  HospitalSummaryCounters,
-  OrganisationStore,
-  StorePage,
-} from '#shared/domain/organisation/ports.ts';
+import type { HospitalSummaryCounters, OrganisationStore, StorePage } from '#shared/domain/organisation/ports.ts';
 import { SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
 import type { Table } from './client.ts';
 import { batchPut, isConditionFailure, mapWriteError, queryAll, updateExpression } from './expressions.ts';
@@ -186,9 +182,7 @@ export function createOrganisationStore(table: Table): OrganisationStore {
           Key,
           ...expression,
           ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#key': P.pk },
-          ...(Object.keys(expression.ExpressionAttributeValues).length
-            ? {}
-            : { ExpressionAttributeValues: undefined }),
+          ...(Object.keys(expression.ExpressionAttributeValues).length ? {} : { ExpressionAttributeValues: undefined }),
           ConditionExpression: 'attribute_exists(#key)',
           ReturnValues: 'ALL_NEW',
         }),
@@ -340,9 +334,7 @@ export function createOrganisationStore(table: Table): OrganisationStore {
 
     async listDepartments(hospitalId) {
       const items = await queryAll(table, `H#${hospitalId}`, 'DEPT#');
-      return items
-        .map((item) => withoutKeys(item) as DepartmentRecord)
-        .sort((a, b) => a.name.localeCompare(b.name));
+      return items.map((item) => withoutKeys(item) as DepartmentRecord).sort((a, b) => a.name.localeCompare(b.name));
     },
     getDepartment: (hospitalId, departmentId) => getItem<DepartmentRecord>(keys.department(hospitalId, departmentId)),
     async createDepartment(department) {
@@ -353,7 +345,11 @@ export function createOrganisationStore(table: Table): OrganisationStore {
               {
                 Put: {
                   TableName: table.tableName,
-                  Item: { ...keys.department(department.hospitalId, department.id), entity: 'department', ...department },
+                  Item: {
+                    ...keys.department(department.hospitalId, department.id),
+                    entity: 'department',
+                    ...department,
+                  },
                   ConditionExpression: 'attribute_not_exists(#key)',
                   ExpressionAttributeNames: { '#key': P.pk },
                 },
@@ -367,7 +363,13 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     },
     async updateDepartment(hospitalId, departmentId, fields) {
       const Key = keys.department(hospitalId, departmentId);
-      return update(Key, await getItem<DepartmentRecord>(Key), fields, () => ({}), () => new NotFoundError());
+      return update(
+        Key,
+        await getItem<DepartmentRecord>(Key),
+        fields,
+        () => ({}),
+        () => new NotFoundError(),
+      );
     },
     async deleteDepartment(hospitalId, departmentId) {
       try {
@@ -552,7 +554,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     pkName: TABLE_KEYS.gsi1.pk,
     skName: TABLE_KEYS.gsi1.sk,
     pk: `H#${hospitalId}#DS`,
-  })) as { teamId?: string | null; sizeBytes?: number }[];
+  })) as { teamId?: string | null; storageCountedBytes?: number }[];
   const set = async (Key: ItemKey, fields: Record<string, number>) => {
     await table.doc.send(
       new UpdateCommand({
@@ -570,7 +572,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     teamCount: teams.filter((t) => t.isActive !== false).length,
     departmentCount: departments.length,
     datasetCount: datasets.length,
-    storageUsedBytes: datasets.reduce((n, d) => n + Number(d.sizeBytes ?? 0), 0),
+    storageUsedBytes: datasets.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
   });
   for (const d of departments)
     await set(keys.department(hospitalId, d.id), {
@@ -582,7 +584,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     await set(keys.team(hospitalId, t.id), {
       memberCount: users.filter((u) => u.teamId === t.id).length,
       datasetCount: own.length,
-      storageUsedBytes: own.reduce((n, d) => n + Number(d.sizeBytes ?? 0), 0),
+      storageUsedBytes: own.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
     });
   }
 }
