@@ -33,20 +33,31 @@ export function createIdentityAdmin(options: {
       }),
     );
   const pool = () => ({ UserPoolId: options.userPoolId() });
+  // A user record with no identity (invited, never signed up) cannot sign in: there is nothing to change for it.
+  const send = async (call: () => Promise<unknown>) => {
+    try {
+      await call();
+    } catch (error) {
+      if (error instanceof Error && error.name === 'UserNotFoundException') return;
+      throw error;
+    }
+  };
   return {
     async changeGroup(username, from, to) {
-      await client.send(new AdminRemoveUserFromGroupCommand({ ...pool(), Username: username, GroupName: from }));
-      await client.send(new AdminAddUserToGroupCommand({ ...pool(), Username: username, GroupName: to }));
+      await send(() =>
+        client.send(new AdminRemoveUserFromGroupCommand({ ...pool(), Username: username, GroupName: from })),
+      );
+      await send(() => client.send(new AdminAddUserToGroupCommand({ ...pool(), Username: username, GroupName: to })));
     },
     async disable(username) {
-      await client.send(new AdminDisableUserCommand({ ...pool(), Username: username }));
+      await send(() => client.send(new AdminDisableUserCommand({ ...pool(), Username: username })));
     },
     async enable(username) {
-      await client.send(new AdminEnableUserCommand({ ...pool(), Username: username }));
+      await send(() => client.send(new AdminEnableUserCommand({ ...pool(), Username: username })));
     },
     async signOut(username) {
       try {
-        await client.send(new AdminUserGlobalSignOutCommand({ ...pool(), Username: username }));
+        await send(() => client.send(new AdminUserGlobalSignOutCommand({ ...pool(), Username: username })));
       } catch (error) {
         if (local && isUnsupported(error)) return;
         throw error;

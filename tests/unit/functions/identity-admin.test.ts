@@ -67,7 +67,12 @@ describe('identity administration (Cognito user pool)', () => {
     await expect(local.signOut('sub-3')).resolves.toBeUndefined();
     cognito
       .on(AdminUserGlobalSignOutCommand)
-      .rejects(Object.assign(new Error('gone'), { name: 'UserNotFoundException' }));
-    await expect(local.signOut('sub-3')).rejects.toThrow('gone');
+      .rejects(Object.assign(new Error('denied'), { name: 'AccessDeniedException' }));
+    await expect(local.signOut('sub-3')).rejects.toThrow('denied');
+  });
+
+  it('has nothing to change for a user record without an identity (invited, never signed up)', async () => {
+    cognito.on(AdminDisableUserCommand).rejects(Object.assign(new Error('no user'), { name: 'UserNotFoundException' }));
+    await expect(cloud().disable('invited-1')).resolves.toBeUndefined();
   });
 });
