@@ -2,8 +2,8 @@ import {
   BatchGetCommand,
   DeleteCommand,
   GetCommand,
+  PutCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import {
@@ -194,6 +194,22 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     }
   }
 
+  /** A put that refuses to replace an existing item (ConflictError). */
+  async function putNew(Item: Record<string, unknown>): Promise<void> {
+    try {
+      await doc.send(
+        new PutCommand({
+          TableName: table.tableName,
+          Item,
+          ConditionExpression: 'attribute_not_exists(#key)',
+          ExpressionAttributeNames: { '#key': P.pk },
+        }),
+      );
+    } catch (error) {
+      mapWriteError(error);
+    }
+  }
+
   async function add(Key: ItemKey, deltas: Record<string, number | undefined>): Promise<void> {
     const entries = Object.entries(deltas).filter(([, v]) => v !== undefined && v !== 0) as [string, number][];
     if (entries.length === 0) return;
@@ -290,37 +306,14 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       return summary;
     },
     async createHospital(hospital) {
-      try {
-        await doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: table.tableName,
-                  Item: {
-                    ...keys.hospital(hospital.id),
-                    ...defined(hospitalIndexAttributes(hospital)),
-                    entity: 'hospital',
-                    ...hospital,
-                  },
-                  ConditionExpression: 'attribute_not_exists(#key)',
-                  ExpressionAttributeNames: { '#key': P.pk },
-                },
-              },
-              {
-                Put: {
-                  TableName: table.tableName,
-                  Item: { ...keys.hospitalSlug(hospital.slug), entity: 'hospitalSlug', hospitalId: hospital.id },
-                  ConditionExpression: 'attribute_not_exists(#key)',
-                  ExpressionAttributeNames: { '#key': P.pk },
-                },
-              },
-            ],
-          }),
-        );
-      } catch (error) {
-        mapWriteError(error);
-      }
+      // The slug is claimed first (a conditional put), so two hospitals never share one.
+      await putNew({ ...keys.hospitalSlug(hospital.slug), entity: 'hospitalSlug', hospitalId: hospital.id });
+      await putNew({
+        ...keys.hospital(hospital.id),
+        ...defined(hospitalIndexAttributes(hospital)),
+        entity: 'hospital',
+        ...hospital,
+      });
       await batchPut(table, hospitalSearchItems(hospital));
     },
     async updateHospital(hospitalId, fields) {
@@ -338,28 +331,7 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     },
     getDepartment: (hospitalId, departmentId) => getItem<DepartmentRecord>(keys.department(hospitalId, departmentId)),
     async createDepartment(department) {
-      try {
-        await doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: table.tableName,
-                  Item: {
-                    ...keys.department(department.hospitalId, department.id),
-                    entity: 'department',
-                    ...department,
-                  },
-                  ConditionExpression: 'attribute_not_exists(#key)',
-                  ExpressionAttributeNames: { '#key': P.pk },
-                },
-              },
-            ],
-          }),
-        );
-      } catch (error) {
-        mapWriteError(error);
-      }
+      await putNew({ ...keys.department(department.hospitalId, department.id), entity: 'department', ...department });
     },
     async updateDepartment(hospitalId, departmentId, fields) {
       const Key = keys.department(hospitalId, departmentId);
@@ -401,29 +373,12 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       return queryPage<TeamRecord>(partition, q.limit, q.startKey);
     },
     async createTeam(team) {
-      try {
-        await doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: table.tableName,
-                  Item: {
-                    ...keys.team(team.hospitalId, team.id),
-                    ...defined(teamIndexAttributes(team)),
-                    entity: 'team',
-                    ...team,
-                  },
-                  ConditionExpression: 'attribute_not_exists(#key)',
-                  ExpressionAttributeNames: { '#key': P.pk },
-                },
-              },
-            ],
-          }),
-        );
-      } catch (error) {
-        mapWriteError(error);
-      }
+      await putNew({
+        ...keys.team(team.hospitalId, team.id),
+        ...defined(teamIndexAttributes(team)),
+        entity: 'team',
+        ...team,
+      });
     },
     async updateTeam(hospitalId, teamId, fields) {
       const Key = keys.team(hospitalId, teamId);
