@@ -23,9 +23,12 @@ const SYSTEM_PK = 'H#system';
 /** Lower-cased name then id: index sort keys that list in name order and stay unique. */
 export const nameSortKey = (name: string, id: string) => `${name.trim().toLowerCase()}#${id}`;
 
-/** Prefix tokens a user is found by (docs/domain.md#search): first name, last name, full name and e-mail. */
+/**
+ * Prefix tokens a user is found by (docs/domain.md#search): the full name (so a prefix of the first name, or of the
+ * whole name, finds it), the last name and the e-mail.
+ */
 export function userSearchTokens(u: { firstName: string; lastName: string; email: string }): string[] {
-  const tokens = [u.firstName, u.lastName, `${u.firstName} ${u.lastName}`, u.email].map((t) => t.trim().toLowerCase());
+  const tokens = [`${u.firstName} ${u.lastName}`, u.lastName, u.email].map((t) => t.trim().toLowerCase());
   return [...new Set(tokens.filter(Boolean))];
 }
 
@@ -213,13 +216,11 @@ const on = (g: { index: string; pk: string; sk: string }, pk: string): IndexPart
 export const organisationIndexes = {
   usersByName: (hospitalId: string) => on(G4, `H#${hospitalId}#USER`),
   usersByRole: (hospitalId: string, role: string) => on(G5, `H#${hospitalId}#USER#ROLE#${role}`),
-  usersByDepartment: (hospitalId: string, departmentId: string) =>
-    on(G6, `H#${hospitalId}#USER#DEPT#${departmentId}`),
+  usersByDepartment: (hospitalId: string, departmentId: string) => on(G6, `H#${hospitalId}#USER#DEPT#${departmentId}`),
   usersByTeam: (hospitalId: string, teamId: string) => on(G7, `H#${hospitalId}#USER#TEAM#${teamId}`),
   teams: (hospitalId: string) => on(G4, `H#${hospitalId}#TEAM`),
   activeTeams: (hospitalId: string) => on(G5, `H#${hospitalId}#TEAM#ACTIVE`),
-  teamsByDepartment: (hospitalId: string, departmentId: string) =>
-    on(G6, `H#${hospitalId}#TEAM#DEPT#${departmentId}`),
+  teamsByDepartment: (hospitalId: string, departmentId: string) => on(G6, `H#${hospitalId}#TEAM#DEPT#${departmentId}`),
   activeTeamsByDepartment: (hospitalId: string, departmentId: string) =>
     on(G7, `H#${hospitalId}#TEAM#DEPT#${departmentId}#ACTIVE`),
   hospitals: () => on(G4, `${SYSTEM_PK}#HOSPITALS`),

@@ -13,13 +13,7 @@ import {
   type ListHospitalsQuery,
   type UpdateHospitalRequest,
 } from '#shared/schemas/api/organisation.ts';
-import {
-  actorOf,
-  forEachUser,
-  loadHospital,
-  requireHospitalAdmin,
-  requireSuperAdmin,
-} from './common.ts';
+import { actorOf, forEachUser, loadHospital, requireHospitalAdmin, requireSuperAdmin } from './common.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { planOf, statusOf, toHospital } from './views.ts';
 
@@ -136,7 +130,11 @@ export async function createHospital(
     permissions: [...DEFAULT_PERMISSIONS.HOSPITAL_ADMIN],
     createdAt: now,
   });
-  await deps.organisation.addSummary({ hospitals: 1, users: 1, plan: { plan: subscriptionPlan, hospitals: 1, users: 1 } });
+  await deps.organisation.addSummary({
+    hospitals: 1,
+    users: 1,
+    plan: { plan: subscriptionPlan, hospitals: 1, users: 1 },
+  });
   await deps.audit.record({
     hospitalId: hospital.id,
     action: 'HOSPITAL_CREATED',

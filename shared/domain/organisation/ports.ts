@@ -52,17 +52,10 @@ export type HospitalSummaryCounters = {
 };
 
 export type CounterTarget =
-  | { kind: 'hospital' }
-  | { kind: 'department'; departmentId: string }
-  | { kind: 'team'; teamId: string };
+  { kind: 'hospital' } | { kind: 'department'; departmentId: string } | { kind: 'team'; teamId: string };
 
 export type CounterName =
-  | keyof HospitalCounters
-  | 'memberCount'
-  | 'teamCount'
-  | 'datasetCount'
-  | 'storageUsedBytes'
-  | 'pendingInvitationCount';
+  keyof HospitalCounters | 'memberCount' | 'teamCount' | 'datasetCount' | 'storageUsedBytes' | 'pendingInvitationCount';
 
 /** UpdateItem ADD on an organisation item's counters: where they change, in the same code path. */
 export type OrganisationCounters = {

@@ -20,14 +20,21 @@ import { toTeam, toTeamMember } from './views.ts';
 
 type ListTeamsInput = { departmentId?: string; includeArchived: boolean; limit: number; nextToken?: string };
 
-/** Team views of a page of teams: department names read once, leads one read each (a page at most). */
+/** Team views of a page of teams: each department read once, each lead once (a page at most). */
 async function describeTeams(
   teams: TeamRecord[],
   hospitalId: string,
   deps: Pick<OrganisationDeps, 'directory' | 'organisation'>,
 ): Promise<Team[]> {
   if (teams.length === 0) return [];
-  const departments = new Map((await deps.organisation.listDepartments(hospitalId)).map((d) => [d.id, d.name]));
+  const departmentIds = [...new Set(teams.map((t) => t.departmentId))];
+  const departments = new Map(
+    await Promise.all(
+      departmentIds.map(
+        async (id) => [id, (await deps.organisation.getDepartment(hospitalId, id))?.name ?? ''] as const,
+      ),
+    ),
+  );
   return Promise.all(
     teams.map(async (t) =>
       toTeam(
@@ -135,7 +142,8 @@ export async function updateTeam(
   const { settings, ...rest } = request;
   const fields = Object.keys(rest).filter((k) => rest[k as keyof typeof rest] !== undefined);
   if (caller.role !== 'HOSPITAL_ADMIN' && fields.length > 0) throw new AccessDeniedError();
-  if (rest.departmentId && rest.departmentId !== team.departmentId) await loadDepartment(caller, rest.departmentId, deps);
+  if (rest.departmentId && rest.departmentId !== team.departmentId)
+    await loadDepartment(caller, rest.departmentId, deps);
   if (rest.leadUserId !== undefined) await checkLead(caller, rest.leadUserId, deps);
   const before = { ...DEFAULT_TEAM_SETTINGS, ...team.settings };
   const after = settings ? { ...before, ...settings } : undefined;

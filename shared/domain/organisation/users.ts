@@ -19,11 +19,20 @@ async function describe(
       teamIds.map(async (id) => [id, (await deps.directory.getTeam(hospitalId, id))?.name ?? null] as const),
     ),
   );
-  const departments = users.some((u) => u.departmentId)
-    ? new Map((await deps.organisation.listDepartments(hospitalId)).map((d) => [d.id, d.name]))
-    : new Map<string, string>();
+  const departmentIds = [...new Set(users.map((u) => u.departmentId).filter((d): d is string => Boolean(d)))];
+  const departments = new Map(
+    await Promise.all(
+      departmentIds.map(
+        async (id) => [id, (await deps.organisation.getDepartment(hospitalId, id))?.name ?? null] as const,
+      ),
+    ),
+  );
   return users.map((u) =>
-    toUser(u, u.teamId ? (teams.get(u.teamId) ?? null) : null, u.departmentId ? (departments.get(u.departmentId) ?? null) : null),
+    toUser(
+      u,
+      u.teamId ? (teams.get(u.teamId) ?? null) : null,
+      u.departmentId ? (departments.get(u.departmentId) ?? null) : null,
+    ),
   );
 }
 
