@@ -6,7 +6,7 @@
  * missing grant fails on this machine as it would in the cloud. Pure data: no CDK import, the twin loads it too.
  */
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import { GLOBAL_INDEXES } from '#shared/db/table.ts';
 import { ENV } from '#shared/env.ts';
 import { ALL_PIPELINE_TASKS, type PipelineTask } from '#shared/pipeline/definition.ts';
 
@@ -53,11 +53,11 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
   auth: { table: 'readWrite' },
   // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
-  // changes their group.
-  hospitals: { table: 'readWrite', userPoolAdmin: true },
+  // changes their group. List pages carry tokens sealed with the pseudonymisation key.
+  hospitals: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   departments: { table: 'readWrite' },
-  teams: { table: 'readWrite', userPoolAdmin: true },
-  users: { table: 'readWrite', userPoolAdmin: true },
+  teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
+  users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   invitations: { table: 'readWrite', userPoolAdmin: true },
   // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
   // carry tokens sealed with the pseudonymisation key.
@@ -234,7 +234,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
     statements.push({
       actions: ['dynamodb:Query'],
-      resources: [TABLE_KEYS.gsi1, TABLE_KEYS.gsi2, TABLE_KEYS.gsi3].map((gsi) => `${arns.table}/index/${gsi.index}`),
+      resources: GLOBAL_INDEXES.map((gsi) => `${arns.table}/index/${gsi.index}`),
     });
   }
   for (const bucket of DATA_BUCKETS) {
