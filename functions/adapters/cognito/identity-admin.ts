@@ -13,7 +13,7 @@ import type { IdentityAdmin } from '#shared/domain/organisation/ports.ts';
  * The user pool's administration (docs/roles-and-permissions.md#identity-provider): each role is a group of the same
  * name; disabling an identity stops its sign-in; a global sign-out revokes its refresh tokens. The local twin's
  * Cognito stand-in has no global sign-out: there (`localStandIn`) an unsupported call is skipped, which
- * docs/local-twin.md notes; the API refuses the old token anyway, since its group no longer matches the record.
+ * docs/local-twin.md notes; the API refuses the old token anyway, since its group no longer matches the user item.
  */
 export function createIdentityAdmin(options: {
   userPoolId: () => string;

@@ -58,7 +58,7 @@ function withAbsent(present: ItemKey): Record<string, string | undefined> {
 const defined = (record: Record<string, string | undefined>): ItemKey =>
   Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as ItemKey;
 
-/** The small search-token items of a user (docs/domain.md#search); stale ones are checked against the record on read. */
+/** The small search-token items of a user (docs/domain.md#search); stale ones are checked against the user item on read. */
 export function userSearchItems(user: UserRecord): Record<string, unknown>[] {
   return userSearchTokens(user).map((token) => ({
     ...keys.userSearch(user.hospitalId, token, user.id),

@@ -123,9 +123,9 @@ async function protectLastAdmin(deps: Pick<OrganisationDeps, 'organisation'>, ta
 }
 
 /**
- * Changes a user's role: the identity provider's group (old out, new in) and a global sign-out, then the record with
+ * Changes a user's role: the identity provider's group (old out, new in) and a global sign-out, then the user item with
  * the role's default permissions. The old ID token still names the old group, which the API refuses
- * (resolveCaller compares it with the record), so it stops working at once.
+ * (resolveCaller compares it with the user item), so it stops working at once.
  */
 export async function applyRoleChange(
   target: UserRecord,
@@ -224,7 +224,7 @@ export async function moveUser(
   return (await describe([updated], updated.hospitalId, deps))[0]!;
 }
 
-/** Disable: no sign-in (identity disabled, signed out everywhere) and no API (the record's status). */
+/** Disable: no sign-in (identity disabled, signed out everywhere) and no API (the stored status). */
 export async function disableUser(
   userId: string,
   hospitalId: string | undefined,

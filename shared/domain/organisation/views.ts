@@ -101,7 +101,7 @@ export function toUser(u: UserRecord, teamName: string | null, departmentName: s
   };
 }
 
-/** A user role as the team sees it (record section 4: LEAD, MEMBER, GUEST). */
+/** A user role as the team sees it (docs/domain.md#teams: LEAD, MEMBER, GUEST). */
 export function teamRoleOf(role: Role): TeamRole {
   if (role === 'TEAM_LEAD' || role === 'HOSPITAL_ADMIN') return 'LEAD';
   if (role === 'GUEST') return 'GUEST';
