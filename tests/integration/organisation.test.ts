@@ -116,6 +116,24 @@ describe('organisation over the DynamoDB adapters', () => {
     ).toContain(team.id);
   });
 
+  it('lets two moves race for the last seat of a team: one gets it, the other is told the team is full', async () => {
+    const team = await ok('POST', '/api/teams', ADMIN, {
+      body: { name: 'Single Seat', departmentId: 'dept-northside-neurology', maxMembers: 1 },
+    });
+    const ids = await Promise.all(
+      ['member', 'guest'].map(async (who) => (await ok('GET', '/api/me', `${who}@northside.demo.local`)).user.id),
+    );
+    const answers = await Promise.all(
+      ids.map((id) => h.call('PATCH', `/api/users/${id}/team`, { as: ADMIN, body: { teamId: team.id } })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.error.code).toBe('TEAM_FULL');
+    expect((await ok('GET', `/api/teams/${team.id}`, ADMIN)).memberCount).toBe(1);
+    for (const id of ids)
+      await ok('PATCH', `/api/users/${id}/team`, ADMIN, { body: { teamId: 'team-northside-neuroradiology' } });
+    expect((await ok('GET', `/api/teams/${team.id}`, ADMIN)).memberCount).toBe(0);
+  });
+
   it("gives the lead their team's overview from data, and counts a new dataset", async () => {
     const before = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
     expect(before.stats).toMatchObject({ activeMembers: 3, pendingInvites: 0 });

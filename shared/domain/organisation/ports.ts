@@ -93,6 +93,11 @@ export type OrganisationStore = OrganisationCounters & {
   listTeams(query: TeamListQuery): Promise<StorePage<TeamRecord>>;
   createTeam(team: TeamRecord): Promise<void>;
   updateTeam(hospitalId: string, teamId: string, fields: Partial<TeamRecord>): Promise<TeamRecord>;
+  /**
+   * Takes a seat in the team: ADD 1 to its memberCount only while it is active and below its maxMembers (one
+   * conditional write, so two moves cannot both take the last seat). False when full or archived.
+   */
+  claimTeamSeat(hospitalId: string, teamId: string): Promise<boolean>;
   /** How many of the team's members have this status (bounded by the team's maxMembers). */
   countTeamMembers(hospitalId: string, teamId: string, status?: UserStatus): Promise<number>;
 

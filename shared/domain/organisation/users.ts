@@ -3,7 +3,7 @@ import type { Caller } from '#shared/domain/access/caller.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import type { ListUsersQuery, User } from '#shared/schemas/api/organisation.ts';
-import { actorOf, addUsers, isBilled, moveMembership, userScope } from './common.ts';
+import { actorOf, addUsers, isBilled, moveDepartmentMember, userScope } from './common.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { statusOf, toUser } from './views.ts';
 
@@ -192,13 +192,24 @@ export async function applyTeamMove(
     departmentId = team.departmentId;
   }
   const department = departmentId ? await deps.organisation.getDepartment(target.hospitalId, departmentId) : undefined;
-  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
-    teamId,
-    departmentId,
-    ...(department ? { department: department.name } : {}),
-    updatedAt: deps.clock.now(),
-  });
-  await moveMembership(deps, target.hospitalId, target, updated);
+  // The seat is taken first, conditionally, so a race cannot fill the team beyond its maximum.
+  if (teamId && !(await deps.organisation.claimTeamSeat(target.hospitalId, teamId))) throw new RuleError('TEAM_FULL');
+  let updated: UserRecord;
+  try {
+    updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
+      teamId,
+      departmentId,
+      ...(department ? { department: department.name } : {}),
+      updatedAt: deps.clock.now(),
+    });
+  } catch (error) {
+    if (teamId) await deps.organisation.add(target.hospitalId, { kind: 'team', teamId }, { memberCount: -1 });
+    throw error;
+  }
+  // The new team's seat is already counted; the old team's and the departments' counters move here.
+  await moveDepartmentMember(deps, target.hospitalId, target.departmentId, departmentId);
+  if (target.teamId)
+    await deps.organisation.add(target.hospitalId, { kind: 'team', teamId: target.teamId }, { memberCount: -1 });
   await deps.audit.record({
     hospitalId: target.hospitalId,
     action: 'USER_TEAM_CHANGED',
