@@ -1,7 +1,7 @@
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
-import { AccessDeniedError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
+import { AccessDeniedError, ConflictError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import type { ListUsersQuery, User } from '#shared/schemas/api/organisation.ts';
 import { actorOf, addUsers, isBilled, moveDepartmentMember, userScope } from './common.ts';
 import type { OrganisationDeps } from './ports.ts';
@@ -288,4 +288,25 @@ export async function enableUser(
     details: { userId: target.id, before: { status: 'DISABLED' }, after: { status: 'ACTIVE' } },
   });
   return (await describe([updated], updated.hospitalId, deps))[0]!;
+}
+
+/**
+ * Stores a new user of a hospital (an accepted or pending invitation, an import) and moves every counter it affects:
+ * the hospital's users and the summary (when billed), its team's seat (refused with TEAM_FULL or TEAM_ARCHIVED) and
+ * its department's members. The caller audits the action that created it.
+ */
+export async function addUserToHospital(
+  user: UserRecord,
+  deps: Pick<OrganisationDeps, 'directory' | 'organisation'>,
+): Promise<void> {
+  if (await deps.directory.getUser(user.hospitalId, user.id)) throw new ConflictError();
+  if (user.teamId) {
+    const team = await deps.directory.getTeam(user.hospitalId, user.teamId);
+    if (!team) throw new NotFoundError('TEAM_NOT_FOUND');
+    if (team.isActive === false) throw new RuleError('TEAM_ARCHIVED');
+    if (!(await deps.organisation.claimTeamSeat(user.hospitalId, user.teamId))) throw new RuleError('TEAM_FULL');
+  }
+  await deps.directory.putUser(user);
+  await moveDepartmentMember(deps, user.hospitalId, null, user.departmentId);
+  if (isBilled(user.status)) await addUsers(deps, user.hospitalId, 1);
 }
