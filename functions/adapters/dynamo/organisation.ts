@@ -327,6 +327,34 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       return updated;
     },
 
+    async lockAdminChanges(hospitalId, now, until) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: keys.hospital(hospitalId),
+            UpdateExpression: 'SET adminChangeLock = :until',
+            ConditionExpression:
+              'attribute_exists(#key) AND (attribute_not_exists(adminChangeLock) OR adminChangeLock < :now)',
+            ExpressionAttributeNames: { '#key': P.pk },
+            ExpressionAttributeValues: { ':until': until, ':now': now },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        return mapWriteError(error);
+      }
+    },
+    async unlockAdminChanges(hospitalId) {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.hospital(hospitalId),
+          UpdateExpression: 'REMOVE adminChangeLock',
+        }),
+      );
+    },
     async listDepartments(hospitalId) {
       const items = await queryAll(table, `H#${hospitalId}`, 'DEPT#');
       return items.map((item) => withoutKeys(item) as DepartmentRecord).sort((a, b) => a.name.localeCompare(b.name));

@@ -79,6 +79,13 @@ export type OrganisationStore = OrganisationCounters & {
   createHospital(hospital: HospitalRecord): Promise<void>;
   updateHospital(hospitalId: string, fields: Partial<HospitalRecord>): Promise<HospitalRecord>;
 
+  /**
+   * A short lease on the hospital's admin changes (demoting or disabling a hospital admin), so two of them cannot
+   * both pass the last-admin check: false while another holds it (until its lease ends).
+   */
+  lockAdminChanges(hospitalId: string, now: string, until: string): Promise<boolean>;
+  unlockAdminChanges(hospitalId: string): Promise<void>;
+
   listDepartments(hospitalId: string): Promise<DepartmentRecord[]>;
   getDepartment(hospitalId: string, departmentId: string): Promise<DepartmentRecord | undefined>;
   createDepartment(department: DepartmentRecord): Promise<void>;

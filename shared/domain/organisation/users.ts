@@ -116,10 +116,29 @@ async function anotherActiveAdmin(
   return false;
 }
 
-/** The last active hospital admin of a hospital can be neither demoted nor disabled. */
-async function protectLastAdmin(deps: Pick<OrganisationDeps, 'organisation'>, target: UserRecord): Promise<void> {
-  if (target.role !== 'HOSPITAL_ADMIN' || target.status !== 'ACTIVE') return;
-  if (!(await anotherActiveAdmin(deps, target.hospitalId, target.id))) throw new RuleError('LAST_HOSPITAL_ADMIN');
+/** How long an admin change may hold the hospital's lease before another may take it (a crashed one). */
+const ADMIN_LEASE_MS = 60_000;
+
+/**
+ * The last active hospital admin of a hospital can be neither demoted nor disabled. Removing an active admin runs
+ * under the hospital's admin-change lease, so two removals at once cannot both see the other admin still active:
+ * the second answers CONFLICT and, tried again, LAST_HOSPITAL_ADMIN.
+ */
+async function protectLastAdmin<T>(
+  deps: Pick<OrganisationDeps, 'organisation' | 'clock'>,
+  target: UserRecord,
+  removal: () => Promise<T>,
+): Promise<T> {
+  if (target.role !== 'HOSPITAL_ADMIN' || target.status !== 'ACTIVE') return removal();
+  const now = deps.clock.now();
+  const until = new Date(Date.parse(now) + ADMIN_LEASE_MS).toISOString();
+  if (!(await deps.organisation.lockAdminChanges(target.hospitalId, now, until))) throw new ConflictError();
+  try {
+    if (!(await anotherActiveAdmin(deps, target.hospitalId, target.id))) throw new RuleError('LAST_HOSPITAL_ADMIN');
+    return await removal();
+  } finally {
+    await deps.organisation.unlockAdminChanges(target.hospitalId);
+  }
 }
 
 /**
@@ -136,17 +155,19 @@ export async function applyRoleChange(
   if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
   if (target.role === 'SUPER_ADMIN' || role === 'SUPER_ADMIN') throw new AccessDeniedError();
   if (target.role === role) return target;
-  if (role !== 'HOSPITAL_ADMIN') await protectLastAdmin(deps, target);
-  if (target.status !== 'INVITED') {
-    await deps.identity.changeGroup(target.id, target.role, role);
-    await deps.identity.signOut(target.id);
-  }
   const permissions = [...DEFAULT_PERMISSIONS[role]];
-  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
-    role,
-    permissions,
-    updatedAt: deps.clock.now(),
-  });
+  const change = async () => {
+    if (target.status !== 'INVITED') {
+      await deps.identity.changeGroup(target.id, target.role, role);
+      await deps.identity.signOut(target.id);
+    }
+    return deps.organisation.updateUser(target.hospitalId, target.id, {
+      role,
+      permissions,
+      updatedAt: deps.clock.now(),
+    });
+  };
+  const updated = role === 'HOSPITAL_ADMIN' ? await change() : await protectLastAdmin(deps, target, change);
   await deps.audit.record({
     hospitalId: target.hospitalId,
     action: 'USER_ROLE_CHANGED',
@@ -246,14 +267,15 @@ export async function disableUser(
   if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
   if (target.role === 'SUPER_ADMIN') throw new AccessDeniedError();
   if (target.status === 'DISABLED') return (await describe([target], target.hospitalId, deps))[0]!;
-  await protectLastAdmin(deps, target);
-  if (target.status !== 'INVITED') {
-    await deps.identity.disable(target.id);
-    await deps.identity.signOut(target.id);
-  }
-  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
-    status: 'DISABLED',
-    updatedAt: deps.clock.now(),
+  const updated = await protectLastAdmin(deps, target, async () => {
+    if (target.status !== 'INVITED') {
+      await deps.identity.disable(target.id);
+      await deps.identity.signOut(target.id);
+    }
+    return deps.organisation.updateUser(target.hospitalId, target.id, {
+      status: 'DISABLED',
+      updatedAt: deps.clock.now(),
+    });
   });
   if (isBilled(target.status)) await addUsers(deps, target.hospitalId, -1);
   await deps.audit.record({

@@ -341,6 +341,15 @@ export function fakeOrganisation() {
       hospitals.set(id, next);
       return next;
     },
+    async lockAdminChanges(h, now, until) {
+      const hospital = hospitals.get(h) as (HospitalRecord & { adminChangeLock?: string }) | undefined;
+      if (!hospital || (hospital.adminChangeLock && hospital.adminChangeLock >= now)) return false;
+      hospital.adminChangeLock = until;
+      return true;
+    },
+    async unlockAdminChanges(h) {
+      delete (hospitals.get(h) as { adminChangeLock?: string } | undefined)?.adminChangeLock;
+    },
     async listDepartments(h) {
       return [...departments.values()].filter((d) => d.hospitalId === h).sort(byName);
     },

@@ -80,6 +80,18 @@ describe('users (hospital admin within their hospital, super admin across hospit
     expect(deps.identityCalls).toEqual(['disable h2-admin', 'signOut h2-admin']);
   });
 
+  it("answers CONFLICT while another admin change holds the hospital's lease, and frees it afterwards", async () => {
+    const deps = organisationPorts();
+    deps.user('h1', 'HOSPITAL_ADMIN', { id: 'second-admin', email: 's@x.test' });
+    await deps.organisation.lockAdminChanges('h1', '2026-02-01T09:59:00.000Z', '2026-02-01T10:00:30.000Z');
+    await expect(disableUser('second-admin', undefined, ADMIN, deps)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await deps.organisation.unlockAdminChanges('h1');
+    expect((await disableUser('second-admin', undefined, ADMIN, deps)).status).toBe('DISABLED');
+    expect(await deps.organisation.lockAdminChanges('h1', '2026-02-01T10:00:00.000Z', '2026-02-01T10:01:00.000Z')).toBe(
+      true,
+    );
+  });
+
   it('lets no one disable or demote themselves', async () => {
     const deps = organisationPorts();
     deps.user('h1', 'HOSPITAL_ADMIN', { id: 'second-admin', email: 's@x.test' });
