@@ -10,6 +10,8 @@ import type {
 } from '#shared/domain/datasets/ports.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
+import type { AvatarSigner } from '#shared/domain/policies/me-settings.ts';
+import type { SettingsStore } from '#shared/domain/policies/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 
@@ -24,6 +26,9 @@ export type ServerDeps = {
   audit: AuditLog;
   directory: Directory;
   policies: DeidentificationPolicies;
+  /** Policies of every level, user settings and notifications (docs/domain.md#policies-and-inheritance). */
+  settings: SettingsStore;
+  avatars: AvatarSigner;
   uploads: UploadRepository;
   objects: ObjectStore;
   pipeline: PipelineStarter;

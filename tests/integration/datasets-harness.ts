@@ -33,6 +33,7 @@ import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-rep
 import { createDirectory } from '#functions/adapters/dynamo/directory.ts';
 import { createPolicyRepository } from '#functions/adapters/dynamo/policies-repository.ts';
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
+import { createSettingsStore } from '#functions/adapters/dynamo/settings-store.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
 import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
 import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
@@ -241,6 +242,7 @@ export async function startHarness(): Promise<Harness> {
     audit: createAuditLog(table),
     directory: createDirectory(table),
     policies: createPolicyRepository(table),
+    settings: createSettingsStore(table),
     uploads: createUploadRepository(table),
     objects,
     pipeline: {

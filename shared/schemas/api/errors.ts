@@ -29,6 +29,20 @@ export const ERROR_CATALOGUE = {
   DICOM_NESTED_TOO_DEEP: { status: 400, message: 'DICOM sequences are nested deeper than {n} levels' },
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
   UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
+  /** A file format the policy in force does not allow (docs/domain.md#policies-and-inheritance). */
+  FILE_TYPE_NOT_ALLOWED: { status: 400, message: 'File type must be {formats}' },
+  /** The upload's declared bytes plus the storage in use would pass the hospital's storage cap. */
+  STORAGE_CAP_EXCEEDED: {
+    status: 413,
+    message: 'This upload would exceed the storage cap of {cap} GB ({used} GB in use).',
+  },
+  /** A hospital policy or team override looser than the level above it. */
+  POLICY_LESS_RESTRICTIVE: {
+    status: 400,
+    message: '{field} may not be less restrictive than the {level}.',
+  },
+  /** An avatar over the record's limit (2MB, JPG, GIF, PNG). */
+  AVATAR_INVALID: { status: 400, message: 'Avatar must be a JPG, GIF or PNG image of at most 2MB.' },
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },
