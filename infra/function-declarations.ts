@@ -51,7 +51,8 @@ export type FunctionDeclaration = Grants & {
 export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Health answers once the table and each bucket respond: describe and list only, never an item or object.
   health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
-  auth: { table: 'readWrite' },
+  // Avatars: presigned PUT and GET in the assets bucket (docs/domain.md#settings).
+  auth: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
   hospitals: { table: 'readWrite' },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite' },

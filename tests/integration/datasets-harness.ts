@@ -183,6 +183,7 @@ const HANDLERS: Record<
   datasets: () => import('#functions/datasets/handler.ts'),
   uploads: () => import('#functions/uploads/handler.ts'),
   hospitals: () => import('#functions/hospitals/handler.ts'),
+  teams: () => import('#functions/teams/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -245,6 +246,12 @@ export async function startHarness(): Promise<Harness> {
     settings: createSettingsStore(table),
     uploads: createUploadRepository(table),
     objects,
+    // Avatars are signed for the in-memory store like its other URLs.
+    avatars: {
+      presignPut: async (key, contentType, size, ttl) =>
+        `https://memory.invalid/assets/${key}?X-Amz-Expires=${ttl}&type=${encodeURIComponent(contentType)}&size=${size}`,
+      presignGet: (key, ttl) => objects.presignGet('assets', key, ttl),
+    },
     pipeline: {
       start: async (input) => {
         started.push(input);

@@ -2,7 +2,7 @@ import {
   AVATAR_MAX_BYTES,
   DEFAULT_NOTIFICATION_PREFERENCES,
   type NotificationPreferences,
-  type UserProfile,
+  type UpdateUserProfileRequest,
   type UserProfileResponse,
 } from '#shared/schemas/api/policies.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
@@ -41,7 +41,7 @@ export async function getMyProfile(
 
 /** Name, phone and specialization of the caller; audited without the values (they are the user's own data). */
 export async function updateMyProfile(
-  profile: UserProfile,
+  profile: UpdateUserProfileRequest,
   caller: Caller,
   deps: Deps & { avatars: AvatarSigner },
 ): Promise<UserProfileResponse> {
@@ -50,7 +50,7 @@ export async function updateMyProfile(
     hospitalId: caller.hospitalId,
     action: 'PROFILE_UPDATED',
     actorUserId: caller.userId,
-    actorName: `${profile.firstName} ${profile.lastName}`,
+    actorName: `${caller.firstName} ${caller.lastName}`,
     details: { fields: Object.keys(profile).sort() },
   });
   return getMyProfile(caller, deps);

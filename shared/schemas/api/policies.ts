@@ -217,7 +217,7 @@ export const DEFAULT_SYSTEM_POLICY: Policy = {
     hipaaToggles: { anonymizeByDefault: false, hashIds: false, regenerateUIDs: false, removePrivateTags: false },
     dlpRules: { blockPHIInMessages: true },
   },
-  security: { twoFactorRequired: false, ssoEnabled: true, ssoDomain: undefined },
+  security: { twoFactorRequired: false, ssoEnabled: false },
 };
 
 const updatedFields = { updatedAt: z.string().nullable(), updatedByUserId: z.string().nullable() };
@@ -297,6 +297,9 @@ export const UserProfileSchema = z.object({
   specialization: z.string().trim().max(200).optional(),
 });
 export type UserProfile = z.infer<typeof UserProfileSchema>;
+/** PUT /api/me/profile: the fields sent change, the others stay. */
+export const UpdateUserProfileRequestSchema = UserProfileSchema.partial();
+export type UpdateUserProfileRequest = z.infer<typeof UpdateUserProfileRequestSchema>;
 export const UserProfileResponseSchema = UserProfileSchema.extend({
   email: z.string(),
   /** Presigned GET of the avatar, short-lived; null without one. */
