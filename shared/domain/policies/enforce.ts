@@ -3,7 +3,7 @@ import type { Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { SettingsStore } from './ports.ts';
 
-/** Bytes per GB as the product counts storage (record section 9: base 1024). */
+/** Bytes per GB as the product counts storage (docs/domain.md#policies-and-inheritance: base 1024). */
 export const BYTES_PER_GB = 1024 ** 3;
 const BYTES_PER_MB = 1024 ** 2;
 

@@ -157,7 +157,7 @@ export function resolvePolicy(levels: { system: Policy; hospital: Policy; team?:
         policy = write(policy, rule.path, stricter(rule.direction, override, inherited));
     }
   }
-  // Downloads scope requires downloads (record section 2: "Requires Downloads").
+  // Downloads scope requires downloads (docs/domain.md#policies-and-inheritance: "Requires Downloads").
   if (!policy.patientShare.downloadsEnabled && policy.patientShare.allowedScopes.includes('downloads'))
     policy = {
       ...policy,

@@ -41,7 +41,7 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: '{field} may not be less restrictive than the {level}.',
   },
-  /** An avatar over the record's limit (2MB, JPG, GIF, PNG). */
+  /** An avatar over the limit (docs/domain.md#settings) (2MB, JPG, GIF, PNG). */
   AVATAR_INVALID: { status: 400, message: 'Avatar must be a JPG, GIF or PNG image of at most 2MB.' },
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * restrictive, which shared/domain/policies/resolve.ts checks and resolves field by field.
  */
 
-/** File formats an upload may declare (record section 9: formats dcm, dicom, nii, nifti). */
+/** File formats an upload may declare (docs/domain.md#policies-and-inheritance: formats dcm, dicom, nii, nifti). */
 export const FILE_FORMATS = ['dcm', 'dicom', 'nii', 'nifti'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
 export const FileFormatSchema = z.enum(FILE_FORMATS);
@@ -14,7 +14,7 @@ export const FileFormatSchema = z.enum(FILE_FORMATS);
 export const SHARE_SCOPES = ['viewer_only', 'screenshots', 'downloads'] as const;
 export type ShareScope = (typeof SHARE_SCOPES)[number];
 
-/** Patient share expiry options in hours (record section 9): 24 h, 3 days, 7 days, 30 days; Custom is any other value. */
+/** Patient share expiry options in hours (docs/domain.md#policies-and-inheritance): 24 h, 3 days, 7 days, 30 days; Custom is any other value. */
 export const SHARE_EXPIRY_OPTIONS = [
   { hours: 24, label: '24 h' },
   { hours: 72, label: '3 days' },
@@ -27,7 +27,7 @@ export const UNLIMITED_OPENS = -1;
 
 export const DEFAULT_MEMBER_ROLES = ['TEAM_MEMBER', 'GUEST'] as const;
 
-/** Alert threshold sliders (record section 5): warning 50-100 step 5; critical from the warning value to 100 step 5. */
+/** Alert threshold sliders (docs/domain.md#policies-and-inheritance): warning 50-100 step 5; critical from the warning value to 100 step 5. */
 export const THRESHOLD_MIN = 50;
 export const THRESHOLD_MAX = 100;
 export const THRESHOLD_STEP = 5;
@@ -80,7 +80,7 @@ export const ComplianceSettingsSchema = z.object({
     regenerateUIDs: z.boolean(),
     removePrivateTags: z.boolean(),
   }),
-  /** "Block PHI in messages" is always on and required (record section 2). */
+  /** "Block PHI in messages" is always on and required (docs/domain.md#policies-and-inheritance). */
   dlpRules: z.object({ blockPHIInMessages: z.literal(true) }),
 });
 
@@ -122,7 +122,7 @@ export const PolicySchema = z.object({
 export type Policy = z.infer<typeof PolicySchema>;
 
 /**
- * What a team may override (record section 5: team-lead overrides may not be less restrictive than the hospital
+ * What a team may override (docs/domain.md#policies-and-inheritance: team-lead overrides may not be less restrictive than the hospital
  * defaults). Absent fields inherit.
  */
 export const TeamPolicyOverridesSchema = z
@@ -158,7 +158,7 @@ export const TeamPolicyOverridesSchema = z
   .strict();
 export type TeamPolicyOverrides = z.infer<typeof TeamPolicyOverridesSchema>;
 
-/** Hospital policy defaults (record section 9: storage and policy defaults, patient share defaults). */
+/** Hospital policy defaults (docs/domain.md#policies-and-inheritance: storage and policy defaults, patient share defaults). */
 export const DEFAULT_HOSPITAL_POLICY: Policy = {
   dataRetentionDays: 365,
   maxFileSizeMB: 500,
@@ -188,7 +188,7 @@ export const DEFAULT_HOSPITAL_POLICY: Policy = {
 };
 
 /**
- * System maximums until a super admin says otherwise: the record's settings defaults (queue size 10, max upload
+ * System maximums until a super admin says otherwise: the product's settings defaults (queue size 10, max upload
  * 2048 MB, storage retention 365 days) and storage cap; every permission allowed and nothing required, so each
  * hospital decides below them.
  */
@@ -227,7 +227,7 @@ export const SystemPolicyResponseSchema = z.object({ policy: PolicySchema, ...up
 export type SystemPolicyResponse = z.infer<typeof SystemPolicyResponseSchema>;
 export const PutSystemPolicyRequestSchema = z.object({ policy: PolicySchema });
 
-/** Hospital profile (settings) with the record's validation messages (section 5). */
+/** Hospital profile (settings) with the product's validation messages (docs/domain.md#validation-rules). */
 export const HospitalProfileSchema = z.object({
   name: z.string().trim().min(2, 'Hospital name must be at least 2 characters').max(200),
   email: z.email('Invalid email address').max(254),
@@ -259,7 +259,7 @@ export const TeamPolicyResponseSchema = z.object({
 export type TeamPolicyResponse = z.infer<typeof TeamPolicyResponseSchema>;
 export const PutTeamPolicyRequestSchema = z.object({ overrides: TeamPolicyOverridesSchema });
 
-/** Notification preferences (record section 3) with the record's defaults (section 9). */
+/** Notification preferences (docs/domain.md#policies-and-inheritance) with the product's defaults (docs/domain.md#settings). */
 export const NOTIFICATION_FREQUENCIES = ['immediate', 'daily', 'weekly'] as const;
 export const NotificationPreferencesSchema = z.strictObject({
   email: z.boolean(),
@@ -285,7 +285,7 @@ export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
   securityEvents: true,
 };
 
-/** Avatar limits (record sections 2 and 9): 2 MB, JPG, GIF or PNG. */
+/** Avatar limits (docs/domain.md#policies-and-inheritance): 2 MB, JPG, GIF or PNG. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_TYPES = ['image/jpeg', 'image/gif', 'image/png'] as const;
 
