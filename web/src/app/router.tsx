@@ -95,6 +95,13 @@ function createAppRouter() {
               ),
             },
             {
+              path: paths.settings.path,
+              lazy: lazyPage(
+                () => import('./routes/settings/settings.tsx'),
+                (m) => m.SettingsRoute,
+              ),
+            },
+            {
               path: paths.hospitals.path,
               element: (
                 <RequireRole roles={['SUPER_ADMIN']} area="hospital management">

@@ -81,6 +81,8 @@ const DEID_LABELS: Record<AnonymizationOption, string> = {
   retainLongitudinalDates: 'Keep dates (longitudinal studies)',
   retainPatientCharacteristics: 'Keep patient characteristics',
   keepPrivate: 'Keep safe private attributes',
+  keepAllPrivate: 'Keep all private attributes',
+  removeAllPrivate: 'Remove all private attributes',
 };
 
 function Toggle(props: {
@@ -119,7 +121,7 @@ function PercentSlider(props: { label: string; value: number; min: number; onCha
         <Slider.Track>
           <Slider.Range />
         </Slider.Track>
-        <Slider.Thumb index={0} aria-label={[props.label]}>
+        <Slider.Thumb index={0} aria-label={props.label}>
           <Slider.HiddenInput />
         </Slider.Thumb>
       </Slider.Control>
@@ -481,7 +483,7 @@ export function HospitalSettingsPage() {
                   <HStack key={option} justify="space-between" wrap="wrap">
                     <Toggle
                       label={DEID_LABELS[option]}
-                      checked={deidentification.defaults[option]}
+                      checked={deidentification.defaults[option] ?? false}
                       onChange={(on) =>
                         dispatch({
                           type: 'deidentification',
