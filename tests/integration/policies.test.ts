@@ -117,6 +117,30 @@ describe('policies through the API', () => {
     expect(tighter.body.effective.patientShare.defaultExpiryHours).toBe(24);
   });
 
+  it("deletes, in the scheduled job, a dataset older than its team's retention, and keeps a younger one", async () => {
+    const old = await h.call('POST', '/api/datasets', { as: MEMBER, body: NEW_DATASET });
+    const young = await h.call('POST', '/api/datasets', { as: MEMBER, body: NEW_DATASET });
+    await h.table.doc.send(
+      new UpdateCommand({
+        TableName: h.table.tableName,
+        Key: keys.dataset('hosp-northside', old.body.id),
+        UpdateExpression: 'SET createdAt = :at',
+        ExpressionAttributeValues: { ':at': new Date(Date.now() - 10 * 86_400_000).toISOString() },
+      }),
+    );
+    const current = await h.call('GET', `/api/teams/${TEAM}/policy`, { as: LEAD });
+    const overrides = { ...current.body.overrides, dataRetentionDays: 5 };
+    expect((await h.call('PUT', `/api/teams/${TEAM}/policy`, { as: LEAD, body: { overrides } })).status).toBe(200);
+
+    const { handler } = await import('#functions/jobs/apply-retention.ts');
+    expect((await handler()).deleted).toBeGreaterThanOrEqual(1);
+
+    expect((await h.call('GET', `/api/datasets/${old.body.id}`, { as: MEMBER })).status).toBe(404);
+    expect((await h.call('GET', `/api/datasets/${young.body.id}`, { as: MEMBER })).status).toBe(200);
+    const history = await h.deps.audit.listForDataset('hosp-northside', old.body.id);
+    expect(history.at(-1)).toMatchObject({ action: 'DATASET_RETENTION_EXPIRED', actorName: 'Data retention' });
+  });
+
   it("keeps a member's notification preferences", async () => {
     const changed = { ...DEFAULT_NOTIFICATION_PREFERENCES, sms: true, teamActivity: true, frequency: 'weekly' };
     expect((await h.call('PUT', '/api/me/notification-preferences', { as: MEMBER, body: changed })).status).toBe(200);
