@@ -1,4 +1,10 @@
-import type { FileFormat, Notification, Policy } from '#shared/schemas/api/policies.ts';
+import {
+  UNLIMITED_OPENS,
+  type FileFormat,
+  type Notification,
+  type Policy,
+  type ShareScope,
+} from '#shared/schemas/api/policies.ts';
 import type { Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { SettingsStore } from './ports.ts';
@@ -74,4 +80,37 @@ export async function notifyThresholds(
   };
   await deps.settings.addNotification(notification);
   return notification;
+}
+
+/** What a patient share asks for, in the policy's terms (the sharing flow fills it from its request). */
+export type ShareRequest = {
+  otpRequired: boolean;
+  expiresInHours: number;
+  /** -1 = unlimited. */
+  maxOpens: number;
+  watermark: boolean;
+  allowDownloads: boolean;
+  scopes: readonly ShareScope[];
+};
+
+/**
+ * The patient-share defaults as limits (docs/domain.md#policies-and-inheritance): a share may be stricter than the
+ * policy in force for its team, never looser. Refused with POLICY_LESS_RESTRICTIVE naming the first looser item.
+ */
+export function checkShareAgainstPolicy(share: ShareRequest, policy: Policy): void {
+  const limits = policy.patientShare;
+  const opens = (n: number) => (n === UNLIMITED_OPENS ? Number.POSITIVE_INFINITY : n);
+  const looser: string[] = [];
+  if (limits.requireOTP && !share.otpRequired) looser.push('Require OTP');
+  if (share.expiresInHours > limits.defaultExpiryHours) looser.push('Share expiry');
+  if (opens(share.maxOpens) > opens(limits.maxOpens)) looser.push('Max opens');
+  if (limits.watermarkEnabled && !share.watermark) looser.push('Watermark');
+  if (share.allowDownloads && !limits.downloadsEnabled) looser.push('Downloads');
+  if (share.scopes.some((s) => !limits.allowedScopes.includes(s))) looser.push('Allowed scopes');
+  if (looser.length > 0)
+    throw new ValidationError(
+      'POLICY_LESS_RESTRICTIVE',
+      { field: looser[0]!, level: 'hospital defaults' },
+      looser.map((field) => ({ path: field, message: `${field} may not be less restrictive` })),
+    );
 }

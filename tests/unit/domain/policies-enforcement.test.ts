@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
-import { BYTES_PER_GB, checkUploadAgainstPolicy, crossedThreshold } from '#shared/domain/policies/enforce.ts';
+import {
+  BYTES_PER_GB,
+  checkShareAgainstPolicy,
+  checkUploadAgainstPolicy,
+  crossedThreshold,
+} from '#shared/domain/policies/enforce.ts';
 import {
   getHospitalSettings,
   policyFor,
@@ -105,6 +110,35 @@ describe('storage cap, file size and formats when an upload session opens', () =
   it('checks in a pure function too', () => {
     expect(() => checkUploadAgainstPolicy([{ sizeBytes: 1 }], capped(1), BYTES_PER_GB)).toThrow();
     expect(crossedThreshold(0, 10 * BYTES_PER_GB, capped(10))).toBe('STORAGE_CRITICAL');
+  });
+});
+
+describe('patient-share defaults as limits for the sharing flow', () => {
+  const share = {
+    otpRequired: true,
+    expiresInHours: 168,
+    maxOpens: 3,
+    watermark: true,
+    allowDownloads: false,
+    scopes: ['viewer_only'] as const,
+  };
+  it('accepts a share as strict as the policy or stricter, and refuses a looser one naming the item', () => {
+    expect(() => checkShareAgainstPolicy(share, DEFAULT_HOSPITAL_POLICY)).not.toThrow();
+    expect(() =>
+      checkShareAgainstPolicy({ ...share, expiresInHours: 24, maxOpens: 1 }, DEFAULT_HOSPITAL_POLICY),
+    ).not.toThrow();
+    expect(() => checkShareAgainstPolicy({ ...share, expiresInHours: 720 }, DEFAULT_HOSPITAL_POLICY)).toThrow(
+      expect.objectContaining({
+        code: 'POLICY_LESS_RESTRICTIVE',
+        values: { field: 'Share expiry', level: 'hospital defaults' },
+      }),
+    );
+    expect(() => checkShareAgainstPolicy({ ...share, maxOpens: -1 }, DEFAULT_HOSPITAL_POLICY)).toThrow(
+      expect.objectContaining({ values: expect.objectContaining({ field: 'Max opens' }) }),
+    );
+    expect(() =>
+      checkShareAgainstPolicy({ ...share, allowDownloads: true, scopes: ['downloads'] }, DEFAULT_HOSPITAL_POLICY),
+    ).toThrow(expect.objectContaining({ values: expect.objectContaining({ field: 'Downloads' }) }));
   });
 });
 
