@@ -22,17 +22,18 @@ const PROFILE = {
   address: '100 North Lake Shore Drive',
   billingContact: 'billing@northside.test',
 };
-const loaded = settingsReducer(undefined as unknown as SettingsFormState, {
+const loaded: SettingsFormState = settingsReducer(undefined, {
   type: 'loaded',
   value: { profile: PROFILE, policy: DEFAULT_HOSPITAL_POLICY, deidentification: DEFAULT_DEIDENTIFICATION_POLICY },
-});
+})!;
 
 describe('hospital settings form', () => {
   it('shows the unsaved-changes banner after a change and none after Discard', () => {
     expect(hasUnsavedChanges(loaded)).toBe(false);
-    const changed = settingsReducer(loaded, { type: 'profile', field: 'phone', value: '+1 312 555 0199' });
+    const changed = settingsReducer(loaded, { type: 'profile', field: 'phone', value: '+1 312 555 0199' })!;
     expect(hasUnsavedChanges(changed)).toBe(true);
-    expect(hasUnsavedChanges(settingsReducer(changed, { type: 'discard' }))).toBe(false);
+    expect(hasUnsavedChanges(settingsReducer(changed, { type: 'discard' })!)).toBe(false);
+    expect(settingsReducer(undefined, { type: 'discard' })).toBeUndefined();
   });
 
   it("gives the profile's validation messages in the product's words", () => {

@@ -139,7 +139,7 @@ const numberOr = (text: string, fallback: number) =>
 export function HospitalSettingsPage() {
   const settings = useHospitalSettings();
   const deid = useDeidentificationPolicy();
-  const [state, dispatch] = useReducer(settingsReducer, undefined as unknown as SettingsFormState);
+  const [state, dispatch] = useReducer(settingsReducer, undefined);
   const [tab, setTab] = useState<string>('profile');
   const [saving, setSaving] = useState(false);
   const [showErrors, setShowErrors] = useState(false);
@@ -170,16 +170,17 @@ export function HospitalSettingsPage() {
   const setShare = (fields: Partial<Policy['patientShare']>) =>
     change((p) => ({ ...p, patientShare: { ...p.patientShare, ...fields } }));
 
+  const current: SettingsFormState = state;
   async function save() {
     setShowErrors(true);
-    if (Object.keys(profileErrors(state.draft.profile)).length > 0) {
+    if (Object.keys(profileErrors(current.draft.profile)).length > 0) {
       setTab('profile');
       return;
     }
     setSaving(true);
     try {
-      const saved = await saveHospitalSettings({ profile: state.draft.profile, policy: state.draft.policy });
-      const savedDeid = await saveDeidentificationPolicy(state.draft.deidentification);
+      const saved = await saveHospitalSettings({ profile: current.draft.profile, policy: current.draft.policy });
+      const savedDeid = await saveDeidentificationPolicy(current.draft.deidentification);
       await Promise.all([settings.mutate(saved, { revalidate: false }), deid.mutate(savedDeid, { revalidate: false })]);
       dispatch({
         type: 'loaded',

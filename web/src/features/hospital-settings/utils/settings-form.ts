@@ -24,10 +24,14 @@ export type SettingsAction =
   | { type: 'deidentification'; value: DeidentificationPolicy }
   | { type: 'discard' };
 
-export function settingsReducer(state: SettingsFormState, action: SettingsAction): SettingsFormState {
+/** Undefined until the settings are loaded; every edit before that is ignored. */
+export function settingsReducer(
+  state: SettingsFormState | undefined,
+  action: SettingsAction,
+): SettingsFormState | undefined {
+  if (action.type === 'loaded') return { saved: action.value, draft: action.value };
+  if (!state) return state;
   switch (action.type) {
-    case 'loaded':
-      return { saved: action.value, draft: action.value };
     case 'profile':
       return { ...state, draft: { ...state.draft, profile: { ...state.draft.profile, [action.field]: action.value } } };
     case 'policy':
