@@ -8,6 +8,12 @@ import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 import { signInThroughSite, useSiteInBrowser } from './browser.ts';
 
+/** A 1×1 PNG. */
+const PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
+
 /** Another part of the system counts the bytes a hospital stores; the test sets the counter as it would: 2 GB. */
 async function storageInUse(): Promise<void> {
   resetEnvCache();
@@ -68,7 +74,7 @@ describe('settings', () => {
     );
   });
 
-  it("keeps a member's notification preferences", async () => {
+  it("keeps a member's notification preferences and shows the avatar they upload", async () => {
     // Prepare
     const { page } = site.browser;
     const url = site.stack.url;
@@ -93,7 +99,18 @@ describe('settings', () => {
     await page.getByLabel('SMS').waitFor({ state: 'attached' });
     const after = await page.getByLabel('SMS').isChecked();
 
+    // The avatar goes to S3 through a presigned PUT and comes back through a presigned GET.
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    await page.getByLabel('Avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(PNG) });
+    await page.getByText('Avatar updated').first().waitFor();
+    const shown = await page
+      .locator('img[src*="_avatars"]')
+      .evaluate((img: HTMLImageElement) =>
+        img.complete && img.naturalWidth > 0 ? true : new Promise((r) => (img.onload = () => r(true))),
+      );
+
     // Assess
+    expect(shown).toBe(true);
     expect(tabs).toEqual(['Profile', 'Security', 'Notifications']);
     expect(before).toBe(false);
     expect(after).toBe(true);
