@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import { DEFAULT_HOSPITAL_POLICY, DEFAULT_SYSTEM_POLICY } from '#shared/schemas/api/policies.ts';
+import {
+  DEFAULT_HOSPITAL_POLICY,
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  DEFAULT_SYSTEM_POLICY,
+} from '#shared/schemas/api/policies.ts';
 import {
   gbToTb,
   hasUnsavedChanges,
@@ -24,7 +28,12 @@ const PROFILE = {
 };
 const loaded: SettingsFormState = settingsReducer(undefined, {
   type: 'loaded',
-  value: { profile: PROFILE, policy: DEFAULT_HOSPITAL_POLICY, deidentification: DEFAULT_DEIDENTIFICATION_POLICY },
+  value: {
+    profile: PROFILE,
+    policy: DEFAULT_HOSPITAL_POLICY,
+    deidentification: DEFAULT_DEIDENTIFICATION_POLICY,
+    notifications: DEFAULT_NOTIFICATION_PREFERENCES,
+  },
 })!;
 
 describe('hospital settings form', () => {
@@ -34,6 +43,11 @@ describe('hospital settings form', () => {
     expect(hasUnsavedChanges(changed)).toBe(true);
     expect(hasUnsavedChanges(settingsReducer(changed, { type: 'discard' })!)).toBe(false);
     expect(settingsReducer(undefined, { type: 'discard' })).toBeUndefined();
+    const sms = settingsReducer(loaded, {
+      type: 'notifications',
+      value: { ...DEFAULT_NOTIFICATION_PREFERENCES, sms: true },
+    })!;
+    expect(hasUnsavedChanges(sms)).toBe(true);
   });
 
   it("gives the profile's validation messages in the product's words", () => {

@@ -4,7 +4,11 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import { DEFAULT_HOSPITAL_POLICY, DEFAULT_SYSTEM_POLICY } from '#shared/schemas/api/policies.ts';
+import {
+  DEFAULT_HOSPITAL_POLICY,
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  DEFAULT_SYSTEM_POLICY,
+} from '#shared/schemas/api/policies.ts';
 import { system } from '#web/components/ui/provider.tsx';
 import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 import { HospitalSettingsPage } from '#web/features/hospital-settings/components/hospital-settings-page.tsx';
@@ -49,7 +53,15 @@ beforeEach(() => {
   );
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) => answer(url.endsWith('/deidentification-policy') ? DEID : SETTINGS)),
+    vi.fn(async (url: string) =>
+      answer(
+        url.endsWith('/deidentification-policy')
+          ? DEID
+          : url.endsWith('/notification-preferences')
+            ? DEFAULT_NOTIFICATION_PREFERENCES
+            : SETTINGS,
+      ),
+    ),
   );
 });
 afterEach(() => {

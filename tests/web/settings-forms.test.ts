@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   avatarProblem,
   EMPTY_PASSWORD_FORM,
-  NOTIFICATION_CHANNELS,
-  NOTIFICATION_TOPICS,
   passwordErrors,
   settingsTabs,
 } from '#web/features/settings/utils/settings-forms.ts';
+import { NOTIFICATION_CHANNELS, NOTIFICATION_TOPICS } from '#web/components/notification-preferences.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES, NotificationPreferencesSchema } from '#shared/schemas/api/policies.ts';
 
 describe('settings page forms', () => {

@@ -3,7 +3,12 @@ import {
   DeidentificationPolicyResponseSchema,
   type DeidentificationPolicy,
 } from '#shared/schemas/api/hospital-admin.ts';
-import { HospitalSettingsSchema, type PutHospitalSettingsRequest } from '#shared/schemas/api/policies.ts';
+import {
+  HospitalSettingsSchema,
+  NotificationPreferencesSchema,
+  type NotificationPreferences,
+  type PutHospitalSettingsRequest,
+} from '#shared/schemas/api/policies.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
 export const hospitalSettingsKey = '/api/hospital-admin/settings';
@@ -23,4 +28,14 @@ export function useDeidentificationPolicy() {
 
 export function saveDeidentificationPolicy(body: DeidentificationPolicy) {
   return apiRequest(deidentificationKey, DeidentificationPolicyResponseSchema, { method: 'PUT', body });
+}
+
+export const preferencesKey = '/api/me/notification-preferences';
+
+export function useMyNotificationPreferences() {
+  return useSWR(preferencesKey, () => apiRequest(preferencesKey, NotificationPreferencesSchema));
+}
+
+export function saveMyNotificationPreferences(body: NotificationPreferences) {
+  return apiRequest(preferencesKey, NotificationPreferencesSchema, { method: 'PUT', body });
 }

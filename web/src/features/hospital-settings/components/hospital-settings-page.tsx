@@ -26,6 +26,7 @@ import {
   type HospitalProfile,
   type Policy,
 } from '#shared/schemas/api/policies.ts';
+import { NotificationPreferencesFields } from '#web/components/notification-preferences-fields.tsx';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
@@ -36,8 +37,10 @@ import { formatBytes } from '#web/lib/format.ts';
 import {
   saveDeidentificationPolicy,
   saveHospitalSettings,
+  saveMyNotificationPreferences,
   useDeidentificationPolicy,
   useHospitalSettings,
+  useMyNotificationPreferences,
 } from '#web/features/hospital-settings/api/hospital-settings-api.ts';
 import {
   gbToTb,
@@ -139,26 +142,29 @@ const numberOr = (text: string, fallback: number) =>
 export function HospitalSettingsPage() {
   const settings = useHospitalSettings();
   const deid = useDeidentificationPolicy();
+  const preferences = useMyNotificationPreferences();
   const [state, dispatch] = useReducer(settingsReducer, undefined);
   const [tab, setTab] = useState<string>('profile');
   const [saving, setSaving] = useState(false);
   const [showErrors, setShowErrors] = useState(false);
 
   useEffect(() => {
-    if (!settings.data || !deid.data) return;
+    if (!settings.data || !deid.data || !preferences.data) return;
     dispatch({
       type: 'loaded',
       value: {
         profile: profileDraft(settings.data.profile),
         policy: settings.data.policy,
         deidentification: { defaults: deid.data.defaults, uploaderMayChange: deid.data.uploaderMayChange },
+        notifications: preferences.data,
       },
     });
-  }, [settings.data, deid.data]);
+  }, [settings.data, deid.data, preferences.data]);
 
   const errors = useMemo(() => (state ? profileErrors(state.draft.profile) : {}), [state]);
 
-  if (settings.error || deid.error) return <ErrorBox message={errorMessage(settings.error ?? deid.error)} />;
+  const loadError = settings.error ?? deid.error ?? preferences.error;
+  if (loadError) return <ErrorBox message={errorMessage(loadError)} />;
   if (!state || !settings.data) return <PageSpinner />;
 
   const { policy, profile, deidentification } = state.draft;
@@ -181,13 +187,19 @@ export function HospitalSettingsPage() {
     try {
       const saved = await saveHospitalSettings({ profile: current.draft.profile, policy: current.draft.policy });
       const savedDeid = await saveDeidentificationPolicy(current.draft.deidentification);
-      await Promise.all([settings.mutate(saved, { revalidate: false }), deid.mutate(savedDeid, { revalidate: false })]);
+      const savedPreferences = await saveMyNotificationPreferences(current.draft.notifications);
+      await Promise.all([
+        settings.mutate(saved, { revalidate: false }),
+        deid.mutate(savedDeid, { revalidate: false }),
+        preferences.mutate(savedPreferences, { revalidate: false }),
+      ]);
       dispatch({
         type: 'loaded',
         value: {
           profile: profileDraft(saved.profile),
           policy: saved.policy,
           deidentification: { defaults: savedDeid.defaults, uploaderMayChange: savedDeid.uploaderMayChange },
+          notifications: savedPreferences,
         },
       });
       toaster.create({ type: 'success', title: 'Settings saved' });
@@ -518,11 +530,16 @@ export function HospitalSettingsPage() {
         <Tabs.Content value="notifications">
           <Card.Root>
             <Card.Body>
-              <Text>
-                Storage notifications are raised at {policy.storageCompute.alertThresholds.warning}% (warning) and{' '}
-                {policy.storageCompute.alertThresholds.critical}% (critical) of the storage cap. Each user chooses how
-                they receive them in Settings → Notifications.
-              </Text>
+              <Stack gap="4" maxW="xl">
+                <Text color="fg.muted">
+                  Storage notifications are raised at {policy.storageCompute.alertThresholds.warning}% (warning) and{' '}
+                  {policy.storageCompute.alertThresholds.critical}% (critical) of the storage cap.
+                </Text>
+                <NotificationPreferencesFields
+                  value={state.draft.notifications}
+                  onChange={(value) => dispatch({ type: 'notifications', value })}
+                />
+              </Stack>
             </Card.Body>
           </Card.Root>
         </Tabs.Content>

@@ -5,15 +5,22 @@ import {
   THRESHOLD_MAX,
   THRESHOLD_STEP,
   type HospitalProfile,
+  type NotificationPreferences,
   type Policy,
   type ShareScope,
 } from '#shared/schemas/api/policies.ts';
 
 /**
- * What the hospital settings page edits: the profile, the hospital's own policy and its de-identification policy
- * (docs/screens.md#hospital-settings-page).
+ * What the hospital settings page edits: the profile, the hospital's own policy, its de-identification policy and the
+ * admin's notification preferences (docs/screens.md#hospital-settings-page).
  */
-export type SettingsDraft = { profile: HospitalProfile; policy: Policy; deidentification: DeidentificationPolicy };
+export type SettingsDraft = {
+  profile: HospitalProfile;
+  policy: Policy;
+  deidentification: DeidentificationPolicy;
+  /** The admin's own notification preferences (the notifications tab). */
+  notifications: NotificationPreferences;
+};
 
 export type SettingsFormState = { saved: SettingsDraft; draft: SettingsDraft };
 
@@ -22,6 +29,7 @@ export type SettingsAction =
   | { type: 'profile'; field: keyof HospitalProfile; value: string }
   | { type: 'policy'; change: (policy: Policy) => Policy }
   | { type: 'deidentification'; value: DeidentificationPolicy }
+  | { type: 'notifications'; value: NotificationPreferences }
   | { type: 'discard' };
 
 /** Undefined until the settings are loaded; every edit before that is ignored. */
@@ -38,6 +46,8 @@ export function settingsReducer(
       return { ...state, draft: { ...state.draft, policy: action.change(state.draft.policy) } };
     case 'deidentification':
       return { ...state, draft: { ...state.draft, deidentification: action.value } };
+    case 'notifications':
+      return { ...state, draft: { ...state.draft, notifications: action.value } };
     case 'discard':
       return { ...state, draft: state.saved };
   }

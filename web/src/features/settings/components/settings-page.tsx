@@ -1,12 +1,8 @@
 import { Avatar, Button, Card, Heading, HStack, Input, Stack, Switch, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import type { Role } from '#shared/auth/roles.ts';
-import {
-  NOTIFICATION_FREQUENCIES,
-  type NotificationPreferences,
-  type Policy,
-  type UserProfile,
-} from '#shared/schemas/api/policies.ts';
+import type { NotificationPreferences, Policy, UserProfile } from '#shared/schemas/api/policies.ts';
+import { NotificationPreferencesFields } from '#web/components/notification-preferences-fields.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
@@ -28,9 +24,6 @@ import {
 import {
   avatarProblem,
   EMPTY_PASSWORD_FORM,
-  FREQUENCY_LABELS,
-  NOTIFICATION_CHANNELS,
-  NOTIFICATION_TOPICS,
   passwordErrors,
   settingsTabs,
   type PasswordForm,
@@ -237,32 +230,7 @@ function NotificationsTab() {
   const dirty = JSON.stringify(draft) !== JSON.stringify(preferences.data);
   return (
     <Stack gap="4" maxW="xl">
-      <Heading size="md">Channels</Heading>
-      {NOTIFICATION_CHANNELS.map((c) => (
-        <Toggle
-          key={c.key}
-          label={c.label}
-          checked={draft[c.key]}
-          onChange={(on) => setDraft({ ...draft, [c.key]: on })}
-        />
-      ))}
-      <FormField label="Frequency">
-        <Select
-          aria-label="Frequency"
-          value={draft.frequency}
-          options={NOTIFICATION_FREQUENCIES.map((f) => ({ value: f, label: FREQUENCY_LABELS[f] }))}
-          onChange={(value) => setDraft({ ...draft, frequency: value as NotificationPreferences['frequency'] })}
-        />
-      </FormField>
-      <Heading size="md">Topics</Heading>
-      {NOTIFICATION_TOPICS.map((t) => (
-        <Toggle
-          key={t.key}
-          label={t.label}
-          checked={draft[t.key]}
-          onChange={(on) => setDraft({ ...draft, [t.key]: on })}
-        />
-      ))}
+      <NotificationPreferencesFields value={draft} onChange={setDraft} />
       <HStack>
         <Button onClick={() => void save()} loading={saving} disabled={!dirty}>
           Save Preferences

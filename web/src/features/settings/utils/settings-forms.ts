@@ -1,5 +1,5 @@
 import type { Role } from '#shared/auth/roles.ts';
-import { AVATAR_MAX_BYTES, AVATAR_TYPES, type NotificationPreferences } from '#shared/schemas/api/policies.ts';
+import { AVATAR_MAX_BYTES, AVATAR_TYPES } from '#shared/schemas/api/policies.ts';
 import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
 
 /** Tabs of the settings page by role (docs/screens.md#settings-page): System and Storage for the two admin roles. */
@@ -34,25 +34,3 @@ export function passwordErrors(form: PasswordForm): Partial<Record<keyof Passwor
   if (form.confirmPassword !== form.newPassword) errors.confirmPassword = 'Passwords do not match';
   return errors;
 }
-
-/** The preference switches with their labels, in the order the page shows them. */
-export const NOTIFICATION_CHANNELS: { key: 'email' | 'push' | 'sms'; label: string }[] = [
-  { key: 'email', label: 'Email' },
-  { key: 'push', label: 'Push' },
-  { key: 'sms', label: 'SMS' },
-];
-export const NOTIFICATION_TOPICS: {
-  key: keyof Omit<NotificationPreferences, 'email' | 'push' | 'sms' | 'frequency'>;
-  label: string;
-}[] = [
-  { key: 'usageThresholds', label: 'Usage thresholds' },
-  { key: 'billingAlerts', label: 'Billing alerts' },
-  { key: 'complianceAlerts', label: 'Compliance alerts' },
-  { key: 'teamActivity', label: 'Team activity' },
-  { key: 'securityEvents', label: 'Security events' },
-];
-export const FREQUENCY_LABELS: Record<NotificationPreferences['frequency'], string> = {
-  immediate: 'Immediate',
-  daily: 'Daily digest',
-  weekly: 'Weekly digest',
-};
