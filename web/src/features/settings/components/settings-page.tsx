@@ -5,7 +5,6 @@ import type { NotificationPreferences, Policy, UserProfile } from '#shared/schem
 import { NotificationPreferencesFields } from '#web/components/notification-preferences-fields.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
-import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatBytes } from '#web/lib/format.ts';
