@@ -27,6 +27,8 @@ export type Grants = {
   pseudonymSecret?: true;
   /** Administers users and group membership in the one user pool. */
   userPoolAdmin?: true;
+  /** Scans the table (dynamodb:Scan): only a scheduled job that walks every hospital. */
+  scansTable?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -34,7 +36,7 @@ export type EnvName = (typeof ENV)[keyof typeof ENV];
 export type FunctionDeclaration = Grants & {
   /** Construct id in its stack and name of the function in the twin. */
   id: string;
-  kind: 'api' | 'pipeline' | 'trigger';
+  kind: 'api' | 'pipeline' | 'trigger' | 'job';
   /** Entry file relative to the repository root; it exports `handler`. */
   entry: string;
   description: string;
@@ -51,7 +53,8 @@ export type FunctionDeclaration = Grants & {
 export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Health answers once the table and each bucket respond: describe and list only, never an item or object.
   health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
-  auth: { table: 'readWrite' },
+  // Avatars: presigned PUT and GET in the assets bucket (docs/domain.md#settings).
+  auth: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
   // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
   // changes their group. List pages carry tokens sealed with the pseudonymisation key.
   hospitals: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
@@ -245,6 +248,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     // ListBucket, which HeadBucket also needs.
     if (access.includes('list')) statements.push({ actions: ['s3:ListBucket'], resources: [arns.buckets[bucket]] });
   }
+  if (grants.scansTable) statements.push({ actions: ['dynamodb:Scan'], resources: [arns.table] });
   if (grants.startsPipeline) statements.push({ actions: ['states:StartExecution'], resources: [arns.stateMachine] });
   if (grants.pseudonymSecret) {
     statements.push({
@@ -263,6 +267,50 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     });
   }
   return statements;
+}
+
+/** A function run on a schedule: an EventBridge rule in the cloud, an interval in the local twin. */
+export type ScheduledJob = {
+  id: string;
+  entry: string;
+  description: string;
+  /** EventBridge cron fields (UTC). */
+  cron: { minute: string; hour: string };
+  /** How often the twin runs it. */
+  localEveryMs: number;
+  timeoutSeconds: number;
+  grants: Grants;
+};
+
+export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
+  {
+    // Walks every hospital (a scan for the hospital items) and deletes expired datasets with their objects, as a
+    // user's delete does (docs/pipeline.md#data-retention).
+    id: 'ApplyRetention',
+    entry: 'functions/jobs/apply-retention.ts',
+    description: 'Data retention: deletes datasets older than the policy in force',
+    cron: { minute: '0', hour: '3' },
+    localEveryMs: 60 * 60 * 1000,
+    timeoutSeconds: 900,
+    grants: {
+      table: 'readWrite',
+      scansTable: true,
+      buckets: { uploads: ['delete', 'list'], studies: ['delete', 'list'], assets: ['delete', 'list'] },
+    },
+  },
+];
+
+export function scheduledJobDeclaration(job: ScheduledJob): FunctionDeclaration {
+  return {
+    id: `${job.id}Function`,
+    kind: 'job',
+    entry: job.entry,
+    description: job.description,
+    memoryMb: 512,
+    timeoutSeconds: job.timeoutSeconds,
+    ...job.grants,
+    env: environmentOf(job.grants, 'job'),
+  };
 }
 
 /**

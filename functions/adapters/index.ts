@@ -11,9 +11,11 @@ import { createIdentityAdmin } from './cognito/identity-admin.ts';
 import { describeTable } from './dynamo/health.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createRunSlotStore } from './dynamo/run-slots.ts';
+import { createSettingsStore } from './dynamo/settings-store.ts';
+import { createAvatarSigner } from './s3/avatar-signer.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
 import { createPageTokens, createPseudonymizer } from './crypto.ts';
-import { createObjectStore } from './s3/object-store.ts';
+import { createObjectStore, createS3Client } from './s3/object-store.ts';
 import { createSecretSource } from './secrets.ts';
 import { createPipelineStarter } from './sfn/pipeline-starter.ts';
 import type { BucketName } from '#shared/domain/storage.ts';
@@ -63,6 +65,11 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
       userPoolId: () => requireResource(env, ENV.USER_POOL_ID),
     }),
     policies: createPolicyRepository(table),
+    settings: createSettingsStore(table),
+    avatars: createAvatarSigner(
+      createS3Client(region, env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT),
+      () => buckets.assets,
+    ),
     uploads: createUploadRepository(table),
     objects,
     pipeline: createPipelineStarter({ region, stateMachineArn: env.STATE_MACHINE_ARN, endpoint: env.SFN_ENDPOINT }),

@@ -11,6 +11,8 @@ import type {
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
+import type { AvatarSigner } from '#shared/domain/policies/me-settings.ts';
+import type { SettingsStore } from '#shared/domain/policies/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 
@@ -29,6 +31,9 @@ export type ServerDeps = {
   /** The user pool's administration (groups, disable/enable, global sign-out). */
   identity: IdentityAdmin;
   policies: DeidentificationPolicies;
+  /** Policies of every level, user settings and notifications (docs/domain.md#policies-and-inheritance). */
+  settings: SettingsStore;
+  avatars: AvatarSigner;
   uploads: UploadRepository;
   objects: ObjectStore;
   pipeline: PipelineStarter;

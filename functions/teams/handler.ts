@@ -5,8 +5,10 @@ import { handler as changeMemberPermissions } from './change-member-permissions.
 import { handler as changeMemberRole } from './change-member-role.ts';
 import { handler as createTeam } from './create-team.ts';
 import { handler as getTeam } from './get-team.ts';
+import { handler as getTeamPolicy } from './get-team-policy.ts';
 import { handler as listMembers } from './list-members.ts';
 import { handler as listTeams } from './list-teams.ts';
+import { handler as putTeamPolicy } from './put-team-policy.ts';
 import { handler as removeMember } from './remove-member.ts';
 import { handler as restoreTeam } from './restore-team.ts';
 import { handler as updateTeam } from './update-team.ts';
@@ -22,6 +24,8 @@ const route = dispatch({
   'PATCH /api/teams/{teamId}/members/{memberId}/role': changeMemberRole,
   'PATCH /api/teams/{teamId}/members/{memberId}/permissions': changeMemberPermissions,
   'DELETE /api/teams/{teamId}/members/{memberId}': removeMember,
+  'GET /api/teams/{teamId}/policy': getTeamPolicy,
+  'PUT /api/teams/{teamId}/policy': putTeamPolicy,
 });
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {

@@ -1,4 +1,4 @@
-import { MAX_ENHANCED_FILES, MAX_FILE_BYTES } from '#shared/schemas/api/uploads.ts';
+import { MAX_DECLARABLE_FILE_BYTES, MAX_ENHANCED_FILES } from '#shared/schemas/api/uploads.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
@@ -8,7 +8,7 @@ function limitIssue(issues: { code: string; path: PropertyKey[] }[]) {
   if (issues.some((i) => i.code === 'too_big' && i.path.length === 1 && i.path[0] === 'files'))
     return new ValidationError('TOO_MANY_FILES', { n: MAX_ENHANCED_FILES });
   if (issues.some((i) => i.code === 'too_big' && i.path.at(-1) === 'sizeBytes'))
-    return new ValidationError('FILE_TOO_LARGE', { n: MAX_FILE_BYTES });
+    return new ValidationError('FILE_TOO_LARGE', { n: MAX_DECLARABLE_FILE_BYTES });
   return undefined;
 }
 

@@ -5,7 +5,12 @@ import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ENV } from '#shared/env.ts';
 import type { ApiDomain } from '#shared/api/routes.ts';
-import { apiFunctionDeclarations, type FunctionDeclaration } from '#infra/function-declarations.ts';
+import {
+  apiFunctionDeclarations,
+  SCHEDULED_JOBS,
+  scheduledJobDeclaration,
+  type FunctionDeclaration,
+} from '#infra/function-declarations.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
 import { setDeps } from '#functions/lib/deps.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
@@ -328,6 +333,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       apiFunctions.set(domain, fn);
     }
     await seedDemo(cognito, ids, demo.value);
+    // Scheduled jobs (data retention): the cloud's EventBridge rules stand in as intervals, each run one at a time.
+    for (const job of SCHEDULED_JOBS) {
+      const fn = createLocalFunction(localFunctionSpec(scheduledJobDeclaration(job), resources), { log });
+      let running = false;
+      const timer = setInterval(() => {
+        if (running || !ready) return;
+        running = true;
+        fn.invoke({ source: 'local.schedule', job: job.id })
+          .catch((error: unknown) => log(`${job.id} failed: ${error instanceof Error ? error.name : 'error'}`))
+          .finally(() => (running = false));
+      }, job.localEveryMs);
+      timer.unref();
+      closers.push(() => clearInterval(timer));
+      closers.push(() => fn.close());
+    }
 
     if (options.buildSite !== false && siteSourcesExist() && siteNeedsBuild()) {
       const started = Date.now();

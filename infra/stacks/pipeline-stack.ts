@@ -14,7 +14,14 @@ import {
 import { MAX_CONCURRENT_RUNS_PER_HOSPITAL } from '#shared/domain/pipeline/run-slots.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
-import { PIPELINE_TASK_GRANTS, pipelineTaskDeclaration } from '#infra/function-declarations.ts';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import {
+  PIPELINE_TASK_GRANTS,
+  pipelineTaskDeclaration,
+  SCHEDULED_JOBS,
+  scheduledJobDeclaration,
+} from '#infra/function-declarations.ts';
 import { resourceNames } from '#infra/resource-names.ts';
 
 /** Re-exported for tests and tools that list the pipeline's functions. */
@@ -35,6 +42,8 @@ export class PipelineStack extends Stack {
   readonly stateMachine: StateMachine;
   readonly taskFunctions: Record<string, ImagingFunction>;
   readonly definitionSubstitutions: Record<string, string>;
+  /** Scheduled jobs (data retention), each with its EventBridge rule. */
+  readonly jobFunctions: Record<string, ImagingFunction>;
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
     super(scope, id, props);
@@ -44,6 +53,7 @@ export class PipelineStack extends Stack {
     this.taskFunctions = Object.fromEntries(
       ALL_PIPELINE_TASKS.map((task) => [task.state, this.createTaskFunction(task, props)]),
     );
+    this.jobFunctions = this.createScheduledJobs(props);
     this.definitionSubstitutions = Object.fromEntries(
       ALL_PIPELINE_TASKS.map((task) => [taskArnVariable(task.state), this.taskFunctions[task.state]!.functionArn]),
     );
@@ -82,6 +92,27 @@ export class PipelineStack extends Stack {
         reason:
           'The state machine role has one policy of its own: invoke exactly the task functions, deliver logs, trace.',
       },
+    );
+  }
+
+  /** One function per scheduled job and the EventBridge rule that invokes it (docs/pipeline.md#data-retention). */
+  private createScheduledJobs(props: PipelineStackProps): Record<string, ImagingFunction> {
+    return Object.fromEntries(
+      SCHEDULED_JOBS.map((job) => {
+        const fn = new ImagingFunction(this, {
+          config: props.config,
+          declaration: scheduledJobDeclaration(job),
+          dataKey: props.dataKey,
+          pseudonymSecret: props.pseudonymSecret,
+          reservedConcurrency: 1,
+        });
+        new Rule(this, `${job.id}Schedule`, {
+          description: job.description,
+          schedule: Schedule.cron({ minute: job.cron.minute, hour: job.cron.hour }),
+          targets: [new LambdaFunction(fn, { retryAttempts: 2 })],
+        });
+        return [job.id, fn];
+      }),
     );
   }
 

@@ -51,6 +51,19 @@ import {
   PartUrlsResponseSchema,
   UploadSessionSchema,
 } from '#shared/schemas/api/uploads.ts';
+import {
+  AvatarUploadRequestSchema,
+  AvatarUploadResponseSchema,
+  HospitalSettingsSchema,
+  NotificationPreferencesSchema,
+  PutHospitalSettingsRequestSchema,
+  PutSystemPolicyRequestSchema,
+  PutTeamPolicyRequestSchema,
+  SystemPolicyResponseSchema,
+  TeamPolicyResponseSchema,
+  UpdateUserProfileRequestSchema,
+  UserProfileResponseSchema,
+} from '#shared/schemas/api/policies.ts';
 import type { RouteKey } from './routes.ts';
 
 /** Schemas of each route: the handlers parse with them and the OpenAPI document is generated from them. */
@@ -200,6 +213,25 @@ export const ROUTE_SCHEMAS = {
   },
   'POST /api/users/{userId}/disable': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
   'POST /api/users/{userId}/enable': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
+
+  'GET /api/me/profile': { response: UserProfileResponseSchema },
+  'PUT /api/me/profile': { body: UpdateUserProfileRequestSchema, response: UserProfileResponseSchema },
+  'POST /api/me/avatar': { body: AvatarUploadRequestSchema, response: AvatarUploadResponseSchema },
+  'GET /api/me/notification-preferences': { response: NotificationPreferencesSchema },
+  'PUT /api/me/notification-preferences': {
+    body: NotificationPreferencesSchema,
+    response: NotificationPreferencesSchema,
+  },
+  'GET /api/system/policy': { response: SystemPolicyResponseSchema },
+  'PUT /api/system/policy': { body: PutSystemPolicyRequestSchema, response: SystemPolicyResponseSchema },
+  'GET /api/hospital-admin/settings': { response: HospitalSettingsSchema },
+  'PUT /api/hospital-admin/settings': { body: PutHospitalSettingsRequestSchema, response: HospitalSettingsSchema },
+  'GET /api/teams/{teamId}/policy': { path: TeamPath, response: TeamPolicyResponseSchema },
+  'PUT /api/teams/{teamId}/policy': {
+    path: TeamPath,
+    body: PutTeamPolicyRequestSchema,
+    response: TeamPolicyResponseSchema,
+  },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 
 export { ApiErrorSchema };

@@ -40,6 +40,8 @@ export function hospitalSearchTokens(h: { name: string; city?: string | null }):
 export type ItemKey = Record<string, string>;
 
 export const hospitalPk = (hospitalId: string) => `H#${hospitalId}`;
+/** The partition of what belongs to no hospital (the system maximums); `_` is outside the id alphabet. */
+export const SYSTEM_PARTITION_ID = '_system';
 const auditPk = (hospitalId: string) => `H#${hospitalId}#AUDIT`;
 
 export const keys = {
@@ -114,6 +116,27 @@ export const keys = {
   hospitalSlug: (slug: string): ItemKey => ({ [P.pk]: SYSTEM_PK, [P.sk]: `SLUG#${slug}` }),
   /** Counters over every hospital for the Hospital Management summary cards (docs/domain.md#counters). */
   hospitalSummary: (): ItemKey => ({ [P.pk]: SYSTEM_PK, [P.sk]: 'SUMMARY#HOSPITALS' }),
+  /**
+   * Policies (docs/domain.md#policies-and-inheritance): the system maximums in the one partition that is no
+   * hospital's (`H#_system`: a hospital id never holds `_`), each hospital's policy and each team's overrides.
+   */
+  systemPolicy: (): ItemKey => ({ [P.pk]: hospitalPk(SYSTEM_PARTITION_ID), [P.sk]: 'POLICY#SYSTEM' }),
+  hospitalPolicy: (hospitalId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: 'POLICY#HOSPITAL' }),
+  teamPolicy: (hospitalId: string, teamId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `POLICY#TEAM#${teamId}`,
+  }),
+  /** A user's notification preferences (absent = the defaults). */
+  notificationPreferences: (hospitalId: string, userId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `PREFS#${userId}`,
+  }),
+  /** The hospital's notifications, oldest first by sort key. */
+  notification: (hospitalId: string, n: { createdAt: string; id: string }): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `NOTIF#${n.createdAt}#${n.id}`,
+  }),
+  notificationPrefix: 'NOTIF#',
   /** gsi3: find a user by e-mail (case-insensitive), e.g. for invitations and sign-in bookkeeping. */
   userByEmail: (email: string): ItemKey => ({ [G3.pk]: `EMAIL#${email.toLowerCase()}`, [G3.sk]: 'USER' }),
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { pipelineFunctionDeclarations } from '#infra/function-declarations.ts';
+import {
+  apiFunctionDeclarations,
+  pipelineFunctionDeclarations,
+  SCHEDULED_JOBS,
+  scheduledJobDeclaration,
+} from '#infra/function-declarations.ts';
 import { localStatements, type TwinResources } from '#infra/local/function-runtime.ts';
 import { isAllowed, permissionsFor } from '#infra/local/grant-check.ts';
 
@@ -68,5 +73,19 @@ describe("the twin's IAM check", () => {
     expect(allowed('DynamoDBDocumentClient', 'UpdateCommand', { TableName: 'another-table' })).toBe(false);
     expect(allowed('SFNClient', 'StartExecutionCommand', { stateMachineArn: resources.stateMachineArn })).toBe(false);
     expect(allowed('SecretsManagerClient', 'GetSecretValueCommand', { SecretId: 'x' })).toBe(false);
+  });
+
+  it('lets the retention job, and no API function, scan the table in the twin', () => {
+    const scan = { TableName: 'imaging-local' };
+    const job = localStatements(scheduledJobDeclaration(SCHEDULED_JOBS[0]!), resources);
+    expect(permissionsFor('DynamoDBDocumentClient', 'ScanCommand', scan, scope).every((p) => isAllowed(job, p))).toBe(
+      true,
+    );
+    for (const declaration of Object.values(apiFunctionDeclarations())) {
+      const statements = localStatements(declaration!, resources);
+      expect(
+        permissionsFor('DynamoDBDocumentClient', 'ScanCommand', scan, scope).every((p) => isAllowed(statements, p)),
+      ).toBe(false);
+    }
   });
 });

@@ -6,6 +6,11 @@ import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import {
+  DEFAULT_HOSPITAL_POLICY,
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  DEFAULT_SYSTEM_POLICY,
+} from '#shared/schemas/api/policies.ts';
 import { uploadKeys } from '#shared/domain/object-keys.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
@@ -285,8 +290,87 @@ const teamManagers = (ok: number): Record<Actor, number> => ({
   TEAM_MEMBER: 403,
   GUEST: 403,
 });
+const systemAdmins = (get: boolean): Record<Actor, number> => ({
+  SUPER_ADMIN: 200,
+  HOSPITAL_ADMIN: get ? 200 : 403,
+  TEAM_LEAD: 403,
+  TEAM_MEMBER: 403,
+  GUEST: 403,
+  OTHER_HOSPITAL: 403,
+  ANONYMOUS: 401,
+});
+/** The team's lead or a hospital admin; the other hospital's lead does not find the team. */
+const teamLeads = (ok: number): Record<Actor, number> => ({ ...staff(ok, ok, 403), OTHER_HOSPITAL: 404 });
+/** The seeded profile of the hospital, so saving it changes nothing another test reads. */
+const NORTHSIDE_PROFILE = {
+  name: 'Northside General',
+  email: 'contact@northside.demo.local',
+  phone: '+1 312 555 0100',
+  address: '100 North Lake Shore Drive',
+  billingContact: 'billing@northside.demo.local',
+};
 
 const EXPECTATIONS: Record<string, Case> = {
+  'GET /api/me/profile': {
+    prepare: async () => ({ method: 'GET', path: '/api/me/profile' }),
+    expect: everyone(200, 401),
+  },
+  'PUT /api/me/profile': {
+    prepare: async () => ({ method: 'PUT', path: '/api/me/profile', body: { phone: '+1 312 555 0123' } }),
+    expect: everyone(200, 401),
+  },
+  'POST /api/me/avatar': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/me/avatar',
+      body: { contentType: 'image/png', sizeBytes: 1000 },
+    }),
+    expect: everyone(200, 401),
+  },
+  'GET /api/me/notification-preferences': {
+    prepare: async () => ({ method: 'GET', path: '/api/me/notification-preferences' }),
+    expect: everyone(200, 401),
+  },
+  'PUT /api/me/notification-preferences': {
+    prepare: async () => ({
+      method: 'PUT',
+      path: '/api/me/notification-preferences',
+      body: DEFAULT_NOTIFICATION_PREFERENCES,
+    }),
+    expect: everyone(200, 401),
+  },
+  'GET /api/system/policy': {
+    prepare: async () => ({ method: 'GET', path: '/api/system/policy' }),
+    expect: systemAdmins(true),
+  },
+  'PUT /api/system/policy': {
+    prepare: async () => ({ method: 'PUT', path: '/api/system/policy', body: { policy: DEFAULT_SYSTEM_POLICY } }),
+    expect: systemAdmins(false),
+  },
+  'GET /api/hospital-admin/settings': {
+    prepare: async () => ({ method: 'GET', path: '/api/hospital-admin/settings' }),
+    expect: hospitalAdmins(200),
+  },
+  'PUT /api/hospital-admin/settings': {
+    prepare: async () => ({
+      method: 'PUT',
+      path: '/api/hospital-admin/settings',
+      body: { profile: NORTHSIDE_PROFILE, policy: DEFAULT_HOSPITAL_POLICY },
+    }),
+    expect: hospitalAdmins(200),
+  },
+  'GET /api/teams/{teamId}/policy': {
+    prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}/policy` }),
+    expect: teamLeads(200),
+  },
+  'PUT /api/teams/{teamId}/policy': {
+    prepare: async () => ({
+      method: 'PUT',
+      path: `/api/teams/${TEAM}/policy`,
+      body: { overrides: { patientShare: { maxOpens: 3 } } },
+    }),
+    expect: teamLeads(200),
+  },
   'GET /api/health': { prepare: async () => ({ method: 'GET', path: '/api/health' }), expect: everyone(200, 200) },
   'GET /api/openapi.json': {
     prepare: async () => ({ method: 'GET', path: '/api/openapi.json' }),

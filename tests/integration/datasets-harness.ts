@@ -34,6 +34,7 @@ import { createDirectory } from '#functions/adapters/dynamo/directory.ts';
 import { createOrganisationStore } from '#functions/adapters/dynamo/organisation.ts';
 import { createPolicyRepository } from '#functions/adapters/dynamo/policies-repository.ts';
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
+import { createSettingsStore } from '#functions/adapters/dynamo/settings-store.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
 import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
 import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
@@ -256,8 +257,15 @@ export async function startHarness(): Promise<Harness> {
       signOut: async (username) => void identityCalls.push(`signOut ${username}`),
     },
     policies: createPolicyRepository(table),
+    settings: createSettingsStore(table),
     uploads: createUploadRepository(table),
     objects,
+    // Avatars are signed for the in-memory store like its other URLs.
+    avatars: {
+      presignPut: async (key, contentType, size, ttl) =>
+        `https://memory.invalid/assets/${key}?X-Amz-Expires=${ttl}&type=${encodeURIComponent(contentType)}&size=${size}`,
+      presignGet: (key, ttl) => objects.presignGet('assets', key, ttl),
+    },
     pipeline: {
       start: async (input) => {
         started.push(input);

@@ -5,56 +5,73 @@ import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
-import type { AuditLog, DatasetRepository } from './ports.ts';
+import type { AuditLog, DatasetRecord, DatasetRepository } from './ports.ts';
 
 /** Statuses in which a pipeline stage is writing objects: deleting then would race it. */
-const PROCESSING_STAGES: readonly string[] = ['ANONYMIZING', 'CLASSIFYING', 'PROCESSING'];
+export const PROCESSING_STAGES: readonly string[] = ['ANONYMIZING', 'CLASSIFYING', 'PROCESSING'];
 
 /**
  * Deletes a dataset: its objects in every bucket (raw uploads, de-identified DICOM, assets) and all of its items.
  * The audit trail stays (it lives in the hospital's audit partition) and gains a DATASET_DELETED event.
  */
-export async function deleteDataset(
-  datasetId: string,
-  caller: Caller,
-  deps: {
-    datasets: DatasetRepository;
-    audit: AuditLog;
-    objects: ObjectStore;
-    uploads: UploadRepository;
-    organisation: OrganisationCounters;
-  },
-): Promise<void> {
+export type DeleteDatasetDeps = {
+  datasets: DatasetRepository;
+  audit: AuditLog;
+  objects: ObjectStore;
+  uploads: UploadRepository;
+  organisation: OrganisationCounters;
+};
+
+export async function deleteDataset(datasetId: string, caller: Caller, deps: DeleteDatasetDeps): Promise<void> {
   const dataset = await loadVisibleDataset(caller, datasetId, deps);
   requirePermission(caller, 'DELETE_DATA');
+  await removeDataset(
+    dataset,
+    { actorUserId: caller.userId, actorName: `${caller.firstName} ${caller.lastName}` },
+    'DATASET_DELETED',
+    deps,
+  );
+}
+
+/**
+ * Removes a dataset the caller (a user, or the retention job: docs/pipeline.md#data-retention) may remove: refused
+ * while a stage writes its objects, otherwise its objects in every bucket, its items, and one audit event.
+ */
+export async function removeDataset(
+  dataset: DatasetRecord,
+  actor: { actorUserId: string; actorName: string },
+  action: 'DATASET_DELETED' | 'DATASET_RETENTION_EXPIRED',
+  deps: DeleteDatasetDeps,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  const { hospitalId, id: datasetId } = dataset;
   if (PROCESSING_STAGES.includes(dataset.status)) throw new InvalidStateError();
   if (dataset.uploadSessionId) {
     // An UPLOADING dataset whose upload is finished has a pipeline run about to write: wait for it to end.
-    const session = await deps.uploads.getSession(caller.hospitalId, dataset.uploadSessionId);
+    const session = await deps.uploads.getSession(hospitalId, dataset.uploadSessionId);
     if (dataset.status === 'UPLOADING' && session?.status === 'COMPLETE') throw new InvalidStateError();
-    const files = await deps.uploads.listFiles(caller.hospitalId, dataset.uploadSessionId);
+    const files = await deps.uploads.listFiles(hospitalId, dataset.uploadSessionId);
     await Promise.all(
       files
         .filter((f) => f.status === 'PENDING' && f.multipartUploadId)
         .map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId!)),
     );
   }
-  const prefix = datasetPrefix(caller.hospitalId, datasetId);
+  const prefix = datasetPrefix(hospitalId, datasetId);
   const removed = await Promise.all([
     deps.objects.deletePrefix('uploads', prefix),
     deps.objects.deletePrefix('studies', prefix),
     deps.objects.deletePrefix('assets', prefix),
   ]);
-  const items = await deps.datasets.deleteAll(caller.hospitalId, datasetId, dataset.uploadSessionId);
+  const items = await deps.datasets.deleteAll(hospitalId, datasetId, dataset.uploadSessionId);
   const counted = { datasetCount: -1, storageUsedBytes: -(dataset.storageCountedBytes ?? 0) };
-  await deps.organisation.add(caller.hospitalId, { kind: 'hospital' }, counted);
-  if (dataset.teamId) await deps.organisation.add(caller.hospitalId, { kind: 'team', teamId: dataset.teamId }, counted);
+  await deps.organisation.add(hospitalId, { kind: 'hospital' }, counted);
+  if (dataset.teamId) await deps.organisation.add(hospitalId, { kind: 'team', teamId: dataset.teamId }, counted);
   await deps.audit.record({
-    hospitalId: caller.hospitalId,
+    hospitalId,
     datasetId,
-    action: 'DATASET_DELETED',
-    actorUserId: caller.userId,
-    actorName: `${caller.firstName} ${caller.lastName}`,
-    details: { objectsDeleted: removed.reduce((a, b) => a + b, 0), itemsDeleted: items },
+    action,
+    ...actor,
+    details: { ...details, objectsDeleted: removed.reduce((a, b) => a + b, 0), itemsDeleted: items },
   });
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '#shared/domain/datasets/ports.ts';
+import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
 import type { StageInput } from './deps.ts';
 
 /**
@@ -7,7 +8,10 @@ import type { StageInput } from './deps.ts';
  * state machine acquires a slot first (retrying with back-off while the hospital is full) and releases it at the
  * end, on success and on failure alike.
  */
-/** The default hospital policy's queue concurrency (computeThrottles.queueConcurrency). */
+/**
+ * The default hospital policy's queue concurrency (computeThrottles.queueConcurrency); the limit of a hospital is its
+ * resolved policy's (docs/pipeline.md#queue-concurrency).
+ */
 export const MAX_CONCURRENT_RUNS_PER_HOSPITAL = 10;
 /** A waiter that has not asked again for this long was stopped (Step Functions retries far more often). */
 export const RUN_SLOT_WAITER_TIMEOUT_MS = 10 * 60 * 1000;
@@ -69,20 +73,22 @@ export function releaseSlot(current: RunSlots, runId: string): RunSlots {
   return { holders, waiting: current.waiting.filter((w) => w.runId !== runId) };
 }
 
-export type RunSlotDeps = { runSlots: RunSlotStore; clock: Clock };
+export type RunSlotDeps = { runSlots: RunSlotStore; clock: Clock } & PolicyDeps;
 
-export async function acquireRunSlot(
-  input: StageInput,
-  deps: RunSlotDeps,
-  limit: number = MAX_CONCURRENT_RUNS_PER_HOSPITAL,
-): Promise<void> {
+/** The hospital's number of run slots: its resolved policy's queue concurrency. */
+export async function runSlotLimit(hospitalId: string, deps: PolicyDeps): Promise<number> {
+  return (await policyFor(hospitalId, null, deps)).storageCompute.computeThrottles.queueConcurrency;
+}
+
+export async function acquireRunSlot(input: StageInput, deps: RunSlotDeps): Promise<void> {
+  const limit = await runSlotLimit(input.hospitalId, deps);
   const acquired = await deps.runSlots.update(input.hospitalId, (slots) =>
     tryAcquire(slots, input.runId, deps.clock.now(), limit),
   );
   if (!acquired) throw new RunSlotsFullError();
 }
 
-export async function releaseRunSlot(input: StageInput, deps: RunSlotDeps): Promise<void> {
+export async function releaseRunSlot(input: StageInput, deps: Omit<RunSlotDeps, 'settings'>): Promise<void> {
   await deps.runSlots.update(input.hospitalId, (slots) => ({
     slots: releaseSlot(slots, input.runId),
     result: undefined,

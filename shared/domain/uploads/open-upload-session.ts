@@ -1,9 +1,7 @@
-import {
-  MAX_ENHANCED_FILES,
-  MAX_FILE_BYTES,
-  UPLOAD_PART_BYTES,
-  type UploadSession,
-} from '#shared/schemas/api/uploads.ts';
+import { MAX_ENHANCED_FILES, UPLOAD_PART_BYTES, type UploadSession } from '#shared/schemas/api/uploads.ts';
+import { checkUploadAgainstPolicy, notifyThresholds, type DeclaredFile } from '#shared/domain/policies/enforce.ts';
+import { policyFor } from '#shared/domain/policies/policies.ts';
+import type { SettingsStore } from '#shared/domain/policies/ports.ts';
 import { canManageDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
@@ -21,13 +19,12 @@ export type UploadDeps = {
   audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
+  settings: SettingsStore;
 };
 
 /** Upload limits (docs/domain.md#uploads), enforced on the server as well as in the uploader. */
 export function checkUploadLimits(files: { sizeBytes: number }[]): void {
   if (files.length > MAX_ENHANCED_FILES) throw new ValidationError('TOO_MANY_FILES', { n: MAX_ENHANCED_FILES });
-  if (files.some((f) => f.sizeBytes > MAX_FILE_BYTES))
-    throw new ValidationError('FILE_TOO_LARGE', { n: MAX_FILE_BYTES });
 }
 
 /**
@@ -37,7 +34,7 @@ export function checkUploadLimits(files: { sizeBytes: number }[]): void {
  */
 export async function openUploadSession(
   datasetId: string,
-  files: { fileKey: string; sizeBytes: number }[],
+  files: (DeclaredFile & { fileKey: string })[],
   caller: Caller,
   deps: UploadDeps,
 ): Promise<UploadSession> {
@@ -50,6 +47,12 @@ export async function openUploadSession(
     if (existing?.status === 'OPEN') return getUploadSession(existing.sessionId, caller, deps);
   }
   if (dataset.status !== 'CREATED') throw new InvalidStateError();
+  // The policy in force for the dataset's team: file size, formats and the storage cap, before any byte is sent.
+  const [policy, storageUsedBytes] = await Promise.all([
+    policyFor(caller.hospitalId, dataset.teamId, deps),
+    deps.settings.storageUsedBytes(caller.hospitalId),
+  ]);
+  checkUploadAgainstPolicy(files, policy, storageUsedBytes);
 
   const sessionId = deps.ids.newId();
   const openedAt = deps.clock.now();
@@ -91,6 +94,7 @@ export async function openUploadSession(
     },
     details: { sessionId, fileCount: files.length, totalBytes: session.totalBytes },
   });
+  await notifyThresholds(caller.hospitalId, storageUsedBytes, storageUsedBytes + session.totalBytes, policy, deps);
   return {
     sessionId,
     datasetId,

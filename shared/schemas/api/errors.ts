@@ -53,6 +53,20 @@ export const ERROR_CATALOGUE = {
     message: 'A hospital needs at least one active hospital admin. Appoint another one first.',
   },
   CANNOT_CHANGE_OWN_ACCOUNT: { status: 409, message: 'You cannot disable or demote your own account.' },
+  /** A file format the policy in force does not allow (docs/domain.md#policies-and-inheritance). */
+  FILE_TYPE_NOT_ALLOWED: { status: 400, message: 'File type must be {formats}' },
+  /** The upload's declared bytes plus the storage in use would pass the hospital's storage cap. */
+  STORAGE_CAP_EXCEEDED: {
+    status: 413,
+    message: 'This upload would exceed the storage cap of {cap} GB ({used} GB in use).',
+  },
+  /** A hospital policy or team override looser than the level above it. */
+  POLICY_LESS_RESTRICTIVE: {
+    status: 400,
+    message: '{field} may not be less restrictive than the {level}.',
+  },
+  /** An avatar over the limit (docs/domain.md#settings) (2MB, JPG, GIF, PNG). */
+  AVATAR_INVALID: { status: 400, message: 'Avatar must be a JPG, GIF or PNG image of at most 2MB.' },
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },

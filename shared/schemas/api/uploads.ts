@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { DicomUidSchema, IdSchema } from './common.ts';
+import { FileFormatSchema } from './policies.ts';
 
 /** Wizard and enhanced-uploader limits (docs/domain.md#uploads). */
 export const MAX_WIZARD_FILES = 500;
 export const MAX_ENHANCED_FILES = 1000;
-/** Policy default "max file size 500 MB". */
+/** Policy default "max file size 500 MB" (the policy in force decides per hospital and team). */
 export const MAX_FILE_BYTES = 500 * 1024 * 1024;
+/** S3's largest object (5 TiB): what a request may declare at all; the policy in force refuses far smaller files. */
+export const MAX_DECLARABLE_FILE_BYTES = 5 * 1024 ** 4;
 /** S3 multipart minimum (except the last part). */
 export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
 
@@ -19,7 +22,9 @@ export const FileKeySchema = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid input')
 /** A file of a new upload: its key and size, UIDs as grouping hints; any other field (an older client's `path`) is refused. */
 export const UploadFileSchema = z.strictObject({
   fileKey: FileKeySchema,
-  sizeBytes: z.number().int().positive().max(MAX_FILE_BYTES),
+  sizeBytes: z.number().int().positive().max(MAX_DECLARABLE_FILE_BYTES),
+  /** The file's format as the client sees it (extension, or dicom for a DICM preamble); absent = dicom. */
+  format: FileFormatSchema.optional(),
   /** UIDs the client read from the file (PS3.5 9.1 syntax), to group files before the pipeline reads them itself. */
   studyInstanceUID: DicomUidSchema.optional(),
   seriesInstanceUID: DicomUidSchema.optional(),

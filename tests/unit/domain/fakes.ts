@@ -1,3 +1,12 @@
+import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';
+import type {
+  HospitalProfile,
+  Notification,
+  NotificationPreferences,
+  Policy,
+  TeamPolicyOverrides,
+  UserProfile,
+} from '#shared/schemas/api/policies.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
 import type {
@@ -199,6 +208,39 @@ export function fakePolicies(): DeidentificationPolicies & { items: Map<string, 
   };
 }
 
+/** The settings port in memory: policies, profiles, preferences, notifications and the storage-used counter. */
+export function fakeSettings(init: { storageUsedBytes?: Record<string, number>; hospitals?: string[] } = {}) {
+  const policies = new Map<string, Stored<unknown>>();
+  const profiles = new Map<string, Record<string, unknown>>();
+  const preferences = new Map<string, NotificationPreferences>();
+  const notifications: Notification[] = [];
+  const storage = new Map(Object.entries(init.storageUsedBytes ?? {}));
+  const hospitalProfiles = new Map<string, Partial<HospitalProfile> & { name: string }>(
+    (init.hospitals ?? ['h1']).map((id) => [id, { name: `Hospital ${id}` }]),
+  );
+  const store: SettingsStore = {
+    getSystemPolicy: async () => policies.get('system') as Stored<Policy> | undefined,
+    putSystemPolicy: async (p) => void policies.set('system', p),
+    getHospitalPolicy: async (h) => policies.get(`h/${h}`) as Stored<Policy> | undefined,
+    putHospitalPolicy: async (h, p) => void policies.set(`h/${h}`, p),
+    getTeamPolicy: async (h, t) => policies.get(`t/${h}/${t}`) as Stored<TeamPolicyOverrides> | undefined,
+    putTeamPolicy: async (h, t, p) => void policies.set(`t/${h}/${t}`, p),
+    getHospitalProfile: async (h) => hospitalProfiles.get(h),
+    updateHospitalProfile: async (h, profile) => void hospitalProfiles.set(h, profile),
+    storageUsedBytes: async (h) => storage.get(h) ?? 0,
+    listHospitalIds: async () => [...hospitalProfiles.keys()],
+    getUserProfile: async (h, u) =>
+      profiles.get(`${h}/${u}`) as (UserProfile & { email: string; avatarKey?: string }) | undefined,
+    updateUserProfile: async (h, u, fields) =>
+      void profiles.set(`${h}/${u}`, { ...(profiles.get(`${h}/${u}`) ?? {}), ...fields }),
+    getNotificationPreferences: async (h, u) => preferences.get(`${h}/${u}`),
+    putNotificationPreferences: async (h, u, p) => void preferences.set(`${h}/${u}`, p),
+    addNotification: async (n) => void notifications.push(n),
+    listNotifications: async (h) => notifications.filter((n) => n.hospitalId === h).reverse(),
+  };
+  return { ...store, policies, profiles, preferences, notifications, storage, hospitalProfiles };
+}
+
 export function ports() {
   let n = 0;
   const audit = fakeAudit();
@@ -214,6 +256,12 @@ export function ports() {
     identityCalls: identity.calls,
     uploads: fakeUploads(),
     policies: fakePolicies(),
+    settings: fakeSettings(),
+    avatars: {
+      presignPut: async (key: string, contentType: string, size: number, ttl: number) =>
+        `https://memory.invalid/assets/${key}?put&type=${encodeURIComponent(contentType)}&size=${size}&ttl=${ttl}`,
+      presignGet: async (key: string, ttl: number) => `https://memory.invalid/assets/${key}?ttl=${ttl}`,
+    },
     objects: createMemoryObjectStore(),
     pageTokens: fakePageTokens,
     pseudonymizer: { patientAlias: async (h: string, mrn: string) => `PT-${h}-${mrn.length}` },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { createRunSlotStore } from '#functions/adapters/dynamo/run-slots.ts';
 import { createTableInput } from '#shared/db/create-table-input.ts';
+import { fakeSettings } from './fakes.ts';
 import {
   ALL_PIPELINE_TASKS,
   buildPipelineDefinition,
@@ -76,7 +77,11 @@ describe('run slots in the table', () => {
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const table: Table = { doc: createDocumentClient({ region: 'us-east-1', endpoint }), tableName: 'slots' };
     await table.doc.send(new CreateTableCommand(createTableInput('slots')));
-    deps = { runSlots: createRunSlotStore(table), clock: { now: () => new Date().toISOString() } };
+    deps = {
+      runSlots: createRunSlotStore(table),
+      clock: { now: () => new Date().toISOString() },
+      settings: fakeSettings(),
+    };
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

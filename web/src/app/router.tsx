@@ -62,6 +62,17 @@ function createAppRouter() {
               ),
             },
             {
+              path: paths.hospitalSettings.path,
+              lazy: lazyPage(
+                () => import('./routes/hospital-admin/settings.tsx'),
+                (m) => () => (
+                  <RequireRole roles={['HOSPITAL_ADMIN']} redirectTo={paths.dashboard.getHref()}>
+                    <m.HospitalSettingsRoute />
+                  </RequireRole>
+                ),
+              ),
+            },
+            {
               path: paths.datasets.path,
               lazy: lazyPage(
                 () => import('./routes/datasets/datasets.tsx'),
@@ -92,6 +103,13 @@ function createAppRouter() {
                     <m.UploadRoute />
                   </RequireRole>
                 ),
+              ),
+            },
+            {
+              path: paths.settings.path,
+              lazy: lazyPage(
+                () => import('./routes/settings/settings.tsx'),
+                (m) => m.SettingsRoute,
               ),
             },
             {

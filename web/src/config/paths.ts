@@ -17,5 +17,6 @@ export const paths = {
   reports: { path: '/reports', getHref: () => '/reports' },
   settings: { path: '/settings', getHref: () => '/settings' },
   hospitalAdmin: { path: '/hospital-admin', getHref: () => '/hospital-admin' },
+  hospitalSettings: { path: '/hospital-admin/settings', getHref: () => '/hospital-admin/settings' },
   visualizer: { path: '/visualizer/:datasetId', getHref: (id: string) => `/visualizer/${encodeURIComponent(id)}` },
 } as const;

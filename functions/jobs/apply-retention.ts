@@ -1,0 +1,23 @@
+import { applyRetention } from '#shared/domain/policies/retention.ts';
+import { getDeps } from '#functions/lib/deps.ts';
+import { errorOrigin, logger } from '#functions/lib/logger.ts';
+
+/**
+ * The data-retention job (docs/pipeline.md#data-retention): run by its EventBridge schedule in the cloud and on an
+ * interval by the local twin. Logs carry counts and ids only.
+ */
+export async function handler(): Promise<{ deleted: number; skipped: number }> {
+  const started = performance.now();
+  try {
+    const report = await applyRetention(await getDeps());
+    logger.info('retention done', {
+      deleted: report.deleted.length,
+      skipped: report.skipped,
+      durationMs: Math.round(performance.now() - started),
+    });
+    return { deleted: report.deleted.length, skipped: report.skipped };
+  } catch (error) {
+    logger.error('retention failed', errorOrigin(error));
+    throw error;
+  }
+}

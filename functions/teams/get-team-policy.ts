@@ -1,0 +1,6 @@
+import { getTeamPolicy } from '#shared/domain/policies/policies.ts';
+import { httpHandler } from '#functions/lib/http-handler.ts';
+
+export const handler = httpHandler('GET /api/teams/{teamId}/policy', async ({ pathParameters }, caller, deps) =>
+  getTeamPolicy(caller, pathParameters.teamId, { ...deps, teams: deps.directory }),
+);

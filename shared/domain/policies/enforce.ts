@@ -1,0 +1,116 @@
+import {
+  UNLIMITED_OPENS,
+  type FileFormat,
+  type Notification,
+  type Policy,
+  type ShareScope,
+} from '#shared/schemas/api/policies.ts';
+import type { Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import { ValidationError } from '#shared/domain/errors.ts';
+import type { SettingsStore } from './ports.ts';
+
+/** Bytes per GB as the product counts storage (docs/domain.md#policies-and-inheritance: base 1024). */
+export const BYTES_PER_GB = 1024 ** 3;
+const BYTES_PER_MB = 1024 ** 2;
+
+/** A file an upload declares: its size and, where the client says so, its format (absent = DICOM). */
+export type DeclaredFile = { sizeBytes: number; format?: FileFormat };
+
+const gb = (bytes: number) => Math.round((bytes / BYTES_PER_GB) * 10) / 10;
+
+/**
+ * The policy's checks on an upload, before any byte is sent (docs/domain.md#policies-and-inheritance): each file's
+ * size and format, then the declared bytes plus the storage already in use against the storage cap.
+ */
+export function checkUploadAgainstPolicy(
+  files: readonly DeclaredFile[],
+  policy: Policy,
+  storageUsedBytes: number,
+): void {
+  const maxBytes = policy.maxFileSizeMB * BYTES_PER_MB;
+  if (files.some((f) => f.sizeBytes > maxBytes)) throw new ValidationError('FILE_TOO_LARGE', { n: maxBytes });
+  if (files.some((f) => !policy.allowedFormats.includes(f.format ?? 'dicom')))
+    throw new ValidationError('FILE_TYPE_NOT_ALLOWED', { formats: policy.allowedFormats.join(', ') });
+  const declared = files.reduce((sum, f) => sum + f.sizeBytes, 0);
+  const cap = policy.storageCompute.storageCapGB * BYTES_PER_GB;
+  if (storageUsedBytes + declared > cap)
+    throw new ValidationError('STORAGE_CAP_EXCEEDED', {
+      cap: policy.storageCompute.storageCapGB,
+      used: gb(storageUsedBytes),
+    });
+}
+
+/** Percent of the cap in use (0 when there is no cap to speak of). */
+export function percentUsed(usedBytes: number, policy: Policy): number {
+  const cap = policy.storageCompute.storageCapGB * BYTES_PER_GB;
+  return cap > 0 ? (usedBytes / cap) * 100 : 0;
+}
+
+/** The thresholds crossed going from `before` to `after` bytes, strongest first (at most one notification). */
+export function crossedThreshold(
+  beforeBytes: number,
+  afterBytes: number,
+  policy: Policy,
+): Notification['type'] | undefined {
+  const before = percentUsed(beforeBytes, policy);
+  const after = percentUsed(afterBytes, policy);
+  const { warning, critical } = policy.storageCompute.alertThresholds;
+  if (before < critical && after >= critical) return 'STORAGE_CRITICAL';
+  if (before < warning && after >= warning) return 'STORAGE_WARNING';
+  return undefined;
+}
+
+/** Raises the hospital's storage notification when an upload takes it across the warning or critical threshold. */
+export async function notifyThresholds(
+  hospitalId: string,
+  beforeBytes: number,
+  afterBytes: number,
+  policy: Policy,
+  deps: { settings: SettingsStore; clock: Clock; ids: IdGenerator },
+): Promise<Notification | undefined> {
+  const type = crossedThreshold(beforeBytes, afterBytes, policy);
+  if (!type) return undefined;
+  const notification: Notification = {
+    id: deps.ids.newId(),
+    hospitalId,
+    type,
+    percentUsed: Math.round(percentUsed(afterBytes, policy) * 10) / 10,
+    createdAt: deps.clock.now(),
+    read: false,
+  };
+  await deps.settings.addNotification(notification);
+  return notification;
+}
+
+/** What a patient share asks for, in the policy's terms (the sharing flow fills it from its request). */
+export type ShareRequest = {
+  otpRequired: boolean;
+  expiresInHours: number;
+  /** -1 = unlimited. */
+  maxOpens: number;
+  watermark: boolean;
+  allowDownloads: boolean;
+  scopes: readonly ShareScope[];
+};
+
+/**
+ * The patient-share defaults as limits (docs/domain.md#policies-and-inheritance): a share may be stricter than the
+ * policy in force for its team, never looser. Refused with POLICY_LESS_RESTRICTIVE naming the first looser item.
+ */
+export function checkShareAgainstPolicy(share: ShareRequest, policy: Policy): void {
+  const limits = policy.patientShare;
+  const opens = (n: number) => (n === UNLIMITED_OPENS ? Number.POSITIVE_INFINITY : n);
+  const looser: string[] = [];
+  if (limits.requireOTP && !share.otpRequired) looser.push('Require OTP');
+  if (share.expiresInHours > limits.defaultExpiryHours) looser.push('Share expiry');
+  if (opens(share.maxOpens) > opens(limits.maxOpens)) looser.push('Max opens');
+  if (limits.watermarkEnabled && !share.watermark) looser.push('Watermark');
+  if (share.allowDownloads && !limits.downloadsEnabled) looser.push('Downloads');
+  if (share.scopes.some((s) => !limits.allowedScopes.includes(s))) looser.push('Allowed scopes');
+  if (looser.length > 0)
+    throw new ValidationError(
+      'POLICY_LESS_RESTRICTIVE',
+      { field: looser[0]!, level: 'hospital defaults' },
+      looser.map((field) => ({ path: field, message: `${field} may not be less restrictive` })),
+    );
+}

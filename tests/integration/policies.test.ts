@@ -1,0 +1,168 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '#shared/db/keys.ts';
+import { DEFAULT_NOTIFICATION_PREFERENCES } from '#shared/schemas/api/policies.ts';
+import { fileKeyOf } from '#tests/helpers/file-keys.ts';
+import { startHarness, type Harness } from './datasets-harness.ts';
+
+/**
+ * Policies through the real handlers and the DynamoDB adapters (docs/domain.md#policies-and-inheritance): an admin
+ * lowers the storage cap below what is in use and an upload is refused before any byte; a lead may only tighten the
+ * team's share settings; a member's notification preferences persist.
+ */
+const ADMIN = 'admin@northside.demo.local';
+const LEAD = 'lead@northside.demo.local';
+const MEMBER = 'member@northside.demo.local';
+const TEAM = 'team-northside-neuroradiology';
+const NEW_DATASET = {
+  mrn: 'MRN-9',
+  studyType: 'DIAGNOSTIC',
+  studyDescription: 'Brain',
+  clinicalIndication: 'Headache',
+  orderingPhysician: 'Dr. B',
+  department: 'Radiology',
+  patientConsent: true,
+  hipaaDisclosure: true,
+};
+/** Just under 80% of 2.5 GB: the next 1000 bytes cross the warning threshold. */
+const USED = 2 * 1024 ** 3 - 500;
+const PROFILE = {
+  name: 'Northside General',
+  email: 'contact@northside.demo.local',
+  phone: '+1 312 555 0100',
+  address: '100 North Lake Shore Drive',
+  billingContact: 'billing@northside.demo.local',
+};
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('policies through the API', () => {
+  it('refuses an upload over a lowered storage cap with the catalogue message, and notifies at the warning', async () => {
+    // Another part of the system counts the bytes stored: set the counter as it would.
+    await h.table.doc.send(
+      new UpdateCommand({
+        TableName: h.table.tableName,
+        Key: keys.hospital('hosp-northside'),
+        UpdateExpression: 'SET storageUsedBytes = :b',
+        ExpressionAttributeValues: { ':b': USED },
+      }),
+    );
+    const current = await h.call('GET', '/api/hospital-admin/settings', { as: ADMIN });
+    expect(current.status).toBe(200);
+    expect(current.body.storageUsedBytes).toBe(USED);
+    const policy = current.body.policy;
+    const lowered = { ...policy, storageCompute: { ...policy.storageCompute, storageCapGB: 1 } };
+    const saved = await h.call('PUT', '/api/hospital-admin/settings', {
+      as: ADMIN,
+      body: { profile: PROFILE, policy: lowered },
+    });
+    expect(saved.status).toBe(200);
+
+    const dataset = await h.call('POST', '/api/datasets', { as: MEMBER, body: NEW_DATASET });
+    const refused = await h.call('POST', `/api/datasets/${dataset.body.id}/upload/session`, {
+      as: MEMBER,
+      body: { files: [{ fileKey: fileKeyOf('a/1.dcm'), sizeBytes: 1000 }] },
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error).toMatchObject({
+      code: 'STORAGE_CAP_EXCEEDED',
+      message: 'This upload would exceed the storage cap of 1 GB (2 GB in use).',
+    });
+    expect((await h.call('GET', `/api/datasets/${dataset.body.id}`, { as: MEMBER })).body.status).toBe('CREATED');
+
+    const raised = { ...policy, storageCompute: { ...policy.storageCompute, storageCapGB: 2.5 } };
+    expect(
+      (await h.call('PUT', '/api/hospital-admin/settings', { as: ADMIN, body: { profile: PROFILE, policy: raised } }))
+        .status,
+    ).toBe(200);
+    const opened = await h.call('POST', `/api/datasets/${dataset.body.id}/upload/session`, {
+      as: MEMBER,
+      body: { files: [{ fileKey: fileKeyOf('a/1.dcm'), sizeBytes: 1000 }] },
+    });
+    expect(opened.status).toBe(201);
+    expect((await h.deps.settings.listNotifications('hosp-northside')).map((n) => n.type)).toEqual(['STORAGE_WARNING']);
+  });
+
+  it('refuses a hospital policy looser than the system maximums, naming the field', async () => {
+    const current = await h.call('GET', '/api/hospital-admin/settings', { as: ADMIN });
+    const refused = await h.call('PUT', '/api/hospital-admin/settings', {
+      as: ADMIN,
+      body: { profile: PROFILE, policy: { ...current.body.policy, maxFileSizeMB: 100_000 } },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe('Max file size may not be less restrictive than the system maximums.');
+  });
+
+  it('lets a lead tighten the share expiry but not loosen it', async () => {
+    const looser = await h.call('PUT', `/api/teams/${TEAM}/policy`, {
+      as: LEAD,
+      body: { overrides: { patientShare: { defaultExpiryHours: 720 } } },
+    });
+    expect(looser.status).toBe(400);
+    expect(looser.body.error).toMatchObject({
+      code: 'POLICY_LESS_RESTRICTIVE',
+      message: 'Share expiry may not be less restrictive than the hospital defaults.',
+    });
+    const tighter = await h.call('PUT', `/api/teams/${TEAM}/policy`, {
+      as: LEAD,
+      body: { overrides: { patientShare: { defaultExpiryHours: 24 } } },
+    });
+    expect(tighter.status).toBe(200);
+    expect(tighter.body.effective.patientShare.defaultExpiryHours).toBe(24);
+  });
+
+  it("deletes, in the scheduled job, a dataset older than its team's retention, and keeps a younger one", async () => {
+    const old = await h.call('POST', '/api/datasets', { as: MEMBER, body: NEW_DATASET });
+    const young = await h.call('POST', '/api/datasets', { as: MEMBER, body: NEW_DATASET });
+    await h.table.doc.send(
+      new UpdateCommand({
+        TableName: h.table.tableName,
+        Key: keys.dataset('hosp-northside', old.body.id),
+        UpdateExpression: 'SET createdAt = :at',
+        ExpressionAttributeValues: { ':at': new Date(Date.now() - 10 * 86_400_000).toISOString() },
+      }),
+    );
+    const current = await h.call('GET', `/api/teams/${TEAM}/policy`, { as: LEAD });
+    const overrides = { ...current.body.overrides, dataRetentionDays: 5 };
+    expect((await h.call('PUT', `/api/teams/${TEAM}/policy`, { as: LEAD, body: { overrides } })).status).toBe(200);
+
+    const { handler } = await import('#functions/jobs/apply-retention.ts');
+    expect((await handler()).deleted).toBeGreaterThanOrEqual(1);
+
+    expect((await h.call('GET', `/api/datasets/${old.body.id}`, { as: MEMBER })).status).toBe(404);
+    expect((await h.call('GET', `/api/datasets/${young.body.id}`, { as: MEMBER })).status).toBe(200);
+    const history = await h.deps.audit.listForDataset('hosp-northside', old.body.id);
+    expect(history.at(-1)).toMatchObject({ action: 'DATASET_RETENTION_EXPIRED', actorName: 'Data retention' });
+  });
+
+  it("keeps a member's notification preferences", async () => {
+    const changed = { ...DEFAULT_NOTIFICATION_PREFERENCES, sms: true, teamActivity: true, frequency: 'weekly' };
+    expect((await h.call('PUT', '/api/me/notification-preferences', { as: MEMBER, body: changed })).status).toBe(200);
+    expect((await h.call('GET', '/api/me/notification-preferences', { as: MEMBER })).body).toEqual(changed);
+    expect((await h.call('GET', '/api/me/notification-preferences', { as: LEAD })).body).toEqual(
+      DEFAULT_NOTIFICATION_PREFERENCES,
+    );
+  });
+
+  it('changes the profile fields sent and keeps the rest', async () => {
+    const saved = await h.call('PUT', '/api/me/profile', { as: MEMBER, body: { phone: '+1 312 555 0142' } });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ firstName: 'Taylor', lastName: 'Brooks', phone: '+1 312 555 0142' });
+    const tooBig = await h.call('POST', '/api/me/avatar', {
+      as: MEMBER,
+      body: { contentType: 'image/png', sizeBytes: 3 * 1024 * 1024 },
+    });
+    expect(tooBig.body.error.code).toBe('AVATAR_INVALID');
+    const webp = await h.call('POST', '/api/me/avatar', {
+      as: MEMBER,
+      body: { contentType: 'image/webp', sizeBytes: 10 },
+    });
+    expect(webp.body.error.code).toBe('AVATAR_INVALID');
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import {
+  DEFAULT_HOSPITAL_POLICY,
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  DEFAULT_SYSTEM_POLICY,
+} from '#shared/schemas/api/policies.ts';
+import {
+  gbToTb,
+  hasUnsavedChanges,
+  lockedShareItems,
+  profileErrors,
+  settingsReducer,
+  storagePercent,
+  withCritical,
+  withDownloads,
+  withScope,
+  withWarning,
+  type SettingsFormState,
+} from '#web/features/hospital-settings/utils/settings-form.ts';
+
+const PROFILE = {
+  name: 'Northside General',
+  email: 'contact@northside.test',
+  phone: '+1 312 555 0100',
+  address: '100 North Lake Shore Drive',
+  billingContact: 'billing@northside.test',
+};
+const loaded: SettingsFormState = settingsReducer(undefined, {
+  type: 'loaded',
+  value: {
+    profile: PROFILE,
+    policy: DEFAULT_HOSPITAL_POLICY,
+    deidentification: DEFAULT_DEIDENTIFICATION_POLICY,
+    notifications: DEFAULT_NOTIFICATION_PREFERENCES,
+  },
+})!;
+
+describe('hospital settings form', () => {
+  it('shows the unsaved-changes banner after a change and none after Discard', () => {
+    expect(hasUnsavedChanges(loaded)).toBe(false);
+    const changed = settingsReducer(loaded, { type: 'profile', field: 'phone', value: '+1 312 555 0199' })!;
+    expect(hasUnsavedChanges(changed)).toBe(true);
+    expect(hasUnsavedChanges(settingsReducer(changed, { type: 'discard' })!)).toBe(false);
+    expect(settingsReducer(undefined, { type: 'discard' })).toBeUndefined();
+    const sms = settingsReducer(loaded, {
+      type: 'notifications',
+      value: { ...DEFAULT_NOTIFICATION_PREFERENCES, sms: true },
+    })!;
+    expect(hasUnsavedChanges(sms)).toBe(true);
+  });
+
+  it("gives the profile's validation messages in the product's words", () => {
+    expect(profileErrors({ name: 'N', email: 'x', phone: '123', address: 'short', billingContact: 'nope' })).toEqual({
+      name: 'Hospital name must be at least 2 characters',
+      email: 'Invalid email address',
+      phone: 'Phone number must be at least 10 digits',
+      address: 'Address must be at least 10 characters',
+      billingContact: 'Invalid billing contact email',
+    });
+    expect(profileErrors(PROFILE)).toEqual({});
+  });
+
+  it('keeps critical from the warning value to 100 in steps of 5', () => {
+    const raised = withWarning(DEFAULT_HOSPITAL_POLICY, 95);
+    expect(raised.storageCompute.alertThresholds).toEqual({ warning: 95, critical: 95 });
+    expect(withCritical(raised, 80).storageCompute.alertThresholds.critical).toBe(95);
+    expect(withCritical(DEFAULT_HOSPITAL_POLICY, 97).storageCompute.alertThresholds.critical).toBe(95);
+  });
+
+  it('shows storage in TB with one decimal and the percent in use', () => {
+    expect(gbToTb(5120)).toBe('5.0');
+    expect(gbToTb(4300)).toBe('4.2');
+    expect(storagePercent(512 * 1024 ** 3, 1024)).toBe(50);
+  });
+
+  it('keeps the downloads scope behind downloads ("Requires Downloads")', () => {
+    expect(withScope(DEFAULT_HOSPITAL_POLICY, 'downloads', true)).toBe(DEFAULT_HOSPITAL_POLICY);
+    const on = withScope(withDownloads(DEFAULT_HOSPITAL_POLICY, true), 'downloads', true);
+    expect(on.patientShare.allowedScopes).toEqual(['viewer_only', 'screenshots', 'downloads']);
+    expect(withDownloads(on, false).patientShare.allowedScopes).toEqual(['viewer_only', 'screenshots']);
+  });
+
+  it('locks the items the system maximums decide', () => {
+    expect(lockedShareItems(DEFAULT_SYSTEM_POLICY)).toEqual({
+      requireOTP: false,
+      watermarkEnabled: false,
+      downloadsEnabled: false,
+    });
+    const strict = {
+      ...DEFAULT_SYSTEM_POLICY,
+      patientShare: {
+        ...DEFAULT_SYSTEM_POLICY.patientShare,
+        requireOTP: true,
+        downloadsEnabled: false,
+        allowedScopes: [],
+      },
+    };
+    expect(lockedShareItems(strict)).toEqual({ requireOTP: true, watermarkEnabled: false, downloadsEnabled: true });
+  });
+});

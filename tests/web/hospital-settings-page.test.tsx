@@ -1,0 +1,104 @@
+// @vitest-environment jsdom
+import { ChakraProvider } from '@chakra-ui/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { SWRConfig } from 'swr';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import {
+  DEFAULT_HOSPITAL_POLICY,
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  DEFAULT_SYSTEM_POLICY,
+} from '#shared/schemas/api/policies.ts';
+import { system } from '#web/components/ui/provider.tsx';
+import { setRuntimeConfig } from '#web/config/runtime-config.ts';
+import { HospitalSettingsPage } from '#web/features/hospital-settings/components/hospital-settings-page.tsx';
+
+const SETTINGS = {
+  profile: {
+    name: 'Northside General',
+    email: 'contact@northside.test',
+    phone: '+1 312 555 0100',
+    address: '100 North Lake Shore Drive',
+    billingContact: 'billing@northside.test',
+  },
+  policy: DEFAULT_HOSPITAL_POLICY,
+  system: DEFAULT_SYSTEM_POLICY,
+  storageUsedBytes: 1024 ** 4,
+  updatedAt: null,
+  updatedByUserId: null,
+};
+const DEID = { ...DEFAULT_DEIDENTIFICATION_POLICY, updatedAt: null, updatedByUserId: null };
+
+function answer(body: unknown): Response {
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+}
+
+beforeEach(() => {
+  setRuntimeConfig({
+    region: 'us-east-1',
+    userPoolId: 'p',
+    userPoolClientId: 'c',
+    apiBaseUrl: 'http://api.test',
+    mode: 'cloud',
+    demoAccounts: [],
+  });
+  // jsdom has no ResizeObserver; the sliders measure their track with one.
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) =>
+      answer(
+        url.endsWith('/deidentification-policy')
+          ? DEID
+          : url.endsWith('/notification-preferences')
+            ? DEFAULT_NOTIFICATION_PREFERENCES
+            : SETTINGS,
+      ),
+    ),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderPage() {
+  return render(
+    <ChakraProvider value={system}>
+      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+        <HospitalSettingsPage />
+      </SWRConfig>
+    </ChakraProvider>,
+  );
+}
+
+describe('the hospital settings page', () => {
+  it('shows the unsaved-changes banner after an edit, and Discard restores the saved values', async () => {
+    renderPage();
+    const name = await screen.findByDisplayValue('Northside General');
+    expect(screen.queryByText('You have unsaved changes')).toBeNull();
+    fireEvent.change(name, { target: { value: 'Northside General Hospital' } });
+    await screen.findByText('You have unsaved changes');
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(screen.queryByText('You have unsaved changes')).toBeNull());
+    expect(screen.getByDisplayValue('Northside General')).toBeTruthy();
+  });
+
+  it('shows the profile messages on save, and storage in TB with one decimal', async () => {
+    renderPage();
+    const phone = await screen.findByDisplayValue('+1 312 555 0100');
+    fireEvent.change(phone, { target: { value: '123' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Save Changes' }));
+    await screen.findByText('Phone number must be at least 10 digits');
+    expect(screen.getAllByText(/5\.0 TB/).length).toBeGreaterThan(0);
+    expect(screen.getByText('Requires Downloads')).toBeTruthy();
+    expect(screen.getByText('Block PHI in messages')).toBeTruthy();
+  });
+});

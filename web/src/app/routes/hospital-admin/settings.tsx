@@ -1,0 +1,6 @@
+import { HospitalSettingsPage } from '#web/features/hospital-settings/components/hospital-settings-page.tsx';
+
+/** /hospital-admin/settings: the hospital settings page (docs/screens.md#hospital-settings-page). */
+export function HospitalSettingsRoute() {
+  return <HospitalSettingsPage />;
+}

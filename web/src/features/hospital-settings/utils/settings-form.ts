@@ -1,0 +1,155 @@
+import type { DeidentificationPolicy } from '#shared/schemas/api/hospital-admin.ts';
+import {
+  HospitalProfileSchema,
+  SHARE_SCOPES,
+  THRESHOLD_MAX,
+  THRESHOLD_STEP,
+  type HospitalProfile,
+  type NotificationPreferences,
+  type Policy,
+  type ShareScope,
+} from '#shared/schemas/api/policies.ts';
+
+/**
+ * What the hospital settings page edits: the profile, the hospital's own policy, its de-identification policy and the
+ * admin's notification preferences (docs/screens.md#hospital-settings-page).
+ */
+export type SettingsDraft = {
+  profile: HospitalProfile;
+  policy: Policy;
+  deidentification: DeidentificationPolicy;
+  /** The admin's own notification preferences (the notifications tab). */
+  notifications: NotificationPreferences;
+};
+
+export type SettingsFormState = { saved: SettingsDraft; draft: SettingsDraft };
+
+export type SettingsAction =
+  | { type: 'loaded'; value: SettingsDraft }
+  | { type: 'profile'; field: keyof HospitalProfile; value: string }
+  | { type: 'policy'; change: (policy: Policy) => Policy }
+  | { type: 'deidentification'; value: DeidentificationPolicy }
+  | { type: 'notifications'; value: NotificationPreferences }
+  | { type: 'discard' };
+
+/** Undefined until the settings are loaded; every edit before that is ignored. */
+export function settingsReducer(
+  state: SettingsFormState | undefined,
+  action: SettingsAction,
+): SettingsFormState | undefined {
+  if (action.type === 'loaded') return { saved: action.value, draft: action.value };
+  if (!state) return state;
+  switch (action.type) {
+    case 'profile':
+      return { ...state, draft: { ...state.draft, profile: { ...state.draft.profile, [action.field]: action.value } } };
+    case 'policy':
+      return { ...state, draft: { ...state.draft, policy: action.change(state.draft.policy) } };
+    case 'deidentification':
+      return { ...state, draft: { ...state.draft, deidentification: action.value } };
+    case 'notifications':
+      return { ...state, draft: { ...state.draft, notifications: action.value } };
+    case 'discard':
+      return { ...state, draft: state.saved };
+  }
+}
+
+/** "You have unsaved changes": the draft differs from what the server holds. */
+export function hasUnsavedChanges(state: SettingsFormState): boolean {
+  return JSON.stringify(state.draft) !== JSON.stringify(state.saved);
+}
+
+/** Field messages of the profile form, in the product's words. */
+export function profileErrors(profile: HospitalProfile): Partial<Record<keyof HospitalProfile, string>> {
+  const result = HospitalProfileSchema.safeParse(profile);
+  if (result.success) return {};
+  const errors: Partial<Record<keyof HospitalProfile, string>> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as keyof HospitalProfile;
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/** A profile from what the server holds, with empty strings where a field was never set. */
+export function profileDraft(profile: Partial<HospitalProfile> & { name: string }): HospitalProfile {
+  return {
+    name: profile.name,
+    email: profile.email ?? '',
+    phone: profile.phone ?? '',
+    address: profile.address ?? '',
+    billingContact: profile.billingContact ?? '',
+  };
+}
+
+/** Moving the warning slider keeps critical at or above it (critical runs from the warning value to 100). */
+export function withWarning(policy: Policy, warning: number): Policy {
+  const { critical } = policy.storageCompute.alertThresholds;
+  return {
+    ...policy,
+    storageCompute: {
+      ...policy.storageCompute,
+      alertThresholds: { warning, critical: Math.min(THRESHOLD_MAX, Math.max(critical, warning)) },
+    },
+  };
+}
+
+export function withCritical(policy: Policy, critical: number): Policy {
+  const { warning } = policy.storageCompute.alertThresholds;
+  const stepped = Math.round(critical / THRESHOLD_STEP) * THRESHOLD_STEP;
+  return {
+    ...policy,
+    storageCompute: {
+      ...policy.storageCompute,
+      alertThresholds: { warning, critical: Math.min(THRESHOLD_MAX, Math.max(warning, stepped)) },
+    },
+  };
+}
+
+/** Storage shown in TB: GB divided by 1024, one decimal. */
+export function gbToTb(gb: number): string {
+  return (gb / 1024).toFixed(1);
+}
+
+/** Turning downloads off also drops the downloads scope ("Requires Downloads"). */
+export function withDownloads(policy: Policy, downloadsEnabled: boolean): Policy {
+  const share = policy.patientShare;
+  return {
+    ...policy,
+    patientShare: {
+      ...share,
+      downloadsEnabled,
+      allowedScopes: downloadsEnabled ? share.allowedScopes : share.allowedScopes.filter((s) => s !== 'downloads'),
+    },
+  };
+}
+
+export function withScope(policy: Policy, scope: ShareScope, on: boolean): Policy {
+  const share = policy.patientShare;
+  if (scope === 'downloads' && on && !share.downloadsEnabled) return policy;
+  const scopes = new Set(share.allowedScopes);
+  if (on) scopes.add(scope);
+  else scopes.delete(scope);
+  return { ...policy, patientShare: { ...share, allowedScopes: SHARE_SCOPES.filter((s) => scopes.has(s)) } };
+}
+
+/**
+ * Items the system maximums lock ("Locked by admin"): a safeguard the super admin requires cannot be turned off, a
+ * permission the super admin withholds cannot be turned on.
+ */
+export function lockedShareItems(system: Policy): {
+  requireOTP: boolean;
+  watermarkEnabled: boolean;
+  downloadsEnabled: boolean;
+} {
+  return {
+    requireOTP: system.patientShare.requireOTP,
+    watermarkEnabled: system.patientShare.watermarkEnabled,
+    downloadsEnabled: !system.patientShare.downloadsEnabled,
+  };
+}
+
+/** Percent of the storage cap in use, one decimal. */
+export function storagePercent(usedBytes: number, capGB: number): number {
+  if (capGB <= 0) return 0;
+  return Math.round((usedBytes / (capGB * 1024 ** 3)) * 1000) / 10;
+}
