@@ -25,7 +25,14 @@ const ALL_KEYS: Record<string, Record<string, string>> = {
   asset: keys.asset('h1', 'd1', 'a1'),
   uploadSession: keys.uploadSession('h1', 'sess'),
   uploadFile: keys.uploadFile('h1', 'sess', 7),
-  auditEvent: keys.auditEvent('h1', { datasetId: 'd1', at: '2026-01-01T00:00:00.000Z', id: 'e1' }),
+  auditEvent: keys.auditEvent('h1', {
+    seq: 1,
+    datasetId: 'd1',
+    at: '2026-01-01T00:00:00.000Z',
+    id: 'e1',
+    actorUserId: 'u1',
+  }),
+  auditHead: keys.auditHead('h1'),
 };
 
 describe('key design', () => {

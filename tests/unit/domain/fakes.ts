@@ -12,6 +12,7 @@ import type {
 import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
 import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
+import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-log.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 
@@ -100,21 +101,11 @@ export function fakeDatasets(audit?: AuditLog): DatasetRepository & {
   };
 }
 
-export function fakeAudit(): AuditLog & { events: AuditEvent[] } {
-  const events: AuditEvent[] = [];
-  return {
-    events,
-    async record(e) {
-      events.push({
-        ...e,
-        id: String(events.length + 1),
-        at: e.at ?? `2026-01-01T00:00:${String(events.length).padStart(2, '0')}.000Z`,
-      });
-    },
-    async listForDataset(h, d) {
-      return events.filter((e) => e.hospitalId === h && e.datasetId === d);
-    },
-  };
+export function fakeAudit(): ReturnType<typeof createChainedMemoryAuditLog> {
+  return createChainedMemoryAuditLog({
+    newId: (count) => String(count + 1),
+    now: (count) => `2026-01-01T00:00:${String(count).padStart(2, '0')}.000Z`,
+  });
 }
 
 /** Tokens are the scope plus the key in clear; opening checks the scope, like the sealed adapter does. */
