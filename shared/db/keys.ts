@@ -26,6 +26,7 @@ export const keys = {
   }),
   team: (hospitalId: string, teamId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `TEAM#${teamId}` }),
   user: (hospitalId: string, userId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `USER#${userId}` }),
+  userPrefix: 'USER#',
   /** The hospital's de-identification policy (one item; absent = the defaults). */
   deidentificationPolicy: (hospitalId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),

@@ -98,6 +98,13 @@ export function createDatasetRepository(
         values[':alias'] = query.searchAlias;
       } else filters.push('contains(#searchText, :search)');
     }
+    // A period is a range on the index sort key (`<ISO createdAt>#<id>`), so only that slice of the partition is read.
+    let keyCondition = '#ipk = :ipk';
+    if (query.createdFrom) {
+      keyCondition += ' AND #isk >= :createdFrom';
+      names['#isk'] = index.skName;
+      values[':createdFrom'] = query.createdFrom;
+    }
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined = query.startKey;
     let reads = 0;
@@ -107,7 +114,7 @@ export function createDatasetRepository(
         new QueryCommand({
           TableName,
           IndexName: index.index,
-          KeyConditionExpression: '#ipk = :ipk',
+          KeyConditionExpression: keyCondition,
           ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,

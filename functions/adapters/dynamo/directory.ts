@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, withoutKeys } from '#shared/db/keys.ts';
+import { hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
 import type { Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { Table } from './client.ts';
+import { queryAll } from './expressions.ts';
 
 /** Hospitals, departments, teams and users: items in the hospital's partition; users also findable by e-mail (gsi3). */
 export function createDirectory(table: Table): Directory {
@@ -14,6 +15,10 @@ export function createDirectory(table: Table): Directory {
     getUser: (hospitalId, userId) => getItem<UserRecord>(keys.user(hospitalId, userId)),
     getHospital: (hospitalId) => getItem<HospitalRecord>(keys.hospital(hospitalId)),
     getTeam: (hospitalId, teamId) => getItem<TeamRecord>(keys.team(hospitalId, teamId)),
+    async listUsers(hospitalId) {
+      const items = await queryAll(table, hospitalPk(hospitalId), keys.userPrefix);
+      return items.map((item) => withoutKeys(item) as UserRecord);
+    },
     async putHospital(hospital) {
       await doc.send(
         new PutCommand({ TableName, Item: { ...keys.hospital(hospital.id), entity: 'hospital', ...hospital } }),

@@ -23,6 +23,8 @@ export type DatasetListQuery = {
   searchAlias?: string;
   limit: number;
   startKey?: Record<string, string>;
+  /** Only datasets created at or after this ISO time (a key range on the index, not a filter). */
+  createdFrom?: string;
 };
 
 export type DatasetListPage = { items: DatasetRecord[]; lastKey?: Record<string, string> };

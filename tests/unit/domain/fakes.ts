@@ -62,6 +62,7 @@ export function fakeDatasets(audit?: AuditLog): DatasetRepository & {
             d.hospitalId === q.hospitalId &&
             (q.teamId === undefined || d.teamId === q.teamId) &&
             (!q.status || d.status === q.status) &&
+            (!q.createdFrom || d.createdAt >= q.createdFrom) &&
             (!q.search || d.searchText.includes(q.search) || d.patientAlias === q.searchAlias),
         )
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt));

@@ -98,6 +98,7 @@ beforeAll(() => {
       putTeam: async () => {},
       putUser: async () => {},
       recordLogin: async () => {},
+      listUsers: async () => [lead],
     },
     pseudonymSecret: async () => 'x',
     health: { failing: async () => failing },
