@@ -71,8 +71,10 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   'patient-access': { table: 'readWrite', pseudonymSecret: true },
   dashboards: { table: 'read' },
   usage: { table: 'read' },
-  audit: { table: 'read' },
-  reports: { table: 'read', buckets: { assets: ['read'] } },
+  // Search, export and verification read the chain; export and verification are themselves appended to it.
+  audit: { table: 'readWrite' },
+  // Figures from the datasets' index; nothing is written.
+  reports: { table: 'read' },
 };
 
 /**

@@ -459,6 +459,49 @@ export const ROUTES = [
     roles: HOSPITAL_ADMINS,
     summary: "Set the hospital's de-identification policy (audited with before and after)",
   },
+
+  {
+    method: 'GET',
+    path: '/api/audit',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary:
+      "The hospital's audit log, newest first: search by actor, target (dataset or user), action and period, paginated",
+  },
+  {
+    method: 'GET',
+    path: '/api/audit/export.csv',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: 'The filtered audit log as CSV (the export is itself audited)',
+  },
+  {
+    method: 'POST',
+    path: '/api/audit/verify',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: "Walk the hospital's audit chain and report the first broken link",
+  },
+  {
+    method: 'GET',
+    path: '/api/compliance',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary:
+      'Compliance figures computed from data: de-identification and its options, held series, users, audit chain',
+  },
+  {
+    method: 'GET',
+    path: '/api/reports',
+    domain: 'reports',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: 'Studies per month by type, status and team, storage growth, active users and processing times',
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];

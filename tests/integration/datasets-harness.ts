@@ -182,6 +182,8 @@ const HANDLERS: Record<
   datasets: () => import('#functions/datasets/handler.ts'),
   uploads: () => import('#functions/uploads/handler.ts'),
   hospitals: () => import('#functions/hospitals/handler.ts'),
+  audit: () => import('#functions/audit/handler.ts'),
+  reports: () => import('#functions/reports/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */

@@ -144,9 +144,9 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
   /**
    * Appends `entry`; with `alongside`, that update is written in the same transaction (it is index 0 of the
    * cancellation reasons, so its own condition failing is told apart from a lost race for the head). Without
-   * transactions `alongside` is written first, once, then the event is appended.
+   * transactions `alongside` is written first, once, then the event is appended; its new item is returned then.
    */
-  async function append(entry: AuditEntry, alongside?: Update): Promise<void> {
+  async function append(entry: AuditEntry, alongside?: Update): Promise<Record<string, unknown> | undefined> {
     if (transactions) {
       for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
         const head = await readHead(entry.hospitalId);
@@ -168,7 +168,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
               ],
             }),
           );
-          return;
+          return undefined;
         } catch (error) {
           if (error instanceof Error && error.name === 'UnknownOperationException') {
             transactions = false;
@@ -181,8 +181,13 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
       }
       if (transactions) throw new TransientError('audit chain append lost every race');
     }
-    if (alongside) await doc.send(new UpdateCommand(alongside as never));
+    let written: Record<string, unknown> | undefined;
+    if (alongside) {
+      const { Attributes } = await doc.send(new UpdateCommand({ ...alongside, ReturnValues: 'ALL_NEW' } as never));
+      written = Attributes;
+    }
     await appendWithoutTransaction(entry);
+    return written;
   }
 
   return { append, readHead };

@@ -62,8 +62,8 @@ export function createDatasetRepository(
       if (audit) {
         // The status write and its audit event go in one transaction with the chain's head (the twin's store has
         // no transactions: there they go one after the other, see createAuditChainWriter).
-        await auditWriter.append(audit, update);
-        return (await get(hospitalId, datasetId))!;
+        const written = await auditWriter.append(audit, update);
+        return written ? (withoutKeys(written) as DatasetRecord) : (await get(hospitalId, datasetId))!;
       }
       const { Attributes } = await doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return withoutKeys(Attributes!) as DatasetRecord;

@@ -1,4 +1,5 @@
 import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Directory, HospitalRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
 import type {
   AssetRecord,
@@ -223,3 +224,28 @@ export const NEW_DATASET = {
   hipaaDisclosure: true as const,
   anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
 };
+
+/** Hospitals h1 and h2 with a few users each: enough for scoping and counting. */
+export function fakeDirectory(users: UserRecord[] = []): Directory {
+  const hospitals: HospitalRecord[] = ['h1', 'h2', 'system'].map((id) => ({
+    id,
+    slug: id,
+    name: `Hospital ${id}`,
+    createdAt: '',
+    updatedAt: '',
+  }));
+  return {
+    getUser: async (h, id) => users.find((u) => u.hospitalId === h && u.id === id),
+    getHospital: async (h) => hospitals.find((x) => x.id === h),
+    getTeam: async (h, t) =>
+      t === 't1'
+        ? { id: 't1', hospitalId: h, name: 'Neuroradiology', departmentId: 'd1', description: '', createdAt: '' }
+        : undefined,
+    listUsers: async (h) => users.filter((u) => u.hospitalId === h),
+    putHospital: async () => {},
+    putDepartment: async () => {},
+    putTeam: async () => {},
+    putUser: async () => {},
+    recordLogin: async () => {},
+  };
+}
