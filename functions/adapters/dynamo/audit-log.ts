@@ -216,7 +216,8 @@ export function createAuditLog(
     names: Record<string, string>,
     values: Record<string, unknown>,
   ) {
-    const keyNames: Record<string, string> = { '#ipk': index.pkName, '#isk': index.skName };
+    const keyNames: Record<string, string> = { '#ipk': index.pkName };
+    if (query.from || query.to) keyNames['#isk'] = index.skName;
     const keyValues: Record<string, unknown> = { ':ipk': index.pk };
     let keyCondition = '#ipk = :ipk';
     // Sort keys are `<ISO time>#<id>`: the period is a range on them ('~' sorts after every id character).
