@@ -196,7 +196,32 @@ const hospitalAdmins = (ok: number): Record<Actor, number> => ({
   ANONYMOUS: 401,
 });
 
+/** Super admin and hospital admins; the other hospital's lead is stopped by the role gate (403). */
+const oversight = (ok: number): Record<Actor, number> => ({
+  SUPER_ADMIN: ok,
+  HOSPITAL_ADMIN: ok,
+  TEAM_LEAD: 403,
+  TEAM_MEMBER: 403,
+  GUEST: 403,
+  OTHER_HOSPITAL: 403,
+  ANONYMOUS: 401,
+});
+
 const EXPECTATIONS: Record<string, Case> = {
+  'GET /api/audit': { prepare: async () => ({ method: 'GET', path: '/api/audit' }), expect: oversight(200) },
+  'GET /api/audit/export.csv': {
+    prepare: async () => ({ method: 'GET', path: '/api/audit/export.csv', query: { action: 'NO_SUCH_ACTION' } }),
+    expect: oversight(200),
+  },
+  'POST /api/audit/verify': {
+    prepare: async () => ({ method: 'POST', path: '/api/audit/verify', body: {} }),
+    expect: oversight(200),
+  },
+  'GET /api/compliance': { prepare: async () => ({ method: 'GET', path: '/api/compliance' }), expect: oversight(200) },
+  'GET /api/reports': {
+    prepare: async () => ({ method: 'GET', path: '/api/reports', query: { months: '3' } }),
+    expect: oversight(200),
+  },
   'GET /api/health': { prepare: async () => ({ method: 'GET', path: '/api/health' }), expect: everyone(200, 200) },
   'GET /api/openapi.json': {
     prepare: async () => ({ method: 'GET', path: '/api/openapi.json' }),
@@ -377,7 +402,8 @@ function throughTwin(): () => Promise<Backend> {
           body: options.body,
         });
         const text = await response.text();
-        return { status: response.status, body: text ? JSON.parse(text) : undefined };
+        const json = response.headers.get('content-type')?.includes('json') ?? true;
+        return { status: response.status, body: text ? (json ? JSON.parse(text) : text) : undefined };
       },
       stop: () => stack.dispose(),
     };

@@ -175,7 +175,12 @@ export type Harness = {
 
 const HANDLERS: Record<
   string,
-  () => Promise<{ handler: (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }> }>
+  () => Promise<{
+    handler: (
+      e: APIGatewayProxyEvent,
+      c: Context,
+    ) => Promise<{ statusCode: number; body: string; headers?: Record<string, unknown> }>;
+  }>
 > = {
   health: () => import('#functions/health/handler.ts'),
   auth: () => import('#functions/auth/handler.ts'),
@@ -293,7 +298,12 @@ export async function startHarness(): Promise<Harness> {
       } as unknown as APIGatewayProxyEvent;
       const { handler } = await HANDLERS[matched.route.domain]!();
       const result = await handler(event, {} as Context);
-      return { status: result.statusCode, body: result.body ? JSON.parse(result.body) : undefined };
+      // A CSV export answers text; everything else JSON.
+      const json = String(result.headers?.['Content-Type'] ?? 'application/json').includes('json');
+      return {
+        status: result.statusCode,
+        body: result.body ? (json ? JSON.parse(result.body) : result.body) : undefined,
+      };
     },
     async stop() {
       setDeps(undefined);
