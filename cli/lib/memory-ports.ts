@@ -2,7 +2,6 @@ import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-l
 import type { HospitalRecord } from '#shared/domain/auth/ports.ts';
 import type {
   AssetRecord,
-  AuditEvent,
   AuditLog,
   DatasetRecord,
   DatasetRepository,

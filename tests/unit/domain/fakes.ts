@@ -3,7 +3,6 @@ import type { Directory, HospitalRecord, UserRecord } from '#shared/domain/auth/
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
 import type {
   AssetRecord,
-  AuditEvent,
   AuditLog,
   DatasetRecord,
   DatasetRepository,
