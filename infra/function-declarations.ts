@@ -192,7 +192,27 @@ export type ResourceArns = {
   dataKey: string;
 };
 
-export type GrantStatement = { actions: string[]; resources: string[] };
+export type GrantStatement = {
+  actions: string[];
+  resources: string[];
+  /** Allow unless said otherwise; a Deny wins over every Allow, as in IAM. */
+  effect?: 'Deny';
+  /** IAM condition block (operator → key → values); the twin evaluates dynamodb:LeadingKeys with StringLike. */
+  conditions?: Record<string, Record<string, string[]>>;
+};
+
+/**
+ * Audit events are append-only (docs/domain.md#hash-chain): no function may update or delete an item whose partition
+ * is a hospital's audit partition. IAM can name the partition key a request touches (dynamodb:LeadingKeys) but not
+ * its sort key or its condition expression, so appends (PutItem) stay allowed to every function that writes; the head
+ * (`H#<id>#AUDITHEAD`) is outside this pattern because every append moves it.
+ */
+export const AUDIT_EVENT_PARTITION_PATTERN = 'H#*#AUDIT';
+export const AUDIT_APPEND_ONLY: Omit<GrantStatement, 'resources'> = {
+  effect: 'Deny',
+  actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+  conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [AUDIT_EVENT_PARTITION_PATTERN] } },
+};
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -230,6 +250,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
       actions: grants.table === 'read' ? TABLE_READ : [...TABLE_READ, ...TABLE_WRITE],
       resources: [arns.table],
     });
+    if (grants.table === 'readWrite') statements.push({ ...AUDIT_APPEND_ONLY, resources: [arns.table] });
     // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
     statements.push({
       actions: ['dynamodb:Query'],

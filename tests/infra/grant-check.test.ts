@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pipelineFunctionDeclarations } from '#infra/function-declarations.ts';
+import { apiFunctionDeclarations, pipelineFunctionDeclarations } from '#infra/function-declarations.ts';
 import { localStatements, type TwinResources } from '#infra/local/function-runtime.ts';
 import { isAllowed, permissionsFor } from '#infra/local/grant-check.ts';
 
@@ -68,5 +68,39 @@ describe("the twin's IAM check", () => {
     expect(allowed('DynamoDBDocumentClient', 'UpdateCommand', { TableName: 'another-table' })).toBe(false);
     expect(allowed('SFNClient', 'StartExecutionCommand', { stateMachineArn: resources.stateMachineArn })).toBe(false);
     expect(allowed('SecretsManagerClient', 'GetSecretValueCommand', { SecretId: 'x' })).toBe(false);
+  });
+
+  it('lets no function update or delete an audit event: appends (PutItem) and the chain head stay writable', () => {
+    // Prepare: every function that writes the table gets the audit deny (docs/domain.md#hash-chain).
+    const declarations = [
+      ...Object.values(apiFunctionDeclarations()),
+      ...Object.values(pipelineFunctionDeclarations()),
+    ].filter((d) => d!.table === 'readWrite');
+    const event = { pk: 'H#hosp-1#AUDIT', sk: 'SEQ#000000000001' };
+
+    for (const declaration of declarations) {
+      const statements = localStatements(declaration!, resources);
+      const allowed = (command: string, input: Record<string, unknown>) =>
+        permissionsFor('DynamoDBDocumentClient', command, { TableName: 'imaging-local', ...input }, scope).every((p) =>
+          isAllowed(statements, p),
+        );
+
+      // Assess
+      expect(allowed('UpdateCommand', { Key: event }), declaration!.id).toBe(false);
+      expect(allowed('DeleteCommand', { Key: event }), declaration!.id).toBe(false);
+      expect(
+        allowed('BatchWriteCommand', { RequestItems: { 'imaging-local': [{ DeleteRequest: { Key: event } }] } }),
+        declaration!.id,
+      ).toBe(false);
+      expect(
+        allowed('TransactWriteCommand', {
+          TransactItems: [{ Update: { TableName: 'imaging-local', Key: event } }],
+        }),
+        declaration!.id,
+      ).toBe(false);
+      expect(allowed('PutCommand', { Item: { ...event, action: 'X' } }), declaration!.id).toBe(true);
+      expect(allowed('UpdateCommand', { Key: { pk: 'H#hosp-1#AUDITHEAD', sk: 'HEAD' } }), declaration!.id).toBe(true);
+      expect(allowed('DeleteCommand', { Key: { pk: 'H#hosp-1', sk: 'DS#d1' } }), declaration!.id).toBe(true);
+    }
   });
 });
