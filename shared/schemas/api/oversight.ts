@@ -44,7 +44,7 @@ export const ComplianceSchema = z.object({
 });
 export type Compliance = z.infer<typeof ComplianceSchema>;
 
-/** Report ranges of the record (section 9): 3, 6 or 12 months. */
+/** Report ranges (docs/screens.md#reports): 3, 6 or 12 months. */
 export const REPORT_RANGES = [3, 6, 12] as const;
 export const ReportsQuerySchema = z.object({
   hospitalId: IdSchema.optional(),
