@@ -75,6 +75,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   audit: { table: 'readWrite' },
   // Figures from the datasets' index; nothing is written.
   reports: { table: 'read' },
+  // The caller's own inbox: read it, mark items read.
+  notifications: { table: 'readWrite' },
 };
 
 /**

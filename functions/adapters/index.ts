@@ -7,6 +7,7 @@ import { createAuditLog } from './dynamo/audit-log.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { describeTable } from './dynamo/health.ts';
+import { createNotificationInbox } from './dynamo/notifications.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
@@ -62,6 +63,7 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     pageTokens,
     pseudonymizer: createPseudonymizer(pseudonymSecret),
     pseudonymSecret,
+    notifications: createNotificationInbox(table),
     health: {
       async failing() {
         const checks: [string, Promise<void>][] = [

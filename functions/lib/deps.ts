@@ -9,6 +9,7 @@ import type {
   Pseudonymizer,
 } from '#shared/domain/datasets/ports.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
@@ -32,6 +33,8 @@ export type ServerDeps = {
   pageTokens: PageTokens;
   pseudonymizer: Pseudonymizer;
   pseudonymSecret(): Promise<string>;
+  /** Each user's notifications (the bell). */
+  notifications: NotificationInbox;
   health: HealthProbe;
   clock: Clock;
   ids: IdGenerator;

@@ -8,6 +8,7 @@ import {
   VerifyAuditResponseSchema,
 } from '#shared/schemas/api/audit.ts';
 import { ApiErrorSchema, IdSchema } from '#shared/schemas/api/common.ts';
+import { MarkNotificationsReadSchema, NotificationListSchema } from '#shared/schemas/api/notifications.ts';
 import {
   ComplianceQuerySchema,
   ComplianceSchema,
@@ -103,6 +104,11 @@ export const ROUTE_SCHEMAS = {
   'POST /api/audit/verify': { body: VerifyAuditRequestSchema, response: VerifyAuditResponseSchema },
   'GET /api/compliance': { query: ComplianceQuerySchema, response: ComplianceSchema },
   'GET /api/reports': { query: ReportsQuerySchema, response: ReportsSchema },
+  'GET /api/notifications': { response: NotificationListSchema },
+  'POST /api/notifications/read': {
+    body: MarkNotificationsReadSchema,
+    response: z.object({ unreadCount: z.number().int().nonnegative() }),
+  },
   'GET /api/health': { response: HealthResponseSchema },
   'GET /api/openapi.json': { response: z.record(z.string(), z.unknown()) },
   'GET /api/me': { response: MeResponseSchema },

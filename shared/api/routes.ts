@@ -24,6 +24,7 @@ export const API_DOMAINS = [
   'usage',
   'audit',
   'reports',
+  'notifications',
 ] as const;
 export type ApiDomain = (typeof API_DOMAINS)[number];
 
@@ -501,6 +502,20 @@ export const ROUTES = [
     auth: 'user',
     roles: USER_ADMINS,
     summary: 'Studies per month by type, status and team, storage growth, active users and processing times',
+  },
+  {
+    method: 'GET',
+    path: '/api/notifications',
+    domain: 'notifications',
+    auth: 'user',
+    summary: "The caller's 50 newest notifications and how many are unread",
+  },
+  {
+    method: 'POST',
+    path: '/api/notifications/read',
+    domain: 'notifications',
+    auth: 'user',
+    summary: "Mark the caller's notifications read (the given ids, or all listed)",
   },
 ] as const satisfies readonly RouteDefinition[];
 

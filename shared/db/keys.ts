@@ -103,9 +103,20 @@ export const keys = {
   /** The chain's head: last position and hash, conditionally updated with each append (own partition, see docs). */
   auditHead: (hospitalId: string): ItemKey => ({ [P.pk]: `${auditPk(hospitalId)}HEAD`, [P.sk]: 'HEAD' }),
   auditPartition: auditPk,
+  /** A user's notifications, newest last in the partition (read in reverse); they expire (TTL) after a while. */
+  notification: (hospitalId: string, userId: string, createdAt: string, id: string): ItemKey => ({
+    [P.pk]: notificationPartition(hospitalId, userId),
+    [P.sk]: `N#${createdAt}#${id}`,
+  }),
+  notificationPartition: (hospitalId: string, userId: string) => notificationPartition(hospitalId, userId),
+  notificationPrefix: 'N#',
   auditSeqPrefix: 'SEQ#',
   auditSeqKey,
 };
+
+function notificationPartition(hospitalId: string, userId: string): string {
+  return `${hospitalPk(hospitalId)}#USER#${userId}#NOTIF`;
+}
 
 function auditSeqKey(seq: number): string {
   return `SEQ#${String(seq).padStart(12, '0')}`;

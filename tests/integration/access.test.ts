@@ -218,6 +218,14 @@ const EXPECTATIONS: Record<string, Case> = {
     expect: oversight(200),
   },
   'GET /api/compliance': { prepare: async () => ({ method: 'GET', path: '/api/compliance' }), expect: oversight(200) },
+  'GET /api/notifications': {
+    prepare: async () => ({ method: 'GET', path: '/api/notifications' }),
+    expect: everyone(200, 401),
+  },
+  'POST /api/notifications/read': {
+    prepare: async () => ({ method: 'POST', path: '/api/notifications/read', body: {} }),
+    expect: everyone(200, 401),
+  },
   'GET /api/reports': {
     prepare: async () => ({ method: 'GET', path: '/api/reports', query: { months: '3' } }),
     expect: oversight(200),

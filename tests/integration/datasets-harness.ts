@@ -189,6 +189,7 @@ const HANDLERS: Record<
   hospitals: () => import('#functions/hospitals/handler.ts'),
   audit: () => import('#functions/audit/handler.ts'),
   reports: () => import('#functions/reports/handler.ts'),
+  notifications: () => import('#functions/notifications/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */

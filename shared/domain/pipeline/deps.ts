@@ -6,6 +6,7 @@ import { NotFoundError } from '#shared/domain/errors.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
+import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 
 /** Ports of the pipeline stages. */
 export type PipelineDeps = {
@@ -15,6 +16,8 @@ export type PipelineDeps = {
   uploads: UploadRepository;
   clock: Clock;
   pseudonymSecret(): Promise<string>;
+  /** The owner's inbox for "processing complete / failed"; absent where nobody is told (the CLI). */
+  notifications?: NotificationInbox;
 };
 
 export type StageInput = { hospitalId: string; datasetId: string; runId: string };

@@ -1,5 +1,6 @@
 import type { Caller } from '#shared/domain/access/caller.ts';
 import type { Directory, HospitalRecord, UserRecord } from '#shared/domain/auth/ports.ts';
+import type { NotificationInbox, NotificationRecord } from '#shared/domain/notifications/ports.ts';
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
 import type {
   AssetRecord,
@@ -189,10 +190,28 @@ export function fakePolicies(): DeidentificationPolicies & { items: Map<string, 
   };
 }
 
+export function fakeNotifications(): NotificationInbox & { items: NotificationRecord[] } {
+  const items: NotificationRecord[] = [];
+  return {
+    items,
+    add: async (n) => void items.push({ ...n }),
+    listNewest: async (h, u, limit) =>
+      items
+        .filter((n) => n.hospitalId === h && n.userId === u)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+        .slice(0, limit),
+    markRead: async (h, u, marked) => {
+      for (const n of items)
+        if (n.hospitalId === h && n.userId === u && marked.some((m) => m.id === n.id)) n.read = true;
+    },
+  };
+}
+
 export function ports() {
   let n = 0;
   const audit = fakeAudit();
   return {
+    notifications: fakeNotifications(),
     datasets: fakeDatasets(audit),
     audit,
     uploads: fakeUploads(),
