@@ -103,6 +103,11 @@ export const keys = {
   /** The chain's head: last position and hash, conditionally updated with each append (own partition, see docs). */
   auditHead: (hospitalId: string): ItemKey => ({ [P.pk]: `${auditPk(hospitalId)}HEAD`, [P.sk]: 'HEAD' }),
   auditPartition: auditPk,
+  /** When a user last had a read of a dataset recorded (one item per user, dataset and kind of read; expires). */
+  auditReadMarker: (hospitalId: string, actorUserId: string, datasetId: string, action: string): ItemKey => ({
+    [P.pk]: `${auditPk(hospitalId)}READS`,
+    [P.sk]: `${actorUserId}#${datasetId}#${action}`,
+  }),
   /** A user's notifications, newest last in the partition (read in reverse); they expire (TTL) after a while. */
   notification: (hospitalId: string, userId: string, createdAt: string, id: string): ItemKey => ({
     [P.pk]: notificationPartition(hospitalId, userId),

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { auditListIndexes, keys, withoutKeys } from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
 import { chainNext, EMPTY_HEAD, type ChainedAuditEvent, type ChainHead } from '#shared/domain/audit/chain.ts';
 import type { AuditChainHead, AuditEntry, AuditEvent, AuditLog, AuditQuery } from '#shared/domain/datasets/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
@@ -317,6 +317,29 @@ export function createAuditLog(
         items: (page.Items ?? []).map((item) => eventOf(item) as ChainedAuditEvent),
         ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),
       };
+    },
+    async claimReadWindow(read) {
+      const at = Date.parse(read.at);
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: {
+              ...keys.auditReadMarker(read.hospitalId, read.actorUserId, read.datasetId, read.action),
+              entity: 'auditReadMarker',
+              at: read.at,
+              [TTL_ATTRIBUTE]: Math.floor(at / 1000) + read.windowSeconds,
+            },
+            ConditionExpression: 'attribute_not_exists(#pk) OR #at < :cutoff',
+            ExpressionAttributeNames: { '#pk': P.pk, '#at': 'at' },
+            ExpressionAttributeValues: { ':cutoff': new Date(at - read.windowSeconds * 1000).toISOString() },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
     },
     async head(hospitalId) {
       const { Item } = await doc.send(

@@ -11,6 +11,7 @@ export function createChainedMemoryAuditLog(options: {
 }): AuditLog & { events: ChainedAuditEvent[]; heads: Map<string, AuditChainHead> } {
   const events: ChainedAuditEvent[] = [];
   const heads = new Map<string, AuditChainHead>();
+  const reads = new Map<string, string>();
   let tail: Promise<unknown> = Promise.resolve();
   const newestFirst = (a: AuditEvent, b: AuditEvent) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.id.localeCompare(a.id));
   return {
@@ -50,6 +51,13 @@ export function createChainedMemoryAuditLog(options: {
       const start = startKey ? Number(startKey.seq) : 0;
       const items = chain.filter((e) => e.seq > start).slice(0, 100);
       return { items, ...(items.length === 100 ? { lastKey: { seq: String(items.at(-1)!.seq) } } : {}) };
+    },
+    async claimReadWindow(read) {
+      const key = [read.hospitalId, read.actorUserId, read.datasetId, read.action].join('/');
+      const last = reads.get(key);
+      if (last && Date.parse(read.at) - Date.parse(last) < read.windowSeconds * 1000) return false;
+      reads.set(key, read.at);
+      return true;
     },
     async head(hospitalId) {
       return heads.get(hospitalId);

@@ -3,7 +3,7 @@ import type { Caller } from '#shared/domain/access/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import { auditedRead } from '#shared/domain/audit/record-read.ts';
-import type { AuditLog, DatasetRepository } from './ports.ts';
+import type { AuditLog, Clock, DatasetRepository } from './ports.ts';
 import { presignedAssets } from './list-assets.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import { toDataset, toSeries } from './view.ts';
@@ -15,7 +15,7 @@ import { toDataset, toSeries } from './view.ts';
 export async function getDataset(
   datasetId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; objects: ObjectStore; directory: Directory; audit: AuditLog },
+  deps: { datasets: DatasetRepository; objects: ObjectStore; directory: Directory; audit: AuditLog; clock: Clock },
 ): Promise<DatasetDetail> {
   return auditedRead(
     caller,

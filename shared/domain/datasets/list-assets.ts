@@ -3,7 +3,7 @@ import { canSeeDataset, type Caller } from '#shared/domain/access/caller.ts';
 import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import { auditedRead } from '#shared/domain/audit/record-read.ts';
-import type { AssetRecord, AuditLog, DatasetRecord, DatasetRepository } from './ports.ts';
+import type { AssetRecord, AuditLog, Clock, DatasetRecord, DatasetRepository } from './ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import { toAsset } from './view.ts';
 
@@ -50,7 +50,7 @@ export async function presignedAssets(
 export async function listAssets(
   datasetId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; objects: ObjectStore; audit: AuditLog },
+  deps: { datasets: DatasetRepository; objects: ObjectStore; audit: AuditLog; clock: Clock },
 ): Promise<{ items: ProcessedAsset[] }> {
   return auditedRead(
     caller,

@@ -124,6 +124,18 @@ export type AuditLog = {
   chainPage(hospitalId: string, startKey?: Record<string, string>): Promise<AuditChainPage>;
   /** The head item: the last appended position and hash; undefined for a hospital with no chained event. */
   head(hospitalId: string): Promise<AuditChainHead | undefined>;
+  /**
+   * True for the first read of its kind (actor, dataset, action) within `windowSeconds` of `at`, false for a repeat
+   * (a page polling while a dataset is processed); claimed with one conditional write, never a chain append.
+   */
+  claimReadWindow(read: {
+    hospitalId: string;
+    actorUserId: string;
+    datasetId: string;
+    action: string;
+    at: string;
+    windowSeconds: number;
+  }): Promise<boolean>;
   /** Keeps the outcome of the latest verification on the head item (the chain's own fields are left alone). */
   recordVerification(hospitalId: string, verification: AuditChainVerification): Promise<void>;
 };
