@@ -47,7 +47,7 @@ const REPORT: Reports = ReportsSchema.parse({
       activeUsers: 1,
     },
   ],
-  byTeam: [{ teamId: 't1', teamName: '=Neuro', studies: 3, completed: 2, failed: 1 }],
+  byTeam: [{ teamId: 't1', teamName: '=Neuro', studies: 3, completed: 2, failed: 1, perMonth: [0, 2, 1] }],
   processingMinutes: { completed: 2, p50: 12.5, p90: 40, p99: 40 },
 });
 

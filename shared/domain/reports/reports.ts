@@ -70,10 +70,12 @@ export async function getReports(
     month.storageTotalBytes = running;
   }
 
-  const teams = new Map<string | null, { studies: number; completed: number; failed: number }>();
+  const teams = new Map<string | null, { studies: number; completed: number; failed: number; perMonth: number[] }>();
   for (const d of studies) {
-    const team = teams.get(d.teamId) ?? { studies: 0, completed: 0, failed: 0 };
+    const team = teams.get(d.teamId) ?? { studies: 0, completed: 0, failed: 0, perMonth: months.map(() => 0) };
     team.studies++;
+    const month = months.indexOf(d.createdAt.slice(0, 7));
+    if (month >= 0) team.perMonth[month]!++;
     if (d.status === 'COMPLETE') team.completed++;
     if (d.status === 'FAILED') team.failed++;
     teams.set(d.teamId, team);

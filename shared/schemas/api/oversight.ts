@@ -87,6 +87,8 @@ export const ReportsSchema = z.object({
       studies: z.number().int().nonnegative(),
       completed: z.number().int().nonnegative(),
       failed: z.number().int().nonnegative(),
+      /** Studies per month of the range, in the order of `perMonth`. */
+      perMonth: z.array(z.number().int().nonnegative()),
     }),
   ),
   /** Minutes from creation to completion of the COMPLETE studies of the range; null without any. */

@@ -259,7 +259,9 @@ describe('compliance and reports figures', () => {
     expect(feb).toMatchObject({ studies: 1, storageAddedBytes: 2048, storageTotalBytes: 2048, activeUsers: 1 });
     expect(feb.byStatus.COMPLETE).toBe(1);
     expect(feb.byType.DIAGNOSTIC).toBe(1);
-    expect(report.byTeam).toEqual([{ teamId: 't1', teamName: 'Neuroradiology', studies: 1, completed: 1, failed: 0 }]);
+    expect(report.byTeam).toEqual([
+      { teamId: 't1', teamName: 'Neuroradiology', studies: 1, completed: 1, failed: 0, perMonth: [0, 0, 1] },
+    ]);
     expect(report.processingMinutes).toMatchObject({ completed: 1 });
     expect(report.totals.studies).toBe(1);
   });

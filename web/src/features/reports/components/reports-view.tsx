@@ -126,6 +126,9 @@ export function ReportsView({ report }: { report: Reports }) {
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>Team</Table.ColumnHeader>
+                  {report.perMonth.map((m) => (
+                    <Table.ColumnHeader key={m.month}>{monthLabel(m.month)}</Table.ColumnHeader>
+                  ))}
                   <Table.ColumnHeader>Studies</Table.ColumnHeader>
                   <Table.ColumnHeader>Completed</Table.ColumnHeader>
                   <Table.ColumnHeader>Failed</Table.ColumnHeader>
@@ -135,6 +138,9 @@ export function ReportsView({ report }: { report: Reports }) {
                 {report.byTeam.map((t) => (
                   <Table.Row key={t.teamId ?? '-'}>
                     <Table.Cell>{t.teamName}</Table.Cell>
+                    {t.perMonth.map((n, i) => (
+                      <Table.Cell key={report.perMonth[i]?.month ?? i}>{n}</Table.Cell>
+                    ))}
                     <Table.Cell>{t.studies}</Table.Cell>
                     <Table.Cell>{t.completed}</Table.Cell>
                     <Table.Cell>{t.failed}</Table.Cell>

@@ -32,8 +32,8 @@ export function reportCsv(report: Reports): string {
   );
   const teams = Papa.unparse(
     {
-      fields: ['Team', 'Studies', 'Completed', 'Failed'],
-      data: report.byTeam.map((t) => [t.teamName, t.studies, t.completed, t.failed]),
+      fields: ['Team', ...report.perMonth.map((m) => m.month), 'Studies', 'Completed', 'Failed'],
+      data: report.byTeam.map((t) => [t.teamName, ...t.perMonth, t.studies, t.completed, t.failed]),
     },
     { escapeFormulae: true, newline: '\r\n' },
   );
