@@ -9,6 +9,8 @@ import { system } from '#web/components/ui/provider.tsx';
 import { actionLabel, toAuditFilter } from '#web/features/compliance/utils/audit-filters.ts';
 import { ReportsView } from '#web/features/reports/components/reports-view.tsx';
 import { reportCsv } from '#web/features/reports/utils/report-csv.ts';
+import { reportPdf } from '#web/features/reports/utils/report-pdf.ts';
+import { PDFDocument } from 'pdf-lib';
 
 const zero = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
@@ -57,7 +59,7 @@ describe('reports', () => {
   it('shows the server figures: totals, bars per month readable as text, and teams', () => {
     render(
       <ChakraProvider value={system}>
-        <ReportsView report={REPORT} />
+        <ReportsView report={REPORT} hospitalName="Northside General" />
       </ChakraProvider>,
     );
     expect(screen.getByText('12.5 min')).toBeTruthy();
@@ -78,6 +80,15 @@ describe('reports', () => {
     expect(rows.map((r) => r[0])).toEqual(['Month', '2025-12', '2026-01', '2026-02']);
     expect(teams).toContain("'=Neuro");
     expect(processing).toContain('12.5');
+  });
+  it('builds a PDF of the figures that a PDF reader opens', async () => {
+    const bytes = await reportPdf(
+      { ...REPORT, byTeam: [{ ...REPORT.byTeam[0]!, teamName: 'Neuro 神経' }] },
+      'Northside',
+    );
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getPageCount()).toBe(1);
+    expect(doc.getTitle()).toBe('Report: last 3 months');
   });
 });
 

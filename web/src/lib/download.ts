@@ -4,7 +4,15 @@ import { getIdToken } from './api-client.ts';
 
 /** Saves text as a file through a temporary object URL (the browser's own download). */
 export function saveText(text: string, filename: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  saveBlob(new Blob([text], { type }), filename);
+}
+
+export function saveBytes(bytes: Uint8Array, filename: string, type: string): void {
+  saveBlob(new Blob([bytes as BlobPart], { type }), filename);
+}
+
+function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

@@ -14,7 +14,7 @@ import { errorMessage } from '#web/lib/api-error.ts';
  * The super admin picks the hospital by its id (their own by default).
  */
 export function ReportsRoute() {
-  const { user } = useCurrentUser();
+  const { user, hospital } = useCurrentUser();
   const [months, setMonths] = useState<number>(REPORT_RANGES[0]);
   const [hospitalInput, setHospitalInput] = useState('');
   const [hospitalId, setHospitalId] = useState<string>();
@@ -53,7 +53,7 @@ export function ReportsRoute() {
       ) : error || !data ? (
         <ErrorBox message={errorMessage(error)} />
       ) : (
-        <ReportsView report={data} />
+        <ReportsView report={data} hospitalName={hospitalId ?? hospital?.name ?? data.hospitalId} />
       )}
     </Stack>
   );

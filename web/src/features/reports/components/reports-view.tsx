@@ -3,7 +3,8 @@ import { LuDownload } from 'react-icons/lu';
 import { DATASET_STATUS_LABELS, DATASET_STATUSES, STUDY_TYPES } from '#shared/schemas/api/datasets.ts';
 import type { Reports } from '#shared/schemas/api/oversight.ts';
 import { formatBytes, formatDateTime } from '#web/lib/format.ts';
-import { saveText } from '#web/lib/download.ts';
+import { saveBytes, saveText } from '#web/lib/download.ts';
+import { reportPdf } from '#web/features/reports/utils/report-pdf.ts';
 import { reportCsv } from '#web/features/reports/utils/report-csv.ts';
 import { BarList } from '#web/features/reports/components/bar-list.tsx';
 
@@ -13,9 +14,10 @@ const typeLabel = (t: string) => t.charAt(0) + t.slice(1).toLowerCase().replace(
 const minutes = (m: number | null) => (m === null ? '—' : `${m} min`);
 
 /** The report's figures (docs/screens.md#reports), all from the server's answer; nothing here is fixed. */
-export function ReportsView({ report }: { report: Reports }) {
-  const download = () =>
-    saveText(reportCsv(report), `report-${report.months}-months-${report.generatedAt.slice(0, 10)}.csv`);
+export function ReportsView({ report, hospitalName }: { report: Reports; hospitalName: string }) {
+  const name = `report-${report.months}-months-${report.generatedAt.slice(0, 10)}`;
+  const download = () => saveText(reportCsv(report), `${name}.csv`);
+  const downloadPdf = async () => saveBytes(await reportPdf(report, hospitalName), `${name}.pdf`, 'application/pdf');
   const p = report.processingMinutes;
   return (
     <Stack gap="6">
@@ -23,9 +25,14 @@ export function ReportsView({ report }: { report: Reports }) {
         <Text color="fg.muted">
           Since {monthLabel(report.from.slice(0, 7))} · computed {formatDateTime(report.generatedAt)}
         </Text>
-        <Button size="sm" variant="outline" onClick={download}>
-          <LuDownload /> Export CSV
-        </Button>
+        <HStack>
+          <Button size="sm" variant="outline" onClick={download}>
+            <LuDownload /> Export CSV
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => void downloadPdf()}>
+            <LuDownload /> Export PDF
+          </Button>
+        </HStack>
       </HStack>
       <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="4">
         <Stat.Root borderWidth="1px" borderRadius="md" p="4">
