@@ -8,6 +8,9 @@ export type DatasetRecord = Dataset & {
   /** Set once de-identified copies are stored and raw uploads deleted, so a retried pipeline skips that stage. */
   deidentifiedAt?: string;
   lastRunId?: string;
+  /** When the pipeline last took the dataset (entered ANONYMIZING) and when it last completed. */
+  processingStartedAt?: string;
+  completedAt?: string;
 };
 
 export type SeriesRecord = Series & { hospitalId: string; studyInstanceUID?: string; fileCount?: number };

@@ -40,13 +40,16 @@ export async function enterStage(
 ): Promise<DatasetRecord> {
   const dataset = await loadDataset(deps, input);
   if (dataset.status === to) return dataset;
+  const now = deps.clock.now();
+  // When the pipeline took the dataset and when it finished: the reports' processing times (docs/domain.md#oversight-figures).
+  const timing = to === 'ANONYMIZING' ? { processingStartedAt: now } : to === 'COMPLETE' ? { completedAt: now } : {};
   return changeStatus(deps, {
     hospitalId: input.hospitalId,
     datasetId: input.datasetId,
     from: [from],
     to,
     ...PIPELINE_ACTOR,
-    fields: { updatedAt: deps.clock.now() },
+    fields: { updatedAt: now, ...timing },
     details: { runId: input.runId },
   });
 }

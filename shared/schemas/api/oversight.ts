@@ -91,7 +91,7 @@ export const ReportsSchema = z.object({
       perMonth: z.array(z.number().int().nonnegative()),
     }),
   ),
-  /** Minutes from creation to completion of the COMPLETE studies of the range; null without any. */
+  /** Minutes from the pipeline taking a study to its completion, over the COMPLETE studies of the range; null without any. */
   processingMinutes: z.object({
     completed: z.number().int().nonnegative(),
     p50: z.number().nullable(),

@@ -263,6 +263,14 @@ describe('compliance and reports figures', () => {
       { teamId: 't1', teamName: 'Neuroradiology', studies: 1, completed: 1, failed: 0, perMonth: [0, 0, 1] },
     ]);
     expect(report.processingMinutes).toMatchObject({ completed: 1 });
+    // With the pipeline's times, the wait before the upload finished does not count.
+    await p.datasets.update(
+      'h1',
+      d.id,
+      { processingStartedAt: '2026-02-01T10:20:00.000Z', completedAt: '2026-02-01T10:26:00.000Z' },
+      ['COMPLETE'],
+    );
+    expect((await getReports({ months: 3 }, caller('HOSPITAL_ADMIN'), deps)).processingMinutes.p50).toBe(6);
     expect(report.totals.studies).toBe(1);
   });
 
