@@ -13,7 +13,7 @@ import { chainNext, EMPTY_HEAD, type ChainedAuditEvent, type ChainHead } from '#
 import type { AuditChainHead, AuditEntry, AuditEvent, AuditLog, AuditQuery } from '#shared/domain/datasets/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
-import { cancellationCodes, isConditionFailure } from './expressions.ts';
+import { cancellationCodes, isConditionFailure, queryAll } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 
@@ -276,8 +276,12 @@ export function createAuditLog(
         items.push(...((page.Items ?? []) as Record<string, unknown>[]));
         startKey = page.LastEvaluatedKey;
       } while (startKey);
-      // Only events about this dataset (a user target of the same id is not possible: ids are UUIDs of one kind each).
-      return items.map(eventOf).filter((e) => e.datasetId === datasetId);
+      // Events written before the chain were keyed under the dataset in the audit partition (`DS#<id>#...`).
+      const legacy = await queryAll(table, keys.auditPartition(hospitalId), `DS#${datasetId}#`);
+      return [...legacy, ...items]
+        .map(eventOf)
+        .filter((e) => e.datasetId === datasetId)
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     },
     async search(query) {
       const filters: string[] = [];
