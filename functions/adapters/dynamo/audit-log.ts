@@ -99,6 +99,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
 
   async function appendWithoutTransaction(entry: AuditEntry): Promise<void> {
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
+      if (attempt > 0) await backOff(attempt);
       const head = await readHead(entry.hospitalId);
       const event = await chainNext(head, entry, randomUUID(), now());
       try {
@@ -149,6 +150,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
   async function append(entry: AuditEntry, alongside?: Update): Promise<Record<string, unknown> | undefined> {
     if (transactions) {
       for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
+        if (attempt > 0) await backOff(attempt);
         const head = await readHead(entry.hospitalId);
         const event = await chainNext(head, entry, randomUUID(), now());
         try {
@@ -191,6 +193,12 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
   }
 
   return { append, readHead };
+}
+
+/** Writers that lost a race wait a random few milliseconds, longer each time, so they do not collide again at once. */
+function backOff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(200, 5 * 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A cancelled transaction because the head moved, the position was taken or another transaction held the items. */
