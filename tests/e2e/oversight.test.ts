@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
-import { signInThroughSite, useSiteInBrowser } from './browser.ts';
+import { outputPath, signInThroughSite, useSiteInBrowser } from './browser.ts';
 
 /**
  * The compliance center and reports in the browser (docs/screens.md#compliance-center, docs/screens.md#reports):
@@ -22,13 +22,14 @@ describe('compliance center and reports', () => {
     const verification = page.getByTestId('chain-verification');
     await verification.waitFor();
     const verifiedText = await verification.textContent();
-    await page.getByTestId('audit-event').first().waitFor();
+    await page.locator('[data-testid="audit-event"][data-action="AUDIT_CHAIN_VERIFIED"]').first().waitFor();
     const actions = await page
       .getByTestId('audit-event')
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const csv = readFileSync((await (await download).path())!, 'utf8');
+    await page.screenshot({ path: outputPath('compliance.png'), fullPage: true });
 
     await page.goto(`${site.stack.url}/reports`);
     await page.getByRole('list', { name: 'Studies per month' }).waitFor();
@@ -37,6 +38,7 @@ describe('compliance center and reports', () => {
     await page.waitForFunction(
       () => document.querySelectorAll('[aria-label="Studies per month"] [role="listitem"]').length === 12,
     );
+    await page.screenshot({ path: outputPath('reports.png'), fullPage: true });
 
     // Assess
     expect(verifiedText).toContain('Verified');

@@ -1,4 +1,4 @@
-import useSWR from 'swr';
+import useSWR, { mutate } from 'swr';
 import { AuditPageSchema, VerifyAuditResponseSchema, type AuditFilter } from '#shared/schemas/api/audit.ts';
 import { ComplianceSchema } from '#shared/schemas/api/oversight.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
@@ -20,6 +20,11 @@ export function useAuditLog(params: AuditLogParams) {
   );
 }
 
+/** Reloads every page of the audit log on screen (a verification or export has just been appended). */
+export function refreshAuditLog() {
+  return mutate((key) => Array.isArray(key) && key[0] === '/api/audit');
+}
+
 export function verifyAuditChain(hospitalId: string | undefined) {
   return apiRequest('/api/audit/verify', VerifyAuditResponseSchema, {
     method: 'POST',
@@ -27,6 +32,7 @@ export function verifyAuditChain(hospitalId: string | undefined) {
   });
 }
 
-export function exportAuditCsv(filter: AuditFilter) {
-  return downloadFromApi('/api/audit/export.csv', { ...filter }, 'audit-log.csv');
+export async function exportAuditCsv(filter: AuditFilter) {
+  await downloadFromApi('/api/audit/export.csv', { ...filter }, 'audit-log.csv');
+  await refreshAuditLog();
 }

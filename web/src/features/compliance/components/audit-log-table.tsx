@@ -75,7 +75,7 @@ export function AuditLogTable({ hospitalId }: { hospitalId?: string }) {
       <Card.Body>
         <Stack gap="4">
           <form onSubmit={search} aria-label="Search the audit log">
-            <SimpleGrid columns={{ base: 1, md: 3, xl: 6 }} gap="3" alignItems="end">
+            <SimpleGrid columns={{ base: 1, md: 3, xl: 5 }} gap="3" alignItems="end">
               <FormField label="Actor (user ID)">
                 <Input size="sm" value={form.actor} onChange={(e) => set('actor')(e.currentTarget.value)} />
               </FormField>
@@ -98,15 +98,15 @@ export function AuditLogTable({ hospitalId }: { hospitalId?: string }) {
               <FormField label="To">
                 <Input size="sm" type="date" value={form.to} onChange={(e) => set('to')(e.currentTarget.value)} />
               </FormField>
-              <HStack>
-                <Button size="sm" type="submit">
-                  <LuSearch /> Search
-                </Button>
-                <Button size="sm" variant="ghost" onClick={clear}>
-                  Clear filters
-                </Button>
-              </HStack>
             </SimpleGrid>
+            <HStack mt="3">
+              <Button size="sm" type="submit">
+                <LuSearch /> Search
+              </Button>
+              <Button size="sm" variant="ghost" onClick={clear}>
+                Clear filters
+              </Button>
+            </HStack>
           </form>
           {error ? (
             <ErrorBox message={errorMessage(error)} />

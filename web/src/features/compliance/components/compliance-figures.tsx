@@ -6,8 +6,10 @@ import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
-import { useCompliance, verifyAuditChain } from '#web/features/compliance/api/compliance.ts';
+import { refreshAuditLog, useCompliance, verifyAuditChain } from '#web/features/compliance/api/compliance.ts';
 import { OPTION_LABELS } from '#web/features/compliance/utils/options.ts';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function Figure({ label, value, help }: { label: string; value: string | number; help?: string }) {
   return (
@@ -41,13 +43,13 @@ function ChainStatus({
       </Card.Header>
       <Card.Body>
         <Stack gap="2">
-          <Text>{chain.events} events recorded.</Text>
+          <Text>{plural(chain.events, 'event')} recorded.</Text>
           {last ? (
             <HStack wrap="wrap" data-testid="chain-verification">
               <Badge colorPalette={last.verified ? 'green' : 'red'}>{last.verified ? 'Verified' : 'Broken'}</Badge>
               <Text>
                 {last.verified
-                  ? `${last.checkedEvents} events verified at ${formatDateTime(last.at)}`
+                  ? `${plural(last.checkedEvents, 'event')} verified at ${formatDateTime(last.at)}`
                   : `Broken at event ${last.brokenAtSeq ?? '?'} (checked ${last.checkedEvents}) at ${formatDateTime(last.at)}`}
               </Text>
             </HStack>
@@ -75,14 +77,18 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
       const result = await verifyAuditChain(hospitalId);
       toaster.create(
         result.verified
-          ? { type: 'success', title: 'Audit chain verified', description: `${result.checkedEvents} events checked.` }
+          ? {
+              type: 'success',
+              title: 'Audit chain verified',
+              description: `${plural(result.checkedEvents, 'event')} checked.`,
+            }
           : {
               type: 'error',
               title: 'Audit chain broken',
               description: `First broken link at event ${result.brokenAt?.seq ?? '?'}.`,
             },
       );
-      await mutate();
+      await Promise.all([mutate(), refreshAuditLog()]);
     } catch (e) {
       toaster.create({ type: 'error', title: errorMessage(e) });
     } finally {

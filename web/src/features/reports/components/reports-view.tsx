@@ -1,6 +1,6 @@
 import { Box, Button, Card, Heading, HStack, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
 import { LuDownload } from 'react-icons/lu';
-import { DATASET_STATUS_LABELS, DATASET_STATUSES, STUDY_TYPES } from '#shared/schemas/api/datasets.ts';
+import { DATASET_STATUSES, STUDY_TYPES } from '#shared/schemas/api/datasets.ts';
 import type { Reports } from '#shared/schemas/api/oversight.ts';
 import { formatBytes, formatDateTime } from '#web/lib/format.ts';
 import { saveBytes, saveText } from '#web/lib/download.ts';
@@ -10,6 +10,7 @@ import { BarList } from '#web/features/reports/components/bar-list.tsx';
 
 const monthLabel = (month: string) =>
   new Date(`${month}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** DIAGNOSTIC → Diagnostic, FOLLOW_UP → Follow-up; statuses the same way (Complete, Failed). */
 const typeLabel = (t: string) => t.charAt(0) + t.slice(1).toLowerCase().replace('_', '-');
 const minutes = (m: number | null) => (m === null ? '—' : `${m} min`);
 
@@ -98,7 +99,7 @@ export function ReportsView({ report, hospitalName }: { report: Reports; hospita
                     <Table.ColumnHeader key={t}>{typeLabel(t)}</Table.ColumnHeader>
                   ))}
                   {DATASET_STATUSES.map((s) => (
-                    <Table.ColumnHeader key={s}>{DATASET_STATUS_LABELS[s]}</Table.ColumnHeader>
+                    <Table.ColumnHeader key={s}>{typeLabel(s)}</Table.ColumnHeader>
                   ))}
                   <Table.ColumnHeader>Active Users</Table.ColumnHeader>
                 </Table.Row>
@@ -106,7 +107,7 @@ export function ReportsView({ report, hospitalName }: { report: Reports; hospita
               <Table.Body>
                 {report.perMonth.map((m) => (
                   <Table.Row key={m.month}>
-                    <Table.Cell>{monthLabel(m.month)}</Table.Cell>
+                    <Table.Cell whiteSpace="nowrap">{monthLabel(m.month)}</Table.Cell>
                     {STUDY_TYPES.map((t) => (
                       <Table.Cell key={t}>{m.byType[t]}</Table.Cell>
                     ))}
@@ -134,7 +135,9 @@ export function ReportsView({ report, hospitalName }: { report: Reports; hospita
                 <Table.Row>
                   <Table.ColumnHeader>Team</Table.ColumnHeader>
                   {report.perMonth.map((m) => (
-                    <Table.ColumnHeader key={m.month}>{monthLabel(m.month)}</Table.ColumnHeader>
+                    <Table.ColumnHeader key={m.month} whiteSpace="nowrap">
+                      {monthLabel(m.month)}
+                    </Table.ColumnHeader>
                   ))}
                   <Table.ColumnHeader>Studies</Table.ColumnHeader>
                   <Table.ColumnHeader>Completed</Table.ColumnHeader>
