@@ -76,8 +76,13 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   'patient-access': { table: 'readWrite', pseudonymSecret: true },
   dashboards: { table: 'read' },
   usage: { table: 'read' },
-  audit: { table: 'read' },
-  reports: { table: 'read', buckets: { assets: ['read'] } },
+  // Search, export and verification read the chain; export and verification are themselves appended to it. Search
+  // pages carry tokens sealed with the pseudonymisation key.
+  audit: { table: 'readWrite', pseudonymSecret: true },
+  // Figures from the datasets' index; nothing is written.
+  reports: { table: 'read' },
+  // The caller's own inbox: read it, mark items read.
+  notifications: { table: 'readWrite' },
 };
 
 /**
@@ -195,7 +200,27 @@ export type ResourceArns = {
   dataKey: string;
 };
 
-export type GrantStatement = { actions: string[]; resources: string[] };
+export type GrantStatement = {
+  actions: string[];
+  resources: string[];
+  /** Allow unless said otherwise; a Deny wins over every Allow, as in IAM. */
+  effect?: 'Deny';
+  /** IAM condition block (operator → key → values); the twin evaluates dynamodb:LeadingKeys with StringLike. */
+  conditions?: Record<string, Record<string, string[]>>;
+};
+
+/**
+ * Audit events are append-only (docs/domain.md#hash-chain): no function may update or delete an item whose partition
+ * is a hospital's audit partition. IAM can name the partition key a request touches (dynamodb:LeadingKeys) but not
+ * its sort key or its condition expression, so appends (PutItem) stay allowed to every function that writes; the head
+ * (`H#<id>#AUDITHEAD`) is outside this pattern because every append moves it.
+ */
+export const AUDIT_EVENT_PARTITION_PATTERN = 'H#*#AUDIT';
+export const AUDIT_APPEND_ONLY: Omit<GrantStatement, 'resources'> = {
+  effect: 'Deny',
+  actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+  conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [AUDIT_EVENT_PARTITION_PATTERN] } },
+};
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -234,6 +259,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
       actions: grants.table === 'read' ? TABLE_READ : [...TABLE_READ, ...TABLE_WRITE],
       resources: [arns.table],
     });
+    if (grants.table === 'readWrite') statements.push({ ...AUDIT_APPEND_ONLY, resources: [arns.table] });
     // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
     statements.push({
       actions: ['dynamodb:Query'],

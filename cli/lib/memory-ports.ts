@@ -1,7 +1,7 @@
+import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-log.ts';
 import type { HospitalRecord } from '#shared/domain/auth/ports.ts';
 import type {
   AssetRecord,
-  AuditEvent,
   AuditLog,
   DatasetRecord,
   DatasetRepository,
@@ -92,17 +92,8 @@ export function createMemoryDatasetRepository(audit: AuditLog): DatasetRepositor
   };
 }
 
-export function createMemoryAuditLog(): AuditLog & { events: AuditEvent[] } {
-  const events: AuditEvent[] = [];
-  return {
-    events,
-    async record(entry) {
-      events.push({ ...entry, id: String(events.length + 1), at: entry.at ?? new Date().toISOString() });
-    },
-    async listForDataset(hospitalId, datasetId) {
-      return events.filter((e) => e.hospitalId === hospitalId && e.datasetId === datasetId);
-    },
-  };
+export function createMemoryAuditLog(): ReturnType<typeof createChainedMemoryAuditLog> {
+  return createChainedMemoryAuditLog({ newId: (count) => String(count + 1), now: () => new Date().toISOString() });
 }
 
 /** No upload session exists on this path: the files are put straight into the uploads bucket. */

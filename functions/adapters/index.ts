@@ -9,6 +9,7 @@ import { createDirectory } from './dynamo/directory.ts';
 import { createOrganisationStore } from './dynamo/organisation.ts';
 import { createIdentityAdmin } from './cognito/identity-admin.ts';
 import { describeTable } from './dynamo/health.ts';
+import { createNotificationInbox } from './dynamo/notifications.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createSettingsStore } from './dynamo/settings-store.ts';
@@ -77,6 +78,7 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     pageTokens,
     pseudonymizer: createPseudonymizer(pseudonymSecret),
     pseudonymSecret,
+    notifications: createNotificationInbox(table),
     health: {
       async failing() {
         const checks: [string, Promise<void>][] = [

@@ -10,6 +10,7 @@ import type {
 } from '#shared/domain/datasets/ports.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
+import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { AvatarSigner } from '#shared/domain/policies/me-settings.ts';
 import type { SettingsStore } from '#shared/domain/policies/ports.ts';
@@ -42,6 +43,8 @@ export type ServerDeps = {
   pageTokens: PageTokens;
   pseudonymizer: Pseudonymizer;
   pseudonymSecret(): Promise<string>;
+  /** Each user's notifications (the bell). */
+  notifications: NotificationInbox;
   health: HealthProbe;
   clock: Clock;
   ids: IdGenerator;

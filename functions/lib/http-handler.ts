@@ -24,6 +24,17 @@ export class HttpReply {
   ) {}
 }
 
+/** A success whose body is text sent as it is (a CSV export), with its content type. */
+export class TextReply extends HttpReply {
+  constructor(
+    readonly text: string,
+    contentType: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(200, undefined, { 'Content-Type': contentType, ...headers });
+  }
+}
+
 type Schemas = {
   body?: z.ZodType;
   query?: z.ZodType;
@@ -164,6 +175,7 @@ export function httpHandler<K extends RouteKeyWithSchemas>(
       internal.caller!,
       internal.deps!,
     );
+    if (result instanceof TextReply) return { ...json(200, undefined, result.headers), body: result.text };
     if (result instanceof HttpReply) return json(result.statusCode, result.body, result.headers);
     return json(status, status === 204 ? undefined : result);
   };

@@ -202,7 +202,10 @@ export class ImagingFunction extends NodejsFunction {
       dataKey: props.dataKey.keyArn,
     });
     for (const statement of statements) {
-      this.executionRole.addToPolicy(new PolicyStatement({ effect: Effect.ALLOW, ...statement }));
+      const { effect, ...rest } = statement;
+      this.executionRole.addToPolicy(
+        new PolicyStatement({ ...rest, effect: effect === 'Deny' ? Effect.DENY : Effect.ALLOW }),
+      );
     }
     for (const bucket of DATA_BUCKETS) {
       const objects = `${bucketArn(names.buckets[bucket])}/*`;

@@ -1,4 +1,5 @@
 import type { GrantStatement } from '#infra/function-declarations.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
 
 /**
  * IAM for the twin: the permissions an AWS SDK command needs (action and resource ARN, as IAM evaluates them) and
@@ -6,7 +7,12 @@ import type { GrantStatement } from '#infra/function-declarations.ts';
  * allow, with the error AWS gives. The stand-ins check no credentials at all, so without this a function with a
  * missing grant would work here and fail in the cloud.
  */
-export type Permission = { action: string; resource: string };
+export type Permission = {
+  action: string;
+  resource: string;
+  /** Partition keys the request touches (dynamodb:LeadingKeys), where the input names them. */
+  leadingKeys?: string[];
+};
 
 export type GrantScope = { region: string; account: string; functionName: string };
 
@@ -54,27 +60,46 @@ function operationOf(commandName: string): string {
   return commandName.replace(/Command$/, '');
 }
 
+/** The partition key of a request's Key or Item, as dynamodb:LeadingKeys sees it. */
+function leadingKeyOf(request: Input | undefined): string[] {
+  const item = (request?.Key ?? request?.Item) as Input | undefined;
+  const value = item?.[TABLE_KEYS.primary.pk];
+  if (typeof value === 'string') return [value];
+  // The low-level client's attribute values ({ S: '...' }).
+  const typed = (value as { S?: unknown } | undefined)?.S;
+  return typeof typed === 'string' ? [typed] : [];
+}
+
+const withKeys = (permission: Permission, keys: string[]): Permission =>
+  keys.length ? { ...permission, leadingKeys: keys } : permission;
+
 function dynamoPermissions(operation: string, input: Input, scope: GrantScope): Permission[] {
   const table = (name: unknown) => `arn:aws:dynamodb:${scope.region}:${scope.account}:table/${String(name)}`;
   const action = DOCUMENT_COMMANDS[operation] ?? operation;
   if (action === 'TransactWriteItems' || action === 'TransactGetItems') {
     return ((input.TransactItems as Input[] | undefined) ?? []).flatMap((item) =>
-      Object.entries(item).map(([kind, request]) => ({
-        action: `dynamodb:${TRANSACT_ITEM_ACTIONS[kind] ?? kind}`,
-        resource: table((request as Input).TableName),
-      })),
+      Object.entries(item).map(([kind, request]) =>
+        withKeys(
+          { action: `dynamodb:${TRANSACT_ITEM_ACTIONS[kind] ?? kind}`, resource: table((request as Input).TableName) },
+          leadingKeyOf(request as Input),
+        ),
+      ),
     );
   }
   if (action === 'BatchWriteItem' || action === 'BatchGetItem') {
-    return Object.keys((input.RequestItems as Input | undefined) ?? {}).map((name) => ({
-      action: `dynamodb:${action}`,
-      resource: table(name),
-    }));
+    return Object.entries((input.RequestItems as Record<string, unknown> | undefined) ?? {}).map(([name, requests]) =>
+      withKeys(
+        { action: `dynamodb:${action}`, resource: table(name) },
+        (Array.isArray(requests) ? (requests as Input[]) : []).flatMap((r) =>
+          leadingKeyOf((r.PutRequest ?? r.DeleteRequest) as Input | undefined),
+        ),
+      ),
+    );
   }
   const resource = input.IndexName
     ? `${table(input.TableName)}/index/${String(input.IndexName)}`
     : table(input.TableName);
-  return [{ action: `dynamodb:${action}`, resource }];
+  return [withKeys({ action: `dynamodb:${action}`, resource }, leadingKeyOf(input))];
 }
 
 function s3Permissions(operation: string, input: Input): Permission[] {
@@ -134,12 +159,33 @@ function globToRegExp(pattern: string): RegExp {
   );
 }
 
-export function isAllowed(statements: readonly GrantStatement[], permission: Permission): boolean {
-  return statements.some(
-    (statement) =>
-      statement.actions.some((action) => globToRegExp(action).test(permission.action)) &&
-      statement.resources.some((resource) => globToRegExp(resource).test(permission.resource)),
+function matches(statement: GrantStatement, permission: Permission): boolean {
+  return (
+    statement.actions.some((action) => globToRegExp(action).test(permission.action)) &&
+    statement.resources.some((resource) => globToRegExp(resource).test(permission.resource))
   );
+}
+
+/**
+ * A statement's conditions hold for the request. Only the one the declarations use is understood:
+ * `ForAnyValue:StringLike` on `dynamodb:LeadingKeys` (any partition key of the request matches any pattern); a
+ * request that names no partition key does not match it, as in IAM.
+ */
+function conditionsHold(statement: GrantStatement, permission: Permission): boolean {
+  if (!statement.conditions) return true;
+  return Object.entries(statement.conditions).every(([operator, keys]) =>
+    Object.entries(keys).every(([key, patterns]) => {
+      if (operator !== 'ForAnyValue:StringLike' || key !== 'dynamodb:LeadingKeys')
+        throw new Error(`The twin does not evaluate the IAM condition ${operator} ${key}`);
+      return (permission.leadingKeys ?? []).some((value) => patterns.some((p) => globToRegExp(p).test(value)));
+    }),
+  );
+}
+
+export function isAllowed(statements: readonly GrantStatement[], permission: Permission): boolean {
+  const applies = (s: GrantStatement) => matches(s, permission) && conditionsHold(s, permission);
+  if (statements.some((s) => s.effect === 'Deny' && applies(s))) return false;
+  return statements.some((s) => s.effect !== 'Deny' && applies(s));
 }
 
 /** The error AWS answers a call its identity-based policies do not allow (S3 says it with a 403). */

@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
+import {
+  AuditFilterSchema,
+  AuditPageSchema,
+  ListAuditQuerySchema,
+  VerifyAuditRequestSchema,
+  VerifyAuditResponseSchema,
+} from '#shared/schemas/api/audit.ts';
 import { ApiErrorSchema, IdSchema } from '#shared/schemas/api/common.ts';
+import { MarkNotificationsReadSchema, NotificationListSchema } from '#shared/schemas/api/notifications.ts';
+import {
+  ComplianceQuerySchema,
+  ComplianceSchema,
+  ReportsQuerySchema,
+  ReportsSchema,
+} from '#shared/schemas/api/oversight.ts';
 import {
   ClassifySeriesRequestSchema,
   CreateDatasetRequestSchema,
@@ -98,6 +112,16 @@ const UserPath = z.object({ userId: IdSchema });
 const FilePath = z.object({ sessionId: IdSchema, fileIndex: z.coerce.number().int().nonnegative() });
 
 export const ROUTE_SCHEMAS = {
+  'GET /api/audit': { query: ListAuditQuerySchema, response: AuditPageSchema },
+  'GET /api/audit/export.csv': { query: AuditFilterSchema, response: z.string() },
+  'POST /api/audit/verify': { body: VerifyAuditRequestSchema, response: VerifyAuditResponseSchema },
+  'GET /api/compliance': { query: ComplianceQuerySchema, response: ComplianceSchema },
+  'GET /api/reports': { query: ReportsQuerySchema, response: ReportsSchema },
+  'GET /api/notifications': { response: NotificationListSchema },
+  'POST /api/notifications/read': {
+    body: MarkNotificationsReadSchema,
+    response: z.object({ unreadCount: z.number().int().nonnegative() }),
+  },
   'GET /api/health': { response: HealthResponseSchema },
   'GET /api/openapi.json': { response: z.record(z.string(), z.unknown()) },
   'GET /api/me': { response: MeResponseSchema },

@@ -24,6 +24,7 @@ export const API_DOMAINS = [
   'usage',
   'audit',
   'reports',
+  'notifications',
 ] as const;
 export type ApiDomain = (typeof API_DOMAINS)[number];
 
@@ -542,6 +543,62 @@ export const ROUTES = [
     auth: 'user',
     roles: LEADS,
     summary: "Override the team's policy, only more restrictively than the hospital's (audited)",
+  },
+  {
+    method: 'GET',
+    path: '/api/audit',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary:
+      "The hospital's audit log, newest first: search by actor, target (dataset or user), action and period, paginated",
+  },
+  {
+    method: 'GET',
+    path: '/api/audit/export.csv',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: 'The filtered audit log as CSV (the export is itself audited)',
+  },
+  {
+    method: 'POST',
+    path: '/api/audit/verify',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: "Walk the hospital's audit chain and report the first broken link",
+  },
+  {
+    method: 'GET',
+    path: '/api/compliance',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary:
+      'Compliance figures computed from data: de-identification and its options, held series, users, audit chain',
+  },
+  {
+    method: 'GET',
+    path: '/api/reports',
+    domain: 'reports',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: 'Studies per month by type, status and team, storage growth, active users and processing times',
+  },
+  {
+    method: 'GET',
+    path: '/api/notifications',
+    domain: 'notifications',
+    auth: 'user',
+    summary: "The caller's 50 newest notifications and how many are unread",
+  },
+  {
+    method: 'POST',
+    path: '/api/notifications/read',
+    domain: 'notifications',
+    auth: 'user',
+    summary: "Mark the caller's notifications read (the given ids, or all listed)",
   },
 ] as const satisfies readonly RouteDefinition[];
 

@@ -52,6 +52,7 @@ export const keys = {
   }),
   team: (hospitalId: string, teamId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `TEAM#${teamId}` }),
   user: (hospitalId: string, userId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: `USER#${userId}` }),
+  userPrefix: 'USER#',
   /** The hospital's de-identification policy (one item; absent = the defaults). */
   deidentificationPolicy: (hospitalId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
@@ -131,12 +132,12 @@ export const keys = {
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `PREFS#${userId}`,
   }),
-  /** The hospital's notifications, oldest first by sort key. */
-  notification: (hospitalId: string, n: { createdAt: string; id: string }): ItemKey => ({
+  /** The hospital's storage notifications, oldest first by sort key. */
+  hospitalNotification: (hospitalId: string, n: { createdAt: string; id: string }): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `NOTIF#${n.createdAt}#${n.id}`,
   }),
-  notificationPrefix: 'NOTIF#',
+  hospitalNotificationPrefix: 'NOTIF#',
   /** gsi3: find a user by e-mail (case-insensitive), e.g. for invitations and sign-in bookkeeping. */
   userByEmail: (email: string): ItemKey => ({ [G3.pk]: `EMAIL#${email.toLowerCase()}`, [G3.sk]: 'USER' }),
 
@@ -185,17 +186,76 @@ export const keys = {
   uploadFilePrefix: (sessionId: string) => `UPLOAD#${sessionId}#FILE#`,
 
   /**
-   * Audit events live in their own partition per hospital so that deleting a dataset's data keeps its
-   * audit trail. Dataset events sort under `DS#<id>#`, others under `EVT#`; gsi1 lists a hospital's audit log by time.
+   * Audit events live in their own partition per hospital so that deleting a dataset's data keeps its audit trail.
+   * The sort key is the event's position in the hospital's chain (`SEQ#<12 digits>`, docs/domain.md#audit-trail):
+   * a conditional put on it lets only one writer take a position. gsi1 lists the log by time, gsi2 by target (a
+   * dataset or a user the event is about), gsi3 by actor.
    */
-  auditEvent: (hospitalId: string, e: { datasetId?: string; at: string; id: string }): ItemKey => ({
-    [P.pk]: auditPk(hospitalId),
-    [P.sk]: e.datasetId ? `DS#${e.datasetId}#${e.at}#${e.id}` : `EVT#${e.at}#${e.id}`,
-    [G1.pk]: auditPk(hospitalId),
-    [G1.sk]: `${e.at}#${e.id}`,
-  }),
+  auditEvent: (
+    hospitalId: string,
+    e: { seq: number; at: string; id: string; actorUserId: string; datasetId?: string; targetUserId?: string },
+  ): ItemKey => {
+    const target = e.datasetId ?? e.targetUserId;
+    return {
+      [P.pk]: auditPk(hospitalId),
+      [P.sk]: auditSeqKey(e.seq),
+      [G1.pk]: auditPk(hospitalId),
+      [G1.sk]: `${e.at}#${e.id}`,
+      ...(target ? { [G2.pk]: auditTargetPartition(hospitalId, target), [G2.sk]: `${e.at}#${e.id}` } : {}),
+      [G3.pk]: auditActorPartition(hospitalId, e.actorUserId),
+      [G3.sk]: `${e.at}#${e.id}`,
+    };
+  },
+  /** The chain's head: last position and hash, conditionally updated with each append (own partition, see docs). */
+  auditHead: (hospitalId: string): ItemKey => ({ [P.pk]: `${auditPk(hospitalId)}HEAD`, [P.sk]: 'HEAD' }),
   auditPartition: auditPk,
-  datasetAuditPrefix: (datasetId: string) => `DS#${datasetId}#`,
+  /** When a user last had a read of a dataset recorded (one item per user, dataset and kind of read; expires). */
+  auditReadMarker: (hospitalId: string, actorUserId: string, datasetId: string, action: string): ItemKey => ({
+    [P.pk]: `${auditPk(hospitalId)}READS`,
+    [P.sk]: `${actorUserId}#${datasetId}#${action}`,
+  }),
+  /** A user's notifications, newest last in the partition (read in reverse); they expire (TTL) after a while. */
+  notification: (hospitalId: string, userId: string, createdAt: string, id: string): ItemKey => ({
+    [P.pk]: notificationPartition(hospitalId, userId),
+    [P.sk]: `N#${createdAt}#${id}`,
+  }),
+  notificationPartition: (hospitalId: string, userId: string) => notificationPartition(hospitalId, userId),
+  notificationPrefix: 'N#',
+  auditSeqPrefix: 'SEQ#',
+  auditSeqKey,
+};
+
+function notificationPartition(hospitalId: string, userId: string): string {
+  return `${hospitalPk(hospitalId)}#USER#${userId}#NOTIF`;
+}
+
+function auditSeqKey(seq: number): string {
+  return `SEQ#${String(seq).padStart(12, '0')}`;
+}
+
+export function auditTargetPartition(hospitalId: string, targetId: string): string {
+  return `${auditPk(hospitalId)}#T#${targetId}`;
+}
+
+export function auditActorPartition(hospitalId: string, actorUserId: string): string {
+  return `${auditPk(hospitalId)}#A#${actorUserId}`;
+}
+
+/** The index partitions the audit search reads, by what narrows it; each is ordered by time. */
+export const auditListIndexes = {
+  byTime: (hospitalId: string) => ({ index: G1.index, pkName: G1.pk, skName: G1.sk, pk: auditPk(hospitalId) }),
+  byTarget: (hospitalId: string, targetId: string) => ({
+    index: G2.index,
+    pkName: G2.pk,
+    skName: G2.sk,
+    pk: auditTargetPartition(hospitalId, targetId),
+  }),
+  byActor: (hospitalId: string, actorUserId: string) => ({
+    index: G3.index,
+    pkName: G3.pk,
+    skName: G3.sk,
+    pk: auditActorPartition(hospitalId, actorUserId),
+  }),
 };
 
 export function datasetStatusPartition(hospitalId: string, status: string): string {

@@ -88,4 +88,38 @@ describe("the twin's IAM check", () => {
       ).toBe(false);
     }
   });
+
+  it('lets no function update or delete an audit event: appends (PutItem) and the chain head stay writable', () => {
+    // Prepare: every function that writes the table gets the audit deny (docs/domain.md#hash-chain).
+    const declarations = [
+      ...Object.values(apiFunctionDeclarations()),
+      ...Object.values(pipelineFunctionDeclarations()),
+    ].filter((d) => d!.table === 'readWrite');
+    const event = { pk: 'H#hosp-1#AUDIT', sk: 'SEQ#000000000001' };
+
+    for (const declaration of declarations) {
+      const statements = localStatements(declaration!, resources);
+      const allowed = (command: string, input: Record<string, unknown>) =>
+        permissionsFor('DynamoDBDocumentClient', command, { TableName: 'imaging-local', ...input }, scope).every((p) =>
+          isAllowed(statements, p),
+        );
+
+      // Assess
+      expect(allowed('UpdateCommand', { Key: event }), declaration!.id).toBe(false);
+      expect(allowed('DeleteCommand', { Key: event }), declaration!.id).toBe(false);
+      expect(
+        allowed('BatchWriteCommand', { RequestItems: { 'imaging-local': [{ DeleteRequest: { Key: event } }] } }),
+        declaration!.id,
+      ).toBe(false);
+      expect(
+        allowed('TransactWriteCommand', {
+          TransactItems: [{ Update: { TableName: 'imaging-local', Key: event } }],
+        }),
+        declaration!.id,
+      ).toBe(false);
+      expect(allowed('PutCommand', { Item: { ...event, action: 'X' } }), declaration!.id).toBe(true);
+      expect(allowed('UpdateCommand', { Key: { pk: 'H#hosp-1#AUDITHEAD', sk: 'HEAD' } }), declaration!.id).toBe(true);
+      expect(allowed('DeleteCommand', { Key: { pk: 'H#hosp-1', sk: 'DS#d1' } }), declaration!.id).toBe(true);
+    }
+  });
 });

@@ -299,6 +299,16 @@ const systemAdmins = (get: boolean): Record<Actor, number> => ({
   OTHER_HOSPITAL: 403,
   ANONYMOUS: 401,
 });
+/** Super admin and hospital admins; the other hospital's lead is stopped by the role gate (403). */
+const oversight = (ok: number): Record<Actor, number> => ({
+  SUPER_ADMIN: ok,
+  HOSPITAL_ADMIN: ok,
+  TEAM_LEAD: 403,
+  TEAM_MEMBER: 403,
+  GUEST: 403,
+  OTHER_HOSPITAL: 403,
+  ANONYMOUS: 401,
+});
 /** The team's lead or a hospital admin; the other hospital's lead does not find the team. */
 const teamLeads = (ok: number): Record<Actor, number> => ({ ...staff(ok, ok, 403), OTHER_HOSPITAL: 404 });
 /** The seeded profile of the hospital, so saving it changes nothing another test reads. */
@@ -370,6 +380,28 @@ const EXPECTATIONS: Record<string, Case> = {
       body: { overrides: { patientShare: { maxOpens: 3 } } },
     }),
     expect: teamLeads(200),
+  },
+  'GET /api/audit': { prepare: async () => ({ method: 'GET', path: '/api/audit' }), expect: oversight(200) },
+  'GET /api/audit/export.csv': {
+    prepare: async () => ({ method: 'GET', path: '/api/audit/export.csv', query: { action: 'NO_SUCH_ACTION' } }),
+    expect: oversight(200),
+  },
+  'POST /api/audit/verify': {
+    prepare: async () => ({ method: 'POST', path: '/api/audit/verify', body: {} }),
+    expect: oversight(200),
+  },
+  'GET /api/compliance': { prepare: async () => ({ method: 'GET', path: '/api/compliance' }), expect: oversight(200) },
+  'GET /api/notifications': {
+    prepare: async () => ({ method: 'GET', path: '/api/notifications' }),
+    expect: everyone(200, 401),
+  },
+  'POST /api/notifications/read': {
+    prepare: async () => ({ method: 'POST', path: '/api/notifications/read', body: {} }),
+    expect: everyone(200, 401),
+  },
+  'GET /api/reports': {
+    prepare: async () => ({ method: 'GET', path: '/api/reports', query: { months: '3' } }),
+    expect: oversight(200),
   },
   'GET /api/health': { prepare: async () => ({ method: 'GET', path: '/api/health' }), expect: everyone(200, 200) },
   'GET /api/openapi.json': {
@@ -728,7 +760,8 @@ function throughTwin(): () => Promise<Backend> {
           body: options.body,
         });
         const text = await response.text();
-        return { status: response.status, body: text ? JSON.parse(text) : undefined };
+        const json = response.headers.get('content-type')?.includes('json') ?? true;
+        return { status: response.status, body: text ? (json ? JSON.parse(text) : text) : undefined };
       },
       stop: () => stack.dispose(),
     };

@@ -179,7 +179,12 @@ export type Harness = {
 
 const HANDLERS: Record<
   string,
-  () => Promise<{ handler: (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }> }>
+  () => Promise<{
+    handler: (
+      e: APIGatewayProxyEvent,
+      c: Context,
+    ) => Promise<{ statusCode: number; body: string; headers?: Record<string, unknown> }>;
+  }>
 > = {
   health: () => import('#functions/health/handler.ts'),
   auth: () => import('#functions/auth/handler.ts'),
@@ -189,6 +194,9 @@ const HANDLERS: Record<
   departments: () => import('#functions/departments/handler.ts'),
   teams: () => import('#functions/teams/handler.ts'),
   users: () => import('#functions/users/handler.ts'),
+  audit: () => import('#functions/audit/handler.ts'),
+  reports: () => import('#functions/reports/handler.ts'),
+  notifications: () => import('#functions/notifications/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -315,7 +323,12 @@ export async function startHarness(): Promise<Harness> {
       } as unknown as APIGatewayProxyEvent;
       const { handler } = await HANDLERS[matched.route.domain]!();
       const result = await handler(event, {} as Context);
-      return { status: result.statusCode, body: result.body ? JSON.parse(result.body) : undefined };
+      // A CSV export answers text; everything else JSON.
+      const json = String(result.headers?.['Content-Type'] ?? 'application/json').includes('json');
+      return {
+        status: result.statusCode,
+        body: result.body ? (json ? JSON.parse(result.body) : result.body) : undefined,
+      };
     },
     async stop() {
       setDeps(undefined);

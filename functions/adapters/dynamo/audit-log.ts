@@ -1,28 +1,374 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { keys, withoutKeys } from '#shared/db/keys.ts';
-import type { AuditEntry, AuditEvent, AuditLog } from '#shared/domain/datasets/ports.ts';
+import { auditListIndexes, keys, withoutKeys } from '#shared/db/keys.ts';
+import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
+import { chainNext, EMPTY_HEAD, type ChainedAuditEvent, type ChainHead } from '#shared/domain/audit/chain.ts';
+import type { AuditChainHead, AuditEntry, AuditEvent, AuditLog, AuditQuery } from '#shared/domain/datasets/ports.ts';
+import { TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
-import { queryAll } from './expressions.ts';
+import { cancellationCodes, isConditionFailure, queryAll } from './expressions.ts';
 
-/** The stored item of an audit event: keys in the hospital's audit partition, a fresh id, the time. */
-export function auditItem(
-  entry: AuditEntry,
-  now: () => string = () => new Date().toISOString(),
-): Record<string, unknown> {
-  const event: AuditEvent = { ...entry, id: randomUUID(), at: entry.at ?? now() };
+const P = TABLE_KEYS.primary;
+
+/** A lost race for the chain's next position is retried this often before the append gives up (TransientError). */
+export const MAX_APPEND_ATTEMPTS = 12;
+
+/** With filters (action, period on an actor or target index) a page may need a few reads to fill; never more. */
+const MAX_READS_PER_PAGE = 8;
+
+/** An UpdateItem input (TableName, Key, expressions) written together with the append. */
+type Update = Record<string, unknown> & { TableName: string; Key: Record<string, unknown>; UpdateExpression: string };
+
+/** The stored item of a chained audit event: keys for its position and the three listings, then the event. */
+export function auditItem(event: ChainedAuditEvent): Record<string, unknown> {
   return { ...keys.auditEvent(event.hospitalId, event), entity: 'audit', ...event };
 }
 
-/** Audit events: append-only items in the hospital's audit partition (they outlive a deleted dataset). */
-export function createAuditLog(table: Table, now: () => string = () => new Date().toISOString()): AuditLog {
+function eventOf(item: Record<string, unknown>): AuditEvent {
+  return withoutKeys(item) as AuditEvent;
+}
+
+function headOf(item: Record<string, unknown> | undefined): AuditChainHead | undefined {
+  if (!item) return undefined;
+  // A head that holds only a verification (nothing appended yet) is the empty chain's.
+  return {
+    seq: typeof item.seq === 'number' ? item.seq : EMPTY_HEAD.seq,
+    hash: typeof item.hash === 'string' ? item.hash : EMPTY_HEAD.hash,
+    ...(item.lastVerification ? { lastVerification: item.lastVerification as AuditChainHead['lastVerification'] } : {}),
+  };
+}
+
+/**
+ * Appends audit events to the hospital's chain (docs/domain.md#audit-trail). In DynamoDB one transaction moves the
+ * head item from the previous hash to the new one (condition: the head still holds the previous hash) and puts the
+ * event at its position (condition: the position is free), together with the caller's own write when there is one
+ * (a dataset status change). Two writers that read the same head cannot both win: the loser re-reads and retries.
+ * Stores without transactions (dynalite in the local twin) take the position with a conditional put first, then
+ * move the head forward; a head left behind by a crash between the two is caught up from the last stored event.
+ */
+export function createAuditChainWriter(table: Table, now: () => string = () => new Date().toISOString()) {
+  const { doc } = table;
+  let transactions = true;
+
+  async function readHead(hospitalId: string): Promise<ChainHead> {
+    const { Item } = await doc.send(
+      new GetCommand({ TableName: table.tableName, Key: keys.auditHead(hospitalId), ConsistentRead: true }),
+    );
+    return headOf(Item) ?? EMPTY_HEAD;
+  }
+
+  async function lastStored(hospitalId: string): Promise<ChainHead> {
+    const { Items } = await doc.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+        ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    const item = Items?.[0];
+    return item ? { seq: Number(item.seq), hash: String(item.hash) } : EMPTY_HEAD;
+  }
+
+  function headUpdate(hospitalId: string, previous: ChainHead, next: ChainHead, at: string) {
+    return {
+      TableName: table.tableName,
+      Key: keys.auditHead(hospitalId),
+      UpdateExpression: 'SET #seq = :seq, #hash = :hash, #at = :at, #entity = :entity',
+      ConditionExpression: previous.seq === 0 ? 'attribute_not_exists(#hash) OR #hash = :prev' : '#hash = :prev',
+      ExpressionAttributeNames: { '#seq': 'seq', '#hash': 'hash', '#at': 'at', '#entity': 'entity' },
+      ExpressionAttributeValues: {
+        ':seq': next.seq,
+        ':hash': next.hash,
+        ':at': at,
+        ':entity': 'auditHead',
+        ':prev': previous.hash,
+      },
+    };
+  }
+
+  async function appendWithoutTransaction(entry: AuditEntry): Promise<void> {
+    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
+      if (attempt > 0) await backOff(attempt);
+      const head = await readHead(entry.hospitalId);
+      const event = await chainNext(head, entry, randomUUID(), now());
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: auditItem(event),
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': P.pk },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        // The position is taken: another writer won, or the head was left behind. Catch the head up and retry.
+        const last = await lastStored(entry.hospitalId);
+        if (last.seq > head.seq) await moveHeadForward(entry.hospitalId, last);
+        continue;
+      }
+      await moveHeadForward(entry.hospitalId, { seq: event.seq, hash: event.hash });
+      return;
+    }
+    throw new TransientError('audit chain append lost every race');
+  }
+
+  /** Moves the head to `next` unless it is already there or further (a concurrent writer moved it). */
+  async function moveHeadForward(hospitalId: string, next: ChainHead): Promise<void> {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.auditHead(hospitalId),
+          UpdateExpression: 'SET #seq = :seq, #hash = :hash, #entity = :entity',
+          ConditionExpression: 'attribute_not_exists(#seq) OR #seq < :seq',
+          ExpressionAttributeNames: { '#seq': 'seq', '#hash': 'hash', '#entity': 'entity' },
+          ExpressionAttributeValues: { ':seq': next.seq, ':hash': next.hash, ':entity': 'auditHead' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /**
+   * Appends `entry`; with `alongside`, that update is written in the same transaction (it is index 0 of the
+   * cancellation reasons, so its own condition failing is told apart from a lost race for the head). Without
+   * transactions `alongside` is written first, once, then the event is appended; its new item is returned then.
+   */
+  async function append(entry: AuditEntry, alongside?: Update): Promise<Record<string, unknown> | undefined> {
+    if (transactions) {
+      for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
+        if (attempt > 0) await backOff(attempt);
+        const head = await readHead(entry.hospitalId);
+        const event = await chainNext(head, entry, randomUUID(), now());
+        try {
+          await doc.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                ...(alongside ? [{ Update: alongside as never }] : []),
+                { Update: headUpdate(entry.hospitalId, head, { seq: event.seq, hash: event.hash }, event.at) },
+                {
+                  Put: {
+                    TableName: table.tableName,
+                    Item: auditItem(event),
+                    ConditionExpression: 'attribute_not_exists(#pk)',
+                    ExpressionAttributeNames: { '#pk': P.pk },
+                  },
+                },
+              ],
+            }),
+          );
+          return undefined;
+        } catch (error) {
+          if (error instanceof Error && error.name === 'UnknownOperationException') {
+            transactions = false;
+            break;
+          }
+          const codes = cancellationCodes(error);
+          const ownFailed = alongside && codes?.[0] === 'ConditionalCheckFailed';
+          if (ownFailed || !isRace(error)) throw error;
+        }
+      }
+      if (transactions) throw new TransientError('audit chain append lost every race');
+    }
+    let written: Record<string, unknown> | undefined;
+    if (alongside) {
+      const { Attributes } = await doc.send(new UpdateCommand({ ...alongside, ReturnValues: 'ALL_NEW' } as never));
+      written = Attributes;
+    }
+    await appendWithoutTransaction(entry);
+    return written;
+  }
+
+  return { append, readHead };
+}
+
+/** Writers that lost a race wait a random few milliseconds, longer each time, so they do not collide again at once. */
+function backOff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(200, 5 * 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A cancelled transaction because the head moved, the position was taken or another transaction held the items. */
+function isRace(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  return (cancellationCodes(error) ?? []).some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
+}
+
+export type AuditChainWriter = ReturnType<typeof createAuditChainWriter>;
+
+/** Audit events: append-only, chained per hospital, in the hospital's audit partition (they outlive a deleted dataset). */
+export function createAuditLog(
+  table: Table,
+  now: () => string = () => new Date().toISOString(),
+  writer: AuditChainWriter = createAuditChainWriter(table, now),
+): AuditLog {
+  const { doc } = table;
+
+  async function queryIndex(
+    index: { index: string; pkName: string; skName: string; pk: string },
+    query: AuditQuery,
+    filters: string[],
+    names: Record<string, string>,
+    values: Record<string, unknown>,
+  ) {
+    const keyNames: Record<string, string> = { '#ipk': index.pkName };
+    if (query.from || query.to) keyNames['#isk'] = index.skName;
+    const keyValues: Record<string, unknown> = { ':ipk': index.pk };
+    let keyCondition = '#ipk = :ipk';
+    // Sort keys are `<ISO time>#<id>`: the period is a range on them ('~' sorts after every id character).
+    if (query.from && query.to) {
+      keyCondition += ' AND #isk BETWEEN :from AND :to';
+      keyValues[':from'] = query.from;
+      keyValues[':to'] = `${query.to}~`;
+    } else if (query.from) {
+      keyCondition += ' AND #isk >= :from';
+      keyValues[':from'] = query.from;
+    } else if (query.to) {
+      keyCondition += ' AND #isk <= :to';
+      keyValues[':to'] = `${query.to}~`;
+    }
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined = query.startKey;
+    for (let reads = 0; reads < MAX_READS_PER_PAGE && items.length < query.limit; reads++) {
+      const input: QueryCommandInput = {
+        TableName: table.tableName,
+        IndexName: index.index,
+        KeyConditionExpression: keyCondition,
+        ExpressionAttributeNames: { ...keyNames, ...names },
+        ExpressionAttributeValues: { ...keyValues, ...values },
+        ScanIndexForward: false,
+        Limit: query.limit - items.length,
+        ExclusiveStartKey: startKey,
+        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+      };
+      const page = await doc.send(new QueryCommand(input));
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      startKey = page.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return { items, lastKey: startKey as Record<string, string> | undefined };
+  }
+
   return {
     async record(entry) {
-      await table.doc.send(new PutCommand({ TableName: table.tableName, Item: auditItem(entry, now) }));
+      await writer.append(entry);
     },
     async listForDataset(hospitalId, datasetId) {
-      const items = await queryAll(table, keys.auditPartition(hospitalId), keys.datasetAuditPrefix(datasetId));
-      return items.map((item) => withoutKeys(item) as AuditEvent);
+      const index = auditListIndexes.byTarget(hospitalId, datasetId);
+      const items: Record<string, unknown>[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table.tableName,
+            IndexName: index.index,
+            KeyConditionExpression: '#ipk = :ipk',
+            ExpressionAttributeNames: { '#ipk': index.pkName },
+            ExpressionAttributeValues: { ':ipk': index.pk },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      // Events written before the chain were keyed under the dataset in the audit partition (`DS#<id>#...`).
+      const legacy = await queryAll(table, keys.auditPartition(hospitalId), `DS#${datasetId}#`);
+      return [...legacy, ...items]
+        .map(eventOf)
+        .filter((e) => e.datasetId === datasetId)
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    },
+    async search(query) {
+      const filters: string[] = [];
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      // The most selective index: a target, else an actor, else the hospital's whole log; the rest are filters.
+      const index = query.targetId
+        ? auditListIndexes.byTarget(query.hospitalId, query.targetId)
+        : query.actorUserId
+          ? auditListIndexes.byActor(query.hospitalId, query.actorUserId)
+          : auditListIndexes.byTime(query.hospitalId);
+      if (query.targetId && query.actorUserId) {
+        filters.push('#actor = :actor');
+        names['#actor'] = 'actorUserId';
+        values[':actor'] = query.actorUserId;
+      }
+      if (query.action) {
+        filters.push('#action = :action');
+        names['#action'] = 'action';
+        values[':action'] = query.action;
+      }
+      const page = await queryIndex(index, query, filters, names, values);
+      return { items: page.items.map(eventOf), ...(page.lastKey ? { lastKey: page.lastKey } : {}) };
+    },
+    async chainPage(hospitalId, startKey) {
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+          ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+          ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      return {
+        items: (page.Items ?? []).map((item) => eventOf(item) as ChainedAuditEvent),
+        ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),
+      };
+    },
+    async claimReadWindow(read) {
+      const at = Date.parse(read.at);
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: {
+              ...keys.auditReadMarker(read.hospitalId, read.actorUserId, read.datasetId, read.action),
+              entity: 'auditReadMarker',
+              at: read.at,
+              [TTL_ATTRIBUTE]: Math.floor(at / 1000) + read.windowSeconds,
+            },
+            ConditionExpression: 'attribute_not_exists(#pk) OR #at < :cutoff',
+            ExpressionAttributeNames: { '#pk': P.pk, '#at': 'at' },
+            ExpressionAttributeValues: { ':cutoff': new Date(at - read.windowSeconds * 1000).toISOString() },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    async head(hospitalId) {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: table.tableName, Key: keys.auditHead(hospitalId), ConsistentRead: true }),
+      );
+      return headOf(Item);
+    },
+    async recordVerification(hospitalId, verification) {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.auditHead(hospitalId),
+          UpdateExpression: 'SET #v = :v, #entity = :entity',
+          ExpressionAttributeNames: { '#v': 'lastVerification', '#entity': 'entity' },
+          ExpressionAttributeValues: { ':v': verification, ':entity': 'auditHead' },
+        }),
+      );
     },
   };
 }

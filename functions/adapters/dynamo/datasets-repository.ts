@@ -1,11 +1,4 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { datasetListIndexes, datasetStatusPartition, hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import type {
@@ -19,7 +12,7 @@ import type {
 } from '#shared/domain/datasets/ports.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
-import { auditItem } from './audit-log.ts';
+import { createAuditChainWriter, type AuditChainWriter } from './audit-log.ts';
 import type { Table } from './client.ts';
 import {
   batchDelete,
@@ -35,7 +28,10 @@ export const MAX_READS_PER_PAGE = 4;
 
 const P = TABLE_KEYS.primary;
 
-export function createDatasetRepository(table: Table): DatasetRepository {
+export function createDatasetRepository(
+  table: Table,
+  auditWriter: AuditChainWriter = createAuditChainWriter(table),
+): DatasetRepository {
   const { doc, tableName: TableName } = table;
 
   async function get(hospitalId: string, datasetId: string): Promise<DatasetRecord | undefined> {
@@ -44,10 +40,6 @@ export function createDatasetRepository(table: Table): DatasetRepository {
     );
     return Item ? (withoutKeys(Item) as DatasetRecord) : undefined;
   }
-
-  // Stores without transactions (dynalite in the local twin) answer UnknownOperationException once; then the
-  // status write and its audit event go one after the other.
-  let transactions = true;
 
   async function conditionalUpdate(
     hospitalId: string,
@@ -67,21 +59,13 @@ export function createDatasetRepository(table: Table): DatasetRepository {
       ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ...statusValues },
     };
     try {
-      if (audit && transactions) {
-        try {
-          await doc.send(
-            new TransactWriteCommand({
-              TransactItems: [{ Update: update }, { Put: { TableName, Item: auditItem(audit) } }],
-            }),
-          );
-          return (await get(hospitalId, datasetId))!;
-        } catch (error) {
-          if (!(error instanceof Error && error.name === 'UnknownOperationException')) throw error;
-          transactions = false;
-        }
+      if (audit) {
+        // The status write and its audit event go in one transaction with the chain's head (the twin's store has
+        // no transactions: there they go one after the other, see createAuditChainWriter).
+        const written = await auditWriter.append(audit, update);
+        return written ? (withoutKeys(written) as DatasetRecord) : (await get(hospitalId, datasetId))!;
       }
       const { Attributes } = await doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
-      if (audit) await doc.send(new PutCommand({ TableName, Item: auditItem(audit) }));
       return withoutKeys(Attributes!) as DatasetRecord;
     } catch (error) {
       if (isConditionFailure(error) && !(await get(hospitalId, datasetId)))
@@ -114,6 +98,13 @@ export function createDatasetRepository(table: Table): DatasetRepository {
         values[':alias'] = query.searchAlias;
       } else filters.push('contains(#searchText, :search)');
     }
+    // A period is a range on the index sort key (`<ISO createdAt>#<id>`), so only that slice of the partition is read.
+    let keyCondition = '#ipk = :ipk';
+    if (query.createdFrom) {
+      keyCondition += ' AND #isk >= :createdFrom';
+      names['#isk'] = index.skName;
+      values[':createdFrom'] = query.createdFrom;
+    }
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined = query.startKey;
     let reads = 0;
@@ -123,7 +114,7 @@ export function createDatasetRepository(table: Table): DatasetRepository {
         new QueryCommand({
           TableName,
           IndexName: index.index,
-          KeyConditionExpression: '#ipk = :ipk',
+          KeyConditionExpression: keyCondition,
           ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,

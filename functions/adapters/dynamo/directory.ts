@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, withoutKeys } from '#shared/db/keys.ts';
+import { hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
 import { ENV } from '#shared/env.ts';
 import { createDocumentClient, type Table } from './client.ts';
-import { batchPut } from './expressions.ts';
+import { batchPut, queryAll } from './expressions.ts';
 import {
   hospitalIndexAttributes,
   hospitalSearchItems,
@@ -49,6 +49,10 @@ export function createDirectory(table: Table): Directory {
     getUser: (hospitalId, userId) => getItem<UserRecord>(keys.user(hospitalId, userId)),
     getHospital: (hospitalId) => getItem<HospitalRecord>(keys.hospital(hospitalId)),
     getTeam: (hospitalId, teamId) => getItem<TeamRecord>(keys.team(hospitalId, teamId)),
+    async listAllUsers(hospitalId) {
+      const items = await queryAll(table, hospitalPk(hospitalId), keys.userPrefix);
+      return items.map((item) => withoutKeys(item) as UserRecord);
+    },
     async putHospital(hospital) {
       const existing = await getItem<Record<string, unknown>>(keys.hospital(hospital.id));
       const item = { ...hospital, ...kept(existing, KEPT.hospital) } as HospitalRecord;

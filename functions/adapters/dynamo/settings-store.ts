@@ -116,14 +116,17 @@ export function createSettingsStore(table: Table): SettingsStore {
     putNotificationPreferences: (hospitalId, userId, preferences) =>
       put(keys.notificationPreferences(hospitalId, userId), 'notificationPreferences', preferences),
 
-    addNotification: (n) => put(keys.notification(n.hospitalId, n), 'notification', n),
+    addNotification: (n) => put(keys.hospitalNotification(n.hospitalId, n), 'notification', n),
     async listNotifications(hospitalId) {
       const page = await doc.send(
         new QueryCommand({
           TableName: table.tableName,
           KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
           ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
-          ExpressionAttributeValues: { ':pk': keys.hospital(hospitalId)[P.pk], ':prefix': keys.notificationPrefix },
+          ExpressionAttributeValues: {
+            ':pk': keys.hospital(hospitalId)[P.pk],
+            ':prefix': keys.hospitalNotificationPrefix,
+          },
           ScanIndexForward: false,
           Limit: 50,
         }),

@@ -2,13 +2,34 @@ import type { DatasetDetail } from '#shared/schemas/api/datasets.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
-import type { DatasetRepository } from './ports.ts';
+import { auditedRead } from '#shared/domain/audit/record-read.ts';
+import type { AuditLog, Clock, DatasetRepository } from './ports.ts';
 import { presignedAssets } from './list-assets.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import { toDataset, toSeries } from './view.ts';
 
-/** The dataset with its series and processed assets (assets carry short-lived presigned URLs). */
+/**
+ * The dataset with its series and processed assets (assets carry short-lived presigned URLs). The view is audited
+ * (DATASET_VIEWED with the number of asset URLs issued), as is a refused one.
+ */
 export async function getDataset(
+  datasetId: string,
+  caller: Caller,
+  deps: { datasets: DatasetRepository; objects: ObjectStore; directory: Directory; audit: AuditLog; clock: Clock },
+): Promise<DatasetDetail> {
+  return auditedRead(
+    caller,
+    deps,
+    {
+      action: 'DATASET_VIEWED',
+      datasetId,
+      details: (d) => ({ assetUrlsIssued: d.processedAssets.filter((a) => a.url).length }),
+    },
+    () => readDataset(datasetId, caller, deps),
+  );
+}
+
+async function readDataset(
   datasetId: string,
   caller: Caller,
   deps: { datasets: DatasetRepository; objects: ObjectStore; directory: Directory },

@@ -2,7 +2,8 @@ import type { ProcessedAsset } from '#shared/schemas/api/datasets.ts';
 import { canSeeDataset, type Caller } from '#shared/domain/access/caller.ts';
 import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
-import type { AssetRecord, DatasetRecord, DatasetRepository } from './ports.ts';
+import { auditedRead } from '#shared/domain/audit/record-read.ts';
+import type { AssetRecord, AuditLog, Clock, DatasetRecord, DatasetRepository } from './ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import { toAsset } from './view.ts';
 
@@ -45,11 +46,23 @@ export async function presignedAssets(
   );
 }
 
+/** The dataset's assets with presigned URLs; issuing them is audited (ASSET_URLS_ISSUED), as is a refusal. */
 export async function listAssets(
   datasetId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; objects: ObjectStore },
+  deps: { datasets: DatasetRepository; objects: ObjectStore; audit: AuditLog; clock: Clock },
 ): Promise<{ items: ProcessedAsset[] }> {
-  const dataset = await loadVisibleDataset(caller, datasetId, deps);
-  return { items: await presignedAssets(caller, dataset, deps) };
+  return auditedRead(
+    caller,
+    deps,
+    {
+      action: 'ASSET_URLS_ISSUED',
+      datasetId,
+      details: (r) => ({ assetUrlsIssued: r.items.filter((a) => a.url).length }),
+    },
+    async () => {
+      const dataset = await loadVisibleDataset(caller, datasetId, deps);
+      return { items: await presignedAssets(caller, dataset, deps) };
+    },
+  );
 }

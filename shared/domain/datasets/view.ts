@@ -9,6 +9,8 @@ export function toDataset(record: DatasetRecord): Dataset {
     deidentifiedAt: _d,
     lastRunId: _r,
     storageCountedBytes: _b,
+    processingStartedAt: _p,
+    completedAt: _c,
     ...dataset
   } = record;
   return dataset;

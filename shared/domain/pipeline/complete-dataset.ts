@@ -1,6 +1,12 @@
-import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
+import { notifyDatasetOutcome } from '#shared/domain/notifications/notifications.ts';
+import { enterStage, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
-/** PROCESSING → COMPLETE (conditional, audited); a retry finds it COMPLETE and does nothing. */
+/**
+ * PROCESSING → COMPLETE (conditional, audited), and the owner is notified; a retry finds it COMPLETE and does nothing
+ * (so a retry after the change but before the notification leaves the owner untold rather than told twice).
+ */
 export async function completeDataset(input: StageInput, deps: PipelineDeps): Promise<void> {
-  await enterStage(deps, input, 'PROCESSING', 'COMPLETE');
+  const before = await loadDataset(deps, input);
+  const after = await enterStage(deps, input, 'PROCESSING', 'COMPLETE');
+  if (before.status !== 'COMPLETE') await notifyDatasetOutcome(deps, after, 'COMPLETE');
 }

@@ -6,6 +6,7 @@ import { NotFoundError } from '#shared/domain/errors.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
+import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 
 /** Ports of the pipeline stages. */
 export type PipelineDeps = {
@@ -15,6 +16,8 @@ export type PipelineDeps = {
   uploads: UploadRepository;
   clock: Clock;
   pseudonymSecret(): Promise<string>;
+  /** The owner's inbox for "processing complete / failed"; absent where nobody is told (the CLI). */
+  notifications?: NotificationInbox;
 };
 
 export type StageInput = { hospitalId: string; datasetId: string; runId: string };
@@ -37,13 +40,16 @@ export async function enterStage(
 ): Promise<DatasetRecord> {
   const dataset = await loadDataset(deps, input);
   if (dataset.status === to) return dataset;
+  const now = deps.clock.now();
+  // When the pipeline took the dataset and when it finished: the reports' processing times (docs/domain.md#oversight-figures).
+  const timing = to === 'ANONYMIZING' ? { processingStartedAt: now } : to === 'COMPLETE' ? { completedAt: now } : {};
   return changeStatus(deps, {
     hospitalId: input.hospitalId,
     datasetId: input.datasetId,
     from: [from],
     to,
     ...PIPELINE_ACTOR,
-    fields: { updatedAt: deps.clock.now() },
+    fields: { updatedAt: now, ...timing },
     details: { runId: input.runId },
   });
 }

@@ -2,6 +2,7 @@ import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schem
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
+import { notifyDatasetOutcome } from '#shared/domain/notifications/notifications.ts';
 import type { PipelineDeps, StageInput } from './deps.ts';
 
 /** Readable reasons for the errors a stage can raise. Engine messages are never copied: they could quote DICOM values. */
@@ -50,4 +51,5 @@ export async function recordFailure(
     fields: { failureReason: reason, updatedAt: deps.clock.now() },
     details: { runId: input.runId, reason, error: input.error?.Error ?? null },
   });
+  await notifyDatasetOutcome(deps, dataset, 'FAILED');
 }

@@ -25,7 +25,6 @@ const ALL_KEYS: Record<string, Record<string, string>> = {
   asset: keys.asset('h1', 'd1', 'a1'),
   uploadSession: keys.uploadSession('h1', 'sess'),
   uploadFile: keys.uploadFile('h1', 'sess', 7),
-  auditEvent: keys.auditEvent('h1', { datasetId: 'd1', at: '2026-01-01T00:00:00.000Z', id: 'e1' }),
   userIndexes: keys.userIndexes({
     hospitalId: 'h1',
     id: 'u1',
@@ -38,6 +37,14 @@ const ALL_KEYS: Record<string, Record<string, string>> = {
   userSearch: keys.userSearch('h1', 'a b', 'u1'),
   teamIndexes: keys.teamIndexes({ hospitalId: 'h1', id: 't1', name: 'T', departmentId: 'dep', isActive: true }),
   hospitalIndexes: keys.hospitalIndexes({ id: 'h1', name: 'H', status: 'ACTIVE', subscriptionPlan: 'PRO' }),
+  auditEvent: keys.auditEvent('h1', {
+    seq: 1,
+    datasetId: 'd1',
+    at: '2026-01-01T00:00:00.000Z',
+    id: 'e1',
+    actorUserId: 'u1',
+  }),
+  auditHead: keys.auditHead('h1'),
 };
 
 describe('key design', () => {

@@ -8,10 +8,10 @@ import type {
   UserProfile,
 } from '#shared/schemas/api/policies.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
+import type { NotificationInbox, NotificationRecord } from '#shared/domain/notifications/ports.ts';
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
 import type {
   AssetRecord,
-  AuditEvent,
   AuditLog,
   DatasetRecord,
   DatasetRepository,
@@ -21,6 +21,7 @@ import type {
 import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
 import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
+import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-log.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
@@ -72,6 +73,7 @@ export function fakeDatasets(audit?: AuditLog): DatasetRepository & {
             d.hospitalId === q.hospitalId &&
             (q.teamId === undefined || d.teamId === q.teamId) &&
             (!q.status || d.status === q.status) &&
+            (!q.createdFrom || d.createdAt >= q.createdFrom) &&
             (!q.search || d.searchText.includes(q.search) || d.patientAlias === q.searchAlias),
         )
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -111,21 +113,11 @@ export function fakeDatasets(audit?: AuditLog): DatasetRepository & {
   };
 }
 
-export function fakeAudit(): AuditLog & { events: AuditEvent[] } {
-  const events: AuditEvent[] = [];
-  return {
-    events,
-    async record(e) {
-      events.push({
-        ...e,
-        id: String(events.length + 1),
-        at: e.at ?? `2026-01-01T00:00:${String(events.length).padStart(2, '0')}.000Z`,
-      });
-    },
-    async listForDataset(h, d) {
-      return events.filter((e) => e.hospitalId === h && e.datasetId === d);
-    },
-  };
+export function fakeAudit(): ReturnType<typeof createChainedMemoryAuditLog> {
+  return createChainedMemoryAuditLog({
+    newId: (count) => String(count + 1),
+    now: (count) => `2026-01-01T00:00:${String(count).padStart(2, '0')}.000Z`,
+  });
 }
 
 /** Tokens are the scope plus the key in clear; opening checks the scope, like the sealed adapter does. */
@@ -241,12 +233,30 @@ export function fakeSettings(init: { storageUsedBytes?: Record<string, number>; 
   return { ...store, policies, profiles, preferences, notifications, storage, hospitalProfiles };
 }
 
+export function fakeNotifications(): NotificationInbox & { items: NotificationRecord[] } {
+  const items: NotificationRecord[] = [];
+  return {
+    items,
+    add: async (n) => void items.push({ ...n }),
+    listNewest: async (h, u, limit) =>
+      items
+        .filter((n) => n.hospitalId === h && n.userId === u)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+        .slice(0, limit),
+    markRead: async (h, u, marked) => {
+      for (const n of items)
+        if (n.hospitalId === h && n.userId === u && marked.some((m) => m.id === n.id)) n.read = true;
+    },
+  };
+}
+
 export function ports() {
   let n = 0;
   const audit = fakeAudit();
   const org = fakeOrganisation();
   const identity = fakeIdentity();
   return {
+    notifications: fakeNotifications(),
     datasets: fakeDatasets(audit),
     audit,
     directory: org.store as Directory,
@@ -339,6 +349,9 @@ export function fakeOrganisation() {
     async recordLogin(h, id, at) {
       const u = users.get(k(h, id));
       if (u) u.lastLogin = at;
+    },
+    async listAllUsers(h) {
+      return [...users.values()].filter((u) => u.hospitalId === h);
     },
     async add(h, target, deltas) {
       const item =
@@ -501,4 +514,29 @@ export function fakeIdentity() {
     },
   };
   return { identity, calls };
+}
+
+/** Hospitals h1 and h2 with a few users each: enough for scoping and counting. */
+export function fakeDirectory(users: UserRecord[] = []): Directory {
+  const hospitals: HospitalRecord[] = ['h1', 'h2', 'system'].map((id) => ({
+    id,
+    slug: id,
+    name: `Hospital ${id}`,
+    createdAt: '',
+    updatedAt: '',
+  }));
+  return {
+    getUser: async (h, id) => users.find((u) => u.hospitalId === h && u.id === id),
+    getHospital: async (h) => hospitals.find((x) => x.id === h),
+    getTeam: async (h, t) =>
+      t === 't1'
+        ? { id: 't1', hospitalId: h, name: 'Neuroradiology', departmentId: 'd1', description: '', createdAt: '' }
+        : undefined,
+    listAllUsers: async (h) => users.filter((u) => u.hospitalId === h),
+    putHospital: async () => {},
+    putDepartment: async () => {},
+    putTeam: async () => {},
+    putUser: async () => {},
+    recordLogin: async () => {},
+  };
 }

@@ -19,6 +19,7 @@ import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-rep
 import { createObjectStore, createS3Client } from '#functions/adapters/s3/object-store.ts';
 import { createSecretSource } from '#functions/adapters/secrets.ts';
 import { createPipelineStarter } from '#functions/adapters/sfn/pipeline-starter.ts';
+import { keys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 
@@ -205,12 +206,15 @@ describe('DynamoDB dataset repository', () => {
       id: 'd1',
       status: 'ANONYMIZING',
     });
+    // The status update, the chain head moving on, and the event at its position: one transaction.
     const items = ddbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
     expect(items[0]!.Update!.ConditionExpression).toContain('#status IN (:expected0)');
-    expect(items[1]!.Put!.Item).toMatchObject({
+    expect(items[1]!.Update!.Key).toEqual(keys.auditHead('h1'));
+    expect(items[2]!.Put!.Item).toMatchObject({
       [TABLE_KEYS.primary.pk]: 'H#h1#AUDIT',
       action: 'STATUS_CHANGED',
       datasetId: 'd1',
+      seq: 1,
     });
 
     ddbMock.reset();
@@ -219,12 +223,15 @@ describe('DynamoDB dataset repository', () => {
       .rejects(Object.assign(new Error('UnknownError'), { name: 'UnknownOperationException' }));
     ddbMock.on(UpdateCommand).resolves({ Attributes: { id: 'd1', status: 'ANONYMIZING' } });
     ddbMock.on(PutCommand).resolves({});
+    ddbMock.on(GetCommand).resolves({});
     const local = repo();
     await local.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit);
     await local.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit);
     expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
-    expect(ddbMock.commandCalls(UpdateCommand)).toHaveLength(2);
+    // Per change: the status update and the head moving forward; the event is a conditional put at its position.
+    expect(ddbMock.commandCalls(UpdateCommand)).toHaveLength(4);
     expect(ddbMock.commandCalls(PutCommand)).toHaveLength(2);
+    expect(ddbMock.commandCalls(PutCommand)[0]!.args[0].input.ConditionExpression).toBe('attribute_not_exists(#pk)');
   });
 
   it('turns a lost condition into ConflictError, or DATASET_NOT_FOUND when the dataset is gone', async () => {

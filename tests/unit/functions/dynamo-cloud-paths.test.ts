@@ -20,6 +20,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
+import { keys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
 import { ConflictError, NotFoundError, TransientError } from '#shared/domain/errors.ts';
@@ -57,6 +58,7 @@ describe('dataset status change in the cloud (one transaction with its audit eve
     // Prepare
     ddb.on(TransactWriteCommand).resolves({});
     ddb.on(GetCommand).resolves({ Item: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'ANONYMIZING' } });
+    ddb.on(GetCommand, { Key: keys.auditHead('h1') }).resolves({ Item: { seq: 4, hash: 'f'.repeat(64) } });
 
     // Act
     const dataset = await createDatasetRepository(table()).transition(
@@ -70,15 +72,29 @@ describe('dataset status change in the cloud (one transaction with its audit eve
 
     // Assess
     expect(dataset).toEqual({ id: 'd1', status: 'ANONYMIZING' });
-    const [update, put] = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    const [update, head, put] = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
     expect(update!.Update).toMatchObject({
       TableName: 'imaging-test',
       ConditionExpression: 'attribute_exists(#pk) AND #status IN (:expected0)',
       ExpressionAttributeValues: expect.objectContaining({ ':expected0': 'UPLOADING' }),
     });
+    // The head moves from the previous hash only (a writer that read an older head loses), and the event takes the
+    // next position, linked to that hash.
+    expect(head!.Update).toMatchObject({
+      Key: keys.auditHead('h1'),
+      ConditionExpression: '#hash = :prev',
+      ExpressionAttributeValues: expect.objectContaining({ ':prev': 'f'.repeat(64), ':seq': 5 }),
+    });
     expect(put!.Put).toMatchObject({
       TableName: 'imaging-test',
-      Item: { [TABLE_KEYS.primary.pk]: 'H#h1#AUDIT', action: 'STATUS_CHANGED' },
+      ConditionExpression: 'attribute_not_exists(#pk)',
+      Item: {
+        [TABLE_KEYS.primary.pk]: 'H#h1#AUDIT',
+        [TABLE_KEYS.primary.sk]: 'SEQ#000000000005',
+        action: 'STATUS_CHANGED',
+        seq: 5,
+        prevHash: 'f'.repeat(64),
+      },
     });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
@@ -86,11 +102,12 @@ describe('dataset status change in the cloud (one transaction with its audit eve
 
   it('turns a cancellation for the status condition into ConflictError, and into DATASET_NOT_FOUND when it is gone', async () => {
     // Prepare
-    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None'));
     ddb
-      .on(GetCommand)
+      .on(GetCommand, { Key: { [TABLE_KEYS.primary.pk]: 'H#h1', [TABLE_KEYS.primary.sk]: 'DS#d1' } })
       .resolvesOnce({ Item: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'COMPLETE' } })
       .resolvesOnce({});
+    ddb.on(GetCommand, { Key: keys.auditHead('h1') }).resolves({});
     const repository = createDatasetRepository(table());
 
     // Act
@@ -110,26 +127,28 @@ describe('dataset status change in the cloud (one transaction with its audit eve
     const repository = createDatasetRepository(table());
 
     for (const error of [
-      cancelled('TransactionConflict', 'None'),
-      cancelled('None', 'ThrottlingError'),
+      cancelled('TransactionConflict', 'None', 'None'),
+      cancelled('None', 'ThrottlingError', 'None'),
       new TransactionConflictException({ message: 'conflict', $metadata: {} }),
     ]) {
       ddb.reset();
       ddb.on(TransactWriteCommand).rejects(error);
+      ddb.on(GetCommand).resolves({});
 
       // Act
       const failure = await failureOf(repository.transition('h1', 'd1', ['PROCESSING'], 'COMPLETE', {}, audit));
 
-      // Assess
+      // Assess: only the chain's head is read (each retry), never the dataset.
       expect(failure, error.name).toBeInstanceOf(TransientError);
-      expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+      expect(ddb.commandCalls(GetCommand).every((c) => c.args[0].input.Key!.sk === 'HEAD')).toBe(true);
     }
   });
 
   it('passes any other cancellation up as it is (a malformed audit item is a bug, not a conflict)', async () => {
     // Prepare
-    const invalid = cancelled('None', 'ValidationError');
+    const invalid = cancelled('None', 'None', 'ValidationError');
     ddb.on(TransactWriteCommand).rejects(invalid);
+    ddb.on(GetCommand).resolves({});
 
     // Act
     const failure = await failureOf(

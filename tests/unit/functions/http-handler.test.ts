@@ -98,6 +98,7 @@ beforeAll(() => {
       putTeam: async () => {},
       putUser: async () => {},
       recordLogin: async () => {},
+      listAllUsers: async () => [lead],
     },
     pseudonymSecret: async () => 'x',
     health: { failing: async () => failing },

@@ -12,6 +12,8 @@ const lazyPage =
 
 const STAFF = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'] as const;
 const UPLOADERS = ['TEAM_LEAD', 'TEAM_MEMBER'] as const;
+/** Compliance and reports: super admin and hospital admins (docs/roles-and-permissions.md). */
+const OVERSIGHT = ['SUPER_ADMIN', 'HOSPITAL_ADMIN'] as const;
 
 /** Routes of docs/screens.md#route-table; pages are lazy-loaded so the login screen stays small. */
 function createAppRouter() {
@@ -130,18 +132,24 @@ function createAppRouter() {
             },
             {
               path: paths.compliance.path,
-              element: (
-                <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="compliance management">
-                  <NotFoundRoute />
-                </RequireRole>
+              lazy: lazyPage(
+                () => import('./routes/compliance/compliance.tsx'),
+                (m) => () => (
+                  <RequireRole roles={OVERSIGHT} area="compliance management">
+                    <m.ComplianceRoute />
+                  </RequireRole>
+                ),
               ),
             },
             {
               path: paths.reports.path,
-              element: (
-                <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="system reports">
-                  <NotFoundRoute />
-                </RequireRole>
+              lazy: lazyPage(
+                () => import('./routes/reports/reports.tsx'),
+                (m) => () => (
+                  <RequireRole roles={OVERSIGHT} area="system reports">
+                    <m.ReportsRoute />
+                  </RequireRole>
+                ),
               ),
             },
             { path: '*', element: <NotFoundRoute /> },

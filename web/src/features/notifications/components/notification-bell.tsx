@@ -1,11 +1,57 @@
 import { Badge, Box, Button, Float, HStack, IconButton, Popover, Portal, Stack, Text } from '@chakra-ui/react';
 import { LuBell } from 'react-icons/lu';
 import { Link } from 'react-router-dom';
-import { useNotifications } from '#web/features/notifications/hooks/use-notifications.tsx';
+import {
+  markServerNotificationsRead,
+  useServerNotifications,
+} from '#web/features/notifications/api/server-notifications.ts';
+import {
+  MAX_NOTIFICATIONS,
+  useNotifications,
+  type AppNotification,
+} from '#web/features/notifications/hooks/use-notifications.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
 
+/**
+ * The bell: this session's notifications (uploads finished, ...) and the server's (a dataset complete or failed),
+ * newest first, the 50 newest; the badge counts the unread of both. Closing the list marks them read.
+ */
 export function NotificationBell() {
-  const { notifications, unreadCount, markAllRead, clear } = useNotifications();
+  const local = useNotifications();
+  const server = useServerNotifications();
+  const serverItems: AppNotification[] = (server.data?.items ?? []).map((n) => ({
+    id: `server-${n.id}`,
+    title: n.title,
+    description: n.description,
+    href: n.href,
+    type: n.type === 'DATASET_FAILED' ? 'error' : 'success',
+    timestamp: n.createdAt,
+    read: n.read,
+  }));
+  const notifications = [...local.notifications, ...serverItems]
+    .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
+    .slice(0, MAX_NOTIFICATIONS);
+  const unreadCount = local.unreadCount + (server.data?.unreadCount ?? 0);
+  const markServerRead = async () => {
+    if (!server.data?.unreadCount) return;
+    try {
+      const { unreadCount: left } = await markServerNotificationsRead();
+      await server.mutate(
+        (current) => current && { items: current.items.map((n) => ({ ...n, read: true })), unreadCount: left },
+        { revalidate: false },
+      );
+    } catch {
+      // The badge stays as it is; the next refresh shows what the server holds.
+    }
+  };
+  const markAllRead = () => {
+    local.markAllRead();
+    void markServerRead();
+  };
+  const clear = () => {
+    local.clear();
+    void markServerRead();
+  };
   return (
     <Popover.Root positioning={{ placement: 'bottom-end' }} onOpenChange={(e) => !e.open && markAllRead()}>
       <Popover.Trigger asChild>

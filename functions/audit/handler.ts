@@ -1,0 +1,17 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { dispatch } from '#functions/lib/dispatch.ts';
+import { handler as exportAudit } from './export-audit.ts';
+import { handler as getCompliance } from './get-compliance.ts';
+import { handler as listAudit } from './list-audit.ts';
+import { handler as verifyAudit } from './verify-audit.ts';
+
+const route = dispatch({
+  'GET /api/audit': listAudit,
+  'GET /api/audit/export.csv': exportAudit,
+  'POST /api/audit/verify': verifyAudit,
+  'GET /api/compliance': getCompliance,
+});
+
+export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
+  return route(event, context);
+}

@@ -1,0 +1,200 @@
+import Papa from 'papaparse';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { AuditEvent, AuditLog, AuditQuery, Clock, PageTokens } from '#shared/domain/datasets/ports.ts';
+import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
+import type { AuditFilter, AuditLogEntry, ListAuditQuery, VerifyAuditResponse } from '#shared/schemas/api/audit.ts';
+import { verifyChain, type ChainedAuditEvent } from './chain.ts';
+
+type AuditDeps = { audit: AuditLog; directory: Directory; clock: Clock };
+
+/**
+ * Whose audit log the caller may read (docs/roles-and-permissions.md#audit-trail): a hospital admin their own
+ * hospital's, the super admin any hospital's (their own when none is named). Another hospital named by a hospital
+ * admin answers as unknown (404), like any other tenant's id.
+ */
+export async function auditHospital(
+  caller: Caller,
+  requested: string | undefined,
+  directory: Directory,
+): Promise<string> {
+  if (caller.role === 'SUPER_ADMIN') {
+    if (!requested || requested === caller.hospitalId) return caller.hospitalId;
+    if (!(await directory.getHospital(requested))) throw new NotFoundError('HOSPITAL_NOT_FOUND');
+    return requested;
+  }
+  if (caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
+  if (requested && requested !== caller.hospitalId) throw new NotFoundError('HOSPITAL_NOT_FOUND');
+  return caller.hospitalId;
+}
+
+/** A period bound as the index sort keys hold it: a day reaches from its first to its last millisecond. */
+function bound(value: string | undefined, end: boolean): string | undefined {
+  if (!value) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`;
+  return new Date(value).toISOString();
+}
+
+function queryOf(hospitalId: string, filter: AuditFilter, limit: number): AuditQuery {
+  return {
+    hospitalId,
+    actorUserId: filter.actor,
+    targetId: filter.target,
+    action: filter.action,
+    from: bound(filter.from, false),
+    to: bound(filter.to, true),
+    limit,
+  };
+}
+
+export function toAuditLogEntry(event: AuditEvent): AuditLogEntry {
+  return {
+    id: event.id,
+    at: event.at,
+    action: event.action,
+    outcome: event.outcome ?? 'SUCCESS',
+    actorUserId: event.actorUserId,
+    actorName: event.actorName,
+    ...(event.datasetId ? { datasetId: event.datasetId } : {}),
+    ...(event.targetUserId ? { targetUserId: event.targetUserId } : {}),
+    details: event.details,
+    ...(event.seq !== undefined ? { seq: event.seq } : {}),
+    ...(event.hash ? { hash: event.hash } : {}),
+  };
+}
+
+/** One page of the audit log, newest first, with a continuation token sealed to the hospital and the filters. */
+export async function searchAudit(
+  input: ListAuditQuery,
+  caller: Caller,
+  deps: AuditDeps & { pageTokens: PageTokens },
+): Promise<{ items: AuditLogEntry[]; nextToken: string | null }> {
+  const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
+  const query = queryOf(hospitalId, input, input.limit);
+  const scope = JSON.stringify([
+    'audit',
+    hospitalId,
+    query.actorUserId ?? '',
+    query.targetId ?? '',
+    query.action ?? '',
+    query.from ?? '',
+    query.to ?? '',
+  ]);
+  const startKey = input.nextToken ? await deps.pageTokens.open(scope, input.nextToken) : undefined;
+  const page = await deps.audit.search({ ...query, startKey });
+  return {
+    items: page.items.map(toAuditLogEntry),
+    nextToken: page.lastKey ? await deps.pageTokens.seal(scope, page.lastKey) : null,
+  };
+}
+
+/** Rows an export holds at most; a longer period is exported in parts (narrow the period). */
+export const AUDIT_EXPORT_MAX_ROWS = 10_000;
+
+export const AUDIT_CSV_COLUMNS = [
+  'Time',
+  'Action',
+  'Outcome',
+  'Actor',
+  'Actor ID',
+  'Dataset',
+  'Target user',
+  'Details',
+  'Sequence',
+  'Hash',
+] as const;
+
+/**
+ * The filtered audit log as CSV (newest first, at most AUDIT_EXPORT_MAX_ROWS rows). Cells that a spreadsheet would
+ * run as a formula are escaped. The export itself is an audited event (AUDIT_EXPORTED).
+ */
+export async function exportAuditCsv(
+  input: AuditFilter,
+  caller: Caller,
+  deps: AuditDeps,
+): Promise<{ csv: string; rows: number; hospitalId: string }> {
+  const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
+  const query = queryOf(hospitalId, input, 100);
+  const events: AuditEvent[] = [];
+  let startKey: Record<string, string> | undefined;
+  do {
+    const page = await deps.audit.search({
+      ...query,
+      limit: Math.min(100, AUDIT_EXPORT_MAX_ROWS - events.length),
+      startKey,
+    });
+    events.push(...page.items);
+    startKey = page.lastKey;
+  } while (startKey && events.length < AUDIT_EXPORT_MAX_ROWS);
+  const csv = Papa.unparse(
+    {
+      fields: [...AUDIT_CSV_COLUMNS],
+      data: events.map((e) => [
+        e.at,
+        e.action,
+        e.outcome ?? 'SUCCESS',
+        e.actorName,
+        e.actorUserId,
+        e.datasetId ?? '',
+        e.targetUserId ?? '',
+        JSON.stringify(e.details ?? {}),
+        e.seq ?? '',
+        e.hash ?? '',
+      ]),
+    },
+    { escapeFormulae: true, newline: '\r\n' },
+  );
+  await deps.audit.record({
+    hospitalId,
+    action: 'AUDIT_EXPORTED',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`,
+    details: {
+      rows: events.length,
+      ...Object.fromEntries(Object.entries(input).filter(([k, v]) => k !== 'hospitalId' && v !== undefined)),
+    },
+  });
+  return { csv, rows: events.length, hospitalId };
+}
+
+async function* chainPages(audit: AuditLog, hospitalId: string): AsyncIterable<readonly ChainedAuditEvent[]> {
+  let startKey: Record<string, string> | undefined;
+  do {
+    const page = await audit.chainPage(hospitalId, startKey);
+    yield page.items;
+    startKey = page.lastKey;
+  } while (startKey);
+}
+
+/**
+ * Walks the hospital's chain and reports the first broken link; the outcome is kept on the chain's head (the
+ * compliance center shows it) and appended as an AUDIT_CHAIN_VERIFIED event.
+ */
+export async function verifyAuditTrail(
+  input: { hospitalId?: string },
+  caller: Caller,
+  deps: AuditDeps,
+): Promise<VerifyAuditResponse> {
+  const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
+  const head = await deps.audit.head(hospitalId);
+  const result = await verifyChain(chainPages(deps.audit, hospitalId), head);
+  const at = deps.clock.now();
+  await deps.audit.recordVerification(hospitalId, {
+    at,
+    verified: result.verified,
+    checkedEvents: result.checkedEvents,
+    ...(result.brokenAt ? { brokenAtSeq: result.brokenAt.seq } : {}),
+  });
+  await deps.audit.record({
+    hospitalId,
+    action: 'AUDIT_CHAIN_VERIFIED',
+    outcome: result.verified ? 'SUCCESS' : 'FAILURE',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`,
+    details: {
+      checkedEvents: result.checkedEvents,
+      ...(result.brokenAt ? { brokenAtSeq: result.brokenAt.seq, reason: result.brokenAt.reason } : {}),
+    },
+  });
+  return { ...result, at };
+}

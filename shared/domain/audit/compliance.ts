@@ -1,0 +1,76 @@
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import { USER_STATUSES } from '#shared/domain/auth/ports.ts';
+import type { AuditLog, Clock, DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import { eachLimited, walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import { ANONYMIZATION_OPTIONS, isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
+import type { Compliance } from '#shared/schemas/api/oversight.ts';
+import { auditHospital } from './audit-trail.ts';
+
+/** Series lists read at once while counting held series. */
+const SERIES_READS_AT_ONCE = 8;
+
+/**
+ * The compliance center's figures (docs/screens.md#compliance-center), computed from the hospital's data when asked:
+ * de-identification of its datasets and the options each kept, series held for burned-in text, users by status, and
+ * the audit chain's length and latest verification.
+ */
+export async function getCompliance(
+  input: { hospitalId?: string },
+  caller: Caller,
+  deps: {
+    datasets: DatasetRepository;
+    directory: Directory;
+    policies: DeidentificationPolicies;
+    audit: AuditLog;
+    clock: Clock;
+  },
+): Promise<Compliance> {
+  const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
+  const all: DatasetRecord[] = [];
+  await walkDatasets(deps.datasets, hospitalId, (d) => void all.push(d));
+  const deidentified = all.filter((d) => d.deidentifiedAt !== undefined);
+  const optionsRetained = Object.fromEntries(
+    ANONYMIZATION_OPTIONS.map((option) => [
+      option,
+      deidentified.filter((d) => d.anonymization[option] === true).length,
+    ]),
+  ) as Compliance['deidentification']['optionsRetained'];
+
+  let seriesHeld = 0;
+  let seriesReleased = 0;
+  let datasetsWithHeldSeries = 0;
+  await eachLimited(deidentified, SERIES_READS_AT_ONCE, async (d) => {
+    const series = await deps.datasets.listSeries(hospitalId, d.id);
+    const held = series.filter(isHeldForBurnedInText).length;
+    seriesHeld += held;
+    seriesReleased += series.filter((s) => s.burnedInText?.releasedAt !== undefined).length;
+    if (held > 0) datasetsWithHeldSeries++;
+  });
+
+  const users = await deps.directory.listAllUsers(hospitalId);
+  const byStatus = Object.fromEntries(
+    USER_STATUSES.map((status) => [status, users.filter((u) => u.status === status).length]),
+  ) as Compliance['users']['byStatus'];
+  const [head, stored] = await Promise.all([deps.audit.head(hospitalId), deps.policies.get(hospitalId)]);
+  const policy = stored ?? { ...DEFAULT_DEIDENTIFICATION_POLICY, updatedAt: null, updatedByUserId: null };
+
+  return {
+    hospitalId,
+    generatedAt: deps.clock.now(),
+    deidentification: {
+      datasets: all.length,
+      deidentified: deidentified.length,
+      notDeidentified: all.length - deidentified.length,
+      optionsRetained,
+      basicProfileOnly: deidentified.filter((d) => ANONYMIZATION_OPTIONS.every((o) => d.anonymization[o] !== true))
+        .length,
+      policy,
+    },
+    burnedInText: { seriesHeld, seriesReleased, datasetsWithHeldSeries },
+    users: { total: users.length, byStatus },
+    auditChain: { events: head?.seq ?? 0, lastVerification: head?.lastVerification ?? null },
+  };
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { IdSchema, pageOf } from './common.ts';
+
+/** Outcomes of an audited request (docs/domain.md#audit-trail). */
+export const AuditOutcomeSchema = z.enum(['SUCCESS', 'DENIED', 'FAILURE']);
+
+/** A day (yyyy-mm-dd) or an ISO-8601 UTC time: the bounds of an audit search's period. */
+const TimeBoundSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/, 'Invalid input')
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'Invalid input');
+
+/** Filters of the audit log (search and CSV export); the super admin names the hospital, others get their own. */
+export const AuditFilterSchema = z.object({
+  hospitalId: IdSchema.optional(),
+  actor: IdSchema.optional(),
+  /** A dataset id or a user id the events are about. */
+  target: IdSchema.optional(),
+  action: z
+    .string()
+    .regex(/^[A-Z_]{1,64}$/, 'Invalid input')
+    .optional(),
+  from: TimeBoundSchema.optional(),
+  to: TimeBoundSchema.optional(),
+});
+export type AuditFilter = z.infer<typeof AuditFilterSchema>;
+
+export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
+export const ListAuditQuerySchema = AuditFilterSchema.extend({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  nextToken: z.string().max(4096).optional(),
+});
+export type ListAuditQuery = z.infer<typeof ListAuditQuerySchema>;
+
+export const AuditLogEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  action: z.string(),
+  outcome: AuditOutcomeSchema,
+  actorUserId: z.string(),
+  actorName: z.string(),
+  datasetId: z.string().optional(),
+  targetUserId: z.string().optional(),
+  details: z.record(z.string(), z.unknown()),
+  /** Position in the hospital's chain (absent on events written before the chain). */
+  seq: z.number().int().optional(),
+  hash: z.string().optional(),
+});
+export type AuditLogEntry = z.infer<typeof AuditLogEntrySchema>;
+export const AuditPageSchema = pageOf(AuditLogEntrySchema);
+
+export const VerifyAuditRequestSchema = z.object({ hospitalId: IdSchema.optional() }).strict();
+
+export const ChainBreakSchema = z.object({
+  seq: z.number().int(),
+  eventId: z.string().optional(),
+  reason: z.enum(['HASH_MISMATCH', 'LINK_MISMATCH', 'MISSING_EVENT', 'HEAD_MISMATCH']),
+});
+
+export const VerifyAuditResponseSchema = z.object({
+  verified: z.boolean(),
+  checkedEvents: z.number().int().nonnegative(),
+  brokenAt: ChainBreakSchema.optional(),
+  at: z.string(),
+});
+export type VerifyAuditResponse = z.infer<typeof VerifyAuditResponseSchema>;

@@ -1,0 +1,156 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '#shared/db/keys.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
+import { AuditPageSchema, VerifyAuditResponseSchema } from '#shared/schemas/api/audit.ts';
+import { ComplianceSchema, ReportsSchema } from '#shared/schemas/api/oversight.ts';
+import { startHarness, type Harness } from './datasets-harness.ts';
+
+/**
+ * The audit chain on the DynamoDB stand-in (dynalite, which has no transactions: the conditional-put path): reads and
+ * writes through the real handlers append to the hospital's chain, concurrent appends do not fork it, and an event
+ * edited directly in the table makes verification fail at that event.
+ */
+const HOSPITAL = 'hosp-northside';
+const ADMIN = 'admin@northside.demo.local';
+const LEAD = 'lead@northside.demo.local';
+const MEMBER = 'member@northside.demo.local';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+async function createDataset(): Promise<string> {
+  const created = await h.call('POST', '/api/datasets', {
+    as: MEMBER,
+    body: {
+      mrn: 'MRN-9',
+      studyType: 'DIAGNOSTIC',
+      studyDescription: 'Brain',
+      clinicalIndication: 'Headache',
+      orderingPhysician: 'Dr. B',
+      department: 'Radiology',
+      patientConsent: true,
+      hipaaDisclosure: true,
+    },
+  });
+  expect(created.status).toBe(201);
+  return created.body.id as string;
+}
+
+describe('audit trail on the local DynamoDB stand-in', () => {
+  it('records dataset views and asset URL issues, searchable by target, actor and action', async () => {
+    const id = await createDataset();
+    expect((await h.call('GET', `/api/datasets/${id}`, { as: LEAD })).status).toBe(200);
+    expect((await h.call('GET', `/api/datasets/${id}/assets`, { as: LEAD })).status).toBe(200);
+    expect((await h.call('GET', `/api/datasets/${id}`, { as: 'lead@lakeview.demo.local' })).status).toBe(404);
+
+    const byTarget = await h.call('GET', '/api/audit', { as: ADMIN, query: { target: id } });
+    expect(byTarget.status).toBe(200);
+    const page = AuditPageSchema.parse(byTarget.body);
+    expect(page.items.map((e) => e.action)).toEqual(['ASSET_URLS_ISSUED', 'DATASET_VIEWED', 'DATASET_CREATED']);
+    expect(page.items.every((e) => e.outcome === 'SUCCESS' && typeof e.seq === 'number')).toBe(true);
+
+    const byActor = await h.call('GET', '/api/audit', {
+      as: ADMIN,
+      query: { actor: h.userId(LEAD), action: 'DATASET_VIEWED' },
+    });
+    expect(byActor.body.items.map((e: { datasetId: string }) => e.datasetId)).toContain(id);
+
+    // The other hospital's refused read is in its own chain, as DENIED.
+    const theirs = await h.call('GET', '/api/audit', {
+      as: 'superadmin@demo.local',
+      query: { hospitalId: 'hosp-lakeview', target: id },
+    });
+    expect(theirs.body.items.map((e: { outcome: string }) => e.outcome)).toEqual(['DENIED']);
+    // A hospital admin naming another hospital gets 404, like any other tenant's id.
+    expect((await h.call('GET', '/api/audit', { as: ADMIN, query: { hospitalId: 'hosp-lakeview' } })).status).toBe(404);
+  });
+
+  it('pages with sealed tokens that another filter cannot replay', async () => {
+    for (let i = 0; i < 3; i++) await createDataset();
+    const first = await h.call('GET', '/api/audit', { as: ADMIN, query: { limit: '2' } });
+    expect(first.body.items).toHaveLength(2);
+    const token = first.body.nextToken as string;
+    const second = await h.call('GET', '/api/audit', { as: ADMIN, query: { limit: '2', nextToken: token } });
+    expect(second.status).toBe(200);
+    expect(second.body.items[0].at <= first.body.items[1].at).toBe(true);
+    const replayed = await h.call('GET', '/api/audit', {
+      as: ADMIN,
+      query: { limit: '2', action: 'DATASET_CREATED', nextToken: token },
+    });
+    expect(replayed.status).toBe(400);
+  });
+
+  it('keeps one chain under concurrent appends (no two events at one position)', async () => {
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        h.deps.audit.record({
+          hospitalId: HOSPITAL,
+          action: 'TEST_EVENT',
+          actorUserId: 'test',
+          actorName: 'Test',
+          details: { i },
+        }),
+      ),
+    );
+    const verified = await h.call('POST', '/api/audit/verify', { as: ADMIN, body: {} });
+    expect(verified.status).toBe(200);
+    expect(VerifyAuditResponseSchema.parse(verified.body)).toMatchObject({ verified: true });
+    const head = await h.deps.audit.head(HOSPITAL);
+    expect(verified.body.checkedEvents).toBe(head!.seq - 1);
+  });
+
+  it('fails verification at the event that was edited directly in the table', async () => {
+    await createDataset();
+    const { Items } = await h.table.doc.send(
+      new QueryCommand({
+        TableName: h.table.tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': TABLE_KEYS.primary.pk, '#sk': TABLE_KEYS.primary.sk },
+        ExpressionAttributeValues: { ':pk': keys.auditPartition(HOSPITAL), ':prefix': keys.auditSeqPrefix },
+      }),
+    );
+    const victim = Items!.find((item) => item.action === 'DATASET_CREATED')!;
+    await h.table.doc.send(
+      new UpdateCommand({
+        TableName: h.table.tableName,
+        Key: { [TABLE_KEYS.primary.pk]: victim.pk, [TABLE_KEYS.primary.sk]: victim.sk },
+        UpdateExpression: 'SET actorName = :name',
+        ExpressionAttributeValues: { ':name': 'Someone Else' },
+      }),
+    );
+
+    const result = await h.call('POST', '/api/audit/verify', { as: ADMIN, body: {} });
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({
+      verified: false,
+      checkedEvents: victim.seq - 1,
+      brokenAt: { seq: victim.seq, eventId: victim.id, reason: 'HASH_MISMATCH' },
+    });
+    const compliance = ComplianceSchema.parse((await h.call('GET', '/api/compliance', { as: ADMIN })).body);
+    expect(compliance.auditChain.lastVerification).toMatchObject({ verified: false, brokenAtSeq: victim.seq });
+  });
+
+  it('exports CSV and computes compliance and report figures from the data', async () => {
+    const raw = await h.call('GET', '/api/audit/export.csv', { as: ADMIN, query: { action: 'DATASET_CREATED' } });
+    expect(raw.status).toBe(200);
+    const lines = (raw.body as string).trim().split('\r\n');
+    expect(lines[0]).toBe('Time,Action,Outcome,Actor,Actor ID,Dataset,Target user,Details,Sequence,Hash');
+    expect(lines.slice(1).every((line) => line.includes(',DATASET_CREATED,'))).toBe(true);
+
+    const compliance = ComplianceSchema.parse((await h.call('GET', '/api/compliance', { as: ADMIN })).body);
+    expect(compliance.deidentification.datasets).toBeGreaterThanOrEqual(5);
+    expect(compliance.users.total).toBeGreaterThan(0);
+    const reports = await h.call('GET', '/api/reports', { as: ADMIN, query: { months: '6' } });
+    expect(reports.status).toBe(200);
+    const parsed = ReportsSchema.parse(reports.body);
+    expect(parsed.perMonth).toHaveLength(6);
+    expect(parsed.totals.studies).toBeGreaterThanOrEqual(5);
+    expect((await h.call('GET', '/api/reports', { as: ADMIN, query: { months: '5' } })).status).toBe(400);
+  });
+});

@@ -1,0 +1,38 @@
+import useSWR, { mutate } from 'swr';
+import { AuditPageSchema, VerifyAuditResponseSchema, type AuditFilter } from '#shared/schemas/api/audit.ts';
+import { ComplianceSchema } from '#shared/schemas/api/oversight.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { downloadFromApi } from '#web/lib/download.ts';
+
+export function useCompliance(hospitalId: string | undefined) {
+  return useSWR(['/api/compliance', hospitalId ?? ''], () =>
+    apiRequest('/api/compliance', ComplianceSchema, { query: { hospitalId } }),
+  );
+}
+
+export type AuditLogParams = AuditFilter & { limit: number; nextToken?: string };
+
+export function useAuditLog(params: AuditLogParams) {
+  return useSWR(
+    ['/api/audit', ...Object.entries(params).map(([k, v]) => `${k}=${v ?? ''}`)],
+    () => apiRequest('/api/audit', AuditPageSchema, { query: { ...params } }),
+    { keepPreviousData: true },
+  );
+}
+
+/** Reloads every page of the audit log on screen (a verification or export has just been appended). */
+export function refreshAuditLog() {
+  return mutate((key) => Array.isArray(key) && key[0] === '/api/audit');
+}
+
+export function verifyAuditChain(hospitalId: string | undefined) {
+  return apiRequest('/api/audit/verify', VerifyAuditResponseSchema, {
+    method: 'POST',
+    body: hospitalId ? { hospitalId } : {},
+  });
+}
+
+export async function exportAuditCsv(filter: AuditFilter) {
+  await downloadFromApi('/api/audit/export.csv', { ...filter }, 'audit-log.csv');
+  await refreshAuditLog();
+}

@@ -1,0 +1,157 @@
+import { Badge, Button, Card, Heading, HStack, List, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { LuShieldCheck } from 'react-icons/lu';
+import type { Compliance } from '#shared/schemas/api/oversight.ts';
+import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { errorMessage } from '#web/lib/api-error.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { refreshAuditLog, useCompliance, verifyAuditChain } from '#web/features/compliance/api/compliance.ts';
+import { OPTION_LABELS } from '#web/features/compliance/utils/options.ts';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function Figure({ label, value, help }: { label: string; value: string | number; help?: string }) {
+  return (
+    <Stat.Root borderWidth="1px" borderRadius="md" p="4">
+      <Stat.Label>{label}</Stat.Label>
+      <Stat.ValueText>{value}</Stat.ValueText>
+      {help && <Stat.HelpText>{help}</Stat.HelpText>}
+    </Stat.Root>
+  );
+}
+
+function ChainStatus({
+  chain,
+  onVerify,
+  verifying,
+}: {
+  chain: Compliance['auditChain'];
+  onVerify(): void;
+  verifying: boolean;
+}) {
+  const last = chain.lastVerification;
+  return (
+    <Card.Root>
+      <Card.Header>
+        <HStack justify="space-between" wrap="wrap">
+          <Heading size="md">Audit Chain</Heading>
+          <Button size="sm" onClick={onVerify} loading={verifying} loadingText="Verifying...">
+            <LuShieldCheck /> Verify now
+          </Button>
+        </HStack>
+      </Card.Header>
+      <Card.Body>
+        <Stack gap="2">
+          <Text>{plural(chain.events, 'event')} recorded.</Text>
+          {last ? (
+            <HStack wrap="wrap" data-testid="chain-verification">
+              <Badge colorPalette={last.verified ? 'green' : 'red'}>{last.verified ? 'Verified' : 'Broken'}</Badge>
+              <Text>
+                {last.verified
+                  ? `${plural(last.checkedEvents, 'event')} verified at ${formatDateTime(last.at)}`
+                  : `Broken at event ${last.brokenAtSeq ?? '?'} (checked ${last.checkedEvents}) at ${formatDateTime(last.at)}`}
+              </Text>
+            </HStack>
+          ) : (
+            <Text color="fg.muted">Not verified yet.</Text>
+          )}
+        </Stack>
+      </Card.Body>
+    </Card.Root>
+  );
+}
+
+/** The compliance center's figures, computed by the server from the hospital's data (docs/screens.md#compliance-center). */
+export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
+  const { data, error, isLoading, mutate } = useCompliance(hospitalId);
+  const [verifying, setVerifying] = useState(false);
+  if (isLoading) return <PageSpinner />;
+  if (error || !data) return <ErrorBox message={errorMessage(error)} />;
+  const d = data.deidentification;
+  const retained = Object.entries(d.optionsRetained).filter(([, n]) => n > 0);
+
+  const verify = async () => {
+    setVerifying(true);
+    try {
+      const result = await verifyAuditChain(hospitalId);
+      toaster.create(
+        result.verified
+          ? {
+              type: 'success',
+              title: 'Audit chain verified',
+              description: `${plural(result.checkedEvents, 'event')} checked.`,
+            }
+          : {
+              type: 'error',
+              title: 'Audit chain broken',
+              description: `First broken link at event ${result.brokenAt?.seq ?? '?'}.`,
+            },
+      );
+      await Promise.all([mutate(), refreshAuditLog()]);
+    } catch (e) {
+      toaster.create({ type: 'error', title: errorMessage(e) });
+    } finally {
+      setVerifying(false);
+    }
+  };
+
+  return (
+    <Stack gap="6">
+      <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="4">
+        <Figure
+          label="Datasets De-identified"
+          value={`${d.deidentified} of ${d.datasets}`}
+          help={`${d.notDeidentified} not yet de-identified`}
+        />
+        <Figure
+          label="Series Held for Burned-in Text"
+          value={data.burnedInText.seriesHeld}
+          help={`${data.burnedInText.datasetsWithHeldSeries} datasets · ${data.burnedInText.seriesReleased} released`}
+        />
+        <Figure
+          label="Active Users"
+          value={data.users.byStatus.ACTIVE}
+          help={`${data.users.byStatus.INVITED} invited · ${data.users.byStatus.DISABLED} disabled · ${data.users.total} total`}
+        />
+        <Figure label="Audit Events" value={data.auditChain.events} />
+      </SimpleGrid>
+      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
+        <Card.Root>
+          <Card.Header>
+            <Heading size="md">De-identification</Heading>
+          </Card.Header>
+          <Card.Body>
+            <Stack gap="3">
+              <Text>
+                {d.basicProfileOnly} of {d.deidentified} de-identified datasets used the Basic Profile with no retained
+                option.
+              </Text>
+              {retained.length > 0 && (
+                <List.Root aria-label="Options kept">
+                  {retained.map(([option, n]) => (
+                    <List.Item key={option}>
+                      {OPTION_LABELS[option] ?? option}: {n}
+                    </List.Item>
+                  ))}
+                </List.Root>
+              )}
+              <Text color="fg.muted" fontSize="sm">
+                Hospital policy: {d.policy.updatedAt ? `set ${formatDateTime(d.policy.updatedAt)}` : 'the defaults'};
+                uploaders may change{' '}
+                {d.policy.uploaderMayChange.length
+                  ? d.policy.uploaderMayChange.map((o) => OPTION_LABELS[o] ?? o).join(', ')
+                  : 'no option'}
+                .
+              </Text>
+            </Stack>
+          </Card.Body>
+        </Card.Root>
+        <ChainStatus chain={data.auditChain} onVerify={verify} verifying={verifying} />
+      </SimpleGrid>
+      <Text color="fg.muted" fontSize="sm">
+        Figures computed {formatDateTime(data.generatedAt)}.
+      </Text>
+    </Stack>
+  );
+}
