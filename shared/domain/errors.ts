@@ -25,6 +25,8 @@ export class NotFoundError extends DomainError {
       | 'UPLOAD_NOT_FOUND'
       | 'USER_NOT_FOUND'
       | 'HOSPITAL_NOT_FOUND'
+      | 'INVITATION_NOT_FOUND'
+      | 'INVITATION_LINK_INVALID'
       | 'NOT_FOUND' = 'NOT_FOUND',
   ) {
     super(code);
@@ -60,6 +62,29 @@ export class ValidationError extends DomainError {
 export class InvalidStateError extends DomainError {
   override name = 'InvalidStateError';
   constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' = 'INVALID_STATE') {
+    super(code);
+  }
+}
+
+/** An invitation link that can no longer be used, or an invitation that is no longer pending. */
+export class InvitationStateError extends DomainError {
+  override name = 'InvitationStateError';
+  constructor(
+    code:
+      | 'INVITATION_EXPIRED'
+      | 'INVITATION_CANCELLED'
+      | 'INVITATION_ALREADY_USED'
+      | 'INVITATION_DECLINED'
+      | 'INVITATION_NOT_PENDING',
+  ) {
+    super(code);
+  }
+}
+
+/** The e-mail address belongs to a user, or to a pending invitation of the hospital. */
+export class EmailTakenError extends DomainError {
+  override name = 'EmailTakenError';
+  constructor(code: 'EMAIL_ALREADY_REGISTERED' | 'EMAIL_ALREADY_INVITED') {
     super(code);
   }
 }

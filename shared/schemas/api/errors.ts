@@ -29,6 +29,20 @@ export const ERROR_CATALOGUE = {
   DICOM_NESTED_TOO_DEEP: { status: 400, message: 'DICOM sequences are nested deeper than {n} levels' },
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
   UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
+  /** Invitations (docs/error-catalogue.md#invitations). */
+  INVITATION_NOT_FOUND: { status: 404, message: 'Invitation not found' },
+  INVITATION_LINK_INVALID: { status: 404, message: 'This invitation link is not valid.' },
+  INVITATION_EXPIRED: {
+    status: 410,
+    message: 'This invitation has expired. Ask your administrator to send a new one.',
+  },
+  INVITATION_CANCELLED: { status: 410, message: 'This invitation has been cancelled.' },
+  INVITATION_ALREADY_USED: { status: 410, message: 'This invitation has already been used.' },
+  INVITATION_DECLINED: { status: 410, message: 'This invitation was declined.' },
+  INVITATION_NOT_PENDING: { status: 409, message: 'Only pending invitations can be resent or cancelled.' },
+  EMAIL_ALREADY_REGISTERED: { status: 409, message: 'A user with this email address already exists.' },
+  EMAIL_ALREADY_INVITED: { status: 409, message: 'This email address already has a pending invitation.' },
+  EMAIL_NOT_SENT: { status: 502, message: 'The invitation e-mail could not be sent. Please try again later.' },
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },
