@@ -213,6 +213,8 @@ export const USER_POOL_ADMIN_ACTIONS = [
   'cognito-idp:AdminDisableUser',
   'cognito-idp:AdminEnableUser',
   'cognito-idp:AdminResetUserPassword',
+  // Accepting an invitation sets the password the invitee chose, as permanent (docs/domain.md#invitations).
+  'cognito-idp:AdminSetUserPassword',
 ];
 
 /**

@@ -10,7 +10,11 @@ import { describeTable } from './dynamo/health.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
-import { createPageTokens, createPseudonymizer } from './crypto.ts';
+import { createPageTokens, createPseudonymizer, createTokenMint } from './crypto.ts';
+import { createIdentityAdmin } from './cognito/identity-admin.ts';
+import { createInvitationDirectory, createInvitationRepository } from './dynamo/invitations-repository.ts';
+import { createFileMailer } from './mail/file-mailer.ts';
+import { createSesMailer } from './mail/ses-mailer.ts';
 import { createObjectStore } from './s3/object-store.ts';
 import { createSecretSource } from './secrets.ts';
 import { createPipelineStarter } from './sfn/pipeline-starter.ts';
@@ -75,6 +79,23 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
         return checks.filter((_, i) => results[i]!.status === 'rejected').map(([name]) => name);
       },
     },
+    invitations: createInvitationRepository(table),
+    invitationDirectory: createInvitationDirectory(table),
+    // The local twin keeps mail in files under its data folder; the cloud sends through SESv2.
+    mailer: env.MAIL_DIR
+      ? createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' })
+      : createSesMailer({
+          region,
+          from: () => requireResource(env, ENV.MAIL_FROM),
+          configurationSet: () => requireResource(env, ENV.MAIL_CONFIGURATION_SET),
+        }),
+    identity: createIdentityAdmin({
+      region,
+      endpoint: env.COGNITO_ENDPOINT,
+      userPoolId: () => requireResource(env, ENV.USER_POOL_ID),
+    }),
+    tokens: createTokenMint(),
+    siteOrigin: env.SITE_ORIGIN ?? '',
     clock: { now: () => new Date().toISOString() },
     ids: { newId: () => randomUUID() },
   };

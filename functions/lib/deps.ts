@@ -9,6 +9,13 @@ import type {
   Pseudonymizer,
 } from '#shared/domain/datasets/ports.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type {
+  IdentityAdmin,
+  InvitationDirectory,
+  InvitationRepository,
+  Mailer,
+  TokenMint,
+} from '#shared/domain/invitations/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
@@ -33,6 +40,13 @@ export type ServerDeps = {
   pseudonymizer: Pseudonymizer;
   pseudonymSecret(): Promise<string>;
   health: HealthProbe;
+  invitations: InvitationRepository;
+  invitationDirectory: InvitationDirectory;
+  mailer: Mailer;
+  identity: IdentityAdmin;
+  tokens: TokenMint;
+  /** Origin of the site, where links in e-mail open. */
+  siteOrigin: string;
   clock: Clock;
   ids: IdGenerator;
 };
