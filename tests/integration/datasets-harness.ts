@@ -31,6 +31,11 @@ import { describeTable } from '#functions/adapters/dynamo/health.ts';
 import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
 import { createDirectory } from '#functions/adapters/dynamo/directory.ts';
+import {
+  createInvitationDirectory,
+  createInvitationRepository,
+} from '#functions/adapters/dynamo/invitations-repository.ts';
+import type { MailMessage } from '#shared/domain/invitations/ports.ts';
 import { createPolicyRepository } from '#functions/adapters/dynamo/policies-repository.ts';
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
@@ -160,6 +165,8 @@ export function createMemoryObjectStore(): ObjectStore & {
 
 export type Harness = {
   deps: ServerDeps;
+  /** What the harness's mail stand-in received, newest last. */
+  mailbox: MailMessage[];
   table: Table;
   objects: ReturnType<typeof createMemoryObjectStore>;
   started: { hospitalId: string; datasetId: string; runId: string }[];
@@ -182,6 +189,7 @@ const HANDLERS: Record<
   datasets: () => import('#functions/datasets/handler.ts'),
   uploads: () => import('#functions/uploads/handler.ts'),
   hospitals: () => import('#functions/hospitals/handler.ts'),
+  invitations: () => import('#functions/invitations/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -233,6 +241,7 @@ export async function startHarness(): Promise<Harness> {
   await table.doc.send(new CreateTableCommand(createTableInput(TABLE)));
   const objects = createMemoryObjectStore();
   const started: Harness['started'] = [];
+  const mailbox: MailMessage[] = [];
   const real = await createAwsDeps(readEnv(env));
   // Repositories on the harness's own client, so tests can watch what DynamoDB returns.
   const deps: ServerDeps = {
@@ -255,6 +264,16 @@ export async function startHarness(): Promise<Harness> {
           () => ['table'],
         ),
     },
+    invitations: createInvitationRepository(table),
+    invitationDirectory: createInvitationDirectory(table),
+    mailer: {
+      send: async (message) => {
+        mailbox.push(message);
+      },
+    },
+    // No user pool in process: the identity's sub is derived from the e-mail, as the demo users' are.
+    identity: { createMember: async (input) => subOf(input.email) },
+    siteOrigin: env.SITE_ORIGIN,
   };
   setDeps(deps);
   await seedDemoTenants({ ensureIdentity: async (u) => subOf(u.email), password: 'unused', directory: deps.directory });
@@ -266,6 +285,7 @@ export async function startHarness(): Promise<Harness> {
   };
   return {
     deps,
+    mailbox,
     table,
     objects,
     started,

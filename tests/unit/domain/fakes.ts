@@ -10,13 +10,7 @@ import type {
   SeriesRecord,
 } from '#shared/domain/datasets/ports.ts';
 import { ConflictError, EmailTakenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
-import type {
-  DepartmentRecord,
-  Directory,
-  HospitalRecord,
-  TeamRecord,
-  UserRecord,
-} from '#shared/domain/auth/ports.ts';
+import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { InvitationDeps } from '#shared/domain/invitations/deps.ts';
 import type { InvitationRecord, InvitationRepository, MailMessage } from '#shared/domain/invitations/ports.ts';
 import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';

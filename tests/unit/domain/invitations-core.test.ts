@@ -246,10 +246,7 @@ describe('answering an invitation', () => {
     const token = w.tokenFor('jordan@x.test')!;
     const preview = await previewInvitation(token, w.deps);
     expect(preview).toMatchObject({ hospitalName: 'Northside General', team: 'Neuroradiology', role: 'TEAM_MEMBER' });
-    const result = await acceptInvitation(
-      { token, firstName: 'Jordan', lastName: 'Lee', password: PASSWORD },
-      w.deps,
-    );
+    const result = await acceptInvitation({ token, firstName: 'Jordan', lastName: 'Lee', password: PASSWORD }, w.deps);
     expect(result).toEqual({ email: 'jordan@x.test', hospitalName: 'Northside General' });
     expect(w.identities.get('jordan@x.test')).toMatchObject({ group: 'TEAM_MEMBER', hospitalId: 'h1' });
     const user = [...w.users.values()][0]!;
@@ -261,9 +258,9 @@ describe('answering an invitation', () => {
       permissions: ['VIEW_DATASETS', 'UPLOAD_DICOM', 'SHARE_DATA'],
     });
     expect(w.counters.get('H#h1')).toBe(0);
-    expect(
-      await codeOf(acceptInvitation({ token, firstName: 'J', lastName: 'L', password: PASSWORD }, w.deps)),
-    ).toBe('INVITATION_ALREADY_USED');
+    expect(await codeOf(acceptInvitation({ token, firstName: 'J', lastName: 'L', password: PASSWORD }, w.deps))).toBe(
+      'INVITATION_ALREADY_USED',
+    );
     expect(await codeOf(inviteOne(single(), admin, w.deps))).toBe('EMAIL_ALREADY_REGISTERED');
   });
 
