@@ -27,6 +27,8 @@ export type Grants = {
   pseudonymSecret?: true;
   /** Administers users and group membership in the one user pool. */
   userPoolAdmin?: true;
+  /** Sends e-mail through SESv2 from the stage's identity with its configuration set (locally: files, /_mail). */
+  sendsMail?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -56,7 +58,7 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite' },
   users: { table: 'readWrite', userPoolAdmin: true },
-  invitations: { table: 'readWrite', userPoolAdmin: true },
+  invitations: { table: 'readWrite', userPoolAdmin: true, sendsMail: true },
   // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
   // carry tokens sealed with the pseudonymisation key.
   datasets: {
@@ -117,6 +119,7 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     // administrator needs them too. API responses carry CORS headers for the site.
     ...(grants.userPoolAdmin || kind === 'api' ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
     ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
+    ...(grants.sendsMail ? [ENV.MAIL_FROM, ENV.MAIL_CONFIGURATION_SET] : []),
   ];
 }
 
@@ -188,6 +191,9 @@ export type ResourceArns = {
   pseudonymSecret: string;
   userPool: string;
   dataKey: string;
+  /** The SES identity mail is sent from (absent while the stage has no sender configured) and the configuration set. */
+  mailIdentity?: string;
+  mailConfigurationSet: string;
 };
 
 export type GrantStatement = { actions: string[]; resources: string[] };
@@ -252,6 +258,12 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     });
   }
   if (grants.userPoolAdmin) statements.push({ actions: USER_POOL_ADMIN_ACTIONS, resources: [arns.userPool] });
+  // SESv2 SendEmail authorises against the sending identity and the configuration set named in the call.
+  if (grants.sendsMail)
+    statements.push({
+      actions: ['ses:SendEmail'],
+      resources: [...(arns.mailIdentity ? [arns.mailIdentity] : []), arns.mailConfigurationSet],
+    });
   // Data in the table, buckets and secret is encrypted with the stage's key: use it, never administer it.
   const touchesData =
     (grants.table && grants.table !== 'describe') || DATA_BUCKETS.some((b) => grants.buckets?.[b]?.length);

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
 import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
@@ -25,6 +25,7 @@ import {
 import { ensureTable, startDynamo, type DynamoService } from './dynamo.ts';
 import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinResources } from './function-runtime.ts';
 import { objectStoreCredentials, startS3, type S3Service } from './s3.ts';
+import { handleMailPage } from './mail.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
 
@@ -208,6 +209,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stateMachineArn: STATE_MACHINE_ARN,
       pseudonymSecret,
       siteOrigin: url,
+      mailDir: ensureDir(join(dataDir, 'mail')),
       credentials: s3Credentials,
       endpoints: {
         dynamodb: `${url}/_aws/dynamodb`,
@@ -303,6 +305,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         });
         return;
       }
+      if (handleMailPage(req, res, requestUrl, resources.mailDir!)) return;
       if (requestUrl.pathname === '/config.json') {
         if (!ready) return answerUnavailable(req, res);
         req.resume();

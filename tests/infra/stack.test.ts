@@ -377,6 +377,7 @@ function symbolOf(resource: unknown): string {
   if (text.includes('PseudonymSecret')) return 'pseudonymSecret';
   if (text.includes('UserPool')) return 'userPool';
   if (text.includes('DataKey')) return 'dataKey';
+  if (text.includes(':configuration-set/imaging-dev-mail')) return 'mailConfigurationSet';
   return `unknown:${text}`;
 }
 
@@ -387,6 +388,7 @@ const SYMBOLS: ResourceArns = {
   pseudonymSecret: 'pseudonymSecret',
   userPool: 'userPool',
   dataKey: 'dataKey',
+  mailConfigurationSet: 'mailConfigurationSet',
 };
 
 /** "action resource" pairs: statements compare the same however CDK merges them. */
