@@ -41,6 +41,13 @@ function createAppRouter() {
           ),
         },
         {
+          path: paths.acceptInvitation.path,
+          lazy: lazyPage(
+            () => import('./routes/invitations/accept.tsx'),
+            (m) => m.AcceptInvitationRoute,
+          ),
+        },
+        {
           element: <ProtectedLayout />,
           children: [
             {

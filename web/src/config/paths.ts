@@ -17,5 +17,11 @@ export const paths = {
   reports: { path: '/reports', getHref: () => '/reports' },
   settings: { path: '/settings', getHref: () => '/settings' },
   hospitalAdmin: { path: '/hospital-admin', getHref: () => '/hospital-admin' },
+  hospitalAdminInvitations: { path: '/hospital-admin/invitations', getHref: () => '/hospital-admin/invitations' },
+  /** Public: the invitee's link (docs/screens.md#accept-invitation). */
+  acceptInvitation: {
+    path: '/invitations/accept',
+    getHref: (token: string) => `/invitations/accept?token=${encodeURIComponent(token)}`,
+  },
   visualizer: { path: '/visualizer/:datasetId', getHref: (id: string) => `/visualizer/${encodeURIComponent(id)}` },
 } as const;
