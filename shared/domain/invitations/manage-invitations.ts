@@ -10,28 +10,9 @@ import type { Invitation, InvitationList } from '#shared/schemas/api/invitations
 import type { InvitationDeps } from './deps.ts';
 import type { InvitationRecord } from './ports.ts';
 import { deliver, manageableTeam } from './send-invitation.ts';
-import { countInvitations, expiryFrom, isLapsed, toInvitation } from './view.ts';
+import { countInvitations, expiryFrom, toInvitation } from './view.ts';
 
 const nameOf = (caller: Caller) => `${caller.firstName} ${caller.lastName}`.trim() || caller.email;
-
-/**
- * Lapsed pending invitations are settled as EXPIRED when listed, so their e-mail is free again and the pending
- * counters the badges read come down (docs/domain.md#invitations).
- */
-async function settle(records: InvitationRecord[], deps: InvitationDeps): Promise<InvitationRecord[]> {
-  const now = deps.clock.now();
-  return Promise.all(
-    records.map(async (record) => {
-      if (!isLapsed(record, now)) return record;
-      try {
-        return await deps.invitations.leavePending(record, 'EXPIRED', { updatedAt: now });
-      } catch (error) {
-        if (error instanceof ConflictError) return (await deps.invitations.get(record.hospitalId, record.id)) ?? record;
-        throw error;
-      }
-    }),
-  );
-}
 
 function listOf(records: InvitationRecord[], now: string): InvitationList {
   const items = records
@@ -43,8 +24,7 @@ function listOf(records: InvitationRecord[], now: string): InvitationList {
 /** The Invitation Center's Pending tab: every invitation of the hospital, newest first, with counts. */
 export async function listHospitalInvitations(caller: Caller, deps: InvitationDeps): Promise<InvitationList> {
   if (caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
-  const records = await settle(await deps.invitations.listForHospital(caller.hospitalId), deps);
-  return listOf(records, deps.clock.now());
+  return listOf(await deps.invitations.listForHospital(caller.hospitalId), deps.clock.now());
 }
 
 /** The team page's Invitations tab. */
@@ -55,11 +35,10 @@ export async function listTeamInvitations(
 ): Promise<InvitationList> {
   await manageableTeam(caller, teamId, deps);
   const all = await deps.invitations.listForHospital(caller.hospitalId);
-  const records = await settle(
+  return listOf(
     all.filter((r) => r.teamId === teamId),
-    deps,
+    deps.clock.now(),
   );
-  return listOf(records, deps.clock.now());
 }
 
 async function findManageable(
@@ -76,7 +55,8 @@ async function findManageable(
 }
 
 /**
- * Resend: only a pending invitation (one that has lapsed included: resending revives it). A new link replaces the old
+ * Resend: only a pending invitation. One that has lapsed (listed as expired) is still stored PENDING, so resending
+ * revives it (docs/domain.md#invitations). A new link replaces the old
  * one, the expiry is counted again from now, and the e-mail goes out; if it cannot, nothing changes.
  */
 export async function resendInvitation(

@@ -227,7 +227,7 @@ describe('resend and cancel', () => {
     expect((await previewInvitation(w.tokenFor('jordan@x.test')!, w.deps)).email).toBe('jordan@x.test');
   });
 
-  it('lists with counts per filter and settles lapsed ones as expired', async () => {
+  it('lists with counts per filter; a lapsed one reads expired and Resend revives it', async () => {
     const w = fakeInvitationWorld();
     await inviteOne(single({ email: 'a@x.test' }), admin, w.deps);
     w.state.now = '2026-03-10T09:00:00.000Z';
@@ -235,7 +235,10 @@ describe('resend and cancel', () => {
     const list = await listHospitalInvitations(admin, w.deps);
     expect(list.counts).toEqual({ all: 2, pending: 0, sent: 1, accepted: 0, expired: 1 });
     expect(list.items.map((i) => i.email)).toEqual(['b@x.test', 'a@x.test']);
-    expect(w.counters.get('H#h1')).toBe(1);
+    expect(list.items[1]!.status).toBe('EXPIRED');
+    const revived = await resendInvitation(list.items[1]!.id, admin, w.deps);
+    expect(revived).toMatchObject({ status: 'PENDING', listStatus: 'sent', expiresAt: '2026-03-17T09:00:00.000Z' });
+    expect(w.counters.get('H#h1')).toBe(2);
   });
 });
 

@@ -44,9 +44,13 @@ export const invitationsApi = {
   sendBulk: (body: BulkInvitationRequest) =>
     apiRequest('/api/invitations/bulk', R['POST /api/invitations/bulk'].response, { method: 'POST', body }),
   resend: (invitationId: string) =>
-    apiRequest(`/api/invitations/${id(invitationId)}/resend`, R['POST /api/invitations/{invitationId}/resend'].response, {
-      method: 'POST',
-    }),
+    apiRequest(
+      `/api/invitations/${id(invitationId)}/resend`,
+      R['POST /api/invitations/{invitationId}/resend'].response,
+      {
+        method: 'POST',
+      },
+    ),
   cancel: (invitationId: string) =>
     apiRequest(`/api/invitations/${id(invitationId)}`, R['DELETE /api/invitations/{invitationId}'].response, {
       method: 'DELETE',

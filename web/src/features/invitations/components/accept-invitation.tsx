@@ -78,7 +78,8 @@ export function AcceptInvitation({ token, onAccepted }: Props) {
     }
   };
 
-  const set = (field: Fields) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+  const set = (field: Fields) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [field]: e.target.value }));
 
   return (
     <form onSubmit={accept} noValidate aria-label="Accept invitation">
