@@ -11,7 +11,7 @@ import {
   resendInvitation,
 } from '#shared/domain/invitations/manage-invitations.ts';
 import { inviteMany, inviteOne, inviteToTeam, issueInvitation } from '#shared/domain/invitations/send-invitation.ts';
-import { DomainError, ValidationError } from '#shared/domain/errors.ts';
+import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
 import { SingleInvitationSchema, TeamInvitationSchema } from '#shared/schemas/api/invitations.ts';
 import { caller, fakeInvitationWorld } from './fakes.ts';
 
