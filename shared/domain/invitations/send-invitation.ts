@@ -183,7 +183,7 @@ function placement(
   return { department: d, team: t, errors };
 }
 
-/** Single Invitation (hospital admin): the record's form, checked again here, expiry 7 days. */
+/** Single Invitation (hospital admin): the form of docs/screens.md#invitation-center, checked again here, expiry 7 days. */
 export async function inviteOne(input: SingleInvitation, caller: Caller, deps: InvitationDeps): Promise<Invitation> {
   assertHospitalAdmin(caller);
   const org = await organisationOf(caller.hospitalId, deps);
@@ -211,7 +211,7 @@ export async function inviteOne(input: SingleInvitation, caller: Caller, deps: I
 }
 
 /**
- * Bulk Invitations: every row checked again with the record's rules (Basic or Strict) and against the hospital's
+ * Bulk Invitations: every row checked again with the rules of docs/domain.md#invitations (Basic or Strict) and against the hospital's
  * departments and teams; any problem refuses the whole batch (400, per-row details) and nothing is sent. Rows whose
  * e-mail is taken when it is their turn are reported back, the others are sent.
  */

@@ -12,7 +12,7 @@ import { TeamRoleSchema, type TeamRole } from './organisation.ts';
 
 /**
  * Contracts of joining (docs/domain.md#invitations, docs/screens.md#invitation-center): one schema per contract,
- * parsed by the site's forms and again by the handlers. Messages are the record's words.
+ * parsed by the site's forms and again by the handlers. Messages are the product's words (docs/domain.md#invitations).
  */
 
 /** Invitation expiry in days (hospital invitations); team invitations choose 1 to 30, default 7. */
@@ -125,8 +125,8 @@ export type BulkInvitationRequest = z.infer<typeof BulkInvitationRequestSchema>;
 const EMAIL_SHAPE = z.email();
 
 /**
- * The record's bulk-row rules (docs/screens.md#bulk-invitations), the same in the site and the server. Errors per
- * row, in the record's words; duplicates compared case-insensitively, the later row naming the earlier one (1-based).
+ * The bulk-row rules (docs/screens.md#bulk-invitations), the same in the site and the server. Errors per
+ * row, in the product's words; duplicates compared case-insensitively, the later row naming the earlier one (1-based).
  */
 export function validateBulkRows(rows: readonly BulkRowInput[], mode: BulkMode): string[][] {
   const firstRowOf = new Map<string, number>();
@@ -162,7 +162,7 @@ export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'DECLINED', 'EXPIRED'
 export const InvitationStatusSchema = z.enum(INVITATION_STATUSES);
 export type InvitationStatus = z.infer<typeof InvitationStatusSchema>;
 
-/** The hospital admin's list groups them as the record's filters: pending, sent, accepted, expired. */
+/** The hospital admin's list groups them as the Pending tab's filters: pending, sent, accepted, expired. */
 export const ADMIN_LIST_STATUSES = ['pending', 'sent', 'accepted', 'expired'] as const;
 export type AdminListStatus = (typeof ADMIN_LIST_STATUSES)[number] | 'declined' | 'cancelled';
 
@@ -208,7 +208,7 @@ export type InvitationList = z.infer<typeof InvitationListSchema>;
 export const BulkInvitationResultSchema = z.object({
   sent: z.number().int().nonnegative(),
   items: z.array(InvitationSchema),
-  /** Rows the server refused, 1-based, with the reasons in the record's (or the catalogue's) words. */
+  /** Rows the server refused, 1-based, with the reasons in the form's (or the catalogue's) words. */
   rejected: z.array(z.object({ row: z.number().int().positive(), errors: z.array(z.string()) })),
 });
 export type BulkInvitationResult = z.infer<typeof BulkInvitationResultSchema>;

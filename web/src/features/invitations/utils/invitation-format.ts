@@ -32,7 +32,7 @@ export function matchesSearch(invitation: Invitation, search: string): boolean {
   return [invitation.fullName, invitation.email, invitation.department].some((v) => v?.toLowerCase().includes(q));
 }
 
-/** The record's toast texts and durations (docs/domain.md#notifications-and-toasts). */
+/** The Invitation Center's toast texts and durations (docs/error-catalogue.md#invitations). */
 export const INVITATION_TOASTS = {
   sendFailed: {
     title: 'Failed to Send Invitation',
