@@ -78,6 +78,7 @@ async function spawnCognitoLocal(
   cwd: string,
   port: number,
   keyFile: string,
+  mailDir: string,
 ): Promise<{ child: ChildProcess; output: () => string }> {
   const child = fork(CHILD, [COGNITO_START], {
     cwd,
@@ -92,6 +93,8 @@ async function spawnCognitoLocal(
       IWS_COGNITO_KEY_FILE: keyFile,
       IWS_COGNITO_PRIVATE_MODULE: KEY_MODULES.private,
       IWS_COGNITO_PUBLIC_MODULE: KEY_MODULES.public,
+      // Codes Cognito would e-mail (a password reset) go to the twin's mail folder, shown on /_mail.
+      IWS_MAIL_DIR: mailDir,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -125,7 +128,7 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
   writeJson(join(cwd, '.cognito', 'config.json'), { TokenConfig: { IssuerDomain: issuerDomain } });
   const port = await freePort();
   const key = signingKey(cwd);
-  const { child } = await spawnCognitoLocal(cwd, port, join(cwd, 'signing-key.json'));
+  const { child } = await spawnCognitoLocal(cwd, port, join(cwd, 'signing-key.json'), ensureDir(join(dataDir, 'mail')));
   const upstream = `http://127.0.0.1:${port}`;
   let exited = false;
   child.once('exit', () => {

@@ -12,7 +12,14 @@ import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
-import { allowedHosts, cognitoRequestAllowed, isInternalPeer, peerOf, refuseForeignHost } from './internal-gate.ts';
+import {
+  allowedHosts,
+  cognitoRequestAllowed,
+  isInternalPeer,
+  isThisMachine,
+  peerOf,
+  refuseForeignHost,
+} from './internal-gate.ts';
 import {
   acquireDataDirLock,
   ensureDir,
@@ -25,7 +32,7 @@ import {
 import { ensureTable, startDynamo, type DynamoService } from './dynamo.ts';
 import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinResources } from './function-runtime.ts';
 import { objectStoreCredentials, startS3, type S3Service } from './s3.ts';
-import { handleMailPage } from './mail.ts';
+import { handleMailPage, MAIL_PAGE_PATH } from './mail.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
 
@@ -167,6 +174,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const address = server.address() as { port: number };
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
     const hosts = new Set(allowedHosts(host, address.port));
+    const siteOrigins: ReadonlySet<string> = new Set([...hosts].map((name) => `http://${name}`));
     const s3Credentials = objectStoreCredentials(dataDir);
     const demo = options.demoPassword
       ? { value: options.demoPassword, created: false }
@@ -287,7 +295,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         const peer = peerOf(req);
         if (prefix[1] === 'cognito') {
           const target = req.headers['x-amz-target'];
-          if (req.method === 'OPTIONS' || cognitoRequestAllowed(typeof target === 'string' ? target : undefined, peer))
+          if (
+            req.method === 'OPTIONS' ||
+            cognitoRequestAllowed(typeof target === 'string' ? target : undefined, peer, siteOrigins)
+          )
             return cognito.handle(req, res, path);
           return refuseUnsigned(req, res);
         }
@@ -305,7 +316,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         });
         return;
       }
-      if (handleMailPage(req, res, requestUrl, resources.mailDir!)) return;
+      // The mail page holds reset codes and invitation links: this machine only (docs/local-twin.md#mail).
+      if (requestUrl.pathname === MAIL_PAGE_PATH || requestUrl.pathname.startsWith(`${MAIL_PAGE_PATH}/`)) {
+        if (!isThisMachine(peerOf(req), siteOrigins)) return refuseUnsigned(req, res);
+        handleMailPage(req, res, requestUrl, resources.mailDir!);
+        return;
+      }
       if (requestUrl.pathname === '/config.json') {
         if (!ready) return answerUnavailable(req, res);
         req.resume();

@@ -85,7 +85,7 @@ export type MailMessage = {
   text: string;
   html: string;
   /** What kind of message, for the delivery records (no personal data). */
-  tag: 'invitation';
+  tag: 'invitation' | 'password-reset';
 };
 
 /** Sends e-mail: SESv2 in the cloud, files under the data folder in the local twin. */
