@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { ChakraProvider } from '@chakra-ui/react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { system } from '#web/components/ui/provider.tsx';
 import { LoginForm } from '#web/features/auth/components/login-form.tsx';
@@ -17,7 +18,9 @@ const DEMO = [
 function renderForm(onSubmit = vi.fn(async () => {}), demoAccounts = DEMO) {
   render(
     <ChakraProvider value={system}>
-      <LoginForm onSubmit={onSubmit} demoAccounts={demoAccounts} />
+      <MemoryRouter>
+        <LoginForm onSubmit={onSubmit} demoAccounts={demoAccounts} />
+      </MemoryRouter>
     </ChakraProvider>,
   );
   return onSubmit;
@@ -26,6 +29,11 @@ function renderForm(onSubmit = vi.fn(async () => {}), demoAccounts = DEMO) {
 afterEach(cleanup);
 
 describe('login form', () => {
+  it('links "Forgot password?" to the reset page', () => {
+    renderForm();
+    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/forgot-password');
+  });
+
   it('shows the validation messages and does not submit', async () => {
     // Prepare
     const onSubmit = renderForm();

@@ -41,6 +41,13 @@ function createAppRouter() {
           ),
         },
         {
+          path: paths.forgotPassword.path,
+          lazy: lazyPage(
+            () => import('./routes/auth/forgot-password.tsx'),
+            (m) => m.ForgotPasswordRoute,
+          ),
+        },
+        {
           path: paths.acceptInvitation.path,
           lazy: lazyPage(
             () => import('./routes/invitations/accept.tsx'),

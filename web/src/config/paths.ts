@@ -6,6 +6,7 @@ export const paths = {
     path: '/login',
     getHref: (redirectTo?: string) => (redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login'),
   },
+  forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
   dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
   hospitals: { path: '/hospitals', getHref: () => '/hospitals' },
   datasets: { path: '/datasets', getHref: () => '/datasets' },

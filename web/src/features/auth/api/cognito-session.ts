@@ -1,5 +1,5 @@
 import { Amplify } from 'aws-amplify';
-import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth';
+import { confirmResetPassword, fetchAuthSession, resetPassword, signIn, signOut } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import { defaultStorage, sessionStorage } from 'aws-amplify/utils';
 import type { RuntimeConfig } from '#web/config/runtime-config.ts';
@@ -67,4 +67,17 @@ export async function signOutEverywhere(): Promise<void> {
     for (const key of Object.keys(store)) if (key.startsWith('CognitoIdentityServiceProvider.')) store.removeItem(key);
   }
   clearUploadStorage();
+}
+
+/**
+ * Forgotten password through Cognito's own flow (docs/screens.md#forgot-password): ForgotPassword e-mails a code
+ * (locally: the twin's mail page), ConfirmForgotPassword sets the new password under the pool's policy. Cognito voids
+ * a code after repeated wrong guesses (LimitExceededException).
+ */
+export async function requestPasswordReset(email: string): Promise<void> {
+  await resetPassword({ username: email });
+}
+
+export async function confirmPasswordReset(email: string, code: string, newPassword: string): Promise<void> {
+  await confirmResetPassword({ username: email, confirmationCode: code, newPassword });
 }

@@ -8,13 +8,16 @@ import {
   HStack,
   IconButton,
   Input,
+  Link as ChakraLink,
   Stack,
   Text,
   Wrap,
 } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { LuEye, LuEyeOff } from 'react-icons/lu';
 import type { Role } from '#shared/auth/roles.ts';
+import { paths } from '#web/config/paths.ts';
 import { LoginFormSchema, loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';
 
 type Props = {
@@ -114,9 +117,9 @@ export function LoginForm({ onSubmit, demoAccounts }: Props) {
             <Checkbox.Control />
             <Checkbox.Label>Remember me</Checkbox.Label>
           </Checkbox.Root>
-          <Text fontSize="sm" color="fg.muted" title="Ask your hospital administrator to reset your password">
-            Forgot password?
-          </Text>
+          <ChakraLink asChild fontSize="sm">
+            <Link to={paths.forgotPassword.getHref()}>Forgot password?</Link>
+          </ChakraLink>
         </HStack>
         <Button type="submit" loading={busy} loadingText="Signing in..." disabled={busy}>
           Sign In
