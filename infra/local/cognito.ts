@@ -191,6 +191,12 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
         ids = { userPoolId: pool.UserPool.Id, userPoolClientId: client.UserPoolClient.ClientId };
         writeJson(idsPath, ids);
       }
+      // Two-factor as the cloud pool has it (infra/stacks/auth-stack.ts): optional, by authenticator app (TOTP).
+      await call('SetUserPoolMfaConfig', {
+        UserPoolId: ids.userPoolId,
+        MfaConfiguration: 'OPTIONAL',
+        SoftwareTokenMfaConfiguration: { Enabled: true },
+      });
       for (const role of ROLES) {
         await ignoreExists(
           call('CreateGroup', { UserPoolId: ids.userPoolId, GroupName: role }),

@@ -20,6 +20,11 @@ const PUBLIC_COGNITO_OPERATIONS: ReadonlySet<string> = new Set([
   'GlobalSignOut',
   'GetUser',
   'ChangePassword',
+  // Two-factor enrolment and sign-in (docs/screens.md#two-factor-authentication): each needs the user's access token
+  // or the sign-in session, as in the cloud.
+  'AssociateSoftwareToken',
+  'VerifySoftwareToken',
+  'SetUserMFAPreference',
 ]);
 
 export type Peer = { remoteAddress?: string; localAddress?: string; origin?: string };

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { apiFetch, signIn } from '#tests/helpers/local-stack.ts';
 import { signInThroughSite, useSiteInBrowser } from './browser.ts';
@@ -7,10 +8,24 @@ import { signInThroughSite, useSiteInBrowser } from './browser.ts';
  * followed, the invitee accepts with a name and password and lands signed in; then forgets the password and resets it
  * with the code Cognito sent to the same mail page.
  */
+/** RFC 6238 TOTP (SHA-1, 30 s, 6 digits) over a base32 (RFC 4648) key, as an authenticator app computes it. */
+function totp(secret: string, at = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const char of secret.replace(/=+$/, '').toUpperCase())
+    bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
 describe('joining a hospital in the browser', () => {
   const site = useSiteInBrowser();
 
-  it('opens the invitation on /_mail, accepts it, signs in, and resets a forgotten password', async () => {
+  it('opens the invitation on /_mail, accepts it, signs in, resets a forgotten password, and turns on two-factor', async () => {
     // Prepare: a hospital admin invites (the Invitation Center calls the same route).
     const { page } = site.browser;
     const url = site.stack.url;
@@ -71,10 +86,32 @@ describe('joining a hospital in the browser', () => {
     await page.waitForURL(/\/login$/);
     await signInThroughSite(page, url, email, 'Joining-Pass-2027!');
 
+    // Two-factor: enrol with the key, then sign in again with a code.
+    await page.goto(`${url}/account/security`);
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+    const enrolledAt = Date.now();
+    await page.locator('input[name="totpSetupCode"]').fill(totp(secret, enrolledAt));
+    await page.getByRole('button', { name: 'Verify and turn on' }).click();
+    await page.getByText('Two-factor authentication is on.').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.getByLabel('Email').fill(email);
+    await page.locator('input[name="password"]').fill('Joining-Pass-2027!');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.locator('input[name="totpCode"]').waitFor();
+    // A code is good once: wait for the next 30-second step when enrolment used this one.
+    const step = (t: number) => Math.floor(t / 30_000);
+    if (step(Date.now()) === step(enrolledAt))
+      await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 500));
+    await page.locator('input[name="totpCode"]').fill(totp(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 30_000 });
+
     // Assess
     expect(shown).toContain('Neuroradiology');
     expect(shown).toContain('Team Member');
     expect(policyMessage).toBe('Password must be at least 12 characters');
     expect(page.url()).toMatch(/\/dashboard$/);
-  }, 180_000);
+  }, 240_000);
 });

@@ -76,6 +76,13 @@ function createAppRouter() {
               ),
             },
             {
+              path: paths.accountSecurity.path,
+              lazy: lazyPage(
+                () => import('./routes/account/security.tsx'),
+                (m) => m.AccountSecurityRoute,
+              ),
+            },
+            {
               path: paths.datasets.path,
               lazy: lazyPage(
                 () => import('./routes/datasets/datasets.tsx'),

@@ -7,6 +7,7 @@ export const paths = {
     getHref: (redirectTo?: string) => (redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login'),
   },
   forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+  accountSecurity: { path: '/account/security', getHref: () => '/account/security' },
   dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
   hospitals: { path: '/hospitals', getHref: () => '/hospitals' },
   datasets: { path: '/datasets', getHref: () => '/datasets' },

@@ -1,5 +1,15 @@
 import { Amplify } from 'aws-amplify';
-import { confirmResetPassword, fetchAuthSession, resetPassword, signIn, signOut } from 'aws-amplify/auth';
+import {
+  confirmResetPassword,
+  confirmSignIn,
+  fetchAuthSession,
+  resetPassword,
+  setUpTOTP,
+  signIn,
+  signOut,
+  updateMFAPreference,
+  verifyTOTPSetup,
+} from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import { defaultStorage, sessionStorage } from 'aws-amplify/utils';
 import type { RuntimeConfig } from '#web/config/runtime-config.ts';
@@ -33,14 +43,45 @@ export function configureCognito(config: RuntimeConfig): void {
   selectTokenStorage(localStorage.getItem(REMEMBER_KEY) === 'true');
 }
 
+/** The password was right and the account has two-factor on: the code of the authenticator app comes next. */
+export class TotpRequiredError extends Error {
+  override name = 'TotpRequiredError';
+  constructor() {
+    super('Enter the code from your authenticator app');
+  }
+}
+
 export async function signInWithPassword(email: string, password: string, remember: boolean): Promise<void> {
   localStorage.setItem(REMEMBER_KEY, String(remember));
   selectTokenStorage(remember);
   // A stale session of another user would make Amplify refuse to sign in again.
   await signOut().catch(() => undefined);
   const result = await signIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
+  if (result.isSignedIn) return;
+  // Cognito's SOFTWARE_TOKEN_MFA challenge (docs/screens.md#two-factor-authentication).
+  if (result.nextStep.signInStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') throw new TotpRequiredError();
+  throw new Error('Sign-in needs a step this site does not support yet: ' + result.nextStep.signInStep);
+}
+
+/** Answers the SOFTWARE_TOKEN_MFA challenge with the authenticator's 6-digit code. */
+export async function confirmTotpSignIn(code: string): Promise<void> {
+  const result = await confirmSignIn({ challengeResponse: code });
   if (!result.isSignedIn)
     throw new Error('Sign-in needs a step this site does not support yet: ' + result.nextStep.signInStep);
+}
+
+/**
+ * Two-factor enrolment with Cognito software tokens: AssociateSoftwareToken gives the secret (and its otpauth URI for
+ * an authenticator app); VerifySoftwareToken checks a first code; SetUserMFAPreference makes TOTP the preferred factor.
+ */
+export async function startTotpEnrolment(email: string): Promise<{ secret: string; uri: string }> {
+  const details = await setUpTOTP();
+  return { secret: details.sharedSecret, uri: details.getSetupUri('Imaging Workspace', email).toString() };
+}
+
+export async function finishTotpEnrolment(code: string): Promise<void> {
+  await verifyTOTPSetup({ code });
+  await updateMFAPreference({ totp: 'PREFERRED' });
 }
 
 /** The current ID token; Amplify refreshes it with the refresh token when it is about to expire. */

@@ -2,7 +2,12 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { configureApiClient } from '#web/lib/api-client.ts';
 import { getMe } from '#web/features/auth/api/get-me.ts';
 import type { MeResponse } from '#web/features/auth/api/me-schema.ts';
-import { getIdToken, signInWithPassword, signOutEverywhere } from '#web/features/auth/api/cognito-session.ts';
+import {
+  confirmTotpSignIn,
+  getIdToken,
+  signInWithPassword,
+  signOutEverywhere,
+} from '#web/features/auth/api/cognito-session.ts';
 import { ApiRequestError } from '#shared/client/api-error.ts';
 import { logout as recordLogout } from '#web/features/auth/api/logout.ts';
 
@@ -12,7 +17,9 @@ type AuthState =
   | { status: 'signed-in'; me: MeResponse };
 
 type AuthContextValue = AuthState & {
+  /** Throws TotpRequiredError when the account has two-factor on: then confirmTotp(code) finishes the sign-in. */
   login(input: { email: string; password: string; rememberMe: boolean }): Promise<MeResponse>;
+  confirmTotp(code: string): Promise<MeResponse>;
   logout(): Promise<void>;
   isHospitalAdmin: boolean;
   isTeamLead: boolean;
@@ -49,8 +56,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, [clear]);
 
-  const login = useCallback(async (input: { email: string; password: string; rememberMe: boolean }) => {
-    await signInWithPassword(input.email, input.password, input.rememberMe);
+  const loadMe = useCallback(async () => {
     try {
       const me = await getMe();
       setState({ status: 'signed-in', me });
@@ -60,6 +66,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       throw error instanceof ApiRequestError ? error : new Error('Login failed');
     }
   }, []);
+
+  const confirmTotp = useCallback(
+    async (code: string) => {
+      await confirmTotpSignIn(code);
+      return loadMe();
+    },
+    [loadMe],
+  );
+
+  const login = useCallback(
+    async (input: { email: string; password: string; rememberMe: boolean }) => {
+      // A TotpRequiredError goes up as it is: the login page asks for the code, then calls confirmTotp.
+      await signInWithPassword(input.email, input.password, input.rememberMe);
+      return loadMe();
+    },
+    [loadMe],
+  );
 
   const logout = useCallback(async () => {
     await recordLogout().catch(() => undefined);
@@ -72,12 +95,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return {
       ...state,
       login,
+      confirmTotp,
       logout,
       isHospitalAdmin: role === 'HOSPITAL_ADMIN',
       isTeamLead: role === 'TEAM_LEAD',
       isSuperAdmin: role === 'SUPER_ADMIN',
     };
-  }, [state, login, logout]);
+  }, [state, login, confirmTotp, logout]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
