@@ -33,6 +33,8 @@ export function Select({
         id={id}
         name={name}
         aria-label={rest['aria-label']}
+        // The native control itself is disabled too, so keyboards and screen readers skip it.
+        disabled={disabled}
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
       >
