@@ -290,3 +290,18 @@ export const PRE_TOKEN_GENERATION_DECLARATION: FunctionDeclaration = {
   timeoutSeconds: 5,
   env: environmentOf({}, 'trigger'),
 };
+
+/**
+ * Records the delivery events of invitation e-mail (docs/deployment.md#e-mail): subscribed to the configuration set's
+ * event topic, it writes the outcome on the invitation and bounces and complaints in the audit log.
+ */
+export const MAIL_EVENTS_DECLARATION: FunctionDeclaration = {
+  id: 'MailEvents',
+  kind: 'trigger',
+  entry: 'functions/triggers/mail-events.ts',
+  description: 'SES delivery, bounce, complaint and reject events of invitation e-mail',
+  memoryMb: 256,
+  timeoutSeconds: 10,
+  table: 'readWrite',
+  env: environmentOf({ table: 'readWrite' }, 'trigger'),
+};

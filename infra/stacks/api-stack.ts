@@ -25,6 +25,7 @@ import {
   SuppressionReasons,
 } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
@@ -34,7 +35,13 @@ import { ENV } from '#shared/env.ts';
 import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/api/gateway-errors.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
-import { API_DOMAIN_GRANTS, apiFunctionDeclaration, domainEntry, routedDomains } from '#infra/function-declarations.ts';
+import {
+  API_DOMAIN_GRANTS,
+  apiFunctionDeclaration,
+  domainEntry,
+  MAIL_EVENTS_DECLARATION,
+  routedDomains,
+} from '#infra/function-declarations.ts';
 import { resourceNames, sesArn } from '#infra/resource-names.ts';
 
 /** API Gateway's own answers, each with its entry of shared/api/gateway-errors.ts. */
@@ -147,7 +154,7 @@ export class ApiStack extends Stack {
       cognitoUserPools: [props.userPool],
     });
 
-    this.mail = this.createMail(config, props.dataKey);
+    this.mail = this.createMail(config, props.dataKey, props.pseudonymSecret);
     this.domainFunctions = Object.fromEntries(
       routedDomains().map((domain) => [domain, this.createDomainFunction(domain, props, primaryOrigin)]),
     );
@@ -206,13 +213,17 @@ export class ApiStack extends Stack {
    * E-mail (docs/deployment.md#e-mail): the configuration set every message goes out with, its delivery, bounce,
    * complaint and reject events published to an encrypted topic, and the sender's domain identity when configured.
    */
-  private createMail(config: StageConfig, dataKey: IKey): { identityArn?: string; configurationSetArn: string } {
+  private createMail(
+    config: StageConfig,
+    dataKey: IKey,
+    pseudonymSecret: ISecret,
+  ): { identityArn?: string; configurationSetArn: string } {
     const names = resourceNames(config);
     const configurationSet = new ConfigurationSet(this, 'MailConfigurationSet', {
       configurationSetName: names.mailConfigurationSet,
       suppressionReasons: SuppressionReasons.BOUNCES_AND_COMPLAINTS,
     });
-    const events = new Topic(this, 'MailEvents', {
+    const events = new Topic(this, 'MailEventTopic', {
       topicName: `${config.prefix}-mail-events`,
       masterKey: dataKey,
       enforceSSL: true,
@@ -227,6 +238,15 @@ export class ApiStack extends Stack {
         EmailSendingEvent.REJECT,
       ],
     });
+    const recorder = new ImagingFunction(this, {
+      config,
+      declaration: MAIL_EVENTS_DECLARATION,
+      dataKey,
+      pseudonymSecret,
+      concurrencyBound:
+        'Invoked only by the mail events topic, once per invitation e-mail event; sending bounds its load.',
+    });
+    events.addSubscription(new LambdaSubscription(recorder));
     const domain = config.mailFrom?.split('@')[1];
     if (domain) {
       new EmailIdentity(this, 'MailIdentity', {

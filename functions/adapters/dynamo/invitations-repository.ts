@@ -174,6 +174,24 @@ export function createInvitationRepository(table: Table): InvitationRepository {
         return mapWriteError(error);
       }
     },
+    async setDelivery(hospitalId, invitationId, delivery, at) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: keys.invitation(hospitalId, invitationId),
+            UpdateExpression: 'SET delivery = :delivery, deliveryAt = :at',
+            ConditionExpression: 'attribute_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': P.pk },
+            ExpressionAttributeValues: { ':delivery': delivery, ':at': at },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        return mapWriteError(error);
+      }
+    },
     async leavePending(invitation, status, fields) {
       const expression = updateExpression({ ...fields, status });
       try {

@@ -20,7 +20,15 @@ export function sendEmailInput(message: MailMessage, options: { from: string; co
       },
     },
     ConfigurationSetName: options.configurationSet,
-    EmailTags: [{ Name: 'kind', Value: message.tag }],
+    EmailTags: [
+      { Name: 'kind', Value: message.tag },
+      ...(message.refs
+        ? [
+            { Name: 'hospitalId', Value: message.refs.hospitalId },
+            { Name: 'invitationId', Value: message.refs.invitationId },
+          ]
+        : []),
+    ],
   };
 }
 

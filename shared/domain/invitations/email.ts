@@ -15,6 +15,7 @@ export type InvitationEmail = {
   message: string | null;
   link: string;
   expiresAt: string;
+  refs?: MailMessage['refs'];
 };
 
 function escapeHtml(text: string): string {
@@ -62,5 +63,5 @@ ${input.message ? `<blockquote style="border-left:3px solid #cbd5e0;margin:0;pad
 <p style="font-size:13px;color:#4a5568">Or open this link: <a href="${e(input.link)}">${e(input.link)}</a></p>
 <p style="font-size:13px;color:#4a5568">This link works once and expires on ${e(expires)}. If you did not expect this invitation, you can ignore this e-mail or decline it from the link.</p>
 </body></html>`;
-  return { to: input.to, subject, text, html, tag: 'invitation' };
+  return { to: input.to, subject, text, html, tag: 'invitation', ...(input.refs ? { refs: input.refs } : {}) };
 }

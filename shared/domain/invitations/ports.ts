@@ -38,6 +38,8 @@ export type InvitationRecord = {
   invitedByName: string;
   acceptedAt: string | null;
   acceptedUserId: string | null;
+  /** The last delivery event of its e-mail, when the mail service reported one. */
+  delivery?: DeliveryStatus;
 };
 
 /** Invitations in the table, with the pending-e-mail lock and the pending counters kept in the same transaction. */
@@ -63,6 +65,8 @@ export type InvitationRepository = {
    * Moves a PENDING invitation to another status (ConflictError when it is no longer PENDING), releases its e-mail
    * lock and takes one off the pending counters.
    */
+  /** Records the last delivery event of the invitation's e-mail; false when the invitation is gone. */
+  setDelivery(hospitalId: string, invitationId: string, delivery: DeliveryStatus, at: string): Promise<boolean>;
   leavePending(
     invitation: InvitationRecord,
     status: Exclude<StoredInvitationStatus, 'PENDING'>,
@@ -86,7 +90,12 @@ export type MailMessage = {
   html: string;
   /** What kind of message, for the delivery records (no personal data). */
   tag: 'invitation' | 'password-reset';
+  /** Our ids the delivery events come back with (SES message tags): never personal data. */
+  refs?: { hospitalId: string; invitationId: string };
 };
+
+/** What became of a sent invitation e-mail, from the mail service's events (docs/domain.md#invitation-e-mail). */
+export type DeliveryStatus = 'delivered' | 'bounced' | 'complained' | 'rejected';
 
 /** Sends e-mail: SESv2 in the cloud, files under the data folder in the local twin. */
 export type Mailer = { send(message: MailMessage): Promise<void> };

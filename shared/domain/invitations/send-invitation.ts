@@ -86,6 +86,7 @@ export async function deliver(
         message: invitation.message,
         link: acceptLink(deps.siteOrigin, token),
         expiresAt: invitation.expiresAt,
+        refs: { hospitalId: invitation.hospitalId, invitationId: invitation.id },
       }),
     );
     return deps.clock.now();

@@ -293,6 +293,12 @@ export function fakeInvitationWorld() {
       invitations.set(k(h, id), next);
       return next;
     },
+    async setDelivery(h, id, delivery) {
+      const current = invitations.get(k(h, id));
+      if (!current) return false;
+      invitations.set(k(h, id), { ...current, delivery });
+      return true;
+    },
     async leavePending(inv, status, fields) {
       const current = invitations.get(k(inv.hospitalId, inv.id));
       if (!current || current.status !== 'PENDING') throw new ConflictError();

@@ -11,6 +11,7 @@ import {
   resendInvitation,
 } from '#shared/domain/invitations/manage-invitations.ts';
 import { inviteMany, inviteOne, inviteToTeam, issueInvitation } from '#shared/domain/invitations/send-invitation.ts';
+import { recordMailEvent } from '#shared/domain/invitations/record-delivery.ts';
 import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
 import { SingleInvitationSchema, TeamInvitationSchema } from '#shared/schemas/api/invitations.ts';
 import { caller, fakeInvitationWorld } from './fakes.ts';
@@ -303,5 +304,26 @@ describe('answering an invitation', () => {
     w.state.now = '2026-04-01T00:00:00.000Z';
     expect(await codeOf(previewInvitation(w.tokenFor('c@x.test')!, w.deps))).toBe('INVITATION_EXPIRED');
     expect(await codeOf(previewInvitation('x'.repeat(43), w.deps))).toBe('INVITATION_LINK_INVALID');
+  });
+});
+
+describe('delivery events of invitation e-mail', () => {
+  it('records bounces on the invitation and in the audit log, and ignores other mail', async () => {
+    const w = fakeInvitationWorld();
+    const sent = await inviteOne(single(), admin, w.deps);
+    const tags = { kind: ['invitation'], hospitalId: ['h1'], invitationId: [sent.id] };
+    expect(await recordMailEvent({ eventType: 'Bounce', tags }, w.deps)).toBe('recorded');
+    expect(w.invitations.get(`h1/${sent.id}`)!.delivery).toBe('bounced');
+    expect(w.audit.events.at(-1)).toMatchObject({
+      action: 'INVITATION_EMAIL_FAILED',
+      details: { invitationId: sent.id, delivery: 'bounced' },
+    });
+    expect(await recordMailEvent({ eventType: 'Delivery', tags }, w.deps)).toBe('recorded');
+    expect(w.audit.events.filter((e) => e.action === 'INVITATION_EMAIL_FAILED')).toHaveLength(1);
+    expect(await recordMailEvent({ eventType: 'Open', tags }, w.deps)).toBe('ignored');
+    expect(await recordMailEvent({ eventType: 'Bounce', tags: { kind: ['password-reset'] } }, w.deps)).toBe('ignored');
+    expect(await recordMailEvent({ eventType: 'Bounce', tags: { ...tags, invitationId: ['gone'] } }, w.deps)).toBe(
+      'ignored',
+    );
   });
 });

@@ -19,6 +19,7 @@ const message = invitationEmail({
   message: 'Welcome <b>aboard</b>',
   link: 'https://site.test/invitations/accept?token=abc',
   expiresAt: '2026-03-08T09:00:00.000Z',
+  refs: { hospitalId: 'hosp-northside', invitationId: 'inv-1' },
 });
 
 describe('the invitation e-mail', () => {
@@ -61,7 +62,11 @@ describe('the SESv2 mailer', () => {
       Destination: { ToAddresses: ['robin@x.test'] },
       ConfigurationSetName: 'imaging-dev-mail',
       Content: { Simple: { Body: { Text: { Data: message.text }, Html: { Data: message.html } } } },
-      EmailTags: [{ Name: 'kind', Value: 'invitation' }],
+      EmailTags: [
+        { Name: 'kind', Value: 'invitation' },
+        { Name: 'hospitalId', Value: 'hosp-northside' },
+        { Name: 'invitationId', Value: 'inv-1' },
+      ],
     });
   });
 
