@@ -305,3 +305,17 @@ export const MAIL_EVENTS_DECLARATION: FunctionDeclaration = {
   table: 'readWrite',
   env: environmentOf({ table: 'readWrite' }, 'trigger'),
 };
+
+/**
+ * The user pool's pre-sign-up trigger (docs/roles-and-permissions.md#single-sign-on): a federated first sign-in only
+ * for its hospital's e-mail domain. It reads the providers from its environment and touches nothing else.
+ */
+export const PRE_SIGN_UP_DECLARATION: FunctionDeclaration = {
+  id: 'PreSignUp',
+  kind: 'trigger',
+  entry: 'functions/triggers/pre-sign-up.ts',
+  description: "User pool pre-sign-up: federated users only for their hospital's e-mail domain",
+  memoryMb: 256,
+  timeoutSeconds: 5,
+  env: [...environmentOf({}, 'trigger'), ENV.SSO_PROVIDERS],
+};
