@@ -319,3 +319,18 @@ export const PRE_SIGN_UP_DECLARATION: FunctionDeclaration = {
   timeoutSeconds: 5,
   env: [...environmentOf({}, 'trigger'), ENV.SSO_PROVIDERS],
 };
+
+/**
+ * The user pool's post-confirmation trigger (docs/roles-and-permissions.md#single-sign-on): a federated user's first
+ * sign-in writes their user record; the pool attribute and group go through a policy of its own in the auth stack.
+ */
+export const POST_CONFIRMATION_DECLARATION: FunctionDeclaration = {
+  id: 'PostConfirmation',
+  kind: 'trigger',
+  entry: 'functions/triggers/post-confirmation.ts',
+  description: "User pool post-confirmation: a federated user's hospital, default role and user record",
+  memoryMb: 256,
+  timeoutSeconds: 5,
+  table: 'readWrite',
+  env: [...environmentOf({ table: 'readWrite' }, 'trigger'), ENV.SSO_PROVIDERS],
+};

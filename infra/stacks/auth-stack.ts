@@ -25,7 +25,11 @@ import type { Construct } from 'constructs';
 import { ROLES, ROLE_TITLES } from '#shared/auth/roles.ts';
 import { ENV } from '#shared/env.ts';
 import type { IdentityProviderConfig, StageConfig } from '#infra/config.ts';
-import { PRE_SIGN_UP_DECLARATION, PRE_TOKEN_GENERATION_DECLARATION } from '#infra/function-declarations.ts';
+import {
+  POST_CONFIRMATION_DECLARATION,
+  PRE_SIGN_UP_DECLARATION,
+  PRE_TOKEN_GENERATION_DECLARATION,
+} from '#infra/function-declarations.ts';
 import { providerNameOf } from '#shared/domain/auth/federation.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
 import { resourceNames } from '#infra/resource-names.ts';
@@ -195,6 +199,31 @@ export class AuthStack extends Stack {
       environment: { [ENV.SSO_PROVIDERS]: JSON.stringify(providers) },
     });
     this.userPool.addTrigger(UserPoolOperation.PRE_SIGN_UP, trigger);
+
+    const placement = new ImagingFunction(this, {
+      config: props.config,
+      declaration: POST_CONFIRMATION_DECLARATION,
+      dataKey: props.dataKey,
+      pseudonymSecret: props.pseudonymSecret,
+      concurrencyBound: 'Invoked only by the user pool, once per confirmed sign-up; the pool quotas bound its load.',
+      environment: { [ENV.SSO_PROVIDERS]: JSON.stringify(providers) },
+    });
+    this.userPool.addTrigger(UserPoolOperation.POST_CONFIRMATION, placement);
+    // As for the pre-token trigger: a policy of its own breaks the pool-function dependency cycle.
+    const place = new Policy(this, 'PostConfirmationPlacesUsers', {
+      roles: [placement.executionRole],
+      statements: [
+        new PolicyStatement({
+          actions: ['cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminAddUserToGroup'],
+          resources: [this.userPool.userPoolArn],
+        }),
+      ],
+    });
+    Validations.of(place).acknowledge({
+      id: 'HIPAA.Security-IAMNoInlinePolicy',
+      reason:
+        "The trigger's pool statement is kept apart from its default policy to break the pool-function dependency cycle.",
+    });
   }
 
   /**

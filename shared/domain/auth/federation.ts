@@ -31,3 +31,12 @@ export function placeFederatedUser(
   if (!provider || !domain || domain !== provider.domain.toLowerCase()) throw new FederationRefusedError();
   return { hospitalId: provider.hospitalId };
 }
+
+/** The roles a hospital may give its federated staff by default; TEAM_MEMBER unless the hospital chose GUEST. */
+export const FEDERATED_DEFAULT_ROLES = ['TEAM_MEMBER', 'GUEST'] as const;
+export type FederatedDefaultRole = (typeof FEDERATED_DEFAULT_ROLES)[number];
+
+export function federatedDefaultRole(hospital: { defaultMemberRole?: unknown } | undefined): FederatedDefaultRole {
+  const chosen = hospital?.defaultMemberRole;
+  return chosen === 'GUEST' ? 'GUEST' : 'TEAM_MEMBER';
+}
