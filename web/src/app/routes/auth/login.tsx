@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { PageSpinner } from '#web/components/ui/page-states.tsx';
-import { getRuntimeConfig } from '#web/config/runtime-config.ts';
+import { getRuntimeConfig, ssoProviderFor } from '#web/config/runtime-config.ts';
 import { paths } from '#web/config/paths.ts';
-import { TotpRequiredError } from '#web/features/auth/api/cognito-session.ts';
+import { signInWithSso, TotpRequiredError } from '#web/features/auth/api/cognito-session.ts';
 import { LoginForm } from '#web/features/auth/components/login-form.tsx';
 import { TotpCodeForm } from '#web/features/auth/components/totp-code-form.tsx';
 import { useAuth } from '#web/features/auth/hooks/use-auth.tsx';
@@ -55,7 +55,12 @@ export function LoginRoute() {
           {needsCode ? (
             <TotpCodeForm onSubmit={async (code) => welcome(await auth.confirmTotp(code))} />
           ) : (
-            <LoginForm onSubmit={onSubmit} demoAccounts={config.mode === 'local' ? config.demoAccounts : []} />
+            <LoginForm
+              onSubmit={onSubmit}
+              demoAccounts={config.mode === 'local' ? config.demoAccounts : []}
+              ssoProviderFor={(email) => ssoProviderFor(config, email)}
+              onSso={signInWithSso}
+            />
           )}
         </Card.Body>
         <Card.Footer>

@@ -1,4 +1,6 @@
 import { Amplify } from 'aws-amplify';
+// Completes a single sign-on when the hosted login sends the browser back with its code.
+import 'aws-amplify/auth/enable-oauth-listener';
 import {
   confirmResetPassword,
   confirmSignIn,
@@ -6,6 +8,7 @@ import {
   resetPassword,
   setUpTOTP,
   signIn,
+  signInWithRedirect,
   signOut,
   updateMFAPreference,
   verifyTOTPSetup,
@@ -36,7 +39,21 @@ export function configureCognito(config: RuntimeConfig): void {
         userPoolId: config.userPoolId,
         userPoolClientId: config.userPoolClientId,
         ...(config.userPoolEndpoint ? { userPoolEndpoint: config.userPoolEndpoint } : {}),
-        loginWith: { email: true },
+        loginWith: {
+          email: true,
+          // Single sign-on through Cognito's hosted login; the app client's callback is the site's root.
+          ...(config.sso
+            ? {
+                oauth: {
+                  domain: config.sso.domain,
+                  scopes: ['openid', 'email', 'profile'],
+                  redirectSignIn: [`${window.location.origin}/`],
+                  redirectSignOut: [`${window.location.origin}/`],
+                  responseType: 'code' as const,
+                },
+              }
+            : {}),
+        },
       },
     },
   });
@@ -121,4 +138,10 @@ export async function requestPasswordReset(email: string): Promise<void> {
 
 export async function confirmPasswordReset(email: string, code: string, newPassword: string): Promise<void> {
   await confirmResetPassword({ username: email, confirmationCode: code, newPassword });
+}
+
+/** Sends the browser to the hospital's identity provider through Cognito's hosted login. */
+export async function signInWithSso(provider: string): Promise<void> {
+  await signOut().catch(() => undefined);
+  await signInWithRedirect({ provider: { custom: provider } });
 }

@@ -1,3 +1,4 @@
+import { Hub } from 'aws-amplify/utils';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { configureApiClient } from '#web/lib/api-client.ts';
 import { getMe } from '#web/features/auth/api/get-me.ts';
@@ -51,8 +52,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (!cancelled) clear();
       }
     })();
+    // Back from a single sign-on: Amplify has exchanged the hosted login's code; load the user record.
+    const stopListening = Hub.listen('auth', ({ payload }) => {
+      if (payload.event !== 'signInWithRedirect') return;
+      getMe()
+        .then((me) => !cancelled && setState({ status: 'signed-in', me }))
+        .catch(async () => {
+          await signOutEverywhere();
+          if (!cancelled) clear();
+        });
+    });
     return () => {
       cancelled = true;
+      stopListening();
     };
   }, [clear]);
 
