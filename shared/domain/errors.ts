@@ -40,6 +40,14 @@ export class AccessDeniedError extends DomainError {
   }
 }
 
+/** The role needs a second factor and the sign-in showed none (docs/error-catalogue.md#auth-and-lookup). */
+export class MfaRequiredError extends DomainError {
+  override name = 'MfaRequiredError';
+  constructor() {
+    super('MFA_REQUIRED');
+  }
+}
+
 export class UnauthorizedError extends DomainError {
   override name = 'UnauthorizedError';
   constructor(code: 'NO_TOKEN' | 'INVALID_CREDENTIALS' = 'NO_TOKEN') {

@@ -7,7 +7,7 @@ import { finishTotpEnrolment, startTotpEnrolment } from '#web/features/auth/api/
  * Two-factor enrolment (docs/screens.md#two-factor-authentication): Cognito gives a secret for an authenticator app
  * (its otpauth link and the key to type in), a first code confirms it, and TOTP becomes the account's second factor.
  */
-export function TotpSetup({ email }: { email: string }) {
+export function TotpSetup({ email, onDone }: { email: string; onDone?: () => void }) {
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
@@ -32,6 +32,7 @@ export function TotpSetup({ email }: { email: string }) {
     void run(async () => {
       await finishTotpEnrolment(code.trim());
       setDone(true);
+      onDone?.();
     });
   };
 

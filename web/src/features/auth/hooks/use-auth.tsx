@@ -22,6 +22,8 @@ type AuthContextValue = AuthState & {
   login(input: { email: string; password: string; rememberMe: boolean }): Promise<MeResponse>;
   confirmTotp(code: string): Promise<MeResponse>;
   logout(): Promise<void>;
+  /** Ends the Cognito session without an API call (after enrolling a required second factor). */
+  discardSession(): Promise<void>;
   isHospitalAdmin: boolean;
   isTeamLead: boolean;
   isSuperAdmin: boolean;
@@ -74,6 +76,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setState({ status: 'signed-in', me });
       return me;
     } catch (error) {
+      // A role that needs a second factor keeps its Cognito session just long enough to enrol one
+      // (docs/screens.md#two-factor-authentication); anything else ends the session.
+      if (error instanceof ApiRequestError && error.code === 'MFA_REQUIRED') throw error;
       await signOutEverywhere();
       throw error instanceof ApiRequestError ? error : new Error('Login failed');
     }
@@ -109,6 +114,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       login,
       confirmTotp,
       logout,
+      discardSession: signOutEverywhere,
       isHospitalAdmin: role === 'HOSPITAL_ADMIN',
       isTeamLead: role === 'TEAM_LEAD',
       isSuperAdmin: role === 'SUPER_ADMIN',
