@@ -57,11 +57,16 @@ export type StageConfig = {
   identityProviders: IdentityProviderConfig[];
   /** Cognito hosted-UI domain prefix, required once an SSO identity provider is configured. */
   authDomainPrefix?: string;
+  /**
+   * Sender of the product's e-mail (context "mailFrom"), on a domain verified in SES; the stack declares that domain's
+   * identity. Without it invitations are stored but their e-mail is not sent (docs/deployment.md#e-mail).
+   */
+  mailFrom?: string;
 };
 
 const STAGE_DEFAULTS: Record<
   Stage,
-  Omit<StageConfig, 'stage' | 'prefix' | 'extraSiteOrigins' | 'identityProviders' | 'authDomainPrefix'>
+  Omit<StageConfig, 'stage' | 'prefix' | 'extraSiteOrigins' | 'identityProviders' | 'authDomainPrefix' | 'mailFrom'>
 > = {
   dev: {
     isProduction: false,
@@ -139,6 +144,9 @@ export function loadStageConfig(node: Node): StageConfig {
     );
   }
   const mfa: unknown = node.tryGetContext('mfa');
+  const mailFrom: unknown = node.tryGetContext('mailFrom');
+  if (mailFrom !== undefined && !z.email().safeParse(mailFrom).success)
+    throw new Error('Context "mailFrom" must be an e-mail address on a domain verified in SES');
   return {
     ...STAGE_DEFAULTS[stage],
     ...(mfa === 'REQUIRED' || mfa === 'OPTIONAL' ? { mfa } : {}),
@@ -147,5 +155,6 @@ export function loadStageConfig(node: Node): StageConfig {
     extraSiteOrigins: origins.data.map((o) => o.replace(/\/+$/, '')),
     identityProviders: providers.data,
     ...(typeof authDomainPrefix === 'string' ? { authDomainPrefix } : {}),
+    ...(typeof mailFrom === 'string' ? { mailFrom } : {}),
   };
 }

@@ -29,6 +29,8 @@ export type Grants = {
   userPoolAdmin?: true;
   /** Scans the table (dynamodb:Scan): only a scheduled job that walks every hospital. */
   scansTable?: true;
+  /** Sends e-mail through SESv2 from the stage's identity with its configuration set (locally: files, /_mail). */
+  sendsMail?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -61,7 +63,7 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
-  invitations: { table: 'readWrite', userPoolAdmin: true },
+  invitations: { table: 'readWrite', userPoolAdmin: true, sendsMail: true },
   // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
   // carry tokens sealed with the pseudonymisation key.
   datasets: {
@@ -127,6 +129,7 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     // administrator needs them too. API responses carry CORS headers for the site.
     ...(grants.userPoolAdmin || kind === 'api' ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
     ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
+    ...(grants.sendsMail ? [ENV.MAIL_FROM, ENV.MAIL_CONFIGURATION_SET] : []),
   ];
 }
 
@@ -198,6 +201,9 @@ export type ResourceArns = {
   pseudonymSecret: string;
   userPool: string;
   dataKey: string;
+  /** The SES identity mail is sent from (absent while the stage has no sender configured) and the configuration set. */
+  mailIdentity?: string;
+  mailConfigurationSet: string;
 };
 
 export type GrantStatement = {
@@ -244,6 +250,8 @@ export const USER_POOL_ADMIN_ACTIONS = [
   'cognito-idp:AdminEnableUser',
   'cognito-idp:AdminUserGlobalSignOut',
   'cognito-idp:AdminResetUserPassword',
+  // Accepting an invitation sets the password the invitee chose, as permanent (docs/domain.md#invitations).
+  'cognito-idp:AdminSetUserPassword',
 ];
 
 /**
@@ -283,6 +291,12 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     });
   }
   if (grants.userPoolAdmin) statements.push({ actions: USER_POOL_ADMIN_ACTIONS, resources: [arns.userPool] });
+  // SESv2 SendEmail authorises against the sending identity and the configuration set named in the call.
+  if (grants.sendsMail)
+    statements.push({
+      actions: ['ses:SendEmail'],
+      resources: [...(arns.mailIdentity ? [arns.mailIdentity] : []), arns.mailConfigurationSet],
+    });
   // Data in the table, buckets and secret is encrypted with the stage's key: use it, never administer it.
   const touchesData =
     (grants.table && grants.table !== 'describe') || DATA_BUCKETS.some((b) => grants.buckets?.[b]?.length);
@@ -355,4 +369,48 @@ export const PRE_TOKEN_GENERATION_DECLARATION: FunctionDeclaration = {
   // Reads the user's hospital item: a deactivated hospital's users get no token.
   table: 'read',
   env: environmentOf({ table: 'read' }, 'trigger'),
+};
+
+/**
+ * Records the delivery events of invitation e-mail (docs/deployment.md#e-mail): subscribed to the configuration set's
+ * event topic, it writes the outcome on the invitation and bounces and complaints in the audit log.
+ */
+export const MAIL_EVENTS_DECLARATION: FunctionDeclaration = {
+  id: 'MailEvents',
+  kind: 'trigger',
+  entry: 'functions/triggers/mail-events.ts',
+  description: 'SES delivery, bounce, complaint and reject events of invitation e-mail',
+  memoryMb: 256,
+  timeoutSeconds: 10,
+  table: 'readWrite',
+  env: environmentOf({ table: 'readWrite' }, 'trigger'),
+};
+
+/**
+ * The user pool's pre-sign-up trigger (docs/roles-and-permissions.md#single-sign-on): a federated first sign-in only
+ * for its hospital's e-mail domain. It reads the providers from its environment and touches nothing else.
+ */
+export const PRE_SIGN_UP_DECLARATION: FunctionDeclaration = {
+  id: 'PreSignUp',
+  kind: 'trigger',
+  entry: 'functions/triggers/pre-sign-up.ts',
+  description: "User pool pre-sign-up: federated users only for their hospital's e-mail domain",
+  memoryMb: 256,
+  timeoutSeconds: 5,
+  env: [...environmentOf({}, 'trigger'), ENV.SSO_PROVIDERS],
+};
+
+/**
+ * The user pool's post-confirmation trigger (docs/roles-and-permissions.md#single-sign-on): a federated user's first
+ * sign-in writes their user record; the pool attribute and group go through a policy of its own in the auth stack.
+ */
+export const POST_CONFIRMATION_DECLARATION: FunctionDeclaration = {
+  id: 'PostConfirmation',
+  kind: 'trigger',
+  entry: 'functions/triggers/post-confirmation.ts',
+  description: "User pool post-confirmation: a federated user's hospital, default role and user record",
+  memoryMb: 256,
+  timeoutSeconds: 5,
+  table: 'readWrite',
+  env: [...environmentOf({ table: 'readWrite' }, 'trigger'), ENV.SSO_PROVIDERS],
 };

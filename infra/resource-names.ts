@@ -29,6 +29,7 @@ export function resourceNames(config: Pick<StageConfig, 'prefix'>) {
     dataKeyAlias: `alias/${config.prefix}-data`,
     userPool: `${config.prefix}-users`,
     api: `${config.prefix}-api`,
+    mailConfigurationSet: `${config.prefix}-mail`,
   };
 }
 
@@ -42,4 +43,8 @@ export function tableArn(name: string): string {
 
 export function stateMachineArn(name: string): string {
   return `arn:${Aws.PARTITION}:states:${Aws.REGION}:${Aws.ACCOUNT_ID}:stateMachine:${name}`;
+}
+
+export function sesArn(resource: string): string {
+  return `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:${resource}`;
 }

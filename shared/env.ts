@@ -24,4 +24,12 @@ export const ENV = {
   COGNITO_ENDPOINT: 'COGNITO_ENDPOINT',
   /** Origin of the site, for CORS on the API. */
   SITE_ORIGIN: 'SITE_ORIGIN',
+  /** Sender of the product's e-mail (a verified SES identity in the cloud). */
+  MAIL_FROM: 'MAIL_FROM',
+  /** SESv2 configuration set every message goes out with (delivery, bounce and complaint events). */
+  MAIL_CONFIGURATION_SET: 'MAIL_CONFIGURATION_SET',
+  /** The pre-sign-up trigger: JSON list of the hospitals' SSO providers (name, hospitalId, e-mail domain). */
+  SSO_PROVIDERS: 'SSO_PROVIDERS',
+  /** Local twin only: folder the mail stand-in keeps every message in (shown on the twin's /_mail page). */
+  MAIL_DIR: 'MAIL_DIR',
 } as const;

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { PageTokens, Pseudonymizer } from '#shared/domain/datasets/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
+import type { TokenMint } from '#shared/domain/invitations/ports.ts';
 
 function derive(secret: string, purpose: string): Buffer {
   return createHash('sha256').update(`iws:${purpose}:`).update(secret).digest();
@@ -48,5 +49,13 @@ export function createPseudonymizer(secret: () => Promise<string>): Pseudonymize
         .digest('hex');
       return `PT-${digest.slice(0, 16).toUpperCase()}`;
     },
+  };
+}
+
+/** Invitation links: 32 random bytes (base64url, 43 characters); only their SHA-256 (hex) is stored. */
+export function createTokenMint(): TokenMint {
+  return {
+    newToken: () => randomBytes(32).toString('base64url'),
+    hash: (token) => createHash('sha256').update(token, 'utf8').digest('hex'),
   };
 }

@@ -15,7 +15,10 @@ import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createSettingsStore } from './dynamo/settings-store.ts';
 import { createAvatarSigner } from './s3/avatar-signer.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
-import { createPageTokens, createPseudonymizer } from './crypto.ts';
+import { createPageTokens, createPseudonymizer, createTokenMint } from './crypto.ts';
+import { createInvitationDirectory, createInvitationRepository } from './dynamo/invitations-repository.ts';
+import { createFileMailer } from './mail/file-mailer.ts';
+import { createSesMailer } from './mail/ses-mailer.ts';
 import { createObjectStore, createS3Client } from './s3/object-store.ts';
 import { createSecretSource } from './secrets.ts';
 import { createPipelineStarter } from './sfn/pipeline-starter.ts';
@@ -92,6 +95,18 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
         return checks.filter((_, i) => results[i]!.status === 'rejected').map(([name]) => name);
       },
     },
+    invitations: createInvitationRepository(table),
+    invitationDirectory: createInvitationDirectory(table),
+    // The local twin keeps mail in files under its data folder; the cloud sends through SESv2.
+    mailer: env.MAIL_DIR
+      ? createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' })
+      : createSesMailer({
+          region,
+          from: () => requireResource(env, ENV.MAIL_FROM),
+          configurationSet: () => requireResource(env, ENV.MAIL_CONFIGURATION_SET),
+        }),
+    tokens: createTokenMint(),
+    siteOrigin: env.SITE_ORIGIN ?? '',
     clock: { now: () => new Date().toISOString() },
     ids: { newId: () => randomUUID() },
   };

@@ -3,7 +3,7 @@ import type { RouteDefinition } from '#shared/api/routes.ts';
 import { parseGroups, primaryRole, type Caller } from '#shared/domain/access/caller.ts';
 import { hasMfa, isIdTokenFor, MFA_ROLES, userPoolIssuer, type TokenPolicy } from '#shared/domain/auth/id-token.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import { AccessDeniedError, RuleError, UnauthorizedError } from '#shared/domain/errors.ts';
+import { AccessDeniedError, MfaRequiredError, RuleError, UnauthorizedError } from '#shared/domain/errors.ts';
 import type { ServerEnv } from './env.ts';
 
 /**
@@ -50,7 +50,7 @@ export async function resolveCaller(
   // The token's group must agree with the stored user: a demoted user's old token no longer carries the old role.
   const groups = parseGroups(claims['cognito:groups']);
   if (primaryRole(groups) !== user.role) throw new AccessDeniedError();
-  if (policy.mfaRequiredFor.includes(user.role) && !hasMfa(claims)) throw new AccessDeniedError();
+  if (policy.mfaRequiredFor.includes(user.role) && !hasMfa(claims)) throw new MfaRequiredError();
   if (route.roles && !route.roles.includes(user.role)) throw new AccessDeniedError();
 
   return {

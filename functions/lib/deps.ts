@@ -11,6 +11,13 @@ import type {
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
+import type {
+  IdentityAdmin as MemberIdentity,
+  InvitationDirectory,
+  InvitationRepository,
+  Mailer,
+  TokenMint,
+} from '#shared/domain/invitations/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { AvatarSigner } from '#shared/domain/policies/me-settings.ts';
 import type { SettingsStore } from '#shared/domain/policies/ports.ts';
@@ -29,8 +36,8 @@ export type ServerDeps = {
   directory: Directory;
   /** Hospitals, departments, teams and users: index lists, updates and counters. */
   organisation: OrganisationStore;
-  /** The user pool's administration (groups, disable/enable, global sign-out). */
-  identity: IdentityAdmin;
+  /** The user pool's administration (groups, disable/enable, global sign-out; identities of accepted invitations). */
+  identity: IdentityAdmin & MemberIdentity;
   policies: DeidentificationPolicies;
   /** Policies of every level, user settings and notifications (docs/domain.md#policies-and-inheritance). */
   settings: SettingsStore;
@@ -46,6 +53,12 @@ export type ServerDeps = {
   /** Each user's notifications (the bell). */
   notifications: NotificationInbox;
   health: HealthProbe;
+  invitations: InvitationRepository;
+  invitationDirectory: InvitationDirectory;
+  mailer: Mailer;
+  tokens: TokenMint;
+  /** Origin of the site, where links in e-mail open. */
+  siteOrigin: string;
   clock: Clock;
   ids: IdGenerator;
 };

@@ -25,6 +25,9 @@ const EnvSchema = z.object({
   [ENV.SFN_ENDPOINT]: optional,
   [ENV.COGNITO_ENDPOINT]: optional,
   [ENV.SITE_ORIGIN]: optional,
+  [ENV.MAIL_FROM]: optional,
+  [ENV.MAIL_CONFIGURATION_SET]: optional,
+  [ENV.MAIL_DIR]: optional,
   AWS_REGION: z.string().min(1).default('us-east-1'),
 });
 

@@ -185,6 +185,32 @@ export function httpHandler<K extends RouteKeyWithSchemas>(
   ]);
 }
 
+/**
+ * Public routes with a contract (the invitee's link): parsed with the route's schemas like any other, no caller; the
+ * domain function gets the parsed input and the ports.
+ */
+export function publicRouteHandler<K extends RouteKeyWithSchemas>(
+  key: K,
+  fn: (request: HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>, deps: ServerDeps) => Promise<unknown>,
+): ApiHandler {
+  const route = findRoute(key);
+  if (route.auth !== 'public') throw new Error(`${key} is not a public route`);
+  const schemas = ROUTE_SCHEMAS[key] as RouteSchemas;
+  const status = schemas.status ?? 200;
+  const core = async (_event: APIGatewayProxyEvent, _context: Context, { internal }: { internal: Internal }) => {
+    const result = await fn(
+      internal.request as HttpRequest<Part<K, 'body'>, Part<K, 'query'>, Part<K, 'path'>>,
+      internal.deps!,
+    );
+    if (result instanceof HttpReply) return json(result.statusCode, result.body, result.headers);
+    return json(status, status === 204 ? undefined : result);
+  };
+  return wrap(route, core, [
+    authorizer(),
+    parser({ body: schemas.body, query: schemas.query, path: schemas.path, mapIssues: undefined }),
+  ]);
+}
+
 /** Public routes (health, OpenAPI): no caller, same error mapping and headers. */
 export function publicHttpHandler(
   key: string,

@@ -59,6 +59,9 @@ export type ImagingFunctionProps = {
   /** Where the declaration grants them: the pipeline it starts, the user pool it administers. */
   stateMachineArn?: string;
   userPoolArn?: string;
+  /** SES identity and configuration set, where the declaration sends mail. */
+  mailIdentityArn?: string;
+  mailConfigurationSetArn?: string;
   /** Values of declared variables that are not the stage's data names (user pool ids, site origin). */
   environment?: Partial<Record<EnvName, string>>;
 };
@@ -200,6 +203,10 @@ export class ImagingFunction extends NodejsFunction {
         return needs('the user pool', props.userPoolArn);
       },
       dataKey: props.dataKey.keyArn,
+      ...(props.mailIdentityArn ? { mailIdentity: props.mailIdentityArn } : {}),
+      get mailConfigurationSet() {
+        return needs('mail', props.mailConfigurationSetArn);
+      },
     });
     for (const statement of statements) {
       const { effect, ...rest } = statement;

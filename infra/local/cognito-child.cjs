@@ -26,6 +26,50 @@ const lib = path.join(path.dirname(process.argv[2]), '..');
 const resolveLib = (file) => require.resolve(path.join(lib, file));
 preload(resolveLib('services/otp.js'), { otp: () => String(crypto.randomInt(0, 1_000_000)).padStart(6, '0') });
 
+// What Cognito would e-mail (a password reset code) is kept in the twin's mail folder as the functions' mail is
+// (docs/local-twin.md#mail): one JSON file per message, never printed to the console.
+const mailDir = process.env.IWS_MAIL_DIR;
+if (mailDir) {
+  const fs = require('node:fs');
+  const escapeHtml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const deliver = (user, destination, code) => {
+    const at = new Date().toISOString();
+    const id = `${at.replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}`;
+    const subject = 'Your Imaging Workspace password reset code';
+    const text = [
+      'Hello,',
+      '',
+      `Your password reset code is ${code}.`,
+      '',
+      'Enter it on the sign-in page with your new password. If you did not ask to reset your password, ignore this e-mail.',
+    ].join('\n');
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head><body style="font-family:Arial,Helvetica,sans-serif"><p>Hello,</p><p>Your password reset code is <strong>${escapeHtml(code)}</strong>.</p><p>Enter it on the sign-in page with your new password. If you did not ask to reset your password, ignore this e-mail.</p></body></html>`;
+    const message = {
+      id,
+      at,
+      from: 'no-reply@imaging.local',
+      to: destination,
+      subject,
+      text,
+      html,
+      tag: 'password-reset',
+    };
+    fs.mkdirSync(mailDir, { recursive: true });
+    const file = path.join(mailDir, `${id}.json`);
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(message, null, 2));
+    fs.renameSync(`${file}.tmp`, file);
+  };
+  class MailFolderSender {
+    async sendEmail(_ctx, user, destination, message) {
+      deliver(user, destination, message.__code);
+    }
+    async sendSms() {
+      // The pool has no SMS: nothing to deliver.
+    }
+  }
+  preload(resolveLib('services/messageDelivery/consoleMessageSender.js'), { ConsoleMessageSender: MailFolderSender });
+}
+
 // A reset code may be guessed wrong MAX_CODE_ATTEMPTS times; then it is void and only a new ForgotPassword gives
 // another (Cognito's LimitExceededException). The count lives on the user record, so a restart does not reset it.
 // Both operations run one at a time, so parallel guesses cannot read the same count.

@@ -79,6 +79,7 @@ async function spawnCognitoLocal(
   cwd: string,
   port: number,
   keyFile: string,
+  mailDir: string,
 ): Promise<{ child: ChildProcess; output: () => string }> {
   const child = fork(CHILD, [COGNITO_START], {
     cwd,
@@ -93,6 +94,8 @@ async function spawnCognitoLocal(
       IWS_COGNITO_KEY_FILE: keyFile,
       IWS_COGNITO_PRIVATE_MODULE: KEY_MODULES.private,
       IWS_COGNITO_PUBLIC_MODULE: KEY_MODULES.public,
+      // Codes Cognito would e-mail (a password reset) go to the twin's mail folder, shown on /_mail.
+      IWS_MAIL_DIR: mailDir,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -126,7 +129,7 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
   writeJson(join(cwd, '.cognito', 'config.json'), { TokenConfig: { IssuerDomain: issuerDomain } });
   const port = await freePort();
   const key = signingKey(cwd);
-  const { child } = await spawnCognitoLocal(cwd, port, join(cwd, 'signing-key.json'));
+  const { child } = await spawnCognitoLocal(cwd, port, join(cwd, 'signing-key.json'), ensureDir(join(dataDir, 'mail')));
   const upstream = `http://127.0.0.1:${port}`;
   let exited = false;
   child.once('exit', () => {
@@ -189,6 +192,12 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
         ids = { userPoolId: pool.UserPool.Id, userPoolClientId: client.UserPoolClient.ClientId };
         writeJson(idsPath, ids);
       }
+      // Two-factor as the cloud pool has it (infra/stacks/auth-stack.ts): optional, by authenticator app (TOTP).
+      await call('SetUserPoolMfaConfig', {
+        UserPoolId: ids.userPoolId,
+        MfaConfiguration: 'OPTIONAL',
+        SoftwareTokenMfaConfiguration: { Enabled: true },
+      });
       for (const role of ROLES) {
         await ignoreExists(
           call('CreateGroup', { UserPoolId: ids.userPoolId, GroupName: role }),

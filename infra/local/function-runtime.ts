@@ -18,6 +18,9 @@ import type { WorkerData, WorkerReply, WorkerRequest } from './function-worker.t
  * kept warm between invocations and dropped after a while idle, like Lambda containers.
  */
 export const LOCAL_ACCOUNT = '000000000000';
+/** Sender of the twin's mail. */
+export const LOCAL_MAIL_FROM = 'no-reply@imaging.local';
+
 /** The variable sfn.ts hands the twin's resources to the pipeline executor in (JSON of TwinResources). */
 export const TWIN_RESOURCES_ENV = 'IWS_TWIN_RESOURCES';
 
@@ -32,6 +35,8 @@ export type TwinResources = {
   userPoolId?: string;
   userPoolClientId?: string;
   siteOrigin: string;
+  /** Folder of the mail stand-in: every message a function sends is kept there (docs/local-twin.md#mail). */
+  mailDir?: string;
   endpoints: { dynamodb: string; s3: string; s3Public: string; sfn: string; cognito: string };
   /** The data folder's own key pair: the object store checks signatures made with it; the other stand-ins accept any. */
   credentials: { accessKeyId: string; secretAccessKey: string };
@@ -62,6 +67,8 @@ export function localStatements(declaration: FunctionDeclaration, resources: Twi
     pseudonymSecret: arn('secretsmanager', 'secret:imaging-local/pseudonym-key'),
     userPool: arn('cognito-idp', `userpool/${resources.userPoolId ?? 'none'}`),
     dataKey: arn('kms', 'key/local'),
+    mailIdentity: arn('ses', 'identity/imaging.local'),
+    mailConfigurationSet: arn('ses', 'configuration-set/imaging-local-mail'),
   });
 }
 
@@ -91,6 +98,12 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     env[ENV.S3_PUBLIC_ENDPOINT] = resources.endpoints.s3Public;
   }
   if (declaration.startsPipeline) env[ENV.SFN_ENDPOINT] = resources.endpoints.sfn;
+  // No SES here: mail is kept as files the twin's /_mail page shows.
+  if (declaration.sendsMail && resources.mailDir) {
+    env[ENV.MAIL_DIR] = resources.mailDir;
+    env[ENV.MAIL_FROM] = LOCAL_MAIL_FROM;
+    env[ENV.MAIL_CONFIGURATION_SET] = 'imaging-local-mail';
+  }
   // The twin's issuer is its Cognito stand-in: API functions check tokens against it, administrators call it.
   if (declaration.userPoolAdmin || declaration.kind === 'api') env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
   return {

@@ -7,8 +7,9 @@ import { hostname, networkInterfaces } from 'node:os';
  * port they would let anyone read every hospital's table or reset another user's password. Here they answer only
  * the twin itself and tools on this machine: a local peer, and no `Origin` header (a web page, even one on this
  * machine, always sends one). Sign-in and the other operations a Cognito app client makes with a token or a
- * password stay open, as in the cloud. The password reset (ForgotPassword, ConfirmForgotPassword) does not: the twin
- * delivers no e-mail, so its codes only ever reach this machine, and a page could otherwise guess them. S3 checks
+ * password stay open, as in the cloud. The password reset (ForgotPassword, ConfirmForgotPassword) is open to the
+ * twin's own site in a browser on this machine (the code goes to the twin's mail page, which answers this machine
+ * only), never to another origin or another machine, so nobody elsewhere can start or guess a reset. S3 checks
  * signatures itself (s3.ts).
  */
 const PUBLIC_COGNITO_OPERATIONS: ReadonlySet<string> = new Set([
@@ -19,6 +20,11 @@ const PUBLIC_COGNITO_OPERATIONS: ReadonlySet<string> = new Set([
   'GlobalSignOut',
   'GetUser',
   'ChangePassword',
+  // Two-factor enrolment and sign-in (docs/screens.md#two-factor-authentication): each needs the user's access token
+  // or the sign-in session, as in the cloud.
+  'AssociateSoftwareToken',
+  'VerifySoftwareToken',
+  'SetUserMFAPreference',
 ]);
 
 export type Peer = { remoteAddress?: string; localAddress?: string; origin?: string };
@@ -39,10 +45,28 @@ export function isInternalPeer(peer: Peer): boolean {
   return isLoopback(remote) || remote === peer.localAddress;
 }
 
-/** Whether a request to the Cognito stand-in may go through: public app-client operations, or an internal caller. */
-export function cognitoRequestAllowed(target: string | undefined, peer: Peer): boolean {
+const RESET_OPERATIONS: ReadonlySet<string> = new Set(['ForgotPassword', 'ConfirmForgotPassword']);
+
+/** A browser on this machine showing the twin's own site (or no page at all: the twin and local tools). */
+export function isThisMachine(peer: Peer, siteOrigins: ReadonlySet<string>): boolean {
+  const remote = peer.remoteAddress;
+  if (!remote || !(isLoopback(remote) || remote === peer.localAddress)) return false;
+  return peer.origin === undefined || siteOrigins.has(peer.origin);
+}
+
+/**
+ * Whether a request to the Cognito stand-in may go through: public app-client operations, the password reset from the
+ * twin's own site on this machine, or an internal caller.
+ */
+export function cognitoRequestAllowed(
+  target: string | undefined,
+  peer: Peer,
+  siteOrigins: ReadonlySet<string> = new Set(),
+): boolean {
   const operation = (target ?? '').split('.').pop() ?? '';
-  return PUBLIC_COGNITO_OPERATIONS.has(operation) || isInternalPeer(peer);
+  if (PUBLIC_COGNITO_OPERATIONS.has(operation)) return true;
+  if (RESET_OPERATIONS.has(operation) && isThisMachine(peer, siteOrigins)) return true;
+  return isInternalPeer(peer);
 }
 
 const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '']);

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
 import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
@@ -17,7 +17,14 @@ import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
-import { allowedHosts, cognitoRequestAllowed, isInternalPeer, peerOf, refuseForeignHost } from './internal-gate.ts';
+import {
+  allowedHosts,
+  cognitoRequestAllowed,
+  isInternalPeer,
+  isThisMachine,
+  peerOf,
+  refuseForeignHost,
+} from './internal-gate.ts';
 import {
   acquireDataDirLock,
   ensureDir,
@@ -30,6 +37,7 @@ import {
 import { ensureTable, startDynamo, type DynamoService } from './dynamo.ts';
 import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinResources } from './function-runtime.ts';
 import { objectStoreCredentials, startS3, type S3Service } from './s3.ts';
+import { handleMailPage, MAIL_PAGE_PATH } from './mail.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
 
@@ -171,6 +179,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const address = server.address() as { port: number };
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
     const hosts = new Set(allowedHosts(host, address.port));
+    const siteOrigins: ReadonlySet<string> = new Set([...hosts].map((name) => `http://${name}`));
     const s3Credentials = objectStoreCredentials(dataDir);
     const demo = options.demoPassword
       ? { value: options.demoPassword, created: false }
@@ -213,6 +222,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stateMachineArn: STATE_MACHINE_ARN,
       pseudonymSecret,
       siteOrigin: url,
+      mailDir: ensureDir(join(dataDir, 'mail')),
       credentials: s3Credentials,
       endpoints: {
         dynamodb: `${url}/_aws/dynamodb`,
@@ -290,7 +300,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         const peer = peerOf(req);
         if (prefix[1] === 'cognito') {
           const target = req.headers['x-amz-target'];
-          if (req.method === 'OPTIONS' || cognitoRequestAllowed(typeof target === 'string' ? target : undefined, peer))
+          if (
+            req.method === 'OPTIONS' ||
+            cognitoRequestAllowed(typeof target === 'string' ? target : undefined, peer, siteOrigins)
+          )
             return cognito.handle(req, res, path);
           return refuseUnsigned(req, res);
         }
@@ -306,6 +319,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             res.writeHead(gatewayErrorStatus('integrationFailure'), { 'content-type': 'application/json' });
           res.end(gatewayErrorBody('integrationFailure'));
         });
+        return;
+      }
+      // The mail page holds reset codes and invitation links: this machine only (docs/local-twin.md#mail).
+      if (requestUrl.pathname === MAIL_PAGE_PATH || requestUrl.pathname.startsWith(`${MAIL_PAGE_PATH}/`)) {
+        if (!isThisMachine(peerOf(req), siteOrigins)) return refuseUnsigned(req, res);
+        handleMailPage(req, res, requestUrl, resources.mailDir!);
         return;
       }
       if (requestUrl.pathname === '/config.json') {

@@ -14,7 +14,18 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import {
+  ConfigurationSet,
+  EmailIdentity,
+  EmailSendingEvent,
+  EventDestination,
+  Identity,
+  SuppressionReasons,
+} from 'aws-cdk-lib/aws-ses';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
@@ -24,8 +35,14 @@ import { ENV } from '#shared/env.ts';
 import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/api/gateway-errors.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
-import { API_DOMAIN_GRANTS, apiFunctionDeclaration, domainEntry, routedDomains } from '#infra/function-declarations.ts';
-import { resourceNames } from '#infra/resource-names.ts';
+import {
+  API_DOMAIN_GRANTS,
+  apiFunctionDeclaration,
+  domainEntry,
+  MAIL_EVENTS_DECLARATION,
+  routedDomains,
+} from '#infra/function-declarations.ts';
+import { resourceNames, sesArn } from '#infra/resource-names.ts';
 
 /** API Gateway's own answers, each with its entry of shared/api/gateway-errors.ts. */
 export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error: GatewayError][] = [
@@ -63,6 +80,7 @@ export class ApiStack extends Stack {
   readonly domainFunctions: Partial<Record<ApiDomain, ImagingFunction>>;
   /** Base URL the site calls, ending in /api (shared/api/routes.ts paths start with /api). */
   readonly apiBaseUrl: string;
+  private readonly mail: { identityArn?: string; configurationSetArn: string };
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -136,6 +154,7 @@ export class ApiStack extends Stack {
       cognitoUserPools: [props.userPool],
     });
 
+    this.mail = this.createMail(config, props.dataKey, props.pseudonymSecret);
     this.domainFunctions = Object.fromEntries(
       routedDomains().map((domain) => [domain, this.createDomainFunction(domain, props, primaryOrigin)]),
     );
@@ -190,6 +209,57 @@ export class ApiStack extends Stack {
     this.apiBaseUrl = `${this.api.url}api`;
   }
 
+  /**
+   * E-mail (docs/deployment.md#e-mail): the configuration set every message goes out with, its delivery, bounce,
+   * complaint and reject events published to an encrypted topic, and the sender's domain identity when configured.
+   */
+  private createMail(
+    config: StageConfig,
+    dataKey: IKey,
+    pseudonymSecret: ISecret,
+  ): { identityArn?: string; configurationSetArn: string } {
+    const names = resourceNames(config);
+    const configurationSet = new ConfigurationSet(this, 'MailConfigurationSet', {
+      configurationSetName: names.mailConfigurationSet,
+      suppressionReasons: SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+    });
+    const events = new Topic(this, 'MailEventTopic', {
+      topicName: `${config.prefix}-mail-events`,
+      masterKey: dataKey,
+      enforceSSL: true,
+    });
+    dataKey.grantEncryptDecrypt(new ServicePrincipal('ses.amazonaws.com'));
+    configurationSet.addEventDestination('MailEventsTopic', {
+      destination: EventDestination.snsTopic(events),
+      events: [
+        EmailSendingEvent.DELIVERY,
+        EmailSendingEvent.BOUNCE,
+        EmailSendingEvent.COMPLAINT,
+        EmailSendingEvent.REJECT,
+      ],
+    });
+    const recorder = new ImagingFunction(this, {
+      config,
+      declaration: MAIL_EVENTS_DECLARATION,
+      dataKey,
+      pseudonymSecret,
+      concurrencyBound:
+        'Invoked only by the mail events topic, once per invitation e-mail event; sending bounds its load.',
+    });
+    events.addSubscription(new LambdaSubscription(recorder));
+    const domain = config.mailFrom?.split('@')[1];
+    if (domain) {
+      new EmailIdentity(this, 'MailIdentity', {
+        identity: Identity.domain(domain),
+        configurationSet,
+      });
+    }
+    return {
+      ...(domain ? { identityArn: sesArn(`identity/${domain}`) } : {}),
+      configurationSetArn: sesArn(`configuration-set/${names.mailConfigurationSet}`),
+    };
+  }
+
   private createDomainFunction(domain: ApiDomain, props: ApiStackProps, siteOrigin: string): ImagingFunction {
     return new ImagingFunction(this, {
       config: props.config,
@@ -199,10 +269,15 @@ export class ApiStack extends Stack {
       reservedConcurrency: API_RESERVED_CONCURRENCY,
       stateMachineArn: props.stateMachineArn,
       userPoolArn: props.userPool.userPoolArn,
+      mailIdentityArn: this.mail.identityArn,
+      mailConfigurationSetArn: this.mail.configurationSetArn,
       environment: {
         [ENV.USER_POOL_ID]: props.userPool.userPoolId,
         [ENV.USER_POOL_CLIENT_ID]: props.userPoolClient.userPoolClientId,
         [ENV.SITE_ORIGIN]: siteOrigin,
+        // Empty without a configured sender: invitations are kept, their e-mail waits for Resend.
+        [ENV.MAIL_FROM]: props.config.mailFrom ?? '',
+        [ENV.MAIL_CONFIGURATION_SET]: resourceNames(props.config).mailConfigurationSet,
       },
     });
   }

@@ -23,8 +23,14 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROLES, ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ENV } from '#shared/env.ts';
 import type { IdentityProviderConfig, StageConfig } from '#infra/config.ts';
-import { PRE_TOKEN_GENERATION_DECLARATION } from '#infra/function-declarations.ts';
+import {
+  POST_CONFIRMATION_DECLARATION,
+  PRE_SIGN_UP_DECLARATION,
+  PRE_TOKEN_GENERATION_DECLARATION,
+} from '#infra/function-declarations.ts';
+import { providerNameOf } from '#shared/domain/auth/federation.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
 import { resourceNames } from '#infra/resource-names.ts';
 
@@ -104,6 +110,7 @@ export class AuthStack extends Stack {
     }
 
     this.addMfaClaimTrigger(props);
+    this.addFederationTrigger(props);
 
     ROLES.forEach((role, precedence) => {
       new CfnUserPoolGroup(this, `Group${role}`, {
@@ -176,13 +183,56 @@ export class AuthStack extends Stack {
     });
   }
 
+  /** Federated first sign-ins only for their hospital's e-mail domain (functions/triggers/pre-sign-up.ts). */
+  private addFederationTrigger(props: AuthStackProps): void {
+    const providers = props.config.identityProviders.map((p) => ({
+      name: providerNameOf(p.hospitalId, p.type),
+      hospitalId: p.hospitalId,
+      domain: p.domain,
+    }));
+    const trigger = new ImagingFunction(this, {
+      config: props.config,
+      declaration: PRE_SIGN_UP_DECLARATION,
+      dataKey: props.dataKey,
+      pseudonymSecret: props.pseudonymSecret,
+      concurrencyBound: 'Invoked only by the user pool, once per sign-up; the pool quotas on sign-ups bound its load.',
+      environment: { [ENV.SSO_PROVIDERS]: JSON.stringify(providers) },
+    });
+    this.userPool.addTrigger(UserPoolOperation.PRE_SIGN_UP, trigger);
+
+    const placement = new ImagingFunction(this, {
+      config: props.config,
+      declaration: POST_CONFIRMATION_DECLARATION,
+      dataKey: props.dataKey,
+      pseudonymSecret: props.pseudonymSecret,
+      concurrencyBound: 'Invoked only by the user pool, once per confirmed sign-up; the pool quotas bound its load.',
+      environment: { [ENV.SSO_PROVIDERS]: JSON.stringify(providers) },
+    });
+    this.userPool.addTrigger(UserPoolOperation.POST_CONFIRMATION, placement);
+    // As for the pre-token trigger: a policy of its own breaks the pool-function dependency cycle.
+    const place = new Policy(this, 'PostConfirmationPlacesUsers', {
+      roles: [placement.executionRole],
+      statements: [
+        new PolicyStatement({
+          actions: ['cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminAddUserToGroup'],
+          resources: [this.userPool.userPoolArn],
+        }),
+      ],
+    });
+    Validations.of(place).acknowledge({
+      id: 'HIPAA.Security-IAMNoInlinePolicy',
+      reason:
+        "The trigger's pool statement is kept apart from its default policy to break the pool-function dependency cycle.",
+    });
+  }
+
   /**
    * A hospital's SSO provider. Its `identifiers` is the hospital's e-mail domain, so Cognito sends
    * `someone@<domain>` to it. The provider name `<type>-<hospitalId>` tells the API which hospital an SSO
    * user belongs to (`identities` claim) until an administrator sets custom:hospitalId.
    */
   private addIdentityProvider(provider: IdentityProviderConfig): IUserPoolIdentityProvider {
-    const name = `${provider.type.toLowerCase()}-${provider.hospitalId}`;
+    const name = providerNameOf(provider.hospitalId, provider.type);
     const attributeMapping = { email: ProviderAttribute.other('email') };
     if (provider.type === 'SAML') {
       return new UserPoolIdentityProviderSaml(this, `Saml${provider.hospitalId}`, {

@@ -59,6 +59,20 @@ import {
   UserScopeQuerySchema,
 } from '#shared/schemas/api/organisation.ts';
 import {
+  AcceptInvitationResultSchema,
+  AcceptInvitationSchema,
+  BulkInvitationRequestSchema,
+  BulkInvitationResultSchema,
+  DeclineInvitationResultSchema,
+  DeclineInvitationSchema,
+  InvitationListSchema,
+  InvitationPreviewQuerySchema,
+  InvitationPreviewSchema,
+  InvitationSchema,
+  SingleInvitationSchema,
+  TeamInvitationSchema,
+} from '#shared/schemas/api/invitations.ts';
+import {
   CompleteFileRequestSchema,
   CreateUploadSessionRequestSchema,
   PartUrlsRequestSchema,
@@ -109,6 +123,8 @@ const DepartmentPath = z.object({ departmentId: IdSchema });
 const TeamPath = z.object({ teamId: IdSchema });
 const MemberPath = z.object({ teamId: IdSchema, memberId: IdSchema });
 const UserPath = z.object({ userId: IdSchema });
+const InvitationPath = z.object({ invitationId: IdSchema });
+const TeamInvitationPath = z.object({ teamId: IdSchema, invitationId: IdSchema });
 const FilePath = z.object({ sessionId: IdSchema, fileIndex: z.coerce.number().int().nonnegative() });
 
 export const ROUTE_SCHEMAS = {
@@ -256,6 +272,30 @@ export const ROUTE_SCHEMAS = {
     body: PutTeamPolicyRequestSchema,
     response: TeamPolicyResponseSchema,
   },
+  'GET /api/invitations': { response: InvitationListSchema },
+  'POST /api/invitations': { body: SingleInvitationSchema, response: InvitationSchema, status: 201 },
+  'POST /api/invitations/bulk': {
+    body: BulkInvitationRequestSchema,
+    response: BulkInvitationResultSchema,
+    status: 201,
+  },
+  'POST /api/invitations/{invitationId}/resend': { path: InvitationPath, response: InvitationSchema },
+  'DELETE /api/invitations/{invitationId}': { path: InvitationPath, response: InvitationSchema },
+  'GET /api/teams/{teamId}/invitations': { path: TeamPath, response: InvitationListSchema },
+  'POST /api/teams/{teamId}/invitations': {
+    path: TeamPath,
+    body: TeamInvitationSchema,
+    response: InvitationSchema,
+    status: 201,
+  },
+  'POST /api/teams/{teamId}/invitations/{invitationId}/resend': {
+    path: TeamInvitationPath,
+    response: InvitationSchema,
+  },
+  'DELETE /api/teams/{teamId}/invitations/{invitationId}': { path: TeamInvitationPath, response: InvitationSchema },
+  'GET /api/invitations/preview': { query: InvitationPreviewQuerySchema, response: InvitationPreviewSchema },
+  'POST /api/invitations/accept': { body: AcceptInvitationSchema, response: AcceptInvitationResultSchema },
+  'POST /api/invitations/decline': { body: DeclineInvitationSchema, response: DeclineInvitationResultSchema },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 
 export { ApiErrorSchema };

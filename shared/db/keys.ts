@@ -141,6 +141,22 @@ export const keys = {
   /** gsi3: find a user by e-mail (case-insensitive), e.g. for invitations and sign-in bookkeeping. */
   userByEmail: (email: string): ItemKey => ({ [G3.pk]: `EMAIL#${email.toLowerCase()}`, [G3.sk]: 'USER' }),
 
+  /** An invitation (docs/domain.md#invitations); gsi3 finds it by its link's token hash, across hospitals. */
+  invitation: (hospitalId: string, invitationId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `INVITE#${invitationId}`,
+  }),
+  invitationPrefix: 'INVITE#',
+  invitationByTokenHash: (tokenHash: string): ItemKey => ({
+    [G3.pk]: `INVITETOKEN#${tokenHash}`,
+    [G3.sk]: 'INVITATION',
+  }),
+  /** Held while the hospital has a PENDING invitation for the e-mail (lower case): one pending invitation each. */
+  invitationEmailLock: (hospitalId: string, emailKey: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `INVLOCK#${emailKey}`,
+  }),
+
   dataset: (hospitalId: string, datasetId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `DS#${datasetId}`,

@@ -27,6 +27,8 @@ export class NotFoundError extends DomainError {
       | 'HOSPITAL_NOT_FOUND'
       | 'DEPARTMENT_NOT_FOUND'
       | 'TEAM_NOT_FOUND'
+      | 'INVITATION_NOT_FOUND'
+      | 'INVITATION_LINK_INVALID'
       | 'NOT_FOUND' = 'NOT_FOUND',
   ) {
     super(code);
@@ -37,6 +39,14 @@ export class AccessDeniedError extends DomainError {
   override name = 'AccessDeniedError';
   constructor() {
     super('ACCESS_DENIED');
+  }
+}
+
+/** The role needs a second factor and the sign-in showed none (docs/error-catalogue.md#auth-and-lookup). */
+export class MfaRequiredError extends DomainError {
+  override name = 'MfaRequiredError';
+  constructor() {
+    super('MFA_REQUIRED');
   }
 }
 
@@ -62,6 +72,29 @@ export class ValidationError extends DomainError {
 export class InvalidStateError extends DomainError {
   override name = 'InvalidStateError';
   constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' = 'INVALID_STATE') {
+    super(code);
+  }
+}
+
+/** An invitation link that can no longer be used, or an invitation that is no longer pending. */
+export class InvitationStateError extends DomainError {
+  override name = 'InvitationStateError';
+  constructor(
+    code:
+      | 'INVITATION_EXPIRED'
+      | 'INVITATION_CANCELLED'
+      | 'INVITATION_ALREADY_USED'
+      | 'INVITATION_DECLINED'
+      | 'INVITATION_NOT_PENDING',
+  ) {
+    super(code);
+  }
+}
+
+/** The e-mail address belongs to a user, or to a pending invitation of the hospital. */
+export class EmailTakenError extends DomainError {
+  override name = 'EmailTakenError';
+  constructor(code: 'EMAIL_ALREADY_REGISTERED' | 'EMAIL_ALREADY_INVITED') {
     super(code);
   }
 }

@@ -11,6 +11,7 @@ import {
   pipelineFunctionDeclarations,
   type FunctionDeclaration,
   type ResourceArns,
+  MAIL_EVENTS_DECLARATION,
 } from '#infra/function-declarations.ts';
 import { API_DOMAIN_ACCESS, GATEWAY_RESPONSES, routedDomains } from '#infra/stacks/api-stack.ts';
 import { gatewayErrorBody, GATEWAY_ERRORS } from '#shared/api/gateway-errors.ts';
@@ -247,7 +248,10 @@ describe('api stack', () => {
     const domains = routedDomains();
     expect(new Set(domains)).toEqual(new Set(routes.map((r) => r.domain)));
     expect(Object.keys(built.api.domainFunctions).sort()).toEqual([...domains].sort());
-    const functions = resources(api, 'AWS::Lambda::Function');
+    const all = resources(api, 'AWS::Lambda::Function');
+    // Besides the domain functions, the API stack holds the recorder of mail delivery events.
+    const functions = all.filter(([, fn]) => fn.Properties.Description !== MAIL_EVENTS_DECLARATION.description);
+    expect(all.length - functions.length).toBe(1);
     expect(functions).toHaveLength(domains.length);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({
@@ -377,6 +381,7 @@ function symbolOf(resource: unknown): string {
   if (text.includes('PseudonymSecret')) return 'pseudonymSecret';
   if (text.includes('UserPool')) return 'userPool';
   if (text.includes('DataKey')) return 'dataKey';
+  if (text.includes(':configuration-set/imaging-dev-mail')) return 'mailConfigurationSet';
   return `unknown:${text}`;
 }
 
@@ -387,6 +392,7 @@ const SYMBOLS: ResourceArns = {
   pseudonymSecret: 'pseudonymSecret',
   userPool: 'userPool',
   dataKey: 'dataKey',
+  mailConfigurationSet: 'mailConfigurationSet',
 };
 
 /** "action resource" pairs: statements compare the same however CDK merges them. */

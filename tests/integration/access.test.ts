@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { ROUTES, routeKey } from '#shared/api/routes.ts';
@@ -37,7 +38,7 @@ const TEAM = 'team-northside-neuroradiology';
 
 /** What the table needs from a server: call a route as someone, reach its data to plant fixtures. */
 type Backend = {
-  deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory' | 'organisation'>;
+  deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory' | 'organisation' | 'invitations'>;
   sub(email: string): string;
   uploadPart(objectKey: string, uploadId: string, bytes: Uint8Array): Promise<string>;
   call(
@@ -223,6 +224,43 @@ async function orgTeam(isActive = true): Promise<string> {
   });
   return id;
 }
+/** A pending invitation of our hospital (in TEAM) planted directly, with the token of its link. */
+async function invitation(): Promise<{ id: string; token: string }> {
+  const n = ++counter;
+  const id = `inv-${Date.now().toString(36)}-${n}`;
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date().toISOString();
+  const email = `invitee-${id}@northside.demo.local`;
+  await h.deps.invitations.create({
+    id,
+    hospitalId: HOSPITAL,
+    email,
+    emailKey: email,
+    fullName: 'Robin Invitee',
+    role: 'TEAM_MEMBER',
+    teamRole: 'MEMBER',
+    permissions: ['VIEW_DATASETS'],
+    departmentId: 'dept-northside-radiology',
+    departmentName: 'Radiology',
+    teamId: TEAM,
+    teamName: 'Neuroradiology',
+    specialization: null,
+    message: null,
+    status: 'PENDING',
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    createdAt: now,
+    updatedAt: now,
+    sentAt: now,
+    expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    expiresInDays: 7,
+    invitedByUserId: h.sub(ACTORS.HOSPITAL_ADMIN!),
+    invitedByName: 'Alex Morgan',
+    acceptedAt: null,
+    acceptedUserId: null,
+  });
+  return { id, token };
+}
+const freshEmail = () => `new-${Date.now().toString(36)}-${++counter}@invitee.test`;
 
 type Call = { method: string; path: string; body?: unknown; query?: Record<string, string> };
 type Case = { prepare: () => Promise<Call>; expect: Record<Actor, number> };
@@ -714,6 +752,93 @@ const EXPECTATIONS: Record<string, Case> = {
       query: { hospitalId: HOSPITAL },
     }),
     expect: userAdmins(200),
+  },
+  'GET /api/invitations': {
+    prepare: async () => ({ method: 'GET', path: '/api/invitations' }),
+    expect: hospitalAdmins(200),
+  },
+  'POST /api/invitations': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/invitations',
+      body: { fullName: 'Robin Invitee', email: freshEmail(), role: 'team_member' },
+    }),
+    expect: hospitalAdmins(201),
+  },
+  'POST /api/invitations/bulk': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/invitations/bulk',
+      body: {
+        mode: 'basic',
+        invitations: [{ fullName: 'Robin Invitee', email: freshEmail(), role: 'guest', department: '', team: '' }],
+      },
+    }),
+    expect: hospitalAdmins(201),
+  },
+  'POST /api/invitations/{invitationId}/resend': {
+    prepare: async () => ({ method: 'POST', path: `/api/invitations/${(await invitation()).id}/resend` }),
+    expect: hospitalAdmins(200),
+  },
+  'DELETE /api/invitations/{invitationId}': {
+    prepare: async () => ({ method: 'DELETE', path: `/api/invitations/${(await invitation()).id}` }),
+    expect: hospitalAdmins(200),
+  },
+  'GET /api/teams/{teamId}/invitations': {
+    prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}/invitations` }),
+    expect: teamLeads(200),
+  },
+  'POST /api/teams/{teamId}/invitations': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/teams/${TEAM}/invitations`,
+      body: { email: freshEmail(), role: 'MEMBER', permissions: ['VIEW_DATASETS'], expiresInDays: 7 },
+    }),
+    expect: teamLeads(201),
+  },
+  'POST /api/teams/{teamId}/invitations/{invitationId}/resend': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/teams/${TEAM}/invitations/${(await invitation()).id}/resend`,
+    }),
+    expect: teamLeads(200),
+  },
+  'DELETE /api/teams/{teamId}/invitations/{invitationId}': {
+    prepare: async () => ({
+      method: 'DELETE',
+      path: `/api/teams/${TEAM}/invitations/${(await invitation()).id}`,
+    }),
+    expect: teamLeads(200),
+  },
+  // The invitee's routes are public: the link's token is the key, whoever (if anyone) is signed in.
+  'GET /api/invitations/preview': {
+    prepare: async () => ({
+      method: 'GET',
+      path: '/api/invitations/preview',
+      query: { token: (await invitation()).token },
+    }),
+    expect: everyone(200, 200),
+  },
+  'POST /api/invitations/accept': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/invitations/accept',
+      body: {
+        token: (await invitation()).token,
+        firstName: 'Robin',
+        lastName: 'Invitee',
+        password: 'Joining-Pass-2026!',
+      },
+    }),
+    expect: everyone(200, 200),
+  },
+  'POST /api/invitations/decline': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/invitations/decline',
+      body: { token: (await invitation()).token },
+    }),
+    expect: everyone(200, 200),
   },
 };
 

@@ -32,6 +32,11 @@ import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
 import { createDirectory } from '#functions/adapters/dynamo/directory.ts';
 import { createOrganisationStore } from '#functions/adapters/dynamo/organisation.ts';
+import {
+  createInvitationDirectory,
+  createInvitationRepository,
+} from '#functions/adapters/dynamo/invitations-repository.ts';
+import type { MailMessage } from '#shared/domain/invitations/ports.ts';
 import { createPolicyRepository } from '#functions/adapters/dynamo/policies-repository.ts';
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
 import { createSettingsStore } from '#functions/adapters/dynamo/settings-store.ts';
@@ -162,6 +167,8 @@ export function createMemoryObjectStore(): ObjectStore & {
 
 export type Harness = {
   deps: ServerDeps;
+  /** What the harness's mail stand-in received, newest last. */
+  mailbox: MailMessage[];
   table: Table;
   objects: ReturnType<typeof createMemoryObjectStore>;
   started: { hospitalId: string; datasetId: string; runId: string }[];
@@ -197,6 +204,7 @@ const HANDLERS: Record<
   audit: () => import('#functions/audit/handler.ts'),
   reports: () => import('#functions/reports/handler.ts'),
   notifications: () => import('#functions/notifications/handler.ts'),
+  invitations: () => import('#functions/invitations/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -249,6 +257,7 @@ export async function startHarness(): Promise<Harness> {
   const objects = createMemoryObjectStore();
   const started: Harness['started'] = [];
   const identityCalls: string[] = [];
+  const mailbox: MailMessage[] = [];
   const real = await createAwsDeps(readEnv(env));
   // Repositories on the harness's own client, so tests can watch what DynamoDB returns.
   const deps: ServerDeps = {
@@ -263,6 +272,8 @@ export async function startHarness(): Promise<Harness> {
       disable: async (username) => void identityCalls.push(`disable ${username}`),
       enable: async (username) => void identityCalls.push(`enable ${username}`),
       signOut: async (username) => void identityCalls.push(`signOut ${username}`),
+      // No user pool in process: the identity's sub is derived from the e-mail, as the demo users' are.
+      createMember: async (input) => subOf(input.email),
     },
     policies: createPolicyRepository(table),
     settings: createSettingsStore(table),
@@ -286,6 +297,14 @@ export async function startHarness(): Promise<Harness> {
           () => ['table'],
         ),
     },
+    invitations: createInvitationRepository(table),
+    invitationDirectory: createInvitationDirectory(table),
+    mailer: {
+      send: async (message) => {
+        mailbox.push(message);
+      },
+    },
+    siteOrigin: env.SITE_ORIGIN,
   };
   setDeps(deps);
   await seedDemoTenants({ ensureIdentity: async (u) => subOf(u.email), password: 'unused', table });
@@ -297,6 +316,7 @@ export async function startHarness(): Promise<Harness> {
   };
   return {
     deps,
+    mailbox,
     table,
     objects,
     started,

@@ -141,7 +141,7 @@ describe('the local twin, closed to web pages and other hosts', () => {
     expect(escaped(join(twin.dataDir, 's3'))).toEqual([]);
   });
 
-  it('keeps the password reset from web pages, and voids a code after 5 wrong guesses', async () => {
+  it('keeps the password reset from other pages, mails the code to /_mail, and voids it after 5 wrong guesses', async () => {
     const endpoint = String(twin.stack.config.userPoolEndpoint);
     const ClientId = twin.stack.config.userPoolClientId;
     const cognito = (operation: string, body: unknown, origin?: string) =>
@@ -158,7 +158,7 @@ describe('the local twin, closed to web pages and other hosts', () => {
       const fromPage = await cognito(
         operation,
         { ClientId, Username: USER, ConfirmationCode: '000000', Password: 'Taken-Over-1!' },
-        twin.stack.url,
+        'http://evil.example',
       );
       expect([operation, fromPage.status]).toEqual([operation, 403]);
     }
@@ -166,6 +166,10 @@ describe('the local twin, closed to web pages and other hosts', () => {
     expect((await cognito('ForgotPassword', { ClientId, Username: USER })).status).toBe(200);
     const code = issuedCode(twin.dataDir, String(twin.stack.config.userPoolId), USER);
     expect(code).toMatch(/^\d{6}$/);
+    const mail = (await (await fetch(`${twin.stack.url}/_mail/messages.json`)).json()) as {
+      items: { to: string; text: string; tag: string }[];
+    };
+    expect(mail.items.find((m) => m.tag === 'password-reset' && m.to === USER)?.text).toContain(code);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     for (let attempt = 1; attempt <= 5; attempt++) {
       const guess = await cognito('ConfirmForgotPassword', {

@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
 import { ChakraProvider } from '@chakra-ui/react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { system } from '#web/components/ui/provider.tsx';
+import { ssoProviderFor } from '#web/config/runtime-config.ts';
 import { LoginForm } from '#web/features/auth/components/login-form.tsx';
 import { loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';
 
@@ -14,10 +16,16 @@ const DEMO = [
   { email: 'guest@northside.demo.local', role: 'GUEST' as const },
 ];
 
-function renderForm(onSubmit = vi.fn(async () => {}), demoAccounts = DEMO) {
+function renderForm(
+  onSubmit = vi.fn(async () => {}),
+  demoAccounts = DEMO,
+  sso?: { ssoProviderFor: (email: string) => string | undefined; onSso: (provider: string) => Promise<void> },
+) {
   render(
     <ChakraProvider value={system}>
-      <LoginForm onSubmit={onSubmit} demoAccounts={demoAccounts} />
+      <MemoryRouter>
+        <LoginForm onSubmit={onSubmit} demoAccounts={demoAccounts} {...sso} />
+      </MemoryRouter>
     </ChakraProvider>,
   );
   return onSubmit;
@@ -26,6 +34,27 @@ function renderForm(onSubmit = vi.fn(async () => {}), demoAccounts = DEMO) {
 afterEach(cleanup);
 
 describe('login form', () => {
+  it('sends an e-mail of a single sign-on hospital to its provider, without a password', async () => {
+    const config = {
+      sso: { domain: 'auth.example', providers: [{ domain: 'northside.org', provider: 'oidc-hosp-northside' }] },
+    };
+    const onSso = vi.fn(async () => {});
+    const onSubmit = renderForm(undefined, [], { ssoProviderFor: (email) => ssoProviderFor(config, email), onSso });
+    fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'robin@Northside.org' } });
+    expect(document.querySelector('input[name="password"]')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Continue with single sign-on' }));
+    await waitFor(() => expect(onSso).toHaveBeenCalledWith('oidc-hosp-northside'));
+    expect(onSubmit).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'robin@elsewhere.org' } });
+    expect(document.querySelector('input[name="password"]')).not.toBeNull();
+    expect(ssoProviderFor({}, 'robin@northside.org')).toBeUndefined();
+  });
+
+  it('links "Forgot password?" to the reset page', () => {
+    renderForm();
+    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/forgot-password');
+  });
+
   it('shows the validation messages and does not submit', async () => {
     // Prepare
     const onSubmit = renderForm();

@@ -1,12 +1,18 @@
 import {
   AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
+  AdminGetUserCommand,
   AdminRemoveUserFromGroupCommand,
+  AdminSetUserPasswordCommand,
+  AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
+import { ValidationError } from '#shared/domain/errors.ts';
+import type { IdentityAdmin as MemberIdentity } from '#shared/domain/invitations/ports.ts';
 import type { IdentityAdmin } from '#shared/domain/organisation/ports.ts';
 
 /**
@@ -14,13 +20,16 @@ import type { IdentityAdmin } from '#shared/domain/organisation/ports.ts';
  * name; disabling an identity stops its sign-in; a global sign-out revokes its refresh tokens. The local twin's
  * Cognito stand-in has no global sign-out: there (`localStandIn`) an unsupported call is skipped, which
  * docs/local-twin.md notes; the API refuses the old token anyway, since its group no longer matches the user item.
+ * Accepting an invitation (docs/domain.md#accepting-an-invitation) creates the identity: AdminCreateUser with the
+ * hospital and team attributes and no Cognito e-mail (ours went out already), AdminSetUserPassword permanent, then
+ * AdminAddUserToGroup with the role. An existing identity of the e-mail (a new hospital's first admin) is updated.
  */
 export function createIdentityAdmin(options: {
   userPoolId: () => string;
   region: string;
   endpoint?: string;
   client?: CognitoIdentityProviderClient;
-}): IdentityAdmin {
+}): IdentityAdmin & MemberIdentity {
   const local = Boolean(options.endpoint);
   const client =
     options.client ??
@@ -43,6 +52,56 @@ export function createIdentityAdmin(options: {
     }
   };
   return {
+    async createMember(input) {
+      const { UserPoolId } = pool();
+      const attributes = [
+        { Name: 'email', Value: input.email },
+        { Name: 'email_verified', Value: 'true' },
+        { Name: 'given_name', Value: input.firstName },
+        { Name: 'family_name', Value: input.lastName },
+        { Name: 'custom:hospitalId', Value: input.hospitalId },
+        ...(input.teamId ? [{ Name: 'custom:teamId', Value: input.teamId }] : []),
+      ];
+      let username = input.email;
+      let sub: string | undefined;
+      try {
+        const created = await client.send(
+          new AdminCreateUserCommand({
+            UserPoolId,
+            Username: input.email,
+            UserAttributes: attributes,
+            MessageAction: 'SUPPRESS',
+          }),
+        );
+        username = created.User?.Username ?? input.email;
+        sub = created.User?.Attributes?.find((a) => a.Name === 'sub')?.Value;
+      } catch (error) {
+        if (!(error instanceof Error && error.name === 'UsernameExistsException')) throw error;
+        await client.send(
+          new AdminUpdateUserAttributesCommand({ UserPoolId, Username: username, UserAttributes: attributes }),
+        );
+      }
+      try {
+        await client.send(
+          new AdminSetUserPasswordCommand({
+            UserPoolId,
+            Username: username,
+            Password: input.password,
+            Permanent: true,
+          }),
+        );
+      } catch (error) {
+        if (error instanceof Error && error.name === 'InvalidPasswordException')
+          throw new ValidationError('VALIDATION_FAILED', {}, [{ path: 'password', message: error.message }]);
+        throw error;
+      }
+      await client.send(new AdminAddUserToGroupCommand({ UserPoolId, Username: username, GroupName: input.role }));
+      if (!sub) {
+        const user = await client.send(new AdminGetUserCommand({ UserPoolId, Username: username }));
+        sub = user.UserAttributes?.find((a) => a.Name === 'sub')?.Value ?? user.Username;
+      }
+      return sub!;
+    },
     async changeGroup(username, from, to) {
       await send(() =>
         client.send(new AdminRemoveUserFromGroupCommand({ ...pool(), Username: username, GroupName: from })),

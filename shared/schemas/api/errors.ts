@@ -16,6 +16,11 @@ export const ERROR_CATALOGUE = {
   NOT_FOUND: { status: 404, message: 'Not found' },
   ENDPOINT_NOT_IMPLEMENTED: { status: 404, message: 'Endpoint not implemented' },
   ACCESS_DENIED: { status: 403, message: "You don't have permission to perform this action." },
+  /** A role that must sign in with a second factor (prod: hospital admins and team leads) signed in without one. */
+  MFA_REQUIRED: {
+    status: 403,
+    message: 'Two-factor authentication is required for your role. Set it up, then sign in again.',
+  },
   VALIDATION_FAILED: { status: 400, message: 'Invalid input' },
   INVALID_STATE: { status: 409, message: 'The dataset is not in a state that allows this action.' },
   CONFLICT: { status: 409, message: 'The resource was changed by someone else. Reload and try again.' },
@@ -67,6 +72,20 @@ export const ERROR_CATALOGUE = {
   },
   /** An avatar over the limit (docs/domain.md#settings) (2MB, JPG, GIF, PNG). */
   AVATAR_INVALID: { status: 400, message: 'Avatar must be a JPG, GIF or PNG image of at most 2MB.' },
+  /** Invitations (docs/error-catalogue.md#invitations). */
+  INVITATION_NOT_FOUND: { status: 404, message: 'Invitation not found' },
+  INVITATION_LINK_INVALID: { status: 404, message: 'This invitation link is not valid.' },
+  INVITATION_EXPIRED: {
+    status: 410,
+    message: 'This invitation has expired. Ask your administrator to send a new one.',
+  },
+  INVITATION_CANCELLED: { status: 410, message: 'This invitation has been cancelled.' },
+  INVITATION_ALREADY_USED: { status: 410, message: 'This invitation has already been used.' },
+  INVITATION_DECLINED: { status: 410, message: 'This invitation was declined.' },
+  INVITATION_NOT_PENDING: { status: 409, message: 'Only pending invitations can be resent or cancelled.' },
+  EMAIL_ALREADY_REGISTERED: { status: 409, message: 'A user with this email address already exists.' },
+  EMAIL_ALREADY_INVITED: { status: 409, message: 'This email address already has a pending invitation.' },
+  EMAIL_NOT_SENT: { status: 502, message: 'The invitation e-mail could not be sent. Please try again later.' },
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },

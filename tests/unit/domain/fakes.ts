@@ -18,13 +18,15 @@ import type {
   PageTokens,
   SeriesRecord,
 } from '#shared/domain/datasets/ports.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import { ConflictError, EmailTakenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
+import type { InvitationDeps } from '#shared/domain/invitations/deps.ts';
+import type { InvitationRecord, InvitationRepository, MailMessage } from '#shared/domain/invitations/ports.ts';
 import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
 import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
 import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-log.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 
 /** In-memory ports with the same contracts as the DynamoDB adapters (conditional status writes included). */
@@ -539,4 +541,141 @@ export function fakeDirectory(users: UserRecord[] = []): Directory {
     putUser: async () => {},
     recordLogin: async () => {},
   };
+}
+
+/**
+ * The invitation core's ports in memory (same contracts as the DynamoDB adapter: one pending invitation per e-mail
+ * per hospital, conditional status moves, pending counters), a mailbox, a user pool and a settable clock.
+ */
+export function fakeInvitationWorld() {
+  const invitations = new Map<string, InvitationRecord>();
+  const locks = new Map<string, string>();
+  const counters = new Map<string, number>();
+  const users = new Map<string, UserRecord>();
+  const mailbox: MailMessage[] = [];
+  const identities = new Map<string, { sub: string; password: string; group: string; hospitalId: string }>();
+  const audit = fakeAudit();
+  const state = { now: '2026-03-01T09:00:00.000Z', mailFails: false, n: 0, t: 0 };
+  const hospitals: HospitalRecord[] = [
+    { id: 'h1', slug: 'h1', name: 'Northside General', createdAt: state.now, updatedAt: state.now },
+    { id: 'h2', slug: 'h2', name: 'Lakeview Medical Center', createdAt: state.now, updatedAt: state.now },
+  ];
+  const departments: DepartmentRecord[] = [
+    { id: 'd1', hospitalId: 'h1', name: 'Radiology', description: '', createdAt: state.now },
+    { id: 'd2', hospitalId: 'h1', name: 'Neurology', description: '', createdAt: state.now },
+  ];
+  const teams: (TeamRecord & { isActive?: boolean })[] = [
+    { id: 't1', hospitalId: 'h1', name: 'Neuroradiology', departmentId: 'd1', description: '', createdAt: state.now },
+    { id: 't2', hospitalId: 'h1', name: 'Stroke Imaging', departmentId: 'd2', description: '', createdAt: state.now },
+    { id: 't9', hospitalId: 'h2', name: 'Other', departmentId: 'd9', description: '', createdAt: state.now },
+  ];
+  const k = (h: string, id: string) => `${h}/${id}`;
+  const bump = (inv: InvitationRecord, d: number) => {
+    counters.set(`H#${inv.hospitalId}`, (counters.get(`H#${inv.hospitalId}`) ?? 0) + d);
+    if (inv.teamId) counters.set(`T#${inv.teamId}`, (counters.get(`T#${inv.teamId}`) ?? 0) + d);
+  };
+  const repo: InvitationRepository = {
+    async create(inv) {
+      const lock = k(inv.hospitalId, inv.emailKey);
+      if (locks.has(lock)) throw new EmailTakenError('EMAIL_ALREADY_INVITED');
+      locks.set(lock, inv.id);
+      invitations.set(k(inv.hospitalId, inv.id), { ...inv });
+      bump(inv, 1);
+    },
+    async get(h, id) {
+      return invitations.get(k(h, id));
+    },
+    async findByTokenHash(hash) {
+      return [...invitations.values()].find((i) => i.tokenHash === hash);
+    },
+    async pendingIdForEmail(h, emailKey) {
+      return locks.get(k(h, emailKey));
+    },
+    async listForHospital(h) {
+      return [...invitations.values()].filter((i) => i.hospitalId === h);
+    },
+    async updatePending(h, id, fields) {
+      const current = invitations.get(k(h, id));
+      if (!current || current.status !== 'PENDING') throw new ConflictError();
+      const next = { ...current, ...fields };
+      invitations.set(k(h, id), next);
+      return next;
+    },
+    async setDelivery(h, id, delivery) {
+      const current = invitations.get(k(h, id));
+      if (!current) return false;
+      invitations.set(k(h, id), { ...current, delivery });
+      return true;
+    },
+    async leavePending(inv, status, fields) {
+      const current = invitations.get(k(inv.hospitalId, inv.id));
+      if (!current || current.status !== 'PENDING') throw new ConflictError();
+      const next = { ...current, ...fields, status };
+      invitations.set(k(inv.hospitalId, inv.id), next);
+      if (locks.get(k(inv.hospitalId, inv.emailKey)) === inv.id) locks.delete(k(inv.hospitalId, inv.emailKey));
+      bump(inv, -1);
+      return next;
+    },
+  };
+  const directory: Directory = {
+    getUser: async (h, id) => {
+      const u = users.get(id);
+      return u?.hospitalId === h ? u : undefined;
+    },
+    getHospital: async (h) => hospitals.find((x) => x.id === h),
+    getTeam: async (h, id) => teams.find((t) => t.hospitalId === h && t.id === id),
+    listAllUsers: async (h) => [...users.values()].filter((u) => u.hospitalId === h),
+    putHospital: async () => {},
+    putDepartment: async () => {},
+    putTeam: async () => {},
+    putUser: async (u) => {
+      users.set(u.id, u);
+    },
+    recordLogin: async () => {},
+  };
+  const deps: InvitationDeps = {
+    invitations: repo,
+    invitationDirectory: {
+      findUserByEmail: async (email) => [...users.values()].find((u) => u.email.toLowerCase() === email.toLowerCase()),
+      listDepartments: async (h) => departments.filter((d) => d.hospitalId === h),
+      listTeams: async (h) => teams.filter((t) => t.hospitalId === h),
+      deleteUser: async (_h, id) => {
+        users.delete(id);
+      },
+    },
+    directory,
+    mailer: {
+      async send(message) {
+        if (state.mailFails) throw new Error('mail down');
+        mailbox.push(message);
+      },
+    },
+    identity: {
+      async createMember(input) {
+        const existing = identities.get(input.email.toLowerCase());
+        const sub = existing?.sub ?? `sub-${identities.size + 1}`;
+        identities.set(input.email.toLowerCase(), {
+          sub,
+          password: input.password,
+          group: input.role,
+          hospitalId: input.hospitalId,
+        });
+        return sub;
+      },
+    },
+    tokens: {
+      newToken: () => `tok${String(++state.t).padStart(40, '0')}`,
+      hash: (token) => `hash:${token}`,
+    },
+    audit,
+    clock: { now: () => state.now },
+    ids: { newId: () => `inv-${++state.n}` },
+    siteOrigin: 'https://site.test',
+  };
+  /** The token in the newest e-mail to this address. */
+  const tokenFor = (email: string) => {
+    const message = mailbox.filter((m) => m.to === email).at(-1);
+    return message ? decodeURIComponent(/token=([^\s"&<]+)/.exec(message.text)![1]!) : undefined;
+  };
+  return { deps, state, invitations, locks, counters, users, mailbox, identities, audit, teams, tokenFor };
 }

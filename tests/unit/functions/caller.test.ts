@@ -74,7 +74,8 @@ async function statusOf(claims: Record<string, string>, record: UserRecord, p = 
     await resolveCaller(eventWith(claims), ME, directoryOf(record), p);
     return 200;
   } catch (error) {
-    return (error as { code?: string }).code === 'ACCESS_DENIED' ? 403 : 401;
+    const code = (error as { code?: string }).code;
+    return code === 'ACCESS_DENIED' || code === 'MFA_REQUIRED' ? 403 : 401;
   }
 }
 
@@ -113,6 +114,13 @@ describe('resolveCaller: MFA for hospital admins and team leads in prod', () => 
       expect(await statusOf(idToken(role, { mfa: 'totp' }), user(role), prodPolicy), role).toBe(200);
       expect(await statusOf(idToken(role, { mfa: 'idp' }), user(role), prodPolicy), role).toBe(200);
       expect(await statusOf(idToken(role, { mfa: 'none' }), user(role), prodPolicy), role).toBe(403);
+      const refused = await resolveCaller(
+        eventWith(idToken(role, { mfa: 'none' })),
+        ME,
+        directoryOf(user(role)),
+        prodPolicy,
+      ).catch((error: { code?: string }) => error.code);
+      expect(refused, role).toBe('MFA_REQUIRED');
     }
   });
 

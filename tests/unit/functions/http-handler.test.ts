@@ -79,8 +79,14 @@ beforeAll(() => {
   });
   resetEnvCache();
   const p = ports();
+  // The routes under test never reach the invitation ports.
+  const unusedInvitationPorts = {} as Pick<
+    ServerDeps,
+    'invitations' | 'invitationDirectory' | 'mailer' | 'identity' | 'tokens' | 'siteOrigin'
+  >;
   deps = {
     ...p,
+    ...unusedInvitationPorts,
     directory: {
       getUser: async (h, id) => (h === 'h1' && id === lead.id ? lead : undefined),
       getHospital: async (h) =>

@@ -60,10 +60,14 @@ describe("the twin's gate in front of its stand-ins", () => {
     }
   });
 
-  it('keeps the password reset to this machine: its codes are never delivered anywhere else', () => {
+  it("keeps the password reset to the twin's own site on this machine: its codes go to the local mail page", () => {
+    const site = new Set(['http://127.0.0.1:3000', 'http://localhost:3000']);
     for (const operation of ['ForgotPassword', 'ConfirmForgotPassword']) {
       const target = `AWSCognitoIdentityProviderService.${operation}`;
-      expect(cognitoRequestAllowed(target, lan)).toBe(false);
+      expect(cognitoRequestAllowed(target, lan, site)).toBe(false);
+      expect(cognitoRequestAllowed(target, { ...lan, origin: 'http://127.0.0.1:3000' }, site)).toBe(false);
+      expect(cognitoRequestAllowed(target, { ...local, origin: 'http://127.0.0.1:3000' }, site)).toBe(true);
+      expect(cognitoRequestAllowed(target, { ...local, origin: 'http://evil.example' }, site)).toBe(false);
       expect(cognitoRequestAllowed(target, { ...local, origin: 'http://127.0.0.1:3000' })).toBe(false);
       expect(cognitoRequestAllowed(target, local)).toBe(true);
     }

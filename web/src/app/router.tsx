@@ -43,6 +43,20 @@ function createAppRouter() {
           ),
         },
         {
+          path: paths.forgotPassword.path,
+          lazy: lazyPage(
+            () => import('./routes/auth/forgot-password.tsx'),
+            (m) => m.ForgotPasswordRoute,
+          ),
+        },
+        {
+          path: paths.acceptInvitation.path,
+          lazy: lazyPage(
+            () => import('./routes/invitations/accept.tsx'),
+            (m) => m.AcceptInvitationRoute,
+          ),
+        },
+        {
           element: <ProtectedLayout />,
           children: [
             {
@@ -72,6 +86,13 @@ function createAppRouter() {
                     <m.HospitalSettingsRoute />
                   </RequireRole>
                 ),
+              ),
+            },
+            {
+              path: paths.accountSecurity.path,
+              lazy: lazyPage(
+                () => import('./routes/account/security.tsx'),
+                (m) => m.AccountSecurityRoute,
               ),
             },
             {

@@ -6,6 +6,8 @@ export const paths = {
     path: '/login',
     getHref: (redirectTo?: string) => (redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login'),
   },
+  forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+  accountSecurity: { path: '/account/security', getHref: () => '/account/security' },
   dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
   hospitals: { path: '/hospitals', getHref: () => '/hospitals' },
   datasets: { path: '/datasets', getHref: () => '/datasets' },
@@ -18,5 +20,11 @@ export const paths = {
   settings: { path: '/settings', getHref: () => '/settings' },
   hospitalAdmin: { path: '/hospital-admin', getHref: () => '/hospital-admin' },
   hospitalSettings: { path: '/hospital-admin/settings', getHref: () => '/hospital-admin/settings' },
+  hospitalAdminInvitations: { path: '/hospital-admin/invitations', getHref: () => '/hospital-admin/invitations' },
+  /** Public: the invitee's link (docs/screens.md#accept-invitation). */
+  acceptInvitation: {
+    path: '/invitations/accept',
+    getHref: (token: string) => `/invitations/accept?token=${encodeURIComponent(token)}`,
+  },
   visualizer: { path: '/visualizer/:datasetId', getHref: (id: string) => `/visualizer/${encodeURIComponent(id)}` },
 } as const;

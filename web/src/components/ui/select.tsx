@@ -33,6 +33,9 @@ export function Select({
         id={id}
         name={name}
         aria-label={rest['aria-label']}
+        // The native control itself is disabled too (the root only styles it), so keyboards and screen readers skip
+        // it; Chakra's field props leave `disabled` out, hence the spread.
+        {...{ disabled }}
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
       >

@@ -8,19 +8,25 @@ import {
   HStack,
   IconButton,
   Input,
+  Link as ChakraLink,
   Stack,
   Text,
   Wrap,
 } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { LuEye, LuEyeOff } from 'react-icons/lu';
 import type { Role } from '#shared/auth/roles.ts';
+import { paths } from '#web/config/paths.ts';
 import { LoginFormSchema, loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';
 
 type Props = {
   onSubmit(values: { email: string; password: string; rememberMe: boolean }): Promise<void>;
   /** Local twin only: seeded accounts whose e-mail a button fills in. Never a password. */
   demoAccounts: readonly { email: string; role: Role }[];
+  /** Single sign-on: the provider of the typed e-mail's hospital, if it signs in that way, and how to go there. */
+  ssoProviderFor?: (email: string) => string | undefined;
+  onSso?: (provider: string) => Promise<void>;
 };
 
 /** The four demo buttons and their labels (docs/screens.md#login-page). */
@@ -32,7 +38,7 @@ const DEMO_BUTTONS: Partial<Record<Role, string>> = {
 };
 const DEMO_BUTTON_ROLES = Object.keys(DEMO_BUTTONS) as Role[];
 
-export function LoginForm({ onSubmit, demoAccounts }: Props) {
+export function LoginForm({ onSubmit, demoAccounts, ssoProviderFor, onSso }: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   // Off unless asked for: on a shared ward computer the next person must not find the session open.
@@ -42,8 +48,21 @@ export function LoginForm({ onSubmit, demoAccounts }: Props) {
   const [serverError, setServerError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
+  const ssoProvider = onSso ? ssoProviderFor?.(email) : undefined;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (ssoProvider && onSso) {
+      setBusy(true);
+      setServerError(undefined);
+      try {
+        await onSso(ssoProvider);
+      } catch (error) {
+        setServerError(loginErrorMessage(error));
+        setBusy(false);
+      }
+      return;
+    }
     const parsed = LoginFormSchema.safeParse({ email: email.trim(), password, rememberMe });
     if (!parsed.success) {
       const errors: { email?: string; password?: string } = {};
@@ -88,38 +107,46 @@ export function LoginForm({ onSubmit, demoAccounts }: Props) {
           />
           <Field.ErrorText>{fieldErrors.email}</Field.ErrorText>
         </Field.Root>
-        <Field.Root invalid={!!fieldErrors.password} required>
-          <Field.Label>Password</Field.Label>
-          <Group attached w="full">
-            <Input
-              name="password"
-              type={showPassword ? 'text' : 'password'}
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <IconButton
-              aria-label={showPassword ? 'Hide password' : 'Show password'}
-              variant="outline"
-              onClick={() => setShowPassword((s) => !s)}
-            >
-              {showPassword ? <LuEyeOff /> : <LuEye />}
-            </IconButton>
-          </Group>
-          <Field.ErrorText>{fieldErrors.password}</Field.ErrorText>
-        </Field.Root>
-        <HStack justify="space-between">
-          <Checkbox.Root checked={rememberMe} onCheckedChange={(e) => setRememberMe(e.checked === true)}>
-            <Checkbox.HiddenInput name="rememberMe" />
-            <Checkbox.Control />
-            <Checkbox.Label>Remember me</Checkbox.Label>
-          </Checkbox.Root>
-          <Text fontSize="sm" color="fg.muted" title="Ask your hospital administrator to reset your password">
-            Forgot password?
+        {ssoProvider ? (
+          <Text fontSize="sm" color="fg.muted" data-testid="sso-note">
+            Your hospital signs you in with single sign-on: you will continue at its sign-in page.
           </Text>
-        </HStack>
+        ) : (
+          <>
+            <Field.Root invalid={!!fieldErrors.password} required>
+              <Field.Label>Password</Field.Label>
+              <Group attached w="full">
+                <Input
+                  name="password"
+                  type={showPassword ? 'text' : 'password'}
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+                <IconButton
+                  aria-label={showPassword ? 'Hide password' : 'Show password'}
+                  variant="outline"
+                  onClick={() => setShowPassword((s) => !s)}
+                >
+                  {showPassword ? <LuEyeOff /> : <LuEye />}
+                </IconButton>
+              </Group>
+              <Field.ErrorText>{fieldErrors.password}</Field.ErrorText>
+            </Field.Root>
+            <HStack justify="space-between">
+              <Checkbox.Root checked={rememberMe} onCheckedChange={(e) => setRememberMe(e.checked === true)}>
+                <Checkbox.HiddenInput name="rememberMe" />
+                <Checkbox.Control />
+                <Checkbox.Label>Remember me</Checkbox.Label>
+              </Checkbox.Root>
+              <ChakraLink asChild fontSize="sm">
+                <Link to={paths.forgotPassword.getHref()}>Forgot password?</Link>
+              </ChakraLink>
+            </HStack>
+          </>
+        )}
         <Button type="submit" loading={busy} loadingText="Signing in..." disabled={busy}>
-          Sign In
+          {ssoProvider ? 'Continue with single sign-on' : 'Sign In'}
         </Button>
         {buttons.length > 0 && (
           <Box borderWidth="1px" rounded="md" p="3" data-testid="demo-accounts">

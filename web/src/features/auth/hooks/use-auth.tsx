@@ -1,8 +1,14 @@
+import { Hub } from 'aws-amplify/utils';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { configureApiClient } from '#web/lib/api-client.ts';
 import { getMe } from '#web/features/auth/api/get-me.ts';
 import type { MeResponse } from '#web/features/auth/api/me-schema.ts';
-import { getIdToken, signInWithPassword, signOutEverywhere } from '#web/features/auth/api/cognito-session.ts';
+import {
+  confirmTotpSignIn,
+  getIdToken,
+  signInWithPassword,
+  signOutEverywhere,
+} from '#web/features/auth/api/cognito-session.ts';
 import { ApiRequestError } from '#shared/client/api-error.ts';
 import { logout as recordLogout } from '#web/features/auth/api/logout.ts';
 
@@ -12,8 +18,12 @@ type AuthState =
   | { status: 'signed-in'; me: MeResponse };
 
 type AuthContextValue = AuthState & {
+  /** Throws TotpRequiredError when the account has two-factor on: then confirmTotp(code) finishes the sign-in. */
   login(input: { email: string; password: string; rememberMe: boolean }): Promise<MeResponse>;
+  confirmTotp(code: string): Promise<MeResponse>;
   logout(): Promise<void>;
+  /** Ends the Cognito session without an API call (after enrolling a required second factor). */
+  discardSession(): Promise<void>;
   isHospitalAdmin: boolean;
   isTeamLead: boolean;
   isSuperAdmin: boolean;
@@ -44,22 +54,52 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (!cancelled) clear();
       }
     })();
+    // Back from a single sign-on: Amplify has exchanged the hosted login's code; load the user record.
+    const stopListening = Hub.listen('auth', ({ payload }) => {
+      if (payload.event !== 'signInWithRedirect') return;
+      getMe()
+        .then((me) => !cancelled && setState({ status: 'signed-in', me }))
+        .catch(async () => {
+          await signOutEverywhere();
+          if (!cancelled) clear();
+        });
+    });
     return () => {
       cancelled = true;
+      stopListening();
     };
   }, [clear]);
 
-  const login = useCallback(async (input: { email: string; password: string; rememberMe: boolean }) => {
-    await signInWithPassword(input.email, input.password, input.rememberMe);
+  const loadMe = useCallback(async () => {
     try {
       const me = await getMe();
       setState({ status: 'signed-in', me });
       return me;
     } catch (error) {
+      // A role that needs a second factor keeps its Cognito session just long enough to enrol one
+      // (docs/screens.md#two-factor-authentication); anything else ends the session.
+      if (error instanceof ApiRequestError && error.code === 'MFA_REQUIRED') throw error;
       await signOutEverywhere();
       throw error instanceof ApiRequestError ? error : new Error('Login failed');
     }
   }, []);
+
+  const confirmTotp = useCallback(
+    async (code: string) => {
+      await confirmTotpSignIn(code);
+      return loadMe();
+    },
+    [loadMe],
+  );
+
+  const login = useCallback(
+    async (input: { email: string; password: string; rememberMe: boolean }) => {
+      // A TotpRequiredError goes up as it is: the login page asks for the code, then calls confirmTotp.
+      await signInWithPassword(input.email, input.password, input.rememberMe);
+      return loadMe();
+    },
+    [loadMe],
+  );
 
   const logout = useCallback(async () => {
     await recordLogout().catch(() => undefined);
@@ -72,12 +112,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return {
       ...state,
       login,
+      confirmTotp,
       logout,
+      discardSession: signOutEverywhere,
       isHospitalAdmin: role === 'HOSPITAL_ADMIN',
       isTeamLead: role === 'TEAM_LEAD',
       isSuperAdmin: role === 'SUPER_ADMIN',
     };
-  }, [state, login, logout]);
+  }, [state, login, confirmTotp, logout]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

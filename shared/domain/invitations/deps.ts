@@ -1,0 +1,24 @@
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { IdentityAdmin, InvitationDirectory, InvitationRepository, Mailer, TokenMint } from './ports.ts';
+
+/** The ports the invitation core uses. */
+export type InvitationDeps = {
+  invitations: InvitationRepository;
+  invitationDirectory: InvitationDirectory;
+  directory: Directory;
+  mailer: Mailer;
+  identity: IdentityAdmin;
+  tokens: TokenMint;
+  audit: AuditLog;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Origin of the site, where the invitee's link opens (docs/screens.md#accept-invitation). */
+  siteOrigin: string;
+};
+
+export const ACCEPT_PATH = '/invitations/accept';
+
+export function acceptLink(siteOrigin: string, token: string): string {
+  return `${siteOrigin.replace(/\/+$/, '')}${ACCEPT_PATH}?token=${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,122 @@
+import type { Caller } from '#shared/domain/access/caller.ts';
+import {
+  AccessDeniedError,
+  ConflictError,
+  DomainError,
+  InvitationStateError,
+  NotFoundError,
+} from '#shared/domain/errors.ts';
+import type { Invitation, InvitationList } from '#shared/schemas/api/invitations.ts';
+import type { InvitationDeps } from './deps.ts';
+import type { InvitationRecord } from './ports.ts';
+import { deliver, manageableTeam } from './send-invitation.ts';
+import { countInvitations, expiryFrom, toInvitation } from './view.ts';
+
+const nameOf = (caller: Caller) => `${caller.firstName} ${caller.lastName}`.trim() || caller.email;
+
+function listOf(records: InvitationRecord[], now: string): InvitationList {
+  const items = records
+    .map((r) => toInvitation(r, now))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  return { items, counts: countInvitations(items) };
+}
+
+/** The Invitation Center's Pending tab: every invitation of the hospital, newest first, with counts. */
+export async function listHospitalInvitations(caller: Caller, deps: InvitationDeps): Promise<InvitationList> {
+  if (caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
+  return listOf(await deps.invitations.listForHospital(caller.hospitalId), deps.clock.now());
+}
+
+/** The team page's Invitations tab. */
+export async function listTeamInvitations(
+  teamId: string,
+  caller: Caller,
+  deps: InvitationDeps,
+): Promise<InvitationList> {
+  await manageableTeam(caller, teamId, deps);
+  const all = await deps.invitations.listForHospital(caller.hospitalId);
+  return listOf(
+    all.filter((r) => r.teamId === teamId),
+    deps.clock.now(),
+  );
+}
+
+async function findManageable(
+  caller: Caller,
+  invitationId: string,
+  teamId: string | undefined,
+  deps: InvitationDeps,
+): Promise<InvitationRecord> {
+  if (teamId !== undefined) await manageableTeam(caller, teamId, deps);
+  else if (caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
+  const record = await deps.invitations.get(caller.hospitalId, invitationId);
+  if (!record || (teamId !== undefined && record.teamId !== teamId)) throw new NotFoundError('INVITATION_NOT_FOUND');
+  return record;
+}
+
+/**
+ * Resend: only a pending invitation. One that has lapsed (listed as expired) is still stored PENDING, so resending
+ * revives it (docs/domain.md#invitations). A new link replaces the old
+ * one, the expiry is counted again from now, and the e-mail goes out; if it cannot, nothing changes.
+ */
+export async function resendInvitation(
+  invitationId: string,
+  caller: Caller,
+  deps: InvitationDeps,
+  teamId?: string,
+): Promise<Invitation> {
+  const record = await findManageable(caller, invitationId, teamId, deps);
+  if (record.status !== 'PENDING') throw new InvitationStateError('INVITATION_NOT_PENDING');
+  const now = deps.clock.now();
+  const token = deps.tokens.newToken();
+  const refreshed: InvitationRecord = { ...record, expiresAt: expiryFrom(now, record.expiresInDays) };
+  const sentAt = await deliver(refreshed, token, deps);
+  if (!sentAt) throw new DomainError('EMAIL_NOT_SENT');
+  let stored: InvitationRecord;
+  try {
+    stored = await deps.invitations.updatePending(record.hospitalId, record.id, {
+      tokenHash: deps.tokens.hash(token),
+      expiresAt: refreshed.expiresAt,
+      sentAt,
+      updatedAt: sentAt,
+    });
+  } catch (error) {
+    if (error instanceof ConflictError) throw new InvitationStateError('INVITATION_NOT_PENDING');
+    throw error;
+  }
+  await deps.audit.record({
+    hospitalId: record.hospitalId,
+    action: 'INVITATION_RESENT',
+    actorUserId: caller.userId,
+    actorName: nameOf(caller),
+    details: { invitationId: record.id, teamId: record.teamId, expiresAt: stored.expiresAt },
+  });
+  return toInvitation(stored, deps.clock.now());
+}
+
+/** Cancel: only a pending invitation; its link stops working and its e-mail may be invited again. */
+export async function cancelInvitation(
+  invitationId: string,
+  caller: Caller,
+  deps: InvitationDeps,
+  teamId?: string,
+): Promise<Invitation> {
+  const record = await findManageable(caller, invitationId, teamId, deps);
+  if (record.status !== 'PENDING') throw new InvitationStateError('INVITATION_NOT_PENDING');
+  const now = deps.clock.now();
+  let stored: InvitationRecord;
+  try {
+    stored = await deps.invitations.leavePending(record, 'CANCELLED', { updatedAt: now });
+  } catch (error) {
+    if (error instanceof ConflictError) throw new InvitationStateError('INVITATION_NOT_PENDING');
+    throw error;
+  }
+  await deps.audit.record({
+    hospitalId: record.hospitalId,
+    action: 'INVITATION_CANCELLED',
+    actorUserId: caller.userId,
+    actorName: nameOf(caller),
+    details: { invitationId: record.id, teamId: record.teamId, before: 'PENDING', after: 'CANCELLED' },
+  });
+  return toInvitation(stored, now);
+}

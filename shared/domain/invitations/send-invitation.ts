@@ -1,0 +1,298 @@
+import { DEFAULT_PERMISSIONS, type PermissionGrant, type Role } from '#shared/auth/roles.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { DepartmentRecord, TeamRecord } from '#shared/domain/auth/ports.ts';
+import { AccessDeniedError, EmailTakenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+import {
+  INVITABLE_ROLE_INFO,
+  INVITATION_EXPIRY_DAYS,
+  validateBulkRows,
+  type BulkInvitationRequest,
+  type BulkInvitationResult,
+  type Invitation,
+  type InvitableRole,
+  type SingleInvitation,
+  type TeamInvitation,
+} from '#shared/schemas/api/invitations.ts';
+import { TEAM_ROLE_TO_USER_ROLE, type TeamRole } from '#shared/schemas/api/organisation.ts';
+import { acceptLink, type InvitationDeps } from './deps.ts';
+import { invitationEmail } from './email.ts';
+import type { InvitationRecord } from './ports.ts';
+import { expiryFrom, isLapsed, toInvitation } from './view.ts';
+
+const USER_ROLE_TO_TEAM_ROLE: Partial<Record<Role, TeamRole>> = {
+  TEAM_LEAD: 'LEAD',
+  TEAM_MEMBER: 'MEMBER',
+  GUEST: 'GUEST',
+};
+
+/** What one invitation is for; the core checks the e-mail, writes it, sends the e-mail and audits it. */
+export type InvitationRequest = {
+  hospitalId: string;
+  email: string;
+  fullName: string | null;
+  role: Role;
+  teamRole?: TeamRole | null;
+  permissions?: PermissionGrant[];
+  department: DepartmentRecord | null;
+  team: TeamRecord | null;
+  specialization?: string | null;
+  message?: string | null;
+  expiresInDays?: number;
+  invitedBy: { userId: string; name: string };
+};
+
+const nameOf = (caller: Caller) => `${caller.firstName} ${caller.lastName}`.trim() || caller.email;
+
+/**
+ * Refuses an e-mail that already belongs to a user (any hospital: an e-mail signs in to one account), unless it is
+ * this hospital's INVITED user record, which acceptance activates; and one with a pending invitation of the hospital.
+ * A pending invitation that has lapsed is settled as EXPIRED first and does not block.
+ */
+export async function assertEmailFree(hospitalId: string, email: string, deps: InvitationDeps): Promise<void> {
+  const user = await deps.invitationDirectory.findUserByEmail(email);
+  if (user && !(user.hospitalId === hospitalId && user.status === 'INVITED'))
+    throw new EmailTakenError('EMAIL_ALREADY_REGISTERED');
+  const pendingId = await deps.invitations.pendingIdForEmail(hospitalId, email.toLowerCase());
+  if (!pendingId) return;
+  const pending = await deps.invitations.get(hospitalId, pendingId);
+  const now = deps.clock.now();
+  if (pending && isLapsed(pending, now)) {
+    await deps.invitations.leavePending(pending, 'EXPIRED', { updatedAt: now });
+    return;
+  }
+  throw new EmailTakenError('EMAIL_ALREADY_INVITED');
+}
+
+/**
+ * Sends the invitation's e-mail with a fresh link; the caller stores the token's hash. Returns when it was sent, or
+ * null when delivery failed (the invitation stays pending, not sent, and Resend sends it).
+ */
+export async function deliver(
+  invitation: InvitationRecord,
+  token: string,
+  deps: InvitationDeps,
+): Promise<string | null> {
+  const hospital = await deps.directory.getHospital(invitation.hospitalId);
+  try {
+    await deps.mailer.send(
+      invitationEmail({
+        to: invitation.email,
+        recipientName: invitation.fullName,
+        hospitalName: hospital?.name ?? 'Imaging Workspace',
+        invitedByName: invitation.invitedByName,
+        role: invitation.role,
+        teamName: invitation.teamName,
+        message: invitation.message,
+        link: acceptLink(deps.siteOrigin, token),
+        expiresAt: invitation.expiresAt,
+        refs: { hospitalId: invitation.hospitalId, invitationId: invitation.id },
+      }),
+    );
+    return deps.clock.now();
+  } catch {
+    return null;
+  }
+}
+
+/** The one way an invitation is made (single, bulk, team, and a new hospital's first admin). */
+export async function issueInvitation(request: InvitationRequest, deps: InvitationDeps): Promise<Invitation> {
+  const email = request.email.trim();
+  await assertEmailFree(request.hospitalId, email, deps);
+  const now = deps.clock.now();
+  const days = request.expiresInDays ?? INVITATION_EXPIRY_DAYS;
+  const token = deps.tokens.newToken();
+  const record: InvitationRecord = {
+    id: deps.ids.newId(),
+    hospitalId: request.hospitalId,
+    email,
+    emailKey: email.toLowerCase(),
+    fullName: request.fullName,
+    role: request.role,
+    teamRole: request.teamRole ?? (request.team ? (USER_ROLE_TO_TEAM_ROLE[request.role] ?? null) : null),
+    permissions: request.permissions ?? [...DEFAULT_PERMISSIONS[request.role]],
+    departmentId: request.department?.id ?? null,
+    departmentName: request.department?.name ?? null,
+    teamId: request.team?.id ?? null,
+    teamName: request.team?.name ?? null,
+    specialization: request.specialization ?? null,
+    message: request.message ?? null,
+    status: 'PENDING',
+    tokenHash: deps.tokens.hash(token),
+    createdAt: now,
+    updatedAt: now,
+    sentAt: null,
+    expiresAt: expiryFrom(now, days),
+    expiresInDays: days,
+    invitedByUserId: request.invitedBy.userId,
+    invitedByName: request.invitedBy.name,
+    acceptedAt: null,
+    acceptedUserId: null,
+  };
+  await deps.invitations.create(record);
+  const sentAt = await deliver(record, token, deps);
+  const stored = sentAt
+    ? await deps.invitations.updatePending(record.hospitalId, record.id, { sentAt, updatedAt: sentAt })
+    : record;
+  await deps.audit.record({
+    hospitalId: record.hospitalId,
+    action: 'INVITATION_SENT',
+    actorUserId: request.invitedBy.userId,
+    actorName: request.invitedBy.name,
+    details: {
+      invitationId: record.id,
+      role: record.role,
+      teamId: record.teamId,
+      departmentId: record.departmentId,
+      expiresAt: record.expiresAt,
+      delivered: sentAt !== null,
+    },
+  });
+  return toInvitation(stored, deps.clock.now());
+}
+
+function assertHospitalAdmin(caller: Caller): void {
+  if (caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
+}
+
+type Organisation = { departments: DepartmentRecord[]; teams: (TeamRecord & { isActive?: boolean })[] };
+
+async function organisationOf(hospitalId: string, deps: InvitationDeps): Promise<Organisation> {
+  const [departments, teams] = await Promise.all([
+    deps.invitationDirectory.listDepartments(hospitalId),
+    deps.invitationDirectory.listTeams(hospitalId),
+  ]);
+  return { departments, teams: teams.filter((t) => t.isActive !== false) };
+}
+
+const TEAM_NOT_IN_DEPARTMENT = 'The team must belong to the department';
+
+/** Department and team of a form: by id (the forms) or by name, case-insensitive (a CSV). */
+function placement(
+  org: Organisation,
+  department: string | undefined,
+  team: string | undefined,
+): { department: DepartmentRecord | null; team: TeamRecord | null; errors: { path: string; message: string }[] } {
+  const match = (value: string) => (x: { id: string; name: string }) =>
+    x.id === value || x.name.toLowerCase() === value.toLowerCase();
+  const errors: { path: string; message: string }[] = [];
+  const d = department ? (org.departments.find(match(department)) ?? null) : null;
+  if (department && !d) errors.push({ path: 'department', message: 'Department not found' });
+  const t = team ? (org.teams.find(match(team)) ?? null) : null;
+  if (team && !t) errors.push({ path: 'team', message: 'Team not found' });
+  if (t && (!d || t.departmentId !== d.id)) errors.push({ path: 'team', message: TEAM_NOT_IN_DEPARTMENT });
+  return { department: d, team: t, errors };
+}
+
+/** Single Invitation (hospital admin): the form of docs/screens.md#invitation-center, checked again here, expiry 7 days. */
+export async function inviteOne(input: SingleInvitation, caller: Caller, deps: InvitationDeps): Promise<Invitation> {
+  assertHospitalAdmin(caller);
+  const org = await organisationOf(caller.hospitalId, deps);
+  const placed = placement(org, input.departmentId, input.teamId);
+  if (placed.errors.length > 0)
+    throw new ValidationError(
+      'VALIDATION_FAILED',
+      {},
+      placed.errors.map((e) => ({ path: e.path === 'team' ? 'teamId' : 'departmentId', message: e.message })),
+    );
+  return issueInvitation(
+    {
+      hospitalId: caller.hospitalId,
+      email: input.email,
+      fullName: input.fullName,
+      role: INVITABLE_ROLE_INFO[input.role].role,
+      department: placed.department,
+      team: placed.team,
+      specialization: input.specialization ?? null,
+      message: input.message || null,
+      invitedBy: { userId: caller.userId, name: nameOf(caller) },
+    },
+    deps,
+  );
+}
+
+/**
+ * Bulk Invitations: every row checked again with the rules of docs/domain.md#invitations (Basic or Strict) and against the hospital's
+ * departments and teams; any problem refuses the whole batch (400, per-row details) and nothing is sent. Rows whose
+ * e-mail is taken when it is their turn are reported back, the others are sent.
+ */
+export async function inviteMany(
+  input: BulkInvitationRequest,
+  caller: Caller,
+  deps: InvitationDeps,
+): Promise<BulkInvitationResult> {
+  assertHospitalAdmin(caller);
+  const org = await organisationOf(caller.hospitalId, deps);
+  const ruleErrors = validateBulkRows(input.invitations, input.mode);
+  const placed = input.invitations.map((row) => placement(org, row.department || undefined, row.team || undefined));
+  const details = input.invitations.flatMap((_, i) => [
+    ...ruleErrors[i]!.map((message) => ({ path: `invitations.${i}`, message })),
+    ...placed[i]!.errors.map((e) => ({ path: `invitations.${i}.${e.path}`, message: e.message })),
+  ]);
+  if (details.length > 0) throw new ValidationError('VALIDATION_FAILED', {}, details);
+  const items: Invitation[] = [];
+  const rejected: BulkInvitationResult['rejected'] = [];
+  for (const [i, row] of input.invitations.entries()) {
+    try {
+      items.push(
+        await issueInvitation(
+          {
+            hospitalId: caller.hospitalId,
+            email: row.email,
+            fullName: row.fullName.trim(),
+            role: INVITABLE_ROLE_INFO[row.role.trim().toLowerCase() as InvitableRole].role,
+            department: placed[i]!.department,
+            team: placed[i]!.team,
+            specialization: row.specialization || null,
+            invitedBy: { userId: caller.userId, name: nameOf(caller) },
+          },
+          deps,
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof EmailTakenError)) throw error;
+      rejected.push({ row: i + 1, errors: [catalogueMessage(error.code)] });
+    }
+  }
+  return { sent: items.length, items, rejected };
+}
+
+/**
+ * The team a caller may manage invitations of: a hospital admin any team of the hospital, a team lead their own.
+ * Anything else answers as if the team did not exist.
+ */
+export async function manageableTeam(caller: Caller, teamId: string, deps: InvitationDeps): Promise<TeamRecord> {
+  const allowed = caller.role === 'HOSPITAL_ADMIN' || (caller.role === 'TEAM_LEAD' && caller.teamId === teamId);
+  if (!allowed) throw new NotFoundError('NOT_FOUND');
+  const team = (await deps.directory.getTeam(caller.hospitalId, teamId)) as
+    (TeamRecord & { isActive?: boolean }) | undefined;
+  if (!team || team.isActive === false) throw new NotFoundError('NOT_FOUND');
+  return team;
+}
+
+/** "Invite Team Member": team role, permissions and an expiry of 1 to 30 days. */
+export async function inviteToTeam(
+  teamId: string,
+  input: TeamInvitation,
+  caller: Caller,
+  deps: InvitationDeps,
+): Promise<Invitation> {
+  const team = await manageableTeam(caller, teamId, deps);
+  const departments = await deps.invitationDirectory.listDepartments(caller.hospitalId);
+  return issueInvitation(
+    {
+      hospitalId: caller.hospitalId,
+      email: input.email,
+      fullName: input.name ?? null,
+      role: TEAM_ROLE_TO_USER_ROLE[input.role],
+      teamRole: input.role,
+      permissions: [...new Set(input.permissions)],
+      department: departments.find((d) => d.id === team.departmentId) ?? null,
+      team,
+      message: input.message || null,
+      expiresInDays: input.expiresInDays,
+      invitedBy: { userId: caller.userId, name: nameOf(caller) },
+    },
+    deps,
+  );
+}

@@ -1,0 +1,62 @@
+import type { Invitation, InvitationCounts, InvitationStatus } from '#shared/schemas/api/invitations.ts';
+import type { InvitationRecord } from './ports.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function expiryFrom(now: string, days: number): string {
+  return new Date(Date.parse(now) + days * DAY_MS).toISOString();
+}
+
+/** A PENDING invitation whose expiry has passed: its link no longer works, and it reads EXPIRED. */
+export function isLapsed(invitation: Pick<InvitationRecord, 'status' | 'expiresAt'>, now: string): boolean {
+  return invitation.status === 'PENDING' && Date.parse(invitation.expiresAt) <= Date.parse(now);
+}
+
+export function effectiveStatus(invitation: InvitationRecord, now: string): InvitationStatus {
+  return isLapsed(invitation, now) ? 'EXPIRED' : invitation.status;
+}
+
+/**
+ * The admin list's status (docs/domain.md#invitations): sent once the e-mail went out, pending while it has not
+ * (a failed delivery; Resend sends it), then accepted, expired, declined or cancelled.
+ */
+export function listStatusOf(invitation: InvitationRecord, now: string): Invitation['listStatus'] {
+  const status = effectiveStatus(invitation, now);
+  if (status === 'PENDING') return invitation.sentAt ? 'sent' : 'pending';
+  return status.toLowerCase() as Invitation['listStatus'];
+}
+
+export function toInvitation(record: InvitationRecord, now: string): Invitation {
+  return {
+    id: record.id,
+    hospitalId: record.hospitalId,
+    email: record.email,
+    fullName: record.fullName,
+    role: record.role,
+    teamRole: record.teamRole,
+    permissions: record.permissions,
+    departmentId: record.departmentId,
+    department: record.departmentName,
+    teamId: record.teamId,
+    team: record.teamName,
+    specialization: record.specialization,
+    message: record.message,
+    status: effectiveStatus(record, now),
+    listStatus: listStatusOf(record, now),
+    createdAt: record.createdAt,
+    sentAt: record.sentAt,
+    expiresAt: record.expiresAt,
+    expiresInDays: record.expiresInDays,
+    invitedByName: record.invitedByName,
+    acceptedAt: record.acceptedAt,
+  };
+}
+
+/** Counts behind the Pending tab's filter buttons: All, Pending, Sent, Accepted, Expired. */
+export function countInvitations(items: readonly Invitation[]): InvitationCounts {
+  const counts: InvitationCounts = { all: items.length, pending: 0, sent: 0, accepted: 0, expired: 0 };
+  for (const item of items)
+    if (item.listStatus in counts && item.listStatus !== 'declined' && item.listStatus !== 'cancelled')
+      counts[item.listStatus as keyof Omit<InvitationCounts, 'all'>]++;
+  return counts;
+}

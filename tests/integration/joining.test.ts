@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
+
+/**
+ * Joining through the local twin (docs/local-twin.md#mail): a hospital admin invites, the e-mail lands on the twin's
+ * /_mail page, the invitee opens the link's token, accepts with a password under the pool's policy, and signs in
+ * through the Cognito stand-in as an ACTIVE user of the right hospital, team and role.
+ */
+let stack: TestStack;
+let admin: string;
+let lead: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  admin = await signIn(stack.url, 'admin@northside.demo.local');
+  lead = await signIn(stack.url, 'lead@northside.demo.local');
+}, 120_000);
+afterAll(async () => {
+  await stack?.dispose();
+});
+
+type Mail = { id: string; to: string; subject: string; text: string; html: string };
+async function mailTo(email: string): Promise<Mail> {
+  const response = await fetch(`${stack.url}/_mail/messages.json`);
+  const { items } = (await response.json()) as { items: Mail[] };
+  const found = items.find((m) => m.to === email);
+  if (!found) throw new Error(`no mail to ${email}`);
+  return found;
+}
+const tokenIn = (mail: Mail) => new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token')!;
+const json = async (r: Response) => ({ status: r.status, body: await r.json() });
+
+describe('joining a hospital through the twin', () => {
+  it('invites, shows the e-mail on /_mail, accepts, and signs the new user in', async () => {
+    const email = `robin.${Date.now()}@northside.demo.local`;
+    const sent = await json(
+      await apiFetch(stack.url, admin, '/api/invitations', {
+        method: 'POST',
+        body: {
+          fullName: 'Robin Lee',
+          email,
+          role: 'team_member',
+          departmentId: 'dept-northside-radiology',
+          teamId: 'team-northside-neuroradiology',
+        },
+      }),
+    );
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ listStatus: 'sent', team: 'Neuroradiology' });
+
+    const mail = await mailTo(email);
+    expect(mail.subject).toContain('Northside General');
+    const page = await (await fetch(`${stack.url}/_mail/${mail.id}`)).text();
+    expect(page).toContain('/invitations/accept?token=');
+    const token = tokenIn(mail);
+
+    const preview = await json(await apiFetch(stack.url, undefined, `/api/invitations/preview?token=${token}`));
+    expect(preview.body).toMatchObject({
+      hospitalName: 'Northside General',
+      team: 'Neuroradiology',
+      role: 'TEAM_MEMBER',
+    });
+
+    const weak = await json(
+      await apiFetch(stack.url, undefined, '/api/invitations/accept', {
+        method: 'POST',
+        body: { token, firstName: 'Robin', lastName: 'Lee', password: 'short' },
+      }),
+    );
+    expect(weak.status).toBe(400);
+
+    const password = 'Joining-Pass-2026!';
+    const accepted = await json(
+      await apiFetch(stack.url, undefined, '/api/invitations/accept', {
+        method: 'POST',
+        body: { token, firstName: 'Robin', lastName: 'Lee', password },
+      }),
+    );
+    expect(accepted).toEqual({ status: 200, body: { email, hospitalName: 'Northside General' } });
+
+    const idToken = await signIn(stack.url, email, password);
+    const me = await json(await apiFetch(stack.url, idToken, '/api/me'));
+    expect(me.status).toBe(200);
+    expect(me.body.user).toMatchObject({
+      email,
+      role: 'TEAM_MEMBER',
+      status: 'ACTIVE',
+      hospitalId: 'hosp-northside',
+      teamId: 'team-northside-neuroradiology',
+    });
+
+    const again = await json(
+      await apiFetch(stack.url, undefined, '/api/invitations/accept', {
+        method: 'POST',
+        body: { token, firstName: 'Robin', lastName: 'Lee', password },
+      }),
+    );
+    expect(again.status).toBe(410);
+    expect(again.body.error.message).toBe('This invitation has already been used.');
+  }, 120_000);
+
+  it('lets the lead resend (new link, old one refused) and cancel a team invitation', async () => {
+    const email = `kim.${Date.now()}@northside.demo.local`;
+    const sent = await json(
+      await apiFetch(stack.url, lead, '/api/teams/team-northside-neuroradiology/invitations', {
+        method: 'POST',
+        body: { email, role: 'GUEST', permissions: ['VIEW_DATASETS'], expiresInDays: 3 },
+      }),
+    );
+    expect(sent.status).toBe(201);
+    const first = tokenIn(await mailTo(email));
+    const resent = await apiFetch(
+      stack.url,
+      lead,
+      `/api/teams/team-northside-neuroradiology/invitations/${sent.body.id}/resend`,
+      { method: 'POST' },
+    );
+    expect(resent.status).toBe(200);
+    expect((await apiFetch(stack.url, undefined, `/api/invitations/preview?token=${first}`)).status).toBe(404);
+    const cancelled = await apiFetch(
+      stack.url,
+      lead,
+      `/api/teams/team-northside-neuroradiology/invitations/${sent.body.id}`,
+      { method: 'DELETE' },
+    );
+    expect(cancelled.status).toBe(200);
+    const latest = tokenIn(await mailTo(email));
+    const refused = await json(await apiFetch(stack.url, undefined, `/api/invitations/preview?token=${latest}`));
+    expect(refused.body.error.message).toBe('This invitation has been cancelled.');
+  }, 60_000);
+});

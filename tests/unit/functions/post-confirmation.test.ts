@@ -1,0 +1,93 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminUpdateUserAttributesCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Directory, UserRecord } from '#shared/domain/auth/ports.ts';
+import { postConfirmation } from '#functions/triggers/post-confirmation.ts';
+
+const cognito = mockClient(CognitoIdentityProviderClient);
+afterEach(() => cognito.reset());
+const providers = [{ name: 'oidc-hosp-northside', hospitalId: 'hosp-northside', domain: 'northside.org' }];
+
+function directory(hospital: Record<string, unknown>) {
+  const users: UserRecord[] = [];
+  return {
+    users,
+    getHospital: async () => hospital,
+    putUser: async (u: UserRecord) => {
+      users.push(u);
+    },
+  } as unknown as Directory & { users: UserRecord[] };
+}
+
+/** A post-confirmation event as Cognito sends it after a federated first sign-in. */
+function federatedConfirmation(): PostConfirmationTriggerEvent {
+  return {
+    version: '1',
+    region: 'eu-west-1',
+    userPoolId: 'eu-west-1_Pool',
+    userName: 'oidc-hosp-northside_8f2c1',
+    callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: 'site-client' },
+    triggerSource: 'PostConfirmation_ConfirmSignUp',
+    request: {
+      userAttributes: {
+        sub: 'sub-fed-1',
+        email: 'robin@northside.org',
+        email_verified: 'true',
+        given_name: 'Robin',
+        family_name: 'Lee',
+        'cognito:user_status': 'EXTERNAL_PROVIDER',
+        identities: JSON.stringify([{ providerName: 'oidc-hosp-northside', providerType: 'OIDC', userId: '8f2c1' }]),
+      },
+    },
+    response: {},
+  } as PostConfirmationTriggerEvent;
+}
+
+describe('federated first sign-in (post-confirmation trigger)', () => {
+  it("places the user in the provider's hospital with the hospital's default role, group and an ACTIVE record", async () => {
+    cognito.onAnyCommand().resolves({});
+    const dir = directory({ id: 'hosp-northside', defaultMemberRole: 'GUEST' });
+    await postConfirmation({
+      providers,
+      directory: dir,
+      cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
+      now: () => '2026-03-01T09:00:00.000Z',
+    })(federatedConfirmation());
+    expect(cognito.commandCalls(AdminUpdateUserAttributesCommand)[0]!.args[0].input.UserAttributes).toEqual([
+      { Name: 'custom:hospitalId', Value: 'hosp-northside' },
+    ]);
+    expect(cognito.commandCalls(AdminAddUserToGroupCommand)[0]!.args[0].input.GroupName).toBe('GUEST');
+    expect(dir.users).toEqual([
+      expect.objectContaining({
+        id: 'sub-fed-1',
+        hospitalId: 'hosp-northside',
+        role: 'GUEST',
+        status: 'ACTIVE',
+        teamId: null,
+        permissions: ['VIEW_DATASETS'],
+      }),
+    ]);
+  });
+
+  it('gives TEAM_MEMBER when the hospital chose no default, and leaves non-federated confirmations alone', async () => {
+    cognito.onAnyCommand().resolves({});
+    const dir = directory({ id: 'hosp-northside' });
+    const trigger = postConfirmation({
+      providers,
+      directory: dir,
+      cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
+      now: () => '2026-03-01T09:00:00.000Z',
+    });
+    await trigger(federatedConfirmation());
+    expect(dir.users[0]!.role).toBe('TEAM_MEMBER');
+    const local = federatedConfirmation();
+    delete local.request.userAttributes.identities;
+    await trigger(local);
+    expect(dir.users).toHaveLength(1);
+  });
+});

@@ -1,0 +1,180 @@
+import { Button, CheckboxGroup, Checkbox, Dialog, Input, Portal, Stack, Textarea, Wrap } from '@chakra-ui/react';
+import { useState, type FormEvent } from 'react';
+import { PERMISSIONS, type Permission } from '#shared/auth/roles.ts';
+import {
+  INVITATION_EXPIRY_DAYS,
+  TEAM_ROLE_PERMISSIONS,
+  TeamInvitationSchema,
+} from '#shared/schemas/api/invitations.ts';
+import { TEAM_ROLES, type TeamRole } from '#shared/schemas/api/organisation.ts';
+import { FormField } from '#web/components/ui/form-field.tsx';
+import { ErrorBox } from '#web/components/ui/page-states.tsx';
+import { Select } from '#web/components/ui/select.tsx';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
+import { INVITATION_TOASTS } from '#web/features/invitations/utils/invitation-format.ts';
+
+const TEAM_ROLE_LABELS: Record<TeamRole, string> = { LEAD: 'Lead', MEMBER: 'Member', GUEST: 'Guest' };
+const PERMISSION_LABELS: Record<Permission, string> = {
+  VIEW_DATASETS: 'View datasets',
+  UPLOAD_DICOM: 'Upload DICOM',
+  SHARE_DATA: 'Share data',
+  MANAGE_MEMBERS: 'Manage members',
+  SEND_INVITATIONS: 'Send invitations',
+  VIEW_ANALYTICS: 'View analytics',
+  EXPORT_DATA: 'Export data',
+  DELETE_DATA: 'Delete data',
+};
+
+type Values = {
+  email: string;
+  name: string;
+  role: TeamRole;
+  permissions: Permission[];
+  message: string;
+  expiresInDays: string;
+};
+const INITIAL: Values = {
+  email: '',
+  name: '',
+  role: 'MEMBER',
+  permissions: ['VIEW_DATASETS'],
+  message: '',
+  expiresInDays: String(INVITATION_EXPIRY_DAYS),
+};
+
+type Props = { teamId: string; open: boolean; onOpenChange(open: boolean): void; onSent(): void };
+
+/**
+ * "Invite Team Member" (docs/screens.md#team-invitations): choosing a role sets its default permissions; expiry 1 to
+ * 30 days. A failure keeps the modal open with an error box.
+ */
+export function InviteTeamMemberModal({ teamId, open, onOpenChange, onSent }: Props) {
+  const [values, setValues] = useState<Values>(INITIAL);
+  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
+  const [serverError, setServerError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = TeamInvitationSchema.safeParse({ ...values, name: values.name || undefined });
+    if (!parsed.success) {
+      const next: Partial<Record<keyof Values, string>> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setServerError(undefined);
+    setBusy(true);
+    try {
+      await invitationsApi.sendToTeam(teamId, parsed.data);
+      toaster.create({
+        type: 'success',
+        ...INVITATION_TOASTS.sent(parsed.data.name ?? parsed.data.email, parsed.data.email),
+      });
+      setValues(INITIAL);
+      onSent();
+      onOpenChange(false);
+    } catch (error) {
+      setServerError(error instanceof Error ? error.message : 'Error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(e) => onOpenChange(e.open)} size="lg">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <form onSubmit={submit} noValidate aria-label="Invite team member">
+              <Dialog.Header>
+                <Dialog.Title>Invite Team Member</Dialog.Title>
+              </Dialog.Header>
+              <Dialog.Body>
+                <Stack gap="4">
+                  {serverError && <ErrorBox message={serverError} />}
+                  <FormField label="Email" required error={errors.email}>
+                    <Input
+                      name="email"
+                      type="email"
+                      value={values.email}
+                      onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
+                    />
+                  </FormField>
+                  <FormField label="Name" error={errors.name}>
+                    <Input
+                      name="name"
+                      value={values.name}
+                      onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
+                    />
+                  </FormField>
+                  <FormField label="Role" required error={errors.role}>
+                    <Select
+                      aria-label="Role"
+                      value={values.role}
+                      options={TEAM_ROLES.map((r) => ({ value: r, label: TEAM_ROLE_LABELS[r] }))}
+                      onChange={(role) =>
+                        setValues((v) => ({
+                          ...v,
+                          role: role as TeamRole,
+                          permissions: [...TEAM_ROLE_PERMISSIONS[role as TeamRole]],
+                        }))
+                      }
+                    />
+                  </FormField>
+                  <FormField label="Permissions" required error={errors.permissions}>
+                    <CheckboxGroup
+                      value={values.permissions}
+                      onValueChange={(permissions) =>
+                        setValues((v) => ({ ...v, permissions: permissions as Permission[] }))
+                      }
+                    >
+                      <Wrap gap="3">
+                        {PERMISSIONS.map((p) => (
+                          <Checkbox.Root key={p} value={p} size="sm">
+                            <Checkbox.HiddenInput />
+                            <Checkbox.Control />
+                            <Checkbox.Label>{PERMISSION_LABELS[p]}</Checkbox.Label>
+                          </Checkbox.Root>
+                        ))}
+                      </Wrap>
+                    </CheckboxGroup>
+                  </FormField>
+                  <FormField label="Message" error={errors.message}>
+                    <Textarea
+                      name="message"
+                      rows={3}
+                      value={values.message}
+                      onChange={(e) => setValues((v) => ({ ...v, message: e.target.value }))}
+                    />
+                  </FormField>
+                  <FormField label="Expires in (days)" required error={errors.expiresInDays}>
+                    <Input
+                      name="expiresInDays"
+                      type="number"
+                      min={1}
+                      max={30}
+                      value={values.expiresInDays}
+                      onChange={(e) => setValues((v) => ({ ...v, expiresInDays: e.target.value }))}
+                    />
+                  </FormField>
+                </Stack>
+              </Dialog.Body>
+              <Dialog.Footer>
+                <Button variant="outline" type="button" onClick={() => onOpenChange(false)} disabled={busy}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={busy} loadingText="Sending..." disabled={busy}>
+                  Send Invitation
+                </Button>
+              </Dialog.Footer>
+            </form>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
