@@ -1,11 +1,13 @@
-import { Alert, Button, Code, Input, Stack, Text } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { Alert, Button, Code, Image, Input, Stack, Text } from '@chakra-ui/react';
+import QRCode from 'qrcode';
+import { useEffect, useState, type FormEvent } from 'react';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { finishTotpEnrolment, startTotpEnrolment } from '#web/features/auth/api/cognito-session.ts';
 
 /**
  * Two-factor enrolment (docs/screens.md#two-factor-authentication): Cognito gives a secret for an authenticator app
- * (its otpauth link and the key to type in), a first code confirms it, and TOTP becomes the account's second factor.
+ * (a QR code of its otpauth link to scan, the link, and the key to type in), a first code confirms it, and TOTP becomes
+ * the account's second factor.
  */
 export function TotpSetup({ email, onDone }: { email: string; onDone?: () => void }) {
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
@@ -13,6 +15,20 @@ export function TotpSetup({ email, onDone }: { email: string; onDone?: () => voi
   const [error, setError] = useState<string>();
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [qr, setQr] = useState<string>();
+
+  // The QR code is drawn in the browser from the otpauth link: the secret never leaves for an image service.
+  useEffect(() => {
+    if (!setup) return;
+    let live = true;
+    QRCode.toDataURL(setup.uri, { margin: 1, width: 200 }).then(
+      (url) => live && setQr(url),
+      () => live && setQr(undefined),
+    );
+    return () => {
+      live = false;
+    };
+  }, [setup]);
 
   const run = async (task: () => Promise<void>) => {
     setError(undefined);
@@ -64,8 +80,10 @@ export function TotpSetup({ email, onDone }: { email: string; onDone?: () => voi
         <form onSubmit={verify} noValidate aria-label="Verify authenticator">
           <Stack gap="4">
             <Text>
-              Add this account to your authenticator app: open the link on the device with the app, or type the key.
+              Add this account to your authenticator app: scan the QR code, open the link on the device with the app, or
+              type the key.
             </Text>
+            {qr && <Image src={qr} alt="QR code for your authenticator app" width="200px" height="200px" />}
             <Text fontSize="sm">
               Link: <Code wordBreak="break-all">{setup.uri}</Code>
             </Text>
