@@ -59,7 +59,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   auth: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
   // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
   // changes their group. List pages carry tokens sealed with the pseudonymisation key.
-  hospitals: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
+  // Add Hospital e-mails the first admin's invitation.
+  hospitals: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true, sendsMail: true },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },

@@ -99,6 +99,54 @@ describe('joining a hospital through the twin', () => {
     expect(again.body.error.message).toBe('This invitation has already been used.');
   }, 120_000);
 
+  it("sends a new hospital's first admin an invitation, which makes them its active hospital admin", async () => {
+    const superAdmin = await signIn(stack.url, 'superadmin@demo.local');
+    const stamp = Date.now();
+    const email = `first.admin.${stamp}@riverside.test`;
+    const created = await json(
+      await apiFetch(stack.url, superAdmin, '/api/hospitals', {
+        method: 'POST',
+        body: {
+          name: `Riverside Clinic ${stamp}`,
+          email: 'contact@riverside.test',
+          phone: '+1 555 010 0200',
+          addressLine1: '1 River Road',
+          city: 'Springfield',
+          state: 'IL',
+          subscriptionPlan: 'BASIC',
+          adminFirstName: 'Dana',
+          adminLastName: 'Reyes',
+          adminEmail: email,
+        },
+      }),
+    );
+    expect(created.status).toBe(201);
+
+    const mail = await mailTo(email);
+    expect(mail.subject).toContain(`Riverside Clinic ${stamp}`);
+    const token = tokenIn(mail);
+    const preview = await json(await apiFetch(stack.url, undefined, `/api/invitations/preview?token=${token}`));
+    expect(preview.body).toMatchObject({ hospitalName: `Riverside Clinic ${stamp}`, role: 'HOSPITAL_ADMIN' });
+
+    const password = 'First-Admin-2026!';
+    const accepted = await apiFetch(stack.url, undefined, '/api/invitations/accept', {
+      method: 'POST',
+      body: { token, firstName: 'Dana', lastName: 'Reyes', password },
+    });
+    expect(accepted.status).toBe(200);
+    const admin = await signIn(stack.url, email, password);
+    const me = await json(await apiFetch(stack.url, admin, '/api/me'));
+    expect(me.body.user).toMatchObject({
+      email,
+      role: 'HOSPITAL_ADMIN',
+      status: 'ACTIVE',
+      hospitalId: created.body.id,
+    });
+    // One user in the hospital, not two: the INVITED record became the active one.
+    const users = await json(await apiFetch(stack.url, admin, '/api/users'));
+    expect(users.body.items.map((u: { email: string }) => u.email)).toEqual([email]);
+  }, 120_000);
+
   it('lets the lead resend (new link, old one refused) and cancel a team invitation', async () => {
     const email = `kim.${Date.now()}@northside.demo.local`;
     const sent = await json(
