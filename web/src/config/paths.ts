@@ -17,5 +17,11 @@ export const paths = {
   reports: { path: '/reports', getHref: () => '/reports' },
   settings: { path: '/settings', getHref: () => '/settings' },
   hospitalAdmin: { path: '/hospital-admin', getHref: () => '/hospital-admin' },
+  hospitalAdminTeams: { path: 'teams', getHref: () => '/hospital-admin/teams' },
+  hospitalAdminInvitations: { path: 'invitations', getHref: () => '/hospital-admin/invitations' },
+  hospitalAdminUsage: { path: 'usage', getHref: () => '/hospital-admin/usage' },
+  hospitalAdminCompliance: { path: 'compliance', getHref: () => '/hospital-admin/compliance' },
+  hospitalAdminReports: { path: 'reports', getHref: () => '/hospital-admin/reports' },
+  hospitalAdminSettings: { path: 'settings', getHref: () => '/hospital-admin/settings' },
   visualizer: { path: '/visualizer/:datasetId', getHref: (id: string) => `/visualizer/${encodeURIComponent(id)}` },
 } as const;
