@@ -1,0 +1,13 @@
+import { LuShieldCheck } from 'react-icons/lu';
+import { AreaPage } from './area-page.tsx';
+
+/** /hospital-admin/compliance: Compliance & Audit (docs/screens.md#hospital-admin-area). */
+export function HospitalAdminComplianceRoute() {
+  return (
+    <AreaPage
+      title="Compliance & Audit"
+      icon={<LuShieldCheck />}
+      summary="Compliance & Audit lists who did what and when in this hospital (the audit trail of every change) and the HIPAA safeguards in force."
+    />
+  );
+}

@@ -1,0 +1,13 @@
+import { LuMail } from 'react-icons/lu';
+import { AreaPage } from './area-page.tsx';
+
+/** /hospital-admin/invitations: the Invitation Center (docs/screens.md#invitation-center), built by the joining issue. */
+export function HospitalAdminInvitationsRoute() {
+  return (
+    <AreaPage
+      title="Invitations"
+      icon={<LuMail />}
+      summary="The Invitation Center invites team leads, members and guests by e-mail, one at a time or in bulk from a CSV file, and lists every invitation with its status until it is accepted or expires."
+    />
+  );
+}

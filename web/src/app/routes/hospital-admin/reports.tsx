@@ -1,0 +1,13 @@
+import { LuChartBar } from 'react-icons/lu';
+import { AreaPage } from './area-page.tsx';
+
+/** /hospital-admin/reports: Reports & Analytics (docs/screens.md#hospital-admin-area). */
+export function HospitalAdminReportsRoute() {
+  return (
+    <AreaPage
+      title="Reports & Analytics"
+      icon={<LuChartBar />}
+      summary="Reports & Analytics builds reports of the hospital's studies, teams and usage over a chosen period and exports them."
+    />
+  );
+}
