@@ -2,6 +2,7 @@ import { Button, Flex, Input, SimpleGrid, Stack, Text, Textarea } from '@chakra-
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Select } from '#web/components/ui/select.tsx';
+import { useDepartments } from '#web/lib/departments.ts';
 import {
   STUDY_TYPE_OPTIONS,
   URGENCY_OPTIONS,
@@ -74,9 +75,7 @@ export function PatientContextStep({
             onChange={(e) => set('orderingPhysician', e.target.value)}
           />
         </FormField>
-        <FormField label="Department" required error={errors.department}>
-          <Input name="department" value={value.department} onChange={(e) => set('department', e.target.value)} />
-        </FormField>
+        <DepartmentField value={value.department} error={errors.department} onChange={(v) => set('department', v)} />
       </SimpleGrid>
       <FormField label="Clinical Indication" required error={errors.clinicalIndication}>
         <Textarea
@@ -126,5 +125,38 @@ export function PatientContextStep({
         <Button onClick={onContinue}>Continue to File Upload</Button>
       </Flex>
     </Stack>
+  );
+}
+
+/**
+ * The hospital's departments (GET /api/departments) as a choice; the dataset records the department's name, as
+ * the create-dataset contract has it. While the hospital has no departments (or they cannot be loaded), it is typed.
+ */
+function DepartmentField({ value, error, onChange }: { value: string; error?: string; onChange(v: string): void }) {
+  const { data, isLoading } = useDepartments();
+  const names = (data?.items ?? []).map((d) => d.name);
+  if (isLoading || names.length > 0)
+    return (
+      <FormField label="Department" required error={error}>
+        <Select
+          name="department"
+          aria-label="Department"
+          value={names.includes(value) ? value : ''}
+          placeholder={isLoading ? 'Loading departments...' : 'Select department'}
+          disabled={isLoading}
+          onChange={onChange}
+          options={names.map((name) => ({ value: name, label: name }))}
+        />
+      </FormField>
+    );
+  return (
+    <FormField
+      label="Department"
+      required
+      error={error}
+      helperText="Your hospital has no departments yet; the hospital admin adds them under Teams."
+    >
+      <Input name="department" value={value} onChange={(e) => onChange(e.target.value)} />
+    </FormField>
   );
 }
