@@ -11,8 +11,11 @@ import type { UserListQuery } from '#web/features/users/utils/user-query.ts';
 
 const KEY = '/api/users';
 
-export function useUsers(query: UserListQuery) {
-  return useSWR([KEY, query], () => apiRequest(KEY, UserPageSchema, { query }), { keepPreviousData: true });
+/** `null` waits (the super admin has not picked a hospital yet). */
+export function useUsers(query: UserListQuery | null) {
+  return useSWR(query ? [KEY, query] : null, () => apiRequest(KEY, UserPageSchema, { query: query! }), {
+    keepPreviousData: true,
+  });
 }
 
 /** The super admin's hospital selector (first 100 hospitals by the API's order). */

@@ -1,5 +1,5 @@
 import { Button, Heading, HStack, Input, InputGroup, Stack, Text } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { LuSearch, LuUserPlus, LuUsers } from 'react-icons/lu';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ROLE_TITLES, ROLES, type Role } from '#shared/auth/roles.ts';
@@ -27,8 +27,14 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
   const search = useDebouncedValue(filters.search);
   const effective = { ...filters, search };
   const cursor = useCursorStack(JSON.stringify([effective, hospitalId]));
-  const users = useUsers(userListQuery(effective, hospitalId || undefined, cursor.token));
   const hospitals = useHospitalChoices(asSuperAdmin);
+  const waitingForHospital = asSuperAdmin && !hospitalId;
+  const users = useUsers(waitingForHospital ? null : userListQuery(effective, hospitalId || undefined, cursor.token));
+  // The super admin always looks at one hospital's users: the first one until another is picked.
+  const firstHospital = hospitals.data?.items[0]?.id;
+  useEffect(() => {
+    if (waitingForHospital && firstHospital) setParams({ hospitalId: firstHospital }, { replace: true });
+  }, [waitingForHospital, firstHospital, setParams]);
   const departments = useDepartments(!asSuperAdmin);
   const teams = useTeamChoices(!asSuperAdmin);
 
@@ -38,7 +44,7 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
         <Stack gap="1">
           <Heading size="2xl">Users</Heading>
           <Text color="fg.muted">
-            {asSuperAdmin ? 'Users of every hospital' : 'Users of your hospital: roles, teams and access'}
+            {asSuperAdmin ? 'Users of the chosen hospital' : 'Users of your hospital: roles, teams and access'}
           </Text>
         </Stack>
         {!asSuperAdmin && (
@@ -55,8 +61,7 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
             aria-label="Hospital"
             width="64"
             value={hospitalId}
-            placeholder="All hospitals"
-            onChange={(v) => setParams(v ? { hospitalId: v } : {})}
+            onChange={(v) => setParams({ hospitalId: v })}
             options={(hospitals.data?.items ?? []).map((h) => ({ value: h.id, label: h.name }))}
           />
         )}
@@ -90,6 +95,7 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
       {users.error && <ErrorBox message={errorMessage(users.error)} />}
       {users.isLoading && !users.data && <PageSpinner />}
       {users.data && users.data.items.length === 0 && <EmptyBlock icon={<LuUsers />} title="No users found" />}
+      {hospitals.data?.items.length === 0 && <EmptyBlock icon={<LuUsers />} title="No hospitals found" />}
       {users.data && users.data.items.length > 0 && (
         <UsersTable users={users.data.items} teams={teams.data?.items} asSuperAdmin={asSuperAdmin} />
       )}
