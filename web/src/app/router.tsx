@@ -188,18 +188,31 @@ function createAppRouter() {
             },
             {
               path: paths.compliance.path,
-              element: (
-                <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="compliance management">
-                  <NotFoundRoute />
-                </RequireRole>
+              lazy: lazyPage(
+                () => import('./routes/compliance/compliance.tsx'),
+                (m) => () => (
+                  <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="compliance management">
+                    <m.ComplianceRoute />
+                  </RequireRole>
+                ),
               ),
             },
             {
               path: paths.reports.path,
-              element: (
-                <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="system reports">
-                  <NotFoundRoute />
-                </RequireRole>
+              lazy: lazyPage(
+                () => import('./routes/reports/reports.tsx'),
+                (m) => () => (
+                  <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="system reports">
+                    <m.ReportsRoute />
+                  </RequireRole>
+                ),
+              ),
+            },
+            {
+              path: paths.settings.path,
+              lazy: lazyPage(
+                () => import('./routes/settings/settings.tsx'),
+                (m) => m.SettingsRoute,
               ),
             },
             { path: '*', element: <NotFoundRoute /> },

@@ -1,10 +1,10 @@
 import { LuMail } from 'react-icons/lu';
-import { AreaPage } from './area-page.tsx';
+import { PagePurpose } from '#web/components/ui/page-purpose.tsx';
 
 /** /hospital-admin/invitations: the Invitation Center (docs/screens.md#invitation-center), built by the joining issue. */
 export function HospitalAdminInvitationsRoute() {
   return (
-    <AreaPage
+    <PagePurpose
       title="Invitations"
       icon={<LuMail />}
       summary="The Invitation Center invites team leads, members and guests by e-mail, one at a time or in bulk from a CSV file, and lists every invitation with its status until it is accepted or expires."

@@ -1,10 +1,10 @@
 import { LuChartBar } from 'react-icons/lu';
-import { AreaPage } from './area-page.tsx';
+import { PagePurpose } from '#web/components/ui/page-purpose.tsx';
 
 /** /hospital-admin/reports: Reports & Analytics (docs/screens.md#hospital-admin-area). */
 export function HospitalAdminReportsRoute() {
   return (
-    <AreaPage
+    <PagePurpose
       title="Reports & Analytics"
       icon={<LuChartBar />}
       summary="Reports & Analytics builds reports of the hospital's studies, teams and usage over a chosen period and exports them."
