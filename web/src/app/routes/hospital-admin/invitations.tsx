@@ -1,7 +1,7 @@
 import { LuMail } from 'react-icons/lu';
 import { PagePurpose } from '#web/components/ui/page-purpose.tsx';
 
-/** /hospital-admin/invitations: the Invitation Center (docs/screens.md#invitation-center), built by the joining issue. */
+/** /hospital-admin/invitations: the Invitation Center (docs/screens.md#hospital-admin-area), built by the joining issue. */
 export function HospitalAdminInvitationsRoute() {
   return (
     <PagePurpose

@@ -1,7 +1,7 @@
 import { LuSettings } from 'react-icons/lu';
 import { PagePurpose } from '#web/components/ui/page-purpose.tsx';
 
-/** /hospital-admin/settings: the hospital settings page (docs/screens.md#hospital-settings). */
+/** /hospital-admin/settings: the hospital settings page (docs/screens.md#hospital-admin-area). */
 export function HospitalAdminSettingsRoute() {
   return (
     <PagePurpose

@@ -105,7 +105,7 @@ function firstErrors(error: z.ZodError): DraftErrors {
   return errors;
 }
 
-/** The messages of one step, from the shared schemas (record section 5); empty when the step is valid. */
+/** The messages of one step, from the shared schemas (docs/screens.md#add-new-hospital); empty when the step is valid. */
 export function stepErrors(step: number, draft: HospitalDraft): DraftErrors {
   const parsed = STEP_SCHEMAS[step]!.safeParse(stepInput(step, draft));
   return parsed.success ? {} : firstErrors(parsed.error);

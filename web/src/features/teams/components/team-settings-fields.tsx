@@ -13,7 +13,7 @@ const TOGGLES: { key: keyof TeamSettings; label: string }[] = [
   { key: 'allowPublicSharing', label: 'Allow public sharing' },
 ];
 
-/** The team's settings (docs/domain.md#teams), shared by the team form and the lead's Settings tab. */
+/** The team's settings (docs/screens.md#teams-page), shared by the team form and the lead's Settings tab. */
 export function TeamSettingsFields({ value, onChange, disabled }: Props) {
   const set = <K extends keyof TeamSettings>(key: K, v: TeamSettings[K]) => onChange({ ...value, [key]: v });
   const togglePermission = (p: Permission, on: boolean) =>
