@@ -4,6 +4,7 @@ import { ADMIN_NAV_GROUPS, badgeCount } from '#web/features/hospital-admin/utils
 import { hospitalListQuery, NO_HOSPITAL_FILTERS } from '#web/features/hospitals/utils/hospital-query.ts';
 import { EMPTY_TEAM_DRAFT, parseTeamDraft } from '#web/features/teams/utils/team-form.ts';
 import { NO_USER_FILTERS, userListQuery } from '#web/features/users/utils/user-query.ts';
+import { breadcrumbsFor } from '#web/features/shell/utils/nav-items.ts';
 
 describe('filters become the list query', () => {
   it('sends the hospital search, plan and status, leaving out what is empty', () => {
@@ -76,5 +77,11 @@ describe('hospital-admin sidebar badges', () => {
     expect(badgeCount(teams, overview)).toBe(4);
     expect(badgeCount(invitations, overview)).toBeUndefined();
     expect(badgeCount(teams, undefined)).toBeUndefined();
+  });
+});
+
+describe('hospital-admin breadcrumbs', () => {
+  it('names the area and its pages', () => {
+    expect(breadcrumbsFor('/hospital-admin/teams').map((c) => c.label)).toEqual(['Hospital Admin', 'Teams & Members']);
   });
 });
