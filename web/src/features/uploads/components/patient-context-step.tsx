@@ -75,7 +75,11 @@ export function PatientContextStep({
             onChange={(e) => set('orderingPhysician', e.target.value)}
           />
         </FormField>
-        <DepartmentField value={value.department} error={errors.department} onChange={(v) => set('department', v)} />
+        <DepartmentField
+          value={value}
+          error={errors.department}
+          onChange={(department, departmentId) => onChange({ ...value, department, departmentId })}
+        />
       </SimpleGrid>
       <FormField label="Clinical Indication" required error={errors.clinicalIndication}>
         <Textarea
@@ -129,26 +133,38 @@ export function PatientContextStep({
 }
 
 /**
- * The hospital's departments (GET /api/departments) as a choice; the dataset records the department's name, as
- * the create-dataset contract has it. While the hospital has no departments (or they cannot be loaded), it is typed.
+ * The hospital's departments (GET /api/departments) as a choice: the dataset keeps the department's id and name.
+ * While the hospital has no departments (or they cannot be loaded), the name is typed.
  */
-function DepartmentField({ value, error, onChange }: { value: string; error?: string; onChange(v: string): void }) {
+function DepartmentField({
+  value,
+  error,
+  onChange,
+}: {
+  value: PatientContextDraft;
+  error?: string;
+  onChange(department: string, departmentId: string): void;
+}) {
   const { data, isLoading } = useDepartments();
-  const names = (data?.items ?? []).map((d) => d.name);
-  if (isLoading || names.length > 0)
+  const departments = data?.items ?? [];
+  if (isLoading || departments.length > 0) {
+    // A draft saved before departments existed names one; it is picked again by its name.
+    const chosen =
+      departments.find((d) => d.id === value.departmentId) ?? departments.find((d) => d.name === value.department);
     return (
       <FormField label="Department" required error={error}>
         <Select
           name="department"
           aria-label="Department"
-          value={names.includes(value) ? value : ''}
+          value={chosen?.id ?? ''}
           placeholder={isLoading ? 'Loading departments...' : 'Select department'}
           disabled={isLoading}
-          onChange={onChange}
-          options={names.map((name) => ({ value: name, label: name }))}
+          onChange={(id) => onChange(departments.find((d) => d.id === id)?.name ?? '', id)}
+          options={departments.map((d) => ({ value: d.id, label: d.name }))}
         />
       </FormField>
     );
+  }
   return (
     <FormField
       label="Department"
@@ -156,7 +172,7 @@ function DepartmentField({ value, error, onChange }: { value: string; error?: st
       error={error}
       helperText="Your hospital has no departments yet; the hospital admin adds them under Teams."
     >
-      <Input name="department" value={value} onChange={(e) => onChange(e.target.value)} />
+      <Input name="department" value={value.department} onChange={(e) => onChange(e.target.value, '')} />
     </FormField>
   );
 }
