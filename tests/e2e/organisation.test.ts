@@ -15,12 +15,21 @@ describe('organisation screens', () => {
     await page.getByRole('button', { name: 'Sign out' }).first().click();
     await page.waitForURL(/\/login$/);
   };
+  /** Each test starts signed out, whatever the one before it left behind. */
+  const signInFresh = async (page: Page, email: string) => {
+    await page.goto(`${site.stack.url}/home`);
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+    await signInThroughSite(page, site.stack.url, email, TEST_DEMO_PASSWORD);
+  };
   const totalHospitals = async (page: Page) => Number(await page.getByTestId('summary-total-hospitals').textContent());
 
   it('lets the super admin add a hospital with its first admin, and deactivate one that has users', async () => {
     // Prepare
     const { page } = site.browser;
-    await signInThroughSite(page, site.stack.url, 'superadmin@demo.local', TEST_DEMO_PASSWORD);
+    await signInFresh(page, 'superadmin@demo.local');
     await page.goto(`${site.stack.url}/hospitals`);
     await page.getByRole('heading', { name: 'Hospital Management' }).waitFor();
     await page.getByTestId('hospital-card').first().waitFor();
@@ -86,7 +95,7 @@ describe('organisation screens', () => {
   it('lets the hospital admin add a department and a team, move a user into it and change a role', async () => {
     // Prepare
     const { page } = site.browser;
-    await signInThroughSite(page, site.stack.url, 'admin@northside.demo.local', TEST_DEMO_PASSWORD);
+    await signInFresh(page, 'admin@northside.demo.local');
     const areaNav = page.getByRole('navigation', { name: 'Hospital admin navigation' });
     await areaNav.getByRole('link', { name: /Teams & Members/ }).click();
     await page.getByRole('heading', { name: 'Teams & Members' }).waitFor();
@@ -137,6 +146,11 @@ describe('organisation screens', () => {
   it('turns the deactivated hospital’s admin away at sign-in', async () => {
     // Prepare
     const { page } = site.browser;
+    await page.goto(`${site.stack.url}/home`);
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
     await page.goto(`${site.stack.url}/login`);
 
     // Act
