@@ -10,7 +10,10 @@ const PLAN_NAMES = { TRIAL: 'Trial', BASIC: 'Basic', PRO: 'Pro', ENTERPRISE: 'En
 
 type Props = { hospital: Hospital; onEdit(): void; onDelete(): void; onRestore(): void };
 
-/** A hospital card: name, city and state, plan, users, created date, a 2-line description and its actions. */
+/**
+ * A hospital card: name, city and state, first specialization ("General Healthcare" when none), plan and subscription
+ * state (Trial, else Active; Deactivated once deleted), users, created date, a 2-line description and its actions.
+ */
 export function HospitalCard({ hospital, onEdit, onDelete, onRestore }: Props) {
   const deactivated = hospital.status === 'DEACTIVATED';
   const place = [hospital.city, hospital.state].filter(Boolean).join(', ');
@@ -23,10 +26,19 @@ export function HospitalCard({ hospital, onEdit, onDelete, onRestore }: Props) {
             <Text fontSize="sm" color="fg.muted">
               {place}
             </Text>
+            <Text fontSize="xs" color="fg.muted">
+              {hospital.specialization[0] ?? 'General Healthcare'}
+            </Text>
           </Stack>
           <Stack gap="1" align="end">
             <Badge colorPalette={PLAN_COLORS[hospital.subscriptionPlan]}>{PLAN_NAMES[hospital.subscriptionPlan]}</Badge>
-            {deactivated && <Badge colorPalette="red">Deactivated</Badge>}
+            {deactivated ? (
+              <Badge colorPalette="red">Deactivated</Badge>
+            ) : (
+              <Badge colorPalette={hospital.subscriptionPlan === 'TRIAL' ? 'gray' : 'green'} variant="outline">
+                {hospital.subscriptionPlan === 'TRIAL' ? 'Trial' : 'Active'}
+              </Badge>
+            )}
           </Stack>
         </HStack>
         <HStack fontSize="sm" color="fg.muted" gap="4">
