@@ -164,8 +164,12 @@ describe('Hospital Management', () => {
     await waitFor(() => expect(requests.some((r) => r.url.searchParams.get('plan') === 'ENTERPRISE')).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(requests.some((r) => r.url.searchParams.get('nextToken') === 'next-1')).toBe(true));
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'DEACTIVATED' } });
+    await waitFor(() => expect(requests.some((r) => r.url.searchParams.get('status') === 'DEACTIVATED')).toBe(true));
+    const afterFilterChange = requests.filter((r) => r.url.searchParams.get('status') === 'DEACTIVATED');
     // Assess
     expect(revenue.textContent).toBe('$1,250');
+    expect(afterFilterChange.every((r) => !r.url.searchParams.has('nextToken'))).toBe(true);
     expect(screen.getByTestId('summary-total-hospitals').textContent).toBe('2');
     expect(
       within(cards[0]!)
