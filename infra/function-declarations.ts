@@ -6,7 +6,7 @@
  * missing grant fails on this machine as it would in the cloud. Pure data: no CDK import, the twin loads it too.
  */
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import { GLOBAL_INDEXES } from '#shared/db/table.ts';
 import { ENV } from '#shared/env.ts';
 import { ALL_PIPELINE_TASKS, type PipelineTask } from '#shared/pipeline/definition.ts';
 
@@ -52,10 +52,12 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Health answers once the table and each bucket respond: describe and list only, never an item or object.
   health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
   auth: { table: 'readWrite' },
-  hospitals: { table: 'readWrite' },
+  // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
+  // changes their group. List pages carry tokens sealed with the pseudonymisation key.
+  hospitals: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   departments: { table: 'readWrite' },
-  teams: { table: 'readWrite' },
-  users: { table: 'readWrite', userPoolAdmin: true },
+  teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
+  users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   invitations: { table: 'readWrite', userPoolAdmin: true },
   // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
   // carry tokens sealed with the pseudonymisation key.
@@ -212,6 +214,7 @@ export const USER_POOL_ADMIN_ACTIONS = [
   'cognito-idp:AdminListGroupsForUser',
   'cognito-idp:AdminDisableUser',
   'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminUserGlobalSignOut',
   'cognito-idp:AdminResetUserPassword',
 ];
 
@@ -231,7 +234,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
     statements.push({
       actions: ['dynamodb:Query'],
-      resources: [TABLE_KEYS.gsi1, TABLE_KEYS.gsi2, TABLE_KEYS.gsi3].map((gsi) => `${arns.table}/index/${gsi.index}`),
+      resources: GLOBAL_INDEXES.map((gsi) => `${arns.table}/index/${gsi.index}`),
     });
   }
   for (const bucket of DATA_BUCKETS) {
@@ -263,16 +266,19 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
 }
 
 /**
- * The user pool's pre-token-generation trigger (the `mfa` claim of ID tokens). It reads users of the pool through a
- * policy of its own in the auth stack (the pool invokes it, so its role cannot wait for the pool), and needs nothing
- * else.
+ * The user pool's pre-token-generation trigger (the `mfa` claim of ID tokens; no token for a deactivated hospital's
+ * users). It reads users of the pool through a policy of its own in the auth stack (the pool invokes it, so its role
+ * cannot wait for the pool), and hospital items from the table.
  */
 export const PRE_TOKEN_GENERATION_DECLARATION: FunctionDeclaration = {
   id: 'PreTokenGeneration',
   kind: 'trigger',
   entry: 'functions/triggers/pre-token-generation.ts',
-  description: 'User pool pre-token-generation: the mfa claim of ID tokens',
+  description:
+    "User pool pre-token-generation: the mfa claim of ID tokens; no token for a deactivated hospital's users",
   memoryMb: 256,
   timeoutSeconds: 5,
-  env: environmentOf({}, 'trigger'),
+  // Reads the user's hospital item: a deactivated hospital's users get no token.
+  table: 'read',
+  env: environmentOf({ table: 'read' }, 'trigger'),
 };

@@ -6,6 +6,8 @@ import { createDocumentClient, type Table } from './dynamo/client.ts';
 import { createAuditLog } from './dynamo/audit-log.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
+import { createOrganisationStore } from './dynamo/organisation.ts';
+import { createIdentityAdmin } from './cognito/identity-admin.ts';
 import { describeTable } from './dynamo/health.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createRunSlotStore } from './dynamo/run-slots.ts';
@@ -54,6 +56,12 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     datasets: createDatasetRepository(table),
     audit: createAuditLog(table),
     directory: createDirectory(table),
+    organisation: createOrganisationStore(table),
+    identity: createIdentityAdmin({
+      region,
+      endpoint: env.COGNITO_ENDPOINT || undefined,
+      userPoolId: () => requireResource(env, ENV.USER_POOL_ID),
+    }),
     policies: createPolicyRepository(table),
     uploads: createUploadRepository(table),
     objects,

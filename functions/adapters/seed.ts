@@ -4,25 +4,28 @@ import type { Directory } from '#shared/domain/auth/ports.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
 import { ENV } from '#shared/env.ts';
 import { createDirectory } from './dynamo/directory.ts';
-import { createDocumentClient } from './dynamo/client.ts';
+import { createDocumentClient, type Table } from './dynamo/client.ts';
+import { recountHospital, recountSummary } from './dynamo/organisation.ts';
 
 /**
  * Writes the demo tenants (hospitals, departments, teams, users with the role's default permissions), idempotently:
- * fixed ids for the organisation, the identity provider's sub for users. Called by the local twin at start.
+ * fixed ids for the organisation, the identity provider's sub for users. Called by the local twin at start. The
+ * counters of the demo hospitals, their departments and teams, and the summary over every hospital are then set
+ * from what is stored (docs/domain.md#counters), so they are right however often the seed runs.
  */
 export async function seedDemoTenants(deps: {
   ensureIdentity(user: DemoUser, password: string): Promise<string>;
   password: string;
-  directory?: Directory;
+  /** The table to seed; from the environment when absent. */
+  table?: Table;
   now?: string;
 }): Promise<void> {
-  const env = deps.directory ? undefined : serverEnv();
-  const directory =
-    deps.directory ??
-    createDirectory({
-      doc: createDocumentClient({ region: env!.AWS_REGION, endpoint: env!.DYNAMODB_ENDPOINT }),
-      tableName: requireResource(env!, ENV.TABLE_NAME),
-    });
+  const env = deps.table ? undefined : serverEnv();
+  const table: Table = deps.table ?? {
+    doc: createDocumentClient({ region: env!.AWS_REGION, endpoint: env!.DYNAMODB_ENDPOINT }),
+    tableName: requireResource(env!, ENV.TABLE_NAME),
+  };
+  const directory: Directory = createDirectory(table);
   const now = deps.now ?? new Date().toISOString();
   await directory.putHospital({
     id: SYSTEM_HOSPITAL_ID,
@@ -48,10 +51,13 @@ export async function seedDemoTenants(deps: {
       status: 'ACTIVE',
       hospitalId: user.hospitalId,
       teamId: user.teamId ?? null,
+      departmentId: user.departmentId ?? null,
       ...(user.department ? { department: user.department } : {}),
       ...(user.specialization ? { specialization: user.specialization } : {}),
       permissions: [...DEFAULT_PERMISSIONS[user.role]],
       createdAt: now,
     });
   }
+  for (const h of DEMO_HOSPITALS) await recountHospital(table, h.id);
+  await recountSummary(table);
 }

@@ -3,7 +3,7 @@ import type { RouteDefinition } from '#shared/api/routes.ts';
 import { parseGroups, primaryRole, type Caller } from '#shared/domain/access/caller.ts';
 import { hasMfa, isIdTokenFor, MFA_ROLES, userPoolIssuer, type TokenPolicy } from '#shared/domain/auth/id-token.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import { AccessDeniedError, UnauthorizedError } from '#shared/domain/errors.ts';
+import { AccessDeniedError, RuleError, UnauthorizedError } from '#shared/domain/errors.ts';
 import type { ServerEnv } from './env.ts';
 
 /**
@@ -43,6 +43,9 @@ export async function resolveCaller(
   if (!user) throw new UnauthorizedError('INVALID_CREDENTIALS');
   // Invited users have not accepted yet and disabled ones are out: only active accounts are served.
   if (user.status !== 'ACTIVE') throw new AccessDeniedError();
+  // A deactivated (deleted) hospital's users are out, whatever their own status (docs/states.md#hospitals).
+  const hospital = await directory.getHospital(user.hospitalId);
+  if (hospital?.status === 'DEACTIVATED') throw new RuleError('HOSPITAL_DEACTIVATED');
 
   // The token's group must agree with the stored user: a demoted user's old token no longer carries the old role.
   const groups = parseGroups(claims['cognito:groups']);

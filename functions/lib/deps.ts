@@ -9,6 +9,7 @@ import type {
   Pseudonymizer,
 } from '#shared/domain/datasets/ports.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
@@ -23,6 +24,10 @@ export type ServerDeps = {
   datasets: DatasetRepository;
   audit: AuditLog;
   directory: Directory;
+  /** Hospitals, departments, teams and users: index lists, updates and counters. */
+  organisation: OrganisationStore;
+  /** The user pool's administration (groups, disable/enable, global sign-out). */
+  identity: IdentityAdmin;
   policies: DeidentificationPolicies;
   uploads: UploadRepository;
   objects: ObjectStore;

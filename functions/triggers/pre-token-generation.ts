@@ -1,14 +1,22 @@
 import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { MFA_CLAIM, mfaMethodOf } from '#shared/domain/auth/id-token.ts';
 import { createMfaSettings, type MfaSettings } from '#functions/adapters/cognito/mfa-settings.ts';
+import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+
+/** Whether a hospital is deactivated (deleted): its users get no token (docs/states.md#hospitals). */
+export type HospitalStatuses = { isDeactivated(hospitalId: string): Promise<boolean> };
 
 /**
  * User pool pre-token-generation trigger: writes into the ID token whether a second factor vouches for the sign-in
  * (the `mfa` claim), so the API can require it of hospital admins and team leads in prod. Federated users carry the
  * `identities` attribute; their hospital's identity provider authenticates them.
  */
-export function preTokenGeneration(mfa: MfaSettings) {
+export function preTokenGeneration(mfa: MfaSettings, hospitals?: () => HospitalStatuses) {
   return async (event: PreTokenGenerationTriggerEvent): Promise<PreTokenGenerationTriggerEvent> => {
+    const hospitalId = event.request.userAttributes['custom:hospitalId'];
+    // Throwing here makes the user pool refuse the sign-in or refresh with this message.
+    if (hospitalId && hospitals && (await hospitals().isDeactivated(hospitalId)))
+      throw new Error(catalogueMessage('HOSPITAL_DEACTIVATED'));
     const federated = Boolean(event.request.userAttributes.identities);
     const method = mfaMethodOf({
       federated,
@@ -26,6 +34,20 @@ export function preTokenGeneration(mfa: MfaSettings) {
 let live: ReturnType<typeof preTokenGeneration> | undefined;
 
 export async function handler(event: PreTokenGenerationTriggerEvent): Promise<PreTokenGenerationTriggerEvent> {
-  live ??= preTokenGeneration(createMfaSettings());
+  live ??= preTokenGeneration(createMfaSettings(), hospitalStatuses);
   return live(event);
+}
+
+let statuses: HospitalStatuses | undefined;
+
+/** The hospital item, read through the table (the trigger's one table grant: read). Built on first use. */
+function hospitalStatuses(): HospitalStatuses {
+  statuses ??= {
+    async isDeactivated(hospitalId) {
+      const { createAwsDirectory } = await import('#functions/adapters/dynamo/directory.ts');
+      const hospital = await createAwsDirectory().getHospital(hospitalId);
+      return hospital?.status === 'DEACTIVATED';
+    },
+  };
+  return statuses;
 }

@@ -13,7 +13,8 @@ import { ensureDir, persistedSecret, readJson, writeJson } from './data-dir.ts';
 /**
  * Cognito stand-in: cognito-local as a child process (its files under <data>/cognito/.cognito), reached through
  * /_aws/cognito on the public port. The proxy adds what cognito-local lacks: GetTokensFromRefreshToken (Amplify's
- * refresh) answered as InitiateAuth REFRESH_TOKEN_AUTH, and a wrong password reported as Cognito reports it.
+ * refresh) answered as InitiateAuth REFRESH_TOKEN_AUTH, a wrong password reported as Cognito reports it, and a disabled
+ * user's sign-in refused as Cognito refuses it.
  */
 const require = createRequire(import.meta.url);
 const COGNITO_START = require.resolve('cognito-local/lib/bin/start.js');
@@ -301,7 +302,36 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
   };
 }
 
-/** Proxies one request to cognito-local, rewriting the two things it gets wrong for our clients. */
+/** Whether the tokens of an answer were issued to a user the pool has disabled (asked of cognito-local itself). */
+async function issuedToDisabledUser(
+  upstream: string,
+  path: string,
+  headers: Record<string, string>,
+  responseBody: Buffer,
+): Promise<boolean> {
+  try {
+    const answer = JSON.parse(responseBody.toString()) as { AuthenticationResult?: { IdToken?: string } };
+    const idToken = answer.AuthenticationResult?.IdToken;
+    if (!idToken) return false;
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as {
+      sub?: string;
+      iss?: string;
+    };
+    const userPoolId = claims.iss?.split('/').pop();
+    if (!claims.sub || !userPoolId) return false;
+    const response = await fetch(`${upstream}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'x-amz-target': `${TARGET_PREFIX}AdminGetUser` },
+      body: JSON.stringify({ UserPoolId: userPoolId, Username: claims.sub }),
+    });
+    if (!response.ok) return false;
+    return ((await response.json()) as { Enabled?: boolean }).Enabled === false;
+  } catch {
+    return false;
+  }
+}
+
+/** Proxies one request to cognito-local, rewriting what it gets wrong for our clients (see issuedToDisabledUser). */
 function forward(upstream: string, req: IncomingMessage, res: ServerResponse, path: string): void {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
@@ -329,9 +359,18 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse, pa
       (upstreamRes) => {
         const out: Buffer[] = [];
         upstreamRes.on('data', (c: Buffer) => out.push(c));
-        upstreamRes.on('end', () => {
+        upstreamRes.on('end', async () => {
           let responseBody = Buffer.concat(out);
           let status = upstreamRes.statusCode ?? 502;
+          // Real Cognito refuses a disabled user's sign-in and refresh; cognito-local issues tokens anyway.
+          if (/\.(InitiateAuth|RespondToAuthChallenge|AdminInitiateAuth)$/.test(target) && status === 200) {
+            if (await issuedToDisabledUser(upstream, path, headers, responseBody)) {
+              responseBody = Buffer.from(
+                JSON.stringify({ __type: 'NotAuthorizedException', message: 'User is disabled.' }),
+              );
+              status = 400;
+            }
+          }
           // Real Cognito answers a wrong password with NotAuthorizedException; cognito-local says InvalidPasswordException.
           if (target.endsWith('.InitiateAuth') && status === 400 && responseBody.includes('InvalidPasswordException')) {
             responseBody = Buffer.from(

@@ -12,6 +12,30 @@ const P = TABLE_KEYS.primary;
 const G1 = TABLE_KEYS.gsi1;
 const G2 = TABLE_KEYS.gsi2;
 const G3 = TABLE_KEYS.gsi3;
+const G4 = TABLE_KEYS.gsi4;
+const G5 = TABLE_KEYS.gsi5;
+const G6 = TABLE_KEYS.gsi6;
+const G7 = TABLE_KEYS.gsi7;
+
+/** The super admin's tenant: hospital-wide lists and summaries of the organisation live under it. */
+const SYSTEM_PK = 'H#system';
+
+/** Lower-cased name then id: index sort keys that list in name order and stay unique. */
+export const nameSortKey = (name: string, id: string) => `${name.trim().toLowerCase()}#${id}`;
+
+/**
+ * Prefix tokens a user is found by (docs/domain.md#search): the full name (so a prefix of the first name, or of the
+ * whole name, finds it), the last name and the e-mail.
+ */
+export function userSearchTokens(u: { firstName: string; lastName: string; email: string }): string[] {
+  const tokens = [`${u.firstName} ${u.lastName}`, u.lastName, u.email].map((t) => t.trim().toLowerCase());
+  return [...new Set(tokens.filter(Boolean))];
+}
+
+/** Prefix tokens a hospital is found by: its name and its city. */
+export function hospitalSearchTokens(h: { name: string; city?: string | null }): string[] {
+  return [...new Set([h.name, h.city ?? ''].map((t) => t.trim().toLowerCase()).filter(Boolean))];
+}
 
 export type ItemKey = Record<string, string>;
 
@@ -31,6 +55,65 @@ export const keys = {
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: 'POLICY#DEIDENTIFICATION',
   }),
+  /** Index attributes of a user item: hospital by name, role, department and team partitions (docs/domain.md#indexes). */
+  userIndexes: (u: {
+    hospitalId: string;
+    id: string;
+    firstName: string;
+    lastName: string;
+    role: string;
+    departmentId?: string | null;
+    teamId: string | null;
+  }): ItemKey => {
+    const sort = nameSortKey(`${u.firstName} ${u.lastName}`, u.id);
+    return {
+      [G4.pk]: `H#${u.hospitalId}#USER`,
+      [G4.sk]: sort,
+      [G5.pk]: `H#${u.hospitalId}#USER#ROLE#${u.role}`,
+      [G5.sk]: sort,
+      ...(u.departmentId ? { [G6.pk]: `H#${u.hospitalId}#USER#DEPT#${u.departmentId}`, [G6.sk]: sort } : {}),
+      ...(u.teamId ? { [G7.pk]: `H#${u.hospitalId}#USER#TEAM#${u.teamId}`, [G7.sk]: sort } : {}),
+    };
+  },
+  /** One small item per search token of a user: `<token>#<userId>` under the hospital's user-search partition. */
+  userSearch: (hospitalId: string, token: string, userId: string): ItemKey => ({
+    [P.pk]: `${hospitalPk(hospitalId)}#USEARCH`,
+    [P.sk]: `${token}#${userId}`,
+  }),
+  userSearchPartition: (hospitalId: string) => `${hospitalPk(hospitalId)}#USEARCH`,
+  /** Index attributes of a team item: all teams, active teams, by department, active by department; by name. */
+  teamIndexes: (t: { hospitalId: string; id: string; name: string; departmentId: string; isActive: boolean }) => {
+    const sort = nameSortKey(t.name, t.id);
+    return {
+      [G4.pk]: `H#${t.hospitalId}#TEAM`,
+      [G4.sk]: sort,
+      ...(t.isActive ? { [G5.pk]: `H#${t.hospitalId}#TEAM#ACTIVE`, [G5.sk]: sort } : {}),
+      [G6.pk]: `H#${t.hospitalId}#TEAM#DEPT#${t.departmentId}`,
+      [G6.sk]: sort,
+      ...(t.isActive ? { [G7.pk]: `H#${t.hospitalId}#TEAM#DEPT#${t.departmentId}#ACTIVE`, [G7.sk]: sort } : {}),
+    } as ItemKey;
+  },
+  /** Index attributes of a hospital item: every hospital, by status, by plan; by name. */
+  hospitalIndexes: (h: { id: string; name: string; status: string; subscriptionPlan: string }): ItemKey => {
+    const sort = nameSortKey(h.name, h.id);
+    return {
+      [G4.pk]: `${SYSTEM_PK}#HOSPITALS`,
+      [G4.sk]: sort,
+      [G5.pk]: `${SYSTEM_PK}#HOSPITALS#STATUS#${h.status}`,
+      [G5.sk]: sort,
+      [G6.pk]: `${SYSTEM_PK}#HOSPITALS#PLAN#${h.subscriptionPlan}`,
+      [G6.sk]: sort,
+    };
+  },
+  hospitalSearch: (token: string, hospitalId: string): ItemKey => ({
+    [P.pk]: `${SYSTEM_PK}#HSEARCH`,
+    [P.sk]: `${token}#${hospitalId}`,
+  }),
+  hospitalSearchPartition: `${SYSTEM_PK}#HSEARCH`,
+  /** Claims a hospital slug, so that two hospitals never share one. */
+  hospitalSlug: (slug: string): ItemKey => ({ [P.pk]: SYSTEM_PK, [P.sk]: `SLUG#${slug}` }),
+  /** Counters over every hospital for the Hospital Management summary cards (docs/domain.md#counters). */
+  hospitalSummary: (): ItemKey => ({ [P.pk]: SYSTEM_PK, [P.sk]: 'SUMMARY#HOSPITALS' }),
   /** gsi3: find a user by e-mail (case-insensitive), e.g. for invitations and sign-in bookkeeping. */
   userByEmail: (email: string): ItemKey => ({ [G3.pk]: `EMAIL#${email.toLowerCase()}`, [G3.sk]: 'USER' }),
 
@@ -122,8 +205,35 @@ export const datasetListIndexes = {
   }),
 };
 
+/** The index partitions the organisation lists query (docs/domain.md#indexes), named by access pattern. */
+export type IndexPartition = { index: string; pkName: string; skName: string; pk: string };
+const on = (g: { index: string; pk: string; sk: string }, pk: string): IndexPartition => ({
+  index: g.index,
+  pkName: g.pk,
+  skName: g.sk,
+  pk,
+});
+export const organisationIndexes = {
+  usersByName: (hospitalId: string) => on(G4, `H#${hospitalId}#USER`),
+  usersByRole: (hospitalId: string, role: string) => on(G5, `H#${hospitalId}#USER#ROLE#${role}`),
+  usersByDepartment: (hospitalId: string, departmentId: string) => on(G6, `H#${hospitalId}#USER#DEPT#${departmentId}`),
+  usersByTeam: (hospitalId: string, teamId: string) => on(G7, `H#${hospitalId}#USER#TEAM#${teamId}`),
+  teams: (hospitalId: string) => on(G4, `H#${hospitalId}#TEAM`),
+  activeTeams: (hospitalId: string) => on(G5, `H#${hospitalId}#TEAM#ACTIVE`),
+  teamsByDepartment: (hospitalId: string, departmentId: string) => on(G6, `H#${hospitalId}#TEAM#DEPT#${departmentId}`),
+  activeTeamsByDepartment: (hospitalId: string, departmentId: string) =>
+    on(G7, `H#${hospitalId}#TEAM#DEPT#${departmentId}#ACTIVE`),
+  hospitals: () => on(G4, `${SYSTEM_PK}#HOSPITALS`),
+  hospitalsByStatus: (status: string) => on(G5, `${SYSTEM_PK}#HOSPITALS#STATUS#${status}`),
+  hospitalsByPlan: (plan: string) => on(G6, `${SYSTEM_PK}#HOSPITALS#PLAN#${plan}`),
+};
+
 /** Every attribute the key builders write, for the drift test (must all be in TABLE_KEYS). */
-export const KEY_ATTRIBUTE_NAMES: readonly string[] = [P.pk, P.sk, G1.pk, G1.sk, G2.pk, G2.sk, G3.pk, G3.sk];
+export const KEY_ATTRIBUTE_NAMES: readonly string[] = [
+  P.pk,
+  P.sk,
+  ...[G1, G2, G3, G4, G5, G6, G7].flatMap((g) => [g.pk, g.sk]),
+];
 
 /** Strips key attributes (and the entity tag) before an item leaves the data layer. */
 export function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {

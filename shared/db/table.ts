@@ -14,9 +14,25 @@ export const TABLE_KEYS = {
   gsi2: { index: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
   /** byOwnerOrTeam: a team's (or an owner's) datasets newest first; users by e-mail. */
   gsi3: { index: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk' },
+  /** byScopeName: a hospital's users or teams, or every hospital, in name order (docs/domain.md#indexes). */
+  gsi4: { index: 'gsi4', pk: 'gsi4pk', sk: 'gsi4sk' },
+  /** byRoleOrActive: a hospital's users of one role; its active teams; hospitals of one status; by name. */
+  gsi5: { index: 'gsi5', pk: 'gsi5pk', sk: 'gsi5sk' },
+  /** byDepartment: a department's users or teams; hospitals of one plan; by name. */
+  gsi6: { index: 'gsi6', pk: 'gsi6pk', sk: 'gsi6sk' },
+  /** byTeamOrActiveDepartment: a team's members; a department's active teams; by name. */
+  gsi7: { index: 'gsi7', pk: 'gsi7pk', sk: 'gsi7sk' },
 } as const;
 
-export const GLOBAL_INDEXES = [TABLE_KEYS.gsi1, TABLE_KEYS.gsi2, TABLE_KEYS.gsi3] as const;
+export const GLOBAL_INDEXES = [
+  TABLE_KEYS.gsi1,
+  TABLE_KEYS.gsi2,
+  TABLE_KEYS.gsi3,
+  TABLE_KEYS.gsi4,
+  TABLE_KEYS.gsi5,
+  TABLE_KEYS.gsi6,
+  TABLE_KEYS.gsi7,
+] as const;
 
 /** Attribute holding an epoch-seconds expiry; DynamoDB TTL in the cloud, filtered in code everywhere. */
 export const TTL_ATTRIBUTE = 'expiresAtEpoch';

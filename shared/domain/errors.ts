@@ -25,6 +25,8 @@ export class NotFoundError extends DomainError {
       | 'UPLOAD_NOT_FOUND'
       | 'USER_NOT_FOUND'
       | 'HOSPITAL_NOT_FOUND'
+      | 'DEPARTMENT_NOT_FOUND'
+      | 'TEAM_NOT_FOUND'
       | 'NOT_FOUND' = 'NOT_FOUND',
   ) {
     super(code);
@@ -69,6 +71,26 @@ export class ConflictError extends DomainError {
   override name = 'ConflictError';
   constructor() {
     super('CONFLICT');
+  }
+}
+
+/** An organisation rule refuses the action (docs/error-catalogue.md): last admin, department not empty, team full. */
+export class RuleError extends DomainError {
+  override name = 'RuleError';
+  constructor(
+    code:
+      | 'HOSPITAL_NAME_MISMATCH'
+      | 'HOSPITAL_DELETE_NEEDS_CONFIRMATION'
+      | 'HOSPITAL_SLUG_TAKEN'
+      | 'HOSPITAL_DEACTIVATED'
+      | 'EMAIL_IN_USE'
+      | 'DEPARTMENT_NOT_EMPTY'
+      | 'TEAM_ARCHIVED'
+      | 'TEAM_FULL'
+      | 'LAST_HOSPITAL_ADMIN'
+      | 'CANNOT_CHANGE_OWN_ACCOUNT',
+  ) {
+    super(code);
   }
 }
 

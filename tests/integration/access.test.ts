@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { ROUTES, routeKey } from '#shared/api/routes.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
+import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
@@ -31,7 +32,7 @@ const TEAM = 'team-northside-neuroradiology';
 
 /** What the table needs from a server: call a route as someone, reach its data to plant fixtures. */
 type Backend = {
-  deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory'>;
+  deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory' | 'organisation'>;
   sub(email: string): string;
   uploadPart(objectKey: string, uploadId: string, bytes: Uint8Array): Promise<string>;
   call(
@@ -143,6 +144,81 @@ async function dataset(
   return { id, sessionId, etag };
 }
 
+const DEPARTMENT = 'dept-northside-radiology';
+const fresh = (kind: string) => `${kind}-${Date.now().toString(36)}-${++counter}`;
+const at = () => new Date(Date.UTC(2026, 0, 2, 0, 0, counter)).toISOString();
+
+/** A user of our hospital, in our lead's team unless told otherwise; no identity (the twin's pool does not know it). */
+async function orgUser(overrides: Partial<UserRecord> = {}): Promise<string> {
+  const id = fresh('user');
+  await h.deps.directory.putUser({
+    id,
+    email: `${id}@northside.demo.local`,
+    firstName: 'Fresh',
+    lastName: 'Fixture',
+    role: 'TEAM_MEMBER',
+    status: 'ACTIVE',
+    hospitalId: HOSPITAL,
+    teamId: TEAM,
+    departmentId: DEPARTMENT,
+    permissions: ['VIEW_DATASETS', 'UPLOAD_DICOM', 'SHARE_DATA'],
+    createdAt: at(),
+    ...overrides,
+  });
+  return id;
+}
+
+const HOSPITAL_DETAILS = {
+  email: 'contact@fixture.test',
+  phone: '3125550100',
+  addressLine1: '1 Fixture Road',
+  city: 'Springfield',
+  state: 'IL',
+};
+
+/** A hospital with no users or datasets (deleting it needs only the typed name). */
+async function orgHospital(status: 'ACTIVE' | 'DEACTIVATED' = 'ACTIVE') {
+  const id = fresh('hosp');
+  const name = `Fixture Hospital ${id}`;
+  await h.deps.organisation.createHospital({
+    id,
+    slug: id,
+    name,
+    ...HOSPITAL_DETAILS,
+    subscriptionPlan: 'BASIC',
+    status,
+    createdAt: at(),
+    updatedAt: at(),
+  });
+  return { id, name };
+}
+
+async function orgDepartment(): Promise<string> {
+  const id = fresh('dept');
+  await h.deps.organisation.createDepartment({
+    id,
+    hospitalId: HOSPITAL,
+    name: 'Fixture',
+    description: '',
+    createdAt: at(),
+  });
+  return id;
+}
+
+async function orgTeam(isActive = true): Promise<string> {
+  const id = fresh('team');
+  await h.deps.organisation.createTeam({
+    id,
+    hospitalId: HOSPITAL,
+    name: 'Fixture Team',
+    departmentId: DEPARTMENT,
+    description: '',
+    isActive,
+    createdAt: at(),
+  });
+  return id;
+}
+
 type Call = { method: string; path: string; body?: unknown; query?: Record<string, string> };
 type Case = { prepare: () => Promise<Call>; expect: Record<Actor, number> };
 
@@ -194,6 +270,20 @@ const hospitalAdmins = (ok: number): Record<Actor, number> => ({
   GUEST: 403,
   OTHER_HOSPITAL: 403,
   ANONYMOUS: 401,
+});
+
+const superAdmins = (ok: number): Record<Actor, number> => ({
+  ...hospitalAdmins(403),
+  SUPER_ADMIN: ok,
+  HOSPITAL_ADMIN: 403,
+});
+const userAdmins = (ok: number): Record<Actor, number> => ({ ...hospitalAdmins(ok), SUPER_ADMIN: ok });
+/** Our lead's team: its members read it; the other hospital's lead gets 404. */
+const teamReaders = (ok: number): Record<Actor, number> => ({ ...viewers(ok), SUPER_ADMIN: 403 });
+const teamManagers = (ok: number): Record<Actor, number> => ({
+  ...teamReaders(ok),
+  TEAM_MEMBER: 403,
+  GUEST: 403,
 });
 
 const EXPECTATIONS: Record<string, Case> = {
@@ -333,6 +423,182 @@ const EXPECTATIONS: Record<string, Case> = {
     }),
     expect: hospitalAdmins(200),
   },
+
+  'GET /api/hospitals': { prepare: async () => ({ method: 'GET', path: '/api/hospitals' }), expect: superAdmins(200) },
+  'POST /api/hospitals': {
+    prepare: async () => {
+      const id = fresh('new');
+      return {
+        method: 'POST',
+        path: '/api/hospitals',
+        body: {
+          name: `Added Hospital ${id}`,
+          ...HOSPITAL_DETAILS,
+          subscriptionPlan: 'PRO',
+          adminFirstName: 'Robin',
+          adminLastName: 'Hale',
+          adminEmail: `${id}@added.test`,
+        },
+      };
+    },
+    expect: superAdmins(201),
+  },
+  'GET /api/hospitals/{hospitalId}': {
+    prepare: async () => ({ method: 'GET', path: `/api/hospitals/${(await orgHospital()).id}` }),
+    expect: superAdmins(200),
+  },
+  'PATCH /api/hospitals/{hospitalId}': {
+    prepare: async () => {
+      const hospital = await orgHospital();
+      return {
+        method: 'PATCH',
+        path: `/api/hospitals/${hospital.id}`,
+        body: { name: hospital.name, ...HOSPITAL_DETAILS, city: 'Peoria', subscriptionPlan: 'ENTERPRISE' },
+      };
+    },
+    expect: superAdmins(200),
+  },
+  'DELETE /api/hospitals/{hospitalId}': {
+    prepare: async () => {
+      const hospital = await orgHospital();
+      return { method: 'DELETE', path: `/api/hospitals/${hospital.id}`, body: { confirmName: hospital.name } };
+    },
+    expect: superAdmins(200),
+  },
+  'POST /api/hospitals/{hospitalId}/restore': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/hospitals/${(await orgHospital('DEACTIVATED')).id}/restore`,
+    }),
+    expect: superAdmins(200),
+  },
+  'GET /api/hospital-admin/overview': {
+    prepare: async () => ({ method: 'GET', path: '/api/hospital-admin/overview' }),
+    expect: hospitalAdmins(200),
+  },
+
+  // The other hospital's lead lists their own hospital's departments.
+  'GET /api/departments': {
+    prepare: async () => ({ method: 'GET', path: '/api/departments' }),
+    expect: { ...viewers(200), SUPER_ADMIN: 403, OTHER_HOSPITAL: 200 },
+  },
+  'POST /api/departments': {
+    prepare: async () => ({ method: 'POST', path: '/api/departments', body: { name: 'Cardiology' } }),
+    expect: hospitalAdmins(201),
+  },
+  'PATCH /api/departments/{departmentId}': {
+    prepare: async () => ({
+      method: 'PATCH',
+      path: `/api/departments/${await orgDepartment()}`,
+      body: { description: 'Renamed' },
+    }),
+    expect: hospitalAdmins(200),
+  },
+  'DELETE /api/departments/{departmentId}': {
+    prepare: async () => ({ method: 'DELETE', path: `/api/departments/${await orgDepartment()}` }),
+    expect: hospitalAdmins(204),
+  },
+
+  'GET /api/teams': {
+    prepare: async () => ({ method: 'GET', path: '/api/teams' }),
+    expect: { ...viewers(200), SUPER_ADMIN: 403, OTHER_HOSPITAL: 200 },
+  },
+  'POST /api/teams': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/teams',
+      body: { name: 'Spine Imaging', departmentId: DEPARTMENT },
+    }),
+    expect: hospitalAdmins(201),
+  },
+  'GET /api/teams/{teamId}': {
+    prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}` }),
+    expect: teamReaders(200),
+  },
+  'PATCH /api/teams/{teamId}': {
+    prepare: async () => ({
+      method: 'PATCH',
+      path: `/api/teams/${TEAM}`,
+      body: { settings: { dataRetentionDays: 365 } },
+    }),
+    expect: teamManagers(200),
+  },
+  'POST /api/teams/{teamId}/archive': {
+    prepare: async () => ({ method: 'POST', path: `/api/teams/${await orgTeam()}/archive` }),
+    expect: hospitalAdmins(200),
+  },
+  'POST /api/teams/{teamId}/restore': {
+    prepare: async () => ({ method: 'POST', path: `/api/teams/${await orgTeam(false)}/restore` }),
+    expect: hospitalAdmins(200),
+  },
+  'GET /api/teams/{teamId}/members': {
+    prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}/members` }),
+    expect: teamReaders(200),
+  },
+  'PATCH /api/teams/{teamId}/members/{memberId}/role': {
+    prepare: async () => ({
+      method: 'PATCH',
+      path: `/api/teams/${TEAM}/members/${await orgUser()}/role`,
+      body: { role: 'GUEST' },
+    }),
+    expect: teamManagers(200),
+  },
+  'PATCH /api/teams/{teamId}/members/{memberId}/permissions': {
+    prepare: async () => ({
+      method: 'PATCH',
+      path: `/api/teams/${TEAM}/members/${await orgUser()}/permissions`,
+      body: { permissions: ['VIEW_DATASETS'] },
+    }),
+    expect: teamManagers(200),
+  },
+  'DELETE /api/teams/{teamId}/members/{memberId}': {
+    prepare: async () => ({ method: 'DELETE', path: `/api/teams/${TEAM}/members/${await orgUser()}` }),
+    expect: teamManagers(204),
+  },
+
+  // The super admin names the hospital; a hospital admin naming their own is the same as naming none.
+  'GET /api/users': {
+    prepare: async () => ({ method: 'GET', path: '/api/users', query: { hospitalId: HOSPITAL } }),
+    expect: userAdmins(200),
+  },
+  'GET /api/users/{userId}': {
+    prepare: async () => ({ method: 'GET', path: `/api/users/${await orgUser()}`, query: { hospitalId: HOSPITAL } }),
+    expect: userAdmins(200),
+  },
+  'PATCH /api/users/{userId}/role': {
+    prepare: async () => ({
+      method: 'PATCH',
+      path: `/api/users/${await orgUser()}/role`,
+      query: { hospitalId: HOSPITAL },
+      body: { role: 'GUEST' },
+    }),
+    expect: userAdmins(200),
+  },
+  'PATCH /api/users/{userId}/team': {
+    prepare: async () => ({
+      method: 'PATCH',
+      path: `/api/users/${await orgUser()}/team`,
+      query: { hospitalId: HOSPITAL },
+      body: { teamId: null },
+    }),
+    expect: userAdmins(200),
+  },
+  'POST /api/users/{userId}/disable': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/users/${await orgUser()}/disable`,
+      query: { hospitalId: HOSPITAL },
+    }),
+    expect: userAdmins(200),
+  },
+  'POST /api/users/{userId}/enable': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/users/${await orgUser({ status: 'DISABLED' })}/enable`,
+      query: { hospitalId: HOSPITAL },
+    }),
+    expect: userAdmins(200),
+  },
 };
 
 function inProcess(): () => Promise<Backend> {
@@ -355,7 +621,8 @@ function throughTwin(): () => Promise<Backend> {
     const deps = await createAwsDeps();
     const tokens = new Map<string, string>();
     const subs = new Map<string, string>();
-    for (const email of Object.values(ACTORS)) {
+    // The other hospital's admin too: isolation tests act as them.
+    for (const email of [...Object.values(ACTORS), 'admin@lakeview.demo.local']) {
       if (!email) continue;
       const token = await signIn(stack.url, email);
       tokens.set(email, token);
@@ -462,6 +729,25 @@ describe.each([
         expect(refused.body.error.code).toBe('INVALID_STATE');
         expect((await select(complete.id, as)).status).toBe(409);
       }
+    });
+
+    it("answers 404 to a hospital admin naming another hospital's users, teams or departments", async () => {
+      const theirs = 'admin@lakeview.demo.local';
+      expect(
+        (await h.call('GET', '/api/users', { as: ACTORS.HOSPITAL_ADMIN, query: { hospitalId: 'hosp-lakeview' } }))
+          .status,
+      ).toBe(404);
+      const ours = await orgUser();
+      expect((await h.call('GET', `/api/users/${ours}`, { as: theirs })).status).toBe(404);
+      expect((await h.call('POST', `/api/users/${ours}/disable`, { as: theirs })).status).toBe(404);
+      expect((await h.call('GET', `/api/teams/${TEAM}`, { as: theirs })).status).toBe(404);
+      expect(
+        (await h.call('PATCH', `/api/users/${ours}/team`, { as: theirs, body: { teamId: 'team-lakeview-mri' } }))
+          .status,
+      ).toBe(404);
+      expect((await h.call('DELETE', `/api/departments/${DEPARTMENT}`, { as: theirs })).status).toBe(404);
+      const lead = await h.call('GET', '/api/teams/team-northside-stroke', { as: ACTORS.TEAM_LEAD });
+      expect(lead.status).toBe(404);
     });
 
     it('takes the hospital from the token and the user record, never from the body', async () => {

@@ -31,6 +31,7 @@ import { describeTable } from '#functions/adapters/dynamo/health.ts';
 import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
 import { createDirectory } from '#functions/adapters/dynamo/directory.ts';
+import { createOrganisationStore } from '#functions/adapters/dynamo/organisation.ts';
 import { createPolicyRepository } from '#functions/adapters/dynamo/policies-repository.ts';
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
@@ -163,6 +164,8 @@ export type Harness = {
   table: Table;
   objects: ReturnType<typeof createMemoryObjectStore>;
   started: { hospitalId: string; datasetId: string; runId: string }[];
+  /** Identity-provider calls the organisation routes made ("disable <sub>", "group <sub> A->B"...). */
+  identityCalls: string[];
   userId(email: string): string;
   user(email: string): DemoUser;
   call(
@@ -182,6 +185,9 @@ const HANDLERS: Record<
   datasets: () => import('#functions/datasets/handler.ts'),
   uploads: () => import('#functions/uploads/handler.ts'),
   hospitals: () => import('#functions/hospitals/handler.ts'),
+  departments: () => import('#functions/departments/handler.ts'),
+  teams: () => import('#functions/teams/handler.ts'),
+  users: () => import('#functions/users/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -233,6 +239,7 @@ export async function startHarness(): Promise<Harness> {
   await table.doc.send(new CreateTableCommand(createTableInput(TABLE)));
   const objects = createMemoryObjectStore();
   const started: Harness['started'] = [];
+  const identityCalls: string[] = [];
   const real = await createAwsDeps(readEnv(env));
   // Repositories on the harness's own client, so tests can watch what DynamoDB returns.
   const deps: ServerDeps = {
@@ -240,6 +247,14 @@ export async function startHarness(): Promise<Harness> {
     datasets: createDatasetRepository(table),
     audit: createAuditLog(table),
     directory: createDirectory(table),
+    organisation: createOrganisationStore(table),
+    // The harness's pool is a cloud one no test reaches: identity calls are recorded instead.
+    identity: {
+      changeGroup: async (username, from, to) => void identityCalls.push(`group ${username} ${from}->${to}`),
+      disable: async (username) => void identityCalls.push(`disable ${username}`),
+      enable: async (username) => void identityCalls.push(`enable ${username}`),
+      signOut: async (username) => void identityCalls.push(`signOut ${username}`),
+    },
     policies: createPolicyRepository(table),
     uploads: createUploadRepository(table),
     objects,
@@ -257,7 +272,7 @@ export async function startHarness(): Promise<Harness> {
     },
   };
   setDeps(deps);
-  await seedDemoTenants({ ensureIdentity: async (u) => subOf(u.email), password: 'unused', directory: deps.directory });
+  await seedDemoTenants({ ensureIdentity: async (u) => subOf(u.email), password: 'unused', table });
 
   const user = (email: string) => {
     const found = DEMO_USERS.find((u) => u.email === email);
@@ -269,6 +284,7 @@ export async function startHarness(): Promise<Harness> {
     table,
     objects,
     started,
+    identityCalls,
     user,
     userId: subOf,
     async call(method, path, options = {}) {

@@ -42,6 +42,7 @@ export async function getMe(
       status: user.status,
       hospitalId: user.hospitalId,
       teamId: user.teamId,
+      departmentId: user.departmentId ?? null,
       department: user.department ?? null,
       specialization: user.specialization ?? null,
       permissions: user.permissions,

@@ -1,4 +1,5 @@
 import type { PermissionGrant, Role } from '#shared/auth/roles.ts';
+import type { TeamSettings } from '#shared/schemas/api/organisation.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'INVITED', 'DISABLED'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -13,14 +14,28 @@ export type UserRecord = {
   status: UserStatus;
   hospitalId: string;
   teamId: string | null;
+  /** The department (id) of the hospital; `department` keeps its name for display and for older items. */
+  departmentId?: string | null;
   department?: string;
   specialization?: string;
+  phone?: string;
   permissions: PermissionGrant[];
   lastLogin?: string;
   createdAt: string;
+  updatedAt?: string;
 };
 
-export type HospitalRecord = {
+/** Counters kept on organisation items with UpdateItem ADD where they change (docs/domain.md#counters); absent = 0. */
+export type HospitalCounters = {
+  userCount?: number;
+  teamCount?: number;
+  departmentCount?: number;
+  datasetCount?: number;
+  storageUsedBytes?: number;
+  pendingInvitationCount?: number;
+};
+
+export type HospitalRecord = HospitalCounters & {
   id: string;
   slug: string;
   name: string;
@@ -29,12 +44,30 @@ export type HospitalRecord = {
   email?: string;
   phone?: string;
   addressLine1?: string;
+  addressLine2?: string;
+  country?: string;
+  timezone?: string;
+  website?: string;
+  description?: string;
+  specialization?: string[];
   subscriptionPlan?: string;
+  /** ACTIVE when absent (items written before deactivation existed). */
+  status?: 'ACTIVE' | 'DEACTIVATED';
+  deactivatedAt?: string;
   createdAt: string;
   updatedAt: string;
 };
 
-export type DepartmentRecord = { id: string; hospitalId: string; name: string; description: string; createdAt: string };
+export type DepartmentRecord = {
+  id: string;
+  hospitalId: string;
+  name: string;
+  description: string;
+  createdAt: string;
+  updatedAt?: string;
+  teamCount?: number;
+  memberCount?: number;
+};
 export type TeamRecord = {
   id: string;
   hospitalId: string;
@@ -42,6 +75,19 @@ export type TeamRecord = {
   departmentId: string;
   description: string;
   createdAt: string;
+  updatedAt?: string;
+  leadUserId?: string | null;
+  dataPolicy?: 'shared' | 'individual';
+  maxMembers?: number;
+  priority?: 'high' | 'medium';
+  tags?: string[];
+  settings?: TeamSettings;
+  /** Archived teams are false; absent = active. */
+  isActive?: boolean;
+  memberCount?: number;
+  datasetCount?: number;
+  storageUsedBytes?: number;
+  pendingInvitationCount?: number;
 };
 
 export type Directory = {

@@ -2,6 +2,8 @@ import type { CreateDatasetRequest, Dataset } from '#shared/schemas/api/datasets
 import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
 import { applyPolicy, policyInForce } from '#shared/domain/hospitals/deidentification-policy.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type { OrganisationCounters, OrganisationStore } from '#shared/domain/organisation/ports.ts';
+import { ValidationError } from '#shared/domain/errors.ts';
 import type { AuditLog, Clock, DatasetRepository, IdGenerator, Pseudonymizer } from './ports.ts';
 import { searchTextOf, toDataset } from './view.ts';
 
@@ -20,11 +22,17 @@ export async function createDataset(
     clock: Clock;
     ids: IdGenerator;
     policies: DeidentificationPolicies;
+    organisation: OrganisationCounters & Pick<OrganisationStore, 'getDepartment'>;
   },
 ): Promise<Dataset> {
   requirePermission(caller, 'UPLOAD_DICOM');
   const now = deps.clock.now();
-  const { mrn, patientConsent, anonymization: requested, ...context } = request;
+  const { mrn, patientConsent, anonymization: requested, departmentId, ...context } = request;
+  // The upload wizard's department is one of the caller's hospital's departments; its name is what the dataset shows.
+  const department = departmentId ? await deps.organisation.getDepartment(caller.hospitalId, departmentId) : undefined;
+  if (departmentId && !department)
+    throw new ValidationError('VALIDATION_FAILED', {}, [{ path: 'departmentId', message: 'Invalid input' }]);
+  if (department) context.department = department.name;
   const anonymization = applyPolicy(requested, await policyInForce(caller.hospitalId, deps));
   const patientAlias = await deps.pseudonymizer.patientAlias(caller.hospitalId, mrn);
   const dataset = {
@@ -35,6 +43,7 @@ export async function createDataset(
     ownerName: `${caller.firstName} ${caller.lastName}`.trim(),
     patientAlias,
     ...context,
+    departmentId: departmentId ?? null,
     anonymization,
     consentObtained: patientConsent,
     status: 'CREATED' as const,
@@ -46,6 +55,9 @@ export async function createDataset(
   };
   const record = { ...dataset, searchText: searchTextOf(dataset) };
   await deps.datasets.create(record);
+  await deps.organisation.add(caller.hospitalId, { kind: 'hospital' }, { datasetCount: 1 });
+  if (dataset.teamId)
+    await deps.organisation.add(caller.hospitalId, { kind: 'team', teamId: dataset.teamId }, { datasetCount: 1 });
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     datasetId: dataset.id,

@@ -3,6 +3,7 @@ import { InvalidStateError } from '#shared/domain/errors.ts';
 import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { AuditLog, DatasetRepository } from './ports.ts';
 
@@ -16,7 +17,13 @@ const PROCESSING_STAGES: readonly string[] = ['ANONYMIZING', 'CLASSIFYING', 'PRO
 export async function deleteDataset(
   datasetId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; audit: AuditLog; objects: ObjectStore; uploads: UploadRepository },
+  deps: {
+    datasets: DatasetRepository;
+    audit: AuditLog;
+    objects: ObjectStore;
+    uploads: UploadRepository;
+    organisation: OrganisationCounters;
+  },
 ): Promise<void> {
   const dataset = await loadVisibleDataset(caller, datasetId, deps);
   requirePermission(caller, 'DELETE_DATA');
@@ -39,6 +46,9 @@ export async function deleteDataset(
     deps.objects.deletePrefix('assets', prefix),
   ]);
   const items = await deps.datasets.deleteAll(caller.hospitalId, datasetId, dataset.uploadSessionId);
+  const counted = { datasetCount: -1, storageUsedBytes: -(dataset.storageCountedBytes ?? 0) };
+  await deps.organisation.add(caller.hospitalId, { kind: 'hospital' }, counted);
+  if (dataset.teamId) await deps.organisation.add(caller.hospitalId, { kind: 'team', teamId: dataset.teamId }, counted);
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     datasetId,

@@ -8,6 +8,8 @@ export type DatasetRecord = Dataset & {
   /** Set once de-identified copies are stored and raw uploads deleted, so a retried pipeline skips that stage. */
   deidentifiedAt?: string;
   lastRunId?: string;
+  /** Bytes this dataset added to its hospital's and team's storageUsedBytes (docs/domain.md#counters). */
+  storageCountedBytes?: number;
 };
 
 export type SeriesRecord = Series & { hospitalId: string; studyInstanceUID?: string; fileCount?: number };

@@ -3,7 +3,14 @@ import type { AssetRecord, DatasetRecord, SeriesRecord } from './ports.ts';
 
 /** The API shape of a stored dataset: bookkeeping fields stay on the server. */
 export function toDataset(record: DatasetRecord): Dataset {
-  const { uploadSessionId: _s, searchText: _t, deidentifiedAt: _d, lastRunId: _r, ...dataset } = record;
+  const {
+    uploadSessionId: _s,
+    searchText: _t,
+    deidentifiedAt: _d,
+    lastRunId: _r,
+    storageCountedBytes: _b,
+    ...dataset
+  } = record;
   return dataset;
 }
 

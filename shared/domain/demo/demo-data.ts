@@ -13,6 +13,7 @@ export type DemoUser = {
   /** Super admin belongs to the system tenant. */
   hospitalId: string;
   teamId?: string;
+  departmentId?: string;
   department?: string;
   specialization?: string;
 };
@@ -105,6 +106,7 @@ export const DEMO_USERS: DemoUser[] = [
   ...DEMO_HOSPITALS.flatMap((h): DemoUser[] => {
     const team = h.teams[0]!;
     const dept = h.departments.find((d) => d.id === team.departmentId)!.name;
+    const departmentId = team.departmentId;
     return [
       {
         email: `admin@${h.slug}.demo.local`,
@@ -120,6 +122,7 @@ export const DEMO_USERS: DemoUser[] = [
         role: 'TEAM_LEAD',
         hospitalId: h.id,
         teamId: team.id,
+        departmentId,
         department: dept,
         specialization: 'Neuroradiology',
       },
@@ -130,6 +133,7 @@ export const DEMO_USERS: DemoUser[] = [
         role: 'TEAM_MEMBER',
         hospitalId: h.id,
         teamId: team.id,
+        departmentId,
         department: dept,
         specialization: 'MR Technologist',
       },
@@ -140,6 +144,7 @@ export const DEMO_USERS: DemoUser[] = [
         role: 'GUEST',
         hospitalId: h.id,
         teamId: team.id,
+        departmentId,
         department: dept,
       },
     ];

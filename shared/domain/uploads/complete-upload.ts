@@ -5,6 +5,7 @@ import { toDataset } from '#shared/domain/datasets/view.ts';
 import { InvalidStateError } from '#shared/domain/errors.ts';
 import { loadVisibleSession } from './get-upload-session.ts';
 import type { UploadRepository } from './ports.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 
 /**
  * Every file complete → the dataset pipeline starts (the dataset is already UPLOADING), then the session closes and
@@ -21,6 +22,7 @@ export async function completeUpload(
     audit: AuditLog;
     pipeline: PipelineStarter;
     ids: IdGenerator;
+    organisation: OrganisationCounters;
   },
 ): Promise<Dataset> {
   const session = await loadVisibleSession(sessionId, caller, deps);
@@ -31,9 +33,25 @@ export async function completeUpload(
   if (files.length !== session.fileCount || files.some((f) => f.status !== 'COMPLETE'))
     throw new InvalidStateError('UPLOAD_INCOMPLETE');
   const runId = dataset.lastRunId ?? deps.ids.newId();
+  // What is now stored counts towards the hospital's and the team's storage, once (docs/domain.md#counters).
+  const storedBytes = session.totalBytes;
   const updated = dataset.lastRunId
     ? dataset
-    : await deps.datasets.update(caller.hospitalId, dataset.id, { lastRunId: runId }, ['UPLOADING']);
+    : await deps.datasets.update(
+        caller.hospitalId,
+        dataset.id,
+        { lastRunId: runId, storageCountedBytes: storedBytes },
+        ['UPLOADING'],
+      );
+  if (!dataset.lastRunId) {
+    await deps.organisation.add(caller.hospitalId, { kind: 'hospital' }, { storageUsedBytes: storedBytes });
+    if (dataset.teamId)
+      await deps.organisation.add(
+        caller.hospitalId,
+        { kind: 'team', teamId: dataset.teamId },
+        { storageUsedBytes: storedBytes },
+      );
+  }
   await deps.pipeline.start({ hospitalId: caller.hospitalId, datasetId: dataset.id, runId });
   await deps.uploads.setSessionStatus(caller.hospitalId, sessionId, 'COMPLETE');
   // The file items were only for resuming: the pipeline works from the raw object keys. (Their TTL covers a crash here.)

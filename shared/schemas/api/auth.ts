@@ -15,6 +15,8 @@ export const MeResponseSchema = z.object({
     status: UserStatusSchema,
     hospitalId: IdSchema,
     teamId: z.string().nullable(),
+    /** The user's department of the hospital (docs/domain.md#departments); null when none. */
+    departmentId: z.string().nullable().optional(),
     department: z.string().nullable(),
     specialization: z.string().nullable(),
     permissions: z.array(PermissionGrantSchema),

@@ -198,6 +198,8 @@ export const DatasetSchema = z.object({
   clinicalIndication: z.string(),
   orderingPhysician: z.string(),
   department: z.string(),
+  /** The hospital's department chosen in the upload wizard; absent on datasets created before departments. */
+  departmentId: z.string().nullable().optional(),
   consentObtained: z.boolean(),
   hipaaDisclosure: z.boolean(),
   researchConsent: z.boolean().optional(),
@@ -230,6 +232,8 @@ export const CreateDatasetRequestSchema = z.object({
   clinicalIndication: z.string().trim().min(1, 'Required').max(2000),
   orderingPhysician: z.string().trim().min(1, 'Required').max(200),
   department: z.string().trim().min(1, 'Required').max(200),
+  /** A department of the caller's hospital (GET /api/departments); its name then replaces `department`. */
+  departmentId: IdSchema.optional(),
   patientConsent: z.literal(true, { error: 'Required' }),
   hipaaDisclosure: z.literal(true, { error: 'Required' }),
   researchConsent: z.boolean().optional(),

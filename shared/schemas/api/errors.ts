@@ -11,6 +11,8 @@ export const ERROR_CATALOGUE = {
   SERIES_NOT_FOUND: { status: 404, message: 'Series not found' },
   ASSET_NOT_FOUND: { status: 404, message: 'Asset not found' },
   UPLOAD_NOT_FOUND: { status: 404, message: 'Upload session not found' },
+  DEPARTMENT_NOT_FOUND: { status: 404, message: 'Department not found' },
+  TEAM_NOT_FOUND: { status: 404, message: 'Team not found' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   ENDPOINT_NOT_IMPLEMENTED: { status: 404, message: 'Endpoint not implemented' },
   ACCESS_DENIED: { status: 403, message: "You don't have permission to perform this action." },
@@ -29,6 +31,28 @@ export const ERROR_CATALOGUE = {
   DICOM_NESTED_TOO_DEEP: { status: 400, message: 'DICOM sequences are nested deeper than {n} levels' },
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
   UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
+  /** Delete Hospital, step 1: the typed text must exactly equal the hospital name (docs/domain.md#hospitals). */
+  HOSPITAL_NAME_MISMATCH: { status: 400, message: 'The name you typed does not match the hospital name.' },
+  /** Delete Hospital, step 2: the hospital has users or datasets, so a second, high-impact confirmation is needed. */
+  HOSPITAL_DELETE_NEEDS_CONFIRMATION: {
+    status: 409,
+    message: 'This hospital has users or datasets. Confirm a second time to delete it.',
+  },
+  HOSPITAL_SLUG_TAKEN: { status: 409, message: 'A hospital with this name already exists.' },
+  /** Users of a deactivated (deleted) hospital can no longer sign in or call the API. */
+  HOSPITAL_DEACTIVATED: { status: 403, message: 'This hospital has been deactivated.' },
+  EMAIL_IN_USE: { status: 409, message: 'A user with this email already exists.' },
+  DEPARTMENT_NOT_EMPTY: {
+    status: 409,
+    message: 'This department still has teams or members. Move them before deleting it.',
+  },
+  TEAM_ARCHIVED: { status: 409, message: 'This team is archived.' },
+  TEAM_FULL: { status: 409, message: 'This team has reached its maximum number of members.' },
+  LAST_HOSPITAL_ADMIN: {
+    status: 409,
+    message: 'A hospital needs at least one active hospital admin. Appoint another one first.',
+  },
+  CANNOT_CHANGE_OWN_ACCOUNT: { status: 409, message: 'You cannot disable or demote your own account.' },
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },

@@ -40,7 +40,18 @@ function user(role: Role, overrides: Partial<UserRecord> = {}): UserRecord {
   };
 }
 
-const directoryOf = (record: UserRecord) => ({ getUser: async () => record }) as unknown as Directory;
+const directoryOf = (record: UserRecord, hospitalStatus: 'ACTIVE' | 'DEACTIVATED' = 'ACTIVE') =>
+  ({
+    getUser: async () => record,
+    getHospital: async () => ({
+      id: 'h1',
+      slug: 'h1',
+      name: 'H',
+      status: hospitalStatus,
+      createdAt: '',
+      updatedAt: '',
+    }),
+  }) as unknown as Directory;
 
 function eventWith(claims: Record<string, string>): APIGatewayProxyEvent {
   return { requestContext: { authorizer: { claims } } } as unknown as APIGatewayProxyEvent;
@@ -116,5 +127,30 @@ describe('resolveCaller: MFA for hospital admins and team leads in prod', () => 
     expect(mfaMethodOf({ federated: true, mfaMethods: [] })).toBe('idp');
     expect(mfaMethodOf({ federated: false, mfaMethods: [] })).toBeUndefined();
     expect(mfaMethodOf({ federated: false, mfaMethods: ['SMS_MFA'] })).toBeUndefined();
+  });
+});
+
+describe('organisation changes the caller sees at once', () => {
+  it('refuses every user of a deactivated hospital, whatever their own status', async () => {
+    await expect(
+      resolveCaller(
+        eventWith(idToken('HOSPITAL_ADMIN')),
+        ME,
+        directoryOf(user('HOSPITAL_ADMIN'), 'DEACTIVATED'),
+        policy,
+      ),
+    ).rejects.toMatchObject({ code: 'HOSPITAL_DEACTIVATED' });
+    await expect(
+      resolveCaller(eventWith(idToken('HOSPITAL_ADMIN')), ME, directoryOf(user('HOSPITAL_ADMIN')), policy),
+    ).resolves.toMatchObject({ role: 'HOSPITAL_ADMIN' });
+  });
+
+  it('stops the old token of a user whose role was changed (its group names the old role)', async () => {
+    await expect(
+      resolveCaller(eventWith(idToken('TEAM_LEAD')), ME, directoryOf(user('TEAM_MEMBER')), policy),
+    ).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(
+      resolveCaller(eventWith(idToken('TEAM_MEMBER')), ME, directoryOf(user('TEAM_MEMBER')), policy),
+    ).resolves.toMatchObject({ role: 'TEAM_MEMBER' });
   });
 });

@@ -2,7 +2,8 @@ import { AdminGetUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/cli
 import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { handler } from '#functions/triggers/pre-token-generation.ts';
+import { handler, preTokenGeneration } from '#functions/triggers/pre-token-generation.ts';
+import { createMfaSettings } from '#functions/adapters/cognito/mfa-settings.ts';
 
 const cognito = mockClient(CognitoIdentityProviderClient);
 afterEach(() => cognito.reset());
@@ -41,5 +42,23 @@ describe('pre-token-generation trigger (the mfa claim)', () => {
     const result = await handler(signIn({ identities: '[{"providerName":"saml-northside"}]' }));
     expect(result.response.claimsOverrideDetails).toEqual({ claimsToAddOrOverride: { mfa: 'idp' } });
     expect(cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
+  });
+});
+
+describe('pre-token-generation trigger (deactivated hospitals)', () => {
+  it("issues no token to a deactivated hospital's users, and asks only about the user's own hospital", async () => {
+    cognito.on(AdminGetUserCommand).resolves({ Username: 'user-1', UserMFASettingList: [] });
+    const asked: string[] = [];
+    const trigger = preTokenGeneration(createMfaSettings(new CognitoIdentityProviderClient({})), () => ({
+      isDeactivated: async (hospitalId) => {
+        asked.push(hospitalId);
+        return hospitalId === 'hosp-closed';
+      },
+    }));
+    await expect(trigger(signIn({ 'custom:hospitalId': 'hosp-closed' }))).rejects.toThrow(
+      'This hospital has been deactivated.',
+    );
+    await expect(trigger(signIn({ 'custom:hospitalId': 'hosp-open' }))).resolves.toBeDefined();
+    expect(asked).toEqual(['hosp-closed', 'hosp-open']);
   });
 });

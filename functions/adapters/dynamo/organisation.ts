@@ -1,0 +1,578 @@
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  hospitalSearchTokens,
+  keys,
+  organisationIndexes,
+  userSearchTokens,
+  withoutKeys,
+  type IndexPartition,
+  type ItemKey,
+} from '#shared/db/keys.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
+import type { DepartmentRecord, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
+import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
+import type { HospitalSummaryCounters, OrganisationStore, StorePage } from '#shared/domain/organisation/ports.ts';
+import { SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
+import type { Table } from './client.ts';
+import { batchPut, isConditionFailure, mapWriteError, queryAll, updateExpression } from './expressions.ts';
+
+const P = TABLE_KEYS.primary;
+const INDEX_ATTRIBUTES = [TABLE_KEYS.gsi4, TABLE_KEYS.gsi5, TABLE_KEYS.gsi6, TABLE_KEYS.gsi7].flatMap((g) => [
+  g.pk,
+  g.sk,
+]);
+
+/** Index attributes of a user item, with the ones it no longer has set to undefined (REMOVEd by an update). */
+export function userIndexAttributes(user: UserRecord): Record<string, string | undefined> {
+  return withAbsent(keys.userIndexes({ ...user, departmentId: user.departmentId ?? null }));
+}
+
+export function teamIndexAttributes(team: TeamRecord): Record<string, string | undefined> {
+  return withAbsent(keys.teamIndexes({ ...team, isActive: team.isActive !== false }));
+}
+
+/** The system tenant has no plan and is not listed among hospitals. */
+export function hospitalIndexAttributes(hospital: HospitalRecord): Record<string, string | undefined> {
+  if (!hospital.subscriptionPlan) return withAbsent({});
+  return withAbsent(
+    keys.hospitalIndexes({
+      id: hospital.id,
+      name: hospital.name,
+      status: hospital.status ?? 'ACTIVE',
+      subscriptionPlan: hospital.subscriptionPlan,
+    }),
+  );
+}
+
+function withAbsent(present: ItemKey): Record<string, string | undefined> {
+  return Object.fromEntries(INDEX_ATTRIBUTES.map((name) => [name, present[name]]));
+}
+
+const defined = (record: Record<string, string | undefined>): ItemKey =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as ItemKey;
+
+/** The small search-token items of a user (docs/domain.md#search); stale ones are checked against the user item on read. */
+export function userSearchItems(user: UserRecord): Record<string, unknown>[] {
+  return userSearchTokens(user).map((token) => ({
+    ...keys.userSearch(user.hospitalId, token, user.id),
+    entity: 'userSearch',
+    userId: user.id,
+  }));
+}
+
+export function hospitalSearchItems(hospital: HospitalRecord): Record<string, unknown>[] {
+  if (!hospital.subscriptionPlan) return [];
+  return hospitalSearchTokens(hospital).map((token) => ({
+    ...keys.hospitalSearch(token, hospital.id),
+    entity: 'hospitalSearch',
+    hospitalId: hospital.id,
+  }));
+}
+
+const startsWithAny = (tokens: string[], prefix: string) => tokens.some((t) => t.startsWith(prefix));
+
+const summaryAttribute = (plan: SubscriptionPlan, what: 'hospitals' | 'users') => `active_${what}_${plan}`;
+
+export function createOrganisationStore(table: Table): OrganisationStore {
+  const { doc } = table;
+
+  async function getItem<T>(Key: ItemKey): Promise<T | undefined> {
+    const { Item } = await doc.send(new GetCommand({ TableName: table.tableName, Key }));
+    return Item ? (withoutKeys(Item) as T) : undefined;
+  }
+
+  async function queryPage<T>(
+    partition: IndexPartition,
+    limit: number,
+    startKey: Record<string, string> | undefined,
+    filters: Record<string, string | undefined> = {},
+  ): Promise<StorePage<T>> {
+    const names: Record<string, string> = { '#pk': partition.pkName };
+    const values: Record<string, unknown> = { ':pk': partition.pk };
+    const conditions: string[] = [];
+    Object.entries(filters).forEach(([name, value], i) => {
+      if (value === undefined) return;
+      names[`#q${i}`] = name;
+      values[`:q${i}`] = value;
+      conditions.push(`#q${i} = :q${i}`);
+    });
+    const page = await doc.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        IndexName: partition.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return {
+      items: (page.Items ?? []).map((item) => withoutKeys(item) as T),
+      ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),
+    };
+  }
+
+  /** One page of search-token items, then the records they name (one BatchGet), in token order, deduplicated. */
+  async function searchPage<T>(
+    pk: string,
+    prefix: string,
+    limit: number,
+    startKey: Record<string, string> | undefined,
+    idAttribute: string,
+    keyOf: (id: string) => ItemKey,
+  ): Promise<StorePage<T>> {
+    const page = await doc.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const ids = [...new Set((page.Items ?? []).map((item) => String(item[idAttribute])))];
+    const found = await batchGet(ids.map(keyOf));
+    const byId = new Map(found.map((item) => [String(item.id), item]));
+    return {
+      items: ids.flatMap((id) => (byId.has(id) ? [withoutKeys(byId.get(id)!) as T] : [])),
+      ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),
+    };
+  }
+
+  async function batchGet(keyList: ItemKey[]): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    for (let i = 0; i < keyList.length; i += 100) {
+      let request: Record<string, { Keys: ItemKey[] }> | undefined = {
+        [table.tableName]: { Keys: keyList.slice(i, i + 100) },
+      };
+      for (let attempt = 0; request && Object.keys(request).length > 0 && attempt < 8; attempt++) {
+        const result = await doc.send(new BatchGetCommand({ RequestItems: request }));
+        items.push(...((result.Responses?.[table.tableName] ?? []) as Record<string, unknown>[]));
+        request = result.UnprocessedKeys as typeof request;
+      }
+    }
+    return items;
+  }
+
+  /** SET the fields and the index attributes they imply (REMOVE the ones that no longer apply), on an existing item. */
+  async function update<T extends object>(
+    Key: ItemKey,
+    current: T | undefined,
+    fields: Partial<T>,
+    indexes: (merged: T) => Record<string, string | undefined>,
+    notFound: () => Error,
+  ): Promise<T> {
+    if (!current) throw notFound();
+    const merged = { ...current, ...fields } as T;
+    const expression = updateExpression({ ...fields, ...indexes(merged) });
+    try {
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key,
+          ...expression,
+          ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#key': P.pk },
+          ...(Object.keys(expression.ExpressionAttributeValues).length ? {} : { ExpressionAttributeValues: undefined }),
+          ConditionExpression: 'attribute_exists(#key)',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return withoutKeys(Attributes ?? {}) as T;
+    } catch (error) {
+      if (isConditionFailure(error)) throw notFound();
+      return mapWriteError(error);
+    }
+  }
+
+  /** A put that refuses to replace an existing item (ConflictError). */
+  async function putNew(Item: Record<string, unknown>): Promise<void> {
+    try {
+      await doc.send(
+        new PutCommand({
+          TableName: table.tableName,
+          Item,
+          ConditionExpression: 'attribute_not_exists(#key)',
+          ExpressionAttributeNames: { '#key': P.pk },
+        }),
+      );
+    } catch (error) {
+      mapWriteError(error);
+    }
+  }
+
+  async function add(Key: ItemKey, deltas: Record<string, number | undefined>): Promise<void> {
+    const entries = Object.entries(deltas).filter(([, v]) => v !== undefined && v !== 0) as [string, number][];
+    if (entries.length === 0) return;
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key,
+          UpdateExpression: `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+          ExpressionAttributeNames: {
+            '#key': P.pk,
+            ...Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
+          },
+          ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:c${i}`, value])),
+          ConditionExpression: 'attribute_exists(#key)',
+        }),
+      );
+    } catch (error) {
+      // The item is gone (e.g. a dataset of a team that no longer exists): nothing to count on.
+      if (isConditionFailure(error)) return;
+      mapWriteError(error);
+    }
+  }
+
+  return {
+    async add(hospitalId, target, deltas) {
+      const Key =
+        target.kind === 'hospital'
+          ? keys.hospital(hospitalId)
+          : target.kind === 'department'
+            ? keys.department(hospitalId, target.departmentId)
+            : keys.team(hospitalId, target.teamId);
+      await add(Key, deltas);
+    },
+    async addSummary(deltas) {
+      const values: Record<string, number | undefined> = { hospitals: deltas.hospitals, users: deltas.users };
+      if (deltas.plan) {
+        values[summaryAttribute(deltas.plan.plan, 'hospitals')] = deltas.plan.hospitals;
+        values[summaryAttribute(deltas.plan.plan, 'users')] = deltas.plan.users;
+      }
+      const entries = Object.entries(values).filter(([, v]) => v !== undefined && v !== 0) as [string, number][];
+      if (entries.length === 0) return;
+      // ADD creates the summary item on first use.
+      await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.hospitalSummary(),
+          UpdateExpression: `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:c${i}`, value])),
+        }),
+      );
+    },
+
+    async listHospitals(q) {
+      if (q.search) {
+        const page = await searchPage<HospitalRecord>(
+          keys.hospitalSearchPartition,
+          q.search,
+          q.limit,
+          q.startKey,
+          'hospitalId',
+          keys.hospital,
+        );
+        return {
+          ...page,
+          items: page.items.filter(
+            (h) =>
+              startsWithAny(hospitalSearchTokens(h), q.search!) &&
+              (!q.plan || h.subscriptionPlan === q.plan) &&
+              (!q.status || (h.status ?? 'ACTIVE') === q.status),
+          ),
+        };
+      }
+      if (q.status)
+        return queryPage(organisationIndexes.hospitalsByStatus(q.status), q.limit, q.startKey, {
+          subscriptionPlan: q.plan,
+        });
+      if (q.plan) return queryPage(organisationIndexes.hospitalsByPlan(q.plan), q.limit, q.startKey);
+      return queryPage(organisationIndexes.hospitals(), q.limit, q.startKey);
+    },
+    async hospitalSummary() {
+      const item = (await getItem<Record<string, number>>(keys.hospitalSummary())) ?? {};
+      const summary: HospitalSummaryCounters = {
+        hospitals: Number(item.hospitals ?? 0),
+        users: Number(item.users ?? 0),
+        activeHospitalsByPlan: {},
+        activeUsersByPlan: {},
+      };
+      for (const plan of SUBSCRIPTION_PLANS) {
+        summary.activeHospitalsByPlan[plan] = Number(item[summaryAttribute(plan, 'hospitals')] ?? 0);
+        summary.activeUsersByPlan[plan] = Number(item[summaryAttribute(plan, 'users')] ?? 0);
+      }
+      return summary;
+    },
+    async createHospital(hospital) {
+      // The slug is claimed first (a conditional put), so two hospitals never share one.
+      await putNew({ ...keys.hospitalSlug(hospital.slug), entity: 'hospitalSlug', hospitalId: hospital.id });
+      await putNew({
+        ...keys.hospital(hospital.id),
+        ...defined(hospitalIndexAttributes(hospital)),
+        entity: 'hospital',
+        ...hospital,
+      });
+      await batchPut(table, hospitalSearchItems(hospital));
+    },
+    async updateHospital(hospitalId, fields) {
+      const current = await getItem<HospitalRecord>(keys.hospital(hospitalId));
+      const updated = await update(keys.hospital(hospitalId), current, fields, hospitalIndexAttributes, () => {
+        return new NotFoundError('HOSPITAL_NOT_FOUND');
+      });
+      if (fields.name !== undefined || fields.city !== undefined) await batchPut(table, hospitalSearchItems(updated));
+      return updated;
+    },
+
+    async listDepartments(hospitalId) {
+      const items = await queryAll(table, `H#${hospitalId}`, 'DEPT#');
+      return items.map((item) => withoutKeys(item) as DepartmentRecord).sort((a, b) => a.name.localeCompare(b.name));
+    },
+    getDepartment: (hospitalId, departmentId) => getItem<DepartmentRecord>(keys.department(hospitalId, departmentId)),
+    async createDepartment(department) {
+      await putNew({ ...keys.department(department.hospitalId, department.id), entity: 'department', ...department });
+    },
+    async updateDepartment(hospitalId, departmentId, fields) {
+      const Key = keys.department(hospitalId, departmentId);
+      return update(
+        Key,
+        await getItem<DepartmentRecord>(Key),
+        fields,
+        () => ({}),
+        () => new NotFoundError(),
+      );
+    },
+    async deleteDepartment(hospitalId, departmentId) {
+      try {
+        await doc.send(
+          new DeleteCommand({
+            TableName: table.tableName,
+            Key: keys.department(hospitalId, departmentId),
+            ConditionExpression:
+              'attribute_exists(#key) AND (attribute_not_exists(teamCount) OR teamCount = :zero) AND ' +
+              '(attribute_not_exists(memberCount) OR memberCount = :zero)',
+            ExpressionAttributeNames: { '#key': P.pk },
+            ExpressionAttributeValues: { ':zero': 0 },
+          }),
+        );
+      } catch (error) {
+        if (isConditionFailure(error)) throw new ConflictError();
+        mapWriteError(error);
+      }
+    },
+
+    async listTeams(q) {
+      const partition = q.departmentId
+        ? q.includeArchived
+          ? organisationIndexes.teamsByDepartment(q.hospitalId, q.departmentId)
+          : organisationIndexes.activeTeamsByDepartment(q.hospitalId, q.departmentId)
+        : q.includeArchived
+          ? organisationIndexes.teams(q.hospitalId)
+          : organisationIndexes.activeTeams(q.hospitalId);
+      return queryPage<TeamRecord>(partition, q.limit, q.startKey);
+    },
+    async createTeam(team) {
+      await putNew({
+        ...keys.team(team.hospitalId, team.id),
+        ...defined(teamIndexAttributes(team)),
+        entity: 'team',
+        ...team,
+      });
+    },
+    async updateTeam(hospitalId, teamId, fields) {
+      const Key = keys.team(hospitalId, teamId);
+      return update(Key, await getItem<TeamRecord>(Key), fields, teamIndexAttributes, () => new NotFoundError());
+    },
+    async countTeamMembers(hospitalId, teamId, status) {
+      const partition = organisationIndexes.usersByTeam(hospitalId, teamId);
+      let count = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table.tableName,
+            IndexName: partition.index,
+            KeyConditionExpression: '#pk = :pk',
+            ExpressionAttributeNames: { '#pk': partition.pkName, ...(status ? { '#status': 'status' } : {}) },
+            ExpressionAttributeValues: { ':pk': partition.pk, ...(status ? { ':status': status } : {}) },
+            ...(status ? { FilterExpression: '#status = :status' } : {}),
+            Select: 'COUNT',
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        count += page.Count ?? 0;
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return count;
+    },
+
+    async listUsers(q) {
+      if (q.search) {
+        const page = await searchPage<UserRecord>(
+          keys.userSearchPartition(q.hospitalId),
+          q.search,
+          q.limit,
+          q.startKey,
+          'userId',
+          (id) => keys.user(q.hospitalId, id),
+        );
+        return {
+          ...page,
+          items: page.items.filter(
+            (u) =>
+              startsWithAny(userSearchTokens(u), q.search!) &&
+              (!q.role || u.role === q.role) &&
+              (!q.departmentId || u.departmentId === q.departmentId) &&
+              (!q.teamId || u.teamId === q.teamId) &&
+              (!q.status || u.status === q.status),
+          ),
+        };
+      }
+      // The most selective index for the filters given; the other filters apply to the items read (at most `limit`).
+      if (q.teamId)
+        return queryPage(organisationIndexes.usersByTeam(q.hospitalId, q.teamId), q.limit, q.startKey, {
+          role: q.role,
+          departmentId: q.departmentId,
+          status: q.status,
+        });
+      if (q.departmentId)
+        return queryPage(organisationIndexes.usersByDepartment(q.hospitalId, q.departmentId), q.limit, q.startKey, {
+          role: q.role,
+          status: q.status,
+        });
+      if (q.role)
+        return queryPage(organisationIndexes.usersByRole(q.hospitalId, q.role), q.limit, q.startKey, {
+          status: q.status,
+        });
+      return queryPage(organisationIndexes.usersByName(q.hospitalId), q.limit, q.startKey, { status: q.status });
+    },
+    async findUserByEmail(email) {
+      const key = keys.userByEmail(email);
+      const [[pkName, pk]] = Object.entries(key) as [[string, string]];
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          IndexName: TABLE_KEYS.gsi3.index,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': pkName },
+          ExpressionAttributeValues: { ':pk': pk },
+          Limit: 1,
+        }),
+      );
+      const item = page.Items?.[0];
+      return item ? (withoutKeys(item) as UserRecord) : undefined;
+    },
+    async updateUser(hospitalId, userId, fields) {
+      const Key = keys.user(hospitalId, userId);
+      return update(
+        Key,
+        await getItem<UserRecord>(Key),
+        { ...fields },
+        userIndexAttributes,
+        () => new NotFoundError('USER_NOT_FOUND'),
+      );
+    },
+  };
+}
+
+/**
+ * Sets a hospital's counters (and its departments' and teams') from what is stored: the seed calls it so that the
+ * demo data's counters are right however often it runs. Reads whole partitions: not for request paths.
+ */
+export async function recountHospital(table: Table, hospitalId: string): Promise<void> {
+  const store = createOrganisationStore(table);
+  const all = async (partition: IndexPartition) => {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await table.doc.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          IndexName: partition.index,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': partition.pkName },
+          ExpressionAttributeValues: { ':pk': partition.pk },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  };
+  const users = (await all(organisationIndexes.usersByName(hospitalId))) as unknown as UserRecord[];
+  const teams = (await all(organisationIndexes.teams(hospitalId))) as unknown as TeamRecord[];
+  const departments = await store.listDepartments(hospitalId);
+  const datasets = (await all({
+    index: TABLE_KEYS.gsi1.index,
+    pkName: TABLE_KEYS.gsi1.pk,
+    skName: TABLE_KEYS.gsi1.sk,
+    pk: `H#${hospitalId}#DS`,
+  })) as { teamId?: string | null; storageCountedBytes?: number }[];
+  const set = async (Key: ItemKey, fields: Record<string, number>) => {
+    await table.doc.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key,
+        ...updateExpression(fields),
+        ConditionExpression: 'attribute_exists(#key)',
+        ExpressionAttributeNames: { ...updateExpression(fields).ExpressionAttributeNames, '#key': P.pk },
+      }),
+    );
+  };
+  const billed = users.filter((u) => u.status !== 'DISABLED');
+  await set(keys.hospital(hospitalId), {
+    userCount: billed.length,
+    teamCount: teams.filter((t) => t.isActive !== false).length,
+    departmentCount: departments.length,
+    datasetCount: datasets.length,
+    storageUsedBytes: datasets.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
+  });
+  for (const d of departments)
+    await set(keys.department(hospitalId, d.id), {
+      teamCount: teams.filter((t) => t.departmentId === d.id && t.isActive !== false).length,
+      memberCount: users.filter((u) => u.departmentId === d.id).length,
+    });
+  for (const t of teams) {
+    const own = datasets.filter((d) => d.teamId === t.id);
+    await set(keys.team(hospitalId, t.id), {
+      memberCount: users.filter((u) => u.teamId === t.id).length,
+      datasetCount: own.length,
+      storageUsedBytes: own.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
+    });
+  }
+}
+
+/** Sets the summary item over every hospital from the hospital items (seed only: reads every hospital). */
+export async function recountSummary(table: Table): Promise<void> {
+  const partition = organisationIndexes.hospitals();
+  const hospitals: HospitalRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        IndexName: partition.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': partition.pkName },
+        ExpressionAttributeValues: { ':pk': partition.pk },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    hospitals.push(...((page.Items ?? []) as HospitalRecord[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  const item: Record<string, number> = {
+    hospitals: hospitals.length,
+    users: hospitals.reduce((n, h) => n + (h.userCount ?? 0), 0),
+  };
+  for (const plan of SUBSCRIPTION_PLANS) {
+    const active = hospitals.filter((h) => h.subscriptionPlan === plan && (h.status ?? 'ACTIVE') === 'ACTIVE');
+    item[summaryAttribute(plan, 'hospitals')] = active.length;
+    item[summaryAttribute(plan, 'users')] = active.reduce((n, h) => n + (h.userCount ?? 0), 0);
+  }
+  await table.doc.send(
+    new UpdateCommand({ TableName: table.tableName, Key: keys.hospitalSummary(), ...updateExpression(item) }),
+  );
+}

@@ -1,0 +1,125 @@
+import type { Role } from '#shared/auth/roles.ts';
+import type {
+  DepartmentRecord,
+  Directory,
+  HospitalCounters,
+  HospitalRecord,
+  TeamRecord,
+  UserRecord,
+  UserStatus,
+} from '#shared/domain/auth/ports.ts';
+import type { AuditLog, Clock, IdGenerator, PageTokens } from '#shared/domain/datasets/ports.ts';
+import type { HospitalStatus, SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
+
+/** A page read from one index partition: at most `limit` items, and where to go on. */
+export type StorePage<T> = { items: T[]; lastKey?: Record<string, string> };
+
+export type HospitalListQuery = {
+  /** Lower-cased prefix of the name or the city. */
+  search?: string;
+  plan?: SubscriptionPlan;
+  status?: HospitalStatus;
+  limit: number;
+  startKey?: Record<string, string>;
+};
+
+export type TeamListQuery = {
+  hospitalId: string;
+  departmentId?: string;
+  includeArchived: boolean;
+  limit: number;
+  startKey?: Record<string, string>;
+};
+
+export type UserListQuery = {
+  hospitalId: string;
+  /** Lower-cased prefix of the first name, last name, full name or e-mail. */
+  search?: string;
+  role?: Role;
+  departmentId?: string;
+  teamId?: string;
+  status?: UserStatus;
+  limit: number;
+  startKey?: Record<string, string>;
+};
+
+/** Counters over every hospital: all hospitals and users, and per plan those of active hospitals (docs/domain.md#counters). */
+export type HospitalSummaryCounters = {
+  hospitals: number;
+  users: number;
+  activeHospitalsByPlan: Partial<Record<SubscriptionPlan, number>>;
+  activeUsersByPlan: Partial<Record<SubscriptionPlan, number>>;
+};
+
+export type CounterTarget =
+  { kind: 'hospital' } | { kind: 'department'; departmentId: string } | { kind: 'team'; teamId: string };
+
+export type CounterName =
+  keyof HospitalCounters | 'memberCount' | 'teamCount' | 'datasetCount' | 'storageUsedBytes' | 'pendingInvitationCount';
+
+/** UpdateItem ADD on an organisation item's counters: where they change, in the same code path. */
+export type OrganisationCounters = {
+  add(hospitalId: string, target: CounterTarget, deltas: Partial<Record<CounterName, number>>): Promise<void>;
+  /** ADD on the summary item over every hospital (Hospital Management cards). */
+  addSummary(deltas: {
+    hospitals?: number;
+    users?: number;
+    plan?: { plan: SubscriptionPlan; hospitals?: number; users?: number };
+  }): Promise<void>;
+};
+
+/**
+ * Hospitals, departments, teams and users beyond the Directory's single-item reads: lists through indexes (never a
+ * scan), conditional creates, field updates that move the index attributes with the fields.
+ */
+export type OrganisationStore = OrganisationCounters & {
+  listHospitals(query: HospitalListQuery): Promise<StorePage<HospitalRecord>>;
+  hospitalSummary(): Promise<HospitalSummaryCounters>;
+  /** Creates the hospital; ConflictError when the id or slug is taken. */
+  createHospital(hospital: HospitalRecord): Promise<void>;
+  updateHospital(hospitalId: string, fields: Partial<HospitalRecord>): Promise<HospitalRecord>;
+
+  listDepartments(hospitalId: string): Promise<DepartmentRecord[]>;
+  getDepartment(hospitalId: string, departmentId: string): Promise<DepartmentRecord | undefined>;
+  createDepartment(department: DepartmentRecord): Promise<void>;
+  updateDepartment(
+    hospitalId: string,
+    departmentId: string,
+    fields: Partial<DepartmentRecord>,
+  ): Promise<DepartmentRecord>;
+  /** Deletes only while its teamCount and memberCount are 0; ConflictError otherwise. */
+  deleteDepartment(hospitalId: string, departmentId: string): Promise<void>;
+
+  listTeams(query: TeamListQuery): Promise<StorePage<TeamRecord>>;
+  createTeam(team: TeamRecord): Promise<void>;
+  updateTeam(hospitalId: string, teamId: string, fields: Partial<TeamRecord>): Promise<TeamRecord>;
+  /** How many of the team's members have this status (bounded by the team's maxMembers). */
+  countTeamMembers(hospitalId: string, teamId: string, status?: UserStatus): Promise<number>;
+
+  listUsers(query: UserListQuery): Promise<StorePage<UserRecord>>;
+  /** The user with this e-mail in any hospital (case-insensitive), if any. */
+  findUserByEmail(email: string): Promise<UserRecord | undefined>;
+  updateUser(hospitalId: string, userId: string, fields: Partial<UserRecord>): Promise<UserRecord>;
+};
+
+/**
+ * The identity provider's administration (Cognito user pool): the group is the role, a disabled identity cannot sign
+ * in, a global sign-out revokes refresh tokens. `username` is the user's id (the identity's sub).
+ */
+export type IdentityAdmin = {
+  changeGroup(username: string, from: Role, to: Role): Promise<void>;
+  disable(username: string): Promise<void>;
+  enable(username: string): Promise<void>;
+  signOut(username: string): Promise<void>;
+};
+
+/** What the organisation core reaches. */
+export type OrganisationDeps = {
+  directory: Directory;
+  organisation: OrganisationStore;
+  identity: IdentityAdmin;
+  audit: AuditLog;
+  pageTokens: PageTokens;
+  clock: Clock;
+  ids: IdGenerator;
+};

@@ -1,0 +1,280 @@
+import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { UserRecord } from '#shared/domain/auth/ports.ts';
+import { AccessDeniedError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
+import type { ListUsersQuery, User } from '#shared/schemas/api/organisation.ts';
+import { actorOf, addUsers, isBilled, moveMembership, userScope } from './common.ts';
+import type { OrganisationDeps } from './ports.ts';
+import { statusOf, toUser } from './views.ts';
+
+/** Names of the teams and departments a page of users refers to, read once per id. */
+async function describe(
+  users: UserRecord[],
+  hospitalId: string,
+  deps: Pick<OrganisationDeps, 'directory' | 'organisation'>,
+): Promise<User[]> {
+  const teamIds = [...new Set(users.map((u) => u.teamId).filter((t): t is string => Boolean(t)))];
+  const teams = new Map(
+    await Promise.all(
+      teamIds.map(async (id) => [id, (await deps.directory.getTeam(hospitalId, id))?.name ?? null] as const),
+    ),
+  );
+  const departmentIds = [...new Set(users.map((u) => u.departmentId).filter((d): d is string => Boolean(d)))];
+  const departments = new Map(
+    await Promise.all(
+      departmentIds.map(
+        async (id) => [id, (await deps.organisation.getDepartment(hospitalId, id))?.name ?? null] as const,
+      ),
+    ),
+  );
+  return users.map((u) =>
+    toUser(
+      u,
+      u.teamId ? (teams.get(u.teamId) ?? null) : null,
+      u.departmentId ? (departments.get(u.departmentId) ?? null) : null,
+    ),
+  );
+}
+
+/**
+ * Users of a hospital, one page from one index (docs/domain.md#indexes): by name; a role, department or team filter
+ * reads that index; a search reads the prefix tokens. Tokens are sealed to the hospital and the query.
+ */
+export async function listUsers(
+  query: ListUsersQuery,
+  caller: Caller,
+  deps: Pick<OrganisationDeps, 'directory' | 'organisation' | 'pageTokens'>,
+): Promise<{ items: User[]; nextToken: string | null }> {
+  const hospitalId = await userScope(caller, query.hospitalId, deps);
+  const search = query.q?.trim().toLowerCase() || undefined;
+  const scope = JSON.stringify([
+    'users',
+    hospitalId,
+    search ?? '',
+    query.role ?? '*',
+    query.departmentId ?? '*',
+    query.teamId ?? '*',
+    query.status ?? '*',
+  ]);
+  const startKey = query.nextToken ? await deps.pageTokens.open(scope, query.nextToken) : undefined;
+  const page = await deps.organisation.listUsers({
+    hospitalId,
+    search,
+    role: query.role,
+    departmentId: query.departmentId,
+    teamId: query.teamId,
+    status: query.status,
+    limit: query.limit,
+    startKey,
+  });
+  return {
+    items: await describe(page.items, hospitalId, deps),
+    nextToken: page.lastKey ? await deps.pageTokens.seal(scope, page.lastKey) : null,
+  };
+}
+
+async function loadUser(
+  caller: Caller,
+  userId: string,
+  hospitalId: string | undefined,
+  deps: Pick<OrganisationDeps, 'directory'>,
+): Promise<UserRecord> {
+  const scope = await userScope(caller, hospitalId, deps);
+  const user = await deps.directory.getUser(scope, userId);
+  if (!user) throw new NotFoundError('USER_NOT_FOUND');
+  return user;
+}
+
+export async function getUser(
+  userId: string,
+  hospitalId: string | undefined,
+  caller: Caller,
+  deps: Pick<OrganisationDeps, 'directory' | 'organisation'>,
+): Promise<User> {
+  const user = await loadUser(caller, userId, hospitalId, deps);
+  return (await describe([user], user.hospitalId, deps))[0]!;
+}
+
+/** Is there an ACTIVE hospital admin of the hospital other than `userId`? (Admins are few: their role index.) */
+async function anotherActiveAdmin(
+  deps: Pick<OrganisationDeps, 'organisation'>,
+  hospitalId: string,
+  userId: string,
+): Promise<boolean> {
+  let startKey: Record<string, string> | undefined;
+  do {
+    const page = await deps.organisation.listUsers({
+      hospitalId,
+      role: 'HOSPITAL_ADMIN',
+      status: 'ACTIVE',
+      limit: 25,
+      startKey,
+    });
+    if (page.items.some((u) => u.id !== userId && u.status === 'ACTIVE')) return true;
+    startKey = page.lastKey;
+  } while (startKey);
+  return false;
+}
+
+/** The last active hospital admin of a hospital can be neither demoted nor disabled. */
+async function protectLastAdmin(deps: Pick<OrganisationDeps, 'organisation'>, target: UserRecord): Promise<void> {
+  if (target.role !== 'HOSPITAL_ADMIN' || target.status !== 'ACTIVE') return;
+  if (!(await anotherActiveAdmin(deps, target.hospitalId, target.id))) throw new RuleError('LAST_HOSPITAL_ADMIN');
+}
+
+/**
+ * Changes a user's role: the identity provider's group (old out, new in) and a global sign-out, then the user item with
+ * the role's default permissions. The old ID token still names the old group, which the API refuses
+ * (resolveCaller compares it with the user item), so it stops working at once.
+ */
+export async function applyRoleChange(
+  target: UserRecord,
+  role: Role,
+  caller: Caller,
+  deps: OrganisationDeps,
+): Promise<UserRecord> {
+  if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
+  if (target.role === 'SUPER_ADMIN' || role === 'SUPER_ADMIN') throw new AccessDeniedError();
+  if (target.role === role) return target;
+  if (role !== 'HOSPITAL_ADMIN') await protectLastAdmin(deps, target);
+  if (target.status !== 'INVITED') {
+    await deps.identity.changeGroup(target.id, target.role, role);
+    await deps.identity.signOut(target.id);
+  }
+  const permissions = [...DEFAULT_PERMISSIONS[role]];
+  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
+    role,
+    permissions,
+    updatedAt: deps.clock.now(),
+  });
+  await deps.audit.record({
+    hospitalId: target.hospitalId,
+    action: 'USER_ROLE_CHANGED',
+    ...actorOf(caller),
+    details: {
+      userId: target.id,
+      before: { role: target.role, permissions: target.permissions },
+      after: { role, permissions },
+    },
+  });
+  return updated;
+}
+
+export async function changeUserRole(
+  userId: string,
+  hospitalId: string | undefined,
+  role: Role,
+  caller: Caller,
+  deps: OrganisationDeps,
+): Promise<User> {
+  const target = await loadUser(caller, userId, hospitalId, deps);
+  const updated = await applyRoleChange(target, role, caller, deps);
+  return (await describe([updated], updated.hospitalId, deps))[0]!;
+}
+
+/**
+ * Moves a user into a team of the same hospital (active, with room under its maxMembers) or out of any team. The
+ * user's department follows the team's.
+ */
+export async function applyTeamMove(
+  target: UserRecord,
+  teamId: string | null,
+  caller: Caller,
+  deps: OrganisationDeps,
+): Promise<UserRecord> {
+  if ((target.teamId ?? null) === teamId) return target;
+  let departmentId = target.departmentId ?? null;
+  if (teamId) {
+    const team = await deps.directory.getTeam(target.hospitalId, teamId);
+    if (!team) throw new NotFoundError('TEAM_NOT_FOUND');
+    if (team.isActive === false) throw new RuleError('TEAM_ARCHIVED');
+    if ((team.memberCount ?? 0) >= (team.maxMembers ?? 15)) throw new RuleError('TEAM_FULL');
+    departmentId = team.departmentId;
+  }
+  const department = departmentId ? await deps.organisation.getDepartment(target.hospitalId, departmentId) : undefined;
+  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
+    teamId,
+    departmentId,
+    ...(department ? { department: department.name } : {}),
+    updatedAt: deps.clock.now(),
+  });
+  await moveMembership(deps, target.hospitalId, target, updated);
+  await deps.audit.record({
+    hospitalId: target.hospitalId,
+    action: 'USER_TEAM_CHANGED',
+    ...actorOf(caller),
+    details: {
+      userId: target.id,
+      before: { teamId: target.teamId ?? null, departmentId: target.departmentId ?? null },
+      after: { teamId, departmentId },
+    },
+  });
+  return updated;
+}
+
+export async function moveUser(
+  userId: string,
+  hospitalId: string | undefined,
+  teamId: string | null,
+  caller: Caller,
+  deps: OrganisationDeps,
+): Promise<User> {
+  const target = await loadUser(caller, userId, hospitalId, deps);
+  const updated = await applyTeamMove(target, teamId, caller, deps);
+  return (await describe([updated], updated.hospitalId, deps))[0]!;
+}
+
+/** Disable: no sign-in (identity disabled, signed out everywhere) and no API (the stored status). */
+export async function disableUser(
+  userId: string,
+  hospitalId: string | undefined,
+  caller: Caller,
+  deps: OrganisationDeps,
+): Promise<User> {
+  const target = await loadUser(caller, userId, hospitalId, deps);
+  if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
+  if (target.role === 'SUPER_ADMIN') throw new AccessDeniedError();
+  if (target.status === 'DISABLED') return (await describe([target], target.hospitalId, deps))[0]!;
+  await protectLastAdmin(deps, target);
+  if (target.status !== 'INVITED') {
+    await deps.identity.disable(target.id);
+    await deps.identity.signOut(target.id);
+  }
+  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
+    status: 'DISABLED',
+    updatedAt: deps.clock.now(),
+  });
+  if (isBilled(target.status)) await addUsers(deps, target.hospitalId, -1);
+  await deps.audit.record({
+    hospitalId: target.hospitalId,
+    action: 'USER_DISABLED',
+    ...actorOf(caller),
+    details: { userId: target.id, before: { status: target.status }, after: { status: 'DISABLED' } },
+  });
+  return (await describe([updated], updated.hospitalId, deps))[0]!;
+}
+
+/** Enable a disabled user; their identity signs in again unless their hospital is deactivated. */
+export async function enableUser(
+  userId: string,
+  hospitalId: string | undefined,
+  caller: Caller,
+  deps: OrganisationDeps,
+): Promise<User> {
+  const target = await loadUser(caller, userId, hospitalId, deps);
+  if (target.status !== 'DISABLED') return (await describe([target], target.hospitalId, deps))[0]!;
+  const hospital = await deps.directory.getHospital(target.hospitalId);
+  if (!hospital || statusOf(hospital) === 'ACTIVE') await deps.identity.enable(target.id);
+  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
+    status: 'ACTIVE',
+    updatedAt: deps.clock.now(),
+  });
+  await addUsers(deps, target.hospitalId, 1);
+  await deps.audit.record({
+    hospitalId: target.hospitalId,
+    action: 'USER_ENABLED',
+    ...actorOf(caller),
+    details: { userId: target.id, before: { status: 'DISABLED' }, after: { status: 'ACTIVE' } },
+  });
+  return (await describe([updated], updated.hospitalId, deps))[0]!;
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './datasets-harness.ts';
+
+/**
+ * The organisation over the real DynamoDB adapters (dynalite): counters kept with ADD, index attributes moved with
+ * the fields they follow, summary cards from the summary item, the seed's counters right from the start.
+ */
+const SUPER = 'superadmin@demo.local';
+const ADMIN = 'admin@northside.demo.local';
+const LEAD = 'lead@northside.demo.local';
+const MEMBER = 'member@northside.demo.local';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+const ok = async (
+  method: string,
+  path: string,
+  as: string,
+  options: { body?: unknown; query?: Record<string, string> } = {},
+) => {
+  const response = await h.call(method, path, { as, ...options });
+  expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
+  return response.body;
+};
+
+describe('organisation over the DynamoDB adapters', () => {
+  it('starts with the counters the seed computed, and moves the summary cards with a new hospital', async () => {
+    const before = await ok('GET', '/api/hospitals', SUPER);
+    expect(before.summary).toEqual({
+      totalHospitals: 2,
+      activeSubscriptions: 2,
+      totalUsers: 8,
+      monthlyRevenue: 4 * 25 + 4 * 50,
+    });
+    expect(before.items.map((x: { slug: string }) => x.slug)).toEqual(['lakeview', 'northside']);
+
+    const created = await ok('POST', '/api/hospitals', SUPER, {
+      body: {
+        name: 'Riverside Clinic',
+        email: 'contact@riverside.test',
+        phone: '3125550100',
+        addressLine1: '1 River Road',
+        city: 'Springfield',
+        state: 'IL',
+        subscriptionPlan: 'BASIC',
+        adminFirstName: 'Robin',
+        adminLastName: 'Hale',
+        adminEmail: 'robin@riverside.test',
+      },
+    });
+    expect(created).toMatchObject({ slug: 'riverside-clinic', userCount: 1, monthlyRevenue: 15 });
+    const after = await ok('GET', '/api/hospitals', SUPER);
+    expect(after.summary).toEqual({ totalHospitals: 3, activeSubscriptions: 3, totalUsers: 9, monthlyRevenue: 315 });
+    expect(
+      (await ok('GET', '/api/hospitals', SUPER, { query: { q: 'spring' } })).items.map((x: { id: string }) => x.id),
+    ).toEqual([created.id]);
+    expect((await ok('GET', '/api/hospitals', SUPER, { query: { plan: 'ENTERPRISE' } })).items).toHaveLength(1);
+    const invited = await ok('GET', '/api/users', SUPER, { query: { hospitalId: created.id } });
+    expect(invited.items).toEqual([expect.objectContaining({ role: 'HOSPITAL_ADMIN', status: 'INVITED' })]);
+  });
+
+  it('builds a department and a team, moves a member into it through the indexes, and counts it all', async () => {
+    const overview = await ok('GET', '/api/hospital-admin/overview', ADMIN);
+    expect(overview).toMatchObject({ teamsCount: 2, departmentsCount: 2, membersCount: 4, pendingInvitations: 0 });
+
+    const department = await ok('POST', '/api/departments', ADMIN, { body: { name: 'Cardiology' } });
+    const team = await ok('POST', '/api/teams', ADMIN, { body: { name: 'Cardiac MRI', departmentId: department.id } });
+    const member = (await ok('GET', '/api/me', MEMBER)).user;
+    const moved = await ok('PATCH', `/api/users/${member.id}/team`, ADMIN, { body: { teamId: team.id } });
+    expect(moved).toMatchObject({
+      teamId: team.id,
+      teamName: 'Cardiac MRI',
+      departmentId: department.id,
+      department: 'Cardiology',
+    });
+
+    const members = await ok('GET', `/api/teams/${team.id}/members`, ADMIN);
+    expect(members.items.map((m: { id: string }) => m.id)).toEqual([member.id]);
+    const oldTeam = await ok('GET', '/api/teams/team-northside-neuroradiology/members', ADMIN);
+    expect(oldTeam.items.map((m: { id: string }) => m.id)).not.toContain(member.id);
+    const departments = await ok('GET', '/api/departments', ADMIN);
+    expect(departments.items.find((d: { id: string }) => d.id === department.id)).toMatchObject({
+      teamCount: 1,
+      memberCount: 1,
+    });
+    expect(
+      (await ok('GET', '/api/users', ADMIN, { query: { departmentId: department.id } })).items.map(
+        (u: { id: string }) => u.id,
+      ),
+    ).toEqual([member.id]);
+    expect(
+      (await ok('GET', '/api/users', ADMIN, { query: { q: 'tayl' } })).items.map((u: { id: string }) => u.id),
+    ).toEqual([member.id]);
+    expect(await ok('GET', '/api/hospital-admin/overview', ADMIN)).toMatchObject({
+      teamsCount: 3,
+      departmentsCount: 3,
+    });
+
+    const refused = await h.call('DELETE', `/api/departments/${department.id}`, { as: ADMIN });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('DEPARTMENT_NOT_EMPTY');
+
+    await ok('PATCH', `/api/users/${member.id}/team`, ADMIN, { body: { teamId: 'team-northside-neuroradiology' } });
+    await ok('POST', `/api/teams/${team.id}/archive`, ADMIN);
+    expect((await ok('GET', '/api/teams', ADMIN)).items.map((t: { id: string }) => t.id)).not.toContain(team.id);
+    expect(
+      (await ok('GET', '/api/teams', ADMIN, { query: { includeArchived: 'true' } })).items.map(
+        (t: { id: string }) => t.id,
+      ),
+    ).toContain(team.id);
+  });
+
+  it("gives the lead their team's overview from data, and counts a new dataset", async () => {
+    const before = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
+    expect(before.stats).toMatchObject({ activeMembers: 3, pendingInvites: 0 });
+    await ok('POST', '/api/datasets', MEMBER, {
+      body: {
+        mrn: 'MRN-5',
+        studyType: 'DIAGNOSTIC',
+        studyDescription: 'Brain',
+        clinicalIndication: 'Headache',
+        orderingPhysician: 'Dr. B',
+        department: 'Radiology',
+        departmentId: 'dept-northside-radiology',
+        patientConsent: true,
+        hipaaDisclosure: true,
+      },
+    });
+    const after = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
+    expect(after.stats.totalDatasets).toBe(before.stats.totalDatasets + 1);
+    expect((await ok('GET', '/api/me', MEMBER)).user.departmentId).toBe('dept-northside-radiology');
+  });
+});

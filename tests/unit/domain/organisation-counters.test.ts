@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
+import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
+import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
+import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
+import { fileKeyOf } from '#tests/helpers/file-keys.ts';
+import { NEW_DATASET } from './fakes.ts';
+import { as, organisationPorts } from './organisation-fixtures.ts';
+
+const member = as('TEAM_MEMBER');
+
+describe('datasets keep their department and move the counters', () => {
+  it("stores the department chosen from the hospital's departments, with its name", async () => {
+    const deps = organisationPorts();
+    const created = await createDataset({ ...NEW_DATASET, department: 'typed', departmentId: 'd1' }, member, deps);
+    expect(created).toMatchObject({ departmentId: 'd1', department: 'Radiology', teamId: 't1' });
+    const old = await createDataset(NEW_DATASET, member, deps);
+    expect(old).toMatchObject({ departmentId: null, department: 'Radiology' });
+    await expect(
+      createDataset({ ...NEW_DATASET, departmentId: 'another-hospitals' }, member, deps),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'departmentId' }] });
+  });
+
+  it('counts datasets on create and delete, and the bytes stored once the upload completes', async () => {
+    const deps = organisationPorts();
+    const hospital = () => deps.org.hospitals.get('h1')!;
+    const team = () => deps.org.teams.get('h1/t1')!;
+    const d = await createDataset(NEW_DATASET, member, deps);
+    expect([hospital().datasetCount, team().datasetCount]).toEqual([1, 1]);
+
+    const session = await openUploadSession(d.id, [{ fileKey: fileKeyOf('a.dcm'), sizeBytes: 700 }], member, deps);
+    for (const f of deps.uploads.files.values())
+      deps.uploads.files.set(`${f.sessionId}/${f.fileIndex}`, { ...f, status: 'COMPLETE' });
+    await completeUpload(session.sessionId, member, deps);
+    await completeUpload(session.sessionId, member, deps);
+    expect([hospital().storageUsedBytes, team().storageUsedBytes]).toEqual([700, 700]);
+
+    await deps.datasets.update('h1', d.id, { status: 'COMPLETE' }, ['UPLOADING']);
+    await deleteDataset(d.id, as('TEAM_LEAD'), deps);
+    expect([hospital().datasetCount, team().datasetCount]).toEqual([0, 0]);
+    expect([hospital().storageUsedBytes, team().storageUsedBytes]).toEqual([0, 0]);
+  });
+});

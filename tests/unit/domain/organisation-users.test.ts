@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import {
+  changeUserRole,
+  disableUser,
+  enableUser,
+  getUser,
+  listUsers,
+  moveUser,
+} from '#shared/domain/organisation/users.ts';
+import { as, organisationPorts } from './organisation-fixtures.ts';
+
+const ADMIN = as('HOSPITAL_ADMIN');
+
+describe('users (hospital admin within their hospital, super admin across hospitals)', () => {
+  it('searches by a prefix of first name, last name or e-mail, case-insensitively, and filters', async () => {
+    const deps = organisationPorts();
+    deps.user('h1', 'TEAM_MEMBER', { id: 'u-jo', email: 'jo.smith@x.test', firstName: 'Jordan', lastName: 'Smith' });
+    const find = async (q: Record<string, string>) =>
+      (await listUsers({ limit: 25, ...q }, ADMIN, deps)).items.map((u) => u.id);
+    expect(await find({ q: 'JOR' })).toEqual(['u-jo']);
+    expect(await find({ q: 'smi' })).toEqual(['u-jo']);
+    expect(await find({ q: 'jo.s' })).toEqual(['u-jo']);
+    expect(await find({ q: 'jordan s' })).toEqual(['u-jo']);
+    expect(await find({ role: 'GUEST' })).toEqual(['user-guest']);
+    expect((await find({ teamId: 't1' })).sort()).toEqual(['u-jo', 'user-guest', 'user-team_lead', 'user-team_member']);
+    expect(await find({ status: 'DISABLED' })).toEqual([]);
+  });
+
+  it('pages with sealed tokens that only the same query may replay', async () => {
+    const deps = organisationPorts();
+    const first = await listUsers({ limit: 2 }, ADMIN, deps);
+    expect(first.items).toHaveLength(2);
+    const second = await listUsers({ limit: 2, nextToken: first.nextToken! }, ADMIN, deps);
+    expect(second.items[0]!.id).not.toBe(first.items[0]!.id);
+    await expect(
+      listUsers({ limit: 2, role: 'GUEST', nextToken: first.nextToken! }, ADMIN, deps),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+  });
+
+  it('answers 404 to a hospital admin naming another hospital, and lets the super admin name any', async () => {
+    const deps = organisationPorts();
+    await expect(listUsers({ limit: 25, hospitalId: 'h2' }, ADMIN, deps)).rejects.toMatchObject({
+      code: 'HOSPITAL_NOT_FOUND',
+    });
+    await expect(getUser('h2-admin', undefined, ADMIN, deps)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
+    expect((await listUsers({ limit: 25, hospitalId: 'h2' }, as('SUPER_ADMIN'), deps)).items.map((u) => u.id)).toEqual([
+      'h2-admin',
+    ]);
+  });
+
+  it('changes a role in the identity provider (old group out, new in, signed out) and in the record, audited', async () => {
+    const deps = organisationPorts();
+    const changed = await changeUserRole('user-team_member', undefined, 'TEAM_LEAD', ADMIN, deps);
+    expect(changed).toMatchObject({ role: 'TEAM_LEAD', permissions: expect.arrayContaining(['MANAGE_MEMBERS']) });
+    expect(deps.identityCalls).toEqual(['group user-team_member TEAM_MEMBER->TEAM_LEAD', 'signOut user-team_member']);
+    expect(deps.audit.events.at(-1)).toMatchObject({
+      action: 'USER_ROLE_CHANGED',
+      details: { before: { role: 'TEAM_MEMBER' }, after: { role: 'TEAM_LEAD' } },
+    });
+  });
+
+  it('protects the last active hospital admin from demotion and disabling', async () => {
+    const deps = organisationPorts();
+    const superAdmin = as('SUPER_ADMIN');
+    await expect(changeUserRole('h2-admin', 'h2', 'TEAM_MEMBER', superAdmin, deps)).rejects.toMatchObject({
+      code: 'LAST_HOSPITAL_ADMIN',
+    });
+    await expect(disableUser('h2-admin', 'h2', superAdmin, deps)).rejects.toMatchObject({
+      code: 'LAST_HOSPITAL_ADMIN',
+    });
+    deps.user('h2', 'HOSPITAL_ADMIN', { id: 'h2-admin-2', email: 'a2@h2.test' });
+    expect((await disableUser('h2-admin', 'h2', superAdmin, deps)).status).toBe('DISABLED');
+    expect(deps.identityCalls).toEqual(['disable h2-admin', 'signOut h2-admin']);
+  });
+
+  it('lets no one disable or demote themselves', async () => {
+    const deps = organisationPorts();
+    deps.user('h1', 'HOSPITAL_ADMIN', { id: 'second-admin', email: 's@x.test' });
+    await expect(disableUser('user-hospital_admin', undefined, ADMIN, deps)).rejects.toMatchObject({
+      code: 'CANNOT_CHANGE_OWN_ACCOUNT',
+    });
+    await expect(changeUserRole('user-hospital_admin', undefined, 'GUEST', ADMIN, deps)).rejects.toMatchObject({
+      code: 'CANNOT_CHANGE_OWN_ACCOUNT',
+    });
+  });
+
+  it('disables and enables with the identity provider and the billed user count', async () => {
+    const deps = organisationPorts();
+    await disableUser('user-guest', undefined, ADMIN, deps);
+    expect(deps.org.hospitals.get('h1')!.userCount).toBe(4);
+    await enableUser('user-guest', undefined, ADMIN, deps);
+    expect(deps.org.hospitals.get('h1')!.userCount).toBe(5);
+    expect(deps.identityCalls).toEqual(['disable user-guest', 'signOut user-guest', 'enable user-guest']);
+  });
+
+  it('moves a user into an active team of the same hospital with room, counting members', async () => {
+    const deps = organisationPorts();
+    const moved = await moveUser('user-team_member', undefined, 't2', ADMIN, deps);
+    expect(moved).toMatchObject({ teamId: 't2', teamName: 'Stroke', departmentId: 'd1' });
+    expect(deps.org.teams.get('h1/t1')!.memberCount).toBe(2);
+    expect(deps.org.teams.get('h1/t2')!.memberCount).toBe(1);
+    deps.org.teams.get('h1/t1')!.maxMembers = 2;
+    await expect(moveUser('user-team_member', undefined, 't1', ADMIN, deps)).rejects.toMatchObject({
+      code: 'TEAM_FULL',
+    });
+    deps.org.teams.get('h1/t1')!.isActive = false;
+    await expect(moveUser('user-team_member', undefined, 't1', ADMIN, deps)).rejects.toMatchObject({
+      code: 'TEAM_ARCHIVED',
+    });
+    await expect(moveUser('user-team_member', undefined, 'other-hospital-team', ADMIN, deps)).rejects.toMatchObject({
+      code: 'TEAM_NOT_FOUND',
+    });
+    expect(deps.audit.events.at(-1)).toMatchObject({
+      action: 'USER_TEAM_CHANGED',
+      details: { before: { teamId: 't1' }, after: { teamId: 't2' } },
+    });
+  });
+});

@@ -1,0 +1,78 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminDisableUserCommand,
+  AdminEnableUserCommand,
+  AdminRemoveUserFromGroupCommand,
+  AdminUserGlobalSignOutCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createIdentityAdmin } from '#functions/adapters/cognito/identity-admin.ts';
+
+const cognito = mockClient(CognitoIdentityProviderClient);
+afterEach(() => cognito.reset());
+
+const POOL = { UserPoolId: 'eu-west-1_Pool' };
+const cloud = () =>
+  createIdentityAdmin({
+    region: 'eu-west-1',
+    userPoolId: () => POOL.UserPoolId,
+    client: new CognitoIdentityProviderClient({}),
+  });
+
+describe('identity administration (Cognito user pool)', () => {
+  it('changes the group: the old one out, then the new one in', async () => {
+    cognito.on(AdminRemoveUserFromGroupCommand).resolves({});
+    cognito.on(AdminAddUserToGroupCommand).resolves({});
+    await cloud().changeGroup('sub-1', 'TEAM_MEMBER', 'TEAM_LEAD');
+    expect(cognito.commandCalls(AdminRemoveUserFromGroupCommand)[0]!.args[0].input).toEqual({
+      ...POOL,
+      Username: 'sub-1',
+      GroupName: 'TEAM_MEMBER',
+    });
+    expect(cognito.commandCalls(AdminAddUserToGroupCommand)[0]!.args[0].input).toEqual({
+      ...POOL,
+      Username: 'sub-1',
+      GroupName: 'TEAM_LEAD',
+    });
+  });
+
+  it('disables, enables and signs out everywhere by the user id', async () => {
+    cognito.on(AdminDisableUserCommand).resolves({});
+    cognito.on(AdminEnableUserCommand).resolves({});
+    cognito.on(AdminUserGlobalSignOutCommand).resolves({});
+    const identity = cloud();
+    await identity.disable('sub-2');
+    await identity.signOut('sub-2');
+    await identity.enable('sub-2');
+    expect(cognito.commandCalls(AdminDisableUserCommand)[0]!.args[0].input).toEqual({ ...POOL, Username: 'sub-2' });
+    expect(cognito.commandCalls(AdminUserGlobalSignOutCommand)[0]!.args[0].input).toEqual({
+      ...POOL,
+      Username: 'sub-2',
+    });
+    expect(cognito.commandCalls(AdminEnableUserCommand)[0]!.args[0].input).toEqual({ ...POOL, Username: 'sub-2' });
+  });
+
+  it('lets a failed sign-out fail in the cloud, and skips it only where the local stand-in lacks the call', async () => {
+    const unsupported = Object.assign(new Error('Unsupported x-amz-target header'), { name: 'Unsupported' });
+    cognito.on(AdminUserGlobalSignOutCommand).rejects(unsupported);
+    await expect(cloud().signOut('sub-3')).rejects.toThrow('Unsupported');
+    const local = createIdentityAdmin({
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:1/_aws/cognito',
+      userPoolId: () => POOL.UserPoolId,
+      client: new CognitoIdentityProviderClient({}),
+    });
+    await expect(local.signOut('sub-3')).resolves.toBeUndefined();
+    cognito
+      .on(AdminUserGlobalSignOutCommand)
+      .rejects(Object.assign(new Error('denied'), { name: 'AccessDeniedException' }));
+    await expect(local.signOut('sub-3')).rejects.toThrow('denied');
+  });
+
+  it('has nothing to change for a user record without an identity (invited, never signed up)', async () => {
+    cognito.on(AdminDisableUserCommand).rejects(Object.assign(new Error('no user'), { name: 'UserNotFoundException' }));
+    await expect(cloud().disable('invited-1')).resolves.toBeUndefined();
+  });
+});
