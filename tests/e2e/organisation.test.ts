@@ -121,7 +121,7 @@ describe('organisation screens', () => {
     await page.goto(`${site.stack.url}/users`);
     const member = page.getByTestId('user-row').filter({ hasText: 'member@northside.demo.local' });
     await member.getByLabel(/^Team of/).selectOption({ label: 'Echo Lab' });
-    await member.getByRole('cell', { name: 'Echo Lab' }).waitFor();
+    await member.getByRole('cell', { name: 'Echo Lab', exact: true }).waitFor();
     const guest = page.getByTestId('user-row').filter({ hasText: 'guest@northside.demo.local' });
     await guest.getByLabel(/^Role of/).selectOption('TEAM_MEMBER');
     await page.getByText('Role changed').first().waitFor();
