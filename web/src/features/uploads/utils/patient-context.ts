@@ -54,7 +54,7 @@ export function validatePatientContext(
 ):
   | { ok: true; value: z.output<typeof PatientContextSchema> }
   | { ok: false; errors: Partial<Record<keyof PatientContextDraft, string>> } {
-  // departmentId is sent where the create-dataset contract takes it (the department's name is sent either way).
+  // The chosen department's id goes with its name; the server records the department's own name for that id.
   const parsed = PatientContextSchema.safeParse({
     ...draft,
     studyType: draft.studyType || undefined,
