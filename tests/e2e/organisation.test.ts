@@ -121,11 +121,16 @@ describe('organisation screens', () => {
     await page.goto(`${site.stack.url}/users`);
     const member = page.getByTestId('user-row').filter({ hasText: 'member@northside.demo.local' });
     await member.getByLabel(/^Team of/).selectOption({ label: 'Echo Lab' });
-    await member.getByRole('cell', { name: 'Echo Lab', exact: true }).waitFor();
+    await page.getByText('Team changed').first().waitFor();
     const guest = page.getByTestId('user-row').filter({ hasText: 'guest@northside.demo.local' });
     await guest.getByLabel(/^Role of/).selectOption('TEAM_MEMBER');
     await page.getByText('Role changed').first().waitFor();
     await page.reload();
+    const memberTeam = await page
+      .getByTestId('user-row')
+      .filter({ hasText: 'member@northside.demo.local' })
+      .getByLabel(/^Team of/)
+      .evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent);
     const guestRole = await page
       .getByTestId('user-row')
       .filter({ hasText: 'guest@northside.demo.local' })
@@ -138,6 +143,7 @@ describe('organisation screens', () => {
     await signOut(page);
 
     // Assess
+    expect(memberTeam).toBe('Echo Lab');
     expect(guestRole).toBe('TEAM_MEMBER');
     expect(echoMembers).toMatch(/1 \/ 15/);
     expect(echoDepartment).toContain('Cardiac imaging');

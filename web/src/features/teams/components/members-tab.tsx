@@ -68,6 +68,7 @@ export function MembersTab({ teamId }: { teamId: string }) {
                   <Table.Cell>
                     <Select
                       size="xs"
+                      width="28"
                       aria-label={`Team role of ${name}`}
                       value={m.role}
                       onChange={(role) => act('Role changed', () => changeMemberRole(teamId, m.id, role as TeamRole))}

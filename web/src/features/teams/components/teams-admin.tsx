@@ -87,7 +87,16 @@ export function TeamsAdmin({ slots }: { slots?: TabSlots }) {
                 {teams.data.items.map((t) => (
                   <Table.Row key={t.id} data-testid="team-row">
                     <Table.Cell>
-                      <Button variant="plain" p="0" h="auto" onClick={() => setViewing(t.id)}>
+                      <Button
+                        variant="plain"
+                        colorPalette="blue"
+                        color="colorPalette.fg"
+                        p="0"
+                        h="auto"
+                        _hover={{ textDecoration: 'underline' }}
+                        title="Open Team Management"
+                        onClick={() => setViewing(t.id)}
+                      >
                         {t.name}
                       </Button>
                       {!t.isActive && (
