@@ -125,6 +125,14 @@ describe('organisation screens', () => {
     const guest = page.getByTestId('user-row').filter({ hasText: 'guest@northside.demo.local' });
     await guest.getByLabel(/^Role of/).selectOption('TEAM_MEMBER');
     await page.getByText('Role changed').first().waitFor();
+    // The server's refusal reaches the screen in its own words.
+    await page
+      .getByTestId('user-row')
+      .filter({ hasText: 'admin@northside.demo.local' })
+      .getByRole('button', { name: 'Disable' })
+      .click();
+    const refusal = page.getByText('You cannot disable or demote your own account.').first();
+    await refusal.waitFor();
     await page.reload();
     const memberTeam = await page
       .getByTestId('user-row')
