@@ -19,7 +19,11 @@ function InvitationsEmpty({ canManage }: TabSlotProps) {
     <EmptyBlock
       icon={<LuMail />}
       title="Invitations are sent from the Invitation Center"
-      description="The hospital administrator invites new members into this team from the Invitation Center; this tab lists the team's pending and accepted invitations."
+      description={
+        canManage
+          ? 'Invite people into this team from the Invitation Center, one at a time or in bulk.'
+          : 'Your hospital administrator invites people into this team from the Invitation Center.'
+      }
     >
       {canManage && (
         <Button asChild variant="outline">
