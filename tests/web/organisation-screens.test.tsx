@@ -112,6 +112,7 @@ function answer(method: string, path: string): unknown {
       summary: { totalHospitals: 2, activeSubscriptions: 1, totalUsers: 4, monthlyRevenue: 1250 },
     };
   if (path === '/api/departments') return { items: [department, emptyDepartment] };
+  if (path === '/api/teams' && method === 'POST') return team;
   if (path === '/api/teams') return { items: [team], nextToken: null };
   if (path === '/api/teams/team-1') return team;
   if (path === '/api/teams/team-1/members') return { items: [member], nextToken: null };
@@ -203,6 +204,37 @@ describe('Teams & Members', () => {
     expect(screen.getByTestId('team-row').textContent).toContain('2 / 15');
     expect(message).toBeTruthy();
     expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+});
+
+describe('Create Team', () => {
+  it('sends the team form as the contract has it', async () => {
+    // Prepare
+    renderWith(<TeamsAdmin />);
+    await screen.findByTestId('team-row');
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: /Create Team/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(dialog.querySelector('input[name="teamName"]')!, { target: { value: 'Echo Lab' } });
+    fireEvent.change(within(dialog).getByLabelText('Department'), { target: { value: 'dept-1' } });
+    fireEvent.change(within(dialog).getByLabelText('Tags'), { target: { value: 'echo, cardiac' } });
+    fireEvent.change(dialog.querySelector('input[name="maxMembers"]')!, { target: { value: '8' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create Team' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'POST')).toBe(true));
+    // Assess
+    expect(requests.find((r) => r.method === 'POST')).toMatchObject({
+      url: expect.objectContaining({ pathname: '/api/teams' }),
+      body: {
+        name: 'Echo Lab',
+        departmentId: 'dept-1',
+        leadUserId: null,
+        tags: ['echo', 'cardiac'],
+        maxMembers: 8,
+        dataPolicy: 'shared',
+        priority: 'medium',
+        settings: DEFAULT_TEAM_SETTINGS,
+      },
+    });
   });
 });
 
