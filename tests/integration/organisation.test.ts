@@ -116,6 +116,24 @@ describe('organisation over the DynamoDB adapters', () => {
     ).toContain(team.id);
   });
 
+  it('lets two moves race for the last seat of a team: one gets it, the other is told the team is full', async () => {
+    const team = await ok('POST', '/api/teams', ADMIN, {
+      body: { name: 'Single Seat', departmentId: 'dept-northside-neurology', maxMembers: 1 },
+    });
+    const ids = await Promise.all(
+      ['member', 'guest'].map(async (who) => (await ok('GET', '/api/me', `${who}@northside.demo.local`)).user.id),
+    );
+    const answers = await Promise.all(
+      ids.map((id) => h.call('PATCH', `/api/users/${id}/team`, { as: ADMIN, body: { teamId: team.id } })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.error.code).toBe('TEAM_FULL');
+    expect((await ok('GET', `/api/teams/${team.id}`, ADMIN)).memberCount).toBe(1);
+    for (const id of ids)
+      await ok('PATCH', `/api/users/${id}/team`, ADMIN, { body: { teamId: 'team-northside-neuroradiology' } });
+    expect((await ok('GET', `/api/teams/${team.id}`, ADMIN)).memberCount).toBe(0);
+  });
+
   it("gives the lead their team's overview from data, and counts a new dataset", async () => {
     const before = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
     expect(before.stats).toMatchObject({ activeMembers: 3, pendingInvites: 0 });
@@ -135,5 +153,39 @@ describe('organisation over the DynamoDB adapters', () => {
     const after = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
     expect(after.stats.totalDatasets).toBe(before.stats.totalDatasets + 1);
     expect((await ok('GET', '/api/me', MEMBER)).user.departmentId).toBe('dept-northside-radiology');
+  });
+
+  it('lets only one of two simultaneous demotions of the last two active admins through', async () => {
+    const admin = (await ok('GET', '/api/me', ADMIN)).user;
+    await h.deps.directory.putUser({
+      id: 'second-admin',
+      email: 'second.admin@northside.demo.local',
+      firstName: 'Second',
+      lastName: 'Admin',
+      role: 'HOSPITAL_ADMIN',
+      status: 'ACTIVE',
+      hospitalId: 'hosp-northside',
+      teamId: null,
+      permissions: ['*'],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    const demote = (id: string) =>
+      h.call('PATCH', `/api/users/${id}/role`, {
+        as: SUPER,
+        query: { hospitalId: 'hosp-northside' },
+        body: { role: 'TEAM_MEMBER' },
+      });
+    const answers = await Promise.all([demote(admin.id), demote('second-admin')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(['CONFLICT', 'LAST_HOSPITAL_ADMIN']).toContain(answers.find((a) => a.status === 409)!.body.error.code);
+    const again = await demote(answers[0]!.status === 200 ? 'second-admin' : admin.id);
+    expect(again.body.error.code).toBe('LAST_HOSPITAL_ADMIN');
+    // Back as it was: promotions need no lease.
+    for (const id of [admin.id, 'second-admin'])
+      await ok('PATCH', `/api/users/${id}/role`, SUPER, {
+        query: { hospitalId: 'hosp-northside' },
+        body: { role: 'HOSPITAL_ADMIN' },
+      });
+    expect((await h.call('GET', '/api/me', { as: ADMIN })).status).toBe(200);
   });
 });

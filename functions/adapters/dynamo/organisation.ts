@@ -24,6 +24,8 @@ import type { Table } from './client.ts';
 import { batchPut, isConditionFailure, mapWriteError, queryAll, updateExpression } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
+/** A team without maxMembers takes the form's default (TeamInputSchema). */
+const DEFAULT_MAX_MEMBERS = 15;
 const INDEX_ATTRIBUTES = [TABLE_KEYS.gsi4, TABLE_KEYS.gsi5, TABLE_KEYS.gsi6, TABLE_KEYS.gsi7].flatMap((g) => [
   g.pk,
   g.sk,
@@ -325,6 +327,34 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       return updated;
     },
 
+    async lockAdminChanges(hospitalId, now, until) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: keys.hospital(hospitalId),
+            UpdateExpression: 'SET adminChangeLock = :until',
+            ConditionExpression:
+              'attribute_exists(#key) AND (attribute_not_exists(adminChangeLock) OR adminChangeLock < :now)',
+            ExpressionAttributeNames: { '#key': P.pk },
+            ExpressionAttributeValues: { ':until': until, ':now': now },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        return mapWriteError(error);
+      }
+    },
+    async unlockAdminChanges(hospitalId) {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.hospital(hospitalId),
+          UpdateExpression: 'REMOVE adminChangeLock',
+        }),
+      );
+    },
     async listDepartments(hospitalId) {
       const items = await queryAll(table, `H#${hospitalId}`, 'DEPT#');
       return items.map((item) => withoutKeys(item) as DepartmentRecord).sort((a, b) => a.name.localeCompare(b.name));
@@ -383,6 +413,27 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     async updateTeam(hospitalId, teamId, fields) {
       const Key = keys.team(hospitalId, teamId);
       return update(Key, await getItem<TeamRecord>(Key), fields, teamIndexAttributes, () => new NotFoundError());
+    },
+    async claimTeamSeat(hospitalId, teamId) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: keys.team(hospitalId, teamId),
+            UpdateExpression: 'ADD memberCount :one',
+            ConditionExpression:
+              'attribute_exists(#key) AND (attribute_not_exists(isActive) OR isActive = :true) AND ' +
+              '(attribute_not_exists(memberCount) OR (attribute_exists(maxMembers) AND memberCount < maxMembers) OR ' +
+              '(attribute_not_exists(maxMembers) AND memberCount < :defaultMax))',
+            ExpressionAttributeNames: { '#key': P.pk },
+            ExpressionAttributeValues: { ':one': 1, ':true': true, ':defaultMax': DEFAULT_MAX_MEMBERS },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        return mapWriteError(error);
+      }
     },
     async countTeamMembers(hospitalId, teamId, status) {
       const partition = organisationIndexes.usersByTeam(hospitalId, teamId);

@@ -92,31 +92,25 @@ export async function addUsers(
   });
 }
 
-/** Moves a user's membership counters: team memberCount and department memberCount, out of the old, into the new. */
-export async function moveMembership(
+/** Moves a user's department membership counter: out of the old department, into the new. */
+export async function moveDepartmentMember(
   deps: Pick<OrganisationDeps, 'organisation'>,
   hospitalId: string,
-  before: Pick<UserRecord, 'teamId' | 'departmentId'>,
-  after: Pick<UserRecord, 'teamId' | 'departmentId'>,
+  from: string | null | undefined,
+  to: string | null | undefined,
 ): Promise<void> {
-  const { organisation } = deps;
-  if ((before.teamId ?? null) !== (after.teamId ?? null)) {
-    if (before.teamId) await organisation.add(hospitalId, { kind: 'team', teamId: before.teamId }, { memberCount: -1 });
-    if (after.teamId) await organisation.add(hospitalId, { kind: 'team', teamId: after.teamId }, { memberCount: 1 });
-  }
-  if ((before.departmentId ?? null) !== (after.departmentId ?? null)) {
-    if (before.departmentId)
-      await organisation.add(
-        hospitalId,
-        { kind: 'department', departmentId: before.departmentId },
-        { memberCount: -1 },
-      );
-    if (after.departmentId)
-      await organisation.add(hospitalId, { kind: 'department', departmentId: after.departmentId }, { memberCount: 1 });
-  }
+  if ((from ?? null) === (to ?? null)) return;
+  if (from) await deps.organisation.add(hospitalId, { kind: 'department', departmentId: from }, { memberCount: -1 });
+  if (to) await deps.organisation.add(hospitalId, { kind: 'department', departmentId: to }, { memberCount: 1 });
 }
 
-/** Every user of a hospital, a page at a time (deactivation and restore walk them; never more than a page in memory). */
+/** Identity-provider calls at once while walking a hospital's users (its admin API is rate-limited). */
+const VISITS_AT_ONCE = 10;
+
+/**
+ * Every user of a hospital, a page at a time (deactivation and restore walk them; never more than a page in memory),
+ * a few visits at once.
+ */
 export async function forEachUser(
   deps: Pick<OrganisationDeps, 'organisation'>,
   hospitalId: string,
@@ -125,7 +119,8 @@ export async function forEachUser(
   let startKey: Record<string, string> | undefined;
   do {
     const page = await deps.organisation.listUsers({ hospitalId, limit: 100, startKey });
-    for (const user of page.items) await visit(user);
+    for (let i = 0; i < page.items.length; i += VISITS_AT_ONCE)
+      await Promise.all(page.items.slice(i, i + VISITS_AT_ONCE).map(visit));
     startKey = page.lastKey;
   } while (startKey);
 }

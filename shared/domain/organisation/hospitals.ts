@@ -197,16 +197,17 @@ export async function deleteHospital(
   if (request.confirmName !== hospital.name) throw new RuleError('HOSPITAL_NAME_MISMATCH');
   const hasData = (hospital.userCount ?? 0) > 0 || (hospital.datasetCount ?? 0) > 0;
   if (hasData && !request.acknowledgeImpact) throw new RuleError('HOSPITAL_DELETE_NEEDS_CONFIRMATION');
-  if (statusOf(hospital) === 'DEACTIVATED') return toHospital(hospital);
+  // The status goes first, so the API refuses the hospital's users at once; a retry after a failure part-way
+  // through the identities walks them again (disabling twice changes nothing).
+  const wasActive = statusOf(hospital) === 'ACTIVE';
   const now = deps.clock.now();
-  const updated = await deps.organisation.updateHospital(hospitalId, {
-    status: 'DEACTIVATED',
-    deactivatedAt: now,
-    updatedAt: now,
-  });
-  await deps.organisation.addSummary({
-    plan: { plan: planOf(hospital), hospitals: -1, users: -(hospital.userCount ?? 0) },
-  });
+  const updated = wasActive
+    ? await deps.organisation.updateHospital(hospitalId, { status: 'DEACTIVATED', deactivatedAt: now, updatedAt: now })
+    : hospital;
+  if (wasActive)
+    await deps.organisation.addSummary({
+      plan: { plan: planOf(hospital), hospitals: -1, users: -(hospital.userCount ?? 0) },
+    });
   let disabled = 0;
   await forEachUser(deps, hospitalId, async (user) => {
     // Invited users have no identity yet: the API refuses them as it refuses every user of the hospital.
@@ -220,7 +221,7 @@ export async function deleteHospital(
     action: 'HOSPITAL_DEACTIVATED',
     ...actorOf(caller),
     details: {
-      before: { status: 'ACTIVE' },
+      before: { status: statusOf(hospital) },
       after: { status: 'DEACTIVATED' },
       acknowledgedImpact: request.acknowledgeImpact,
       identitiesDisabled: disabled,
@@ -229,19 +230,24 @@ export async function deleteHospital(
   return toHospital(updated);
 }
 
-/** Restore: the hospital is active again; users whose own status is not DISABLED can sign in again. */
+/**
+ * Restore: the hospital is active again; users whose own status is ACTIVE can sign in again (a retry walks them again).
+ */
 export async function restoreHospital(hospitalId: string, caller: Caller, deps: OrganisationDeps): Promise<Hospital> {
   requireSuperAdmin(caller);
   const hospital = await loadHospital(deps, hospitalId);
-  if (statusOf(hospital) === 'ACTIVE') return toHospital(hospital);
-  const updated = await deps.organisation.updateHospital(hospitalId, {
-    status: 'ACTIVE',
-    deactivatedAt: undefined,
-    updatedAt: deps.clock.now(),
-  });
-  await deps.organisation.addSummary({
-    plan: { plan: planOf(hospital), hospitals: 1, users: updated.userCount ?? 0 },
-  });
+  const wasDeactivated = statusOf(hospital) === 'DEACTIVATED';
+  const updated = wasDeactivated
+    ? await deps.organisation.updateHospital(hospitalId, {
+        status: 'ACTIVE',
+        deactivatedAt: undefined,
+        updatedAt: deps.clock.now(),
+      })
+    : hospital;
+  if (wasDeactivated)
+    await deps.organisation.addSummary({
+      plan: { plan: planOf(hospital), hospitals: 1, users: updated.userCount ?? 0 },
+    });
   let enabled = 0;
   await forEachUser(deps, hospitalId, async (user) => {
     if (user.status !== 'ACTIVE') return;
@@ -252,7 +258,7 @@ export async function restoreHospital(hospitalId: string, caller: Caller, deps: 
     hospitalId,
     action: 'HOSPITAL_RESTORED',
     ...actorOf(caller),
-    details: { before: { status: 'DEACTIVATED' }, after: { status: 'ACTIVE' }, identitiesEnabled: enabled },
+    details: { before: { status: statusOf(hospital) }, after: { status: 'ACTIVE' }, identitiesEnabled: enabled },
   });
   return toHospital(updated);
 }

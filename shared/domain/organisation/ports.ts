@@ -79,6 +79,13 @@ export type OrganisationStore = OrganisationCounters & {
   createHospital(hospital: HospitalRecord): Promise<void>;
   updateHospital(hospitalId: string, fields: Partial<HospitalRecord>): Promise<HospitalRecord>;
 
+  /**
+   * A short lease on the hospital's admin changes (demoting or disabling a hospital admin), so two of them cannot
+   * both pass the last-admin check: false while another holds it (until its lease ends).
+   */
+  lockAdminChanges(hospitalId: string, now: string, until: string): Promise<boolean>;
+  unlockAdminChanges(hospitalId: string): Promise<void>;
+
   listDepartments(hospitalId: string): Promise<DepartmentRecord[]>;
   getDepartment(hospitalId: string, departmentId: string): Promise<DepartmentRecord | undefined>;
   createDepartment(department: DepartmentRecord): Promise<void>;
@@ -93,6 +100,11 @@ export type OrganisationStore = OrganisationCounters & {
   listTeams(query: TeamListQuery): Promise<StorePage<TeamRecord>>;
   createTeam(team: TeamRecord): Promise<void>;
   updateTeam(hospitalId: string, teamId: string, fields: Partial<TeamRecord>): Promise<TeamRecord>;
+  /**
+   * Takes a seat in the team: ADD 1 to its memberCount only while it is active and below its maxMembers (one
+   * conditional write, so two moves cannot both take the last seat). False when full or archived.
+   */
+  claimTeamSeat(hospitalId: string, teamId: string): Promise<boolean>;
   /** How many of the team's members have this status (bounded by the team's maxMembers). */
   countTeamMembers(hospitalId: string, teamId: string, status?: UserStatus): Promise<number>;
 

@@ -1,9 +1,9 @@
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
-import { AccessDeniedError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
+import { AccessDeniedError, ConflictError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import type { ListUsersQuery, User } from '#shared/schemas/api/organisation.ts';
-import { actorOf, addUsers, isBilled, moveMembership, userScope } from './common.ts';
+import { actorOf, addUsers, isBilled, moveDepartmentMember, userScope } from './common.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { statusOf, toUser } from './views.ts';
 
@@ -116,10 +116,29 @@ async function anotherActiveAdmin(
   return false;
 }
 
-/** The last active hospital admin of a hospital can be neither demoted nor disabled. */
-async function protectLastAdmin(deps: Pick<OrganisationDeps, 'organisation'>, target: UserRecord): Promise<void> {
-  if (target.role !== 'HOSPITAL_ADMIN' || target.status !== 'ACTIVE') return;
-  if (!(await anotherActiveAdmin(deps, target.hospitalId, target.id))) throw new RuleError('LAST_HOSPITAL_ADMIN');
+/** How long an admin change may hold the hospital's lease before another may take it (a crashed one). */
+const ADMIN_LEASE_MS = 60_000;
+
+/**
+ * The last active hospital admin of a hospital can be neither demoted nor disabled. Removing an active admin runs
+ * under the hospital's admin-change lease, so two removals at once cannot both see the other admin still active:
+ * the second answers CONFLICT and, tried again, LAST_HOSPITAL_ADMIN.
+ */
+async function protectLastAdmin<T>(
+  deps: Pick<OrganisationDeps, 'organisation' | 'clock'>,
+  target: UserRecord,
+  removal: () => Promise<T>,
+): Promise<T> {
+  if (target.role !== 'HOSPITAL_ADMIN' || target.status !== 'ACTIVE') return removal();
+  const now = deps.clock.now();
+  const until = new Date(Date.parse(now) + ADMIN_LEASE_MS).toISOString();
+  if (!(await deps.organisation.lockAdminChanges(target.hospitalId, now, until))) throw new ConflictError();
+  try {
+    if (!(await anotherActiveAdmin(deps, target.hospitalId, target.id))) throw new RuleError('LAST_HOSPITAL_ADMIN');
+    return await removal();
+  } finally {
+    await deps.organisation.unlockAdminChanges(target.hospitalId);
+  }
 }
 
 /**
@@ -136,17 +155,19 @@ export async function applyRoleChange(
   if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
   if (target.role === 'SUPER_ADMIN' || role === 'SUPER_ADMIN') throw new AccessDeniedError();
   if (target.role === role) return target;
-  if (role !== 'HOSPITAL_ADMIN') await protectLastAdmin(deps, target);
-  if (target.status !== 'INVITED') {
-    await deps.identity.changeGroup(target.id, target.role, role);
-    await deps.identity.signOut(target.id);
-  }
   const permissions = [...DEFAULT_PERMISSIONS[role]];
-  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
-    role,
-    permissions,
-    updatedAt: deps.clock.now(),
-  });
+  const change = async () => {
+    if (target.status !== 'INVITED') {
+      await deps.identity.changeGroup(target.id, target.role, role);
+      await deps.identity.signOut(target.id);
+    }
+    return deps.organisation.updateUser(target.hospitalId, target.id, {
+      role,
+      permissions,
+      updatedAt: deps.clock.now(),
+    });
+  };
+  const updated = role === 'HOSPITAL_ADMIN' ? await change() : await protectLastAdmin(deps, target, change);
   await deps.audit.record({
     hospitalId: target.hospitalId,
     action: 'USER_ROLE_CHANGED',
@@ -192,13 +213,24 @@ export async function applyTeamMove(
     departmentId = team.departmentId;
   }
   const department = departmentId ? await deps.organisation.getDepartment(target.hospitalId, departmentId) : undefined;
-  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
-    teamId,
-    departmentId,
-    ...(department ? { department: department.name } : {}),
-    updatedAt: deps.clock.now(),
-  });
-  await moveMembership(deps, target.hospitalId, target, updated);
+  // The seat is taken first, conditionally, so a race cannot fill the team beyond its maximum.
+  if (teamId && !(await deps.organisation.claimTeamSeat(target.hospitalId, teamId))) throw new RuleError('TEAM_FULL');
+  let updated: UserRecord;
+  try {
+    updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
+      teamId,
+      departmentId,
+      ...(department ? { department: department.name } : {}),
+      updatedAt: deps.clock.now(),
+    });
+  } catch (error) {
+    if (teamId) await deps.organisation.add(target.hospitalId, { kind: 'team', teamId }, { memberCount: -1 });
+    throw error;
+  }
+  // The new team's seat is already counted; the old team's and the departments' counters move here.
+  await moveDepartmentMember(deps, target.hospitalId, target.departmentId, departmentId);
+  if (target.teamId)
+    await deps.organisation.add(target.hospitalId, { kind: 'team', teamId: target.teamId }, { memberCount: -1 });
   await deps.audit.record({
     hospitalId: target.hospitalId,
     action: 'USER_TEAM_CHANGED',
@@ -235,14 +267,15 @@ export async function disableUser(
   if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
   if (target.role === 'SUPER_ADMIN') throw new AccessDeniedError();
   if (target.status === 'DISABLED') return (await describe([target], target.hospitalId, deps))[0]!;
-  await protectLastAdmin(deps, target);
-  if (target.status !== 'INVITED') {
-    await deps.identity.disable(target.id);
-    await deps.identity.signOut(target.id);
-  }
-  const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
-    status: 'DISABLED',
-    updatedAt: deps.clock.now(),
+  const updated = await protectLastAdmin(deps, target, async () => {
+    if (target.status !== 'INVITED') {
+      await deps.identity.disable(target.id);
+      await deps.identity.signOut(target.id);
+    }
+    return deps.organisation.updateUser(target.hospitalId, target.id, {
+      status: 'DISABLED',
+      updatedAt: deps.clock.now(),
+    });
   });
   if (isBilled(target.status)) await addUsers(deps, target.hospitalId, -1);
   await deps.audit.record({
@@ -277,4 +310,25 @@ export async function enableUser(
     details: { userId: target.id, before: { status: 'DISABLED' }, after: { status: 'ACTIVE' } },
   });
   return (await describe([updated], updated.hospitalId, deps))[0]!;
+}
+
+/**
+ * Stores a new user of a hospital (an accepted or pending invitation, an import) and moves every counter it affects:
+ * the hospital's users and the summary (when billed), its team's seat (refused with TEAM_FULL or TEAM_ARCHIVED) and
+ * its department's members. The caller audits the action that created it.
+ */
+export async function addUserToHospital(
+  user: UserRecord,
+  deps: Pick<OrganisationDeps, 'directory' | 'organisation'>,
+): Promise<void> {
+  if (await deps.directory.getUser(user.hospitalId, user.id)) throw new ConflictError();
+  if (user.teamId) {
+    const team = await deps.directory.getTeam(user.hospitalId, user.teamId);
+    if (!team) throw new NotFoundError('TEAM_NOT_FOUND');
+    if (team.isActive === false) throw new RuleError('TEAM_ARCHIVED');
+    if (!(await deps.organisation.claimTeamSeat(user.hospitalId, user.teamId))) throw new RuleError('TEAM_FULL');
+  }
+  await deps.directory.putUser(user);
+  await moveDepartmentMember(deps, user.hospitalId, null, user.departmentId);
+  if (isBilled(user.status)) await addUsers(deps, user.hospitalId, 1);
 }

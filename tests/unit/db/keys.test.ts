@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { datasetListIndexes, KEY_ATTRIBUTE_NAMES, keys } from '#shared/db/keys.ts';
+import { datasetListIndexes, KEY_ATTRIBUTE_NAMES, keys, organisationIndexes } from '#shared/db/keys.ts';
 import { createTableInput } from '#shared/db/create-table-input.ts';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '#shared/db/table.ts';
 
@@ -26,6 +26,18 @@ const ALL_KEYS: Record<string, Record<string, string>> = {
   uploadSession: keys.uploadSession('h1', 'sess'),
   uploadFile: keys.uploadFile('h1', 'sess', 7),
   auditEvent: keys.auditEvent('h1', { datasetId: 'd1', at: '2026-01-01T00:00:00.000Z', id: 'e1' }),
+  userIndexes: keys.userIndexes({
+    hospitalId: 'h1',
+    id: 'u1',
+    firstName: 'A',
+    lastName: 'B',
+    role: 'GUEST',
+    departmentId: 'dep',
+    teamId: 't1',
+  }),
+  userSearch: keys.userSearch('h1', 'a b', 'u1'),
+  teamIndexes: keys.teamIndexes({ hospitalId: 'h1', id: 't1', name: 'T', departmentId: 'dep', isActive: true }),
+  hospitalIndexes: keys.hospitalIndexes({ id: 'h1', name: 'H', status: 'ACTIVE', subscriptionPlan: 'PRO' }),
 };
 
 describe('key design', () => {
@@ -50,6 +62,32 @@ describe('key design', () => {
       expect(TABLE_ATTRIBUTES.has(index.pkName) && TABLE_ATTRIBUTES.has(index.skName)).toBe(true);
       expect(index.pk.startsWith('H#h1#')).toBe(true);
     }
+  });
+
+  it('lists the organisation only through indexes the table defines, inside the hospital (or the system tenant)', () => {
+    for (const index of [
+      organisationIndexes.usersByName('h1'),
+      organisationIndexes.usersByRole('h1', 'GUEST'),
+      organisationIndexes.usersByDepartment('h1', 'dep'),
+      organisationIndexes.usersByTeam('h1', 't1'),
+      organisationIndexes.teams('h1'),
+      organisationIndexes.activeTeams('h1'),
+      organisationIndexes.teamsByDepartment('h1', 'dep'),
+      organisationIndexes.activeTeamsByDepartment('h1', 'dep'),
+    ]) {
+      expect(INDEX_NAMES.has(index.index)).toBe(true);
+      expect(TABLE_ATTRIBUTES.has(index.pkName) && TABLE_ATTRIBUTES.has(index.skName)).toBe(true);
+      expect(index.pk.startsWith('H#h1#')).toBe(true);
+    }
+    for (const index of [organisationIndexes.hospitals(), organisationIndexes.hospitalsByPlan('PRO')])
+      expect(index.pk.startsWith('H#system#')).toBe(true);
+    // An archived team leaves the active partitions; a user without a team leaves the team partition.
+    expect(
+      keys.teamIndexes({ hospitalId: 'h1', id: 't1', name: 'T', departmentId: 'd', isActive: false }),
+    ).not.toHaveProperty(TABLE_KEYS.gsi5.pk);
+    expect(
+      keys.userIndexes({ hospitalId: 'h1', id: 'u', firstName: 'A', lastName: 'B', role: 'GUEST', teamId: null }),
+    ).not.toHaveProperty(TABLE_KEYS.gsi7.pk);
   });
 
   it('orders dataset index sort keys by creation time', () => {

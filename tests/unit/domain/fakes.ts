@@ -14,13 +14,7 @@ import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#s
 import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import type {
-  DepartmentRecord,
-  Directory,
-  HospitalRecord,
-  TeamRecord,
-  UserRecord,
-} from '#shared/domain/auth/ports.ts';
+import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 
 /** In-memory ports with the same contracts as the DynamoDB adapters (conditional status writes included). */
@@ -347,6 +341,15 @@ export function fakeOrganisation() {
       hospitals.set(id, next);
       return next;
     },
+    async lockAdminChanges(h, now, until) {
+      const hospital = hospitals.get(h) as (HospitalRecord & { adminChangeLock?: string }) | undefined;
+      if (!hospital || (hospital.adminChangeLock && hospital.adminChangeLock >= now)) return false;
+      hospital.adminChangeLock = until;
+      return true;
+    },
+    async unlockAdminChanges(h) {
+      delete (hospitals.get(h) as { adminChangeLock?: string } | undefined)?.adminChangeLock;
+    },
     async listDepartments(h) {
       return [...departments.values()].filter((d) => d.hospitalId === h).sort(byName);
     },
@@ -389,6 +392,12 @@ export function fakeOrganisation() {
       const next = merge(current, fields);
       teams.set(k(h, id), next);
       return next;
+    },
+    async claimTeamSeat(h, teamId) {
+      const team = teams.get(k(h, teamId));
+      if (!team || team.isActive === false || (team.memberCount ?? 0) >= (team.maxMembers ?? 15)) return false;
+      team.memberCount = (team.memberCount ?? 0) + 1;
+      return true;
     },
     async countTeamMembers(h, teamId, status) {
       return [...users.values()].filter(

@@ -157,6 +157,29 @@ describe('hospital management (super admin)', () => {
     expect(deps.audit.events.map((e) => e.action)).toEqual(['HOSPITAL_DEACTIVATED', 'HOSPITAL_RESTORED']);
   });
 
+  it('walks the identities again when a delete is retried after failing part-way, without counting twice', async () => {
+    const deps = organisationPorts();
+    const request = { confirmName: 'Northside General', acknowledgeImpact: true };
+    let calls = 0;
+    const disable = deps.identity.disable;
+    deps.identity.disable = async (u) => {
+      if (++calls === 2) throw new Error('throttled');
+      return disable(u);
+    };
+    await expect(deleteHospital('h1', request, as('SUPER_ADMIN'), deps)).rejects.toThrow('throttled');
+    expect(deps.org.hospitals.get('h1')!.status).toBe('DEACTIVATED');
+    await deleteHospital('h1', request, as('SUPER_ADMIN'), deps);
+    expect(new Set(deps.identityCalls.filter((c) => c.startsWith('disable')))).toEqual(
+      new Set([
+        'disable user-guest',
+        'disable user-hospital_admin',
+        'disable user-team_lead',
+        'disable user-team_member',
+      ]),
+    );
+    expect((await listHospitals({ limit: 24 }, as('SUPER_ADMIN'), deps)).summary).toMatchObject({ monthlyRevenue: 15 });
+  });
+
   it('answers 404 for the system tenant and unknown ids', async () => {
     const deps = organisationPorts();
     await expect(restoreHospital('system', as('SUPER_ADMIN'), deps)).rejects.toMatchObject({

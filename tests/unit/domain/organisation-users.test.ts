@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addUserToHospital,
   changeUserRole,
   disableUser,
   enableUser,
@@ -7,7 +8,11 @@ import {
   listUsers,
   moveUser,
 } from '#shared/domain/organisation/users.ts';
+import { listHospitals } from '#shared/domain/organisation/hospitals.ts';
 import { as, organisationPorts } from './organisation-fixtures.ts';
+
+const listHospitalsSummary = async (deps: ReturnType<typeof organisationPorts>) =>
+  (await listHospitals({ limit: 24 }, as('SUPER_ADMIN'), deps)).summary;
 
 const ADMIN = as('HOSPITAL_ADMIN');
 
@@ -75,6 +80,18 @@ describe('users (hospital admin within their hospital, super admin across hospit
     expect(deps.identityCalls).toEqual(['disable h2-admin', 'signOut h2-admin']);
   });
 
+  it("answers CONFLICT while another admin change holds the hospital's lease, and frees it afterwards", async () => {
+    const deps = organisationPorts();
+    deps.user('h1', 'HOSPITAL_ADMIN', { id: 'second-admin', email: 's@x.test' });
+    await deps.organisation.lockAdminChanges('h1', '2026-02-01T09:59:00.000Z', '2026-02-01T10:00:30.000Z');
+    await expect(disableUser('second-admin', undefined, ADMIN, deps)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await deps.organisation.unlockAdminChanges('h1');
+    expect((await disableUser('second-admin', undefined, ADMIN, deps)).status).toBe('DISABLED');
+    expect(await deps.organisation.lockAdminChanges('h1', '2026-02-01T10:00:00.000Z', '2026-02-01T10:01:00.000Z')).toBe(
+      true,
+    );
+  });
+
   it('lets no one disable or demote themselves', async () => {
     const deps = organisationPorts();
     deps.user('h1', 'HOSPITAL_ADMIN', { id: 'second-admin', email: 's@x.test' });
@@ -115,6 +132,33 @@ describe('users (hospital admin within their hospital, super admin across hospit
     expect(deps.audit.events.at(-1)).toMatchObject({
       action: 'USER_TEAM_CHANGED',
       details: { before: { teamId: 't1' }, after: { teamId: 't2' } },
+    });
+  });
+
+  it('adds a new user with every counter it moves: billed users, the team seat, the department', async () => {
+    const deps = organisationPorts();
+    const user = {
+      id: 'new-1',
+      email: 'new@x.test',
+      firstName: 'New',
+      lastName: 'Person',
+      role: 'TEAM_MEMBER' as const,
+      status: 'INVITED' as const,
+      hospitalId: 'h1',
+      teamId: 't2',
+      departmentId: 'd1',
+      permissions: ['VIEW_DATASETS' as const],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    await addUserToHospital(user, deps);
+    expect(deps.org.hospitals.get('h1')!.userCount).toBe(6);
+    expect(deps.org.teams.get('h1/t2')!.memberCount).toBe(1);
+    expect(deps.org.departments.get('h1/d1')!.memberCount).toBe(4);
+    expect((await listHospitalsSummary(deps)).totalUsers).toBe(7);
+    await expect(addUserToHospital(user, deps)).rejects.toMatchObject({ code: 'CONFLICT' });
+    deps.org.teams.get('h1/t2')!.maxMembers = 1;
+    await expect(addUserToHospital({ ...user, id: 'new-2', email: 'n2@x.test' }, deps)).rejects.toMatchObject({
+      code: 'TEAM_FULL',
     });
   });
 });
