@@ -7,7 +7,18 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const features = ['auth', 'datasets', 'notifications', 'shell', 'uploads', 'visualizer'];
+const features = [
+  'auth',
+  'datasets',
+  'hospital-admin',
+  'hospitals',
+  'notifications',
+  'shell',
+  'teams',
+  'uploads',
+  'users',
+  'visualizer',
+];
 
 export default tseslint.config(
   {

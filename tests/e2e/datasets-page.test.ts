@@ -113,7 +113,7 @@ describe('datasets page, drafts and exports', () => {
       studyType: 'Screening',
       studyDescription: 'Draft with ZIP export',
       orderingPhysician: 'Dr. Curie',
-      department: 'Nuclear Medicine',
+      department: 'Radiology',
       clinicalIndication: 'PET screening',
     });
 

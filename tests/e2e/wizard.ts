@@ -15,7 +15,12 @@ export async function fillPatientContext(page: Page, context: PatientContext): P
   await page.getByLabel('Study Type').selectOption({ label: context.studyType });
   await page.getByLabel('Study Description').fill(context.studyDescription);
   await page.getByLabel('Ordering Physician').fill(context.orderingPhysician);
-  await page.getByLabel('Department').fill(context.department);
+  // A choice of the hospital's departments; typed only while the hospital has none (docs/screens.md#upload-wizard).
+  const department = page.getByLabel('Department');
+  await page.waitForFunction(() => !document.querySelector('select[name="department"][disabled]'));
+  if ((await department.evaluate((el) => el.tagName)) === 'SELECT')
+    await department.selectOption({ label: context.department });
+  else await department.fill(context.department);
   await page.getByLabel('Clinical Indication').fill(context.clinicalIndication);
   await page.getByText('Patient consent obtained').click();
   await page.getByText('HIPAA disclosure acknowledged').click();

@@ -113,6 +113,23 @@ describe('upload wizard logic', () => {
       hipaaDisclosure: true,
     });
     expect(full.ok).toBe(true);
+    const chosen = validatePatientContext({
+      ...EMPTY_PATIENT_CONTEXT,
+      mrn: 'M1',
+      studyType: 'DIAGNOSTIC',
+      studyDescription: 'd',
+      clinicalIndication: 'c',
+      orderingPhysician: 'p',
+      department: 'Radiology',
+      departmentId: 'dept-northside-radiology',
+      patientConsent: true,
+      hipaaDisclosure: true,
+    });
+    expect(chosen.ok && chosen.value).toMatchObject({
+      department: 'Radiology',
+      departmentId: 'dept-northside-radiology',
+    });
+    expect(full.ok && 'departmentId' in full.value && full.value.departmentId).toBeFalsy();
   });
 
   it('keeps the 50 newest notifications, newest first', () => {

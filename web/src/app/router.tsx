@@ -1,4 +1,4 @@
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, type RouteObject } from 'react-router-dom';
 import type { ComponentType } from 'react';
 import { paths } from '#web/config/paths.ts';
 import { ProtectedBare, ProtectedLayout, RequireRole } from './guards.tsx';
@@ -14,6 +14,59 @@ const STAFF = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'] as const;
 const UPLOADERS = ['TEAM_LEAD', 'TEAM_MEMBER'] as const;
 /** Compliance and reports: super admin and hospital admins (docs/roles-and-permissions.md). */
 const OVERSIGHT = ['SUPER_ADMIN', 'HOSPITAL_ADMIN'] as const;
+
+/** Nested pages of /hospital-admin (docs/screens.md#hospital-admin-area). */
+const HOSPITAL_ADMIN_PAGES: RouteObject[] = [
+  {
+    index: true,
+    lazy: lazyPage(
+      () => import('./routes/hospital-admin/index.tsx'),
+      (m) => m.HospitalAdminIndexRoute,
+    ),
+  },
+  {
+    path: paths.hospitalAdminTeams.path,
+    lazy: lazyPage(
+      () => import('./routes/hospital-admin/teams.tsx'),
+      (m) => m.HospitalAdminTeamsRoute,
+    ),
+  },
+  {
+    path: paths.hospitalAdminInvitations.path,
+    lazy: lazyPage(
+      () => import('./routes/hospital-admin/invitations.tsx'),
+      (m) => m.HospitalAdminInvitationsRoute,
+    ),
+  },
+  {
+    path: paths.hospitalAdminUsage.path,
+    lazy: lazyPage(
+      () => import('./routes/hospital-admin/usage.tsx'),
+      (m) => m.HospitalAdminUsageRoute,
+    ),
+  },
+  {
+    path: paths.hospitalAdminCompliance.path,
+    lazy: lazyPage(
+      () => import('./routes/compliance/compliance.tsx'),
+      (m) => m.ComplianceRoute,
+    ),
+  },
+  {
+    path: paths.hospitalAdminReports.path,
+    lazy: lazyPage(
+      () => import('./routes/reports/reports.tsx'),
+      (m) => m.ReportsRoute,
+    ),
+  },
+  {
+    path: paths.hospitalAdminSettings.path,
+    lazy: lazyPage(
+      () => import('./routes/hospital-admin/settings.tsx'),
+      (m) => m.HospitalSettingsRoute,
+    ),
+  },
+];
 
 /** Routes of docs/screens.md#route-table; pages are lazy-loaded so the login screen stays small. */
 function createAppRouter() {
@@ -68,25 +121,20 @@ function createAppRouter() {
             },
             {
               path: paths.hospitalAdmin.path,
-              lazy: lazyPage(
-                () => import('./routes/app/dashboard.tsx'),
-                (m) => () => (
-                  <RequireRole roles={['HOSPITAL_ADMIN']} redirectTo={paths.dashboard.getHref()}>
-                    <m.RoleDashboard />
-                  </RequireRole>
-                ),
+              element: (
+                <RequireRole roles={['HOSPITAL_ADMIN']} redirectTo={paths.dashboard.getHref()}>
+                  <Outlet />
+                </RequireRole>
               ),
-            },
-            {
-              path: paths.hospitalSettings.path,
-              lazy: lazyPage(
-                () => import('./routes/hospital-admin/settings.tsx'),
-                (m) => () => (
-                  <RequireRole roles={['HOSPITAL_ADMIN']} redirectTo={paths.dashboard.getHref()}>
-                    <m.HospitalSettingsRoute />
-                  </RequireRole>
-                ),
-              ),
+              children: [
+                {
+                  lazy: lazyPage(
+                    () => import('./routes/hospital-admin/layout.tsx'),
+                    (m) => m.HospitalAdminLayoutRoute,
+                  ),
+                  children: HOSPITAL_ADMIN_PAGES,
+                },
+              ],
             },
             {
               path: paths.accountSecurity.path,
@@ -137,18 +185,35 @@ function createAppRouter() {
             },
             {
               path: paths.hospitals.path,
-              element: (
-                <RequireRole roles={['SUPER_ADMIN']} area="hospital management">
-                  <NotFoundRoute />
-                </RequireRole>
+              lazy: lazyPage(
+                () => import('./routes/hospitals/hospitals.tsx'),
+                (m) => () => (
+                  <RequireRole roles={['SUPER_ADMIN']} area="hospital management">
+                    <m.HospitalsRoute />
+                  </RequireRole>
+                ),
               ),
             },
             {
               path: paths.users.path,
-              element: (
-                <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="user management">
-                  <NotFoundRoute />
-                </RequireRole>
+              lazy: lazyPage(
+                () => import('./routes/users/users.tsx'),
+                (m) => () => (
+                  <RequireRole roles={['SUPER_ADMIN', 'HOSPITAL_ADMIN']} area="user management">
+                    <m.UsersRoute />
+                  </RequireRole>
+                ),
+              ),
+            },
+            {
+              path: paths.teams.path,
+              lazy: lazyPage(
+                () => import('./routes/teams/teams.tsx'),
+                (m) => () => (
+                  <RequireRole roles={[...STAFF, 'GUEST']} area="team management">
+                    <m.TeamsRoute />
+                  </RequireRole>
+                ),
               ),
             },
             {

@@ -19,8 +19,12 @@ export const paths = {
   reports: { path: '/reports', getHref: () => '/reports' },
   settings: { path: '/settings', getHref: () => '/settings' },
   hospitalAdmin: { path: '/hospital-admin', getHref: () => '/hospital-admin' },
-  hospitalSettings: { path: '/hospital-admin/settings', getHref: () => '/hospital-admin/settings' },
-  hospitalAdminInvitations: { path: '/hospital-admin/invitations', getHref: () => '/hospital-admin/invitations' },
+  hospitalAdminTeams: { path: 'teams', getHref: () => '/hospital-admin/teams' },
+  hospitalAdminInvitations: { path: 'invitations', getHref: () => '/hospital-admin/invitations' },
+  hospitalAdminUsage: { path: 'usage', getHref: () => '/hospital-admin/usage' },
+  hospitalAdminCompliance: { path: 'compliance', getHref: () => '/hospital-admin/compliance' },
+  hospitalAdminReports: { path: 'reports', getHref: () => '/hospital-admin/reports' },
+  hospitalAdminSettings: { path: 'settings', getHref: () => '/hospital-admin/settings' },
   /** Public: the invitee's link (docs/screens.md#accept-invitation). */
   acceptInvitation: {
     path: '/invitations/accept',

@@ -22,6 +22,17 @@ export function navItemsFor(role: Role): NavItem[] {
   return NAV_ITEMS.filter((item) => item.roles.includes(role));
 }
 
+/** Crumb labels of pages that are not sidebar entries (docs/screens.md#hospital-admin-area). */
+const PAGE_LABELS: Record<string, string> = {
+  '/hospital-admin': 'Hospital Admin',
+  '/hospital-admin/teams': 'Teams & Members',
+  '/hospital-admin/invitations': 'Invitations',
+  '/hospital-admin/usage': 'Usage & Billing',
+  '/hospital-admin/compliance': 'Compliance & Audit',
+  '/hospital-admin/reports': 'Reports & Analytics',
+  '/hospital-admin/settings': 'Settings',
+};
+
 /** Breadcrumb trail for a pathname: each segment becomes a crumb, ids are shortened. */
 export function breadcrumbsFor(pathname: string): { label: string; href: string }[] {
   const segments = pathname.split('/').filter(Boolean);
@@ -30,6 +41,7 @@ export function breadcrumbsFor(pathname: string): { label: string; href: string 
     const nav = NAV_ITEMS.find((item) => item.href === href);
     const label =
       nav?.label ??
+      PAGE_LABELS[href] ??
       (i > 0
         ? decodeURIComponent(segment).slice(0, 12)
         : segment.replace(/-/g, ' ').replace(/^\w/, (c) => c.toUpperCase()));

@@ -2,6 +2,7 @@ import { Button, Flex, Input, SimpleGrid, Stack, Text, Textarea } from '@chakra-
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Select } from '#web/components/ui/select.tsx';
+import { useDepartments } from '#web/lib/departments.ts';
 import {
   STUDY_TYPE_OPTIONS,
   URGENCY_OPTIONS,
@@ -74,9 +75,11 @@ export function PatientContextStep({
             onChange={(e) => set('orderingPhysician', e.target.value)}
           />
         </FormField>
-        <FormField label="Department" required error={errors.department}>
-          <Input name="department" value={value.department} onChange={(e) => set('department', e.target.value)} />
-        </FormField>
+        <DepartmentField
+          value={value}
+          error={errors.department}
+          onChange={(department, departmentId) => onChange({ ...value, department, departmentId })}
+        />
       </SimpleGrid>
       <FormField label="Clinical Indication" required error={errors.clinicalIndication}>
         <Textarea
@@ -126,5 +129,50 @@ export function PatientContextStep({
         <Button onClick={onContinue}>Continue to File Upload</Button>
       </Flex>
     </Stack>
+  );
+}
+
+/**
+ * The hospital's departments (GET /api/departments) as a choice: the dataset keeps the department's id and name.
+ * While the hospital has no departments (or they cannot be loaded), the name is typed.
+ */
+function DepartmentField({
+  value,
+  error,
+  onChange,
+}: {
+  value: PatientContextDraft;
+  error?: string;
+  onChange(department: string, departmentId: string): void;
+}) {
+  const { data, isLoading } = useDepartments();
+  const departments = data?.items ?? [];
+  if (isLoading || departments.length > 0) {
+    // A draft saved before departments existed names one; it is picked again by its name.
+    const chosen =
+      departments.find((d) => d.id === value.departmentId) ?? departments.find((d) => d.name === value.department);
+    return (
+      <FormField label="Department" required error={error}>
+        <Select
+          name="department"
+          aria-label="Department"
+          value={chosen?.id ?? ''}
+          placeholder={isLoading ? 'Loading departments...' : 'Select department'}
+          disabled={isLoading}
+          onChange={(id) => onChange(departments.find((d) => d.id === id)?.name ?? '', id)}
+          options={departments.map((d) => ({ value: d.id, label: d.name }))}
+        />
+      </FormField>
+    );
+  }
+  return (
+    <FormField
+      label="Department"
+      required
+      error={error}
+      helperText="Your hospital has no departments yet; the hospital admin adds them under Teams."
+    >
+      <Input name="department" value={value.department} onChange={(e) => onChange(e.target.value, '')} />
+    </FormField>
   );
 }

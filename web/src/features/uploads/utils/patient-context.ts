@@ -12,6 +12,8 @@ export type PatientContextDraft = {
   clinicalIndication: string;
   orderingPhysician: string;
   department: string;
+  /** The chosen department of the hospital (GET /api/departments); '' while typed or not chosen. */
+  departmentId: string;
   patientConsent: boolean;
   hipaaDisclosure: boolean;
   researchConsent: boolean;
@@ -25,6 +27,7 @@ export const EMPTY_PATIENT_CONTEXT: PatientContextDraft = {
   clinicalIndication: '',
   orderingPhysician: '',
   department: '',
+  departmentId: '',
   patientConsent: false,
   hipaaDisclosure: false,
   researchConsent: false,
@@ -51,7 +54,12 @@ export function validatePatientContext(
 ):
   | { ok: true; value: z.output<typeof PatientContextSchema> }
   | { ok: false; errors: Partial<Record<keyof PatientContextDraft, string>> } {
-  const parsed = PatientContextSchema.safeParse({ ...draft, studyType: draft.studyType || undefined });
+  // The chosen department's id goes with its name; the server records the department's own name for that id.
+  const parsed = PatientContextSchema.safeParse({
+    ...draft,
+    studyType: draft.studyType || undefined,
+    departmentId: draft.departmentId || undefined,
+  });
   if (parsed.success) return { ok: true, value: parsed.data };
   const errors: Partial<Record<keyof PatientContextDraft, string>> = {};
   for (const issue of parsed.error.issues) {

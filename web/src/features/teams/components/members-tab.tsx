@@ -1,0 +1,198 @@
+import { Badge, Button, HStack, Stack, Table, Text, Wrap } from '@chakra-ui/react';
+import { useState } from 'react';
+import { LuUserMinus } from 'react-icons/lu';
+import { PERMISSIONS, type Permission } from '#shared/auth/roles.ts';
+import {
+  ChangeMemberPermissionsRequestSchema,
+  TEAM_ROLES,
+  type TeamMember,
+  type TeamRole,
+} from '#shared/schemas/api/organisation.ts';
+import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
+import { Select } from '#web/components/ui/select.tsx';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { errorMessage } from '#web/lib/api-error.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import {
+  changeMemberPermissions,
+  changeMemberRole,
+  removeMember,
+  useTeamMembers,
+} from '#web/features/teams/api/teams.ts';
+
+const TEAM_ROLE_LABELS: Record<TeamRole, string> = { LEAD: 'Lead', MEMBER: 'Member', GUEST: 'Guest' };
+
+/** Members: role, permissions, status, last active; change role, change permissions, remove. */
+export function MembersTab({ teamId }: { teamId: string }) {
+  const { data, error, isLoading } = useTeamMembers(teamId);
+  const [editing, setEditing] = useState<TeamMember>();
+  const [removing, setRemoving] = useState<TeamMember>();
+  if (error) return <ErrorBox message={errorMessage(error)} />;
+  if (isLoading || !data) return <PageSpinner />;
+  if (data.items.length === 0) return <EmptyBlock title="No team members yet" />;
+  const act = async (title: string, action: () => Promise<unknown>) => {
+    try {
+      await action();
+      toaster.success({ title });
+    } catch (e) {
+      toaster.error({ title: 'Error', description: errorMessage(e) });
+    }
+  };
+  return (
+    <>
+      <Table.ScrollArea borderWidth="1px" rounded="md">
+        <Table.Root size="sm">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeader>Member</Table.ColumnHeader>
+              <Table.ColumnHeader>Role</Table.ColumnHeader>
+              <Table.ColumnHeader>Permissions</Table.ColumnHeader>
+              <Table.ColumnHeader>Status</Table.ColumnHeader>
+              <Table.ColumnHeader>Last Active</Table.ColumnHeader>
+              <Table.ColumnHeader />
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {data.items.map((m) => {
+              const name = `${m.user.firstName} ${m.user.lastName}`;
+              return (
+                <Table.Row key={m.id} data-testid="member-row">
+                  <Table.Cell>
+                    <Text fontWeight="medium">{name}</Text>
+                    <Text fontSize="xs" color="fg.muted">
+                      {m.user.email} · {m.user.specialization || 'Team Member'}
+                    </Text>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Select
+                      size="xs"
+                      width="28"
+                      aria-label={`Team role of ${name}`}
+                      value={m.role}
+                      onChange={(role) => act('Role changed', () => changeMemberRole(teamId, m.id, role as TeamRole))}
+                      options={TEAM_ROLES.map((r) => ({ value: r, label: TEAM_ROLE_LABELS[r] }))}
+                    />
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Wrap gap="1">
+                      {m.permissions.map((p) => (
+                        <Badge key={p} size="sm">
+                          {p === '*' ? 'All' : p}
+                        </Badge>
+                      ))}
+                    </Wrap>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Badge colorPalette={m.status === 'ACTIVE' ? 'green' : m.status === 'INVITED' ? 'blue' : 'red'}>
+                      {m.status}
+                    </Badge>
+                  </Table.Cell>
+                  <Table.Cell>{m.lastActive ? formatDateTime(m.lastActive) : 'Never'}</Table.Cell>
+                  <Table.Cell>
+                    <HStack justify="end">
+                      <Button size="xs" variant="outline" onClick={() => setEditing(m)}>
+                        Permissions
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="ghost"
+                        colorPalette="red"
+                        aria-label={`Remove ${name}`}
+                        onClick={() => setRemoving(m)}
+                      >
+                        <LuUserMinus />
+                      </Button>
+                    </HStack>
+                  </Table.Cell>
+                </Table.Row>
+              );
+            })}
+          </Table.Body>
+        </Table.Root>
+      </Table.ScrollArea>
+      {editing && <PermissionsDialog teamId={teamId} member={editing} onClose={() => setEditing(undefined)} />}
+      {removing && (
+        <Modal
+          open
+          onClose={() => setRemoving(undefined)}
+          size="sm"
+          title="Remove member"
+          footer={
+            <HStack>
+              <Button variant="outline" onClick={() => setRemoving(undefined)}>
+                Cancel
+              </Button>
+              <Button
+                colorPalette="red"
+                onClick={() => {
+                  const m = removing;
+                  setRemoving(undefined);
+                  void act('Member removed', () => removeMember(teamId, m.id));
+                }}
+              >
+                Remove
+              </Button>
+            </HStack>
+          }
+        >
+          <Text>
+            {removing.user.firstName} {removing.user.lastName} leaves the team; their account stays.
+          </Text>
+        </Modal>
+      )}
+    </>
+  );
+}
+
+function PermissionsDialog({ teamId, member, onClose }: { teamId: string; member: TeamMember; onClose(): void }) {
+  const [chosen, setChosen] = useState<Permission[]>(
+    member.permissions.includes('*') ? [...PERMISSIONS] : (member.permissions as Permission[]),
+  );
+  const [error, setError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    const parsed = ChangeMemberPermissionsRequestSchema.safeParse({ permissions: chosen });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    setSaving(true);
+    try {
+      await changeMemberPermissions(teamId, member.id, parsed.data.permissions);
+      onClose();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={`Permissions of ${member.user.firstName} ${member.user.lastName}`}
+      footer={
+        <HStack>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={save} loading={saving}>
+            Save Permissions
+          </Button>
+        </HStack>
+      }
+    >
+      <Stack gap="2">
+        {PERMISSIONS.map((p) => (
+          <Checkbox
+            key={p}
+            checked={chosen.includes(p)}
+            onCheckedChange={(on) => setChosen((c) => (on ? [...c, p] : c.filter((x) => x !== p)))}
+          >
+            {p}
+          </Checkbox>
+        ))}
+        {error && <ErrorBox message={error} />}
+      </Stack>
+    </Modal>
+  );
+}

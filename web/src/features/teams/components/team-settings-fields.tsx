@@ -1,0 +1,65 @@
+import { Input, SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
+import { PERMISSIONS, type Permission } from '#shared/auth/roles.ts';
+import type { TeamSettings } from '#shared/schemas/api/organisation.ts';
+import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { FormField } from '#web/components/ui/form-field.tsx';
+
+type Props = { value: TeamSettings; onChange(value: TeamSettings): void; disabled?: boolean };
+
+const TOGGLES: { key: keyof TeamSettings; label: string }[] = [
+  { key: 'allowMemberInvitations', label: 'Members may invite' },
+  { key: 'requireApprovalForDataSharing', label: 'Require approval for data sharing' },
+  { key: 'allowGuestAccess', label: 'Allow guest access' },
+  { key: 'allowPublicSharing', label: 'Allow public sharing' },
+];
+
+/** The team's settings (docs/screens.md#teams-page), shared by the team form and the lead's Settings tab. */
+export function TeamSettingsFields({ value, onChange, disabled }: Props) {
+  const set = <K extends keyof TeamSettings>(key: K, v: TeamSettings[K]) => onChange({ ...value, [key]: v });
+  const togglePermission = (p: Permission, on: boolean) =>
+    set('defaultPermissions', on ? [...value.defaultPermissions, p] : value.defaultPermissions.filter((x) => x !== p));
+  return (
+    <Stack gap="4">
+      <SimpleGrid columns={{ base: 1, md: 2 }} gap="3">
+        {TOGGLES.map((t) => (
+          <Checkbox
+            key={t.key}
+            disabled={disabled}
+            checked={value[t.key] as boolean}
+            onCheckedChange={(v) => set(t.key, v as never)}
+          >
+            {t.label}
+          </Checkbox>
+        ))}
+      </SimpleGrid>
+      <FormField label="Data retention (days)">
+        <Input
+          type="number"
+          name="dataRetentionDays"
+          min={1}
+          max={3650}
+          disabled={disabled}
+          value={String(value.dataRetentionDays)}
+          onChange={(e) => set('dataRetentionDays', Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+        />
+      </FormField>
+      <Stack gap="2">
+        <Text fontWeight="medium" fontSize="sm">
+          Default permissions of new members
+        </Text>
+        <Wrap gap="3">
+          {PERMISSIONS.map((p) => (
+            <Checkbox
+              key={p}
+              disabled={disabled}
+              checked={value.defaultPermissions.includes(p)}
+              onCheckedChange={(on) => togglePermission(p, on)}
+            >
+              {p}
+            </Checkbox>
+          ))}
+        </Wrap>
+      </Stack>
+    </Stack>
+  );
+}

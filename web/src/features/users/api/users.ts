@@ -1,0 +1,69 @@
+import useSWR, { mutate } from 'swr';
+import {
+  HospitalPageSchema,
+  TeamPageSchema,
+  UserPageSchema,
+  UserSchema,
+  type User,
+} from '#shared/schemas/api/organisation.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import type { UserListQuery } from '#web/features/users/utils/user-query.ts';
+
+const KEY = '/api/users';
+
+/** `null` waits (the super admin has not picked a hospital yet). */
+export function useUsers(query: UserListQuery | null) {
+  return useSWR(query ? [KEY, query] : null, () => apiRequest(KEY, UserPageSchema, { query: query! }), {
+    keepPreviousData: true,
+  });
+}
+
+/** The super admin's hospital selector (first 100 hospitals by the API's order). */
+export function useHospitalChoices(enabled: boolean) {
+  return useSWR(enabled ? ['/api/hospitals', 'choices'] : null, () =>
+    apiRequest('/api/hospitals', HospitalPageSchema, { query: { limit: 100 } }),
+  );
+}
+
+/** Teams a hospital admin may move a user into. */
+export function useTeamChoices(enabled: boolean) {
+  return useSWR(enabled ? ['/api/teams', 'choices'] : null, () =>
+    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100 } }),
+  );
+}
+
+const userPath = (user: Pick<User, 'id'>, action: string) => `${KEY}/${encodeURIComponent(user.id)}/${action}`;
+/** The super admin names the user's hospital; a hospital admin's own is implied (the server ignores nothing else). */
+const scope = (user: Pick<User, 'hospitalId'>, asSuperAdmin: boolean) =>
+  asSuperAdmin ? { hospitalId: user.hospitalId } : {};
+const revalidate = () => mutate((key) => Array.isArray(key) && (key[0] === KEY || key[0] === '/api/teams'));
+
+export async function changeUserRole(user: User, role: string, asSuperAdmin: boolean) {
+  const updated = await apiRequest(userPath(user, 'role'), UserSchema, {
+    method: 'PATCH',
+    body: { role },
+    query: scope(user, asSuperAdmin),
+  });
+  await revalidate();
+  return updated;
+}
+
+export async function moveUserToTeam(user: User, teamId: string | null, asSuperAdmin: boolean) {
+  const updated = await apiRequest(userPath(user, 'team'), UserSchema, {
+    method: 'PATCH',
+    body: { teamId },
+    query: scope(user, asSuperAdmin),
+  });
+  await revalidate();
+  return updated;
+}
+
+export async function setUserEnabled(user: User, enabled: boolean, asSuperAdmin: boolean) {
+  const updated = await apiRequest(userPath(user, enabled ? 'enable' : 'disable'), UserSchema, {
+    method: 'POST',
+    body: {},
+    query: scope(user, asSuperAdmin),
+  });
+  await revalidate();
+  return updated;
+}

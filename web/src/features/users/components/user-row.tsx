@@ -1,0 +1,99 @@
+import { Badge, Button, Table, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ChangeUserRoleRequestSchema, type Team, type User } from '#shared/schemas/api/organisation.ts';
+import { Select } from '#web/components/ui/select.tsx';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { errorMessage } from '#web/lib/api-error.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { changeUserRole, moveUserToTeam, setUserEnabled } from '#web/features/users/api/users.ts';
+
+const ASSIGNABLE_ROLES = ChangeUserRoleRequestSchema.shape.role.options;
+const STATUS_COLORS = { ACTIVE: 'green', INVITED: 'blue', DISABLED: 'red' } as const;
+
+type Props = { user: User; teams: Team[] | undefined; asSuperAdmin: boolean };
+
+/**
+ * One user: the Role cell changes the role and the Team cell moves the user (a hospital admin, who knows the teams);
+ * Disable/Enable closes the row. The server's message is shown when it refuses (e.g. the last active hospital admin).
+ */
+export function UserRow({ user, teams, asSuperAdmin }: Props) {
+  const [busy, setBusy] = useState(false);
+  const name = `${user.firstName} ${user.lastName}`;
+  const manageable = user.role !== 'SUPER_ADMIN';
+  const act = async (what: string, action: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await action();
+      toaster.success({ title: what, description: name });
+    } catch (e) {
+      toaster.error({ title: 'Error', description: errorMessage(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Table.Row data-testid="user-row">
+      <Table.Cell>{name}</Table.Cell>
+      <Table.Cell>{user.email}</Table.Cell>
+      <Table.Cell>
+        {manageable ? (
+          <Select
+            size="xs"
+            width="36"
+            aria-label={`Role of ${name}`}
+            value={user.role}
+            disabled={busy}
+            onChange={(role) => act('Role changed', () => changeUserRole(user, role, asSuperAdmin))}
+            options={ASSIGNABLE_ROLES.map((r) => ({ value: r, label: ROLE_TITLES[r] }))}
+          />
+        ) : (
+          ROLE_TITLES[user.role]
+        )}
+      </Table.Cell>
+      <Table.Cell>
+        <Badge colorPalette={STATUS_COLORS[user.status]}>{user.status}</Badge>
+      </Table.Cell>
+      <Table.Cell>
+        {manageable && teams ? (
+          <Select
+            size="xs"
+            width="40"
+            aria-label={`Team of ${name}`}
+            value={user.teamId ?? ''}
+            disabled={busy}
+            onChange={(teamId) => act('Team changed', () => moveUserToTeam(user, teamId || null, asSuperAdmin))}
+            options={[{ value: '', label: 'No team' }, ...teams.map((t) => ({ value: t.id, label: t.name }))]}
+          />
+        ) : (
+          (user.teamName ?? <Text color="fg.muted">No team</Text>)
+        )}
+      </Table.Cell>
+      <Table.Cell>{user.department ?? ''}</Table.Cell>
+      <Table.Cell>{user.lastLogin ? formatDateTime(user.lastLogin) : <Text color="fg.muted">Never</Text>}</Table.Cell>
+      <Table.Cell>
+        {manageable &&
+          (user.status === 'DISABLED' ? (
+            <Button
+              size="xs"
+              variant="outline"
+              loading={busy}
+              onClick={() => act('User enabled', () => setUserEnabled(user, true, asSuperAdmin))}
+            >
+              Enable
+            </Button>
+          ) : (
+            <Button
+              size="xs"
+              variant="outline"
+              colorPalette="red"
+              loading={busy}
+              onClick={() => act('User disabled', () => setUserEnabled(user, false, asSuperAdmin))}
+            >
+              Disable
+            </Button>
+          ))}
+      </Table.Cell>
+    </Table.Row>
+  );
+}
