@@ -286,7 +286,7 @@ export const ROUTES = [
     path: '/api/departments',
     domain: 'departments',
     auth: 'user',
-    roles: VIEWERS,
+    roles: [...VIEWERS, 'SUPER_ADMIN'],
     summary: "The hospital's departments with team and member counts",
   },
   {
@@ -319,7 +319,7 @@ export const ROUTES = [
     path: '/api/teams',
     domain: 'teams',
     auth: 'user',
-    roles: VIEWERS,
+    roles: [...VIEWERS, 'SUPER_ADMIN'],
     summary: "Teams of the hospital (hospital admin), or the caller's own team",
   },
   {

@@ -135,6 +135,17 @@ describe('users (hospital admin within their hospital, super admin across hospit
     });
   });
 
+  it("lets the super admin move a user of the hospital it names (the system tenant's users otherwise)", async () => {
+    const deps = organisationPorts();
+    const superAdmin = as('SUPER_ADMIN');
+    await expect(moveUser('user-team_member', undefined, 't2', superAdmin, deps)).rejects.toMatchObject({
+      code: 'USER_NOT_FOUND',
+    });
+    const moved = await moveUser('user-team_member', 'h1', 't2', superAdmin, deps);
+    expect(moved).toMatchObject({ teamId: 't2', teamName: 'Stroke' });
+    expect(deps.audit.events.at(-1)).toMatchObject({ hospitalId: 'h1', action: 'USER_TEAM_CHANGED' });
+  });
+
   it('adds a new user with every counter it moves: billed users, the team seat, the department', async () => {
     const deps = organisationPorts();
     const user = {

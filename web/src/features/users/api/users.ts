@@ -25,10 +25,10 @@ export function useHospitalChoices(enabled: boolean) {
   );
 }
 
-/** Teams a hospital admin may move a user into. */
-export function useTeamChoices(enabled: boolean) {
-  return useSWR(enabled ? ['/api/teams', 'choices'] : null, () =>
-    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100 } }),
+/** Teams a user may be moved into: the hospital admin's own hospital's, or those of the super admin's chosen one. */
+export function useTeamChoices(enabled: boolean, hospitalId?: string) {
+  return useSWR(enabled ? ['/api/teams', 'choices', hospitalId ?? ''] : null, () =>
+    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100, ...(hospitalId ? { hospitalId } : {}) } }),
   );
 }
 
