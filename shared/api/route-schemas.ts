@@ -257,6 +257,7 @@ export const ROUTE_SCHEMAS = {
   },
   'POST /api/users/{userId}/disable': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
   'POST /api/users/{userId}/enable': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
+  'POST /api/users/{userId}/reset-mfa': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
 
   'GET /api/me/profile': { response: UserProfileResponseSchema },
   'PUT /api/me/profile': { body: UpdateUserProfileRequestSchema, response: UserProfileResponseSchema },

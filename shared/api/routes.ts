@@ -443,6 +443,14 @@ export const ROUTES = [
     roles: USER_ADMINS,
     summary: 'Enable a disabled user',
   },
+  {
+    method: 'POST',
+    path: '/api/users/{userId}/reset-mfa',
+    domain: 'users',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: "Reset a user's two-factor: their authenticator app turned off and every session ended",
+  },
 
   {
     method: 'GET',

@@ -753,6 +753,14 @@ const EXPECTATIONS: Record<string, Case> = {
     }),
     expect: userAdmins(200),
   },
+  'POST /api/users/{userId}/reset-mfa': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/users/${await orgUser()}/reset-mfa`,
+      query: { hospitalId: HOSPITAL },
+    }),
+    expect: userAdmins(200),
+  },
   'GET /api/invitations': {
     prepare: async () => ({ method: 'GET', path: '/api/invitations' }),
     expect: hospitalAdmins(200),

@@ -67,3 +67,14 @@ export async function setUserEnabled(user: User, enabled: boolean, asSuperAdmin:
   await revalidate();
   return updated;
 }
+
+/** An administrator's two-factor reset: the user's authenticator app off and every session ended. */
+export async function resetUserMfa(user: User, asSuperAdmin: boolean) {
+  const updated = await apiRequest(userPath(user, 'reset-mfa'), UserSchema, {
+    method: 'POST',
+    body: {},
+    query: scope(user, asSuperAdmin),
+  });
+  await revalidate();
+  return updated;
+}
