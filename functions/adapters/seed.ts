@@ -42,7 +42,8 @@ export async function seedDemoTenants(deps: {
     updatedAt: now,
   });
   for (const h of DEMO_HOSPITALS) {
-    const { departments, teams, ...hospital } = h;
+    // Teams are written after the users (below): their lead is a user's identity-provider id.
+    const { departments, teams: _teams, ...hospital } = h;
     await directory.putHospital({ ...hospital, createdAt: now, updatedAt: now });
     for (const d of departments) await directory.putDepartment({ ...d, hospitalId: h.id, createdAt: now });
   }
