@@ -253,6 +253,8 @@ export const USER_POOL_ADMIN_ACTIONS = [
   'cognito-idp:AdminResetUserPassword',
   // Accepting an invitation sets the password the invitee chose, as permanent (docs/domain.md#invitations).
   'cognito-idp:AdminSetUserPassword',
+  // An administrator's two-factor reset turns the user's software token off (docs/roles-and-permissions.md).
+  'cognito-idp:AdminSetUserMFAPreference',
 ];
 
 /**

@@ -1,5 +1,11 @@
 import { DEFAULT_PERMISSIONS } from '#shared/auth/roles.ts';
-import { DEMO_HOSPITALS, DEMO_USERS, SYSTEM_HOSPITAL_ID, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import {
+  DEMO_HOSPITALS,
+  DEMO_USERS,
+  SYSTEM_HOSPITAL_ID,
+  demoTeamLead,
+  type DemoUser,
+} from '#shared/domain/demo/demo-data.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
 import { ENV } from '#shared/env.ts';
@@ -11,7 +17,8 @@ import { recountHospital, recountSummary } from './dynamo/organisation.ts';
  * Writes the demo tenants (hospitals, departments, teams, users with the role's default permissions), idempotently:
  * fixed ids for the organisation, the identity provider's sub for users. Called by the local twin at start. The
  * counters of the demo hospitals, their departments and teams, and the summary over every hospital are then set
- * from what is stored (docs/domain.md#counters), so they are right however often the seed runs.
+ * from what is stored (docs/domain.md#counters), so they are right however often the seed runs. Teams are written
+ * after the users so a team's lead is its demo team lead's id (docs/local-twin.md#demo-data).
  */
 export async function seedDemoTenants(deps: {
   ensureIdentity(user: DemoUser, password: string): Promise<string>;
@@ -35,13 +42,15 @@ export async function seedDemoTenants(deps: {
     updatedAt: now,
   });
   for (const h of DEMO_HOSPITALS) {
-    const { departments, teams, ...hospital } = h;
+    // Teams are written after the users (below): their lead is a user's identity-provider id.
+    const { departments, teams: _teams, ...hospital } = h;
     await directory.putHospital({ ...hospital, createdAt: now, updatedAt: now });
     for (const d of departments) await directory.putDepartment({ ...d, hospitalId: h.id, createdAt: now });
-    for (const t of teams) await directory.putTeam({ ...t, hospitalId: h.id, createdAt: now });
   }
+  const subs = new Map<string, string>();
   for (const user of DEMO_USERS) {
     const sub = await deps.ensureIdentity(user, deps.password);
+    subs.set(user.email, sub);
     await directory.putUser({
       id: sub,
       email: user.email,
@@ -58,6 +67,16 @@ export async function seedDemoTenants(deps: {
       createdAt: now,
     });
   }
+  for (const h of DEMO_HOSPITALS)
+    for (const t of h.teams) {
+      const lead = demoTeamLead(t.id);
+      await directory.putTeam({
+        ...t,
+        hospitalId: h.id,
+        leadUserId: lead ? (subs.get(lead.email) ?? null) : null,
+        createdAt: now,
+      });
+    }
   for (const h of DEMO_HOSPITALS) await recountHospital(table, h.id);
   await recountSummary(table);
 }

@@ -1,6 +1,10 @@
 import { setSystemPolicy } from '#shared/domain/policies/policies.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
+import { twoFactorPolicyOf } from '#functions/lib/two-factor.ts';
 
-export const handler = httpHandler('PUT /api/system/policy', async ({ body }, caller, deps) =>
-  setSystemPolicy(body.policy, caller, deps),
-);
+export const handler = httpHandler('PUT /api/system/policy', async ({ body }, caller, deps) => {
+  const saved = await setSystemPolicy(body.policy, caller, deps);
+  // Two-factor takes effect in this container at once, elsewhere within a minute (docs/domain.md#two-factor-policy).
+  twoFactorPolicyOf(deps).forget();
+  return saved;
+});

@@ -3,6 +3,7 @@ import type { RouteDefinition } from '#shared/api/routes.ts';
 import { parseGroups, primaryRole, type Caller } from '#shared/domain/access/caller.ts';
 import { hasMfa, isIdTokenFor, MFA_ROLES, userPoolIssuer, type TokenPolicy } from '#shared/domain/auth/id-token.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { TwoFactorPolicy } from '#shared/domain/policies/two-factor.ts';
 import { AccessDeniedError, MfaRequiredError, RuleError, UnauthorizedError } from '#shared/domain/errors.ts';
 import type { ServerEnv } from './env.ts';
 
@@ -26,12 +27,15 @@ export function tokenPolicyOf(env: ServerEnv): TokenPolicy {
  * The caller, from the claims API Gateway's Cognito authorizer verified (the local twin's router verifies the
  * same token and fills the same place) and from the user record. Nothing comes from the body or the path.
  * API Gateway's authorizer does not look at groups, audience or token use, so those gates are applied here.
+ * Where the hospital's policy requires two-factor, a token without a second factor is refused for every one of its
+ * users (docs/domain.md#two-factor-policy).
  */
 export async function resolveCaller(
   event: APIGatewayProxyEvent,
   route: RouteDefinition,
   directory: Directory,
   policy: TokenPolicy,
+  twoFactor?: Pick<TwoFactorPolicy, 'requiredFor'>,
 ): Promise<Caller> {
   const claims = (event.requestContext?.authorizer?.claims ?? {}) as Record<string, unknown>;
   const sub = typeof claims.sub === 'string' ? claims.sub : undefined;
@@ -50,7 +54,11 @@ export async function resolveCaller(
   // The token's group must agree with the stored user: a demoted user's old token no longer carries the old role.
   const groups = parseGroups(claims['cognito:groups']);
   if (primaryRole(groups) !== user.role) throw new AccessDeniedError();
-  if (policy.mfaRequiredFor.includes(user.role) && !hasMfa(claims)) throw new MfaRequiredError();
+  if (!hasMfa(claims)) {
+    if (policy.mfaRequiredFor.includes(user.role)) throw new MfaRequiredError();
+    if (user.role !== 'SUPER_ADMIN' && twoFactor && (await twoFactor.requiredFor(user.hospitalId)))
+      throw new MfaRequiredError();
+  }
   if (route.roles && !route.roles.includes(user.role)) throw new AccessDeniedError();
 
   return {

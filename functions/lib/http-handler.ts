@@ -6,6 +6,7 @@ import { ROUTES, routeKey, type RouteDefinition } from '#shared/api/routes.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
 import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
 import { resolveCaller, tokenPolicyOf } from './caller.ts';
+import { twoFactorPolicyOf } from './two-factor.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
 import { serverEnv } from './env.ts';
 import { toHttpError } from './errors.ts';
@@ -127,6 +128,7 @@ function authorizer(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
         request.internal.route,
         deps.directory,
         tokenPolicyOf(serverEnv()),
+        twoFactorPolicyOf(deps),
       );
     },
   };

@@ -6,6 +6,7 @@ import { handler as enableUser } from './enable-user.ts';
 import { handler as getUser } from './get-user.ts';
 import { handler as listUsers } from './list-users.ts';
 import { handler as moveUser } from './move-user.ts';
+import { handler as resetUserMfa } from './reset-user-mfa.ts';
 
 const route = dispatch({
   'GET /api/users': listUsers,
@@ -14,6 +15,7 @@ const route = dispatch({
   'PATCH /api/users/{userId}/team': moveUser,
   'POST /api/users/{userId}/disable': disableUser,
   'POST /api/users/{userId}/enable': enableUser,
+  'POST /api/users/{userId}/reset-mfa': resetUserMfa,
 });
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {

@@ -126,4 +126,38 @@ wrapTarget(
     }),
 );
 
+// AdminSetUserMFAPreference, which cognito-local lacks: an administrator resets a user's second factor
+// (docs/roles-and-permissions.md#two-factor-reset). It changes the user's enabled methods as SetUserMFAPreference does,
+// by pool and username instead of the user's own access token. The operation is an admin one: the twin's gate lets
+// only internal callers reach it (internal-gate.ts).
+const { Targets } = require(resolveLib('targets/targets.js'));
+const { UserNotFoundError, InvalidParameterError } = require(resolveLib('errors.js'));
+Targets.AdminSetUserMFAPreference =
+  ({ cognito }) =>
+  async (ctx, req) => {
+    if (!req.UserPoolId || !req.Username) throw new InvalidParameterError('Missing required parameter Username');
+    const pool = await cognito.getUserPool(ctx, req.UserPoolId);
+    const user = await pool.getUserByUsername(ctx, req.Username);
+    if (!user) throw new UserNotFoundError();
+    const methods = new Set(user.UserMFASettingList ?? []);
+    const change = (name, settings) => {
+      if (!settings) return;
+      if (settings.Enabled && name === 'SOFTWARE_TOKEN_MFA' && !user.SoftwareTokenMfaConfiguration?.Verified)
+        throw new InvalidParameterError('User has not verified software token MFA');
+      if (settings.Enabled) methods.add(name);
+      else methods.delete(name);
+    };
+    change('SMS_MFA', req.SMSMfaSettings);
+    change('SOFTWARE_TOKEN_MFA', req.SoftwareTokenMfaSettings);
+    const preferred = req.SMSMfaSettings?.PreferredMfa
+      ? 'SMS_MFA'
+      : req.SoftwareTokenMfaSettings?.PreferredMfa
+        ? 'SOFTWARE_TOKEN_MFA'
+        : methods.has(user.PreferredMfaSetting)
+          ? user.PreferredMfaSetting
+          : undefined;
+    await pool.saveUser(ctx, { ...user, UserMFASettingList: [...methods], PreferredMfaSetting: preferred });
+    return {};
+  };
+
 require(process.argv[2]);

@@ -43,6 +43,7 @@ import {
   HospitalPageSchema,
   HospitalSchema,
   ListHospitalsQuerySchema,
+  ListDepartmentsQuerySchema,
   ListTeamsQuerySchema,
   ListUsersQuerySchema,
   MoveUserRequestSchema,
@@ -202,7 +203,10 @@ export const ROUTE_SCHEMAS = {
   'POST /api/hospitals/{hospitalId}/restore': { path: HospitalPath, response: HospitalSchema },
   'GET /api/hospital-admin/overview': { response: HospitalAdminOverviewSchema },
 
-  'GET /api/departments': { response: z.object({ items: z.array(DepartmentSchema) }) },
+  'GET /api/departments': {
+    query: ListDepartmentsQuerySchema,
+    response: z.object({ items: z.array(DepartmentSchema) }),
+  },
   'POST /api/departments': { body: DepartmentInputSchema, response: DepartmentSchema, status: 201 },
   'PATCH /api/departments/{departmentId}': {
     path: DepartmentPath,
@@ -253,6 +257,7 @@ export const ROUTE_SCHEMAS = {
   },
   'POST /api/users/{userId}/disable': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
   'POST /api/users/{userId}/enable': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
+  'POST /api/users/{userId}/reset-mfa': { path: UserPath, query: UserScopeQuerySchema, response: UserSchema },
 
   'GET /api/me/profile': { response: UserProfileResponseSchema },
   'PUT /api/me/profile': { body: UpdateUserProfileRequestSchema, response: UserProfileResponseSchema },

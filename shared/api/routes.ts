@@ -286,7 +286,7 @@ export const ROUTES = [
     path: '/api/departments',
     domain: 'departments',
     auth: 'user',
-    roles: VIEWERS,
+    roles: [...VIEWERS, 'SUPER_ADMIN'],
     summary: "The hospital's departments with team and member counts",
   },
   {
@@ -319,7 +319,7 @@ export const ROUTES = [
     path: '/api/teams',
     domain: 'teams',
     auth: 'user',
-    roles: VIEWERS,
+    roles: [...VIEWERS, 'SUPER_ADMIN'],
     summary: "Teams of the hospital (hospital admin), or the caller's own team",
   },
   {
@@ -442,6 +442,14 @@ export const ROUTES = [
     auth: 'user',
     roles: USER_ADMINS,
     summary: 'Enable a disabled user',
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{userId}/reset-mfa',
+    domain: 'users',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: "Reset a user's two-factor: their authenticator app turned off and every session ended",
   },
 
   {

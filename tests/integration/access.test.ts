@@ -631,10 +631,10 @@ const EXPECTATIONS: Record<string, Case> = {
     expect: hospitalAdmins(200),
   },
 
-  // The other hospital's lead lists their own hospital's departments.
+  // The other hospital's lead lists their own hospital's departments; the super admin its system tenant's (none).
   'GET /api/departments': {
     prepare: async () => ({ method: 'GET', path: '/api/departments' }),
-    expect: { ...viewers(200), SUPER_ADMIN: 403, OTHER_HOSPITAL: 200 },
+    expect: { ...viewers(200), SUPER_ADMIN: 200, OTHER_HOSPITAL: 200 },
   },
   'POST /api/departments': {
     prepare: async () => ({ method: 'POST', path: '/api/departments', body: { name: 'Cardiology' } }),
@@ -655,7 +655,7 @@ const EXPECTATIONS: Record<string, Case> = {
 
   'GET /api/teams': {
     prepare: async () => ({ method: 'GET', path: '/api/teams' }),
-    expect: { ...viewers(200), SUPER_ADMIN: 403, OTHER_HOSPITAL: 200 },
+    expect: { ...viewers(200), SUPER_ADMIN: 200, OTHER_HOSPITAL: 200 },
   },
   'POST /api/teams': {
     prepare: async () => ({
@@ -749,6 +749,14 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({
       method: 'POST',
       path: `/api/users/${await orgUser({ status: 'DISABLED' })}/enable`,
+      query: { hospitalId: HOSPITAL },
+    }),
+    expect: userAdmins(200),
+  },
+  'POST /api/users/{userId}/reset-mfa': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/users/${await orgUser()}/reset-mfa`,
       query: { hospitalId: HOSPITAL },
     }),
     expect: userAdmins(200),
@@ -990,6 +998,21 @@ describe.each([
       expect((await h.call('DELETE', `/api/departments/${DEPARTMENT}`, { as: theirs })).status).toBe(404);
       const lead = await h.call('GET', '/api/teams/team-northside-stroke', { as: ACTORS.TEAM_LEAD });
       expect(lead.status).toBe(404);
+    });
+
+    it("gives the super admin a named hospital's departments and teams, and 404 to a hospital admin naming another", async () => {
+      const query = { hospitalId: HOSPITAL };
+      const departments = await h.call('GET', '/api/departments', { as: ACTORS.SUPER_ADMIN, query });
+      expect(departments.status).toBe(200);
+      expect(departments.body.items.map((d: { id: string }) => d.id)).toContain(DEPARTMENT);
+      const teams = await h.call('GET', '/api/teams', { as: ACTORS.SUPER_ADMIN, query });
+      expect(teams.body.items.map((t: { id: string }) => t.id)).toContain(TEAM);
+      expect((await h.call('GET', '/api/teams', { as: ACTORS.SUPER_ADMIN })).body.items).toEqual([]);
+      const other = { hospitalId: 'hosp-lakeview' };
+      const refused = await h.call('GET', '/api/departments', { as: ACTORS.HOSPITAL_ADMIN, query: other });
+      expect(refused.status).toBe(404);
+      expect(refused.body.error.code).toBe('HOSPITAL_NOT_FOUND');
+      expect((await h.call('GET', '/api/teams', { as: ACTORS.HOSPITAL_ADMIN, query: other })).status).toBe(404);
     });
 
     it('takes the hospital from the token and the user record, never from the body', async () => {

@@ -272,6 +272,7 @@ export async function startHarness(): Promise<Harness> {
       disable: async (username) => void identityCalls.push(`disable ${username}`),
       enable: async (username) => void identityCalls.push(`enable ${username}`),
       signOut: async (username) => void identityCalls.push(`signOut ${username}`),
+      resetMfa: async (username) => void identityCalls.push(`resetMfa ${username}`),
       // No user pool in process: the identity's sub is derived from the e-mail, as the demo users' are.
       createMember: async (input) => subOf(input.email),
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './datasets-harness.ts';
+import { seedDemoTenants } from '#functions/adapters/seed.ts';
+import { startHarness, subOf, type Harness } from './datasets-harness.ts';
 
 /**
  * The organisation over the real DynamoDB adapters (dynalite): counters kept with ADD, index attributes moved with
@@ -30,6 +31,18 @@ const ok = async (
 };
 
 describe('organisation over the DynamoDB adapters', () => {
+  it("seeds each hospital's first team with its demo team lead, the same however often the seed runs", async () => {
+    const leads = async () =>
+      (await ok('GET', '/api/teams', ADMIN)).items.map(
+        (t: { id: string; leadUserId: string | null; leadName: string | null }) => [t.id, t.leadUserId, t.leadName],
+      );
+    const first = await leads();
+    expect(first).toContainEqual(['team-northside-neuroradiology', subOf(LEAD), 'Jordan Patel']);
+    expect(first).toContainEqual(['team-northside-stroke', null, null]);
+    await seedDemoTenants({ ensureIdentity: async (u) => subOf(u.email), password: 'unused', table: h.table });
+    expect(await leads()).toEqual(first);
+  });
+
   it('starts with the counters the seed computed, and moves the summary cards with a new hospital', async () => {
     const before = await ok('GET', '/api/hospitals', SUPER);
     expect(before.summary).toEqual({

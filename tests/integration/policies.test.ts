@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES } from '#shared/schemas/api/policies.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { startHarness, type Harness } from './datasets-harness.ts';
+import { claimsFor, startHarness, type Harness } from './datasets-harness.ts';
 
 /**
  * Policies through the real handlers and the DynamoDB adapters (docs/domain.md#policies-and-inheritance): an admin
@@ -87,6 +87,33 @@ describe('policies through the API', () => {
     });
     expect(opened.status).toBe(201);
     expect((await h.deps.settings.listNotifications('hosp-northside')).map((n) => n.type)).toEqual(['STORAGE_WARNING']);
+  });
+
+  it("refuses the hospital's users a token without a second factor once its policy requires two-factor", async () => {
+    const current = await h.call('GET', '/api/hospital-admin/settings', { as: ADMIN });
+    const policy = current.body.policy;
+    const withTwoFactor = (required: boolean) => ({
+      as: ADMIN,
+      body: { profile: PROFILE, policy: { ...policy, security: { ...policy.security, twoFactorRequired: required } } },
+    });
+    expect((await h.call('PUT', '/api/hospital-admin/settings', withTwoFactor(true))).status).toBe(200);
+
+    const refused = await h.call('GET', '/api/me', { as: MEMBER });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('MFA_REQUIRED');
+    const withTotp = { ...claimsFor(h.user(MEMBER)), mfa: 'totp' };
+    expect((await h.call('GET', '/api/me', { claims: withTotp })).status).toBe(200);
+    // The other hospital's policy is its own.
+    expect((await h.call('GET', '/api/me', { as: 'member@lakeview.demo.local' })).status).toBe(200);
+
+    const adminWithTotp = { ...claimsFor(h.user(ADMIN)), mfa: 'totp' };
+    const off = await h.call('PUT', '/api/hospital-admin/settings', {
+      ...withTwoFactor(false),
+      as: undefined,
+      claims: adminWithTotp,
+    });
+    expect(off.status).toBe(200);
+    expect((await h.call('GET', '/api/me', { as: MEMBER })).status).toBe(200);
   });
 
   it('refuses a hospital policy looser than the system maximums, naming the field', async () => {

@@ -5,6 +5,7 @@ import {
   AdminEnableUserCommand,
   AdminGetUserCommand,
   AdminRemoveUserFromGroupCommand,
+  AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
@@ -23,6 +24,8 @@ import type { IdentityAdmin } from '#shared/domain/organisation/ports.ts';
  * Accepting an invitation (docs/domain.md#accepting-an-invitation) creates the identity: AdminCreateUser with the
  * hospital and team attributes and no Cognito e-mail (ours went out already), AdminSetUserPassword permanent, then
  * AdminAddUserToGroup with the role. An existing identity of the e-mail (a new hospital's first admin) is updated.
+ * An admin's two-factor reset is AdminSetUserMFAPreference with the software token disabled (the twin's stand-in
+ * has it through its own handler, docs/local-twin.md#two-factor).
  */
 export function createIdentityAdmin(options: {
   userPoolId: () => string;
@@ -113,6 +116,17 @@ export function createIdentityAdmin(options: {
     },
     async enable(username) {
       await send(() => client.send(new AdminEnableUserCommand({ ...pool(), Username: username })));
+    },
+    async resetMfa(username) {
+      await send(() =>
+        client.send(
+          new AdminSetUserMFAPreferenceCommand({
+            ...pool(),
+            Username: username,
+            SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+          }),
+        ),
+      );
     },
     async signOut(username) {
       try {

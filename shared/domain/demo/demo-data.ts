@@ -150,3 +150,8 @@ export const DEMO_USERS: DemoUser[] = [
     ];
   }),
 ];
+
+/** The demo team lead of a team (each hospital's first team has one), seeded as the team's lead. */
+export function demoTeamLead(teamId: string): DemoUser | undefined {
+  return DEMO_USERS.find((u) => u.role === 'TEAM_LEAD' && u.teamId === teamId);
+}

@@ -40,6 +40,21 @@ export async function userScope(
 }
 
 /**
+ * Whose departments and teams a list reads (docs/roles-and-permissions.md#super-admin-across-hospitals): the super
+ * admin names any hospital with `hospitalId` (their own, empty, system tenant otherwise); every other role reads
+ * their own hospital, and naming another answers 404 as if it did not exist.
+ */
+export async function listScope(
+  caller: Caller,
+  hospitalId: string | undefined,
+  deps: Pick<OrganisationDeps, 'directory'>,
+): Promise<string> {
+  if (caller.role === 'SUPER_ADMIN') return userScope(caller, hospitalId, deps);
+  if (hospitalId && hospitalId !== caller.hospitalId) throw new NotFoundError('HOSPITAL_NOT_FOUND');
+  return caller.hospitalId;
+}
+
+/**
  * A team the caller may see: any team of their hospital for a hospital admin; their own team for everyone else.
  * Another team's or hospital's id answers 404.
  */

@@ -2,16 +2,21 @@ import type { Caller } from '#shared/domain/access/caller.ts';
 import type { DepartmentRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import type { Department, DepartmentInput } from '#shared/schemas/api/organisation.ts';
-import { actorOf, requireHospitalAdmin } from './common.ts';
+import { actorOf, listScope, requireHospitalAdmin } from './common.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { toDepartment } from './views.ts';
 
-/** The hospital's departments with their team and member counts; every staff role reads them (upload wizard). */
+/**
+ * The hospital's departments with their team and member counts; every staff role reads them (upload wizard), the
+ * super admin those of the hospital it names.
+ */
 export async function listDepartments(
+  query: { hospitalId?: string },
   caller: Caller,
-  deps: Pick<OrganisationDeps, 'organisation'>,
+  deps: Pick<OrganisationDeps, 'organisation' | 'directory'>,
 ): Promise<{ items: Department[] }> {
-  const items = await deps.organisation.listDepartments(caller.hospitalId);
+  const hospitalId = await listScope(caller, query.hospitalId, deps);
+  const items = await deps.organisation.listDepartments(hospitalId);
   return { items: items.map(toDepartment) };
 }
 

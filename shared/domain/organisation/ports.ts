@@ -123,6 +123,8 @@ export type IdentityAdmin = {
   disable(username: string): Promise<void>;
   enable(username: string): Promise<void>;
   signOut(username: string): Promise<void>;
+  /** Turns the identity's authenticator-app second factor off (an admin reset); it enrols again at its next sign-in. */
+  resetMfa(username: string): Promise<void>;
 };
 
 /** What the organisation core reaches. */

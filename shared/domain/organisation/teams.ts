@@ -12,13 +12,19 @@ import {
   type TeamRole,
   type UpdateTeamRequest,
 } from '#shared/schemas/api/organisation.ts';
-import { actorOf, managedTeam, requireHospitalAdmin, visibleTeam } from './common.ts';
+import { actorOf, listScope, managedTeam, requireHospitalAdmin, visibleTeam } from './common.ts';
 import { loadDepartment } from './departments.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { applyRoleChange, applyTeamMove } from './users.ts';
 import { toTeam, toTeamMember } from './views.ts';
 
-type ListTeamsInput = { departmentId?: string; includeArchived: boolean; limit: number; nextToken?: string };
+type ListTeamsInput = {
+  hospitalId?: string;
+  departmentId?: string;
+  includeArchived: boolean;
+  limit: number;
+  nextToken?: string;
+};
 
 /** Team views of a page of teams: each department read once, each lead once (a page at most). */
 async function describeTeams(
@@ -48,29 +54,30 @@ async function describeTeams(
 
 /**
  * Teams page: a hospital admin pages through the hospital's teams (one department's, archived ones only when asked)
- * from an index; leads, members and guests see only their own team.
+ * from an index, the super admin those of the hospital it names; leads, members and guests see only their own team.
  */
 export async function listTeams(
   input: ListTeamsInput,
   caller: Caller,
   deps: Pick<OrganisationDeps, 'directory' | 'organisation' | 'pageTokens'>,
 ): Promise<{ items: Team[]; nextToken: string | null }> {
-  if (caller.role !== 'HOSPITAL_ADMIN') {
+  const hospitalId = await listScope(caller, input.hospitalId, deps);
+  if (caller.role !== 'HOSPITAL_ADMIN' && caller.role !== 'SUPER_ADMIN') {
     const own = caller.teamId ? await deps.directory.getTeam(caller.hospitalId, caller.teamId) : undefined;
     const visible = own && (input.includeArchived || own.isActive !== false) ? [own] : [];
     return { items: await describeTeams(visible, caller.hospitalId, deps), nextToken: null };
   }
-  const scope = JSON.stringify(['teams', caller.hospitalId, input.departmentId ?? '*', input.includeArchived]);
+  const scope = JSON.stringify(['teams', hospitalId, input.departmentId ?? '*', input.includeArchived]);
   const startKey = input.nextToken ? await deps.pageTokens.open(scope, input.nextToken) : undefined;
   const page = await deps.organisation.listTeams({
-    hospitalId: caller.hospitalId,
+    hospitalId,
     departmentId: input.departmentId,
     includeArchived: input.includeArchived,
     limit: input.limit,
     startKey,
   });
   return {
-    items: await describeTeams(page.items, caller.hospitalId, deps),
+    items: await describeTeams(page.items, hospitalId, deps),
     nextToken: page.lastKey ? await deps.pageTokens.seal(scope, page.lastKey) : null,
   };
 }

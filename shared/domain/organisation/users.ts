@@ -287,6 +287,34 @@ export async function disableUser(
   return (await describe([updated], updated.hospitalId, deps))[0]!;
 }
 
+/**
+ * An administrator's two-factor reset (docs/roles-and-permissions.md#two-factor-reset): the user's authenticator-app
+ * second factor is turned off and every session of theirs ends, so a user who lost their authenticator signs in with
+ * the password and enrols again (required again at once where their role or hospital asks for it). Audited.
+ */
+export async function resetUserMfa(
+  userId: string,
+  hospitalId: string | undefined,
+  caller: Caller,
+  deps: OrganisationDeps,
+): Promise<User> {
+  const target = await loadUser(caller, userId, hospitalId, deps);
+  if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
+  if (target.role === 'SUPER_ADMIN') throw new AccessDeniedError();
+  // An invited user has no identity yet: there is no second factor to reset.
+  if (target.status !== 'INVITED') {
+    await deps.identity.resetMfa(target.id);
+    await deps.identity.signOut(target.id);
+  }
+  await deps.audit.record({
+    hospitalId: target.hospitalId,
+    action: 'USER_MFA_RESET',
+    ...actorOf(caller),
+    details: { userId: target.id },
+  });
+  return (await describe([target], target.hospitalId, deps))[0]!;
+}
+
 /** Enable a disabled user; their identity signs in again unless their hospital is deactivated. */
 export async function enableUser(
   userId: string,

@@ -16,7 +16,10 @@ export const ERROR_CATALOGUE = {
   NOT_FOUND: { status: 404, message: 'Not found' },
   ENDPOINT_NOT_IMPLEMENTED: { status: 404, message: 'Endpoint not implemented' },
   ACCESS_DENIED: { status: 403, message: "You don't have permission to perform this action." },
-  /** A role that must sign in with a second factor (prod: hospital admins and team leads) signed in without one. */
+  /**
+   * A user who must sign in with a second factor (prod: hospital admins and team leads; any user of a hospital whose
+   * policy requires two-factor) signed in without one.
+   */
   MFA_REQUIRED: {
     status: 403,
     message: 'Two-factor authentication is required for your role. Set it up, then sign in again.',

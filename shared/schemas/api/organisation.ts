@@ -234,7 +234,11 @@ export const TeamStatsSchema = z.object({
 export const TeamDetailSchema = TeamSchema.extend({ stats: TeamStatsSchema });
 export type TeamDetail = z.infer<typeof TeamDetailSchema>;
 
+/** The super admin names the hospital whose departments it reads (docs/roles-and-permissions.md). */
+export const ListDepartmentsQuerySchema = z.object({ hospitalId: IdSchema.optional() });
+
 export const ListTeamsQuerySchema = z.object({
+  hospitalId: IdSchema.optional(),
   departmentId: IdSchema.optional(),
   includeArchived: z
     .enum(['true', 'false'])

@@ -514,6 +514,9 @@ export function fakeIdentity() {
     async signOut(u) {
       calls.push(`signOut ${u}`);
     },
+    async resetMfa(u) {
+      calls.push(`resetMfa ${u}`);
+    },
   };
   return { identity, calls };
 }

@@ -25,7 +25,7 @@ const LEAD = as('TEAM_LEAD');
 describe('departments', () => {
   it('lists with counts for every staff role; creates, renames; deletes only when empty', async () => {
     const deps = organisationPorts();
-    expect((await listDepartments(as('GUEST'), deps)).items).toEqual([
+    expect((await listDepartments({}, as('GUEST'), deps)).items).toEqual([
       expect.objectContaining({ id: 'd1', teamCount: 2, memberCount: 3 }),
     ]);
     const created = await createDepartment({ name: 'Neurology', description: '' }, ADMIN, deps);
@@ -40,6 +40,32 @@ describe('departments', () => {
       'DEPARTMENT_UPDATED',
       'DEPARTMENT_DELETED',
     ]);
+  });
+});
+
+describe('the super admin across hospitals', () => {
+  it("reads the departments and teams of the hospital it names, the system tenant's (none) otherwise", async () => {
+    const deps = organisationPorts();
+    const SUPER = as('SUPER_ADMIN');
+    expect((await listDepartments({ hospitalId: 'h1' }, SUPER, deps)).items.map((d) => d.id)).toEqual(['d1']);
+    expect((await listDepartments({}, SUPER, deps)).items).toEqual([]);
+    const all = { includeArchived: false, limit: 50 };
+    expect((await listTeams({ ...all, hospitalId: 'h1' }, SUPER, deps)).items.map((t) => t.id)).toEqual(['t1', 't2']);
+    expect((await listTeams(all, SUPER, deps)).items).toEqual([]);
+    await expect(listTeams({ ...all, hospitalId: 'nowhere' }, SUPER, deps)).rejects.toMatchObject({
+      code: 'HOSPITAL_NOT_FOUND',
+    });
+  });
+
+  it('answers 404 to anyone else naming another hospital, and honours their own', async () => {
+    const deps = organisationPorts();
+    await expect(listDepartments({ hospitalId: 'h2' }, ADMIN, deps)).rejects.toMatchObject({
+      code: 'HOSPITAL_NOT_FOUND',
+    });
+    await expect(listTeams({ hospitalId: 'h2', includeArchived: false, limit: 50 }, LEAD, deps)).rejects.toMatchObject({
+      code: 'HOSPITAL_NOT_FOUND',
+    });
+    expect((await listDepartments({ hospitalId: 'h1' }, ADMIN, deps)).items).toHaveLength(1);
   });
 });
 

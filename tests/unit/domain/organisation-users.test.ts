@@ -7,6 +7,7 @@ import {
   getUser,
   listUsers,
   moveUser,
+  resetUserMfa,
 } from '#shared/domain/organisation/users.ts';
 import { listHospitals } from '#shared/domain/organisation/hospitals.ts';
 import { as, organisationPorts } from './organisation-fixtures.ts';
@@ -133,6 +134,46 @@ describe('users (hospital admin within their hospital, super admin across hospit
       action: 'USER_TEAM_CHANGED',
       details: { before: { teamId: 't1' }, after: { teamId: 't2' } },
     });
+  });
+
+  it("resets a user's two-factor: software token off, signed out everywhere, audited; never their own or a super admin's", async () => {
+    const deps = organisationPorts();
+    const reset = await resetUserMfa('user-team_lead', undefined, ADMIN, deps);
+    expect(reset).toMatchObject({ id: 'user-team_lead', status: 'ACTIVE' });
+    expect(deps.identityCalls).toEqual(['resetMfa user-team_lead', 'signOut user-team_lead']);
+    expect(deps.audit.events.at(-1)).toMatchObject({
+      hospitalId: 'h1',
+      action: 'USER_MFA_RESET',
+      details: { userId: 'user-team_lead' },
+    });
+    await resetUserMfa('user-guest', 'h1', as('SUPER_ADMIN'), deps);
+    expect(deps.identityCalls.at(-2)).toBe('resetMfa user-guest');
+    await expect(resetUserMfa('user-hospital_admin', undefined, ADMIN, deps)).rejects.toMatchObject({
+      code: 'CANNOT_CHANGE_OWN_ACCOUNT',
+    });
+    await expect(resetUserMfa('user-team_lead', 'h2', ADMIN, deps)).rejects.toMatchObject({
+      code: 'HOSPITAL_NOT_FOUND',
+    });
+    await expect(
+      resetUserMfa('user-team_lead', undefined, as('HOSPITAL_ADMIN', { hospitalId: 'h2' }), deps),
+    ).rejects.toMatchObject({
+      code: 'USER_NOT_FOUND',
+    });
+    deps.org.users.get('h1/user-team_member')!.status = 'INVITED';
+    const calls = deps.identityCalls.length;
+    await resetUserMfa('user-team_member', undefined, ADMIN, deps);
+    expect(deps.identityCalls).toHaveLength(calls);
+  });
+
+  it("lets the super admin move a user of the hospital it names (the system tenant's users otherwise)", async () => {
+    const deps = organisationPorts();
+    const superAdmin = as('SUPER_ADMIN');
+    await expect(moveUser('user-team_member', undefined, 't2', superAdmin, deps)).rejects.toMatchObject({
+      code: 'USER_NOT_FOUND',
+    });
+    const moved = await moveUser('user-team_member', 'h1', 't2', superAdmin, deps);
+    expect(moved).toMatchObject({ teamId: 't2', teamName: 'Stroke' });
+    expect(deps.audit.events.at(-1)).toMatchObject({ hospitalId: 'h1', action: 'USER_TEAM_CHANGED' });
   });
 
   it('adds a new user with every counter it moves: billed users, the team seat, the department', async () => {

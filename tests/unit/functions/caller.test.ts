@@ -124,6 +124,31 @@ describe('resolveCaller: MFA for hospital admins and team leads in prod', () => 
     }
   });
 
+  it('refuses every user of a hospital whose policy requires two-factor when the token has none, on any stage', async () => {
+    const asked: string[] = [];
+    const twoFactor = {
+      requiredFor: async (hospitalId: string) => {
+        asked.push(hospitalId);
+        return hospitalId === 'h1';
+      },
+    };
+    const code = (claims: Record<string, string>, record: UserRecord) =>
+      resolveCaller(eventWith(claims), ME, directoryOf(record), policy, twoFactor).then(
+        () => 'OK',
+        (error: { code?: string }) => error.code,
+      );
+    for (const role of ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER', 'GUEST'] as const) {
+      expect(await code(idToken(role), user(role)), role).toBe('MFA_REQUIRED');
+      expect(await code(idToken(role, { mfa: 'totp' }), user(role)), role).toBe('OK');
+      expect(await code(idToken(role, { mfa: 'idp' }), user(role)), role).toBe('OK');
+    }
+    expect(
+      await code(idToken('TEAM_MEMBER', { 'custom:hospitalId': 'h2' }), user('TEAM_MEMBER', { hospitalId: 'h2' })),
+    ).toBe('OK');
+    // A token with a second factor never asks the policy.
+    expect(asked.filter((h) => h === 'h1')).toHaveLength(4);
+  });
+
   it('does not ask members in prod, nor anyone outside prod', async () => {
     expect(await statusOf(idToken('TEAM_MEMBER'), user('TEAM_MEMBER'), prodPolicy)).toBe(200);
     expect(await statusOf(idToken('HOSPITAL_ADMIN'), user('HOSPITAL_ADMIN'), policy)).toBe(200);

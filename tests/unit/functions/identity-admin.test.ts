@@ -3,6 +3,7 @@ import {
   AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminRemoveUserFromGroupCommand,
+  AdminSetUserMFAPreferenceCommand,
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -52,6 +53,21 @@ describe('identity administration (Cognito user pool)', () => {
       Username: 'sub-2',
     });
     expect(cognito.commandCalls(AdminEnableUserCommand)[0]!.args[0].input).toEqual({ ...POOL, Username: 'sub-2' });
+  });
+
+  it("resets a user's two-factor: the authenticator app's software token turned off, by the user id", async () => {
+    cognito.on(AdminSetUserMFAPreferenceCommand).resolves({});
+    await cloud().resetMfa('sub-4');
+    expect(cognito.commandCalls(AdminSetUserMFAPreferenceCommand)).toHaveLength(1);
+    expect(cognito.commandCalls(AdminSetUserMFAPreferenceCommand)[0]!.args[0].input).toEqual({
+      ...POOL,
+      Username: 'sub-4',
+      SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+    });
+    cognito
+      .on(AdminSetUserMFAPreferenceCommand)
+      .rejects(Object.assign(new Error('no user'), { name: 'UserNotFoundException' }));
+    await expect(cloud().resetMfa('sub-5')).resolves.toBeUndefined();
   });
 
   it('lets a failed sign-out fail in the cloud, and skips it only where the local stand-in lacks the call', async () => {

@@ -7,11 +7,20 @@ export type TokenGetter = () => Promise<string | undefined>;
 
 let getToken: TokenGetter = async () => undefined;
 let onUnauthorized: () => void = () => {};
+let onMfaRequired: () => void = () => {};
 
-/** The auth feature registers how to get the Cognito ID token and what to do when the API answers 401. */
-export function configureApiClient(options: { getToken: TokenGetter; onUnauthorized: () => void }): void {
+/**
+ * The auth feature registers how to get the Cognito ID token, what to do when the API answers 401, and when it
+ * answers MFA_REQUIRED (a second factor became required mid-session: docs/domain.md#two-factor-policy).
+ */
+export function configureApiClient(options: {
+  getToken: TokenGetter;
+  onUnauthorized: () => void;
+  onMfaRequired?: () => void;
+}): void {
   getToken = options.getToken;
   onUnauthorized = options.onUnauthorized;
+  onMfaRequired = options.onMfaRequired ?? (() => {});
 }
 
 export function getIdToken(): Promise<string | undefined> {
@@ -58,8 +67,10 @@ export async function apiRequest<S extends z.ZodTypeAny>(
   }
   const text = await response.text();
   if (!response.ok) {
+    const error = apiRequestErrorFrom(response.status, text);
     if (response.status === 401) onUnauthorized();
-    throw apiRequestErrorFrom(response.status, text);
+    else if (error.code === 'MFA_REQUIRED') onMfaRequired();
+    throw error;
   }
   const json: unknown = text ? JSON.parse(text) : {};
   const parsed = schema.safeParse(json);

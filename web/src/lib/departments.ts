@@ -7,6 +7,13 @@ import { apiRequest } from '#web/lib/api-client.ts';
 export const DEPARTMENTS_KEY = '/api/departments';
 const DepartmentListSchema = z.object({ items: z.array(DepartmentSchema) });
 
-export function useDepartments(enabled = true) {
-  return useSWR(enabled ? DEPARTMENTS_KEY : null, () => apiRequest(DEPARTMENTS_KEY, DepartmentListSchema));
+/**
+ * `hospitalId` is the super admin's choice of hospital (docs/roles-and-permissions.md); everyone else reads their own
+ * hospital's under the plain key, which the department screens revalidate.
+ */
+export function useDepartments(enabled = true, hospitalId?: string) {
+  const key = hospitalId ? [DEPARTMENTS_KEY, hospitalId] : DEPARTMENTS_KEY;
+  return useSWR(enabled ? key : null, () =>
+    apiRequest(DEPARTMENTS_KEY, DepartmentListSchema, hospitalId ? { query: { hospitalId } } : {}),
+  );
 }

@@ -1,5 +1,7 @@
 import { Hub } from 'aws-amplify/utils';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
 import { configureApiClient } from '#web/lib/api-client.ts';
 import { getMe } from '#web/features/auth/api/get-me.ts';
 import type { MeResponse } from '#web/features/auth/api/me-schema.ts';
@@ -39,9 +41,29 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>({ status: 'loading', me: undefined });
 
   const clear = useCallback(() => setState({ status: 'signed-out', me: undefined }), []);
+  const signedIn = useRef(false);
+  useEffect(() => {
+    signedIn.current = state.status === 'signed-in';
+  }, [state.status]);
 
   useEffect(() => {
-    configureApiClient({ getToken: getIdToken, onUnauthorized: () => void signOutEverywhere().then(clear) });
+    configureApiClient({
+      getToken: getIdToken,
+      onUnauthorized: () => void signOutEverywhere().then(clear),
+      // A second factor became required while signed in (the hospital's policy changed): the session ends and the
+      // login page leads to enrolment at the next sign-in (docs/screens.md#two-factor-authentication). While signing
+      // in, the login page handles the same answer itself and keeps the session to enrol.
+      onMfaRequired: () => {
+        if (!signedIn.current) return;
+        signedIn.current = false;
+        toaster.create({
+          type: 'error',
+          title: 'Two-factor authentication required',
+          description: ERROR_CATALOGUE.MFA_REQUIRED.message,
+        });
+        void signOutEverywhere().then(clear);
+      },
+    });
     let cancelled = false;
     (async () => {
       const token = await getIdToken();

@@ -8,6 +8,7 @@ import { errorMessage } from '#web/lib/api-error.ts';
 import { formatBytes } from '#web/lib/format.ts';
 import { updateTeam, useTeam } from '#web/features/teams/api/teams.ts';
 import { MembersTab } from '#web/features/teams/components/members-tab.tsx';
+import { ShareOverrides } from '#web/features/teams/components/share-overrides.tsx';
 import { TeamSettingsFields } from '#web/features/teams/components/team-settings-fields.tsx';
 import { DEFAULT_TAB_SLOTS, type TabSlots } from '#web/features/teams/components/team-tab-slots.tsx';
 
@@ -122,6 +123,7 @@ function SettingsTab({ team }: { team: TeamDetail }) {
       <Button alignSelf="start" onClick={save} disabled={!changed} loading={saving}>
         Save Settings
       </Button>
+      <ShareOverrides teamId={team.id} />
     </Stack>
   );
 }

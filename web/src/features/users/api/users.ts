@@ -25,10 +25,10 @@ export function useHospitalChoices(enabled: boolean) {
   );
 }
 
-/** Teams a hospital admin may move a user into. */
-export function useTeamChoices(enabled: boolean) {
-  return useSWR(enabled ? ['/api/teams', 'choices'] : null, () =>
-    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100 } }),
+/** Teams a user may be moved into: the hospital admin's own hospital's, or those of the super admin's chosen one. */
+export function useTeamChoices(enabled: boolean, hospitalId?: string) {
+  return useSWR(enabled ? ['/api/teams', 'choices', hospitalId ?? ''] : null, () =>
+    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100, ...(hospitalId ? { hospitalId } : {}) } }),
   );
 }
 
@@ -60,6 +60,17 @@ export async function moveUserToTeam(user: User, teamId: string | null, asSuperA
 
 export async function setUserEnabled(user: User, enabled: boolean, asSuperAdmin: boolean) {
   const updated = await apiRequest(userPath(user, enabled ? 'enable' : 'disable'), UserSchema, {
+    method: 'POST',
+    body: {},
+    query: scope(user, asSuperAdmin),
+  });
+  await revalidate();
+  return updated;
+}
+
+/** An administrator's two-factor reset: the user's authenticator app off and every session ended. */
+export async function resetUserMfa(user: User, asSuperAdmin: boolean) {
+  const updated = await apiRequest(userPath(user, 'reset-mfa'), UserSchema, {
     method: 'POST',
     body: {},
     query: scope(user, asSuperAdmin),

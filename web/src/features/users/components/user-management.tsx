@@ -35,8 +35,9 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
   useEffect(() => {
     if (waitingForHospital && firstHospital) setParams({ hospitalId: firstHospital }, { replace: true });
   }, [waitingForHospital, firstHospital, setParams]);
-  const departments = useDepartments(!asSuperAdmin);
-  const teams = useTeamChoices(!asSuperAdmin);
+  // The super admin's Department filter and move-to-team choices are those of the chosen hospital.
+  const departments = useDepartments(!waitingForHospital, hospitalId || undefined);
+  const teams = useTeamChoices(!waitingForHospital, hospitalId || undefined);
 
   return (
     <Stack gap="6">
@@ -61,7 +62,11 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
             aria-label="Hospital"
             width="64"
             value={hospitalId}
-            onChange={(v) => setParams({ hospitalId: v })}
+            onChange={(v) => {
+              // Another hospital's departments: the filter starts over.
+              setFilters({ ...filters, departmentId: '' });
+              setParams({ hospitalId: v });
+            }}
             options={(hospitals.data?.items ?? []).map((h) => ({ value: h.id, label: h.name }))}
           />
         )}
@@ -81,16 +86,14 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
           onChange={(v) => setFilters({ ...filters, role: v as Role | '' })}
           options={ROLES.map((r) => ({ value: r, label: ROLE_TITLES[r] }))}
         />
-        {!asSuperAdmin && (
-          <Select
-            aria-label="Department"
-            width="48"
-            value={filters.departmentId}
-            placeholder="All departments"
-            onChange={(v) => setFilters({ ...filters, departmentId: v })}
-            options={(departments.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
-          />
-        )}
+        <Select
+          aria-label="Department"
+          width="48"
+          value={filters.departmentId}
+          placeholder="All departments"
+          onChange={(v) => setFilters({ ...filters, departmentId: v })}
+          options={(departments.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
+        />
       </HStack>
       {users.error && <ErrorBox message={errorMessage(users.error)} />}
       {users.isLoading && !users.data && <PageSpinner />}

@@ -1,12 +1,13 @@
-import { Badge, Button, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, HStack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { ROLE_TITLES } from '#shared/auth/roles.ts';
 import { ChangeUserRoleRequestSchema, type Team, type User } from '#shared/schemas/api/organisation.ts';
+import { Modal } from '#web/components/ui/modal.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
-import { changeUserRole, moveUserToTeam, setUserEnabled } from '#web/features/users/api/users.ts';
+import { changeUserRole, moveUserToTeam, resetUserMfa, setUserEnabled } from '#web/features/users/api/users.ts';
 
 const ASSIGNABLE_ROLES = ChangeUserRoleRequestSchema.shape.role.options;
 const STATUS_COLORS = { ACTIVE: 'green', INVITED: 'blue', DISABLED: 'red' } as const;
@@ -15,10 +16,12 @@ type Props = { user: User; teams: Team[] | undefined; asSuperAdmin: boolean };
 
 /**
  * One user: the Role cell changes the role and the Team cell moves the user (a hospital admin, who knows the teams);
- * Disable/Enable closes the row. The server's message is shown when it refuses (e.g. the last active hospital admin).
+ * Disable/Enable closes the row; Reset two-factor (after a confirmation) turns off a user's authenticator app, for a
+ * user who lost it. The server's message is shown when it refuses (e.g. the last active hospital admin).
  */
 export function UserRow({ user, teams, asSuperAdmin }: Props) {
   const [busy, setBusy] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
   const name = `${user.firstName} ${user.lastName}`;
   const manageable = user.role !== 'SUPER_ADMIN';
   const act = async (what: string, action: () => Promise<unknown>) => {
@@ -72,27 +75,63 @@ export function UserRow({ user, teams, asSuperAdmin }: Props) {
       <Table.Cell>{user.department ?? ''}</Table.Cell>
       <Table.Cell>{user.lastLogin ? formatDateTime(user.lastLogin) : <Text color="fg.muted">Never</Text>}</Table.Cell>
       <Table.Cell>
-        {manageable &&
-          (user.status === 'DISABLED' ? (
-            <Button
-              size="xs"
-              variant="outline"
-              loading={busy}
-              onClick={() => act('User enabled', () => setUserEnabled(user, true, asSuperAdmin))}
-            >
-              Enable
-            </Button>
-          ) : (
-            <Button
-              size="xs"
-              variant="outline"
-              colorPalette="red"
-              loading={busy}
-              onClick={() => act('User disabled', () => setUserEnabled(user, false, asSuperAdmin))}
-            >
-              Disable
-            </Button>
-          ))}
+        {manageable && (
+          <HStack gap="2">
+            {user.status === 'DISABLED' ? (
+              <Button
+                size="xs"
+                variant="outline"
+                loading={busy}
+                onClick={() => act('User enabled', () => setUserEnabled(user, true, asSuperAdmin))}
+              >
+                Enable
+              </Button>
+            ) : (
+              <Button
+                size="xs"
+                variant="outline"
+                colorPalette="red"
+                loading={busy}
+                onClick={() => act('User disabled', () => setUserEnabled(user, false, asSuperAdmin))}
+              >
+                Disable
+              </Button>
+            )}
+            {user.status !== 'INVITED' && (
+              <Button size="xs" variant="ghost" disabled={busy} onClick={() => setConfirmReset(true)}>
+                Reset two-factor
+              </Button>
+            )}
+          </HStack>
+        )}
+        <Modal
+          open={confirmReset}
+          onClose={() => setConfirmReset(false)}
+          title="Reset two-factor"
+          size="sm"
+          footer={
+            <>
+              <Button variant="outline" onClick={() => setConfirmReset(false)}>
+                Cancel
+              </Button>
+              <Button
+                colorPalette="red"
+                loading={busy}
+                onClick={async () => {
+                  await act('Two-factor reset', () => resetUserMfa(user, asSuperAdmin));
+                  setConfirmReset(false);
+                }}
+              >
+                Reset two-factor
+              </Button>
+            </>
+          }
+        >
+          <Text>
+            {name} will be signed out everywhere and can sign in with their password alone, then set up an authenticator
+            app again.
+          </Text>
+        </Modal>
       </Table.Cell>
     </Table.Row>
   );
