@@ -131,7 +131,7 @@ describe('organisation screens', () => {
       .filter({ hasText: 'admin@northside.demo.local' })
       .getByRole('button', { name: 'Disable' })
       .click();
-    const refusal = page.getByText('You cannot disable or demote your own account.').first();
+    const refusal = page.getByText('You cannot disable, demote or reset your own account.').first();
     await refusal.waitFor();
     await page.reload();
     const memberTeam = await page

@@ -22,7 +22,7 @@ export const ERROR_CATALOGUE = {
    */
   MFA_REQUIRED: {
     status: 403,
-    message: 'Two-factor authentication is required for your role. Set it up, then sign in again.',
+    message: 'Two-factor authentication is required for your account. Set it up, then sign in again.',
   },
   VALIDATION_FAILED: { status: 400, message: 'Invalid input' },
   INVALID_STATE: { status: 409, message: 'The dataset is not in a state that allows this action.' },
@@ -60,7 +60,7 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'A hospital needs at least one active hospital admin. Appoint another one first.',
   },
-  CANNOT_CHANGE_OWN_ACCOUNT: { status: 409, message: 'You cannot disable or demote your own account.' },
+  CANNOT_CHANGE_OWN_ACCOUNT: { status: 409, message: 'You cannot disable, demote or reset your own account.' },
   /** A file format the policy in force does not allow (docs/domain.md#policies-and-inheritance). */
   FILE_TYPE_NOT_ALLOWED: { status: 400, message: 'File type must be {formats}' },
   /** The upload's declared bytes plus the storage in use would pass the hospital's storage cap. */
