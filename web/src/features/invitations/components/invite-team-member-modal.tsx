@@ -11,6 +11,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
+import { firstIssueByField } from '#web/lib/form-errors.ts';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import { INVITATION_TOASTS } from '#web/features/invitations/utils/invitation-format.ts';
 
@@ -59,9 +60,7 @@ export function InviteTeamMemberModal({ teamId, open, onOpenChange, onSent }: Pr
     event.preventDefault();
     const parsed = TeamInvitationSchema.safeParse({ ...values, name: values.name || undefined });
     if (!parsed.success) {
-      const next: Partial<Record<keyof Values, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
-      setErrors(next);
+      setErrors(firstIssueByField<keyof Values>(parsed.error));
       return;
     }
     setErrors({});

@@ -12,6 +12,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
+import { firstIssueByField } from '#web/lib/form-errors.ts';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import { INVITATION_TOASTS } from '#web/features/invitations/utils/invitation-format.ts';
 
@@ -51,9 +52,7 @@ export function SingleInvitationForm({ departments, teams, onSent }: Props) {
     event.preventDefault();
     const parsed = SingleInvitationSchema.safeParse(values);
     if (!parsed.success) {
-      const next: Partial<Record<keyof Values, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
-      setErrors(next);
+      setErrors(firstIssueByField<keyof Values>(parsed.error));
       return;
     }
     setErrors({});
