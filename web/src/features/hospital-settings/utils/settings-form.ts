@@ -9,6 +9,7 @@ import {
   type Policy,
   type ShareScope,
 } from '#shared/schemas/api/policies.ts';
+import { firstIssueByField } from '#web/lib/form-errors.ts';
 
 /**
  * What the hospital settings page edits: the profile, the hospital's own policy, its de-identification policy and the
@@ -62,12 +63,7 @@ export function hasUnsavedChanges(state: SettingsFormState): boolean {
 export function profileErrors(profile: HospitalProfile): Partial<Record<keyof HospitalProfile, string>> {
   const result = HospitalProfileSchema.safeParse(profile);
   if (result.success) return {};
-  const errors: Partial<Record<keyof HospitalProfile, string>> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof HospitalProfile;
-    errors[field] ??= issue.message;
-  }
-  return errors;
+  return firstIssueByField<keyof HospitalProfile>(result.error);
 }
 
 /** A profile from what the server holds, with empty strings where a field was never set. */
