@@ -6,18 +6,17 @@ import {
   DEFAULT_SYSTEM_POLICY,
 } from '#shared/schemas/api/policies.ts';
 import {
-  gbToTb,
   hasUnsavedChanges,
   lockedShareItems,
   profileErrors,
   settingsReducer,
-  storagePercent,
   withCritical,
-  withDownloads,
   withScope,
   withWarning,
   type SettingsFormState,
 } from '#web/features/hospital-settings/utils/settings-form.ts';
+import { gbToTb, storagePercent } from '#web/lib/format.ts';
+import { withDownloads } from '#web/lib/policy-edits.ts';
 
 const PROFILE = {
   name: 'Northside General',

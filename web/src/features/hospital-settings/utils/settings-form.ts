@@ -101,24 +101,6 @@ export function withCritical(policy: Policy, critical: number): Policy {
   };
 }
 
-/** Storage shown in TB: GB divided by 1024, one decimal. */
-export function gbToTb(gb: number): string {
-  return (gb / 1024).toFixed(1);
-}
-
-/** Turning downloads off also drops the downloads scope ("Requires Downloads"). */
-export function withDownloads(policy: Policy, downloadsEnabled: boolean): Policy {
-  const share = policy.patientShare;
-  return {
-    ...policy,
-    patientShare: {
-      ...share,
-      downloadsEnabled,
-      allowedScopes: downloadsEnabled ? share.allowedScopes : share.allowedScopes.filter((s) => s !== 'downloads'),
-    },
-  };
-}
-
 export function withScope(policy: Policy, scope: ShareScope, on: boolean): Policy {
   const share = policy.patientShare;
   if (scope === 'downloads' && on && !share.downloadsEnabled) return policy;
@@ -142,10 +124,4 @@ export function lockedShareItems(system: Policy): {
     watermarkEnabled: system.patientShare.watermarkEnabled,
     downloadsEnabled: !system.patientShare.downloadsEnabled,
   };
-}
-
-/** Percent of the storage cap in use, one decimal. */
-export function storagePercent(usedBytes: number, capGB: number): number {
-  if (capGB <= 0) return 0;
-  return Math.round((usedBytes / (capGB * 1024 ** 3)) * 1000) / 10;
 }
