@@ -13,7 +13,7 @@ import { chainNext, EMPTY_HEAD, type ChainedAuditEvent, type ChainHead } from '#
 import type { AuditChainHead, AuditEntry, AuditEvent, AuditLog, AuditQuery } from '#shared/domain/datasets/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
-import { cancellationCodes, isConditionFailure, queryAll } from './expressions.ts';
+import { cancellationCodes, isConditionFailure, queryAll, queryPartitionAll } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 
@@ -267,23 +267,7 @@ export function createAuditLog(
       await writer.append(entry);
     },
     async listForDataset(hospitalId, datasetId) {
-      const index = auditListIndexes.byTarget(hospitalId, datasetId);
-      const items: Record<string, unknown>[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: table.tableName,
-            IndexName: index.index,
-            KeyConditionExpression: '#ipk = :ipk',
-            ExpressionAttributeNames: { '#ipk': index.pkName },
-            ExpressionAttributeValues: { ':ipk': index.pk },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const items = await queryPartitionAll(table, auditListIndexes.byTarget(hospitalId, datasetId));
       // Events written before the chain were keyed under the dataset in the audit partition (`DS#<id>#...`).
       const legacy = await queryAll(table, keys.auditPartition(hospitalId), `DS#${datasetId}#`);
       return [...legacy, ...items]

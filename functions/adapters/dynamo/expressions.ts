@@ -1,4 +1,5 @@
 import { BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { IndexPartition } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import { ConflictError, TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
@@ -91,6 +92,27 @@ export async function queryAll(
         ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
         ExclusiveStartKey: startKey,
         ...extra,
+      }),
+    );
+    items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** All items of one index partition, every page (bounded collections, or seed-only recounts). */
+export async function queryPartitionAll(table: Table, partition: IndexPartition): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        IndexName: partition.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': partition.pkName },
+        ExpressionAttributeValues: { ':pk': partition.pk },
+        ExclusiveStartKey: startKey,
       }),
     );
     items.push(...((page.Items ?? []) as Record<string, unknown>[]));
