@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './datasets-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { newDatasetBody } from '#tests/helpers/datasets.ts';
+import { useHarness } from '#tests/helpers/harness.ts';
 
 /**
  * The organisation over the real DynamoDB adapters (dynalite): counters kept with ADD, index attributes moved with
@@ -10,13 +11,7 @@ const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
 const MEMBER = 'member@northside.demo.local';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.stop();
-});
+const h = useHarness();
 
 const ok = async (
   method: string,
@@ -138,17 +133,7 @@ describe('organisation over the DynamoDB adapters', () => {
     const before = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
     expect(before.stats).toMatchObject({ activeMembers: 3, pendingInvites: 0 });
     await ok('POST', '/api/datasets', MEMBER, {
-      body: {
-        mrn: 'MRN-5',
-        studyType: 'DIAGNOSTIC',
-        studyDescription: 'Brain',
-        clinicalIndication: 'Headache',
-        orderingPhysician: 'Dr. B',
-        department: 'Radiology',
-        departmentId: 'dept-northside-radiology',
-        patientConsent: true,
-        hipaaDisclosure: true,
-      },
+      body: newDatasetBody({ mrn: 'MRN-5', departmentId: 'dept-northside-radiology' }),
     });
     const after = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
     expect(after.stats.totalDatasets).toBe(before.stats.totalDatasets + 1);
