@@ -97,20 +97,23 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
     };
   }
 
+  /** The event's item, written only where no event stands at its position yet. */
+  function newEventPut(event: ChainedAuditEvent) {
+    return {
+      TableName: table.tableName,
+      Item: auditItem(event),
+      ConditionExpression: 'attribute_not_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': P.pk },
+    };
+  }
+
   async function appendWithoutTransaction(entry: AuditEntry): Promise<void> {
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       if (attempt > 0) await backOff(attempt);
       const head = await readHead(entry.hospitalId);
       const event = await chainNext(head, entry, randomUUID(), now());
       try {
-        await doc.send(
-          new PutCommand({
-            TableName: table.tableName,
-            Item: auditItem(event),
-            ConditionExpression: 'attribute_not_exists(#pk)',
-            ExpressionAttributeNames: { '#pk': P.pk },
-          }),
-        );
+        await doc.send(new PutCommand(newEventPut(event)));
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // The position is taken: another writer won, or the head was left behind. Catch the head up and retry.
@@ -159,14 +162,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
               TransactItems: [
                 ...(alongside ? [{ Update: alongside as never }] : []),
                 { Update: headUpdate(entry.hospitalId, head, { seq: event.seq, hash: event.hash }, event.at) },
-                {
-                  Put: {
-                    TableName: table.tableName,
-                    Item: auditItem(event),
-                    ConditionExpression: 'attribute_not_exists(#pk)',
-                    ExpressionAttributeNames: { '#pk': P.pk },
-                  },
-                },
+                { Put: newEventPut(event) },
               ],
             }),
           );
