@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';
+import { newHospitalBody } from '#tests/helpers/fixtures.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 
 /**
@@ -36,18 +37,7 @@ describe('organisation over the DynamoDB adapters', () => {
     expect(before.items.map((x: { slug: string }) => x.slug)).toEqual(['lakeview', 'northside']);
 
     const created = await ok('POST', '/api/hospitals', SUPER, {
-      body: {
-        name: 'Riverside Clinic',
-        email: 'contact@riverside.test',
-        phone: '3125550100',
-        addressLine1: '1 River Road',
-        city: 'Springfield',
-        state: 'IL',
-        subscriptionPlan: 'BASIC',
-        adminFirstName: 'Robin',
-        adminLastName: 'Hale',
-        adminEmail: 'robin@riverside.test',
-      },
+      body: newHospitalBody(),
     });
     expect(created).toMatchObject({ slug: 'riverside-clinic', userCount: 1, monthlyRevenue: 15 });
     const after = await ok('GET', '/api/hospitals', SUPER);

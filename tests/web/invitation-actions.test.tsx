@@ -2,40 +2,24 @@
 import { ChakraProvider } from '@chakra-ui/react';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Invitation, InvitationList } from '#shared/schemas/api/invitations.ts';
+import type { InvitationList } from '#shared/schemas/api/invitations.ts';
 import { system } from '#web/components/ui/provider.tsx';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import { InviteTeamMemberModal } from '#web/features/invitations/components/invite-team-member-modal.tsx';
 import { PendingInvitations } from '#web/features/invitations/components/pending-invitations.tsx';
+import { invitationFixture } from '#tests/helpers/fixtures.ts';
 
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
 });
 
-const pending: Invitation = {
-  id: 'i1',
-  hospitalId: 'h1',
-  email: 'ann@x.test',
-  fullName: 'Ann Lee',
-  role: 'TEAM_MEMBER',
-  teamRole: null,
-  permissions: ['VIEW_DATASETS'],
+const pending = invitationFixture({
   departmentId: null,
   department: null,
-  teamId: null,
-  team: null,
-  specialization: null,
-  message: null,
-  status: 'PENDING',
   listStatus: 'pending',
-  createdAt: '2026-03-01T09:00:00.000Z',
   sentAt: null,
-  expiresAt: '2026-03-08T09:00:00.000Z',
-  expiresInDays: 7,
-  invitedByName: 'Alex Morgan',
-  acceptedAt: null,
-};
+});
 const list: InvitationList = {
   items: [pending],
   counts: { all: 1, pending: 1, sent: 0, accepted: 0, expired: 0 },
