@@ -53,6 +53,17 @@ function headOf(item: Record<string, unknown> | undefined): AuditChainHead | und
  * Stores without transactions (dynalite in the local twin) take the position with a conditional put first, then
  * move the head forward; a head left behind by a crash between the two is caught up from the last stored event.
  */
+/** The hospital's chained events in position order, read consistently. */
+function chainQuery(table: Table, hospitalId: string) {
+  return {
+    TableName: table.tableName,
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+    ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
+    ConsistentRead: true,
+  };
+}
+
 export function createAuditChainWriter(table: Table, now: () => string = () => new Date().toISOString()) {
   const { doc } = table;
   let transactions = true;
@@ -66,15 +77,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
 
   async function lastStored(hospitalId: string): Promise<ChainHead> {
     const { Items } = await doc.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
-        ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
-        ScanIndexForward: false,
-        Limit: 1,
-        ConsistentRead: true,
-      }),
+      new QueryCommand({ ...chainQuery(table, hospitalId), ScanIndexForward: false, Limit: 1 }),
     );
     const item = Items?.[0];
     return item ? { seq: Number(item.seq), hash: String(item.hash) } : EMPTY_HEAD;
@@ -295,16 +298,7 @@ export function createAuditLog(
       return { items: page.items.map(eventOf), ...(page.lastKey ? { lastKey: page.lastKey } : {}) };
     },
     async chainPage(hospitalId, startKey) {
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: table.tableName,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-          ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
-          ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
+      const page = await doc.send(new QueryCommand({ ...chainQuery(table, hospitalId), ExclusiveStartKey: startKey }));
       return {
         items: (page.Items ?? []).map((item) => eventOf(item) as ChainedAuditEvent),
         ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),

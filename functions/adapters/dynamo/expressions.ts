@@ -74,6 +74,17 @@ export function mapWriteError(error: unknown): never {
   throw error;
 }
 
+/** A conditional write: true when it was written, false when its condition was false; other failures as mapWriteError. */
+export async function writeIfCondition(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    return mapWriteError(error);
+  }
+}
+
 /** Every page of one query, items in the order DynamoDB returns them. */
 async function allPages(table: Table, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];

@@ -12,7 +12,7 @@ import type { DepartmentRecord, TeamRecord, UserRecord } from '#shared/domain/au
 import { ConflictError, EmailTakenError } from '#shared/domain/errors.ts';
 import type { InvitationDirectory, InvitationRecord, InvitationRepository } from '#shared/domain/invitations/ports.ts';
 import type { Table } from './client.ts';
-import { isConditionFailure, mapWriteError, queryAll, updateExpression } from './expressions.ts';
+import { isConditionFailure, mapWriteError, queryAll, updateExpression, writeIfCondition } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 const G3 = TABLE_KEYS.gsi3;
@@ -182,8 +182,8 @@ export function createInvitationRepository(table: Table): InvitationRepository {
       }
     },
     async setDelivery(hospitalId, invitationId, delivery, at) {
-      try {
-        await doc.send(
+      return writeIfCondition(() =>
+        doc.send(
           new UpdateCommand({
             TableName: table.tableName,
             Key: keys.invitation(hospitalId, invitationId),
@@ -192,12 +192,8 @@ export function createInvitationRepository(table: Table): InvitationRepository {
             ExpressionAttributeNames: { '#pk': P.pk },
             ExpressionAttributeValues: { ':delivery': delivery, ':at': at },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        return mapWriteError(error);
-      }
+        ),
+      );
     },
     async leavePending(invitation, status, fields) {
       try {

@@ -28,6 +28,7 @@ import {
   queryAll,
   queryPartitionAll,
   updateExpression,
+  writeIfCondition,
 } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
@@ -335,8 +336,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     },
 
     async lockAdminChanges(hospitalId, now, until) {
-      try {
-        await doc.send(
+      return writeIfCondition(() =>
+        doc.send(
           new UpdateCommand({
             TableName: table.tableName,
             Key: keys.hospital(hospitalId),
@@ -346,12 +347,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
             ExpressionAttributeNames: { '#key': P.pk },
             ExpressionAttributeValues: { ':until': until, ':now': now },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        return mapWriteError(error);
-      }
+        ),
+      );
     },
     async unlockAdminChanges(hospitalId) {
       await doc.send(
@@ -422,8 +419,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       return update(Key, await getItem<TeamRecord>(Key), fields, teamIndexAttributes, () => new NotFoundError());
     },
     async claimTeamSeat(hospitalId, teamId) {
-      try {
-        await doc.send(
+      return writeIfCondition(() =>
+        doc.send(
           new UpdateCommand({
             TableName: table.tableName,
             Key: keys.team(hospitalId, teamId),
@@ -435,12 +432,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
             ExpressionAttributeNames: { '#key': P.pk },
             ExpressionAttributeValues: { ':one': 1, ':true': true, ':defaultMax': DEFAULT_MAX_MEMBERS },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        return mapWriteError(error);
-      }
+        ),
+      );
     },
     async countTeamMembers(hospitalId, teamId, status) {
       const partition = organisationIndexes.usersByTeam(hospitalId, teamId);
