@@ -356,64 +356,76 @@ export function scheduledJobDeclaration(job: ScheduledJob): FunctionDeclaration 
   };
 }
 
+/** A trigger (user pool or event topic): 256 MB, its grants, and the environment those grants need plus `extraEnv`. */
+function triggerDeclaration(trigger: {
+  id: string;
+  entry: string;
+  description: string;
+  timeoutSeconds: number;
+  grants: Grants;
+  extraEnv?: readonly EnvName[];
+}): FunctionDeclaration {
+  return {
+    id: trigger.id,
+    kind: 'trigger',
+    entry: trigger.entry,
+    description: trigger.description,
+    memoryMb: 256,
+    timeoutSeconds: trigger.timeoutSeconds,
+    ...trigger.grants,
+    env: [...environmentOf(trigger.grants, 'trigger'), ...(trigger.extraEnv ?? [])],
+  };
+}
+
 /**
  * The user pool's pre-token-generation trigger (the `mfa` claim of ID tokens; no token for a deactivated hospital's
  * users). It reads users of the pool through a policy of its own in the auth stack (the pool invokes it, so its role
  * cannot wait for the pool), and hospital items from the table.
  */
-export const PRE_TOKEN_GENERATION_DECLARATION: FunctionDeclaration = {
+export const PRE_TOKEN_GENERATION_DECLARATION = triggerDeclaration({
   id: 'PreTokenGeneration',
-  kind: 'trigger',
   entry: 'functions/triggers/pre-token-generation.ts',
   description:
     "User pool pre-token-generation: the mfa claim of ID tokens; no token for a deactivated hospital's users",
-  memoryMb: 256,
   timeoutSeconds: 5,
   // Reads the user's hospital item: a deactivated hospital's users get no token.
-  table: 'read',
-  env: environmentOf({ table: 'read' }, 'trigger'),
-};
+  grants: { table: 'read' },
+});
 
 /**
  * Records the delivery events of invitation e-mail (docs/deployment.md#e-mail): subscribed to the configuration set's
  * event topic, it writes the outcome on the invitation and bounces and complaints in the audit log.
  */
-export const MAIL_EVENTS_DECLARATION: FunctionDeclaration = {
+export const MAIL_EVENTS_DECLARATION = triggerDeclaration({
   id: 'MailEvents',
-  kind: 'trigger',
   entry: 'functions/triggers/mail-events.ts',
   description: 'SES delivery, bounce, complaint and reject events of invitation e-mail',
-  memoryMb: 256,
   timeoutSeconds: 10,
-  table: 'readWrite',
-  env: environmentOf({ table: 'readWrite' }, 'trigger'),
-};
+  grants: { table: 'readWrite' },
+});
 
 /**
  * The user pool's pre-sign-up trigger (docs/roles-and-permissions.md#single-sign-on): a federated first sign-in only
  * for its hospital's e-mail domain. It reads the providers from its environment and touches nothing else.
  */
-export const PRE_SIGN_UP_DECLARATION: FunctionDeclaration = {
+export const PRE_SIGN_UP_DECLARATION = triggerDeclaration({
   id: 'PreSignUp',
-  kind: 'trigger',
   entry: 'functions/triggers/pre-sign-up.ts',
   description: "User pool pre-sign-up: federated users only for their hospital's e-mail domain",
-  memoryMb: 256,
   timeoutSeconds: 5,
-  env: [...environmentOf({}, 'trigger'), ENV.SSO_PROVIDERS],
-};
+  grants: {},
+  extraEnv: [ENV.SSO_PROVIDERS],
+});
 
 /**
  * The user pool's post-confirmation trigger (docs/roles-and-permissions.md#single-sign-on): a federated user's first
  * sign-in writes their user record; the pool attribute and group go through a policy of its own in the auth stack.
  */
-export const POST_CONFIRMATION_DECLARATION: FunctionDeclaration = {
+export const POST_CONFIRMATION_DECLARATION = triggerDeclaration({
   id: 'PostConfirmation',
-  kind: 'trigger',
   entry: 'functions/triggers/post-confirmation.ts',
   description: "User pool post-confirmation: a federated user's hospital, default role and user record",
-  memoryMb: 256,
   timeoutSeconds: 5,
-  table: 'readWrite',
-  env: [...environmentOf({ table: 'readWrite' }, 'trigger'), ENV.SSO_PROVIDERS],
-};
+  grants: { table: 'readWrite' },
+  extraEnv: [ENV.SSO_PROVIDERS],
+});

@@ -7,6 +7,7 @@ import { ENV } from '#shared/env.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 import { signInThroughSite, useSiteInBrowser } from './browser.ts';
+import { newDatasetBody } from '#tests/helpers/datasets.ts';
 
 /** A 1×1 PNG. */
 const PNG = Uint8Array.from(
@@ -50,16 +51,7 @@ describe('settings', () => {
     const member = await signIn(url, 'member@northside.demo.local', TEST_DEMO_PASSWORD);
     const created = await apiFetch(url, member, '/api/datasets', {
       method: 'POST',
-      body: {
-        mrn: 'MRN-E2E',
-        studyType: 'DIAGNOSTIC',
-        studyDescription: 'Brain',
-        clinicalIndication: 'Headache',
-        orderingPhysician: 'Dr. B',
-        department: 'Radiology',
-        patientConsent: true,
-        hipaaDisclosure: true,
-      },
+      body: newDatasetBody({ mrn: 'MRN-E2E' }),
     });
     const { id } = (await created.json()) as { id: string };
     const refused = await apiFetch(url, member, `/api/datasets/${id}/upload/session`, {

@@ -17,6 +17,7 @@ import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
 import { HARNESS_POOL, startHarness, subOf, type Harness } from './datasets-harness.ts';
+import { newDatasetBody } from '#tests/helpers/datasets.ts';
 
 /**
  * Point 5: every route of the table, as every role, as a user of the other hospital and unauthenticated. Each call
@@ -294,16 +295,7 @@ const everyone = (signedIn: number, anonymous: number): Record<Actor, number> =>
   ANONYMOUS: anonymous,
 });
 
-const newDataset = {
-  mrn: 'MRN-1',
-  studyType: 'DIAGNOSTIC',
-  studyDescription: 'Brain',
-  clinicalIndication: 'Headache',
-  orderingPhysician: 'Dr. B',
-  department: 'Radiology',
-  patientConsent: true,
-  hipaaDisclosure: true,
-};
+const newDataset = newDatasetBody({ mrn: 'MRN-1' });
 
 const hospitalAdmins = (ok: number): Record<Actor, number> => ({
   SUPER_ADMIN: 403,

@@ -1,10 +1,11 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import { AuditPageSchema, VerifyAuditResponseSchema } from '#shared/schemas/api/audit.ts';
 import { ComplianceSchema, ReportsSchema } from '#shared/schemas/api/oversight.ts';
-import { startHarness, type Harness } from './datasets-harness.ts';
+import { newDatasetBody } from '#tests/helpers/datasets.ts';
+import { useHarness } from '#tests/helpers/harness.ts';
 
 /**
  * The audit chain on the DynamoDB stand-in (dynalite, which has no transactions: the conditional-put path): reads and
@@ -16,27 +17,12 @@ const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
 const MEMBER = 'member@northside.demo.local';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.stop();
-});
+const h = useHarness();
 
 async function createDataset(): Promise<string> {
   const created = await h.call('POST', '/api/datasets', {
     as: MEMBER,
-    body: {
-      mrn: 'MRN-9',
-      studyType: 'DIAGNOSTIC',
-      studyDescription: 'Brain',
-      clinicalIndication: 'Headache',
-      orderingPhysician: 'Dr. B',
-      department: 'Radiology',
-      patientConsent: true,
-      hipaaDisclosure: true,
-    },
+    body: newDatasetBody(),
   });
   expect(created.status).toBe(201);
   return created.body.id as string;

@@ -1,8 +1,8 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { bulkPut } from '#tests/helpers/harness.ts';
 import { startHarness, subOf, type Harness } from './datasets-harness.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 
@@ -58,22 +58,7 @@ function datasetItem(i: number) {
 beforeAll(async () => {
   h = await startHarness();
   const items = Array.from({ length: TOTAL }, (_, i) => datasetItem(i));
-  const batches: (typeof items)[] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  // Ten writers in parallel: dynalite takes the 10k puts in a few seconds that way.
-  await Promise.all(
-    Array.from({ length: 10 }, async (_, w) => {
-      for (let b = w; b < batches.length; b += 10) {
-        let request: Record<string, unknown[]> | undefined = {
-          [h.table.tableName]: batches[b]!.map((Item) => ({ PutRequest: { Item } })),
-        };
-        while (request && Object.keys(request).length > 0) {
-          const result = await h.table.doc.send(new BatchWriteCommand({ RequestItems: request as never }));
-          request = result.UnprocessedItems as Record<string, unknown[]> | undefined;
-        }
-      }
-    }),
-  );
+  await bulkPut(h.table, items);
   // Count what DynamoDB hands back for every query from here on.
   h.table.doc.middlewareStack.add(
     (next, context) => async (args) => {

@@ -61,21 +61,18 @@ describe('joining a hospital through the twin', () => {
       role: 'TEAM_MEMBER',
     });
 
-    const weak = await json(
-      await apiFetch(stack.url, undefined, '/api/invitations/accept', {
-        method: 'POST',
-        body: { token, firstName: 'Robin', lastName: 'Lee', password: 'short' },
-      }),
-    );
+    const accept = async (password: string) =>
+      json(
+        await apiFetch(stack.url, undefined, '/api/invitations/accept', {
+          method: 'POST',
+          body: { token, firstName: 'Robin', lastName: 'Lee', password },
+        }),
+      );
+    const weak = await accept('short');
     expect(weak.status).toBe(400);
 
     const password = 'Joining-Pass-2026!';
-    const accepted = await json(
-      await apiFetch(stack.url, undefined, '/api/invitations/accept', {
-        method: 'POST',
-        body: { token, firstName: 'Robin', lastName: 'Lee', password },
-      }),
-    );
+    const accepted = await accept(password);
     expect(accepted).toEqual({ status: 200, body: { email, hospitalName: 'Northside General' } });
 
     const idToken = await signIn(stack.url, email, password);
@@ -89,12 +86,7 @@ describe('joining a hospital through the twin', () => {
       teamId: 'team-northside-neuroradiology',
     });
 
-    const again = await json(
-      await apiFetch(stack.url, undefined, '/api/invitations/accept', {
-        method: 'POST',
-        body: { token, firstName: 'Robin', lastName: 'Lee', password },
-      }),
-    );
+    const again = await accept(password);
     expect(again.status).toBe(410);
     expect(again.body.error.message).toBe('This invitation has already been used.');
   }, 120_000);

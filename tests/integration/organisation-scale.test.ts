@@ -1,9 +1,9 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { teamIndexAttributes, userIndexAttributes, userSearchItems } from '#functions/adapters/dynamo/organisation.ts';
+import { bulkPut } from '#tests/helpers/harness.ts';
 import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
@@ -83,21 +83,7 @@ function items(): Record<string, unknown>[] {
 beforeAll(async () => {
   h = await startHarness();
   const all = items();
-  const batches: (typeof all)[] = [];
-  for (let i = 0; i < all.length; i += 25) batches.push(all.slice(i, i + 25));
-  await Promise.all(
-    Array.from({ length: 10 }, async (_, w) => {
-      for (let b = w; b < batches.length; b += 10) {
-        let request: Record<string, unknown[]> | undefined = {
-          [h.table.tableName]: batches[b]!.map((Item) => ({ PutRequest: { Item } })),
-        };
-        while (request && Object.keys(request).length > 0) {
-          const result = await h.table.doc.send(new BatchWriteCommand({ RequestItems: request as never }));
-          request = result.UnprocessedItems as Record<string, unknown[]> | undefined;
-        }
-      }
-    }),
-  );
+  await bulkPut(h.table, all);
   h.table.doc.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);

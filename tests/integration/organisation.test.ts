@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { newDatasetBody } from '#tests/helpers/datasets.ts';
+import { newHospitalBody } from '#tests/helpers/fixtures.ts';
+import { useHarness } from '#tests/helpers/harness.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
-import { startHarness, subOf, type Harness } from './datasets-harness.ts';
+import { subOf } from './datasets-harness.ts';
 
 /**
  * The organisation over the real DynamoDB adapters (dynalite): counters kept with ADD, index attributes moved with
@@ -11,13 +14,7 @@ const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
 const MEMBER = 'member@northside.demo.local';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.stop();
-});
+const h = useHarness();
 
 const ok = async (
   method: string,
@@ -54,18 +51,7 @@ describe('organisation over the DynamoDB adapters', () => {
     expect(before.items.map((x: { slug: string }) => x.slug)).toEqual(['lakeview', 'northside']);
 
     const created = await ok('POST', '/api/hospitals', SUPER, {
-      body: {
-        name: 'Riverside Clinic',
-        email: 'contact@riverside.test',
-        phone: '3125550100',
-        addressLine1: '1 River Road',
-        city: 'Springfield',
-        state: 'IL',
-        subscriptionPlan: 'BASIC',
-        adminFirstName: 'Robin',
-        adminLastName: 'Hale',
-        adminEmail: 'robin@riverside.test',
-      },
+      body: newHospitalBody(),
     });
     expect(created).toMatchObject({ slug: 'riverside-clinic', userCount: 1, monthlyRevenue: 15 });
     const after = await ok('GET', '/api/hospitals', SUPER);
@@ -151,17 +137,7 @@ describe('organisation over the DynamoDB adapters', () => {
     const before = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
     expect(before.stats).toMatchObject({ activeMembers: 3, pendingInvites: 0 });
     await ok('POST', '/api/datasets', MEMBER, {
-      body: {
-        mrn: 'MRN-5',
-        studyType: 'DIAGNOSTIC',
-        studyDescription: 'Brain',
-        clinicalIndication: 'Headache',
-        orderingPhysician: 'Dr. B',
-        department: 'Radiology',
-        departmentId: 'dept-northside-radiology',
-        patientConsent: true,
-        hipaaDisclosure: true,
-      },
+      body: newDatasetBody({ mrn: 'MRN-5', departmentId: 'dept-northside-radiology' }),
     });
     const after = await ok('GET', '/api/teams/team-northside-neuroradiology', LEAD);
     expect(after.stats.totalDatasets).toBe(before.stats.totalDatasets + 1);

@@ -1,9 +1,11 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES } from '#shared/schemas/api/policies.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { claimsFor, startHarness, type Harness } from './datasets-harness.ts';
+import { newDatasetBody } from '#tests/helpers/datasets.ts';
+import { useHarness } from '#tests/helpers/harness.ts';
+import { claimsFor } from './datasets-harness.ts';
 
 /**
  * Policies through the real handlers and the DynamoDB adapters (docs/domain.md#policies-and-inheritance): an admin
@@ -14,16 +16,7 @@ const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
 const MEMBER = 'member@northside.demo.local';
 const TEAM = 'team-northside-neuroradiology';
-const NEW_DATASET = {
-  mrn: 'MRN-9',
-  studyType: 'DIAGNOSTIC',
-  studyDescription: 'Brain',
-  clinicalIndication: 'Headache',
-  orderingPhysician: 'Dr. B',
-  department: 'Radiology',
-  patientConsent: true,
-  hipaaDisclosure: true,
-};
+const NEW_DATASET = newDatasetBody();
 /** Just under 80% of 2.5 GB: the next 1000 bytes cross the warning threshold. */
 const USED = 2 * 1024 ** 3 - 500;
 const PROFILE = {
@@ -34,13 +27,7 @@ const PROFILE = {
   billingContact: 'billing@northside.demo.local',
 };
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.stop();
-});
+const h = useHarness();
 
 describe('policies through the API', () => {
   it('refuses an upload over a lowered storage cap with the catalogue message, and notifies at the warning', async () => {

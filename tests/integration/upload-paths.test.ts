@@ -1,10 +1,11 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import { TTL_ATTRIBUTE } from '#shared/db/table.ts';
 import { UPLOAD_FILES_TTL_SECONDS } from '#shared/domain/uploads/ports.ts';
 import { newUploadSalt, uploadFileKey } from '#shared/client/file-key.ts';
-import { createResearchDataset, startHarness, type Harness } from './datasets-harness.ts';
+import { useHarness } from '#tests/helpers/harness.ts';
+import { createResearchDataset } from './datasets-harness.ts';
 
 const MEMBER = 'member@northside.demo.local';
 /** A folder named after a patient, as PACS exports write them. */
@@ -12,13 +13,7 @@ const PATH = 'DOE^JANE_19700101/MR_BRAIN/IM0001.dcm';
 /** Every part of the path that names the patient or the file. */
 const NAMES = ['DOE^JANE', '19700101', 'MR_BRAIN', 'IM0001', '.dcm'];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const h = useHarness();
 
 async function itemsHolding(text: string): Promise<Record<string, unknown>[]> {
   const { Items = [] } = await h.table.doc.send(new ScanCommand({ TableName: h.table.tableName }));

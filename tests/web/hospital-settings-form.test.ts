@@ -6,26 +6,20 @@ import {
   DEFAULT_SYSTEM_POLICY,
 } from '#shared/schemas/api/policies.ts';
 import {
-  gbToTb,
   hasUnsavedChanges,
   lockedShareItems,
   profileErrors,
   settingsReducer,
-  storagePercent,
   withCritical,
-  withDownloads,
   withScope,
   withWarning,
   type SettingsFormState,
 } from '#web/features/hospital-settings/utils/settings-form.ts';
+import { gbToTb, storagePercent } from '#web/lib/format.ts';
+import { withDownloads } from '#web/lib/policy-edits.ts';
+import { NORTHSIDE_PROFILE } from '#tests/helpers/fixtures.ts';
 
-const PROFILE = {
-  name: 'Northside General',
-  email: 'contact@northside.test',
-  phone: '+1 312 555 0100',
-  address: '100 North Lake Shore Drive',
-  billingContact: 'billing@northside.test',
-};
+const PROFILE = NORTHSIDE_PROFILE;
 const loaded: SettingsFormState = settingsReducer(undefined, {
   type: 'loaded',
   value: {

@@ -2,37 +2,16 @@
 import { ChakraProvider } from '@chakra-ui/react';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Invitation, InvitationList } from '#shared/schemas/api/invitations.ts';
+import type { InvitationList } from '#shared/schemas/api/invitations.ts';
 import type { Department, Team } from '#shared/schemas/api/organisation.ts';
 import { system } from '#web/components/ui/provider.tsx';
 import { PendingInvitations } from '#web/features/invitations/components/pending-invitations.tsx';
 import { SingleInvitationForm } from '#web/features/invitations/components/single-invitation-form.tsx';
+import { invitationFixture } from '#tests/helpers/fixtures.ts';
 
 afterEach(cleanup);
 
-const base: Invitation = {
-  id: 'i1',
-  hospitalId: 'h1',
-  email: 'ann@x.test',
-  fullName: 'Ann Lee',
-  role: 'TEAM_MEMBER',
-  teamRole: null,
-  permissions: ['VIEW_DATASETS'],
-  departmentId: 'd1',
-  department: 'Radiology',
-  teamId: null,
-  team: null,
-  specialization: null,
-  message: null,
-  status: 'PENDING',
-  listStatus: 'sent',
-  createdAt: '2026-03-01T09:00:00.000Z',
-  sentAt: '2026-03-01T09:00:00.000Z',
-  expiresAt: '2026-03-08T09:00:00.000Z',
-  expiresInDays: 7,
-  invitedByName: 'Alex Morgan',
-  acceptedAt: null,
-};
+const base = invitationFixture();
 const list: InvitationList = {
   items: [
     base,

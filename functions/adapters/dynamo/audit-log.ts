@@ -13,7 +13,7 @@ import { chainNext, EMPTY_HEAD, type ChainedAuditEvent, type ChainHead } from '#
 import type { AuditChainHead, AuditEntry, AuditEvent, AuditLog, AuditQuery } from '#shared/domain/datasets/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
-import { cancellationCodes, isConditionFailure, queryAll } from './expressions.ts';
+import { cancellationCodes, isConditionFailure, queryAll, queryPartitionAll } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 
@@ -53,6 +53,17 @@ function headOf(item: Record<string, unknown> | undefined): AuditChainHead | und
  * Stores without transactions (dynalite in the local twin) take the position with a conditional put first, then
  * move the head forward; a head left behind by a crash between the two is caught up from the last stored event.
  */
+/** The hospital's chained events in position order, read consistently. */
+function chainQuery(table: Table, hospitalId: string) {
+  return {
+    TableName: table.tableName,
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+    ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
+    ConsistentRead: true,
+  };
+}
+
 export function createAuditChainWriter(table: Table, now: () => string = () => new Date().toISOString()) {
   const { doc } = table;
   let transactions = true;
@@ -66,15 +77,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
 
   async function lastStored(hospitalId: string): Promise<ChainHead> {
     const { Items } = await doc.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
-        ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
-        ScanIndexForward: false,
-        Limit: 1,
-        ConsistentRead: true,
-      }),
+      new QueryCommand({ ...chainQuery(table, hospitalId), ScanIndexForward: false, Limit: 1 }),
     );
     const item = Items?.[0];
     return item ? { seq: Number(item.seq), hash: String(item.hash) } : EMPTY_HEAD;
@@ -97,20 +100,23 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
     };
   }
 
+  /** The event's item, written only where no event stands at its position yet. */
+  function newEventPut(event: ChainedAuditEvent) {
+    return {
+      TableName: table.tableName,
+      Item: auditItem(event),
+      ConditionExpression: 'attribute_not_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': P.pk },
+    };
+  }
+
   async function appendWithoutTransaction(entry: AuditEntry): Promise<void> {
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       if (attempt > 0) await backOff(attempt);
       const head = await readHead(entry.hospitalId);
       const event = await chainNext(head, entry, randomUUID(), now());
       try {
-        await doc.send(
-          new PutCommand({
-            TableName: table.tableName,
-            Item: auditItem(event),
-            ConditionExpression: 'attribute_not_exists(#pk)',
-            ExpressionAttributeNames: { '#pk': P.pk },
-          }),
-        );
+        await doc.send(new PutCommand(newEventPut(event)));
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // The position is taken: another writer won, or the head was left behind. Catch the head up and retry.
@@ -159,14 +165,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
               TransactItems: [
                 ...(alongside ? [{ Update: alongside as never }] : []),
                 { Update: headUpdate(entry.hospitalId, head, { seq: event.seq, hash: event.hash }, event.at) },
-                {
-                  Put: {
-                    TableName: table.tableName,
-                    Item: auditItem(event),
-                    ConditionExpression: 'attribute_not_exists(#pk)',
-                    ExpressionAttributeNames: { '#pk': P.pk },
-                  },
-                },
+                { Put: newEventPut(event) },
               ],
             }),
           );
@@ -267,23 +266,7 @@ export function createAuditLog(
       await writer.append(entry);
     },
     async listForDataset(hospitalId, datasetId) {
-      const index = auditListIndexes.byTarget(hospitalId, datasetId);
-      const items: Record<string, unknown>[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: table.tableName,
-            IndexName: index.index,
-            KeyConditionExpression: '#ipk = :ipk',
-            ExpressionAttributeNames: { '#ipk': index.pkName },
-            ExpressionAttributeValues: { ':ipk': index.pk },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const items = await queryPartitionAll(table, auditListIndexes.byTarget(hospitalId, datasetId));
       // Events written before the chain were keyed under the dataset in the audit partition (`DS#<id>#...`).
       const legacy = await queryAll(table, keys.auditPartition(hospitalId), `DS#${datasetId}#`);
       return [...legacy, ...items]
@@ -315,16 +298,7 @@ export function createAuditLog(
       return { items: page.items.map(eventOf), ...(page.lastKey ? { lastKey: page.lastKey } : {}) };
     },
     async chainPage(hospitalId, startKey) {
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: table.tableName,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-          ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
-          ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
+      const page = await doc.send(new QueryCommand({ ...chainQuery(table, hospitalId), ExclusiveStartKey: startKey }));
       return {
         items: (page.Items ?? []).map((item) => eventOf(item) as ChainedAuditEvent),
         ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),

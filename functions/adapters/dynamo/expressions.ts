@@ -1,4 +1,5 @@
 import { BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { IndexPartition } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import { ConflictError, TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
@@ -73,6 +74,29 @@ export function mapWriteError(error: unknown): never {
   throw error;
 }
 
+/** A conditional write: true when it was written, false when its condition was false; other failures as mapWriteError. */
+export async function writeIfCondition(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    return mapWriteError(error);
+  }
+}
+
+/** Every page of one query, items in the order DynamoDB returns them. */
+async function allPages(table: Table, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
 /** All items of a partition under a sort-key prefix (bounded collections: a dataset's series, assets, files). */
 export async function queryAll(
   table: Table,
@@ -80,23 +104,24 @@ export async function queryAll(
   skPrefix: string,
   extra: Partial<QueryCommandInput> = {},
 ): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': TABLE_KEYS.primary.pk, '#sk': TABLE_KEYS.primary.sk },
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ExclusiveStartKey: startKey,
-        ...extra,
-      }),
-    );
-    items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return allPages(table, {
+    TableName: table.tableName,
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': TABLE_KEYS.primary.pk, '#sk': TABLE_KEYS.primary.sk },
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+    ...extra,
+  });
+}
+
+/** All items of one index partition, every page (bounded collections, or seed-only recounts). */
+export async function queryPartitionAll(table: Table, partition: IndexPartition): Promise<Record<string, unknown>[]> {
+  return allPages(table, {
+    TableName: table.tableName,
+    IndexName: partition.index,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': partition.pkName },
+    ExpressionAttributeValues: { ':pk': partition.pk },
+  });
 }
 
 /** Writes items 25 at a time, re-sending what DynamoDB leaves unprocessed. */

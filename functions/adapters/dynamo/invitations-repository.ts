@@ -12,10 +12,38 @@ import type { DepartmentRecord, TeamRecord, UserRecord } from '#shared/domain/au
 import { ConflictError, EmailTakenError } from '#shared/domain/errors.ts';
 import type { InvitationDirectory, InvitationRecord, InvitationRepository } from '#shared/domain/invitations/ports.ts';
 import type { Table } from './client.ts';
-import { isConditionFailure, mapWriteError, queryAll, updateExpression } from './expressions.ts';
+import { isConditionFailure, mapWriteError, queryAll, updateExpression, writeIfCondition } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 const G3 = TABLE_KEYS.gsi3;
+
+/** The first item on gsi3 under exactly this index key (an e-mail or a token hash names one item). */
+async function firstOnGsi3(
+  table: Table,
+  indexKey: Record<string, string>,
+): Promise<Record<string, unknown> | undefined> {
+  const { Items } = await table.doc.send(
+    new QueryCommand({
+      TableName: table.tableName,
+      IndexName: G3.index,
+      KeyConditionExpression: '#pk = :pk AND #sk = :sk',
+      ExpressionAttributeNames: { '#pk': G3.pk, '#sk': G3.sk },
+      ExpressionAttributeValues: { ':pk': indexKey[G3.pk], ':sk': indexKey[G3.sk] },
+    }),
+  );
+  return Items?.[0];
+}
+
+/** An update of `fields` that only applies while the invitation is still pending. */
+function whilePending(fields: Record<string, unknown>) {
+  const expression = updateExpression(fields);
+  return {
+    ...expression,
+    ConditionExpression: '#status = :pending',
+    ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#status': 'status' },
+    ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ':pending': 'PENDING' },
+  };
+}
 
 type Write =
   | { Put: Record<string, unknown> & { Item: Record<string, unknown> } }
@@ -118,17 +146,7 @@ export function createInvitationRepository(table: Table): InvitationRepository {
     },
     get,
     async findByTokenHash(tokenHash) {
-      const index = keys.invitationByTokenHash(tokenHash);
-      const { Items } = await doc.send(
-        new QueryCommand({
-          TableName: table.tableName,
-          IndexName: G3.index,
-          KeyConditionExpression: '#pk = :pk AND #sk = :sk',
-          ExpressionAttributeNames: { '#pk': G3.pk, '#sk': G3.sk },
-          ExpressionAttributeValues: { ':pk': index[G3.pk], ':sk': index[G3.sk] },
-        }),
-      );
-      const found = Items?.[0] as InvitationRecord | undefined;
+      const found = (await firstOnGsi3(table, keys.invitationByTokenHash(tokenHash))) as InvitationRecord | undefined;
       // The index is eventually consistent: read the item itself before trusting its status or hash.
       const current = found ? await get(found.hospitalId, found.id) : undefined;
       return current && current.tokenHash === tokenHash ? current : undefined;
@@ -148,24 +166,13 @@ export function createInvitationRepository(table: Table): InvitationRepository {
       return items.map((i) => withoutKeys(i) as InvitationRecord);
     },
     async updatePending(hospitalId, invitationId, fields) {
-      const expression = updateExpression(fields);
       const indexFields = fields.tokenHash ? keys.invitationByTokenHash(fields.tokenHash) : {};
-      const withIndex = updateExpression({ ...fields, ...indexFields });
       try {
         const { Attributes } = await doc.send(
           new UpdateCommand({
             TableName: table.tableName,
             Key: keys.invitation(hospitalId, invitationId),
-            ...(fields.tokenHash ? withIndex : expression),
-            ConditionExpression: '#status = :pending',
-            ExpressionAttributeNames: {
-              ...(fields.tokenHash ? withIndex : expression).ExpressionAttributeNames,
-              '#status': 'status',
-            },
-            ExpressionAttributeValues: {
-              ...(fields.tokenHash ? withIndex : expression).ExpressionAttributeValues,
-              ':pending': 'PENDING',
-            },
+            ...whilePending({ ...fields, ...indexFields }),
             ReturnValues: 'ALL_NEW',
           }),
         );
@@ -175,8 +182,8 @@ export function createInvitationRepository(table: Table): InvitationRepository {
       }
     },
     async setDelivery(hospitalId, invitationId, delivery, at) {
-      try {
-        await doc.send(
+      return writeIfCondition(() =>
+        doc.send(
           new UpdateCommand({
             TableName: table.tableName,
             Key: keys.invitation(hospitalId, invitationId),
@@ -185,25 +192,17 @@ export function createInvitationRepository(table: Table): InvitationRepository {
             ExpressionAttributeNames: { '#pk': P.pk },
             ExpressionAttributeValues: { ':delivery': delivery, ':at': at },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        return mapWriteError(error);
-      }
+        ),
+      );
     },
     async leavePending(invitation, status, fields) {
-      const expression = updateExpression({ ...fields, status });
       try {
         await writeAll([
           {
             Update: {
               TableName: table.tableName,
               Key: keys.invitation(invitation.hospitalId, invitation.id),
-              ...expression,
-              ConditionExpression: '#status = :pending',
-              ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#status': 'status' },
-              ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ':pending': 'PENDING' },
+              ...whilePending({ ...fields, status }),
             },
           },
           {
@@ -231,17 +230,7 @@ export function createInvitationDirectory(table: Table): InvitationDirectory {
   const { doc } = table;
   return {
     async findUserByEmail(email) {
-      const index = keys.userByEmail(email);
-      const { Items } = await doc.send(
-        new QueryCommand({
-          TableName: table.tableName,
-          IndexName: G3.index,
-          KeyConditionExpression: '#pk = :pk AND #sk = :sk',
-          ExpressionAttributeNames: { '#pk': G3.pk, '#sk': G3.sk },
-          ExpressionAttributeValues: { ':pk': index[G3.pk], ':sk': index[G3.sk] },
-        }),
-      );
-      const found = Items?.[0];
+      const found = await firstOnGsi3(table, keys.userByEmail(email));
       return found ? (withoutKeys(found) as UserRecord) : undefined;
     },
     async listDepartments(hospitalId) {

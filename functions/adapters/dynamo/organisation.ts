@@ -21,7 +21,15 @@ import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import type { HospitalSummaryCounters, OrganisationStore, StorePage } from '#shared/domain/organisation/ports.ts';
 import { SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
 import type { Table } from './client.ts';
-import { batchPut, isConditionFailure, mapWriteError, queryAll, updateExpression } from './expressions.ts';
+import {
+  batchPut,
+  isConditionFailure,
+  mapWriteError,
+  queryAll,
+  queryPartitionAll,
+  updateExpression,
+  writeIfCondition,
+} from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 /** A team without maxMembers takes the form's default (TeamInputSchema). */
@@ -328,8 +336,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     },
 
     async lockAdminChanges(hospitalId, now, until) {
-      try {
-        await doc.send(
+      return writeIfCondition(() =>
+        doc.send(
           new UpdateCommand({
             TableName: table.tableName,
             Key: keys.hospital(hospitalId),
@@ -339,12 +347,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
             ExpressionAttributeNames: { '#key': P.pk },
             ExpressionAttributeValues: { ':until': until, ':now': now },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        return mapWriteError(error);
-      }
+        ),
+      );
     },
     async unlockAdminChanges(hospitalId) {
       await doc.send(
@@ -415,8 +419,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       return update(Key, await getItem<TeamRecord>(Key), fields, teamIndexAttributes, () => new NotFoundError());
     },
     async claimTeamSeat(hospitalId, teamId) {
-      try {
-        await doc.send(
+      return writeIfCondition(() =>
+        doc.send(
           new UpdateCommand({
             TableName: table.tableName,
             Key: keys.team(hospitalId, teamId),
@@ -428,12 +432,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
             ExpressionAttributeNames: { '#key': P.pk },
             ExpressionAttributeValues: { ':one': 1, ':true': true, ':defaultMax': DEFAULT_MAX_MEMBERS },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        return mapWriteError(error);
-      }
+        ),
+      );
     },
     async countTeamMembers(hospitalId, teamId, status) {
       const partition = organisationIndexes.usersByTeam(hospitalId, teamId);
@@ -533,25 +533,7 @@ export function createOrganisationStore(table: Table): OrganisationStore {
  */
 export async function recountHospital(table: Table, hospitalId: string): Promise<void> {
   const store = createOrganisationStore(table);
-  const all = async (partition: IndexPartition) => {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await table.doc.send(
-        new QueryCommand({
-          TableName: table.tableName,
-          IndexName: partition.index,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': partition.pkName },
-          ExpressionAttributeValues: { ':pk': partition.pk },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  };
+  const all = (partition: IndexPartition) => queryPartitionAll(table, partition);
   const users = (await all(organisationIndexes.usersByName(hospitalId))) as unknown as UserRecord[];
   const teams = (await all(organisationIndexes.teams(hospitalId))) as unknown as TeamRecord[];
   const departments = await store.listDepartments(hospitalId);
@@ -598,22 +580,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
 /** Sets the summary item over every hospital from the hospital items (seed only: reads every hospital). */
 export async function recountSummary(table: Table): Promise<void> {
   const partition = organisationIndexes.hospitals();
-  const hospitals: HospitalRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        IndexName: partition.index,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': partition.pkName },
-        ExpressionAttributeValues: { ':pk': partition.pk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    hospitals.push(...((page.Items ?? []) as HospitalRecord[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const hospitals = (await queryPartitionAll(table, partition)) as unknown as HospitalRecord[];
   const item: Record<string, number> = {
     hospitals: hospitals.length,
     users: hospitals.reduce((n, h) => n + (h.userCount ?? 0), 0),

@@ -54,6 +54,45 @@ async function findManageable(
   return record;
 }
 
+/** A manageable invitation that is still pending; only those may be resent or cancelled. */
+async function findPending(
+  caller: Caller,
+  invitationId: string,
+  teamId: string | undefined,
+  deps: InvitationDeps,
+): Promise<InvitationRecord> {
+  const record = await findManageable(caller, invitationId, teamId, deps);
+  if (record.status !== 'PENDING') throw new InvitationStateError('INVITATION_NOT_PENDING');
+  return record;
+}
+
+/** A write conditioned on the invitation still being pending: losing that race says it is no longer pending. */
+async function whilePending(write: () => Promise<InvitationRecord>): Promise<InvitationRecord> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ConflictError) throw new InvitationStateError('INVITATION_NOT_PENDING');
+    throw error;
+  }
+}
+
+/** Audits a change to one invitation by the caller (docs/domain.md#invitations). */
+async function auditChange(
+  caller: Caller,
+  record: InvitationRecord,
+  action: 'INVITATION_RESENT' | 'INVITATION_CANCELLED',
+  details: Record<string, unknown>,
+  deps: InvitationDeps,
+): Promise<void> {
+  await deps.audit.record({
+    hospitalId: record.hospitalId,
+    action,
+    actorUserId: caller.userId,
+    actorName: nameOf(caller),
+    details: { invitationId: record.id, teamId: record.teamId, ...details },
+  });
+}
+
 /**
  * Resend: only a pending invitation. One that has lapsed (listed as expired) is still stored PENDING, so resending
  * revives it (docs/domain.md#invitations). A new link replaces the old
@@ -65,32 +104,21 @@ export async function resendInvitation(
   deps: InvitationDeps,
   teamId?: string,
 ): Promise<Invitation> {
-  const record = await findManageable(caller, invitationId, teamId, deps);
-  if (record.status !== 'PENDING') throw new InvitationStateError('INVITATION_NOT_PENDING');
+  const record = await findPending(caller, invitationId, teamId, deps);
   const now = deps.clock.now();
   const token = deps.tokens.newToken();
   const refreshed: InvitationRecord = { ...record, expiresAt: expiryFrom(now, record.expiresInDays) };
   const sentAt = await deliver(refreshed, token, deps);
   if (!sentAt) throw new DomainError('EMAIL_NOT_SENT');
-  let stored: InvitationRecord;
-  try {
-    stored = await deps.invitations.updatePending(record.hospitalId, record.id, {
+  const stored = await whilePending(() =>
+    deps.invitations.updatePending(record.hospitalId, record.id, {
       tokenHash: deps.tokens.hash(token),
       expiresAt: refreshed.expiresAt,
       sentAt,
       updatedAt: sentAt,
-    });
-  } catch (error) {
-    if (error instanceof ConflictError) throw new InvitationStateError('INVITATION_NOT_PENDING');
-    throw error;
-  }
-  await deps.audit.record({
-    hospitalId: record.hospitalId,
-    action: 'INVITATION_RESENT',
-    actorUserId: caller.userId,
-    actorName: nameOf(caller),
-    details: { invitationId: record.id, teamId: record.teamId, expiresAt: stored.expiresAt },
-  });
+    }),
+  );
+  await auditChange(caller, record, 'INVITATION_RESENT', { expiresAt: stored.expiresAt }, deps);
   return toInvitation(stored, deps.clock.now());
 }
 
@@ -101,22 +129,9 @@ export async function cancelInvitation(
   deps: InvitationDeps,
   teamId?: string,
 ): Promise<Invitation> {
-  const record = await findManageable(caller, invitationId, teamId, deps);
-  if (record.status !== 'PENDING') throw new InvitationStateError('INVITATION_NOT_PENDING');
+  const record = await findPending(caller, invitationId, teamId, deps);
   const now = deps.clock.now();
-  let stored: InvitationRecord;
-  try {
-    stored = await deps.invitations.leavePending(record, 'CANCELLED', { updatedAt: now });
-  } catch (error) {
-    if (error instanceof ConflictError) throw new InvitationStateError('INVITATION_NOT_PENDING');
-    throw error;
-  }
-  await deps.audit.record({
-    hospitalId: record.hospitalId,
-    action: 'INVITATION_CANCELLED',
-    actorUserId: caller.userId,
-    actorName: nameOf(caller),
-    details: { invitationId: record.id, teamId: record.teamId, before: 'PENDING', after: 'CANCELLED' },
-  });
+  const stored = await whilePending(() => deps.invitations.leavePending(record, 'CANCELLED', { updatedAt: now }));
+  await auditChange(caller, record, 'INVITATION_CANCELLED', { before: 'PENDING', after: 'CANCELLED' }, deps);
   return toInvitation(stored, now);
 }

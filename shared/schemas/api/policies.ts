@@ -46,29 +46,33 @@ export const AlertThresholdsSchema = z
     path: ['critical'],
   });
 
-export const PatientShareDefaultsSchema = z
-  .object({
-    requireOTP: z.boolean(),
-    defaultExpiryHours: z
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 365),
-    /** -1 = Unlimited. */
-    maxOpens: z
-      .number()
-      .int()
-      .min(-1)
-      .max(1000)
-      .refine((n) => n !== 0, 'Invalid input'),
-    watermarkEnabled: z.boolean(),
-    downloadsEnabled: z.boolean(),
-    allowedScopes: z.array(z.enum(SHARE_SCOPES)).max(SHARE_SCOPES.length),
-  })
-  .refine((p) => p.downloadsEnabled || !p.allowedScopes.includes('downloads'), {
+/** The patient-share fields; the hospital's defaults check them together, a team overrides any of them. */
+const patientShareFields = z.object({
+  requireOTP: z.boolean(),
+  defaultExpiryHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365),
+  /** -1 = Unlimited. */
+  maxOpens: z
+    .number()
+    .int()
+    .min(-1)
+    .max(1000)
+    .refine((n) => n !== 0, 'Invalid input'),
+  watermarkEnabled: z.boolean(),
+  downloadsEnabled: z.boolean(),
+  allowedScopes: z.array(z.enum(SHARE_SCOPES)).max(SHARE_SCOPES.length),
+});
+
+export const PatientShareDefaultsSchema = patientShareFields.refine(
+  (p) => p.downloadsEnabled || !p.allowedScopes.includes('downloads'),
+  {
     message: 'Requires Downloads',
     path: ['allowedScopes'],
-  });
+  },
+);
 export type PatientShareDefaults = z.infer<typeof PatientShareDefaultsSchema>;
 
 export const HIPAA_TOGGLES = ['anonymizeByDefault', 'hashIds', 'regenerateUIDs', 'removePrivateTags'] as const;
@@ -133,26 +137,7 @@ export const TeamPolicyOverridesSchema = z
     shareWithExternal: z.boolean(),
     requireApproval: z.boolean(),
     allowPublicSharing: z.boolean(),
-    patientShare: z
-      .object({
-        requireOTP: z.boolean(),
-        defaultExpiryHours: z
-          .number()
-          .int()
-          .min(1)
-          .max(24 * 365),
-        maxOpens: z
-          .number()
-          .int()
-          .min(-1)
-          .max(1000)
-          .refine((n) => n !== 0, 'Invalid input'),
-        watermarkEnabled: z.boolean(),
-        downloadsEnabled: z.boolean(),
-        allowedScopes: z.array(z.enum(SHARE_SCOPES)).max(SHARE_SCOPES.length),
-      })
-      .partial()
-      .strict(),
+    patientShare: patientShareFields.partial().strict(),
   })
   .partial()
   .strict();

@@ -10,19 +10,11 @@ import {
 } from '#shared/domain/organisation/hospitals.ts';
 import { CreateHospitalRequestSchema } from '#shared/schemas/api/organisation.ts';
 import { as, organisationPorts } from './organisation-fixtures.ts';
+import { newHospitalBody } from '#tests/helpers/fixtures.ts';
 
-const NEW_HOSPITAL = CreateHospitalRequestSchema.parse({
-  name: 'Riverside Clinic',
-  email: 'contact@riverside.test',
-  phone: '3125550100',
-  addressLine1: '1 River Road',
-  city: 'Springfield',
-  state: 'IL',
-  subscriptionPlan: 'ENTERPRISE',
-  adminFirstName: 'Robin',
-  adminLastName: 'Hale',
-  adminEmail: 'Robin@Riverside.test',
-});
+const NEW_HOSPITAL = CreateHospitalRequestSchema.parse(
+  newHospitalBody({ subscriptionPlan: 'ENTERPRISE', adminEmail: 'Robin@Riverside.test' }),
+);
 
 describe('hospital management (super admin)', () => {
   it('computes the summary cards from the counters: revenue = plan price x users, subscriptions without trials', async () => {

@@ -31,17 +31,12 @@ import {
 } from '#shared/schemas/api/policies.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
+import { NORTHSIDE_PROFILE } from '#tests/helpers/fixtures.ts';
 
 const member = caller('TEAM_MEMBER');
 const admin = caller('HOSPITAL_ADMIN');
 const lead = caller('TEAM_LEAD');
-const PROFILE = {
-  name: 'Northside General',
-  email: 'contact@northside.test',
-  phone: '+1 312 555 0100',
-  address: '100 North Lake Shore Drive',
-  billingContact: 'billing@northside.test',
-};
+const PROFILE = NORTHSIDE_PROFILE;
 const withPolicy = (change: (p: Policy) => Policy) => change(structuredClone(DEFAULT_HOSPITAL_POLICY));
 const capped = (storageCapGB: number) =>
   withPolicy((p) => ({ ...p, storageCompute: { ...p.storageCompute, storageCapGB } }));

@@ -17,3 +17,14 @@ export function formatDate(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
+
+/** Storage shown in TB: GB divided by 1024, one decimal. */
+export function gbToTb(gb: number): string {
+  return (gb / 1024).toFixed(1);
+}
+
+/** Percent of the storage cap in use, one decimal. */
+export function storagePercent(usedBytes: number, capGB: number): number {
+  if (capGB <= 0) return 0;
+  return Math.round((usedBytes / (capGB * 1024 ** 3)) * 1000) / 10;
+}

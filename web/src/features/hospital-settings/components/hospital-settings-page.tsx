@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Heading,
-  HStack,
-  Input,
-  Slider,
-  Stack,
-  Switch,
-  Tabs,
-  Text,
-} from '@chakra-ui/react';
+import { Alert, Badge, Button, Card, Heading, HStack, Input, Slider, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
 import { ANONYMIZATION_OPTIONS, type AnonymizationOption } from '#shared/schemas/api/datasets.ts';
 import {
@@ -24,8 +11,11 @@ import {
   THRESHOLD_MIN,
   THRESHOLD_STEP,
   type HospitalProfile,
+  type HospitalSettings,
+  type NotificationPreferences,
   type Policy,
 } from '#shared/schemas/api/policies.ts';
+import type { DeidentificationPolicy } from '#shared/schemas/api/hospital-admin.ts';
 import { NotificationPreferencesFields } from '#web/components/notification-preferences-fields.tsx';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
@@ -33,7 +23,9 @@ import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
-import { formatBytes } from '#web/lib/format.ts';
+import { formatBytes, gbToTb, storagePercent } from '#web/lib/format.ts';
+import { withDownloads } from '#web/lib/policy-edits.ts';
+import { LabelledSwitch } from '#web/components/ui/labelled-switch.tsx';
 import {
   saveDeidentificationPolicy,
   saveHospitalSettings,
@@ -43,17 +35,15 @@ import {
   useMyNotificationPreferences,
 } from '#web/features/hospital-settings/api/hospital-settings-api.ts';
 import {
-  gbToTb,
   hasUnsavedChanges,
   lockedShareItems,
   profileDraft,
   profileErrors,
   settingsReducer,
-  storagePercent,
   withCritical,
-  withDownloads,
   withScope,
   withWarning,
+  type SettingsDraft,
   type SettingsFormState,
 } from '#web/features/hospital-settings/utils/settings-form.ts';
 
@@ -88,23 +78,55 @@ const DEID_LABELS: Record<AnonymizationOption, string> = {
   removeAllPrivate: 'Remove all private attributes',
 };
 
+/** A switch with a badge beside it; a `locked` item is disabled and says "Locked by admin". */
 function Toggle(props: {
   label: string;
   checked: boolean;
   onChange(checked: boolean): void;
   disabled?: boolean;
+  locked?: boolean;
   badge?: ReactNode;
 }) {
   return (
     <HStack justify="space-between">
-      <Switch.Root checked={props.checked} disabled={props.disabled} onCheckedChange={(e) => props.onChange(e.checked)}>
-        <Switch.HiddenInput aria-label={props.label} />
-        <Switch.Control />
-        <Switch.Label>{props.label}</Switch.Label>
-      </Switch.Root>
-      {props.badge}
+      <LabelledSwitch
+        label={props.label}
+        checked={props.checked}
+        disabled={props.disabled || props.locked}
+        onChange={props.onChange}
+      />
+      {props.locked ? <Badge colorPalette="gray">Locked by admin</Badge> : props.badge}
     </HStack>
   );
+}
+
+/** One tab of the form: a card holding the tab's fields. */
+function SettingsTab({ value, gap = '4', children }: { value: string; gap?: string; children: ReactNode }) {
+  return (
+    <Tabs.Content value={value}>
+      <Card.Root>
+        <Card.Body>
+          <Stack gap={gap} maxW="xl">
+            {children}
+          </Stack>
+        </Card.Body>
+      </Card.Root>
+    </Tabs.Content>
+  );
+}
+
+/** The form's state as the server holds it. */
+function savedForm(
+  settings: HospitalSettings,
+  deid: DeidentificationPolicy,
+  notifications: NotificationPreferences,
+): SettingsDraft {
+  return {
+    profile: profileDraft(settings.profile),
+    policy: settings.policy,
+    deidentification: { defaults: deid.defaults, uploaderMayChange: deid.uploaderMayChange },
+    notifications,
+  };
 }
 
 function PercentSlider(props: { label: string; value: number; min: number; onChange(value: number): void }) {
@@ -150,15 +172,7 @@ export function HospitalSettingsPage() {
 
   useEffect(() => {
     if (!settings.data || !deid.data || !preferences.data) return;
-    dispatch({
-      type: 'loaded',
-      value: {
-        profile: profileDraft(settings.data.profile),
-        policy: settings.data.policy,
-        deidentification: { defaults: deid.data.defaults, uploaderMayChange: deid.data.uploaderMayChange },
-        notifications: preferences.data,
-      },
-    });
+    dispatch({ type: 'loaded', value: savedForm(settings.data, deid.data, preferences.data) });
   }, [settings.data, deid.data, preferences.data]);
 
   const errors = useMemo(() => (state ? profileErrors(state.draft.profile) : {}), [state]);
@@ -193,15 +207,7 @@ export function HospitalSettingsPage() {
         deid.mutate(savedDeid, { revalidate: false }),
         preferences.mutate(savedPreferences, { revalidate: false }),
       ]);
-      dispatch({
-        type: 'loaded',
-        value: {
-          profile: profileDraft(saved.profile),
-          policy: saved.policy,
-          deidentification: { defaults: savedDeid.defaults, uploaderMayChange: savedDeid.uploaderMayChange },
-          notifications: savedPreferences,
-        },
-      });
+      dispatch({ type: 'loaded', value: savedForm(saved, savedDeid, savedPreferences) });
       toaster.create({ type: 'success', title: 'Settings saved' });
     } catch (error) {
       toaster.create({ type: 'error', title: 'Error', description: errorMessage(error) });
@@ -219,7 +225,6 @@ export function HospitalSettingsPage() {
       />
     </FormField>
   );
-  const lockedBadge = <Badge colorPalette="gray">Locked by admin</Badge>;
 
   return (
     <Stack gap="6">
@@ -249,300 +254,257 @@ export function HospitalSettingsPage() {
           ))}
         </Tabs.List>
 
-        <Tabs.Content value="profile">
-          <Card.Root>
-            <Card.Body>
-              <Stack gap="4" maxW="xl">
-                {profileField('name', 'Hospital name')}
-                {profileField('email', 'Primary email', 'email')}
-                {profileField('phone', 'Phone', 'tel')}
-                {profileField('billingContact', 'Billing contact', 'email')}
-                {profileField('address', 'Address')}
-                <Heading size="md">Security Settings</Heading>
-                <Toggle
-                  label="Two-Factor Authentication"
-                  checked={policy.security.twoFactorRequired}
-                  disabled={system.security.twoFactorRequired}
-                  badge={system.security.twoFactorRequired ? lockedBadge : undefined}
-                  onChange={(on) => change((p) => ({ ...p, security: { ...p.security, twoFactorRequired: on } }))}
-                />
-                <Toggle
-                  label="Single Sign-On"
-                  checked={policy.security.ssoEnabled}
-                  onChange={(on) => change((p) => ({ ...p, security: { ...p.security, ssoEnabled: on } }))}
-                />
-                {policy.security.ssoEnabled ? (
-                  <FormField
-                    label="SSO Domain"
-                    helperText="Users with this email domain are redirected to SSO."
-                    error={showErrors && !policy.security.ssoDomain ? 'Required' : undefined}
-                  >
-                    <Input
-                      value={policy.security.ssoDomain ?? ''}
-                      onChange={(e) => {
-                        const ssoDomain = e.currentTarget.value.trim() || undefined;
-                        change((p) => ({ ...p, security: { ...p.security, ssoDomain } }));
-                      }}
-                    />
-                  </FormField>
-                ) : (
-                  <Text color="fg.muted" fontSize="sm">
-                    SSO configuration may be locked by a Super Admin.
-                  </Text>
-                )}
-              </Stack>
-            </Card.Body>
-          </Card.Root>
-        </Tabs.Content>
+        <SettingsTab value="profile">
+          {profileField('name', 'Hospital name')}
+          {profileField('email', 'Primary email', 'email')}
+          {profileField('phone', 'Phone', 'tel')}
+          {profileField('billingContact', 'Billing contact', 'email')}
+          {profileField('address', 'Address')}
+          <Heading size="md">Security Settings</Heading>
+          <Toggle
+            label="Two-Factor Authentication"
+            checked={policy.security.twoFactorRequired}
+            locked={system.security.twoFactorRequired}
+            onChange={(on) => change((p) => ({ ...p, security: { ...p.security, twoFactorRequired: on } }))}
+          />
+          <Toggle
+            label="Single Sign-On"
+            checked={policy.security.ssoEnabled}
+            onChange={(on) => change((p) => ({ ...p, security: { ...p.security, ssoEnabled: on } }))}
+          />
+          {policy.security.ssoEnabled ? (
+            <FormField
+              label="SSO Domain"
+              helperText="Users with this email domain are redirected to SSO."
+              error={showErrors && !policy.security.ssoDomain ? 'Required' : undefined}
+            >
+              <Input
+                value={policy.security.ssoDomain ?? ''}
+                onChange={(e) => {
+                  const ssoDomain = e.currentTarget.value.trim() || undefined;
+                  change((p) => ({ ...p, security: { ...p.security, ssoDomain } }));
+                }}
+              />
+            </FormField>
+          ) : (
+            <Text color="fg.muted" fontSize="sm">
+              SSO configuration may be locked by a Super Admin.
+            </Text>
+          )}
+        </SettingsTab>
 
-        <Tabs.Content value="users-teams">
-          <Card.Root>
-            <Card.Body>
-              <Stack gap="4" maxW="xl">
-                <Toggle
-                  label="Auto-approve team leads"
-                  checked={policy.userAndTeam.autoApproveTeamLeads}
-                  disabled={!system.userAndTeam.autoApproveTeamLeads}
-                  onChange={(on) =>
-                    change((p) => ({ ...p, userAndTeam: { ...p.userAndTeam, autoApproveTeamLeads: on } }))
-                  }
-                />
-                <FormField label="Default member role">
-                  <Select
-                    value={policy.userAndTeam.defaultMemberRole}
-                    options={DEFAULT_MEMBER_ROLES.map((r) => ({
-                      value: r,
-                      label: r === 'TEAM_MEMBER' ? 'Team Member' : 'Guest',
-                    }))}
-                    onChange={(value) =>
-                      change((p) => ({
-                        ...p,
-                        userAndTeam: {
-                          ...p.userAndTeam,
-                          defaultMemberRole: value as Policy['userAndTeam']['defaultMemberRole'],
-                        },
-                      }))
-                    }
-                  />
-                </FormField>
-              </Stack>
-            </Card.Body>
-          </Card.Root>
-        </Tabs.Content>
+        <SettingsTab value="users-teams">
+          <Toggle
+            label="Auto-approve team leads"
+            checked={policy.userAndTeam.autoApproveTeamLeads}
+            disabled={!system.userAndTeam.autoApproveTeamLeads}
+            onChange={(on) => change((p) => ({ ...p, userAndTeam: { ...p.userAndTeam, autoApproveTeamLeads: on } }))}
+          />
+          <FormField label="Default member role">
+            <Select
+              value={policy.userAndTeam.defaultMemberRole}
+              options={DEFAULT_MEMBER_ROLES.map((r) => ({
+                value: r,
+                label: r === 'TEAM_MEMBER' ? 'Team Member' : 'Guest',
+              }))}
+              onChange={(value) =>
+                change((p) => ({
+                  ...p,
+                  userAndTeam: {
+                    ...p.userAndTeam,
+                    defaultMemberRole: value as Policy['userAndTeam']['defaultMemberRole'],
+                  },
+                }))
+              }
+            />
+          </FormField>
+        </SettingsTab>
 
-        <Tabs.Content value="usage">
-          <Card.Root>
-            <Card.Body>
-              <Stack gap="5" maxW="xl">
-                <Text>
-                  {formatBytes(settings.data.storageUsedBytes)} used of {gbToTb(policy.storageCompute.storageCapGB)} TB
-                  ({storagePercent(settings.data.storageUsedBytes, policy.storageCompute.storageCapGB)}%)
-                </Text>
-                <FormField
-                  label="Storage cap (GB)"
-                  helperText={`${gbToTb(policy.storageCompute.storageCapGB)} TB · system maximum ${gbToTb(system.storageCompute.storageCapGB)} TB`}
-                >
-                  <Input
-                    type="number"
-                    min={1}
-                    max={system.storageCompute.storageCapGB}
-                    value={policy.storageCompute.storageCapGB}
-                    onChange={(e) => {
-                      const storageCapGB = numberOr(e.currentTarget.value, policy.storageCompute.storageCapGB);
-                      change((p) => ({ ...p, storageCompute: { ...p.storageCompute, storageCapGB } }));
-                    }}
-                  />
-                </FormField>
-                <FormField
-                  label="Queue concurrency"
-                  helperText={`System maximum ${system.storageCompute.computeThrottles.queueConcurrency}`}
-                >
-                  <Input
-                    type="number"
-                    min={1}
-                    max={system.storageCompute.computeThrottles.queueConcurrency}
-                    value={policy.storageCompute.computeThrottles.queueConcurrency}
-                    onChange={(e) => {
-                      const queueConcurrency = numberOr(
-                        e.currentTarget.value,
-                        policy.storageCompute.computeThrottles.queueConcurrency,
-                      );
-                      change((p) => ({
-                        ...p,
-                        storageCompute: { ...p.storageCompute, computeThrottles: { queueConcurrency } },
-                      }));
-                    }}
-                  />
-                </FormField>
-                <PercentSlider
-                  label="Warning threshold"
-                  value={policy.storageCompute.alertThresholds.warning}
-                  min={THRESHOLD_MIN}
-                  onChange={(v) => change((p) => withWarning(p, v))}
-                />
-                <PercentSlider
-                  label="Critical threshold"
-                  value={policy.storageCompute.alertThresholds.critical}
-                  min={policy.storageCompute.alertThresholds.warning}
-                  onChange={(v) => change((p) => withCritical(p, v))}
-                />
-              </Stack>
-            </Card.Body>
-          </Card.Root>
-        </Tabs.Content>
+        <SettingsTab value="usage" gap="5">
+          <Text>
+            {formatBytes(settings.data.storageUsedBytes)} used of {gbToTb(policy.storageCompute.storageCapGB)} TB (
+            {storagePercent(settings.data.storageUsedBytes, policy.storageCompute.storageCapGB)}%)
+          </Text>
+          <FormField
+            label="Storage cap (GB)"
+            helperText={`${gbToTb(policy.storageCompute.storageCapGB)} TB · system maximum ${gbToTb(system.storageCompute.storageCapGB)} TB`}
+          >
+            <Input
+              type="number"
+              min={1}
+              max={system.storageCompute.storageCapGB}
+              value={policy.storageCompute.storageCapGB}
+              onChange={(e) => {
+                const storageCapGB = numberOr(e.currentTarget.value, policy.storageCompute.storageCapGB);
+                change((p) => ({ ...p, storageCompute: { ...p.storageCompute, storageCapGB } }));
+              }}
+            />
+          </FormField>
+          <FormField
+            label="Queue concurrency"
+            helperText={`System maximum ${system.storageCompute.computeThrottles.queueConcurrency}`}
+          >
+            <Input
+              type="number"
+              min={1}
+              max={system.storageCompute.computeThrottles.queueConcurrency}
+              value={policy.storageCompute.computeThrottles.queueConcurrency}
+              onChange={(e) => {
+                const queueConcurrency = numberOr(
+                  e.currentTarget.value,
+                  policy.storageCompute.computeThrottles.queueConcurrency,
+                );
+                change((p) => ({
+                  ...p,
+                  storageCompute: { ...p.storageCompute, computeThrottles: { queueConcurrency } },
+                }));
+              }}
+            />
+          </FormField>
+          <PercentSlider
+            label="Warning threshold"
+            value={policy.storageCompute.alertThresholds.warning}
+            min={THRESHOLD_MIN}
+            onChange={(v) => change((p) => withWarning(p, v))}
+          />
+          <PercentSlider
+            label="Critical threshold"
+            value={policy.storageCompute.alertThresholds.critical}
+            min={policy.storageCompute.alertThresholds.warning}
+            onChange={(v) => change((p) => withCritical(p, v))}
+          />
+        </SettingsTab>
 
-        <Tabs.Content value="patient-share">
-          <Card.Root>
-            <Card.Body>
-              <Stack gap="4" maxW="xl">
-                <Toggle
-                  label="Require OTP"
-                  checked={share.requireOTP}
-                  disabled={locked.requireOTP}
-                  badge={locked.requireOTP ? lockedBadge : undefined}
-                  onChange={(on) => setShare({ requireOTP: on })}
-                />
-                <FormField label="Default expiry">
-                  <Select
-                    value={String(share.defaultExpiryHours)}
-                    options={[
-                      ...SHARE_EXPIRY_OPTIONS.map((o) => ({ value: String(o.hours), label: o.label })),
-                      ...(SHARE_EXPIRY_OPTIONS.some((o) => o.hours === share.defaultExpiryHours)
-                        ? []
-                        : [
-                            {
-                              value: String(share.defaultExpiryHours),
-                              label: `Custom (${share.defaultExpiryHours} h)`,
-                            },
-                          ]),
-                    ]}
-                    onChange={(value) => setShare({ defaultExpiryHours: Number(value) })}
-                  />
-                </FormField>
-                <FormField label="Max opens">
-                  <Select
-                    value={String(share.maxOpens)}
-                    options={MAX_OPENS_OPTIONS.map((n) => ({
-                      value: String(n),
-                      label: n === -1 ? 'Unlimited' : String(n),
-                    }))}
-                    onChange={(value) => setShare({ maxOpens: Number(value) })}
-                  />
-                </FormField>
-                <Toggle
-                  label="Watermark"
-                  checked={share.watermarkEnabled}
-                  disabled={locked.watermarkEnabled}
-                  badge={locked.watermarkEnabled ? lockedBadge : undefined}
-                  onChange={(on) => setShare({ watermarkEnabled: on })}
-                />
-                <Toggle
-                  label="Downloads"
-                  checked={share.downloadsEnabled}
-                  disabled={locked.downloadsEnabled}
-                  badge={locked.downloadsEnabled ? lockedBadge : undefined}
-                  onChange={(on) => change((p) => withDownloads(p, on))}
-                />
-                <Text fontWeight="medium">Allowed scopes</Text>
-                {SHARE_SCOPES.map((scope) => (
-                  <HStack key={scope}>
-                    <Checkbox
-                      checked={share.allowedScopes.includes(scope)}
-                      disabled={scope === 'downloads' && !share.downloadsEnabled}
-                      onCheckedChange={(on) => change((p) => withScope(p, scope, on))}
-                    >
-                      {SCOPE_LABELS[scope]}
-                    </Checkbox>
-                    {scope === 'downloads' && !share.downloadsEnabled && <Badge>Requires Downloads</Badge>}
-                  </HStack>
-                ))}
-                <Text color="fg.muted" fontSize="sm">
-                  Team leads may override share settings only more restrictively than these defaults.
-                </Text>
-              </Stack>
-            </Card.Body>
-          </Card.Root>
-        </Tabs.Content>
+        <SettingsTab value="patient-share">
+          <Toggle
+            label="Require OTP"
+            checked={share.requireOTP}
+            locked={locked.requireOTP}
+            onChange={(on) => setShare({ requireOTP: on })}
+          />
+          <FormField label="Default expiry">
+            <Select
+              value={String(share.defaultExpiryHours)}
+              options={[
+                ...SHARE_EXPIRY_OPTIONS.map((o) => ({ value: String(o.hours), label: o.label })),
+                ...(SHARE_EXPIRY_OPTIONS.some((o) => o.hours === share.defaultExpiryHours)
+                  ? []
+                  : [
+                      {
+                        value: String(share.defaultExpiryHours),
+                        label: `Custom (${share.defaultExpiryHours} h)`,
+                      },
+                    ]),
+              ]}
+              onChange={(value) => setShare({ defaultExpiryHours: Number(value) })}
+            />
+          </FormField>
+          <FormField label="Max opens">
+            <Select
+              value={String(share.maxOpens)}
+              options={MAX_OPENS_OPTIONS.map((n) => ({
+                value: String(n),
+                label: n === -1 ? 'Unlimited' : String(n),
+              }))}
+              onChange={(value) => setShare({ maxOpens: Number(value) })}
+            />
+          </FormField>
+          <Toggle
+            label="Watermark"
+            checked={share.watermarkEnabled}
+            locked={locked.watermarkEnabled}
+            onChange={(on) => setShare({ watermarkEnabled: on })}
+          />
+          <Toggle
+            label="Downloads"
+            checked={share.downloadsEnabled}
+            locked={locked.downloadsEnabled}
+            onChange={(on) => change((p) => withDownloads(p, on))}
+          />
+          <Text fontWeight="medium">Allowed scopes</Text>
+          {SHARE_SCOPES.map((scope) => (
+            <HStack key={scope}>
+              <Checkbox
+                checked={share.allowedScopes.includes(scope)}
+                disabled={scope === 'downloads' && !share.downloadsEnabled}
+                onCheckedChange={(on) => change((p) => withScope(p, scope, on))}
+              >
+                {SCOPE_LABELS[scope]}
+              </Checkbox>
+              {scope === 'downloads' && !share.downloadsEnabled && <Badge>Requires Downloads</Badge>}
+            </HStack>
+          ))}
+          <Text color="fg.muted" fontSize="sm">
+            Team leads may override share settings only more restrictively than these defaults.
+          </Text>
+        </SettingsTab>
 
-        <Tabs.Content value="compliance">
-          <Card.Root>
-            <Card.Body>
-              <Stack gap="4" maxW="xl">
-                <Heading size="md">HIPAA</Heading>
-                {HIPAA_TOGGLES.map((toggle) => (
-                  <Toggle
-                    key={toggle}
-                    label={HIPAA_LABELS[toggle]}
-                    checked={policy.compliance.hipaaToggles[toggle]}
-                    disabled={system.compliance.hipaaToggles[toggle]}
-                    badge={system.compliance.hipaaToggles[toggle] ? lockedBadge : undefined}
-                    onChange={(on) =>
-                      change((p) => ({
-                        ...p,
-                        compliance: { ...p.compliance, hipaaToggles: { ...p.compliance.hipaaToggles, [toggle]: on } },
-                      }))
-                    }
-                  />
-                ))}
-                <Toggle
-                  label="Block PHI in messages"
-                  checked
-                  disabled
-                  onChange={() => undefined}
-                  badge={<Badge>Required</Badge>}
-                />
-                <Heading size="md">De-identification policy</Heading>
-                {ANONYMIZATION_OPTIONS.map((option) => (
-                  <HStack key={option} justify="space-between" wrap="wrap">
-                    <Toggle
-                      label={DEID_LABELS[option]}
-                      checked={deidentification.defaults[option] ?? false}
-                      onChange={(on) =>
-                        dispatch({
-                          type: 'deidentification',
-                          value: { ...deidentification, defaults: { ...deidentification.defaults, [option]: on } },
-                        })
-                      }
-                    />
-                    <Checkbox
-                      checked={deidentification.uploaderMayChange.includes(option)}
-                      onCheckedChange={(on) =>
-                        dispatch({
-                          type: 'deidentification',
-                          value: {
-                            ...deidentification,
-                            uploaderMayChange: on
-                              ? [...deidentification.uploaderMayChange, option].sort()
-                              : deidentification.uploaderMayChange.filter((o) => o !== option),
-                          },
-                        })
-                      }
-                    >
-                      Uploader may change
-                    </Checkbox>
-                  </HStack>
-                ))}
-              </Stack>
-            </Card.Body>
-          </Card.Root>
-        </Tabs.Content>
+        <SettingsTab value="compliance">
+          <Heading size="md">HIPAA</Heading>
+          {HIPAA_TOGGLES.map((toggle) => (
+            <Toggle
+              key={toggle}
+              label={HIPAA_LABELS[toggle]}
+              checked={policy.compliance.hipaaToggles[toggle]}
+              locked={system.compliance.hipaaToggles[toggle]}
+              onChange={(on) =>
+                change((p) => ({
+                  ...p,
+                  compliance: { ...p.compliance, hipaaToggles: { ...p.compliance.hipaaToggles, [toggle]: on } },
+                }))
+              }
+            />
+          ))}
+          <Toggle
+            label="Block PHI in messages"
+            checked
+            disabled
+            onChange={() => undefined}
+            badge={<Badge>Required</Badge>}
+          />
+          <Heading size="md">De-identification policy</Heading>
+          {ANONYMIZATION_OPTIONS.map((option) => (
+            <HStack key={option} justify="space-between" wrap="wrap">
+              <Toggle
+                label={DEID_LABELS[option]}
+                checked={deidentification.defaults[option] ?? false}
+                onChange={(on) =>
+                  dispatch({
+                    type: 'deidentification',
+                    value: { ...deidentification, defaults: { ...deidentification.defaults, [option]: on } },
+                  })
+                }
+              />
+              <Checkbox
+                checked={deidentification.uploaderMayChange.includes(option)}
+                onCheckedChange={(on) =>
+                  dispatch({
+                    type: 'deidentification',
+                    value: {
+                      ...deidentification,
+                      uploaderMayChange: on
+                        ? [...deidentification.uploaderMayChange, option].sort()
+                        : deidentification.uploaderMayChange.filter((o) => o !== option),
+                    },
+                  })
+                }
+              >
+                Uploader may change
+              </Checkbox>
+            </HStack>
+          ))}
+        </SettingsTab>
 
-        <Tabs.Content value="notifications">
-          <Card.Root>
-            <Card.Body>
-              <Stack gap="4" maxW="xl">
-                <Text color="fg.muted">
-                  Storage notifications are raised at {policy.storageCompute.alertThresholds.warning}% (warning) and{' '}
-                  {policy.storageCompute.alertThresholds.critical}% (critical) of the storage cap.
-                </Text>
-                <NotificationPreferencesFields
-                  value={state.draft.notifications}
-                  onChange={(value) => dispatch({ type: 'notifications', value })}
-                />
-              </Stack>
-            </Card.Body>
-          </Card.Root>
-        </Tabs.Content>
+        <SettingsTab value="notifications">
+          <Text color="fg.muted">
+            Storage notifications are raised at {policy.storageCompute.alertThresholds.warning}% (warning) and{' '}
+            {policy.storageCompute.alertThresholds.critical}% (critical) of the storage cap.
+          </Text>
+          <NotificationPreferencesFields
+            value={state.draft.notifications}
+            onChange={(value) => dispatch({ type: 'notifications', value })}
+          />
+        </SettingsTab>
       </Tabs.Root>
       {!dirty && (
         <HStack justify="flex-end">

@@ -9,6 +9,7 @@ import {
   type Policy,
   type ShareScope,
 } from '#shared/schemas/api/policies.ts';
+import { firstIssueByField } from '#web/lib/form-errors.ts';
 
 /**
  * What the hospital settings page edits: the profile, the hospital's own policy, its de-identification policy and the
@@ -62,12 +63,7 @@ export function hasUnsavedChanges(state: SettingsFormState): boolean {
 export function profileErrors(profile: HospitalProfile): Partial<Record<keyof HospitalProfile, string>> {
   const result = HospitalProfileSchema.safeParse(profile);
   if (result.success) return {};
-  const errors: Partial<Record<keyof HospitalProfile, string>> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof HospitalProfile;
-    errors[field] ??= issue.message;
-  }
-  return errors;
+  return firstIssueByField<keyof HospitalProfile>(result.error);
 }
 
 /** A profile from what the server holds, with empty strings where a field was never set. */
@@ -105,24 +101,6 @@ export function withCritical(policy: Policy, critical: number): Policy {
   };
 }
 
-/** Storage shown in TB: GB divided by 1024, one decimal. */
-export function gbToTb(gb: number): string {
-  return (gb / 1024).toFixed(1);
-}
-
-/** Turning downloads off also drops the downloads scope ("Requires Downloads"). */
-export function withDownloads(policy: Policy, downloadsEnabled: boolean): Policy {
-  const share = policy.patientShare;
-  return {
-    ...policy,
-    patientShare: {
-      ...share,
-      downloadsEnabled,
-      allowedScopes: downloadsEnabled ? share.allowedScopes : share.allowedScopes.filter((s) => s !== 'downloads'),
-    },
-  };
-}
-
 export function withScope(policy: Policy, scope: ShareScope, on: boolean): Policy {
   const share = policy.patientShare;
   if (scope === 'downloads' && on && !share.downloadsEnabled) return policy;
@@ -146,10 +124,4 @@ export function lockedShareItems(system: Policy): {
     watermarkEnabled: system.patientShare.watermarkEnabled,
     downloadsEnabled: !system.patientShare.downloadsEnabled,
   };
-}
-
-/** Percent of the storage cap in use, one decimal. */
-export function storagePercent(usedBytes: number, capGB: number): number {
-  if (capGB <= 0) return 0;
-  return Math.round((usedBytes / (capGB * 1024 ** 3)) * 1000) / 10;
 }

@@ -4,7 +4,7 @@ import { PLAN_LABELS, SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
-import { errorMessage } from '#web/lib/api-error.ts';
+import { useDialogSubmit } from '#web/lib/use-dialog-submit.ts';
 import { HospitalDetailsFields } from '#web/features/hospitals/components/hospital-details-fields.tsx';
 import {
   canAdvance,
@@ -23,8 +23,7 @@ export function AddHospitalWizard({ open, onClose, onCreate }: Props) {
   const [step, setStep] = useState(0);
   const [draft, setDraft] = useState<HospitalDraft>(EMPTY_HOSPITAL_DRAFT);
   const [touched, setTouched] = useState<Set<keyof HospitalDraft>>(new Set());
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy: saving, error, setError, submit: run } = useDialogSubmit();
 
   const errors = stepErrors(step, draft);
   const shown = Object.fromEntries(Object.entries(errors).filter(([k]) => touched.has(k as keyof HospitalDraft)));
@@ -40,18 +39,7 @@ export function AddHospitalWizard({ open, onClose, onCreate }: Props) {
     reset();
     onClose();
   };
-  const submit = async () => {
-    setSaving(true);
-    setError(undefined);
-    try {
-      await onCreate(toCreateRequest(draft));
-      close();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const submit = () => run(() => onCreate(toCreateRequest(draft)), close);
   const last = step === WIZARD_STEPS.length - 1;
 
   return (

@@ -4,7 +4,7 @@ import type { DeleteHospitalRequest, Hospital } from '#shared/schemas/api/organi
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
-import { errorMessage } from '#web/lib/api-error.ts';
+import { useDialogSubmit } from '#web/lib/use-dialog-submit.ts';
 import { afterNameStep, nameMatches } from '#web/features/hospitals/utils/delete-flow.ts';
 
 type Props = {
@@ -20,21 +20,10 @@ type Props = {
 export function DeleteHospitalDialog({ hospital, onClose, onDelete }: Props) {
   const [step, setStep] = useState<'name' | 'impact'>('name');
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, submit } = useDialogSubmit();
 
-  const run = async (acknowledgeImpact: boolean) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onDelete({ confirmName: typed, acknowledgeImpact });
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = (acknowledgeImpact: boolean) =>
+    submit(() => onDelete({ confirmName: typed, acknowledgeImpact }), onClose);
   const confirmName = () => (afterNameStep(hospital) === 'impact' ? setStep('impact') : run(false));
 
   return (

@@ -10,7 +10,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
-import { errorMessage } from '#web/lib/api-error.ts';
+import { useDialogSubmit } from '#web/lib/use-dialog-submit.ts';
 import { HospitalDetailsFields } from '#web/features/hospitals/components/hospital-details-fields.tsx';
 import {
   draftFromHospital,
@@ -24,24 +24,12 @@ type Props = { hospital: Hospital; onClose(): void; onSave(request: UpdateHospit
 /** Edit Hospital: the same six required fields as step 1 of Add Hospital, and the plan. */
 export function EditHospitalDialog({ hospital, onClose, onSave }: Props) {
   const [draft, setDraft] = useState<HospitalDraft>(() => draftFromHospital(hospital));
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy: saving, error, submit } = useDialogSubmit();
   const errors = editErrors(draft);
   const valid = Object.keys(errors).length === 0;
   const change = (key: keyof HospitalDraft, value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
-  const save = async () => {
-    setSaving(true);
-    setError(undefined);
-    try {
-      await onSave(toUpdateRequest(draft));
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = () => submit(() => onSave(toUpdateRequest(draft)), onClose);
 
   return (
     <Modal

@@ -10,6 +10,7 @@ import {
   type UpdateHospitalRequest,
   UpdateHospitalRequestSchema,
 } from '#shared/schemas/api/organisation.ts';
+import { firstIssueByField } from '#web/lib/form-errors.ts';
 
 /** What the Add Hospital wizard and the Edit modal hold while typing: text fields as strings. */
 export type HospitalDraft = {
@@ -96,19 +97,10 @@ function stepInput(step: number, draft: HospitalDraft): unknown {
   };
 }
 
-function firstErrors(error: z.ZodError): DraftErrors {
-  const errors: DraftErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path[0] as keyof HospitalDraft;
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
 /** The messages of one step, from the shared schemas (docs/screens.md#add-new-hospital); empty when the step is valid. */
 export function stepErrors(step: number, draft: HospitalDraft): DraftErrors {
   const parsed = STEP_SCHEMAS[step]!.safeParse(stepInput(step, draft));
-  return parsed.success ? {} : firstErrors(parsed.error);
+  return parsed.success ? {} : firstIssueByField<keyof HospitalDraft>(parsed.error);
 }
 
 /** Next (and Create on the last step) stays disabled until the step's required data is valid. */
@@ -129,7 +121,7 @@ export function editErrors(draft: HospitalDraft): DraftErrors {
     ...detailsInput(draft),
     subscriptionPlan: draft.subscriptionPlan,
   });
-  return parsed.success ? {} : firstErrors(parsed.error);
+  return parsed.success ? {} : firstIssueByField<keyof HospitalDraft>(parsed.error);
 }
 
 export function toUpdateRequest(draft: HospitalDraft): UpdateHospitalRequest {

@@ -5,6 +5,7 @@ import { ROLE_TITLES } from '#shared/auth/roles.ts';
 import { AcceptInvitationSchema, PASSWORD_MIN_LENGTH } from '#shared/schemas/api/invitations.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
+import { firstIssueByField } from '#web/lib/form-errors.ts';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 
 type Props = {
@@ -47,9 +48,7 @@ export function AcceptInvitation({ token, onAccepted }: Props) {
     event.preventDefault();
     const parsed = AcceptInvitationSchema.safeParse({ token, ...values });
     if (!parsed.success) {
-      const next: Partial<Record<Fields, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Fields] ??= issue.message;
-      setErrors(next);
+      setErrors(firstIssueByField<Fields>(parsed.error));
       return;
     }
     setErrors({});

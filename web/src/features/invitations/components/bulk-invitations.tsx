@@ -37,6 +37,13 @@ function resolveNames(row: BulkRowInput, departments: Department[], teams: Team[
   return { ...row, department: department?.id ?? row.department, team: team?.id ?? row.team };
 }
 
+type Option = { value: string; label: string };
+
+/** A CSV row may name a department or team the hospital does not hold: keep it selectable under its own name. */
+function withImportedValue(options: Option[], value: string, known: boolean): Option[] {
+  return value && !known ? [...options, { value, label: value }] : options;
+}
+
 /**
  * Bulk Invitations (docs/screens.md#bulk-invitations): a CSV by drag-and-drop or click replaces the manual rows;
  * Basic and Strict rules; Validate All shows Valid, Errors and Duplicates; Send N Invites.
@@ -134,14 +141,18 @@ export function BulkInvitations({ departments, teams, onSent }: Props) {
     }
   };
 
-  const departmentOptions = (value: string) => [
-    ...departments.map((d) => ({ value: d.id, label: d.name })),
-    ...(value && !departments.some((d) => d.id === value) ? [{ value, label: value }] : []),
-  ];
-  const teamOptions = (row: Row) => [
-    ...teams.filter((t) => t.departmentId === row.department).map((t) => ({ value: t.id, label: t.name })),
-    ...(row.team && !teams.some((t) => t.id === row.team) ? [{ value: row.team, label: row.team }] : []),
-  ];
+  const departmentOptions = (value: string) =>
+    withImportedValue(
+      departments.map((d) => ({ value: d.id, label: d.name })),
+      value,
+      departments.some((d) => d.id === value),
+    );
+  const teamOptions = (row: Row) =>
+    withImportedValue(
+      teams.filter((t) => t.departmentId === row.department).map((t) => ({ value: t.id, label: t.name })),
+      row.team,
+      teams.some((t) => t.id === row.team),
+    );
 
   return (
     <Stack gap="4">

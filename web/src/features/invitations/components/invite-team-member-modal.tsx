@@ -11,6 +11,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
+import { useFormSubmit } from '#web/lib/use-form-submit.ts';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import { INVITATION_TOASTS } from '#web/features/invitations/utils/invitation-format.ts';
 
@@ -51,36 +52,21 @@ type Props = { teamId: string; open: boolean; onOpenChange(open: boolean): void;
  */
 export function InviteTeamMemberModal({ teamId, open, onOpenChange, onSent }: Props) {
   const [values, setValues] = useState<Values>(INITIAL);
-  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
-  const [serverError, setServerError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, serverError, setServerError, busy, submit: run } = useFormSubmit<keyof Values>();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = TeamInvitationSchema.safeParse({ ...values, name: values.name || undefined });
-    if (!parsed.success) {
-      const next: Partial<Record<keyof Values, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    setServerError(undefined);
-    setBusy(true);
-    try {
-      await invitationsApi.sendToTeam(teamId, parsed.data);
-      toaster.create({
-        type: 'success',
-        ...INVITATION_TOASTS.sent(parsed.data.name ?? parsed.data.email, parsed.data.email),
-      });
-      setValues(INITIAL);
-      onSent();
-      onOpenChange(false);
-    } catch (error) {
-      setServerError(error instanceof Error ? error.message : 'Error');
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      TeamInvitationSchema.safeParse({ ...values, name: values.name || undefined }),
+      async (data) => {
+        await invitationsApi.sendToTeam(teamId, data);
+        toaster.create({ type: 'success', ...INVITATION_TOASTS.sent(data.name ?? data.email, data.email) });
+        setValues(INITIAL);
+        onSent();
+        onOpenChange(false);
+      },
+      (error) => setServerError(error instanceof Error ? error.message : 'Error'),
+    );
   };
 
   return (

@@ -1,17 +1,16 @@
 import { Badge, Box, Button, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
 import { ROLE_TITLES } from '#shared/auth/roles.ts';
-import { ADMIN_LIST_STATUSES, type Invitation, type InvitationList } from '#shared/schemas/api/invitations.ts';
+import { ADMIN_LIST_STATUSES, type InvitationList } from '#shared/schemas/api/invitations.ts';
 import { EmptyBlock } from '#web/components/ui/page-states.tsx';
-import { toaster } from '#web/components/ui/toaster.tsx';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import {
   formatExpiry,
   formatSentAt,
-  INVITATION_TOASTS,
   LIST_STATUS_LABELS,
   matchesSearch,
 } from '#web/features/invitations/utils/invitation-format.ts';
+import { InvitationRowActions, useInvitationActions } from './invitation-row-actions.tsx';
 
 type Filter = 'all' | (typeof ADMIN_LIST_STATUSES)[number];
 const FILTERS: { value: Filter; label: string }[] = [
@@ -28,30 +27,15 @@ type Props = { list: InvitationList; onChanged(): void; onRefresh(): void };
 export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
   const [filter, setFilter] = useState<Filter>('all');
   const [search, setSearch] = useState('');
-  const [busy, setBusy] = useState<string>();
+  const { busy, act } = useInvitationActions({
+    resend: (i) => invitationsApi.resend(i.id),
+    cancel: (i) => invitationsApi.cancel(i.id),
+    onChanged,
+  });
   const shown = useMemo(
     () => list.items.filter((i) => (filter === 'all' || i.listStatus === filter) && matchesSearch(i, search)),
     [list.items, filter, search],
   );
-
-  const act = async (invitation: Invitation, action: 'resend' | 'cancel') => {
-    setBusy(invitation.id);
-    try {
-      if (action === 'resend') {
-        await invitationsApi.resend(invitation.id);
-        toaster.create({ type: 'success', ...INVITATION_TOASTS.resent(invitation.fullName ?? invitation.email) });
-      } else {
-        await invitationsApi.cancel(invitation.id);
-        toaster.create({ type: 'success', title: 'Invitation cancelled', duration: 4000 });
-      }
-      onChanged();
-    } catch (error) {
-      if (action === 'resend') toaster.create({ type: 'error', ...INVITATION_TOASTS.resendFailed });
-      else toaster.create({ type: 'error', title: error instanceof Error ? error.message : 'Error' });
-    } finally {
-      setBusy(undefined);
-    }
-  };
 
   return (
     <Stack gap="4">
@@ -119,8 +103,6 @@ export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
             <Table.Body>
               {shown.map((invitation) => {
                 const badge = LIST_STATUS_LABELS[invitation.listStatus];
-                const canResend = invitation.listStatus === 'pending' || invitation.listStatus === 'expired';
-                const canCancel = invitation.status === 'PENDING';
                 return (
                   <Table.Row key={invitation.id}>
                     <Table.Cell>{invitation.fullName ?? '—'}</Table.Cell>
@@ -134,29 +116,13 @@ export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
                     <Table.Cell>{formatSentAt(invitation.sentAt)}</Table.Cell>
                     <Table.Cell>{formatExpiry(invitation.expiresAt)}</Table.Cell>
                     <Table.Cell>
-                      <HStack gap="1">
-                        {canResend && (
-                          <Button
-                            size="xs"
-                            variant="outline"
-                            loading={busy === invitation.id}
-                            onClick={() => act(invitation, 'resend')}
-                          >
-                            Resend
-                          </Button>
-                        )}
-                        {canCancel && (
-                          <Button
-                            size="xs"
-                            variant="ghost"
-                            colorPalette="red"
-                            disabled={busy === invitation.id}
-                            onClick={() => act(invitation, 'cancel')}
-                          >
-                            Cancel
-                          </Button>
-                        )}
-                      </HStack>
+                      <InvitationRowActions
+                        invitation={invitation}
+                        busy={busy}
+                        canResend={invitation.listStatus === 'pending' || invitation.listStatus === 'expired'}
+                        canCancel={invitation.status === 'PENDING'}
+                        onAct={act}
+                      />
                     </Table.Cell>
                   </Table.Row>
                 );

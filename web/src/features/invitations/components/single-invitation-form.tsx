@@ -12,6 +12,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
+import { useFormSubmit } from '#web/lib/use-form-submit.ts';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import { INVITATION_TOASTS } from '#web/features/invitations/utils/invitation-format.ts';
 
@@ -41,36 +42,26 @@ const EMPTY: Values = {
  */
 export function SingleInvitationForm({ departments, teams, onSent }: Props) {
   const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
-  const [serverError, setServerError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, serverError, setServerError, busy, submit: run } = useFormSubmit<keyof Values>();
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((v) => ({ ...v, [key]: value }));
   const departmentTeams = teams.filter((t) => t.departmentId === values.departmentId);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = SingleInvitationSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: Partial<Record<keyof Values, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    setServerError(undefined);
-    setBusy(true);
-    try {
-      const invitation = await invitationsApi.send(parsed.data);
-      if (invitation.listStatus === 'pending') toaster.create({ type: 'error', ...INVITATION_TOASTS.sendFailed });
-      else toaster.create({ type: 'success', ...INVITATION_TOASTS.sent(parsed.data.fullName, parsed.data.email) });
-      setValues(EMPTY);
-      onSent();
-    } catch (error) {
-      setServerError(error instanceof Error ? error.message : undefined);
-      toaster.create({ type: 'error', ...INVITATION_TOASTS.sendFailed });
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      SingleInvitationSchema.safeParse(values),
+      async (data) => {
+        const invitation = await invitationsApi.send(data);
+        if (invitation.listStatus === 'pending') toaster.create({ type: 'error', ...INVITATION_TOASTS.sendFailed });
+        else toaster.create({ type: 'success', ...INVITATION_TOASTS.sent(data.fullName, data.email) });
+        setValues(EMPTY);
+        onSent();
+      },
+      (error) => {
+        setServerError(error instanceof Error ? error.message : undefined);
+        toaster.create({ type: 'error', ...INVITATION_TOASTS.sendFailed });
+      },
+    );
   };
 
   return (

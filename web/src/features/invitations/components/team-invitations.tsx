@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { ROLE_TITLES } from '#shared/auth/roles.ts';
 import type { Invitation } from '#shared/schemas/api/invitations.ts';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
-import { toaster } from '#web/components/ui/toaster.tsx';
 import { invitationsApi, useTeamInvitations } from '#web/features/invitations/api/invitations-api.ts';
-import { formatExpiry, formatSentAt, INVITATION_TOASTS } from '#web/features/invitations/utils/invitation-format.ts';
+import { formatExpiry, formatSentAt } from '#web/features/invitations/utils/invitation-format.ts';
+import { InvitationRowActions, useInvitationActions } from './invitation-row-actions.tsx';
 import { InviteTeamMemberModal } from './invite-team-member-modal.tsx';
 
 const STATUS_COLORS: Record<Invitation['status'], string> = {
@@ -23,7 +23,11 @@ const STATUS_COLORS: Record<Invitation['status'], string> = {
 export function TeamInvitations({ teamId }: { teamId: string }) {
   const invitations = useTeamInvitations(teamId);
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState<string>();
+  const { busy, act } = useInvitationActions({
+    resend: (i) => invitationsApi.resendTeam(teamId, i.id),
+    cancel: (i) => invitationsApi.cancelTeam(teamId, i.id),
+    onChanged: () => invitations.mutate(),
+  });
   if (invitations.error) return <ErrorBox message={invitations.error.message} />;
   if (!invitations.data) return <PageSpinner />;
   const items = invitations.data.items;
@@ -31,25 +35,6 @@ export function TeamInvitations({ teamId }: { teamId: string }) {
     pending: items.filter((i) => i.status === 'PENDING').length,
     sent: items.length,
     accepted: items.filter((i) => i.status === 'ACCEPTED').length,
-  };
-
-  const act = async (invitation: Invitation, action: 'resend' | 'cancel') => {
-    setBusy(invitation.id);
-    try {
-      if (action === 'resend') {
-        await invitationsApi.resendTeam(teamId, invitation.id);
-        toaster.create({ type: 'success', ...INVITATION_TOASTS.resent(invitation.fullName ?? invitation.email) });
-      } else {
-        await invitationsApi.cancelTeam(teamId, invitation.id);
-        toaster.create({ type: 'success', title: 'Invitation cancelled', duration: 4000 });
-      }
-      await invitations.mutate();
-    } catch (error) {
-      if (action === 'resend') toaster.create({ type: 'error', ...INVITATION_TOASTS.resendFailed });
-      else toaster.create({ type: 'error', title: error instanceof Error ? error.message : 'Error' });
-    } finally {
-      setBusy(undefined);
-    }
   };
 
   return (
@@ -102,27 +87,13 @@ export function TeamInvitations({ teamId }: { teamId: string }) {
                   <Table.Cell>{formatSentAt(invitation.sentAt)}</Table.Cell>
                   <Table.Cell>{formatExpiry(invitation.expiresAt)}</Table.Cell>
                   <Table.Cell>
-                    {invitation.status === 'PENDING' && (
-                      <HStack gap="1">
-                        <Button
-                          size="xs"
-                          variant="outline"
-                          loading={busy === invitation.id}
-                          onClick={() => act(invitation, 'resend')}
-                        >
-                          Resend
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="ghost"
-                          colorPalette="red"
-                          disabled={busy === invitation.id}
-                          onClick={() => act(invitation, 'cancel')}
-                        >
-                          Cancel
-                        </Button>
-                      </HStack>
-                    )}
+                    <InvitationRowActions
+                      invitation={invitation}
+                      busy={busy}
+                      canResend={invitation.status === 'PENDING'}
+                      canCancel={invitation.status === 'PENDING'}
+                      onAct={act}
+                    />
                   </Table.Cell>
                 </Table.Row>
               ))}

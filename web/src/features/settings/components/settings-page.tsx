@@ -1,4 +1,4 @@
-import { Avatar, Button, Card, Heading, HStack, Input, Stack, Switch, Tabs, Text } from '@chakra-ui/react';
+import { Avatar, Button, Card, Heading, HStack, Input, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import type { Role } from '#shared/auth/roles.ts';
 import type { NotificationPreferences, Policy, UserProfile } from '#shared/schemas/api/policies.ts';
@@ -7,7 +7,10 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
-import { formatBytes } from '#web/lib/format.ts';
+import { LabelledSwitch } from '#web/components/ui/labelled-switch.tsx';
+import { formatBytes, gbToTb, storagePercent } from '#web/lib/format.ts';
+import { withDownloads } from '#web/lib/policy-edits.ts';
+import { useSaveAction } from '#web/lib/use-save-action.ts';
 import {
   changePassword,
   saveNotificationPreferences,
@@ -28,22 +31,10 @@ import {
   type PasswordForm,
 } from '#web/features/settings/utils/settings-forms.ts';
 
-const tb = (gb: number) => (gb / 1024).toFixed(1);
-
-function Toggle(props: { label: string; checked: boolean; onChange(on: boolean): void; disabled?: boolean }) {
-  return (
-    <Switch.Root checked={props.checked} disabled={props.disabled} onCheckedChange={(e) => props.onChange(e.checked)}>
-      <Switch.HiddenInput aria-label={props.label} />
-      <Switch.Control />
-      <Switch.Label>{props.label}</Switch.Label>
-    </Switch.Root>
-  );
-}
-
 function ProfileTab() {
   const profile = useProfile();
   const [draft, setDraft] = useState<UserProfile | undefined>();
-  const [saving, setSaving] = useState(false);
+  const { saving, run } = useSaveAction();
   const [avatarError, setAvatarError] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -84,15 +75,7 @@ function ProfileTab() {
 
   async function save() {
     if (!draft?.firstName.trim() || !draft.lastName.trim()) return;
-    setSaving(true);
-    try {
-      await profile.mutate(await saveProfile(draft), { revalidate: false });
-      toaster.create({ type: 'success', title: 'Profile saved' });
-    } catch (error) {
-      toaster.create({ type: 'error', title: 'Error', description: errorMessage(error) });
-    } finally {
-      setSaving(false);
-    }
+    await run(async () => profile.mutate(await saveProfile(draft), { revalidate: false }), 'Profile saved');
   }
 
   return (
@@ -206,7 +189,7 @@ function SecurityTab({ onSignedOut }: { onSignedOut(): Promise<void> }) {
 function NotificationsTab() {
   const preferences = useNotificationPreferences();
   const [draft, setDraft] = useState<NotificationPreferences>();
-  const [saving, setSaving] = useState(false);
+  const { saving, run } = useSaveAction();
   useEffect(() => {
     if (preferences.data) setDraft(preferences.data);
   }, [preferences.data]);
@@ -215,15 +198,10 @@ function NotificationsTab() {
 
   async function save() {
     if (!draft) return;
-    setSaving(true);
-    try {
-      await preferences.mutate(await saveNotificationPreferences(draft), { revalidate: false });
-      toaster.create({ type: 'success', title: 'Preferences saved' });
-    } catch (error) {
-      toaster.create({ type: 'error', title: 'Error', description: errorMessage(error) });
-    } finally {
-      setSaving(false);
-    }
+    await run(
+      async () => preferences.mutate(await saveNotificationPreferences(draft), { revalidate: false }),
+      'Preferences saved',
+    );
   }
 
   const dirty = JSON.stringify(draft) !== JSON.stringify(preferences.data);
@@ -243,7 +221,7 @@ function NotificationsTab() {
 function SystemTab({ editable }: { editable: boolean }) {
   const system = useSystemPolicy(true);
   const [draft, setDraft] = useState<Policy>();
-  const [saving, setSaving] = useState(false);
+  const { saving, run } = useSaveAction();
   useEffect(() => {
     if (system.data) setDraft(system.data.policy);
   }, [system.data]);
@@ -267,15 +245,7 @@ function SystemTab({ editable }: { editable: boolean }) {
   );
   async function save() {
     if (!draft) return;
-    setSaving(true);
-    try {
-      await system.mutate(await saveSystemPolicy(draft), { revalidate: false });
-      toaster.create({ type: 'success', title: 'System maximums saved' });
-    } catch (error) {
-      toaster.create({ type: 'error', title: 'Error', description: errorMessage(error) });
-    } finally {
-      setSaving(false);
-    }
+    await run(async () => system.mutate(await saveSystemPolicy(draft), { revalidate: false }), 'System maximums saved');
   }
   return (
     <Stack gap="4" maxW="xl">
@@ -293,28 +263,17 @@ function SystemTab({ editable }: { editable: boolean }) {
         ...draft,
         storageCompute: { ...draft.storageCompute, storageCapGB: n },
       }))}
-      <Toggle
+      <LabelledSwitch
         label="Require OTP for patient shares"
         disabled={!editable}
         checked={draft.patientShare.requireOTP}
         onChange={(on) => setDraft({ ...draft, patientShare: { ...draft.patientShare, requireOTP: on } })}
       />
-      <Toggle
+      <LabelledSwitch
         label="Allow patient share downloads"
         disabled={!editable}
         checked={draft.patientShare.downloadsEnabled}
-        onChange={(on) =>
-          setDraft({
-            ...draft,
-            patientShare: {
-              ...draft.patientShare,
-              downloadsEnabled: on,
-              allowedScopes: on
-                ? draft.patientShare.allowedScopes
-                : draft.patientShare.allowedScopes.filter((s) => s !== 'downloads'),
-            },
-          })
-        }
+        onChange={(on) => setDraft(withDownloads(draft, on))}
       />
       {editable && (
         <HStack>
@@ -337,7 +296,7 @@ function StorageTab({ role }: { role: Role }) {
     const cap = system.data.policy.storageCompute.storageCapGB;
     return (
       <Text>
-        Each hospital may use up to {tb(cap)} TB ({cap} GB), with at most{' '}
+        Each hospital may use up to {gbToTb(cap)} TB ({cap} GB), with at most{' '}
         {system.data.policy.storageCompute.computeThrottles.queueConcurrency} processing runs at once.
       </Text>
     );
@@ -345,12 +304,12 @@ function StorageTab({ role }: { role: Role }) {
   if (!hospital.data) return <PageSpinner />;
   const cap = hospital.data.policy.storageCompute.storageCapGB;
   const used = hospital.data.storageUsedBytes;
-  const percent = cap > 0 ? Math.round((used / (cap * 1024 ** 3)) * 1000) / 10 : 0;
+  const percent = storagePercent(used, cap);
   const { warning, critical } = hospital.data.policy.storageCompute.alertThresholds;
   return (
     <Stack gap="2">
       <Text>
-        {formatBytes(used)} used of {tb(cap)} TB ({percent}%)
+        {formatBytes(used)} used of {gbToTb(cap)} TB ({percent}%)
       </Text>
       <Text color="fg.muted">
         Warning at {warning}%, critical at {critical}%. Data is kept {hospital.data.policy.dataRetentionDays} days.

@@ -1,0 +1,55 @@
+import type { Invitation } from '#shared/schemas/api/invitations.ts';
+
+/** A valid hospital profile (settings) of the Northside test hospital. */
+export const NORTHSIDE_PROFILE = {
+  name: 'Northside General',
+  email: 'contact@northside.test',
+  phone: '+1 312 555 0100',
+  address: '100 North Lake Shore Drive',
+  billingContact: 'billing@northside.test',
+};
+
+/** The body of Add Hospital for a new clinic with its first admin; `fields` change any of it. */
+export function newHospitalBody(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Riverside Clinic',
+    email: 'contact@riverside.test',
+    phone: '3125550100',
+    addressLine1: '1 River Road',
+    city: 'Springfield',
+    state: 'IL',
+    subscriptionPlan: 'BASIC',
+    adminFirstName: 'Robin',
+    adminLastName: 'Hale',
+    adminEmail: 'robin@riverside.test',
+    ...fields,
+  };
+}
+
+/** An invitation as the API lists it: a sent, pending invitation of a team member; `fields` change any of it. */
+export function invitationFixture(fields: Partial<Invitation> = {}): Invitation {
+  return {
+    id: 'i1',
+    hospitalId: 'h1',
+    email: 'ann@x.test',
+    fullName: 'Ann Lee',
+    role: 'TEAM_MEMBER',
+    teamRole: null,
+    permissions: ['VIEW_DATASETS'],
+    departmentId: 'd1',
+    department: 'Radiology',
+    teamId: null,
+    team: null,
+    specialization: null,
+    message: null,
+    status: 'PENDING',
+    listStatus: 'sent',
+    createdAt: '2026-03-01T09:00:00.000Z',
+    sentAt: '2026-03-01T09:00:00.000Z',
+    expiresAt: '2026-03-08T09:00:00.000Z',
+    expiresInDays: 7,
+    invitedByName: 'Alex Morgan',
+    acceptedAt: null,
+    ...fields,
+  };
+}

@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+import { ChakraProvider } from '@chakra-ui/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { InvitationList } from '#shared/schemas/api/invitations.ts';
+import { system } from '#web/components/ui/provider.tsx';
+import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
+import { InviteTeamMemberModal } from '#web/features/invitations/components/invite-team-member-modal.tsx';
+import { PendingInvitations } from '#web/features/invitations/components/pending-invitations.tsx';
+import { invitationFixture } from '#tests/helpers/fixtures.ts';
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const pending = invitationFixture({
+  departmentId: null,
+  department: null,
+  listStatus: 'pending',
+  sentAt: null,
+});
+const list: InvitationList = {
+  items: [pending],
+  counts: { all: 1, pending: 1, sent: 0, accepted: 0, expired: 0 },
+};
+
+const wrap = (ui: React.ReactNode) => render(<ChakraProvider value={system}>{ui}</ChakraProvider>);
+
+describe('invitation row actions', () => {
+  it('resends and cancels a pending invitation through the API, then reloads the list', async () => {
+    const resend = vi.spyOn(invitationsApi, 'resend').mockResolvedValue(pending);
+    const cancel = vi.spyOn(invitationsApi, 'cancel').mockResolvedValue({ ...pending, status: 'CANCELLED' });
+    const onChanged = vi.fn();
+    wrap(<PendingInvitations list={list} onChanged={onChanged} onRefresh={vi.fn()} />);
+    const row = screen.getByText('ann@x.test').closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: 'Resend' }));
+    await waitFor(() => expect(onChanged).toHaveBeenCalledTimes(1));
+    expect(resend).toHaveBeenCalledWith('i1');
+    fireEvent.click(within(row).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(onChanged).toHaveBeenCalledTimes(2));
+    expect(cancel).toHaveBeenCalledWith('i1');
+  });
+});
+
+describe('Invite Team Member', () => {
+  it("shows the schema's message when invalid, and sends, reports and closes when valid", async () => {
+    const send = vi.spyOn(invitationsApi, 'sendToTeam').mockResolvedValue(pending);
+    const onSent = vi.fn();
+    const onOpenChange = vi.fn();
+    wrap(<InviteTeamMemberModal teamId="t1" open onOpenChange={onOpenChange} onSent={onSent} />);
+    const email = document.querySelector<HTMLInputElement>('input[name="email"]')!;
+    fireEvent.change(email, { target: { value: 'nope' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send Invitation' }));
+    expect(await screen.findByText('Please enter a valid email address')).toBeTruthy();
+    expect(send).not.toHaveBeenCalled();
+    fireEvent.change(email, { target: { value: 'ann@x.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send Invitation' }));
+    await waitFor(() => expect(onSent).toHaveBeenCalled());
+    expect(send).toHaveBeenCalledWith('t1', expect.objectContaining({ email: 'ann@x.test', role: 'MEMBER' }));
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+});
