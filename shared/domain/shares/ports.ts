@@ -93,5 +93,5 @@ export const DEFAULT_SHARE_LIMITS: ShareLimits = {
   sessionTtlSeconds: 30 * 60,
   assetUrlTtlSeconds: 60,
   codeRequestsPerShare: 5,
-  callsPerClientPerMinute: 60,
+  callsPerClientPerMinute: 120,
 };

@@ -51,7 +51,7 @@ describe('team shares', () => {
     const w = shareWorld();
     await createTeamShares('ds1', { teamId: 't2', permissions: ['view'] }, w.member, w.deps);
     const reader = caller('TEAM_LEAD', { userId: 'lead-t2', teamId: 't2' });
-    await expect(updateDataset('ds1', { studyDescription: 'x' }, reader, w.deps)).rejects.toMatchObject({
+    await expect(updateDataset('ds1', { studyDescription: 'x' }, reader, w.deps as never)).rejects.toMatchObject({
       code: 'DATASET_NOT_FOUND',
     });
     await expect(
