@@ -6,7 +6,7 @@ import type { TokenMint } from '#shared/domain/invitations/ports.ts';
 import { checkShareAgainstPolicy } from '#shared/domain/policies/enforce.ts';
 import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
 import type { CreatePatientShare, PatientShare, ShareAccessEvent } from '#shared/schemas/api/shares.ts';
-import { UNLIMITED_OPENS } from '#shared/schemas/api/policies.ts';
+import { UNLIMITED_OPENS, type PatientShareDefaults } from '#shared/schemas/api/policies.ts';
 import type { PatientShareRecord, ShareStore } from './ports.ts';
 
 export type PatientShareDeps = PolicyDeps & {
@@ -169,14 +169,16 @@ export async function createPatientShare(
 export async function listPatientShares(
   datasetId: string,
   caller: Caller,
-  deps: Pick<PatientShareDeps, 'datasets' | 'shares' | 'clock'>,
-): Promise<{ items: PatientShare[] }> {
-  await loadManaged(caller, datasetId, deps);
+  deps: Pick<PatientShareDeps, 'datasets' | 'shares' | 'clock' | 'settings'>,
+): Promise<{ items: PatientShare[]; limits: PatientShareDefaults }> {
+  const dataset = await loadManaged(caller, datasetId, deps);
+  const policy = await policyFor(caller.hospitalId, dataset.teamId, deps);
   const items = await deps.shares.listPatientShares(caller.hospitalId, datasetId);
   const settled = await Promise.all(items.map((s) => settleStatus(s, deps)));
   const now = deps.clock.now();
   return {
     items: settled.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((s) => toPatientShare(s, now)),
+    limits: policy.patientShare,
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
-import { SHARE_SCOPES } from './policies.ts';
+import { PatientShareDefaultsSchema, SHARE_SCOPES } from './policies.ts';
 
 /** Team DICOM shares (docs/domain.md#shares): what a colleague may do with a dataset shared with them. */
 export const TEAM_SHARE_PERMISSIONS = ['view', 'download', 'export'] as const;
@@ -39,11 +39,11 @@ export const CreateTeamShareSchema = z
 
 export const TeamShareListSchema = z.object({ items: z.array(TeamShareSchema) });
 
-/** Patient share status (record section 7): the server moves it. */
+/** Patient share status (docs/states.md#patient-share): the server moves it. */
 export const PATIENT_SHARE_STATUSES = ['ACTIVE', 'EXPIRED', 'REVOKED', 'EXHAUSTED'] as const;
 export type PatientShareStatus = (typeof PATIENT_SHARE_STATUSES)[number];
 
-/** Patient share (record section 4); the link's token is never stored, so it is never listed. */
+/** Patient share (docs/domain.md#patient-shares); the link's token is never stored, so it is never listed. */
 export const PatientShareSchema = z.object({
   id: z.string(),
   datasetId: z.string(),
@@ -101,7 +101,11 @@ export type CreatePatientShare = z.infer<typeof CreatePatientShareSchema>;
 
 /** The create answer: the only time the link (with its token) is shown; the QR code is drawn from it. */
 export const CreatedPatientShareSchema = z.object({ share: PatientShareSchema, link: z.string() });
-export const PatientShareListSchema = z.object({ items: z.array(PatientShareSchema) });
+/** The dataset's patient shares, and the policy in force for its team: the share form's defaults and limits. */
+export const PatientShareListSchema = z.object({
+  items: z.array(PatientShareSchema),
+  limits: PatientShareDefaultsSchema,
+});
 
 export const SHARE_ACCESS_EVENTS = ['CODE_SENT', 'WRONG_CODE', 'LOCKED', 'OPENED', 'DOWNLOAD'] as const;
 export type ShareAccessEventType = (typeof SHARE_ACCESS_EVENTS)[number];
