@@ -30,6 +30,7 @@ function tinyNifti(): Uint8Array {
 }
 
 let datasetId = '';
+let strokeDatasetId = '';
 
 /** A complete dataset of the member's team with one volume, planted through the twin's own store. */
 async function plantDataset(stack: TestStack) {
@@ -62,6 +63,16 @@ async function plantDataset(stack: TestStack) {
     updatedAt: now,
   };
   await deps.datasets.create({ ...base, searchText: searchTextOf(base) });
+  // A dataset of another team of the hospital, which the member does not see until it is shared with their team.
+  strokeDatasetId = `${datasetId}-stroke`;
+  const stroke = {
+    ...base,
+    id: strokeDatasetId,
+    teamId: 'team-northside-stroke',
+    ownerUserId: 'someone-of-stroke',
+    studyDescription: 'Stroke team CT',
+  };
+  await deps.datasets.create({ ...stroke, searchText: searchTextOf(stroke) });
   const objectKey = `${datasetPrefix(HOSPITAL, datasetId)}assets/t1w.nii.gz`;
   await deps.objects.put('assets', objectKey, tinyNifti(), 'application/gzip');
   await deps.datasets.putAsset({
@@ -153,4 +164,38 @@ describe('sharing a study with a patient in the browser', () => {
       'This link is invalid or no longer available.',
     );
   }, 240_000);
+
+  it('shows a dataset shared with the team under "Shared with you" and hides it again on revoke', async () => {
+    // Prepare
+    const { page } = site.browser;
+    const url = site.stack.url;
+    await page.goto(`${url}/datasets/${strokeDatasetId}`);
+    await page.getByText('The requested dataset could not be found.').waitFor();
+    const admin = await signIn(url, 'admin@northside.demo.local', TEST_DEMO_PASSWORD);
+
+    // Act: a hospital admin shares it with the member's team.
+    const shared = await apiFetch(url, admin, `/api/datasets/${strokeDatasetId}/team-shares`, {
+      method: 'POST',
+      body: { teamId: 'team-northside-neuroradiology', permissions: ['view'] },
+    });
+    const share = (await shared.json()).items[0];
+    await page.goto(`${url}/datasets`);
+    await page.getByTestId('shared-with-you').getByText('Stroke team CT').waitFor();
+    await page.getByTestId('shared-with-you').getByText('Stroke team CT').click();
+    await page.getByRole('heading', { name: 'Stroke team CT' }).waitFor();
+    const badge = await page.getByText('Shared with you').first().textContent();
+    const sharePanel = await page.getByTestId('share-panel').count();
+    await apiFetch(url, admin, `/api/datasets/${strokeDatasetId}/team-shares/${share.id}`, { method: 'DELETE' });
+    await page.goto(`${url}/datasets/${strokeDatasetId}`);
+    await page.getByText('The requested dataset could not be found.').waitFor();
+    await page.goto(`${url}/datasets`);
+    await page.getByRole('heading', { name: 'Datasets' }).waitFor();
+    await page.waitForTimeout(1_000);
+
+    // Assess
+    expect(shared.status).toBe(201);
+    expect(badge).toBe('Shared with you');
+    expect(sharePanel).toBe(0);
+    expect(await page.getByTestId('shared-with-you').count()).toBe(0);
+  }, 120_000);
 });
