@@ -72,7 +72,9 @@ export function DatasetRoute() {
   const canEdit = hasPermission(user.permissions, 'UPLOAD_DICOM') && SERIES_EDITABLE_STATUSES.includes(dataset.status);
   const canDelete = hasPermission(user.permissions, 'DELETE_DATA');
   const allAssets = assets ?? dataset.processedAssets;
-  const downloadable = allAssets.filter((a) => a.type !== 'THUMBNAIL');
+  // A team share without Download lists no files to download (docs/domain.md#team-shares).
+  const mayDownload = !dataset.sharedWithYou || dataset.sharedWithYou.includes('download');
+  const downloadable = mayDownload ? allAssets.filter((a) => a.type !== 'THUMBNAIL') : [];
   // Its owner, their lead or a hospital admin share it (docs/domain.md#shares); never through a share of it.
   const canShare =
     !dataset.sharedWithYou &&
