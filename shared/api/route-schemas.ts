@@ -313,7 +313,10 @@ export const ROUTE_SCHEMAS = {
   'GET /api/invitations/preview': { query: InvitationPreviewQuerySchema, response: InvitationPreviewSchema },
   'POST /api/invitations/accept': { body: AcceptInvitationSchema, response: AcceptInvitationResultSchema },
   'POST /api/invitations/decline': { body: DeclineInvitationSchema, response: DeclineInvitationResultSchema },
-  'GET /api/datasets/{id}/team-shares': { path: DatasetPath, response: TeamShareListSchema },
+  'GET /api/datasets/{id}/team-shares': {
+    path: DatasetPath,
+    response: TeamShareListSchema.extend({ teams: z.array(z.object({ id: z.string(), name: z.string() })) }),
+  },
   'POST /api/datasets/{id}/team-shares': {
     path: DatasetPath,
     body: CreateTeamShareSchema,

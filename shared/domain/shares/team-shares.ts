@@ -6,6 +6,7 @@ import {
   type Caller,
 } from '#shared/domain/access/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
 import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
 import { toDataset } from '#shared/domain/datasets/view.ts';
@@ -106,14 +107,27 @@ export async function createTeamShares(
   return { items: created.map(toTeamShare) };
 }
 
+/**
+ * The dataset's team shares, and the other active teams of the hospital it may be shared with (names only: a lead or
+ * member does not otherwise list the hospital's teams).
+ */
 export async function listDatasetTeamShares(
   datasetId: string,
   caller: Caller,
-  deps: Pick<TeamShareDeps, 'datasets' | 'shares'>,
-): Promise<{ items: TeamShare[] }> {
-  await loadShareable(caller, datasetId, deps);
+  deps: Pick<TeamShareDeps, 'datasets' | 'shares'> & { organisation?: Pick<OrganisationStore, 'listTeams'> },
+): Promise<{ items: TeamShare[]; teams: { id: string; name: string }[] }> {
+  const dataset = await loadShareable(caller, datasetId, deps);
   const items = await deps.shares.listTeamSharesOfDataset(caller.hospitalId, datasetId);
-  return { items: items.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(toTeamShare) };
+  const teams = deps.organisation
+    ? (await deps.organisation.listTeams({ hospitalId: caller.hospitalId, includeArchived: false, limit: 100 })).items
+    : [];
+  return {
+    items: items.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(toTeamShare),
+    teams: teams
+      .filter((t) => t.id !== dataset.teamId && t.isActive !== false)
+      .map((t) => ({ id: t.id, name: t.name }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+  };
 }
 
 /** Revoking deletes the lookup item with the share: the next read by the recipient answers 404. */

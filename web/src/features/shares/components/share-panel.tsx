@@ -8,7 +8,6 @@ import type { z } from 'zod';
 import { ROUTE_SCHEMAS } from '#shared/api/route-schemas.ts';
 import { SHARE_SCOPES } from '#shared/schemas/api/policies.ts';
 import { TEAM_SHARE_PERMISSIONS, type TeamSharePermission } from '#shared/schemas/api/shares.ts';
-import { TeamPageSchema } from '#shared/schemas/api/organisation.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
@@ -77,16 +76,12 @@ function TeamShares({ datasetId, teamId }: { datasetId: string; teamId: string |
       },
     ),
   );
-  // Hospital admins list the hospital's teams; others get only their own team, so no other team is offered.
-  const teams = useSWR(['/api/teams', 'share'], () =>
-    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100 } }),
-  );
   const [memberIds, setMemberIds] = useState<string[]>([]);
   const [otherTeam, setOtherTeam] = useState('');
   const [permissions, setPermissions] = useState<TeamSharePermission[]>(['view']);
   const [busy, setBusy] = useState(false);
   if (error) return <ErrorBox message={errorMessage(error)} />;
-  const otherTeams = (teams.data?.items ?? []).filter((t) => t.id !== teamId && t.isActive);
+  const otherTeams = data?.teams ?? [];
   const share = async () => {
     setBusy(true);
     try {
