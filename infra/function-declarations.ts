@@ -75,8 +75,10 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   },
   // Presigned multipart uploads of raw files; completing the session starts the pipeline.
   uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
+  // Team and patient shares: the dataset, its grants and the policy in force; nothing leaves the table.
   shares: { table: 'readWrite' },
-  'patient-access': { table: 'readWrite', pseudonymSecret: true },
+  // The patient's public routes: one-time codes by e-mail (and the twin's SMS outbox), short-lived asset URLs.
+  'patient-access': { table: 'readWrite', buckets: { assets: ['read'] }, sendsMail: true },
   dashboards: { table: 'read' },
   usage: { table: 'read' },
   // Search, export and verification read the chain; export and verification are themselves appended to it. Search

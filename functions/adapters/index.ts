@@ -23,6 +23,9 @@ import { createObjectStore, createS3Client } from './s3/object-store.ts';
 import { createSecretSource } from './secrets.ts';
 import { createPipelineStarter } from './sfn/pipeline-starter.ts';
 import type { BucketName } from '#shared/domain/storage.ts';
+import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
+import { createShareStore } from './dynamo/shares-store.ts';
+import { createOutboxSms } from './sms/file-sms.ts';
 
 /** Builds every port from the environment: the same code in Lambda and in the local twin (endpoints differ). */
 export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
@@ -97,6 +100,16 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     },
     invitations: createInvitationRepository(table),
     invitationDirectory: createInvitationDirectory(table),
+    shares: createShareStore(table),
+    // The twin keeps text messages beside its mail; the cloud has no SMS adapter yet (docs/domain.md#shares).
+    ...(env.MAIL_DIR
+      ? {
+          sms: createOutboxSms(
+            createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' }),
+          ),
+        }
+      : {}),
+    shareLimits: { ...DEFAULT_SHARE_LIMITS, ...shareLockOverride() },
     // The local twin keeps mail in files under its data folder; the cloud sends through SESv2.
     mailer: env.MAIL_DIR
       ? createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' })
@@ -110,4 +123,10 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     clock: { now: () => new Date().toISOString() },
     ids: { newId: () => randomUUID() },
   };
+}
+
+/** The twin's browser tests shorten the patient-link lock (IWS_SHARE_LOCK_SECONDS); the cloud never sets it. */
+function shareLockOverride(): { lockSeconds?: number } {
+  const seconds = Number(process.env.IWS_SHARE_LOCK_SECONDS);
+  return Number.isInteger(seconds) && seconds > 0 ? { lockSeconds: seconds } : {};
 }

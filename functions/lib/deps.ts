@@ -22,6 +22,7 @@ import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { AvatarSigner } from '#shared/domain/policies/me-settings.ts';
 import type { SettingsStore } from '#shared/domain/policies/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
+import type { ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 
 export type HealthProbe = {
@@ -57,6 +58,11 @@ export type ServerDeps = {
   invitationDirectory: InvitationDirectory;
   mailer: Mailer;
   tokens: TokenMint;
+  /** Team and patient shares, their sessions, access logs and rate counters (docs/domain.md#shares). */
+  shares: ShareStore;
+  /** Text messages for patient codes: the twin's outbox; absent in the cloud until an SMS adapter exists. */
+  sms?: SmsSender;
+  shareLimits: ShareLimits;
   /** Origin of the site, where links in e-mail open. */
   siteOrigin: string;
   clock: Clock;

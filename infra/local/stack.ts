@@ -232,7 +232,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         cognito: `${url}/_aws/cognito`,
       },
       passThrough: Object.fromEntries(
-        ['IWS_SILENT_LOGS', 'NODE_NO_WARNINGS']
+        ['IWS_SILENT_LOGS', 'NODE_NO_WARNINGS', 'IWS_SHARE_LOCK_SECONDS']
           .filter((name) => process.env[name] !== undefined)
           .map((name) => [name, process.env[name]!]),
       ),

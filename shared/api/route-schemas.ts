@@ -10,6 +10,22 @@ import {
 import { ApiErrorSchema, IdSchema } from '#shared/schemas/api/common.ts';
 import { MarkNotificationsReadSchema, NotificationListSchema } from '#shared/schemas/api/notifications.ts';
 import {
+  CreatedPatientShareSchema,
+  CreatePatientShareSchema,
+  CreateTeamShareSchema,
+  PatientDownloadSchema,
+  PatientSessionSchema,
+  PatientShareListSchema,
+  PatientShareSchema,
+  PatientStudyRequestSchema,
+  PatientStudySchema,
+  RequestShareCodeResultSchema,
+  RequestShareCodeSchema,
+  ShareAccessLogSchema,
+  TeamShareListSchema,
+  VerifyShareCodeSchema,
+} from '#shared/schemas/api/shares.ts';
+import {
   ComplianceQuerySchema,
   ComplianceSchema,
   ReportsQuerySchema,
@@ -126,6 +142,7 @@ const MemberPath = z.object({ teamId: IdSchema, memberId: IdSchema });
 const UserPath = z.object({ userId: IdSchema });
 const InvitationPath = z.object({ invitationId: IdSchema });
 const TeamInvitationPath = z.object({ teamId: IdSchema, invitationId: IdSchema });
+const ShareIdPath = z.object({ id: IdSchema, shareId: IdSchema });
 const FilePath = z.object({ sessionId: IdSchema, fileIndex: z.coerce.number().int().nonnegative() });
 
 export const ROUTE_SCHEMAS = {
@@ -301,6 +318,38 @@ export const ROUTE_SCHEMAS = {
   'GET /api/invitations/preview': { query: InvitationPreviewQuerySchema, response: InvitationPreviewSchema },
   'POST /api/invitations/accept': { body: AcceptInvitationSchema, response: AcceptInvitationResultSchema },
   'POST /api/invitations/decline': { body: DeclineInvitationSchema, response: DeclineInvitationResultSchema },
+  'GET /api/datasets/{id}/team-shares': {
+    path: DatasetPath,
+    response: TeamShareListSchema.extend({ teams: z.array(z.object({ id: z.string(), name: z.string() })) }),
+  },
+  'POST /api/datasets/{id}/team-shares': {
+    path: DatasetPath,
+    body: CreateTeamShareSchema,
+    response: TeamShareListSchema,
+    status: 201,
+  },
+  'DELETE /api/datasets/{id}/team-shares/{shareId}': {
+    path: ShareIdPath,
+    response: z.object({ revoked: z.literal(true) }),
+  },
+  'GET /api/teams/{teamId}/dicom-shares': { path: TeamPath, response: TeamShareListSchema },
+  'GET /api/shares/received': { response: z.object({ items: z.array(DatasetSchema) }) },
+  'GET /api/datasets/{id}/patient-shares': { path: DatasetPath, response: PatientShareListSchema },
+  'POST /api/datasets/{id}/patient-shares': {
+    path: DatasetPath,
+    body: CreatePatientShareSchema,
+    response: CreatedPatientShareSchema,
+    status: 201,
+  },
+  'DELETE /api/datasets/{id}/patient-shares/{shareId}': {
+    path: ShareIdPath,
+    response: z.object({ share: PatientShareSchema }),
+  },
+  'GET /api/datasets/{id}/patient-shares/{shareId}/access-log': { path: ShareIdPath, response: ShareAccessLogSchema },
+  'POST /api/patient-access/code': { body: RequestShareCodeSchema, response: RequestShareCodeResultSchema },
+  'POST /api/patient-access/verify': { body: VerifyShareCodeSchema, response: PatientSessionSchema },
+  'POST /api/patient-access/study': { body: PatientStudyRequestSchema, response: PatientStudySchema },
+  'POST /api/patient-access/download': { body: PatientDownloadSchema, response: z.object({ url: z.string() }) },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 
 export { ApiErrorSchema };

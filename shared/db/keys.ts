@@ -45,6 +45,46 @@ export const SYSTEM_PARTITION_ID = '_system';
 const auditPk = (hospitalId: string) => `H#${hospitalId}#AUDIT`;
 
 export const keys = {
+  /** A team share (docs/domain.md#shares), under its dataset. */
+  teamShare: (hospitalId: string, datasetId: string, shareId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `TSHARE#${datasetId}#${shareId}`,
+  }),
+  teamSharePrefix: (datasetId: string) => `TSHARE#${datasetId}#`,
+  /** The grant a read checks (one GetItem by hospital, recipient and dataset); a recipient's grants share a prefix. */
+  shareGrant: (hospitalId: string, recipient: { type: 'USER' | 'TEAM'; id: string }, datasetId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `SHARETO#${recipient.type === 'USER' ? 'U' : 'T'}#${recipient.id}#DS#${datasetId}`,
+  }),
+  shareGrantPrefix: (recipient: { type: 'USER' | 'TEAM'; id: string }) =>
+    `SHARETO#${recipient.type === 'USER' ? 'U' : 'T'}#${recipient.id}#DS#`,
+  /** The source team's DICOM shares tab, newest last by sort key. */
+  teamShareFrom: (hospitalId: string, teamId: string, createdAt: string, shareId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `TSHAREFROM#${teamId}#${createdAt}#${shareId}`,
+  }),
+  teamShareFromPrefix: (teamId: string) => `TSHAREFROM#${teamId}#`,
+  /** A patient share under its dataset; gsi3 finds it by its link's token hash, across hospitals. */
+  patientShare: (hospitalId: string, datasetId: string, shareId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `PSHARE#${datasetId}#${shareId}`,
+  }),
+  patientSharePrefix: (datasetId: string) => `PSHARE#${datasetId}#`,
+  patientShareByTokenHash: (tokenHash: string): ItemKey => ({
+    [G3.pk]: `PSHARETOKEN#${tokenHash}`,
+    [G3.sk]: 'PSHARE',
+  }),
+  /** A patient's viewing session: its own partition by the session's hash, read consistently. */
+  patientSession: (sessionHash: string): ItemKey => ({ [P.pk]: `H#_session#${sessionHash}`, [P.sk]: 'SESSION' }),
+  /** The access log of a patient share, oldest first. */
+  shareAccessEvent: (hospitalId: string, shareId: string, at: string, id: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `PSHAREEVT#${shareId}#${at}#${id}`,
+  }),
+  shareAccessEventPrefix: (shareId: string) => `PSHAREEVT#${shareId}#`,
+  /** A fixed-window counter of the public routes' rate limits (expires with its window). */
+  rateCounter: (key: string, window: number): ItemKey => ({ [P.pk]: `H#_rate#${key}#${window}`, [P.sk]: 'RATE' }),
+
   hospital: (hospitalId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: 'HOSPITAL' }),
   department: (hospitalId: string, departmentId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),

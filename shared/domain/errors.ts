@@ -29,6 +29,8 @@ export class NotFoundError extends DomainError {
       | 'TEAM_NOT_FOUND'
       | 'INVITATION_NOT_FOUND'
       | 'INVITATION_LINK_INVALID'
+      | 'SHARE_NOT_FOUND'
+      | 'SHARE_LINK_INVALID'
       | 'NOT_FOUND' = 'NOT_FOUND',
   ) {
     super(code);
@@ -137,5 +139,16 @@ export class NoValidDicomError extends DomainError {
   override name = 'NoValidDicomError';
   constructor() {
     super('NO_VALID_DICOM');
+  }
+}
+
+/** A patient link refused for a reason its holder may know: a wrong code, a lock, too many attempts (docs/domain.md#shares). */
+export class ShareAccessError extends DomainError {
+  override name = 'ShareAccessError';
+  constructor(
+    code: 'SHARE_CODE_INVALID' | 'SHARE_LOCKED' | 'SHARE_RATE_LIMITED' | 'SHARE_EXISTS' | 'SMS_UNAVAILABLE',
+    values: Record<string, string | number> = {},
+  ) {
+    super(code, values);
   }
 }

@@ -12,7 +12,7 @@ import {
   DEFAULT_NOTIFICATION_PREFERENCES,
   DEFAULT_SYSTEM_POLICY,
 } from '#shared/schemas/api/policies.ts';
-import { uploadKeys } from '#shared/domain/object-keys.ts';
+import { datasetPrefix, uploadKeys } from '#shared/domain/object-keys.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
@@ -39,7 +39,7 @@ const TEAM = 'team-northside-neuroradiology';
 
 /** What the table needs from a server: call a route as someone, reach its data to plant fixtures. */
 type Backend = {
-  deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory' | 'organisation' | 'invitations'>;
+  deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory' | 'organisation' | 'invitations' | 'shares'>;
   sub(email: string): string;
   uploadPart(objectKey: string, uploadId: string, bytes: Uint8Array): Promise<string>;
   call(
@@ -260,6 +260,88 @@ async function invitation(): Promise<{ id: string; token: string }> {
     acceptedUserId: null,
   });
   return { id, token };
+}
+
+/** A team share of a fresh dataset of our team (owned by the member) with the stroke team. */
+async function teamShare(): Promise<{ datasetId: string; shareId: string }> {
+  const ds = await dataset('COMPLETE');
+  const shareId = fresh('tshare');
+  await h.deps.shares.putTeamShare({
+    id: shareId,
+    hospitalId: HOSPITAL,
+    datasetId: ds.id,
+    sourceTeamId: TEAM,
+    recipientType: 'TEAM',
+    recipientId: 'team-northside-stroke',
+    recipientName: 'Stroke',
+    permissions: ['view'],
+    createdByUserId: h.sub('member@northside.demo.local'),
+    createdByName: 'Taylor Brooks',
+    createdAt: at(),
+  });
+  return { datasetId: ds.id, shareId };
+}
+
+const PATIENT_CODE = '123456';
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * A patient share of a fresh dataset with a known link token and a code already sent; `session` also opens it and
+ * gives the session of the page, with one downloadable asset.
+ */
+async function patientShare(): Promise<{ datasetId: string; shareId: string; token: string; session: string }> {
+  const ds = await dataset('COMPLETE');
+  const shareId = fresh('pshare');
+  const token = randomBytes(32).toString('base64url');
+  const session = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await h.deps.datasets.putAsset({
+    id: 'asset-1',
+    datasetId: ds.id,
+    hospitalId: HOSPITAL,
+    type: 'VOLUME',
+    label: 'T1w',
+    byteSize: 10,
+    mimeType: 'application/gzip',
+    metadata: {},
+    createdAt: at(),
+    bucket: 'assets',
+    objectKey: `${datasetPrefix(HOSPITAL, ds.id)}assets/t1w.nii.gz`,
+  });
+  await h.deps.shares.putPatientShare({
+    id: shareId,
+    hospitalId: HOSPITAL,
+    datasetId: ds.id,
+    createdByUserId: h.sub('member@northside.demo.local'),
+    createdByName: 'Taylor Brooks',
+    patientAlias: 'PT-000000000000',
+    recipientEmail: 'patient@example.org',
+    recipientPhone: null,
+    otpRequired: true,
+    expiresAt: new Date(now + 3600_000).toISOString(),
+    maxOpens: 10,
+    opens: 0,
+    allowExport: true,
+    watermark: true,
+    scopes: ['viewer_only', 'downloads'],
+    status: 'ACTIVE',
+    createdAt: new Date(now).toISOString(),
+    tokenHash: sha256(token),
+    failedAttempts: 0,
+    codeHash: sha256(`${shareId}:${PATIENT_CODE}`),
+    codeExpiresAt: new Date(now + 600_000).toISOString(),
+    studyType: 'Diagnostic',
+    studyDate: '2026-01-01',
+    version: 1,
+  });
+  await h.deps.shares.putSession({
+    sessionHash: sha256(session),
+    hospitalId: HOSPITAL,
+    datasetId: ds.id,
+    shareId,
+    expiresAt: new Date(now + 600_000).toISOString(),
+  });
+  return { datasetId: ds.id, shareId, token, session };
 }
 const freshEmail = () => `new-${Date.now().toString(36)}-${++counter}@invitee.test`;
 
@@ -810,6 +892,101 @@ const EXPECTATIONS: Record<string, Case> = {
     }),
     expect: teamLeads(200),
   },
+  // Shares: the dataset's owner (the member), our lead or a hospital admin; the core answers others 404 or 403.
+  'GET /api/datasets/{id}/team-shares': {
+    prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/team-shares` }),
+    expect: staff(200, 200, 200),
+  },
+  'POST /api/datasets/{id}/team-shares': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${(await dataset('COMPLETE')).id}/team-shares`,
+      body: { teamId: 'team-northside-stroke', permissions: ['view'] },
+    }),
+    expect: staff(201, 201, 201),
+  },
+  'DELETE /api/datasets/{id}/team-shares/{shareId}': {
+    prepare: async () => {
+      const share = await teamShare();
+      return { method: 'DELETE', path: `/api/datasets/${share.datasetId}/team-shares/${share.shareId}` };
+    },
+    expect: staff(200, 200, 200),
+  },
+  'GET /api/teams/{teamId}/dicom-shares': {
+    prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}/dicom-shares` }),
+    expect: staff(200, 200, 200),
+  },
+  // Each caller's own list: the other hospital's lead gets theirs (empty of ours).
+  'GET /api/shares/received': {
+    prepare: async () => ({ method: 'GET', path: '/api/shares/received' }),
+    expect: { ...viewers(200), OTHER_HOSPITAL: 200 },
+  },
+  'GET /api/datasets/{id}/patient-shares': {
+    prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/patient-shares` }),
+    expect: staff(200, 200, 200),
+  },
+  'POST /api/datasets/{id}/patient-shares': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${(await dataset('COMPLETE')).id}/patient-shares`,
+      body: {
+        recipientEmail: 'patient@example.org',
+        expiresInHours: 24,
+        maxOpens: 1,
+        watermark: true,
+        allowDownloads: false,
+        scopes: ['viewer_only'],
+      },
+    }),
+    expect: staff(201, 201, 201),
+  },
+  'DELETE /api/datasets/{id}/patient-shares/{shareId}': {
+    prepare: async () => {
+      const share = await patientShare();
+      return { method: 'DELETE', path: `/api/datasets/${share.datasetId}/patient-shares/${share.shareId}` };
+    },
+    expect: staff(200, 200, 200),
+  },
+  'GET /api/datasets/{id}/patient-shares/{shareId}/access-log': {
+    prepare: async () => {
+      const share = await patientShare();
+      return { method: 'GET', path: `/api/datasets/${share.datasetId}/patient-shares/${share.shareId}/access-log` };
+    },
+    expect: staff(200, 200, 200),
+  },
+  // The patient's routes are public: the link's token (then the session) is the key, whoever is signed in.
+  'POST /api/patient-access/code': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/patient-access/code',
+      body: { token: (await patientShare()).token },
+    }),
+    expect: everyone(200, 200),
+  },
+  'POST /api/patient-access/verify': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/patient-access/verify',
+      body: { token: (await patientShare()).token, code: PATIENT_CODE },
+    }),
+    expect: everyone(200, 200),
+  },
+  'POST /api/patient-access/study': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/patient-access/study',
+      body: { session: (await patientShare()).session },
+    }),
+    expect: everyone(200, 200),
+  },
+  'POST /api/patient-access/download': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/patient-access/download',
+      body: { session: (await patientShare()).session, assetId: 'asset-1' },
+    }),
+    expect: everyone(200, 200),
+  },
   // The invitee's routes are public: the link's token is the key, whoever (if anyone) is signed in.
   'GET /api/invitations/preview': {
     prepare: async () => ({
@@ -950,6 +1127,56 @@ describe.each([
       expect((await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.HOSPITAL_ADMIN })).status).toBe(200);
       const list = await h.call('GET', '/api/datasets', { as: ACTORS.TEAM_LEAD, query: { limit: '48' } });
       expect(list.body.items.map((d: { id: string }) => d.id)).not.toContain(other.id);
+    });
+
+    it('shows a dataset shared with the team to its members, marked, read-only, and hides it again on revoke', async () => {
+      // Prepare: a dataset of the stroke team, which our lead cannot see.
+      const other = await dataset('COMPLETE', { teamId: 'team-northside-stroke', withSeries: true });
+      const read = () => h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.TEAM_LEAD });
+      expect((await read()).status).toBe(404);
+      // Act: the hospital admin shares it with our team.
+      const created = await h.call('POST', `/api/datasets/${other.id}/team-shares`, {
+        as: ACTORS.HOSPITAL_ADMIN,
+        body: { teamId: TEAM, permissions: ['view'] },
+      });
+      expect(created.status).toBe(201);
+      // Assess
+      const seen = await read();
+      expect(seen.status).toBe(200);
+      expect(seen.body.sharedWithYou).toEqual(['view']);
+      const received = await h.call('GET', '/api/shares/received', { as: ACTORS.TEAM_MEMBER });
+      expect(received.body.items.map((d: { id: string }) => d.id)).toContain(other.id);
+      const edit = await h.call('PATCH', `/api/datasets/${other.id}`, {
+        as: ACTORS.TEAM_LEAD,
+        body: { studyDescription: 'Changed' },
+      });
+      expect(edit.status).toBe(404);
+      const theirs = await h.call('GET', `/api/datasets/${other.id}`, { as: ACTORS.OTHER_HOSPITAL });
+      expect(theirs.status).toBe(404);
+      const revoked = await h.call('DELETE', `/api/datasets/${other.id}/team-shares/${created.body.items[0].id}`, {
+        as: ACTORS.HOSPITAL_ADMIN,
+      });
+      expect(revoked.status).toBe(200);
+      expect((await read()).status).toBe(404);
+      const after = await h.call('GET', '/api/shares/received', { as: ACTORS.TEAM_MEMBER });
+      expect(after.body.items.map((d: { id: string }) => d.id)).not.toContain(other.id);
+    });
+
+    it('answers an unknown patient link and a revoked one alike, and ends an open page on revoke', async () => {
+      const share = await patientShare();
+      const unknown = await h.call('POST', '/api/patient-access/code', {
+        body: { token: randomBytes(32).toString('base64url') },
+      });
+      const study = () => h.call('POST', '/api/patient-access/study', { body: { session: share.session } });
+      expect((await study()).status).toBe(200);
+      const revoke = await h.call('DELETE', `/api/datasets/${share.datasetId}/patient-shares/${share.shareId}`, {
+        as: ACTORS.TEAM_MEMBER,
+      });
+      expect(revoke.body.share.status).toBe('REVOKED');
+      const revoked = await h.call('POST', '/api/patient-access/code', { body: { token: share.token } });
+      expect([revoked.status, revoked.body]).toEqual([unknown.status, unknown.body]);
+      expect(unknown.body.error.code).toBe('SHARE_LINK_INVALID');
+      expect((await study()).status).toBe(404);
     });
 
     it("lets no member change a teammate's series, and no one change them once processing has started", async () => {

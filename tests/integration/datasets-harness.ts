@@ -205,6 +205,8 @@ const HANDLERS: Record<
   reports: () => import('#functions/reports/handler.ts'),
   notifications: () => import('#functions/notifications/handler.ts'),
   invitations: () => import('#functions/invitations/handler.ts'),
+  shares: () => import('#functions/shares/handler.ts'),
+  'patient-access': () => import('#functions/patient-access/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */

@@ -47,9 +47,14 @@ export const isLeadOrAdmin = (caller: Caller) => isHospitalWide(caller) || calle
  * Team scoping: hospital admins see the hospital's datasets; leads and members their team's. A dataset the
  * caller may not see answers as if it did not exist (404, never 403), like another hospital's.
  */
-export function canSeeDataset(caller: Caller, dataset: { hospitalId: string; teamId: string | null }): boolean {
+export function canSeeDataset(
+  caller: Caller,
+  dataset: { hospitalId: string; teamId: string | null; sharedWithYou?: readonly string[] },
+): boolean {
   if (dataset.hospitalId !== caller.hospitalId) return false;
   if (isHospitalWide(caller)) return true;
+  // Loaded through a team share granted to the caller or their team (docs/domain.md#shares).
+  if (dataset.sharedWithYou && dataset.sharedWithYou.length > 0) return true;
   return caller.teamId !== null && dataset.teamId === caller.teamId;
 }
 
@@ -62,6 +67,11 @@ export function assertVisible<T extends { hospitalId: string; teamId: string | n
 }
 
 /** The owner, their team lead or a hospital admin may act on a dataset beyond viewing it (edit, retry). */
-export function canManageDataset(caller: Caller, dataset: { ownerUserId: string }): boolean {
+export function canManageDataset(
+  caller: Caller,
+  dataset: { ownerUserId: string; sharedWithYou?: readonly string[] },
+): boolean {
+  // A share lets its recipient read, never change (docs/domain.md#shares).
+  if (dataset.sharedWithYou && !isHospitalWide(caller)) return false;
   return dataset.ownerUserId === caller.userId || isLeadOrAdmin(caller);
 }

@@ -5,7 +5,7 @@ import type { ObjectStore } from '#shared/domain/storage.ts';
 import { auditedRead } from '#shared/domain/audit/record-read.ts';
 import type { AuditLog, Clock, DatasetRepository } from './ports.ts';
 import { presignedAssets } from './list-assets.ts';
-import { loadVisibleDataset } from './load-dataset.ts';
+import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
 import { toDataset, toSeries } from './view.ts';
 
 /**
@@ -15,7 +15,14 @@ import { toDataset, toSeries } from './view.ts';
 export async function getDataset(
   datasetId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; objects: ObjectStore; directory: Directory; audit: AuditLog; clock: Clock },
+  deps: {
+    datasets: DatasetRepository;
+    objects: ObjectStore;
+    directory: Directory;
+    audit: AuditLog;
+    clock: Clock;
+    shares?: ShareGrants;
+  },
 ): Promise<DatasetDetail> {
   return auditedRead(
     caller,
@@ -32,9 +39,9 @@ export async function getDataset(
 async function readDataset(
   datasetId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; objects: ObjectStore; directory: Directory },
+  deps: { datasets: DatasetRepository; objects: ObjectStore; directory: Directory; shares?: ShareGrants },
 ): Promise<DatasetDetail> {
-  const record = await loadVisibleDataset(caller, datasetId, deps);
+  const record = await loadReadableDataset(caller, datasetId, deps);
   const [series, assets, hospital] = await Promise.all([
     deps.datasets.listSeries(caller.hospitalId, datasetId),
     presignedAssets(caller, record, deps),

@@ -1,14 +1,14 @@
 import type { Caller } from '#shared/domain/access/caller.ts';
-import { loadVisibleDataset } from './load-dataset.ts';
+import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
 import type { AuditEvent, AuditLog, DatasetRepository } from './ports.ts';
 
 /** The dataset's audit trail, oldest first. */
 export async function getHistory(
   datasetId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; audit: AuditLog },
+  deps: { datasets: DatasetRepository; audit: AuditLog; shares?: ShareGrants },
 ): Promise<{ items: Omit<AuditEvent, 'hospitalId'>[] }> {
-  await loadVisibleDataset(caller, datasetId, deps);
+  await loadReadableDataset(caller, datasetId, deps);
   const events = await deps.audit.listForDataset(caller.hospitalId, datasetId);
   return { items: events.map(({ hospitalId: _h, ...event }) => event) };
 }

@@ -4,7 +4,7 @@ import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import { auditedRead } from '#shared/domain/audit/record-read.ts';
 import type { AssetRecord, AuditLog, Clock, DatasetRecord, DatasetRepository } from './ports.ts';
-import { loadVisibleDataset } from './load-dataset.ts';
+import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
 import { toAsset } from './view.ts';
 
 /** Presigned asset URLs live 15 minutes: long enough to load a viewer, short enough not to be a share link. */
@@ -50,7 +50,7 @@ export async function presignedAssets(
 export async function listAssets(
   datasetId: string,
   caller: Caller,
-  deps: { datasets: DatasetRepository; objects: ObjectStore; audit: AuditLog; clock: Clock },
+  deps: { datasets: DatasetRepository; objects: ObjectStore; audit: AuditLog; clock: Clock; shares?: ShareGrants },
 ): Promise<{ items: ProcessedAsset[] }> {
   return auditedRead(
     caller,
@@ -61,7 +61,7 @@ export async function listAssets(
       details: (r) => ({ assetUrlsIssued: r.items.filter((a) => a.url).length }),
     },
     async () => {
-      const dataset = await loadVisibleDataset(caller, datasetId, deps);
+      const dataset = await loadReadableDataset(caller, datasetId, deps);
       return { items: await presignedAssets(caller, dataset, deps) };
     },
   );

@@ -1,4 +1,6 @@
-import { assertVisible, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { assertVisible, canSeeDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { NotFoundError } from '#shared/domain/errors.ts';
+import type { ShareStore } from '#shared/domain/shares/ports.ts';
 import type { DatasetRecord, DatasetRepository } from './ports.ts';
 
 /** Loads a dataset the caller may see, or throws DATASET_NOT_FOUND (also for other tenants and other teams). */
@@ -9,4 +11,31 @@ export async function loadVisibleDataset(
 ): Promise<DatasetRecord> {
   requirePermission(caller, 'VIEW_DATASETS');
   return assertVisible(caller, await deps.datasets.get(caller.hospitalId, datasetId));
+}
+
+/** The lookup of team shares a read may go through (docs/domain.md#shares). */
+export type ShareGrants = Pick<ShareStore, 'findGrant'>;
+
+/**
+ * For reads only (view, series, assets, history): a dataset the caller sees by hospital or team, or through a team
+ * share to them or to their team (one GetItem each, keyed by hospital, recipient and dataset). A dataset read through a
+ * share carries `sharedWithYou`, so canManageDataset refuses changes to it.
+ */
+export async function loadReadableDataset(
+  caller: Caller,
+  datasetId: string,
+  deps: { datasets: DatasetRepository; shares?: ShareGrants },
+): Promise<DatasetRecord> {
+  requirePermission(caller, 'VIEW_DATASETS');
+  const dataset = await deps.datasets.get(caller.hospitalId, datasetId);
+  if (dataset && canSeeDataset(caller, dataset)) return dataset;
+  if (dataset && deps.shares && dataset.hospitalId === caller.hospitalId) {
+    const grant =
+      (await deps.shares.findGrant(caller.hospitalId, { type: 'USER', id: caller.userId }, datasetId)) ??
+      (caller.teamId
+        ? await deps.shares.findGrant(caller.hospitalId, { type: 'TEAM', id: caller.teamId }, datasetId)
+        : undefined);
+    if (grant) return { ...dataset, sharedWithYou: grant.permissions };
+  }
+  throw new NotFoundError('DATASET_NOT_FOUND');
 }

@@ -213,6 +213,8 @@ export const DatasetSchema = z.object({
   seriesCount: z.number().int().nonnegative(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Present when the caller sees the dataset through a team share: what the share lets them do (docs/domain.md#shares). */
+  sharedWithYou: z.array(z.enum(['view', 'download', 'export'])).optional(),
 });
 export type Dataset = z.infer<typeof DatasetSchema>;
 

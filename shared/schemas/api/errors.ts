@@ -89,6 +89,17 @@ export const ERROR_CATALOGUE = {
   EMAIL_ALREADY_REGISTERED: { status: 409, message: 'A user with this email address already exists.' },
   EMAIL_ALREADY_INVITED: { status: 409, message: 'This email address already has a pending invitation.' },
   EMAIL_NOT_SENT: { status: 502, message: 'The invitation e-mail could not be sent. Please try again later.' },
+  /** Shares (docs/domain.md#shares). An unknown, revoked, expired or used-up link all answer alike. */
+  SHARE_NOT_FOUND: { status: 404, message: 'Share not found' },
+  SHARE_EXISTS: { status: 409, message: 'This dataset is already shared with {name}.' },
+  SHARE_LINK_INVALID: { status: 404, message: 'This link is invalid or no longer available.' },
+  SHARE_CODE_INVALID: { status: 400, message: 'The code is incorrect or has expired.' },
+  SHARE_LOCKED: {
+    status: 429,
+    message: 'Too many incorrect codes. This link is locked for {minutes} minutes.',
+  },
+  SHARE_RATE_LIMITED: { status: 429, message: 'Too many attempts. Please wait a moment and try again.' },
+  SMS_UNAVAILABLE: { status: 502, message: 'Text messages cannot be sent at the moment. Use an e-mail address.' },
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },

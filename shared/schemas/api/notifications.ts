@@ -4,7 +4,7 @@ import { IdSchema } from './common.ts';
 /** docs/domain.md#notifications-and-toasts: the list keeps the 50 newest. */
 export const MAX_NOTIFICATIONS = 50;
 
-export const NOTIFICATION_TYPES = ['DATASET_COMPLETE', 'DATASET_FAILED'] as const;
+export const NOTIFICATION_TYPES = ['DATASET_COMPLETE', 'DATASET_FAILED', 'SHARE_OPENED', 'SHARE_LOCKED'] as const;
 export const NotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 
 export const NotificationSchema = z.object({

@@ -82,7 +82,7 @@ beforeAll(() => {
   // The routes under test never reach the invitation ports.
   const unusedInvitationPorts = {} as Pick<
     ServerDeps,
-    'invitations' | 'invitationDirectory' | 'mailer' | 'identity' | 'tokens' | 'siteOrigin'
+    'invitations' | 'invitationDirectory' | 'mailer' | 'identity' | 'tokens' | 'siteOrigin' | 'shares' | 'shareLimits'
   >;
   deps = {
     ...p,

@@ -103,6 +103,13 @@ function createAppRouter() {
           ),
         },
         {
+          path: paths.patientShare.path,
+          lazy: lazyPage(
+            () => import('./routes/patient/patient.tsx'),
+            (m) => m.PatientShareRoute,
+          ),
+        },
+        {
           path: paths.acceptInvitation.path,
           lazy: lazyPage(
             () => import('./routes/invitations/accept.tsx'),

@@ -30,5 +30,7 @@ export const paths = {
     path: '/invitations/accept',
     getHref: (token: string) => `/invitations/accept?token=${encodeURIComponent(token)}`,
   },
+  /** Public: a patient share's link (docs/screens.md#patient-page). */
+  patientShare: { path: '/p/:token', getHref: (token: string) => `/p/${encodeURIComponent(token)}` },
   visualizer: { path: '/visualizer/:datasetId', getHref: (id: string) => `/visualizer/${encodeURIComponent(id)}` },
 } as const;

@@ -31,6 +31,7 @@ import { useAssets } from '#web/features/datasets/api/get-assets.ts';
 import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
 import { useHistory } from '#web/features/datasets/api/get-history.ts';
 import { AssetsList } from '#web/features/datasets/components/assets-list.tsx';
+import { SharePanel } from '#web/features/shares/components/share-panel.tsx';
 import { HistoryList } from '#web/features/datasets/components/history-list.tsx';
 import { SERIES_EDITABLE_STATUSES } from '#shared/domain/datasets/series-changes.ts';
 import { SeriesTable } from '#web/features/datasets/components/series-table.tsx';
@@ -71,7 +72,14 @@ export function DatasetRoute() {
   const canEdit = hasPermission(user.permissions, 'UPLOAD_DICOM') && SERIES_EDITABLE_STATUSES.includes(dataset.status);
   const canDelete = hasPermission(user.permissions, 'DELETE_DATA');
   const allAssets = assets ?? dataset.processedAssets;
-  const downloadable = allAssets.filter((a) => a.type !== 'THUMBNAIL');
+  // A team share without Download lists no files to download (docs/domain.md#team-shares).
+  const mayDownload = !dataset.sharedWithYou || dataset.sharedWithYou.includes('download');
+  const downloadable = mayDownload ? allAssets.filter((a) => a.type !== 'THUMBNAIL') : [];
+  // Its owner, their lead or a hospital admin share it (docs/domain.md#shares); never through a share of it.
+  const canShare =
+    !dataset.sharedWithYou &&
+    (dataset.ownerUserId === user.id || user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN') &&
+    (user.role === 'HOSPITAL_ADMIN' || hasPermission(user.permissions, 'SHARE_DATA'));
 
   const retry = async () => {
     setBusy('retry');
@@ -112,6 +120,7 @@ export function DatasetRoute() {
               {dataset.status}
             </Badge>
             <Text>{DATASET_STATUS_LABELS[dataset.status]}</Text>
+            {dataset.sharedWithYou && <Badge colorPalette="purple">Shared with you</Badge>}
             <Badge colorPalette={studyTypePalette(dataset.studyType)}>{STUDY_TYPE_LABELS[dataset.studyType]}</Badge>
             <Badge variant="outline">{dataset.urgency}</Badge>
           </HStack>
@@ -192,6 +201,7 @@ export function DatasetRoute() {
           <AssetsList assets={downloadable} series={dataset.series} />
         </Card.Body>
       </Card.Root>
+      {canShare && <SharePanel datasetId={dataset.id} teamId={dataset.teamId} />}
       <Card.Root>
         <Card.Header>
           <Heading size="md">History</Heading>

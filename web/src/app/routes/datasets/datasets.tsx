@@ -22,6 +22,7 @@ import { Select } from '#web/components/ui/select.tsx';
 import { paths } from '#web/config/paths.ts';
 import { useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';
 import { DatasetCard } from '#web/features/datasets/components/dataset-card.tsx';
+import { SharedWithYou } from '#web/features/shares/components/shared-with-you.tsx';
 import { useCursorPages } from '#web/features/datasets/hooks/use-cursor-pages.ts';
 import { useStatusTransitions, type StatusTransition } from '#web/features/datasets/hooks/use-status-transitions.ts';
 import { useNotifications } from '#web/features/notifications/hooks/use-notifications.tsx';
@@ -207,6 +208,7 @@ export function DatasetsRoute() {
           </ButtonGroup>
         </Flex>
       )}
+      <SharedWithYou />
     </Stack>
   );
 }

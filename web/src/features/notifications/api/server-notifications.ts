@@ -29,7 +29,7 @@ export function useServerNotifications() {
     if (seen.current) {
       for (const n of items.filter((i: Notification) => !i.read && !seen.current!.has(i.id)))
         toaster.create({
-          type: n.type === 'DATASET_FAILED' ? 'error' : 'success',
+          type: n.type === 'DATASET_FAILED' || n.type === 'SHARE_LOCKED' ? 'error' : 'success',
           title: n.title,
           description: n.description,
         });

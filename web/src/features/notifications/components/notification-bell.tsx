@@ -24,7 +24,7 @@ export function NotificationBell() {
     title: n.title,
     description: n.description,
     href: n.href,
-    type: n.type === 'DATASET_FAILED' ? 'error' : 'success',
+    type: n.type === 'DATASET_FAILED' || n.type === 'SHARE_LOCKED' ? 'error' : 'success',
     timestamp: n.createdAt,
     read: n.read,
   }));

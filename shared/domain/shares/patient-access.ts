@@ -1,0 +1,324 @@
+import { randomInt } from 'node:crypto';
+import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import { datasetPrefix } from '#shared/domain/object-keys.ts';
+import { NotFoundError, ShareAccessError } from '#shared/domain/errors.ts';
+import type { Mailer, TokenMint } from '#shared/domain/invitations/ports.ts';
+import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
+import type { PatientSession, ShareAccessEventType } from '#shared/schemas/api/shares.ts';
+import { patientLink, settleStatus } from './patient-shares.ts';
+import type { PatientShareRecord, ShareLimits, ShareStore, SmsSender } from './ports.ts';
+
+export type PatientAccessDeps = {
+  shares: ShareStore;
+  datasets: DatasetRepository;
+  objects: ObjectStore;
+  mailer: Mailer;
+  /** Absent where no SMS service is configured: a phone-only share then cannot get a code. */
+  sms?: SmsSender;
+  notifications?: NotificationInbox;
+  audit: AuditLog;
+  tokens: TokenMint;
+  clock: Clock;
+  ids: IdGenerator;
+  siteOrigin: string;
+  shareLimits: ShareLimits;
+};
+
+/** Who is calling, coarsely: the network and the browser family (docs/domain.md#shares); never stored in full. */
+export type PublicClient = { ip: string; userAgent: string };
+
+export function coarseClient(client: PublicClient): string {
+  const v4 = client.ip.match(/^(\d+)\.(\d+)\.(\d+)\.\d+$/);
+  const network = v4 ? `${v4[1]}.${v4[2]}.${v4[3]}.0/24` : client.ip.split(':').slice(0, 3).join(':') + '::/48';
+  const ua = client.userAgent;
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Chrome\//.test(ua)
+      ? 'Chrome'
+      : /Firefox\//.test(ua)
+        ? 'Firefox'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Other';
+  return `${network} ${browser}`;
+}
+
+const PATIENT_ACTOR = (shareId: string) => ({
+  actorUserId: `patient-share:${shareId}`,
+  actorName: 'Patient (share link)',
+});
+
+/** Every unusable link answers alike: unknown, revoked, expired or used up (no enumeration). */
+const invalidLink = () => new NotFoundError('SHARE_LINK_INVALID');
+
+async function limitClient(client: PublicClient, deps: PatientAccessDeps): Promise<void> {
+  const count = await deps.shares.hit(`client#${client.ip}`, 60, deps.clock.now());
+  if (count > deps.shareLimits.callsPerClientPerMinute) throw new ShareAccessError('SHARE_RATE_LIMITED');
+}
+
+async function logAccess(
+  share: PatientShareRecord,
+  type: ShareAccessEventType,
+  client: PublicClient,
+  deps: PatientAccessDeps,
+) {
+  await deps.shares.addAccessEvent({
+    id: deps.ids.newId(),
+    hospitalId: share.hospitalId,
+    datasetId: share.datasetId,
+    shareId: share.id,
+    type,
+    at: deps.clock.now(),
+    client: coarseClient(client),
+  });
+}
+
+/** The share of a token if it can still be used (status settled first), else the one answer for every bad link. */
+async function usableShare(token: string, deps: PatientAccessDeps): Promise<PatientShareRecord> {
+  const found = await deps.shares.findPatientShareByTokenHash(deps.tokens.hash(token));
+  if (!found) throw invalidLink();
+  const share = await settleStatus(found, deps);
+  if (share.status !== 'ACTIVE') throw invalidLink();
+  return share;
+}
+
+function assertUnlocked(share: PatientShareRecord, now: string, limits: ShareLimits): void {
+  if (share.lockedUntil && Date.parse(share.lockedUntil) > Date.parse(now))
+    throw new ShareAccessError('SHARE_LOCKED', { minutes: Math.ceil(limits.lockSeconds / 60) });
+}
+
+function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.charAt(0)}***@${domain}`;
+}
+const maskPhone = (phone: string) => `***${phone.slice(-3)}`;
+
+/**
+ * Sends a fresh one-time code to the share's recipient (e-mail first, else SMS). The message names the study by type
+ * and date only (no patient data). Rate limited per share and per client.
+ */
+export async function requestShareCode(
+  token: string,
+  client: PublicClient,
+  deps: PatientAccessDeps,
+): Promise<{ otpRequired: boolean; sentTo: string | null }> {
+  await limitClient(client, deps);
+  const share = await usableShare(token, deps);
+  const now = deps.clock.now();
+  assertUnlocked(share, now, deps.shareLimits);
+  const requests = await deps.shares.hit(`share-code#${share.id}`, deps.shareLimits.lockSeconds, now);
+  if (requests > deps.shareLimits.codeRequestsPerShare) throw new ShareAccessError('SHARE_RATE_LIMITED');
+  if (!share.recipientEmail && !deps.sms) throw new ShareAccessError('SMS_UNAVAILABLE');
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await deps.shares.updatePatientShare(
+    share,
+    {
+      codeHash: deps.tokens.hash(`${share.id}:${code}`),
+      codeExpiresAt: new Date(Date.parse(now) + deps.shareLimits.codeTtlSeconds * 1000).toISOString(),
+    },
+    share.version,
+  );
+  const minutes = Math.round(deps.shareLimits.codeTtlSeconds / 60);
+  const what = `your ${share.studyType} imaging study of ${share.studyDate}`;
+  const link = patientLink(deps.siteOrigin, token);
+  let sentTo: string;
+  if (share.recipientEmail) {
+    const text = `Your code to view ${what} is ${code}. It expires in ${minutes} minutes.\n\nOpen: ${link}\n\nIf you did not expect this message, ignore it.`;
+    await deps.mailer.send({
+      to: share.recipientEmail,
+      subject: 'Your code to view your imaging study',
+      text,
+      html: `<p>Your code to view ${what} is <strong>${code}</strong>. It expires in ${minutes} minutes.</p><p><a href="${link}">Open your study</a></p><p>If you did not expect this message, ignore it.</p>`,
+      tag: 'patient-share-code',
+    });
+    sentTo = maskEmail(share.recipientEmail);
+  } else {
+    await deps.sms!.send({
+      to: share.recipientPhone!,
+      text: `Your code to view ${what} is ${code}. It expires in ${minutes} minutes.`,
+    });
+    sentTo = maskPhone(share.recipientPhone!);
+  }
+  await logAccess(share, 'CODE_SENT', client, deps);
+  return { otpRequired: true, sentTo };
+}
+
+/**
+ * Checks the code; a right one opens the study (counted against max opens) and issues a session bound to the share.
+ * After maxWrongCodes wrong codes the link locks for lockSeconds and the owner is told.
+ */
+export async function verifyShareCode(
+  token: string,
+  code: string | undefined,
+  client: PublicClient,
+  deps: PatientAccessDeps,
+): Promise<PatientSession> {
+  await limitClient(client, deps);
+  const share = await usableShare(token, deps);
+  const now = deps.clock.now();
+  assertUnlocked(share, now, deps.shareLimits);
+  const right =
+    code !== undefined &&
+    share.codeHash !== undefined &&
+    share.codeExpiresAt !== undefined &&
+    Date.parse(share.codeExpiresAt) > Date.parse(now) &&
+    deps.tokens.hash(`${share.id}:${code}`) === share.codeHash;
+  if (!right) {
+    const failed = share.failedAttempts + 1;
+    const locks = failed >= deps.shareLimits.maxWrongCodes;
+    await deps.shares.updatePatientShare(
+      share,
+      locks
+        ? {
+            failedAttempts: 0,
+            lockedUntil: new Date(Date.parse(now) + deps.shareLimits.lockSeconds * 1000).toISOString(),
+            codeHash: undefined,
+            codeExpiresAt: undefined,
+          }
+        : { failedAttempts: failed },
+      share.version,
+    );
+    await logAccess(share, 'WRONG_CODE', client, deps);
+    if (locks) {
+      await logAccess(share, 'LOCKED', client, deps);
+      await deps.audit.record({
+        hospitalId: share.hospitalId,
+        datasetId: share.datasetId,
+        action: 'PATIENT_SHARE_LOCKED',
+        outcome: 'DENIED',
+        ...PATIENT_ACTOR(share.id),
+        details: { shareId: share.id, lockSeconds: deps.shareLimits.lockSeconds },
+      });
+      await deps.notifications?.add({
+        id: deps.ids.newId(),
+        hospitalId: share.hospitalId,
+        userId: share.createdByUserId,
+        type: 'SHARE_LOCKED',
+        title: 'Patient link locked',
+        description: `A patient link was locked after ${deps.shareLimits.maxWrongCodes} incorrect codes.`,
+        href: `/datasets/${encodeURIComponent(share.datasetId)}`,
+        createdAt: now,
+        read: false,
+      });
+      throw new ShareAccessError('SHARE_LOCKED', { minutes: Math.ceil(deps.shareLimits.lockSeconds / 60) });
+    }
+    throw new ShareAccessError('SHARE_CODE_INVALID');
+  }
+  const opened = await deps.shares.updatePatientShare(
+    share,
+    { opens: share.opens + 1, failedAttempts: 0, codeHash: undefined, codeExpiresAt: undefined },
+    share.version,
+  );
+  await settleStatus(opened, deps);
+  const session = deps.tokens.newToken();
+  const expiresAt = new Date(Date.parse(now) + deps.shareLimits.sessionTtlSeconds * 1000).toISOString();
+  await deps.shares.putSession({
+    sessionHash: deps.tokens.hash(session),
+    hospitalId: share.hospitalId,
+    datasetId: share.datasetId,
+    shareId: share.id,
+    expiresAt,
+  });
+  await logAccess(share, 'OPENED', client, deps);
+  await deps.audit.record({
+    hospitalId: share.hospitalId,
+    datasetId: share.datasetId,
+    action: 'PATIENT_SHARE_OPENED',
+    outcome: 'SUCCESS',
+    ...PATIENT_ACTOR(share.id),
+    details: { shareId: share.id, opens: opened.opens },
+  });
+  if (share.opens === 0)
+    await deps.notifications?.add({
+      id: deps.ids.newId(),
+      hospitalId: share.hospitalId,
+      userId: share.createdByUserId,
+      type: 'SHARE_OPENED',
+      title: 'Patient link opened',
+      description: 'A patient opened the study you shared for the first time.',
+      href: `/datasets/${encodeURIComponent(share.datasetId)}`,
+      createdAt: now,
+      read: false,
+    });
+  return {
+    session,
+    expiresAt,
+    shareId: share.id,
+    studyType: share.studyType,
+    studyDate: share.studyDate,
+    watermark: share.watermark ? watermarkText(share, now) : null,
+    scopes: share.scopes,
+    allowDownloads: share.allowExport && share.scopes.includes('downloads'),
+  };
+}
+
+/** Drawn over every view and into every screenshot or download: recipient, date, share id (docs/screens.md#patient-page). */
+export function watermarkText(share: PatientShareRecord, now: string): string {
+  const recipient = share.recipientEmail ?? share.recipientPhone ?? share.patientAlias;
+  return `${recipient} · ${now.slice(0, 10)} · ${share.id}`;
+}
+
+/**
+ * The session's share, only while the session is live and the share still ACTIVE: revoking, expiry and exhaustion
+ * end an open page on its next call. Exhaustion does not end a session already opened (its open was counted).
+ */
+async function liveSession(session: string, client: PublicClient, deps: PatientAccessDeps) {
+  await limitClient(client, deps);
+  const record = await deps.shares.getSession(deps.tokens.hash(session));
+  if (!record || Date.parse(record.expiresAt) <= Date.parse(deps.clock.now())) throw invalidLink();
+  const stored = await deps.shares.getPatientShare(record.hospitalId, record.datasetId, record.shareId);
+  if (!stored) throw invalidLink();
+  const share = await settleStatus(stored, deps);
+  if (share.status === 'REVOKED' || share.status === 'EXPIRED') throw invalidLink();
+  return share;
+}
+
+/** Asset types a patient sees: the viewable volumes and meshes; reports only with downloads. */
+const VIEWABLE = new Set(['VOLUME', 'SURFACE', 'TRACT', 'THUMBNAIL']);
+
+/** Short-lived URLs (shareLimits.assetUrlTtlSeconds) of the assets the share's scopes allow, re-issued through the session. */
+export async function patientStudy(
+  session: string,
+  client: PublicClient,
+  deps: PatientAccessDeps,
+): Promise<{
+  assets: { id: string; type: string; name: string; url: string; downloadable: boolean }[];
+  urlsExpireAt: string;
+}> {
+  const share = await liveSession(session, client, deps);
+  const downloadable = share.allowExport && share.scopes.includes('downloads');
+  const prefix = datasetPrefix(share.hospitalId, share.datasetId);
+  const assets = (await deps.datasets.listAssets(share.hospitalId, share.datasetId)).filter(
+    (a) => a.bucket === 'assets' && a.objectKey.startsWith(prefix) && (VIEWABLE.has(a.type) || downloadable),
+  );
+  const ttl = deps.shareLimits.assetUrlTtlSeconds;
+  return {
+    assets: await Promise.all(
+      assets.map(async (a) => ({
+        id: a.id,
+        type: a.type,
+        name: a.label,
+        url: await deps.objects.presignGet('assets', a.objectKey, ttl),
+        downloadable,
+      })),
+    ),
+    urlsExpireAt: new Date(Date.parse(deps.clock.now()) + ttl * 1000).toISOString(),
+  };
+}
+
+/** Records a download the page is about to make (only when the share allows downloads) and returns its URL. */
+export async function patientDownload(
+  session: string,
+  assetId: string,
+  client: PublicClient,
+  deps: PatientAccessDeps,
+): Promise<{ url: string }> {
+  const share = await liveSession(session, client, deps);
+  if (!(share.allowExport && share.scopes.includes('downloads'))) throw new NotFoundError('ASSET_NOT_FOUND');
+  const asset = (await deps.datasets.listAssets(share.hospitalId, share.datasetId)).find((a) => a.id === assetId);
+  if (!asset || !asset.objectKey.startsWith(datasetPrefix(share.hospitalId, share.datasetId)))
+    throw new NotFoundError('ASSET_NOT_FOUND');
+  await logAccess(share, 'DOWNLOAD', client, deps);
+  return { url: await deps.objects.presignGet('assets', asset.objectKey, deps.shareLimits.assetUrlTtlSeconds) };
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { IdSchema } from './common.ts';
+import { PatientShareDefaultsSchema, SHARE_SCOPES } from './policies.ts';
+
+/** Team DICOM shares (docs/domain.md#shares): what a colleague may do with a dataset shared with them. */
+export const TEAM_SHARE_PERMISSIONS = ['view', 'download', 'export'] as const;
+export type TeamSharePermission = (typeof TEAM_SHARE_PERMISSIONS)[number];
+
+export const TeamShareSchema = z.object({
+  id: z.string(),
+  datasetId: z.string(),
+  /** The team whose dataset it is. */
+  sourceTeamId: z.string().nullable(),
+  recipientType: z.enum(['USER', 'TEAM']),
+  recipientId: z.string(),
+  recipientName: z.string(),
+  permissions: z.array(z.enum(TEAM_SHARE_PERMISSIONS)),
+  createdByUserId: z.string(),
+  createdByName: z.string(),
+  createdAt: z.string(),
+});
+export type TeamShare = z.infer<typeof TeamShareSchema>;
+
+/** POST /api/datasets/{id}/team-shares: chosen members of the dataset's team, or another team of the hospital. */
+export const CreateTeamShareSchema = z
+  .object({
+    memberIds: z.array(IdSchema).max(50).optional(),
+    teamId: IdSchema.optional(),
+    permissions: z
+      .array(z.enum(TEAM_SHARE_PERMISSIONS))
+      .min(1, 'At least one permission is required')
+      .max(TEAM_SHARE_PERMISSIONS.length),
+  })
+  .strict()
+  .refine((b) => (b.memberIds?.length ?? 0) > 0 || b.teamId !== undefined, {
+    message: 'Choose members or a team',
+    path: ['memberIds'],
+  });
+
+export const TeamShareListSchema = z.object({ items: z.array(TeamShareSchema) });
+
+/** Patient share status (docs/states.md#patient-share): the server moves it. */
+export const PATIENT_SHARE_STATUSES = ['ACTIVE', 'EXPIRED', 'REVOKED', 'EXHAUSTED'] as const;
+export type PatientShareStatus = (typeof PATIENT_SHARE_STATUSES)[number];
+
+/** Patient share (docs/domain.md#patient-shares); the link's token is never stored, so it is never listed. */
+export const PatientShareSchema = z.object({
+  id: z.string(),
+  datasetId: z.string(),
+  createdByUserId: z.string(),
+  createdByName: z.string(),
+  patientAlias: z.string(),
+  recipientEmail: z.string().nullable(),
+  recipientPhone: z.string().nullable(),
+  otpRequired: z.boolean(),
+  expiresAt: z.string(),
+  /** -1 = unlimited. */
+  maxOpens: z.number().int(),
+  opens: z.number().int().nonnegative(),
+  allowExport: z.boolean(),
+  watermark: z.boolean(),
+  scopes: z.array(z.enum(SHARE_SCOPES)),
+  status: z.enum(PATIENT_SHARE_STATUSES),
+  createdAt: z.string(),
+  /** Set while wrong codes keep the link locked. */
+  lockedUntil: z.string().nullable(),
+});
+export type PatientShare = z.infer<typeof PatientShareSchema>;
+
+const PhoneSchema = z
+  .string()
+  .trim()
+  .regex(/^\+[1-9][0-9 ]{6,18}$/, 'Please enter a valid phone number');
+
+export const CreatePatientShareSchema = z
+  .object({
+    recipientEmail: z.string().trim().email('Please enter a valid email address').max(254).optional(),
+    recipientPhone: PhoneSchema.optional(),
+    /** One of the hospital's expiry options, or a custom number of hours. */
+    expiresInHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 365),
+    maxOpens: z
+      .number()
+      .int()
+      .min(-1)
+      .max(1000)
+      .refine((n) => n !== 0, 'Invalid input'),
+    watermark: z.boolean(),
+    allowDownloads: z.boolean(),
+    scopes: z.array(z.enum(SHARE_SCOPES)).min(1).max(SHARE_SCOPES.length),
+  })
+  .strict()
+  .refine((b) => b.recipientEmail !== undefined || b.recipientPhone !== undefined, {
+    message: 'Enter an e-mail address or a phone number',
+    path: ['recipientEmail'],
+  });
+export type CreatePatientShare = z.infer<typeof CreatePatientShareSchema>;
+
+/** The create answer: the only time the link (with its token) is shown; the QR code is drawn from it. */
+export const CreatedPatientShareSchema = z.object({ share: PatientShareSchema, link: z.string() });
+/** The dataset's patient shares, and the policy in force for its team: the share form's defaults and limits. */
+export const PatientShareListSchema = z.object({
+  items: z.array(PatientShareSchema),
+  limits: PatientShareDefaultsSchema,
+});
+
+export const SHARE_ACCESS_EVENTS = ['CODE_SENT', 'WRONG_CODE', 'LOCKED', 'OPENED', 'DOWNLOAD'] as const;
+export type ShareAccessEventType = (typeof SHARE_ACCESS_EVENTS)[number];
+export const ShareAccessEventSchema = z.object({
+  id: z.string(),
+  shareId: z.string(),
+  type: z.enum(SHARE_ACCESS_EVENTS),
+  at: z.string(),
+  /** Coarse client: the network (first three octets) and the browser family, never the full address. */
+  client: z.string(),
+});
+export type ShareAccessEvent = z.infer<typeof ShareAccessEventSchema>;
+export const ShareAccessLogSchema = z.object({ items: z.array(ShareAccessEventSchema) });
+
+/** Public patient routes: the token is the link's secret; the session is issued by a verified code. */
+const TokenSchema = z
+  .string()
+  .min(20)
+  .max(128)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid input');
+export const RequestShareCodeSchema = z.object({ token: TokenSchema }).strict();
+export const RequestShareCodeResultSchema = z.object({
+  otpRequired: z.boolean(),
+  /** Where the code went, masked (e.g. "j***@example.org"); null when no code is needed. */
+  sentTo: z.string().nullable(),
+});
+export const VerifyShareCodeSchema = z
+  .object({
+    token: TokenSchema,
+    code: z
+      .string()
+      .regex(/^[0-9]{6}$/, 'Enter the 6-digit code')
+      .optional(),
+  })
+  .strict();
+export const PatientSessionSchema = z.object({
+  session: z.string(),
+  expiresAt: z.string(),
+  shareId: z.string(),
+  /** Study type and date only: no patient data on the public page beyond the images. */
+  studyType: z.string(),
+  studyDate: z.string(),
+  watermark: z.string().nullable(),
+  scopes: z.array(z.enum(SHARE_SCOPES)),
+  allowDownloads: z.boolean(),
+});
+export type PatientSession = z.infer<typeof PatientSessionSchema>;
+export const PatientStudyRequestSchema = z.object({ session: TokenSchema }).strict();
+export const PatientStudySchema = z.object({
+  assets: z.array(
+    z.object({ id: z.string(), type: z.string(), name: z.string(), url: z.string(), downloadable: z.boolean() }),
+  ),
+  /** The URLs stop working after this; the page asks again through its session. */
+  urlsExpireAt: z.string(),
+});
+export const PatientDownloadSchema = z.object({ session: TokenSchema, assetId: IdSchema }).strict();
