@@ -31,6 +31,8 @@ export type Grants = {
   scansTable?: true;
   /** Sends e-mail through SESv2 from the stage's identity with its configuration set (locally: files, /_mail). */
   sendsMail?: true;
+  /** Sends text messages straight to phone numbers through SNS (locally: beside the mail, on /_mail). */
+  sendsSms?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -78,7 +80,7 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Team and patient shares: the dataset, its grants and the policy in force; nothing leaves the table.
   shares: { table: 'readWrite' },
   // The patient's public routes: one-time codes by e-mail (and the twin's SMS outbox), short-lived asset URLs.
-  'patient-access': { table: 'readWrite', buckets: { assets: ['read'] }, sendsMail: true },
+  'patient-access': { table: 'readWrite', buckets: { assets: ['read'] }, sendsMail: true, sendsSms: true },
   dashboards: { table: 'read' },
   usage: { table: 'read' },
   // Search, export and verification read the chain; export and verification are themselves appended to it. Search
@@ -302,6 +304,8 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
       actions: ['ses:SendEmail'],
       resources: [...(arns.mailIdentity ? [arns.mailIdentity] : []), arns.mailConfigurationSet],
     });
+  // SNS Publish to a phone number has no topic to name: IAM authorises it on "*" (SNS API reference, Publish).
+  if (grants.sendsSms) statements.push({ actions: ['sns:Publish'], resources: ['*'] });
   // Data in the table, buckets and secret is encrypted with the stage's key: use it, never administer it.
   const touchesData =
     (grants.table && grants.table !== 'describe') || DATA_BUCKETS.some((b) => grants.buckets?.[b]?.length);

@@ -26,6 +26,7 @@ import type { BucketName } from '#shared/domain/storage.ts';
 import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { createShareStore } from './dynamo/shares-store.ts';
 import { createOutboxSms } from './sms/file-sms.ts';
+import { createSnsSms } from './sms/sns-sms.ts';
 
 /** Builds every port from the environment: the same code in Lambda and in the local twin (endpoints differ). */
 export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
@@ -101,14 +102,10 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     invitations: createInvitationRepository(table),
     invitationDirectory: createInvitationDirectory(table),
     shares: createShareStore(table),
-    // The twin keeps text messages beside its mail; the cloud has no SMS adapter yet (docs/domain.md#shares).
-    ...(env.MAIL_DIR
-      ? {
-          sms: createOutboxSms(
-            createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' }),
-          ),
-        }
-      : {}),
+    // The twin keeps text messages beside its mail; the cloud sends them through SNS (docs/domain.md#shares).
+    sms: env.MAIL_DIR
+      ? createOutboxSms(createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' }))
+      : createSnsSms({ region }),
     shareLimits: { ...DEFAULT_SHARE_LIMITS, ...shareLockOverride() },
     // The local twin keeps mail in files under its data folder; the cloud sends through SESv2.
     mailer: env.MAIL_DIR

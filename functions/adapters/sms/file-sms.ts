@@ -3,7 +3,7 @@ import type { SmsSender } from '#shared/domain/shares/ports.ts';
 
 /**
  * The local twin's SMS outbox (docs/local-twin.md#mail): a text message is kept beside the e-mail, addressed to the
- * phone number, so the twin's /_mail page shows it. The cloud has no SMS adapter yet (docs/domain.md#shares).
+ * phone number, so the twin's /_mail page shows it. The cloud sends through SNS instead (sns-sms.ts).
  */
 export function createOutboxSms(outbox: Mailer): SmsSender {
   return {

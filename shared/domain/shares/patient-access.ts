@@ -134,10 +134,15 @@ export async function requestShareCode(
     });
     sentTo = maskEmail(share.recipientEmail);
   } else {
-    await deps.sms!.send({
-      to: share.recipientPhone!,
-      text: `Your code to view ${what} is ${code}. It expires in ${minutes} minutes.`,
-    });
+    try {
+      await deps.sms!.send({
+        to: share.recipientPhone!,
+        text: `Your code to view ${what} is ${code}. It expires in ${minutes} minutes.`,
+      });
+    } catch {
+      // A carrier or service refusal is the patient's to retry later, in the catalogue's words (docs/domain.md#shares).
+      throw new ShareAccessError('SMS_UNAVAILABLE');
+    }
     sentTo = maskPhone(share.recipientPhone!);
   }
   await logAccess(share, 'CODE_SENT', client, deps);

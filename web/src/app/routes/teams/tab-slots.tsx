@@ -1,5 +1,6 @@
 import type { TabSlots } from '#web/features/teams/components/team-tab-slots.tsx';
 import { TeamInvitationsTab } from './team-invitations-tab.tsx';
+import { TeamSharesTab } from './team-shares-tab.tsx';
 
 /**
  * The features that own the team page's Invitations, DICOM shares and Analytics tabs register their components here
@@ -7,4 +8,5 @@ import { TeamInvitationsTab } from './team-invitations-tab.tsx';
  */
 export const TEAM_TAB_SLOTS: TabSlots = {
   invitations: ({ teamId }) => <TeamInvitationsTab teamId={teamId} />,
+  dicom: ({ teamId }) => <TeamSharesTab teamId={teamId} />,
 };
