@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DashboardSchema } from '#shared/schemas/api/dashboard.ts';
 import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
 import {
   AuditFilterSchema,
@@ -117,6 +118,7 @@ export const ROUTE_SCHEMAS = {
   'POST /api/audit/verify': { body: VerifyAuditRequestSchema, response: VerifyAuditResponseSchema },
   'GET /api/compliance': { query: ComplianceQuerySchema, response: ComplianceSchema },
   'GET /api/reports': { query: ReportsQuerySchema, response: ReportsSchema },
+  'GET /api/dashboard': { response: DashboardSchema },
   'GET /api/notifications': { response: NotificationListSchema },
   'POST /api/notifications/read': {
     body: MarkNotificationsReadSchema,

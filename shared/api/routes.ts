@@ -588,6 +588,13 @@ export const ROUTES = [
   },
   {
     method: 'GET',
+    path: '/api/dashboard',
+    domain: 'dashboards',
+    auth: 'user',
+    summary: "The caller's role dashboard: figures from counters, the pipeline, recent and team activity",
+  },
+  {
+    method: 'GET',
     path: '/api/notifications',
     domain: 'notifications',
     auth: 'user',

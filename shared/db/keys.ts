@@ -118,6 +118,14 @@ export const keys = {
   /** Counters over every hospital for the Hospital Management summary cards (docs/domain.md#counters). */
   hospitalSummary: (): ItemKey => ({ [P.pk]: SYSTEM_PK, [P.sk]: 'SUMMARY#HOSPITALS' }),
   /**
+   * Marks a patient alias as counted for the hospital or one of its teams (written once with attribute_not_exists),
+   * so that "Patients Analyzed" counts distinct patients (docs/domain.md#counters).
+   */
+  patientMarker: (hospitalId: string, scope: string, patientAlias: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `PATIENT#${scope}#${patientAlias}`,
+  }),
+  /**
    * Policies (docs/domain.md#policies-and-inheritance): the system maximums in the one partition that is no
    * hospital's (`H#_system`: a hospital id never holds `_`), each hospital's policy and each team's overrides.
    */

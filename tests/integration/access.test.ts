@@ -391,6 +391,11 @@ const EXPECTATIONS: Record<string, Case> = {
     expect: oversight(200),
   },
   'GET /api/compliance': { prepare: async () => ({ method: 'GET', path: '/api/compliance' }), expect: oversight(200) },
+  // Every role has a dashboard; another hospital's caller reads their own (nothing of ours).
+  'GET /api/dashboard': {
+    prepare: async () => ({ method: 'GET', path: '/api/dashboard' }),
+    expect: everyone(200, 401),
+  },
   'GET /api/notifications': {
     prepare: async () => ({ method: 'GET', path: '/api/notifications' }),
     expect: everyone(200, 401),

@@ -197,6 +197,7 @@ const HANDLERS: Record<
   audit: () => import('#functions/audit/handler.ts'),
   reports: () => import('#functions/reports/handler.ts'),
   notifications: () => import('#functions/notifications/handler.ts'),
+  dashboards: () => import('#functions/dashboards/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */

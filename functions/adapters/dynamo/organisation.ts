@@ -247,7 +247,12 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       await add(Key, deltas);
     },
     async addSummary(deltas) {
-      const values: Record<string, number | undefined> = { hospitals: deltas.hospitals, users: deltas.users };
+      const values: Record<string, number | undefined> = {
+        hospitals: deltas.hospitals,
+        users: deltas.users,
+        patients: deltas.patients,
+        storageUsedBytes: deltas.storageUsedBytes,
+      };
       if (deltas.plan) {
         values[summaryAttribute(deltas.plan.plan, 'hospitals')] = deltas.plan.hospitals;
         values[summaryAttribute(deltas.plan.plan, 'users')] = deltas.plan.users;
@@ -298,6 +303,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       const summary: HospitalSummaryCounters = {
         hospitals: Number(item.hospitals ?? 0),
         users: Number(item.users ?? 0),
+        patients: Number(item.patients ?? 0),
+        storageUsedBytes: Number(item.storageUsedBytes ?? 0),
         activeHospitalsByPlan: {},
         activeUsersByPlan: {},
       };
@@ -413,6 +420,22 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     async updateTeam(hospitalId, teamId, fields) {
       const Key = keys.team(hospitalId, teamId);
       return update(Key, await getItem<TeamRecord>(Key), fields, teamIndexAttributes, () => new NotFoundError());
+    },
+    async markPatient(hospitalId, scope, patientAlias) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: { ...keys.patientMarker(hospitalId, scope, patientAlias), entity: 'patientMarker' },
+            ConditionExpression: 'attribute_not_exists(#key)',
+            ExpressionAttributeNames: { '#key': P.pk },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        return mapWriteError(error);
+      }
     },
     async claimTeamSeat(hospitalId, teamId) {
       try {

@@ -47,6 +47,8 @@ export type UserListQuery = {
 export type HospitalSummaryCounters = {
   hospitals: number;
   users: number;
+  patients: number;
+  storageUsedBytes: number;
   activeHospitalsByPlan: Partial<Record<SubscriptionPlan, number>>;
   activeUsersByPlan: Partial<Record<SubscriptionPlan, number>>;
 };
@@ -64,8 +66,16 @@ export type OrganisationCounters = {
   addSummary(deltas: {
     hospitals?: number;
     users?: number;
+    /** Distinct patients and stored bytes over every hospital (the super admin's dashboard). */
+    patients?: number;
+    storageUsedBytes?: number;
     plan?: { plan: SubscriptionPlan; hospitals?: number; users?: number };
   }): Promise<void>;
+  /**
+   * Marks a patient alias as seen in the hospital (scope 'hospital') or a team (scope = team id): true the first
+   * time only (a conditional put), so a counter of distinct patients moves once per patient.
+   */
+  markPatient(hospitalId: string, scope: string, patientAlias: string): Promise<boolean>;
 };
 
 /**

@@ -306,6 +306,7 @@ export function fakeOrganisation() {
   const teams = new Map<string, TeamRecord>();
   const users = new Map<string, UserRecord>();
   const summary: Record<string, number> = {};
+  const patientMarkers = new Set<string>();
   const k = (h: string, id: string) => `${h}/${id}`;
   const byName = (a: { name: string; id: string }, b: { name: string; id: string }) =>
     `${a.name.toLowerCase()}#${a.id}`.localeCompare(`${b.name.toLowerCase()}#${b.id}`);
@@ -363,12 +364,23 @@ export function fakeOrganisation() {
       bump(item as Record<string, unknown> | undefined, deltas);
     },
     async addSummary(deltas) {
-      bump(summary, { hospitals: deltas.hospitals, users: deltas.users });
+      bump(summary, {
+        hospitals: deltas.hospitals,
+        users: deltas.users,
+        patients: deltas.patients,
+        storageUsedBytes: deltas.storageUsedBytes,
+      });
       if (deltas.plan)
         bump(summary, {
           [`h_${deltas.plan.plan}`]: deltas.plan.hospitals,
           [`u_${deltas.plan.plan}`]: deltas.plan.users,
         });
+    },
+    async markPatient(h, scope, alias) {
+      const key = `${h}|${scope}|${alias}`;
+      if (patientMarkers.has(key)) return false;
+      patientMarkers.add(key);
+      return true;
     },
     async listHospitals(q) {
       const all = [...hospitals.values()]
@@ -387,6 +399,8 @@ export function fakeOrganisation() {
       return {
         hospitals: summary.hospitals ?? 0,
         users: summary.users ?? 0,
+        patients: summary.patients ?? 0,
+        storageUsedBytes: summary.storageUsedBytes ?? 0,
         activeHospitalsByPlan: Object.fromEntries(plans.map((p) => [p, summary[`h_${p}`] ?? 0])),
         activeUsersByPlan: Object.fromEntries(plans.map((p) => [p, summary[`u_${p}`] ?? 0])),
       };
