@@ -140,12 +140,6 @@ export const keys = {
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `PREFS#${userId}`,
   }),
-  /** The hospital's storage notifications, oldest first by sort key. */
-  hospitalNotification: (hospitalId: string, n: { createdAt: string; id: string }): ItemKey => ({
-    [P.pk]: hospitalPk(hospitalId),
-    [P.sk]: `NOTIF#${n.createdAt}#${n.id}`,
-  }),
-  hospitalNotificationPrefix: 'NOTIF#',
   /** gsi3: find a user by e-mail (case-insensitive), e.g. for invitations and sign-in bookkeeping. */
   userByEmail: (email: string): ItemKey => ({ [G3.pk]: `EMAIL#${email.toLowerCase()}`, [G3.sk]: 'USER' }),
 

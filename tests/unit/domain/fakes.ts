@@ -1,7 +1,6 @@
 import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';
 import type {
   HospitalProfile,
-  Notification,
   NotificationPreferences,
   Policy,
   TeamPolicyOverrides,
@@ -200,12 +199,11 @@ export function fakePolicies(): DeidentificationPolicies & { items: Map<string, 
   };
 }
 
-/** The settings port in memory: policies, profiles, preferences, notifications and the storage-used counter. */
+/** The settings port in memory: policies, profiles, preferences and the storage-used counter. */
 export function fakeSettings(init: { storageUsedBytes?: Record<string, number>; hospitals?: string[] } = {}) {
   const policies = new Map<string, Stored<unknown>>();
   const profiles = new Map<string, Record<string, unknown>>();
   const preferences = new Map<string, NotificationPreferences>();
-  const notifications: Notification[] = [];
   const storage = new Map(Object.entries(init.storageUsedBytes ?? {}));
   const hospitalProfiles = new Map<string, Partial<HospitalProfile> & { name: string }>(
     (init.hospitals ?? ['h1']).map((id) => [id, { name: `Hospital ${id}` }]),
@@ -227,10 +225,8 @@ export function fakeSettings(init: { storageUsedBytes?: Record<string, number>; 
       void profiles.set(`${h}/${u}`, { ...(profiles.get(`${h}/${u}`) ?? {}), ...fields }),
     getNotificationPreferences: async (h, u) => preferences.get(`${h}/${u}`),
     putNotificationPreferences: async (h, u, p) => void preferences.set(`${h}/${u}`, p),
-    addNotification: async (n) => void notifications.push(n),
-    listNotifications: async (h) => notifications.filter((n) => n.hospitalId === h).reverse(),
   };
-  return { ...store, policies, profiles, preferences, notifications, storage, hospitalProfiles };
+  return { ...store, policies, profiles, preferences, storage, hospitalProfiles };
 }
 
 export function fakeNotifications(): NotificationInbox & { items: NotificationRecord[] } {
