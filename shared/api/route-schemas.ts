@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DashboardSchema } from '#shared/schemas/api/dashboard.ts';
+import { UsageQuerySchema, UsageSchema } from '#shared/schemas/api/usage.ts';
 import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
 import {
   AuditFilterSchema,
@@ -119,6 +120,7 @@ export const ROUTE_SCHEMAS = {
   'GET /api/compliance': { query: ComplianceQuerySchema, response: ComplianceSchema },
   'GET /api/reports': { query: ReportsQuerySchema, response: ReportsSchema },
   'GET /api/dashboard': { response: DashboardSchema },
+  'GET /api/usage': { query: UsageQuerySchema, response: UsageSchema },
   'GET /api/notifications': { response: NotificationListSchema },
   'POST /api/notifications/read': {
     body: MarkNotificationsReadSchema,

@@ -595,6 +595,14 @@ export const ROUTES = [
   },
   {
     method: 'GET',
+    path: '/api/usage',
+    domain: 'usage',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: 'Storage and compute against plan limits, per hospital and team per day, the next bill and the invoice',
+  },
+  {
+    method: 'GET',
     path: '/api/notifications',
     domain: 'notifications',
     auth: 'user',

@@ -121,6 +121,11 @@ export const keys = {
    * Marks a patient alias as counted for the hospital or one of its teams (written once with attribute_not_exists),
    * so that "Patients Analyzed" counts distinct patients (docs/domain.md#counters).
    */
+  /** A day's compute meter of the hospital or a team (docs/domain.md#usage-and-billing). */
+  usageDay: (hospitalId: string, scope: string, day: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `USAGE#${scope}#${day}`,
+  }),
   patientMarker: (hospitalId: string, scope: string, patientAlias: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `PATIENT#${scope}#${patientAlias}`,

@@ -396,6 +396,7 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'GET', path: '/api/dashboard' }),
     expect: everyone(200, 401),
   },
+  'GET /api/usage': { prepare: async () => ({ method: 'GET', path: '/api/usage' }), expect: oversight(200) },
   'GET /api/notifications': {
     prepare: async () => ({ method: 'GET', path: '/api/notifications' }),
     expect: everyone(200, 401),

@@ -198,6 +198,7 @@ const HANDLERS: Record<
   reports: () => import('#functions/reports/handler.ts'),
   notifications: () => import('#functions/notifications/handler.ts'),
   dashboards: () => import('#functions/dashboards/handler.ts'),
+  usage: () => import('#functions/usage/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */

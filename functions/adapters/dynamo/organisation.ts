@@ -421,6 +421,45 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       const Key = keys.team(hospitalId, teamId);
       return update(Key, await getItem<TeamRecord>(Key), fields, teamIndexAttributes, () => new NotFoundError());
     },
+    async addUsage(hospitalId, scope, day, deltas) {
+      const entries = Object.entries(deltas).filter(([, v]) => v !== undefined && v !== 0) as [string, number][];
+      if (entries.length === 0) return;
+      // ADD creates the day's item on first use.
+      await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.usageDay(hospitalId, scope, day),
+          UpdateExpression: `SET entity = :entity, #day = :day ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+          ExpressionAttributeNames: {
+            '#day': 'day',
+            ...Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
+          },
+          ExpressionAttributeValues: {
+            ':entity': 'usageDay',
+            ':day': day,
+            ...Object.fromEntries(entries.map(([, value], i) => [`:c${i}`, value])),
+          },
+        }),
+      );
+    },
+    async listUsage(hospitalId, scope, fromDay, toDay) {
+      const from = keys.usageDay(hospitalId, scope, fromDay);
+      const to = keys.usageDay(hospitalId, scope, toDay);
+      const { Items } = await doc.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+          ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+          ExpressionAttributeValues: { ':pk': from[P.pk], ':from': from[P.sk], ':to': to[P.sk] },
+        }),
+      );
+      return (Items ?? []).map((item) => ({
+        day: String(item.day),
+        runs: Number(item.runs ?? 0),
+        computeSeconds: Number(item.computeSeconds ?? 0),
+        gbSeconds: Number(item.gbSeconds ?? 0),
+      }));
+    },
     async markPatient(hospitalId, scope, patientAlias) {
       try {
         await doc.send(

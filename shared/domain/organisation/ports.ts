@@ -76,7 +76,13 @@ export type OrganisationCounters = {
    * time only (a conditional put), so a counter of distinct patients moves once per patient.
    */
   markPatient(hospitalId: string, scope: string, patientAlias: string): Promise<boolean>;
+  /** ADD on the day's compute meter of the hospital (scope 'hospital') or a team (scope = team id). */
+  addUsage(hospitalId: string, scope: string, day: string, deltas: UsageDeltas): Promise<void>;
 };
+
+/** One day's compute meter (docs/domain.md#usage-and-billing). */
+export type UsageDeltas = { runs?: number; computeSeconds?: number; gbSeconds?: number };
+export type UsageDay = { day: string; runs: number; computeSeconds: number; gbSeconds: number };
 
 /**
  * Hospitals, departments, teams and users beyond the Directory's single-item reads: lists through indexes (never a
@@ -85,6 +91,8 @@ export type OrganisationCounters = {
 export type OrganisationStore = OrganisationCounters & {
   listHospitals(query: HospitalListQuery): Promise<StorePage<HospitalRecord>>;
   hospitalSummary(): Promise<HospitalSummaryCounters>;
+  /** The daily compute meters of a scope from `fromDay` to `toDay` (yyyy-mm-dd, inclusive), oldest first. */
+  listUsage(hospitalId: string, scope: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
   /** Creates the hospital; ConflictError when the id or slug is taken. */
   createHospital(hospital: HospitalRecord): Promise<void>;
   updateHospital(hospitalId: string, fields: Partial<HospitalRecord>): Promise<HospitalRecord>;

@@ -303,6 +303,7 @@ export function fakeOrganisation() {
   const users = new Map<string, UserRecord>();
   const summary: Record<string, number> = {};
   const patientMarkers = new Set<string>();
+  const usage = new Map<string, { day: string; runs: number; computeSeconds: number; gbSeconds: number }>();
   const k = (h: string, id: string) => `${h}/${id}`;
   const byName = (a: { name: string; id: string }, b: { name: string; id: string }) =>
     `${a.name.toLowerCase()}#${a.id}`.localeCompare(`${b.name.toLowerCase()}#${b.id}`);
@@ -371,6 +372,22 @@ export function fakeOrganisation() {
           [`h_${deltas.plan.plan}`]: deltas.plan.hospitals,
           [`u_${deltas.plan.plan}`]: deltas.plan.users,
         });
+    },
+    async addUsage(h, scope, day, deltas) {
+      const key = `${h}|${scope}|${day}`;
+      const current = usage.get(key) ?? { day, runs: 0, computeSeconds: 0, gbSeconds: 0 };
+      usage.set(key, {
+        day,
+        runs: current.runs + (deltas.runs ?? 0),
+        computeSeconds: current.computeSeconds + (deltas.computeSeconds ?? 0),
+        gbSeconds: current.gbSeconds + (deltas.gbSeconds ?? 0),
+      });
+    },
+    async listUsage(h, scope, from, to) {
+      return [...usage.entries()]
+        .filter(([k, d]) => k.startsWith(`${h}|${scope}|`) && d.day >= from && d.day <= to)
+        .map(([, d]) => d)
+        .sort((a, b) => a.day.localeCompare(b.day));
     },
     async markPatient(h, scope, alias) {
       const key = `${h}|${scope}|${alias}`;
