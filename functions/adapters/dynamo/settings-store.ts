@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, withoutKeys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';

@@ -4,7 +4,7 @@ import type { AuditEvent, AuditLog, DatasetRecord, DatasetRepository } from '#sh
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { BYTES_PER_GB } from '#shared/domain/policies/enforce.ts';
 import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
-import type { Dashboard, DashboardActivity, DashboardStat, PipelineFigures } from '#shared/schemas/api/dashboard.ts';
+import type { Dashboard, DashboardActivity, PipelineFigures } from '#shared/schemas/api/dashboard.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { PLAN_PRICE_PER_USER, SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
 
@@ -39,7 +39,7 @@ export function pipelineFigures(item: PipelineCounters & { datasetCount?: number
   };
 }
 
-/** Dollars per month: the plan's price per user times the users (docs/domain.md#billing). */
+/** Dollars per month: the plan's price per user times the users (docs/domain.md#plans). */
 export function planRevenue(plan: string | undefined, users: number): number {
   const price = plan && plan in PLAN_PRICE_PER_USER ? PLAN_PRICE_PER_USER[plan as SubscriptionPlan] : 0;
   return price * Math.max(0, users);

@@ -5,7 +5,7 @@ import { SubscriptionPlanSchema, HospitalStatusSchema } from './organisation.ts'
 
 const Count = z.number().int().nonnegative();
 
-/** One stat card: the record's label, a figure and how to show it (docs/screens.md#dashboard). */
+/** One stat card: the product's label, a figure and how to show it (docs/screens.md#dashboard). */
 export const DashboardStatSchema = z.object({
   label: z.string(),
   value: z.number().nonnegative(),
