@@ -1,3 +1,5 @@
+import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { pipelineCounter } from '#shared/domain/dashboards/counters.ts';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -622,7 +624,21 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     pkName: TABLE_KEYS.gsi1.pk,
     skName: TABLE_KEYS.gsi1.sk,
     pk: `H#${hospitalId}#DS`,
-  })) as { teamId?: string | null; storageCountedBytes?: number }[];
+  })) as { teamId?: string | null; storageCountedBytes?: number; status: DatasetStatus; patientAlias?: string }[];
+  // The dashboards' counters (docs/domain.md#counters): per pipeline group, and distinct patients with their markers.
+  const figures = (own: typeof datasets, scope: string) => {
+    const counts: Record<string, number> = { queuedCount: 0, processingCount: 0, completedCount: 0, failedCount: 0 };
+    for (const d of own) {
+      const counter = pipelineCounter(d.status);
+      if (counter) counts[counter]! += 1;
+    }
+    const aliases = [...new Set(own.map((d) => d.patientAlias).filter((a): a is string => Boolean(a)))];
+    markers.push(
+      ...aliases.map((alias) => ({ ...keys.patientMarker(hospitalId, scope, alias), entity: 'patientMarker' })),
+    );
+    return { ...counts, patientCount: aliases.length };
+  };
+  const markers: Record<string, unknown>[] = [];
   const set = async (Key: ItemKey, fields: Record<string, number>) => {
     await table.doc.send(
       new UpdateCommand({
@@ -641,6 +657,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     departmentCount: departments.length,
     datasetCount: datasets.length,
     storageUsedBytes: datasets.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
+    ...figures(datasets, 'hospital'),
   });
   for (const d of departments)
     await set(keys.department(hospitalId, d.id), {
@@ -653,8 +670,10 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
       memberCount: users.filter((u) => u.teamId === t.id).length,
       datasetCount: own.length,
       storageUsedBytes: own.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
+      ...figures(own, t.id),
     });
   }
+  await batchPut(table, markers);
 }
 
 /** Sets the summary item over every hospital from the hospital items (seed only: reads every hospital). */
@@ -679,6 +698,8 @@ export async function recountSummary(table: Table): Promise<void> {
   const item: Record<string, number> = {
     hospitals: hospitals.length,
     users: hospitals.reduce((n, h) => n + (h.userCount ?? 0), 0),
+    patients: hospitals.reduce((n, h) => n + (h.patientCount ?? 0), 0),
+    storageUsedBytes: hospitals.reduce((n, h) => n + (h.storageUsedBytes ?? 0), 0),
   };
   for (const plan of SUBSCRIPTION_PLANS) {
     const active = hospitals.filter((h) => h.subscriptionPlan === plan && (h.status ?? 'ACTIVE') === 'ACTIVE');
