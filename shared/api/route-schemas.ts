@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DashboardSchema } from '#shared/schemas/api/dashboard.ts';
+import { UsageQuerySchema, UsageSchema } from '#shared/schemas/api/usage.ts';
 import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
 import {
   AuditFilterSchema,
@@ -151,6 +153,8 @@ export const ROUTE_SCHEMAS = {
   'POST /api/audit/verify': { body: VerifyAuditRequestSchema, response: VerifyAuditResponseSchema },
   'GET /api/compliance': { query: ComplianceQuerySchema, response: ComplianceSchema },
   'GET /api/reports': { query: ReportsQuerySchema, response: ReportsSchema },
+  'GET /api/dashboard': { response: DashboardSchema },
+  'GET /api/usage': { query: UsageQuerySchema, response: UsageSchema },
   'GET /api/notifications': { response: NotificationListSchema },
   'POST /api/notifications/read': {
     body: MarkNotificationsReadSchema,

@@ -690,6 +690,21 @@ export const ROUTES = [
   },
   {
     method: 'GET',
+    path: '/api/dashboard',
+    domain: 'dashboards',
+    auth: 'user',
+    summary: "The caller's role dashboard: figures from counters, the pipeline, recent and team activity",
+  },
+  {
+    method: 'GET',
+    path: '/api/usage',
+    domain: 'usage',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: 'Storage and compute against plan limits, per hospital and team per day, the next bill and the invoice',
+  },
+  {
+    method: 'GET',
     path: '/api/notifications',
     domain: 'notifications',
     auth: 'user',

@@ -158,6 +158,19 @@ export const keys = {
   /** Counters over every hospital for the Hospital Management summary cards (docs/domain.md#counters). */
   hospitalSummary: (): ItemKey => ({ [P.pk]: SYSTEM_PK, [P.sk]: 'SUMMARY#HOSPITALS' }),
   /**
+   * Marks a patient alias as counted for the hospital or one of its teams (written once with attribute_not_exists),
+   * so that "Patients Analyzed" counts distinct patients (docs/domain.md#counters).
+   */
+  /** A day's compute meter of the hospital or a team (docs/domain.md#usage-and-billing). */
+  usageDay: (hospitalId: string, scope: string, day: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `USAGE#${scope}#${day}`,
+  }),
+  patientMarker: (hospitalId: string, scope: string, patientAlias: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `PATIENT#${scope}#${patientAlias}`,
+  }),
+  /**
    * Policies (docs/domain.md#policies-and-inheritance): the system maximums in the one partition that is no
    * hospital's (`H#_system`: a hospital id never holds `_`), each hospital's policy and each team's overrides.
    */
@@ -172,12 +185,6 @@ export const keys = {
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `PREFS#${userId}`,
   }),
-  /** The hospital's storage notifications, oldest first by sort key. */
-  hospitalNotification: (hospitalId: string, n: { createdAt: string; id: string }): ItemKey => ({
-    [P.pk]: hospitalPk(hospitalId),
-    [P.sk]: `NOTIF#${n.createdAt}#${n.id}`,
-  }),
-  hospitalNotificationPrefix: 'NOTIF#',
   /** gsi3: find a user by e-mail (case-insensitive), e.g. for invitations and sign-in bookkeeping. */
   userByEmail: (email: string): ItemKey => ({ [G3.pk]: `EMAIL#${email.toLowerCase()}`, [G3.sk]: 'USER' }),
 

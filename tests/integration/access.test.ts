@@ -503,6 +503,12 @@ const EXPECTATIONS: Record<string, Case> = {
     expect: oversight(200),
   },
   'GET /api/compliance': { prepare: async () => ({ method: 'GET', path: '/api/compliance' }), expect: oversight(200) },
+  // Every role has a dashboard; another hospital's caller reads their own (nothing of ours).
+  'GET /api/dashboard': {
+    prepare: async () => ({ method: 'GET', path: '/api/dashboard' }),
+    expect: everyone(200, 401),
+  },
+  'GET /api/usage': { prepare: async () => ({ method: 'GET', path: '/api/usage' }), expect: oversight(200) },
   'GET /api/notifications': {
     prepare: async () => ({ method: 'GET', path: '/api/notifications' }),
     expect: everyone(200, 401),

@@ -207,6 +207,8 @@ const HANDLERS: Record<
   invitations: () => import('#functions/invitations/handler.ts'),
   shares: () => import('#functions/shares/handler.ts'),
   'patient-access': () => import('#functions/patient-access/handler.ts'),
+  dashboards: () => import('#functions/dashboards/handler.ts'),
+  usage: () => import('#functions/usage/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */

@@ -6,6 +6,7 @@ import { listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
 import { createResearchDataset, runPipeline, useHarnessOverSharedData } from './datasets-harness.ts';
 
 const MEMBER = 'member@northside.demo.local';
+const ADMIN = 'admin@northside.demo.local';
 const h = useHarnessOverSharedData();
 
 /** Uploads files as a client does: session, part URLs, parts (into the in-memory store), complete each, complete all. */
@@ -34,6 +35,12 @@ async function upload(datasetId: string, files: { path: string; bytes: Uint8Arra
 describe('dataset pipeline through the real state machine definition', () => {
   it('takes a T1 upload with a stray non-DICOM file to COMPLETE with volume, thumbnail, surface and report', async () => {
     // Prepare
+    const figures = async () => {
+      const dashboard = await h.call('GET', '/api/dashboard', { as: ADMIN });
+      const usage = await h.call('GET', '/api/usage', { as: ADMIN });
+      return { completed: dashboard.body.pipeline.completed, runs: usage.body.hospitals[0].compute.runs };
+    };
+    const before = await figures();
     const dicom = listFiles(join(requireSharedData(), 'ge-t1-ir-spgr/dicom'));
     const files = [
       ...dicom.map((path) => ({ path: `study/${basename(path)}`, bytes: new Uint8Array(readFileSync(path)) })),
@@ -74,6 +81,8 @@ describe('dataset pipeline through the real state machine definition', () => {
     const deid = history.body.items.find((e: { action: string }) => e.action === 'DATASET_DEIDENTIFIED');
     expect(deid.details).toMatchObject({ files: dicom.length, rejectedFiles: 1, series: 1 });
     expect(JSON.stringify(history.body)).not.toContain('MRN-77');
+    // The dashboard's counter and the day's compute meter moved with the run (docs/domain.md#counters).
+    expect(await figures()).toEqual({ completed: before.completed + 1, runs: before.runs + 1 });
   }, 240_000);
 
   it('marks a dataset with no valid DICOM FAILED with the catalogue reason, and a retry restarts it', async () => {

@@ -73,7 +73,11 @@ describe('policies through the API', () => {
       body: { files: [{ fileKey: fileKeyOf('a/1.dcm'), sizeBytes: 1000 }] },
     });
     expect(opened.status).toBe(201);
-    expect((await h.deps.settings.listNotifications('hosp-northside')).map((n) => n.type)).toEqual(['STORAGE_WARNING']);
+    // The hospital admin's bell has it (their preferences keep usage thresholds on by default).
+    const inbox = await h.call('GET', '/api/notifications', { as: ADMIN });
+    expect(inbox.body.items.filter((n: { type: string }) => n.type.startsWith('STORAGE_'))).toMatchObject([
+      { type: 'STORAGE_WARNING', read: false, href: '/hospital-admin/usage' },
+    ]);
   });
 
   it("refuses the hospital's users a token without a second factor once its policy requires two-factor", async () => {

@@ -1,3 +1,4 @@
+import { PIPELINE_COUNTER_NAMES } from '#shared/domain/dashboards/counters.ts';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
@@ -22,11 +23,19 @@ const KEPT = {
     'datasetCount',
     'storageUsedBytes',
     'pendingInvitationCount',
+    ...PIPELINE_COUNTER_NAMES,
     'status',
     'deactivatedAt',
   ],
   department: ['teamCount', 'memberCount'],
-  team: ['memberCount', 'datasetCount', 'storageUsedBytes', 'pendingInvitationCount', 'isActive'],
+  team: [
+    'memberCount',
+    'datasetCount',
+    'storageUsedBytes',
+    'pendingInvitationCount',
+    ...PIPELINE_COUNTER_NAMES,
+    'isActive',
+  ],
 } as const;
 
 const kept = (existing: Record<string, unknown> | undefined, names: readonly string[]) =>

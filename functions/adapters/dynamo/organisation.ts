@@ -1,3 +1,5 @@
+import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { pipelineCounter } from '#shared/domain/dashboards/counters.ts';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -255,7 +257,12 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       await add(Key, deltas);
     },
     async addSummary(deltas) {
-      const values: Record<string, number | undefined> = { hospitals: deltas.hospitals, users: deltas.users };
+      const values: Record<string, number | undefined> = {
+        hospitals: deltas.hospitals,
+        users: deltas.users,
+        patients: deltas.patients,
+        storageUsedBytes: deltas.storageUsedBytes,
+      };
       if (deltas.plan) {
         values[summaryAttribute(deltas.plan.plan, 'hospitals')] = deltas.plan.hospitals;
         values[summaryAttribute(deltas.plan.plan, 'users')] = deltas.plan.users;
@@ -306,6 +313,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
       const summary: HospitalSummaryCounters = {
         hospitals: Number(item.hospitals ?? 0),
         users: Number(item.users ?? 0),
+        patients: Number(item.patients ?? 0),
+        storageUsedBytes: Number(item.storageUsedBytes ?? 0),
         activeHospitalsByPlan: {},
         activeUsersByPlan: {},
       };
@@ -417,6 +426,61 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     async updateTeam(hospitalId, teamId, fields) {
       const Key = keys.team(hospitalId, teamId);
       return update(Key, await getItem<TeamRecord>(Key), fields, teamIndexAttributes, () => new NotFoundError());
+    },
+    async addUsage(hospitalId, scope, day, deltas) {
+      const entries = Object.entries(deltas).filter(([, v]) => v !== undefined && v !== 0) as [string, number][];
+      if (entries.length === 0) return;
+      // ADD creates the day's item on first use.
+      await doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.usageDay(hospitalId, scope, day),
+          UpdateExpression: `SET entity = :entity, #day = :day ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+          ExpressionAttributeNames: {
+            '#day': 'day',
+            ...Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
+          },
+          ExpressionAttributeValues: {
+            ':entity': 'usageDay',
+            ':day': day,
+            ...Object.fromEntries(entries.map(([, value], i) => [`:c${i}`, value])),
+          },
+        }),
+      );
+    },
+    async listUsage(hospitalId, scope, fromDay, toDay) {
+      const from = keys.usageDay(hospitalId, scope, fromDay);
+      const to = keys.usageDay(hospitalId, scope, toDay);
+      const { Items } = await doc.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+          ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+          ExpressionAttributeValues: { ':pk': from[P.pk], ':from': from[P.sk], ':to': to[P.sk] },
+        }),
+      );
+      return (Items ?? []).map((item) => ({
+        day: String(item.day),
+        runs: Number(item.runs ?? 0),
+        computeSeconds: Number(item.computeSeconds ?? 0),
+        gbSeconds: Number(item.gbSeconds ?? 0),
+      }));
+    },
+    async markPatient(hospitalId, scope, patientAlias) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: { ...keys.patientMarker(hospitalId, scope, patientAlias), entity: 'patientMarker' },
+            ConditionExpression: 'attribute_not_exists(#key)',
+            ExpressionAttributeNames: { '#key': P.pk },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        return mapWriteError(error);
+      }
     },
     async claimTeamSeat(hospitalId, teamId) {
       return writeIfCondition(() =>
@@ -542,7 +606,21 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     pkName: TABLE_KEYS.gsi1.pk,
     skName: TABLE_KEYS.gsi1.sk,
     pk: `H#${hospitalId}#DS`,
-  })) as { teamId?: string | null; storageCountedBytes?: number }[];
+  })) as { teamId?: string | null; storageCountedBytes?: number; status: DatasetStatus; patientAlias?: string }[];
+  // The dashboards' counters (docs/domain.md#counters): per pipeline group, and distinct patients with their markers.
+  const figures = (own: typeof datasets, scope: string) => {
+    const counts: Record<string, number> = { queuedCount: 0, processingCount: 0, completedCount: 0, failedCount: 0 };
+    for (const d of own) {
+      const counter = pipelineCounter(d.status);
+      if (counter) counts[counter]! += 1;
+    }
+    const aliases = [...new Set(own.map((d) => d.patientAlias).filter((a): a is string => Boolean(a)))];
+    markers.push(
+      ...aliases.map((alias) => ({ ...keys.patientMarker(hospitalId, scope, alias), entity: 'patientMarker' })),
+    );
+    return { ...counts, patientCount: aliases.length };
+  };
+  const markers: Record<string, unknown>[] = [];
   const set = async (Key: ItemKey, fields: Record<string, number>) => {
     await table.doc.send(
       new UpdateCommand({
@@ -561,6 +639,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     departmentCount: departments.length,
     datasetCount: datasets.length,
     storageUsedBytes: datasets.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
+    ...figures(datasets, 'hospital'),
   });
   for (const d of departments)
     await set(keys.department(hospitalId, d.id), {
@@ -573,8 +652,10 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
       memberCount: users.filter((u) => u.teamId === t.id).length,
       datasetCount: own.length,
       storageUsedBytes: own.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
+      ...figures(own, t.id),
     });
   }
+  await batchPut(table, markers);
 }
 
 /** Sets the summary item over every hospital from the hospital items (seed only: reads every hospital). */
@@ -584,6 +665,8 @@ export async function recountSummary(table: Table): Promise<void> {
   const item: Record<string, number> = {
     hospitals: hospitals.length,
     users: hospitals.reduce((n, h) => n + (h.userCount ?? 0), 0),
+    patients: hospitals.reduce((n, h) => n + (h.patientCount ?? 0), 0),
+    storageUsedBytes: hospitals.reduce((n, h) => n + (h.storageUsedBytes ?? 0), 0),
   };
   for (const plan of SUBSCRIPTION_PLANS) {
     const active = hospitals.filter((h) => h.subscriptionPlan === plan && (h.status ?? 'ACTIVE') === 'ACTIVE');

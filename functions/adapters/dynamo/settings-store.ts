@@ -1,13 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, withoutKeys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';
-import type {
-  Notification,
-  NotificationPreferences,
-  Policy,
-  TeamPolicyOverrides,
-} from '#shared/schemas/api/policies.ts';
+import type { NotificationPreferences, Policy, TeamPolicyOverrides } from '#shared/schemas/api/policies.ts';
 import type { Table } from './client.ts';
 
 const P = TABLE_KEYS.primary;
@@ -115,23 +110,5 @@ export function createSettingsStore(table: Table): SettingsStore {
     },
     putNotificationPreferences: (hospitalId, userId, preferences) =>
       put(keys.notificationPreferences(hospitalId, userId), 'notificationPreferences', preferences),
-
-    addNotification: (n) => put(keys.hospitalNotification(n.hospitalId, n), 'notification', n),
-    async listNotifications(hospitalId) {
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: table.tableName,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-          ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
-          ExpressionAttributeValues: {
-            ':pk': keys.hospital(hospitalId)[P.pk],
-            ':prefix': keys.hospitalNotificationPrefix,
-          },
-          ScanIndexForward: false,
-          Limit: 50,
-        }),
-      );
-      return (page.Items ?? []).map((item) => withoutKeys(item) as Notification);
-    },
   };
 }

@@ -33,6 +33,18 @@ export type HospitalCounters = {
   datasetCount?: number;
   storageUsedBytes?: number;
   pendingInvitationCount?: number;
+} & PipelineCounters;
+
+/**
+ * Datasets per pipeline group and distinct patients, kept on the hospital and team items as statuses change
+ * (docs/domain.md#counters): the dashboards read them instead of listing datasets.
+ */
+export type PipelineCounters = {
+  queuedCount?: number;
+  processingCount?: number;
+  completedCount?: number;
+  failedCount?: number;
+  patientCount?: number;
 };
 
 export type HospitalRecord = HospitalCounters & {
@@ -88,7 +100,7 @@ export type TeamRecord = {
   datasetCount?: number;
   storageUsedBytes?: number;
   pendingInvitationCount?: number;
-};
+} & PipelineCounters;
 
 export type Directory = {
   getUser(hospitalId: string, userId: string): Promise<UserRecord | undefined>;

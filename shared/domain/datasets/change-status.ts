@@ -1,4 +1,6 @@
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { movePipelineCounters } from '#shared/domain/dashboards/counters.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import type { AuditLog, DatasetRecord, DatasetRepository } from './ports.ts';
 
 /**
@@ -21,7 +23,7 @@ export const ALLOWED_TRANSITIONS: Record<DatasetStatus, readonly DatasetStatus[]
  * instead of skipping a stage.
  */
 export async function changeStatus(
-  deps: { datasets: DatasetRepository; audit: AuditLog },
+  deps: { datasets: DatasetRepository; audit: AuditLog; organisation?: OrganisationCounters },
   change: {
     hospitalId: string;
     datasetId: string;
@@ -35,12 +37,23 @@ export async function changeStatus(
 ): Promise<DatasetRecord> {
   const illegal = change.from.filter((from) => !ALLOWED_TRANSITIONS[from].includes(change.to));
   if (illegal.length > 0) throw new Error(`Illegal transition ${illegal.join('|')} → ${change.to}`);
-  return deps.datasets.transition(change.hospitalId, change.datasetId, change.from, change.to, change.fields, {
-    hospitalId: change.hospitalId,
-    datasetId: change.datasetId,
-    action: 'STATUS_CHANGED',
-    actorUserId: change.actorUserId,
-    actorName: change.actorName,
-    details: { from: change.from.length === 1 ? change.from[0] : change.from, to: change.to, ...change.details },
-  });
+  const updated = await deps.datasets.transition(
+    change.hospitalId,
+    change.datasetId,
+    change.from,
+    change.to,
+    change.fields,
+    {
+      hospitalId: change.hospitalId,
+      datasetId: change.datasetId,
+      action: 'STATUS_CHANGED',
+      actorUserId: change.actorUserId,
+      actorName: change.actorName,
+      details: { from: change.from.length === 1 ? change.from[0] : change.from, to: change.to, ...change.details },
+    },
+  );
+  // The dashboards' per-status counters move with the status (docs/domain.md#counters); every caller names one `from`.
+  if (deps.organisation && change.from.length === 1)
+    await movePipelineCounters(deps.organisation, updated, change.from[0], change.to);
+  return updated;
 }

@@ -3,6 +3,7 @@ import { requirePermission, type Caller } from '#shared/domain/access/caller.ts'
 import { applyPolicy, policyInForce } from '#shared/domain/hospitals/deidentification-policy.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import type { OrganisationCounters, OrganisationStore } from '#shared/domain/organisation/ports.ts';
+import { countPatient } from '#shared/domain/dashboards/counters.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { AuditLog, Clock, DatasetRepository, IdGenerator, Pseudonymizer } from './ports.ts';
 import { searchTextOf, toDataset } from './view.ts';
@@ -58,6 +59,7 @@ export async function createDataset(
   await deps.organisation.add(caller.hospitalId, { kind: 'hospital' }, { datasetCount: 1 });
   if (dataset.teamId)
     await deps.organisation.add(caller.hospitalId, { kind: 'team', teamId: dataset.teamId }, { datasetCount: 1 });
+  await countPatient(deps.organisation, dataset);
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     datasetId: dataset.id,

@@ -1,3 +1,4 @@
+import { pipelineDeltas } from '#shared/domain/dashboards/counters.ts';
 import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
 import { InvalidStateError } from '#shared/domain/errors.ts';
 import { datasetPrefix } from '#shared/domain/object-keys.ts';
@@ -64,8 +65,13 @@ export async function removeDataset(
     deps.objects.deletePrefix('assets', prefix),
   ]);
   const items = await deps.datasets.deleteAll(hospitalId, datasetId, dataset.uploadSessionId);
-  const counted = { datasetCount: -1, storageUsedBytes: -(dataset.storageCountedBytes ?? 0) };
+  const counted = {
+    datasetCount: -1,
+    storageUsedBytes: -(dataset.storageCountedBytes ?? 0),
+    ...pipelineDeltas(dataset.status, undefined),
+  };
   await deps.organisation.add(hospitalId, { kind: 'hospital' }, counted);
+  await deps.organisation.addSummary({ storageUsedBytes: counted.storageUsedBytes });
   if (dataset.teamId) await deps.organisation.add(hospitalId, { kind: 'team', teamId: dataset.teamId }, counted);
   await deps.audit.record({
     hospitalId,

@@ -47,6 +47,8 @@ export type UserListQuery = {
 export type HospitalSummaryCounters = {
   hospitals: number;
   users: number;
+  patients: number;
+  storageUsedBytes: number;
   activeHospitalsByPlan: Partial<Record<SubscriptionPlan, number>>;
   activeUsersByPlan: Partial<Record<SubscriptionPlan, number>>;
 };
@@ -64,9 +66,23 @@ export type OrganisationCounters = {
   addSummary(deltas: {
     hospitals?: number;
     users?: number;
+    /** Distinct patients and stored bytes over every hospital (the super admin's dashboard). */
+    patients?: number;
+    storageUsedBytes?: number;
     plan?: { plan: SubscriptionPlan; hospitals?: number; users?: number };
   }): Promise<void>;
+  /**
+   * Marks a patient alias as seen in the hospital (scope 'hospital') or a team (scope = team id): true the first
+   * time only (a conditional put), so a counter of distinct patients moves once per patient.
+   */
+  markPatient(hospitalId: string, scope: string, patientAlias: string): Promise<boolean>;
+  /** ADD on the day's compute meter of the hospital (scope 'hospital') or a team (scope = team id). */
+  addUsage(hospitalId: string, scope: string, day: string, deltas: UsageDeltas): Promise<void>;
 };
+
+/** One day's compute meter (docs/domain.md#usage-and-billing). */
+export type UsageDeltas = { runs?: number; computeSeconds?: number; gbSeconds?: number };
+export type UsageDay = { day: string; runs: number; computeSeconds: number; gbSeconds: number };
 
 /**
  * Hospitals, departments, teams and users beyond the Directory's single-item reads: lists through indexes (never a
@@ -75,6 +91,8 @@ export type OrganisationCounters = {
 export type OrganisationStore = OrganisationCounters & {
   listHospitals(query: HospitalListQuery): Promise<StorePage<HospitalRecord>>;
   hospitalSummary(): Promise<HospitalSummaryCounters>;
+  /** The daily compute meters of a scope from `fromDay` to `toDay` (yyyy-mm-dd, inclusive), oldest first. */
+  listUsage(hospitalId: string, scope: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
   /** Creates the hospital; ConflictError when the id or slug is taken. */
   createHospital(hospital: HospitalRecord): Promise<void>;
   updateHospital(hospitalId: string, fields: Partial<HospitalRecord>): Promise<HospitalRecord>;

@@ -1,3 +1,4 @@
+import { meterRun } from '#shared/domain/usage/meter.ts';
 import { notifyDatasetOutcome } from '#shared/domain/notifications/notifications.ts';
 import { enterStage, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
@@ -8,5 +9,8 @@ import { enterStage, loadDataset, type PipelineDeps, type StageInput } from './d
 export async function completeDataset(input: StageInput, deps: PipelineDeps): Promise<void> {
   const before = await loadDataset(deps, input);
   const after = await enterStage(deps, input, 'PROCESSING', 'COMPLETE');
-  if (before.status !== 'COMPLETE') await notifyDatasetOutcome(deps, after, 'COMPLETE');
+  if (before.status !== 'COMPLETE') {
+    await meterRun(deps.organisation, after, after.completedAt ?? deps.clock.now());
+    await notifyDatasetOutcome(deps, after, 'COMPLETE');
+  }
 }

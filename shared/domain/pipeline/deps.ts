@@ -1,3 +1,4 @@
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import type { AuditLog, Clock, DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
@@ -18,6 +19,8 @@ export type PipelineDeps = {
   pseudonymSecret(): Promise<string>;
   /** The owner's inbox for "processing complete / failed"; absent where nobody is told (the CLI). */
   notifications?: NotificationInbox;
+  /** The dashboards' counters (docs/domain.md#counters); absent where none are kept (the CLI). */
+  organisation?: OrganisationCounters;
 };
 
 export type StageInput = { hospitalId: string; datasetId: string; runId: string };

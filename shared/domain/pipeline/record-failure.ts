@@ -2,6 +2,7 @@ import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schem
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
+import { meterRun } from '#shared/domain/usage/meter.ts';
 import { notifyDatasetOutcome } from '#shared/domain/notifications/notifications.ts';
 import type { PipelineDeps, StageInput } from './deps.ts';
 
@@ -51,5 +52,6 @@ export async function recordFailure(
     fields: { failureReason: reason, updatedAt: deps.clock.now() },
     details: { runId: input.runId, reason, error: input.error?.Error ?? null },
   });
+  await meterRun(deps.organisation, dataset, deps.clock.now());
   await notifyDatasetOutcome(deps, dataset, 'FAILED');
 }

@@ -1,10 +1,13 @@
 import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
   UNLIMITED_OPENS,
   type FileFormat,
-  type Notification,
   type Policy,
   type ShareScope,
 } from '#shared/schemas/api/policies.ts';
+import type { StorageNotificationType } from '#shared/schemas/api/notifications.ts';
+import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
+import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { SettingsStore } from './ports.ts';
@@ -51,7 +54,7 @@ export function crossedThreshold(
   beforeBytes: number,
   afterBytes: number,
   policy: Policy,
-): Notification['type'] | undefined {
+): StorageNotificationType | undefined {
   const before = percentUsed(beforeBytes, policy);
   const after = percentUsed(afterBytes, policy);
   const { warning, critical } = policy.storageCompute.alertThresholds;
@@ -60,26 +63,57 @@ export function crossedThreshold(
   return undefined;
 }
 
-/** Raises the hospital's storage notification when an upload takes it across the warning or critical threshold. */
+/** Who hears of a crossed threshold and how (docs/domain.md#notifications). */
+export type ThresholdDeps = {
+  settings: Pick<SettingsStore, 'getNotificationPreferences'>;
+  organisation?: Pick<OrganisationStore, 'listUsers'>;
+  notifications?: NotificationInbox;
+  clock: Clock;
+  ids: IdGenerator;
+};
+
+/** Hospital admins a hospital has at most, as far as a threshold notification goes (one page of the index). */
+const ADMINS_NOTIFIED = 100;
+
+/**
+ * When an upload takes the hospital's storage across the warning or critical threshold, each ACTIVE hospital admin
+ * whose notification preferences keep usage thresholds on gets a notification in their inbox (the bell).
+ * Returns the type raised, if any.
+ */
 export async function notifyThresholds(
   hospitalId: string,
   beforeBytes: number,
   afterBytes: number,
   policy: Policy,
-  deps: { settings: SettingsStore; clock: Clock; ids: IdGenerator },
-): Promise<Notification | undefined> {
+  deps: ThresholdDeps,
+): Promise<StorageNotificationType | undefined> {
   const type = crossedThreshold(beforeBytes, afterBytes, policy);
-  if (!type) return undefined;
-  const notification: Notification = {
-    id: deps.ids.newId(),
+  if (!type || !deps.organisation || !deps.notifications) return type;
+  const percent = Math.round(percentUsed(afterBytes, policy) * 10) / 10;
+  const admins = await deps.organisation.listUsers({
     hospitalId,
-    type,
-    percentUsed: Math.round(percentUsed(afterBytes, policy) * 10) / 10,
-    createdAt: deps.clock.now(),
-    read: false,
-  };
-  await deps.settings.addNotification(notification);
-  return notification;
+    role: 'HOSPITAL_ADMIN',
+    status: 'ACTIVE',
+    limit: ADMINS_NOTIFIED,
+  });
+  const now = deps.clock.now();
+  for (const admin of admins.items) {
+    const preferences =
+      (await deps.settings.getNotificationPreferences(hospitalId, admin.id)) ?? DEFAULT_NOTIFICATION_PREFERENCES;
+    if (!preferences.usageThresholds) continue;
+    await deps.notifications.add({
+      id: deps.ids.newId(),
+      hospitalId,
+      userId: admin.id,
+      type,
+      title: type === 'STORAGE_CRITICAL' ? 'Storage critical' : 'Storage warning',
+      description: `${percent}% of the storage cap of ${policy.storageCompute.storageCapGB} GB is in use.`,
+      href: '/hospital-admin/usage',
+      createdAt: now,
+      read: false,
+    });
+  }
+  return type;
 }
 
 /** What a patient share asks for, in the policy's terms (the sharing flow fills it from its request). */

@@ -1,6 +1,5 @@
 import type {
   HospitalProfile,
-  Notification,
   NotificationPreferences,
   Policy,
   TeamPolicyOverrides,
@@ -43,7 +42,4 @@ export type SettingsStore = {
   ): Promise<void>;
   getNotificationPreferences(hospitalId: string, userId: string): Promise<NotificationPreferences | undefined>;
   putNotificationPreferences(hospitalId: string, userId: string, preferences: NotificationPreferences): Promise<void>;
-
-  addNotification(notification: Notification): Promise<void>;
-  listNotifications(hospitalId: string): Promise<Notification[]>;
 };

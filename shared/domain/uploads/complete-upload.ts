@@ -45,6 +45,7 @@ export async function completeUpload(
       );
   if (!dataset.lastRunId) {
     await deps.organisation.add(caller.hospitalId, { kind: 'hospital' }, { storageUsedBytes: storedBytes });
+    await deps.organisation.addSummary({ storageUsedBytes: storedBytes });
     if (dataset.teamId)
       await deps.organisation.add(
         caller.hospitalId,

@@ -1,3 +1,5 @@
+import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
+import type { OrganisationCounters, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { MAX_ENHANCED_FILES, UPLOAD_PART_BYTES, type UploadSession } from '#shared/schemas/api/uploads.ts';
 import { checkUploadAgainstPolicy, notifyThresholds, type DeclaredFile } from '#shared/domain/policies/enforce.ts';
 import { policyFor } from '#shared/domain/policies/policies.ts';
@@ -20,6 +22,9 @@ export type UploadDeps = {
   clock: Clock;
   ids: IdGenerator;
   settings: SettingsStore;
+  /** The hospital admins told of a crossed storage threshold, and their inboxes (docs/domain.md#notifications). */
+  organisation?: Pick<OrganisationStore, 'listUsers'> & OrganisationCounters;
+  notifications?: NotificationInbox;
 };
 
 /** Upload limits (docs/domain.md#uploads), enforced on the server as well as in the uploader. */

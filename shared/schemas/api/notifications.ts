@@ -4,7 +4,16 @@ import { IdSchema } from './common.ts';
 /** docs/domain.md#notifications-and-toasts: the list keeps the 50 newest. */
 export const MAX_NOTIFICATIONS = 50;
 
-export const NOTIFICATION_TYPES = ['DATASET_COMPLETE', 'DATASET_FAILED', 'SHARE_OPENED', 'SHARE_LOCKED'] as const;
+export const NOTIFICATION_TYPES = [
+  'DATASET_COMPLETE',
+  'DATASET_FAILED',
+  'STORAGE_WARNING',
+  'STORAGE_CRITICAL',
+  'SHARE_OPENED',
+  'SHARE_LOCKED',
+] as const;
+/** The hospital's storage crossed the policy's warning or critical threshold (docs/domain.md#notifications). */
+export type StorageNotificationType = 'STORAGE_WARNING' | 'STORAGE_CRITICAL';
 export const NotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 
 export const NotificationSchema = z.object({

@@ -298,14 +298,3 @@ export const AvatarUploadRequestSchema = z.object({
   sizeBytes: z.number().int().positive(),
 });
 export const AvatarUploadResponseSchema = z.object({ uploadUrl: z.string(), expiresInSeconds: z.number().int() });
-
-/** A usage notification (the storage thresholds); the notification screens read these (docs/domain.md#notifications). */
-export const NotificationSchema = z.object({
-  id: z.string(),
-  hospitalId: z.string(),
-  type: z.enum(['STORAGE_WARNING', 'STORAGE_CRITICAL']),
-  percentUsed: z.number(),
-  createdAt: z.string(),
-  read: z.boolean(),
-});
-export type Notification = z.infer<typeof NotificationSchema>;

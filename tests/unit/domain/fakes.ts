@@ -1,7 +1,6 @@
 import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';
 import type {
   HospitalProfile,
-  Notification,
   NotificationPreferences,
   Policy,
   TeamPolicyOverrides,
@@ -209,12 +208,11 @@ export function fakePolicies(): DeidentificationPolicies & { items: Map<string, 
   };
 }
 
-/** The settings port in memory: policies, profiles, preferences, notifications and the storage-used counter. */
+/** The settings port in memory: policies, profiles, preferences and the storage-used counter. */
 export function fakeSettings(init: { storageUsedBytes?: Record<string, number>; hospitals?: string[] } = {}) {
   const policies = new Map<string, Stored<unknown>>();
   const profiles = new Map<string, Record<string, unknown>>();
   const preferences = new Map<string, NotificationPreferences>();
-  const notifications: Notification[] = [];
   const storage = new Map(Object.entries(init.storageUsedBytes ?? {}));
   const hospitalProfiles = new Map<string, Partial<HospitalProfile> & { name: string }>(
     (init.hospitals ?? ['h1']).map((id) => [id, { name: `Hospital ${id}` }]),
@@ -236,10 +234,8 @@ export function fakeSettings(init: { storageUsedBytes?: Record<string, number>; 
       void profiles.set(`${h}/${u}`, { ...(profiles.get(`${h}/${u}`) ?? {}), ...fields }),
     getNotificationPreferences: async (h, u) => preferences.get(`${h}/${u}`),
     putNotificationPreferences: async (h, u, p) => void preferences.set(`${h}/${u}`, p),
-    addNotification: async (n) => void notifications.push(n),
-    listNotifications: async (h) => notifications.filter((n) => n.hospitalId === h).reverse(),
   };
-  return { ...store, policies, profiles, preferences, notifications, storage, hospitalProfiles };
+  return { ...store, policies, profiles, preferences, storage, hospitalProfiles };
 }
 
 export function fakeNotifications(): NotificationInbox & { items: NotificationRecord[] } {
@@ -315,6 +311,8 @@ export function fakeOrganisation() {
   const teams = new Map<string, TeamRecord>();
   const users = new Map<string, UserRecord>();
   const summary: Record<string, number> = {};
+  const patientMarkers = new Set<string>();
+  const usage = new Map<string, { day: string; runs: number; computeSeconds: number; gbSeconds: number }>();
   const k = (h: string, id: string) => `${h}/${id}`;
   const byName = (a: { name: string; id: string }, b: { name: string; id: string }) =>
     `${a.name.toLowerCase()}#${a.id}`.localeCompare(`${b.name.toLowerCase()}#${b.id}`);
@@ -372,12 +370,39 @@ export function fakeOrganisation() {
       bump(item as Record<string, unknown> | undefined, deltas);
     },
     async addSummary(deltas) {
-      bump(summary, { hospitals: deltas.hospitals, users: deltas.users });
+      bump(summary, {
+        hospitals: deltas.hospitals,
+        users: deltas.users,
+        patients: deltas.patients,
+        storageUsedBytes: deltas.storageUsedBytes,
+      });
       if (deltas.plan)
         bump(summary, {
           [`h_${deltas.plan.plan}`]: deltas.plan.hospitals,
           [`u_${deltas.plan.plan}`]: deltas.plan.users,
         });
+    },
+    async addUsage(h, scope, day, deltas) {
+      const key = `${h}|${scope}|${day}`;
+      const current = usage.get(key) ?? { day, runs: 0, computeSeconds: 0, gbSeconds: 0 };
+      usage.set(key, {
+        day,
+        runs: current.runs + (deltas.runs ?? 0),
+        computeSeconds: current.computeSeconds + (deltas.computeSeconds ?? 0),
+        gbSeconds: current.gbSeconds + (deltas.gbSeconds ?? 0),
+      });
+    },
+    async listUsage(h, scope, from, to) {
+      return [...usage.entries()]
+        .filter(([k, d]) => k.startsWith(`${h}|${scope}|`) && d.day >= from && d.day <= to)
+        .map(([, d]) => d)
+        .sort((a, b) => a.day.localeCompare(b.day));
+    },
+    async markPatient(h, scope, alias) {
+      const key = `${h}|${scope}|${alias}`;
+      if (patientMarkers.has(key)) return false;
+      patientMarkers.add(key);
+      return true;
     },
     async listHospitals(q) {
       const all = [...hospitals.values()]
@@ -396,6 +421,8 @@ export function fakeOrganisation() {
       return {
         hospitals: summary.hospitals ?? 0,
         users: summary.users ?? 0,
+        patients: summary.patients ?? 0,
+        storageUsedBytes: summary.storageUsedBytes ?? 0,
         activeHospitalsByPlan: Object.fromEntries(plans.map((p) => [p, summary[`h_${p}`] ?? 0])),
         activeUsersByPlan: Object.fromEntries(plans.map((p) => [p, summary[`u_${p}`] ?? 0])),
       };

@@ -41,3 +41,20 @@ describe('datasets keep their department and move the counters', () => {
     expect([hospital().storageUsedBytes, team().storageUsedBytes]).toEqual([0, 0]);
   });
 });
+
+describe("the dashboards' counters", () => {
+  it('count distinct patients once and move the pipeline groups with each status change and delete', async () => {
+    const deps = organisationPorts();
+    const hospital = () => deps.org.hospitals.get('h1')!;
+    const team = () => deps.org.teams.get('h1/t1')!;
+    const d = await createDataset(NEW_DATASET, member, deps);
+    await createDataset(NEW_DATASET, member, deps);
+    await createDataset({ ...NEW_DATASET, mrn: 'MRN-OTHER-2' }, member, deps);
+    expect([hospital().patientCount, team().patientCount]).toEqual([2, 2]);
+
+    await openUploadSession(d.id, [{ fileKey: fileKeyOf('a.dcm'), sizeBytes: 700 }], member, deps);
+    expect([hospital().queuedCount, team().queuedCount]).toEqual([1, 1]);
+    await deleteDataset(d.id, as('TEAM_LEAD'), deps);
+    expect([hospital().queuedCount, team().queuedCount]).toEqual([0, 0]);
+  });
+});

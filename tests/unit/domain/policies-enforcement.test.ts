@@ -89,17 +89,40 @@ describe('storage cap, file size and formats when an upload session opens', () =
     await expect(upload(p, [{ sizeBytes: 10, format: 'dcm' }])).resolves.toMatchObject({ status: 'OPEN' });
   });
 
-  it('raises one storage notification when an upload crosses the warning or critical threshold', async () => {
+  it("tells the hospital's active admins who keep usage thresholds on when an upload crosses a threshold", async () => {
     const p = ports();
+    const admin = (id: string, status: 'ACTIVE' | 'DISABLED') => ({
+      id,
+      hospitalId: 'h1',
+      email: `${id}@northside.test`,
+      firstName: id,
+      lastName: 'Admin',
+      role: 'HOSPITAL_ADMIN' as const,
+      status,
+      teamId: null,
+      departmentId: null,
+      permissions: [],
+      createdAt: 'x',
+    });
+    await p.directory.putUser(admin('a1', 'ACTIVE'));
+    await p.directory.putUser(admin('a2', 'ACTIVE'));
+    await p.directory.putUser(admin('a3', 'DISABLED'));
+    await p.settings.putNotificationPreferences('h1', 'a2', {
+      ...DEFAULT_NOTIFICATION_PREFERENCES,
+      usageThresholds: false,
+    });
     await p.settings.putHospitalPolicy('h1', { value: capped(10), updatedAt: 'x', updatedByUserId: 'u' });
     p.settings.storage.set('h1', 7.5 * BYTES_PER_GB);
     await upload(p, [{ sizeBytes: 0.3 * BYTES_PER_GB }, { sizeBytes: 0.3 * BYTES_PER_GB }]);
-    expect(p.settings.notifications.map((n) => [n.type, n.percentUsed])).toEqual([['STORAGE_WARNING', 81]]);
+    const sent = () => p.notifications.items.filter((n) => n.type.startsWith('STORAGE_'));
+    expect(sent().map((n) => [n.userId, n.type, n.description])).toEqual([
+      ['a1', 'STORAGE_WARNING', '81% of the storage cap of 10 GB is in use.'],
+    ]);
     p.settings.storage.set('h1', 8.5 * BYTES_PER_GB);
     await upload(p, [{ sizeBytes: 0.3 * BYTES_PER_GB }, { sizeBytes: 0.3 * BYTES_PER_GB }]);
-    expect(p.settings.notifications.map((n) => n.type)).toEqual(['STORAGE_WARNING', 'STORAGE_CRITICAL']);
+    expect(sent().map((n) => n.type)).toEqual(['STORAGE_WARNING', 'STORAGE_CRITICAL']);
     await upload(p, [{ sizeBytes: 1000 }]);
-    expect(p.settings.notifications).toHaveLength(2);
+    expect(sent()).toHaveLength(2);
   });
 
   it('checks in a pure function too', () => {

@@ -42,7 +42,7 @@ const HOSPITAL_ADMIN_PAGES: RouteObject[] = [
     path: paths.hospitalAdminUsage.path,
     lazy: lazyPage(
       () => import('./routes/hospital-admin/usage.tsx'),
-      (m) => m.HospitalAdminUsageRoute,
+      (m) => m.HospitalUsageRoute,
     ),
   },
   {

@@ -1,11 +1,11 @@
-import { Button, Card, Heading, HStack, SimpleGrid, Stack, Stat, Text, Wrap } from '@chakra-ui/react';
+import { Button, Card, Heading, Stack, Text, Wrap } from '@chakra-ui/react';
 import { Link, Navigate } from 'react-router-dom';
 import { hasRole, ROLE_TITLES } from '#shared/auth/roles.ts';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { paths } from '#web/config/paths.ts';
 import { useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';
-import { useAllDatasets } from '#web/features/datasets/api/get-datasets.ts';
-import { countPipeline } from '#web/features/datasets/utils/pipeline-counts.ts';
+import { useDashboard } from '#web/features/dashboard/api/get-dashboard.ts';
+import { DashboardView } from '#web/features/dashboard/components/dashboard-view.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 
 /** /dashboard: hospital admins go to their area (docs/screens.md#route-table); everyone else sees the role dashboard. */
@@ -15,7 +15,7 @@ export function DashboardRoute() {
   return <RoleDashboard />;
 }
 
-/** Heading by role, welcome, quick actions and pipeline status counted from the datasets the user can see. */
+/** Heading by role, welcome, the server's figures for the role and quick actions. */
 export function RoleDashboard() {
   const { user, hospital, team } = useCurrentUser();
   const title = user.role === 'GUEST' ? 'User' : ROLE_TITLES[user.role];
@@ -29,7 +29,7 @@ export function RoleDashboard() {
           {team ? ` · ${team.name}` : ''}
         </Text>
       </Stack>
-      {canSeeDatasets && <PipelineStatus />}
+      <ServerDashboard />
       <Card.Root>
         <Card.Header>
           <Heading size="md">Quick Actions</Heading>
@@ -71,39 +71,15 @@ export function RoleDashboard() {
   );
 }
 
-function PipelineStatus() {
-  const { data, error, isLoading } = useAllDatasets();
+/** The server's figures for the caller's role (docs/screens.md#dashboard). */
+function ServerDashboard() {
+  const { data, error, isLoading } = useDashboard();
   if (error) return <ErrorBox message={errorMessage(error)} />;
-  const counts = countPipeline((data ?? []).map((d) => d.status));
-  const cells = [
-    { label: 'Queued', value: counts.queued },
-    { label: 'Processing', value: counts.processing },
-    { label: 'Completed', value: counts.completed },
-    { label: 'Failed', value: counts.failed },
-    { label: 'Total', value: counts.total },
-  ];
-  return (
-    <Card.Root>
-      <Card.Header>
-        <HStack justify="space-between">
-          <Heading size="md">Processing Pipeline Status</Heading>
-          {isLoading && (
-            <Text fontSize="sm" color="fg.muted">
-              Loading...
-            </Text>
-          )}
-        </HStack>
-      </Card.Header>
-      <Card.Body>
-        <SimpleGrid columns={{ base: 2, md: 5 }} gap="4" aria-label="Pipeline status counts">
-          {cells.map((c) => (
-            <Stat.Root key={c.label} borderWidth="1px" rounded="md" p="3">
-              <Stat.Label>{c.label}</Stat.Label>
-              <Stat.ValueText data-testid={`pipeline-${c.label.toLowerCase()}`}>{c.value}</Stat.ValueText>
-            </Stat.Root>
-          ))}
-        </SimpleGrid>
-      </Card.Body>
-    </Card.Root>
-  );
+  if (isLoading || !data)
+    return (
+      <Text fontSize="sm" color="fg.muted">
+        Loading...
+      </Text>
+    );
+  return <DashboardView dashboard={data} />;
 }

@@ -8,6 +8,14 @@ import { apiRequest } from '#web/lib/api-client.ts';
 /** How often the bell asks the server for new notifications while the site is open. */
 const REFRESH_MS = 30_000;
 const KEY = '/api/notifications';
+const TOAST_TYPE: Record<Notification['type'], 'success' | 'error' | 'warning'> = {
+  DATASET_COMPLETE: 'success',
+  DATASET_FAILED: 'error',
+  STORAGE_WARNING: 'warning',
+  STORAGE_CRITICAL: 'error',
+  SHARE_OPENED: 'success',
+  SHARE_LOCKED: 'error',
+};
 
 export function markServerNotificationsRead(ids?: string[]) {
   return apiRequest('/api/notifications/read', z.object({ unreadCount: z.number() }), {
@@ -29,7 +37,7 @@ export function useServerNotifications() {
     if (seen.current) {
       for (const n of items.filter((i: Notification) => !i.read && !seen.current!.has(i.id)))
         toaster.create({
-          type: n.type === 'DATASET_FAILED' || n.type === 'SHARE_LOCKED' ? 'error' : 'success',
+          type: TOAST_TYPE[n.type],
           title: n.title,
           description: n.description,
         });

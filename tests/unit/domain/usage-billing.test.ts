@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { BYTES_PER_GB } from '#shared/domain/policies/enforce.ts';
+import { monthlyInvoice, nextMonthStart, usageBadge, usageHealth } from '#shared/domain/usage/billing.ts';
+import { meterRun, METERED_MEMORY_GB } from '#shared/domain/usage/meter.ts';
+import { getUsage, monthSeconds } from '#shared/domain/usage/usage.ts';
+import { pipelineDeltas } from '#shared/domain/dashboards/counters.ts';
+import { planRevenue, percentOf } from '#shared/domain/dashboards/dashboard.ts';
+import { caller, ports } from './fakes.ts';
+
+describe('usage health bands and badge', () => {
+  it('bands by percent used: over 100 overage, over 85 warning, over 60 good, else excellent', () => {
+    expect([0, 60, 60.1, 85, 85.1, 100, 100.1].map(usageHealth)).toEqual([
+      'excellent',
+      'excellent',
+      'good',
+      'good',
+      'warning',
+      'warning',
+      'overage',
+    ]);
+  });
+
+  it('reads the badge from storage or compute, the stronger first', () => {
+    expect(usageBadge(101, 10)).toBe('Overage Detected');
+    expect(usageBadge(10, 101)).toBe('Overage Detected');
+    expect(usageBadge(86, 10)).toBe('Approaching Limits');
+    expect(usageBadge(85, 85)).toBe('Healthy Usage');
+  });
+});
+
+describe('invoice', () => {
+  it("is the plan's price per user per month times the users, due the first of the next month", () => {
+    const invoice = monthlyInvoice({ id: 'h1', name: 'Northside', subscriptionPlan: 'PRO', userCount: 48 }, '2026-12');
+    expect(invoice).toMatchObject({ plan: 'PRO', pricePerUser: 25, users: 48, amount: 1200, dueDate: '2027-01-01' });
+    expect(monthlyInvoice({ id: 'h', name: 'T', subscriptionPlan: 'TRIAL', userCount: 9 }, '2026-01').amount).toBe(0);
+    expect(monthlyInvoice({ id: 'h', name: 'E', subscriptionPlan: 'ENTERPRISE', userCount: 2 }, '2026-01').amount).toBe(
+      100,
+    );
+    expect(planRevenue('BASIC', 10)).toBe(150);
+    expect(nextMonthStart('2026-02')).toBe('2026-03-01');
+  });
+});
+
+describe('dashboard counters', () => {
+  it('moves a dataset between pipeline groups only when its group changes', () => {
+    expect(pipelineDeltas('CREATED', 'UPLOADING')).toEqual({ queuedCount: 1 });
+    expect(pipelineDeltas('UPLOADING', 'ANONYMIZING')).toEqual({ queuedCount: -1, processingCount: 1 });
+    expect(pipelineDeltas('ANONYMIZING', 'CLASSIFYING')).toEqual({});
+    expect(pipelineDeltas('PROCESSING', 'COMPLETE')).toEqual({ processingCount: -1, completedCount: 1 });
+    expect(pipelineDeltas('FAILED', undefined)).toEqual({ failedCount: -1 });
+    expect(percentOf(BYTES_PER_GB / 2, 1)).toBe(50);
+  });
+});
+
+describe('usage from the meters', () => {
+  it("meters a run's seconds at the metered memory per hospital and team and day, and reads them against the limits", async () => {
+    const p = ports();
+    await p.directory.putHospital({
+      id: 'h1',
+      slug: 'h1',
+      name: 'Northside',
+      subscriptionPlan: 'PRO',
+      userCount: 4,
+      storageUsedBytes: 4500 * BYTES_PER_GB,
+      createdAt: 'x',
+      updatedAt: 'x',
+    });
+    await meterRun(
+      p.organisation,
+      { hospitalId: 'h1', teamId: 't1', processingStartedAt: '2026-02-01T09:00:00.000Z' },
+      '2026-02-01T09:10:00.000Z',
+    );
+    const usage = await getUsage({}, caller('HOSPITAL_ADMIN'), p);
+    const h = usage.hospitals[0]!;
+    expect(h.days).toEqual([{ day: '2026-02-01', runs: 1, computeSeconds: 600, gbSeconds: 600 * METERED_MEMORY_GB }]);
+    expect(h.storage.percent).toBe(87.9);
+    expect(h.storage.health).toBe('warning');
+    expect(h.badge).toBe('Approaching Limits');
+    // 10 run slots over the 10 hours of the month so far.
+    expect(monthSeconds('2026-02', '2026-02-01T10:00:00.000Z')).toBe(36_000);
+    expect(h.compute.percent).toBe(round(600 / 360_000));
+    expect(h.invoice.amount).toBe(100);
+    expect(h.nextBillDate).toBe('2026-03-01');
+    expect(h.daysToNextBill).toBe(28);
+    await expect(getUsage({ hospitalId: 'other' }, caller('HOSPITAL_ADMIN'), p)).rejects.toMatchObject({
+      code: 'HOSPITAL_NOT_FOUND',
+    });
+    await expect(getUsage({}, caller('TEAM_LEAD'), p)).rejects.toThrow();
+  });
+});
+
+const round = (fraction: number) => Math.round(fraction * 1000) / 10;
