@@ -11,13 +11,22 @@ import { requireResource, serverEnv } from '#functions/lib/env.ts';
 import { ENV } from '#shared/env.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { createDocumentClient, type Table } from './dynamo/client.ts';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '#shared/db/keys.ts';
 import { recountHospital, recountSummary } from './dynamo/organisation.ts';
 
 /**
+ * The generation of counters this code keeps (docs/domain.md#counters). Raise it when a counter is added or its
+ * meaning changes: the next start recounts once from what is stored; later starts trust the counters, which every
+ * write keeps, so a start does not read every dataset.
+ */
+export const COUNTERS_VERSION = 3;
+
+/**
  * Writes the demo tenants (hospitals, departments, teams, users with the role's default permissions), idempotently:
- * fixed ids for the organisation, the identity provider's sub for users. Called by the local twin at start. The
- * counters of the demo hospitals, their departments and teams, and the summary over every hospital are then set
- * from what is stored (docs/domain.md#counters), so they are right however often the seed runs. Teams are written
+ * fixed ids for the organisation, the identity provider's sub for users. Called by the local twin at start. On the
+ * first start, and after an upgrade that changes the counters, the counters of the demo hospitals, their departments
+ * and teams, and the summary over every hospital are set from what is stored (docs/domain.md#counters). Teams are written
  * after the users so a team's lead is its demo team lead's id (docs/local-twin.md#demo-data).
  */
 export async function seedDemoTenants(deps: {
@@ -77,6 +86,16 @@ export async function seedDemoTenants(deps: {
         createdAt: now,
       });
     }
+  const { Item: marker } = await table.doc.send(
+    new GetCommand({ TableName: table.tableName, Key: keys.countersVersion() }),
+  );
+  if (Number(marker?.version ?? 0) >= COUNTERS_VERSION) return;
   for (const h of DEMO_HOSPITALS) await recountHospital(table, h.id);
   await recountSummary(table);
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.tableName,
+      Item: { ...keys.countersVersion(), entity: 'countersVersion', version: COUNTERS_VERSION },
+    }),
+  );
 }
