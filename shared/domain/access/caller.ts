@@ -58,6 +58,29 @@ export function canSeeDataset(
   return caller.teamId !== null && dataset.teamId === caller.teamId;
 }
 
+/** What a team share grants (docs/domain.md#share-permissions). */
+export type SharePermission = 'view' | 'download' | 'export';
+
+/**
+ * Whether a dataset as loaded lets the caller do `permission`: a dataset seen by hospital or team carries no
+ * `sharedWithYou` and allows all three; one read through a team share allows only what the share grants
+ * (docs/domain.md#share-permissions).
+ */
+export function holdsSharePermission(
+  dataset: { sharedWithYou?: readonly string[] },
+  permission: SharePermission,
+): boolean {
+  return dataset.sharedWithYou === undefined || dataset.sharedWithYou.includes(permission);
+}
+
+/** 403 ACCESS_DENIED when a dataset read through a team share lacks `permission` (e.g. `export` for an export). */
+export function requireSharePermission(
+  dataset: { sharedWithYou?: readonly string[] },
+  permission: SharePermission,
+): void {
+  if (!holdsSharePermission(dataset, permission)) throw new AccessDeniedError();
+}
+
 export function assertVisible<T extends { hospitalId: string; teamId: string | null }>(
   caller: Caller,
   dataset: T | undefined,

@@ -6,6 +6,7 @@ import type { Mailer, TokenMint } from '#shared/domain/invitations/ports.ts';
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { PatientSession, ShareAccessEventType } from '#shared/schemas/api/shares.ts';
+import { VIEWER_ASSET_TYPES } from '#shared/domain/datasets/list-assets.ts';
 import { patientLink, settleStatus } from './patient-shares.ts';
 import type { PatientShareRecord, ShareLimits, ShareStore, SmsSender } from './ports.ts';
 
@@ -279,9 +280,6 @@ async function liveSession(session: string, client: PublicClient, deps: PatientA
   return share;
 }
 
-/** Asset types a patient sees: the viewable volumes and meshes; reports only with downloads. */
-const VIEWABLE = new Set(['VOLUME', 'SURFACE', 'TRACT', 'THUMBNAIL']);
-
 /** Short-lived URLs (shareLimits.assetUrlTtlSeconds) of the assets the share's scopes allow, re-issued through the session. */
 export async function patientStudy(
   session: string,
@@ -295,7 +293,7 @@ export async function patientStudy(
   const downloadable = share.allowExport && share.scopes.includes('downloads');
   const prefix = datasetPrefix(share.hospitalId, share.datasetId);
   const assets = (await deps.datasets.listAssets(share.hospitalId, share.datasetId)).filter(
-    (a) => a.bucket === 'assets' && a.objectKey.startsWith(prefix) && (VIEWABLE.has(a.type) || downloadable),
+    (a) => a.bucket === 'assets' && a.objectKey.startsWith(prefix) && (VIEWER_ASSET_TYPES.has(a.type) || downloadable),
   );
   const ttl = deps.shareLimits.assetUrlTtlSeconds;
   return {
