@@ -9,7 +9,7 @@
  *   assets   <hospitalId>/<datasetId>/<seriesId>/volume-<n>.nii.gz (.json, .bval, .bvec), thumbnail.png,
  *            surface.<format>, volume-<n>-fa.nii.gz, volume-<n>-colorfa.nii.gz, volume-<n>-tracts.trk;
  *            <hospitalId>/<datasetId>/report.pdf;
- *            <hospitalId>/<datasetId>/patient-shares/<shareId>/<assetId>.pdf (.nii.gz, .nii): a patient's marked download
+ *            <hospitalId>/<datasetId>/patient-shares/<shareId>/<assetId>.pdf (.png, .nii.gz, .nii): a patient's marked download
  */
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 
@@ -107,7 +107,7 @@ export function patientDownloadKey(
   datasetId: string,
   shareId: string,
   assetId: string,
-  extension: 'pdf' | 'nii.gz' | 'nii',
+  extension: 'pdf' | 'png' | 'nii.gz' | 'nii',
 ): string {
   return `${datasetPrefix(hospitalId, datasetId)}patient-shares/${id('share id', shareId)}/${id('asset id', assetId)}.${extension}`;
 }

@@ -6,8 +6,7 @@ import type { Mailer, TokenMint } from '#shared/domain/invitations/ports.ts';
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { PatientSession, ShareAccessEventType } from '#shared/schemas/api/shares.ts';
-import { VIEWER_ASSET_TYPES } from '#shared/domain/datasets/list-assets.ts';
-import { watermarkNifti, watermarkPdf } from './watermark.ts';
+import { watermarkNifti, watermarkPdf, watermarkPng } from './watermark.ts';
 import { patientLink, settleStatus } from './patient-shares.ts';
 import type { PatientShareRecord, ShareLimits, ShareStore, SmsSender } from './ports.ts';
 
@@ -283,15 +282,27 @@ async function liveSession(session: string, client: PublicClient, deps: PatientA
 
 /**
  * What a patient may download, and how it is marked (docs/domain.md#patient-downloads): the PDF report with the
- * watermark stamped on each page, a NIfTI volume with it in the header's description. Other files (thumbnails,
- * surfaces, tracts) cannot carry it and are never offered as downloads; the screenshot is drawn with it in the page.
+ * watermark stamped on each page, a PNG thumbnail with it drawn in, a NIfTI volume with it in the header's
+ * description. Surfaces and tracts cannot carry it and are never offered as downloads; the screenshot is drawn with it
+ * in the page.
  */
-function downloadKind(asset: { objectKey: string }): 'pdf' | 'nii.gz' | 'nii' | undefined {
+function downloadKind(asset: { objectKey: string }): 'pdf' | 'png' | 'nii.gz' | 'nii' | undefined {
   if (asset.objectKey.endsWith('.pdf')) return 'pdf';
+  if (asset.objectKey.endsWith('.png')) return 'png';
   if (asset.objectKey.endsWith('.nii.gz')) return 'nii.gz';
   if (asset.objectKey.endsWith('.nii')) return 'nii';
   return undefined;
 }
+
+const CONTENT_TYPES = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  'nii.gz': 'application/gzip',
+  nii: 'application/octet-stream',
+} as const;
+
+/** The viewer's files for a patient: thumbnails are not needed by the page, so only their marked download is given. */
+const PATIENT_VIEWER_TYPES: ReadonlySet<string> = new Set(['VOLUME', 'SURFACE', 'TRACT']);
 
 const allowsDownloads = (share: PatientShareRecord) => share.allowExport && share.scopes.includes('downloads');
 
@@ -314,7 +325,7 @@ export async function patientStudy(
     (a) =>
       a.bucket === 'assets' &&
       a.objectKey.startsWith(prefix) &&
-      (VIEWER_ASSET_TYPES.has(a.type) || (downloads && downloadKind(a) !== undefined)),
+      (PATIENT_VIEWER_TYPES.has(a.type) || (downloads && downloadKind(a) !== undefined)),
   );
   const ttl = deps.shareLimits.assetUrlTtlSeconds;
   return {
@@ -323,7 +334,7 @@ export async function patientStudy(
         id: a.id,
         type: a.type,
         name: a.label,
-        ...(VIEWER_ASSET_TYPES.has(a.type) ? { url: await deps.objects.presignGet('assets', a.objectKey, ttl) } : {}),
+        ...(PATIENT_VIEWER_TYPES.has(a.type) ? { url: await deps.objects.presignGet('assets', a.objectKey, ttl) } : {}),
         downloadable: downloads && downloadKind(a) !== undefined,
       })),
     ),
@@ -354,10 +365,15 @@ export async function patientDownload(
     throw new NotFoundError('ASSET_NOT_FOUND');
   const text = watermarkText(share, deps.clock.now());
   const original = await deps.objects.get('assets', asset.objectKey);
-  const marked = kind === 'pdf' ? await watermarkPdf(original, text) : watermarkNifti(original, text);
+  const marked =
+    kind === 'pdf'
+      ? await watermarkPdf(original, text)
+      : kind === 'png'
+        ? watermarkPng(original, text)
+        : watermarkNifti(original, text);
   if (!marked) throw new NotFoundError('ASSET_NOT_FOUND');
   const key = patientDownloadKey(share.hospitalId, share.datasetId, share.id, asset.id, kind);
-  await deps.objects.put('assets', key, marked, kind === 'pdf' ? 'application/pdf' : 'application/octet-stream');
+  await deps.objects.put('assets', key, marked, CONTENT_TYPES[kind]);
   await logAccess(share, 'DOWNLOAD', client, deps);
   return { url: await deps.objects.presignGet('assets', key, deps.shareLimits.assetUrlTtlSeconds) };
 }

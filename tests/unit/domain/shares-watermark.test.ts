@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { requireTool } from '#tests/unit/processing/fixtures.ts';
 import { CLIENT, shareWorld, storeAssetFiles } from './shares-fixtures.ts';
@@ -103,5 +104,31 @@ describe('patient downloads carry the watermark (docs/domain.md#patient-download
     await expect(patientDownload(session.session, 'a3', CLIENT, w.deps)).rejects.toMatchObject({
       code: 'ASSET_NOT_FOUND',
     });
+  });
+
+  it('draws the line into a downloaded thumbnail, and gives the patient no URL of the unmarked one', async () => {
+    const { w, session, fetchUrl } = await openedWithDownloads();
+    const gray = new PNG({ width: 256, height: 256 });
+    gray.data.fill(128);
+    await w.deps.objects.put('assets', 'h1/ds1/s1/thumbnail.png', PNG.sync.write(gray));
+    w.deps.datasets.assets.set('h1/ds1/a4', {
+      ...w.deps.datasets.assets.get('h1/ds1/a1')!,
+      id: 'a4',
+      type: 'THUMBNAIL',
+      mimeType: 'image/png',
+      objectKey: 'h1/ds1/s1/thumbnail.png',
+    });
+    const study = await patientStudy(session.session, CLIENT, w.deps);
+    const thumbnail = study.assets.find((a) => a.id === 'a4');
+    expect(thumbnail?.downloadable).toBe(true);
+    expect(thumbnail?.url).toBeUndefined();
+    const { url } = await patientDownload(session.session, 'a4', CLIENT, w.deps);
+    const marked = PNG.sync.read(Buffer.from(fetchUrl(url)));
+    expect([marked.width, marked.height]).toEqual([256, 256]);
+    const at = (x: number, y: number) => marked.data[(y * 256 + x) * 4]!;
+    expect(at(10, 10)).toBe(128);
+    const band = Array.from({ length: 256 * 30 }, (_, i) => at(i % 256, 226 + Math.floor(i / 256)));
+    expect(band).toContain(0);
+    expect(band).toContain(255);
   });
 });
