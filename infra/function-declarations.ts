@@ -79,8 +79,9 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
   // Team and patient shares: the dataset, its grants and the policy in force; nothing leaves the table.
   shares: { table: 'readWrite' },
-  // The patient's public routes: one-time codes by e-mail (and the twin's SMS outbox), short-lived asset URLs.
-  'patient-access': { table: 'readWrite', buckets: { assets: ['read'] }, sendsMail: true, sendsSms: true },
+  // The patient's public routes: one-time codes by e-mail (and the twin's SMS outbox), short-lived asset URLs; a
+  // download is read, marked with the watermark and written under the share (docs/domain.md#patient-downloads).
+  'patient-access': { table: 'readWrite', buckets: { assets: ['read', 'write'] }, sendsMail: true, sendsSms: true },
   dashboards: { table: 'read' },
   usage: { table: 'read' },
   // Search, export and verification read the chain; export and verification are themselves appended to it. Search

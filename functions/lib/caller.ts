@@ -60,6 +60,8 @@ export async function resolveCaller(
       throw new MfaRequiredError();
   }
   if (route.roles && !route.roles.includes(user.role)) throw new AccessDeniedError();
+  // The team's data policy decides whether a member sees their teammates' datasets (docs/domain.md#teams).
+  const team = user.teamId ? await directory.getTeam(user.hospitalId, user.teamId) : undefined;
 
   return {
     userId: user.id,
@@ -70,5 +72,6 @@ export async function resolveCaller(
     permissions: user.permissions,
     firstName: user.firstName,
     lastName: user.lastName,
+    ...(team?.dataPolicy ? { teamDataPolicy: team.dataPolicy } : {}),
   };
 }

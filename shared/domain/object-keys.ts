@@ -8,7 +8,8 @@
  *   studies  <hospitalId>/<datasetId>/<seriesUID>/<sopInstanceUID>.dcm
  *   assets   <hospitalId>/<datasetId>/<seriesId>/volume-<n>.nii.gz (.json, .bval, .bvec), thumbnail.png,
  *            surface.<format>, volume-<n>-fa.nii.gz, volume-<n>-colorfa.nii.gz, volume-<n>-tracts.trk;
- *            <hospitalId>/<datasetId>/report.pdf
+ *            <hospitalId>/<datasetId>/report.pdf;
+ *            <hospitalId>/<datasetId>/patient-shares/<shareId>/<assetId>.pdf (.png, .nii.gz, .nii): a patient's marked download
  */
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 
@@ -99,3 +100,14 @@ export const assetKeys = {
     `${seriesAssetPrefix(hospitalId, datasetId, seriesId)}volume-${index('volume index', volumeIndex)}-${DERIVED_FILE[part]}`,
   report: (hospitalId: string, datasetId: string) => `${datasetPrefix(hospitalId, datasetId)}report.pdf`,
 };
+
+/** A patient's download, marked for the share (docs/domain.md#patient-downloads); removed with the dataset's prefix. */
+export function patientDownloadKey(
+  hospitalId: string,
+  datasetId: string,
+  shareId: string,
+  assetId: string,
+  extension: 'pdf' | 'png' | 'nii.gz' | 'nii',
+): string {
+  return `${datasetPrefix(hospitalId, datasetId)}patient-shares/${id('share id', shareId)}/${id('asset id', assetId)}.${extension}`;
+}

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { ROUTES, routeKey } from '#shared/api/routes.ts';
@@ -308,6 +309,11 @@ async function patientShare(): Promise<{ datasetId: string; shareId: string; tok
     bucket: 'assets',
     objectKey: `${datasetPrefix(HOSPITAL, ds.id)}assets/t1w.nii.gz`,
   });
+  // A NIfTI-1 header alone: the download marks its description (docs/domain.md#patient-downloads).
+  const nifti = Buffer.alloc(352);
+  nifti.writeInt32LE(348, 0);
+  nifti.write('n+1\0', 344, 'latin1');
+  await h.deps.objects.put('assets', `${datasetPrefix(HOSPITAL, ds.id)}assets/t1w.nii.gz`, gzipSync(nifti));
   await h.deps.shares.putPatientShare({
     id: shareId,
     hospitalId: HOSPITAL,

@@ -89,6 +89,11 @@ export function createDatasetRepository(
       names['#status'] = 'status';
       values[':status'] = query.status;
     }
+    if (query.ownerUserId) {
+      filters.push('#owner = :owner');
+      names['#owner'] = 'ownerUserId';
+      values[':owner'] = query.ownerUserId;
+    }
     if (query.search) {
       names['#searchText'] = 'searchText';
       values[':search'] = query.search;

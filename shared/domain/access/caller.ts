@@ -14,6 +14,8 @@ export type Caller = {
   permissions: PermissionGrant[];
   firstName: string;
   lastName: string;
+  /** The data policy of the caller's team (docs/domain.md#teams); absent reads as 'shared'. */
+  teamDataPolicy?: 'shared' | 'individual';
 };
 
 /**
@@ -49,13 +51,43 @@ export const isLeadOrAdmin = (caller: Caller) => isHospitalWide(caller) || calle
  */
 export function canSeeDataset(
   caller: Caller,
-  dataset: { hospitalId: string; teamId: string | null; sharedWithYou?: readonly string[] },
+  dataset: { hospitalId: string; teamId: string | null; ownerUserId?: string; sharedWithYou?: readonly string[] },
 ): boolean {
   if (dataset.hospitalId !== caller.hospitalId) return false;
   if (isHospitalWide(caller)) return true;
   // Loaded through a team share granted to the caller or their team (docs/domain.md#shares).
   if (dataset.sharedWithYou && dataset.sharedWithYou.length > 0) return true;
-  return caller.teamId !== null && dataset.teamId === caller.teamId;
+  if (caller.teamId === null || dataset.teamId !== caller.teamId) return false;
+  // Under an individual data policy a member sees their own datasets; others only through a share (docs/domain.md#teams).
+  return !seesOnlyOwnDatasets(caller) || dataset.ownerUserId === caller.userId;
+}
+
+/** A member or guest of a team whose data policy is individual: their team's datasets are theirs alone. */
+export function seesOnlyOwnDatasets(caller: Caller): boolean {
+  return caller.teamDataPolicy === 'individual' && (caller.role === 'TEAM_MEMBER' || caller.role === 'GUEST');
+}
+
+/** What a team share grants (docs/domain.md#share-permissions). */
+export type SharePermission = 'view' | 'download' | 'export';
+
+/**
+ * Whether a dataset as loaded lets the caller do `permission`: a dataset seen by hospital or team carries no
+ * `sharedWithYou` and allows all three; one read through a team share allows only what the share grants
+ * (docs/domain.md#share-permissions).
+ */
+export function holdsSharePermission(
+  dataset: { sharedWithYou?: readonly string[] },
+  permission: SharePermission,
+): boolean {
+  return dataset.sharedWithYou === undefined || dataset.sharedWithYou.includes(permission);
+}
+
+/** 403 ACCESS_DENIED when a dataset read through a team share lacks `permission` (e.g. `export` for an export). */
+export function requireSharePermission(
+  dataset: { sharedWithYou?: readonly string[] },
+  permission: SharePermission,
+): void {
+  if (!holdsSharePermission(dataset, permission)) throw new AccessDeniedError();
 }
 
 export function assertVisible<T extends { hospitalId: string; teamId: string | null }>(

@@ -1,5 +1,5 @@
 import type { ProcessedAsset } from '#shared/schemas/api/datasets.ts';
-import { canSeeDataset, type Caller } from '#shared/domain/access/caller.ts';
+import { canSeeDataset, holdsSharePermission, type Caller } from '#shared/domain/access/caller.ts';
 import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import { auditedRead } from '#shared/domain/audit/record-read.ts';
@@ -25,6 +25,17 @@ function isOwnAsset(dataset: DatasetRecord, asset: AssetRecord): boolean {
   );
 }
 
+/** What the viewer loads (volumes, meshes, tracts, thumbnails): a view-only share gets URLs for these alone. */
+export const VIEWER_ASSET_TYPES: ReadonlySet<string> = new Set(['VOLUME', 'SURFACE', 'TRACT', 'THUMBNAIL']);
+
+/**
+ * Whether the caller gets a URL for this asset (docs/domain.md#share-permissions): what the viewer loads for anyone who
+ * may read the dataset; downloadable originals (the report and any other file) only with `download`.
+ */
+export function mayPresign(dataset: DatasetRecord, asset: Pick<AssetRecord, 'type'>): boolean {
+  return VIEWER_ASSET_TYPES.has(asset.type) || holdsSharePermission(dataset, 'download');
+}
+
 export async function presignedAssets(
   caller: Caller,
   dataset: DatasetRecord,
@@ -38,7 +49,7 @@ export async function presignedAssets(
       .map(async (asset) =>
         toAsset(
           asset,
-          mayRead && isOwnAsset(dataset, asset)
+          mayRead && isOwnAsset(dataset, asset) && mayPresign(dataset, asset)
             ? await deps.objects.presignGet(asset.bucket, asset.objectKey, ASSET_URL_TTL_SECONDS)
             : undefined,
         ),

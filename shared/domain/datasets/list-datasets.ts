@@ -1,5 +1,5 @@
 import type { Dataset, DatasetStatus } from '#shared/schemas/api/datasets.ts';
-import { isHospitalWide, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { isHospitalWide, requirePermission, seesOnlyOwnDatasets, type Caller } from '#shared/domain/access/caller.ts';
 import type { DatasetRepository, PageTokens, Pseudonymizer } from './ports.ts';
 import { toDataset } from './view.ts';
 
@@ -19,8 +19,17 @@ export async function listDatasets(
 ): Promise<{ items: Dataset[]; nextToken: string | null }> {
   requirePermission(caller, 'VIEW_DATASETS');
   const teamId = isHospitalWide(caller) ? undefined : caller.teamId;
+  // A member of an individual-data team lists their own datasets (docs/domain.md#teams).
+  const ownerUserId = seesOnlyOwnDatasets(caller) ? caller.userId : undefined;
   const search = input.search?.trim().toLowerCase() || undefined;
-  const scope = JSON.stringify(['datasets', caller.hospitalId, teamId ?? '*', input.status ?? '*', search ?? '']);
+  const scope = JSON.stringify([
+    'datasets',
+    caller.hospitalId,
+    teamId ?? '*',
+    ownerUserId ?? '*',
+    input.status ?? '*',
+    search ?? '',
+  ]);
   const startKey = input.nextToken ? await deps.pageTokens.open(scope, input.nextToken) : undefined;
   if (teamId === null) return { items: [], nextToken: null };
   const searchAlias = input.search?.trim()
@@ -29,6 +38,7 @@ export async function listDatasets(
   const page = await deps.datasets.list({
     hospitalId: caller.hospitalId,
     teamId,
+    ...(ownerUserId ? { ownerUserId } : {}),
     status: input.status,
     search,
     searchAlias,

@@ -1,4 +1,5 @@
 import { assertVisible, canSeeDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { TEAM_SHARE_PERMISSIONS } from '#shared/schemas/api/shares.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { ShareStore } from '#shared/domain/shares/ports.ts';
 import type { DatasetRecord, DatasetRepository } from './ports.ts';
@@ -30,12 +31,17 @@ export async function loadReadableDataset(
   const dataset = await deps.datasets.get(caller.hospitalId, datasetId);
   if (dataset && canSeeDataset(caller, dataset)) return dataset;
   if (dataset && deps.shares && dataset.hospitalId === caller.hospitalId) {
-    const grant =
-      (await deps.shares.findGrant(caller.hospitalId, { type: 'USER', id: caller.userId }, datasetId)) ??
-      (caller.teamId
+    // A grant to the caller and one to their team add up (docs/domain.md#share-permissions).
+    const grants = [
+      await deps.shares.findGrant(caller.hospitalId, { type: 'USER', id: caller.userId }, datasetId),
+      caller.teamId
         ? await deps.shares.findGrant(caller.hospitalId, { type: 'TEAM', id: caller.teamId }, datasetId)
-        : undefined);
-    if (grant) return { ...dataset, sharedWithYou: grant.permissions };
+        : undefined,
+    ].filter((g) => g !== undefined);
+    if (grants.length > 0) {
+      const permissions = TEAM_SHARE_PERMISSIONS.filter((p) => grants.some((g) => g.permissions.includes(p)));
+      return { ...dataset, sharedWithYou: permissions };
+    }
   }
   throw new NotFoundError('DATASET_NOT_FOUND');
 }

@@ -22,6 +22,8 @@ export type DatasetListQuery = {
   hospitalId: string;
   /** Restrict to one team (leads and members); undefined = hospital-wide. */
   teamId?: string | null;
+  /** Only this owner's datasets: a member of a team whose data policy is individual (docs/domain.md#teams). */
+  ownerUserId?: string;
   status?: DatasetStatus;
   search?: string;
   /** Also match datasets of this patient alias (the search text taken as an MRN). */

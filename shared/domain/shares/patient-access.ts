@@ -1,11 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
-import { datasetPrefix } from '#shared/domain/object-keys.ts';
+import { datasetPrefix, patientDownloadKey } from '#shared/domain/object-keys.ts';
 import { NotFoundError, ShareAccessError } from '#shared/domain/errors.ts';
 import type { Mailer, TokenMint } from '#shared/domain/invitations/ports.ts';
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { PatientSession, ShareAccessEventType } from '#shared/schemas/api/shares.ts';
+import { watermarkNifti, watermarkPdf, watermarkPng } from './watermark.ts';
 import { patientLink, settleStatus } from './patient-shares.ts';
 import type { PatientShareRecord, ShareLimits, ShareStore, SmsSender } from './ports.ts';
 
@@ -279,23 +280,52 @@ async function liveSession(session: string, client: PublicClient, deps: PatientA
   return share;
 }
 
-/** Asset types a patient sees: the viewable volumes and meshes; reports only with downloads. */
-const VIEWABLE = new Set(['VOLUME', 'SURFACE', 'TRACT', 'THUMBNAIL']);
+/**
+ * What a patient may download, and how it is marked (docs/domain.md#patient-downloads): the PDF report with the
+ * watermark stamped on each page, a PNG thumbnail with it drawn in, a NIfTI volume with it in the header's
+ * description. Surfaces and tracts cannot carry it and are never offered as downloads; the screenshot is drawn with it
+ * in the page.
+ */
+function downloadKind(asset: { objectKey: string }): 'pdf' | 'png' | 'nii.gz' | 'nii' | undefined {
+  if (asset.objectKey.endsWith('.pdf')) return 'pdf';
+  if (asset.objectKey.endsWith('.png')) return 'png';
+  if (asset.objectKey.endsWith('.nii.gz')) return 'nii.gz';
+  if (asset.objectKey.endsWith('.nii')) return 'nii';
+  return undefined;
+}
 
-/** Short-lived URLs (shareLimits.assetUrlTtlSeconds) of the assets the share's scopes allow, re-issued through the session. */
+const CONTENT_TYPES = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  'nii.gz': 'application/gzip',
+  nii: 'application/octet-stream',
+} as const;
+
+/** The viewer's files for a patient: thumbnails are not needed by the page, so only their marked download is given. */
+const PATIENT_VIEWER_TYPES: ReadonlySet<string> = new Set(['VOLUME', 'SURFACE', 'TRACT']);
+
+const allowsDownloads = (share: PatientShareRecord) => share.allowExport && share.scopes.includes('downloads');
+
+/**
+ * Short-lived URLs (shareLimits.assetUrlTtlSeconds) of what the viewer loads, re-issued through the session; files the
+ * share lets the patient download are listed as downloadable, without a URL of the unmarked original.
+ */
 export async function patientStudy(
   session: string,
   client: PublicClient,
   deps: PatientAccessDeps,
 ): Promise<{
-  assets: { id: string; type: string; name: string; url: string; downloadable: boolean }[];
+  assets: { id: string; type: string; name: string; url?: string; downloadable: boolean }[];
   urlsExpireAt: string;
 }> {
   const share = await liveSession(session, client, deps);
-  const downloadable = share.allowExport && share.scopes.includes('downloads');
+  const downloads = allowsDownloads(share);
   const prefix = datasetPrefix(share.hospitalId, share.datasetId);
   const assets = (await deps.datasets.listAssets(share.hospitalId, share.datasetId)).filter(
-    (a) => a.bucket === 'assets' && a.objectKey.startsWith(prefix) && (VIEWABLE.has(a.type) || downloadable),
+    (a) =>
+      a.bucket === 'assets' &&
+      a.objectKey.startsWith(prefix) &&
+      (PATIENT_VIEWER_TYPES.has(a.type) || (downloads && downloadKind(a) !== undefined)),
   );
   const ttl = deps.shareLimits.assetUrlTtlSeconds;
   return {
@@ -304,15 +334,18 @@ export async function patientStudy(
         id: a.id,
         type: a.type,
         name: a.label,
-        url: await deps.objects.presignGet('assets', a.objectKey, ttl),
-        downloadable,
+        ...(PATIENT_VIEWER_TYPES.has(a.type) ? { url: await deps.objects.presignGet('assets', a.objectKey, ttl) } : {}),
+        downloadable: downloads && downloadKind(a) !== undefined,
       })),
     ),
     urlsExpireAt: new Date(Date.parse(deps.clock.now()) + ttl * 1000).toISOString(),
   };
 }
 
-/** Records a download the page is about to make (only when the share allows downloads) and returns its URL. */
+/**
+ * A download the share allows: the file is marked for this recipient (watermarkText: recipient, date, share id),
+ * written beside the dataset's assets under the share (patientDownloadKey), logged, and given as a short-lived URL.
+ */
 export async function patientDownload(
   session: string,
   assetId: string,
@@ -320,10 +353,27 @@ export async function patientDownload(
   deps: PatientAccessDeps,
 ): Promise<{ url: string }> {
   const share = await liveSession(session, client, deps);
-  if (!(share.allowExport && share.scopes.includes('downloads'))) throw new NotFoundError('ASSET_NOT_FOUND');
+  if (!allowsDownloads(share)) throw new NotFoundError('ASSET_NOT_FOUND');
   const asset = (await deps.datasets.listAssets(share.hospitalId, share.datasetId)).find((a) => a.id === assetId);
-  if (!asset || !asset.objectKey.startsWith(datasetPrefix(share.hospitalId, share.datasetId)))
+  const kind = asset ? downloadKind(asset) : undefined;
+  if (
+    !asset ||
+    !kind ||
+    asset.bucket !== 'assets' ||
+    !asset.objectKey.startsWith(datasetPrefix(share.hospitalId, share.datasetId))
+  )
     throw new NotFoundError('ASSET_NOT_FOUND');
+  const text = watermarkText(share, deps.clock.now());
+  const original = await deps.objects.get('assets', asset.objectKey);
+  const marked =
+    kind === 'pdf'
+      ? await watermarkPdf(original, text)
+      : kind === 'png'
+        ? watermarkPng(original, text)
+        : watermarkNifti(original, text);
+  if (!marked) throw new NotFoundError('ASSET_NOT_FOUND');
+  const key = patientDownloadKey(share.hospitalId, share.datasetId, share.id, asset.id, kind);
+  await deps.objects.put('assets', key, marked, CONTENT_TYPES[kind]);
   await logAccess(share, 'DOWNLOAD', client, deps);
-  return { url: await deps.objects.presignGet('assets', asset.objectKey, deps.shareLimits.assetUrlTtlSeconds) };
+  return { url: await deps.objects.presignGet('assets', key, deps.shareLimits.assetUrlTtlSeconds) };
 }

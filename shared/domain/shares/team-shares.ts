@@ -1,5 +1,6 @@
 import {
   canManageDataset,
+  canSeeDataset,
   isHospitalWide,
   isLeadOrAdmin,
   requirePermission,
@@ -190,8 +191,9 @@ export async function listSharedWithMe(
   for (const [datasetId, permissions] of byDataset) {
     const dataset = await deps.datasets.get(caller.hospitalId, datasetId);
     if (!dataset) continue;
-    // A dataset of the caller's own team is listed on the page already.
-    if (!isHospitalWide(caller) && dataset.teamId !== null && dataset.teamId === caller.teamId) continue;
+    // A dataset the caller sees by hospital or team is listed on the page already; under an individual data policy a
+    // teammate's dataset is not, so a member share shows it (docs/domain.md#teams).
+    if (canSeeDataset(caller, dataset)) continue;
     items.push({ ...toDataset(dataset), sharedWithYou: [...permissions] });
   }
   return { items: items.sort((a, b) => b.createdAt.localeCompare(a.createdAt)) };

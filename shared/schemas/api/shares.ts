@@ -156,7 +156,14 @@ export type PatientSession = z.infer<typeof PatientSessionSchema>;
 export const PatientStudyRequestSchema = z.object({ session: TokenSchema }).strict();
 export const PatientStudySchema = z.object({
   assets: z.array(
-    z.object({ id: z.string(), type: z.string(), name: z.string(), url: z.string(), downloadable: z.boolean() }),
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      name: z.string(),
+      /** What the viewer loads; a download is fetched marked through the download route instead. */
+      url: z.string().optional(),
+      downloadable: z.boolean(),
+    }),
   ),
   /** The URLs stop working after this; the page asks again through its session. */
   urlsExpireAt: z.string(),

@@ -80,6 +80,7 @@ export function fakeDatasets(audit?: AuditLog): DatasetRepository & {
           (d) =>
             d.hospitalId === q.hospitalId &&
             (q.teamId === undefined || d.teamId === q.teamId) &&
+            (!q.ownerUserId || d.ownerUserId === q.ownerUserId) &&
             (!q.status || d.status === q.status) &&
             (!q.createdFrom || d.createdAt >= q.createdFrom) &&
             (!q.search || d.searchText.includes(q.search) || d.patientAlias === q.searchAlias),

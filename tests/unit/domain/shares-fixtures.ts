@@ -6,6 +6,8 @@ import { caller, fakeAudit, fakeDatasets, fakeNotifications, fakeSettings, fakeS
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
 import type { MailMessage } from '#shared/domain/invitations/ports.ts';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 /** A world for the share core: one dataset of team t1 owned by the member, users of t1 and t2, a settable clock. */
 export function shareWorld() {
@@ -119,3 +121,18 @@ export function shareWorld() {
 }
 
 export const CLIENT = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 Chrome/130.0' };
+
+/** A one-page PDF report and a gzipped NIfTI-1 volume behind the world's assets a2 and a1. */
+export async function storeAssetFiles(w: ReturnType<typeof shareWorld>) {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  page.drawText('Imaging report', { x: 50, y: 780, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  doc.addPage([595, 842]);
+  await w.deps.objects.put('assets', 'h1/ds1/assets/report.pdf', await doc.save());
+  const nifti = Buffer.alloc(352 + 8);
+  nifti.writeInt32LE(348, 0);
+  nifti.write('original description', 148, 'latin1');
+  nifti.writeFloatLE(352, 108);
+  nifti.write('n+1\0', 344, 'latin1');
+  await w.deps.objects.put('assets', 'h1/ds1/assets/t1w.nii.gz', gzipSync(nifti));
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { caller } from './fakes.ts';
-import { CLIENT, shareWorld } from './shares-fixtures.ts';
+import { CLIENT, shareWorld, storeAssetFiles } from './shares-fixtures.ts';
 import {
   createPatientShare,
   getShareAccessLog,
@@ -160,6 +160,7 @@ describe('patient shares', () => {
 
   it('sends the code by SMS to a phone-only share, and downloads only with the downloads scope', async () => {
     const w = shareWorld();
+    await storeAssetFiles(w);
     await w.deps.settings.putHospitalPolicy('h1', {
       value: {
         ...(await import('#shared/schemas/api/policies.ts')).DEFAULT_HOSPITAL_POLICY,

@@ -40,9 +40,19 @@ function user(role: Role, overrides: Partial<UserRecord> = {}): UserRecord {
   };
 }
 
-const directoryOf = (record: UserRecord, hospitalStatus: 'ACTIVE' | 'DEACTIVATED' = 'ACTIVE') =>
+const directoryOf = (
+  record: UserRecord,
+  hospitalStatus: 'ACTIVE' | 'DEACTIVATED' = 'ACTIVE',
+  dataPolicy?: 'shared' | 'individual',
+) =>
   ({
     getUser: async () => record,
+    getTeam: async (_h: string, id: string) => ({
+      id,
+      hospitalId: 'h1',
+      name: 'T',
+      ...(dataPolicy ? { dataPolicy } : {}),
+    }),
     getHospital: async () => ({
       id: 'h1',
       slug: 'h1',
@@ -185,5 +195,16 @@ describe('organisation changes the caller sees at once', () => {
     await expect(
       resolveCaller(eventWith(idToken('TEAM_MEMBER')), ME, directoryOf(user('TEAM_MEMBER')), policy),
     ).resolves.toMatchObject({ role: 'TEAM_MEMBER' });
+  });
+
+  it("carries the team's data policy, which decides whether a member sees their teammates' datasets", async () => {
+    await expect(
+      resolveCaller(
+        eventWith(idToken('TEAM_MEMBER')),
+        ME,
+        directoryOf(user('TEAM_MEMBER'), 'ACTIVE', 'individual'),
+        policy,
+      ),
+    ).resolves.toMatchObject({ teamDataPolicy: 'individual' });
   });
 });

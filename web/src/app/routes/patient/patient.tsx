@@ -14,7 +14,7 @@ import { groupViewerAssets } from '#web/features/visualizer/utils/viewer-assets.
 const REFRESH_MS = 15_000;
 const NO_LAYERS: Layers = { fa: false, colorFa: false, surface: false, tracts: false };
 
-type StudyAsset = { id: string; type: string; name: string; url: string; downloadable: boolean };
+type StudyAsset = { id: string; type: string; name: string; url?: string; downloadable: boolean };
 
 const toProcessed = (a: StudyAsset): ProcessedAsset => ({
   id: a.id,
@@ -25,7 +25,7 @@ const toProcessed = (a: StudyAsset): ProcessedAsset => ({
   mimeType: '',
   metadata: {},
   createdAt: '',
-  url: a.url,
+  ...(a.url ? { url: a.url } : {}),
 });
 
 /** /p/{token}: the patient's page (docs/screens.md#patient-page), public, guarded by a one-time code. */
