@@ -70,5 +70,6 @@ export async function resolveCaller(
     permissions: user.permissions,
     firstName: user.firstName,
     lastName: user.lastName,
+    secondFactor: hasMfa(claims),
   };
 }

@@ -14,6 +14,8 @@ export type Caller = {
   permissions: PermissionGrant[];
   firstName: string;
   lastName: string;
+  /** The token was issued after a second factor (docs/domain.md#two-factor-policy). */
+  secondFactor?: boolean;
 };
 
 /**

@@ -86,7 +86,11 @@ export async function getCompliance(
       policy,
     },
     burnedInText: { seriesHeld, seriesReleased, datasetsWithHeldSeries },
-    users: { total: users.length, byStatus },
+    users: {
+      total: users.length,
+      byStatus,
+      twoFactor: users.filter((u) => u.status === 'ACTIVE' && u.twoFactorSince !== undefined).length,
+    },
     patientShares,
     hipaa: {
       toggles: { ...inForce.compliance.hipaaToggles },

@@ -31,7 +31,12 @@ export const ComplianceSchema = z.object({
     seriesReleased: z.number().int().nonnegative(),
     datasetsWithHeldSeries: z.number().int().nonnegative(),
   }),
-  users: z.object({ total: z.number().int().nonnegative(), byStatus: CountOf(USER_STATUSES) }),
+  users: z.object({
+    total: z.number().int().nonnegative(),
+    byStatus: CountOf(USER_STATUSES),
+    /** ACTIVE users the API has seen signed in with a second factor since their last two-factor reset. */
+    twoFactor: z.number().int().nonnegative(),
+  }),
   /** Patient shares of the hospital's datasets by their status as of now (an ACTIVE share past its expiry is EXPIRED). */
   patientShares: CountOf(PATIENT_SHARE_STATUSES),
   /** The HIPAA toggles and the two-factor requirement of the policy in force for the hospital. */

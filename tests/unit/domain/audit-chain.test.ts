@@ -206,6 +206,8 @@ describe('compliance and reports figures', () => {
       teamId: 't1',
       permissions: [],
       createdAt: '',
+      // One active user enrolled in two-factor, and an invited one whose mark does not count.
+      ...(i !== 1 ? { twoFactorSince: '2026-01-01T00:00:00.000Z' } : {}),
     }));
     const share = (status: PatientShareRecord['status'], expiresAt: string, opens = 0, maxOpens = 5) =>
       ({ status, expiresAt, opens, maxOpens }) as PatientShareRecord;
@@ -251,7 +253,7 @@ describe('compliance and reports figures', () => {
       basicProfileOnly: 1,
     });
     expect(figures.burnedInText).toEqual({ seriesHeld: 1, seriesReleased: 0, datasetsWithHeldSeries: 1 });
-    expect(figures.users).toEqual({ total: 3, byStatus: { ACTIVE: 2, INVITED: 1, DISABLED: 0 } });
+    expect(figures.users).toEqual({ total: 3, byStatus: { ACTIVE: 2, INVITED: 1, DISABLED: 0 }, twoFactor: 1 });
     expect(figures.auditChain.events).toBe(p.audit.events.length);
     expect(figures.auditChain.lastVerification).toBeNull();
     expect(figures.patientShares).toEqual({ ACTIVE: 1, EXPIRED: 2, REVOKED: 1, EXHAUSTED: 1 });

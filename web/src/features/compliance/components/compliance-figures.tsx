@@ -114,6 +114,11 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
           value={data.users.byStatus.ACTIVE}
           help={`${data.users.byStatus.INVITED} invited · ${data.users.byStatus.DISABLED} disabled · ${data.users.total} total`}
         />
+        <Figure
+          label="Users with Two-Factor"
+          value={`${data.users.twoFactor} of ${data.users.byStatus.ACTIVE}`}
+          help="active users seen signing in with a second factor"
+        />
         <Figure label="Audit Events" value={data.auditChain.events} />
       </SimpleGrid>
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
