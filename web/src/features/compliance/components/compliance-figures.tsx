@@ -62,6 +62,45 @@ function ChainStatus({
   );
 }
 
+/** Patient shares by status and the HIPAA toggles in force (docs/screens.md#compliance-center). */
+export function SharesAndHipaa({ data }: { data: Pick<Compliance, 'patientShares' | 'hipaa'> }) {
+  return (
+    <>
+      <Card.Root>
+        <Card.Header>
+          <Heading size="md">Patient Shares</Heading>
+        </Card.Header>
+        <Card.Body>
+          <List.Root aria-label="Patient shares by status">
+            <List.Item>Active: {data.patientShares.ACTIVE}</List.Item>
+            <List.Item>Expired: {data.patientShares.EXPIRED}</List.Item>
+            <List.Item>Revoked: {data.patientShares.REVOKED}</List.Item>
+            <List.Item>Opens used up: {data.patientShares.EXHAUSTED}</List.Item>
+          </List.Root>
+        </Card.Body>
+      </Card.Root>
+      <Card.Root>
+        <Card.Header>
+          <Heading size="md">HIPAA Settings</Heading>
+        </Card.Header>
+        <Card.Body>
+          <Stack gap="2" data-testid="hipaa-toggles">
+            {[
+              ...Object.entries(data.hipaa.toggles).map(([key, on]) => [HIPAA_LABELS[key] ?? key, on] as const),
+              ['Two-Factor Authentication', data.hipaa.twoFactorRequired] as const,
+            ].map(([label, on]) => (
+              <HStack key={label} justify="space-between">
+                <Text>{label}</Text>
+                <Badge colorPalette={on ? 'green' : 'gray'}>{on ? 'On' : 'Off'}</Badge>
+              </HStack>
+            ))}
+          </Stack>
+        </Card.Body>
+      </Card.Root>
+    </>
+  );
+}
+
 /** The compliance center's figures, computed by the server from the hospital's data (docs/screens.md#compliance-center). */
 export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
   const { data, error, isLoading, mutate } = useCompliance(hospitalId);
@@ -153,37 +192,7 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
           </Card.Body>
         </Card.Root>
         <ChainStatus chain={data.auditChain} onVerify={verify} verifying={verifying} />
-        <Card.Root>
-          <Card.Header>
-            <Heading size="md">Patient Shares</Heading>
-          </Card.Header>
-          <Card.Body>
-            <List.Root aria-label="Patient shares by status">
-              <List.Item>Active: {data.patientShares.ACTIVE}</List.Item>
-              <List.Item>Expired: {data.patientShares.EXPIRED}</List.Item>
-              <List.Item>Revoked: {data.patientShares.REVOKED}</List.Item>
-              <List.Item>Opens used up: {data.patientShares.EXHAUSTED}</List.Item>
-            </List.Root>
-          </Card.Body>
-        </Card.Root>
-        <Card.Root>
-          <Card.Header>
-            <Heading size="md">HIPAA Settings</Heading>
-          </Card.Header>
-          <Card.Body>
-            <Stack gap="2" data-testid="hipaa-toggles">
-              {[
-                ...Object.entries(data.hipaa.toggles).map(([key, on]) => [HIPAA_LABELS[key] ?? key, on] as const),
-                ['Two-Factor Authentication', data.hipaa.twoFactorRequired] as const,
-              ].map(([label, on]) => (
-                <HStack key={label} justify="space-between">
-                  <Text>{label}</Text>
-                  <Badge colorPalette={on ? 'green' : 'gray'}>{on ? 'On' : 'Off'}</Badge>
-                </HStack>
-              ))}
-            </Stack>
-          </Card.Body>
-        </Card.Root>
+        <SharesAndHipaa data={data} />
       </SimpleGrid>
       <Text color="fg.muted" fontSize="sm">
         Figures computed {formatDateTime(data.generatedAt)}.
