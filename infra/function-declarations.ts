@@ -324,8 +324,8 @@ export type ScheduledJob = {
   id: string;
   entry: string;
   description: string;
-  /** EventBridge cron fields (UTC). */
-  cron: { minute: string; hour: string };
+  /** EventBridge cron fields (UTC); `day` is the day of the month (every day when absent). */
+  cron: { minute: string; hour: string; day?: string };
   /** How often the twin runs it. */
   localEveryMs: number;
   timeoutSeconds: number;
@@ -347,6 +347,18 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
       scansTable: true,
       buckets: { uploads: ['delete', 'list'], studies: ['delete', 'list'], assets: ['delete', 'list'] },
     },
+  },
+  {
+    // Walks every hospital (the same scan for the hospital items), computes the previous month's report figures and
+    // e-mails them to the hospital admins; the sending is appended to the audit trail (docs/domain.md#monthly-report).
+    id: 'SendMonthlyReports',
+    entry: 'functions/jobs/send-monthly-reports.ts',
+    description: 'Monthly report: e-mails the previous month figures to hospital admins',
+    cron: { minute: '0', hour: '6', day: '1' },
+    // The twin has no calendar: it sends the previous month's report once a day while it runs.
+    localEveryMs: 24 * 60 * 60 * 1000,
+    timeoutSeconds: 900,
+    grants: { table: 'readWrite', scansTable: true, sendsMail: true },
   },
 ];
 

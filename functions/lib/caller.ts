@@ -73,5 +73,6 @@ export async function resolveCaller(
     firstName: user.firstName,
     lastName: user.lastName,
     ...(team?.dataPolicy ? { teamDataPolicy: team.dataPolicy } : {}),
+    secondFactor: hasMfa(claims),
   };
 }

@@ -22,7 +22,8 @@ import {
   SCHEDULED_JOBS,
   scheduledJobDeclaration,
 } from '#infra/function-declarations.ts';
-import { resourceNames } from '#infra/resource-names.ts';
+import { resourceNames, sesArn } from '#infra/resource-names.ts';
+import { ENV } from '#shared/env.ts';
 
 /** Re-exported for tests and tools that list the pipeline's functions. */
 export { PIPELINE_TASK_GRANTS as PIPELINE_TASK_ACCESS };
@@ -105,15 +106,36 @@ export class PipelineStack extends Stack {
           dataKey: props.dataKey,
           pseudonymSecret: props.pseudonymSecret,
           reservedConcurrency: 1,
+          // A job that sends mail (the monthly report) uses the API stack's sender and configuration set, whose
+          // names follow from the stage's configuration alone.
+          ...(job.grants.sendsMail ? this.mailOf(props.config) : {}),
         });
         new Rule(this, `${job.id}Schedule`, {
           description: job.description,
-          schedule: Schedule.cron({ minute: job.cron.minute, hour: job.cron.hour }),
+          schedule: Schedule.cron({
+            minute: job.cron.minute,
+            hour: job.cron.hour,
+            ...(job.cron.day ? { day: job.cron.day } : {}),
+          }),
           targets: [new LambdaFunction(fn, { retryAttempts: 2 })],
         });
         return [job.id, fn];
       }),
     );
+  }
+
+  private mailOf(config: StageConfig) {
+    const domain = config.mailFrom?.split('@')[1];
+    const mailConfigurationSet = resourceNames(config).mailConfigurationSet;
+    return {
+      ...(domain ? { mailIdentityArn: sesArn(`identity/${domain}`) } : {}),
+      mailConfigurationSetArn: sesArn(`configuration-set/${mailConfigurationSet}`),
+      environment: {
+        // Empty without a configured sender, as for the API's functions.
+        [ENV.MAIL_FROM]: config.mailFrom ?? '',
+        [ENV.MAIL_CONFIGURATION_SET]: mailConfigurationSet,
+      },
+    };
   }
 
   private createTaskFunction(task: PipelineTask, props: PipelineStackProps): ImagingFunction {

@@ -20,18 +20,41 @@ describe('the data-retention schedule in the cloud (docs/pipeline.md#data-retent
     )!;
     const rules = resourcesOf(pipeline, 'AWS::Events::Rule');
     expect(rules).toHaveLength(SCHEDULED_JOBS.length);
-    expect(rules[0]![1].Properties).toMatchObject({
+    const [, rule] = rules.find(([id]) => id.startsWith('ApplyRetentionSchedule'))!;
+    expect(rule.Properties).toMatchObject({
       ScheduleExpression: 'cron(0 3 * * ? *)',
       State: 'ENABLED',
       Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
     });
-    const [, permission] = resourcesOf(pipeline, 'AWS::Lambda::Permission').find(
+    const invokers = resourcesOf(pipeline, 'AWS::Lambda::Permission').filter(
       ([, p]) => p.Properties.Principal === 'events.amazonaws.com',
-    )!;
-    expect(permission.Properties.FunctionName).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+    );
+    expect(invokers.map(([, p]) => p.Properties.FunctionName)).toContainEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
   });
 
-  it('lets only the retention function scan the table, and delete in every bucket', () => {
+  it('invokes the monthly-report function on the first of each month at 06:00 UTC (docs/domain.md#monthly-report)', () => {
+    const [fnId, fn] = resourcesOf(pipeline, 'AWS::Lambda::Function').find(([id]) =>
+      id.startsWith('SendMonthlyReportsFunction'),
+    )!;
+    const [, rule] = resourcesOf(pipeline, 'AWS::Events::Rule').find(([id]) =>
+      id.startsWith('SendMonthlyReportsSchedule'),
+    )!;
+    expect(rule.Properties).toMatchObject({
+      ScheduleExpression: 'cron(0 6 1 * ? *)',
+      State: 'ENABLED',
+      Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
+    });
+    expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'MAIL_FROM']),
+    );
+    expect(scheduledJobDeclaration(SCHEDULED_JOBS.find((j) => j.id === 'SendMonthlyReports')!)).toMatchObject({
+      kind: 'job',
+      scansTable: true,
+      sendsMail: true,
+    });
+  });
+
+  it('lets only the scheduled jobs scan the table, and only retention delete in every bucket', () => {
     const statements = resourcesOf(pipeline, 'AWS::IAM::Policy').flatMap(([, p]) =>
       (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).map((s) => ({
         roles: JSON.stringify(p.Properties.Roles),
@@ -40,7 +63,8 @@ describe('the data-retention schedule in the cloud (docs/pipeline.md#data-retent
     );
     const scanners = statements.filter((s) => s.actions.includes('dynamodb:Scan'));
     expect(scanners.length).toBeGreaterThan(0);
-    expect(scanners.every((s) => s.roles.includes('ApplyRetention'))).toBe(true);
+    // The two scheduled jobs walk every hospital; no API function scans.
+    expect(scanners.every((s) => /ApplyRetention|SendMonthlyReports/.test(s.roles))).toBe(true);
     expect(scheduledJobDeclaration(SCHEDULED_JOBS[0]!)).toMatchObject({
       kind: 'job',
       scansTable: true,

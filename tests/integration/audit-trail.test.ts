@@ -132,6 +132,11 @@ describe('audit trail on the local DynamoDB stand-in', () => {
     const compliance = ComplianceSchema.parse((await h.call('GET', '/api/compliance', { as: ADMIN })).body);
     expect(compliance.deidentification.datasets).toBeGreaterThanOrEqual(5);
     expect(compliance.users.total).toBeGreaterThan(0);
+    // Read through the share store's and the settings' adapters: the seeded hospital's toggles are those of its policy.
+    expect(Object.values(compliance.patientShares).every((n) => n >= 0)).toBe(true);
+    expect(Object.keys(compliance.hipaa.toggles).sort()).toEqual(
+      ['anonymizeByDefault', 'hashIds', 'regenerateUIDs', 'removePrivateTags'].sort(),
+    );
     const reports = await h.call('GET', '/api/reports', { as: ADMIN, query: { months: '6' } });
     expect(reports.status).toBe(200);
     const parsed = ReportsSchema.parse(reports.body);

@@ -96,6 +96,7 @@ export function createDirectory(table: Table): Directory {
         ...user,
         createdAt: existing?.createdAt ?? user.createdAt,
         ...(existing?.lastLogin ? { lastLogin: existing.lastLogin } : {}),
+        ...(existing?.twoFactorSince ? { twoFactorSince: existing.twoFactorSince } : {}),
       };
       await doc.send(
         new PutCommand({

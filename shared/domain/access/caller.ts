@@ -16,6 +16,8 @@ export type Caller = {
   lastName: string;
   /** The data policy of the caller's team (docs/domain.md#teams); absent reads as 'shared'. */
   teamDataPolicy?: 'shared' | 'individual';
+  /** The token was issued after a second factor (docs/domain.md#two-factor-policy). */
+  secondFactor?: boolean;
 };
 
 /**

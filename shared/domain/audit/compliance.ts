@@ -7,6 +7,10 @@ import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-ad
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import { ANONYMIZATION_OPTIONS, isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
 import type { Compliance } from '#shared/schemas/api/oversight.ts';
+import type { ShareStore } from '#shared/domain/shares/ports.ts';
+import { effectiveStatus } from '#shared/domain/shares/patient-shares.ts';
+import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
+import { PATIENT_SHARE_STATUSES } from '#shared/schemas/api/shares.ts';
 import { auditHospital } from './audit-trail.ts';
 
 /** Series lists read at once while counting held series. */
@@ -15,7 +19,7 @@ const SERIES_READS_AT_ONCE = 8;
 /**
  * The compliance center's figures (docs/screens.md#compliance-center), computed from the hospital's data when asked:
  * de-identification of its datasets and the options each kept, series held for burned-in text, users by status, and
- * the audit chain's length and latest verification.
+ * patient shares by status, the HIPAA toggles in force, and the audit chain's length and latest verification.
  */
 export async function getCompliance(
   input: { hospitalId?: string },
@@ -26,7 +30,8 @@ export async function getCompliance(
     policies: DeidentificationPolicies;
     audit: AuditLog;
     clock: Clock;
-  },
+    shares: Pick<ShareStore, 'listPatientShares'>;
+  } & PolicyDeps,
 ): Promise<Compliance> {
   const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
   const all: DatasetRecord[] = [];
@@ -50,11 +55,22 @@ export async function getCompliance(
     if (held > 0) datasetsWithHeldSeries++;
   });
 
+  const patientShares = Object.fromEntries(PATIENT_SHARE_STATUSES.map((s) => [s, 0])) as Compliance['patientShares'];
+  const now = deps.clock.now();
+  await eachLimited(all, SERIES_READS_AT_ONCE, async (d) => {
+    for (const share of await deps.shares.listPatientShares(hospitalId, d.id))
+      patientShares[effectiveStatus(share, now)]++;
+  });
+
   const users = await deps.directory.listAllUsers(hospitalId);
   const byStatus = Object.fromEntries(
     USER_STATUSES.map((status) => [status, users.filter((u) => u.status === status).length]),
   ) as Compliance['users']['byStatus'];
-  const [head, stored] = await Promise.all([deps.audit.head(hospitalId), deps.policies.get(hospitalId)]);
+  const [head, stored, inForce] = await Promise.all([
+    deps.audit.head(hospitalId),
+    deps.policies.get(hospitalId),
+    policyFor(hospitalId, null, deps),
+  ]);
   const policy = stored ?? { ...DEFAULT_DEIDENTIFICATION_POLICY, updatedAt: null, updatedByUserId: null };
 
   return {
@@ -70,7 +86,16 @@ export async function getCompliance(
       policy,
     },
     burnedInText: { seriesHeld, seriesReleased, datasetsWithHeldSeries },
-    users: { total: users.length, byStatus },
+    users: {
+      total: users.length,
+      byStatus,
+      twoFactor: users.filter((u) => u.status === 'ACTIVE' && u.twoFactorSince !== undefined).length,
+    },
+    patientShares,
+    hipaa: {
+      toggles: { ...inForce.compliance.hipaaToggles },
+      twoFactorRequired: inForce.security.twoFactorRequired,
+    },
     auditChain: { events: head?.seq ?? 0, lastVerification: head?.lastVerification ?? null },
   };
 }

@@ -2,6 +2,7 @@ import type { MeResponse } from '#shared/schemas/api/auth.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
+import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { Directory } from './ports.ts';
 
 /** Sign-ins are recorded (lastLogin and the audit log) at most once a day, from /api/me, which the site calls when a session starts. */
@@ -10,7 +11,7 @@ const LOGIN_REFRESH_MS = 24 * 60 * 60 * 1000;
 /** The caller's own user record (never the token's copy of it), their hospital and team. */
 export async function getMe(
   caller: Caller,
-  deps: { directory: Directory; audit: AuditLog; clock: Clock },
+  deps: { directory: Directory; audit: AuditLog; clock: Clock; organisation?: Pick<OrganisationStore, 'updateUser'> },
 ): Promise<MeResponse> {
   const [user, hospital, team] = await Promise.all([
     deps.directory.getUser(caller.hospitalId, caller.userId),
@@ -20,6 +21,9 @@ export async function getMe(
   if (!user) throw new NotFoundError('USER_NOT_FOUND');
   if (!hospital) throw new NotFoundError('HOSPITAL_NOT_FOUND');
   const now = deps.clock.now();
+  // A session signed in with a second factor shows the user is enrolled: recorded once, for the compliance center.
+  if (caller.secondFactor && !user.twoFactorSince && deps.organisation)
+    await deps.organisation.updateUser(caller.hospitalId, caller.userId, { twoFactorSince: now });
   let lastLogin = user.lastLogin ?? null;
   if (!lastLogin || Date.parse(now) - Date.parse(lastLogin) > LOGIN_REFRESH_MS) {
     await deps.directory.recordLogin(caller.hospitalId, caller.userId, now);

@@ -21,6 +21,8 @@ export type UserRecord = {
   phone?: string;
   permissions: PermissionGrant[];
   lastLogin?: string;
+  /** When the API first saw the user signed in with a second factor; cleared by a two-factor reset (docs/domain.md#oversight-figures). */
+  twoFactorSince?: string;
   createdAt: string;
   updatedAt?: string;
 };

@@ -1,6 +1,7 @@
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, EmailTakenError, InvitationStateError, NotFoundError } from '#shared/domain/errors.ts';
 import type { AcceptInvitation, InvitationPreview } from '#shared/schemas/api/invitations.ts';
+import { notifyWhoWants } from '#shared/domain/notifications/preferences.ts';
 import type { InvitationDeps } from './deps.ts';
 import type { InvitationRecord } from './ports.ts';
 import { isLapsed } from './view.ts';
@@ -105,6 +106,18 @@ export async function acceptInvitation(
       after: 'ACTIVE',
     },
   });
+  // The inviter hears of it if they keep "Team activity" on; the name is a colleague's, not patient data.
+  await notifyWhoWants(
+    record.hospitalId,
+    [record.invitedByUserId],
+    'teamActivity',
+    {
+      type: 'INVITATION_ACCEPTED',
+      title: 'Invitation accepted',
+      description: `${input.firstName} ${input.lastName} accepted your invitation and joined.`,
+    },
+    deps,
+  );
   const hospital = await deps.directory.getHospital(record.hospitalId);
   return { email: record.email, hospitalName: hospital?.name ?? '' };
 }

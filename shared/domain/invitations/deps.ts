@@ -1,5 +1,6 @@
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { PreferredNotificationDeps } from '#shared/domain/notifications/preferences.ts';
 import type { IdentityAdmin, InvitationDirectory, InvitationRepository, Mailer, TokenMint } from './ports.ts';
 
 /** The ports the invitation core uses. */
@@ -15,6 +16,9 @@ export type InvitationDeps = {
   ids: IdGenerator;
   /** Origin of the site, where the invitee's link opens (docs/screens.md#accept-invitation). */
   siteOrigin: string;
+  /** The inviter's inbox and notification preferences (docs/domain.md#notifications). */
+  notifications?: PreferredNotificationDeps['notifications'];
+  settings?: PreferredNotificationDeps['settings'];
 };
 
 export const ACCEPT_PATH = '/invitations/accept';

@@ -306,6 +306,8 @@ export async function resetUserMfa(
     await deps.identity.resetMfa(target.id);
     await deps.identity.signOut(target.id);
   }
+  if (target.twoFactorSince)
+    await deps.organisation.updateUser(target.hospitalId, target.id, { twoFactorSince: undefined });
   await deps.audit.record({
     hospitalId: target.hospitalId,
     action: 'USER_MFA_RESET',

@@ -13,12 +13,37 @@ import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import { assertNotLessRestrictive, resolvePolicy, TEAM_RULES } from './resolve.ts';
 import type { SettingsStore } from './ports.ts';
+import {
+  activeHospitalAdmins,
+  notifyWhoWants,
+  type PreferredNotificationDeps,
+} from '#shared/domain/notifications/preferences.ts';
 
 /** What resolving a policy reads: the three levels. */
 export type PolicyReader = Pick<SettingsStore, 'getSystemPolicy' | 'getHospitalPolicy' | 'getTeamPolicy'>;
 export type PolicyDeps = { settings: PolicyReader };
 type SettingsDeps = { settings: SettingsStore };
-type WriteDeps = SettingsDeps & { audit: AuditLog; clock: Clock };
+type WriteDeps = SettingsDeps & { audit: AuditLog; clock: Clock } & Omit<
+    PreferredNotificationDeps,
+    'settings' | 'clock'
+  >;
+
+/** Tells the hospital's other ACTIVE admins who keep "Compliance alerts" on that a policy changed (docs/domain.md#notifications). */
+async function notifyPolicyChange(caller: Caller, what: string, deps: WriteDeps): Promise<void> {
+  const admins = await activeHospitalAdmins(caller.hospitalId, deps, caller.userId);
+  await notifyWhoWants(
+    caller.hospitalId,
+    admins,
+    'complianceAlerts',
+    {
+      type: 'POLICY_CHANGED',
+      title: 'Policy changed',
+      description: `${caller.firstName} ${caller.lastName} changed ${what}.`,
+      href: '/hospital-admin/settings',
+    },
+    deps,
+  );
+}
 
 const actorOf = (caller: Caller) => ({
   actorUserId: caller.userId,
@@ -123,6 +148,7 @@ export async function setHospitalSettings(
       after: { profile: request.profile, policy: request.policy },
     },
   });
+  await notifyPolicyChange(caller, 'the hospital settings', deps);
   return getHospitalSettings(caller, deps);
 }
 
@@ -169,7 +195,7 @@ export async function setTeamPolicy(
   caller: Caller,
   teamId: string,
   overrides: TeamPolicyOverrides,
-  deps: TeamPolicyDeps & { audit: AuditLog; clock: Clock },
+  deps: TeamPolicyDeps & WriteDeps,
 ): Promise<TeamPolicyResponse> {
   await assertTeamPolicyAccess(caller, teamId, deps, true);
   const inherited = await policyFor(caller.hospitalId, null, deps);
@@ -186,5 +212,6 @@ export async function setTeamPolicy(
     ...actorOf(caller),
     details: { teamId, before, after: overrides },
   });
+  await notifyPolicyChange(caller, "a team's policy", deps);
   return getTeamPolicy(caller, teamId, deps);
 }

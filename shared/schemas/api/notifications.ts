@@ -11,6 +11,8 @@ export const NOTIFICATION_TYPES = [
   'STORAGE_CRITICAL',
   'SHARE_OPENED',
   'SHARE_LOCKED',
+  'INVITATION_ACCEPTED',
+  'POLICY_CHANGED',
 ] as const;
 /** The hospital's storage crossed the policy's warning or critical threshold (docs/domain.md#notifications). */
 export type StorageNotificationType = 'STORAGE_WARNING' | 'STORAGE_CRITICAL';

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { USER_STATUSES } from '#shared/domain/auth/ports.ts';
 import { ANONYMIZATION_OPTIONS, DATASET_STATUSES, STUDY_TYPES } from './datasets.ts';
 import { IdSchema } from './common.ts';
+import { HIPAA_TOGGLES } from './policies.ts';
+import { PATIENT_SHARE_STATUSES } from './shares.ts';
 import { DeidentificationPolicyResponseSchema } from './hospital-admin.ts';
 
 /** GET /api/compliance: the hospital's compliance figures, computed from its data when asked. */
@@ -29,7 +31,24 @@ export const ComplianceSchema = z.object({
     seriesReleased: z.number().int().nonnegative(),
     datasetsWithHeldSeries: z.number().int().nonnegative(),
   }),
-  users: z.object({ total: z.number().int().nonnegative(), byStatus: CountOf(USER_STATUSES) }),
+  users: z.object({
+    total: z.number().int().nonnegative(),
+    byStatus: CountOf(USER_STATUSES),
+    /** ACTIVE users the API has seen signed in with a second factor since their last two-factor reset. */
+    twoFactor: z.number().int().nonnegative(),
+  }),
+  /** Patient shares of the hospital's datasets by their status as of now (an ACTIVE share past its expiry is EXPIRED). */
+  patientShares: CountOf(PATIENT_SHARE_STATUSES),
+  /** The HIPAA toggles and the two-factor requirement of the policy in force for the hospital. */
+  hipaa: z.object({
+    toggles: z.object(
+      Object.fromEntries(HIPAA_TOGGLES.map((k) => [k, z.boolean()])) as Record<
+        (typeof HIPAA_TOGGLES)[number],
+        z.ZodBoolean
+      >,
+    ),
+    twoFactorRequired: z.boolean(),
+  }),
   auditChain: z.object({
     events: z.number().int().nonnegative(),
     lastVerification: z

@@ -16,6 +16,8 @@ import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { getReports, percentile, rangeStart } from '#shared/domain/reports/reports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
+import { policyFor } from '#shared/domain/policies/policies.ts';
+import type { PatientShareRecord, ShareStore } from '#shared/domain/shares/ports.ts';
 import { caller, fakeDirectory, NEW_DATASET, ports } from './fakes.ts';
 
 const entry = (n: number, hospitalId = 'h1'): AuditEntry => ({
@@ -204,8 +206,24 @@ describe('compliance and reports figures', () => {
       teamId: 't1',
       permissions: [],
       createdAt: '',
+      // One active user enrolled in two-factor, and an invited one whose mark does not count.
+      ...(i !== 1 ? { twoFactorSince: '2026-01-01T00:00:00.000Z' } : {}),
     }));
-    const deps = { ...p, directory: fakeDirectory(users) };
+    const share = (status: PatientShareRecord['status'], expiresAt: string, opens = 0, maxOpens = 5) =>
+      ({ status, expiresAt, opens, maxOpens }) as PatientShareRecord;
+    const shares: Pick<ShareStore, 'listPatientShares'> = {
+      listPatientShares: async (h, d) =>
+        h === 'h1' && d === a.id
+          ? [
+              share('ACTIVE', '2999-01-01T00:00:00.000Z'),
+              share('ACTIVE', '2000-01-01T00:00:00.000Z'),
+              share('ACTIVE', '2999-01-01T00:00:00.000Z', 5, 5),
+              share('REVOKED', '2999-01-01T00:00:00.000Z'),
+              share('EXPIRED', '2000-01-01T00:00:00.000Z'),
+            ]
+          : [],
+    };
+    const deps = { ...p, directory: fakeDirectory(users), shares };
     const a = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
     const b = await createDataset(
       { ...NEW_DATASET, anonymization: { ...NEW_DATASET.anonymization, retainUids: true } },
@@ -235,9 +253,15 @@ describe('compliance and reports figures', () => {
       basicProfileOnly: 1,
     });
     expect(figures.burnedInText).toEqual({ seriesHeld: 1, seriesReleased: 0, datasetsWithHeldSeries: 1 });
-    expect(figures.users).toEqual({ total: 3, byStatus: { ACTIVE: 2, INVITED: 1, DISABLED: 0 } });
+    expect(figures.users).toEqual({ total: 3, byStatus: { ACTIVE: 2, INVITED: 1, DISABLED: 0 }, twoFactor: 1 });
     expect(figures.auditChain.events).toBe(p.audit.events.length);
     expect(figures.auditChain.lastVerification).toBeNull();
+    expect(figures.patientShares).toEqual({ ACTIVE: 1, EXPIRED: 2, REVOKED: 1, EXHAUSTED: 1 });
+    const inForce = await policyFor('h1', null, p);
+    expect(figures.hipaa).toEqual({
+      toggles: inForce.compliance.hipaaToggles,
+      twoFactorRequired: inForce.security.twoFactorRequired,
+    });
   });
 
   it('reports studies per month of the range, per team, storage growth and processing percentiles', async () => {

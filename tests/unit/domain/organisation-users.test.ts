@@ -138,9 +138,12 @@ describe('users (hospital admin within their hospital, super admin across hospit
 
   it("resets a user's two-factor: software token off, signed out everywhere, audited; never their own or a super admin's", async () => {
     const deps = organisationPorts();
+    await deps.organisation.updateUser('h1', 'user-team_lead', { twoFactorSince: '2026-01-01T00:00:00.000Z' });
     const reset = await resetUserMfa('user-team_lead', undefined, ADMIN, deps);
     expect(reset).toMatchObject({ id: 'user-team_lead', status: 'ACTIVE' });
     expect(deps.identityCalls).toEqual(['resetMfa user-team_lead', 'signOut user-team_lead']);
+    // No longer counted among the users with two-factor (docs/domain.md#oversight-figures).
+    expect((await deps.directory.getUser('h1', 'user-team_lead'))?.twoFactorSince).toBeUndefined();
     expect(deps.audit.events.at(-1)).toMatchObject({
       hospitalId: 'h1',
       action: 'USER_MFA_RESET',

@@ -7,7 +7,7 @@ import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { refreshAuditLog, useCompliance, verifyAuditChain } from '#web/features/compliance/api/compliance.ts';
-import { OPTION_LABELS } from '#web/features/compliance/utils/options.ts';
+import { HIPAA_LABELS, OPTION_LABELS } from '#web/features/compliance/utils/options.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -59,6 +59,45 @@ function ChainStatus({
         </Stack>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/** Patient shares by status and the HIPAA toggles in force (docs/screens.md#compliance-center). */
+export function SharesAndHipaa({ data }: { data: Pick<Compliance, 'patientShares' | 'hipaa'> }) {
+  return (
+    <>
+      <Card.Root>
+        <Card.Header>
+          <Heading size="md">Patient Shares</Heading>
+        </Card.Header>
+        <Card.Body>
+          <List.Root aria-label="Patient shares by status">
+            <List.Item>Active: {data.patientShares.ACTIVE}</List.Item>
+            <List.Item>Expired: {data.patientShares.EXPIRED}</List.Item>
+            <List.Item>Revoked: {data.patientShares.REVOKED}</List.Item>
+            <List.Item>Opens used up: {data.patientShares.EXHAUSTED}</List.Item>
+          </List.Root>
+        </Card.Body>
+      </Card.Root>
+      <Card.Root>
+        <Card.Header>
+          <Heading size="md">HIPAA Settings</Heading>
+        </Card.Header>
+        <Card.Body>
+          <Stack gap="2" data-testid="hipaa-toggles">
+            {[
+              ...Object.entries(data.hipaa.toggles).map(([key, on]) => [HIPAA_LABELS[key] ?? key, on] as const),
+              ['Two-Factor Authentication', data.hipaa.twoFactorRequired] as const,
+            ].map(([label, on]) => (
+              <HStack key={label} justify="space-between">
+                <Text>{label}</Text>
+                <Badge colorPalette={on ? 'green' : 'gray'}>{on ? 'On' : 'Off'}</Badge>
+              </HStack>
+            ))}
+          </Stack>
+        </Card.Body>
+      </Card.Root>
+    </>
   );
 }
 
@@ -114,6 +153,11 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
           value={data.users.byStatus.ACTIVE}
           help={`${data.users.byStatus.INVITED} invited · ${data.users.byStatus.DISABLED} disabled · ${data.users.total} total`}
         />
+        <Figure
+          label="Users with Two-Factor"
+          value={`${data.users.twoFactor} of ${data.users.byStatus.ACTIVE}`}
+          help="active users seen signing in with a second factor"
+        />
         <Figure label="Audit Events" value={data.auditChain.events} />
       </SimpleGrid>
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
@@ -148,6 +192,7 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
           </Card.Body>
         </Card.Root>
         <ChainStatus chain={data.auditChain} onVerify={verify} verifying={verifying} />
+        <SharesAndHipaa data={data} />
       </SimpleGrid>
       <Text color="fg.muted" fontSize="sm">
         Figures computed {formatDateTime(data.generatedAt)}.

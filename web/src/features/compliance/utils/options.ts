@@ -9,3 +9,11 @@ export const OPTION_LABELS: Record<string, string> = {
   keepAllPrivate: 'All private attributes kept',
   removeAllPrivate: 'All private attributes removed',
 };
+
+/** The HIPAA toggles as the hospital settings page names them (docs/screens.md#compliance-center). */
+export const HIPAA_LABELS: Record<string, string> = {
+  anonymizeByDefault: 'Anonymize by default',
+  hashIds: 'Hash IDs',
+  regenerateUIDs: 'Regenerate UIDs',
+  removePrivateTags: 'Remove private tags',
+};

@@ -15,6 +15,8 @@ const TOAST_TYPE: Record<Notification['type'], 'success' | 'error' | 'warning'> 
   STORAGE_CRITICAL: 'error',
   SHARE_OPENED: 'success',
   SHARE_LOCKED: 'error',
+  INVITATION_ACCEPTED: 'success',
+  POLICY_CHANGED: 'warning',
 };
 
 export function markServerNotificationsRead(ids?: string[]) {

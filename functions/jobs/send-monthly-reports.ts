@@ -1,0 +1,19 @@
+import { sendMonthlyReports } from '#shared/domain/reports/monthly-report.ts';
+import { getDeps } from '#functions/lib/deps.ts';
+import { errorOrigin, logger } from '#functions/lib/logger.ts';
+
+/**
+ * The monthly-report job (docs/domain.md#monthly-report): run by its EventBridge schedule on the first of each month
+ * in the cloud and on an interval by the local twin. Logs carry counts only.
+ */
+export async function handler(): Promise<{ hospitals: number; sent: number }> {
+  const started = performance.now();
+  try {
+    const result = await sendMonthlyReports(await getDeps());
+    logger.info('monthly reports sent', { ...result, durationMs: Math.round(performance.now() - started) });
+    return result;
+  } catch (error) {
+    logger.error('monthly reports failed', errorOrigin(error));
+    throw error;
+  }
+}
