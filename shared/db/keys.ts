@@ -155,6 +155,11 @@ export const keys = {
   hospitalSearchPartition: `${SYSTEM_PK}#HSEARCH`,
   /** Claims a hospital slug, so that two hospitals never share one. */
   hospitalSlug: (slug: string): ItemKey => ({ [P.pk]: SYSTEM_PK, [P.sk]: `SLUG#${slug}` }),
+  /** Marks a hospital's monthly report for a month (yyyy-mm) as sent, so a rerun of the job does not send it again. */
+  monthlyReportSent: (hospitalId: string, month: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `REPORT#MONTHLY#${month}`,
+  }),
   /** Which generation of counters the stored ones are (docs/domain.md#counters): the seed recounts an older one. */
   countersVersion: (): ItemKey => ({ [P.pk]: SYSTEM_PK, [P.sk]: 'COUNTERS#VERSION' }),
   /** Counters over every hospital for the Hospital Management summary cards (docs/domain.md#counters). */

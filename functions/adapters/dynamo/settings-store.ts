@@ -4,6 +4,7 @@ import { TABLE_KEYS } from '#shared/db/table.ts';
 import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';
 import type { NotificationPreferences, Policy, TeamPolicyOverrides } from '#shared/schemas/api/policies.ts';
 import type { Table } from './client.ts';
+import { writeIfCondition } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 
@@ -70,6 +71,17 @@ export function createSettingsStore(table: Table): SettingsStore {
       const used = item?.storageUsedBytes;
       return typeof used === 'number' && Number.isFinite(used) && used > 0 ? used : 0;
     },
+    claimMonthlyReport: (hospitalId, month, at) =>
+      writeIfCondition(() =>
+        doc.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: { ...keys.monthlyReportSent(hospitalId, month), entity: 'monthlyReportSent', month, sentAt: at },
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': P.pk },
+          }),
+        ),
+      ),
     async listHospitalIds() {
       const ids: string[] = [];
       let ExclusiveStartKey: Record<string, unknown> | undefined;

@@ -30,6 +30,8 @@ export type SettingsStore = {
   storageUsedBytes(hospitalId: string): Promise<number>;
   /** Every hospital id (the retention job walks them). */
   listHospitalIds(): Promise<string[]>;
+  /** Claims the sending of a hospital's monthly report for `month` (yyyy-mm): true once, false for every later try. */
+  claimMonthlyReport(hospitalId: string, month: string, at: string): Promise<boolean>;
 
   getUserProfile(
     hospitalId: string,

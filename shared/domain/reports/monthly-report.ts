@@ -17,7 +17,7 @@ export type MonthlyReportDeps = {
   datasets: DatasetRepository;
   directory: Directory;
   organisation: Pick<OrganisationStore, 'listUsers'>;
-  settings: Pick<SettingsStore, 'listHospitalIds'>;
+  settings: Pick<SettingsStore, 'listHospitalIds' | 'claimMonthlyReport'>;
   mailer: Mailer;
   audit: AuditLog;
   clock: Clock;
@@ -84,7 +84,7 @@ export function monthlyReportLines(reports: Reports, hospitalName: string): { su
 /**
  * The scheduled monthly report (docs/domain.md#monthly-report): for every hospital, the previous calendar month's
  * figures (the reports page's, computed as of that month's last moment) are e-mailed to each ACTIVE hospital admin,
- * and the sending is audited. Returns the number of messages sent.
+ * and the sending is audited; a month already sent to a hospital is not sent again. Returns the number sent.
  */
 export async function sendMonthlyReports(deps: MonthlyReportDeps): Promise<{ hospitals: number; sent: number }> {
   const { month, end } = previousMonth(deps.clock.now());
@@ -97,6 +97,8 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps): Promise<{ hos
       await deps.organisation.listUsers({ hospitalId, role: 'HOSPITAL_ADMIN', status: 'ACTIVE', limit: ADMINS_MAILED })
     ).items;
     if (admins.length === 0) continue;
+    // One report a hospital a month, however often the job runs (the twin runs it daily, a retried rule twice).
+    if (!(await deps.settings.claimMonthlyReport(hospitalId, month, deps.clock.now()))) continue;
     const system: Caller = {
       userId: MONTHLY_REPORT_ACTOR.actorUserId,
       email: '',

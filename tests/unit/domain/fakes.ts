@@ -215,6 +215,7 @@ export function fakeSettings(init: { storageUsedBytes?: Record<string, number>; 
   const profiles = new Map<string, Record<string, unknown>>();
   const preferences = new Map<string, NotificationPreferences>();
   const storage = new Map(Object.entries(init.storageUsedBytes ?? {}));
+  const monthlyReports = new Set<string>();
   const hospitalProfiles = new Map<string, Partial<HospitalProfile> & { name: string }>(
     (init.hospitals ?? ['h1']).map((id) => [id, { name: `Hospital ${id}` }]),
   );
@@ -229,6 +230,11 @@ export function fakeSettings(init: { storageUsedBytes?: Record<string, number>; 
     updateHospitalProfile: async (h, profile) => void hospitalProfiles.set(h, profile),
     storageUsedBytes: async (h) => storage.get(h) ?? 0,
     listHospitalIds: async () => [...hospitalProfiles.keys()],
+    claimMonthlyReport: async (h, month) => {
+      if (monthlyReports.has(`${h}/${month}`)) return false;
+      monthlyReports.add(`${h}/${month}`);
+      return true;
+    },
     getUserProfile: async (h, u) =>
       profiles.get(`${h}/${u}`) as (UserProfile & { email: string; avatarKey?: string }) | undefined,
     updateUserProfile: async (h, u, fields) =>

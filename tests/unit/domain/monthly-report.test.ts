@@ -68,4 +68,27 @@ describe('the scheduled monthly report (docs/domain.md#monthly-report)', () => {
       details: { month: '2026-02', recipients: ['a1', 'a2'], studies: 2 },
     });
   });
+
+  it('sends a month once however often the job runs (the twin runs it daily)', async () => {
+    const p = ports();
+    await p.directory.putHospital({ id: 'h1', slug: 'h1', name: 'Northside General', createdAt: '', updatedAt: '' });
+    await p.directory.putUser(user('a1', 'HOSPITAL_ADMIN'));
+    const mails: MailMessage[] = [];
+    const job = (now: string) =>
+      sendMonthlyReports({
+        ...p,
+        settings,
+        mailer: { send: async (m) => void mails.push(m) },
+        clock: { now: () => now },
+      });
+    const settings = fakeSettings({ hospitals: ['h1'] });
+
+    expect(await job('2026-03-01T06:00:00.000Z')).toEqual({ hospitals: 1, sent: 1 });
+    expect(await job('2026-03-02T06:00:00.000Z')).toEqual({ hospitals: 0, sent: 0 });
+    expect(await job('2026-04-01T06:00:00.000Z')).toEqual({ hospitals: 1, sent: 1 });
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Northside General: monthly report for February 2026',
+      'Northside General: monthly report for March 2026',
+    ]);
+  });
 });
