@@ -36,6 +36,20 @@ async function describe(
   );
 }
 
+/** One user as the API shows it, with its team's and department's names. */
+async function describeOne(user: UserRecord, deps: Pick<OrganisationDeps, 'directory' | 'organisation'>) {
+  return (await describe([user], user.hospitalId, deps))[0]!;
+}
+
+/**
+ * An administrator acting on someone else's account (disable, demote, two-factor reset): never their own, never the
+ * super admin's (docs/roles-and-permissions.md).
+ */
+function assertOtherManageableAccount(target: UserRecord, caller: Caller): void {
+  if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
+  if (target.role === 'SUPER_ADMIN') throw new AccessDeniedError();
+}
+
 /**
  * Users of a hospital, one page from one index (docs/domain.md#indexes): by name; a role, department or team filter
  * reads that index; a search reads the prefix tokens. Tokens are sealed to the hospital and the query.
@@ -92,7 +106,7 @@ export async function getUser(
   deps: Pick<OrganisationDeps, 'directory' | 'organisation'>,
 ): Promise<User> {
   const user = await loadUser(caller, userId, hospitalId, deps);
-  return (await describe([user], user.hospitalId, deps))[0]!;
+  return await describeOne(user, deps);
 }
 
 /** Is there an ACTIVE hospital admin of the hospital other than `userId`? (Admins are few: their role index.) */
@@ -152,8 +166,8 @@ export async function applyRoleChange(
   caller: Caller,
   deps: OrganisationDeps,
 ): Promise<UserRecord> {
-  if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
-  if (target.role === 'SUPER_ADMIN' || role === 'SUPER_ADMIN') throw new AccessDeniedError();
+  assertOtherManageableAccount(target, caller);
+  if (role === 'SUPER_ADMIN') throw new AccessDeniedError();
   if (target.role === role) return target;
   const permissions = [...DEFAULT_PERMISSIONS[role]];
   const change = async () => {
@@ -190,7 +204,7 @@ export async function changeUserRole(
 ): Promise<User> {
   const target = await loadUser(caller, userId, hospitalId, deps);
   const updated = await applyRoleChange(target, role, caller, deps);
-  return (await describe([updated], updated.hospitalId, deps))[0]!;
+  return await describeOne(updated, deps);
 }
 
 /**
@@ -253,7 +267,7 @@ export async function moveUser(
 ): Promise<User> {
   const target = await loadUser(caller, userId, hospitalId, deps);
   const updated = await applyTeamMove(target, teamId, caller, deps);
-  return (await describe([updated], updated.hospitalId, deps))[0]!;
+  return await describeOne(updated, deps);
 }
 
 /** Disable: no sign-in (identity disabled, signed out everywhere) and no API (the stored status). */
@@ -264,9 +278,8 @@ export async function disableUser(
   deps: OrganisationDeps,
 ): Promise<User> {
   const target = await loadUser(caller, userId, hospitalId, deps);
-  if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
-  if (target.role === 'SUPER_ADMIN') throw new AccessDeniedError();
-  if (target.status === 'DISABLED') return (await describe([target], target.hospitalId, deps))[0]!;
+  assertOtherManageableAccount(target, caller);
+  if (target.status === 'DISABLED') return await describeOne(target, deps);
   const updated = await protectLastAdmin(deps, target, async () => {
     if (target.status !== 'INVITED') {
       await deps.identity.disable(target.id);
@@ -284,7 +297,7 @@ export async function disableUser(
     ...actorOf(caller),
     details: { userId: target.id, before: { status: target.status }, after: { status: 'DISABLED' } },
   });
-  return (await describe([updated], updated.hospitalId, deps))[0]!;
+  return await describeOne(updated, deps);
 }
 
 /**
@@ -299,8 +312,7 @@ export async function resetUserMfa(
   deps: OrganisationDeps,
 ): Promise<User> {
   const target = await loadUser(caller, userId, hospitalId, deps);
-  if (target.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
-  if (target.role === 'SUPER_ADMIN') throw new AccessDeniedError();
+  assertOtherManageableAccount(target, caller);
   // An invited user has no identity yet: there is no second factor to reset.
   if (target.status !== 'INVITED') {
     await deps.identity.resetMfa(target.id);
@@ -314,7 +326,7 @@ export async function resetUserMfa(
     ...actorOf(caller),
     details: { userId: target.id },
   });
-  return (await describe([target], target.hospitalId, deps))[0]!;
+  return await describeOne(target, deps);
 }
 
 /** Enable a disabled user; their identity signs in again unless their hospital is deactivated. */
@@ -325,7 +337,7 @@ export async function enableUser(
   deps: OrganisationDeps,
 ): Promise<User> {
   const target = await loadUser(caller, userId, hospitalId, deps);
-  if (target.status !== 'DISABLED') return (await describe([target], target.hospitalId, deps))[0]!;
+  if (target.status !== 'DISABLED') return await describeOne(target, deps);
   const hospital = await deps.directory.getHospital(target.hospitalId);
   if (!hospital || statusOf(hospital) === 'ACTIVE') await deps.identity.enable(target.id);
   const updated = await deps.organisation.updateUser(target.hospitalId, target.id, {
@@ -339,7 +351,7 @@ export async function enableUser(
     ...actorOf(caller),
     details: { userId: target.id, before: { status: 'DISABLED' }, after: { status: 'ACTIVE' } },
   });
-  return (await describe([updated], updated.hospitalId, deps))[0]!;
+  return await describeOne(updated, deps);
 }
 
 /**
