@@ -79,7 +79,7 @@ export type InvitationDirectory = {
   findUserByEmail(email: string): Promise<UserRecord | undefined>;
   listDepartments(hospitalId: string): Promise<DepartmentRecord[]>;
   listTeams(hospitalId: string): Promise<(TeamRecord & { isActive?: boolean })[]>;
-  /** Removes a user item (an INVITED placeholder replaced by the identity's own id on acceptance). */
+  /** Removes a user item (the INVITED record, replaced by one under the identity's own id on acceptance). */
   deleteUser(hospitalId: string, userId: string): Promise<void>;
 };
 

@@ -270,8 +270,8 @@ describe('answering an invitation', () => {
 
   it("activates the hospital's INVITED record of the same e-mail instead of refusing it", async () => {
     const w = fakeInvitationWorld();
-    w.users.set('placeholder', {
-      id: 'placeholder',
+    w.users.set('invited-record', {
+      id: 'invited-record',
       email: 'jordan@x.test',
       firstName: 'Jordan',
       lastName: 'Lee',
