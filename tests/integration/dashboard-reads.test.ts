@@ -1,10 +1,10 @@
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
-import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
-import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import { startHarness, subOf, type Harness } from './datasets-harness.ts';
+import { bulkDatasetItem, SCALE_STATUSES } from '#tests/helpers/datasets.ts';
+import { bulkPut } from '#tests/helpers/harness.ts';
+import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
  * GET /api/dashboard over a hospital of 10,000 datasets: every role's figures come from counters on the hospital,
@@ -15,7 +15,7 @@ const HOSPITAL = 'hosp-northside';
 const TEAM = 'team-northside-neuroradiology';
 const OTHER_TEAM = 'team-northside-stroke';
 const TOTAL = 10_000;
-const STATUSES: DatasetStatus[] = ['COMPLETE', 'COMPLETE', 'COMPLETE', 'FAILED', 'PROCESSING'];
+const STATUSES = SCALE_STATUSES;
 const ACTORS = {
   SUPER_ADMIN: 'superadmin@demo.local',
   HOSPITAL_ADMIN: 'admin@northside.demo.local',
@@ -28,59 +28,10 @@ let h: Harness;
 let itemsRead = 0;
 let requests = 0;
 
-function datasetItem(i: number) {
-  const createdAt = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
-  const base = {
-    id: `bulk-${String(i).padStart(5, '0')}`,
-    hospitalId: HOSPITAL,
-    teamId: i % 2 === 0 ? TEAM : OTHER_TEAM,
-    ownerUserId: subOf('member@northside.demo.local'),
-    ownerName: 'Taylor Brooks',
-    patientAlias: `PT-${i}`,
-    studyType: 'DIAGNOSTIC' as const,
-    urgency: 'ROUTINE' as const,
-    studyDescription: i % 1000 === 7 ? `Rare glioma follow-up ${i}` : `Brain MRI ${i}`,
-    clinicalIndication: 'Headache',
-    orderingPhysician: 'Dr. A',
-    department: 'Radiology',
-    consentObtained: true,
-    hipaaDisclosure: true,
-    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
-    status: STATUSES[i % STATUSES.length]!,
-    sizeBytes: 1,
-    fileCount: 1,
-    seriesCount: 1,
-    createdAt,
-    updatedAt: createdAt,
-  };
-  return {
-    ...keys.dataset(HOSPITAL, base.id),
-    ...keys.datasetIndexes(base),
-    entity: 'dataset',
-    ...base,
-    searchText: searchTextOf(base),
-  };
-}
-
 beforeAll(async () => {
   h = await startHarness();
-  const items = Array.from({ length: TOTAL }, (_, i) => datasetItem(i));
-  const batches: (typeof items)[] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  // Ten writers in parallel: dynalite takes the 10k puts in a few seconds that way.
-  await Promise.all(
-    Array.from({ length: 10 }, async (_, w) => {
-      for (let b = w; b < batches.length; b += 10) {
-        let request: Record<string, unknown[]> | undefined = {
-          [h.table.tableName]: batches[b]!.map((Item) => ({ PutRequest: { Item } })),
-        };
-        while (request && Object.keys(request).length > 0) {
-          const result = await h.table.doc.send(new BatchWriteCommand({ RequestItems: request as never }));
-          request = result.UnprocessedItems as Record<string, unknown[]> | undefined;
-        }
-      }
-    }),
-  );
+  const items = Array.from({ length: TOTAL }, (_, i) => bulkDatasetItem(i, [TEAM, OTHER_TEAM]));
+  await bulkPut(h.table, items);
   // The counters the writes would have moved (the bulk put above bypasses the domain).
   const count = (status: DatasetStatus, team?: string) =>
     Array.from({ length: TOTAL }, (_, i) => i).filter(

@@ -1,63 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
-import { searchTextOf } from '#shared/domain/datasets/view.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { bulkDatasetItem } from '#tests/helpers/datasets.ts';
 import { bulkPut } from '#tests/helpers/harness.ts';
-import { startHarness, subOf, type Harness } from './datasets-harness.ts';
-import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
  * A hospital with 10,000 datasets: the first page and a page deep into the list read the same small number of
  * items (counted from what DynamoDB returns to the client), so list cost does not grow with the hospital.
  */
-const HOSPITAL = 'hosp-northside';
 const TEAM = 'team-northside-neuroradiology';
 const TOTAL = 10_000;
 const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
-const STATUSES: DatasetStatus[] = ['COMPLETE', 'COMPLETE', 'COMPLETE', 'FAILED', 'PROCESSING'];
 
 let h: Harness;
 let itemsRead = 0;
 let queries = 0;
 
-function datasetItem(i: number) {
-  const createdAt = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
-  const base = {
-    id: `bulk-${String(i).padStart(5, '0')}`,
-    hospitalId: HOSPITAL,
-    teamId: i % 2 === 0 ? TEAM : 'team-northside-stroke',
-    ownerUserId: subOf('member@northside.demo.local'),
-    ownerName: 'Taylor Brooks',
-    patientAlias: `PT-${i}`,
-    studyType: 'DIAGNOSTIC' as const,
-    urgency: 'ROUTINE' as const,
-    studyDescription: i % 1000 === 7 ? `Rare glioma follow-up ${i}` : `Brain MRI ${i}`,
-    clinicalIndication: 'Headache',
-    orderingPhysician: 'Dr. A',
-    department: 'Radiology',
-    consentObtained: true,
-    hipaaDisclosure: true,
-    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
-    status: STATUSES[i % STATUSES.length]!,
-    sizeBytes: 1,
-    fileCount: 1,
-    seriesCount: 1,
-    createdAt,
-    updatedAt: createdAt,
-  };
-  return {
-    ...keys.dataset(HOSPITAL, base.id),
-    ...keys.datasetIndexes(base),
-    entity: 'dataset',
-    ...base,
-    searchText: searchTextOf(base),
-  };
-}
-
 beforeAll(async () => {
   h = await startHarness();
-  const items = Array.from({ length: TOTAL }, (_, i) => datasetItem(i));
+  const items = Array.from({ length: TOTAL }, (_, i) => bulkDatasetItem(i, [TEAM, 'team-northside-stroke']));
   await bulkPut(h.table, items);
   // Count what DynamoDB hands back for every query from here on.
   h.table.doc.middlewareStack.add(
