@@ -6,6 +6,7 @@
  * missing grant fails on this machine as it would in the cloud. Pure data: no CDK import, the twin loads it too.
  */
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import { AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/db/keys.ts';
 import { GLOBAL_INDEXES } from '#shared/db/table.ts';
 import { ENV } from '#shared/env.ts';
 import { ALL_PIPELINE_TASKS, type PipelineTask } from '#shared/pipeline/definition.ts';
@@ -13,8 +14,11 @@ import { ALL_PIPELINE_TASKS, type PipelineTask } from '#shared/pipeline/definiti
 export const DATA_BUCKETS = ['uploads', 'studies', 'assets'] as const;
 export type DataBucket = (typeof DATA_BUCKETS)[number];
 
-/** Item access on the single table ('describe' only answers a health check). */
-export type TableAccess = 'describe' | 'read' | 'readWrite';
+/**
+ * Item access on the single table ('describe' only answers a health check). A 'readWrite' function appends to the
+ * audit trail only by invoking the audit appender; 'auditAppend' is that appender's own access.
+ */
+export type TableAccess = 'describe' | 'read' | 'readWrite' | 'auditAppend';
 /** What a function may do in a data bucket; each maps to an explicit action list (no `s3:*` style wildcards). */
 export type BucketAccess = 'read' | 'write' | 'delete' | 'list' | 'multipart';
 
@@ -40,7 +44,7 @@ export type EnvName = (typeof ENV)[keyof typeof ENV];
 export type FunctionDeclaration = Grants & {
   /** Construct id in its stack and name of the function in the twin. */
   id: string;
-  kind: 'api' | 'pipeline' | 'trigger' | 'job';
+  kind: 'api' | 'pipeline' | 'trigger' | 'job' | 'internal';
   /** Entry file relative to the repository root; it exports `handler`. */
   entry: string;
   description: string;
@@ -136,6 +140,7 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     ...(grants.userPoolAdmin || kind === 'api' ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
     ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
     ...(grants.sendsMail ? [ENV.MAIL_FROM, ENV.MAIL_CONFIGURATION_SET] : []),
+    ...(grants.table === 'readWrite' ? [ENV.AUDIT_APPENDER_FUNCTION] : []),
   ];
 }
 
@@ -210,6 +215,8 @@ export type ResourceArns = {
   /** The SES identity mail is sent from (absent while the stage has no sender configured) and the configuration set. */
   mailIdentity?: string;
   mailConfigurationSet: string;
+  /** The audit appender function, which every 'readWrite' function invokes to append an event. */
+  auditAppender: string;
 };
 
 export type GrantStatement = {
@@ -222,16 +229,21 @@ export type GrantStatement = {
 };
 
 /**
- * Audit events are append-only (docs/domain.md#hash-chain): no function may update or delete an item whose partition
- * is a hospital's audit partition. IAM can name the partition key a request touches (dynamodb:LeadingKeys) but not
- * its sort key or its condition expression, so appends (PutItem) stay allowed to every function that writes; the head
- * (`H#<id>#AUDITHEAD`) is outside this pattern because every append moves it.
+ * The audit trail has one writer (docs/domain.md#audit-trail): only the audit appender function may write an item
+ * whose partition is a hospital's audit events (`H#<id>#AUDIT`) or its chain head (`H#<id>#AUDITHEAD`). Every other
+ * function that writes the table is denied every write there, puts included, and appends by invoking the appender.
+ * IAM names the partition key a request touches (dynamodb:LeadingKeys), so the deny holds inside transactions too.
  */
-export const AUDIT_EVENT_PARTITION_PATTERN = 'H#*#AUDIT';
-export const AUDIT_APPEND_ONLY: Omit<GrantStatement, 'resources'> = {
+export const AUDIT_WRITES_DENIED: Omit<GrantStatement, 'resources'> = {
   effect: 'Deny',
-  actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
-  conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [AUDIT_EVENT_PARTITION_PATTERN] } },
+  actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+  conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...AUDIT_WRITE_PARTITION_PATTERNS] } },
+};
+/** Even the appender never rewrites or removes an event: it puts new ones and moves the head. */
+export const AUDIT_EVENTS_APPEND_ONLY: Omit<GrantStatement, 'resources'> = {
+  effect: 'Deny',
+  actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+  conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...AUDIT_WRITE_PARTITION_PATTERNS] } },
 };
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
@@ -270,12 +282,20 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
   const statements: GrantStatement[] = [];
   if (grants.table === 'describe') {
     statements.push({ actions: ['dynamodb:DescribeTable'], resources: [arns.table] });
+  } else if (grants.table === 'auditAppend') {
+    // The appender reads the head, puts the event and moves the head (with the caller's own update alongside, in
+    // one transaction).
+    statements.push({ actions: [...TABLE_READ, 'dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [arns.table] });
+    statements.push({ ...AUDIT_EVENTS_APPEND_ONLY, resources: [arns.table] });
   } else if (grants.table) {
     statements.push({
       actions: grants.table === 'read' ? TABLE_READ : [...TABLE_READ, ...TABLE_WRITE],
       resources: [arns.table],
     });
-    if (grants.table === 'readWrite') statements.push({ ...AUDIT_APPEND_ONLY, resources: [arns.table] });
+    if (grants.table === 'readWrite') {
+      statements.push({ ...AUDIT_WRITES_DENIED, resources: [arns.table] });
+      statements.push({ actions: ['lambda:InvokeFunction'], resources: [arns.auditAppender] });
+    }
     // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
     statements.push({
       actions: ['dynamodb:Query'],
@@ -448,3 +468,19 @@ export const POST_CONFIRMATION_DECLARATION = triggerDeclaration({
   grants: { table: 'readWrite' },
   extraEnv: [ENV.SSO_PROVIDERS],
 });
+
+/**
+ * The one writer of the audit trail (docs/domain.md#audit-trail): every other function invokes it with the event
+ * (and, for a dataset status change, the update that goes with it in one transaction). It reads and appends, nothing
+ * else.
+ */
+export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
+  id: 'AuditAppender',
+  kind: 'internal',
+  entry: 'functions/audit/append-events.ts',
+  description: 'Audit trail: the only function that appends events to the hospital chains',
+  memoryMb: 512,
+  timeoutSeconds: 10,
+  table: 'auditAppend',
+  env: environmentOf({ table: 'auditAppend' }, 'internal'),
+};

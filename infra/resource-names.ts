@@ -30,6 +30,7 @@ export function resourceNames(config: Pick<StageConfig, 'prefix'>) {
     userPool: `${config.prefix}-users`,
     api: `${config.prefix}-api`,
     mailConfigurationSet: `${config.prefix}-mail`,
+    auditAppender: `${config.prefix}-audit-appender`,
   };
 }
 
@@ -47,4 +48,8 @@ export function stateMachineArn(name: string): string {
 
 export function sesArn(resource: string): string {
   return `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:${resource}`;
+}
+
+export function functionArn(name: string): string {
+  return `arn:${Aws.PARTITION}:lambda:${Aws.REGION}:${Aws.ACCOUNT_ID}:function:${name}`;
 }

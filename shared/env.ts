@@ -22,6 +22,9 @@ export const ENV = {
   S3_PUBLIC_ENDPOINT: 'S3_PUBLIC_ENDPOINT',
   SFN_ENDPOINT: 'SFN_ENDPOINT',
   COGNITO_ENDPOINT: 'COGNITO_ENDPOINT',
+  LAMBDA_ENDPOINT: 'LAMBDA_ENDPOINT',
+  /** Name of the one function that appends to the audit trail; every other writer invokes it (docs/domain.md#audit-trail). */
+  AUDIT_APPENDER_FUNCTION: 'AUDIT_APPENDER_FUNCTION',
   /** Origin of the site, for CORS on the API. */
   SITE_ORIGIN: 'SITE_ORIGIN',
   /** Sender of the product's e-mail (a verified SES identity in the cloud). */

@@ -3,7 +3,8 @@ import { requireResource, serverEnv, type ServerEnv } from '#functions/lib/env.t
 import { ENV } from '#shared/env.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createDocumentClient, type Table } from './dynamo/client.ts';
-import { createAuditLog } from './dynamo/audit-log.ts';
+import { createAuditChainWriter, createAuditLog } from './dynamo/audit-log.ts';
+import { createInvokedAuditWriter } from './lambda/audit-appender.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { createOrganisationStore } from './dynamo/organisation.ts';
@@ -62,9 +63,14 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
   });
   // The secret is fetched on first use, so routes that never need it (health) never call Secrets Manager.
   const pageTokens = createPageTokens(pseudonymSecret);
+  // Only the audit appender writes the trail (docs/domain.md#audit-trail): a deployed function that writes the table
+  // is given its name and invokes it; without one (tests, the twin's own seed) the chain is written directly.
+  const auditWriter = env.AUDIT_APPENDER_FUNCTION
+    ? createInvokedAuditWriter({ region, functionName: env.AUDIT_APPENDER_FUNCTION, endpoint: env.LAMBDA_ENDPOINT })
+    : createAuditChainWriter(table);
   return {
-    datasets: createDatasetRepository(table),
-    audit: createAuditLog(table),
+    datasets: createDatasetRepository(table, auditWriter),
+    audit: createAuditLog(table, undefined, auditWriter),
     directory: createDirectory(table),
     organisation: createOrganisationStore(table),
     identity: createIdentityAdmin({

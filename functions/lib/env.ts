@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   [ENV.S3_PUBLIC_ENDPOINT]: optional,
   [ENV.SFN_ENDPOINT]: optional,
   [ENV.COGNITO_ENDPOINT]: optional,
+  [ENV.LAMBDA_ENDPOINT]: optional,
+  [ENV.AUDIT_APPENDER_FUNCTION]: optional,
   [ENV.SITE_ORIGIN]: optional,
   [ENV.MAIL_FROM]: optional,
   [ENV.MAIL_CONFIGURATION_SET]: optional,

@@ -19,7 +19,7 @@ import {
   type EnvName,
   type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
-import { bucketArn, resourceNames, tableArn } from '#infra/resource-names.ts';
+import { bucketArn, functionArn, resourceNames, tableArn } from '#infra/resource-names.ts';
 
 const BUCKET_ENV: Record<DataBucket, EnvName> = {
   uploads: ENV.UPLOADS_BUCKET,
@@ -62,6 +62,8 @@ export type ImagingFunctionProps = {
   /** SES identity and configuration set, where the declaration sends mail. */
   mailIdentityArn?: string;
   mailConfigurationSetArn?: string;
+  /** A fixed name, where other functions reach this one by name (the audit appender). */
+  functionName?: string;
   /** Values of declared variables that are not the stage's data names (user pool ids, site origin). */
   environment?: Partial<Record<EnvName, string>>;
 };
@@ -112,6 +114,7 @@ export class ImagingFunction extends NodejsFunction {
       [ENV.TABLE_NAME]: names.table,
       ...Object.fromEntries(DATA_BUCKETS.map((bucket) => [BUCKET_ENV[bucket], names.buckets[bucket]])),
       [ENV.PSEUDONYM_SECRET_ARN]: props.pseudonymSecret.secretArn,
+      [ENV.AUDIT_APPENDER_FUNCTION]: names.auditAppender,
       ...(props.stateMachineArn ? { [ENV.STATE_MACHINE_ARN]: props.stateMachineArn } : {}),
       ...props.environment,
     };
@@ -126,6 +129,7 @@ export class ImagingFunction extends NodejsFunction {
       projectRoot: REPOSITORY_ROOT,
       depsLockFilePath: path.join(REPOSITORY_ROOT, 'package-lock.json'),
       handler: 'handler',
+      ...(props.functionName ? { functionName: props.functionName } : {}),
       description: declaration.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -203,6 +207,7 @@ export class ImagingFunction extends NodejsFunction {
         return needs('the user pool', props.userPoolArn);
       },
       dataKey: props.dataKey.keyArn,
+      auditAppender: functionArn(names.auditAppender),
       ...(props.mailIdentityArn ? { mailIdentity: props.mailIdentityArn } : {}),
       get mailConfigurationSet() {
         return needs('mail', props.mailConfigurationSetArn);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { ENV } from '#shared/env.ts';
 import {
+  AUDIT_APPENDER_DECLARATION,
   DATA_BUCKETS,
   grantStatements,
   type DataBucket,
@@ -37,7 +38,7 @@ export type TwinResources = {
   siteOrigin: string;
   /** Folder of the mail stand-in: every message a function sends is kept there (docs/local-twin.md#mail). */
   mailDir?: string;
-  endpoints: { dynamodb: string; s3: string; s3Public: string; sfn: string; cognito: string };
+  endpoints: { dynamodb: string; s3: string; s3Public: string; sfn: string; cognito: string; lambda: string };
   /** The data folder's own key pair: the object store checks signatures made with it; the other stand-ins accept any. */
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** Variables passed through to every function (test switches such as IWS_SILENT_LOGS). */
@@ -69,12 +70,13 @@ export function localStatements(declaration: FunctionDeclaration, resources: Twi
     dataKey: arn('kms', 'key/local'),
     mailIdentity: arn('ses', 'identity/imaging.local'),
     mailConfigurationSet: arn('ses', 'configuration-set/imaging-local-mail'),
+    auditAppender: arn('lambda', `function:${localFunctionName(AUDIT_APPENDER_DECLARATION)}`),
   });
 }
 
 /** The declared variables with the twin's values, plus the endpoints of the stand-ins the grants reach. */
 export function localEnvironment(declaration: FunctionDeclaration, resources: TwinResources): Record<string, string> {
-  const functionName = `imaging-local-${declaration.id}`;
+  const functionName = localFunctionName(declaration);
   const values: Record<string, string | undefined> = {
     [ENV.STAGE]: 'local',
     [ENV.TABLE_NAME]: resources.tableName,
@@ -85,6 +87,7 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     [ENV.USER_POOL_ID]: resources.userPoolId,
     [ENV.USER_POOL_CLIENT_ID]: resources.userPoolClientId,
     [ENV.SITE_ORIGIN]: resources.siteOrigin,
+    [ENV.AUDIT_APPENDER_FUNCTION]: localFunctionName(AUDIT_APPENDER_DECLARATION),
   };
   const env: Record<string, string> = {};
   for (const name of declaration.env) {
@@ -98,6 +101,8 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     env[ENV.S3_PUBLIC_ENDPOINT] = resources.endpoints.s3Public;
   }
   if (declaration.startsPipeline) env[ENV.SFN_ENDPOINT] = resources.endpoints.sfn;
+  // Appending to the audit trail is an invocation of the appender (docs/domain.md#audit-trail).
+  if (declaration.env.includes(ENV.AUDIT_APPENDER_FUNCTION)) env[ENV.LAMBDA_ENDPOINT] = resources.endpoints.lambda;
   // No SES here: mail is kept as files the twin's /_mail page shows.
   if (declaration.sendsMail && resources.mailDir) {
     env[ENV.MAIL_DIR] = resources.mailDir;
@@ -128,8 +133,13 @@ export function localFunctionSpec(declaration: FunctionDeclaration, resources: T
     env: localEnvironment(declaration, resources),
     statements: localStatements(declaration, resources),
     region: resources.region,
-    functionName: `imaging-local-${declaration.id}`,
+    functionName: localFunctionName(declaration),
   };
+}
+
+/** A function's name in the twin (and in its ARN there). */
+export function localFunctionName(declaration: Pick<FunctionDeclaration, 'id'>): string {
+  return `imaging-local-${declaration.id}`;
 }
 
 /** An error as a Lambda invocation reports it: `errorType` as the name, `errorMessage` as the message. */

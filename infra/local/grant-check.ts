@@ -134,6 +134,14 @@ export function permissionsFor(clientName: string, commandName: string, input: I
           resource: String(input.stateMachineArn ?? input.executionArn ?? '*'),
         },
       ];
+    case 'LambdaClient': {
+      // FunctionName may be a name or an ARN (docs of Invoke): IAM checks the function's ARN.
+      const name = String(input.FunctionName ?? '*');
+      const resource = name.startsWith('arn:')
+        ? name
+        : `arn:aws:lambda:${scope.region}:${scope.account}:function:${name}`;
+      return [{ action: operation === 'Invoke' ? 'lambda:InvokeFunction' : `lambda:${operation}`, resource }];
+    }
     case 'SecretsManagerClient':
       return [{ action: `secretsmanager:${operation}`, resource: String(input.SecretId ?? '*') }];
     case 'CognitoIdentityProviderClient':

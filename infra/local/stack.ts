@@ -7,6 +7,7 @@ import { ENV } from '#shared/env.ts';
 import type { ApiDomain } from '#shared/api/routes.ts';
 import {
   apiFunctionDeclarations,
+  AUDIT_APPENDER_DECLARATION,
   SCHEDULED_JOBS,
   scheduledJobDeclaration,
   type FunctionDeclaration,
@@ -39,6 +40,7 @@ import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinRe
 import { objectStoreCredentials, startS3, type S3Service } from './s3.ts';
 import { handleMailPage, MAIL_PAGE_PATH } from './mail.ts';
 import { startSfn, type SfnService } from './sfn.ts';
+import { createLambdaService } from './lambda.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
 
 /**
@@ -47,6 +49,7 @@ import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.t
  * on the same origin:
  *   /_aws/dynamodb  dynalite (in-process)         /_aws/s3     s3rver (in-process)
  *   /_aws/cognito   cognito-local (child process)  /_aws/sfn    Step Functions API over aws-local-stepfunctions
+ *   /_aws/lambda    Lambda Invoke of the functions others call by name (lambda.ts)
  * The handlers read the same environment variables as in the cloud (shared/env.ts), set here to those endpoints.
  * process.env is global, so one twin runs per process at a time.
  */
@@ -230,6 +233,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         s3Public: `${url}/_aws/s3`,
         sfn: `${url}/_aws/sfn`,
         cognito: `${url}/_aws/cognito`,
+        lambda: `${url}/_aws/lambda`,
       },
       passThrough: Object.fromEntries(
         ['IWS_SILENT_LOGS', 'NODE_NO_WARNINGS', 'IWS_SHARE_LOCK_SECONDS']
@@ -255,6 +259,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       log,
     });
     closers.push(() => sfn.close());
+
+    // Functions other functions invoke by name (the audit appender): the twin's Lambda Invoke API (lambda.ts).
+    const invokable = new Map<string, LocalFunction>();
+    closers.push(() => Promise.all([...invokable.values()].map((fn) => fn.close())).then(() => undefined));
+    const appender = localFunctionSpec(AUDIT_APPENDER_DECLARATION, resources);
+    invokable.set(appender.functionName, createLocalFunction(appender, { log }));
+    const lambda = createLambdaService(invokable);
 
     let ids: PoolIds | undefined;
     // One Lambda-like function per API domain, built once the user pool exists (requests before that get 503).
@@ -292,7 +303,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     route = (req, res) => {
       if (refuseForeignHost(req, res, hosts)) return;
       const rawUrl = req.url ?? '/';
-      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn)(?=\/|\?|$)/.exec(rawUrl);
+      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda)(?=\/|\?|$)/.exec(rawUrl);
       if (prefix) {
         const rest = rawUrl.slice(prefix[0].length) || '/';
         const path = rest.startsWith('/') ? rest : `/${rest}`;
@@ -309,6 +320,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         }
         if (!isInternalPeer(peer)) return refuseUnsigned(req, res);
         if (prefix[1] === 'dynamodb') return dynamo.handle(req, res, path);
+        if (prefix[1] === 'lambda') {
+          lambda(req, res, path).catch(() => {
+            if (!res.headersSent) res.writeHead(500);
+            res.end();
+          });
+          return;
+        }
         return sfn.handle(req, res);
       }
       const requestUrl = new URL(rawUrl, url);

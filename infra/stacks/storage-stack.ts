@@ -7,7 +7,9 @@ import { HttpMethods, type Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '#infra/config.ts';
+import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
 import { createImagingTable } from '#infra/constructs/imaging-table.ts';
+import { AUDIT_APPENDER_DECLARATION } from '#infra/function-declarations.ts';
 import { createPrivateBucket, noncurrentVersionRule } from '#infra/constructs/private-bucket.ts';
 import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
 
@@ -28,6 +30,7 @@ export class StorageStack extends Stack {
   readonly buckets: Record<DataBucket, Bucket>;
   readonly logsBucket: Bucket;
   readonly pseudonymSecret: Secret;
+  readonly auditAppender: ImagingFunction;
 
   constructor(scope: Construct, id: string, props: StorageStackProps) {
     super(scope, id, props);
@@ -180,6 +183,18 @@ export class StorageStack extends Stack {
           'Rotating the pseudonymisation key would break re-upload linkage (the same input UID must map to the same output UID) by design.',
       },
     );
+
+    // The one writer of the audit trail (docs/domain.md#audit-trail); every function that writes the table invokes
+    // it by name (resourceNames().auditAppender), so it lives with the data every other stack depends on.
+    this.auditAppender = new ImagingFunction(this, {
+      config,
+      declaration: AUDIT_APPENDER_DECLARATION,
+      dataKey: this.dataKey,
+      pseudonymSecret: this.pseudonymSecret,
+      functionName: names.auditAppender,
+      concurrencyBound:
+        'Invoked synchronously by the API, pipeline and job functions, one call per audited action: their own bounds bound it.',
+    });
 
     this.addBackups(config);
   }

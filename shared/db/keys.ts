@@ -44,6 +44,12 @@ export const hospitalPk = (hospitalId: string) => `H#${hospitalId}`;
 export const SYSTEM_PARTITION_ID = '_system';
 const auditPk = (hospitalId: string) => `H#${hospitalId}#AUDIT`;
 
+/**
+ * The partitions only the audit appender may write (docs/domain.md#audit-trail), as IAM StringLike patterns on
+ * dynamodb:LeadingKeys: a hospital's events and its chain head. Read markers (`...#AUDITREADS`) are not among them.
+ */
+export const AUDIT_WRITE_PARTITION_PATTERNS = ['H#*#AUDIT', 'H#*#AUDITHEAD'] as const;
+
 export const keys = {
   /** A team share (docs/domain.md#shares), under its dataset. */
   teamShare: (hospitalId: string, datasetId: string, shareId: string): ItemKey => ({

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   apiFunctionDeclarations,
+  AUDIT_APPENDER_DECLARATION,
   pipelineFunctionDeclarations,
   SCHEDULED_JOBS,
   scheduledJobDeclaration,
 } from '#infra/function-declarations.ts';
-import { localStatements, type TwinResources } from '#infra/local/function-runtime.ts';
+import { localFunctionName, localStatements, type TwinResources } from '#infra/local/function-runtime.ts';
 import { isAllowed, permissionsFor } from '#infra/local/grant-check.ts';
 
 const scope = { region: 'us-east-1', account: '000000000000', functionName: 'imaging-local-test' };
@@ -17,7 +18,7 @@ const resources = {
   pseudonymSecret: 's',
   siteOrigin: 'http://127.0.0.1:1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  endpoints: { dynamodb: '', s3: '', s3Public: '', sfn: '', cognito: '' },
+  endpoints: { dynamodb: '', s3: '', s3Public: '', sfn: '', cognito: '', lambda: '' },
 } satisfies TwinResources;
 const table = 'arn:aws:dynamodb:us-east-1:000000000000:table/imaging-local';
 
@@ -89,23 +90,30 @@ describe("the twin's IAM check", () => {
     }
   });
 
-  it('lets no function update or delete an audit event: appends (PutItem) and the chain head stay writable', () => {
-    // Prepare: every function that writes the table gets the audit deny (docs/domain.md#hash-chain).
-    const declarations = [
+  it('lets only the audit appender write the audit trail; every other writer may only invoke it', () => {
+    // Prepare: every function that writes the table is denied the trail (docs/domain.md#audit-trail).
+    const writers = [
       ...Object.values(apiFunctionDeclarations()),
       ...Object.values(pipelineFunctionDeclarations()),
+      ...SCHEDULED_JOBS.map(scheduledJobDeclaration),
     ].filter((d) => d!.table === 'readWrite');
     const event = { pk: 'H#hosp-1#AUDIT', sk: 'SEQ#000000000001' };
+    const head = { pk: 'H#hosp-1#AUDITHEAD', sk: 'HEAD' };
+    const can = (statements: ReturnType<typeof localStatements>, client: string, command: string, input: object) =>
+      permissionsFor(client, command, { TableName: 'imaging-local', ...input }, scope).every((p) =>
+        isAllowed(statements, p),
+      );
+    const appender = localStatements(AUDIT_APPENDER_DECLARATION, resources);
+    const invoke = { FunctionName: localFunctionName(AUDIT_APPENDER_DECLARATION) };
 
-    for (const declaration of declarations) {
+    for (const declaration of writers) {
       const statements = localStatements(declaration!, resources);
-      const allowed = (command: string, input: Record<string, unknown>) =>
-        permissionsFor('DynamoDBDocumentClient', command, { TableName: 'imaging-local', ...input }, scope).every((p) =>
-          isAllowed(statements, p),
-        );
+      const allowed = (command: string, input: object) => can(statements, 'DynamoDBDocumentClient', command, input);
 
-      // Assess
+      // Assess: no write of any kind on events or the head, in or out of a transaction.
+      expect(allowed('PutCommand', { Item: { ...event, action: 'X' } }), declaration!.id).toBe(false);
       expect(allowed('UpdateCommand', { Key: event }), declaration!.id).toBe(false);
+      expect(allowed('UpdateCommand', { Key: head }), declaration!.id).toBe(false);
       expect(allowed('DeleteCommand', { Key: event }), declaration!.id).toBe(false);
       expect(
         allowed('BatchWriteCommand', { RequestItems: { 'imaging-local': [{ DeleteRequest: { Key: event } }] } }),
@@ -113,13 +121,27 @@ describe("the twin's IAM check", () => {
       ).toBe(false);
       expect(
         allowed('TransactWriteCommand', {
-          TransactItems: [{ Update: { TableName: 'imaging-local', Key: event } }],
+          TransactItems: [{ Put: { TableName: 'imaging-local', Item: { ...event, action: 'X' } } }],
         }),
         declaration!.id,
       ).toBe(false);
-      expect(allowed('PutCommand', { Item: { ...event, action: 'X' } }), declaration!.id).toBe(true);
-      expect(allowed('UpdateCommand', { Key: { pk: 'H#hosp-1#AUDITHEAD', sk: 'HEAD' } }), declaration!.id).toBe(true);
+      // Its own items, the read markers, and the appender stay in reach.
       expect(allowed('DeleteCommand', { Key: { pk: 'H#hosp-1', sk: 'DS#d1' } }), declaration!.id).toBe(true);
+      expect(allowed('PutCommand', { Item: { pk: 'H#hosp-1#AUDITREADS', sk: 'u#d#VIEW' } }), declaration!.id).toBe(
+        true,
+      );
+      expect(can(statements, 'LambdaClient', 'InvokeCommand', invoke), declaration!.id).toBe(true);
+      expect(can(statements, 'LambdaClient', 'InvokeCommand', { FunctionName: 'imaging-local-UsersFunction' })).toBe(
+        false,
+      );
     }
+    // The appender puts events and moves the head, and never deletes one.
+    expect(can(appender, 'DynamoDBDocumentClient', 'PutCommand', { Item: { ...event, action: 'X' } })).toBe(true);
+    expect(can(appender, 'DynamoDBDocumentClient', 'UpdateCommand', { Key: head })).toBe(true);
+    expect(can(appender, 'DynamoDBDocumentClient', 'DeleteCommand', { Key: event })).toBe(false);
+    expect(can(appender, 'DynamoDBDocumentClient', 'ScanCommand', {})).toBe(false);
+    // Read-only functions get neither the invoke grant nor a write.
+    const dashboards = localStatements(apiFunctionDeclarations().dashboards!, resources);
+    expect(can(dashboards, 'LambdaClient', 'InvokeCommand', invoke)).toBe(false);
   });
 });

@@ -385,6 +385,7 @@ function symbolOf(resource: unknown): string {
   if (text.includes('UserPool')) return 'userPool';
   if (text.includes('DataKey')) return 'dataKey';
   if (text.includes(':configuration-set/imaging-dev-mail')) return 'mailConfigurationSet';
+  if (text.includes(':function:imaging-dev-audit-appender')) return 'auditAppender';
   return `unknown:${text}`;
 }
 
@@ -396,6 +397,7 @@ const SYMBOLS: ResourceArns = {
   userPool: 'userPool',
   dataKey: 'dataKey',
   mailConfigurationSet: 'mailConfigurationSet',
+  auditAppender: 'auditAppender',
 };
 
 /** "action resource" pairs: statements compare the same however CDK merges them. */

@@ -29,6 +29,7 @@ const resources: TwinResources = {
     s3Public: 'http://127.0.0.1:1/_aws/s3',
     sfn: 'http://127.0.0.1:1/_aws/sfn',
     cognito: 'http://127.0.0.1:1/_aws/cognito',
+    lambda: 'http://127.0.0.1:1/_aws/lambda',
   },
   passThrough: { IWS_SILENT_LOGS: '1' },
 };
@@ -91,6 +92,9 @@ describe('functions in the local twin', () => {
     const putAssets = await classify.invoke({ call: 'put-assets' });
     const listStudies = await classify.invoke({ call: 'list-studies' });
     const getItem = await health.invoke({ call: 'get-dataset' });
+    // Only the audit appender writes the trail; ClassifySeries may invoke it, never put an event itself.
+    const putAuditEvent = await classify.invoke({ call: 'put-audit-event' });
+    const appendAudit = await classify.invoke({ call: 'append-audit' });
 
     // Assess
     expect(putStudies).toMatchObject({
@@ -111,6 +115,14 @@ describe('functions in the local twin', () => {
       status: 400,
       message: expect.stringContaining('dynamodb:GetItem on resource: arn:aws:dynamodb:us-east-1:000000000000:table/'),
     });
+    expect(putAuditEvent).toMatchObject({
+      ok: false,
+      name: 'AccessDeniedException',
+      message: expect.stringContaining('dynamodb:PutItem'),
+    });
+    // Allowed: the invocation went to the (absent) Lambda endpoint.
+    expect(appendAudit).toMatchObject({ ok: false });
+    expect((appendAudit as { name: string }).name).not.toMatch(/AccessDenied/);
   }, 60_000);
 
   it('fail a task that exceeds its memory size as Lambda does (Runtime.OutOfMemory), and run the next call afresh', async () => {

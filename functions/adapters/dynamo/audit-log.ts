@@ -10,7 +10,14 @@ import { randomUUID } from 'node:crypto';
 import { auditListIndexes, keys, withoutKeys } from '#shared/db/keys.ts';
 import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
 import { chainNext, EMPTY_HEAD, type ChainedAuditEvent, type ChainHead } from '#shared/domain/audit/chain.ts';
-import type { AuditChainHead, AuditEntry, AuditEvent, AuditLog, AuditQuery } from '#shared/domain/datasets/ports.ts';
+import type {
+  AuditChainHead,
+  AuditChainVerification,
+  AuditEntry,
+  AuditEvent,
+  AuditLog,
+  AuditQuery,
+} from '#shared/domain/datasets/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
 import { cancellationCodes, isConditionFailure, queryAll, queryPartitionAll } from './expressions.ts';
@@ -24,7 +31,11 @@ export const MAX_APPEND_ATTEMPTS = 12;
 const MAX_READS_PER_PAGE = 8;
 
 /** An UpdateItem input (TableName, Key, expressions) written together with the append. */
-type Update = Record<string, unknown> & { TableName: string; Key: Record<string, unknown>; UpdateExpression: string };
+export type AuditAlongsideUpdate = Record<string, unknown> & {
+  TableName: string;
+  Key: Record<string, unknown>;
+  UpdateExpression: string;
+};
 
 /** The stored item of a chained audit event: keys for its position and the three listings, then the event. */
 export function auditItem(event: ChainedAuditEvent): Record<string, unknown> {
@@ -153,7 +164,10 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
    * cancellation reasons, so its own condition failing is told apart from a lost race for the head). Without
    * transactions `alongside` is written first, once, then the event is appended; its new item is returned then.
    */
-  async function append(entry: AuditEntry, alongside?: Update): Promise<Record<string, unknown> | undefined> {
+  async function append(
+    entry: AuditEntry,
+    alongside?: AuditAlongsideUpdate,
+  ): Promise<Record<string, unknown> | undefined> {
     if (transactions) {
       for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
         if (attempt > 0) await backOff(attempt);
@@ -191,7 +205,20 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
     return written;
   }
 
-  return { append, readHead };
+  /** Keeps the latest verification's outcome on the head item (the chain's own fields are left alone). */
+  async function recordVerification(hospitalId: string, verification: AuditChainVerification): Promise<void> {
+    await doc.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.auditHead(hospitalId),
+        UpdateExpression: 'SET #v = :v, #entity = :entity',
+        ExpressionAttributeNames: { '#v': 'lastVerification', '#entity': 'entity' },
+        ExpressionAttributeValues: { ':v': verification, ':entity': 'auditHead' },
+      }),
+    );
+  }
+
+  return { append, recordVerification };
 }
 
 /** Writers that lost a race wait a random few milliseconds, longer each time, so they do not collide again at once. */
@@ -206,7 +233,15 @@ function isRace(error: unknown): boolean {
   return (cancellationCodes(error) ?? []).some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
 }
 
-export type AuditChainWriter = ReturnType<typeof createAuditChainWriter>;
+/**
+ * What writes the chain: the audit appender function itself (this module's writer) or, in every other function, a
+ * client that invokes it (functions/adapters/lambda/audit-appender.ts), since only the appender may write there.
+ */
+export type AuditChainWriter = {
+  /** Appends `entry`; with `alongside`, that update goes with it (see createAuditChainWriter). */
+  append(entry: AuditEntry, alongside?: AuditAlongsideUpdate): Promise<Record<string, unknown> | undefined>;
+  recordVerification(hospitalId: string, verification: AuditChainVerification): Promise<void>;
+};
 
 /** Audit events: append-only, chained per hospital, in the hospital's audit partition (they outlive a deleted dataset). */
 export function createAuditLog(
@@ -333,16 +368,6 @@ export function createAuditLog(
       );
       return headOf(Item);
     },
-    async recordVerification(hospitalId, verification) {
-      await doc.send(
-        new UpdateCommand({
-          TableName: table.tableName,
-          Key: keys.auditHead(hospitalId),
-          UpdateExpression: 'SET #v = :v, #entity = :entity',
-          ExpressionAttributeNames: { '#v': 'lastVerification', '#entity': 'entity' },
-          ExpressionAttributeValues: { ':v': verification, ':entity': 'auditHead' },
-        }),
-      );
-    },
+    recordVerification: (hospitalId, verification) => writer.recordVerification(hospitalId, verification),
   };
 }
