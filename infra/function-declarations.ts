@@ -457,6 +457,18 @@ export const PRE_SIGN_UP_DECLARATION = triggerDeclaration({
 });
 
 /**
+ * The user pool's pre- and post-authentication triggers (docs/domain.md#failed-sign-ins): one function counts a known
+ * user's sign-in attempt and its success on the hospital's day item, for the compliance center's failed sign-ins.
+ */
+export const SIGN_IN_EVENTS_DECLARATION = triggerDeclaration({
+  id: 'SignInEvents',
+  entry: 'functions/triggers/sign-in-events.ts',
+  description: 'User pool pre- and post-authentication: counts sign-in attempts and successes per hospital and day',
+  timeoutSeconds: 5,
+  grants: { table: 'readWrite' },
+});
+
+/**
  * The user pool's post-confirmation trigger (docs/roles-and-permissions.md#single-sign-on): a federated user's first
  * sign-in writes their user record; the pool attribute and group go through a policy of its own in the auth stack.
  */

@@ -122,7 +122,26 @@ async function spawnCognitoLocal(
   return { child, output: () => tail };
 }
 
-export async function startCognito(dataDir: string, issuerDomain: string): Promise<CognitoService> {
+/**
+ * What the twin runs for the pool's pre- and post-authentication triggers (cognito-local has neither): the event as
+ * Cognito sends it to the function of SIGN_IN_EVENTS_DECLARATION.
+ */
+export type SignInTrigger = (event: {
+  version: '1';
+  region: string;
+  userPoolId: string;
+  userName: string;
+  triggerSource: 'PreAuthentication_Authentication' | 'PostAuthentication_Authentication';
+  callerContext: { awsSdkVersion: string; clientId: string };
+  request: { userAttributes: Record<string, string> };
+  response: Record<string, never>;
+}) => Promise<unknown>;
+
+export async function startCognito(
+  dataDir: string,
+  issuerDomain: string,
+  options: { signInTrigger?: () => SignInTrigger | undefined; region?: string } = {},
+): Promise<CognitoService> {
   const cwd = ensureDir(join(dataDir, 'cognito'));
   ensureDir(join(cwd, '.cognito'));
   // Tokens carry iss = <public URL>/_aws/cognito/<poolId>, the address a client reaches the pool at.
@@ -163,9 +182,38 @@ export async function startCognito(dataDir: string, issuerDomain: string): Promi
 
   const idsPath = join(cwd, 'pool.json');
 
+  /**
+   * Runs the sign-in trigger as the pool would: for a user it knows (Cognito calls no trigger for an unknown name),
+   * with their attributes. A trigger that fails is the trigger's business: the sign-in goes on (the function itself
+   * never refuses one, functions/triggers/sign-in-events.ts).
+   */
+  async function runSignInTrigger(phase: 'pre' | 'post', clientId: string, userName: string): Promise<void> {
+    const trigger = options.signInTrigger?.();
+    const ids = readJson<PoolIds>(idsPath);
+    if (!trigger || !ids || ids.userPoolClientId !== clientId) return;
+    try {
+      const user = await call<{ Username?: string; UserAttributes?: { Name: string; Value: string }[] }>(
+        'AdminGetUser',
+        { UserPoolId: ids.userPoolId, Username: userName },
+      );
+      await trigger({
+        version: '1',
+        region: options.region ?? 'us-east-1',
+        userPoolId: ids.userPoolId,
+        userName: user.Username ?? userName,
+        triggerSource: phase === 'pre' ? 'PreAuthentication_Authentication' : 'PostAuthentication_Authentication',
+        callerContext: { awsSdkVersion: 'twin', clientId },
+        request: { userAttributes: Object.fromEntries((user.UserAttributes ?? []).map((a) => [a.Name, a.Value])) },
+        response: {},
+      });
+    } catch {
+      // An unknown user (no trigger in Cognito either) or a failed trigger: the sign-in is answered as it stands.
+    }
+  }
+
   return {
     handle(req, res, path) {
-      forward(upstream, req, res, path);
+      forward(upstream, req, res, path, runSignInTrigger);
     },
 
     async bootstrap() {
@@ -340,11 +388,36 @@ async function issuedToDisabledUser(
   }
 }
 
+/** The user of a password sign-in (`first`) or of the answer to its challenge (second factor, new password). */
+function signInOf(target: string, body: Buffer): { clientId: string; userName: string; first: boolean } | undefined {
+  const first = target.endsWith('.InitiateAuth');
+  if (!first && !target.endsWith('.RespondToAuthChallenge')) return undefined;
+  try {
+    const request = JSON.parse(body.toString() || '{}') as {
+      AuthFlow?: string;
+      ClientId?: string;
+      AuthParameters?: { USERNAME?: string };
+      ChallengeResponses?: { USERNAME?: string };
+    };
+    const userName = first ? request.AuthParameters?.USERNAME : request.ChallengeResponses?.USERNAME;
+    if (first && request.AuthFlow !== 'USER_PASSWORD_AUTH') return undefined;
+    return request.ClientId && userName ? { clientId: request.ClientId, userName, first } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Proxies one request to cognito-local, rewriting what it gets wrong for our clients (see issuedToDisabledUser). */
-function forward(upstream: string, req: IncomingMessage, res: ServerResponse, path: string): void {
+function forward(
+  upstream: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  signInTrigger: (phase: 'pre' | 'post', clientId: string, userName: string) => Promise<void>,
+): void {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
+  req.on('end', async () => {
     let body: Buffer = Buffer.concat(chunks);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
@@ -362,6 +435,10 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse, pa
         }),
       );
     }
+    // A password sign-in or its second step: the pool's pre-authentication trigger runs before the password is
+    // checked, post-authentication once tokens are issued (refreshes run neither).
+    const signIn = signInOf(target, body);
+    if (signIn?.first) await signInTrigger('pre', signIn.clientId, signIn.userName);
     const upstreamReq = request(
       `${upstream}${path}`,
       { method: req.method, headers: { ...headers, 'content-length': String(body.length) } },
@@ -387,6 +464,8 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse, pa
             );
             status = 400;
           }
+          if (signIn && status === 200 && responseBody.includes('"AuthenticationResult"'))
+            await signInTrigger('post', signIn.clientId, signIn.userName);
           const responseHeaders: Record<string, string | string[]> = {};
           for (const [name, value] of Object.entries(upstreamRes.headers)) {
             if (

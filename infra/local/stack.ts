@@ -9,6 +9,7 @@ import {
   apiFunctionDeclarations,
   AUDIT_APPENDER_DECLARATION,
   SCHEDULED_JOBS,
+  SIGN_IN_EVENTS_DECLARATION,
   scheduledJobDeclaration,
   type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
@@ -249,7 +250,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       origins: [...hosts].map((name) => `http://${name}`),
     });
     closers.push(() => s3.close());
-    const cognito: CognitoService = await startCognito(dataDir, `${url}/_aws/cognito`);
+    // The pool's sign-in triggers, which cognito-local lacks: the proxy runs them (docs/domain.md#failed-sign-ins).
+    let signInTrigger: LocalFunction | undefined;
+    const cognito: CognitoService = await startCognito(dataDir, `${url}/_aws/cognito`, {
+      region: REGION,
+      signInTrigger: () => (signInTrigger ? (event) => signInTrigger!.invoke(event) : undefined),
+    });
     closers.push(() => cognito.close());
     const sfn: SfnService = startSfn({
       dataDir,
@@ -266,6 +272,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const appender = localFunctionSpec(AUDIT_APPENDER_DECLARATION, resources);
     invokable.set(appender.functionName, createLocalFunction(appender, { log }));
     const lambda = createLambdaService(invokable);
+    signInTrigger = createLocalFunction(localFunctionSpec(SIGN_IN_EVENTS_DECLARATION, resources), { log });
+    closers.push(() => signInTrigger!.close());
 
     let ids: PoolIds | undefined;
     // One Lambda-like function per API domain, built once the user pool exists (requests before that get 503).

@@ -29,6 +29,7 @@ import {
   POST_CONFIRMATION_DECLARATION,
   PRE_SIGN_UP_DECLARATION,
   PRE_TOKEN_GENERATION_DECLARATION,
+  SIGN_IN_EVENTS_DECLARATION,
 } from '#infra/function-declarations.ts';
 import { providerNameOf } from '#shared/domain/auth/federation.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
@@ -110,6 +111,7 @@ export class AuthStack extends Stack {
     }
 
     this.addMfaClaimTrigger(props);
+    this.addSignInCounting(props);
     this.addFederationTrigger(props);
 
     ROLES.forEach((role, precedence) => {
@@ -181,6 +183,20 @@ export class AuthStack extends Stack {
       reason:
         "The trigger's one extra statement (AdminGetUser on this pool) is kept apart from its default policy to break the pool-function dependency cycle.",
     });
+  }
+
+  /** Sign-in attempts and successes per hospital (functions/triggers/sign-in-events.ts): one function, two triggers. */
+  private addSignInCounting(props: AuthStackProps): void {
+    const trigger = new ImagingFunction(this, {
+      config: props.config,
+      declaration: SIGN_IN_EVENTS_DECLARATION,
+      dataKey: props.dataKey,
+      pseudonymSecret: props.pseudonymSecret,
+      concurrencyBound:
+        'Invoked only by the user pool, twice per sign-in at most; the pool quotas on sign-ins bound its load.',
+    });
+    this.userPool.addTrigger(UserPoolOperation.PRE_AUTHENTICATION, trigger);
+    this.userPool.addTrigger(UserPoolOperation.POST_AUTHENTICATION, trigger);
   }
 
   /** Federated first sign-ins only for their hospital's e-mail domain (functions/triggers/pre-sign-up.ts). */

@@ -43,4 +43,11 @@ describe('MFA in the prod user pool', () => {
       FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] },
     });
   });
+
+  it('counts sign-in attempts and successes with one function on the pre- and post-authentication triggers', () => {
+    const [[, pool]] = resourcesOf('AWS::Cognito::UserPool') as [[string, Resource]];
+    const [triggerId] = resourcesOf('AWS::Lambda::Function').find(([id]) => id.startsWith('SignInEvents'))!;
+    expect(pool.Properties.LambdaConfig.PreAuthentication).toEqual({ 'Fn::GetAtt': [triggerId, 'Arn'] });
+    expect(pool.Properties.LambdaConfig.PostAuthentication).toEqual({ 'Fn::GetAtt': [triggerId, 'Arn'] });
+  });
 });

@@ -464,6 +464,8 @@ export function createOrganisationStore(table: Table): OrganisationStore {
         runs: Number(item.runs ?? 0),
         computeSeconds: Number(item.computeSeconds ?? 0),
         gbSeconds: Number(item.gbSeconds ?? 0),
+        signInAttempts: Number(item.signInAttempts ?? 0),
+        signIns: Number(item.signIns ?? 0),
       }));
     },
     async markPatient(hospitalId, scope, patientAlias) {

@@ -11,7 +11,9 @@ import type { ShareStore } from '#shared/domain/shares/ports.ts';
 import { effectiveStatus } from '#shared/domain/shares/patient-shares.ts';
 import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
 import { PATIENT_SHARE_STATUSES } from '#shared/schemas/api/shares.ts';
+import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { auditHospital } from './audit-trail.ts';
+import { signInFigures, signInWindowStart } from './sign-ins.ts';
 
 /** Series lists read at once while counting held series. */
 const SERIES_READS_AT_ONCE = 8;
@@ -19,7 +21,8 @@ const SERIES_READS_AT_ONCE = 8;
 /**
  * The compliance center's figures (docs/screens.md#compliance-center), computed from the hospital's data when asked:
  * de-identification of its datasets and the options each kept, series held for burned-in text, users by status, and
- * patient shares by status, the HIPAA toggles in force, and the audit chain's length and latest verification.
+ * patient shares by status, sign-ins and failed sign-ins over the last 30 days, the HIPAA toggles in force, and the
+ * audit chain's length and latest verification.
  */
 export async function getCompliance(
   input: { hospitalId?: string },
@@ -31,6 +34,7 @@ export async function getCompliance(
     audit: AuditLog;
     clock: Clock;
     shares: Pick<ShareStore, 'listPatientShares'>;
+    organisation: Pick<OrganisationStore, 'listUsage'>;
   } & PolicyDeps,
 ): Promise<Compliance> {
   const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
@@ -66,10 +70,11 @@ export async function getCompliance(
   const byStatus = Object.fromEntries(
     USER_STATUSES.map((status) => [status, users.filter((u) => u.status === status).length]),
   ) as Compliance['users']['byStatus'];
-  const [head, stored, inForce] = await Promise.all([
+  const [head, stored, inForce, signInDays] = await Promise.all([
     deps.audit.head(hospitalId),
     deps.policies.get(hospitalId),
     policyFor(hospitalId, null, deps),
+    deps.organisation.listUsage(hospitalId, 'hospital', signInWindowStart(now), now.slice(0, 10)),
   ]);
   const policy = stored ?? { ...DEFAULT_DEIDENTIFICATION_POLICY, updatedAt: null, updatedByUserId: null };
 
@@ -92,6 +97,7 @@ export async function getCompliance(
       twoFactor: users.filter((u) => u.status === 'ACTIVE' && u.twoFactorSince !== undefined).length,
     },
     patientShares,
+    signIns: signInFigures(signInDays),
     hipaa: {
       toggles: { ...inForce.compliance.hipaaToggles },
       twoFactorRequired: inForce.security.twoFactorRequired,

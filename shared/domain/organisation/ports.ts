@@ -80,9 +80,25 @@ export type OrganisationCounters = {
   addUsage(hospitalId: string, scope: string, day: string, deltas: UsageDeltas): Promise<void>;
 };
 
-/** One day's compute meter (docs/domain.md#usage-and-billing). */
-export type UsageDeltas = { runs?: number; computeSeconds?: number; gbSeconds?: number };
-export type UsageDay = { day: string; runs: number; computeSeconds: number; gbSeconds: number };
+/**
+ * One day's compute meter (docs/domain.md#usage-and-billing), and on the hospital's own day item its sign-in attempts
+ * and successes (docs/domain.md#failed-sign-ins).
+ */
+export type UsageDeltas = {
+  runs?: number;
+  computeSeconds?: number;
+  gbSeconds?: number;
+  signInAttempts?: number;
+  signIns?: number;
+};
+export type UsageDay = {
+  day: string;
+  runs: number;
+  computeSeconds: number;
+  gbSeconds: number;
+  signInAttempts: number;
+  signIns: number;
+};
 
 /**
  * Hospitals, departments, teams and users beyond the Directory's single-item reads: lists through indexes (never a

@@ -39,6 +39,16 @@ export const ComplianceSchema = z.object({
   }),
   /** Patient shares of the hospital's datasets by their status as of now (an ACTIVE share past its expiry is EXPIRED). */
   patientShares: CountOf(PATIENT_SHARE_STATUSES),
+  /**
+   * Password sign-ins over the last `days` days: attempts by known users, those that ended signed in, and the rest
+   * (wrong password or code, disabled user, left at the second factor). docs/domain.md#failed-sign-ins.
+   */
+  signIns: z.object({
+    days: z.number().int().positive(),
+    attempts: z.number().int().nonnegative(),
+    succeeded: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+  }),
   /** The HIPAA toggles and the two-factor requirement of the policy in force for the hospital. */
   hipaa: z.object({
     toggles: z.object(

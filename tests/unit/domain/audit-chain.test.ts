@@ -10,6 +10,7 @@ import {
 } from '#shared/domain/audit/chain.ts';
 import { exportAuditCsv, searchAudit, verifyAuditTrail } from '#shared/domain/audit/audit-trail.ts';
 import { getCompliance } from '#shared/domain/audit/compliance.ts';
+import { countSignIn } from '#shared/domain/audit/sign-ins.ts';
 import { getDataset } from '#shared/domain/datasets/get-dataset.ts';
 import { listAssets } from '#shared/domain/datasets/list-assets.ts';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
@@ -246,6 +247,11 @@ describe('compliance and reports figures', () => {
       burnedInText: { reasons: ['BURNED_IN_ANNOTATION'] },
       createdAt: '2026-01-02T00:00:00.000Z',
     });
+    // Sign-ins as the pool's triggers count them: three attempts today, one signed in; one attempt 40 days ago.
+    for (const phase of ['attempt', 'attempt', 'attempt', 'success'] as const)
+      await countSignIn(phase, 'h1', '2026-02-01T09:00:00.000Z', p.organisation);
+    await countSignIn('attempt', 'h1', '2025-12-23T09:00:00.000Z', p.organisation);
+    await countSignIn('attempt', 'h2', '2026-02-01T09:00:00.000Z', p.organisation);
     const figures = await getCompliance({}, caller('HOSPITAL_ADMIN'), deps);
     expect(figures.deidentification).toMatchObject({
       datasets: b ? 2 : 1,
@@ -257,6 +263,7 @@ describe('compliance and reports figures', () => {
     expect(figures.auditChain.events).toBe(p.audit.events.length);
     expect(figures.auditChain.lastVerification).toBeNull();
     expect(figures.patientShares).toEqual({ ACTIVE: 1, EXPIRED: 2, REVOKED: 1, EXHAUSTED: 1 });
+    expect(figures.signIns).toEqual({ days: 30, attempts: 3, succeeded: 1, failed: 2 });
     const inForce = await policyFor('h1', null, p);
     expect(figures.hipaa).toEqual({
       toggles: inForce.compliance.hipaaToggles,

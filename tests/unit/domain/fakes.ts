@@ -26,7 +26,7 @@ import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#sh
 import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-log.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
+import type { IdentityAdmin, OrganisationStore, UsageDay } from '#shared/domain/organisation/ports.ts';
 import type {
   PatientSessionRecord,
   PatientShareRecord,
@@ -319,7 +319,7 @@ export function fakeOrganisation() {
   const users = new Map<string, UserRecord>();
   const summary: Record<string, number> = {};
   const patientMarkers = new Set<string>();
-  const usage = new Map<string, { day: string; runs: number; computeSeconds: number; gbSeconds: number }>();
+  const usage = new Map<string, UsageDay>();
   const k = (h: string, id: string) => `${h}/${id}`;
   const byName = (a: { name: string; id: string }, b: { name: string; id: string }) =>
     `${a.name.toLowerCase()}#${a.id}`.localeCompare(`${b.name.toLowerCase()}#${b.id}`);
@@ -391,12 +391,21 @@ export function fakeOrganisation() {
     },
     async addUsage(h, scope, day, deltas) {
       const key = `${h}|${scope}|${day}`;
-      const current = usage.get(key) ?? { day, runs: 0, computeSeconds: 0, gbSeconds: 0 };
+      const current = usage.get(key) ?? {
+        day,
+        runs: 0,
+        computeSeconds: 0,
+        gbSeconds: 0,
+        signInAttempts: 0,
+        signIns: 0,
+      };
       usage.set(key, {
         day,
         runs: current.runs + (deltas.runs ?? 0),
         computeSeconds: current.computeSeconds + (deltas.computeSeconds ?? 0),
         gbSeconds: current.gbSeconds + (deltas.gbSeconds ?? 0),
+        signInAttempts: current.signInAttempts + (deltas.signInAttempts ?? 0),
+        signIns: current.signIns + (deltas.signIns ?? 0),
       });
     },
     async listUsage(h, scope, from, to) {

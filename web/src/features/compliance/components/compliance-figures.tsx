@@ -158,6 +158,11 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
           value={`${data.users.twoFactor} of ${data.users.byStatus.ACTIVE}`}
           help="active users seen signing in with a second factor"
         />
+        <Figure
+          label="Failed Sign-ins"
+          value={data.signIns.failed}
+          help={`last ${data.signIns.days} days · ${data.signIns.succeeded} of ${data.signIns.attempts} attempts signed in`}
+        />
         <Figure label="Audit Events" value={data.auditChain.events} />
       </SimpleGrid>
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
