@@ -35,9 +35,12 @@ describe('compliance center and reports', () => {
     await page.getByRole('list', { name: 'Studies per month' }).waitFor();
     const threeMonths = await page.getByRole('list', { name: 'Studies per month' }).getByRole('listitem').count();
     await page.getByRole('combobox', { name: 'Period' }).selectOption('12');
-    await page.waitForFunction(
-      () => document.querySelectorAll('[aria-label="Studies per month"] [role="listitem"]').length === 12,
-    );
+    await page.waitForFunction(() => document.querySelectorAll('[aria-label="Studies per month"] li').length === 12);
+    // The charts (recharts under Chakra's chart root): one bar series each, its axis ending on the current month.
+    const series = await page.locator('.recharts-bar').count();
+    const monthTicks = await page
+      .locator('.recharts-cartesian-axis-tick-value')
+      .evaluateAll((ticks) => ticks.map((t) => t.textContent ?? '').filter((t) => /^[A-Z][a-z]{2} \d{4}$/.test(t)));
     await page.screenshot({ path: outputPath('reports.png'), fullPage: true });
 
     // Assess
@@ -46,6 +49,9 @@ describe('compliance center and reports', () => {
     expect(actions).toContain('AUDIT_CHAIN_VERIFIED');
     expect(csv.split('\r\n')[0]).toBe('Time,Action,Outcome,Actor,Actor ID,Dataset,Target user,Details,Sequence,Hash');
     expect(threeMonths).toBe(3);
+    expect(series).toBe(2);
+    const thisMonth = new Date().toLocaleDateString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+    expect(monthTicks.filter((t) => t === thisMonth)).toHaveLength(2);
   });
 
   it('shows Access Denied to a team member on both pages', async () => {

@@ -6,7 +6,7 @@ import { formatBytes, formatDateTime } from '#web/lib/format.ts';
 import { saveBytes, saveText } from '#web/lib/download.ts';
 import { reportPdf } from '#web/features/reports/utils/report-pdf.ts';
 import { reportCsv } from '#web/features/reports/utils/report-csv.ts';
-import { BarList } from '#web/features/reports/components/bar-list.tsx';
+import { MonthBarChart } from '#web/features/reports/components/month-bar-chart.tsx';
 
 const monthLabel = (month: string) =>
   new Date(`${month}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -62,9 +62,9 @@ export function ReportsView({ report, hospitalName }: { report: Reports; hospita
             <Heading size="md">Studies per Month</Heading>
           </Card.Header>
           <Card.Body>
-            <BarList
+            <MonthBarChart
               label="Studies per month"
-              bars={report.perMonth.map((m) => ({ label: monthLabel(m.month), value: m.studies }))}
+              bars={report.perMonth.map((m) => ({ month: monthLabel(m.month), value: m.studies }))}
             />
           </Card.Body>
         </Card.Root>
@@ -73,11 +73,12 @@ export function ReportsView({ report, hospitalName }: { report: Reports; hospita
             <Heading size="md">Storage Growth</Heading>
           </Card.Header>
           <Card.Body>
-            <BarList
+            <MonthBarChart
               label="Storage at the end of each month"
               color="teal.solid"
+              format={formatBytes}
               bars={report.perMonth.map((m) => ({
-                label: monthLabel(m.month),
+                month: monthLabel(m.month),
                 value: m.storageTotalBytes,
                 display: formatBytes(m.storageTotalBytes),
               }))}
