@@ -74,5 +74,6 @@ export async function resolveCaller(
     lastName: user.lastName,
     ...(team?.dataPolicy ? { teamDataPolicy: team.dataPolicy } : {}),
     secondFactor: hasMfa(claims),
+    ...(claims.identities ? { federated: true } : {}),
   };
 }

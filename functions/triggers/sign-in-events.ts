@@ -1,31 +1,55 @@
 import type { PostAuthenticationTriggerEvent, PreAuthenticationTriggerEvent } from 'aws-lambda';
 import { countSignIn } from '#shared/domain/audit/sign-ins.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { AuditLog } from '#shared/domain/datasets/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { getDeps } from '#functions/lib/deps.ts';
 import { errorOrigin, logger } from '#functions/lib/logger.ts';
 
 export type SignInEvent = PreAuthenticationTriggerEvent | PostAuthenticationTriggerEvent;
 
+type SignInDeps = {
+  organisation: Pick<OrganisationCounters, 'addUsage'>;
+  audit: Pick<AuditLog, 'record'>;
+  directory: Pick<Directory, 'getUser'>;
+};
+
 /**
  * The user pool's pre- and post-authentication triggers (docs/domain.md#failed-sign-ins): an attempt by a known user,
- * then its success, counted on the user's hospital for the compliance center. Counting never stands in the way of a
- * sign-in: a failure here is logged (ids only) and the sign-in goes on, since a trigger that throws refuses it.
+ * then its success, counted on the user's hospital for the compliance center; each success is also one
+ * USER_SIGNED_IN event in the audit trail. Counting never stands in the way of a sign-in: a failure here is logged
+ * (ids only) and the sign-in goes on, since a trigger that throws refuses it.
  */
-export function signInEvents(counters: () => Promise<Pick<OrganisationCounters, 'addUsage'>>, now = () => new Date()) {
+export function signInEvents(deps: () => Promise<SignInDeps>, now = () => new Date()) {
   return async <E extends SignInEvent>(event: E): Promise<E> => {
-    const hospitalId = event.request.userAttributes['custom:hospitalId'];
+    const attributes = event.request.userAttributes;
+    const hospitalId = attributes['custom:hospitalId'];
     const phase = event.triggerSource === 'PreAuthentication_Authentication' ? 'attempt' : 'success';
     if (!hospitalId) return event;
     try {
-      await countSignIn(phase, hospitalId, now().toISOString(), await counters());
+      const ports = await deps();
+      const at = now().toISOString();
+      await countSignIn(phase, hospitalId, at, ports.organisation);
+      const userId = attributes.sub;
+      if (phase === 'success' && userId) {
+        const user = await ports.directory.getUser(hospitalId, userId);
+        await ports.audit.record({
+          hospitalId,
+          action: 'USER_SIGNED_IN',
+          actorUserId: userId,
+          actorName: user ? `${user.firstName} ${user.lastName}` : userId,
+          at,
+          details: { method: 'password', ...(user ? { role: user.role } : {}) },
+        });
+      }
     } catch (error) {
-      logger.error('sign-in not counted', { phase, hospitalId, ...errorOrigin(error) });
+      logger.error('sign-in not recorded', { phase, hospitalId, ...errorOrigin(error) });
     }
     return event;
   };
 }
 
-const live = signInEvents(async () => (await getDeps()).organisation);
+const live = signInEvents(getDeps);
 
 export async function handler<E extends SignInEvent>(event: E): Promise<E> {
   return live(event);

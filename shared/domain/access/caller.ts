@@ -18,6 +18,8 @@ export type Caller = {
   teamDataPolicy?: 'shared' | 'individual';
   /** The token was issued after a second factor (docs/domain.md#two-factor-policy). */
   secondFactor?: boolean;
+  /** Signed in through the hospital's identity provider (the token carries `identities`). */
+  federated?: boolean;
 };
 
 /**

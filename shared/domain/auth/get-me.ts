@@ -5,7 +5,11 @@ import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { Directory } from './ports.ts';
 
-/** Sign-ins are recorded (lastLogin and the audit log) at most once a day, from /api/me, which the site calls when a session starts. */
+/**
+ * lastLogin is refreshed at most once a day, from /api/me, which the site calls when a session starts. Password
+ * sign-ins are audited one by one by the user pool's post-authentication trigger (docs/domain.md#failed-sign-ins);
+ * a sign-in through the hospital's identity provider is audited here, at most once a day.
+ */
 const LOGIN_REFRESH_MS = 24 * 60 * 60 * 1000;
 
 /** The caller's own user record (never the token's copy of it), their hospital and team. */
@@ -27,13 +31,14 @@ export async function getMe(
   let lastLogin = user.lastLogin ?? null;
   if (!lastLogin || Date.parse(now) - Date.parse(lastLogin) > LOGIN_REFRESH_MS) {
     await deps.directory.recordLogin(caller.hospitalId, caller.userId, now);
-    await deps.audit.record({
-      hospitalId: caller.hospitalId,
-      action: 'USER_SIGNED_IN',
-      actorUserId: caller.userId,
-      actorName: `${user.firstName} ${user.lastName}`,
-      details: { role: user.role },
-    });
+    if (caller.federated)
+      await deps.audit.record({
+        hospitalId: caller.hospitalId,
+        action: 'USER_SIGNED_IN',
+        actorUserId: caller.userId,
+        actorName: `${user.firstName} ${user.lastName}`,
+        details: { role: user.role, method: 'federated' },
+      });
     lastLogin = now;
   }
   return {

@@ -1,6 +1,7 @@
 import type { PreAuthenticationTriggerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { signInEvents } from '#functions/triggers/sign-in-events.ts';
+import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
 import type { UsageDeltas } from '#shared/domain/organisation/ports.ts';
 
 const event = (triggerSource: string, attributes: Record<string, string>) =>
@@ -19,14 +20,20 @@ describe("the user pool's sign-in triggers (docs/domain.md#failed-sign-ins)", ()
   it("count an attempt before the password is checked and a success after, on the user's hospital and day", async () => {
     // Prepare
     const added: [string, string, string, UsageDeltas][] = [];
+    const recorded: AuditEntry[] = [];
     const trigger = signInEvents(
-      async () => ({ addUsage: async (...args) => void added.push(args) }),
+      async () => ({
+        organisation: { addUsage: async (...args) => void added.push(args) },
+        audit: { record: async (entry) => void recorded.push(entry) },
+        directory: { getUser: async () => ({ firstName: 'Ada', lastName: 'Lee', role: 'TEAM_LEAD' }) as never },
+      }),
       () => new Date('2026-11-25T08:00:00.000Z'),
     );
+    const user = { 'custom:hospitalId': 'h1', sub: 'u1' };
 
     // Act
-    const answered = await trigger(event('PreAuthentication_Authentication', { 'custom:hospitalId': 'h1' }));
-    await trigger(event('PostAuthentication_Authentication', { 'custom:hospitalId': 'h1' }));
+    const answered = await trigger(event('PreAuthentication_Authentication', user));
+    await trigger(event('PostAuthentication_Authentication', user));
     await trigger(event('PreAuthentication_Authentication', {}));
 
     // Assess: the event goes back as it came (the sign-in goes on); a user with no hospital is not counted.
@@ -35,14 +42,29 @@ describe("the user pool's sign-in triggers (docs/domain.md#failed-sign-ins)", ()
       ['h1', 'hospital', '2026-11-25', { signInAttempts: 1 }],
       ['h1', 'hospital', '2026-11-25', { signIns: 1 }],
     ]);
+    // The success, and only it, is one event of the audit trail.
+    expect(recorded).toEqual([
+      {
+        hospitalId: 'h1',
+        action: 'USER_SIGNED_IN',
+        actorUserId: 'u1',
+        actorName: 'Ada Lee',
+        at: '2026-11-25T08:00:00.000Z',
+        details: { method: 'password', role: 'TEAM_LEAD' },
+      },
+    ]);
   });
 
   it('never refuse a sign-in because counting failed', async () => {
     // Prepare
     const trigger = signInEvents(async () => ({
-      addUsage: async () => {
-        throw new Error('table unavailable');
+      organisation: {
+        addUsage: async () => {
+          throw new Error('table unavailable');
+        },
       },
+      audit: { record: async () => undefined },
+      directory: { getUser: async () => undefined },
     }));
 
     // Act + Assess
