@@ -113,9 +113,13 @@ export const PIPELINE_TASK_GRANTS: Record<string, Grants> = {
   BuildSurface: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
   BuildTracts: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
   BuildReport: { table: 'readWrite', buckets: { studies: ['read', 'list'], assets: ['read', 'write', 'list'] } },
-  // Removes whatever raw upload remains once the dataset is COMPLETE.
-  CompleteDataset: { table: 'readWrite', buckets: { uploads: ['delete', 'list'], assets: ['list'] } },
-  RecordFailure: { table: 'readWrite' },
+  // Removes whatever raw upload remains once the dataset is COMPLETE; meters what the dataset holds in each bucket
+  // (lists only, docs/domain.md#usage-and-billing).
+  CompleteDataset: {
+    table: 'readWrite',
+    buckets: { uploads: ['delete', 'list'], studies: ['list'], assets: ['list'] },
+  },
+  RecordFailure: { table: 'readWrite', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
   // The hospital's run slots are a table item: no bucket.
   AcquireRunSlot: { table: 'readWrite' },
   ReleaseRunSlot: { table: 'readWrite' },

@@ -1,5 +1,6 @@
 /** The object-store port (S3 in the cloud, an S3-compatible store locally). Buckets are named by role, not by physical name. */
-export type BucketName = 'uploads' | 'studies' | 'assets';
+export const BUCKET_NAMES = ['uploads', 'studies', 'assets'] as const;
+export type BucketName = (typeof BUCKET_NAMES)[number];
 
 export type StoredPart = { partNumber: number; etag: string };
 /** A part as the store lists it: with the byte count it really holds, which the server checks against the declared size. */

@@ -466,6 +466,7 @@ export function createOrganisationStore(table: Table): OrganisationStore {
         gbSeconds: Number(item.gbSeconds ?? 0),
         signInAttempts: Number(item.signInAttempts ?? 0),
         signIns: Number(item.signIns ?? 0),
+        storageBytesAdded: Number(item.storageBytesAdded ?? 0),
       }));
     },
     async markPatient(hospitalId, scope, patientAlias) {

@@ -1,4 +1,5 @@
 import type { Dataset, DatasetStatus, ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
+import type { BucketName } from '#shared/domain/storage.ts';
 
 /** A dataset as stored: the API shape plus bookkeeping that never leaves the server. */
 export type DatasetRecord = Dataset & {
@@ -10,6 +11,8 @@ export type DatasetRecord = Dataset & {
   lastRunId?: string;
   /** Bytes this dataset added to its hospital's and team's storageUsedBytes (docs/domain.md#counters). */
   storageCountedBytes?: number;
+  /** What it held in each bucket when last metered (docs/domain.md#usage-and-billing). */
+  storageBytes?: Record<BucketName, number>;
   /** When the pipeline last took the dataset (entered ANONYMIZING) and when it last completed. */
   processingStartedAt?: string;
   completedAt?: string;

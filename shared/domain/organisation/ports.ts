@@ -90,6 +90,8 @@ export type UsageDeltas = {
   gbSeconds?: number;
   signInAttempts?: number;
   signIns?: number;
+  /** Net bytes the scope's datasets added to storage that day (negative when more was deleted). */
+  storageBytesAdded?: number;
 };
 export type UsageDay = {
   day: string;
@@ -98,6 +100,7 @@ export type UsageDay = {
   gbSeconds: number;
   signInAttempts: number;
   signIns: number;
+  storageBytesAdded: number;
 };
 
 /**

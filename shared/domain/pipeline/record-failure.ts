@@ -3,6 +3,7 @@ import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { meterRun } from '#shared/domain/usage/meter.ts';
+import { meterDatasetStorage } from '#shared/domain/usage/storage-meter.ts';
 import { notifyDatasetOutcome } from '#shared/domain/notifications/notifications.ts';
 import type { PipelineDeps, StageInput } from './deps.ts';
 
@@ -52,6 +53,9 @@ export async function recordFailure(
     fields: { failureReason: reason, updatedAt: deps.clock.now() },
     details: { runId: input.runId, reason, error: input.error?.Error ?? null },
   });
-  await meterRun(deps.organisation, dataset, deps.clock.now());
+  const endedAt = deps.clock.now();
+  await meterRun(deps.organisation, dataset, endedAt);
+  // A failed run may have left raw uploads, de-identified copies or assets behind: they count until deleted.
+  await meterDatasetStorage(deps, { ...dataset, status: 'FAILED' }, endedAt.slice(0, 10));
   await notifyDatasetOutcome(deps, dataset, 'FAILED');
 }

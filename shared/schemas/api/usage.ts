@@ -31,6 +31,8 @@ const UsageDaySchema = z.object({
   runs: z.number().nonnegative(),
   computeSeconds: z.number().nonnegative(),
   gbSeconds: z.number().nonnegative(),
+  /** Net bytes added to storage that day (negative when more was deleted). */
+  storageBytesAdded: z.number(),
 });
 
 export const InvoiceSchema = z.object({

@@ -398,6 +398,7 @@ export function fakeOrganisation() {
         gbSeconds: 0,
         signInAttempts: 0,
         signIns: 0,
+        storageBytesAdded: 0,
       };
       usage.set(key, {
         day,
@@ -406,6 +407,7 @@ export function fakeOrganisation() {
         gbSeconds: current.gbSeconds + (deltas.gbSeconds ?? 0),
         signInAttempts: current.signInAttempts + (deltas.signInAttempts ?? 0),
         signIns: current.signIns + (deltas.signIns ?? 0),
+        storageBytesAdded: current.storageBytesAdded + (deltas.storageBytesAdded ?? 0),
       });
     },
     async listUsage(h, scope, from, to) {

@@ -5,7 +5,10 @@ import { meterRun, METERED_MEMORY_GB } from '#shared/domain/usage/meter.ts';
 import { getUsage, monthSeconds } from '#shared/domain/usage/usage.ts';
 import { pipelineDeltas } from '#shared/domain/dashboards/counters.ts';
 import { planRevenue, percentOf } from '#shared/domain/dashboards/dashboard.ts';
-import { caller, ports } from './fakes.ts';
+import { meterDatasetStorage } from '#shared/domain/usage/storage-meter.ts';
+import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
+import { datasetPrefix } from '#shared/domain/object-keys.ts';
+import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 describe('usage health bands and badge', () => {
   it('bands by percent used: over 100 overage, over 85 warning, over 60 good, else excellent', () => {
@@ -72,7 +75,17 @@ describe('usage from the meters', () => {
     );
     const usage = await getUsage({}, caller('HOSPITAL_ADMIN'), p);
     const h = usage.hospitals[0]!;
-    expect(h.days).toEqual([{ day: '2026-02-01', runs: 1, computeSeconds: 600, gbSeconds: 600 * METERED_MEMORY_GB }]);
+    expect(h.days).toEqual([
+      {
+        day: '2026-02-01',
+        runs: 1,
+        computeSeconds: 600,
+        gbSeconds: 600 * METERED_MEMORY_GB,
+        signInAttempts: 0,
+        signIns: 0,
+        storageBytesAdded: 0,
+      },
+    ]);
     expect(h.storage.percent).toBe(87.9);
     expect(h.storage.health).toBe('warning');
     expect(h.badge).toBe('Approaching Limits');
@@ -86,6 +99,42 @@ describe('usage from the meters', () => {
       code: 'HOSPITAL_NOT_FOUND',
     });
     await expect(getUsage({}, caller('TEAM_LEAD'), p)).rejects.toThrow();
+  });
+});
+
+describe('storage from what each dataset holds', () => {
+  it('sums the objects under the dataset in every bucket and moves the counters by the difference', async () => {
+    // Prepare: the upload counted 1,000 bytes; the run left 300 raw, 500 de-identified and 900 of assets.
+    const p = ports();
+    await p.directory.putHospital({
+      id: 'h1',
+      slug: 'h1',
+      name: 'Northside',
+      subscriptionPlan: 'PRO',
+      userCount: 4,
+      storageUsedBytes: 1000,
+      createdAt: 'x',
+      updatedAt: 'x',
+    });
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    await p.datasets.update('h1', d.id, { storageCountedBytes: 1000 }, ['CREATED']);
+    await p.objects.put('uploads', `${datasetPrefix('h1', d.id)}raw/0`, new Uint8Array(300));
+    await p.objects.put('studies', `${datasetPrefix('h1', d.id)}1.2/1.2.3.dcm`, new Uint8Array(500));
+    await p.objects.put('assets', `${datasetPrefix('h1', d.id)}1.2/volume-0.nii.gz`, new Uint8Array(900));
+    await p.objects.put('assets', `${datasetPrefix('h1', 'another')}report.pdf`, new Uint8Array(50));
+    const before = (await p.directory.getHospital('h1'))?.storageUsedBytes ?? 0;
+
+    // Act
+    const held = await meterDatasetStorage(p, (await p.datasets.get('h1', d.id))!, '2026-02-01');
+    const again = await meterDatasetStorage(p, (await p.datasets.get('h1', d.id))!, '2026-02-01');
+
+    // Assess: +700 once; metering again changes nothing.
+    expect(held).toEqual({ uploads: 300, studies: 500, assets: 900 });
+    expect(again).toEqual(held);
+    expect(await p.datasets.get('h1', d.id)).toMatchObject({ storageCountedBytes: 1700, storageBytes: held });
+    expect(((await p.directory.getHospital('h1'))?.storageUsedBytes ?? 0) - before).toBe(700);
+    const days = await p.organisation.listUsage('h1', 'hospital', '2026-02-01', '2026-02-01');
+    expect(days[0]?.storageBytesAdded).toBe(700);
   });
 });
 

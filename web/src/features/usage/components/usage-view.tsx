@@ -149,13 +149,14 @@ function HospitalUsageCard({ usage: h }: { usage: HospitalUsage }) {
             </Table.Body>
           </Table.Root>
           {h.days.length > 0 && (
-            <Table.Root size="sm" aria-label={`Compute per day, ${h.hospitalName}`}>
+            <Table.Root size="sm" aria-label={`Usage per day, ${h.hospitalName}`}>
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>Day</Table.ColumnHeader>
                   <Table.ColumnHeader>Runs</Table.ColumnHeader>
                   <Table.ColumnHeader>Compute</Table.ColumnHeader>
                   <Table.ColumnHeader>GB-seconds</Table.ColumnHeader>
+                  <Table.ColumnHeader>Storage added</Table.ColumnHeader>
                 </Table.Row>
               </Table.Header>
               <Table.Body>
@@ -165,6 +166,10 @@ function HospitalUsageCard({ usage: h }: { usage: HospitalUsage }) {
                     <Table.Cell>{d.runs}</Table.Cell>
                     <Table.Cell>{hours(d.computeSeconds)}</Table.Cell>
                     <Table.Cell>{Math.round(d.gbSeconds)}</Table.Cell>
+                    <Table.Cell>
+                      {d.storageBytesAdded < 0 ? '−' : '+'}
+                      {formatBytes(Math.abs(d.storageBytesAdded))}
+                    </Table.Cell>
                   </Table.Row>
                 ))}
               </Table.Body>
