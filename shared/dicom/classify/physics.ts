@@ -15,6 +15,16 @@ export type Evidence = {
  * Evidence weights: how far one observation moves the scores (log-odds-like units). `certain` is for what the
  * headers record outright (diffusion weighting in measured directions): no description outweighs it.
  */
+/**
+ * The Ernst angle (maximum spoiled gradient-echo signal) at a TR for a tissue T1 of about 1000 ms (brain white and grey
+ * matter at 1.5-3 T): arccos(exp(-TR/T1)). A flip near it gives proton-density contrast, well above it T1 contrast.
+ */
+const TISSUE_T1_MS = 1000;
+export const ernstAngle = (trMs: number) => (Math.acos(Math.exp(-trMs / TISSUE_T1_MS)) * 180) / Math.PI;
+/** Flip over the Ernst angle from which a spoiled gradient echo is read as T1-weighted, and up to which as PD-weighted. */
+const T1_FLIP_OVER_ERNST = 1.4;
+const PD_FLIP_OVER_ERNST = 1.1;
+
 export const WEIGHT = { certain: 6, decisive: 4.5, strong: 3, moderate: 2, weak: 1 } as const;
 
 /**
@@ -545,7 +555,10 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
       ];
     }
     if (tr < 50) {
-      if (fa !== undefined && fa >= 12)
+      // T1 contrast in a spoiled gradient echo needs a flip well above the Ernst angle of tissue (at or below it the
+      // signal is proton-density weighted: field-map magnitudes, low-flip mapping volumes, localizers).
+      const ernst = ernstAngle(tr);
+      if (fa !== undefined && fa >= 12 && fa >= T1_FLIP_OVER_ERNST * ernst)
         return [
           {
             type: 'T1',
@@ -554,12 +567,12 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
             bids: BIDS.T1w,
           },
         ];
-      if (fa !== undefined && fa < 8)
+      if (fa !== undefined && (fa < 8 || fa <= PD_FLIP_OVER_ERNST * ernst))
         return [
           {
             type: 'OTHER',
             weight: WEIGHT.moderate * scale,
-            reason: `spoiled gradient echo with low flip ${fmt(fa)}°: proton-density weighted or localizer`,
+            reason: `spoiled gradient echo with low flip ${fmt(fa)}° (Ernst angle ${fmt(ernst)}° at TR ${fmt(tr)} ms): proton-density weighted or localizer`,
             bids: BIDS.PDw,
           },
         ];

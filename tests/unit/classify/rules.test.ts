@@ -373,6 +373,18 @@ describe('classifySeries: BIDS families beyond the eight types', () => {
       'bold',
     ],
     [
+      'spoiled gradient echo at its Ernst angle (TR 10.8 ms, flip 8°, a Philips B0 map without sequence fields): proton-density, not T1',
+      { repetitionTimeMs: 10.8, echoTimeMs: 3.02, flipAngle: 8, manufacturer: 'Philips' },
+      'OTHER',
+      'PDw',
+    ],
+    [
+      'spoiled gradient echo well above its Ernst angle (TR 20 ms, flip 30°): T1-weighted',
+      { repetitionTimeMs: 20, echoTimeMs: 4.6, flipAngle: 30, scanningSequence: ['GR'] },
+      'T1',
+      'T1w',
+    ],
+    [
       'gradient echo timed like BOLD, EPI read-out not recorded (Philips sidecar)',
       { repetitionTimeMs: 2000, echoTimeMs: 30, flipAngle: 72, scanningSequence: ['GR'] },
       'OTHER',
