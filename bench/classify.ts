@@ -63,6 +63,9 @@ function report(name: string, result: LosoResult): void {
   console.log(
     `review flag: ${percent(flag.flaggedShare)} of protocols flagged (${flag.flagged}/${flag.total}), catching ${percent(flag.errorsCaught)} of the ${flag.errors} wrong class answers`,
   );
+  console.log(
+    `review flag, wrong answers besides the ${flag.unstatedContrast} post-contrast T1s that state no contrast: catching ${percent(flag.errorsCaughtBesidesUnstatedContrast)} of ${flag.errors - flag.unstatedContrast}`,
+  );
   console.log('per source (class ours / keyword, suffix ours / keyword):');
   for (const [source, s] of result.perSource) {
     const behind =

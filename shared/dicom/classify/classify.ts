@@ -32,17 +32,27 @@ const ABSENT_SCORE = -1;
 const TEMPERATURE = 1;
 
 /**
- * A decision's record of [right, total] answers, shrunk towards the evidence scores' own probability, which weighs
- * as `prior` series (fitted: model.ts reliabilityPrior).
+ * The confidence from the reliability records of a decision chain (coarsest first): the evidence scores' own
+ * probability is the starting estimate, and each record that exists pulls it towards how often that decision was right
+ * on labelled series, the estimate so far weighing as `prior` series (fitted: model.ts reliabilityPrior). A decision
+ * seen rarely stays near its coarser reading; one seen often speaks for itself.
  */
 export function reliableConfidence(
   scoreConfidence: number,
-  record: readonly [number, number] | undefined,
+  records: readonly (readonly [number, number] | undefined)[],
   prior: number,
 ): number {
-  if (!record || record[1] <= 0) return scoreConfidence;
-  return (record[0] + prior * scoreConfidence) / (record[1] + prior);
+  let estimate = scoreConfidence;
+  for (const record of records) {
+    if (!record || record[1] <= 0) continue;
+    estimate = (record[0] + prior * estimate) / (record[1] + prior);
+  }
+  return estimate;
 }
+
+/** T1 and post-contrast T1 are one type family: they differ by a contrast statement, not by acquisition physics. */
+export const typeFamily = (type: ClassifiedType): ClassifiedType => (type === 'T1_CONTRAST' ? 'T1' : type);
+const sameFamily = (a: ClassifiedType, b: ClassifiedType) => typeFamily(a) === typeFamily(b);
 
 const DEFAULT_BIDS: Record<ClassifiedType, BidsSuggestion> = {
   T1: BIDS.T1w,
@@ -88,14 +98,15 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
 }
 
 /**
- * The classification with the decision that produced it: the winning type, the rule that carried it (its reason with
- * numbers and quoted names left out) and whether the description agreed, disagreed, was silent or ignored. The model's
- * reliability table (fitted on labelled series) holds how often each decision was right.
+ * The classification with the decisions that produced it, coarsest first: the winning type and whether the description
+ * agreed, disagreed, was silent or ignored; then the rule that carried it (its reason with numbers and quoted names left
+ * out); then, with descriptions, whether the physics alone gives the same type. The model's reliability table (fitted on
+ * labelled series) holds how often each decision was right; the confidence is read from the chain (reliableConfidence).
  */
 export function classifyWithDecision(
   acq: SeriesAcquisition,
   options: ClassifyOptions = {},
-): { classification: SeriesClassification; decision: string } {
+): { classification: SeriesClassification; decisions: string[] } {
   const model = options.model ?? DEFAULT_MODEL;
   const useDescriptions = !options.ignoreDescriptions;
   const evidence: Evidence[] = [...physicsEvidence(acq), ...(useDescriptions ? descriptionEvidence(acq) : [])];
@@ -124,7 +135,12 @@ export function classifyWithDecision(
   );
   const max = Math.max(...CLASSIFIED_TYPES.map((type) => scores[type]));
   const total = CLASSIFIED_TYPES.reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0);
-  const scoreConfidence = Math.exp((scores[winner] - max) / TEMPERATURE) / total;
+  // The type's probability, with T1 and post-contrast T1 as one family: the contrast split rests on an explicit
+  // statement (the agent recorded, or the description), not on scores that compete.
+  const family = (type: ClassifiedType) => (winner === 'T1' || winner === 'T1_CONTRAST') && sameFamily(type, winner);
+  const scoreConfidence =
+    CLASSIFIED_TYPES.filter(family).reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0) /
+      total || Math.exp((scores[winner] - max) / TEMPERATURE) / total;
 
   const supporting = evidence.filter((item) => item.type === winner).sort((a, b) => b.weight - a.weight);
   const against = evidence.filter((item) => item.type !== winner && !(winner === 'T1_CONTRAST' && item.type === 'T1'));
@@ -149,12 +165,22 @@ export function classifyWithDecision(
         : 'disagrees';
   const carrier = supporting.find((item) => !item.fromDescription) ?? supporting[0];
   const rule = (carrier?.reason ?? 'no evidence').replace(/"[^"]*"/g, '""').replace(/\d+(\.\d+)?/g, '#');
-  const decision = `${winner} | ${rule} | description ${agreement}`;
-  const record = model.reliability[decision];
-  // How often this decision was right on the labelled series, shrunk towards the score's own probability.
-  // Nothing supports the winner (OTHER by its prior alone): no record can be trusted, the score's own probability stands.
-  const confidence =
-    supporting.length === 0 ? scoreConfidence : reliableConfidence(scoreConfidence, record, model.reliabilityPrior);
+  // Nothing supports the winner (OTHER by its prior alone): how often such series turned out OTHER says what the
+  // labelled sets held, not what this series is. No decision is recorded; the score's own (low) probability stands.
+  const decisions =
+    supporting.length === 0
+      ? []
+      : [`${winner} | description ${agreement}`, `${winner} | ${rule} | description ${agreement}`];
+  if (useDescriptions && decisions[1]) {
+    // The physics alone read the same type, or the description carried (or turned) the answer.
+    const physicsOnly = classifyWithDecision(acq, { ...options, ignoreDescriptions: true }).classification;
+    decisions.push(`${decisions[1]} | physics ${physicsOnly.classifiedType === winner ? 'agrees' : 'differs'}`);
+  }
+  const confidence = reliableConfidence(
+    scoreConfidence,
+    decisions.map((decision) => model.reliability[decision]),
+    model.reliabilityPrior,
+  );
 
   const bids =
     supporting.find((item) => item.bids && item.certainSuffix)?.bids ??
@@ -168,7 +194,7 @@ export function classifyWithDecision(
       reasons,
       bids: withEntities(bids, acq, winner),
     },
-    decision,
+    decisions,
   };
 }
 

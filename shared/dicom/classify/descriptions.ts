@@ -31,6 +31,8 @@ export function normaliseDescription(acq: SeriesAcquisition): string {
 
 type Rule = {
   pattern: RegExp;
+  /** The physics or the rest of the text that takes the name out of this rule. */
+  unless?: (f: Features, text: string) => boolean;
   label: string;
   weight: number;
   /** The class and BIDS answer, which may depend on what the physics shows (EPI or not, phase or magnitude). */
@@ -114,6 +116,9 @@ const RULES: Rule[] = [
   {
     // A lone "b0" names a B0 map, unless the name is a diffusion series' (its b=0 volumes).
     pattern: /field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
+    // ... or the series records diffusion b-values (a .bval file, diffusion tags): then "b0" is its b=0 volumes.
+    unless: (f, text) =>
+      f.diffusionRecorded && !/field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b/.test(text),
     label: 'field map',
     weight: FAMILY_WEIGHT,
     answer: (f) => ({ type: 'OTHER', bids: fieldMapSuffix(f) }),
@@ -261,7 +266,7 @@ function contrastEvidence(text: string, quoted: string): Evidence[] {
 function evidenceFromText(text: string, quoted: string, f: Features): Evidence[] {
   if (!text) return [];
   for (const rule of RULES) {
-    if (rule.pattern.test(text)) {
+    if (rule.pattern.test(text) && !rule.unless?.(f, text)) {
       return [
         {
           ...rule.answer(f, text),

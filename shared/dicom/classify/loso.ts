@@ -36,8 +36,20 @@ export type LosoResult = {
   /** Recall per labelled class and per labelled suffix. */
   perClass: Map<ClassifiedType, Score>;
   perSuffix: Map<string, Score>;
-  /** The review flag: share of all protocols flagged, share of wrong class answers flagged. */
-  flag: { flaggedShare: number; errorsCaught: number; errors: number; flagged: number; total: number };
+  /**
+   * The review flag: share of all protocols flagged, share of wrong class answers flagged; and the same share among the
+   * wrong answers other than post-contrast T1s read as T1 (nothing the classifier reads states a contrast: no agent
+   * recorded, no description saying so), which no reading of the series can tell.
+   */
+  flag: {
+    flaggedShare: number;
+    errorsCaught: number;
+    errors: number;
+    flagged: number;
+    total: number;
+    unstatedContrast: number;
+    errorsCaughtBesidesUnstatedContrast: number;
+  };
 };
 
 const score = (total: number, correct: number): Score => ({
@@ -101,6 +113,11 @@ export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOption
   }
   const wrong = records.filter((record) => !classRight(record.ours, record.protocol));
   const flagged = records.filter((record) => record.ours.flagged);
+  // A post-contrast T1 answered T1: had an agent or a description stated the contrast, the answer would have been
+  // T1_CONTRAST (classify.ts contrastEvidence), so nothing the classifier read stated it.
+  const unstated = (record: LosoRecord) =>
+    record.protocol.label === 'T1_CONTRAST' && record.ours.classifiedType === 'T1';
+  const knowable = wrong.filter((record) => !unstated(record));
   return {
     records,
     overall: summarise(records),
@@ -113,6 +130,10 @@ export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOption
       errors: wrong.length,
       flagged: flagged.length,
       total: records.length,
+      unstatedContrast: wrong.length - knowable.length,
+      errorsCaughtBesidesUnstatedContrast: knowable.length
+        ? knowable.filter((record) => record.ours.flagged).length / knowable.length
+        : 1,
     },
   };
 }

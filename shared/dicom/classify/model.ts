@@ -20,9 +20,11 @@ export type ClassifierModel = {
 /** Candidate weights of the score's own probability against a decision's record (fit.ts picks one). */
 export const RELIABILITY_PRIORS = [1, 3, 10, 30, 100] as const;
 
-/** Share of series the review flag may take at most, and the share of wrong answers it aims to catch. */
-export const FLAG_BUDGET = 0.08;
-export const FLAG_TARGET_RECALL = 0.9;
+/**
+ * Share of series the review flag may take at most when its threshold is fitted (below the 15% the product allows, as
+ * a held-out site's share lands on either side of the fitted one).
+ */
+export const FLAG_BUDGET = 0.14;
 
 /**
  * The shipped model: fitClassifier (fit.ts) over every labelled protocol of both dev sets, written by

@@ -82,6 +82,8 @@ export type Features = {
   isSe: boolean;
   isIr: boolean;
   maxB: number;
+  /** Diffusion encoding recorded for the series (b-values, b=0 included, or a direction count): a diffusion run. */
+  diffusionRecorded: boolean;
   /** Echoes per excitation where the Siemens sequence name tells it ("fl3d12" = 12 echoes). */
   echoes?: number;
   /** Magnetization-transfer pulse on (ScanOptions MT, SequenceVariant MTC). */
@@ -124,7 +126,27 @@ export function readFeatures(acq: SeriesAcquisition): Features {
   const echoMatch = /^(?:fl|me|gre)[23]d(\d+)/.exec(name);
   const echoes = echoMatch ? Number(echoMatch[1]) : undefined;
   const mt = options.has('MT') || variant.has('MTC') || options.has('MTC');
-  return { seq, variant, options, image, seqText, tr, te, ti, fa, is3d, isEpi, isGre, isSe, isIr, maxB, echoes, mt };
+  const diffusionRecorded = (acq.bValues?.length ?? 0) > 0 || acq.diffusionDirections !== undefined;
+  return {
+    seq,
+    variant,
+    options,
+    image,
+    seqText,
+    tr,
+    te,
+    ti,
+    fa,
+    is3d,
+    isEpi,
+    isGre,
+    isSe,
+    isIr,
+    maxB,
+    diffusionRecorded,
+    echoes,
+    mt,
+  };
 }
 
 const fmt = (value: number) => String(Math.round(value * 100) / 100);
