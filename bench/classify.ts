@@ -78,6 +78,11 @@ function report(name: string, result: LosoResult): void {
   for (const [label, s] of result.perClass) console.log(`  ${label.padEnd(12)} ${figure(s)}`);
   console.log('per suffix (recall):');
   for (const [suffix, s] of result.perSuffix) console.log(`  ${suffix.padEnd(12)} ${figure(s)}`);
+  console.log('BIDS entities (labelled protocols named alike by ours; given where the label has none):');
+  for (const [entity, tally] of result.perEntity)
+    console.log(
+      `  ${entity.padEnd(6)} ${tally.labelled ? percent(tally.matched / tally.labelled) : '  n/a '} (${tally.matched}/${tally.labelled}), spurious ${tally.spurious}`,
+    );
   if (!showMisses) return;
   for (const { protocol, ours } of result.records) {
     const classWrong = ours.classifiedType !== protocol.label;

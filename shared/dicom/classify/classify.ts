@@ -1,7 +1,17 @@
 import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
 import { descriptionEvidence, descriptionSaysPostContrast } from './descriptions.ts';
 import { DEFAULT_MODEL, thresholdFor } from './model.ts';
-import { BIDS, hasContrastAgent, physicsEvidence, tokens, WEIGHT, type Evidence } from './physics.ts';
+import {
+  BIDS,
+  ernstAngle,
+  hasContrastAgent,
+  physicsEvidence,
+  readFeatures,
+  T1_FLIP_OVER_ERNST,
+  tokens,
+  WEIGHT,
+  type Evidence,
+} from './physics.ts';
 import type {
   BidsSuggestion,
   ClassifiedType,
@@ -201,10 +211,26 @@ export function classifyWithDecision(
 /** Suffixes whose files are one echo each of a multi-echo acquisition, so BIDS names the echo. */
 const MULTI_ECHO_SUFFIXES = new Set(['MEGRE', 'MESE', 'MPM', 'VFA']);
 
+/** Suffixes of EPI read-outs whose phase-encoding direction BIDS names with dir (func, dwi, perf, fmap epi). */
+const DIRECTION_SUFFIXES = new Set(['bold', 'sbref', 'phase', 'cbv', 'dwi', 'epi', 'TB1EPI', 'asl', 'm0scan']);
+
+/** Magnetization-transfer and variable-flip sets, whose files BIDS tells apart by mt and flip. */
+const FLIP_SETS = new Set(['MTS', 'MPM', 'VFA']);
+
+/**
+ * BIDS phase-encoding labels from PhaseEncodingDirection along the second image axis as dcm2niix writes it
+ * (anterior to posterior is "j-").
+ */
+const DIRECTION_LABEL: Record<string, string> = { 'j-': 'AP', j: 'PA' };
+
 /**
  * BIDS entities the headers give (BIDS "Entities"): part (phase or magnitude of a complex series), mt (magnetization
- * transfer on), ce (the contrast agent of a post-contrast T1), echo (EchoNumber of a multi-echo series); the echo
- * number also tells a field map's second magnitude image.
+ * transfer on or off in an MTS / MPM set), flip (1 for the proton-density flip, 2 for the T1-weighted one, as in the
+ * BIDS MTS and MPM examples: a flip well above the Ernst angle is the T1-weighted one), ce (the contrast agent of a
+ * post-contrast T1), dir (AP / PA from the phase-encoding direction of EPI read-outs), acq (anat / famp / refv for the
+ * magnitude image, flip-angle map and reference-voltage map of a B1 mapping), echo (EchoNumber of a multi-echo
+ * series); the echo number also tells a field map's second magnitude image. rec is left to people: the labels it takes
+ * (prenorm, defaced, ...) depend on the other series of the session.
  */
 function withEntities(bids: BidsSuggestion, acq: SeriesAcquisition, type: ClassifiedType): BidsSuggestion {
   const entities: Record<string, string> = { ...bids.entities };
@@ -225,6 +251,19 @@ function withEntities(bids: BidsSuggestion, acq: SeriesAcquisition, type: Classi
   if (type === 'T1_CONTRAST') {
     const agent = (acq.contrastAgent ?? '').replace(/[^A-Za-z0-9]/g, '');
     entities.ce = agent && hasContrastAgent(acq) ? agent.toLowerCase() : 'contrast';
+  }
+  const direction = DIRECTION_LABEL[acq.phaseEncodingDirection ?? ''];
+  if (direction && DIRECTION_SUFFIXES.has(suffix)) entities.dir = direction;
+  if (FLIP_SETS.has(suffix)) {
+    const f = readFeatures(acq);
+    if (suffix !== 'VFA') entities.mt = f.mt ? 'on' : 'off';
+    if (f.tr !== undefined && f.fa !== undefined)
+      entities.flip = f.fa >= T1_FLIP_OVER_ERNST * ernstAngle(f.tr) && !f.mt ? '2' : '1';
+  }
+  if (suffix === 'TB1TFL' || suffix === 'TB1DREAM') {
+    if (image.has('B1MAP') || (image.has('FLIP') && image.has('ANGLE'))) entities.acq = 'famp';
+    else if (image.has('REFVOLTMAP')) entities.acq = 'refv';
+    else if (image.has('M') || image.has('MAGNITUDE')) entities.acq = 'anat';
   }
   const { entities: _dropped, ...rest } = bids;
   return Object.keys(entities).length > 0 ? { ...rest, suffix, entities } : { ...rest, suffix };

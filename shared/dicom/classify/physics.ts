@@ -22,7 +22,7 @@ export type Evidence = {
 const TISSUE_T1_MS = 1000;
 export const ernstAngle = (trMs: number) => (Math.acos(Math.exp(-trMs / TISSUE_T1_MS)) * 180) / Math.PI;
 /** Flip over the Ernst angle from which a spoiled gradient echo is read as T1-weighted, and up to which as PD-weighted. */
-const T1_FLIP_OVER_ERNST = 1.4;
+export const T1_FLIP_OVER_ERNST = 1.4;
 const PD_FLIP_OVER_ERNST = 1.1;
 
 export const WEIGHT = { certain: 6, decisive: 4.5, strong: 3, moderate: 2, weak: 1 } as const;
@@ -642,9 +642,10 @@ function transmitFieldEvidence(f: Features): Evidence[] | undefined {
   if (/seste/.test(f.seqText)) suffix = 'TB1EPI';
   else if (/sa2rage/.test(f.seqText)) suffix = 'TB1SRGE';
   else if (/dream/.test(f.seqText)) suffix = 'TB1DREAM';
-  else if (/b1map|b1_map|tb1|afi/.test(f.seqText)) suffix = /afi/.test(f.seqText) ? 'TB1AFI' : 'TB1map';
   // Siemens tfl_b1map: a 2D turbo-FLASH repeated only every 5 s or more, so the magnetization fully recovers.
-  else if (/(^|[^a-z])tfl2d/.test(f.seqText) && (f.tr ?? 0) >= 5000) suffix = 'TB1TFL';
+  else if (/(^|[^a-z])tfl2d/.test(f.seqText) && ((f.tr ?? 0) >= 5000 || /b1map|b1_map/.test(f.seqText)))
+    suffix = 'TB1TFL';
+  else if (/b1map|b1_map|tb1|afi/.test(f.seqText)) suffix = /afi/.test(f.seqText) ? 'TB1AFI' : 'TB1map';
   else if (byImage) suffix = f.isEpi ? 'TB1EPI' : 'TB1DREAM';
   if (!suffix) return undefined;
   return [
@@ -789,6 +790,17 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
         weight: WEIGHT.decisive,
         reason: 'time-of-flight angiography (sequence or projection image)',
         bids: BIDS.angio,
+      },
+    ];
+  }
+  // Phase-contrast flow: Siemens names a velocity-encoded sequence by its VENC and direction ("fl2d1_v150in",
+  // "_v100through"); cardiac-gated cine images carry RETRO / CINE in ImageType. Neither is an anatomical contrast.
+  if (/_v\d+(in|through|rl|lr|ap|pa|fh|hf)\b/.test(f.seqText) || f.image.has('RETRO') || f.image.has('CINE')) {
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: 'velocity-encoded (phase-contrast flow) or cardiac-gated cine acquisition',
       },
     ];
   }
