@@ -35,7 +35,7 @@ if (process.argv.includes('--write-model')) {
   const { withDescriptions, withoutDescriptions } = model.lowConfidenceThreshold;
   writeFileSync(
     path,
-    `{\n  "lowConfidenceThreshold": { "withDescriptions": ${withDescriptions}, "withoutDescriptions": ${withoutDescriptions} },\n  "reliabilityPrior": ${model.reliabilityPrior},\n  "reliability": {\n${records.join(',\n')}\n  }\n}\n`,
+    `{\n  "lowConfidenceThreshold": { "withDescriptions": ${withDescriptions}, "withoutDescriptions": ${withoutDescriptions} },\n  "reliabilityPrior": { "withDescriptions": ${model.reliabilityPrior.withDescriptions}, "withoutDescriptions": ${model.reliabilityPrior.withoutDescriptions} },\n  "reliability": {\n${records.join(',\n')}\n  }\n}\n`,
   );
   console.log(`wrote ${path.pathname}`);
 }
@@ -66,14 +66,25 @@ function report(name: string, result: LosoResult): void {
   console.log(
     `review flag, wrong answers besides the ${flag.unstatedContrast} post-contrast T1s that state no contrast: catching ${percent(flag.errorsCaughtBesidesUnstatedContrast)} of ${flag.errors - flag.unstatedContrast}`,
   );
-  console.log('per source (class ours / keyword, suffix ours / keyword):');
+  console.log('per source (class ours / keyword, suffix ours / keyword; ahead, level or BEHIND the keyword baseline):');
+  const tally = { ahead: 0, level: 0, behind: 0 };
   for (const [source, s] of result.perSource) {
-    const behind =
-      s.class.accuracy < s.keywordClass.accuracy || s.suffix.accuracy < s.keywordSuffix.accuracy ? '  BEHIND' : '';
+    // A suffix figure counts only where the source has labels in the BIDS vocabulary.
+    const pairs: [number, number][] = [[s.class.accuracy, s.keywordClass.accuracy]];
+    if (s.suffix.total > 0) pairs.push([s.suffix.accuracy, s.keywordSuffix.accuracy]);
+    const status = pairs.some(([ours, keyword]) => ours < keyword)
+      ? 'BEHIND'
+      : pairs.some(([ours, keyword]) => ours > keyword)
+        ? 'ahead'
+        : 'level';
+    tally[status === 'BEHIND' ? 'behind' : status] += 1;
     console.log(
-      `  ${source.padEnd(14)} ${String(s.class.total).padStart(4)}  class ${percent(s.class.accuracy)} / ${percent(s.keywordClass.accuracy)}   suffix ${percent(s.suffix.accuracy)} / ${percent(s.keywordSuffix.accuracy)}${behind}`,
+      `  ${source.padEnd(14)} ${String(s.class.total).padStart(4)}  class ${percent(s.class.accuracy)} / ${percent(s.keywordClass.accuracy)}   suffix ${percent(s.suffix.accuracy)} / ${percent(s.keywordSuffix.accuracy)}  ${status}`,
     );
   }
+  console.log(
+    `sources ahead of the keyword baseline: ${tally.ahead}, level: ${tally.level}, behind: ${tally.behind} (of ${result.perSource.size})`,
+  );
   console.log('per class (recall):');
   for (const [label, s] of result.perClass) console.log(`  ${label.padEnd(12)} ${figure(s)}`);
   console.log('per suffix (recall):');

@@ -1,6 +1,6 @@
 import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
 import { descriptionEvidence, descriptionSaysPostContrast } from './descriptions.ts';
-import { DEFAULT_MODEL, thresholdFor } from './model.ts';
+import { DEFAULT_MODEL, priorFor, thresholdFor } from './model.ts';
 import {
   BIDS,
   ernstAngle,
@@ -44,7 +44,7 @@ const TEMPERATURE = 1;
 /**
  * The confidence from the reliability records of a decision chain (coarsest first): the evidence scores' own
  * probability is the starting estimate, and each record that exists pulls it towards how often that decision was right
- * on labelled series, the estimate so far weighing as `prior` series (fitted: model.ts reliabilityPrior). A decision
+ * on labelled series, the estimate so far weighing as `prior` series (fitted per reading: model.ts reliabilityPrior). A decision
  * seen rarely stays near its coarser reading; one seen often speaks for itself.
  */
 export function reliableConfidence(
@@ -189,7 +189,7 @@ export function classifyWithDecision(
   const confidence = reliableConfidence(
     scoreConfidence,
     decisions.map((decision) => model.reliability[decision]),
-    model.reliabilityPrior,
+    priorFor(model, options),
   );
 
   const bids =

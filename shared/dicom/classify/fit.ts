@@ -7,7 +7,7 @@ export type Scored = { source: string; decisions: string[]; scoreConfidence: num
 const UNTRAINED: ClassifierModel = {
   lowConfidenceThreshold: { withDescriptions: 0, withoutDescriptions: 0 },
   reliability: {},
-  reliabilityPrior: 1,
+  reliabilityPrior: { withDescriptions: 1, withoutDescriptions: 1 },
 };
 
 /**
@@ -84,18 +84,22 @@ export function fitFromScored(withDescriptions: Scored[], withoutDescriptions: S
       record[1] += 1;
     }
   }
-  // The prior whose leave-source-out flags catch the most wrong answers within the budget, with and without descriptions.
-  let chosen = { prior: RELIABILITY_PRIORS[0] as number, recall: -1, with: 0, without: 0 };
-  for (const prior of RELIABILITY_PRIORS) {
-    const withFit = fitThreshold(withDescriptions, prior);
-    const withoutFit = fitThreshold(withoutDescriptions, prior);
-    const recall = withFit.recall + withoutFit.recall;
-    if (recall > chosen.recall) chosen = { prior, recall, with: withFit.threshold, without: withoutFit.threshold };
-  }
+  // For each reading (with descriptions, physics only), the prior whose leave-source-out flags catch the most wrong
+  // answers within the budget, and the threshold that goes with it.
+  const choose = (scored: Scored[]) => {
+    let chosen = { prior: RELIABILITY_PRIORS[0] as number, recall: -1, threshold: 0 };
+    for (const prior of RELIABILITY_PRIORS) {
+      const fit = fitThreshold(scored, prior);
+      if (fit.recall > chosen.recall) chosen = { prior, recall: fit.recall, threshold: fit.threshold };
+    }
+    return chosen;
+  };
+  const withChoice = choose(withDescriptions);
+  const withoutChoice = choose(withoutDescriptions);
   return {
-    lowConfidenceThreshold: { withDescriptions: chosen.with, withoutDescriptions: chosen.without },
+    lowConfidenceThreshold: { withDescriptions: withChoice.threshold, withoutDescriptions: withoutChoice.threshold },
     reliability: Object.fromEntries(Object.entries(reliability).sort(([a], [b]) => a.localeCompare(b))),
-    reliabilityPrior: chosen.prior,
+    reliabilityPrior: { withDescriptions: withChoice.prior, withoutDescriptions: withoutChoice.prior },
   };
 }
 

@@ -13,8 +13,11 @@ export type ClassifierModel = {
    * labelled protocols. The confidence is this record, shrunk towards the evidence scores' own probability.
    */
   reliability: Record<string, [number, number]>;
-  /** How many series the evidence scores' own probability weighs against a decision's record. */
-  reliabilityPrior: number;
+  /**
+   * How many series the evidence scores' own probability weighs against a decision's record, with descriptions and
+   * without (each reading is calibrated apart).
+   */
+  reliabilityPrior: { withDescriptions: number; withoutDescriptions: number };
 };
 
 /** Candidate weights of the score's own probability against a decision's record (fit.ts picks one). */
@@ -33,7 +36,7 @@ export const FLAG_BUDGET = 0.14;
  */
 export const DEFAULT_MODEL: ClassifierModel = {
   lowConfidenceThreshold: { ...fitted.lowConfidenceThreshold },
-  reliabilityPrior: fitted.reliabilityPrior,
+  reliabilityPrior: { ...fitted.reliabilityPrior },
   reliability: Object.fromEntries(
     Object.entries(fitted.reliability as Record<string, number[]>).map(([decision, [right = 0, total = 0]]) => [
       decision,
@@ -41,6 +44,12 @@ export const DEFAULT_MODEL: ClassifierModel = {
     ]),
   ),
 };
+
+export function priorFor(model: ClassifierModel, options: { ignoreDescriptions?: boolean }): number {
+  return options.ignoreDescriptions
+    ? model.reliabilityPrior.withoutDescriptions
+    : model.reliabilityPrior.withDescriptions;
+}
 
 export function thresholdFor(model: ClassifierModel, options: { ignoreDescriptions?: boolean }): number {
   return options.ignoreDescriptions

@@ -421,6 +421,18 @@ function spinEchoEvidence(f: Features, scale: number): Evidence[] {
   if (te === undefined) return [];
   if (te >= 60) {
     // Without TI (older sidecars omit it), FLAIR shows as a very long TR (2D) or a long TR with the long effective TE of 3D variable-flip-angle TSE.
+    // Where ScanningSequence (0018,0020) is recorded it lists IR for an inversion-recovery sequence: a spin echo
+    // recorded without it is no FLAIR, however long its TR.
+    const inversionRuledOut = f.seq.size > 0 && !f.isIr;
+    if (inversionRuledOut && tr !== undefined && tr >= 8000)
+      return [
+        {
+          type: 'T2',
+          weight: WEIGHT.strong * scale,
+          reason: `spin echo with long TE ${fmt(te)} ms and very long TR ${fmt(tr)} ms, no inversion in ScanningSequence: T2-weighted`,
+          bids: BIDS.T2w,
+        },
+      ];
     if (tr !== undefined && tr >= 8000) {
       return [
         {

@@ -379,6 +379,19 @@ describe('classifySeries: BIDS families beyond the eight types', () => {
       'PDw',
     ],
     [
+      'turbo spin echo with a very long TR whose ScanningSequence records no inversion: T2, not a FLAIR missing its TI',
+      {
+        repetitionTimeMs: 9230,
+        echoTimeMs: 67,
+        flipAngle: 150,
+        scanningSequence: ['SE'],
+        sequenceName: '_tse2d1_13',
+        mrAcquisitionType: '2D',
+      },
+      'T2',
+      'T2w',
+    ],
+    [
       'spoiled gradient echo well above its Ernst angle (TR 20 ms, flip 30°): T1-weighted',
       { repetitionTimeMs: 20, echoTimeMs: 4.6, flipAngle: 30, scanningSequence: ['GR'] },
       'T1',
