@@ -109,6 +109,12 @@ function report(name: string, result: LosoResult): void {
 report('WITH descriptions', leaveOneSourceOut(protocols));
 report('WITHOUT descriptions (physics only)', leaveOneSourceOut(protocols, { ignoreDescriptions: true }));
 
+// dcm2niix's BidsGuess where a labelled sidecar carries one (dcm2niix v1.0.20230731 and later write it).
+const guessed = rows.filter((row) => (row.BidsGuess ?? '').trim());
+console.log(
+  `\nlabelled sidecars carrying dcm2niix's BidsGuess: ${guessed.length} of ${rows.length}${guessed.length ? '' : ' (no comparison possible on the CSVs; see the shared DICOM below)'}`,
+);
+
 console.log('\n=== shared DICOM: ours (DICOM path, sidecar path) beside dcm2niix BidsGuess ===');
 for (const line of await compareWithDcm2niix(join(SHARED, 'dicom'))) console.log(`  ${line}`);
 

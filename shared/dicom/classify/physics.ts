@@ -649,7 +649,11 @@ const MULTI_ECHO_MAPPING = 6;
 
 /** Transmit-field (B1) mapping: ImageType B1MAP/TXMAP/FLIP ANGLE MAP, or a B1-mapping sequence. */
 function transmitFieldEvidence(f: Features): Evidence[] | undefined {
-  const byImage = f.image.has('B1MAP') || f.image.has('TXMAP') || (f.image.has('FLIP') && f.image.has('ANGLE'));
+  const byImage =
+    f.image.has('B1MAP') ||
+    f.image.has('TXMAP') ||
+    f.image.has('REFVOLTMAP') ||
+    (f.image.has('FLIP') && f.image.has('ANGLE'));
   let suffix: string | undefined;
   if (/seste/.test(f.seqText)) suffix = 'TB1EPI';
   else if (/sa2rage/.test(f.seqText)) suffix = 'TB1SRGE';

@@ -412,6 +412,20 @@ describe('classifySeries: BIDS families beyond the eight types', () => {
       'unknown',
     ],
     [
+      "an ASL protocol's spin-echo field map: a field map, not perfusion",
+      {
+        repetitionTimeMs: 8000,
+        echoTimeMs: 40,
+        flipAngle: 90,
+        scanningSequence: ['EP'],
+        sequenceName: 'epse2d1_86',
+        imageType: ['ORIGINAL', 'PRIMARY', 'M', 'ND', 'MOSAIC'],
+        seriesDescription: 'PCASLhr_SpinEchoFieldMap_AP',
+      },
+      'OTHER',
+      'epi',
+    ],
+    [
       'gradient echo timed like BOLD, EPI read-out not recorded (Philips sidecar)',
       { repetitionTimeMs: 2000, echoTimeMs: 30, flipAngle: 72, scanningSequence: ['GR'] },
       'OTHER',
@@ -636,6 +650,28 @@ describe('classifySeries: BIDS entities from the headers', () => {
     // Assess
     expect(anat.bids).toEqual({ datatype: 'fmap', suffix: 'TB1TFL', entities: { acq: 'anat' } });
     expect(famp.bids).toEqual({ datatype: 'fmap', suffix: 'TB1TFL', entities: { acq: 'famp' } });
+  });
+
+  it('names a Siemens DREAM B1 map and its reference-voltage map from their image types', () => {
+    // Prepare
+    const dream: SeriesAcquisition = {
+      repetitionTimeMs: 6000,
+      echoTimeMs: 3.05,
+      flipAngle: 50,
+      scanningSequence: ['RM'],
+      sequenceName: 'develop',
+      seriesDescription: 'B1Map_ND',
+    };
+    // Act
+    const famp = classifySeries({ ...dream, imageType: ['ORIGINAL', 'PRIMARY', 'DENSITY MAP', 'ND', 'B1MAP'] });
+    const refv = classifySeries({
+      ...dream,
+      seriesDescription: 'RefVolt_ND',
+      imageType: ['ORIGINAL', 'PRIMARY', 'OTHER', 'ND', 'REFVOLTMAP'],
+    });
+    // Assess
+    expect(famp.bids).toEqual({ datatype: 'fmap', suffix: 'TB1DREAM', entities: { acq: 'famp' } });
+    expect(refv.bids).toEqual({ datatype: 'fmap', suffix: 'TB1DREAM', entities: { acq: 'refv' } });
   });
 
   it('names dir from the phase-encoding direction of EPI read-outs only', () => {
