@@ -20,7 +20,10 @@ import type {
   SeriesClassification,
 } from './types.ts';
 
-/** Below this confidence a series is flagged for review (with descriptions, under the shipped model). */
+/**
+ * Below this confidence a series is flagged for review (with descriptions, under the shipped model); how it is fitted:
+ * docs/classification.md#confidence-and-the-review-flag.
+ */
 export const LOW_CONFIDENCE_THRESHOLD = DEFAULT_MODEL.lowConfidenceThreshold.withDescriptions;
 
 /**

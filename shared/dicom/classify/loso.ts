@@ -7,7 +7,7 @@ import { thresholdFor } from './model.ts';
 import type { BidsSuggestion, ClassifiedType, ClassifyOptions } from './types.ts';
 
 /**
- * Leave one source out, by unique protocol: for each source, the classifier's fitted parameters are refitted on every
+ * Leave one source out, by unique protocol (docs/classification.md#measuring-on-unseen-scanners): for each source, the classifier's fitted parameters are refitted on every
  * other source, then the held-out source's evaluable protocols are classified and scored. The keyword baseline runs
  * on the same protocols. Class accuracy counts every evaluable protocol; suffix accuracy counts those whose label has
  * a suffix in the BIDS vocabulary (bids-labels.ts).
