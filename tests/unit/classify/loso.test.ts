@@ -56,6 +56,18 @@ describe('leave one source out on the labelled dev sidecars', () => {
     }
   });
 
+  it('is behind the keyword baseline on no source with descriptions but ds000117 (docs/classification.md#not-reached)', () => {
+    // Assess: a source is behind when its class or suffix accuracy is below the keyword baseline's on it.
+    const behind = [...withDescriptions.perSource]
+      .filter(
+        ([, s]) =>
+          s.class.accuracy < s.keywordClass.accuracy ||
+          (s.suffix.total > 0 && s.suffix.accuracy < s.keywordSuffix.accuracy),
+      )
+      .map(([source]) => source);
+    expect(behind).toEqual(['ds000117']);
+  });
+
   it('keeps the review flag within 15% of series, catching what it measured', () => {
     // Assess: with descriptions 51.7% of all wrong answers and 83.3% of those besides post-contrast T1s that state no
     // contrast were caught when these floors were set; without descriptions 26.0% and 55.0%.
