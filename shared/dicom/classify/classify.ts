@@ -111,6 +111,34 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
 }
 
 /**
+ * Sums the evidence into a score per type (OTHER starting from its prior, unmentioned types below zero), adds the
+ * post-contrast evidence when T1 leads (pushed onto `evidence`), and picks the winner; ties go to OTHER (the prior), so
+ * "no evidence" never reads as a contrast.
+ */
+function scoreEvidence(
+  evidence: Evidence[],
+  acq: SeriesAcquisition,
+  useDescriptions: boolean,
+): { scores: Record<ClassifiedType, number>; winner: ClassifiedType } {
+  const scores = Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, 0])) as Record<ClassifiedType, number>;
+  scores.OTHER = OTHER_PRIOR;
+  for (const item of evidence) scores[item.type] += item.weight;
+  const mentioned = new Set<ClassifiedType>(['OTHER', ...evidence.map((item) => item.type)]);
+  for (const type of CLASSIFIED_TYPES) if (!mentioned.has(type) && type !== 'T1_CONTRAST') scores[type] = ABSENT_SCORE;
+  if (!mentioned.has('T1')) scores.T1_CONTRAST = ABSENT_SCORE;
+  const best = () =>
+    CLASSIFIED_TYPES.reduce((top, type) => (scores[type] > scores[top] ? type : top), 'OTHER' as ClassifiedType);
+  if (best() === 'T1') {
+    const contrast = contrastEvidence(acq, useDescriptions, scores.T1);
+    if (contrast) {
+      evidence.push(contrast);
+      scores.T1_CONTRAST += contrast.weight;
+    }
+  }
+  return { scores, winner: best() };
+}
+
+/**
  * The classification with the decisions that produced it, coarsest first: the winning type and whether the description
  * agreed, disagreed, was silent or ignored; then the rule that carried it (its reason with numbers and quoted names left
  * out); then, with descriptions, whether the physics alone gives the same type. The model's reliability table (fitted on
@@ -122,30 +150,9 @@ export function classifyWithDecision(
 ): { classification: SeriesClassification; decisions: string[] } {
   const model = options.model ?? DEFAULT_MODEL;
   const useDescriptions = !options.ignoreDescriptions;
-  const evidence: Evidence[] = [...physicsEvidence(acq), ...(useDescriptions ? descriptionEvidence(acq) : [])];
-  const scores = Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, 0])) as Record<ClassifiedType, number>;
-  scores.OTHER = OTHER_PRIOR;
-  for (const item of evidence) scores[item.type] += item.weight;
-  const mentioned = new Set<ClassifiedType>(['OTHER', ...evidence.map((item) => item.type)]);
-  for (const type of CLASSIFIED_TYPES) if (!mentioned.has(type) && type !== 'T1_CONTRAST') scores[type] = ABSENT_SCORE;
-  if (!mentioned.has('T1')) scores.T1_CONTRAST = ABSENT_SCORE;
-
-  const leader = CLASSIFIED_TYPES.reduce(
-    (best, type) => (scores[type] > scores[best] ? type : best),
-    'OTHER' as ClassifiedType,
-  );
-  if (leader === 'T1') {
-    const contrast = contrastEvidence(acq, useDescriptions, scores.T1);
-    if (contrast) {
-      evidence.push(contrast);
-      scores.T1_CONTRAST += contrast.weight;
-    }
-  }
-  // Ties go to OTHER (the prior), so "no evidence" never reads as a contrast.
-  const winner = CLASSIFIED_TYPES.reduce(
-    (best, type) => (scores[type] > scores[best] ? type : best),
-    'OTHER' as ClassifiedType,
-  );
+  const physics = physicsEvidence(acq);
+  const evidence: Evidence[] = [...physics, ...(useDescriptions ? descriptionEvidence(acq) : [])];
+  const { scores, winner } = scoreEvidence(evidence, acq, useDescriptions);
   const max = Math.max(...CLASSIFIED_TYPES.map((type) => scores[type]));
   const total = CLASSIFIED_TYPES.reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0);
   // The type's probability, with T1 and post-contrast T1 as one family: the contrast split rests on an explicit
@@ -186,8 +193,8 @@ export function classifyWithDecision(
       : [`${winner} | description ${agreement}`, `${winner} | ${rule} | description ${agreement}`];
   if (useDescriptions && decisions[1]) {
     // The physics alone read the same type, or the description carried (or turned) the answer.
-    const physicsOnly = classifyWithDecision(acq, { ...options, ignoreDescriptions: true }).classification;
-    decisions.push(`${decisions[1]} | physics ${physicsOnly.classifiedType === winner ? 'agrees' : 'differs'}`);
+    const physicsOnly = scoreEvidence([...physics], acq, false).winner;
+    decisions.push(`${decisions[1]} | physics ${physicsOnly === winner ? 'agrees' : 'differs'}`);
   }
   const confidence = reliableConfidence(
     scoreConfidence,
