@@ -35,7 +35,7 @@ if (process.argv.includes('--write-model')) {
   const { withDescriptions, withoutDescriptions } = model.lowConfidenceThreshold;
   writeFileSync(
     path,
-    `{\n  "lowConfidenceThreshold": { "withDescriptions": ${withDescriptions}, "withoutDescriptions": ${withoutDescriptions} },\n  "reliabilityPrior": ${model.reliabilityPrior},\n  "reliability": {\n${records.join(',\n')}\n  }\n}\n`,
+    `{\n  "lowConfidenceThreshold": { "withDescriptions": ${withDescriptions}, "withoutDescriptions": ${withoutDescriptions} },\n  "reliabilityPrior": { "withDescriptions": ${model.reliabilityPrior.withDescriptions}, "withoutDescriptions": ${model.reliabilityPrior.withoutDescriptions} },\n  "reliability": {\n${records.join(',\n')}\n  }\n}\n`,
   );
   console.log(`wrote ${path.pathname}`);
 }
@@ -63,18 +63,37 @@ function report(name: string, result: LosoResult): void {
   console.log(
     `review flag: ${percent(flag.flaggedShare)} of protocols flagged (${flag.flagged}/${flag.total}), catching ${percent(flag.errorsCaught)} of the ${flag.errors} wrong class answers`,
   );
-  console.log('per source (class ours / keyword, suffix ours / keyword):');
+  console.log(
+    `review flag, wrong answers besides the ${flag.unstatedContrast} post-contrast T1s that state no contrast: catching ${percent(flag.errorsCaughtBesidesUnstatedContrast)} of ${flag.errors - flag.unstatedContrast}`,
+  );
+  console.log('per source (class ours / keyword, suffix ours / keyword; ahead, level or BEHIND the keyword baseline):');
+  const tally = { ahead: 0, level: 0, behind: 0 };
   for (const [source, s] of result.perSource) {
-    const behind =
-      s.class.accuracy < s.keywordClass.accuracy || s.suffix.accuracy < s.keywordSuffix.accuracy ? '  BEHIND' : '';
+    // A suffix figure counts only where the source has labels in the BIDS vocabulary.
+    const pairs: [number, number][] = [[s.class.accuracy, s.keywordClass.accuracy]];
+    if (s.suffix.total > 0) pairs.push([s.suffix.accuracy, s.keywordSuffix.accuracy]);
+    const status = pairs.some(([ours, keyword]) => ours < keyword)
+      ? 'BEHIND'
+      : pairs.some(([ours, keyword]) => ours > keyword)
+        ? 'ahead'
+        : 'level';
+    tally[status === 'BEHIND' ? 'behind' : status] += 1;
     console.log(
-      `  ${source.padEnd(14)} ${String(s.class.total).padStart(4)}  class ${percent(s.class.accuracy)} / ${percent(s.keywordClass.accuracy)}   suffix ${percent(s.suffix.accuracy)} / ${percent(s.keywordSuffix.accuracy)}${behind}`,
+      `  ${source.padEnd(14)} ${String(s.class.total).padStart(4)}  class ${percent(s.class.accuracy)} / ${percent(s.keywordClass.accuracy)}   suffix ${percent(s.suffix.accuracy)} / ${percent(s.keywordSuffix.accuracy)}  ${status}`,
     );
   }
+  console.log(
+    `sources ahead of the keyword baseline: ${tally.ahead}, level: ${tally.level}, behind: ${tally.behind} (of ${result.perSource.size})`,
+  );
   console.log('per class (recall):');
   for (const [label, s] of result.perClass) console.log(`  ${label.padEnd(12)} ${figure(s)}`);
   console.log('per suffix (recall):');
   for (const [suffix, s] of result.perSuffix) console.log(`  ${suffix.padEnd(12)} ${figure(s)}`);
+  console.log('BIDS entities (labelled protocols named alike by ours; given where the label has none):');
+  for (const [entity, tally] of result.perEntity)
+    console.log(
+      `  ${entity.padEnd(6)} ${tally.labelled ? percent(tally.matched / tally.labelled) : '  n/a '} (${tally.matched}/${tally.labelled}), spurious ${tally.spurious}`,
+    );
   if (!showMisses) return;
   for (const { protocol, ours } of result.records) {
     const classWrong = ours.classifiedType !== protocol.label;
@@ -89,6 +108,12 @@ function report(name: string, result: LosoResult): void {
 
 report('WITH descriptions', leaveOneSourceOut(protocols));
 report('WITHOUT descriptions (physics only)', leaveOneSourceOut(protocols, { ignoreDescriptions: true }));
+
+// dcm2niix's BidsGuess where a labelled sidecar carries one (dcm2niix v1.0.20230731 and later write it).
+const guessed = rows.filter((row) => (row.BidsGuess ?? '').trim());
+console.log(
+  `\nlabelled sidecars carrying dcm2niix's BidsGuess: ${guessed.length} of ${rows.length}${guessed.length ? '' : ' (no comparison possible on the CSVs; see the shared DICOM below)'}`,
+);
 
 console.log('\n=== shared DICOM: ours (DICOM path, sidecar path) beside dcm2niix BidsGuess ===');
 for (const line of await compareWithDcm2niix(join(SHARED, 'dicom'))) console.log(`  ${line}`);

@@ -113,10 +113,15 @@ export async function compareWithDcm2niix(root: string): Promise<string[]> {
     theirs += guessRight ? 1 : 0;
     const same =
       !fromSidecar ||
-      (fromSidecar.classifiedType === fromDicom.classifiedType && fromSidecar.bids.suffix === fromDicom.bids.suffix);
+      (fromSidecar.classifiedType === fromDicom.classifiedType &&
+        JSON.stringify(fromSidecar.bids) === JSON.stringify(fromDicom.bids));
     agree += same ? 1 : 0;
+    const entities = (result: SeriesClassification) =>
+      Object.entries(result.bids.entities ?? {})
+        .map(([key, value]) => ` ${key}-${value}`)
+        .join('');
     lines.push(
-      `${item.name.padEnd(26)} label ${item.label}/${item.suffix ?? '-'}  ours(DICOM) ${fromDicom.classifiedType}/${fromDicom.bids.suffix}${oursRight ? '' : ' ✗'}  ours(sidecar) ${fromSidecar ? `${fromSidecar.classifiedType}/${fromSidecar.bids.suffix}` : 'no sidecar'}  BidsGuess ${guess ? guess.join(' ') : 'none'}${guessRight ? '' : ' ✗'}`,
+      `${item.name.padEnd(26)} label ${item.label}/${item.suffix ?? '-'}  ours(DICOM) ${fromDicom.classifiedType}/${fromDicom.bids.suffix}${entities(fromDicom)}${oursRight ? '' : ' ✗'}  ours(sidecar) ${fromSidecar ? `${fromSidecar.classifiedType}/${fromSidecar.bids.suffix}${entities(fromSidecar)}` : 'no sidecar'}  BidsGuess ${guess ? guess.join(' ') : 'none'}${guessRight ? '' : ' ✗'}`,
     );
   }
   lines.push(

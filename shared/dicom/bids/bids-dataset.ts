@@ -5,7 +5,37 @@ import { zipFiles } from './zip.ts';
 /** The BIDS specification version the dataset is written to (bids-validator 1.x checks against this schema). */
 export const BIDS_VERSION = '1.8.0';
 
-export type BidsSeriesInput = { output: NiftiOutput; bids: { datatype: string; suffix: string } };
+export type BidsSeriesInput = {
+  output: NiftiOutput;
+  /** The series' BIDS datatype, suffix and the entities its headers give (the classifier's suggestion). */
+  bids: { datatype: string; suffix: string; entities?: Record<string, string> };
+};
+
+/**
+ * Entities written into file names, in the order BIDS gives them (Appendix "Entity table": task, acq, ce, rec, dir,
+ * run, echo, part), and the ones BIDS allows per datatype for the suffixes written here. task and run are the
+ * exporter's own; the rest come from the series' headers.
+ */
+const ENTITY_ORDER = ['acq', 'ce', 'rec', 'dir', 'echo', 'part'] as const;
+const ALLOWED_ENTITIES: Record<string, ReadonlySet<string>> = {
+  anat: new Set(['acq', 'ce', 'rec', 'part']),
+  func: new Set(['acq', 'ce', 'rec', 'dir', 'echo', 'part']),
+  dwi: new Set(['acq', 'rec', 'dir', 'part']),
+};
+
+/** The header entities a series carries into its file name: allowed for its datatype, labels reduced to letters and digits. */
+function headerEntities(input: BidsSeriesInput): { before: string[]; after: string[] } {
+  const allowed = ALLOWED_ENTITIES[input.bids.datatype] ?? new Set<string>();
+  const pairs = ENTITY_ORDER.flatMap((key) => {
+    const value = toBidsLabel(input.bids.entities?.[key] ?? '');
+    return allowed.has(key) && value ? [`${key}-${value}`] : [];
+  });
+  // run sits between dir and echo.
+  return {
+    before: pairs.filter((pair) => !/^(echo|part)-/.test(pair)),
+    after: pairs.filter((pair) => /^(echo|part)-/.test(pair)),
+  };
+}
 
 export type BidsDatasetOptions = {
   /** Subject label (letters and digits; anything else is removed, as BIDS labels allow no other characters). */
@@ -48,9 +78,11 @@ const SUPPORTED: Record<string, ReadonlySet<string>> = {
 };
 
 /**
- * A BIDS raw dataset from converted series: `sub-<s>[/ses-<x>]/<datatype>/sub-<s>[_ses-<x>][_task-<t>][_run-<n>]_<suffix>.nii.gz`
+ * A BIDS raw dataset from converted series: `sub-<s>[/ses-<x>]/<datatype>/sub-<s>[_ses-<x>][_task-<t>][_acq-…][_ce-…][_rec-…][_dir-…][_run-<n>][_echo-…][_part-…]_<suffix>.nii.gz`
  * with its JSON sidecar (and .bval/.bvec for dwi), plus dataset_description.json, participants.tsv/json, README and
- * CHANGES. Names never collide: series that share datatype, task and suffix get run-1, run-2, ... in series order.
+ * CHANGES. The entities between task and suffix are those the series' headers give (the classifier's, where BIDS allows
+them for the datatype). Names never collide: series that share datatype, task, entities and suffix get run-1, run-2,
+... in series order.
  * Functional series get a task label from the series description (TaskName in the sidecar, as BIDS requires).
  * Browser-safe.
  */
@@ -64,7 +96,12 @@ export function buildBidsDataset(series: BidsSeriesInput[], options: BidsDataset
   const folder = session ? `sub-${subject}/ses-${session}` : `sub-${subject}`;
 
   const skipped: BidsDataset['skipped'] = [];
-  const planned: { input: BidsSeriesInput; task?: string; key: string }[] = [];
+  const planned: {
+    input: BidsSeriesInput;
+    task?: string;
+    named: { before: string[]; after: string[] };
+    key: string;
+  }[] = [];
   const ordered = [...series].sort(
     (a, b) =>
       (a.output.seriesNumber ?? 0) - (b.output.seriesNumber ?? 0) || a.output.baseName.localeCompare(b.output.baseName),
@@ -81,7 +118,13 @@ export function buildBidsDataset(series: BidsSeriesInput[], options: BidsDataset
       continue;
     }
     const task = datatype === 'func' ? taskLabel(input.output.sidecar) : undefined;
-    planned.push({ input, task, key: `${datatype}|${task ?? ''}|${suffix}` });
+    const named = headerEntities(input);
+    planned.push({
+      input,
+      task,
+      named,
+      key: `${datatype}|${task ?? ''}|${[...named.before, ...named.after].join('_')}|${suffix}`,
+    });
   }
 
   const counts = new Map<string, number>();
@@ -89,11 +132,17 @@ export function buildBidsDataset(series: BidsSeriesInput[], options: BidsDataset
   const runs = new Map<string, number>();
   const files = new Map<string, Uint8Array | string>();
   const entries: BidsDatasetEntry[] = [];
-  for (const { input, task, key } of planned) {
+  for (const { input, task, named, key } of planned) {
     const { datatype, suffix } = input.bids;
     const run = (runs.get(key) ?? 0) + 1;
     runs.set(key, run);
-    const entities = [prefix, task ? `task-${task}` : undefined, counts.get(key)! > 1 ? `run-${run}` : undefined]
+    const entities = [
+      prefix,
+      task ? `task-${task}` : undefined,
+      ...named.before,
+      counts.get(key)! > 1 ? `run-${run}` : undefined,
+      ...named.after,
+    ]
       .filter(Boolean)
       .join('_');
     const stem = `${folder}/${datatype}/${entities}_${suffix}`;

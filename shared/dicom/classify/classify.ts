@@ -1,7 +1,17 @@
 import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
 import { descriptionEvidence, descriptionSaysPostContrast } from './descriptions.ts';
-import { DEFAULT_MODEL, thresholdFor } from './model.ts';
-import { BIDS, hasContrastAgent, physicsEvidence, tokens, WEIGHT, type Evidence } from './physics.ts';
+import { DEFAULT_MODEL, priorFor, thresholdFor } from './model.ts';
+import {
+  BIDS,
+  ernstAngle,
+  hasContrastAgent,
+  physicsEvidence,
+  readFeatures,
+  T1_FLIP_OVER_ERNST,
+  tokens,
+  WEIGHT,
+  type Evidence,
+} from './physics.ts';
 import type {
   BidsSuggestion,
   ClassifiedType,
@@ -10,7 +20,10 @@ import type {
   SeriesClassification,
 } from './types.ts';
 
-/** Below this confidence a series is flagged for review (with descriptions, under the shipped model). */
+/**
+ * Below this confidence a series is flagged for review (with descriptions, under the shipped model); how it is fitted:
+ * docs/classification.md#confidence-and-the-review-flag.
+ */
 export const LOW_CONFIDENCE_THRESHOLD = DEFAULT_MODEL.lowConfidenceThreshold.withDescriptions;
 
 /**
@@ -32,17 +45,27 @@ const ABSENT_SCORE = -1;
 const TEMPERATURE = 1;
 
 /**
- * A decision's record of [right, total] answers, shrunk towards the evidence scores' own probability, which weighs
- * as `prior` series (fitted: model.ts reliabilityPrior).
+ * The confidence from the reliability records of a decision chain (coarsest first): the evidence scores' own
+ * probability is the starting estimate, and each record that exists pulls it towards how often that decision was right
+ * on labelled series, the estimate so far weighing as `prior` series (fitted per reading: model.ts reliabilityPrior). A decision
+ * seen rarely stays near its coarser reading; one seen often speaks for itself.
  */
 export function reliableConfidence(
   scoreConfidence: number,
-  record: readonly [number, number] | undefined,
+  records: readonly (readonly [number, number] | undefined)[],
   prior: number,
 ): number {
-  if (!record || record[1] <= 0) return scoreConfidence;
-  return (record[0] + prior * scoreConfidence) / (record[1] + prior);
+  let estimate = scoreConfidence;
+  for (const record of records) {
+    if (!record || record[1] <= 0) continue;
+    estimate = (record[0] + prior * estimate) / (record[1] + prior);
+  }
+  return estimate;
 }
+
+/** T1 and post-contrast T1 are one type family: they differ by a contrast statement, not by acquisition physics. */
+export const typeFamily = (type: ClassifiedType): ClassifiedType => (type === 'T1_CONTRAST' ? 'T1' : type);
+const sameFamily = (a: ClassifiedType, b: ClassifiedType) => typeFamily(a) === typeFamily(b);
 
 const DEFAULT_BIDS: Record<ClassifiedType, BidsSuggestion> = {
   T1: BIDS.T1w,
@@ -88,43 +111,56 @@ export function classifySeries(acq: SeriesAcquisition, options: ClassifyOptions 
 }
 
 /**
- * The classification with the decision that produced it: the winning type, the rule that carried it (its reason with
- * numbers and quoted names left out) and whether the description agreed, disagreed, was silent or ignored. The model's
- * reliability table (fitted on labelled series) holds how often each decision was right.
+ * Sums the evidence into a score per type (OTHER starting from its prior, unmentioned types below zero), adds the
+ * post-contrast evidence when T1 leads (pushed onto `evidence`), and picks the winner; ties go to OTHER (the prior), so
+ * "no evidence" never reads as a contrast.
  */
-export function classifyWithDecision(
+function scoreEvidence(
+  evidence: Evidence[],
   acq: SeriesAcquisition,
-  options: ClassifyOptions = {},
-): { classification: SeriesClassification; decision: string } {
-  const model = options.model ?? DEFAULT_MODEL;
-  const useDescriptions = !options.ignoreDescriptions;
-  const evidence: Evidence[] = [...physicsEvidence(acq), ...(useDescriptions ? descriptionEvidence(acq) : [])];
+  useDescriptions: boolean,
+): { scores: Record<ClassifiedType, number>; winner: ClassifiedType } {
   const scores = Object.fromEntries(CLASSIFIED_TYPES.map((type) => [type, 0])) as Record<ClassifiedType, number>;
   scores.OTHER = OTHER_PRIOR;
   for (const item of evidence) scores[item.type] += item.weight;
   const mentioned = new Set<ClassifiedType>(['OTHER', ...evidence.map((item) => item.type)]);
   for (const type of CLASSIFIED_TYPES) if (!mentioned.has(type) && type !== 'T1_CONTRAST') scores[type] = ABSENT_SCORE;
   if (!mentioned.has('T1')) scores.T1_CONTRAST = ABSENT_SCORE;
-
-  const leader = CLASSIFIED_TYPES.reduce(
-    (best, type) => (scores[type] > scores[best] ? type : best),
-    'OTHER' as ClassifiedType,
-  );
-  if (leader === 'T1') {
+  const best = () =>
+    CLASSIFIED_TYPES.reduce((top, type) => (scores[type] > scores[top] ? type : top), 'OTHER' as ClassifiedType);
+  if (best() === 'T1') {
     const contrast = contrastEvidence(acq, useDescriptions, scores.T1);
     if (contrast) {
       evidence.push(contrast);
       scores.T1_CONTRAST += contrast.weight;
     }
   }
-  // Ties go to OTHER (the prior), so "no evidence" never reads as a contrast.
-  const winner = CLASSIFIED_TYPES.reduce(
-    (best, type) => (scores[type] > scores[best] ? type : best),
-    'OTHER' as ClassifiedType,
-  );
+  return { scores, winner: best() };
+}
+
+/**
+ * The classification with the decisions that produced it, coarsest first: the winning type and whether the description
+ * agreed, disagreed, was silent or ignored; then the rule that carried it (its reason with numbers and quoted names left
+ * out); then, with descriptions, whether the physics alone gives the same type. The model's reliability table (fitted on
+ * labelled series) holds how often each decision was right; the confidence is read from the chain (reliableConfidence).
+ */
+export function classifyWithDecision(
+  acq: SeriesAcquisition,
+  options: ClassifyOptions = {},
+): { classification: SeriesClassification; decisions: string[] } {
+  const model = options.model ?? DEFAULT_MODEL;
+  const useDescriptions = !options.ignoreDescriptions;
+  const physics = physicsEvidence(acq);
+  const evidence: Evidence[] = [...physics, ...(useDescriptions ? descriptionEvidence(acq) : [])];
+  const { scores, winner } = scoreEvidence(evidence, acq, useDescriptions);
   const max = Math.max(...CLASSIFIED_TYPES.map((type) => scores[type]));
   const total = CLASSIFIED_TYPES.reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0);
-  const scoreConfidence = Math.exp((scores[winner] - max) / TEMPERATURE) / total;
+  // The type's probability, with T1 and post-contrast T1 as one family: the contrast split rests on an explicit
+  // statement (the agent recorded, or the description), not on scores that compete.
+  const family = (type: ClassifiedType) => (winner === 'T1' || winner === 'T1_CONTRAST') && sameFamily(type, winner);
+  const scoreConfidence =
+    CLASSIFIED_TYPES.filter(family).reduce((sum, type) => sum + Math.exp((scores[type] - max) / TEMPERATURE), 0) /
+      total || Math.exp((scores[winner] - max) / TEMPERATURE) / total;
 
   const supporting = evidence.filter((item) => item.type === winner).sort((a, b) => b.weight - a.weight);
   const against = evidence.filter((item) => item.type !== winner && !(winner === 'T1_CONTRAST' && item.type === 'T1'));
@@ -149,12 +185,22 @@ export function classifyWithDecision(
         : 'disagrees';
   const carrier = supporting.find((item) => !item.fromDescription) ?? supporting[0];
   const rule = (carrier?.reason ?? 'no evidence').replace(/"[^"]*"/g, '""').replace(/\d+(\.\d+)?/g, '#');
-  const decision = `${winner} | ${rule} | description ${agreement}`;
-  const record = model.reliability[decision];
-  // How often this decision was right on the labelled series, shrunk towards the score's own probability.
-  // Nothing supports the winner (OTHER by its prior alone): no record can be trusted, the score's own probability stands.
-  const confidence =
-    supporting.length === 0 ? scoreConfidence : reliableConfidence(scoreConfidence, record, model.reliabilityPrior);
+  // Nothing supports the winner (OTHER by its prior alone): how often such series turned out OTHER says what the
+  // labelled sets held, not what this series is. No decision is recorded; the score's own (low) probability stands.
+  const decisions =
+    supporting.length === 0
+      ? []
+      : [`${winner} | description ${agreement}`, `${winner} | ${rule} | description ${agreement}`];
+  if (useDescriptions && decisions[1]) {
+    // The physics alone read the same type, or the description carried (or turned) the answer.
+    const physicsOnly = scoreEvidence([...physics], acq, false).winner;
+    decisions.push(`${decisions[1]} | physics ${physicsOnly === winner ? 'agrees' : 'differs'}`);
+  }
+  const confidence = reliableConfidence(
+    scoreConfidence,
+    decisions.map((decision) => model.reliability[decision]),
+    priorFor(model, options),
+  );
 
   const bids =
     supporting.find((item) => item.bids && item.certainSuffix)?.bids ??
@@ -168,17 +214,33 @@ export function classifyWithDecision(
       reasons,
       bids: withEntities(bids, acq, winner),
     },
-    decision,
+    decisions,
   };
 }
 
 /** Suffixes whose files are one echo each of a multi-echo acquisition, so BIDS names the echo. */
 const MULTI_ECHO_SUFFIXES = new Set(['MEGRE', 'MESE', 'MPM', 'VFA']);
 
+/** Suffixes of EPI read-outs whose phase-encoding direction BIDS names with dir (func, dwi, perf, fmap epi). */
+const DIRECTION_SUFFIXES = new Set(['bold', 'sbref', 'phase', 'cbv', 'dwi', 'epi', 'TB1EPI', 'asl', 'm0scan']);
+
+/** Magnetization-transfer and variable-flip sets, whose files BIDS tells apart by mt and flip. */
+const FLIP_SETS = new Set(['MTS', 'MPM', 'VFA']);
+
+/**
+ * BIDS phase-encoding labels from PhaseEncodingDirection along the second image axis as dcm2niix writes it
+ * (anterior to posterior is "j-").
+ */
+const DIRECTION_LABEL: Record<string, string> = { 'j-': 'AP', j: 'PA' };
+
 /**
  * BIDS entities the headers give (BIDS "Entities"): part (phase or magnitude of a complex series), mt (magnetization
- * transfer on), ce (the contrast agent of a post-contrast T1), echo (EchoNumber of a multi-echo series); the echo
- * number also tells a field map's second magnitude image.
+ * transfer on or off in an MTS / MPM set), flip (1 for the proton-density flip, 2 for the T1-weighted one, as in the
+ * BIDS MTS and MPM examples: a flip well above the Ernst angle is the T1-weighted one), ce (the contrast agent of a
+ * post-contrast T1), dir (AP / PA from the phase-encoding direction of EPI read-outs), acq (anat / famp / refv for the
+ * magnitude image, flip-angle map and reference-voltage map of a B1 mapping), echo (EchoNumber of a multi-echo
+ * series); the echo number also tells a field map's second magnitude image. rec is left to people: the labels it takes
+ * (prenorm, defaced, ...) depend on the other series of the session.
  */
 function withEntities(bids: BidsSuggestion, acq: SeriesAcquisition, type: ClassifiedType): BidsSuggestion {
   const entities: Record<string, string> = { ...bids.entities };
@@ -199,6 +261,19 @@ function withEntities(bids: BidsSuggestion, acq: SeriesAcquisition, type: Classi
   if (type === 'T1_CONTRAST') {
     const agent = (acq.contrastAgent ?? '').replace(/[^A-Za-z0-9]/g, '');
     entities.ce = agent && hasContrastAgent(acq) ? agent.toLowerCase() : 'contrast';
+  }
+  const direction = DIRECTION_LABEL[acq.phaseEncodingDirection ?? ''];
+  if (direction && DIRECTION_SUFFIXES.has(suffix)) entities.dir = direction;
+  if (FLIP_SETS.has(suffix)) {
+    const f = readFeatures(acq);
+    if (suffix !== 'VFA') entities.mt = f.mt ? 'on' : 'off';
+    if (f.tr !== undefined && f.fa !== undefined)
+      entities.flip = f.fa >= T1_FLIP_OVER_ERNST * ernstAngle(f.tr) && !f.mt ? '2' : '1';
+  }
+  if (suffix === 'TB1TFL' || suffix === 'TB1DREAM') {
+    if (image.has('B1MAP') || (image.has('FLIP') && image.has('ANGLE'))) entities.acq = 'famp';
+    else if (image.has('REFVOLTMAP')) entities.acq = 'refv';
+    else if (image.has('M') || image.has('MAGNITUDE')) entities.acq = 'anat';
   }
   const { entities: _dropped, ...rest } = bids;
   return Object.keys(entities).length > 0 ? { ...rest, suffix, entities } : { ...rest, suffix };

@@ -31,6 +31,8 @@ export function normaliseDescription(acq: SeriesAcquisition): string {
 
 type Rule = {
   pattern: RegExp;
+  /** The physics or the rest of the text that takes the name out of this rule. */
+  unless?: (f: Features, text: string) => boolean;
   label: string;
   weight: number;
   /** The class and BIDS answer, which may depend on what the physics shows (EPI or not, phase or magnitude). */
@@ -55,6 +57,9 @@ function transmitSuffix(f: Features, text: string): string {
   if (/\bafi\b/.test(all)) return 'TB1AFI';
   if (/seste|\bepi\b/.test(all)) return 'TB1EPI';
   if (/tfl/.test(all)) return 'TB1TFL';
+  // A Siemens B1 map that names no method: the flip-angle or reference-voltage map of a DREAM acquisition (as the
+  // physics reads it, physics.ts transmitFieldEvidence).
+  if (!f.isEpi && (f.image.has('B1MAP') || f.image.has('REFVOLTMAP'))) return 'TB1DREAM';
   return 'TB1map';
 }
 
@@ -87,6 +92,14 @@ const RULES: Rule[] = [
     }),
   },
   {
+    pattern:
+      /topup|pepolar|\b(rpe|blip ?(up|down)?|reverse(d)? ?(pe|phase|blip)?|rev|opposite|distortion ?corr\w*|se ?fmap|se ?field ?map|spin ?echo ?field ?map)\b/,
+    // Ahead of the perfusion names: an ASL protocol's spin-echo field map ("PCASL_SpinEchoFieldMap_AP") is a field map.
+    label: 'reversed phase-encoding field map',
+    weight: FAMILY_WEIGHT,
+    answer: other(BIDS.fmapEpi),
+  },
+  {
     pattern: /\b(m0|m0 ?scan|asl ?m0|m0 ?asl|proton density ref)\b/,
     label: 'ASL M0 calibration',
     weight: FAMILY_WEIGHT,
@@ -105,15 +118,11 @@ const RULES: Rule[] = [
     answer: (f, text) => ({ type: 'OTHER', bids: { datatype: 'fmap', suffix: transmitSuffix(f, text) } }),
   },
   {
-    pattern:
-      /topup|pepolar|\b(rpe|blip ?(up|down)?|reverse(d)? ?(pe|phase|blip)?|rev|opposite|distortion ?corr\w*|se ?fmap|se ?field ?map|spin ?echo ?field ?map)\b/,
-    label: 'reversed phase-encoding field map',
-    weight: FAMILY_WEIGHT,
-    answer: other(BIDS.fmapEpi),
-  },
-  {
     // A lone "b0" names a B0 map, unless the name is a diffusion series' (its b=0 volumes).
     pattern: /field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
+    // ... or the series records diffusion b-values (a .bval file, diffusion tags): then "b0" is its b=0 volumes.
+    unless: (f, text) =>
+      f.diffusionRecorded && !/field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b/.test(text),
     label: 'field map',
     weight: FAMILY_WEIGHT,
     answer: (f) => ({ type: 'OTHER', bids: fieldMapSuffix(f) }),
@@ -261,7 +270,7 @@ function contrastEvidence(text: string, quoted: string): Evidence[] {
 function evidenceFromText(text: string, quoted: string, f: Features): Evidence[] {
   if (!text) return [];
   for (const rule of RULES) {
-    if (rule.pattern.test(text)) {
+    if (rule.pattern.test(text) && !rule.unless?.(f, text)) {
       return [
         {
           ...rule.answer(f, text),

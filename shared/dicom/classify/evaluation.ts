@@ -28,6 +28,8 @@ export type Protocol = {
   label: ClassifiedType;
   /** The label's BIDS datatype and suffix in the classifier's vocabulary; suffix undefined when outside it. */
   labelBids: { datatype: string; suffix?: string };
+  /** The BIDS entities of the labelled file's name (acq, dir, echo, part, mt, flip, ce, ...), as written there. */
+  labelEntities: Record<string, string>;
   source: string;
   rows: number;
   examplePath: string;
@@ -147,6 +149,12 @@ export function uniqueProtocols(rows: LabelledRow[]): Protocol[] {
         datatype: row.datatype ?? '',
         suffix: label === 'FLAIR' && row.suffix === 'T2w' ? 'FLAIR' : canonicalSuffix(row.suffix ?? ''),
       },
+      labelEntities: Object.fromEntries(
+        (row.entities ?? '')
+          .split('_')
+          .filter((pair) => pair.includes('-'))
+          .map((pair) => [pair.slice(0, pair.indexOf('-')), pair.slice(pair.indexOf('-') + 1)]),
+      ),
       source: row.source ?? '',
       rows: 1,
       examplePath: row.path ?? '',

@@ -112,6 +112,7 @@ export function acquisitionFromReaders(readers: TagReader[]): SeriesAcquisition 
     manufacturer: manufacturer || undefined,
     contrastAgent: head.text('00180010') ?? head.items('00180012')[0]?.text('00180010'),
     echoNumber: first(head.numbers('00180086', 'IS')),
+    phaseEncodingDirection: phaseEncodingDirection(head),
     numberOfFiles: readers.length,
   };
 
@@ -157,4 +158,19 @@ function enhancedScanningSequence(reader: TagReader): string[] | undefined {
   if (reader.text('00189009')?.toUpperCase() === 'YES') out.push('IR');
   if (reader.text('00189018')?.toUpperCase() === 'YES') out.push('EP');
   return out;
+}
+
+/**
+ * The phase-encoding direction as dcm2niix writes it (BIDS PhaseEncodingDirection), where the headers give its polarity:
+ * (0018,1312) InPlanePhaseEncodingDirection COL is the image's second axis (j); the Siemens CSA header's
+ * PhaseEncodingDirectionPositive gives the sign, reversed because dcm2niix stores rows bottom-up (1 → "j-", as in its
+ * sidecars of the shared Siemens series). ROW (i) is left out: its sign depends on the orientation.
+ */
+function phaseEncodingDirection(reader: TagReader): string | undefined {
+  if (reader.text('00181312')?.toUpperCase() !== 'COL') return undefined;
+  const csaBytes = reader.bytes('00291010');
+  const positive = csaBytes ? readCsaHeader(csaBytes).get('PhaseEncodingDirectionPositive')?.[0] : undefined;
+  if (positive === '1') return 'j-';
+  if (positive === '0') return 'j';
+  return undefined;
 }

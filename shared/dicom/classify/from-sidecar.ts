@@ -56,6 +56,7 @@ export function acquisitionFromSidecar(
     manufacturer: text(sidecar.Manufacturer),
     contrastAgent: text(sidecar.ContrastBolusIngredient) ?? text(sidecar.ContrastBolusAgent),
     echoNumber: number(sidecar.EchoNumber),
+    phaseEncodingDirection: text(sidecar.PhaseEncodingDirection),
   };
   if (bValues && bValues.length > 0) {
     acq.bValues = bValues;

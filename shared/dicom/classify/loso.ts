@@ -7,7 +7,7 @@ import { thresholdFor } from './model.ts';
 import type { BidsSuggestion, ClassifiedType, ClassifyOptions } from './types.ts';
 
 /**
- * Leave one source out, by unique protocol: for each source, the classifier's fitted parameters are refitted on every
+ * Leave one source out, by unique protocol (docs/classification.md#measuring-on-unseen-scanners): for each source, the classifier's fitted parameters are refitted on every
  * other source, then the held-out source's evaluable protocols are classified and scored. The keyword baseline runs
  * on the same protocols. Class accuracy counts every evaluable protocol; suffix accuracy counts those whose label has
  * a suffix in the BIDS vocabulary (bids-labels.ts).
@@ -36,9 +36,34 @@ export type LosoResult = {
   /** Recall per labelled class and per labelled suffix. */
   perClass: Map<ClassifiedType, Score>;
   perSuffix: Map<string, Score>;
-  /** The review flag: share of all protocols flagged, share of wrong class answers flagged. */
-  flag: { flaggedShare: number; errorsCaught: number; errors: number; flagged: number; total: number };
+  /**
+   * BIDS entities the headers can give, scored against the labelled file names: for each entity, the protocols whose
+   * label carries it and how many of those ours names with the same value (numbers compared as numbers), and how many
+   * protocols ours gives it that the label lacks.
+   */
+  perEntity: Map<string, { labelled: number; matched: number; spurious: number }>;
+  /**
+   * The review flag: share of all protocols flagged, share of wrong class answers flagged; and the same share among the
+   * wrong answers other than post-contrast T1s read as T1 (nothing the classifier reads states a contrast: no agent
+   * recorded, no description saying so), which no reading of the series can tell.
+   */
+  flag: {
+    flaggedShare: number;
+    errorsCaught: number;
+    errors: number;
+    flagged: number;
+    total: number;
+    unstatedContrast: number;
+    errorsCaughtBesidesUnstatedContrast: number;
+  };
 };
+
+/**
+ * Entities whose value the headers in the labelled CSVs determine. acq, rec, run and task are the curator's words; echo
+ * and dir need EchoNumber and PhaseEncodingDirection, which the CSVs do not carry; no labelled file names a ce (the
+ * unit tests and the shared DICOM check those).
+ */
+const SCORED_ENTITIES = ['part', 'mt', 'flip'] as const;
 
 const score = (total: number, correct: number): Score => ({
   total,
@@ -99,20 +124,45 @@ export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOption
     const list = records.filter((record) => record.protocol.labelBids.suffix === suffix);
     perSuffix.set(suffix, score(list.length, list.filter((r) => suffixRight(r.ours, r.protocol)).length));
   }
+  const perEntity = new Map<string, { labelled: number; matched: number; spurious: number }>();
+  const sameValue = (a: string, b: string) =>
+    a.toLowerCase() === b.toLowerCase() || (Number(a) === Number(b) && a !== '');
+  for (const entity of SCORED_ENTITIES) {
+    const tally = { labelled: 0, matched: 0, spurious: 0 };
+    for (const { protocol, ours } of records) {
+      const label = protocol.labelEntities[entity];
+      const given = ours.bids.entities?.[entity];
+      if (label !== undefined) {
+        tally.labelled += 1;
+        if (given !== undefined && sameValue(given, label)) tally.matched += 1;
+      } else if (given !== undefined) tally.spurious += 1;
+    }
+    perEntity.set(entity, tally);
+  }
   const wrong = records.filter((record) => !classRight(record.ours, record.protocol));
   const flagged = records.filter((record) => record.ours.flagged);
+  // A post-contrast T1 answered T1: had an agent or a description stated the contrast, the answer would have been
+  // T1_CONTRAST (classify.ts contrastEvidence), so nothing the classifier read stated it.
+  const unstated = (record: LosoRecord) =>
+    record.protocol.label === 'T1_CONTRAST' && record.ours.classifiedType === 'T1';
+  const knowable = wrong.filter((record) => !unstated(record));
   return {
     records,
     overall: summarise(records),
     perSource,
     perClass,
     perSuffix,
+    perEntity,
     flag: {
       flaggedShare: records.length ? flagged.length / records.length : 0,
       errorsCaught: wrong.length ? wrong.filter((record) => record.ours.flagged).length / wrong.length : 1,
       errors: wrong.length,
       flagged: flagged.length,
       total: records.length,
+      unstatedContrast: wrong.length - knowable.length,
+      errorsCaughtBesidesUnstatedContrast: knowable.length
+        ? knowable.filter((record) => record.ours.flagged).length / knowable.length
+        : 1,
     },
   };
 }

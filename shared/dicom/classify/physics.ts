@@ -15,6 +15,16 @@ export type Evidence = {
  * Evidence weights: how far one observation moves the scores (log-odds-like units). `certain` is for what the
  * headers record outright (diffusion weighting in measured directions): no description outweighs it.
  */
+/**
+ * The Ernst angle (maximum spoiled gradient-echo signal) at a TR for a tissue T1 of about 1000 ms (brain white and grey
+ * matter at 1.5-3 T): arccos(exp(-TR/T1)). A flip near it gives proton-density contrast, well above it T1 contrast.
+ */
+const TISSUE_T1_MS = 1000;
+export const ernstAngle = (trMs: number) => (Math.acos(Math.exp(-trMs / TISSUE_T1_MS)) * 180) / Math.PI;
+/** Flip over the Ernst angle from which a spoiled gradient echo is read as T1-weighted, and up to which as PD-weighted. */
+export const T1_FLIP_OVER_ERNST = 1.4;
+const PD_FLIP_OVER_ERNST = 1.1;
+
 export const WEIGHT = { certain: 6, decisive: 4.5, strong: 3, moderate: 2, weak: 1 } as const;
 
 /**
@@ -72,6 +82,8 @@ export type Features = {
   isSe: boolean;
   isIr: boolean;
   maxB: number;
+  /** Diffusion encoding recorded for the series (b-values, b=0 included, or a direction count): a diffusion run. */
+  diffusionRecorded: boolean;
   /** Echoes per excitation where the Siemens sequence name tells it ("fl3d12" = 12 echoes). */
   echoes?: number;
   /** Magnetization-transfer pulse on (ScanOptions MT, SequenceVariant MTC). */
@@ -114,7 +126,27 @@ export function readFeatures(acq: SeriesAcquisition): Features {
   const echoMatch = /^(?:fl|me|gre)[23]d(\d+)/.exec(name);
   const echoes = echoMatch ? Number(echoMatch[1]) : undefined;
   const mt = options.has('MT') || variant.has('MTC') || options.has('MTC');
-  return { seq, variant, options, image, seqText, tr, te, ti, fa, is3d, isEpi, isGre, isSe, isIr, maxB, echoes, mt };
+  const diffusionRecorded = (acq.bValues?.length ?? 0) > 0 || acq.diffusionDirections !== undefined;
+  return {
+    seq,
+    variant,
+    options,
+    image,
+    seqText,
+    tr,
+    te,
+    ti,
+    fa,
+    is3d,
+    isEpi,
+    isGre,
+    isSe,
+    isIr,
+    maxB,
+    diffusionRecorded,
+    echoes,
+    mt,
+  };
 }
 
 const fmt = (value: number) => String(Math.round(value * 100) / 100);
@@ -389,6 +421,18 @@ function spinEchoEvidence(f: Features, scale: number): Evidence[] {
   if (te === undefined) return [];
   if (te >= 60) {
     // Without TI (older sidecars omit it), FLAIR shows as a very long TR (2D) or a long TR with the long effective TE of 3D variable-flip-angle TSE.
+    // Where ScanningSequence (0018,0020) is recorded it lists IR for an inversion-recovery sequence: a spin echo
+    // recorded without it is no FLAIR, however long its TR.
+    const inversionRuledOut = f.seq.size > 0 && !f.isIr;
+    if (inversionRuledOut && tr !== undefined && tr >= 8000)
+      return [
+        {
+          type: 'T2',
+          weight: WEIGHT.strong * scale,
+          reason: `spin echo with long TE ${fmt(te)} ms and very long TR ${fmt(tr)} ms, no inversion in ScanningSequence: T2-weighted`,
+          bids: BIDS.T2w,
+        },
+      ];
     if (tr !== undefined && tr >= 8000) {
       return [
         {
@@ -545,7 +589,10 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
       ];
     }
     if (tr < 50) {
-      if (fa !== undefined && fa >= 12)
+      // T1 contrast in a spoiled gradient echo needs a flip well above the Ernst angle of tissue (at or below it the
+      // signal is proton-density weighted: field-map magnitudes, low-flip mapping volumes, localizers).
+      const ernst = ernstAngle(tr);
+      if (fa !== undefined && fa >= 12 && fa >= T1_FLIP_OVER_ERNST * ernst)
         return [
           {
             type: 'T1',
@@ -554,12 +601,12 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
             bids: BIDS.T1w,
           },
         ];
-      if (fa !== undefined && fa < 8)
+      if (fa !== undefined && (fa < 8 || fa <= PD_FLIP_OVER_ERNST * ernst))
         return [
           {
             type: 'OTHER',
             weight: WEIGHT.moderate * scale,
-            reason: `spoiled gradient echo with low flip ${fmt(fa)}°: proton-density weighted or localizer`,
+            reason: `spoiled gradient echo with low flip ${fmt(fa)}° (Ernst angle ${fmt(ernst)}° at TR ${fmt(tr)} ms): proton-density weighted or localizer`,
             bids: BIDS.PDw,
           },
         ];
@@ -602,14 +649,19 @@ const MULTI_ECHO_MAPPING = 6;
 
 /** Transmit-field (B1) mapping: ImageType B1MAP/TXMAP/FLIP ANGLE MAP, or a B1-mapping sequence. */
 function transmitFieldEvidence(f: Features): Evidence[] | undefined {
-  const byImage = f.image.has('B1MAP') || f.image.has('TXMAP') || (f.image.has('FLIP') && f.image.has('ANGLE'));
+  const byImage =
+    f.image.has('B1MAP') ||
+    f.image.has('TXMAP') ||
+    f.image.has('REFVOLTMAP') ||
+    (f.image.has('FLIP') && f.image.has('ANGLE'));
   let suffix: string | undefined;
   if (/seste/.test(f.seqText)) suffix = 'TB1EPI';
   else if (/sa2rage/.test(f.seqText)) suffix = 'TB1SRGE';
   else if (/dream/.test(f.seqText)) suffix = 'TB1DREAM';
-  else if (/b1map|b1_map|tb1|afi/.test(f.seqText)) suffix = /afi/.test(f.seqText) ? 'TB1AFI' : 'TB1map';
   // Siemens tfl_b1map: a 2D turbo-FLASH repeated only every 5 s or more, so the magnetization fully recovers.
-  else if (/(^|[^a-z])tfl2d/.test(f.seqText) && (f.tr ?? 0) >= 5000) suffix = 'TB1TFL';
+  else if (/(^|[^a-z])tfl2d/.test(f.seqText) && ((f.tr ?? 0) >= 5000 || /b1map|b1_map/.test(f.seqText)))
+    suffix = 'TB1TFL';
+  else if (/b1map|b1_map|tb1|afi/.test(f.seqText)) suffix = /afi/.test(f.seqText) ? 'TB1AFI' : 'TB1map';
   else if (byImage) suffix = f.isEpi ? 'TB1EPI' : 'TB1DREAM';
   if (!suffix) return undefined;
   return [
@@ -754,6 +806,17 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
         weight: WEIGHT.decisive,
         reason: 'time-of-flight angiography (sequence or projection image)',
         bids: BIDS.angio,
+      },
+    ];
+  }
+  // Phase-contrast flow: Siemens names a velocity-encoded sequence by its VENC and direction ("fl2d1_v150in",
+  // "_v100through"); cardiac-gated cine images carry RETRO / CINE in ImageType. Neither is an anatomical contrast.
+  if (/_v\d+(in|through|rl|lr|ap|pa|fh|hf)\b/.test(f.seqText) || f.image.has('RETRO') || f.image.has('CINE')) {
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: 'velocity-encoded (phase-contrast flow) or cardiac-gated cine acquisition',
       },
     ];
   }

@@ -35,6 +35,11 @@ export type SeriesAcquisition = {
   contrastAgent?: string;
   /** (0018,0086) EchoNumbers / BIDS EchoNumber: which echo of a multi-echo acquisition this series holds. */
   echoNumber?: number;
+  /**
+   * BIDS PhaseEncodingDirection (i, i-, j, j-, k, k-) along the image axes as dcm2niix writes them; from DICOM, the
+   * in-plane direction (0018,1312) with the Siemens CSA PhaseEncodingDirectionPositive.
+   */
+  phaseEncodingDirection?: string;
   numberOfVolumes?: number;
   numberOfFiles?: number;
 };

@@ -89,6 +89,38 @@ describe('buildBidsDataset naming', () => {
     ]);
   });
 
+  it('names the entities the headers give, in BIDS order, where the datatype allows them, numbering runs within them', () => {
+    // Prepare
+    const rest = (seriesNumber: number) =>
+      fakeOutput({
+        baseName: `${seriesNumber}_rest`,
+        seriesNumber,
+        sidecar: { SeriesDescription: 'resting state', RepetitionTime: 2 },
+      });
+    const series: BidsSeriesInput[] = [
+      { output: rest(1), bids: { datatype: 'func', suffix: 'bold', entities: { dir: 'AP' } } },
+      { output: rest(2), bids: { datatype: 'func', suffix: 'bold', entities: { dir: 'PA' } } },
+      { output: rest(3), bids: { datatype: 'func', suffix: 'bold', entities: { dir: 'AP', part: 'phase' } } },
+      { output: rest(4), bids: { datatype: 'func', suffix: 'bold', entities: { dir: 'AP' } } },
+      {
+        output: fakeOutput({ baseName: '5_t1c', seriesNumber: 5 }),
+        bids: { datatype: 'anat', suffix: 'T1w', entities: { ce: 'gadolinium', dir: 'AP', echo: '1' } },
+      },
+    ];
+
+    // Act
+    const { entries } = buildBidsDataset(series, { subject: '01' });
+
+    // Assess: dir is not a T1w entity, nor echo; run numbers only the two dir-AP magnitude runs.
+    expect(entries.map((entry) => entry.path)).toEqual([
+      'sub-01/func/sub-01_task-rest_dir-AP_run-1_bold.nii.gz',
+      'sub-01/func/sub-01_task-rest_dir-PA_bold.nii.gz',
+      'sub-01/func/sub-01_task-rest_dir-AP_part-phase_bold.nii.gz',
+      'sub-01/func/sub-01_task-rest_dir-AP_run-2_bold.nii.gz',
+      'sub-01/anat/sub-01_ce-gadolinium_T1w.nii.gz',
+    ]);
+  });
+
   it('refuses a subject label without letters or digits', () => {
     expect(() => buildBidsDataset([], { subject: '--' })).toThrow(
       'A BIDS subject label needs at least one letter or digit',
@@ -135,6 +167,29 @@ describe('buildBidsDataset with bids-validator', () => {
     expect([...files.keys()].filter((path) => path.endsWith('.nii.gz')).sort()).toEqual([
       'sub-07/ses-1/anat/sub-07_ses-1_run-1_T2w.nii.gz',
       'sub-07/ses-1/anat/sub-07_ses-1_run-2_T2w.nii.gz',
+    ]);
+  });
+
+  it('passes the validator with header entities in the names (a post-contrast T1 and its pre-contrast twin)', () => {
+    // Prepare
+    const dataset = buildBidsDataset(
+      [
+        { output: first, bids: { datatype: 'anat', suffix: 'T1w' } },
+        { output: second, bids: { datatype: 'anat', suffix: 'T1w', entities: { ce: 'gadolinium' } } },
+      ],
+      { subject: '08' },
+    );
+    const folder = writeDatasetFolder(dataset.files);
+    folders.push(folder);
+
+    // Act
+    const report = runBidsValidator(folder);
+
+    // Assess: different entities, so no run numbers.
+    expect(describeIssues(report.issues.errors)).toEqual([]);
+    expect(dataset.entries.map((entry) => entry.path)).toEqual([
+      'sub-08/anat/sub-08_T1w.nii.gz',
+      'sub-08/anat/sub-08_ce-gadolinium_T1w.nii.gz',
     ]);
   });
 

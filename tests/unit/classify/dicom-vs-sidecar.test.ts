@@ -63,4 +63,25 @@ describe('DICOM path and sidecar path agree on the shared DICOM series', () => {
     expect(fromSidecar.classifiedType).toBe(fromDicom.classifiedType);
     expect(fromSidecar.bids).toEqual(fromDicom.bids);
   });
+
+  it.each(SERIES.filter(({ name }) => name === 'siemens-dwi-mosaic' || name === 'transfer-syntaxes'))(
+    '$name: the phase-encoding direction names dir-AP on both paths, as dcm2niix BidsGuess does',
+    async ({ files, gzip }) => {
+      // Prepare
+      const bytes = files().map((file) => {
+        const raw = new Uint8Array(readFileSync(file));
+        return gzip ? new Uint8Array(gunzipSync(raw)) : raw;
+      });
+      const sidecar = await sidecarOf(bytes);
+      const parsed = JSON.parse(sidecar.json) as Record<string, unknown>;
+      // Act
+      const fromDicom = acquisitionFromDicom(bytes);
+      const fromSidecar = acquisitionFromSidecar(parsed, sidecar.bval, sidecar.bvec);
+      // Assess
+      expect(fromDicom.phaseEncodingDirection).toBe(parsed.PhaseEncodingDirection);
+      expect(fromSidecar.phaseEncodingDirection).toBe('j-');
+      expect(classifySeries(fromDicom).bids.entities?.dir).toBe('AP');
+      expect(String(parsed.BidsGuess)).toContain('dir-AP');
+    },
+  );
 });

@@ -97,7 +97,8 @@ describe('acquisitionFromDicom on the shared DICOM series', () => {
       });
       // Assess
       expect(result.classifiedType).toBe('OTHER');
-      expect(result.bids).toEqual({ datatype: 'func', suffix: 'bold' });
+      // Phase encoded anterior to posterior (CSA PhaseEncodingDirectionPositive 1): dir-AP, as dcm2niix names it.
+      expect(result.bids).toEqual({ datatype: 'func', suffix: 'bold', entities: { dir: 'AP' } });
     },
   );
 

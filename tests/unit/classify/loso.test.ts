@@ -41,10 +41,10 @@ describe('leave one source out on the labelled dev sidecars', () => {
     expect(withDescriptions.overall.suffix.accuracy, report).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('classifies ≥ 89% of protocols right from the physics alone', () => {
-    // Assess
+  it('classifies ≥ 93% of protocols right from the physics alone', () => {
+    // Assess: 93.9% when this floor was set (the Ernst-angle reading of spoiled gradient echoes).
     expect(withoutDescriptions.overall.class.accuracy, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(
-      0.89,
+      0.93,
     );
   });
 
@@ -56,12 +56,27 @@ describe('leave one source out on the labelled dev sidecars', () => {
     }
   });
 
-  it('keeps the review flag within its budget of series, catching what it measured', () => {
-    // Assess: 27.0% and 57.1% of the wrong answers were caught when these floors were set.
+  it('is behind the keyword baseline on no source with descriptions but ds000117 (docs/classification.md#not-reached)', () => {
+    // Assess: a source is behind when its class or suffix accuracy is below the keyword baseline's on it.
+    const behind = [...withDescriptions.perSource]
+      .filter(
+        ([, s]) =>
+          s.class.accuracy < s.keywordClass.accuracy ||
+          (s.suffix.total > 0 && s.suffix.accuracy < s.keywordSuffix.accuracy),
+      )
+      .map(([source]) => source);
+    expect(behind).toEqual(['ds000117']);
+  });
+
+  it('keeps the review flag within 15% of series, catching what it measured', () => {
+    // Assess: with descriptions 51.7% of all wrong answers and 83.3% of those besides post-contrast T1s that state no
+    // contrast were caught when these floors were set; without descriptions 26.0% and 55.0%.
     for (const result of [withDescriptions, withoutDescriptions])
       expect(result.flag.flaggedShare, describeResult(result)).toBeLessThanOrEqual(0.15);
-    expect(withDescriptions.flag.errorsCaught, describeResult(withDescriptions)).toBeGreaterThanOrEqual(0.26);
-    expect(withoutDescriptions.flag.errorsCaught, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(0.56);
+    expect(withDescriptions.flag.errorsCaught, describeResult(withDescriptions)).toBeGreaterThanOrEqual(0.5);
+    expect(withDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.8);
+    expect(withoutDescriptions.flag.errorsCaught, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(0.25);
+    expect(withoutDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.55);
   });
 
   it('ships the model that fitting on every labelled protocol gives', () => {

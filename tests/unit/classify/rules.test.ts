@@ -373,6 +373,59 @@ describe('classifySeries: BIDS families beyond the eight types', () => {
       'bold',
     ],
     [
+      'spoiled gradient echo at its Ernst angle (TR 10.8 ms, flip 8°, a Philips B0 map without sequence fields): proton-density, not T1',
+      { repetitionTimeMs: 10.8, echoTimeMs: 3.02, flipAngle: 8, manufacturer: 'Philips' },
+      'OTHER',
+      'PDw',
+    ],
+    [
+      'turbo spin echo with a very long TR whose ScanningSequence records no inversion: T2, not a FLAIR missing its TI',
+      {
+        repetitionTimeMs: 9230,
+        echoTimeMs: 67,
+        flipAngle: 150,
+        scanningSequence: ['SE'],
+        sequenceName: '_tse2d1_13',
+        mrAcquisitionType: '2D',
+      },
+      'T2',
+      'T2w',
+    ],
+    [
+      'spoiled gradient echo well above its Ernst angle (TR 20 ms, flip 30°): T1-weighted',
+      { repetitionTimeMs: 20, echoTimeMs: 4.6, flipAngle: 30, scanningSequence: ['GR'] },
+      'T1',
+      'T1w',
+    ],
+    [
+      'phase-contrast flow (Siemens velocity-encoded sequence, retrospective gating), whatever TI the header carries',
+      {
+        repetitionTimeMs: 64.3,
+        echoTimeMs: 2.87,
+        inversionTimeMs: 1367,
+        flipAngle: 15,
+        scanningSequence: ['GR'],
+        sequenceName: 'WIP_f_v100in',
+        imageType: ['DERIVED', 'PRIMARY', 'P', 'ND', 'RETRO', 'PHASE'],
+      },
+      'OTHER',
+      'unknown',
+    ],
+    [
+      "an ASL protocol's spin-echo field map: a field map, not perfusion",
+      {
+        repetitionTimeMs: 8000,
+        echoTimeMs: 40,
+        flipAngle: 90,
+        scanningSequence: ['EP'],
+        sequenceName: 'epse2d1_86',
+        imageType: ['ORIGINAL', 'PRIMARY', 'M', 'ND', 'MOSAIC'],
+        seriesDescription: 'PCASLhr_SpinEchoFieldMap_AP',
+      },
+      'OTHER',
+      'epi',
+    ],
+    [
       'gradient echo timed like BOLD, EPI read-out not recorded (Philips sidecar)',
       { repetitionTimeMs: 2000, echoTimeMs: 30, flipAngle: 72, scanningSequence: ['GR'] },
       'OTHER',
@@ -557,6 +610,91 @@ describe('classifySeries: BIDS families beyond the eight types', () => {
     });
     // Assess
     expect(result.bids).toEqual({ datatype: 'anat', suffix: 'MEGRE', entities: { part: 'phase' } });
+  });
+});
+
+describe('classifySeries: BIDS entities from the headers', () => {
+  const MT_SET: SeriesAcquisition = {
+    repetitionTimeMs: 30,
+    echoTimeMs: 3.8,
+    scanningSequence: ['GR'],
+    sequenceName: '*fl3d1',
+    imageType: ['ORIGINAL', 'PRIMARY', 'M', 'ND'],
+  };
+
+  it('names the three images of a magnetization-transfer set by mt and flip (BIDS MTS)', () => {
+    // Act: MT pulse on at the proton-density flip (recorded in ScanOptions), then the two MT-off images, which only
+    // their description files with the set, at the proton-density and at the T1-weighted flip.
+    const mtOn = classifySeries({ ...MT_SET, flipAngle: 6, scanOptions: ['MT'] });
+    const pdOff = classifySeries({ ...MT_SET, flipAngle: 6, seriesDescription: 'mt_off_pdw' });
+    const t1Off = classifySeries({ ...MT_SET, flipAngle: 20, seriesDescription: 'mt_off_t1w' });
+    // Assess
+    expect(mtOn.bids).toEqual({ datatype: 'anat', suffix: 'MTS', entities: { mt: 'on', flip: '1' } });
+    expect(pdOff.bids).toEqual({ datatype: 'anat', suffix: 'MTS', entities: { mt: 'off', flip: '1' } });
+    expect(t1Off.bids).toEqual({ datatype: 'anat', suffix: 'MTS', entities: { mt: 'off', flip: '2' } });
+  });
+
+  it('tells the anatomical image and the flip-angle map of a Siemens TFL B1 map by acq', () => {
+    // Prepare
+    const tfl: SeriesAcquisition = {
+      repetitionTimeMs: 34420,
+      echoTimeMs: 2.31,
+      flipAngle: 10,
+      scanningSequence: ['GR'],
+      sequenceName: 'tfl2d1_512',
+      pulseSequenceDetails: '%CustomerSeq%_tfl_b1map',
+    };
+    // Act
+    const anat = classifySeries({ ...tfl, imageType: ['ORIGINAL', 'PRIMARY', 'M', 'ND'] });
+    const famp = classifySeries({ ...tfl, flipAngle: 90, imageType: ['ORIGINAL', 'PRIMARY', 'FLIP ANGLE MAP', 'ND'] });
+    // Assess
+    expect(anat.bids).toEqual({ datatype: 'fmap', suffix: 'TB1TFL', entities: { acq: 'anat' } });
+    expect(famp.bids).toEqual({ datatype: 'fmap', suffix: 'TB1TFL', entities: { acq: 'famp' } });
+  });
+
+  it('names a Siemens DREAM B1 map and its reference-voltage map from their image types', () => {
+    // Prepare
+    const dream: SeriesAcquisition = {
+      repetitionTimeMs: 6000,
+      echoTimeMs: 3.05,
+      flipAngle: 50,
+      scanningSequence: ['RM'],
+      sequenceName: 'develop',
+      seriesDescription: 'B1Map_ND',
+    };
+    // Act
+    const famp = classifySeries({ ...dream, imageType: ['ORIGINAL', 'PRIMARY', 'DENSITY MAP', 'ND', 'B1MAP'] });
+    const refv = classifySeries({
+      ...dream,
+      seriesDescription: 'RefVolt_ND',
+      imageType: ['ORIGINAL', 'PRIMARY', 'OTHER', 'ND', 'REFVOLTMAP'],
+    });
+    // Assess
+    expect(famp.bids).toEqual({ datatype: 'fmap', suffix: 'TB1DREAM', entities: { acq: 'famp' } });
+    expect(refv.bids).toEqual({ datatype: 'fmap', suffix: 'TB1DREAM', entities: { acq: 'refv' } });
+  });
+
+  it('names dir from the phase-encoding direction of EPI read-outs only', () => {
+    // Prepare
+    const bold = acquisitionFromSidecar({
+      RepetitionTime: 2,
+      EchoTime: 0.03,
+      FlipAngle: 90,
+      ScanningSequence: 'EP',
+      SequenceName: 'epfid2d1_64',
+      ImageType: ['ORIGINAL', 'PRIMARY', 'M', 'ND', 'MOSAIC'],
+      PhaseEncodingDirection: 'j',
+    });
+    // Act
+    const pa = classifySeries(bold);
+    const ap = classifySeries({ ...bold, phaseEncodingDirection: 'j-' });
+    const sideways = classifySeries({ ...bold, phaseEncodingDirection: 'i' });
+    const anatomical = classifySeries({ ...MPRAGE, phaseEncodingDirection: 'j-' });
+    // Assess
+    expect(pa.bids).toEqual({ datatype: 'func', suffix: 'bold', entities: { dir: 'PA' } });
+    expect(ap.bids.entities).toEqual({ dir: 'AP' });
+    expect(sideways.bids.entities).toBeUndefined();
+    expect(anatomical.bids.entities).toBeUndefined();
   });
 });
 
