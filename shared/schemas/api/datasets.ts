@@ -99,7 +99,12 @@ export const AnonymizationRequestSchema = z
   .partial();
 export type AnonymizationRequest = z.infer<typeof AnonymizationRequestSchema>;
 
-export const BidsSuggestionSchema = z.object({ datatype: z.string(), suffix: z.string() });
+/** A BIDS datatype and suffix, with the entities (acq, dir, echo, flip, mt, part, ce, rec, inv) the headers give. */
+export const BidsSuggestionSchema = z.object({
+  datatype: z.string(),
+  suffix: z.string(),
+  entities: z.record(z.string(), z.string()).optional(),
+});
 
 export const ClassificationSchema = z.object({
   classifiedType: ClassifiedTypeSchema,

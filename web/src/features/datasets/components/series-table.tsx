@@ -192,7 +192,7 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect,
                   )}
                 </Table.Cell>
                 <Table.Cell>{c ? formatConfidence(c.confidence) : '-'}</Table.Cell>
-                <Table.Cell>{c ? `${c.bids.datatype}/${c.bids.suffix}` : '-'}</Table.Cell>
+                <Table.Cell>{c ? bidsName(c.bids) : '-'}</Table.Cell>
                 <Table.Cell maxW="xs">
                   {c?.reasons.length ? (
                     <Stack as="ul" gap="0" fontSize="xs" listStyleType="disc" ps="4">
@@ -222,4 +222,10 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect,
       </Table.Root>
     </Box>
   );
+}
+
+/** The suggested BIDS name: datatype, then the header entities (docs/classification.md) and the suffix. */
+function bidsName(bids: { datatype: string; suffix: string; entities?: Record<string, string> }): string {
+  const entities = Object.entries(bids.entities ?? {}).map(([key, value]) => `${key}-${value}`);
+  return `${bids.datatype}/${[...entities, bids.suffix].join('_')}`;
 }
