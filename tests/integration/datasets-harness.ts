@@ -109,6 +109,11 @@ export function createMemoryObjectStore(): ObjectStore & {
       if (!bytes) throw Object.assign(new Error('missing'), { name: 'NoSuchKey' });
       return bytes;
     },
+    async getRange(bucket, key, start, end) {
+      const bytes = objects.get(id(bucket, key));
+      if (!bytes) throw Object.assign(new Error('missing'), { name: 'NoSuchKey' });
+      return bytes.slice(start, end);
+    },
     async put(bucket, key, bytes) {
       objects.set(id(bucket, key), bytes);
     },

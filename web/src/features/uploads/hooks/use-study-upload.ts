@@ -11,7 +11,10 @@ import {
 } from '#web/features/uploads/utils/pending-upload.ts';
 import { IDLE_UPLOAD, uploadProgressReducer } from '#web/features/uploads/utils/upload-progress.ts';
 
-/** A browser File as the shared upload client's source: bytes are read slice by slice, never all at once. */
+/**
+ * A browser File as the shared upload client's source: a part of the study archive is a Blob of File slices, which
+ * the browser reads from disk as it sends them, so memory stays bounded whatever the study's size.
+ */
 function toUploadSource({ path, file }: UploadingFile, fileKey: string, seriesInstanceUID?: string): UploadSource {
   return {
     path,
@@ -19,6 +22,7 @@ function toUploadSource({ path, file }: UploadingFile, fileKey: string, seriesIn
     fileKey,
     ...(seriesInstanceUID ? { seriesInstanceUID } : {}),
     read: async (start, end) => new Uint8Array(await file.slice(start, end).arrayBuffer()),
+    slice: (start, end) => file.slice(start, end),
   };
 }
 
