@@ -191,9 +191,7 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
   const urlCache = new Map<number, Promise<string>>();
   function presignedUrl(partNumber: number, fresh: boolean): Promise<string> {
     if (!fresh && urlCache.has(partNumber)) return urlCache.get(partNumber)!;
-    const batch = fresh
-      ? [partNumber]
-      : jobs.filter((n) => n >= partNumber && !urlCache.has(n)).slice(0, URL_BATCH);
+    const batch = fresh ? [partNumber] : jobs.filter((n) => n >= partNumber && !urlCache.has(n)).slice(0, URL_BATCH);
     const answer = request<{ urls: { partNumber: number; url: string }[] }>('POST', `${sessionPath}/parts`, {
       partNumbers: batch,
     });
@@ -264,8 +262,8 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
 }
 
 /**
- * Archive bytes [start, end) as a request body: a Blob of header bytes and file slices where every file it spans
- * can be sliced (the browser), otherwise the bytes read into one array (a part's worth, `iws upload`).
+ * Archive bytes [start, end) as a request body: a Blob of header bytes and file slices where the files can be sliced
+ * (the browser), otherwise the bytes read into one array (a part's worth, `iws upload`).
  */
 export async function partBody(
   files: readonly UploadSource[],
@@ -274,7 +272,7 @@ export async function partBody(
   end: number,
 ): Promise<Blob | Uint8Array> {
   const segments = archiveSegments(layout, start, end);
-  const sliceable = segments.every((s) => s.kind !== 'data' || files[s.fileIndex]!.slice);
+  const sliceable = files.every((f) => f.slice);
   if (sliceable) {
     const pieces: BlobPart[] = segments.map((s) => {
       if (s.kind === 'zeros') return new Uint8Array(s.length);
@@ -292,7 +290,9 @@ export async function partBody(
     }
     const file = files[s.fileIndex]!;
     const bytes =
-      s.kind === 'header' ? tarHeader(s.fileIndex, file.sizeBytes).subarray(s.from, s.to) : await file.read(s.from, s.to);
+      s.kind === 'header'
+        ? tarHeader(s.fileIndex, file.sizeBytes).subarray(s.from, s.to)
+        : await file.read(s.from, s.to);
     if (bytes.byteLength !== s.to - s.from)
       throw new UploadFailedError(
         `${file.path} changed while uploading (read ${bytes.byteLength} bytes, expected ${s.to - s.from}).`,

@@ -198,28 +198,4 @@ describe('conditional writes', () => {
     expect(series).toBeInstanceOf(NotFoundError);
     expect((series as NotFoundError).code).toBe('SERIES_NOT_FOUND');
   });
-
-  it('claims a multipart upload once: a lost race returns the id the winner stored', async () => {
-    // Prepare
-    ddb
-      .on(UpdateCommand)
-      .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
-    ddb
-      .on(GetCommand)
-      .resolvesOnce({ Item: { multipartUploadId: 'winner' } })
-      .resolvesOnce({ Item: {} });
-    const uploads = createUploadRepository(table());
-
-    // Act
-    const claimed = await uploads.claimMultipartUpload('h1', 'u1', 0, 'loser');
-    const unclaimable = await failureOf(uploads.claimMultipartUpload('h1', 'u1', 1, 'loser'));
-
-    // Assess
-    expect(claimed).toBe('winner');
-    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.ConditionExpression).toBe(
-      'attribute_exists(objectKey) AND attribute_not_exists(multipartUploadId)',
-    );
-    // A file that has no object key at all is not a race: the condition failure goes up.
-    expect(unclaimable).toBeInstanceOf(ConditionalCheckFailedException);
-  });
 });
