@@ -1,5 +1,5 @@
 import { useCallback, useReducer, useRef } from 'react';
-import { uploadDataset, type UploadSource } from '#shared/client/upload-client.ts';
+import { uploadDataset, type FileProgress, type UploadSource } from '#shared/client/upload-client.ts';
 import { newUploadSalt, uploadFileKey } from '#shared/client/file-key.ts';
 import { getRuntimeConfig } from '#web/config/runtime-config.ts';
 import { getIdToken } from '#web/lib/api-client.ts';
@@ -49,6 +49,17 @@ export function useStudyUpload() {
       const abort = new AbortController();
       controller.current = abort;
       dispatch({ type: 'started' });
+      // File progress comes in bursts (every file a finished part carried): dispatched once per burst.
+      let pendingFiles = new Map<number, FileProgress>();
+      const onFileProgress = (file: FileProgress) => {
+        if (pendingFiles.size === 0)
+          queueMicrotask(() => {
+            const files = [...pendingFiles.values()];
+            pendingFiles = new Map();
+            dispatch({ type: 'files-progressed', files });
+          });
+        pendingFiles.set(file.fileIndex, file);
+      };
       try {
         const salt = input.salt ?? newUploadSalt();
         const keys = await Promise.all(
@@ -63,7 +74,7 @@ export function useStudyUpload() {
           signal: abort.signal,
           onSession: (session) => savePendingUpload({ ...session, startedAt: new Date().toISOString() }),
           onProgress: (overall) => dispatch({ type: 'progressed', overall }),
-          onFileProgress: (file) => dispatch({ type: 'file-progressed', file }),
+          onFileProgress,
         });
         clearPendingUpload();
         dispatch({ type: 'finished', overall: result.progress });

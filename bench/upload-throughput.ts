@@ -1,0 +1,350 @@
+/**
+ * Upload throughput on the local twin (issue 15): a many-file study sent as the site and `iws upload` send it (one
+ * packed archive, docs/domain.md#upload-sessions) against one presigned PUT of a single file of the same bytes, side
+ * by side in one run, from Node (`iws upload` in its own process) and from headless Chromium (the site's upload
+ * wizard, enhanced mode), with the browser's peak memory during the upload.
+ *
+ * Studies: a 1,000-file study and a 5,000-file, 1 GiB study, generated from the shared GE T1 by the tests' DICOM
+ * generator (bench/lib/generated-study.ts). An upload's time runs from the dataset's creation to the upload's
+ * completion, both from its audit history (so it counts the dataset, the session, every part and the completion);
+ * the baseline is the PUT's request time alone. The twin's pipeline is held (no execution runs) so nothing else
+ * competes for the CPU. Machines are noisy: compare the ratios.
+ * Browser memory: the proportional set size (PSS, /proc/<pid>/smaps_rollup) summed over every Chromium process,
+ * sampled every 200 ms while the upload runs, and the page's JS heap (CDP Performance.getMetrics).
+ * Not a test: it prints, it does not assert.
+ * Run: npm run bench:upload [-- --small 1000] [--large 5000] [--large-mib 1024] [--skip-browser] [--skip-large]
+ *   [--work <folder for the generated studies, kept between runs>] [--verbose]
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
+import { createS3Client } from '#functions/adapters/s3/object-store.ts';
+import { BUCKETS, startLocalStack } from '#infra/local/stack.ts';
+import { createApiClient } from '#shared/client/index.ts';
+import { fillPatientContext } from '#tests/e2e/wizard.ts';
+import { formatTable, REPO_ROOT } from './lib/data.ts';
+import { generateStudy, type GeneratedStudy } from './lib/generated-study.ts';
+import type { HistoryEvent } from './lib/pipeline-timeline.ts';
+
+const MEMBER = 'member@northside.demo.local';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const MiB = 1024 * 1024;
+
+const { values } = parseArgs({
+  options: {
+    small: { type: 'string', default: '1000' },
+    'small-mib': { type: 'string', default: '200' },
+    large: { type: 'string', default: '5000' },
+    'large-mib': { type: 'string', default: '1024' },
+    'skip-browser': { type: 'boolean', default: false },
+    'skip-large': { type: 'boolean', default: false },
+    work: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const note = (line: string) => process.stderr.write(`${line}\n`);
+const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
+const rate = (bytes: number, ms: number) => `${(bytes / MiB / (ms / 1000)).toFixed(1)} MiB/s`;
+
+type Run = { label: string; bytes: number; ms: number; peakPssBytes?: number; peakHeapBytes?: number };
+
+// ---------- the studies ----------
+const work = values.work ?? join(tmpdir(), 'iws-bench-upload');
+mkdirSync(work, { recursive: true });
+const studies: GeneratedStudy[] = [];
+const smallCount = Number(values.small);
+const smallBytes = Number(values['small-mib']) * MiB;
+const largeCount = Number(values.large);
+const largeBytes = Number(values['large-mib']) * MiB;
+note(`generating studies under ${work} (kept for the next run)`);
+studies.push(generateStudy(join(work, `study-${smallCount}-${values['small-mib']}mib`), smallCount, smallBytes));
+if (!values['skip-large'])
+  studies.push(generateStudy(join(work, `study-${largeCount}-${values['large-mib']}mib`), largeCount, largeBytes));
+
+// ---------- the twin ----------
+if (!values.verbose) process.env.IWS_SILENT_LOGS = '1';
+const dataDir = mkdtempSync(join(tmpdir(), 'iws-bench-upload-twin-'));
+const demoPassword = `Bench-${randomBytes(9).toString('base64url')}-7a!`;
+note('starting the twin (and building the site when it is stale)');
+const twin = await startLocalStack({
+  dataDir,
+  port: 0,
+  demoPassword,
+  buildSite: !values['skip-browser'],
+  quiet: true,
+  // Held: uploads are measured, not the pipeline, which would compete for the CPU with the next upload.
+  pipelineConcurrency: 0,
+});
+const config = await fetchRuntimeConfig(twin.url);
+const tokens = await signInWithPassword(config, MEMBER, demoPassword);
+const request = createApiClient({ baseUrl: config.apiBaseUrl, getToken: async () => tokens.idToken });
+const s3 = createS3Client('us-east-1', `${twin.url}/_aws/s3`);
+
+/** A presigned PUT of one object in the uploads bucket (under a benchmark prefix, not a dataset's). */
+function singlePutUrl(name: string): Promise<string> {
+  return getSignedUrl(s3, new PutObjectCommand({ Bucket: BUCKETS.uploads, Key: `bench/${name}` }), {
+    expiresIn: 3600,
+  });
+}
+
+/** Time from the dataset's creation to its upload's completion, from its audit history. */
+async function uploadMs(datasetId: string): Promise<number> {
+  const history = await request<{ items: HistoryEvent[] }>(
+    'GET',
+    `/api/datasets/${encodeURIComponent(datasetId)}/history`,
+  );
+  const at = (action: string) => {
+    const event = history.items.find((e) => e.action === action);
+    if (!event) throw new Error(`no ${action} in the history of ${datasetId}`);
+    return Date.parse(event.at);
+  };
+  return at('UPLOAD_COMPLETED') - at('DATASET_CREATED');
+}
+
+// ---------- Node: single PUT and `iws upload` ----------
+async function nodeSinglePut(study: GeneratedStudy): Promise<Run> {
+  const url = await singlePutUrl(`node-${study.files}`);
+  const body = await openAsBlob(study.single);
+  const started = performance.now();
+  const response = await fetch(url, { method: 'PUT', body });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`single PUT answered ${response.status}`);
+  return { label: `one PUT of ${mib(study.bytes)} (Node fetch)`, bytes: study.bytes, ms: performance.now() - started };
+}
+
+function iwsUpload(study: GeneratedStudy): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'cli/iws.mjs'),
+        'upload',
+        study.folder,
+        '--api',
+        twin.url,
+        '--email',
+        MEMBER,
+        '--mrn',
+        `BENCH-${study.files}`,
+        '--description',
+        `Upload benchmark ${study.files} files`,
+        '--quiet',
+      ],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, IWS_PASSWORD: demoPassword } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      try {
+        if (code !== 0) throw new Error(`exit status ${code}`);
+        const { datasetId } = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { datasetId: string };
+        uploadMs(datasetId).then(
+          (ms) => resolve({ label: `${study.files} files by \`iws upload\``, bytes: study.bytes, ms }),
+          reject,
+        );
+      } catch (error) {
+        reject(new Error(`iws upload failed (${(error as Error).message}):\n${stderr}${stdout}`));
+      }
+    });
+  });
+}
+
+// ---------- the browser ----------
+type Sampler = { stop(): { peakPssBytes: number; peakHeapBytes: number } };
+
+function pssOf(pid: number): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const match = /^Pss:\s+(\d+) kB/m.exec(text);
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every process descended from `root` (Chromium's browser, GPU, network, renderer... processes). */
+function processTree(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(name), ppid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i += 1)
+    for (const [pid, ppid] of parents) if (ppid === tree[i] && !tree.includes(pid)) tree.push(pid);
+  return tree;
+}
+
+async function sampleMemory(browser: Browser, page: Page): Promise<Sampler> {
+  const root = (browser as unknown as { process?: () => { pid?: number } }).process?.()?.pid;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  let peakPssBytes = 0;
+  let peakHeapBytes = 0;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    if (root)
+      peakPssBytes = Math.max(
+        peakPssBytes,
+        processTree(root).reduce((sum, pid) => sum + pssOf(pid), 0),
+      );
+    cdp
+      .send('Performance.getMetrics')
+      .then(({ metrics }) => {
+        const heap = metrics.find((m) => m.name === 'JSHeapTotalSize')?.value ?? 0;
+        peakHeapBytes = Math.max(peakHeapBytes, heap);
+      })
+      .catch(() => undefined)
+      .finally(() => (busy = false));
+  }, 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { peakPssBytes, peakHeapBytes };
+    },
+  };
+}
+
+async function launch(): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  page.on('pageerror', (e) => note(`[page error] ${e.message}`));
+  await page.goto(`${twin.url}/login`);
+  await page.getByLabel('Email').fill(MEMBER);
+  await page.locator('input[name="password"]').fill(demoPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(/\/dashboard/, { timeout: 60_000 });
+  return { browser, page };
+}
+
+/** One presigned PUT of the single file from the page, as a site would send one file: the File itself as the body. */
+async function browserSinglePut(page: Page, browser: Browser, study: GeneratedStudy): Promise<Run> {
+  const url = await singlePutUrl(`browser-${study.files}`);
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'bench-single';
+    document.body.append(input);
+  });
+  await page.locator('#bench-single').setInputFiles(study.single);
+  const sampler = await sampleMemory(browser, page);
+  const ms = await page.evaluate(async (target) => {
+    const file = (document.getElementById('bench-single') as HTMLInputElement).files![0]!;
+    const started = performance.now();
+    const response = await fetch(target, { method: 'PUT', body: file });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`single PUT answered ${response.status}`);
+    return performance.now() - started;
+  }, url);
+  const memory = sampler.stop();
+  await page.evaluate(() => document.getElementById('bench-single')?.remove());
+  return { label: `one PUT of ${mib(study.bytes)} (Chromium fetch)`, bytes: study.bytes, ms, ...memory };
+}
+
+/** The site's upload wizard (enhanced uploader) with the study's folder picked; measured from its audit history. */
+async function browserWizard(page: Page, browser: Browser, study: GeneratedStudy): Promise<Run> {
+  const description = `Browser benchmark ${study.files} files ${Date.now()}`;
+  await page.goto(`${twin.url}/upload`);
+  await fillPatientContext(page, {
+    mrn: `BENCH-WEB-${study.files}`,
+    studyType: 'Research',
+    studyDescription: description,
+    orderingPhysician: 'Dr Bench',
+    department: 'Radiology',
+    clinicalIndication: 'Benchmark',
+  });
+  await page.getByRole('button', { name: 'Continue to File Upload' }).click();
+  await page.getByText('Enhanced DICOM Upload (with BIDS support)').click();
+  await page.getByTestId('folder-input').setInputFiles(study.folder);
+  await page.getByTestId('discovery-counts').waitFor({ timeout: 900_000 });
+  await page.getByRole('button', { name: 'Continue to Series Selection' }).click();
+  await page.getByTestId('upload-series-row').first().waitFor();
+  await page.getByRole('button', { name: 'Continue to Anonymization' }).click();
+  const sampler = await sampleMemory(browser, page);
+  await page.getByRole('button', { name: 'Start Upload' }).click();
+  await page.getByText('All files uploaded').waitFor({ timeout: 1_800_000 });
+  const memory = sampler.stop();
+  const datasets = await request<{ items: { id: string; studyDescription: string }[] }>('GET', '/api/datasets');
+  const dataset = datasets.items.find((d) => d.studyDescription === description);
+  if (!dataset) throw new Error('the benchmark dataset is not listed');
+  return {
+    label: `${study.files} files by the site (Chromium)`,
+    bytes: study.bytes,
+    ms: await uploadMs(dataset.id),
+    ...memory,
+  };
+}
+
+// ---------- the run ----------
+const rows: string[][] = [];
+const add = (run: Run, baseline?: Run) =>
+  rows.push([
+    run.label,
+    mib(run.bytes),
+    `${(run.ms / 1000).toFixed(2)} s`,
+    rate(run.bytes, run.ms),
+    baseline ? `${(baseline.ms / run.ms).toFixed(2)}` : '1.00',
+    run.peakPssBytes ? mib(run.peakPssBytes) : '',
+    run.peakHeapBytes ? mib(run.peakHeapBytes) : '',
+  ]);
+let exitCode = 0;
+try {
+  for (const study of studies) {
+    note(`${study.files} files, ${mib(study.bytes)}: Node`);
+    const put = await nodeSinglePut(study);
+    add(put);
+    add(await iwsUpload(study), put);
+  }
+  if (!values['skip-browser']) {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}`);
+    for (const study of studies) {
+      note(`${study.files} files, ${mib(study.bytes)}: Chromium`);
+      const { browser, page } = await launch();
+      try {
+        const put = await browserSinglePut(page, browser, study);
+        add(put);
+        add(await browserWizard(page, browser, study), put);
+      } finally {
+        await browser.close();
+      }
+    }
+  }
+  say(`Upload throughput on the twin (loopback), ${new Date().toISOString()}`);
+  say(formatTable(['upload', 'bytes', 'time', 'throughput', 'vs one PUT', 'peak Chromium PSS', 'peak JS heap'], rows));
+  say(
+    '"vs one PUT": the single PUT\'s time over this upload\'s time, for the same bytes from the same client (aim ≥ 0.33).',
+  );
+} catch (error) {
+  exitCode = 1;
+  note(String((error as Error).stack ?? error));
+  if (rows.length > 0)
+    say(formatTable(['upload', 'bytes', 'time', 'throughput', 'vs one PUT', 'peak PSS', 'heap'], rows));
+} finally {
+  await twin.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(exitCode);
