@@ -230,6 +230,8 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
     throw new UploadFailedError(`Part ${partNumber} of ${partCount} could not be uploaded (${lastProblem}).`);
   }
 
+  // The first batch of URLs is asked while the first parts are read, not after.
+  if (jobs.length > 0) presignedUrl(jobs[0]!, false).catch(() => undefined);
   let next = 0;
   let failure: unknown;
   const workers = Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, async () => {
