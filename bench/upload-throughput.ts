@@ -17,10 +17,11 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openAsBlob, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -45,6 +46,9 @@ const { values } = parseArgs({
     'large-mib': { type: 'string', default: '1024' },
     'skip-browser': { type: 'boolean', default: false },
     'skip-large': { type: 'boolean', default: false },
+    'skip-small': { type: 'boolean', default: false },
+    'skip-node': { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
     work: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
@@ -54,7 +58,8 @@ const note = (line: string) => process.stderr.write(`${line}\n`);
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 const rate = (bytes: number, ms: number) => `${(bytes / MiB / (ms / 1000)).toFixed(1)} MiB/s`;
 
-type Run = { label: string; bytes: number; ms: number; peakPssBytes?: number; peakHeapBytes?: number };
+type Run = { label: string; bytes: number; ms: number } & Partial<Peaks>;
+const discoveryPeaks: ({ files: number } & Peaks)[] = [];
 
 // ---------- the studies ----------
 const work = values.work ?? join(tmpdir(), 'iws-bench-upload');
@@ -65,7 +70,8 @@ const smallBytes = Number(values['small-mib']) * MiB;
 const largeCount = Number(values.large);
 const largeBytes = Number(values['large-mib']) * MiB;
 note(`generating studies under ${work} (kept for the next run)`);
-studies.push(generateStudy(join(work, `study-${smallCount}-${values['small-mib']}mib`), smallCount, smallBytes));
+if (!values['skip-small'])
+  studies.push(generateStudy(join(work, `study-${smallCount}-${values['small-mib']}mib`), smallCount, smallBytes));
 if (!values['skip-large'])
   studies.push(generateStudy(join(work, `study-${largeCount}-${values['large-mib']}mib`), largeCount, largeBytes));
 
@@ -161,74 +167,65 @@ function iwsUpload(study: GeneratedStudy): Promise<Run> {
 }
 
 // ---------- the browser ----------
-type Sampler = { stop(): { peakPssBytes: number; peakHeapBytes: number } };
+type Peaks = { peakRendererBytes: number; peakPssBytes: number; peakHeapBytes: number };
+/** `mark` answers the peaks so far and starts over. */
+type Sampler = { stop(): Promise<Peaks>; mark(): Promise<Peaks> };
 
-function pssOf(pid: number): number {
-  try {
-    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-    const match = /^Pss:\s+(\d+) kB/m.exec(text);
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** Every process descended from `root` (Chromium's browser, GPU, network, renderer... processes). */
-function processTree(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      parents.set(Number(name), ppid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i += 1)
-    for (const [pid, ppid] of parents) if (ppid === tree[i] && !tree.includes(pid)) tree.push(pid);
-  return tree;
-}
-
-/** Chromium's processes: this process's descendants whose command line names Chromium. */
-function chromiumProcesses(): number[] {
-  return processTree(process.pid).filter((pid) => {
-    try {
-      return /chrom/i.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
-    } catch {
-      return false;
-    }
-  });
-}
+/**
+ * Sums the PSS (/proc/<pid>/smaps_rollup) of Chromium's processes (descendants of `root` whose command line names
+ * Chromium), renderers apart, every 200 ms, in a worker thread: the twin answers in this process, and reading /proc
+ * synchronously here would stall its event loop.
+ */
+const SAMPLER_SOURCE = `
+const { readdirSync, readFileSync } = require('node:fs');
+const { parentPort, workerData } = require('node:worker_threads');
+const pss = (pid) => { try { const m = /^Pss:\\s+(\\d+) kB/m.exec(readFileSync('/proc/' + pid + '/smaps_rollup', 'utf8')); return m ? Number(m[1]) * 1024 : 0; } catch { return 0; } };
+const children = (pid) => { const out = []; try { for (const tid of readdirSync('/proc/' + pid + '/task')) { try { for (const c of readFileSync('/proc/' + pid + '/task/' + tid + '/children', 'utf8').trim().split(' ')) if (c) out.push(Number(c)); } catch {} } } catch {} return out; };
+const cmdline = (pid) => { try { return readFileSync('/proc/' + pid + '/cmdline', 'utf8'); } catch { return ''; } };
+let peakAll = 0, peakRenderer = 0;
+parentPort.on('message', (m) => { if (m === 'mark') { parentPort.postMessage({ peakAll, peakRenderer }); peakAll = 0; peakRenderer = 0; } });
+setInterval(() => {
+  const tree = [workerData.root];
+  for (let i = 0; i < tree.length; i++) for (const c of children(tree[i])) if (!tree.includes(c)) tree.push(c);
+  let all = 0, renderer = 0;
+  for (const pid of tree) { const line = cmdline(pid); if (!/chrom/i.test(line)) continue; const v = pss(pid); all += v; if (line.includes('--type=renderer')) renderer += v; }
+  peakAll = Math.max(peakAll, all); peakRenderer = Math.max(peakRenderer, renderer);
+}, 200);
+`;
 
 async function sampleMemory(page: Page): Promise<Sampler> {
+  const worker = new Worker(SAMPLER_SOURCE, { eval: true, workerData: { root: process.pid } });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  let peakPssBytes = 0;
   let peakHeapBytes = 0;
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    peakPssBytes = Math.max(
-      peakPssBytes,
-      chromiumProcesses().reduce((sum, pid) => sum + pssOf(pid), 0),
-    );
     cdp
       .send('Performance.getMetrics')
       .then(({ metrics }) => {
-        const heap = metrics.find((m) => m.name === 'JSHeapTotalSize')?.value ?? 0;
-        peakHeapBytes = Math.max(peakHeapBytes, heap);
+        peakHeapBytes = Math.max(peakHeapBytes, metrics.find((m) => m.name === 'JSHeapTotalSize')?.value ?? 0);
       })
       .catch(() => undefined)
       .finally(() => (busy = false));
   }, 200);
+  const mark = async (): Promise<Peaks> => {
+    const answer = new Promise<{ peakAll: number; peakRenderer: number }>((resolve) => worker.once('message', resolve));
+    worker.postMessage('mark');
+    const { peakAll, peakRenderer } = await answer;
+    const peaks = { peakRendererBytes: peakRenderer, peakPssBytes: peakAll, peakHeapBytes };
+    peakHeapBytes = 0;
+    return peaks;
+  };
   return {
-    stop() {
+    mark,
+    async stop() {
       clearInterval(timer);
-      return { peakPssBytes, peakHeapBytes };
+      const peaks = await mark();
+      await worker.terminate();
+      await cdp.detach().catch(() => undefined);
+      return peaks;
     },
   };
 }
@@ -242,6 +239,18 @@ async function launch(): Promise<{ browser: Browser; page: Page }> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultTimeout(60_000);
   page.on('pageerror', (e) => note(`[page error] ${e.message}`));
+  if (values.trace) {
+    const t0 = Date.now();
+    const short = (url: string) => url.replace(/\?.*$/, '').slice(-60);
+    page.on('request', (r) => {
+      if (/\/api\/(uploads|datasets)|uploadId=/.test(r.url()))
+        note(`${Date.now() - t0} ms -> ${r.method()} ${short(r.url())}`);
+    });
+    page.on('requestfinished', (r) => {
+      if (/\/api\/(uploads|datasets)|uploadId=/.test(r.url()))
+        note(`${Date.now() - t0} ms <- ${r.method()} ${short(r.url())}`);
+    });
+  }
   await page.goto(`${twin.url}/login`);
   await page.getByLabel('Email').fill(MEMBER);
   await page.locator('input[name="password"]').fill(demoPassword);
@@ -269,7 +278,7 @@ async function browserSinglePut(page: Page, study: GeneratedStudy): Promise<Run>
     if (!response.ok) throw new Error(`single PUT answered ${response.status}`);
     return performance.now() - started;
   }, url);
-  const memory = sampler.stop();
+  const memory = await sampler.stop();
   await page.evaluate(() => document.getElementById('bench-single')?.remove());
   return { label: `one PUT of ${mib(study.bytes)} (Chromium fetch)`, bytes: study.bytes, ms, ...memory };
 }
@@ -288,15 +297,16 @@ async function browserWizard(page: Page, study: GeneratedStudy): Promise<Run> {
   });
   await page.getByRole('button', { name: 'Continue to File Upload' }).click();
   await page.getByText('Enhanced DICOM Upload (with BIDS support)').click();
+  const sampler = await sampleMemory(page);
   await page.getByTestId('folder-input').setInputFiles(study.folder);
   await page.getByTestId('discovery-counts').waitFor({ timeout: 900_000 });
   await page.getByRole('button', { name: 'Continue to Series Selection' }).click();
   await page.getByTestId('upload-series-row').first().waitFor();
   await page.getByRole('button', { name: 'Continue to Anonymization' }).click();
-  const sampler = await sampleMemory(page);
+  discoveryPeaks.push({ files: study.files, ...(await sampler.mark()) });
   await page.getByRole('button', { name: 'Start Upload' }).click();
   await page.getByText('All files uploaded').waitFor({ timeout: 1_800_000 });
-  const memory = sampler.stop();
+  const memory = await sampler.stop();
   const datasets = await request<{ items: { id: string; studyDescription: string }[] }>('GET', '/api/datasets');
   const dataset = datasets.items.find((d) => d.studyDescription === description);
   if (!dataset) throw new Error('the benchmark dataset is not listed');
@@ -309,6 +319,16 @@ async function browserWizard(page: Page, study: GeneratedStudy): Promise<Run> {
 }
 
 // ---------- the run ----------
+const HEADER = [
+  'upload',
+  'bytes',
+  'time',
+  'throughput',
+  'vs one PUT',
+  'peak renderer',
+  'peak Chromium',
+  'peak JS heap',
+];
 const rows: string[][] = [];
 const add = (run: Run, baseline?: Run) =>
   rows.push([
@@ -317,6 +337,7 @@ const add = (run: Run, baseline?: Run) =>
     `${(run.ms / 1000).toFixed(2)} s`,
     rate(run.bytes, run.ms),
     baseline ? `${(baseline.ms / run.ms).toFixed(2)}` : '1.00',
+    run.peakRendererBytes ? mib(run.peakRendererBytes) : '',
     run.peakPssBytes ? mib(run.peakPssBytes) : '',
     run.peakHeapBytes ? mib(run.peakHeapBytes) : '',
   ]);
@@ -351,7 +372,7 @@ async function warmUp(): Promise<void> {
 let exitCode = 0;
 try {
   await warmUp();
-  for (const study of studies) {
+  for (const study of values['skip-node'] ? [] : studies) {
     note(`${study.files} files, ${mib(study.bytes)}: Node`);
     const put = await nodeSinglePut(study);
     add(put);
@@ -372,15 +393,19 @@ try {
     }
   }
   say(`Upload throughput on the twin (loopback), ${new Date().toISOString()}`);
-  say(formatTable(['upload', 'bytes', 'time', 'throughput', 'vs one PUT', 'peak Chromium PSS', 'peak JS heap'], rows));
+  say(formatTable(HEADER, rows));
+  for (const d of discoveryPeaks)
+    say(
+      `Wizard file discovery of the ${d.files}-file study (before the upload): peak renderer ${mib(d.peakRendererBytes)}, all Chromium ${mib(d.peakPssBytes)}, JS heap ${mib(d.peakHeapBytes)}`,
+    );
+  say("Memory: PSS of the page's renderer processes, of every Chromium process, and the page's JS heap (CDP).");
   say(
     '"vs one PUT": the single PUT\'s time over this upload\'s time, for the same bytes from the same client (aim ≥ 0.33).',
   );
 } catch (error) {
   exitCode = 1;
   note(String((error as Error).stack ?? error));
-  if (rows.length > 0)
-    say(formatTable(['upload', 'bytes', 'time', 'throughput', 'vs one PUT', 'peak PSS', 'heap'], rows));
+  if (rows.length > 0) say(formatTable(HEADER, rows));
 } finally {
   await twin.stop();
   rmSync(dataDir, { recursive: true, force: true });
