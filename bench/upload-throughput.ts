@@ -1,5 +1,5 @@
 /**
- * Upload throughput on the local twin (issue 15): a many-file study sent as the site and `iws upload` send it (one
+ * Upload throughput on the local twin: a many-file study sent as the site and `iws upload` send it (one
  * packed archive, docs/domain.md#upload-sessions) against one presigned PUT of a single file of the same bytes, side
  * by side in one run, from Node (`iws upload` in its own process) and from headless Chromium (the site's upload
  * wizard, enhanced mode), with the browser's peak memory during the upload.

@@ -14,7 +14,8 @@ import { burnedInTextReasons } from './burned-in-text.ts';
 import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
- * ANONYMIZING: each raw file (unpacked from the upload's archive, shared/domain/uploads/study-input.ts), one at a time (memory stays at one file): validity check (bad files are recorded
+ * ANONYMIZING: each raw file (taken out of the upload's archive by shared/domain/uploads/study-input.ts), one at a
+ * time (memory stays at one file): validity check (bad files are recorded
  * with their per-file message and skipped, see docs/pipeline.md#validate), de-identification with the dataset's options and the
  * deployment's secret, the copy written to the studies bucket under its series and instance UIDs (a copy whose UIDs
  * are not valid PS3.5 UIDs is rejected like a file that does not parse). Then the series items are written, a series

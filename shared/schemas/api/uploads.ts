@@ -3,8 +3,8 @@ import { DicomUidSchema, IdSchema } from './common.ts';
 import { FileFormatSchema } from './policies.ts';
 
 /**
- * Wizard and enhanced-uploader limits (docs/domain.md#uploads). The record's enhanced default was 1000; issue 15 asks
- * for hospital studies of up to 5,000 files, which the packed upload sends at the cost of their bytes.
+ * Wizard and enhanced-uploader limits (docs/domain.md#uploads): hospital studies run to 5,000 files, which the packed
+ * upload sends at the cost of their bytes.
  */
 export const MAX_WIZARD_FILES = 500;
 export const MAX_ENHANCED_FILES = 5000;

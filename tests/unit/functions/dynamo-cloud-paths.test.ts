@@ -19,7 +19,6 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
-import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
 import { keys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
