@@ -20,7 +20,7 @@ async function* rangedChunks(
 }
 
 /**
- * The raw input of a dataset's de-identification (docs/pipeline.md#deidentify): the files of its packed uploads
+ * The raw input of a dataset's de-identification (docs/pipeline.md#de-identify): the files of its packed uploads
  * (`raw/archive/<sessionId>.tar`, unpacked by streaming ranged GETs and checked against the session's manifest) and
  * any file stored on its own (`raw/<fileIndex>`, as `iws process` writes them), one at a time, in index order.
  * `empty` is true when the dataset has no raw object at all (a retry after the raw uploads were removed).
