@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
+import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
 import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
 import { getUploadSession } from '#shared/domain/uploads/get-upload-session.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
@@ -251,5 +253,91 @@ describe('completing an upload twice', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('the upload client over the upload domain', () => {
+  /** fetch answered by the domain functions and the memory store, as the API and S3 would; `dropPart` PUTs fail. */
+  function apiOver(p: ReturnType<typeof ports>, datasetId: string, dropPart: { n?: number }) {
+    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+    return (async (input: string, init: RequestInit) => {
+      const url = new URL(input, 'http://api.test');
+      if (init.method === 'PUT') {
+        const partNumber = Number(url.searchParams.get('partNumber'));
+        if (partNumber === dropPart.n) throw new TypeError('connection reset');
+        const body = new Uint8Array(await new Response(init.body).arrayBuffer());
+        p.objects.uploadPart(url.searchParams.get('uploadId')!, partNumber, body);
+        return new Response(null, { status: 200, headers: { etag: `"${partNumber}"` } });
+      }
+      const body = init.body ? JSON.parse(String(init.body)) : undefined;
+      if (url.pathname === `/api/datasets/${datasetId}/upload/session`)
+        return json(201, await openUploadSession(datasetId, body.files, member, p));
+      const [, sessionId, action] = /^\/api\/uploads\/([^/]+)\/(parts|complete)$/.exec(url.pathname)!;
+      if (action === 'parts') return json(200, await presignParts(sessionId!, body.partNumbers, member, p));
+      return json(200, await completeUpload(sessionId!, member, p));
+    }) as unknown as typeof globalThis.fetch;
+  }
+
+  it('sends the study as archive parts, follows each file from the parts done, and resumes from the stored parts', async () => {
+    const p = ports();
+    const d = await createDataset(NEW_DATASET, member, p);
+    const contents = [new Uint8Array(BIG).fill(1), new Uint8Array(10).fill(2), new Uint8Array(20).fill(3)];
+    const files = contents.map((bytes, i) => ({
+      path: `f${i}`,
+      sizeBytes: bytes.length,
+      read: async (start: number, end: number) => bytes.slice(start, end),
+    }));
+    const drop = { n: 2 as number | undefined };
+    const options = { datasetId: d.id, files, salt: 'salt', maxAttempts: 2, retryDelayMs: 1 };
+
+    // The second part's connection drops: the first is stored, the upload stops.
+    const first = new Map<number, string>();
+    await expect(
+      uploadDataset({
+        ...options,
+        api: { baseUrl: '', getToken: async () => 't', fetch: apiOver(p, d.id, drop) },
+        onFileProgress: (f) => first.set(f.fileIndex, f.status),
+      }),
+    ).rejects.toThrow('Part 2 of 2 could not be uploaded (network error).');
+    // The first part holds most of the first file only: no file is complete yet.
+    expect([...first.values()]).not.toContain('COMPLETE');
+
+    // Resumed: only the second part is sent, and every file completes with its bytes counted once.
+    drop.n = undefined;
+    const progress: Record<number, { uploadedBytes: number; status: string }> = {};
+    const result = await uploadDataset({
+      ...options,
+      api: { baseUrl: '', getToken: async () => 't', fetch: apiOver(p, d.id, drop) },
+      onFileProgress: (f) => (progress[f.fileIndex] = f),
+    });
+    expect(result.progress).toMatchObject({
+      partsSkipped: 1,
+      partsSent: 1,
+      filesComplete: 3,
+      uploadedBytes: BIG + 30,
+      totalBytes: BIG + 30,
+    });
+    expect(Object.values(progress).map((f) => [f.uploadedBytes, f.status])).toEqual([
+      [BIG, 'COMPLETE'],
+      [10, 'COMPLETE'],
+      [20, 'COMPLETE'],
+    ]);
+    const record = [...p.uploads.sessions.values()][0]!;
+    const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    expect(digest(await p.objects.get('uploads', record.archiveKey))).toBe(digest(packArchive(contents)));
+    expect(p.pipeline.started).toHaveLength(1);
+  });
+
+  it('aborts the open archive upload when its dataset is deleted', async () => {
+    const { p, d, record } = await opened([10]);
+    const aborted: string[] = [];
+    const abort = p.objects.abortMultipart.bind(p.objects);
+    p.objects.abortMultipart = async (bucket, key, id) => {
+      aborted.push(`${bucket}/${key}/${id}`);
+      return abort(bucket, key, id);
+    };
+    await deleteDataset(d.id, caller('TEAM_LEAD'), p);
+    expect(aborted).toEqual([`uploads/${record.archiveKey}/${record.multipartUploadId}`]);
+    expect([...p.objects.objects.keys()].filter((k) => k.includes(d.id))).toEqual([]);
   });
 });
