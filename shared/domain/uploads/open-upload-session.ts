@@ -14,12 +14,7 @@ import type { UploadRepository, UploadSessionRecord } from './ports.ts';
 import { uploadKeys } from '#shared/domain/object-keys.ts';
 import { getUploadSession, sessionView } from './get-upload-session.ts';
 import { writeManifest } from './manifest.ts';
-import {
-  archiveLayout,
-  archivePartBytes,
-  archivePartCount,
-  MAX_ARCHIVE_MEMBER_BYTES,
-} from './study-archive.ts';
+import { archiveLayout, archivePartBytes, archivePartCount, MAX_ARCHIVE_MEMBER_BYTES } from './study-archive.ts';
 
 export type UploadDeps = {
   datasets: DatasetRepository;
