@@ -1,4 +1,14 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BucketName, ObjectStore } from '#shared/domain/storage.ts';
@@ -42,6 +52,21 @@ export function createFolderObjectStore(
         return new Uint8Array(readFileSync(pathOf(bucket, key)));
       } catch {
         throw Object.assign(new Error('No such key'), { name: 'NoSuchKey' });
+      }
+    },
+    async getRange(bucket, key, start, end) {
+      let handle: number;
+      try {
+        handle = openSync(pathOf(bucket, key), 'r');
+      } catch {
+        throw Object.assign(new Error('No such key'), { name: 'NoSuchKey' });
+      }
+      try {
+        const bytes = new Uint8Array(Math.max(0, end - start));
+        const read = readSync(handle, bytes, 0, bytes.length, start);
+        return bytes.subarray(0, read);
+      } finally {
+        closeSync(handle);
       }
     },
     async put(bucket, key, bytes) {

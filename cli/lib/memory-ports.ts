@@ -100,12 +100,7 @@ export function createMemoryAuditLog(): ReturnType<typeof createChainedMemoryAud
 const NO_UPLOADS: UploadRepository = {
   createSession: async () => {},
   getSession: async () => undefined,
-  listFiles: async () => [],
-  getFile: async () => undefined,
-  markFileComplete: async () => {},
-  claimMultipartUpload: async (_h, _s, _i, id) => id,
   setSessionStatus: async () => {},
-  deleteFiles: async () => {},
 };
 
 /** Every port the pipeline stages need, for one local run over `objects`. */

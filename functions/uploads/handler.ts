@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { dispatch } from '#functions/lib/dispatch.ts';
-import { handler as completeFile } from './complete-file.ts';
 import { handler as completeUpload } from './complete-upload.ts';
 import { handler as getUploadSession } from './get-upload-session.ts';
 import { handler as openUploadSession } from './open-upload-session.ts';
@@ -9,8 +8,7 @@ import { handler as presignParts } from './presign-parts.ts';
 const route = dispatch({
   'POST /api/datasets/{id}/upload/session': openUploadSession,
   'GET /api/uploads/{sessionId}': getUploadSession,
-  'POST /api/uploads/{sessionId}/files/{fileIndex}/parts': presignParts,
-  'POST /api/uploads/{sessionId}/files/{fileIndex}/complete': completeFile,
+  'POST /api/uploads/{sessionId}/parts': presignParts,
   'POST /api/uploads/{sessionId}/complete': completeUpload,
 });
 

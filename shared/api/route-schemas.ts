@@ -92,7 +92,6 @@ import {
   TeamInvitationSchema,
 } from '#shared/schemas/api/invitations.ts';
 import {
-  CompleteFileRequestSchema,
   CreateUploadSessionRequestSchema,
   PartUrlsRequestSchema,
   PartUrlsResponseSchema,
@@ -145,7 +144,6 @@ const UserPath = z.object({ userId: IdSchema });
 const InvitationPath = z.object({ invitationId: IdSchema });
 const TeamInvitationPath = z.object({ teamId: IdSchema, invitationId: IdSchema });
 const ShareIdPath = z.object({ id: IdSchema, shareId: IdSchema });
-const FilePath = z.object({ sessionId: IdSchema, fileIndex: z.coerce.number().int().nonnegative() });
 
 export const ROUTE_SCHEMAS = {
   'GET /api/audit': { query: ListAuditQuerySchema, response: AuditPageSchema },
@@ -191,15 +189,10 @@ export const ROUTE_SCHEMAS = {
     status: 201,
   },
   'GET /api/uploads/{sessionId}': { path: SessionPath, response: UploadSessionSchema },
-  'POST /api/uploads/{sessionId}/files/{fileIndex}/parts': {
-    path: FilePath,
+  'POST /api/uploads/{sessionId}/parts': {
+    path: SessionPath,
     body: PartUrlsRequestSchema,
     response: PartUrlsResponseSchema,
-  },
-  'POST /api/uploads/{sessionId}/files/{fileIndex}/complete': {
-    path: FilePath,
-    body: CompleteFileRequestSchema,
-    response: z.object({ fileIndex: z.number().int(), status: z.literal('COMPLETE') }),
   },
   'POST /api/uploads/{sessionId}/complete': { path: SessionPath, response: DatasetSchema },
   'GET /api/hospital-admin/deidentification-policy': { response: DeidentificationPolicyResponseSchema },

@@ -187,7 +187,7 @@ export const ROUTES = [
     domain: 'uploads',
     auth: 'user',
     roles: UPLOADERS,
-    summary: 'Open (or resume) the upload session of a dataset: one multipart upload per file',
+    summary: 'Open (or resume) the upload session of a dataset: the study packed as one multipart archive',
   },
   {
     method: 'GET',
@@ -199,19 +199,11 @@ export const ROUTES = [
   },
   {
     method: 'POST',
-    path: '/api/uploads/{sessionId}/files/{fileIndex}/parts',
+    path: '/api/uploads/{sessionId}/parts',
     domain: 'uploads',
     auth: 'user',
     roles: UPLOADERS,
-    summary: 'Presigned URLs for parts of one file',
-  },
-  {
-    method: 'POST',
-    path: '/api/uploads/{sessionId}/files/{fileIndex}/complete',
-    domain: 'uploads',
-    auth: 'user',
-    roles: UPLOADERS,
-    summary: 'Complete the multipart upload of one file',
+    summary: 'Presigned URLs for a batch of parts of the study archive',
   },
   {
     method: 'POST',
@@ -219,7 +211,7 @@ export const ROUTES = [
     domain: 'uploads',
     auth: 'user',
     roles: UPLOADERS,
-    summary: 'Finish the upload and start the dataset pipeline',
+    summary: 'Complete the archive upload and start the dataset pipeline',
   },
 
   {

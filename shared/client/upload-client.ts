@@ -1,16 +1,27 @@
 /**
  * The upload client: the one implementation of a resumable study upload, used by the site's upload wizard and by
- * `iws upload`. Browser-safe: fetch, Uint8Array and AbortSignal only.
+ * `iws upload`. Browser-safe: fetch, Blob, Uint8Array and AbortSignal only.
  *
- * Flow (routes in shared/api/routes.ts, bodies in shared/schemas/api/uploads.ts):
- *   POST /api/datasets/{id}/upload/session       open, or resume: the session lists the parts S3 already holds
- *   POST /api/uploads/{s}/files/{i}/parts        presigned PUT URLs, asked in batches
- *   PUT  <presigned URL>                         each missing part, a bounded number at a time, retried with back-off
- *   POST /api/uploads/{s}/files/{i}/complete     once a file has all its parts
- *   POST /api/uploads/{s}/complete               once every file is complete: the pipeline starts
+ * A study goes as one archive (docs/domain.md#upload-sessions): its files, in the order given, packed into a ustar
+ * archive whose layout follows from their sizes (shared/domain/uploads/study-archive.ts), sent as one multipart
+ * upload in large parts, so the cost of an upload grows with its bytes, not its file count. Flow (routes in
+ * shared/api/routes.ts, bodies in shared/schemas/api/uploads.ts):
+ *   POST /api/datasets/{id}/upload/session   open (the files' keys and sizes), or resume: the parts already stored
+ *   POST /api/uploads/{s}/parts              presigned PUT URLs, a batch of parts per call
+ *   PUT  <presigned URL>                     each missing part, a few at a time, retried with back-off
+ *   POST /api/uploads/{s}/complete           the server checks the stored parts, completes the archive, starts the pipeline
+ * A part is built from slices of the files it spans (in the browser a Blob of File slices, so no file is ever held
+ * whole in memory), and per-file progress follows from the parts done and the layout.
  */
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { UploadSession } from '#shared/schemas/api/uploads.ts';
+import {
+  archiveLayout,
+  archiveSegments,
+  fileBytesIn,
+  tarHeader,
+  type ArchiveLayout,
+} from '#shared/domain/uploads/study-archive.ts';
 import { uploadFileKey } from './file-key.ts';
 import { abortError, backoffMs, createApiClient, isRetryableStatus, sleep, type ApiConnection } from './api-client.ts';
 
@@ -23,6 +34,8 @@ export type UploadSource = {
   seriesInstanceUID?: string;
   /** Bytes [start, end) of the file. */
   read(start: number, end: number): Promise<Uint8Array>;
+  /** Bytes [start, end) as a Blob that reads them only when sent (the browser's File.slice): parts stay off the heap. */
+  slice?(start: number, end: number): Blob;
 };
 
 export type FileProgress = {
@@ -38,7 +51,7 @@ export type OverallProgress = {
   totalBytes: number;
   filesComplete: number;
   filesTotal: number;
-  /** Parts PUT by this run, and parts skipped because the server already held them (resume). */
+  /** Parts of the archive PUT by this run, and parts skipped because the server already held them (resume). */
   partsSent: number;
   partsSkipped: number;
 };
@@ -49,7 +62,7 @@ export type UploadOptions = {
   files: UploadSource[];
   /** The salt of the file keys (shared/client/file-key.ts): kept by the client, the same to resume. */
   salt: string;
-  /** Parallel part PUTs (default 4). */
+  /** Parts in flight at once (default 4). */
   concurrency?: number;
   /** Tries per request before giving up (default 5). */
   maxAttempts?: number;
@@ -82,9 +95,10 @@ export class UploadFailedError extends Error {
 }
 
 /** Presigned URLs asked per request (the route accepts up to 100). */
-const URL_BATCH = 20;
+const URL_BATCH = 50;
 
-type PartJob = { fileIndex: number; partNumber: number; start: number; end: number };
+const MISMATCH =
+  'The open upload session of this dataset has other files than the ones given: pick the same folder to resume.';
 
 /**
  * Uploads (or resumes) a dataset's files and completes the upload. Parts the server already holds are not sent
@@ -113,25 +127,30 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
       })),
     },
   );
-  if (session.files.length !== files.length) {
-    throw new UploadFailedError(
-      'The open upload session of this dataset has other files than the ones given: pick the same folder to resume.',
-    );
-  }
+  if (session.files.length !== files.length) throw new UploadFailedError(MISMATCH);
   for (const state of session.files) {
     const file = files[state.fileIndex];
-    if (!file || fileKeys[state.fileIndex] !== state.fileKey || file.sizeBytes !== state.sizeBytes) {
-      throw new UploadFailedError(
-        'The open upload session of this dataset has other files than the ones given: pick the same folder to resume.',
-      );
-    }
+    if (!file || fileKeys[state.fileIndex] !== state.fileKey || file.sizeBytes !== state.sizeBytes)
+      throw new UploadFailedError(MISMATCH);
   }
+  const layout = archiveLayout(files.map((f) => f.sizeBytes));
+  if (layout.totalBytes !== session.archiveBytes) throw new UploadFailedError(MISMATCH);
 
   options.onSession?.({ sessionId: session.sessionId, datasetId, fileCount: files.length, salt: options.salt });
   const sessionPath = `/api/uploads/${encodeURIComponent(session.sessionId)}`;
-  const partBytes = session.partBytes;
-  const etags = new Map<number, Map<number, string>>();
-  const fileProgress = new Map<number, FileProgress>();
+  const { partBytes, partCount } = session;
+  const partRange = (partNumber: number) => ({
+    start: (partNumber - 1) * partBytes,
+    end: Math.min(session.archiveBytes, partNumber * partBytes),
+  });
+
+  const fileProgress: FileProgress[] = files.map((file, fileIndex) => ({
+    fileIndex,
+    path: file.path,
+    uploadedBytes: 0,
+    totalBytes: file.sizeBytes,
+    status: 'PENDING',
+  }));
   const overall: OverallProgress = {
     uploadedBytes: 0,
     totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0),
@@ -140,104 +159,65 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
     partsSent: 0,
     partsSkipped: 0,
   };
-  const partSize = (size: number, partNumber: number) => Math.min(partBytes, size - (partNumber - 1) * partBytes);
-  const emitFile = (p: FileProgress) => options.onFileProgress?.({ ...p });
   const emitOverall = () => options.onProgress?.({ ...overall });
-
-  const jobs: PartJob[] = [];
-  const remainingParts = new Map<number, number>();
-  for (const state of session.files) {
-    const file = files[state.fileIndex]!;
-    const held = new Map(state.completedParts.map((p) => [p.partNumber, p.etag]));
-    etags.set(state.fileIndex, held);
-    let uploaded = 0;
-    let missing = 0;
-    for (let partNumber = 1; partNumber <= state.partCount; partNumber++) {
-      const start = (partNumber - 1) * partBytes;
-      const end = Math.min(file.sizeBytes, start + partBytes);
-      if (state.status === 'COMPLETE' || held.has(partNumber)) {
-        uploaded += end - start;
-        overall.partsSkipped++;
-      } else {
-        jobs.push({ fileIndex: state.fileIndex, partNumber, start, end });
-        missing++;
+  /** A part is stored: the file bytes it carries count, and files whose last byte it held are complete. */
+  function partDone(partNumber: number, emit: boolean): void {
+    const { start, end } = partRange(partNumber);
+    for (const [fileIndex, bytes] of fileBytesIn(layout, start, end)) {
+      const progress = fileProgress[fileIndex]!;
+      progress.uploadedBytes += bytes;
+      overall.uploadedBytes += bytes;
+      const complete = progress.uploadedBytes === progress.totalBytes;
+      if (complete) {
+        progress.status = 'COMPLETE';
+        overall.filesComplete++;
       }
+      if (emit || complete) options.onFileProgress?.({ ...progress });
     }
-    remainingParts.set(state.fileIndex, missing);
-    overall.uploadedBytes += uploaded;
-    if (state.status === 'COMPLETE') overall.filesComplete++;
-    const progress: FileProgress = {
-      fileIndex: state.fileIndex,
-      path: file.path,
-      uploadedBytes: uploaded,
-      totalBytes: file.sizeBytes,
-      status: state.status === 'COMPLETE' ? 'COMPLETE' : 'PENDING',
-    };
-    fileProgress.set(state.fileIndex, progress);
-    emitFile(progress);
   }
+
+  const held = new Set(session.completedParts);
+  const jobs: number[] = [];
+  for (let partNumber = 1; partNumber <= partCount; partNumber++) {
+    if (held.has(partNumber)) {
+      overall.partsSkipped++;
+      partDone(partNumber, false);
+    } else jobs.push(partNumber);
+  }
+  for (const progress of fileProgress) if (progress.status !== 'COMPLETE') options.onFileProgress?.({ ...progress });
   emitOverall();
 
-  // Presigned URLs, asked lazily per file in batches of the parts still missing.
-  const urlCache = new Map<string, Promise<string>>();
-  const urlKey = (fileIndex: number, partNumber: number) => `${fileIndex}:${partNumber}`;
-  function presignedUrl(job: PartJob, fresh: boolean): Promise<string> {
-    const key = urlKey(job.fileIndex, job.partNumber);
-    if (!fresh && urlCache.has(key)) return urlCache.get(key)!;
-    const batch = fresh
-      ? [job.partNumber]
-      : jobs
-          .filter(
-            (j) =>
-              j.fileIndex === job.fileIndex &&
-              j.partNumber >= job.partNumber &&
-              !urlCache.has(urlKey(j.fileIndex, j.partNumber)),
-          )
-          .slice(0, URL_BATCH)
-          .map((j) => j.partNumber);
-    const answer = request<{ urls: { partNumber: number; url: string }[] }>(
-      'POST',
-      `${sessionPath}/files/${job.fileIndex}/parts`,
-      { partNumbers: batch },
-    );
-    for (const partNumber of batch) {
+  // Presigned URLs, asked lazily in batches of the parts still missing from the one needed on.
+  const urlCache = new Map<number, Promise<string>>();
+  function presignedUrl(partNumber: number, fresh: boolean): Promise<string> {
+    if (!fresh && urlCache.has(partNumber)) return urlCache.get(partNumber)!;
+    const batch = fresh ? [partNumber] : jobs.filter((n) => n >= partNumber && !urlCache.has(n)).slice(0, URL_BATCH);
+    const answer = request<{ urls: { partNumber: number; url: string }[] }>('POST', `${sessionPath}/parts`, {
+      partNumbers: batch,
+    });
+    for (const n of batch) {
       const url = answer.then((a) => {
-        const found = a.urls.find((u) => u.partNumber === partNumber);
-        if (!found)
-          throw new UploadFailedError(
-            `The server gave no upload URL for part ${partNumber} of ${files[job.fileIndex]!.path}.`,
-          );
+        const found = a.urls.find((u) => u.partNumber === n);
+        if (!found) throw new UploadFailedError(`The server gave no upload URL for part ${n}.`);
         return found.url;
       });
-      url.catch(() => urlCache.delete(urlKey(job.fileIndex, partNumber)));
-      urlCache.set(urlKey(job.fileIndex, partNumber), url);
+      url.catch(() => urlCache.delete(n));
+      urlCache.set(n, url);
     }
-    return urlCache.get(key)!;
+    return urlCache.get(partNumber)!;
   }
 
-  async function putPart(job: PartJob): Promise<string> {
-    const file = files[job.fileIndex]!;
-    const bytes = await file.read(job.start, job.end);
-    if (bytes.byteLength !== job.end - job.start) {
-      throw new UploadFailedError(
-        `${file.path} changed while uploading (read ${bytes.byteLength} bytes, expected ${job.end - job.start}).`,
-      );
-    }
+  async function putPart(partNumber: number): Promise<void> {
+    const { start, end } = partRange(partNumber);
+    const body = await partBody(files, layout, start, end);
     let lastProblem = '';
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       if (signal?.aborted) throw abortError(signal);
-      const url = await presignedUrl(job, attempt > 1 && lastProblem === 'expired');
+      const url = await presignedUrl(partNumber, attempt > 1 && lastProblem === 'expired');
       try {
-        const response = await doFetch(url, { method: 'PUT', body: bytes as unknown as BodyInit, signal });
+        const response = await doFetch(url, { method: 'PUT', body: body as BodyInit, signal });
         await response.arrayBuffer().catch(() => undefined);
-        if (response.ok) {
-          const etag = response.headers.get('etag');
-          if (!etag)
-            throw new UploadFailedError(
-              'The storage did not expose the ETag header of an uploaded part (CORS ExposeHeader ETag is needed).',
-            );
-          return etag;
-        }
+        if (response.ok) return;
         lastProblem = response.status === 403 ? 'expired' : `HTTP ${response.status}`;
         if (!isRetryableStatus(response.status) && response.status !== 403 && response.status !== 400) break;
       } catch (error) {
@@ -247,58 +227,30 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
       }
       if (attempt < maxAttempts) await sleep(backoffMs(retryDelayMs, attempt), signal);
     }
-    throw new UploadFailedError(`Part ${job.partNumber} of ${file.path} could not be uploaded (${lastProblem}).`);
+    throw new UploadFailedError(`Part ${partNumber} of ${partCount} could not be uploaded (${lastProblem}).`);
   }
 
-  async function completeFile(fileIndex: number): Promise<void> {
-    const parts = [...etags.get(fileIndex)!.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([partNumber, etag]) => ({ partNumber, etag }));
-    await request('POST', `${sessionPath}/files/${fileIndex}/complete`, { parts });
-    const progress = fileProgress.get(fileIndex)!;
-    progress.status = 'COMPLETE';
-    overall.filesComplete++;
-    emitFile(progress);
-    emitOverall();
-  }
-
-  // Files whose parts are all held but that were never completed (a crash between the last PUT and complete).
-  const toComplete = session.files
-    .filter((f) => f.status !== 'COMPLETE' && remainingParts.get(f.fileIndex) === 0)
-    .map((f) => f.fileIndex);
-
+  // The first batch of URLs is asked while the first parts are read, not after.
+  if (jobs.length > 0) presignedUrl(jobs[0]!, false).catch(() => undefined);
   let next = 0;
   let failure: unknown;
-  const workers = Array.from(
-    { length: Math.min(concurrency, Math.max(1, jobs.length + toComplete.length)) },
-    async () => {
-      while (failure === undefined) {
-        const pending = toComplete.shift();
-        if (pending !== undefined) {
-          await completeFile(pending);
-          continue;
-        }
-        if (next >= jobs.length) return;
-        const job = jobs[next++]!;
-        const progress = fileProgress.get(job.fileIndex)!;
+  const workers = Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, async () => {
+    while (failure === undefined && next < jobs.length) {
+      const partNumber = jobs[next++]!;
+      const { start, end } = partRange(partNumber);
+      for (const fileIndex of fileBytesIn(layout, start, end).keys()) {
+        const progress = fileProgress[fileIndex]!;
         if (progress.status === 'PENDING') {
           progress.status = 'UPLOADING';
-          emitFile(progress);
+          options.onFileProgress?.({ ...progress });
         }
-        const etag = await putPart(job);
-        etags.get(job.fileIndex)!.set(job.partNumber, etag);
-        const size = partSize(files[job.fileIndex]!.sizeBytes, job.partNumber);
-        progress.uploadedBytes += size;
-        overall.uploadedBytes += size;
-        overall.partsSent++;
-        emitFile(progress);
-        emitOverall();
-        const left = remainingParts.get(job.fileIndex)! - 1;
-        remainingParts.set(job.fileIndex, left);
-        if (left === 0) await completeFile(job.fileIndex);
       }
-    },
-  );
+      await putPart(partNumber);
+      overall.partsSent++;
+      partDone(partNumber, true);
+      emitOverall();
+    }
+  });
   await Promise.all(
     workers.map((w) =>
       w.catch((error: unknown) => {
@@ -309,4 +261,46 @@ export async function uploadDataset(options: UploadOptions): Promise<UploadResul
   if (failure !== undefined) throw failure;
   const completion = await request<unknown>('POST', `${sessionPath}/complete`);
   return { sessionId: session.sessionId, datasetId, completion, progress: { ...overall } };
+}
+
+/**
+ * Archive bytes [start, end) as a request body: a Blob of header bytes and file slices where the files can be sliced
+ * (the browser), otherwise the bytes read into one array (a part's worth, `iws upload`).
+ */
+export async function partBody(
+  files: readonly UploadSource[],
+  layout: ArchiveLayout,
+  start: number,
+  end: number,
+): Promise<Blob | Uint8Array> {
+  const segments = archiveSegments(layout, start, end);
+  const sliceable = files.every((f) => f.slice);
+  if (sliceable) {
+    const pieces: BlobPart[] = segments.map((s) => {
+      if (s.kind === 'zeros') return new Uint8Array(s.length);
+      if (s.kind === 'header') return tarHeader(s.fileIndex, files[s.fileIndex]!.sizeBytes).subarray(s.from, s.to);
+      return files[s.fileIndex]!.slice!(s.from, s.to);
+    });
+    return new Blob(pieces);
+  }
+  const body = new Uint8Array(end - start);
+  let offset = 0;
+  for (const s of segments) {
+    if (s.kind === 'zeros') {
+      offset += s.length;
+      continue;
+    }
+    const file = files[s.fileIndex]!;
+    const bytes =
+      s.kind === 'header'
+        ? tarHeader(s.fileIndex, file.sizeBytes).subarray(s.from, s.to)
+        : await file.read(s.from, s.to);
+    if (bytes.byteLength !== s.to - s.from)
+      throw new UploadFailedError(
+        `${file.path} changed while uploading (read ${bytes.byteLength} bytes, expected ${s.to - s.from}).`,
+      );
+    body.set(bytes, offset);
+    offset += bytes.byteLength;
+  }
+  return body;
 }

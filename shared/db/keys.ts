@@ -255,11 +255,6 @@ export const keys = {
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `UPLOAD#${sessionId}`,
   }),
-  uploadFile: (hospitalId: string, sessionId: string, fileIndex: number): ItemKey => ({
-    [P.pk]: hospitalPk(hospitalId),
-    [P.sk]: `UPLOAD#${sessionId}#FILE#${String(fileIndex).padStart(5, '0')}`,
-  }),
-  uploadFilePrefix: (sessionId: string) => `UPLOAD#${sessionId}#FILE#`,
 
   /**
    * Audit events live in their own partition per hospital so that deleting a dataset's data keeps its audit trail.

@@ -4,7 +4,8 @@
  * reaches a key, so keys are safe to log and to keep. DICOM UIDs (the series id and the instance UID of a stored copy)
  * are checked against PS3.5 section 9.1 before they become part of a key.
  *
- *   uploads  <hospitalId>/<datasetId>/raw/<fileIndex>
+ *   uploads  <hospitalId>/<datasetId>/raw/<fileIndex>;
+ *            <hospitalId>/<datasetId>/raw/archive/<sessionId>.tar (a packed upload) and .json (its declared files)
  *   studies  <hospitalId>/<datasetId>/<seriesUID>/<sopInstanceUID>.dcm
  *   assets   <hospitalId>/<datasetId>/<seriesId>/volume-<n>.nii.gz (.json, .bval, .bvec), thumbnail.png,
  *            surface.<format>, volume-<n>-fa.nii.gz, volume-<n>-colorfa.nii.gz, volume-<n>-tracts.trk;
@@ -55,6 +56,14 @@ export const uploadKeys = {
   /** One uploaded file, named by its index in the upload session, never by its path. */
   file: (hospitalId: string, datasetId: string, fileIndex: number) =>
     `${uploadKeys.prefix(hospitalId, datasetId)}${index('file index', fileIndex)}`,
+  /** Packed uploads of a dataset (docs/domain.md#upload-sessions), one archive per upload session. */
+  archivePrefix: (hospitalId: string, datasetId: string) => `${uploadKeys.prefix(hospitalId, datasetId)}archive/`,
+  /** A session's study archive: its files in declared order, each named by its index. */
+  archive: (hospitalId: string, datasetId: string, sessionId: string) =>
+    `${uploadKeys.archivePrefix(hospitalId, datasetId)}${id('session id', sessionId)}.tar`,
+  /** A session's declared files (keys and sizes, in archive order), written when the session opens. */
+  manifest: (hospitalId: string, datasetId: string, sessionId: string) =>
+    `${uploadKeys.archivePrefix(hospitalId, datasetId)}${id('session id', sessionId)}.json`,
 };
 
 export const studyKeys = {

@@ -8,6 +8,8 @@ export type ListedPart = StoredPart & { size: number };
 
 export type ObjectStore = {
   get(bucket: BucketName, key: string): Promise<Uint8Array>;
+  /** Bytes [start, end) of an object (a ranged GET): large objects are read in bounded pieces. */
+  getRange(bucket: BucketName, key: string, start: number, end: number): Promise<Uint8Array>;
   put(bucket: BucketName, key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
   /** Keys under a prefix, in key order. */
   list(bucket: BucketName, prefix: string): Promise<{ key: string; size: number }[]>;

@@ -14,6 +14,9 @@ import {
   DEFAULT_SYSTEM_POLICY,
 } from '#shared/schemas/api/policies.ts';
 import { datasetPrefix, uploadKeys } from '#shared/domain/object-keys.ts';
+import { writeManifest } from '#shared/domain/uploads/manifest.ts';
+import { archivePartBytes } from '#shared/domain/uploads/study-archive.ts';
+import { packArchive } from '#tests/helpers/study-archive.ts';
 import type { ServerDeps } from '#functions/lib/deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
@@ -61,7 +64,7 @@ async function dataset(
     owner?: string;
     withSeries?: boolean;
     heldSeries?: boolean;
-    upload?: 'open' | 'parts-stored' | 'all-complete';
+    upload?: 'open' | 'parts-stored';
   } = {},
 ) {
   const id = `ds-${Date.now().toString(36)}-${++counter}`;
@@ -94,39 +97,29 @@ async function dataset(
   let sessionId: string | undefined;
   if (options.upload) {
     sessionId = `session-${id}`;
-    const objectKey = uploadKeys.file(HOSPITAL, id, 0);
-    const uploadId = await h.deps.objects.createMultipart('uploads', objectKey);
-    const etag =
-      options.upload === 'open' ? undefined : await h.uploadPart(objectKey, uploadId, new Uint8Array([1, 2, 3]));
-    if (options.upload === 'all-complete')
-      await h.deps.objects.completeMultipart('uploads', objectKey, uploadId, [{ partNumber: 1, etag: etag! }]);
-    await h.deps.uploads.createSession(
-      {
-        sessionId,
-        hospitalId: HOSPITAL,
-        datasetId: id,
-        createdByUserId: base.ownerUserId,
-        partBytes: 8 * 1024 * 1024,
-        fileCount: 1,
-        totalBytes: 3,
-        status: 'OPEN',
-        createdAt: now,
-      },
-      [
-        {
-          sessionId,
-          hospitalId: HOSPITAL,
-          fileIndex: 0,
-          fileKey: fileKeyOf('a/1.dcm'),
-          sizeBytes: 3,
-          partCount: 1,
-          objectKey,
-          multipartUploadId: uploadId,
-          status: options.upload === 'all-complete' ? 'COMPLETE' : 'PENDING',
-          expiresAtEpoch: Math.floor(Date.now() / 1000) + 3600,
-        },
-      ],
-    );
+    // A one-file study: its archive (header, 3 bytes padded to a block, end blocks) in one part.
+    const archive = packArchive([new Uint8Array([1, 2, 3])]);
+    const archiveKey = uploadKeys.archive(HOSPITAL, id, sessionId);
+    await writeManifest(h.deps.objects, HOSPITAL, id, sessionId, {
+      files: [{ fileKey: fileKeyOf('a/1.dcm'), sizeBytes: 3 }],
+    });
+    const uploadId = await h.deps.objects.createMultipart('uploads', archiveKey);
+    const etag = options.upload === 'open' ? undefined : await h.uploadPart(archiveKey, uploadId, archive);
+    await h.deps.uploads.createSession({
+      sessionId,
+      hospitalId: HOSPITAL,
+      datasetId: id,
+      createdByUserId: base.ownerUserId,
+      fileCount: 1,
+      totalBytes: 3,
+      archiveKey,
+      archiveBytes: archive.byteLength,
+      partBytes: archivePartBytes(archive.byteLength),
+      partCount: 1,
+      multipartUploadId: uploadId,
+      status: 'OPEN',
+      createdAt: now,
+    });
     record.uploadSessionId = sessionId;
     (record as { etag?: string }).etag = etag;
   }
@@ -625,29 +618,18 @@ const EXPECTATIONS: Record<string, Case> = {
     }),
     expect: uploaders(200),
   },
-  'POST /api/uploads/{sessionId}/files/{fileIndex}/parts': {
+  'POST /api/uploads/{sessionId}/parts': {
     prepare: async () => ({
       method: 'POST',
-      path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'open' })).sessionId}/files/0/parts`,
+      path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'open' })).sessionId}/parts`,
       body: { partNumbers: [1] },
     }),
-    expect: uploaders(200),
-  },
-  'POST /api/uploads/{sessionId}/files/{fileIndex}/complete': {
-    prepare: async () => {
-      const d = await dataset('UPLOADING', { upload: 'parts-stored' });
-      return {
-        method: 'POST',
-        path: `/api/uploads/${d.sessionId}/files/0/complete`,
-        body: { parts: [{ partNumber: 1, etag: d.etag }] },
-      };
-    },
     expect: uploaders(200),
   },
   'POST /api/uploads/{sessionId}/complete': {
     prepare: async () => ({
       method: 'POST',
-      path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'all-complete' })).sessionId}/complete`,
+      path: `/api/uploads/${(await dataset('UPLOADING', { upload: 'parts-stored' })).sessionId}/complete`,
     }),
     expect: uploaders(200),
   },

@@ -23,7 +23,7 @@ import {
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
 import { createTableInput } from '#shared/db/create-table-input.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
-import { uploadKeys } from '#shared/domain/object-keys.ts';
+import { archiveParts, packArchive } from '#tests/helpers/study-archive.ts';
 import type { BucketName, ObjectStore, StoredPart } from '#shared/domain/storage.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
@@ -108,6 +108,11 @@ export function createMemoryObjectStore(): ObjectStore & {
       const bytes = objects.get(id(bucket, key));
       if (!bytes) throw Object.assign(new Error('missing'), { name: 'NoSuchKey' });
       return bytes;
+    },
+    async getRange(bucket, key, start, end) {
+      const bytes = objects.get(id(bucket, key));
+      if (!bytes) throw Object.assign(new Error('missing'), { name: 'NoSuchKey' });
+      return bytes.slice(start, end);
     },
     async put(bucket, key, bytes) {
       objects.set(id(bucket, key), bytes);
@@ -399,8 +404,9 @@ export async function createResearchDataset(h: Harness, as: string, description:
 }
 
 /**
- * Puts files straight into the uploads bucket under their raw keys and completes the session through the API (the
- * multipart API itself is covered in datasets-pipeline.test.ts); returns the pipeline run the completion started.
+ * Packs the files into the session's archive and stores its parts straight in the memory store (the part URLs are
+ * covered in datasets-pipeline.test.ts), then completes the session through the API; returns the pipeline run the
+ * completion started.
  */
 export async function uploadDirect(
   h: Harness,
@@ -414,10 +420,9 @@ export async function uploadDirect(
     body: { files: files.map((f) => ({ fileKey: fileKeyOf(f.path), sizeBytes: f.bytes.byteLength })) },
   });
   expect(session.status).toBe(201);
-  for (const [fileIndex, file] of files.entries()) {
-    await h.objects.put('uploads', uploadKeys.file(hospitalId, datasetId, fileIndex), file.bytes);
-    await h.deps.uploads.markFileComplete(hospitalId, session.body.sessionId, fileIndex);
-  }
+  const record = (await h.deps.uploads.getSession(hospitalId, session.body.sessionId))!;
+  const parts = archiveParts(packArchive(files.map((f) => f.bytes)), record.partBytes);
+  parts.forEach((bytes, i) => h.objects.uploadPart(record.multipartUploadId, i + 1, bytes));
   expect((await h.call('POST', `/api/uploads/${session.body.sessionId}/complete`, { as })).status).toBe(200);
   return h.started.filter((s) => s.datasetId === datasetId).at(-1)!;
 }

@@ -3,31 +3,30 @@ import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
+import { archiveParts, packArchive } from '#tests/helpers/study-archive.ts';
 import { createResearchDataset, runPipeline, useHarnessOverSharedData } from './datasets-harness.ts';
 
 const MEMBER = 'member@northside.demo.local';
 const ADMIN = 'admin@northside.demo.local';
 const h = useHarnessOverSharedData();
 
-/** Uploads files as a client does: session, part URLs, parts (into the in-memory store), complete each, complete all. */
+/** Uploads files as a client does: session, a batch of part URLs, the archive's parts (into the in-memory store), complete. */
 async function upload(datasetId: string, files: { path: string; bytes: Uint8Array }[]) {
   const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
     as: MEMBER,
     body: { files: files.map((f) => ({ fileKey: fileKeyOf(f.path), sizeBytes: f.bytes.byteLength })) },
   });
   expect(session.status).toBe(201);
-  for (const [fileIndex, file] of files.entries()) {
-    const urls = await h.call('POST', `/api/uploads/${session.body.sessionId}/files/${fileIndex}/parts`, {
-      as: MEMBER,
-      body: { partNumbers: [1] },
-    });
-    const uploadId = new URL(urls.body.urls[0].url).searchParams.get('uploadId')!;
-    const etag = h.objects.uploadPart(uploadId, 1, file.bytes);
-    const done = await h.call('POST', `/api/uploads/${session.body.sessionId}/files/${fileIndex}/complete`, {
-      as: MEMBER,
-      body: { parts: [{ partNumber: 1, etag }] },
-    });
-    expect(done.status).toBe(200);
+  const parts = archiveParts(packArchive(files.map((f) => f.bytes)), session.body.partBytes);
+  expect(parts).toHaveLength(session.body.partCount);
+  const urls = await h.call('POST', `/api/uploads/${session.body.sessionId}/parts`, {
+    as: MEMBER,
+    body: { partNumbers: parts.map((_, i) => i + 1) },
+  });
+  expect(urls.status).toBe(200);
+  for (const { partNumber, url } of urls.body.urls as { partNumber: number; url: string }[]) {
+    const uploadId = new URL(url).searchParams.get('uploadId')!;
+    h.objects.uploadPart(uploadId, partNumber, parts[partNumber - 1]!);
   }
   return h.call('POST', `/api/uploads/${session.body.sessionId}/complete`, { as: MEMBER });
 }
@@ -104,6 +103,37 @@ describe('dataset pipeline through the real state machine definition', () => {
     expect(retried.body.status).toBe('UPLOADING');
     expect(retried.body.failureReason).toBeUndefined();
     expect(h.started.filter((s) => s.datasetId === datasetId)).toHaveLength(2);
+  }, 60_000);
+
+  it('fails a dataset whose stored archive does not read back as declared, naming no member', async () => {
+    // Prepare: a member renamed after a patient, the archive's length unchanged (so completion accepts it).
+    const ct = new Uint8Array(readFileSync(join(requireSharedData(), 'ct-small/CT_small.dcm')));
+    const datasetId = await createResearchDataset(h, MEMBER, 'Forged archive');
+    const session = await h.call('POST', `/api/datasets/${datasetId}/upload/session`, {
+      as: MEMBER,
+      body: { files: [{ fileKey: fileKeyOf('ct.dcm'), sizeBytes: ct.byteLength }] },
+    });
+    const archive = packArchive([ct]);
+    archive.set(new TextEncoder().encode('DOE^JANE'), 0);
+    const urls = await h.call('POST', `/api/uploads/${session.body.sessionId}/parts`, {
+      as: MEMBER,
+      body: { partNumbers: [1] },
+    });
+    h.objects.uploadPart(new URL(urls.body.urls[0].url).searchParams.get('uploadId')!, 1, archive);
+    expect((await h.call('POST', `/api/uploads/${session.body.sessionId}/complete`, { as: MEMBER })).status).toBe(200);
+
+    // Act
+    const result = await runPipeline(h.started.filter((s) => s.datasetId === datasetId).at(-1)!);
+
+    // Assess
+    expect(result.ok).toBe(false);
+    const failed = await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER });
+    expect(failed.body.status).toBe('FAILED');
+    expect(failed.body.failureReason).toBe(
+      'The uploaded study could not be read back as it was declared. Upload it again.',
+    );
+    const history = await h.call('GET', `/api/datasets/${datasetId}/history`, { as: MEMBER });
+    expect(JSON.stringify([failed.body, history.body])).not.toContain('DOE');
   }, 60_000);
 
   it('fails a stage after de-identification with a readable reason, and a retry finishes without the raw files', async () => {

@@ -1,8 +1,7 @@
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
-import { TTL_ATTRIBUTE } from '#shared/db/table.ts';
-import { UPLOAD_FILES_TTL_SECONDS } from '#shared/domain/uploads/ports.ts';
+import { uploadKeys } from '#shared/domain/object-keys.ts';
+import { packArchive } from '#tests/helpers/study-archive.ts';
 import { newUploadSalt, uploadFileKey } from '#shared/client/file-key.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 import { createResearchDataset } from './datasets-harness.ts';
@@ -38,31 +37,18 @@ async function openSession(): Promise<{ datasetId: string; sessionId: string; fi
 }
 
 describe('upload paths', () => {
-  it('never reach the table: a session knows its files by key, in items that expire with the TTL attribute', async () => {
-    const before = Math.floor(Date.now() / 1000);
-    const { sessionId, fileKey } = await openSession();
+  it('never reach the table: a session knows its files by key, in a manifest object of the uploads bucket', async () => {
+    const { datasetId, sessionId, fileKey } = await openSession();
     expect(await itemsNamingTheFile()).toEqual([]);
-    const holding = await itemsHolding(fileKey);
-    expect(holding.map((item) => item.entity)).toEqual(['uploadFile']);
+    // The table holds one session item whatever the file count, and no key of a file.
+    expect(await itemsHolding(fileKey)).toEqual([]);
+    const manifest = new TextDecoder().decode(
+      await h.objects.get('uploads', uploadKeys.manifest('hosp-northside', datasetId, sessionId)),
+    );
+    expect(JSON.parse(manifest)).toEqual({ files: [{ fileKey, sizeBytes: 3 }] });
+    for (const name of NAMES) expect(manifest).not.toContain(name);
     const resumed = await h.call('GET', `/api/uploads/${sessionId}`, { as: MEMBER });
     expect(resumed.body.files).toMatchObject([{ fileIndex: 0, fileKey, sizeBytes: 3 }]);
-    const expiry = holding[0]![TTL_ATTRIBUTE] as number;
-    expect(expiry).toBeGreaterThanOrEqual(before + UPLOAD_FILES_TTL_SECONDS);
-    expect(expiry).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + UPLOAD_FILES_TTL_SECONDS);
-
-    // DynamoDB removes expired items lazily: until it does, an expired item reads as gone.
-    await h.table.doc.send(
-      new UpdateCommand({
-        TableName: h.table.tableName,
-        Key: keys.uploadFile('hosp-northside', sessionId, 0),
-        UpdateExpression: 'SET #ttl = :past',
-        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':past': before - 1 },
-      }),
-    );
-    const session = await h.call('GET', `/api/uploads/${sessionId}`, { as: MEMBER });
-    expect(session.status).toBe(200);
-    expect(JSON.stringify(session.body)).not.toContain(fileKey);
   });
 
   it('are refused with VALIDATION_FAILED, in place of a key or beside one, and nothing is stored', async () => {
@@ -86,19 +72,14 @@ describe('upload paths', () => {
     expect((await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER })).body.status).toBe('CREATED');
   });
 
-  it('leave no file item once the upload completes, and appear in no audit event', async () => {
+  it('leave no item naming a file once the upload completes, and appear in no audit event', async () => {
     const { sessionId, fileKey } = await openSession();
-    const urls = await h.call('POST', `/api/uploads/${sessionId}/files/0/parts`, {
+    const urls = await h.call('POST', `/api/uploads/${sessionId}/parts`, {
       as: MEMBER,
       body: { partNumbers: [1] },
     });
     const uploadId = new URL(urls.body.urls[0].url).searchParams.get('uploadId')!;
-    const etag = h.objects.uploadPart(uploadId, 1, new Uint8Array([1, 2, 3]));
-    const done = await h.call('POST', `/api/uploads/${sessionId}/files/0/complete`, {
-      as: MEMBER,
-      body: { parts: [{ partNumber: 1, etag }] },
-    });
-    expect(done.status).toBe(200);
+    h.objects.uploadPart(uploadId, 1, packArchive([new Uint8Array([1, 2, 3])]));
     expect((await h.call('POST', `/api/uploads/${sessionId}/complete`, { as: MEMBER })).status).toBe(200);
     expect(await itemsHolding(fileKey)).toEqual([]);
     expect(await itemsNamingTheFile()).toEqual([]);

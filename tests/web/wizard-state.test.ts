@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { SeriesGroup } from '#shared/dicom/series.ts';
 import type { Discovery, PickedFile } from '#web/features/uploads/utils/discover-files.ts';
 import { EMPTY_PATIENT_CONTEXT } from '#web/features/uploads/utils/patient-context.ts';
-import { IDLE_UPLOAD, uploadProgressReducer } from '#web/features/uploads/utils/upload-progress.ts';
+import {
+  IDLE_UPLOAD,
+  uploadProgressReducer,
+  type UploadProgressAction,
+} from '#web/features/uploads/utils/upload-progress.ts';
 import {
   initialWizardState,
   selectedFiles,
@@ -164,19 +168,21 @@ describe('upload progress state', () => {
   const file = { fileIndex: 0, path: 'a', uploadedBytes: 5, totalBytes: 10, status: 'UPLOADING' as const };
 
   it('follows a run from started to uploaded, and a retry starts from clean figures', () => {
-    const running = [
-      { type: 'started' as const },
-      { type: 'progressed' as const, overall },
-      { type: 'file-progressed' as const, file },
-    ].reduce(uploadProgressReducer, IDLE_UPLOAD);
+    const actions: UploadProgressAction[] = [
+      { type: 'started' },
+      { type: 'progressed', overall },
+      { type: 'files-progressed', files: [file, { ...file, fileIndex: 1, uploadedBytes: 10, status: 'COMPLETE' }] },
+    ];
+    const running = actions.reduce(uploadProgressReducer, IDLE_UPLOAD);
     const failed = uploadProgressReducer(running, { type: 'failed', message: 'Part 1 of a could not be uploaded' });
     const retried = uploadProgressReducer(failed, { type: 'started' });
     const done = uploadProgressReducer(retried, { type: 'finished', overall: { ...overall, uploadedBytes: 10 } });
-    expect([running.phase, running.overall?.uploadedBytes, running.files[0]?.uploadedBytes]).toEqual([
-      'uploading',
-      5,
-      5,
-    ]);
+    expect([
+      running.phase,
+      running.overall?.uploadedBytes,
+      running.files[0]?.uploadedBytes,
+      running.files[1]?.status,
+    ]).toEqual(['uploading', 5, 5, 'COMPLETE']);
     expect([failed.phase, failed.error]).toEqual(['error', 'Part 1 of a could not be uploaded']);
     expect(retried).toEqual({ phase: 'uploading', files: {} });
     expect([done.phase, done.overall?.uploadedBytes, done.error]).toEqual(['uploaded', 10, undefined]);

@@ -76,6 +76,12 @@ export function createObjectStore(
       const result = await s3.send(new GetObjectCommand({ Bucket: Bucket(bucket), Key: key }));
       return new Uint8Array(await result.Body!.transformToByteArray());
     },
+    async getRange(bucket, key, start, end) {
+      const result = await s3.send(
+        new GetObjectCommand({ Bucket: Bucket(bucket), Key: key, Range: `bytes=${start}-${end - 1}` }),
+      );
+      return new Uint8Array(await result.Body!.transformToByteArray());
+    },
     async put(bucket, key, bytes, contentType) {
       await s3.send(new PutObjectCommand({ Bucket: Bucket(bucket), Key: key, Body: bytes, ContentType: contentType }));
     },

@@ -51,12 +51,9 @@ export async function removeDataset(
     // An UPLOADING dataset whose upload is finished has a pipeline run about to write: wait for it to end.
     const session = await deps.uploads.getSession(hospitalId, dataset.uploadSessionId);
     if (dataset.status === 'UPLOADING' && session?.status === 'COMPLETE') throw new InvalidStateError();
-    const files = await deps.uploads.listFiles(hospitalId, dataset.uploadSessionId);
-    await Promise.all(
-      files
-        .filter((f) => f.status === 'PENDING' && f.multipartUploadId)
-        .map((f) => deps.objects.abortMultipart('uploads', f.objectKey, f.multipartUploadId!)),
-    );
+    // An unfinished archive upload holds parts no listing shows: abort it, or they stay (and are billed).
+    if (session?.status === 'OPEN' && session.multipartUploadId)
+      await deps.objects.abortMultipart('uploads', session.archiveKey, session.multipartUploadId);
   }
   const prefix = datasetPrefix(hospitalId, datasetId);
   const removed = await Promise.all([

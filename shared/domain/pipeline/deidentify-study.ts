@@ -9,11 +9,13 @@ import { catalogueMessage } from '#shared/schemas/api/errors.ts';
 import { studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { BurnedInTextReason } from '#shared/schemas/api/datasets.ts';
+import { readStudyInput } from '#shared/domain/uploads/study-input.ts';
 import { burnedInTextReasons } from './burned-in-text.ts';
 import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
- * ANONYMIZING: each raw file, one at a time (memory stays at one file): validity check (bad files are recorded
+ * ANONYMIZING: each raw file (taken out of the upload's archive by shared/domain/uploads/study-input.ts), one at a
+ * time (memory stays at one file): validity check (bad files are recorded
  * with their per-file message and skipped, see docs/pipeline.md#validate), de-identification with the dataset's options and the
  * deployment's secret, the copy written to the studies bucket under its series and instance UIDs (a copy whose UIDs
  * are not valid PS3.5 UIDs is rejected like a file that does not parse). Then the series items are written, a series
@@ -25,8 +27,8 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
   if (dataset.deidentifiedAt) return;
   const { hospitalId, datasetId } = input;
   const secret = await deps.pseudonymSecret();
-  const raw = await deps.objects.list('uploads', uploadKeys.prefix(hospitalId, datasetId));
-  if (raw.length === 0) {
+  const raw = await readStudyInput(deps.objects, hospitalId, datasetId);
+  if (raw.empty) {
     const stored = await deps.objects.list('studies', studyKeys.prefix(hospitalId, datasetId));
     if (stored.length === 0) throw new NoValidDicomError();
   }
@@ -35,9 +37,7 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
   const metadata: SeriesFileMetadata[] = [];
   const burnedIn = new Map<string, Set<BurnedInTextReason>>();
   let summary: unknown;
-  for (const object of raw) {
-    const fileIndex = Number(object.key.slice(object.key.lastIndexOf('/') + 1));
-    const bytes = await deps.objects.get('uploads', object.key);
+  for await (const { fileIndex, bytes } of raw.files()) {
     const check = checkDicom(bytes);
     if (!check.valid) {
       fileErrors.push({ fileIndex, message: check.message });
@@ -73,7 +73,7 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     }
     summary ??= result.summary;
   }
-  if (raw.length > 0 && metadata.length === 0) throw new NoValidDicomError();
+  if (!raw.empty && metadata.length === 0) throw new NoValidDicomError();
 
   const now = deps.clock.now();
   const groups = groupIntoSeries(metadata);
@@ -126,5 +126,4 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
   });
   // Raw uploads go only once the de-identified copies and the series items are safely stored.
   await deps.objects.deletePrefix('uploads', uploadKeys.prefix(hospitalId, datasetId));
-  if (dataset.uploadSessionId) await deps.uploads.deleteFiles(hospitalId, dataset.uploadSessionId);
 }

@@ -3,7 +3,8 @@ import { canManageDataset, canSeeDataset, requirePermission, type Caller } from 
 import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
-import type { UploadRepository, UploadSessionRecord } from './ports.ts';
+import { readManifest } from './manifest.ts';
+import type { UploadManifest, UploadRepository, UploadSessionRecord } from './ports.ts';
 
 /**
  * A session of the caller's hospital whose dataset the caller may see; otherwise UPLOAD_NOT_FOUND. Only those who may
@@ -24,36 +25,41 @@ export async function loadVisibleSession(
   return session;
 }
 
-/** The session with, for each unfinished file, the parts S3 already holds (ListParts), so a client can resume. */
+/** The API's view of a session: its archive's geometry, the parts already stored and the declared files in order. */
+export function sessionView(
+  session: UploadSessionRecord,
+  manifest: UploadManifest,
+  completedParts: number[],
+): UploadSession {
+  return {
+    sessionId: session.sessionId,
+    datasetId: session.datasetId,
+    status: session.status,
+    archiveBytes: session.archiveBytes,
+    partBytes: session.partBytes,
+    partCount: session.partCount,
+    completedParts,
+    files: manifest.files.map((f, fileIndex) => ({ fileIndex, fileKey: f.fileKey, sizeBytes: f.sizeBytes })),
+    createdAt: session.createdAt,
+  };
+}
+
+/** The session with the parts of its archive S3 already holds (ListParts), so a client can resume from them. */
 export async function getUploadSession(
   sessionId: string,
   caller: Caller,
   deps: { datasets: DatasetRepository; uploads: UploadRepository; objects: ObjectStore },
 ): Promise<UploadSession> {
   const session = await loadVisibleSession(sessionId, caller, deps);
-  const files = await deps.uploads.listFiles(caller.hospitalId, sessionId);
-  const states = await Promise.all(
-    files.map(async (f) => ({
-      fileIndex: f.fileIndex,
-      fileKey: f.fileKey,
-      sizeBytes: f.sizeBytes,
-      partCount: f.partCount,
-      status: f.status,
-      completedParts:
-        f.status === 'PENDING' && session.status === 'OPEN' && f.multipartUploadId
-          ? (await deps.objects.listParts('uploads', f.objectKey, f.multipartUploadId)).map(({ partNumber, etag }) => ({
-              partNumber,
-              etag,
-            }))
-          : [],
-    })),
+  const [manifest, parts] = await Promise.all([
+    readManifest(deps.objects, caller.hospitalId, session.datasetId, sessionId),
+    session.status === 'OPEN'
+      ? deps.objects.listParts('uploads', session.archiveKey, session.multipartUploadId)
+      : Promise.resolve([]),
+  ]);
+  return sessionView(
+    session,
+    manifest,
+    parts.map((p) => p.partNumber).sort((a, b) => a - b),
   );
-  return {
-    sessionId,
-    datasetId: session.datasetId,
-    partBytes: session.partBytes,
-    status: session.status,
-    createdAt: session.createdAt,
-    files: states,
-  };
 }

@@ -1,6 +1,6 @@
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type { OrganisationCounters, OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import { MAX_ENHANCED_FILES, UPLOAD_PART_BYTES, type UploadSession } from '#shared/schemas/api/uploads.ts';
+import { MAX_ENHANCED_FILES, type UploadSession } from '#shared/schemas/api/uploads.ts';
 import { checkUploadAgainstPolicy, notifyThresholds, type DeclaredFile } from '#shared/domain/policies/enforce.ts';
 import { policyFor } from '#shared/domain/policies/policies.ts';
 import type { SettingsStore } from '#shared/domain/policies/ports.ts';
@@ -10,9 +10,11 @@ import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
 import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
 import { AccessDeniedError, InvalidStateError, ValidationError } from '#shared/domain/errors.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
-import { uploadFilesExpiry, type UploadFileRecord, type UploadRepository } from './ports.ts';
+import type { UploadRepository, UploadSessionRecord } from './ports.ts';
 import { uploadKeys } from '#shared/domain/object-keys.ts';
-import { getUploadSession } from './get-upload-session.ts';
+import { getUploadSession, sessionView } from './get-upload-session.ts';
+import { writeManifest } from './manifest.ts';
+import { archiveLayout, archivePartBytes, archivePartCount, MAX_ARCHIVE_MEMBER_BYTES } from './study-archive.ts';
 
 export type UploadDeps = {
   datasets: DatasetRepository;
@@ -30,12 +32,17 @@ export type UploadDeps = {
 /** Upload limits (docs/domain.md#uploads), enforced on the server as well as in the uploader. */
 export function checkUploadLimits(files: { sizeBytes: number }[]): void {
   if (files.length > MAX_ENHANCED_FILES) throw new ValidationError('TOO_MANY_FILES', { n: MAX_ENHANCED_FILES });
+  // A member of the study archive holds at most 8 GiB - 1 (docs/domain.md#upload-sessions); the policy is stricter.
+  if (files.some((f) => f.sizeBytes > MAX_ARCHIVE_MEMBER_BYTES))
+    throw new ValidationError('FILE_TOO_LARGE', { n: MAX_ARCHIVE_MEMBER_BYTES });
 }
 
 /**
- * Opens the upload of a CREATED dataset: one multipart upload per file under `<hospitalId>/<datasetId>/raw/<n>`
- * (started when the client first asks for the file's part URLs), and the dataset moves CREATED → UPLOADING. Calling it again for an UPLOADING dataset returns the open session
- * (with the parts already stored), so a client that lost its state can resume.
+ * Opens the upload of a CREATED dataset: the declared files, in order, are packed by the client into one ustar
+ * archive sent as one multipart upload (docs/domain.md#upload-sessions); this stores the manifest (keys and sizes),
+ * starts the multipart upload and records the session, and the dataset moves CREATED → UPLOADING. Three calls
+ * whatever the file count. Calling it again for an UPLOADING dataset returns the open session (with the parts already
+ * stored), so a client that lost its state can resume.
  */
 export async function openUploadSession(
   datasetId: string,
@@ -61,29 +68,27 @@ export async function openUploadSession(
 
   const sessionId = deps.ids.newId();
   const openedAt = deps.clock.now();
-  const records: UploadFileRecord[] = files.map((file, fileIndex) => ({
-    sessionId,
-    hospitalId: caller.hospitalId,
-    fileIndex,
-    fileKey: file.fileKey,
-    sizeBytes: file.sizeBytes,
-    partCount: Math.max(1, Math.ceil(file.sizeBytes / UPLOAD_PART_BYTES)),
-    objectKey: uploadKeys.file(caller.hospitalId, datasetId, fileIndex),
-    status: 'PENDING',
-    expiresAtEpoch: uploadFilesExpiry(openedAt),
-  }));
-  const session = {
+  const archiveBytes = archiveLayout(files.map((f) => f.sizeBytes)).totalBytes;
+  const partBytes = archivePartBytes(archiveBytes);
+  const archiveKey = uploadKeys.archive(caller.hospitalId, datasetId, sessionId);
+  const manifest = { files: files.map((f) => ({ fileKey: f.fileKey, sizeBytes: f.sizeBytes })) };
+  await writeManifest(deps.objects, caller.hospitalId, datasetId, sessionId, manifest);
+  const session: UploadSessionRecord = {
     sessionId,
     hospitalId: caller.hospitalId,
     datasetId,
     createdByUserId: caller.userId,
-    partBytes: UPLOAD_PART_BYTES,
     fileCount: files.length,
     totalBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0),
-    status: 'OPEN' as const,
+    archiveKey,
+    archiveBytes,
+    partBytes,
+    partCount: archivePartCount(archiveBytes, partBytes),
+    multipartUploadId: await deps.objects.createMultipart('uploads', archiveKey),
+    status: 'OPEN',
     createdAt: openedAt,
   };
-  await deps.uploads.createSession(session, records);
+  await deps.uploads.createSession(session);
   await changeStatus(deps, {
     hospitalId: caller.hospitalId,
     datasetId,
@@ -100,19 +105,5 @@ export async function openUploadSession(
     details: { sessionId, fileCount: files.length, totalBytes: session.totalBytes },
   });
   await notifyThresholds(caller.hospitalId, storageUsedBytes, storageUsedBytes + session.totalBytes, policy, deps);
-  return {
-    sessionId,
-    datasetId,
-    partBytes: UPLOAD_PART_BYTES,
-    status: 'OPEN',
-    createdAt: session.createdAt,
-    files: records.map((f) => ({
-      fileIndex: f.fileIndex,
-      fileKey: f.fileKey,
-      sizeBytes: f.sizeBytes,
-      partCount: f.partCount,
-      completedParts: [],
-      status: f.status,
-    })),
-  };
+  return sessionView(session, manifest, []);
 }

@@ -39,6 +39,11 @@ export const ERROR_CATALOGUE = {
   DICOM_NESTED_TOO_DEEP: { status: 400, message: 'DICOM sequences are nested deeper than {n} levels' },
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
   UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
+  /** The packed study could not be read back as it was declared (docs/domain.md#upload-sessions). */
+  UPLOAD_ARCHIVE_INVALID: {
+    status: 400,
+    message: 'The uploaded study could not be read back as it was declared. Upload it again.',
+  },
   /** Delete Hospital, step 1: the typed text must exactly equal the hospital name (docs/domain.md#hospitals). */
   HOSPITAL_NAME_MISMATCH: { status: 400, message: 'The name you typed does not match the hospital name.' },
   /** Delete Hospital, step 2: the hospital has users or datasets, so a second, high-impact confirmation is needed. */

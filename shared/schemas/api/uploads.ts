@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { DicomUidSchema, IdSchema } from './common.ts';
 import { FileFormatSchema } from './policies.ts';
 
-/** Wizard and enhanced-uploader limits (docs/domain.md#uploads). */
+/**
+ * Wizard and enhanced-uploader limits (docs/domain.md#uploads): hospital studies run to 5,000 files, which the packed
+ * upload sends at the cost of their bytes.
+ */
 export const MAX_WIZARD_FILES = 500;
-export const MAX_ENHANCED_FILES = 1000;
+export const MAX_ENHANCED_FILES = 5000;
 /** Policy default "max file size 500 MB" (the policy in force decides per hospital and team). */
 export const MAX_FILE_BYTES = 500 * 1024 * 1024;
 /** S3's largest object (5 TiB): what a request may declare at all; the policy in force refuses far smaller files. */
 export const MAX_DECLARABLE_FILE_BYTES = 5 * 1024 ** 4;
-/** S3 multipart minimum (except the last part). */
-export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
 
 /**
  * What the server knows of a file instead of its name: the client's hex SHA-256 of a salt it keeps, the file's relative
@@ -36,35 +37,34 @@ export const CreateUploadSessionRequestSchema = z.object({
   files: z.array(UploadFileSchema).min(1).max(MAX_ENHANCED_FILES),
 });
 
-export const UploadFileStateSchema = z.object({
+/** A declared file of an open session, in archive order: what a client matches re-picked files against to resume. */
+export const UploadSessionFileSchema = z.object({
   fileIndex: z.number().int().nonnegative(),
   fileKey: z.string(),
   sizeBytes: z.number().int(),
-  partCount: z.number().int().positive(),
-  /** Parts S3 already holds (from ListParts): a resumed client skips them. */
-  completedParts: z.array(z.object({ partNumber: z.number().int(), etag: z.string() })),
-  status: z.enum(['PENDING', 'COMPLETE']),
 });
 
+/**
+ * An upload session: the study packed as one archive (docs/domain.md#upload-sessions), `archiveBytes` long, sent as
+ * `partCount` parts of `partBytes` (the last one shorter). `completedParts` are the parts the storage already holds.
+ */
 export const UploadSessionSchema = z.object({
   sessionId: IdSchema,
   datasetId: IdSchema,
-  partBytes: z.number().int(),
   status: z.enum(['OPEN', 'COMPLETE', 'ABORTED']),
-  files: z.array(UploadFileStateSchema),
+  archiveBytes: z.number().int().positive(),
+  partBytes: z.number().int().positive(),
+  partCount: z.number().int().positive(),
+  completedParts: z.array(z.number().int().positive()),
+  files: z.array(UploadSessionFileSchema),
   createdAt: z.string(),
 });
 export type UploadSession = z.infer<typeof UploadSessionSchema>;
 
-/** POST /api/uploads/{sessionId}/files/{fileIndex}/parts : presigned PUT URLs for the asked part numbers. */
+/** POST /api/uploads/{sessionId}/parts : presigned PUT URLs for the asked part numbers of the session's archive. */
 export const PartUrlsRequestSchema = z.object({
   partNumbers: z.array(z.number().int().min(1).max(10_000)).min(1).max(100),
 });
 export const PartUrlsResponseSchema = z.object({
   urls: z.array(z.object({ partNumber: z.number().int(), url: z.string() })),
-});
-
-/** POST /api/uploads/{sessionId}/files/{fileIndex}/complete */
-export const CompleteFileRequestSchema = z.object({
-  parts: z.array(z.object({ partNumber: z.number().int().min(1), etag: z.string().min(1) })).min(1),
 });

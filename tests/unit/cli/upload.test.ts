@@ -13,6 +13,7 @@ import {
   uploadSaltOf,
 } from '#cli/commands/upload.ts';
 import { uploadFileKey } from '#shared/client/file-key.ts';
+import { archiveLayout, archivePartBytes, unpackArchive } from '#shared/domain/uploads/study-archive.ts';
 import { readHiddenLine, readPassword } from '#cli/lib/password.ts';
 
 type Seen = { method: string; path: string; body: string };
@@ -199,6 +200,60 @@ describe('iws upload: nothing from folder or file names leaves the machine', () 
     ]);
     const sent = twin.seen.map((r) => `${r.path} ${r.body}`).join('\n');
     for (const name of ['DOE', 'JANE', 'SMITH', 'JOHN', 'IM1', 'IM2', '1970', '.dcm']) expect(sent).not.toContain(name);
+  });
+
+  it('sends the study as one archive whose members are named by index, in one part with one batch of URLs', async () => {
+    // Prepare
+    vi.stubEnv('IWS_PASSWORD', PASSWORD);
+    let base = '';
+    const twin = await site((req, body, res) => {
+      if (req.url === '/config.json')
+        return json(res, 200, { region: 'r', userPoolClientId: 'c', apiBaseUrl: '/api', userPoolEndpoint: '/idp' });
+      if (req.url === '/idp') return json(res, 200, { AuthenticationResult: { IdToken: 'id-token', ExpiresIn: 3600 } });
+      if (req.url === '/api/datasets') return json(res, 201, { id: 'ds1', status: 'CREATED' });
+      if (req.url === '/api/datasets/ds1/upload/session') {
+        const files = (JSON.parse(body) as { files: { fileKey: string; sizeBytes: number }[] }).files;
+        const archiveBytes = archiveLayout(files.map((f) => f.sizeBytes)).totalBytes;
+        return json(res, 201, {
+          sessionId: 's1',
+          datasetId: 'ds1',
+          status: 'OPEN',
+          archiveBytes,
+          partBytes: archivePartBytes(archiveBytes),
+          partCount: 1,
+          completedParts: [],
+          files: files.map((f, fileIndex) => ({ fileIndex, fileKey: f.fileKey, sizeBytes: f.sizeBytes })),
+          createdAt: '2026-01-01T00:00:00.000Z',
+        });
+      }
+      if (req.url === '/api/uploads/s1/parts')
+        return json(res, 200, { urls: [{ partNumber: 1, url: `${base}/part/1` }] });
+      if (req.url === '/part/1') return res.writeHead(200, { etag: '"e1"' }).end();
+      if (req.url === '/api/uploads/s1/complete') return json(res, 200, { id: 'ds1', status: 'UPLOADING' });
+      if (req.url === '/api/datasets/ds1') return json(res, 200, { id: 'ds1', status: 'UPLOADING' });
+      return json(res, 400, { message: 'unexpected' });
+    });
+    base = twin.url;
+    // Act
+    const code = await run([FOLDER, '--api', twin.url, '--email', 'a@b.org', '--mrn', 'M1', '--quiet']);
+    // Assert
+    expect(code).toBe(0);
+    expect(twin.seen.filter((r) => r.path === '/api/uploads/s1/parts').map((r) => JSON.parse(r.body))).toEqual([
+      { partNumbers: [1] },
+    ]);
+    const put = twin.seen.filter((r) => r.path === '/part/1');
+    expect(put).toHaveLength(1);
+    const archive = new TextEncoder().encode(put[0]!.body);
+    const files: string[] = [];
+    for await (const file of unpackArchive(
+      (async function* () {
+        yield archive;
+      })(),
+      [3, 3],
+    ))
+      files.push(new TextDecoder().decode(file.bytes));
+    expect(files).toEqual(['one', 'two']);
+    for (const name of ['DOE', 'JANE', 'SMITH', 'JOHN', 'IM1', 'IM2', '.dcm']) expect(put[0]!.body).not.toContain(name);
   });
 
   it('needs the MRN to be given instead of taking the folder name', async () => {

@@ -24,7 +24,6 @@ const ALL_KEYS: Record<string, Record<string, string>> = {
   series: keys.series('h1', 'd1', 's1'),
   asset: keys.asset('h1', 'd1', 'a1'),
   uploadSession: keys.uploadSession('h1', 'sess'),
-  uploadFile: keys.uploadFile('h1', 'sess', 7),
   userIndexes: keys.userIndexes({
     hospitalId: 'h1',
     id: 'u1',

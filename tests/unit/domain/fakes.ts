@@ -21,7 +21,7 @@ import { ConflictError, EmailTakenError, NotFoundError, ValidationError } from '
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { InvitationDeps } from '#shared/domain/invitations/deps.ts';
 import type { InvitationRecord, InvitationRepository, MailMessage } from '#shared/domain/invitations/ports.ts';
-import type { UploadFileRecord, UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
+import type { UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
 import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
 import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-log.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
@@ -139,47 +139,19 @@ export const fakePageTokens: PageTokens = {
   },
 };
 
-export function fakeUploads(): UploadRepository & {
-  sessions: Map<string, UploadSessionRecord>;
-  files: Map<string, UploadFileRecord>;
-} {
+export function fakeUploads(): UploadRepository & { sessions: Map<string, UploadSessionRecord> } {
   const sessions = new Map<string, UploadSessionRecord>();
-  const files = new Map<string, UploadFileRecord>();
   return {
     sessions,
-    files,
-    async createSession(s, fs) {
+    async createSession(s) {
       sessions.set(s.sessionId, s);
-      for (const f of fs) files.set(`${f.sessionId}/${f.fileIndex}`, f);
     },
     async getSession(h, id) {
       const s = sessions.get(id);
       return s?.hospitalId === h ? s : undefined;
     },
-    async listFiles(h, id) {
-      return [...files.values()]
-        .filter((f) => f.sessionId === id && f.hospitalId === h)
-        .sort((a, b) => a.fileIndex - b.fileIndex);
-    },
-    async getFile(h, id, i) {
-      const f = files.get(`${id}/${i}`);
-      return f?.hospitalId === h ? f : undefined;
-    },
-    async markFileComplete(_h, id, i) {
-      const f = files.get(`${id}/${i}`)!;
-      files.set(`${id}/${i}`, { ...f, status: 'COMPLETE' });
-    },
-    async claimMultipartUpload(_h, id, i, uploadId) {
-      const f = files.get(`${id}/${i}`)!;
-      if (f.multipartUploadId) return f.multipartUploadId;
-      files.set(`${id}/${i}`, { ...f, multipartUploadId: uploadId });
-      return uploadId;
-    },
     async setSessionStatus(_h, id, status) {
       sessions.set(id, { ...sessions.get(id)!, status });
-    },
-    async deleteFiles(_h, id) {
-      for (const key of [...files.keys()]) if (key.startsWith(`${id}/`)) files.delete(key);
     },
   };
 }

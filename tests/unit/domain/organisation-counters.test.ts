@@ -6,6 +6,7 @@ import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { NEW_DATASET } from './fakes.ts';
 import { as, organisationPorts } from './organisation-fixtures.ts';
+import { packArchive } from '#tests/helpers/study-archive.ts';
 
 const member = as('TEAM_MEMBER');
 
@@ -29,8 +30,8 @@ describe('datasets keep their department and move the counters', () => {
     expect([hospital().datasetCount, team().datasetCount]).toEqual([1, 1]);
 
     const session = await openUploadSession(d.id, [{ fileKey: fileKeyOf('a.dcm'), sizeBytes: 700 }], member, deps);
-    for (const f of deps.uploads.files.values())
-      deps.uploads.files.set(`${f.sessionId}/${f.fileIndex}`, { ...f, status: 'COMPLETE' });
+    const record = deps.uploads.sessions.get(session.sessionId)!;
+    deps.objects.uploadPart(record.multipartUploadId, 1, packArchive([new Uint8Array(700)]));
     await completeUpload(session.sessionId, member, deps);
     await completeUpload(session.sessionId, member, deps);
     expect([hospital().storageUsedBytes, team().storageUsedBytes]).toEqual([700, 700]);

@@ -1,25 +1,24 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
-import { completeFile } from '#shared/domain/uploads/complete-file.ts';
+import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
 import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
 import { getUploadSession } from '#shared/domain/uploads/get-upload-session.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
 import { presignParts } from '#shared/domain/uploads/presign-parts.ts';
 import { uploadDataset } from '#shared/client/upload-client.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
-import {
-  CreateUploadSessionRequestSchema,
-  MAX_ENHANCED_FILES,
-  MAX_FILE_BYTES,
-  UPLOAD_PART_BYTES,
-} from '#shared/schemas/api/uploads.ts';
+import { CreateUploadSessionRequestSchema, MAX_ENHANCED_FILES, MAX_FILE_BYTES } from '#shared/schemas/api/uploads.ts';
+import { MIN_ARCHIVE_PART_BYTES } from '#shared/domain/uploads/study-archive.ts';
+import { archiveParts, packArchive } from '#tests/helpers/study-archive.ts';
 import { uploadFileKey } from '#shared/client/file-key.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 const member = caller('TEAM_MEMBER');
+const BIG = MIN_ARCHIVE_PART_BYTES + 1;
 
-async function opened(sizes = [10, UPLOAD_PART_BYTES + 1]) {
+async function opened(sizes = [10, BIG]) {
   const p = ports();
   const d = await createDataset(NEW_DATASET, member, p);
   const session = await openUploadSession(
@@ -28,35 +27,56 @@ async function opened(sizes = [10, UPLOAD_PART_BYTES + 1]) {
     member,
     p,
   );
-  return { p, d, session };
+  const record = p.uploads.sessions.get(session.sessionId)!;
+  return { p, d, session, record };
+}
+
+/** Stores the archive of `files` as the session's parts, as the client's PUTs would. */
+function storeParts(
+  p: ReturnType<typeof ports>,
+  record: { multipartUploadId: string; partBytes: number },
+  files: Uint8Array[],
+) {
+  return archiveParts(packArchive(files), record.partBytes).map((bytes, i) =>
+    p.objects.uploadPart(record.multipartUploadId, i + 1, bytes),
+  );
 }
 
 describe('upload sessions', () => {
-  it('opens one multipart upload per file and moves the dataset to UPLOADING', async () => {
-    const { p, d, session } = await opened();
-    expect(session.files.map((f) => f.partCount)).toEqual([1, 2]);
+  it('opens one multipart upload for the whole study, stores the manifest and moves the dataset to UPLOADING', async () => {
+    const { p, d, session, record } = await opened();
+    const archiveBytes = 512 + 512 + 512 + Math.ceil(BIG / 512) * 512 + 1024;
+    expect(session).toMatchObject({
+      archiveBytes,
+      partBytes: MIN_ARCHIVE_PART_BYTES,
+      partCount: 2,
+      completedParts: [],
+    });
+    expect(session.files).toEqual([
+      { fileIndex: 0, fileKey: fileKeyOf('f0.dcm'), sizeBytes: 10 },
+      { fileIndex: 1, fileKey: fileKeyOf('f1.dcm'), sizeBytes: BIG },
+    ]);
     expect((await p.datasets.get('h1', d.id))!.status).toBe('UPLOADING');
-    expect([...p.uploads.files.values()].map((f) => f.objectKey)).toEqual([`h1/${d.id}/raw/0`, `h1/${d.id}/raw/1`]);
+    expect(record.archiveKey).toBe(`h1/${d.id}/raw/archive/${session.sessionId}.tar`);
+    expect(p.objects.objects.has(`uploads/h1/${d.id}/raw/archive/${session.sessionId}.json`)).toBe(true);
   });
 
-  it("starts each file's multipart upload once, on the first part URLs, even when requests race", async () => {
+  it('signs a batch of parts in one call, and only parts the archive has', async () => {
     const { p, session } = await opened();
-    expect([...p.uploads.files.values()].every((f) => f.multipartUploadId === undefined)).toBe(true);
-    const answers = await Promise.all([1, 2, 1].map((n) => presignParts(session.sessionId, 1, [n], member, p)));
-    const ids = answers.map((a) => new URL(a.urls[0]!.url).searchParams.get('uploadId'));
-    expect(new Set(ids).size).toBe(1);
-    expect(p.uploads.files.get(`${session.sessionId}/1`)!.multipartUploadId).toBe(ids[0]);
+    const { urls } = await presignParts(session.sessionId, [1, 2, 2], member, p);
+    expect(urls.map((u) => u.partNumber)).toEqual([1, 2]);
+    expect(new Set(urls.map((u) => new URL(u.url).searchParams.get('uploadId'))).size).toBe(1);
+    await expect(presignParts(session.sessionId, [3], member, p)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('resumes: opening again returns the same session with the parts already stored', async () => {
-    const { p, d, session } = await opened();
-    await presignParts(session.sessionId, 1, [1], member, p);
-    const file = p.uploads.files.get(`${session.sessionId}/1`)!;
-    const etag = p.objects.uploadPart(file.multipartUploadId!, 1, new Uint8Array(8));
+    const { p, d, session, record } = await opened();
+    p.objects.uploadPart(record.multipartUploadId, 2, new Uint8Array(8));
     const again = await openUploadSession(d.id, [{ fileKey: fileKeyOf('f0.dcm'), sizeBytes: 10 }], member, p);
     expect(again.sessionId).toBe(session.sessionId);
-    expect(again.files[1]!.completedParts).toEqual([{ partNumber: 1, etag }]);
-    expect((await getUploadSession(session.sessionId, member, p)).files[1]!.completedParts).toHaveLength(1);
+    expect(again.completedParts).toEqual([2]);
+    expect(again.files).toHaveLength(2);
+    expect((await getUploadSession(session.sessionId, member, p)).completedParts).toEqual([2]);
   });
 
   it('enforces the file-count and size limits with the catalogue messages', async () => {
@@ -75,90 +95,55 @@ describe('upload sessions', () => {
     ).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
   });
 
-  it('presigns only parts the file has, completes files, then starts the pipeline once all are complete', async () => {
-    const { p, d, session } = await opened([10]);
-    await expect(presignParts(session.sessionId, 0, [2], member, p)).rejects.toMatchObject({
-      code: 'VALIDATION_FAILED',
-    });
-    const { urls } = await presignParts(session.sessionId, 0, [1], member, p);
-    expect(urls[0]!.url).toContain('partNumber=1');
+  it('completes the archive once every part is stored, then starts the pipeline', async () => {
+    const { p, d, session, record } = await opened([10]);
     await expect(completeUpload(session.sessionId, member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
-    const file = p.uploads.files.get(`${session.sessionId}/0`)!;
-    const etag = p.objects.uploadPart(file.multipartUploadId!, 1, new Uint8Array(10).fill(7));
-    await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
-    expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p)).toEqual({
-      fileIndex: 0,
-      status: 'COMPLETE',
-    });
+    storeParts(p, record, [new Uint8Array(10).fill(7)]);
     const dataset = await completeUpload(session.sessionId, member, p);
     expect(dataset.status).toBe('UPLOADING');
     expect(p.pipeline.started).toHaveLength(1);
-    expect(await p.objects.get('uploads', `h1/${d.id}/raw/0`)).toEqual(new Uint8Array(10).fill(7));
+    expect(await p.objects.get('uploads', record.archiveKey)).toEqual(packArchive([new Uint8Array(10).fill(7)]));
+    expect(p.objects.objects.has(`uploads/h1/${d.id}/raw/0`)).toBe(false);
   });
 
-  it('refuses to complete a file whose stored parts do not add up to the declared size (truncated or oversized)', async () => {
-    const { p, session } = await opened([10, UPLOAD_PART_BYTES + 1]);
-    await presignParts(session.sessionId, 0, [1], member, p);
-    await presignParts(session.sessionId, 1, [1, 2], member, p);
-    const small = p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!;
-    const truncated = p.objects.uploadPart(small, 1, new Uint8Array(2));
-    await expect(
-      completeFile(session.sessionId, 0, [{ partNumber: 1, etag: truncated }], member, p),
-    ).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
-    const oversized = p.objects.uploadPart(small, 1, new Uint8Array(11));
-    await expect(
-      completeFile(session.sessionId, 0, [{ partNumber: 1, etag: oversized }], member, p),
-    ).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
-    // A short first part and a long last part add up to the declared size but break the part layout.
-    const big = p.uploads.files.get(`${session.sessionId}/1`)!.multipartUploadId!;
-    const parts = [
-      p.objects.uploadPart(big, 1, new Uint8Array(1)),
-      p.objects.uploadPart(big, 2, new Uint8Array(UPLOAD_PART_BYTES)),
-    ];
-    await expect(
-      completeFile(
-        session.sessionId,
-        1,
-        parts.map((etag, i) => ({ partNumber: i + 1, etag })),
-        member,
-        p,
-      ),
-    ).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
-    expect([...p.uploads.files.values()].every((f) => f.status === 'PENDING')).toBe(true);
-    const exact = p.objects.uploadPart(small, 1, new Uint8Array(10));
-    expect(await completeFile(session.sessionId, 0, [{ partNumber: 1, etag: exact }], member, p)).toEqual({
-      fileIndex: 0,
-      status: 'COMPLETE',
-    });
+  it('refuses an archive whose stored parts do not match its declared layout (truncated, oversized, re-cut)', async () => {
+    const { p, session, record } = await opened([10, BIG]);
+    const archive = packArchive([new Uint8Array(10), new Uint8Array(BIG)]);
+    const id = record.multipartUploadId;
+    p.objects.uploadPart(id, 1, archive.subarray(0, record.partBytes));
+    p.objects.uploadPart(id, 2, archive.subarray(record.partBytes, archive.length - 1));
+    await expect(completeUpload(session.sessionId, member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    p.objects.uploadPart(id, 2, new Uint8Array(archive.length - record.partBytes + 1));
+    await expect(completeUpload(session.sessionId, member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    // A short first part and a long last part add up to the archive's size but break the part layout.
+    p.objects.uploadPart(id, 1, archive.subarray(0, 1));
+    p.objects.uploadPart(id, 2, archive.subarray(1));
+    await expect(completeUpload(session.sessionId, member, p)).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    expect(p.pipeline.started).toHaveLength(0);
+    storeParts(p, record, [new Uint8Array(10), new Uint8Array(BIG)]);
+    expect((await completeUpload(session.sessionId, member, p)).status).toBe('UPLOADING');
   });
 
-  it('completes a file with the ETags the store listed (whose sizes it checked), never the ETags the client sent', async () => {
-    const { p, d, session } = await opened([10]);
-    await presignParts(session.sessionId, 0, [1], member, p);
-    const uploadId = p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!;
-    const listed = p.objects.uploadPart(uploadId, 1, new Uint8Array(10).fill(3));
+  it('completes the archive with the ETags the store listed (whose sizes it checked)', async () => {
+    const { p, session, record } = await opened([10]);
+    const [listed] = storeParts(p, record, [new Uint8Array(10).fill(3)]);
     const sent: unknown[] = [];
     const complete = p.objects.completeMultipart.bind(p.objects);
     p.objects.completeMultipart = async (bucket, key, id, parts) => {
       sent.push(parts);
       return complete(bucket, key, id, parts);
     };
-    await completeFile(session.sessionId, 0, [{ partNumber: 1, etag: '"not-what-was-checked"' }], member, p);
+    await completeUpload(session.sessionId, member, p);
     expect(sent).toEqual([[{ partNumber: 1, etag: listed }]]);
-    expect(await p.objects.get('uploads', `h1/${d.id}/raw/0`)).toEqual(new Uint8Array(10).fill(3));
   });
 
   it('lets only the owner, their lead or an admin work on an upload session, not a teammate who can see the dataset', async () => {
     const { p, session } = await opened([10]);
     const teammate = caller('TEAM_MEMBER', { userId: 'user-teammate' });
     await expect(getUploadSession(session.sessionId, teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
-    await expect(presignParts(session.sessionId, 0, [1], teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
-    await expect(completeFile(session.sessionId, 0, [{ partNumber: 1, etag: 'x' }], teammate, p)).rejects.toMatchObject(
-      { code: 'ACCESS_DENIED' },
-    );
+    await expect(presignParts(session.sessionId, [1], teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     await expect(completeUpload(session.sessionId, teammate, p)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
-    expect([...p.uploads.files.values()].every((f) => f.multipartUploadId === undefined)).toBe(true);
-    expect((await presignParts(session.sessionId, 0, [1], caller('TEAM_LEAD'), p)).urls).toHaveLength(1);
+    expect((await presignParts(session.sessionId, [1], caller('TEAM_LEAD'), p)).urls).toHaveLength(1);
     expect((await getUploadSession(session.sessionId, caller('HOSPITAL_ADMIN'), p)).files).toHaveLength(1);
   });
 
@@ -192,15 +177,8 @@ describe('upload sessions', () => {
 
 describe('completing an upload twice', () => {
   it('starts the same run again when the first answer was lost, and nothing once the session is closed', async () => {
-    const { p, session } = await opened([10]);
-    const file = p.uploads.files.get(`${session.sessionId}/0`)!;
-    await presignParts(session.sessionId, 0, [1], member, p);
-    const etag = p.objects.uploadPart(
-      p.uploads.files.get(`${session.sessionId}/0`)!.multipartUploadId!,
-      1,
-      new Uint8Array(10),
-    );
-    await completeFile(session.sessionId, 0, [{ partNumber: 1, etag }], member, p);
+    const { p, session, record } = await opened([10]);
+    storeParts(p, record, [new Uint8Array(10)]);
     const failingOnce = {
       ...p,
       uploads: {
@@ -215,7 +193,6 @@ describe('completing an upload twice', () => {
     await completeUpload(session.sessionId, member, p);
     expect(p.pipeline.started).toHaveLength(2);
     expect(new Set(p.pipeline.started.map((s) => (s as { runId: string }).runId)).size).toBe(1);
-    expect(file.objectKey).toMatch(/raw\/0$/);
   });
 
   it('accepts only PS3.5 UIDs (digits and dots, no leading zeros, at most 64 characters) for the UIDs of a file', () => {
@@ -276,5 +253,91 @@ describe('completing an upload twice', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('the upload client over the upload domain', () => {
+  /** fetch answered by the domain functions and the memory store, as the API and S3 would; `dropPart` PUTs fail. */
+  function apiOver(p: ReturnType<typeof ports>, datasetId: string, dropPart: { n?: number }) {
+    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+    return (async (input: string, init: RequestInit) => {
+      const url = new URL(input, 'http://api.test');
+      if (init.method === 'PUT') {
+        const partNumber = Number(url.searchParams.get('partNumber'));
+        if (partNumber === dropPart.n) throw new TypeError('connection reset');
+        const body = new Uint8Array(await new Response(init.body).arrayBuffer());
+        p.objects.uploadPart(url.searchParams.get('uploadId')!, partNumber, body);
+        return new Response(null, { status: 200, headers: { etag: `"${partNumber}"` } });
+      }
+      const body = init.body ? JSON.parse(String(init.body)) : undefined;
+      if (url.pathname === `/api/datasets/${datasetId}/upload/session`)
+        return json(201, await openUploadSession(datasetId, body.files, member, p));
+      const [, sessionId, action] = /^\/api\/uploads\/([^/]+)\/(parts|complete)$/.exec(url.pathname)!;
+      if (action === 'parts') return json(200, await presignParts(sessionId!, body.partNumbers, member, p));
+      return json(200, await completeUpload(sessionId!, member, p));
+    }) as unknown as typeof globalThis.fetch;
+  }
+
+  it('sends the study as archive parts, follows each file from the parts done, and resumes from the stored parts', async () => {
+    const p = ports();
+    const d = await createDataset(NEW_DATASET, member, p);
+    const contents = [new Uint8Array(BIG).fill(1), new Uint8Array(10).fill(2), new Uint8Array(20).fill(3)];
+    const files = contents.map((bytes, i) => ({
+      path: `f${i}`,
+      sizeBytes: bytes.length,
+      read: async (start: number, end: number) => bytes.slice(start, end),
+    }));
+    const drop = { n: 2 as number | undefined };
+    const options = { datasetId: d.id, files, salt: 'salt', maxAttempts: 2, retryDelayMs: 1 };
+
+    // The second part's connection drops: the first is stored, the upload stops.
+    const first = new Map<number, string>();
+    await expect(
+      uploadDataset({
+        ...options,
+        api: { baseUrl: '', getToken: async () => 't', fetch: apiOver(p, d.id, drop) },
+        onFileProgress: (f) => first.set(f.fileIndex, f.status),
+      }),
+    ).rejects.toThrow('Part 2 of 2 could not be uploaded (network error).');
+    // The first part holds most of the first file only: no file is complete yet.
+    expect([...first.values()]).not.toContain('COMPLETE');
+
+    // Resumed: only the second part is sent, and every file completes with its bytes counted once.
+    drop.n = undefined;
+    const progress: Record<number, { uploadedBytes: number; status: string }> = {};
+    const result = await uploadDataset({
+      ...options,
+      api: { baseUrl: '', getToken: async () => 't', fetch: apiOver(p, d.id, drop) },
+      onFileProgress: (f) => (progress[f.fileIndex] = f),
+    });
+    expect(result.progress).toMatchObject({
+      partsSkipped: 1,
+      partsSent: 1,
+      filesComplete: 3,
+      uploadedBytes: BIG + 30,
+      totalBytes: BIG + 30,
+    });
+    expect(Object.values(progress).map((f) => [f.uploadedBytes, f.status])).toEqual([
+      [BIG, 'COMPLETE'],
+      [10, 'COMPLETE'],
+      [20, 'COMPLETE'],
+    ]);
+    const record = [...p.uploads.sessions.values()][0]!;
+    const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    expect(digest(await p.objects.get('uploads', record.archiveKey))).toBe(digest(packArchive(contents)));
+    expect(p.pipeline.started).toHaveLength(1);
+  });
+
+  it('aborts the open archive upload when its dataset is deleted', async () => {
+    const { p, d, record } = await opened([10]);
+    const aborted: string[] = [];
+    const abort = p.objects.abortMultipart.bind(p.objects);
+    p.objects.abortMultipart = async (bucket, key, id) => {
+      aborted.push(`${bucket}/${key}/${id}`);
+      return abort(bucket, key, id);
+    };
+    await deleteDataset(d.id, caller('TEAM_LEAD'), p);
+    expect(aborted).toEqual([`uploads/${record.archiveKey}/${record.multipartUploadId}`]);
+    expect([...p.objects.objects.keys()].filter((k) => k.includes(d.id))).toEqual([]);
   });
 });

@@ -19,7 +19,6 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
-import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
 import { keys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
@@ -197,29 +196,5 @@ describe('conditional writes', () => {
     expect(ddb.commandCalls(PutCommand)[0]!.args[0].input.ConditionExpression).toBe('attribute_not_exists(#pk)');
     expect(series).toBeInstanceOf(NotFoundError);
     expect((series as NotFoundError).code).toBe('SERIES_NOT_FOUND');
-  });
-
-  it('claims a multipart upload once: a lost race returns the id the winner stored', async () => {
-    // Prepare
-    ddb
-      .on(UpdateCommand)
-      .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
-    ddb
-      .on(GetCommand)
-      .resolvesOnce({ Item: { multipartUploadId: 'winner' } })
-      .resolvesOnce({ Item: {} });
-    const uploads = createUploadRepository(table());
-
-    // Act
-    const claimed = await uploads.claimMultipartUpload('h1', 'u1', 0, 'loser');
-    const unclaimable = await failureOf(uploads.claimMultipartUpload('h1', 'u1', 1, 'loser'));
-
-    // Assess
-    expect(claimed).toBe('winner');
-    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.ConditionExpression).toBe(
-      'attribute_exists(objectKey) AND attribute_not_exists(multipartUploadId)',
-    );
-    // A file that has no object key at all is not a race: the condition failure goes up.
-    expect(unclaimable).toBeInstanceOf(ConditionalCheckFailedException);
   });
 });

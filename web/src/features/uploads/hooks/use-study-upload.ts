@@ -1,5 +1,5 @@
 import { useCallback, useReducer, useRef } from 'react';
-import { uploadDataset, type UploadSource } from '#shared/client/upload-client.ts';
+import { uploadDataset, type FileProgress, type UploadSource } from '#shared/client/upload-client.ts';
 import { newUploadSalt, uploadFileKey } from '#shared/client/file-key.ts';
 import { getRuntimeConfig } from '#web/config/runtime-config.ts';
 import { getIdToken } from '#web/lib/api-client.ts';
@@ -11,7 +11,10 @@ import {
 } from '#web/features/uploads/utils/pending-upload.ts';
 import { IDLE_UPLOAD, uploadProgressReducer } from '#web/features/uploads/utils/upload-progress.ts';
 
-/** A browser File as the shared upload client's source: bytes are read slice by slice, never all at once. */
+/**
+ * A browser File as the shared upload client's source: a part of the study archive is a Blob of File slices, which
+ * the browser reads from disk as it sends them, so memory stays bounded whatever the study's size.
+ */
 function toUploadSource({ path, file }: UploadingFile, fileKey: string, seriesInstanceUID?: string): UploadSource {
   return {
     path,
@@ -19,6 +22,7 @@ function toUploadSource({ path, file }: UploadingFile, fileKey: string, seriesIn
     fileKey,
     ...(seriesInstanceUID ? { seriesInstanceUID } : {}),
     read: async (start, end) => new Uint8Array(await file.slice(start, end).arrayBuffer()),
+    slice: (start, end) => file.slice(start, end),
   };
 }
 
@@ -45,6 +49,17 @@ export function useStudyUpload() {
       const abort = new AbortController();
       controller.current = abort;
       dispatch({ type: 'started' });
+      // File progress comes in bursts (every file a finished part carried): dispatched once per burst.
+      let pendingFiles = new Map<number, FileProgress>();
+      const onFileProgress = (file: FileProgress) => {
+        if (pendingFiles.size === 0)
+          queueMicrotask(() => {
+            const files = [...pendingFiles.values()];
+            pendingFiles = new Map();
+            dispatch({ type: 'files-progressed', files });
+          });
+        pendingFiles.set(file.fileIndex, file);
+      };
       try {
         const salt = input.salt ?? newUploadSalt();
         const keys = await Promise.all(
@@ -59,7 +74,7 @@ export function useStudyUpload() {
           signal: abort.signal,
           onSession: (session) => savePendingUpload({ ...session, startedAt: new Date().toISOString() }),
           onProgress: (overall) => dispatch({ type: 'progressed', overall }),
-          onFileProgress: (file) => dispatch({ type: 'file-progressed', file }),
+          onFileProgress,
         });
         clearPendingUpload();
         dispatch({ type: 'finished', overall: result.progress });

@@ -13,7 +13,7 @@ export type UploadProgressState = {
 export type UploadProgressAction =
   | { type: 'started' }
   | { type: 'progressed'; overall: OverallProgress }
-  | { type: 'file-progressed'; file: FileProgress }
+  | { type: 'files-progressed'; files: FileProgress[] }
   | { type: 'finished'; overall: OverallProgress }
   | { type: 'failed'; message: string };
 
@@ -26,10 +26,13 @@ export function uploadProgressReducer(state: UploadProgressState, action: Upload
       return { phase: 'uploading', files: {} };
     case 'progressed':
       return state.phase === 'uploading' ? { ...state, overall: action.overall } : state;
-    case 'file-progressed':
-      return state.phase === 'uploading'
-        ? { ...state, files: { ...state.files, [action.file.fileIndex]: action.file } }
-        : state;
+    case 'files-progressed': {
+      // One finished part moves many files at once: one copy of the map per batch, not per file.
+      if (state.phase !== 'uploading') return state;
+      const files = { ...state.files };
+      for (const file of action.files) files[file.fileIndex] = file;
+      return { ...state, files };
+    }
     case 'finished':
       return { ...state, phase: 'uploaded', overall: action.overall, error: undefined };
     case 'failed':
