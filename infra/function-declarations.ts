@@ -104,6 +104,8 @@ export const PIPELINE_TASK_GRANTS: Record<string, Grants> = {
     buckets: { uploads: ['read', 'delete', 'list'], studies: ['write', 'list'] },
     pseudonymSecret: true,
   },
+  // The study's series and the hospital's policy (the Map state's concurrency): table only.
+  ListSeries: { table: 'readWrite' },
   ClassifySeries: { table: 'readWrite', buckets: { studies: ['read', 'list'] } },
   ConvertSeries: { table: 'readWrite', buckets: { studies: ['read', 'list'], assets: ['write'] } },
   BuildSurface: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
@@ -112,6 +114,7 @@ export const PIPELINE_TASK_GRANTS: Record<string, Grants> = {
   // Removes whatever raw upload remains once the dataset is COMPLETE.
   CompleteDataset: { table: 'readWrite', buckets: { uploads: ['delete', 'list'], assets: ['list'] } },
   RecordFailure: { table: 'readWrite' },
+  RecordSeriesFailure: { table: 'readWrite' },
   // The hospital's run slots are a table item: no bucket.
   AcquireRunSlot: { table: 'readWrite' },
   ReleaseRunSlot: { table: 'readWrite' },
