@@ -29,6 +29,11 @@ const REGION = process.env.AWS_REGION ?? 'us-east-1';
 /** Retry back-off shortened locally: the ASL's 2 s/4 s/8 s becomes 200 ms each. */
 const LOCAL_RETRY_INTERVAL_MS = 200;
 const LOCAL_RUN_SLOT_WAIT_MS = 1000;
+/**
+ * A task's thread stays warm this long between calls (a Lambda container is kept for minutes too): a second upload
+ * soon after the first pays no cold starts.
+ */
+const TASK_IDLE_MS = 10 * 60 * 1000;
 
 export function localTaskArn(state: string): string {
   return `arn:aws:lambda:${REGION}:000000000000:function:imaging-local-${state}`;
@@ -46,8 +51,14 @@ async function main(): Promise<void> {
   if (!resources) throw new Error(`${TWIN_RESOURCES_ENV} is not set`);
   const functions = ALL_PIPELINE_TASKS.map((task) => ({
     task,
-    fn: createLocalFunction(localFunctionSpec(pipelineTaskDeclaration(task), resources)),
+    fn: createLocalFunction(localFunctionSpec(pipelineTaskDeclaration(task), resources), { idleMs: TASK_IDLE_MS }),
   }));
+  // Cold starts (a thread loading its handler) would otherwise fall between the states of the first run. The
+  // functions are started one after another, in the order a run calls them, so that starting them never competes
+  // with the run for more than one core.
+  const warmInOrder = async () => {
+    for (const { fn } of functions) await fn.warm();
+  };
   // Task outputs are JSON, as a Lambda's are; a failure keeps its error type, which Retry and Catch match.
   const handlers = Object.fromEntries(
     functions.map(({ task, fn }) => [
@@ -132,6 +143,7 @@ async function main(): Promise<void> {
   });
   process.on('disconnect', () => process.exit(0));
   process.send?.({ type: 'ready' });
+  void warmInOrder();
 }
 
 if (process.send) {

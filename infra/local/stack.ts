@@ -348,7 +348,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ][]) {
       const fn = createLocalFunction(localFunctionSpec(declaration, resources), { log });
       // Cold starts begin now, in the background: the first request waits for the rest of one, if at all.
-      fn.warm();
+      void fn.warm();
       apiFunctions.set(domain, fn);
     }
     await seedDemo(cognito, ids, demo.value);
