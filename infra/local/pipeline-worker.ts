@@ -21,9 +21,12 @@ export type WorkerRequest =
   | { type: 'abort'; executionArn: string }
   /** Runs only the failure task (the ASL's Catch target) for an execution the executor gives up on. */
   | { type: 'fail'; executionArn: string; input: string; error: string; cause: string };
-export type WorkerReply =
+/** One task invocation of a run, as the executor timed it (benchmarks and diagnostics; never sent over the AWS API). */
+export type TaskTiming = { state: string; seriesId?: string; startedAt: number; ms: number; ok: boolean };
+export type WorkerReply = { tasks?: TaskTiming[] } & (
   | { type: 'done'; executionArn: string; status: 'SUCCEEDED'; output: string }
-  | { type: 'done'; executionArn: string; status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error: string; cause: string };
+  | { type: 'done'; executionArn: string; status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error: string; cause: string }
+);
 
 const REGION = process.env.AWS_REGION ?? 'us-east-1';
 /** Retry back-off shortened locally: the ASL's 2 s/4 s/8 s becomes 200 ms each. */
@@ -59,11 +62,33 @@ async function main(): Promise<void> {
   const warmInOrder = async () => {
     for (const { fn } of functions) await fn.warm();
   };
+  /** Task timings of the runs in flight, by runId (every task's input carries it). */
+  const timings = new Map<string, TaskTiming[]>();
   // Task outputs are JSON, as a Lambda's are; a failure keeps its error type, which Retry and Catch match.
   const handlers = Object.fromEntries(
     functions.map(({ task, fn }) => [
       task.state,
-      (input: unknown): Promise<never> => fn.invoke(input) as Promise<never>,
+      async (input: unknown): Promise<never> => {
+        const { runId, seriesId } = (input ?? {}) as { runId?: string; seriesId?: string };
+        const startedAt = Date.now();
+        const started = performance.now();
+        const record = (ok: boolean) =>
+          timings.get(String(runId))?.push({
+            state: task.state,
+            ...(seriesId ? { seriesId } : {}),
+            startedAt,
+            ms: performance.now() - started,
+            ok,
+          });
+        try {
+          const output = (await fn.invoke(input)) as never;
+          record(true);
+          return output;
+        } catch (error) {
+          record(false);
+          throw error;
+        }
+      },
     ]),
   );
   // Waiting for a run slot keeps a pace that lets a running execution finish meanwhile.
@@ -96,6 +121,9 @@ async function main(): Promise<void> {
       );
       return;
     }
+    const runId = String((JSON.parse(message.input) as { runId?: unknown }).runId);
+    const tasks: TaskTiming[] = [];
+    timings.set(runId, tasks);
     const execution = machine.run(JSON.parse(message.input) as never, {
       overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
       context: {
@@ -112,7 +140,8 @@ async function main(): Promise<void> {
     running.set(message.executionArn, execution);
     const reply = (r: WorkerReply) => {
       running.delete(message.executionArn);
-      process.send?.(r);
+      timings.delete(runId);
+      process.send?.({ ...r, tasks });
     };
     execution.result.then(
       (output: unknown) =>

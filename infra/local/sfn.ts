@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureDir, writeJson } from './data-dir.ts';
 import { TWIN_RESOURCES_ENV, type TwinResources } from './function-runtime.ts';
-import type { WorkerReply, WorkerRequest } from './pipeline-worker.ts';
+import type { TaskTiming, WorkerReply, WorkerRequest } from './pipeline-worker.ts';
 
 /**
  * Step Functions stand-in: the AWS JSON 1.0 API (StartExecution, DescribeExecution, StopExecution, ListExecutions)
@@ -29,11 +29,13 @@ export type ExecutionRecord = {
   cause?: string;
   /** Runs the local executor started and lost to a crash of the twin or of its worker (a clean stop does not count). */
   attempts: number;
+  /** Each task invocation of the run that ended it, timed by the executor (bench/twin-upload.ts prints them). */
+  tasks?: TaskTiming[];
 };
 
 export type SfnService = {
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Queues executions left RUNNING by a previous run. Call once the API and the stand-ins are up. */
+  /** Starts the worker and queues executions left RUNNING by a previous run. Call once the API and the stand-ins are up. */
   resume(): void;
   executions(): ExecutionRecord[];
   /** The worker process running executions now, if any (diagnostics and crash tests). */
@@ -142,6 +144,7 @@ export function startSfn(options: {
     if (record && record.status === 'RUNNING') {
       record.status = reply.status;
       record.stopDate = Date.now();
+      if (reply.tasks) record.tasks = reply.tasks;
       if (reply.status === 'SUCCEEDED') record.output = reply.output;
       else {
         record.error = reply.error;
@@ -286,6 +289,12 @@ export function startSfn(options: {
         .sort((a, b) => a.startDate - b.startDate);
       if (pending.length > 0) options.log(`resuming ${pending.length} pipeline execution(s) left running`);
       for (const record of pending) queue.push(record.executionArn);
+      // The worker (and, one after another, its task functions) starts now rather than with the first run, so an
+      // upload's run finds its tasks warm (docs/local-twin.md#pipeline-executor).
+      if (!closing && !workerReady) {
+        workerReady = startWorker();
+        workerReady.catch(() => undefined);
+      }
       pump();
     },
     executions: () => [...records.values()].map((r) => ({ ...r })),

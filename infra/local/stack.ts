@@ -61,6 +61,8 @@ export type LocalStackOptions = {
   buildSite?: boolean;
   /** Pipeline executions run at a time (default 1: heavy tasks are CPU-bound). */
   pipelineConcurrency?: number;
+  /** More users seeded as the demo users are, with the demo password (bench/load.ts signs 50 in). */
+  extraUsers?: DemoUser[];
   log?: (line: string) => void;
 };
 
@@ -351,7 +353,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       void fn.warm();
       apiFunctions.set(domain, fn);
     }
-    await seedDemo(cognito, ids, demo.value);
+    await seedDemo(cognito, ids, demo.value, options.extraUsers);
     // Scheduled jobs (data retention): the cloud's EventBridge rules stand in as intervals, each run one at a time.
     for (const job of SCHEDULED_JOBS) {
       const fn = createLocalFunction(localFunctionSpec(scheduledJobDeclaration(job), resources), { log });
@@ -402,12 +404,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
  * Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. The seed
  * and the handler caches are imported statically: a module load after the port is bound would hold up its answers.
  */
-async function seedDemo(cognito: CognitoService, ids: PoolIds, password: string): Promise<void> {
+async function seedDemo(
+  cognito: CognitoService,
+  ids: PoolIds,
+  password: string,
+  extraUsers: DemoUser[] = [],
+): Promise<void> {
   // Handlers of an earlier twin in this process keep clients for its endpoints: make them read env again.
   setDeps(undefined);
   resetEnvCache();
   await seedDemoTenants({
     ensureIdentity: (user: DemoUser, pw: string) => cognito.ensureIdentity(ids, user, pw),
     password,
+    extraUsers,
   });
 }

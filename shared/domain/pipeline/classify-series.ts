@@ -7,7 +7,14 @@ import { parseDicom, withoutPixelData } from '#shared/dicom/parse.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
-import { loadDataset, loadSeries, type PipelineDeps, type SeriesStageInput } from './deps.ts';
+import {
+  loadDataset,
+  loadSeries,
+  mapInOrder,
+  OBJECT_READ_CONCURRENCY,
+  type PipelineDeps,
+  type SeriesStageInput,
+} from './deps.ts';
 
 /**
  * CLASSIFYING, one series (a branch of the Map state, docs/pipeline.md#series-in-parallel): its acquisition (physics
@@ -47,7 +54,10 @@ export async function classifyOneSeries(input: SeriesStageInput, deps: PipelineD
   });
 }
 
-/** Headers of one series, read file by file: pixel data is dropped as each file is read, so memory stays bounded. */
+/**
+ * Headers of one series, a few files at a time: pixel data is dropped as each file is read, so memory stays bounded
+ * by OBJECT_READ_CONCURRENCY files.
+ */
 async function readSeriesHeaders(
   deps: PipelineDeps,
   hospitalId: string,
@@ -55,10 +65,8 @@ async function readSeriesHeaders(
   seriesUID: string,
 ): Promise<Uint8Array[]> {
   const objects = await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, seriesUID));
-  const headers: Uint8Array[] = [];
-  for (const object of objects) {
+  return mapInOrder(objects, OBJECT_READ_CONCURRENCY, async (object) => {
     const bytes = await deps.objects.get('studies', object.key);
-    headers.push(withoutPixelData(parseDicom(bytes), bytes));
-  }
-  return headers;
+    return withoutPixelData(parseDicom(bytes), bytes);
+  });
 }
