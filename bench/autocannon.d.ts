@@ -19,6 +19,7 @@ declare module 'autocannon' {
     duration?: number;
     timeout?: number;
     connectionRate?: number;
+    overallRate?: number;
     method?: string;
     headers?: Record<string, string>;
     setupClient?: (client: Client) => void;

@@ -30,7 +30,7 @@ const TERMINAL = new Set(['COMPLETE', 'FAILED']);
 const POLL_INTERVAL_S = 2;
 const STUDIES = [
   { name: 'GE T1', folder: GE_T1_FOLDER },
-  { name: 'Philips DTI', folder: join(SHARED_DATA, 'dicom/philips-dti-b2000/dicom') },
+  { name: 'Philips DTI', folder: join(SHARED_DATA, 'dicom/philips-dti-b2000/dicom/601_WIP_dti_ax') },
 ];
 
 const { values } = parseArgs({
@@ -59,7 +59,16 @@ function loadUsers(count: number): DemoUser[] {
   }));
 }
 
-type Route = { route: string; path: string; connections: number; connectionRate?: number; tokens: string[] };
+type Route = {
+  route: string;
+  path: string;
+  connections: number;
+  /** Requests a second per connection (at least 1, autocannon's floor)… */
+  connectionRate?: number;
+  /** …or for all of the route's connections together (the pollers: one request per user every 2 s). */
+  overallRate?: number;
+  tokens: string[];
+};
 
 /** One autocannon instance per route, each connection a user with its own token; resolves when stopped. */
 function load(baseUrl: string, route: Route): { stop: () => void; result: Promise<Result> } {
@@ -74,6 +83,7 @@ function load(baseUrl: string, route: Route): { stop: () => void; result: Promis
         duration: Math.ceil(timeoutMs / 1000),
         timeout: 10,
         ...(route.connectionRate ? { connectionRate: route.connectionRate } : {}),
+        ...(route.overallRate ? { overallRate: route.overallRate } : {}),
         setupClient: (client) =>
           client.setHeaders({ authorization: `Bearer ${route.tokens[next++ % route.tokens.length]}` }),
       },
@@ -150,13 +160,13 @@ try {
         route: `poll ${STUDIES[i]!.name}`,
         path: `/api/datasets/${id}`,
         connections: count,
-        connectionRate: 1 / POLL_INTERVAL_S,
+        overallRate: Math.max(1, Math.round(count / POLL_INTERVAL_S)),
         tokens: userTokens(listUsers + openUsers + (i === 0 ? 0 : Math.ceil(pollUsers / 2)), count),
       };
     }),
   ];
   const loadStarted = performance.now();
-  const running = routes.map((route) => ({ route, ...load(config.apiBaseUrl, route) }));
+  const running = routes.map((route) => ({ route, ...load(twin.url, route) }));
 
   const uploaded: (IwsUploadResult | Error)[] = await Promise.all(
     uploads.map((upload) =>
@@ -194,10 +204,13 @@ try {
       `${result.latency.p99} ms`,
       `${result.latency.max} ms`,
       `${result.errors + result.timeouts} / ${result.non2xx}`,
+      Object.entries(result.statusCodeStats ?? {})
+        .map(([code, { count }]) => `${code}: ${count}`)
+        .join(', '),
     ];
   });
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
-  rows.push(['all', String(users), String(total), `${(total / (loadMs / 1000)).toFixed(1)}/s`, '', '', '', '']);
+  rows.push(['all', String(users), String(total), `${(total / (loadMs / 1000)).toFixed(1)}/s`, '', '', '', '', '']);
   say(formatTable(['route', 'users', 'requests', 'throughput', 'p50', 'p99', 'max', 'errors / non-2xx'], rows));
   say('\nStudies uploaded and processed under the load');
   say(

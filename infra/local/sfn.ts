@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureDir, writeJson } from './data-dir.ts';
@@ -54,6 +55,22 @@ class SfnError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The pipeline's CPU-heavy tasks run at a lower scheduling priority than the twin's API (nice 10; threads the worker
+ * starts later inherit it), so on a small machine requests keep being answered while studies process, as in the cloud
+ * where the API's Lambdas and the pipeline's never share a CPU. Where the system refuses, the worker runs as it is.
+ */
+export const PIPELINE_WORKER_NICE = 10;
+
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, PIPELINE_WORKER_NICE);
+  } catch {
+    /* not permitted here: no change */
   }
 }
 
@@ -112,6 +129,7 @@ export function startSfn(options: {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     worker = child;
+    lowerPriority(child.pid);
     child.on('message', (message: WorkerReply | { type: 'ready' }) => {
       // A stop cuts the services under a running task: what it reports then is no verdict; the run resumes at the next start.
       if (message.type === 'done' && !closing) finish(message);
