@@ -5,7 +5,7 @@
  * 2 s, as the site's upload page does), driven by autocannon, one connection per user, each with its own ID token.
  * Two studies from the shared data are uploaded at the same time by `iws upload` (in their own processes) as the load
  * starts; the load stops when both have ended. Prints throughput, p50/p99 latency and errors per route, and the
- * studies' outcome.
+ * studies' outcome. A 10 s warm-up (every user listing, not measured) comes first, so the API's threads are started.
  * Users list and open at `--rate` requests a second each (0: as fast as answers come, a saturation figure).
  * Not a test: it prints; exit status 1 when a study does not reach COMPLETE, a request failed, or a p99 is 1 s or more.
  * Run: npm run bench:load [-- --users 50 --rate 1 --timeout <seconds>] [--keep] [--verbose]
@@ -28,6 +28,7 @@ const MEMBER = 'member@northside.demo.local';
 const TERMINAL = new Set(['COMPLETE', 'FAILED']);
 /** The site's upload page polls an active dataset this often (web/src/app/routes/upload/upload.tsx). */
 const POLL_INTERVAL_S = 2;
+const WARM_UP_MS = 10_000;
 const STUDIES = [
   { name: 'GE T1', folder: GE_T1_FOLDER },
   { name: 'Philips DTI', folder: join(SHARED_DATA, 'dicom/philips-dti-b2000/dicom/601_WIP_dti_ax') },
@@ -115,6 +116,17 @@ try {
     tokens.push((await signInWithPassword(config, user.email, demoPassword)).idToken);
   say(`Twin up; ${users} users seeded and signed in (${seconds(performance.now() - signInStarted)} for the sign-ins)`);
   const request = createApiClient({ baseUrl: config.apiBaseUrl, getToken: async () => tokens[0]! });
+  // Warm-up, not measured: every user lists once at full speed, so the API's threads exist (their cold starts) before
+  // the measured load, as a service in use has its Lambdas warm.
+  const warmUp = load(twin.url, {
+    route: 'warm-up',
+    path: '/api/datasets',
+    connections: users,
+    tokens,
+  });
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
+  warmUp.stop();
+  await warmUp.result;
 
   // The two uploads start together; the load starts with them, once each has a dataset to poll.
   const uploads = STUDIES.map((study, i) =>
