@@ -1,5 +1,5 @@
 /**
- * The load bench (issue 15, part 4): the local twin on a throw-away data folder, `--users` signed-in users (seeded as
+ * The load bench: the local twin on a throw-away data folder, `--users` signed-in users (seeded as
  * the demo users are, team members of the uploader's team) listing datasets (GET /api/datasets), opening one
  * (GET /api/datasets/{id}) and polling the two studies that upload and process meanwhile (GET /api/datasets/{id} every
  * 2 s, as the site's upload page does), driven by autocannon, one connection per user, each with its own ID token.

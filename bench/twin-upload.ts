@@ -4,7 +4,7 @@
  * sign-in, POST /api/datasets, presigned multipart uploads through the shared upload client), then the pipeline's
  * stages timed from the dataset's audit history (GET /api/datasets/{id}/history) and from the executor's own timing of
  * each task, printed side by side with the same stages run by `iws process` (in this process, on the same folder),
- * with the issue's ratios (created → COMPLETE against iws process + upload; upload completed → COMPLETE against
+ * with two ratios (created → COMPLETE against iws process + upload; upload completed → COMPLETE against
  * iws process), next to the same conversion done
  * by the native Debian dcm2niix and by the npm WASM build in the same run (after the pipeline, so they do not compete
  * with it for the CPU). Machines are noisy: compare the ratios, not the seconds.
