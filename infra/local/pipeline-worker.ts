@@ -11,6 +11,7 @@ import {
   buildPipelineDefinition,
   FAILURE_TASK,
   RUN_SLOT_TASKS,
+  SERIES_FAILURE_TASK,
   substituteDefinition,
   taskArnVariable,
 } from '#shared/pipeline/definition.ts';
@@ -57,10 +58,16 @@ async function main(): Promise<void> {
     fn: createLocalFunction(localFunctionSpec(pipelineTaskDeclaration(task), resources), { idleMs: TASK_IDLE_MS }),
   }));
   // Cold starts (a thread loading its handler) would otherwise fall between the states of the first run. The
-  // functions are started one after another, in the order a run calls them, so that starting them never competes
+  // functions are started one after another, in the order a successful run calls them and the failure tasks last,
+  // so that starting them never competes
   // with the run for more than one core.
+  const failureTasks = new Set<string>([FAILURE_TASK.state, SERIES_FAILURE_TASK.state]);
   const warmInOrder = async () => {
-    for (const { fn } of functions) await fn.warm();
+    const inRunOrder = [
+      ...functions.filter(({ task }) => !failureTasks.has(task.state)),
+      ...functions.filter(({ task }) => failureTasks.has(task.state)),
+    ];
+    for (const { fn } of inRunOrder) await fn.warm();
   };
   /** Task timings of the runs in flight, by runId (every task's input carries it). */
   const timings = new Map<string, TaskTiming[]>();
