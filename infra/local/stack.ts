@@ -16,6 +16,7 @@ import { setDeps } from '#functions/lib/deps.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
+import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
 import {
   allowedHosts,
@@ -348,7 +349,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ApiDomain,
       FunctionDeclaration,
     ][]) {
-      const fn = createLocalFunction(localFunctionSpec(declaration, resources), { log });
+      // Up to the domain's reserved concurrency in threads, as the cloud runs that many instances at once: the cap in
+      // front of them refuses only what a throttled Lambda would, never a request that merely waits for a busy thread
+      // (docs/local-twin.md#load). Threads start on demand and stop after a minute idle.
+      const fn = createLocalFunction(localFunctionSpec(declaration, resources), {
+        log,
+        maxInstances: API_RESERVED_CONCURRENCY,
+      });
       // Cold starts begin now, in the background: the first request waits for the rest of one, if at all.
       void fn.warm();
       apiFunctions.set(domain, fn);
