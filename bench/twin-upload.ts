@@ -2,20 +2,26 @@
  * The walking-skeleton benchmark: the local twin on a throw-away data folder, the 196-file GE T1 uploaded
  * through the API exactly as a client does (the `iws upload` command in its own process: /config.json, Cognito
  * sign-in, POST /api/datasets, presigned multipart uploads through the shared upload client), then the pipeline's
- * stages timed from the dataset's audit history (GET /api/datasets/{id}/history), next to the same conversion done
+ * stages timed from the dataset's audit history (GET /api/datasets/{id}/history) and from the executor's own timing of
+ * each task, printed side by side with the same stages run by `iws process` (in this process, on the same folder),
+ * with two ratios (created → COMPLETE against iws process + upload; upload completed → COMPLETE against
+ * iws process), next to the same conversion done
  * by the native Debian dcm2niix and by the npm WASM build in the same run (after the pipeline, so they do not compete
  * with it for the CPU). Machines are noisy: compare the ratios, not the seconds.
  * Not a test: it prints, it does not assert (exit status 1 only when the dataset does not reach COMPLETE).
  * The handlers' structured logs are silenced (IWS_SILENT_LOGS) unless --verbose.
  * Run: npm run bench:twin [-- --folder <dicom folder>] [--runs N] [--timeout <seconds>] [--keep] [--verbose]
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
+import { processFiles } from '#cli/commands/process.ts';
+import type { StageState } from '#shared/domain/pipeline/stages.ts';
+import { ALL_PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { startLocalStack } from '#infra/local/stack.ts';
 import { createApiClient } from '#shared/client/index.ts';
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
@@ -23,16 +29,17 @@ import { loadWasmOnce, nativeConvertMs, nativeDcm2niixVersion, wasmConvert } fro
 import {
   formatTable,
   GE_T1_FOLDER,
+  readFolderFiles,
   listFolderFiles,
   median,
   ms,
   NATIVE_DCM2NIIX,
   ratio,
-  REPO_ROOT,
   timeAsync,
   toolPresent,
   totalBytes,
 } from './lib/data.ts';
+import { iwsUpload } from './lib/iws-upload.ts';
 import { pipelineTimeline, type HistoryEvent } from './lib/pipeline-timeline.ts';
 
 const MEMBER = 'member@northside.demo.local';
@@ -54,52 +61,6 @@ const paths = listFolderFiles(folder);
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
 
-/** `iws upload` in its own process, as a researcher runs it; resolves with its JSON line and wall time. */
-function iwsUpload(
-  url: string,
-  password: string,
-  description: string,
-): Promise<{ datasetId: string; status: string; wallMs: number; spawnedAt: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const spawnedAt = Date.now();
-    const child = spawn(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'cli/iws.mjs'),
-        'upload',
-        folder,
-        '--api',
-        url,
-        '--email',
-        MEMBER,
-        '--mrn',
-        'BENCH-1',
-        '--description',
-        description,
-        '--quiet',
-      ],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, IWS_PASSWORD: password } },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const wallMs = performance.now() - started;
-      const line = stdout.trim().split('\n').pop() ?? '';
-      try {
-        const parsed = JSON.parse(line) as { datasetId: string; status: string };
-        if (code !== 0) throw new Error(`exit status ${code}`);
-        resolve({ ...parsed, wallMs, spawnedAt });
-      } catch (error) {
-        reject(new Error(`iws upload failed (${(error as Error).message}):\n${stderr}${stdout}`));
-      }
-    });
-  });
-}
-
 if (!values.verbose) process.env.IWS_SILENT_LOGS = '1';
 const dataDir = mkdtempSync(join(tmpdir(), 'iws-bench-twin-'));
 const demoPassword = `Bench-${randomBytes(9).toString('base64url')}-7a!`;
@@ -114,7 +75,14 @@ try {
   stack = twin;
   const twinStartMs = performance.now() - startedAt;
 
-  const upload = await iwsUpload(twin.url, demoPassword, `Benchmark upload ${new Date().toISOString()}`);
+  const upload = await iwsUpload({
+    url: twin.url,
+    folder,
+    email: MEMBER,
+    password: demoPassword,
+    mrn: 'BENCH-1',
+    description: `Benchmark upload ${new Date().toISOString()}`,
+  });
 
   const config = await fetchRuntimeConfig(twin.url);
   const tokens = await signInWithPassword(config, MEMBER, demoPassword);
@@ -128,6 +96,39 @@ try {
   }
   const history = await request<{ items: HistoryEvent[] }>('GET', `${datasetPath}/history`);
   const timeline = pipelineTimeline(history.items);
+  // The executor's own timing of each task: the run ends (ReleaseRunSlot) just after the dataset reads COMPLETE.
+  const isOurs = (input: string) => (JSON.parse(input) as { datasetId?: string }).datasetId === upload.datasetId;
+  let execution = twin.pipeline.executions().find((e) => isOurs(e.input));
+  while (execution?.status === 'RUNNING' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    execution = twin.pipeline.executions().find((e) => isOurs(e.input));
+  }
+
+  // The same stages without a server, in this process, right after the pipeline: `iws process` on the same folder.
+  const processOut = mkdtempSync(join(tmpdir(), 'iws-bench-process-'));
+  const processMs = new Map<StageState, number>();
+  const processStarted = performance.now();
+  const processed = await processFiles(
+    readFolderFiles(folder),
+    processOut,
+    {
+      hospitalId: 'bench',
+      datasetId: 'bench',
+      secret: 'bench-secret',
+      anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
+      dataset: {
+        patientAlias: 'BENCH',
+        studyType: 'RESEARCH',
+        studyDescription: '',
+        clinicalIndication: '',
+        orderingPhysician: '',
+        department: '',
+      },
+    },
+    (state, stageMs) => processMs.set(state, stageMs),
+  );
+  const processTotalMs = performance.now() - processStarted;
+  rmSync(processOut, { recursive: true, force: true });
 
   // The same conversion outside the twin, after the pipeline: native dcm2niix and the npm WASM build, interleaved.
   const withNative = toolPresent(NATIVE_DCM2NIIX);
@@ -177,6 +178,54 @@ try {
     '(a step lasts from the previous audited event; a task that audits nothing, e.g. BuildSurface when it builds a mesh,',
   );
   say(" falls into the next event's time)\n");
+
+  // Per stage, side by side: the twin's tasks as its executor timed them, and `iws process` in this process.
+  const tasks = execution?.tasks ?? [];
+  const uploadCompleted = timeline.stages
+    .flatMap((stage) => stage.steps.map((step) => ({ ...step, at: stage.startedAt + step.sinceStartMs })))
+    .find((step) => step.action === 'UPLOAD_COMPLETED')?.at;
+  const firstTask = Math.min(...tasks.map((t) => t.startedAt));
+  const lastTaskEnd = Math.max(...tasks.filter((t) => t.state === 'CompleteDataset').map((t) => t.startedAt + t.ms));
+  const sideRows: string[][] = [];
+  for (const task of ALL_PIPELINE_TASKS) {
+    const runs = tasks.filter((t) => t.state === task.state);
+    const inProcess = processMs.get(task.state as StageState);
+    if (runs.length === 0 && inProcess === undefined) continue;
+    const twinMs = runs.reduce((sum, t) => sum + t.ms, 0);
+    sideRows.push([
+      `${task.state}${runs.length > 1 ? ` (${runs.length} calls)` : ''}`,
+      runs.length > 0 ? seconds(twinMs) : '-',
+      inProcess === undefined ? '-' : seconds(inProcess),
+      inProcess ? ratio(twinMs / inProcess) : '',
+    ]);
+  }
+  const tasksMs = tasks
+    .filter((t) => t.state !== 'ReleaseRunSlot' && t.startedAt < lastTaskEnd)
+    .reduce((sum, t) => sum + t.ms, 0);
+  const twinPipelineMs = timeline.endedAt - (uploadCompleted ?? timeline.createdAt);
+  sideRows.push(['all tasks (sum)', seconds(tasksMs), seconds(processTotalMs), ratio(tasksMs / processTotalMs)]);
+  if (uploadCompleted !== undefined) {
+    sideRows.push(['  upload completed → first task (queue, executor)', seconds(firstTask - uploadCompleted), '', '']);
+  }
+  sideRows.push(['  between tasks (executor, state transitions)', seconds(lastTaskEnd - firstTask - tasksMs), '', '']);
+  sideRows.push([
+    'upload completed → COMPLETE',
+    seconds(twinPipelineMs),
+    seconds(processTotalMs),
+    ratio(twinPipelineMs / processTotalMs),
+  ]);
+  say(`Per stage: the twin's tasks (timed by its executor) and \`iws process\` on the same folder, same run`);
+  say(formatTable(['stage', 'twin', 'iws process', 'twin / iws'], sideRows));
+  say(
+    `(iws process: ${processed.outcome.ok ? 'ok' : `failed in ${processed.outcome.state}`}, ${processed.series.length} series, ${processed.assets.length} assets)`,
+  );
+  const totalTarget = processTotalMs + upload.wallMs;
+  say(
+    `Created → ${timeline.finalStatus} ${seconds(timeline.endedAt - timeline.createdAt)} against iws process + upload ${seconds(processTotalMs)} + ${seconds(upload.wallMs)} = ${seconds(totalTarget)}: ${ratio((timeline.endedAt - timeline.createdAt) / totalTarget)} (target under 1.50x)`,
+  );
+  say(
+    `Pipeline overhead: upload completed → ${timeline.finalStatus} ${seconds(twinPipelineMs)} against iws process ${seconds(processTotalMs)}: ${ratio(twinPipelineMs / processTotalMs)} (target under 1.50x)\n`,
+  );
 
   const processing = timeline.stages.find((stage) => stage.status === 'PROCESSING');
   const convertStep = processing?.steps.find((step) => step.action === 'SERIES_CONVERTED');

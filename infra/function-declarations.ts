@@ -108,6 +108,8 @@ export const PIPELINE_TASK_GRANTS: Record<string, Grants> = {
     buckets: { uploads: ['read', 'delete', 'list'], studies: ['write', 'list'] },
     pseudonymSecret: true,
   },
+  // The study's series and the hospital's policy (the Map state's concurrency): table only.
+  ListSeries: { table: 'readWrite' },
   ClassifySeries: { table: 'readWrite', buckets: { studies: ['read', 'list'] } },
   ConvertSeries: { table: 'readWrite', buckets: { studies: ['read', 'list'], assets: ['write'] } },
   BuildSurface: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
@@ -120,6 +122,7 @@ export const PIPELINE_TASK_GRANTS: Record<string, Grants> = {
     buckets: { uploads: ['delete', 'list'], studies: ['list'], assets: ['list'] },
   },
   RecordFailure: { table: 'readWrite', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
+  RecordSeriesFailure: { table: 'readWrite' },
   // The hospital's run slots are a table item: no bucket.
   AcquireRunSlot: { table: 'readWrite' },
   ReleaseRunSlot: { table: 'readWrite' },

@@ -196,6 +196,8 @@ export async function run(argv: string[]): Promise<number> {
       bids: s.classification?.bids ?? null,
       heldForBurnedInText: isHeldForBurnedInText(s),
       ...(s.burnedInText ? { burnedInText: s.burnedInText.reasons } : {}),
+      // A series whose own stages failed: the others went on (docs/pipeline.md#series-in-parallel).
+      ...(s.failureReason ? { failureReason: s.failureReason } : {}),
     })),
     assets: result.assets.map((a) => ({
       id: a.id,

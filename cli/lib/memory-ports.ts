@@ -81,6 +81,9 @@ export function createMemoryDatasetRepository(audit: AuditLog): DatasetRepositor
     async putAsset(asset) {
       assets.set(`${key(asset.hospitalId, asset.datasetId)}/${asset.id}`, asset);
     },
+    async putAssets(list) {
+      for (const asset of list) assets.set(`${key(asset.hospitalId, asset.datasetId)}/${asset.id}`, asset);
+    },
     async deleteAll(hospitalId, datasetId) {
       const doomed = [
         ...[...series.entries()].filter(([, s]) => s.hospitalId === hospitalId && s.datasetId === datasetId),

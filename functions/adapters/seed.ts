@@ -32,6 +32,8 @@ export const COUNTERS_VERSION = 3;
 export async function seedDemoTenants(deps: {
   ensureIdentity(user: DemoUser, password: string): Promise<string>;
   password: string;
+  /** Users seeded after the demo users, the same way (the local twin's load bench). */
+  extraUsers?: DemoUser[];
   /** The table to seed; from the environment when absent. */
   table?: Table;
   now?: string;
@@ -57,7 +59,7 @@ export async function seedDemoTenants(deps: {
     for (const d of departments) await directory.putDepartment({ ...d, hospitalId: h.id, createdAt: now });
   }
   const subs = new Map<string, string>();
-  for (const user of DEMO_USERS) {
+  for (const user of [...DEMO_USERS, ...(deps.extraUsers ?? [])]) {
     const sub = await deps.ensureIdentity(user, deps.password);
     subs.set(user.email, sub);
     await directory.putUser({

@@ -59,14 +59,31 @@ export function taskHandler(
   state: string,
   fn: (input: PipelineInput, deps: ServerDeps) => Promise<void>,
 ): (input: PipelineInput) => Promise<PipelineInput> {
+  return resultTaskHandler(state, async (input, deps) => {
+    await fn(input, deps);
+    return input;
+  });
+}
+
+/** As taskHandler, for a task whose result the definition keeps (a ResultPath other than null). */
+export function resultTaskHandler<R>(
+  state: string,
+  fn: (input: PipelineInput, deps: ServerDeps) => Promise<R>,
+): (input: PipelineInput) => Promise<R> {
   return async (rawInput) => {
     const input = PipelineInputSchema.parse(rawInput);
-    const ids = { state, hospitalId: input.hospitalId, datasetId: input.datasetId, runId: input.runId };
+    const ids = {
+      state,
+      hospitalId: input.hospitalId,
+      datasetId: input.datasetId,
+      runId: input.runId,
+      ...(input.seriesId ? { seriesId: input.seriesId } : {}),
+    };
     const started = performance.now();
     try {
-      await fn(input, await getDeps());
+      const result = await fn(input, await getDeps());
       logger.info('task done', { ...ids, durationMs: Math.round(performance.now() - started) });
-      return input;
+      return result;
     } catch (error) {
       const classified = classifyTaskError(error);
       logger.error('task failed', { ...ids, ...errorOrigin(classified) });

@@ -153,8 +153,11 @@ export class LambdaInvokeError extends Error {
 
 export type LocalFunction = {
   invoke(event: unknown, requestId?: string): Promise<unknown>;
-  /** Starts one instance ahead of the first call (its cold start), so that call does not wait for it all. */
-  warm(): void;
+  /**
+   * Starts one instance ahead of the first call (its cold start), so that call does not wait for it all; resolves
+   * once it is ready (or at once when an instance exists), never rejects.
+   */
+  warm(): Promise<void>;
   /** Worker threads now alive (diagnostics and tests). */
   instances(): number;
   close(): Promise<void>;
@@ -312,7 +315,7 @@ export function createLocalFunction(
   return {
     invoke,
     warm() {
-      if (closed || all.size > 0) return;
+      if (closed || all.size > 0) return Promise.resolve();
       const instance = spawn();
       warming.push(instance);
       instance.ready.then(
@@ -324,6 +327,7 @@ export function createLocalFunction(
         },
         () => discard(instance),
       );
+      return instance.ready.catch(() => undefined);
     },
     instances: () => all.size,
     async close() {

@@ -11,6 +11,7 @@ import {
   buildPipelineDefinition,
   FAILURE_TASK,
   RUN_SLOT_TASKS,
+  SERIES_FAILURE_TASK,
   substituteDefinition,
   taskArnVariable,
 } from '#shared/pipeline/definition.ts';
@@ -21,14 +22,22 @@ export type WorkerRequest =
   | { type: 'abort'; executionArn: string }
   /** Runs only the failure task (the ASL's Catch target) for an execution the executor gives up on. */
   | { type: 'fail'; executionArn: string; input: string; error: string; cause: string };
-export type WorkerReply =
+/** One task invocation of a run, as the executor timed it (benchmarks and diagnostics; never sent over the AWS API). */
+export type TaskTiming = { state: string; seriesId?: string; startedAt: number; ms: number; ok: boolean };
+export type WorkerReply = { tasks?: TaskTiming[] } & (
   | { type: 'done'; executionArn: string; status: 'SUCCEEDED'; output: string }
-  | { type: 'done'; executionArn: string; status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error: string; cause: string };
+  | { type: 'done'; executionArn: string; status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error: string; cause: string }
+);
 
 const REGION = process.env.AWS_REGION ?? 'us-east-1';
 /** Retry back-off shortened locally: the ASL's 2 s/4 s/8 s becomes 200 ms each. */
 const LOCAL_RETRY_INTERVAL_MS = 200;
 const LOCAL_RUN_SLOT_WAIT_MS = 1000;
+/**
+ * A task's thread stays warm this long between calls (a Lambda container is kept for minutes too): a second upload
+ * soon after the first pays no cold starts.
+ */
+const TASK_IDLE_MS = 10 * 60 * 1000;
 
 export function localTaskArn(state: string): string {
   return `arn:aws:lambda:${REGION}:000000000000:function:imaging-local-${state}`;
@@ -46,13 +55,47 @@ async function main(): Promise<void> {
   if (!resources) throw new Error(`${TWIN_RESOURCES_ENV} is not set`);
   const functions = ALL_PIPELINE_TASKS.map((task) => ({
     task,
-    fn: createLocalFunction(localFunctionSpec(pipelineTaskDeclaration(task), resources)),
+    fn: createLocalFunction(localFunctionSpec(pipelineTaskDeclaration(task), resources), { idleMs: TASK_IDLE_MS }),
   }));
+  // Cold starts (a thread loading its handler) would otherwise fall between the states of the first run. The
+  // functions are started one after another, in the order a successful run calls them and the failure tasks last,
+  // so that starting them never competes
+  // with the run for more than one core.
+  const failureTasks = new Set<string>([FAILURE_TASK.state, SERIES_FAILURE_TASK.state]);
+  const warmInOrder = async () => {
+    const inRunOrder = [
+      ...functions.filter(({ task }) => !failureTasks.has(task.state)),
+      ...functions.filter(({ task }) => failureTasks.has(task.state)),
+    ];
+    for (const { fn } of inRunOrder) await fn.warm();
+  };
+  /** Task timings of the runs in flight, by runId (every task's input carries it). */
+  const timings = new Map<string, TaskTiming[]>();
   // Task outputs are JSON, as a Lambda's are; a failure keeps its error type, which Retry and Catch match.
   const handlers = Object.fromEntries(
     functions.map(({ task, fn }) => [
       task.state,
-      (input: unknown): Promise<never> => fn.invoke(input) as Promise<never>,
+      async (input: unknown): Promise<never> => {
+        const { runId, seriesId } = (input ?? {}) as { runId?: string; seriesId?: string };
+        const startedAt = Date.now();
+        const started = performance.now();
+        const record = (ok: boolean) =>
+          timings.get(String(runId))?.push({
+            state: task.state,
+            ...(seriesId ? { seriesId } : {}),
+            startedAt,
+            ms: performance.now() - started,
+            ok,
+          });
+        try {
+          const output = (await fn.invoke(input)) as never;
+          record(true);
+          return output;
+        } catch (error) {
+          record(false);
+          throw error;
+        }
+      },
     ]),
   );
   // Waiting for a run slot keeps a pace that lets a running execution finish meanwhile.
@@ -85,6 +128,9 @@ async function main(): Promise<void> {
       );
       return;
     }
+    const runId = String((JSON.parse(message.input) as { runId?: unknown }).runId);
+    const tasks: TaskTiming[] = [];
+    timings.set(runId, tasks);
     const execution = machine.run(JSON.parse(message.input) as never, {
       overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides },
       context: {
@@ -101,7 +147,8 @@ async function main(): Promise<void> {
     running.set(message.executionArn, execution);
     const reply = (r: WorkerReply) => {
       running.delete(message.executionArn);
-      process.send?.(r);
+      timings.delete(runId);
+      process.send?.({ ...r, tasks });
     };
     execution.result.then(
       (output: unknown) =>
@@ -132,6 +179,7 @@ async function main(): Promise<void> {
   });
   process.on('disconnect', () => process.exit(0));
   process.send?.({ type: 'ready' });
+  void warmInOrder();
 }
 
 if (process.send) {

@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureDir, writeJson } from './data-dir.ts';
 import { TWIN_RESOURCES_ENV, type TwinResources } from './function-runtime.ts';
-import type { WorkerReply, WorkerRequest } from './pipeline-worker.ts';
+import type { TaskTiming, WorkerReply, WorkerRequest } from './pipeline-worker.ts';
 
 /**
  * Step Functions stand-in: the AWS JSON 1.0 API (StartExecution, DescribeExecution, StopExecution, ListExecutions)
@@ -29,11 +30,13 @@ export type ExecutionRecord = {
   cause?: string;
   /** Runs the local executor started and lost to a crash of the twin or of its worker (a clean stop does not count). */
   attempts: number;
+  /** Each task invocation of the run that ended it, timed by the executor (bench/twin-upload.ts prints them). */
+  tasks?: TaskTiming[];
 };
 
 export type SfnService = {
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Queues executions left RUNNING by a previous run. Call once the API and the stand-ins are up. */
+  /** Starts the worker and queues executions left RUNNING by a previous run. Call once the API and the stand-ins are up. */
   resume(): void;
   executions(): ExecutionRecord[];
   /** The worker process running executions now, if any (diagnostics and crash tests). */
@@ -52,6 +55,22 @@ class SfnError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The pipeline's CPU-heavy tasks run at a lower scheduling priority than the twin's API (nice 10; threads the worker
+ * starts later inherit it), so on a small machine requests keep being answered while studies process, as in the cloud
+ * where the API's Lambdas and the pipeline's never share a CPU. Where the system refuses, the worker runs as it is.
+ */
+export const PIPELINE_WORKER_NICE = 10;
+
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, PIPELINE_WORKER_NICE);
+  } catch {
+    /* not permitted here: no change */
   }
 }
 
@@ -110,6 +129,7 @@ export function startSfn(options: {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     worker = child;
+    lowerPriority(child.pid);
     child.on('message', (message: WorkerReply | { type: 'ready' }) => {
       // A stop cuts the services under a running task: what it reports then is no verdict; the run resumes at the next start.
       if (message.type === 'done' && !closing) finish(message);
@@ -142,6 +162,7 @@ export function startSfn(options: {
     if (record && record.status === 'RUNNING') {
       record.status = reply.status;
       record.stopDate = Date.now();
+      if (reply.tasks) record.tasks = reply.tasks;
       if (reply.status === 'SUCCEEDED') record.output = reply.output;
       else {
         record.error = reply.error;
@@ -286,6 +307,12 @@ export function startSfn(options: {
         .sort((a, b) => a.startDate - b.startDate);
       if (pending.length > 0) options.log(`resuming ${pending.length} pipeline execution(s) left running`);
       for (const record of pending) queue.push(record.executionArn);
+      // The worker (and, one after another, its task functions) starts now rather than with the first run, so an
+      // upload's run finds its tasks warm (docs/local-twin.md#pipeline-executor).
+      if (!closing && !workerReady) {
+        workerReady = startWorker();
+        workerReady.catch(() => undefined);
+      }
       pump();
     },
     executions: () => [...records.values()].map((r) => ({ ...r })),

@@ -18,6 +18,7 @@ import { setDeps } from '#functions/lib/deps.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
+import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
 import {
   allowedHosts,
@@ -65,6 +66,8 @@ export type LocalStackOptions = {
   buildSite?: boolean;
   /** Pipeline executions run at a time (default 1: heavy tasks are CPU-bound). */
   pipelineConcurrency?: number;
+  /** More users seeded as the demo users are, with the demo password (bench/load.ts signs 50 in). */
+  extraUsers?: DemoUser[];
   log?: (line: string) => void;
 };
 
@@ -372,12 +375,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ApiDomain,
       FunctionDeclaration,
     ][]) {
-      const fn = createLocalFunction(localFunctionSpec(declaration, resources), { log });
+      // Up to the domain's reserved concurrency in threads, as the cloud runs that many instances at once: the cap in
+      // front of them refuses only what a throttled Lambda would, never a request that merely waits for a busy thread
+      // (docs/local-twin.md#load). Threads start on demand and stop after a minute idle.
+      const fn = createLocalFunction(localFunctionSpec(declaration, resources), {
+        log,
+        maxInstances: API_RESERVED_CONCURRENCY,
+      });
       // Cold starts begin now, in the background: the first request waits for the rest of one, if at all.
-      fn.warm();
+      void fn.warm();
       apiFunctions.set(domain, fn);
     }
-    await seedDemo(cognito, ids, demo.value);
+    await seedDemo(cognito, ids, demo.value, options.extraUsers);
     // Scheduled jobs (data retention): the cloud's EventBridge rules stand in as intervals, each run one at a time.
     for (const job of SCHEDULED_JOBS) {
       const fn = createLocalFunction(localFunctionSpec(scheduledJobDeclaration(job), resources), { log });
@@ -428,12 +437,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
  * Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. The seed
  * and the handler caches are imported statically: a module load after the port is bound would hold up its answers.
  */
-async function seedDemo(cognito: CognitoService, ids: PoolIds, password: string): Promise<void> {
+async function seedDemo(
+  cognito: CognitoService,
+  ids: PoolIds,
+  password: string,
+  extraUsers: DemoUser[] = [],
+): Promise<void> {
   // Handlers of an earlier twin in this process keep clients for its endpoints: make them read env again.
   setDeps(undefined);
   resetEnvCache();
   await seedDemoTenants({
     ensureIdentity: (user: DemoUser, pw: string) => cognito.ensureIdentity(ids, user, pw),
     password,
+    extraUsers,
   });
 }

@@ -146,7 +146,8 @@ export class PipelineStack extends Stack {
       pseudonymSecret: props.pseudonymSecret,
       concurrencyBound:
         `Runs only as a step of a pipeline execution, and a hospital has at most ${MAX_CONCURRENT_RUNS_PER_HOSPITAL} ` +
-        'executions past AcquireRunSlot at once (the run slots in the table); the others wait there without invoking it.',
+        'executions past AcquireRunSlot at once (the run slots in the table); the others wait there without invoking it. ' +
+        'Within one execution the series Map runs at most the same number of series at once (MaxConcurrencyPath).',
     });
   }
 }

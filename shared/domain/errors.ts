@@ -142,6 +142,14 @@ export class NoValidDicomError extends DomainError {
   }
 }
 
+/** Every series of the dataset failed in its own branch: nothing is left to complete (docs/pipeline.md). */
+export class NoSeriesProcessedError extends DomainError {
+  override name = 'NoSeriesProcessedError';
+  constructor() {
+    super('NO_SERIES_PROCESSED');
+  }
+}
+
 /** A patient link refused for a reason its holder may know: a wrong code, a lock, too many attempts (docs/domain.md#shares). */
 export class ShareAccessError extends DomainError {
   override name = 'ShareAccessError';

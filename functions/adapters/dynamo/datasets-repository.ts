@@ -16,6 +16,7 @@ import { createAuditChainWriter, type AuditChainWriter } from './audit-log.ts';
 import type { Table } from './client.ts';
 import {
   batchDelete,
+  batchPut,
   isConditionFailure,
   mapWriteError,
   primaryKeyOf,
@@ -235,6 +236,16 @@ export function createDatasetRepository(
           TableName,
           Item: { ...keys.asset(asset.hospitalId, asset.datasetId, asset.id), entity: 'asset', ...asset },
         }),
+      );
+    },
+    async putAssets(assets) {
+      await batchPut(
+        table,
+        assets.map((asset) => ({
+          ...keys.asset(asset.hospitalId, asset.datasetId, asset.id),
+          entity: 'asset',
+          ...asset,
+        })),
       );
     },
     async deleteAll(hospitalId, datasetId, uploadSessionId) {

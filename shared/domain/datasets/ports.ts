@@ -72,6 +72,8 @@ export type DatasetRepository = {
   ): Promise<SeriesRecord>;
   listAssets(hospitalId: string, datasetId: string): Promise<AssetRecord[]>;
   putAsset(asset: AssetRecord): Promise<void>;
+  /** Several assets in batched writes (25 items a request in DynamoDB): a stage's outputs without a write per file. */
+  putAssets(assets: AssetRecord[]): Promise<void>;
   /** Removes the dataset item and every item under it (series, assets, upload session and files). */
   deleteAll(hospitalId: string, datasetId: string, uploadSessionId?: string): Promise<number>;
 };

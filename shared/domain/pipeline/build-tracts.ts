@@ -3,7 +3,7 @@ import { buildTracts, MIN_TENSOR_DIRECTIONS } from '#shared/processing/tracts.ts
 import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { assetKeys, type DerivedPart } from '#shared/domain/object-keys.ts';
-import { loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
+import { loadDataset, type PipelineDeps, type SeriesStageInput } from './deps.ts';
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -30,11 +30,17 @@ export async function diffusionCandidates(
   return out;
 }
 
-/** TRACT (.trk) plus FA and colour-FA VOLUME assets for each DTI/DWI series with ≥ 6 directions. */
-export async function buildDatasetTracts(input: StageInput, deps: PipelineDeps): Promise<void> {
+/**
+ * One series (a branch of the Map state, docs/pipeline.md#series-in-parallel): TRACT (.trk) plus FA and colour-FA
+ * VOLUME assets for each of its DTI/DWI volumes with ≥ 6 directions. A series with none has nothing to do here and
+ * audits nothing.
+ */
+export async function buildSeriesTracts(input: SeriesStageInput, deps: PipelineDeps): Promise<void> {
   await loadDataset(deps, input);
   const { hospitalId, datasetId } = input;
-  const candidates = await diffusionCandidates(await deps.datasets.listAssets(hospitalId, datasetId), deps);
+  const assets = (await deps.datasets.listAssets(hospitalId, datasetId)).filter((a) => a.seriesId === input.seriesId);
+  const candidates = await diffusionCandidates(assets, deps);
+  if (candidates.length === 0) return;
   for (const { asset, bval, bvec } of candidates) {
     const result = await buildTracts({ nifti: await deps.objects.get('assets', asset.objectKey), bval, bvec });
     const key = (part: DerivedPart) =>
@@ -76,16 +82,16 @@ export async function buildDatasetTracts(input: StageInput, deps: PipelineDeps):
         },
       ],
     ];
-    for (const [key, bytes, fields] of outputs) {
-      await deps.objects.put('assets', key, bytes, fields.mimeType);
-      await deps.datasets.putAsset({ ...common, ...fields, byteSize: bytes.byteLength, objectKey: key });
-    }
+    await Promise.all(outputs.map(([key, bytes, fields]) => deps.objects.put('assets', key, bytes, fields.mimeType)));
+    await deps.datasets.putAssets(
+      outputs.map(([key, bytes, fields]) => ({ ...common, ...fields, byteSize: bytes.byteLength, objectKey: key })),
+    );
   }
   await deps.audit.record({
     hospitalId,
     datasetId,
     action: 'TRACTS_BUILT',
     ...PIPELINE_ACTOR,
-    details: { runId: input.runId, series: candidates.length },
+    details: { runId: input.runId, seriesId: input.seriesId, series: 1, volumes: candidates.length },
   });
 }

@@ -4,7 +4,14 @@ import type { AssetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { assetKeys } from '#shared/domain/object-keys.ts';
 import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
-import { enterStage, readSeriesFiles, type PipelineDeps, type StageInput } from './deps.ts';
+import {
+  enterStage,
+  loadSeries,
+  readSeriesFiles,
+  type PipelineDeps,
+  type SeriesStageInput,
+  type StageInput,
+} from './deps.ts';
 
 /** Metadata keys of a VOLUME asset that point at its companion objects in the assets bucket. */
 export type VolumeMetadata = {
@@ -22,24 +29,24 @@ export type VolumeMetadata = {
 export const seriesLabel = (series: Pick<SeriesRecord, 'seriesNumber'>) => `Series ${series.seriesNumber}`;
 
 /**
- * PROCESSING, first part: every selected series → NIfTI-1 (.nii.gz) with its JSON sidecar (+ .bval/.bvec) as a
- * VOLUME asset, and a PNG THUMBNAIL. A series held for burned-in text is left out until it is released. Asset ids
- * and keys derive from the series id and output index, so a retry overwrites the same items and objects instead of
- * adding copies.
+ * PROCESSING, one series (a branch of the Map state, docs/pipeline.md#series-in-parallel): a selected series →
+ * NIfTI-1 (.nii.gz) with its JSON sidecar (+ .bval/.bvec) as VOLUME assets, and a PNG THUMBNAIL. A series held for
+ * burned-in text, or not selected, is left out until it is released. Asset ids and keys derive from the series id and
+ * output index, so a retry overwrites the same items and objects instead of adding copies.
  */
-export async function convertDatasetSeries(input: StageInput, deps: PipelineDeps): Promise<void> {
+export async function convertOneSeries(input: SeriesStageInput, deps: PipelineDeps): Promise<void> {
   await enterStage(deps, input, 'CLASSIFYING', 'PROCESSING');
   const { hospitalId, datasetId } = input;
-  const selected = (await deps.datasets.listSeries(hospitalId, datasetId)).filter((s) => s.selected);
-  const series = selected.filter((s) => !isHeldForBurnedInText(s));
-  let volumes = 0;
-  for (const s of series) volumes += await convertOne(s, input, deps);
+  const series = await loadSeries(deps, input);
+  if (!series.selected) return;
+  const held = isHeldForBurnedInText(series);
+  const volumes = held ? 0 : await convertOne(series, input, deps);
   await deps.audit.record({
     hospitalId,
     datasetId,
     action: 'SERIES_CONVERTED',
     ...PIPELINE_ACTOR,
-    details: { runId: input.runId, series: series.length, volumes, held: selected.length - series.length },
+    details: { runId: input.runId, seriesId: series.id, series: held ? 0 : 1, volumes, held: held ? 1 : 0 },
   });
 }
 
@@ -48,12 +55,15 @@ async function convertOne(series: SeriesRecord, input: StageInput, deps: Pipelin
   const files = await readSeriesFiles(deps, hospitalId, datasetId, series.seriesInstanceUID);
   const outputs = await convertToNifti(files);
   const now = deps.clock.now();
+  const assets: AssetRecord[] = [];
   for (const [index, output] of outputs.entries()) {
     const key = (part: 'nifti' | 'sidecar' | 'bval' | 'bvec') =>
       assetKeys.volume(hospitalId, datasetId, series.id, index, part);
     const sidecarBytes = new TextEncoder().encode(JSON.stringify(output.sidecar, null, 2));
-    await deps.objects.put('assets', key('nifti'), output.nifti, 'application/gzip');
-    await deps.objects.put('assets', key('sidecar'), sidecarBytes, 'application/json');
+    const puts = [
+      deps.objects.put('assets', key('nifti'), output.nifti, 'application/gzip'),
+      deps.objects.put('assets', key('sidecar'), sidecarBytes, 'application/json'),
+    ];
     const metadata: VolumeMetadata = {
       sidecarKey: key('sidecar'),
       seriesInstanceUID: series.seriesInstanceUID,
@@ -61,8 +71,10 @@ async function convertOne(series: SeriesRecord, input: StageInput, deps: Pipelin
     };
     if (series.classification) metadata.classifiedType = series.classification.classifiedType;
     if (output.bval && output.bvec) {
-      await deps.objects.put('assets', key('bval'), new TextEncoder().encode(output.bval), 'text/plain');
-      await deps.objects.put('assets', key('bvec'), new TextEncoder().encode(output.bvec), 'text/plain');
+      puts.push(
+        deps.objects.put('assets', key('bval'), new TextEncoder().encode(output.bval), 'text/plain'),
+        deps.objects.put('assets', key('bvec'), new TextEncoder().encode(output.bvec), 'text/plain'),
+      );
       metadata.bvalKey = key('bval');
       metadata.bvecKey = key('bvec');
     }
@@ -81,12 +93,12 @@ async function convertOne(series: SeriesRecord, input: StageInput, deps: Pipelin
       bucket: 'assets',
       objectKey: key('nifti'),
     };
-    await deps.datasets.putAsset(volume);
+    assets.push(volume);
     if (index === 0) {
       const png = renderThumbnail(output.nifti);
       const thumbnailKey = assetKeys.thumbnail(hospitalId, datasetId, series.id);
-      await deps.objects.put('assets', thumbnailKey, png, 'image/png');
-      await deps.datasets.putAsset({
+      puts.push(deps.objects.put('assets', thumbnailKey, png, 'image/png'));
+      assets.push({
         id: `${series.id}-thumbnail`,
         datasetId,
         hospitalId,
@@ -101,6 +113,9 @@ async function convertOne(series: SeriesRecord, input: StageInput, deps: Pipelin
         objectKey: thumbnailKey,
       });
     }
+    // The objects of one output go up together; their items follow in batches once every object is stored.
+    await Promise.all(puts);
   }
+  await deps.datasets.putAssets(assets);
   return outputs.length;
 }

@@ -1,9 +1,9 @@
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
-import type { AuditLog, Clock, DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock, DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
-import { NotFoundError } from '#shared/domain/errors.ts';
+import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
@@ -24,6 +24,17 @@ export type PipelineDeps = {
 };
 
 export type StageInput = { hospitalId: string; datasetId: string; runId: string };
+/** The input of a stage in a series' branch of the Map state. */
+export type SeriesStageInput = StageInput & { seriesId: string };
+
+/** The series a branch works on; a series removed meanwhile is an error of that branch alone. */
+export async function loadSeries(deps: PipelineDeps, input: SeriesStageInput): Promise<SeriesRecord> {
+  const series = (await deps.datasets.listSeries(input.hospitalId, input.datasetId)).find(
+    (s) => s.id === input.seriesId,
+  );
+  if (!series) throw new NotFoundError('SERIES_NOT_FOUND');
+  return series;
+}
 
 export async function loadDataset(deps: PipelineDeps, input: StageInput): Promise<DatasetRecord> {
   const dataset = await deps.datasets.get(input.hospitalId, input.datasetId);
@@ -33,7 +44,8 @@ export async function loadDataset(deps: PipelineDeps, input: StageInput): Promis
 
 /**
  * Enters a stage: moves `from` → `to` (conditional, audited). A retry of the same stage finds the dataset
- * already in `to` and goes on without a second transition, which keeps each stage idempotent.
+ * already in `to` and goes on without a second transition, which keeps each stage idempotent. Series' branches
+ * run side by side: the first to enter makes the move, and one that loses the race to it finds `to` and goes on.
  */
 export async function enterStage(
   deps: PipelineDeps,
@@ -43,6 +55,22 @@ export async function enterStage(
 ): Promise<DatasetRecord> {
   const dataset = await loadDataset(deps, input);
   if (dataset.status === to) return dataset;
+  try {
+    return await moveStage(deps, input, from, to);
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    const again = await loadDataset(deps, input);
+    if (again.status === to) return again;
+    throw error;
+  }
+}
+
+async function moveStage(
+  deps: PipelineDeps,
+  input: StageInput,
+  from: DatasetStatus,
+  to: DatasetStatus,
+): Promise<DatasetRecord> {
   const now = deps.clock.now();
   // When the pipeline took the dataset and when it finished: the reports' processing times (docs/domain.md#oversight-figures).
   const timing = to === 'ANONYMIZING' ? { processingStartedAt: now } : to === 'COMPLETE' ? { completedAt: now } : {};
@@ -57,7 +85,27 @@ export async function enterStage(
   });
 }
 
-/** Files of one de-identified series, read from the studies bucket in key order. */
+/**
+ * Objects read at most this many at a time: a series' files are small and many, so their reads overlap instead of
+ * paying one round trip after another, while memory stays at a few files beyond what the caller keeps.
+ */
+export const OBJECT_READ_CONCURRENCY = 8;
+
+/** `fn` over `items`, at most `limit` at once; the results in the order of `items`. */
+export async function mapInOrder<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Files of one de-identified series, read from the studies bucket (a few at a time), in key order. */
 export async function readSeriesFiles(
   deps: PipelineDeps,
   hospitalId: string,
@@ -65,11 +113,8 @@ export async function readSeriesFiles(
   seriesUID: string,
 ): Promise<{ name: string; bytes: Uint8Array }[]> {
   const objects = await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, seriesUID));
-  const files: { name: string; bytes: Uint8Array }[] = [];
-  for (const object of objects)
-    files.push({
-      name: object.key.slice(object.key.lastIndexOf('/') + 1),
-      bytes: await deps.objects.get('studies', object.key),
-    });
-  return files;
+  return mapInOrder(objects, OBJECT_READ_CONCURRENCY, async (object) => ({
+    name: object.key.slice(object.key.lastIndexOf('/') + 1),
+    bytes: await deps.objects.get('studies', object.key),
+  }));
 }

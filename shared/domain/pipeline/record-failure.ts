@@ -10,6 +10,7 @@ import type { PipelineDeps, StageInput } from './deps.ts';
 /** Readable reasons for the errors a stage can raise. Engine messages are never copied: they could quote DICOM values. */
 const REASONS: Record<string, string> = {
   NoValidDicomError: catalogueMessage('NO_VALID_DICOM'),
+  NoSeriesProcessedError: catalogueMessage('NO_SERIES_PROCESSED'),
   InsufficientDirectionsError: 'The diffusion series has too few gradient directions for tractography.',
   TransientError: 'A storage or database service did not answer in time. Retry the dataset.',
   ConflictError: 'The dataset was changed while it was being processed. Retry the dataset.',
@@ -41,9 +42,18 @@ export async function recordFailure(
   input: StageInput & { error?: { Error: string; Cause?: string } },
   deps: PipelineDeps,
 ): Promise<void> {
+  await failDataset(input, deps, failureReason(input.error), input.error?.Error ?? null);
+}
+
+/** The move to FAILED with a reason already chosen (RecordFailure's, or the series' own when every series failed). */
+export async function failDataset(
+  input: StageInput,
+  deps: PipelineDeps,
+  reason: string,
+  errorName: string | null,
+): Promise<void> {
   const dataset = await deps.datasets.get(input.hospitalId, input.datasetId);
   if (!dataset || !FAILABLE.includes(dataset.status)) return;
-  const reason = failureReason(input.error);
   await changeStatus(deps, {
     hospitalId: input.hospitalId,
     datasetId: input.datasetId,
@@ -51,7 +61,7 @@ export async function recordFailure(
     to: 'FAILED',
     ...PIPELINE_ACTOR,
     fields: { failureReason: reason, updatedAt: deps.clock.now() },
-    details: { runId: input.runId, reason, error: input.error?.Error ?? null },
+    details: { runId: input.runId, reason, error: errorName },
   });
   const endedAt = deps.clock.now();
   await meterRun(deps.organisation, dataset, endedAt);

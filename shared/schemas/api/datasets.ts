@@ -171,6 +171,11 @@ export const SeriesSchema = z.object({
   lowConfidence: z.boolean().optional(),
   classification: ClassificationSchema.nullable(),
   burnedInText: BurnedInTextSchema.optional(),
+  /**
+   * Present when this series' branch of the pipeline failed: a reason a person can read (never the engine's text).
+   * The other series complete and the dataset ends COMPLETE without this series' assets (docs/pipeline.md).
+   */
+  failureReason: z.string().optional(),
   createdAt: z.string(),
 });
 export type Series = z.infer<typeof SeriesSchema>;

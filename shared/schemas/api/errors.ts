@@ -38,6 +38,8 @@ export const ERROR_CATALOGUE = {
   DICOM_TOO_MANY_ELEMENTS: { status: 400, message: 'DICOM file has more than {n} data elements' },
   DICOM_NESTED_TOO_DEEP: { status: 400, message: 'DICOM sequences are nested deeper than {n} levels' },
   NO_VALID_DICOM: { status: 400, message: 'No valid DICOM files detected. Upload DICOM files to continue.' },
+  /** Every series' branch of the pipeline failed (docs/pipeline.md#series-in-parallel): the dataset ends FAILED. */
+  NO_SERIES_PROCESSED: { status: 422, message: 'No series could be processed. Retry the dataset.' },
   UPLOAD_INCOMPLETE: { status: 409, message: 'Some files have not finished uploading.' },
   /** The packed study could not be read back as it was declared (docs/domain.md#upload-sessions). */
   UPLOAD_ARCHIVE_INVALID: {

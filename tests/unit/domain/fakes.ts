@@ -109,6 +109,9 @@ export function fakeDatasets(audit?: AuditLog): DatasetRepository & {
     async putAsset(a) {
       assets.set(`${a.hospitalId}/${a.datasetId}/${a.id}`, a);
     },
+    async putAssets(list) {
+      for (const a of list) assets.set(`${a.hospitalId}/${a.datasetId}/${a.id}`, a);
+    },
     async deleteAll(h, d) {
       let n = rows.delete(k(h, d)) ? 1 : 0;
       for (const map of [series, assets] as Map<string, unknown>[])

@@ -5,7 +5,8 @@ import { buildDatasetSurface, pickAnatomicalVolume } from '#shared/domain/pipeli
 import { writeVolume } from '#shared/processing/nifti-io.ts';
 import { diffusionCandidates } from '#shared/domain/pipeline/build-tracts.ts';
 import { deidentifyStudy } from '#shared/domain/pipeline/deidentify-study.ts';
-import { classifyDatasetSeries } from '#shared/domain/pipeline/classify-series.ts';
+import { classifyOneSeries } from '#shared/domain/pipeline/classify-series.ts';
+import { listDatasetSeries } from '#shared/domain/pipeline/list-series.ts';
 import type { PipelineDeps } from '#shared/domain/pipeline/deps.ts';
 import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
@@ -161,7 +162,9 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     expect(series[0]).toMatchObject({ sliceCount: 2, selected: true, classification: null, description: 'T1 MPRAGE' });
     expect(series[0]!.seriesInstanceUID).not.toBe('1.2.826.0.1.3680043.9.9999.3');
 
-    await classifyDatasetSeries(input, deps);
+    const plan = await listDatasetSeries(input, deps);
+    expect(plan).toEqual({ seriesIds: [series[0]!.id], maxConcurrency: 10 });
+    await classifyOneSeries({ ...input, seriesId: plan.seriesIds[0]! }, deps);
     const classified = (await p.datasets.listSeries('h1', d.id))[0]!;
     expect(classified.classification).toMatchObject({ source: 'AI', classifiedType: expect.any(String) });
     expect(typeof classified.lowConfidence).toBe('boolean');

@@ -170,7 +170,8 @@ describe('the state machine around the run slot', () => {
             failures++;
             throw Object.assign(new Error('fake'), { name: fail.name });
           }
-          return input;
+          // ListSeries's result is the Map state's plan: one series here.
+          return task.state === 'ListSeries' ? { seriesIds: ['s1'], maxConcurrency: 1 } : input;
         },
       ]),
     );
@@ -216,8 +217,8 @@ describe('the state machine around the run slot', () => {
   });
 
   it('gives the slot back when a stage fails, and still fails the run', async () => {
-    const { visited, outcome } = await visit({ state: 'ConvertSeries', times: 99, name: 'NoValidDicomError' });
+    const { visited, outcome } = await visit({ state: 'BuildReport', times: 99, name: 'NoValidDicomError' });
     expect(outcome).toBe('DatasetPipelineFailed');
-    expect(visited.slice(-3)).toEqual(['ConvertSeries', 'RecordFailure', RUN_SLOT_TASKS.release.state]);
+    expect(visited.slice(-3)).toEqual(['BuildReport', 'RecordFailure', RUN_SLOT_TASKS.release.state]);
   });
 });
