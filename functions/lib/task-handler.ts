@@ -1,5 +1,6 @@
 import { PipelineInputSchema, type PipelineInput } from '#shared/schemas/workflow.ts';
 import { DomainError, TransientError } from '#shared/domain/errors.ts';
+import { meterTask } from '#shared/domain/usage/meter.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
 import { errorOrigin, logger } from './logger.ts';
 
@@ -80,14 +81,37 @@ export function resultTaskHandler<R>(
       ...(input.seriesId ? { seriesId: input.seriesId } : {}),
     };
     const started = performance.now();
+    const deps = await getDeps();
     try {
-      const result = await fn(input, await getDeps());
+      const result = await fn(input, deps);
       logger.info('task done', { ...ids, durationMs: Math.round(performance.now() - started) });
       return result;
     } catch (error) {
       const classified = classifyTaskError(error);
       logger.error('task failed', { ...ids, ...errorOrigin(classified) });
       throw shieldTaskError(classified);
+    } finally {
+      await meterTaskTime(deps, input, (performance.now() - started) / 1000, ids);
     }
   };
+}
+
+/**
+ * The task's run time at the function's memory size on the usage meters (docs/domain.md#usage-and-billing), failed
+ * tasks included: they cost the time too. Metering never fails the task.
+ */
+async function meterTaskTime(deps: ServerDeps, input: PipelineInput, seconds: number, ids: Record<string, string>) {
+  const memoryMb = Number(process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
+  if (!(memoryMb > 0)) return;
+  try {
+    await meterTask(deps, {
+      hospitalId: input.hospitalId,
+      datasetId: input.datasetId,
+      seconds,
+      memoryMb,
+      endedAt: deps.clock.now(),
+    });
+  } catch (error) {
+    logger.error('task time not metered', { ...ids, ...errorOrigin(error) });
+  }
 }

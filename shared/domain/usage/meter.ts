@@ -1,28 +1,34 @@
-import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
-import { PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
 
 /**
- * Memory a pipeline run is metered at: the largest task's (docs/domain.md#usage-and-billing). The run's time from
- * the pipeline taking the dataset to its end is counted at that memory, an upper bound of what its tasks used.
+ * Compute is metered task by task (docs/domain.md#usage-and-billing): each pipeline task's run time at its memory
+ * size, on the day's meters of the hospital and of the dataset's team. A run itself adds 1 to `runs` when it ends.
  */
-export const METERED_MEMORY_GB = Math.max(...PIPELINE_TASKS.map((t) => t.memoryMb)) / 1024;
+export async function meterTask(
+  deps: {
+    organisation?: Pick<OrganisationCounters, 'addUsage'>;
+    datasets: Pick<DatasetRepository, 'get'>;
+  },
+  task: { hospitalId: string; datasetId: string; seconds: number; memoryMb: number; endedAt: string },
+): Promise<void> {
+  if (!deps.organisation || !(task.seconds > 0)) return;
+  const deltas = { computeSeconds: task.seconds, gbSeconds: (task.seconds * task.memoryMb) / 1024 };
+  const day = task.endedAt.slice(0, 10);
+  // A dataset deleted meanwhile still cost its hospital the time.
+  const dataset = await deps.datasets.get(task.hospitalId, task.datasetId);
+  await deps.organisation.addUsage(task.hospitalId, 'hospital', day, deltas);
+  if (dataset?.teamId) await deps.organisation.addUsage(task.hospitalId, dataset.teamId, day, deltas);
+}
 
-/**
- * Records one finished run (complete or failed) on the day's compute meters of the hospital and the dataset's
- * team: runs, seconds and GB-seconds. A run without a start time (failed before the pipeline took it) counts as a run
- * of 0 seconds.
- */
+/** Records one finished run (complete or failed) on the day's meters of the hospital and the dataset's team. */
 export async function meterRun(
-  organisation: OrganisationCounters | undefined,
-  dataset: Pick<DatasetRecord, 'hospitalId' | 'teamId' | 'processingStartedAt'>,
+  organisation: Pick<OrganisationCounters, 'addUsage'> | undefined,
+  dataset: { hospitalId: string; teamId?: string | null },
   endedAt: string,
 ): Promise<void> {
   if (!organisation) return;
-  const started = dataset.processingStartedAt ? Date.parse(dataset.processingStartedAt) : NaN;
-  const seconds = Number.isFinite(started) ? Math.max(0, (Date.parse(endedAt) - started) / 1000) : 0;
-  const deltas = { runs: 1, computeSeconds: seconds, gbSeconds: seconds * METERED_MEMORY_GB };
   const day = endedAt.slice(0, 10);
-  await organisation.addUsage(dataset.hospitalId, 'hospital', day, deltas);
-  if (dataset.teamId) await organisation.addUsage(dataset.hospitalId, dataset.teamId, day, deltas);
+  await organisation.addUsage(dataset.hospitalId, 'hospital', day, { runs: 1 });
+  if (dataset.teamId) await organisation.addUsage(dataset.hospitalId, dataset.teamId, day, { runs: 1 });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BYTES_PER_GB } from '#shared/domain/policies/enforce.ts';
 import { monthlyInvoice, nextMonthStart, usageBadge, usageHealth } from '#shared/domain/usage/billing.ts';
-import { meterRun, METERED_MEMORY_GB } from '#shared/domain/usage/meter.ts';
+import { meterRun, meterTask } from '#shared/domain/usage/meter.ts';
 import { getUsage, monthSeconds } from '#shared/domain/usage/usage.ts';
 import { pipelineDeltas } from '#shared/domain/dashboards/counters.ts';
 import { planRevenue, percentOf } from '#shared/domain/dashboards/dashboard.ts';
@@ -56,7 +56,7 @@ describe('dashboard counters', () => {
 });
 
 describe('usage from the meters', () => {
-  it("meters a run's seconds at the metered memory per hospital and team and day, and reads them against the limits", async () => {
+  it("meters each task's seconds at its memory per hospital and team and day, and reads them against the limits", async () => {
     const p = ports();
     await p.directory.putHospital({
       id: 'h1',
@@ -68,11 +68,12 @@ describe('usage from the meters', () => {
       createdAt: 'x',
       updatedAt: 'x',
     });
-    await meterRun(
-      p.organisation,
-      { hospitalId: 'h1', teamId: 't1', processingStartedAt: '2026-02-01T09:00:00.000Z' },
-      '2026-02-01T09:10:00.000Z',
-    );
+    // A run of two tasks: 200 s at 3008 MB and 400 s at 1024 MB, then its end.
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    const task = { hospitalId: 'h1', datasetId: d.id, endedAt: '2026-02-01T09:05:00.000Z' };
+    await meterTask(p, { ...task, seconds: 200, memoryMb: 3008 });
+    await meterTask(p, { ...task, seconds: 400, memoryMb: 1024 });
+    await meterRun(p.organisation, { hospitalId: 'h1', teamId: d.teamId }, '2026-02-01T09:10:00.000Z');
     const usage = await getUsage({}, caller('HOSPITAL_ADMIN'), p);
     const h = usage.hospitals[0]!;
     expect(h.days).toEqual([
@@ -80,12 +81,15 @@ describe('usage from the meters', () => {
         day: '2026-02-01',
         runs: 1,
         computeSeconds: 600,
-        gbSeconds: 600 * METERED_MEMORY_GB,
+        gbSeconds: (200 * 3008) / 1024 + 400,
         signInAttempts: 0,
         signIns: 0,
         storageBytesAdded: 0,
       },
     ]);
+    // The team's meter has the same task time.
+    const team = await p.organisation.listUsage('h1', d.teamId!, '2026-02-01', '2026-02-01');
+    expect(team[0]).toMatchObject({ runs: 1, computeSeconds: 600 });
     expect(h.storage.percent).toBe(87.9);
     expect(h.storage.health).toBe('warning');
     expect(h.badge).toBe('Approaching Limits');
