@@ -33,6 +33,10 @@ export type Grants = {
   sendsMail?: true;
   /** Sends text messages straight to phone numbers through SNS (locally: beside the mail, on /_mail). */
   sendsSms?: true;
+  /** Creates and deletes the app clients of DICOMweb integrations in the one user pool (docs/dicom-intake.md). */
+  machineClients?: true;
+  /** Needs where integrations connect: the token endpoint, the DICOMweb base URL and the DICOM listener's port. */
+  intakeEndpoints?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -91,6 +95,17 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   reports: { table: 'read' },
   // The caller's own inbox: read it, mark items read.
   notifications: { table: 'readWrite' },
+  // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).
+  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true },
+  // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
+  // the de-identified UIDs of its answer need the pseudonymisation key; QIDO-RS and WADO-RS read de-identified copies.
+  dicomweb: {
+    table: 'readWrite',
+    buckets: { uploads: ['write'], studies: ['read', 'list'] },
+    startsPipeline: true,
+    pseudonymSecret: true,
+    intakeEndpoints: true,
+  },
 };
 
 /**
@@ -136,6 +151,8 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     ...(grants.userPoolAdmin || kind === 'api' ? [ENV.USER_POOL_ID, ENV.USER_POOL_CLIENT_ID] : []),
     ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
     ...(grants.sendsMail ? [ENV.MAIL_FROM, ENV.MAIL_CONFIGURATION_SET] : []),
+    ...(grants.machineClients && !grants.userPoolAdmin && kind !== 'api' ? [ENV.USER_POOL_ID] : []),
+    ...(grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL, ENV.DICOMWEB_URL, ENV.DICOM_PORT] : []),
   ];
 }
 
@@ -262,6 +279,9 @@ export const USER_POOL_ADMIN_ACTIONS = [
   'cognito-idp:AdminSetUserMFAPreference',
 ];
 
+/** An integration's app client: created with a generated secret, deleted on revoke (docs/dicom-intake.md). */
+export const MACHINE_CLIENT_ACTIONS = ['cognito-idp:CreateUserPoolClient', 'cognito-idp:DeleteUserPoolClient'];
+
 /**
  * The IAM statements of a function's grants, in the order the role gets them. Explicit actions on named resources
  * only: object keys (`<bucket>/*`) are the one resource wildcard, because they are known only at run time.
@@ -299,6 +319,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     });
   }
   if (grants.userPoolAdmin) statements.push({ actions: USER_POOL_ADMIN_ACTIONS, resources: [arns.userPool] });
+  if (grants.machineClients) statements.push({ actions: MACHINE_CLIENT_ACTIONS, resources: [arns.userPool] });
   // SESv2 SendEmail authorises against the sending identity and the configuration set named in the call.
   if (grants.sendsMail)
     statements.push({
