@@ -353,7 +353,26 @@ export type ScheduledJob = {
   grants: Grants;
 };
 
+/** How often the twin sweeps received studies (IWS_INTAKE_SWEEP_MS shortens it for tests). */
+function intakeSweepMs(): number {
+  const ms = Number(process.env.IWS_INTAKE_SWEEP_MS);
+  return Number.isInteger(ms) && ms > 0 ? ms : 10_000;
+}
+
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
+  {
+    // Commits every received study whose integration's quiet time has passed: the same pipeline start as a browser
+    // upload's last file (docs/dicom-intake.md#commit). An index read of due studies, never a scan.
+    id: 'CommitQuietStudies',
+    entry: 'functions/jobs/commit-quiet-studies.ts',
+    description: 'DICOM intake: starts the pipeline of studies quiet for their quiet time',
+    cron: { minute: '*', hour: '*' },
+    get localEveryMs() {
+      return intakeSweepMs();
+    },
+    timeoutSeconds: 300,
+    grants: { table: 'readWrite', startsPipeline: true },
+  },
   {
     // Walks every hospital (a scan for the hospital items) and deletes expired datasets with their objects, as a
     // user's delete does (docs/pipeline.md#data-retention).

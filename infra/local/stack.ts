@@ -12,9 +12,10 @@ import {
   type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
-import { setDeps } from '#functions/lib/deps.ts';
+import { getDeps, setDeps } from '#functions/lib/deps.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
+import { createListener } from '#functions/dicom-listener/server.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
 import {
@@ -61,6 +62,8 @@ export type LocalStackOptions = {
   buildSite?: boolean;
   /** Pipeline executions run at a time (default 1: heavy tasks are CPU-bound). */
   pipelineConcurrency?: number;
+  /** Port of the DICOM listener (C-STORE SCP, docs/dicom-intake.md); none when absent. */
+  dicomPort?: number;
   log?: (line: string) => void;
 };
 
@@ -231,6 +234,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         sfn: `${url}/_aws/sfn`,
         cognito: `${url}/_aws/cognito`,
       },
+      intake: {
+        tokenUrl: `${url}/_aws/cognito/oauth2/token`,
+        dicomWebUrl: `${url}/dicomweb`,
+        ...(options.dicomPort !== undefined ? { dicomPort: options.dicomPort } : {}),
+      },
       passThrough: Object.fromEntries(
         ['IWS_SILENT_LOGS', 'NODE_NO_WARNINGS', 'IWS_SHARE_LOCK_SECONDS']
           .filter((name) => process.env[name] !== undefined)
@@ -267,6 +275,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         return fn.invoke(event, requestId);
       },
       verifyIdToken: (token) => (ids ? cognito.verifyIdToken(ids, token) : Promise.resolve(undefined)),
+      verifyAccessToken: (token) => (ids ? cognito.verifyAccessToken(ids, token) : Promise.resolve(undefined)),
       localHealth: async () => {
         const failing: string[] = [];
         if (!(await cognito.isAlive())) failing.push('cognito');
@@ -298,6 +307,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         const path = rest.startsWith('/') ? rest : `/${rest}`;
         if (prefix[1] === 's3') return s3.handle(req, res, path);
         const peer = peerOf(req);
+        // The pool's token endpoint is public, as Cognito's is: clients authenticate with their own secret.
+        if (prefix[1] === 'cognito' && path.split('?')[0] === '/oauth2/token')
+          return cognito.handleToken(ids, req, res);
         if (prefix[1] === 'cognito') {
           const target = req.headers['x-amz-target'];
           if (
@@ -312,7 +324,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         return sfn.handle(req, res);
       }
       const requestUrl = new URL(rawUrl, url);
-      if (requestUrl.pathname === '/api' || requestUrl.pathname.startsWith('/api/')) {
+      if (
+        requestUrl.pathname === '/api' ||
+        requestUrl.pathname.startsWith('/api/') ||
+        requestUrl.pathname.startsWith('/dicomweb/')
+      ) {
         if (!ready) return answerUnavailable(req, res);
         capApi(req, res, requestUrl, () => api(req, res, requestUrl)).catch(() => {
           if (!res.headersSent)
@@ -379,6 +395,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           `${error instanceof Error ? error.message : String(error)}\nServing the previous site build (if any); the API is up.`,
         );
       }
+    }
+
+    // The DICOM listener (C-STORE SCP) on a port of its own, in this process, with the twin's ports.
+    if (options.dicomPort !== undefined) {
+      const listener = createListener({ port: options.dicomPort, deps: getDeps, log });
+      listener.listen();
+      closers.push(async () => listener.close());
     }
 
     sfn.resume();
