@@ -7,6 +7,8 @@ import { FAILURE_REASON, receiveInstance } from '#shared/domain/intake/receive-i
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 
 const { Scp, Server } = dimse;
+// The library's own log would print peers' values; ours says what it needs (ids and counts).
+dimse.log.setLevel('error');
 const { CEchoResponse, CStoreResponse } = dimse.responses;
 const { PresentationContextResult, RejectReason, RejectResult, RejectSource, SopClass, Status } = dimse.constants;
 

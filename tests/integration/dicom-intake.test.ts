@@ -1,0 +1,312 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diskUploadSource } from '#cli/commands/upload.ts';
+import { uploadDataset } from '#shared/client/index.ts';
+import { buildMultipart, parseMediaType, parseMultipart } from '#shared/domain/intake/multipart.ts';
+import { checkDicom } from '#shared/dicom/validate.ts';
+import { newDatasetBody } from '#tests/helpers/datasets.ts';
+import { apiFetch, SHARED_DATA, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
+import { freePort, startOrthanc, type Orthanc } from '#tests/helpers/orthanc.ts';
+
+/**
+ * DICOM intake against real peers (docs/dicom-intake.md): Orthanc sends a study by STOW-RS and by C-STORE, dcmtk's
+ * storescu and echoscu talk to the listener, and the studies reach COMPLETE in the integration's hospital and team
+ * and are found again through QIDO-RS and WADO-RS (de-identified only). Bad input stores nothing.
+ */
+const T1_DIR = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+const CT = join(SHARED_DATA, 'dicom/ct-small/CT_small.dcm');
+const PET_DIR = join(SHARED_DATA, 'dicom/pet-slices');
+const ADMIN = 'admin@northside.demo.local';
+const OTHER_ADMIN = 'admin@lakeview.demo.local';
+const LEAD = 'lead@northside.demo.local';
+const TEAM = 'team-northside-neuroradiology';
+const OTHER_TEAM = 'team-lakeview-neuroradiology';
+const READ_WRITE = 'imaging-dicomweb/read imaging-dicomweb/write';
+
+type Integration = { id: string; clientId?: string; teamId: string; hospitalId: string; status: string };
+type Dataset = {
+  id: string;
+  status: string;
+  teamId: string;
+  hospitalId: string;
+  ownerUserId: string;
+  failureReason?: string;
+};
+type DicomJson = Record<string, { vr: string; Value?: unknown[] }>;
+
+let twin: TestStack;
+let dicomPort: number;
+let adminToken: string;
+let endpoints: { tokenUrl: string; dicomWebUrl: string; dicomPort?: number; calledAeTitle: string };
+
+async function json<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function createClient(
+  token: string,
+  name: string,
+  teamId = TEAM,
+): Promise<{ integration: Integration; clientSecret: string; tokenUrl: string }> {
+  const response = await apiFetch(twin.url, token, '/api/integrations/dicomweb-clients', {
+    method: 'POST',
+    body: { name, teamId, quietSeconds: 10 },
+  });
+  expect(response.status).toBe(201);
+  return json(response);
+}
+
+async function accessToken(tokenUrl: string, clientId: string, secret: string, scope?: string): Promise<string> {
+  const response = await fetch(tokenUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+function dicomweb(token: string | undefined, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${twin.url}/dicomweb${path}`, {
+    ...init,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers ?? {}) },
+  });
+}
+
+function stow(token: string, files: Uint8Array[], path = '/studies', contentType?: string): Promise<Response> {
+  const boundary = `iws-${Date.now()}`;
+  return dicomweb(token, path, {
+    method: 'POST',
+    headers: {
+      'content-type': contentType ?? `multipart/related; type="application/dicom"; boundary=${boundary}`,
+      accept: 'application/dicom+json',
+    },
+    body: Buffer.from(buildMultipart(files.map((bytes) => ({ contentType: 'application/dicom', bytes })), boundary)),
+  });
+}
+
+async function datasetsOf(ownerUserId: string, as = adminToken): Promise<Dataset[]> {
+  const response = await apiFetch(twin.url, as, '/api/datasets?limit=48');
+  const page = await json<{ items: Dataset[] }>(response);
+  return page.items.filter((d) => d.ownerUserId === ownerUserId);
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** The dataset of an integration once the pipeline is done with it (the sweep or a commit started it). */
+async function completedDatasetOf(ownerUserId: string, timeoutMs: number): Promise<Dataset> {
+  return waitFor(
+    async () => {
+      const [dataset] = await datasetsOf(ownerUserId);
+      if (dataset?.status === 'FAILED') throw new Error(`dataset failed: ${dataset.failureReason}`);
+      return dataset?.status === 'COMPLETE' ? dataset : undefined;
+    },
+    timeoutMs,
+    `the dataset of ${ownerUserId} to reach COMPLETE`,
+  );
+}
+
+function value(dataset: DicomJson, tag: string): unknown {
+  return dataset[tag]?.Value?.[0];
+}
+
+function run(command: string, args: string[], timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+async function assetTypes(datasetId: string): Promise<string[]> {
+  const response = await apiFetch(twin.url, adminToken, `/api/datasets/${datasetId}/assets`);
+  const body = await json<{ items?: { type: string; label: string }[] } | { type: string; label: string }[]>(response);
+  const items = Array.isArray(body) ? body : (body.items ?? []);
+  return items.map((a) => `${a.type}:${a.label}`).sort();
+}
+
+beforeAll(async () => {
+  for (const path of [T1_DIR, CT, PET_DIR])
+    if (!existsSync(path)) throw new Error(`test data missing: ${path} (see /work/shared/data/README.md)`);
+  process.env.IWS_INTAKE_SWEEP_MS = '1000';
+  dicomPort = await freePort();
+  twin = await startTestStack({ dicomPort });
+  adminToken = await signIn(twin.url, ADMIN);
+  const list = await json<{ endpoints: typeof endpoints }>(await apiFetch(twin.url, adminToken, '/api/integrations'));
+  endpoints = list.endpoints;
+}, 120_000);
+
+afterAll(async () => {
+  await twin?.dispose();
+  delete process.env.IWS_INTAKE_SWEEP_MS;
+});
+
+describe('DICOMweb clients', () => {
+  it('creates a client whose secret is shown once, and its token reaches only the DICOMweb routes', async () => {
+    // Act
+    const created = await createClient(adminToken, 'Research PACS');
+    const listed = await json<{ items: Integration[] }>(await apiFetch(twin.url, adminToken, '/api/integrations'));
+    const token = await accessToken(created.tokenUrl, created.integration.clientId!, created.clientSecret);
+    // Assess
+    expect(created.clientSecret.length).toBeGreaterThan(10);
+    expect(created.tokenUrl).toBe(`${twin.url}/_aws/cognito/oauth2/token`);
+    expect(JSON.stringify(listed)).not.toContain(created.clientSecret);
+    expect(listed.items.map((i) => i.id)).toContain(created.integration.id);
+    expect(endpoints).toMatchObject({ dicomWebUrl: `${twin.url}/dicomweb`, dicomPort, calledAeTitle: 'IWS-INTAKE' });
+    expect((await dicomweb(token, '/studies')).status).toBe(200);
+    expect((await apiFetch(twin.url, token, '/api/me')).status).toBe(401);
+    expect((await dicomweb(adminToken, '/studies')).status).toBe(401);
+    expect((await dicomweb(undefined, '/studies')).status).toBe(401);
+    const readOnly = await accessToken(
+      created.tokenUrl,
+      created.integration.clientId!,
+      created.clientSecret,
+      'imaging-dicomweb/read',
+    );
+    expect((await dicomweb(readOnly, '/studies')).status).toBe(200);
+    expect((await stow(readOnly, [readFileSync(CT)])).status).toBe(401);
+    const wrongSecret = await fetch(created.tokenUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${created.integration.clientId}:wrong`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(wrongSecret.status).toBe(401);
+  });
+
+  it('refuses a revoked client at once, its token notwithstanding, and audits create and revoke', async () => {
+    // Prepare
+    const created = await createClient(adminToken, 'Retired PACS');
+    const token = await accessToken(created.tokenUrl, created.integration.clientId!, created.clientSecret);
+    // Act
+    const revoked = await apiFetch(twin.url, adminToken, `/api/integrations/${created.integration.id}`, {
+      method: 'DELETE',
+    });
+    // Assess
+    expect(revoked.status).toBe(200);
+    expect((await json<Integration>(revoked)).status).toBe('REVOKED');
+    expect((await dicomweb(token, '/studies')).status).toBe(401);
+    const again = await fetch(created.tokenUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${created.integration.clientId}:${created.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(again.status).toBe(401);
+    const audit = await json<{ items: { action: string; details: { integrationId?: string } }[] }>(
+      await apiFetch(twin.url, adminToken, '/api/audit?limit=50'),
+    );
+    const mine = audit.items.filter((e) => e.details.integrationId === created.integration.id).map((e) => e.action);
+    expect(mine).toEqual(expect.arrayContaining(['INTEGRATION_CREATED', 'INTEGRATION_REVOKED']));
+  });
+});
+
+describe('STOW-RS, QIDO-RS and WADO-RS', () => {
+  it('stores a study sent by Orthanc over DICOMweb; it reaches COMPLETE in the team with the assets of a browser upload, and QIDO and WADO find it de-identified', async () => {
+    // Prepare: a client, its token in Orthanc's server entry, and the GE T1 study (196 files, 25 MB) in Orthanc.
+    const created = await createClient(adminToken, 'Orthanc PACS');
+    const token = await accessToken(created.tokenUrl, created.integration.clientId!, created.clientSecret);
+    const orthanc: Orthanc = await startOrthanc({
+      aeTitle: 'ORTHANCWEB',
+      dicomWebServers: { twin: { Url: `${endpoints.dicomWebUrl}/`, HttpHeaders: { Authorization: `Bearer ${token}` } } },
+    });
+    try {
+      const files = readdirSync(T1_DIR).filter((f) => f.endsWith('.dcm'));
+      let orthancStudy = '';
+      for (const file of files) {
+        const added = await orthanc.rest<{ ParentStudy: string }>('/instances', {
+          raw: new Uint8Array(readFileSync(join(T1_DIR, file))),
+        });
+        orthancStudy = added.ParentStudy;
+      }
+      const tags = await orthanc.rest<{ MainDicomTags: { StudyInstanceUID: string } }>(`/studies/${orthancStudy}`);
+
+      // Act: Orthanc's STOW-RS client, in batches under the gateway's limit; the quiet time then commits the study.
+      await orthanc.rest('/dicom-web/servers/twin/stow', { body: { Resources: [orthancStudy], Synchronous: true } });
+      const dataset = await completedDatasetOf(created.integration.id, 400_000);
+
+      // Assess: the right hospital and team, 196 instances, de-identified on the way out.
+      expect(dataset).toMatchObject({ hospitalId: 'hosp-northside', teamId: TEAM });
+      const qido = await orthanc.rest<DicomJson[]>('/dicom-web/servers/twin/qido', {
+        body: { Uri: '/studies', Arguments: { ModalitiesInStudy: 'MR', includefield: 'StudyDescription' } },
+      });
+      expect(qido).toHaveLength(1);
+      const study = qido[0]!;
+      const studyUid = String(value(study, '0020000D'));
+      expect(studyUid).not.toBe(tags.MainDicomTags.StudyInstanceUID);
+      expect(value(study, '00201208')).toBe(196);
+      const series = await json<DicomJson[]>(await dicomweb(token, `/studies/${studyUid}/series`));
+      expect(series).toHaveLength(1);
+      const seriesUid = String(value(series[0]!, '0020000E'));
+      const instances = await json<DicomJson[]>(
+        await dicomweb(token, `/studies/${studyUid}/series/${seriesUid}/instances?limit=5&offset=2`),
+      );
+      expect(instances).toHaveLength(5);
+      const instanceUid = String(value(instances[0]!, '00080018'));
+      const one = await dicomweb(token, `/studies/${studyUid}/series/${seriesUid}/instances/${instanceUid}`);
+      expect(one.status).toBe(200);
+      const media = parseMediaType(one.headers.get('content-type') ?? '');
+      expect(media).toMatchObject({ type: 'multipart/related', params: { type: 'application/dicom' } });
+      const [part] = parseMultipart(new Uint8Array(await one.arrayBuffer()), media.params.boundary!);
+      const check = checkDicom(part!.bytes);
+      expect(check.valid && check.parsed.dataSet.string('x00120062')).toBe('YES');
+      const metadata = await json<DicomJson[]>(
+        await dicomweb(token, `/studies/${studyUid}/series/${seriesUid}/instances/${instanceUid}/metadata`),
+      );
+      expect(value(metadata[0]!, '00120062')).toBe('YES');
+      expect(metadata[0]!['7FE00010']?.Value).toBeUndefined();
+      const whole = await dicomweb(token, `/studies/${studyUid}`);
+      expect(whole.status).toBe(413);
+
+      // The same study uploaded in the browser's way gives the same assets.
+      const lead = await signIn(twin.url, LEAD);
+      const createdUpload = await apiFetch(twin.url, lead, '/api/datasets', {
+        method: 'POST',
+        body: newDatasetBody({ mrn: 'INTAKE-PARITY-1' }),
+      });
+      const uploadId = (await json<{ id: string }>(createdUpload)).id;
+      await uploadDataset({
+        api: { baseUrl: twin.url, getToken: async () => lead },
+        datasetId: uploadId,
+        salt: 'intake-parity',
+        files: files.map((f) => diskUploadSource(join(T1_DIR, f), f, statSync(join(T1_DIR, f)).size)),
+      });
+      await waitFor(
+        async () => {
+          const got = await json<Dataset>(await apiFetch(twin.url, lead, `/api/datasets/${uploadId}`));
+          return got.status === 'COMPLETE' ? got : undefined;
+        },
+        400_000,
+        'the browser upload to reach COMPLETE',
+      );
+      expect(await assetTypes(dataset.id)).toEqual(await assetTypes(uploadId));
+    } finally {
+      await orthanc.stop();
+    }
+  }, 900_000);
+});
