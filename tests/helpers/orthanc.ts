@@ -63,10 +63,15 @@ export async function startOrthanc(options: {
   };
   const configPath = join(dir, 'orthanc.json');
   writeFileSync(configPath, JSON.stringify(config));
-  const child: ChildProcess = spawn(ORTHANC_BIN, [configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(ORTHANC_BIN, ['--verbose', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
+  // Its errors and its HTTP client's statuses: enough to say why a call to the twin failed.
   child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    const lines = chunk
+      .toString()
+      .split('\n')
+      .filter((line) => /^E|HttpClient\.cpp:10[58]/.test(line));
+    if (lines.length) stderr = `${stderr}${lines.join('\n')}\n`.slice(-4000);
   });
   const url = `http://127.0.0.1:${httpPort}`;
   const deadline = Date.now() + 30_000;
@@ -94,7 +99,8 @@ export async function startOrthanc(options: {
         body: init.raw ? Buffer.from(init.raw) : init.body === undefined ? undefined : JSON.stringify(init.body),
       });
       const text = await response.text();
-      if (!response.ok) throw new Error(`Orthanc ${init.method ?? 'GET'} ${path}: ${response.status} ${text.slice(0, 500)}`);
+      if (!response.ok)
+        throw new Error(`Orthanc ${path}: ${response.status} ${text.slice(0, 300)}\nOrthanc's log:\n${stderr}`);
       return (text ? JSON.parse(text) : undefined) as T;
     },
     async stop() {

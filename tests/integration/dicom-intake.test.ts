@@ -88,7 +88,12 @@ function stow(token: string, files: Uint8Array[], path = '/studies', contentType
       'content-type': contentType ?? `multipart/related; type="application/dicom"; boundary=${boundary}`,
       accept: 'application/dicom+json',
     },
-    body: Buffer.from(buildMultipart(files.map((bytes) => ({ contentType: 'application/dicom', bytes })), boundary)),
+    body: Buffer.from(
+      buildMultipart(
+        files.map((bytes) => ({ contentType: 'application/dicom', bytes })),
+        boundary,
+      ),
+    ),
   });
 }
 
@@ -233,21 +238,33 @@ describe('STOW-RS, QIDO-RS and WADO-RS', () => {
     const token = await accessToken(created.tokenUrl, created.integration.clientId!, created.clientSecret);
     const orthanc: Orthanc = await startOrthanc({
       aeTitle: 'ORTHANCWEB',
-      dicomWebServers: { twin: { Url: `${endpoints.dicomWebUrl}/`, HttpHeaders: { Authorization: `Bearer ${token}` } } },
+      dicomWebServers: {
+        twin: { Url: `${endpoints.dicomWebUrl}/`, HttpHeaders: { Authorization: `Bearer ${token}` } },
+      },
     });
     try {
       const files = readdirSync(T1_DIR).filter((f) => f.endsWith('.dcm'));
       let orthancStudy = '';
+      const batches: string[][] = [[]];
+      let batchBytes = 0;
       for (const file of files) {
-        const added = await orthanc.rest<{ ParentStudy: string }>('/instances', {
-          raw: new Uint8Array(readFileSync(join(T1_DIR, file))),
-        });
+        const bytes = new Uint8Array(readFileSync(join(T1_DIR, file)));
+        const added = await orthanc.rest<{ ID: string; ParentStudy: string }>('/instances', { raw: bytes });
         orthancStudy = added.ParentStudy;
+        // Orthanc sends what one call names in one request: batches of instances under the gateway's 10 MB.
+        if (batchBytes + bytes.byteLength > 8 * 1024 * 1024) {
+          batches.push([]);
+          batchBytes = 0;
+        }
+        batches.at(-1)!.push(added.ID);
+        batchBytes += bytes.byteLength;
       }
       const tags = await orthanc.rest<{ MainDicomTags: { StudyInstanceUID: string } }>(`/studies/${orthancStudy}`);
 
-      // Act: Orthanc's STOW-RS client, in batches under the gateway's limit; the quiet time then commits the study.
-      await orthanc.rest('/dicom-web/servers/twin/stow', { body: { Resources: [orthancStudy], Synchronous: true } });
+      // Act: Orthanc's STOW-RS client, batch by batch; the quiet time then commits the study.
+      for (const batch of batches)
+        await orthanc.rest('/dicom-web/servers/twin/stow', { body: { Resources: batch, Synchronous: true } });
+      expect(batches.length).toBeGreaterThan(2);
       const dataset = await completedDatasetOf(created.integration.id, 400_000);
 
       // Assess: the right hospital and team, 196 instances, de-identified on the way out.

@@ -47,7 +47,8 @@ export class MultipartError extends Error {
  * that does not hold the boundary, or ends before its close delimiter, is refused.
  */
 export function parseMultipart(body: Uint8Array, boundary: string): Part[] {
-  if (!boundary || boundary.length > 70) throw new MultipartError('Invalid boundary');
+  // RFC 2046 caps a boundary at 70 characters; senders in the field use longer ones (Orthanc's are 73), so 200 here.
+  if (!boundary || boundary.length > 200) throw new MultipartError('Invalid boundary');
   const delimiter = encoder.encode(`--${boundary}`);
   let position = indexOf(body, delimiter, 0);
   if (position < 0) throw new MultipartError('No boundary');
