@@ -272,11 +272,14 @@ describe('STOW-RS, QIDO-RS and WADO-RS', () => {
       const qido = await orthanc.rest<DicomJson[]>('/dicom-web/servers/twin/qido', {
         body: { Uri: '/studies', Arguments: { ModalitiesInStudy: 'MR', includefield: 'StudyDescription' } },
       });
+      // Orthanc hands the answer back in its own shape: each tag's Value as one string.
       expect(qido).toHaveLength(1);
-      const study = qido[0]!;
-      const studyUid = String(value(study, '0020000D'));
+      const studyUid = String((qido[0]!['0020000D'] as { Value?: unknown }).Value);
+      expect(studyUid).toMatch(/^2\.25\./);
       expect(studyUid).not.toBe(tags.MainDicomTags.StudyInstanceUID);
-      expect(value(study, '00201208')).toBe(196);
+      const [study] = await json<DicomJson[]>(await dicomweb(token, `/studies?StudyInstanceUID=${studyUid}`));
+      expect(value(study!, '00201208')).toBe(196);
+      expect(value(study!, '00080061')).toBe('MR');
       const series = await json<DicomJson[]>(await dicomweb(token, `/studies/${studyUid}/series`));
       expect(series).toHaveLength(1);
       const seriesUid = String(value(series[0]!, '0020000E'));
@@ -326,4 +329,147 @@ describe('STOW-RS, QIDO-RS and WADO-RS', () => {
       await orthanc.stop();
     }
   }, 900_000);
+});
+
+describe('the DICOM listener (C-STORE SCP)', () => {
+  async function createNode(name: string, aeTitle: string): Promise<Integration> {
+    const response = await apiFetch(twin.url, adminToken, '/api/integrations/dicom-nodes', {
+      method: 'POST',
+      body: { name, teamId: TEAM, aeTitle, allowedAddresses: ['127.0.0.1'], quietSeconds: 10 },
+    });
+    expect(response.status).toBe(201);
+    return json(response);
+  }
+
+  it('answers echoscu from a configured node and refuses an unknown AE title', async () => {
+    // Prepare
+    await createNode('Echo modality', 'ECHOSCU');
+    // Act
+    const known = await run('echoscu', ['-aet', 'ECHOSCU', '-aec', 'IWS-INTAKE', '127.0.0.1', String(dicomPort)]);
+    const unknown = await run('echoscu', ['-aet', 'STRANGER', '-aec', 'IWS-INTAKE', '127.0.0.1', String(dicomPort)]);
+    const wrongCalled = await run('echoscu', ['-aet', 'ECHOSCU', '-aec', 'SOMEONE', '127.0.0.1', String(dicomPort)]);
+    // Assess
+    expect(known.code, known.output).toBe(0);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.output).toMatch(/Calling AE Title Not Recognized/i);
+    expect(wrongCalled.output).toMatch(/Called AE Title Not Recognized/i);
+  });
+
+  it('stores a study sent by storescu; it reaches COMPLETE in the team and QIDO finds it', async () => {
+    // Prepare
+    const node = await createNode('CT scanner', 'STORESCU');
+    const client = await createClient(adminToken, 'Viewer');
+    const token = await accessToken(client.tokenUrl, client.integration.clientId!, client.clientSecret);
+    // Act
+    const sent = await run('storescu', ['-aet', 'STORESCU', '-aec', 'IWS-INTAKE', '127.0.0.1', String(dicomPort), CT]);
+    const dataset = await completedDatasetOf(node.id, 240_000);
+    // Assess
+    expect(sent.code, sent.output).toBe(0);
+    expect(dataset).toMatchObject({ hospitalId: 'hosp-northside', teamId: TEAM });
+    const studies = await json<DicomJson[]>(await dicomweb(token, '/studies?ModalitiesInStudy=CT'));
+    expect(studies.length).toBeGreaterThan(0);
+    const audit = await json<{ items: { action: string; details: { integrationId?: string; stored?: number } }[] }>(
+      await apiFetch(twin.url, adminToken, '/api/audit?limit=100'),
+    );
+    const association = audit.items.find((e) => e.action === 'DICOM_ASSOCIATION' && e.details.integrationId === node.id);
+    expect(association?.details.stored).toBe(1);
+  }, 300_000);
+
+  it('stores a study Orthanc sends by C-STORE', async () => {
+    // Prepare
+    const node = await createNode('Orthanc modality', 'ORTHANCSCU');
+    const orthanc = await startOrthanc({
+      aeTitle: 'ORTHANCSCU',
+      modalities: { twin: ['IWS-INTAKE', '127.0.0.1', dicomPort] },
+    });
+    try {
+      let study = '';
+      for (const file of readdirSync(PET_DIR).filter((f) => f.endsWith('.dcm')))
+        study = (
+          await orthanc.rest<{ ParentStudy: string }>('/instances', {
+            raw: new Uint8Array(readFileSync(join(PET_DIR, file))),
+          })
+        ).ParentStudy;
+      // Act
+      await orthanc.rest('/modalities/twin/store', { body: { Resources: [study], Synchronous: true } });
+      const dataset = await completedDatasetOf(node.id, 240_000);
+      // Assess
+      expect(dataset).toMatchObject({ hospitalId: 'hosp-northside', teamId: TEAM });
+    } finally {
+      await orthanc.stop();
+    }
+  }, 300_000);
+
+  it('stores nothing of an association cut short', async () => {
+    // Prepare
+    const node = await createNode('Flaky modality', 'FLAKY');
+    // Act: an A-ASSOCIATE-RQ header promising more than is sent, then the connection closes.
+    await new Promise<void>((resolve) => {
+      const socket = connect(dicomPort, '127.0.0.1', () => {
+        socket.end(Buffer.from([0x01, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x01]));
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    // Assess
+    expect(await datasetsOf(node.id)).toEqual([]);
+    const echo = await run('echoscu', ['-aet', 'FLAKY', '-aec', 'IWS-INTAKE', '127.0.0.1', String(dicomPort)]);
+    expect(echo.code, echo.output).toBe(0);
+  });
+});
+
+describe('bad input', () => {
+  let token: string;
+  let otherToken: string;
+  let clientId: string;
+  beforeAll(async () => {
+    const client = await createClient(adminToken, 'Bad input client');
+    clientId = client.integration.id;
+    token = await accessToken(client.tokenUrl, client.integration.clientId!, client.clientSecret);
+    const otherAdmin = await signIn(twin.url, OTHER_ADMIN);
+    const other = await createClient(otherAdmin, 'Lakeview PACS', OTHER_TEAM);
+    otherToken = await accessToken(other.tokenUrl, other.integration.clientId!, other.clientSecret);
+  });
+
+  it('answers a wrong content type with 415 and a body that is not multipart with 400, storing nothing', async () => {
+    const wrongType = await stow(token, [readFileSync(CT)], '/studies', 'application/json');
+    const notMultipart = await dicomweb(token, '/studies', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/related; type="application/dicom"; boundary=x' },
+      body: 'not a multipart body',
+    });
+    expect(wrongType.status).toBe(415);
+    expect(((await wrongType.json()) as { error: { code: string } }).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(notMultipart.status).toBe(400);
+    expect(await datasetsOf(clientId)).toEqual([]);
+  });
+
+  it('fails a non-DICOM part alone (409 when nothing was stored, 202 beside a good one), with its reason', async () => {
+    const junk = new TextEncoder().encode('PatientName=DOE^JOHN, certainly not DICOM');
+    const none = await stow(token, [junk]);
+    const body = await json<DicomJson>(none);
+    expect(none.status).toBe(409);
+    expect((body['00081198']?.Value?.[0] as DicomJson)['00081197']).toEqual({ vr: 'US', Value: [0xc000] });
+    expect(JSON.stringify(body)).not.toContain('DOE');
+    expect(await datasetsOf(clientId)).toEqual([]);
+    const some = await stow(token, [junk, readFileSync(CT)]);
+    expect(some.status).toBe(202);
+    const mixed = await json<DicomJson>(some);
+    expect(mixed['00081199']?.Value).toHaveLength(1);
+    expect(mixed['00081198']?.Value).toHaveLength(1);
+    const wrongStudy = await stow(token, [readFileSync(CT)], '/studies/1.2.3.4');
+    expect(wrongStudy.status).toBe(409);
+  });
+
+  it("gives a client of another hospital none of this hospital's studies", async () => {
+    const ours = await json<DicomJson[]>(await dicomweb(token, '/studies'));
+    expect(ours.length).toBeGreaterThan(0);
+    const studyUid = String(value(ours[0]!, '0020000D'));
+    expect(await json<DicomJson[]>(await dicomweb(otherToken, '/studies'))).toEqual([]);
+    expect(await json<DicomJson[]>(await dicomweb(otherToken, `/studies?StudyInstanceUID=${studyUid}`))).toEqual([]);
+    expect((await dicomweb(otherToken, `/studies/${studyUid}`)).status).toBe(404);
+    expect((await dicomweb(otherToken, `/studies/${studyUid}/metadata`)).status).toBe(404);
+    expect((await dicomweb(otherToken, `/studies/${studyUid}/commit`, { method: 'POST' })).status).toBe(404);
+  });
 });
