@@ -23,7 +23,7 @@ const ADMIN = 'admin@northside.demo.local';
 const OTHER_ADMIN = 'admin@lakeview.demo.local';
 const LEAD = 'lead@northside.demo.local';
 const TEAM = 'team-northside-neuroradiology';
-const OTHER_TEAM = 'team-lakeview-neuroradiology';
+const OTHER_TEAM = 'team-lakeview-mri';
 const READ_WRITE = 'imaging-dicomweb/read imaging-dicomweb/write';
 
 type Integration = { id: string; clientId?: string; teamId: string; hospitalId: string; status: string };
@@ -371,7 +371,9 @@ describe('the DICOM listener (C-STORE SCP)', () => {
     const audit = await json<{ items: { action: string; details: { integrationId?: string; stored?: number } }[] }>(
       await apiFetch(twin.url, adminToken, '/api/audit?limit=100'),
     );
-    const association = audit.items.find((e) => e.action === 'DICOM_ASSOCIATION' && e.details.integrationId === node.id);
+    const association = audit.items.find(
+      (e) => e.action === 'DICOM_ASSOCIATION' && e.details.integrationId === node.id,
+    );
     expect(association?.details.stored).toBe(1);
   }, 300_000);
 
