@@ -30,6 +30,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import { DICOM_LISTENER_PORT } from './dicom-listener-stack.ts';
 import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { ENV } from '#shared/env.ts';
 import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/api/gateway-errors.ts';
@@ -65,6 +66,8 @@ export type ApiStackProps = StackProps & {
   userPool: IUserPool;
   userPoolClient: IUserPoolClient;
   stateMachineArn: string;
+  /** The pool's token endpoint for DICOMweb clients ('' without an auth domain). */
+  tokenUrl?: string;
   /** First entry is the origin the API answers CORS for in Lambda responses. */
   siteOrigins: string[];
 };
@@ -122,6 +125,8 @@ export class ApiStack extends Stack {
           }),
         ),
       },
+      // DICOMweb bodies and answers (docs/dicom-intake.md) pass through the proxy integration as binary.
+      binaryMediaTypes: ['multipart/related', 'application/dicom'],
       defaultCorsPreflightOptions: {
         allowOrigins: props.siteOrigins,
         allowMethods: Cors.ALL_METHODS,
@@ -173,7 +178,15 @@ export class ApiStack extends Stack {
         integrations.get(route.domain),
         route.auth === 'public'
           ? { authorizationType: AuthorizationType.NONE, requestValidator }
-          : { authorizationType: AuthorizationType.COGNITO, authorizer, requestValidator },
+          : route.auth === 'client'
+            ? // An integration's access token carrying the route's scopes (docs/dicom-intake.md#dicomweb-clients).
+              {
+                authorizationType: AuthorizationType.COGNITO,
+                authorizer,
+                requestValidator,
+                authorizationScopes: [...(route.scopes ?? [])],
+              }
+            : { authorizationType: AuthorizationType.COGNITO, authorizer, requestValidator },
       );
       if (route.auth === 'public')
         acknowledgePublicMethod(
@@ -278,6 +291,10 @@ export class ApiStack extends Stack {
         // Empty without a configured sender: invitations are kept, their e-mail waits for Resend.
         [ENV.MAIL_FROM]: props.config.mailFrom ?? '',
         [ENV.MAIL_CONFIGURATION_SET]: resourceNames(props.config).mailConfigurationSet,
+        // Where integrations connect (docs/dicom-intake.md); the API's own id, not its URL, so no cycle with its stage.
+        [ENV.OAUTH_TOKEN_URL]: props.tokenUrl ?? '',
+        [ENV.DICOMWEB_URL]: `https://${this.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${props.config.stage}/dicomweb`,
+        [ENV.DICOM_PORT]: String(DICOM_LISTENER_PORT),
       },
     });
   }
