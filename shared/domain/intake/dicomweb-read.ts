@@ -9,7 +9,7 @@ import { isDicomUid } from '#shared/schemas/api/common.ts';
 
 /**
  * QIDO-RS and WADO-RS (PS3.18 10.4 and 10.6) over a hospital's de-identified instances: the copies the pipeline wrote
- * to the studies bucket, never a raw upload (docs/dicom-intake.md#reading-back). Studies are found from the datasets'
+ * to the studies bucket, never a raw upload (docs/dicom-intake.md#wado-rs). Studies are found from the datasets'
  * series items; attributes are read from the de-identified files themselves.
  */
 export type ReadDeps = { datasets: DatasetRepository; objects: Pick<ObjectStore, 'list' | 'get'> };

@@ -121,7 +121,7 @@ export async function createDicomNode(
 }
 
 /**
- * Revokes an integration: a client's app client is deleted (no new token) and the record marked REVOKED (a token
+ * Revokes an integration: a client's app client is deleted (no new token) and the integration marked REVOKED (a token
  * issued before is refused at once, docs/dicom-intake.md#revoking); a node's AE title is freed.
  */
 export async function revokeIntegration(

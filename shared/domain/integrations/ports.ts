@@ -15,7 +15,7 @@ export type IntegrationStore = {
   list(hospitalId: string): Promise<IntegrationRecord[]>;
   byClientId(clientId: string): Promise<IntegrationRecord | undefined>;
   byAeTitle(aeTitle: string): Promise<IntegrationRecord | undefined>;
-  /** Marks it REVOKED and frees its AE title; returns the record as it now is. */
+  /** Marks it REVOKED and frees its AE title; returns the integration as it now is. */
   revoke(hospitalId: string, integrationId: string, at: string): Promise<IntegrationRecord>;
   /** Records the last use (at most once a minute is enough for the list's "last used"). */
   touch(hospitalId: string, integrationId: string, at: string): Promise<void>;
