@@ -26,9 +26,9 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js'
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { ENV } from '#shared/env.ts';
-import type { StageConfig } from '../config.ts';
-import { grantStatements, type Grants } from '../function-declarations.ts';
-import { bucketArn, resourceNames, tableArn } from '../resource-names.ts';
+import type { StageConfig } from '#infra/config.ts';
+import { grantStatements, type Grants } from '#infra/function-declarations.ts';
+import { bucketArn, resourceNames, tableArn } from '#infra/resource-names.ts';
 
 /** The DICOM port of the listener (the registered DICOM port is 104; 11112 is the IANA "dicom" port without root). */
 export const DICOM_LISTENER_PORT = 11112;

@@ -24,7 +24,6 @@ const OTHER_ADMIN = 'admin@lakeview.demo.local';
 const LEAD = 'lead@northside.demo.local';
 const TEAM = 'team-northside-neuroradiology';
 const OTHER_TEAM = 'team-lakeview-mri';
-const READ_WRITE = 'imaging-dicomweb/read imaging-dicomweb/write';
 
 type Integration = { id: string; clientId?: string; teamId: string; hospitalId: string; status: string };
 type Dataset = {
