@@ -361,19 +361,6 @@ function intakeSweepMs(): number {
 
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
-    // Commits every received study whose integration's quiet time has passed: the same pipeline start as a browser
-    // upload's last file (docs/dicom-intake.md#commit). An index read of due studies, never a scan.
-    id: 'CommitQuietStudies',
-    entry: 'functions/jobs/commit-quiet-studies.ts',
-    description: 'DICOM intake: starts the pipeline of studies quiet for their quiet time',
-    cron: { minute: '*', hour: '*' },
-    get localEveryMs() {
-      return intakeSweepMs();
-    },
-    timeoutSeconds: 300,
-    grants: { table: 'readWrite', startsPipeline: true },
-  },
-  {
     // Walks every hospital (a scan for the hospital items) and deletes expired datasets with their objects, as a
     // user's delete does (docs/pipeline.md#data-retention).
     id: 'ApplyRetention',
@@ -399,6 +386,19 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     localEveryMs: 24 * 60 * 60 * 1000,
     timeoutSeconds: 900,
     grants: { table: 'readWrite', scansTable: true, sendsMail: true },
+  },
+  {
+    // Commits every received study whose integration's quiet time has passed: the same pipeline start as a browser
+    // upload's last file (docs/dicom-intake.md#commit). An index read of due studies, never a scan.
+    id: 'CommitQuietStudies',
+    entry: 'functions/jobs/commit-quiet-studies.ts',
+    description: 'DICOM intake: starts the pipeline of studies quiet for their quiet time',
+    cron: { minute: '*', hour: '*' },
+    get localEveryMs() {
+      return intakeSweepMs();
+    },
+    timeoutSeconds: 300,
+    grants: { table: 'readWrite', startsPipeline: true },
   },
 ];
 
