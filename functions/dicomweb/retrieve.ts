@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BinaryReply, HttpReply, clientRouteHandler } from '#functions/lib/http-handler.ts';
-import { retrieveInstances, retrieveMetadata } from '#shared/domain/intake/dicomweb-read.ts';
+import { metadataAs, retrieveAs } from '#shared/domain/intake/dicomweb-read.ts';
 import { buildMultipart, parseMediaType } from '#shared/domain/intake/multipart.ts';
 import { RuleError } from '#shared/domain/errors.ts';
 import { header } from './context.ts';
@@ -23,7 +23,7 @@ function acceptsMultipartDicom(accept: string | undefined): boolean {
 function wado<K extends Parameters<typeof clientRouteHandler>[0]>(key: K) {
   return clientRouteHandler(key, async ({ event, pathParameters }, integration, deps) => {
     if (!acceptsMultipartDicom(header(event, 'accept'))) throw new RuleError('NOT_ACCEPTABLE');
-    const files = await retrieveInstances(integration.hospitalId, pathParameters as Target, deps);
+    const files = await retrieveAs({ integration, audit: deps.audit }, pathParameters as Target, deps);
     const boundary = randomUUID();
     const body = buildMultipart(
       files.map((bytes) => ({ contentType: 'application/dicom', bytes })),
@@ -35,7 +35,7 @@ function wado<K extends Parameters<typeof clientRouteHandler>[0]>(key: K) {
 
 function metadata<K extends Parameters<typeof clientRouteHandler>[0]>(key: K) {
   return clientRouteHandler(key, async ({ pathParameters }, integration, deps) => {
-    const results = await retrieveMetadata(integration.hospitalId, pathParameters as Target, deps);
+    const results = await metadataAs({ integration, audit: deps.audit }, pathParameters as Target, deps);
     return new HttpReply(200, results, { 'Content-Type': 'application/dicom+json' });
   });
 }

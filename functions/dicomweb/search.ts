@@ -1,5 +1,5 @@
 import { HttpReply, clientRouteHandler } from '#functions/lib/http-handler.ts';
-import { searchDicom, type QidoLevel } from '#shared/domain/intake/dicomweb-read.ts';
+import { searchAs, type QidoLevel } from '#shared/domain/intake/dicomweb-read.ts';
 import { baseUrlOf } from './context.ts';
 
 const DICOM_JSON = { 'Content-Type': 'application/dicom+json' };
@@ -8,8 +8,8 @@ const DICOM_JSON = { 'Content-Type': 'application/dicom+json' };
 function qido<K extends Parameters<typeof clientRouteHandler>[0]>(key: K, level: QidoLevel) {
   return clientRouteHandler(key, async ({ event, query, pathParameters }, integration, deps) => {
     const path = (pathParameters ?? {}) as { study?: string; series?: string };
-    const results = await searchDicom(
-      integration.hospitalId,
+    const results = await searchAs(
+      { integration, audit: deps.audit },
       { level, study: path.study, series: path.series, params: query, baseUrl: baseUrlOf(event, deps) },
       deps,
     );

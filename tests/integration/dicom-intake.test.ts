@@ -396,6 +396,37 @@ describe('the DICOM listener (C-STORE SCP)', () => {
       const dataset = await completedDatasetOf(node.id, 240_000);
       // Assess
       expect(dataset).toMatchObject({ hospitalId: 'hosp-northside', teamId: TEAM });
+      // Orthanc queries it back (QIDO-RS) and retrieves it (WADO-RS) as a DICOMweb client: de-identified copies.
+      const viewer = await createClient(adminToken, 'Orthanc viewer');
+      const token = await accessToken(viewer.tokenUrl, viewer.integration.clientId!, viewer.clientSecret);
+      await orthanc.rest('/dicom-web/servers/twin', {
+        method: 'PUT',
+        body: { Url: `${endpoints.dicomWebUrl}/`, HttpHeaders: { Authorization: `Bearer ${token}` } },
+      });
+      const found = await orthanc.rest<DicomJson[]>('/dicom-web/servers/twin/qido', {
+        body: { Uri: '/studies', Arguments: { ModalitiesInStudy: 'PT' } },
+      });
+      expect(found).toHaveLength(1);
+      const studyUid = String((found[0]!['0020000D'] as { Value?: unknown }).Value);
+      await orthanc.rest('/dicom-web/servers/twin/retrieve', { body: { Resources: [{ Study: studyUid }] } });
+      const studies = await orthanc.rest<string[]>('/studies');
+      const retrieved = [];
+      for (const id of studies) {
+        const info = await orthanc.rest<{ MainDicomTags: { StudyInstanceUID: string }; Series: string[] }>(
+          `/studies/${id}`,
+        );
+        if (info.MainDicomTags.StudyInstanceUID === studyUid) retrieved.push(id);
+      }
+      expect(retrieved).toHaveLength(1);
+      const instances = await orthanc.rest<{ ID: string }[]>(`/studies/${retrieved[0]}/instances`);
+      expect(instances).toHaveLength(2);
+      const tags = await orthanc.rest<Record<string, string>>(`/instances/${instances[0]!.ID}/simplified-tags`);
+      expect(tags.PatientIdentityRemoved).toBe('YES');
+      const audit = await json<{ items: { action: string; details: { integrationId?: string } }[] }>(
+        await apiFetch(twin.url, adminToken, '/api/audit?limit=100'),
+      );
+      const reads = audit.items.filter((e) => e.details.integrationId === viewer.integration.id).map((e) => e.action);
+      expect(reads).toEqual(expect.arrayContaining(['DICOMWEB_SEARCH', 'DICOMWEB_RETRIEVE']));
     } finally {
       await orthanc.stop();
     }
@@ -444,6 +475,11 @@ describe('bad input', () => {
     expect(((await wrongType.json()) as { error: { code: string } }).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(notMultipart.status).toBe(400);
     expect(await datasetsOf(clientId)).toEqual([]);
+    const audit = await json<{ items: { action: string; outcome?: string; details: { integrationId?: string } }[] }>(
+      await apiFetch(twin.url, adminToken, '/api/audit?limit=100'),
+    );
+    const refused = audit.items.filter((e) => e.details.integrationId === clientId && e.action === 'DICOMWEB_STORE');
+    expect(refused.map((e) => e.outcome)).toEqual(['FAILURE', 'FAILURE']);
   });
 
   it('fails a non-DICOM part alone (409 when nothing was stored, 202 beside a good one), with its reason', async () => {

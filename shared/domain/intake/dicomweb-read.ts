@@ -1,6 +1,7 @@
 import { toDicomJson, type DicomJsonDataset } from '#shared/dicom/dicom-json.ts';
 import { TAG } from '#shared/dicom/tags.ts';
-import type { DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
 import { NotFoundError, RuleError, ValidationError } from '#shared/domain/errors.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
@@ -370,4 +371,63 @@ export async function retrieveMetadata(
   const out: DicomJsonDataset[] = [];
   for (const ref of refs) out.push(toDicomJson(await deps.objects.get('studies', ref.key)));
   return out;
+}
+
+type Reader = { integration: IntegrationRecord; audit: AuditLog };
+
+/** Every DICOMweb read is audited: the client, what it asked for (UIDs of de-identified data only) and how much. */
+async function audited<T extends unknown[]>(
+  reader: Reader,
+  action: 'DICOMWEB_SEARCH' | 'DICOMWEB_RETRIEVE' | 'DICOMWEB_METADATA',
+  details: Record<string, unknown>,
+  read: () => Promise<T>,
+): Promise<T> {
+  const { integration, audit } = reader;
+  const entry = {
+    hospitalId: integration.hospitalId,
+    action,
+    actorUserId: integration.id,
+    actorName: integration.name,
+  };
+  try {
+    const result = await read();
+    await audit.record({ ...entry, details: { integrationId: integration.id, ...details, results: result.length } });
+    return result;
+  } catch (error) {
+    const outcome = error instanceof NotFoundError ? 'DENIED' : 'FAILURE';
+    await audit.record({ ...entry, outcome, details: { integrationId: integration.id, ...details } });
+    throw error;
+  }
+}
+
+/** QIDO-RS for an integration, audited. */
+export function searchAs(reader: Reader, request: QidoRequest, deps: ReadDeps): Promise<DicomJsonDataset[]> {
+  return audited(
+    reader,
+    'DICOMWEB_SEARCH',
+    { level: request.level, study: request.study, series: request.series },
+    () => searchDicom(reader.integration.hospitalId, request, deps),
+  );
+}
+
+/** WADO-RS instances for an integration, audited. */
+export function retrieveAs(
+  reader: Reader,
+  target: { study: string; series?: string; instance?: string },
+  deps: ReadDeps,
+): Promise<Uint8Array[]> {
+  return audited(reader, 'DICOMWEB_RETRIEVE', target, () =>
+    retrieveInstances(reader.integration.hospitalId, target, deps),
+  );
+}
+
+/** WADO-RS metadata for an integration, audited. */
+export function metadataAs(
+  reader: Reader,
+  target: { study: string; series?: string; instance?: string },
+  deps: ReadDeps,
+): Promise<DicomJsonDataset[]> {
+  return audited(reader, 'DICOMWEB_METADATA', target, () =>
+    retrieveMetadata(reader.integration.hospitalId, target, deps),
+  );
 }

@@ -13,6 +13,24 @@ export class UnsupportedMediaTypeError extends ValidationError {
   }
 }
 
+/** The parts of a STOW-RS request: multipart/related of application/dicom (415 otherwise), at least one part (400). */
+function partsOf(body: Uint8Array, contentType: string | undefined, study: string | undefined) {
+  const media = parseMediaType(contentType);
+  if (media.type !== 'multipart/related') throw new UnsupportedMediaTypeError();
+  const rootType = (media.params.type ?? 'application/dicom').toLowerCase();
+  if (rootType !== 'application/dicom') throw new UnsupportedMediaTypeError();
+  let parts;
+  try {
+    parts = parseMultipart(body, media.params.boundary ?? '');
+  } catch (error) {
+    if (error instanceof MultipartError) throw new ValidationError();
+    throw error;
+  }
+  if (parts.length === 0) throw new ValidationError();
+  if (study !== undefined && !isDicomUid(study)) throw new ValidationError();
+  return parts;
+}
+
 /** The STOW-RS answer: the HTTP status and the response dataset (PS3.18 10.5.3, Table 10.5.3-1). */
 export type StowResult = { status: 200 | 202 | 409; body: DicomJsonDataset };
 
@@ -38,23 +56,27 @@ export async function storeInstances(
   deps: IntakeDeps,
   options: { study?: string; baseUrl: string },
 ): Promise<StowResult> {
-  const media = parseMediaType(contentType);
-  if (media.type !== 'multipart/related') throw new UnsupportedMediaTypeError();
-  const rootType = (media.params.type ?? 'application/dicom').toLowerCase();
-  if (rootType !== 'application/dicom') throw new UnsupportedMediaTypeError();
   let parts;
   try {
-    parts = parseMultipart(body, media.params.boundary ?? '');
+    parts = partsOf(body, contentType, options.study);
   } catch (error) {
-    if (error instanceof MultipartError) throw new ValidationError();
+    // A refused request is audited too: nothing of it was stored.
+    const { integration } = source;
+    await deps.audit.record({
+      hospitalId: integration.hospitalId,
+      action: 'DICOMWEB_STORE',
+      outcome: 'FAILURE',
+      actorUserId: integration.id,
+      actorName: integration.name,
+      details: { integrationId: integration.id, stored: 0, refused: error instanceof Error ? error.name : 'Error' },
+    });
     throw error;
   }
-  if (parts.length === 0) throw new ValidationError();
-  if (options.study !== undefined && !isDicomUid(options.study)) throw new ValidationError();
 
   const referenced: DicomJsonDataset[] = [];
   const failed: DicomJsonDataset[] = [];
   let studyUrl: string | undefined;
+  const datasetIds: string[] = [];
   for (const part of parts) {
     const partType = parseMediaType(part.contentType || 'application/dicom').type;
     const result: ReceivedInstance =
@@ -63,6 +85,7 @@ export async function storeInstances(
         : { stored: false, reason: FAILURE_REASON.CANNOT_UNDERSTAND };
     if (result.stored) {
       const { study, series, instance } = result.retrieve;
+      datasetIds.push(result.datasetId);
       studyUrl ??= `${options.baseUrl}/studies/${study}`;
       referenced.push({
         [TAGS.ReferencedSOPClassUID]: { vr: 'UI', Value: [result.sopClassUID] },
@@ -87,5 +110,21 @@ export async function storeInstances(
   if (failed.length > 0) response[TAGS.FailedSOPSequence] = { vr: 'SQ', Value: failed };
   if (referenced.length > 0) response[TAGS.ReferencedSOPSequence] = { vr: 'SQ', Value: referenced };
   const status = failed.length === 0 ? 200 : referenced.length > 0 ? 202 : 409;
+  // Every store request is audited with its counts; failure reasons are codes, never the parts' contents.
+  const { integration } = source;
+  await deps.audit.record({
+    hospitalId: integration.hospitalId,
+    action: 'DICOMWEB_STORE',
+    outcome: referenced.length === 0 ? 'FAILURE' : 'SUCCESS',
+    actorUserId: integration.id,
+    actorName: integration.name,
+    details: {
+      integrationId: integration.id,
+      stored: referenced.length,
+      failed: failed.length,
+      status,
+      datasetIds: [...new Set(datasetIds)],
+    },
+  });
   return { status, body: response };
 }
