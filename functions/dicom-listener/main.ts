@@ -9,7 +9,8 @@ import { createListener } from './server.ts';
 
 const port = Number(process.env[ENV.DICOM_PORT] ?? '11112');
 const listener = createListener({ port, deps: getDeps, log: (line) => logger.info(line) });
-listener.listen();
+// A container that cannot take its port is of no use: exit, and the service starts another task.
+if (!(await listener.listen())) process.exit(1);
 logger.info('DICOM listener started', { port });
 process.on('SIGTERM', () => {
   listener.close();

@@ -183,10 +183,24 @@ export function createListener(options: ListenerOptions) {
   }
 
   const server = new Server(IntakeScp);
-  server.on('networkError', () => options.log('DICOM listener: network error'));
+  let listening = false;
   return {
-    listen(): void {
-      server.listen(options.port, { associationTimeout: 30_000, pduTimeout: 30_000 });
+    /** Binds the port: true once listening, false when it cannot (a port in use), said in one log line. */
+    listen(): Promise<boolean> {
+      return new Promise((resolve) => {
+        server.once('listening', () => {
+          listening = true;
+          resolve(true);
+        });
+        server.on('networkError', (error: unknown) => {
+          const code = (error as NodeJS.ErrnoException | undefined)?.code;
+          if (!listening) {
+            options.log(`DICOM listener: port ${options.port} cannot be used (${code ?? 'error'}); C-STORE is off`);
+            resolve(false);
+          } else options.log('DICOM listener: network error');
+        });
+        server.listen(options.port, { associationTimeout: 30_000, pduTimeout: 30_000 });
+      });
     },
     close(): void {
       server.close();

@@ -400,7 +400,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The DICOM listener (C-STORE SCP) on a port of its own, in this process, with the twin's ports.
     if (options.dicomPort !== undefined) {
       const listener = createListener({ port: options.dicomPort, deps: getDeps, log });
-      listener.listen();
+      // A port in use leaves the rest of the twin up: the listener says so in one line (docs/local-twin.md).
+      await listener.listen();
       closers.push(async () => listener.close());
     }
 
