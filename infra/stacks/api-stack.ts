@@ -301,7 +301,7 @@ export class ApiStack extends Stack {
 
   /** AWS managed rule groups plus a per-IP rate limit in front of the API. */
   private addWaf(config: StageConfig, dataKey: IKey): void {
-    const managed = (name: string, priority: number, excluded: string[] = []) => ({
+    const managed = (name: string, priority: number, excluded: string[] = [], scopeDown?: object) => ({
       name,
       priority,
       overrideAction: { none: {} },
@@ -312,6 +312,7 @@ export class ApiStack extends Stack {
           ...(excluded.length
             ? { ruleActionOverrides: excluded.map((rule) => ({ name: rule, actionToUse: { count: {} } })) }
             : {}),
+          ...(scopeDown ? { scopeDownStatement: scopeDown } : {}),
         },
       },
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: name, sampledRequestsEnabled: false },
@@ -326,8 +327,21 @@ export class ApiStack extends Stack {
         sampledRequestsEnabled: false,
       },
       rules: [
-        // An upload session lists up to hundreds of files: larger than the common rule set's 8 KB body limit.
-        managed('AWSManagedRulesCommonRuleSet', 0, ['SizeRestrictions_BODY']),
+        // An upload session lists up to hundreds of files: larger than the common rule set's 8 KB body limit. DICOMweb
+        // bodies and answers are binary DICOM, where the set's text patterns (script, path traversal) would match by
+        // chance: those routes skip it, and need an integration's access token at the authorizer (docs/dicom-intake.md).
+        managed('AWSManagedRulesCommonRuleSet', 0, ['SizeRestrictions_BODY'], {
+          notStatement: {
+            statement: {
+              byteMatchStatement: {
+                searchString: '/dicomweb/',
+                fieldToMatch: { uriPath: {} },
+                textTransformations: [{ priority: 0, type: 'NONE' }],
+                positionalConstraint: 'CONTAINS',
+              },
+            },
+          },
+        }),
         managed('AWSManagedRulesKnownBadInputsRuleSet', 1),
         {
           name: 'rate-limit-per-ip',
