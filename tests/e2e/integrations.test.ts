@@ -46,10 +46,21 @@ describe('integrations', () => {
     await page.getByRole('textbox', { name: 'Allowed source addresses' }).fill('10.20.0.0/16');
     await page.getByRole('button', { name: 'Create DICOM node' }).click();
     await page.getByRole('cell', { name: 'CT scanner' }).waitFor();
-    await page.getByRole('row', { name: /Research PACS/ }).getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .getByRole('row', { name: /Research PACS/ })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
 
     // Assess
-    await page.getByRole('row', { name: /Research PACS/ }).getByText('Revoked').waitFor();
-    await expect(page.getByRole('row', { name: /CT scanner/ }).getByText('Active').count()).resolves.toBe(1);
+    await page
+      .getByRole('row', { name: /Research PACS/ })
+      .getByText('Revoked')
+      .waitFor();
+    await expect(
+      page
+        .getByRole('row', { name: /CT scanner/ })
+        .getByText('Active')
+        .count(),
+    ).resolves.toBe(1);
   });
 });
