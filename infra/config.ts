@@ -62,11 +62,19 @@ export type StageConfig = {
    * identity. Without it invitations are stored but their e-mail is not sent (docs/deployment.md#e-mail).
    */
   mailFrom?: string;
+  /**
+   * Networks the hospitals' DICOM nodes send C-STORE from (context "dicomSourceCidrs", a JSON list of IPv4 CIDR blocks):
+   * the DICOM listener's load balancer admits only these (docs/dicom-intake.md#dicom-nodes). None by default.
+   */
+  dicomSourceCidrs: string[];
 };
 
 const STAGE_DEFAULTS: Record<
   Stage,
-  Omit<StageConfig, 'stage' | 'prefix' | 'extraSiteOrigins' | 'identityProviders' | 'authDomainPrefix' | 'mailFrom'>
+  Omit<
+    StageConfig,
+    'stage' | 'prefix' | 'extraSiteOrigins' | 'identityProviders' | 'authDomainPrefix' | 'mailFrom' | 'dicomSourceCidrs'
+  >
 > = {
   dev: {
     isProduction: false,
@@ -143,6 +151,11 @@ export function loadStageConfig(node: Node): StageConfig {
       'Context "authDomainPrefix" is required when identity providers are configured (the Cognito hosted-UI domain)',
     );
   }
+  const cidrs = z
+    .array(z.string().regex(/^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/, 'an IPv4 CIDR block such as 10.20.0.0/16'))
+    .safeParse(readJsonContext(node, 'dicomSourceCidrs') ?? []);
+  if (!cidrs.success)
+    throw new Error(`Context "dicomSourceCidrs" must be a list of CIDR blocks: ${z.prettifyError(cidrs.error)}`);
   const mfa: unknown = node.tryGetContext('mfa');
   const mailFrom: unknown = node.tryGetContext('mailFrom');
   if (mailFrom !== undefined && !z.email().safeParse(mailFrom).success)
@@ -154,6 +167,7 @@ export function loadStageConfig(node: Node): StageConfig {
     prefix: `imaging-${stage}`,
     extraSiteOrigins: origins.data.map((o) => o.replace(/\/+$/, '')),
     identityProviders: providers.data,
+    dicomSourceCidrs: cidrs.data,
     ...(typeof authDomainPrefix === 'string' ? { authDomainPrefix } : {}),
     ...(typeof mailFrom === 'string' ? { mailFrom } : {}),
   };

@@ -37,6 +37,10 @@ export type Grants = {
   sendsMail?: true;
   /** Sends text messages straight to phone numbers through SNS (locally: beside the mail, on /_mail). */
   sendsSms?: true;
+  /** Creates and deletes the app clients of DICOMweb integrations in the one user pool (docs/dicom-intake.md). */
+  machineClients?: true;
+  /** Needs where integrations connect: the token endpoint, the DICOMweb base URL and the DICOM listener's port. */
+  intakeEndpoints?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -95,6 +99,17 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   reports: { table: 'read' },
   // The caller's own inbox: read it, mark items read.
   notifications: { table: 'readWrite' },
+  // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).
+  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true },
+  // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
+  // the de-identified UIDs of its answer need the pseudonymisation key; QIDO-RS and WADO-RS read de-identified copies.
+  dicomweb: {
+    table: 'readWrite',
+    buckets: { uploads: ['write'], studies: ['read', 'list'] },
+    startsPipeline: true,
+    pseudonymSecret: true,
+    intakeEndpoints: true,
+  },
 };
 
 /**
@@ -148,6 +163,8 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
     ...(grants.sendsMail ? [ENV.MAIL_FROM, ENV.MAIL_CONFIGURATION_SET] : []),
     ...(grants.table === 'readWrite' ? [ENV.AUDIT_APPENDER_FUNCTION] : []),
+    ...(grants.machineClients && !grants.userPoolAdmin && kind !== 'api' ? [ENV.USER_POOL_ID] : []),
+    ...(grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL, ENV.DICOMWEB_URL, ENV.DICOM_PORT] : []),
   ];
 }
 
@@ -281,6 +298,9 @@ export const USER_POOL_ADMIN_ACTIONS = [
   'cognito-idp:AdminSetUserMFAPreference',
 ];
 
+/** An integration's app client: created with a generated secret, deleted on revoke (docs/dicom-intake.md). */
+export const MACHINE_CLIENT_ACTIONS = ['cognito-idp:CreateUserPoolClient', 'cognito-idp:DeleteUserPoolClient'];
+
 /**
  * The IAM statements of a function's grants, in the order the role gets them. Explicit actions on named resources
  * only: object keys (`<bucket>/*`) are the one resource wildcard, because they are known only at run time.
@@ -326,6 +346,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     });
   }
   if (grants.userPoolAdmin) statements.push({ actions: USER_POOL_ADMIN_ACTIONS, resources: [arns.userPool] });
+  if (grants.machineClients) statements.push({ actions: MACHINE_CLIENT_ACTIONS, resources: [arns.userPool] });
   // SESv2 SendEmail authorises against the sending identity and the configuration set named in the call.
   if (grants.sendsMail)
     statements.push({
@@ -359,6 +380,12 @@ export type ScheduledJob = {
   grants: Grants;
 };
 
+/** How often the twin sweeps received studies (IWS_INTAKE_SWEEP_MS shortens it for tests). */
+function intakeSweepMs(): number {
+  const ms = Number(process.env.IWS_INTAKE_SWEEP_MS);
+  return Number.isInteger(ms) && ms > 0 ? ms : 10_000;
+}
+
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
     // Walks every hospital (a scan for the hospital items) and deletes expired datasets with their objects, as a
@@ -386,6 +413,19 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     localEveryMs: 24 * 60 * 60 * 1000,
     timeoutSeconds: 900,
     grants: { table: 'readWrite', scansTable: true, sendsMail: true },
+  },
+  {
+    // Commits every received study whose integration's quiet time has passed: the same pipeline start as a browser
+    // upload's last file (docs/dicom-intake.md#commit). An index read of due studies, never a scan.
+    id: 'CommitQuietStudies',
+    entry: 'functions/jobs/commit-quiet-studies.ts',
+    description: 'DICOM intake: starts the pipeline of studies quiet for their quiet time',
+    cron: { minute: '*', hour: '*' },
+    get localEveryMs() {
+      return intakeSweepMs();
+    },
+    timeoutSeconds: 300,
+    grants: { table: 'readWrite', startsPipeline: true },
   },
 ];
 

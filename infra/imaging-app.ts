@@ -7,6 +7,7 @@ import { EdgeStack } from './stacks/edge-stack.ts';
 import { PipelineStack } from './stacks/pipeline-stack.ts';
 import { StorageStack } from './stacks/storage-stack.ts';
 import { WebStack } from './stacks/web-stack.ts';
+import { DicomListenerStack } from './stacks/dicom-listener-stack.ts';
 import { stateMachineArn, resourceNames } from './resource-names.ts';
 
 export type ImagingStacks = {
@@ -17,6 +18,7 @@ export type ImagingStacks = {
   pipeline: PipelineStack;
   api: ApiStack;
   web: WebStack;
+  dicom: DicomListenerStack;
 };
 
 export type BuildOptions = {
@@ -74,6 +76,7 @@ export function buildImagingApp(app: App, options: BuildOptions = {}): ImagingSt
     userPool: auth.userPool,
     userPoolClient: auth.userPoolClient,
     stateMachineArn: stateMachineArn(resourceNames(config).stateMachine),
+    tokenUrl: auth.tokenUrl,
     siteOrigins,
     description: description('REST API and one function per domain'),
   });
@@ -95,12 +98,21 @@ export function buildImagingApp(app: App, options: BuildOptions = {}): ImagingSt
   web.addStackDependency(api, 'config.json names the API URL');
   web.addStackDependency(edge, 'files are published into the site bucket');
 
-  for (const stack of [edge, storage, auth, pipeline, api, web]) {
+  const dicom = new DicomListenerStack(app, id('dicom'), {
+    config,
+    dataKey: storage.dataKey,
+    pseudonymSecret: storage.pseudonymSecret,
+    sourceCidrs: config.dicomSourceCidrs,
+    description: description('DICOM listener (C-STORE SCP) on Fargate behind a Network Load Balancer'),
+  });
+  dicom.addStackDependency(storage, 'the listener writes raw instances and reads the table and the secret');
+
+  for (const stack of [edge, storage, auth, pipeline, api, web, dicom]) {
     Tags.of(stack).add('project', 'imaging-workspace');
     Tags.of(stack).add('stage', config.stage);
   }
   if (options.nag ?? true) addComplianceChecks(app);
-  return { config, edge, storage, auth, pipeline, api, web };
+  return { config, edge, storage, auth, pipeline, api, web, dicom };
 }
 
 /**

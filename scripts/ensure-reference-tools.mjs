@@ -15,8 +15,20 @@ import process from 'node:process';
 const TOOLS = [
   { pkg: 'chromium', bin: ['chromium'], used: 'browser tests (tests/e2e)' },
   { pkg: 'dcm2niix', bin: ['dcm2niix'], used: 'NIfTI conversion and processing references' },
-  { pkg: 'dcmtk', path: ['dcmdump', 'dcmconv', 'dcm2json'], used: 'DICOM parsing and de-identification checks' },
+  {
+    pkg: 'dcmtk',
+    path: ['dcmdump', 'dcmconv', 'dcm2json', 'storescu', 'echoscu'],
+    used: 'DICOM parsing and de-identification checks; C-STORE and C-ECHO peers of the DICOM listener',
+  },
   { pkg: 'libgdcm-tools', path: ['gdcmanon'], used: 'de-identification reference (bench/engine)' },
+  // Debian installs the server in /usr/sbin and its DICOMweb plugin beside the others; the intake tests run their own
+  // Orthanc process with that plugin (tests/helpers/orthanc.ts), never the system service.
+  { pkg: 'orthanc', files: ['/usr/sbin/Orthanc'], used: 'DICOMweb and C-STORE peer (tests/integration/dicom-intake)' },
+  {
+    pkg: 'orthanc-dicomweb',
+    files: ['/usr/share/orthanc/plugins/libOrthancDicomWeb.so'],
+    used: 'DICOMweb peer: STOW-RS, QIDO-RS and WADO-RS client (tests/integration/dicom-intake)',
+  },
   { pkg: 'poppler-utils', bin: ['pdftotext'], used: 'report text checks' },
   { pkg: 'python3-dipy', python: 'import dipy', used: 'tensor fit reference' },
   // Only recommended by python3-dipy, so --no-install-recommends leaves it out; the dipy comparisons load NIfTI with it.
@@ -30,6 +42,15 @@ const BIN = BIN_OVERRIDE ?? '/usr/bin';
 function executable(path) {
   try {
     accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readable(path) {
+  try {
+    accessSync(path, constants.R_OK);
     return true;
   } catch {
     return false;
@@ -55,6 +76,10 @@ function missingPart(tool) {
   }
   const absent = [
     ...(tool.bin ?? []).map((name) => join(BIN, name)).filter((path) => !executable(path)),
+    // Files at fixed Debian paths; under the test override they are looked for in its folder, by name.
+    ...(tool.files ?? [])
+      .map((path) => (BIN_OVERRIDE ? join(BIN_OVERRIDE, path.slice(path.lastIndexOf('/') + 1)) : path))
+      .filter((path) => !readable(path)),
     ...(tool.path ?? []).filter((name) => !onPath(name)),
   ];
   if (tool.python && !pythonCan(tool.python)) absent.push(`${join(BIN, 'python3')} -c '${tool.python}'`);

@@ -35,4 +35,9 @@ export const ENV = {
   SSO_PROVIDERS: 'SSO_PROVIDERS',
   /** Local twin only: folder the mail stand-in keeps every message in (shown on the twin's /_mail page). */
   MAIL_DIR: 'MAIL_DIR',
+  /** DICOM intake (docs/dicom-intake.md): where integrations get tokens, call DICOMweb and send C-STORE. */
+  OAUTH_TOKEN_URL: 'OAUTH_TOKEN_URL',
+  DICOMWEB_URL: 'DICOMWEB_URL',
+  /** The DICOM listener's port (C-STORE SCP); the twin's `DICOM_PORT`, the cloud's Network Load Balancer port. */
+  DICOM_PORT: 'DICOM_PORT',
 } as const;

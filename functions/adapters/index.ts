@@ -8,7 +8,9 @@ import { createInvokedAuditWriter } from './lambda/audit-appender.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { createOrganisationStore } from './dynamo/organisation.ts';
-import { createIdentityAdmin } from './cognito/identity-admin.ts';
+import { createIdentityAdmin, createMachineClients } from './cognito/identity-admin.ts';
+import { createIntakeStore, createIntegrationStore } from './dynamo/integrations-store.ts';
+import { DICOM_CALLED_AE_TITLE } from '#shared/domain/intake/listener.ts';
 import { describeTable } from './dynamo/health.ts';
 import { createNotificationInbox } from './dynamo/notifications.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
@@ -122,6 +124,19 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
           configurationSet: () => requireResource(env, ENV.MAIL_CONFIGURATION_SET),
         }),
     tokens: createTokenMint(),
+    integrations: createIntegrationStore(table),
+    intake: createIntakeStore(table),
+    machineClients: createMachineClients({
+      region,
+      endpoint: env.COGNITO_ENDPOINT || undefined,
+      userPoolId: () => requireResource(env, ENV.USER_POOL_ID),
+    }),
+    intakeEndpoints: {
+      dicomWebUrl: env.DICOMWEB_URL ?? '',
+      tokenUrl: env.OAUTH_TOKEN_URL ?? '',
+      ...(env.DICOM_PORT ? { dicomPort: Number(env.DICOM_PORT) } : {}),
+      calledAeTitle: DICOM_CALLED_AE_TITLE,
+    },
     siteOrigin: env.SITE_ORIGIN ?? '',
     clock: { now: () => new Date().toISOString() },
     ids: { newId: () => randomUUID() },

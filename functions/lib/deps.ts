@@ -24,6 +24,8 @@ import type { SettingsStore } from '#shared/domain/policies/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
+import type { IntakeStore } from '#shared/domain/intake/ports.ts';
+import type { IntakeEndpoints, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
 
 export type HealthProbe = {
   /** Names of the services that did not answer (table, buckets), empty when all are up. */
@@ -65,6 +67,11 @@ export type ServerDeps = {
   shareLimits: ShareLimits;
   /** Origin of the site, where links in e-mail open. */
   siteOrigin: string;
+  /** DICOM intake (docs/dicom-intake.md): integrations, their app clients, studies being received. */
+  integrations: IntegrationStore;
+  machineClients: MachineClients;
+  intake: IntakeStore;
+  intakeEndpoints: IntakeEndpoints;
   clock: Clock;
   ids: IdGenerator;
 };

@@ -30,6 +30,9 @@ const EnvSchema = z.object({
   [ENV.MAIL_FROM]: optional,
   [ENV.MAIL_CONFIGURATION_SET]: optional,
   [ENV.MAIL_DIR]: optional,
+  [ENV.OAUTH_TOKEN_URL]: optional,
+  [ENV.DICOMWEB_URL]: optional,
+  [ENV.DICOM_PORT]: optional,
   AWS_REGION: z.string().min(1).default('us-east-1'),
 });
 

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { ROUTE_SCHEMAS, type RouteSchemas } from '#shared/api/route-schemas.ts';
 import { ROUTES, routeKey, type RouteDefinition } from '#shared/api/routes.ts';
 import type { Caller } from '#shared/domain/access/caller.ts';
-import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
+import { type DomainError, UnauthorizedError, ValidationError } from '#shared/domain/errors.ts';
+import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { resolveCaller, tokenPolicyOf } from './caller.ts';
 import { twoFactorPolicyOf } from './two-factor.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
@@ -33,6 +34,18 @@ export class TextReply extends HttpReply {
     headers: Record<string, string> = {},
   ) {
     super(200, undefined, { 'Content-Type': contentType, ...headers });
+  }
+}
+
+/** A success whose body is bytes (a WADO-RS multipart answer), sent base64-encoded through the proxy integration. */
+export class BinaryReply extends HttpReply {
+  constructor(
+    statusCode: number,
+    readonly bytes: Uint8Array,
+    contentType: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(statusCode, undefined, { 'Content-Type': contentType, ...headers });
   }
 }
 
@@ -211,6 +224,78 @@ export function publicRouteHandler<K extends RouteKeyWithSchemas>(
     authorizer(),
     parser({ body: schemas.body, query: schemas.query, path: schemas.path, mapIssues: undefined }),
   ]);
+}
+
+/** The integration calling a `client` route, from its verified access token (docs/dicom-intake.md#dicomweb-clients). */
+export type ClientRequest<P> = {
+  event: APIGatewayProxyEvent;
+  /** The body as sent (base64-decoded when the gateway passed it as binary). */
+  body: Uint8Array;
+  /** Query parameters, each with every value it was given. */
+  query: Record<string, string[]>;
+  pathParameters: P;
+};
+
+/** The claims of a Cognito access token from an app client carrying `scopes`; the token_use and scopes checked again. */
+export function clientIdOf(event: APIGatewayProxyEvent, scopes: readonly string[]): string {
+  const claims = (event.requestContext?.authorizer?.claims ?? {}) as Record<string, unknown>;
+  const granted = new Set(
+    String(claims.scope ?? '')
+      .split(/\s+/)
+      .filter(Boolean),
+  );
+  const clientId = typeof claims.client_id === 'string' ? claims.client_id : '';
+  if (claims.token_use !== 'access' || !clientId || !scopes.every((scope) => granted.has(scope)))
+    throw new UnauthorizedError();
+  return clientId;
+}
+
+/**
+ * `client` routes (DICOMweb): the access token's app client must be an active DICOMweb client of a hospital (a revoked
+ * one is refused at once, its token notwithstanding); the function gets the raw body and every query value, and
+ * answers with a JSON body, an HttpReply or a BinaryReply.
+ */
+export function clientRouteHandler<K extends RouteKeyWithSchemas>(
+  key: K,
+  fn: (request: ClientRequest<Part<K, 'path'>>, integration: IntegrationRecord, deps: ServerDeps) => Promise<unknown>,
+): ApiHandler {
+  const route = findRoute(key);
+  if (route.auth !== 'client') throw new Error(`${key} is not a client route`);
+  const schemas = ROUTE_SCHEMAS[key] as RouteSchemas;
+  const core = async (event: APIGatewayProxyEvent) => {
+    const deps = await getDeps();
+    const clientId = clientIdOf(event, route.scopes ?? []);
+    const integration = await deps.integrations.byClientId(clientId);
+    if (!integration || integration.kind !== 'DICOMWEB_CLIENT') throw new UnauthorizedError();
+    await deps.integrations.touch(integration.hospitalId, integration.id, deps.clock.now());
+    const query: Record<string, string[]> = {};
+    for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {}))
+      query[name] = [...(values ?? [])];
+    for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
+      if (!query[name] && value !== undefined) query[name] = [value];
+    const raw = event.body ?? '';
+    const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+    const result = await fn(
+      {
+        event,
+        body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+        query,
+        pathParameters: parsePart(schemas.path, event.pathParameters ?? {}, undefined) as Part<K, 'path'>,
+      },
+      integration,
+      deps,
+    );
+    if (result instanceof BinaryReply)
+      return {
+        statusCode: result.statusCode,
+        headers: { 'Cache-Control': 'no-store', ...result.headers },
+        body: Buffer.from(result.bytes).toString('base64'),
+        isBase64Encoded: true,
+      };
+    if (result instanceof HttpReply) return json(result.statusCode, result.body, result.headers);
+    return json(schemas.status ?? 200, result);
+  };
+  return wrap(route, core, []);
 }
 
 /** Public routes (health, OpenAPI): no caller, same error mapping and headers. */

@@ -27,6 +27,8 @@ export type ApiOptions = {
   /** Runs the domain's function (functions/<domain>/handler.ts) on the event, as Lambda would. */
   invoke(domain: ApiDomain, event: unknown, requestId: string): Promise<unknown>;
   verifyIdToken(token: string): Promise<JWTPayload | undefined>;
+  /** Access tokens of app clients (client-credentials grant), for `client` routes (DICOMweb). */
+  verifyAccessToken(token: string): Promise<JWTPayload | undefined>;
   /** Extra checks of the twin's own services for /api/health (the handler checks the table and buckets). */
   localHealth(): Promise<string[]>;
   siteOrigin: string;
@@ -62,6 +64,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
+/** Bodies passed as text; everything else (multipart/related of DICOM) is base64, as the gateway's binary media types. */
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|[\w.+-]+\+json)|text\/)/i;
 
 /** Claims as the Cognito authorizer hands them to a REST API Lambda: every value a string, groups comma-separated. */
@@ -202,6 +205,18 @@ export function createApi(options: ApiOptions) {
       const token = bearerToken(req.headers.authorization);
       const payload = token ? await options.verifyIdToken(token) : undefined;
       if (!payload) {
+        req.resume();
+        sendGatewayError(res, 'unauthorized', corsHeaders);
+        return;
+      }
+      claims = claimsAsStrings(payload);
+    }
+    if (matched.route.auth === 'client') {
+      // As the gateway's Cognito authorizer with authorization scopes: an access token carrying every scope of the route.
+      const token = bearerToken(req.headers.authorization);
+      const payload = token ? await options.verifyAccessToken(token) : undefined;
+      const granted = new Set(String(payload?.scope ?? '').split(' '));
+      if (!payload || !(matched.route.scopes ?? []).every((scope) => granted.has(scope))) {
         req.resume();
         sendGatewayError(res, 'unauthorized', corsHeaders);
         return;

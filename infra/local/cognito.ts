@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ROLES } from '#shared/auth/roles.ts';
 import type { DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ensureDir, persistedSecret, readJson, writeJson } from './data-dir.ts';
@@ -35,6 +35,10 @@ export type CognitoService = {
   ensureIdentity(ids: PoolIds, user: DemoUser, password: string): Promise<string>;
   /** The API's stand-in for the API Gateway Cognito authorizer: verified ID-token claims, or undefined. */
   verifyIdToken(ids: PoolIds, token: string): Promise<JWTPayload | undefined>;
+  /** The same for an app client's access token (client-credentials grant): verified claims, or undefined. */
+  verifyAccessToken(ids: PoolIds, token: string): Promise<JWTPayload | undefined>;
+  /** The pool's token endpoint (`/oauth2/token`, client-credentials grant), answered by the twin itself. */
+  handleToken(ids: PoolIds | undefined, req: IncomingMessage, res: ServerResponse): void;
   isAlive(): Promise<boolean>;
   close(): Promise<void>;
 };
@@ -181,6 +185,81 @@ export async function startCognito(
   }
 
   const idsPath = join(cwd, 'pool.json');
+  const signer = createPrivateKey(key.pem);
+
+  /**
+   * The client-credentials grant as Cognito's token endpoint answers it (RFC 6749 4.4): the app client authenticates
+   * with HTTP Basic (or client_id and client_secret in the form), must allow the grant, and gets an access token for the
+   * scopes it asked for among those it is allowed (all of them when it asked for none), valid for its access-token
+   * validity. The token is signed with the pool's key, so the twin's authorizer checks it like an ID token.
+   */
+  async function issueClientToken(
+    ids: PoolIds | undefined,
+    req: IncomingMessage,
+    text: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const invalidClient = { status: 401, body: { error: 'invalid_client' } };
+    if (req.method !== 'POST' || !ids) return { status: 400, body: { error: 'invalid_request' } };
+    const form = new URLSearchParams(text);
+    if (form.get('grant_type') !== 'client_credentials')
+      return { status: 400, body: { error: 'unsupported_grant_type' } };
+    let clientId = form.get('client_id') ?? '';
+    let clientSecret = form.get('client_secret') ?? '';
+    const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
+    if (basic) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      clientId = decodeURIComponent(decoded.slice(0, colon));
+      clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+    }
+    if (!clientId || !clientSecret) return invalidClient;
+    type AppClient = {
+      ClientSecret?: string;
+      AllowedOAuthFlows?: string[];
+      AllowedOAuthScopes?: string[];
+      AccessTokenValidity?: number;
+      TokenValidityUnits?: { AccessToken?: string };
+    };
+    let client: AppClient;
+    try {
+      client = (
+        await call<{ UserPoolClient: AppClient }>('DescribeUserPoolClient', {
+          UserPoolId: ids.userPoolId,
+          ClientId: clientId,
+        })
+      ).UserPoolClient;
+    } catch {
+      return invalidClient;
+    }
+    const expected = Buffer.from(client.ClientSecret ?? '');
+    const given = Buffer.from(clientSecret);
+    if (expected.length === 0 || expected.length !== given.length || !timingSafeEqual(expected, given))
+      return invalidClient;
+    if (!client.AllowedOAuthFlows?.includes('client_credentials'))
+      return { status: 400, body: { error: 'unauthorized_client' } };
+    const allowed = client.AllowedOAuthScopes ?? [];
+    const asked = (form.get('scope') ?? '').split(/\s+/).filter(Boolean);
+    if (asked.some((scope) => !allowed.includes(scope))) return { status: 400, body: { error: 'invalid_scope' } };
+    const scopes = asked.length > 0 ? asked : allowed;
+    const unit = client.TokenValidityUnits?.AccessToken ?? 'hours';
+    const validity = client.AccessTokenValidity ?? 1;
+    const seconds = validity * (unit === 'minutes' ? 60 : unit === 'seconds' ? 1 : unit === 'days' ? 86_400 : 3600);
+    const token = await new SignJWT({
+      client_id: clientId,
+      token_use: 'access',
+      scope: scopes.join(' '),
+      auth_time: Math.floor(Date.now() / 1000),
+      version: 2,
+      jti: randomUUID(),
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: String(key.jwk.kid ?? 'CognitoLocal') })
+      .setSubject(clientId)
+      .setIssuer(`${issuerDomain}/${ids.userPoolId}`)
+      .setIssuedAt()
+      .setExpirationTime(`${seconds}s`)
+      .sign(signer);
+    return { status: 200, body: { access_token: token, expires_in: seconds, token_type: 'Bearer' } };
+  }
 
   /**
    * Runs the sign-in trigger as the pool would: for a user it knows (Cognito calls no trigger for an unknown name),
@@ -333,6 +412,34 @@ export async function startCognito(
       } catch {
         return undefined;
       }
+    },
+
+    async verifyAccessToken(ids, token) {
+      try {
+        const { payload } = await jwtVerify(token, jwks, {
+          issuer: `${issuerDomain}/${ids.userPoolId}`,
+          algorithms: ['RS256'],
+        });
+        return payload.token_use === 'access' && typeof payload.client_id === 'string' ? payload : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+
+    handleToken(ids, req, res) {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        issueClientToken(ids, req, Buffer.concat(chunks).toString('utf8'))
+          .then(({ status, body }) => {
+            res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+            res.end(JSON.stringify(body));
+          })
+          .catch(() => {
+            res.writeHead(500, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: 'server_error' }));
+          });
+      });
     },
 
     async isAlive() {

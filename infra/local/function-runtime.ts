@@ -41,6 +41,8 @@ export type TwinResources = {
   endpoints: { dynamodb: string; s3: string; s3Public: string; sfn: string; cognito: string; lambda: string };
   /** The data folder's own key pair: the object store checks signatures made with it; the other stand-ins accept any. */
   credentials: { accessKeyId: string; secretAccessKey: string };
+  /** Where integrations connect (docs/dicom-intake.md): token endpoint, DICOMweb base URL, DICOM listener port. */
+  intake?: { tokenUrl: string; dicomWebUrl: string; dicomPort?: number };
   /** Variables passed through to every function (test switches such as IWS_SILENT_LOGS). */
   passThrough?: Record<string, string>;
 };
@@ -88,6 +90,9 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     [ENV.USER_POOL_CLIENT_ID]: resources.userPoolClientId,
     [ENV.SITE_ORIGIN]: resources.siteOrigin,
     [ENV.AUDIT_APPENDER_FUNCTION]: localFunctionName(AUDIT_APPENDER_DECLARATION),
+    [ENV.OAUTH_TOKEN_URL]: resources.intake?.tokenUrl,
+    [ENV.DICOMWEB_URL]: resources.intake?.dicomWebUrl,
+    [ENV.DICOM_PORT]: resources.intake?.dicomPort === undefined ? undefined : String(resources.intake.dicomPort),
   };
   const env: Record<string, string> = {};
   for (const name of declaration.env) {
@@ -110,7 +115,8 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     env[ENV.MAIL_CONFIGURATION_SET] = 'imaging-local-mail';
   }
   // The twin's issuer is its Cognito stand-in: API functions check tokens against it, administrators call it.
-  if (declaration.userPoolAdmin || declaration.kind === 'api') env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
+  if (declaration.userPoolAdmin || declaration.machineClients || declaration.kind === 'api')
+    env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
   return {
     ...resources.passThrough,
     ...env,

@@ -14,9 +14,10 @@ import {
   type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
-import { setDeps } from '#functions/lib/deps.ts';
+import { getDeps, setDeps } from '#functions/lib/deps.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
+import { createListener } from '#functions/dicom-listener/server.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
 import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
@@ -68,6 +69,8 @@ export type LocalStackOptions = {
   pipelineConcurrency?: number;
   /** More users seeded as the demo users are, with the demo password (bench/load.ts signs 50 in). */
   extraUsers?: DemoUser[];
+  /** Port of the DICOM listener (C-STORE SCP, docs/dicom-intake.md); none when absent. */
+  dicomPort?: number;
   log?: (line: string) => void;
 };
 
@@ -239,6 +242,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         cognito: `${url}/_aws/cognito`,
         lambda: `${url}/_aws/lambda`,
       },
+      intake: {
+        tokenUrl: `${url}/_aws/cognito/oauth2/token`,
+        dicomWebUrl: `${url}/dicomweb`,
+        ...(options.dicomPort !== undefined ? { dicomPort: options.dicomPort } : {}),
+      },
       passThrough: Object.fromEntries(
         ['IWS_SILENT_LOGS', 'NODE_NO_WARNINGS', 'IWS_SHARE_LOCK_SECONDS']
           .filter((name) => process.env[name] !== undefined)
@@ -289,6 +297,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         return fn.invoke(event, requestId);
       },
       verifyIdToken: (token) => (ids ? cognito.verifyIdToken(ids, token) : Promise.resolve(undefined)),
+      verifyAccessToken: (token) => (ids ? cognito.verifyAccessToken(ids, token) : Promise.resolve(undefined)),
       localHealth: async () => {
         const failing: string[] = [];
         if (!(await cognito.isAlive())) failing.push('cognito');
@@ -320,6 +329,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         const path = rest.startsWith('/') ? rest : `/${rest}`;
         if (prefix[1] === 's3') return s3.handle(req, res, path);
         const peer = peerOf(req);
+        // The pool's token endpoint is public, as Cognito's is: clients authenticate with their own secret.
+        if (prefix[1] === 'cognito' && path.split('?')[0] === '/oauth2/token')
+          return cognito.handleToken(ids, req, res);
         if (prefix[1] === 'cognito') {
           const target = req.headers['x-amz-target'];
           if (
@@ -341,7 +353,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         return sfn.handle(req, res);
       }
       const requestUrl = new URL(rawUrl, url);
-      if (requestUrl.pathname === '/api' || requestUrl.pathname.startsWith('/api/')) {
+      if (
+        requestUrl.pathname === '/api' ||
+        requestUrl.pathname.startsWith('/api/') ||
+        requestUrl.pathname.startsWith('/dicomweb/')
+      ) {
         if (!ready) return answerUnavailable(req, res);
         capApi(req, res, requestUrl, () => api(req, res, requestUrl)).catch(() => {
           if (!res.headersSent)
@@ -414,6 +430,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           `${error instanceof Error ? error.message : String(error)}\nServing the previous site build (if any); the API is up.`,
         );
       }
+    }
+
+    // The DICOM listener (C-STORE SCP) on a port of its own, in this process, with the twin's ports.
+    if (options.dicomPort !== undefined) {
+      const listener = createListener({ port: options.dicomPort, deps: getDeps, log });
+      // A port in use leaves the rest of the twin up: the listener says so in one line (docs/local-twin.md).
+      await listener.listen();
+      closers.push(async () => listener.close());
     }
 
     sfn.resume();

@@ -23,6 +23,12 @@ async function main(): Promise<number> {
     );
     return 2;
   }
+  // The DICOM listener's port (docs/dicom-intake.md#dicom-nodes): 11112 unless DICOM_PORT says otherwise.
+  const dicomPort = process.env.DICOM_PORT ? Number.parseInt(process.env.DICOM_PORT, 10) : 11112;
+  if (!Number.isInteger(dicomPort) || dicomPort < 1 || dicomPort > 65535 || dicomPort === port) {
+    process.stderr.write(`Invalid DICOM_PORT "${process.env.DICOM_PORT}": give a port other than PORT.\n`);
+    return 2;
+  }
   const started = Date.now();
   const stack = await startLocalStack({
     dataDir,
@@ -30,6 +36,7 @@ async function main(): Promise<number> {
     host: process.env.HOST || '127.0.0.1',
     demoPassword: process.env.DEMO_PASSWORD || undefined,
     pipelineConcurrency,
+    dicomPort,
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const passwordPath = join(stack.dataDir, 'demo-password');
@@ -47,6 +54,7 @@ async function main(): Promise<number> {
       '',
       `Imaging Workspace local twin ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}`,
       `Data folder: ${stack.dataDir}`,
+      `DICOM listener (C-STORE, called AE title IWS-INTAKE): port ${dicomPort}`,
       `Demo accounts (${passwordLine}):`,
       ...DEMO_USERS.map((u) => `  ${u.email.padEnd(width)}  ${u.role}`),
       'Press Ctrl+C to stop.',

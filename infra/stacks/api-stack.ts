@@ -30,6 +30,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import { DICOM_LISTENER_PORT } from './dicom-listener-stack.ts';
 import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { ENV } from '#shared/env.ts';
 import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/api/gateway-errors.ts';
@@ -65,6 +66,8 @@ export type ApiStackProps = StackProps & {
   userPool: IUserPool;
   userPoolClient: IUserPoolClient;
   stateMachineArn: string;
+  /** The pool's token endpoint for DICOMweb clients ('' without an auth domain). */
+  tokenUrl?: string;
   /** First entry is the origin the API answers CORS for in Lambda responses. */
   siteOrigins: string[];
 };
@@ -122,6 +125,8 @@ export class ApiStack extends Stack {
           }),
         ),
       },
+      // DICOMweb bodies and answers (docs/dicom-intake.md) pass through the proxy integration as binary.
+      binaryMediaTypes: ['multipart/related', 'application/dicom'],
       defaultCorsPreflightOptions: {
         allowOrigins: props.siteOrigins,
         allowMethods: Cors.ALL_METHODS,
@@ -173,7 +178,15 @@ export class ApiStack extends Stack {
         integrations.get(route.domain),
         route.auth === 'public'
           ? { authorizationType: AuthorizationType.NONE, requestValidator }
-          : { authorizationType: AuthorizationType.COGNITO, authorizer, requestValidator },
+          : route.auth === 'client'
+            ? // An integration's access token carrying the route's scopes (docs/dicom-intake.md#dicomweb-clients).
+              {
+                authorizationType: AuthorizationType.COGNITO,
+                authorizer,
+                requestValidator,
+                authorizationScopes: [...(route.scopes ?? [])],
+              }
+            : { authorizationType: AuthorizationType.COGNITO, authorizer, requestValidator },
       );
       if (route.auth === 'public')
         acknowledgePublicMethod(
@@ -278,13 +291,17 @@ export class ApiStack extends Stack {
         // Empty without a configured sender: invitations are kept, their e-mail waits for Resend.
         [ENV.MAIL_FROM]: props.config.mailFrom ?? '',
         [ENV.MAIL_CONFIGURATION_SET]: resourceNames(props.config).mailConfigurationSet,
+        // Where integrations connect (docs/dicom-intake.md); the API's own id, not its URL, so no cycle with its stage.
+        [ENV.OAUTH_TOKEN_URL]: props.tokenUrl ?? '',
+        [ENV.DICOMWEB_URL]: `https://${this.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${props.config.stage}/dicomweb`,
+        [ENV.DICOM_PORT]: String(DICOM_LISTENER_PORT),
       },
     });
   }
 
   /** AWS managed rule groups plus a per-IP rate limit in front of the API. */
   private addWaf(config: StageConfig, dataKey: IKey): void {
-    const managed = (name: string, priority: number, excluded: string[] = []) => ({
+    const managed = (name: string, priority: number, excluded: string[] = [], scopeDown?: object) => ({
       name,
       priority,
       overrideAction: { none: {} },
@@ -295,6 +312,7 @@ export class ApiStack extends Stack {
           ...(excluded.length
             ? { ruleActionOverrides: excluded.map((rule) => ({ name: rule, actionToUse: { count: {} } })) }
             : {}),
+          ...(scopeDown ? { scopeDownStatement: scopeDown } : {}),
         },
       },
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: name, sampledRequestsEnabled: false },
@@ -309,8 +327,21 @@ export class ApiStack extends Stack {
         sampledRequestsEnabled: false,
       },
       rules: [
-        // An upload session lists up to hundreds of files: larger than the common rule set's 8 KB body limit.
-        managed('AWSManagedRulesCommonRuleSet', 0, ['SizeRestrictions_BODY']),
+        // An upload session lists up to hundreds of files: larger than the common rule set's 8 KB body limit. DICOMweb
+        // bodies and answers are binary DICOM, where the set's text patterns (script, path traversal) would match by
+        // chance: those routes skip it, and need an integration's access token at the authorizer (docs/dicom-intake.md).
+        managed('AWSManagedRulesCommonRuleSet', 0, ['SizeRestrictions_BODY'], {
+          notStatement: {
+            statement: {
+              byteMatchStatement: {
+                searchString: '/dicomweb/',
+                fieldToMatch: { uriPath: {} },
+                textTransformations: [{ priority: 0, type: 'NONE' }],
+                positionalConstraint: 'CONTAINS',
+              },
+            },
+          },
+        }),
         managed('AWSManagedRulesKnownBadInputsRuleSet', 1),
         {
           name: 'rate-limit-per-ip',

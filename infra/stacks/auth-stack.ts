@@ -5,6 +5,7 @@ import {
   FeaturePlan,
   Mfa,
   OAuthScope,
+  ResourceServerScope,
   ProviderAttribute,
   StandardThreatProtectionMode,
   ClientAttributes,
@@ -23,6 +24,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROLES, ROLE_TITLES } from '#shared/auth/roles.ts';
+import { DICOMWEB_RESOURCE_SERVER } from '#shared/api/routes.ts';
 import { ENV } from '#shared/env.ts';
 import type { IdentityProviderConfig, StageConfig } from '#infra/config.ts';
 import {
@@ -60,6 +62,8 @@ export type AuthStackProps = StackProps & {
 export class AuthStack extends Stack {
   readonly userPool: UserPool;
   readonly userPoolClient: UserPoolClient;
+  /** The pool's token endpoint (client-credentials grant of DICOMweb clients), once a domain is configured. */
+  readonly tokenUrl: string = '';
   readonly identityProviders: IUserPoolIdentityProvider[];
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
@@ -127,7 +131,17 @@ export class AuthStack extends Stack {
     this.identityProviders = config.identityProviders.map((provider) => this.addIdentityProvider(provider));
     if (config.authDomainPrefix) {
       this.userPool.addDomain('HostedDomain', { cognitoDomain: { domainPrefix: config.authDomainPrefix } });
+      this.tokenUrl = `https://${config.authDomainPrefix}.auth.${this.region}.amazoncognito.com/oauth2/token`;
     }
+    // DICOMweb clients (docs/dicom-intake.md#dicomweb-clients): app clients made at run time get these two scopes.
+    this.userPool.addResourceServer('DicomWebResourceServer', {
+      identifier: DICOMWEB_RESOURCE_SERVER,
+      userPoolResourceServerName: `${config.prefix}-dicomweb`,
+      scopes: [
+        new ResourceServerScope({ scopeName: 'read', scopeDescription: 'QIDO-RS and WADO-RS' }),
+        new ResourceServerScope({ scopeName: 'write', scopeDescription: 'STOW-RS and commit' }),
+      ],
+    });
 
     const hasSso = this.identityProviders.length > 0;
     this.userPoolClient = this.userPool.addClient('SiteClient', {

@@ -22,7 +22,7 @@ import {
   SCHEDULED_JOBS,
   scheduledJobDeclaration,
 } from '#infra/function-declarations.ts';
-import { resourceNames, sesArn } from '#infra/resource-names.ts';
+import { resourceNames, sesArn, stateMachineArn } from '#infra/resource-names.ts';
 import { ENV } from '#shared/env.ts';
 
 /** Re-exported for tests and tools that list the pipeline's functions. */
@@ -109,6 +109,10 @@ export class PipelineStack extends Stack {
           // A job that sends mail (the monthly report) uses the API stack's sender and configuration set, whose
           // names follow from the stage's configuration alone.
           ...(job.grants.sendsMail ? this.mailOf(props.config) : {}),
+          // The intake sweep starts the pipeline (docs/dicom-intake.md#commit): the state machine's ARN by its name.
+          ...(job.grants.startsPipeline
+            ? { stateMachineArn: stateMachineArn(resourceNames(props.config).stateMachine) }
+            : {}),
         });
         new Rule(this, `${job.id}Schedule`, {
           description: job.description,

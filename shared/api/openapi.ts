@@ -51,7 +51,11 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
           ? { description: 'No content' }
           : {
               description: 'Success',
-              content: { 'application/json': { schema: jsonSchema(schemas.response, 'output') } },
+              content: {
+                [schemas.responseContentType ?? 'application/json']: {
+                  schema: jsonSchema(schemas.response, 'output'),
+                },
+              },
             },
     };
     for (const code of errorStatuses) responses[String(code)] = { $ref: '#/components/responses/Error' };
@@ -65,9 +69,16 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       tags: [route.domain],
       parameters: parameters(route, schemas),
       responses,
-      security: route.auth === 'public' ? [] : [{ cognito: [] }],
+      security: route.auth === 'public' ? [] : [{ cognito: route.auth === 'client' ? [...(route.scopes ?? [])] : [] }],
       ...(route.roles ? { 'x-roles': route.roles } : {}),
     };
+    if (schemas.requestContentType)
+      operation.requestBody = {
+        required: true,
+        content: {
+          [schemas.requestContentType]: { schema: { type: 'string', contentMediaType: 'application/dicom' } },
+        },
+      };
     if (schemas.body)
       operation.requestBody = {
         required: true,

@@ -110,6 +110,15 @@ import {
   UpdateUserProfileRequestSchema,
   UserProfileResponseSchema,
 } from '#shared/schemas/api/policies.ts';
+import {
+  CreateDicomNodeRequestSchema,
+  CreateDicomWebClientRequestSchema,
+  CreatedDicomWebClientSchema,
+  IntegrationListSchema,
+  IntegrationPathSchema,
+  IntegrationSchema,
+} from '#shared/schemas/api/integrations.ts';
+import { DicomUidSchema } from '#shared/schemas/api/common.ts';
 import type { RouteKey } from './routes.ts';
 
 /** Schemas of each route: the handlers parse with them and the OpenAPI document is generated from them. */
@@ -120,6 +129,10 @@ export type RouteSchemas = {
   response: z.ZodType;
   /** Success status when it is not 200. */
   status?: number;
+  /** Media type of a body that is not JSON (DICOMweb: multipart/related of application/dicom). */
+  requestContentType?: string;
+  /** Media type of a success answer that is not application/json. */
+  responseContentType?: string;
 };
 
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
@@ -134,6 +147,17 @@ export const AuditEventSchema = z.object({
 });
 
 const DatasetPath = z.object({ id: IdSchema });
+/** DICOMweb (PS3.18): bodies and answers are DICOM media types; the answer's JSON is the DICOM JSON model. */
+const DICOM_JSON = 'application/dicom+json';
+const DICOM_MULTIPART = 'multipart/related; type="application/dicom"';
+const DicomJsonSchema = z.record(z.string(), z.object({ vr: z.string(), Value: z.array(z.unknown()).optional() }));
+const StudyPath = z.object({ study: DicomUidSchema });
+const SeriesUidPath = z.object({ study: DicomUidSchema, series: DicomUidSchema });
+const InstancePath = z.object({ study: DicomUidSchema, series: DicomUidSchema, instance: DicomUidSchema });
+const STOW = { requestContentType: DICOM_MULTIPART, response: DicomJsonSchema, responseContentType: DICOM_JSON };
+const QIDO = { response: z.array(DicomJsonSchema), responseContentType: DICOM_JSON };
+const WADO = { response: z.unknown(), responseContentType: DICOM_MULTIPART };
+const METADATA = { response: z.array(DicomJsonSchema), responseContentType: DICOM_JSON };
 const SeriesPath = z.object({ id: IdSchema, seriesId: IdSchema });
 const SessionPath = z.object({ sessionId: IdSchema });
 const HospitalPath = z.object({ hospitalId: IdSchema });
@@ -347,6 +371,36 @@ export const ROUTE_SCHEMAS = {
   'POST /api/patient-access/verify': { body: VerifyShareCodeSchema, response: PatientSessionSchema },
   'POST /api/patient-access/study': { body: PatientStudyRequestSchema, response: PatientStudySchema },
   'POST /api/patient-access/download': { body: PatientDownloadSchema, response: z.object({ url: z.string() }) },
+  'GET /api/integrations': { response: IntegrationListSchema },
+  'POST /api/integrations/dicomweb-clients': {
+    body: CreateDicomWebClientRequestSchema,
+    response: CreatedDicomWebClientSchema,
+    status: 201,
+  },
+  'POST /api/integrations/dicom-nodes': {
+    body: CreateDicomNodeRequestSchema,
+    response: IntegrationSchema,
+    status: 201,
+  },
+  'DELETE /api/integrations/{integrationId}': { path: IntegrationPathSchema, response: IntegrationSchema },
+  'POST /dicomweb/studies': STOW,
+  'POST /dicomweb/studies/{study}': { path: StudyPath, ...STOW },
+  'POST /dicomweb/studies/{study}/commit': {
+    path: StudyPath,
+    response: z.object({ datasetId: IdSchema }),
+  },
+  'GET /dicomweb/studies': QIDO,
+  'GET /dicomweb/series': QIDO,
+  'GET /dicomweb/instances': QIDO,
+  'GET /dicomweb/studies/{study}/series': { path: StudyPath, ...QIDO },
+  'GET /dicomweb/studies/{study}/instances': { path: StudyPath, ...QIDO },
+  'GET /dicomweb/studies/{study}/series/{series}/instances': { path: SeriesUidPath, ...QIDO },
+  'GET /dicomweb/studies/{study}': { path: StudyPath, ...WADO },
+  'GET /dicomweb/studies/{study}/metadata': { path: StudyPath, ...METADATA },
+  'GET /dicomweb/studies/{study}/series/{series}': { path: SeriesUidPath, ...WADO },
+  'GET /dicomweb/studies/{study}/series/{series}/metadata': { path: SeriesUidPath, ...METADATA },
+  'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}': { path: InstancePath, ...WADO },
+  'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/metadata': { path: InstancePath, ...METADATA },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 
 export { ApiErrorSchema };

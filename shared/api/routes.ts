@@ -25,6 +25,8 @@ export const API_DOMAINS = [
   'audit',
   'reports',
   'notifications',
+  'integrations',
+  'dicomweb',
 ] as const;
 export type ApiDomain = (typeof API_DOMAINS)[number];
 
@@ -33,14 +35,29 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type RouteDefinition = {
   /** Stable key used by the domain handler to dispatch: "<METHOD> <path>". */
   method: HttpMethod;
-  path: `/api/${string}` | '/api';
+  path: `/api/${string}` | '/api' | `/dicomweb/${string}` | '/dicomweb';
   domain: ApiDomain;
-  /** Public routes skip the authorizer; every other route needs a verified Cognito ID token. */
-  auth: 'public' | 'user';
+  /**
+   * Public routes skip the authorizer; `user` routes need a verified Cognito ID token; `client` routes (DICOMweb,
+   * docs/dicom-intake.md) need a Cognito access token of an integration's app client carrying every scope of `scopes`.
+   */
+  auth: 'public' | 'user' | 'client';
   /** Roles allowed past the gate; undefined = every signed-in role. */
   roles?: readonly Role[];
+  /** OAuth 2.0 scopes a `client` route requires (the resource server's, DICOMWEB_SCOPES). */
+  scopes?: readonly DicomWebScope[];
   summary: string;
 };
+
+/** The resource server of DICOMweb clients (docs/dicom-intake.md#dicomweb-clients) and its two scopes. */
+export const DICOMWEB_RESOURCE_SERVER = 'imaging-dicomweb';
+export const DICOMWEB_SCOPES = {
+  read: `${DICOMWEB_RESOURCE_SERVER}/read`,
+  write: `${DICOMWEB_RESOURCE_SERVER}/write`,
+} as const;
+export type DicomWebScope = (typeof DICOMWEB_SCOPES)[keyof typeof DICOMWEB_SCOPES];
+const READ_SCOPE = [DICOMWEB_SCOPES.read] as const;
+const WRITE_SCOPE = [DICOMWEB_SCOPES.write] as const;
 
 const STAFF: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER'];
 const UPLOADERS: readonly Role[] = ['TEAM_LEAD', 'TEAM_MEMBER'];
@@ -811,6 +828,161 @@ export const ROUTES = [
     domain: 'patient-access',
     auth: 'public',
     summary: 'A download the share allows, recorded in its access log',
+  },
+  // Integrations (docs/dicom-intake.md): a hospital admin's DICOMweb clients and DICOM nodes.
+  {
+    method: 'GET',
+    path: '/api/integrations',
+    domain: 'integrations',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "The hospital's DICOMweb clients and DICOM nodes, active and revoked",
+  },
+  {
+    method: 'POST',
+    path: '/api/integrations/dicomweb-clients',
+    domain: 'integrations',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: 'Create a DICOMweb client (OAuth 2.0 client credentials); its secret is shown once',
+  },
+  {
+    method: 'POST',
+    path: '/api/integrations/dicom-nodes',
+    domain: 'integrations',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: 'Create a DICOM node: the calling AE title and the source addresses allowed to send by C-STORE',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/integrations/{integrationId}',
+    domain: 'integrations',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: 'Revoke a DICOMweb client or a DICOM node (it can no longer send or read)',
+  },
+
+  // DICOMweb (PS3.18) for the integrations' app clients: STOW-RS, QIDO-RS and WADO-RS over de-identified instances.
+  {
+    method: 'POST',
+    path: '/dicomweb/studies',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: WRITE_SCOPE,
+    summary: 'STOW-RS: store instances (multipart/related; type="application/dicom")',
+  },
+  {
+    method: 'POST',
+    path: '/dicomweb/studies/{study}',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: WRITE_SCOPE,
+    summary: 'STOW-RS: store instances of one study',
+  },
+  {
+    method: 'POST',
+    path: '/dicomweb/studies/{study}/commit',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: WRITE_SCOPE,
+    summary: 'Commit a received study: its dataset enters the pipeline now instead of after the quiet time',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'QIDO-RS: search for studies',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/series',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'QIDO-RS: search for series',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/instances',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'QIDO-RS: search for instances',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: "QIDO-RS: search for a study's series",
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/instances',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: "QIDO-RS: search for a study's instances",
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: "QIDO-RS: search for a series' instances",
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: the de-identified instances of a study (multipart/related; type="application/dicom")',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/metadata',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: the metadata of a study (application/dicom+json, without bulk data)',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: the de-identified instances of a series',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/metadata',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: the metadata of a series',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances/{instance}',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: one de-identified instance',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances/{instance}/metadata',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: the metadata of one instance',
   },
 ] as const satisfies readonly RouteDefinition[];
 

@@ -51,6 +51,27 @@ const auditPk = (hospitalId: string) => `H#${hospitalId}#AUDIT`;
 export const AUDIT_WRITE_PARTITION_PATTERNS = ['H#*#AUDIT', 'H#*#AUDITHEAD'] as const;
 
 export const keys = {
+  /** An integration of a hospital (docs/dicom-intake.md): a DICOMweb client or a DICOM node. */
+  integration: (hospitalId: string, integrationId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `INTEGRATION#${integrationId}`,
+  }),
+  integrationPrefix: 'INTEGRATION#',
+  /** The integration of an app client (the `client_id` of an access token). */
+  integrationByClientId: (clientId: string): ItemKey => ({ [P.pk]: `H#_client#${clientId}`, [P.sk]: 'CLIENT' }),
+  /** The DICOM node of a calling AE title: one per deployment, since one listener serves every hospital. */
+  integrationByAeTitle: (aeTitle: string): ItemKey => ({ [P.pk]: `H#_ae#${aeTitle}`, [P.sk]: 'AE' }),
+  /** A study being received from an integration, until its commit. */
+  intakeStudy: (hospitalId: string, integrationId: string, studyInstanceUID: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `INTAKE#${integrationId}#${studyInstanceUID}`,
+  }),
+  /** Every hospital's received studies by the time they may be committed (the intake sweep's read). */
+  intakeDue: (commitAfter: string, hospitalId: string, integrationId: string, studyInstanceUID: string): ItemKey => ({
+    [G2.pk]: `${SYSTEM_PK}#INTAKE`,
+    [G2.sk]: `${commitAfter}#${hospitalId}#${integrationId}#${studyInstanceUID}`,
+  }),
+  intakeDuePartition: () => ({ index: G2.index, pkName: G2.pk, skName: G2.sk, pk: `${SYSTEM_PK}#INTAKE` }),
   /** A team share (docs/domain.md#shares), under its dataset. */
   teamShare: (hospitalId: string, datasetId: string, shareId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),

@@ -123,9 +123,13 @@ export class RuleError extends DomainError {
       | 'TEAM_ARCHIVED'
       | 'TEAM_FULL'
       | 'LAST_HOSPITAL_ADMIN'
-      | 'CANNOT_CHANGE_OWN_ACCOUNT',
+      | 'CANNOT_CHANGE_OWN_ACCOUNT'
+      | 'AE_TITLE_TAKEN'
+      | 'NOT_ACCEPTABLE'
+      | 'RESPONSE_TOO_LARGE',
+    values: Record<string, string | number> = {},
   ) {
-    super(code);
+    super(code, values);
   }
 }
 

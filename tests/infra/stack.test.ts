@@ -85,6 +85,7 @@ describe('stacks', () => {
     expect(built.assembly.stacks.map((s) => s.stackName).sort()).toEqual([
       'imaging-dev-api',
       'imaging-dev-auth',
+      'imaging-dev-dicom',
       'imaging-dev-edge',
       'imaging-dev-pipeline',
       'imaging-dev-storage',

@@ -43,7 +43,10 @@ const TEAM = 'team-northside-neuroradiology';
 
 /** What the table needs from a server: call a route as someone, reach its data to plant fixtures. */
 type Backend = {
-  deps: Pick<ServerDeps, 'datasets' | 'uploads' | 'objects' | 'directory' | 'organisation' | 'invitations' | 'shares'>;
+  deps: Pick<
+    ServerDeps,
+    'datasets' | 'uploads' | 'objects' | 'directory' | 'organisation' | 'invitations' | 'shares' | 'integrations'
+  >;
   sub(email: string): string;
   uploadPart(objectKey: string, uploadId: string, bytes: Uint8Array): Promise<string>;
   call(
@@ -254,6 +257,27 @@ async function invitation(): Promise<{ id: string; token: string }> {
     acceptedUserId: null,
   });
   return { id, token };
+}
+
+/** A DICOM node of our hospital planted directly; its id. */
+async function integration(): Promise<string> {
+  const id = fresh('integration');
+  await h.deps.integrations.create({
+    id,
+    hospitalId: HOSPITAL,
+    kind: 'DICOM_NODE',
+    name: 'Fixture modality',
+    teamId: TEAM,
+    teamName: 'Neuroradiology',
+    status: 'ACTIVE',
+    quietSeconds: 300,
+    aeTitle: `FIX${counter}`,
+    allowedAddresses: ['10.0.0.1'],
+    createdAt: at(),
+    createdByUserId: h.sub(ACTORS.HOSPITAL_ADMIN!),
+    createdByName: 'Alex Morgan',
+  });
+  return id;
 }
 
 /** A team share of a fresh dataset of our team (owned by the member) with the stroke team. */
@@ -1011,6 +1035,48 @@ const EXPECTATIONS: Record<string, Case> = {
     }),
     expect: everyone(200, 200),
   },
+  // Integrations (docs/dicom-intake.md): hospital admins only; the other hospital's lead is stopped by the role gate.
+  'GET /api/integrations': {
+    prepare: async () => ({ method: 'GET', path: '/api/integrations' }),
+    expect: hospitalAdmins(200),
+  },
+  'POST /api/integrations/dicomweb-clients': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/integrations/dicomweb-clients',
+      body: { name: 'Access PACS', teamId: TEAM },
+    }),
+    expect: hospitalAdmins(201),
+  },
+  'POST /api/integrations/dicom-nodes': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/integrations/dicom-nodes',
+      body: { name: 'Access modality', teamId: TEAM, aeTitle: `AE${++counter}`, allowedAddresses: ['10.0.0.0/8'] },
+    }),
+    expect: hospitalAdmins(201),
+  },
+  'DELETE /api/integrations/{integrationId}': {
+    prepare: async () => ({ method: 'DELETE', path: `/api/integrations/${await integration()}` }),
+    expect: hospitalAdmins(200),
+  },
+  // DICOMweb takes an integration's access token only: every user's ID token and no token at all are refused (401);
+  // what a client of each hospital reaches is tested in tests/integration/dicom-intake.test.ts.
+  ...Object.fromEntries(
+    ROUTES.filter((route) => route.auth === 'client').map((route): [string, Case] => [
+      routeKey(route),
+      {
+        prepare: async () => ({
+          method: route.method,
+          path: route.path
+            .replace('{study}', '1.2.3')
+            .replace('{series}', '1.2.3.4')
+            .replace('{instance}', '1.2.3.4.5'),
+        }),
+        expect: everyone(401, 401),
+      },
+    ]),
+  ),
 };
 
 function inProcess(): () => Promise<Backend> {

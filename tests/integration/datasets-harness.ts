@@ -214,6 +214,8 @@ const HANDLERS: Record<
   'patient-access': () => import('#functions/patient-access/handler.ts'),
   dashboards: () => import('#functions/dashboards/handler.ts'),
   usage: () => import('#functions/usage/handler.ts'),
+  integrations: () => import('#functions/integrations/handler.ts'),
+  dicomweb: () => import('#functions/dicomweb/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -315,6 +317,11 @@ export async function startHarness(): Promise<Harness> {
       },
     },
     siteOrigin: env.SITE_ORIGIN,
+    // No user pool in process: an integration's app client is made up from its name.
+    machineClients: {
+      create: async (name) => ({ clientId: `client-${name}`, clientSecret: `secret-${name}` }),
+      remove: async () => undefined,
+    },
   };
   setDeps(deps);
   await seedDemoTenants({ ensureIdentity: async (u) => subOf(u.email), password: 'unused', table });

@@ -10,11 +10,14 @@ import {
   AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
+  CreateUserPoolClientCommand,
+  DeleteUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { IdentityAdmin as MemberIdentity } from '#shared/domain/invitations/ports.ts';
 import type { IdentityAdmin } from '#shared/domain/organisation/ports.ts';
+import type { MachineClients } from '#shared/domain/integrations/ports.ts';
 
 /**
  * The user pool's administration (docs/roles-and-permissions.md#identity-provider): each role is a group of the same
@@ -145,4 +148,56 @@ function isUnsupported(error: unknown): boolean {
   return /Unsupported|NotImplemented|UnknownOperation|not (yet )?(implemented|supported)/i.test(
     `${error.name} ${error.message}`,
   );
+}
+
+/**
+ * App clients of DICOMweb integrations (docs/dicom-intake.md#dicomweb-clients): the client-credentials grant only,
+ * with a generated secret and the DICOMweb resource server's scopes; access tokens live an hour. The same calls work
+ * against the twin's stand-in, whose token endpoint reads the client back (infra/local/cognito.ts).
+ */
+export function createMachineClients(options: {
+  userPoolId: () => string;
+  region: string;
+  endpoint?: string;
+  client?: CognitoIdentityProviderClient;
+}): MachineClients {
+  const client =
+    options.client ??
+    prepareClient(
+      new CognitoIdentityProviderClient({
+        region: options.region,
+        ...(options.endpoint
+          ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+          : {}),
+      }),
+    );
+  return {
+    async create(name, scopes) {
+      const { UserPoolClient } = await client.send(
+        new CreateUserPoolClientCommand({
+          UserPoolId: options.userPoolId(),
+          ClientName: name,
+          GenerateSecret: true,
+          AllowedOAuthFlows: ['client_credentials'],
+          AllowedOAuthFlowsUserPoolClient: true,
+          AllowedOAuthScopes: [...scopes],
+          SupportedIdentityProviders: ['COGNITO'],
+          AccessTokenValidity: 60,
+          TokenValidityUnits: { AccessToken: 'minutes' },
+          EnableTokenRevocation: true,
+          PreventUserExistenceErrors: 'ENABLED',
+        }),
+      );
+      if (!UserPoolClient?.ClientId || !UserPoolClient.ClientSecret) throw new Error('The app client has no secret');
+      return { clientId: UserPoolClient.ClientId, clientSecret: UserPoolClient.ClientSecret };
+    },
+    async remove(clientId) {
+      try {
+        await client.send(new DeleteUserPoolClientCommand({ UserPoolId: options.userPoolId(), ClientId: clientId }));
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ResourceNotFoundException') return;
+        throw error;
+      }
+    },
+  };
 }

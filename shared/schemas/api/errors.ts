@@ -107,6 +107,20 @@ export const ERROR_CATALOGUE = {
   },
   SHARE_RATE_LIMITED: { status: 429, message: 'Too many attempts. Please wait a moment and try again.' },
   SMS_UNAVAILABLE: { status: 502, message: 'Text messages cannot be sent at the moment. Use an e-mail address.' },
+  /** DICOM intake (docs/dicom-intake.md): a STOW-RS body of another media type, an AE title in use, a study too large. */
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'The request must be multipart/related with type application/dicom.',
+  },
+  NOT_ACCEPTABLE: {
+    status: 406,
+    message: 'Instances are answered as multipart/related with type application/dicom.',
+  },
+  AE_TITLE_TAKEN: { status: 409, message: 'This AE title is already in use.' },
+  RESPONSE_TOO_LARGE: {
+    status: 413,
+    message: 'The answer is larger than {n} bytes. Retrieve the series or instances one at a time.',
+  },
   /** A limit on work at once: an API domain's reserved concurrency. */
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests at once. Please wait a moment and try again.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side. Please try again.' },

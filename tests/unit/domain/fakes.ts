@@ -1,3 +1,4 @@
+import type { IntegrationRecord, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
 import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';
 import type {
   HospitalProfile,
@@ -783,4 +784,47 @@ export function fakeShares(): ShareStore & {
       return n;
     },
   };
+}
+
+/**
+ * Integrations in memory (same contract as the DynamoDB adapter: an AE title is claimed once over the deployment, the
+ * lookups find active integrations only), and app clients recorded instead of made in a user pool.
+ */
+export function fakeIntegrations() {
+  const items = new Map<string, IntegrationRecord>();
+  const aeTitles = new Map<string, string>();
+  const appClients: { created: string[]; removed: string[] } = { created: [], removed: [] };
+  const store: IntegrationStore = {
+    async create(record) {
+      if (record.aeTitle && aeTitles.has(record.aeTitle)) return false;
+      if (record.aeTitle) aeTitles.set(record.aeTitle, record.id);
+      items.set(record.id, structuredClone(record));
+      return true;
+    },
+    get: async (h, id) => (items.get(id)?.hospitalId === h ? structuredClone(items.get(id)) : undefined),
+    list: async (h) => [...items.values()].filter((i) => i.hospitalId === h).map((i) => structuredClone(i)),
+    byClientId: async (clientId) => [...items.values()].find((i) => i.clientId === clientId && i.status === 'ACTIVE'),
+    byAeTitle: async (aeTitle) => {
+      const id = aeTitles.get(aeTitle);
+      return id ? items.get(id) : undefined;
+    },
+    async revoke(h, id, at) {
+      const item = items.get(id)!;
+      const revoked = { ...item, status: 'REVOKED' as const, revokedAt: at };
+      items.set(id, revoked);
+      if (item.aeTitle) aeTitles.delete(item.aeTitle);
+      return structuredClone(revoked);
+    },
+    touch: async () => undefined,
+  };
+  const machineClients: MachineClients = {
+    async create(name) {
+      appClients.created.push(name);
+      return { clientId: `client-${appClients.created.length}`, clientSecret: `secret-${appClients.created.length}` };
+    },
+    async remove(clientId) {
+      appClients.removed.push(clientId);
+    },
+  };
+  return { store, machineClients, appClients, items };
 }

@@ -82,7 +82,18 @@ beforeAll(() => {
   // The routes under test never reach the invitation ports.
   const unusedInvitationPorts = {} as Pick<
     ServerDeps,
-    'invitations' | 'invitationDirectory' | 'mailer' | 'identity' | 'tokens' | 'siteOrigin' | 'shares' | 'shareLimits'
+    | 'invitations'
+    | 'invitationDirectory'
+    | 'mailer'
+    | 'identity'
+    | 'tokens'
+    | 'siteOrigin'
+    | 'shares'
+    | 'shareLimits'
+    | 'integrations'
+    | 'machineClients'
+    | 'intake'
+    | 'intakeEndpoints'
   >;
   deps = {
     ...p,

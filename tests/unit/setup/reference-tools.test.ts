@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/ensure-reference-tools.mjs', import.meta.url));
-const PACKAGES = 'chromium dcm2niix dcmtk libgdcm-tools poppler-utils python3-dipy python3-nibabel';
+const PACKAGES =
+  'chromium dcm2niix dcmtk libgdcm-tools orthanc orthanc-dicomweb poppler-utils python3-dipy python3-nibabel';
 const NOBODY = '65534';
 
 // A folder with no tools in it stands in for /usr/bin and PATH.
@@ -41,7 +42,9 @@ describe('scripts/ensure-reference-tools.mjs', () => {
     expect(run.stderr).toContain(
       `sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${PACKAGES}\n`,
     );
-    expect(run.stderr).toContain(`  dcmtk: dcmdump, dcmconv, dcm2json`);
+    expect(run.stderr).toContain(`  dcmtk: dcmdump, dcmconv, dcm2json, storescu, echoscu`);
+    expect(run.stderr).toContain(`  orthanc: ${join(empty, 'Orthanc')}`);
+    expect(run.stderr).toContain(`  orthanc-dicomweb: ${join(empty, 'libOrthancDicomWeb.so')}`);
     expect(run.ms).toBeLessThan(10_000);
   });
 

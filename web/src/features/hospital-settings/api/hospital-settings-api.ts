@@ -9,6 +9,14 @@ import {
   type NotificationPreferences,
   type PutHospitalSettingsRequest,
 } from '#shared/schemas/api/policies.ts';
+import {
+  CreatedDicomWebClientSchema,
+  IntegrationListSchema,
+  IntegrationSchema,
+  type CreateDicomNodeRequest,
+  type CreateDicomWebClientRequest,
+} from '#shared/schemas/api/integrations.ts';
+import { TeamPageSchema } from '#shared/schemas/api/organisation.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
 export const hospitalSettingsKey = '/api/hospital-admin/settings';
@@ -38,4 +46,32 @@ export function useMyNotificationPreferences() {
 
 export function saveMyNotificationPreferences(body: NotificationPreferences) {
   return apiRequest(preferencesKey, NotificationPreferencesSchema, { method: 'PUT', body });
+}
+
+export const integrationsKey = '/api/integrations';
+
+/** The hospital's DICOMweb clients and DICOM nodes, with where they connect (docs/dicom-intake.md). */
+export function useIntegrations() {
+  return useSWR(integrationsKey, () => apiRequest(integrationsKey, IntegrationListSchema));
+}
+
+/** The teams an integration may name (the hospital's active teams). */
+export function useIntegrationTeams() {
+  return useSWR(['/api/teams', 'integrations'], () =>
+    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100 } }),
+  );
+}
+
+export function createDicomWebClient(body: CreateDicomWebClientRequest) {
+  return apiRequest(`${integrationsKey}/dicomweb-clients`, CreatedDicomWebClientSchema, { method: 'POST', body });
+}
+
+export function createDicomNode(body: CreateDicomNodeRequest) {
+  return apiRequest(`${integrationsKey}/dicom-nodes`, IntegrationSchema, { method: 'POST', body });
+}
+
+export function revokeIntegration(integrationId: string) {
+  return apiRequest(`${integrationsKey}/${encodeURIComponent(integrationId)}`, IntegrationSchema, {
+    method: 'DELETE',
+  });
 }

@@ -26,6 +26,7 @@ import { errorMessage } from '#web/lib/api-error.ts';
 import { formatBytes, gbToTb, storagePercent } from '#web/lib/format.ts';
 import { withDownloads } from '#web/lib/policy-edits.ts';
 import { LabelledSwitch } from '#web/components/ui/labelled-switch.tsx';
+import { IntegrationsSection } from '#web/features/hospital-settings/components/integrations-section.tsx';
 import {
   saveDeidentificationPolicy,
   saveHospitalSettings,
@@ -54,6 +55,7 @@ const TABS = [
   { value: 'patient-share', label: 'Patient Share' },
   { value: 'compliance', label: 'Compliance' },
   { value: 'notifications', label: 'Notifications' },
+  { value: 'integrations', label: 'Integrations' },
 ] as const;
 
 const SCOPE_LABELS: Record<(typeof SHARE_SCOPES)[number], string> = {
@@ -505,6 +507,15 @@ export function HospitalSettingsPage() {
             onChange={(value) => dispatch({ type: 'notifications', value })}
           />
         </SettingsTab>
+
+        {/* Saved at once, apart from the form's Save Changes (docs/dicom-intake.md#integrations). */}
+        <Tabs.Content value="integrations">
+          <Card.Root>
+            <Card.Body>
+              <IntegrationsSection />
+            </Card.Body>
+          </Card.Root>
+        </Tabs.Content>
       </Tabs.Root>
       {!dirty && (
         <HStack justify="flex-end">

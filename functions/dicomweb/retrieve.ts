@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { BinaryReply, HttpReply, clientRouteHandler } from '#functions/lib/http-handler.ts';
+import { metadataAs, retrieveAs } from '#shared/domain/intake/dicomweb-read.ts';
+import { buildMultipart, parseMediaType } from '#shared/domain/intake/multipart.ts';
+import { RuleError } from '#shared/domain/errors.ts';
+import { header } from './context.ts';
+
+type Target = { study: string; series?: string; instance?: string };
+
+/**
+ * PS3.18 8.7.3: instances are answered as multipart/related of application/dicom, in their stored transfer syntax
+ * (an Accept of another media type is 406).
+ */
+function acceptsMultipartDicom(accept: string | undefined): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((range) => {
+    const media = parseMediaType(range);
+    if (media.type === '*/*' || media.type === 'multipart/*') return true;
+    return media.type === 'multipart/related' && (media.params.type ?? 'application/dicom') === 'application/dicom';
+  });
+}
+
+function wado<K extends Parameters<typeof clientRouteHandler>[0]>(key: K) {
+  return clientRouteHandler(key, async ({ event, pathParameters }, integration, deps) => {
+    if (!acceptsMultipartDicom(header(event, 'accept'))) throw new RuleError('NOT_ACCEPTABLE');
+    const files = await retrieveAs({ integration, audit: deps.audit }, pathParameters as Target, deps);
+    const boundary = randomUUID();
+    const body = buildMultipart(
+      files.map((bytes) => ({ contentType: 'application/dicom', bytes })),
+      boundary,
+    );
+    return new BinaryReply(200, body, `multipart/related; type="application/dicom"; boundary=${boundary}`);
+  });
+}
+
+function metadata<K extends Parameters<typeof clientRouteHandler>[0]>(key: K) {
+  return clientRouteHandler(key, async ({ pathParameters }, integration, deps) => {
+    const results = await metadataAs({ integration, audit: deps.audit }, pathParameters as Target, deps);
+    return new HttpReply(200, results, { 'Content-Type': 'application/dicom+json' });
+  });
+}
+
+export const retrieveStudy = wado('GET /dicomweb/studies/{study}');
+export const retrieveSeries = wado('GET /dicomweb/studies/{study}/series/{series}');
+export const retrieveInstance = wado('GET /dicomweb/studies/{study}/series/{series}/instances/{instance}');
+export const studyMetadata = metadata('GET /dicomweb/studies/{study}/metadata');
+export const seriesMetadata = metadata('GET /dicomweb/studies/{study}/series/{series}/metadata');
+export const instanceMetadata = metadata('GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/metadata');

@@ -1,0 +1,17 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { dispatch } from '#functions/lib/dispatch.ts';
+import { handler as createDicomNode } from './create-dicom-node.ts';
+import { handler as createDicomWebClient } from './create-dicomweb-client.ts';
+import { handler as listIntegrations } from './list-integrations.ts';
+import { handler as revokeIntegration } from './revoke-integration.ts';
+
+const route = dispatch({
+  'GET /api/integrations': listIntegrations,
+  'POST /api/integrations/dicomweb-clients': createDicomWebClient,
+  'POST /api/integrations/dicom-nodes': createDicomNode,
+  'DELETE /api/integrations/{integrationId}': revokeIntegration,
+});
+
+export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
+  return route(event, context);
+}

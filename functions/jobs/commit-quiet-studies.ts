@@ -1,0 +1,19 @@
+import { commitQuietStudies } from '#shared/domain/intake/commit-study.ts';
+import { getDeps } from '#functions/lib/deps.ts';
+import { errorOrigin, logger } from '#functions/lib/logger.ts';
+
+/**
+ * The intake sweep (docs/dicom-intake.md#commit): every study received over DICOMweb or C-STORE that has been quiet
+ * for its integration's quiet time enters the pipeline. Run each minute by its schedule in the cloud, on a short
+ * interval by the local twin. Logs carry counts only.
+ */
+export async function handler(): Promise<{ committed: number }> {
+  try {
+    const report = await commitQuietStudies(await getDeps());
+    if (report.committed > 0) logger.info('intake sweep done', { committed: report.committed });
+    return report;
+  } catch (error) {
+    logger.error('intake sweep failed', errorOrigin(error));
+    throw error;
+  }
+}

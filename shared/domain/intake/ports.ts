@@ -1,0 +1,76 @@
+import type { IntegrationRecord, IntegrationStore } from '#shared/domain/integrations/ports.ts';
+import type {
+  AuditLog,
+  Clock,
+  DatasetRepository,
+  IdGenerator,
+  PipelineStarter,
+  Pseudonymizer,
+} from '#shared/domain/datasets/ports.ts';
+import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
+import type { ObjectStore } from '#shared/domain/storage.ts';
+
+/**
+ * A study being received from one integration (docs/dicom-intake.md#intake): the dataset its instances go to, the
+ * next raw file index, and when it may be committed. The item lives from the first instance to the commit, which
+ * deletes it; an instance of the same study after that starts a new dataset.
+ */
+export type IntakeStudyRecord = {
+  hospitalId: string;
+  integrationId: string;
+  /** The StudyInstanceUID as received (checked against PS3.5 9.1); deleted with the item at the commit. */
+  studyInstanceUID: string;
+  datasetId: string;
+  teamId: string;
+  fileCount: number;
+  receivedBytes: number;
+  firstReceivedAt: string;
+  lastReceivedAt: string;
+  /** lastReceivedAt + the integration's quiet time: the sweep commits the study once this has passed. */
+  commitAfter: string;
+};
+
+export type IntakeStore = {
+  get(hospitalId: string, integrationId: string, studyInstanceUID: string): Promise<IntakeStudyRecord | undefined>;
+  /** Creates the item unless one exists (false then). */
+  create(record: IntakeStudyRecord): Promise<boolean>;
+  /**
+   * Takes the next raw file index of the study and adds the bytes, moving lastReceivedAt and commitAfter (one
+   * conditional update); undefined when the study was committed meanwhile.
+   */
+  reserveFile(
+    hospitalId: string,
+    integrationId: string,
+    studyInstanceUID: string,
+    bytes: number,
+    at: string,
+    commitAfter: string,
+  ): Promise<{ fileIndex: number; datasetId: string } | undefined>;
+  /** Deletes the item and returns it as it was; undefined when another commit took it first. */
+  claimCommit(
+    hospitalId: string,
+    integrationId: string,
+    studyInstanceUID: string,
+  ): Promise<IntakeStudyRecord | undefined>;
+  /** Studies of every hospital whose commitAfter has passed, oldest first (an index read). */
+  due(now: string, limit: number): Promise<IntakeStudyRecord[]>;
+};
+
+export type IntakeDeps = {
+  intake: IntakeStore;
+  integrations: Pick<IntegrationStore, 'touch'>;
+  datasets: DatasetRepository;
+  objects: Pick<ObjectStore, 'put' | 'get' | 'list'>;
+  organisation: OrganisationCounters;
+  policies: DeidentificationPolicies;
+  pseudonymizer: Pseudonymizer;
+  pseudonymSecret(): Promise<string>;
+  pipeline: PipelineStarter;
+  audit: AuditLog;
+  clock: Clock;
+  ids: IdGenerator;
+};
+
+/** Who sent an instance: an active integration, and by which service. */
+export type IntakeSource = { integration: IntegrationRecord; via: 'STOW_RS' | 'C_STORE' };

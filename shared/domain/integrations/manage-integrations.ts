@@ -1,0 +1,150 @@
+import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import { NotFoundError, RuleError, ValidationError } from '#shared/domain/errors.ts';
+import { DICOMWEB_SCOPES } from '#shared/api/routes.ts';
+import {
+  QUIET_SECONDS,
+  type CreateDicomNodeRequest,
+  type CreateDicomWebClientRequest,
+  type CreatedDicomWebClient,
+} from '#shared/schemas/api/integrations.ts';
+import type { IntakeEndpoints, IntegrationRecord, IntegrationStore, MachineClients } from './ports.ts';
+
+export type IntegrationDeps = {
+  integrations: IntegrationStore;
+  machineClients: MachineClients;
+  directory: Pick<Directory, 'getTeam'>;
+  audit: AuditLog;
+  clock: Clock;
+  ids: IdGenerator;
+  endpoints: IntakeEndpoints;
+};
+
+/** The name of the app client in the user pool: our ids only, never the integration's free-text name. */
+export const appClientName = (hospitalId: string, integrationId: string) => `dicomweb-${hospitalId}-${integrationId}`;
+
+async function teamOf(caller: Caller, teamId: string, deps: Pick<IntegrationDeps, 'directory'>) {
+  const team = await deps.directory.getTeam(caller.hospitalId, teamId);
+  if (!team || team.isActive === false)
+    throw new ValidationError('VALIDATION_FAILED', {}, [{ path: 'teamId', message: 'Invalid input' }]);
+  return team;
+}
+
+function base(caller: Caller, deps: IntegrationDeps, name: string, team: { id: string; name: string }) {
+  return {
+    id: deps.ids.newId(),
+    hospitalId: caller.hospitalId,
+    name,
+    teamId: team.id,
+    teamName: team.name,
+    status: 'ACTIVE' as const,
+    createdAt: deps.clock.now(),
+    createdByUserId: caller.userId,
+    createdByName: `${caller.firstName} ${caller.lastName}`.trim(),
+  };
+}
+
+/** The hospital's integrations, newest first, with where they connect. */
+export async function listIntegrations(caller: Caller, deps: IntegrationDeps) {
+  const items = await deps.integrations.list(caller.hospitalId);
+  items.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return { items, endpoints: deps.endpoints };
+}
+
+/**
+ * A DICOMweb client: an app client of the user pool with the client-credentials grant and the read and write scopes
+ * of the DICOMweb resource server. Its secret is returned once and not kept.
+ */
+export async function createDicomWebClient(
+  request: CreateDicomWebClientRequest,
+  caller: Caller,
+  deps: IntegrationDeps,
+): Promise<CreatedDicomWebClient> {
+  const team = await teamOf(caller, request.teamId, deps);
+  const record: IntegrationRecord = {
+    ...base(caller, deps, request.name, team),
+    kind: 'DICOMWEB_CLIENT',
+    quietSeconds: request.quietSeconds ?? QUIET_SECONDS.default,
+    scopes: [DICOMWEB_SCOPES.read, DICOMWEB_SCOPES.write],
+  };
+  const { clientId, clientSecret } = await deps.machineClients.create(
+    appClientName(caller.hospitalId, record.id),
+    record.scopes!,
+  );
+  record.clientId = clientId;
+  try {
+    await deps.integrations.create(record);
+  } catch (error) {
+    await deps.machineClients.remove(clientId);
+    throw error;
+  }
+  await deps.audit.record({
+    hospitalId: caller.hospitalId,
+    action: 'INTEGRATION_CREATED',
+    actorUserId: caller.userId,
+    actorName: record.createdByName,
+    details: { integrationId: record.id, kind: record.kind, teamId: record.teamId, clientId },
+  });
+  return { integration: record, clientSecret, tokenUrl: deps.endpoints.tokenUrl };
+}
+
+/** A DICOM node: its calling AE title (unique over the deployment) and the addresses it may send from. */
+export async function createDicomNode(
+  request: CreateDicomNodeRequest,
+  caller: Caller,
+  deps: IntegrationDeps,
+): Promise<IntegrationRecord> {
+  const team = await teamOf(caller, request.teamId, deps);
+  const record: IntegrationRecord = {
+    ...base(caller, deps, request.name, team),
+    kind: 'DICOM_NODE',
+    quietSeconds: request.quietSeconds ?? QUIET_SECONDS.default,
+    aeTitle: request.aeTitle,
+    allowedAddresses: [...new Set(request.allowedAddresses)],
+  };
+  if (!(await deps.integrations.create(record))) throw new RuleError('AE_TITLE_TAKEN');
+  await deps.audit.record({
+    hospitalId: caller.hospitalId,
+    action: 'INTEGRATION_CREATED',
+    actorUserId: caller.userId,
+    actorName: record.createdByName,
+    details: {
+      integrationId: record.id,
+      kind: record.kind,
+      teamId: record.teamId,
+      aeTitle: record.aeTitle,
+      allowedAddresses: record.allowedAddresses,
+    },
+  });
+  return record;
+}
+
+/**
+ * Revokes an integration: a client's app client is deleted (no new token) and the integration marked REVOKED (a token
+ * issued before is refused at once, docs/dicom-intake.md#revoking); a node's AE title is freed.
+ */
+export async function revokeIntegration(
+  integrationId: string,
+  caller: Caller,
+  deps: IntegrationDeps,
+): Promise<IntegrationRecord> {
+  const existing = await deps.integrations.get(caller.hospitalId, integrationId);
+  if (!existing) throw new NotFoundError();
+  if (existing.status === 'REVOKED') return existing;
+  const revoked = await deps.integrations.revoke(caller.hospitalId, integrationId, deps.clock.now());
+  if (existing.clientId) await deps.machineClients.remove(existing.clientId);
+  await deps.audit.record({
+    hospitalId: caller.hospitalId,
+    action: 'INTEGRATION_REVOKED',
+    actorUserId: caller.userId,
+    actorName: `${caller.firstName} ${caller.lastName}`.trim(),
+    details: {
+      integrationId,
+      kind: existing.kind,
+      before: { status: existing.status },
+      after: { status: revoked.status },
+    },
+  });
+  return revoked;
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { IdSchema } from './common.ts';
+
+/**
+ * Integrations of a hospital (docs/dicom-intake.md): DICOMweb clients (OAuth 2.0 client credentials of a Cognito app
+ * client) and DICOM nodes (a calling AE title and the addresses it may send from by C-STORE).
+ */
+export const INTEGRATION_KINDS = ['DICOMWEB_CLIENT', 'DICOM_NODE'] as const;
+export const IntegrationKindSchema = z.enum(INTEGRATION_KINDS);
+export type IntegrationKind = z.infer<typeof IntegrationKindSchema>;
+
+export const INTEGRATION_STATUSES = ['ACTIVE', 'REVOKED'] as const;
+export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
+
+/** How long a received study stays quiet before its dataset enters the pipeline, unless committed (seconds). */
+export const QUIET_SECONDS = { min: 10, max: 86_400, default: 300 } as const;
+
+/**
+ * PS3.5 6.2, value representation AE: at most 16 characters of the default repertoire, no backslash or control
+ * character, not only spaces (leading and trailing spaces are not significant).
+ */
+export function isAeTitle(value: string): boolean {
+  return value.length <= 16 && /^[\x20-\x5b\x5d-\x7e]+$/.test(value) && value.trim().length > 0;
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/** An IPv4 address or an IPv4 CIDR block (a.b.c.d/n): the source addresses a DICOM node may send from. */
+export function isSourceAddress(value: string): boolean {
+  const [address, bits, ...rest] = value.split('/');
+  if (rest.length > 0 || !address || !IPV4.test(address)) return false;
+  return bits === undefined || (/^\d{1,2}$/.test(bits) && Number(bits) <= 32);
+}
+
+const NameSchema = z.string().trim().min(1, 'Required').max(100);
+const QuietSecondsSchema = z.number().int().min(QUIET_SECONDS.min).max(QUIET_SECONDS.max);
+
+export const IntegrationSchema = z.object({
+  id: IdSchema,
+  hospitalId: IdSchema,
+  kind: IntegrationKindSchema,
+  name: z.string(),
+  /** The team its datasets belong to. */
+  teamId: IdSchema,
+  teamName: z.string(),
+  status: z.enum(INTEGRATION_STATUSES),
+  quietSeconds: z.number().int(),
+  /** DICOMweb clients: the app client's id (the secret is shown once, at creation, and never stored). */
+  clientId: z.string().optional(),
+  scopes: z.array(z.string()).optional(),
+  /** DICOM nodes: the calling AE title and the allowed source addresses. */
+  aeTitle: z.string().optional(),
+  allowedAddresses: z.array(z.string()).optional(),
+  createdAt: z.string(),
+  createdByUserId: z.string(),
+  createdByName: z.string(),
+  revokedAt: z.string().optional(),
+  lastUsedAt: z.string().optional(),
+});
+export type Integration = z.infer<typeof IntegrationSchema>;
+
+export const IntegrationListSchema = z.object({
+  items: z.array(IntegrationSchema),
+  /** Where DICOM nodes send C-STORE (host and port of the listener) and where clients get tokens and call DICOMweb. */
+  endpoints: z.object({
+    dicomWebUrl: z.string(),
+    tokenUrl: z.string(),
+    dicomPort: z.number().int().optional(),
+    calledAeTitle: z.string(),
+  }),
+});
+
+export const CreateDicomWebClientRequestSchema = z
+  .object({
+    name: NameSchema,
+    teamId: IdSchema,
+    quietSeconds: QuietSecondsSchema.optional(),
+  })
+  .strict();
+export type CreateDicomWebClientRequest = z.infer<typeof CreateDicomWebClientRequestSchema>;
+
+export const CreatedDicomWebClientSchema = z.object({
+  integration: IntegrationSchema,
+  /** Shown once: the server keeps no copy. */
+  clientSecret: z.string(),
+  tokenUrl: z.string(),
+});
+export type CreatedDicomWebClient = z.infer<typeof CreatedDicomWebClientSchema>;
+
+export const CreateDicomNodeRequestSchema = z
+  .object({
+    name: NameSchema,
+    teamId: IdSchema,
+    aeTitle: z
+      .string()
+      .refine(isAeTitle, 'Invalid AE title')
+      .transform((v) => v.trim()),
+    allowedAddresses: z.array(z.string().trim().refine(isSourceAddress, 'Invalid address')).min(1).max(20),
+    quietSeconds: QuietSecondsSchema.optional(),
+  })
+  .strict();
+export type CreateDicomNodeRequest = z.infer<typeof CreateDicomNodeRequestSchema>;
+
+export const IntegrationPathSchema = z.object({ integrationId: IdSchema });

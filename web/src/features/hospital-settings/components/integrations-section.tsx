@@ -1,0 +1,271 @@
+import { Alert, Badge, Button, Code, Heading, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import type { CreatedDicomWebClient, Integration } from '#shared/schemas/api/integrations.ts';
+import { FormField } from '#web/components/ui/form-field.tsx';
+import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
+import { Select } from '#web/components/ui/select.tsx';
+import { toaster } from '#web/components/ui/toaster.tsx';
+import { errorMessage } from '#web/lib/api-error.ts';
+import {
+  createDicomNode,
+  createDicomWebClient,
+  revokeIntegration,
+  useIntegrations,
+  useIntegrationTeams,
+} from '#web/features/hospital-settings/api/hospital-settings-api.ts';
+import {
+  addressList,
+  clientErrors,
+  EMPTY_CLIENT,
+  EMPTY_NODE,
+  nodeErrors,
+  quietSecondsOf,
+  type ClientDraft,
+  type NodeDraft,
+} from '#web/features/hospital-settings/utils/integration-form.ts';
+
+const KIND_LABELS: Record<Integration['kind'], string> = {
+  DICOMWEB_CLIENT: 'DICOMweb client',
+  DICOM_NODE: 'DICOM node',
+};
+
+/**
+ * Integrations (docs/dicom-intake.md, docs/screens.md#hospital-settings-page): create a DICOMweb client (its secret is
+ * shown once, here) or a DICOM node, list them with where they connect, revoke one. Each action is saved at once.
+ */
+export function IntegrationsSection() {
+  const integrations = useIntegrations();
+  const teams = useIntegrationTeams();
+  const [client, setClient] = useState<ClientDraft>(EMPTY_CLIENT);
+  const [node, setNode] = useState<NodeDraft>(EMPTY_NODE);
+  const [created, setCreated] = useState<CreatedDicomWebClient | undefined>();
+  const [showErrors, setShowErrors] = useState<'client' | 'node' | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  if (integrations.error) return <ErrorBox message={errorMessage(integrations.error)} />;
+  if (!integrations.data) return <PageSpinner />;
+  const { items, endpoints } = integrations.data;
+  const teamOptions = (teams.data?.items ?? [])
+    .filter((t) => t.isActive !== false)
+    .map((t) => ({ value: t.id, label: t.name }));
+
+  async function run(action: () => Promise<unknown>, success: string) {
+    setBusy(true);
+    try {
+      await action();
+      await integrations.mutate();
+      toaster.create({ type: 'success', title: success });
+    } catch (error) {
+      toaster.create({ type: 'error', title: 'Error', description: errorMessage(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const clientProblems = clientErrors(client);
+  const nodeProblems = nodeErrors(node);
+
+  return (
+    <Stack gap="6">
+      <Stack gap="1">
+        <Text fontSize="sm">
+          DICOMweb: <Code>{endpoints.dicomWebUrl}</Code>
+        </Text>
+        <Text fontSize="sm">
+          Token endpoint: <Code>{endpoints.tokenUrl}</Code>
+        </Text>
+        <Text fontSize="sm">
+          DICOM listener: called AE title <Code>{endpoints.calledAeTitle}</Code>
+          {endpoints.dicomPort ? (
+            <>
+              , port <Code>{endpoints.dicomPort}</Code>
+            </>
+          ) : null}
+        </Text>
+      </Stack>
+
+      {created && (
+        <Alert.Root status="warning" role="status">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Copy the client secret now: it is shown only once.</Alert.Title>
+            <Alert.Description>
+              <Stack gap="1" mt="2">
+                <Text>
+                  Client ID: <Code>{created.integration.clientId}</Code>
+                </Text>
+                <Text>
+                  Client secret: <Code data-testid="client-secret">{created.clientSecret}</Code>
+                </Text>
+              </Stack>
+            </Alert.Description>
+          </Alert.Content>
+          <Button size="sm" variant="outline" onClick={() => setCreated(undefined)}>
+            Done
+          </Button>
+        </Alert.Root>
+      )}
+
+      <Stack gap="3">
+        <Heading size="md">New DICOMweb client</Heading>
+        <FormField label="Name" required error={showErrors === 'client' ? clientProblems.name : undefined}>
+          <Input value={client.name} onChange={(e) => setClient({ ...client, name: e.currentTarget.value })} />
+        </FormField>
+        <FormField label="Team" required error={showErrors === 'client' ? clientProblems.teamId : undefined}>
+          <Select
+            aria-label="Team of the DICOMweb client"
+            value={client.teamId}
+            placeholder="Select a team"
+            options={teamOptions}
+            onChange={(teamId) => setClient({ ...client, teamId })}
+          />
+        </FormField>
+        <FormField
+          label="Quiet time (seconds)"
+          helperText="A received study enters processing once no instance has arrived for this long."
+          error={showErrors === 'client' ? clientProblems.quietSeconds : undefined}
+        >
+          <Input
+            inputMode="numeric"
+            value={client.quietSeconds}
+            onChange={(e) => setClient({ ...client, quietSeconds: e.currentTarget.value })}
+          />
+        </FormField>
+        <HStack>
+          <Button
+            loading={busy}
+            onClick={() => {
+              setShowErrors('client');
+              if (Object.keys(clientProblems).length > 0) return;
+              void run(async () => {
+                setCreated(
+                  await createDicomWebClient({
+                    name: client.name.trim(),
+                    teamId: client.teamId,
+                    ...quietSecondsOf(client.quietSeconds),
+                  }),
+                );
+                setClient(EMPTY_CLIENT);
+                setShowErrors(undefined);
+              }, 'DICOMweb client created');
+            }}
+          >
+            Create DICOMweb client
+          </Button>
+        </HStack>
+      </Stack>
+
+      <Stack gap="3">
+        <Heading size="md">New DICOM node</Heading>
+        <FormField label="Name" required error={showErrors === 'node' ? nodeProblems.name : undefined}>
+          <Input value={node.name} onChange={(e) => setNode({ ...node, name: e.currentTarget.value })} />
+        </FormField>
+        <FormField label="Team" required error={showErrors === 'node' ? nodeProblems.teamId : undefined}>
+          <Select
+            aria-label="Team of the DICOM node"
+            value={node.teamId}
+            placeholder="Select a team"
+            options={teamOptions}
+            onChange={(teamId) => setNode({ ...node, teamId })}
+          />
+        </FormField>
+        <FormField label="Calling AE title" required error={showErrors === 'node' ? nodeProblems.aeTitle : undefined}>
+          <Input value={node.aeTitle} onChange={(e) => setNode({ ...node, aeTitle: e.currentTarget.value })} />
+        </FormField>
+        <FormField
+          label="Allowed source addresses"
+          required
+          helperText="IPv4 addresses or CIDR blocks, separated by commas."
+          error={showErrors === 'node' ? nodeProblems.addresses : undefined}
+        >
+          <Input value={node.addresses} onChange={(e) => setNode({ ...node, addresses: e.currentTarget.value })} />
+        </FormField>
+        <FormField label="Quiet time (seconds)" error={showErrors === 'node' ? nodeProblems.quietSeconds : undefined}>
+          <Input
+            inputMode="numeric"
+            value={node.quietSeconds}
+            onChange={(e) => setNode({ ...node, quietSeconds: e.currentTarget.value })}
+          />
+        </FormField>
+        <HStack>
+          <Button
+            loading={busy}
+            onClick={() => {
+              setShowErrors('node');
+              if (Object.keys(nodeProblems).length > 0) return;
+              void run(async () => {
+                await createDicomNode({
+                  name: node.name.trim(),
+                  teamId: node.teamId,
+                  aeTitle: node.aeTitle.trim(),
+                  allowedAddresses: addressList(node.addresses),
+                  ...quietSecondsOf(node.quietSeconds),
+                });
+                setNode(EMPTY_NODE);
+                setShowErrors(undefined);
+              }, 'DICOM node created');
+            }}
+          >
+            Create DICOM node
+          </Button>
+        </HStack>
+      </Stack>
+
+      <Stack gap="3">
+        <Heading size="md">Integrations</Heading>
+        {items.length === 0 ? (
+          <Text color="fg.muted">No integrations yet.</Text>
+        ) : (
+          <Table.Root size="sm">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader>Name</Table.ColumnHeader>
+                <Table.ColumnHeader>Type</Table.ColumnHeader>
+                <Table.ColumnHeader>Team</Table.ColumnHeader>
+                <Table.ColumnHeader>Identity</Table.ColumnHeader>
+                <Table.ColumnHeader>Status</Table.ColumnHeader>
+                <Table.ColumnHeader />
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {items.map((item) => (
+                <Table.Row key={item.id}>
+                  <Table.Cell>{item.name}</Table.Cell>
+                  <Table.Cell>{KIND_LABELS[item.kind]}</Table.Cell>
+                  <Table.Cell>{item.teamName}</Table.Cell>
+                  <Table.Cell>
+                    {item.kind === 'DICOM_NODE' ? (
+                      <>
+                        <Code>{item.aeTitle}</Code> {item.allowedAddresses?.join(', ')}
+                      </>
+                    ) : (
+                      <Code>{item.clientId}</Code>
+                    )}
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Badge colorPalette={item.status === 'ACTIVE' ? 'green' : 'gray'}>
+                      {item.status === 'ACTIVE' ? 'Active' : 'Revoked'}
+                    </Badge>
+                  </Table.Cell>
+                  <Table.Cell>
+                    {item.status === 'ACTIVE' && (
+                      <Button
+                        size="xs"
+                        variant="outline"
+                        colorPalette="red"
+                        disabled={busy}
+                        onClick={() => void run(() => revokeIntegration(item.id), 'Integration revoked')}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
