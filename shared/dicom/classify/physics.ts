@@ -589,6 +589,24 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
       ];
     }
     if (tr < 50) {
+      // Time-of-flight timing (inflow angiography): a 3D spoiled gradient echo repeated every 15-35 ms with a short TE
+      // and a moderate flip (12-25°) saturates static tissue and leaves inflowing blood bright. A 3D T1-weighted FLASH
+      // that short uses a larger flip (30° or more) or a magnetization preparation; the description still outweighs this.
+      if (f.is3d && f.isGre && tr >= 15 && tr <= 35 && te < 7 && fa !== undefined && fa >= 12 && fa <= 25)
+        return [
+          {
+            type: 'OTHER',
+            weight: WEIGHT.strong * scale,
+            reason: `3D spoiled gradient echo with TR ${fmt(tr)} ms, TE ${fmt(te)} ms, flip ${fmt(fa)}°: timed as time-of-flight angiography`,
+            bids: BIDS.angio,
+          },
+          {
+            type: 'T1',
+            weight: WEIGHT.weak * scale,
+            reason: 'short-TR spoiled gradient echo: T1 weighting',
+            bids: BIDS.T1w,
+          },
+        ];
       // T1 contrast in a spoiled gradient echo needs a flip well above the Ernst angle of tissue (at or below it the
       // signal is proton-density weighted: field-map magnitudes, low-flip mapping volumes, localizers).
       const ernst = ernstAngle(tr);
@@ -795,9 +813,10 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   // "fl3d1r_t70": a TONE ramp; GE "tof") or its maximum-intensity projections.
   const projection = (f.image.has('PROJECTION') || f.image.has('MIP')) && f.isGre && !f.isIr && (f.tr ?? 0) < 60;
   if (
-    /(^|[^a-z])tof|fl3d1r_t\d|_t\d{2}\b/.test(f.seqText) ||
+    /(^|[^a-z])tof|fl3d1r_t(\d|m)|_t\d{2}\b/.test(f.seqText) ||
     f.options.has('VASCTOF') ||
     f.options.has('TOF') ||
+    f.variant.has('TOF') ||
     projection
   ) {
     return [
