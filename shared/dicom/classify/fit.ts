@@ -123,7 +123,7 @@ function stepWithin(tally: SourceTally, budget: number): { step: number; recall:
  * lands on either side of the fitted one; this measures by how much on sites the fit has not seen, without looking at
  * the source being evaluated.
  */
-function chooseBudget(tallies: Map<string, SourceTally>): number {
+function chooseBudget(tallies: Map<string, SourceTally>): { budget: number; recall: number } {
   const all = sum([...tallies.values()]);
   let chosen = { budget: FLAG_BUDGETS[0] as number, recall: -1 };
   for (const budget of FLAG_BUDGETS) {
@@ -137,17 +137,18 @@ function chooseBudget(tallies: Map<string, SourceTally>): number {
     const recall = all.wrong > 0 ? caught / all.wrong : 1;
     if (flagged <= REVIEW_LIMIT * all.total && recall > chosen.recall) chosen = { budget, recall };
   }
-  return chosen.budget;
+  return chosen;
 }
 
 /**
  * The confidence threshold that flags the most wrong answers within the budget chosen on these sources
- * (chooseBudget), with each protocol's confidence computed from the other sources' records only.
+ * (chooseBudget), with each protocol's confidence computed from the other sources' records only; `recall` is the
+ * share of wrong answers caught on the sources left out in turn, which picks the prior.
  */
 function fitThreshold(scored: Scored[], prior: number): { threshold: number; recall: number; budget: number } {
   const tallies = tallyBySource(scored, prior);
-  const budget = chooseBudget(tallies);
-  const { step, recall } = stepWithin(sum([...tallies.values()]), budget);
+  const { budget, recall } = chooseBudget(tallies);
+  const { step } = stepWithin(sum([...tallies.values()]), budget);
   return { threshold: step / STEPS, recall, budget };
 }
 
@@ -182,8 +183,8 @@ export function fitFromScored(withDescriptions: Scored[], withoutDescriptions: S
       record[1] += 1;
     }
   }
-  // For each reading (with descriptions, physics only), the prior whose leave-source-out flags catch the most wrong
-  // answers within the budget, and the threshold that goes with it.
+  // For each reading (with descriptions, physics only), the prior and budget whose flags catch the most wrong answers
+  // of the training sources left out in turn (chooseBudget), and the threshold that goes with them.
   const choose = (scored: Scored[]) => {
     let chosen = { prior: RELIABILITY_PRIORS[0] as number, recall: -1, threshold: 0 };
     for (const prior of RELIABILITY_PRIORS) {

@@ -83,12 +83,12 @@ describe('leave one source out on the labelled dev sidecars', () => {
 
   it('keeps the review flag within 15% of series, catching what it measured', () => {
     // Assess: the budget and threshold are chosen inside each fold on the training sources (fit.ts chooseBudget). With
-    // descriptions 42.9% of all wrong answers and 67.9% of those besides post-contrast T1s that state no contrast were
+    // descriptions 46.4% of all wrong answers and 75.0% of those besides post-contrast T1s that state no contrast were
     // caught when these floors were set; without descriptions 16.8% and 41.0% (docs/classification.md#not-reached).
     for (const result of [withDescriptions, withoutDescriptions])
       expect(result.flag.flaggedShare, describeResult(result)).toBeLessThanOrEqual(0.15);
-    expect(withDescriptions.flag.errorsCaught, describeResult(withDescriptions)).toBeGreaterThanOrEqual(0.42);
-    expect(withDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.67);
+    expect(withDescriptions.flag.errorsCaught, describeResult(withDescriptions)).toBeGreaterThanOrEqual(0.46);
+    expect(withDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.75);
     expect(withoutDescriptions.flag.errorsCaught, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(0.16);
     expect(withoutDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.4);
   });
