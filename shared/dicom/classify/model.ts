@@ -23,7 +23,7 @@ export type ClassifierModel = {
 /** Candidate weights of the score's own probability against a decision's record (fit.ts picks one). */
 export const RELIABILITY_PRIORS = [1, 3, 10, 30, 100] as const;
 
-/** Share of all series the review flag may take (issue 14: at most 15%). */
+/** Share of all series the review flag may take at most (docs/classification.md#confidence-and-the-review-flag). */
 export const REVIEW_LIMIT = 0.15;
 
 /**
