@@ -589,6 +589,25 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
       ];
     }
     if (tr < 50) {
+      // Time-of-flight timing (inflow angiography): a 3D spoiled gradient echo repeated every 15-35 ms with a short TE
+      // and a moderate flip (12-25°) saturates static tissue and leaves inflowing blood bright. A 3D T1-weighted FLASH
+      // that short usually takes a larger flip (30° or more) or a magnetization preparation, but not always: the timing
+      // weighs the same for both, the OTHER prior tips it to angiography, and a T1 word in the description decides.
+      if (f.is3d && f.isGre && tr >= 15 && tr <= 35 && te < 7 && fa !== undefined && fa >= 12 && fa <= 25)
+        return [
+          {
+            type: 'OTHER',
+            weight: WEIGHT.moderate * scale,
+            reason: `3D spoiled gradient echo with TR ${fmt(tr)} ms, TE ${fmt(te)} ms, flip ${fmt(fa)}°: timed as time-of-flight angiography`,
+            bids: BIDS.angio,
+          },
+          {
+            type: 'T1',
+            weight: WEIGHT.moderate * scale,
+            reason: `3D spoiled gradient echo with short TR ${fmt(tr)} ms and flip ${fmt(fa)}°: may be a T1-weighted FLASH`,
+            bids: BIDS.T1w,
+          },
+        ];
       // T1 contrast in a spoiled gradient echo needs a flip well above the Ernst angle of tissue (at or below it the
       // signal is proton-density weighted: field-map magnitudes, low-flip mapping volumes, localizers).
       const ernst = ernstAngle(tr);
@@ -793,11 +812,15 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
     return [{ type: 'OTHER', weight: WEIGHT.decisive, reason: 'localizer (ImageType LOCALIZER)' }];
   // Time-of-flight angiography: short-TR 3D gradient echo that would read as T1, told apart by its sequence (Siemens
   // "fl3d1r_t70": a TONE ramp; GE "tof") or its maximum-intensity projections.
-  const projection = (f.image.has('PROJECTION') || f.image.has('MIP')) && f.isGre && !f.isIr && (f.tr ?? 0) < 60;
+  // A magnetization-prepared gradient echo (SequenceVariant MP: an inversion or saturation before each shot) is not
+  // an inflow acquisition, whatever its ImageType says.
+  const projection =
+    (f.image.has('PROJECTION') || f.image.has('MIP')) && f.isGre && !f.isIr && !f.variant.has('MP') && (f.tr ?? 0) < 60;
   if (
-    /(^|[^a-z])tof|fl3d1r_t\d|_t\d{2}\b/.test(f.seqText) ||
+    /(^|[^a-z])tof|fl3d1r_t(\d|m)|_t\d{2}\b/.test(f.seqText) ||
     f.options.has('VASCTOF') ||
     f.options.has('TOF') ||
+    f.variant.has('TOF') ||
     projection
   ) {
     return [

@@ -41,10 +41,10 @@ describe('leave one source out on the labelled dev sidecars', () => {
     expect(withDescriptions.overall.suffix.accuracy, report).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('classifies ≥ 93% of protocols right from the physics alone', () => {
-    // Assess: 93.9% when this floor was set (the Ernst-angle reading of spoiled gradient echoes).
+  it('classifies ≥ 94% of protocols right from the physics alone', () => {
+    // Assess: 94.5% when this floor was set (the Ernst-angle reading of spoiled gradient echoes, time-of-flight timing).
     expect(withoutDescriptions.overall.class.accuracy, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(
-      0.93,
+      0.94,
     );
   });
 
@@ -68,15 +68,29 @@ describe('leave one source out on the labelled dev sidecars', () => {
     expect(behind).toEqual(['ds000117']);
   });
 
+  it('is behind the keyword baseline on no source from the physics alone but ds000117 (time-of-flight read as such)', () => {
+    // Assess
+    const behind = [...withoutDescriptions.perSource]
+      .filter(
+        ([, s]) =>
+          s.class.accuracy < s.keywordClass.accuracy ||
+          (s.suffix.total > 0 && s.suffix.accuracy < s.keywordSuffix.accuracy),
+      )
+      .map(([source]) => source);
+    expect(behind).toEqual(['ds000117']);
+    expect(withoutDescriptions.perSuffix.get('angio')?.accuracy).toBe(1);
+  });
+
   it('keeps the review flag within 15% of series, catching what it measured', () => {
-    // Assess: with descriptions 51.7% of all wrong answers and 83.3% of those besides post-contrast T1s that state no
-    // contrast were caught when these floors were set; without descriptions 26.0% and 55.0%.
+    // Assess: the budget and threshold are chosen inside each fold on the training sources (fit.ts chooseBudget). With
+    // descriptions 46.4% of all wrong answers and 75.0% of those besides post-contrast T1s that state no contrast were
+    // caught when these floors were set; without descriptions 16.8% and 41.0% (docs/classification.md#not-reached).
     for (const result of [withDescriptions, withoutDescriptions])
       expect(result.flag.flaggedShare, describeResult(result)).toBeLessThanOrEqual(0.15);
-    expect(withDescriptions.flag.errorsCaught, describeResult(withDescriptions)).toBeGreaterThanOrEqual(0.5);
-    expect(withDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.8);
-    expect(withoutDescriptions.flag.errorsCaught, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(0.25);
-    expect(withoutDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.55);
+    expect(withDescriptions.flag.errorsCaught, describeResult(withDescriptions)).toBeGreaterThanOrEqual(0.46);
+    expect(withDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.75);
+    expect(withoutDescriptions.flag.errorsCaught, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(0.16);
+    expect(withoutDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.4);
   });
 
   it('ships the model that fitting on every labelled protocol gives', () => {

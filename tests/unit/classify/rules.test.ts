@@ -77,7 +77,20 @@ describe('classifySeries: acquisition physics', () => {
       'T1w',
     ],
     [
-      'spoiled 3D gradient echo, flip 20°',
+      'spoiled 3D gradient echo, TR 25 ms, flip 30°',
+      {
+        modality: 'MR',
+        repetitionTimeMs: 25,
+        echoTimeMs: 4.6,
+        flipAngle: 30,
+        scanningSequence: ['GR'],
+        mrAcquisitionType: '3D',
+      },
+      'T1',
+      'T1w',
+    ],
+    [
+      'spoiled 3D gradient echo timed as time-of-flight (TR 20 ms, TE 4 ms, flip 20°)',
       {
         modality: 'MR',
         repetitionTimeMs: 20,
@@ -85,6 +98,51 @@ describe('classifySeries: acquisition physics', () => {
         flipAngle: 20,
         scanningSequence: ['GR'],
         mrAcquisitionType: '3D',
+      },
+      'OTHER',
+      'angio',
+    ],
+    [
+      'Philips FFE timed as time-of-flight (TR 18 ms, flip 18°)',
+      {
+        modality: 'MR',
+        repetitionTimeMs: 18,
+        echoTimeMs: 3.45,
+        flipAngle: 18,
+        scanningSequence: ['GR'],
+        sequenceVariant: ['SP'],
+        mrAcquisitionType: '3D',
+        imageType: ['ORIGINAL', 'PRIMARY', 'M', 'FFE', 'M', 'FFE'],
+      },
+      'OTHER',
+      'angio',
+    ],
+    [
+      'SequenceVariant TOF with the TONE sequence name fl3d1r_tm',
+      {
+        modality: 'MR',
+        repetitionTimeMs: 23,
+        echoTimeMs: 4.2,
+        flipAngle: 15,
+        scanningSequence: ['GR'],
+        sequenceVariant: ['TOF', 'SP', 'OSP'],
+        sequenceName: '*fl3d1r_tm',
+        mrAcquisitionType: '3D',
+      },
+      'OTHER',
+      'angio',
+    ],
+    [
+      'magnetization-prepared 3D gradient echo with a projection ImageType (not an inflow acquisition)',
+      {
+        modality: 'MR',
+        repetitionTimeMs: 7.9,
+        echoTimeMs: 3.5,
+        flipAngle: 8,
+        scanningSequence: ['GR'],
+        sequenceVariant: ['MP'],
+        mrAcquisitionType: '3D',
+        imageType: ['ORIGINAL', 'PRIMARY', 'PROJECTION IMAGE', 'M', 'FFE'],
       },
       'T1',
       'T1w',
@@ -262,6 +320,25 @@ describe('classifySeries: descriptions add evidence but do not override physics'
     // Assess
     expect(withDescriptions.classifiedType).toBe(expected);
     expect(physicsOnly.classifiedType).toBe(expected);
+  });
+
+  it('lets a T1 description decide a 3D gradient echo timed like time-of-flight, which the physics leaves open', () => {
+    // Prepare: TR 20 ms, TE 4 ms, flip 20° fits an inflow angiogram and a T1-weighted 3D FLASH alike.
+    const timing: SeriesAcquisition = {
+      repetitionTimeMs: 20,
+      echoTimeMs: 4,
+      flipAngle: 20,
+      scanningSequence: ['GR'],
+      mrAcquisitionType: '3D',
+    };
+    // Act
+    const t1 = classifySeries({ ...timing, seriesDescription: 't1_fl3d_sag' });
+    const tof = classifySeries({ ...timing, seriesDescription: 'MRA TOF COW' });
+    // Assess
+    expect(t1.classifiedType).toBe('T1');
+    expect(t1.bids.suffix).toBe('T1w');
+    expect(tof.classifiedType).toBe('OTHER');
+    expect(tof.bids.suffix).toBe('angio');
   });
 
   it('lowers the evidence score when the description disagrees, and raises it when it agrees', () => {
