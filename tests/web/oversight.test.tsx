@@ -67,7 +67,7 @@ describe('reports', () => {
     expect(
       within(studies)
         .getAllByRole('listitem')
-        .map((li) => li.getAttribute('aria-label')),
+        .map((li) => li.textContent),
     ).toEqual([expect.stringMatching(/: 0$/), expect.stringMatching(/: 2$/), expect.stringMatching(/: 1$/)]);
     expect(screen.getByRole('list', { name: 'Storage at the end of each month' }).textContent).toContain('3 MB');
     expect(within(screen.getByRole('table', { name: 'Studies by team' })).getByText('=Neuro')).toBeTruthy();

@@ -21,13 +21,13 @@ const USAGE: Usage = UsageSchema.parse({
       storage: { used: 4300 * GB, limit: 5120 * GB, percent: 84, health: 'good' },
       compute: { used: 7200, limit: 8_640_000, percent: 0.1, health: 'excellent', gbSeconds: 28_800, runs: 3 },
       badge: 'Healthy Usage',
-      days: [{ day: '2026-02-03', runs: 3, computeSeconds: 7200, gbSeconds: 28_800 }],
+      days: [{ day: '2026-02-03', runs: 3, computeSeconds: 7200, gbSeconds: 28_800, storageBytesAdded: 2048 }],
       teams: [
         {
           teamId: 't1',
           teamName: '=Neuro',
           storageUsedBytes: 2 * GB,
-          days: [{ day: '2026-02-03', runs: 2, computeSeconds: 3600, gbSeconds: 14_400 }],
+          days: [{ day: '2026-02-03', runs: 2, computeSeconds: 3600, gbSeconds: 14_400, storageBytesAdded: 1024 }],
         },
       ],
       nextBillDate: '2026-03-01',
@@ -64,6 +64,8 @@ describe('usage and billing', () => {
     const teams = screen.getByRole('table', { name: 'Usage per team, Northside General' });
     expect(within(teams).getByText('=Neuro')).toBeTruthy();
     expect(within(teams).getByText('1.0 h')).toBeTruthy();
+    const days = screen.getByRole('table', { name: 'Usage per day, Northside General' });
+    expect(within(days).getByText('+2 KB')).toBeTruthy();
   });
 
   it('exports the invoice as CSV with formula cells escaped, and as a PDF', async () => {
