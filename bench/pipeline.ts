@@ -14,7 +14,7 @@ import { readVolume, writeVolume } from '#shared/processing/nifti-io.ts';
 import { fitTensor, parseGradientTable } from '#shared/processing/tensor.ts';
 import { gradientsInVoxelFrame, meanB0 } from '#shared/processing/tracts.ts';
 import { computeMask } from '#shared/processing/volume-ops.ts';
-import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import { benchProcessOptions } from './lib/data.ts';
 
 const DATA = resolve(process.cwd(), '../shared/data/dicom');
 const STUDIES = [
@@ -53,25 +53,7 @@ async function benchStudy(study: (typeof STUDIES)[number]): Promise<DiffusionOut
   const timings = new Map<string, number>();
   try {
     const started = performance.now();
-    const result = await processFiles(
-      files,
-      out,
-      {
-        hospitalId: 'bench',
-        datasetId: 'bench',
-        secret: 'bench-secret',
-        anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
-        dataset: {
-          patientAlias: 'BENCH',
-          studyType: 'RESEARCH',
-          studyDescription: '',
-          clinicalIndication: '',
-          orderingPhysician: '',
-          department: '',
-        },
-      },
-      (state, ms) => timings.set(state, ms),
-    );
+    const result = await processFiles(files, out, benchProcessOptions(), (state, ms) => timings.set(state, ms));
     const total = performance.now() - started;
     console.log(
       `\n${study.name}: ${files.length} files, ${result.series.length} series (${result.series.map((s) => `${s.seriesNumber} ${s.classification?.classifiedType ?? '-'}`).join(', ')})`,

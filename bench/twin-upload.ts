@@ -21,12 +21,12 @@ import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts'
 import { processFiles } from '#cli/commands/process.ts';
 import type { StageState } from '#shared/domain/pipeline/stages.ts';
 import { ALL_PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
-import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { startLocalStack } from '#infra/local/stack.ts';
 import { createApiClient } from '#shared/client/index.ts';
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import { loadWasmOnce, nativeConvertMs, nativeDcm2niixVersion, wasmConvert } from './lib/convert.ts';
 import {
+  benchProcessOptions,
   formatTable,
   GE_T1_FOLDER,
   readFolderFiles,
@@ -108,24 +108,8 @@ try {
   const processOut = mkdtempSync(join(tmpdir(), 'iws-bench-process-'));
   const processMs = new Map<StageState, number>();
   const processStarted = performance.now();
-  const processed = await processFiles(
-    readFolderFiles(folder),
-    processOut,
-    {
-      hospitalId: 'bench',
-      datasetId: 'bench',
-      secret: 'bench-secret',
-      anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
-      dataset: {
-        patientAlias: 'BENCH',
-        studyType: 'RESEARCH',
-        studyDescription: '',
-        clinicalIndication: '',
-        orderingPhysician: '',
-        department: '',
-      },
-    },
-    (state, stageMs) => processMs.set(state, stageMs),
+  const processed = await processFiles(readFolderFiles(folder), processOut, benchProcessOptions(), (state, stageMs) =>
+    processMs.set(state, stageMs),
   );
   const processTotalMs = performance.now() - processStarted;
   rmSync(processOut, { recursive: true, force: true });

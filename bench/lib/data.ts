@@ -6,11 +6,30 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SHARED_DATA = resolve(REPO_ROOT, '../shared/data');
 /** The shared GE T1 (inversion-recovery SPGR): one series of 196 files, the study the issues measure on. */
 export const GE_T1_FOLDER = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+
+/** What the benchmarks hand `iws process` (processFiles): a made-up dataset with the default de-identification. */
+export function benchProcessOptions() {
+  return {
+    hospitalId: 'bench',
+    datasetId: 'bench',
+    secret: 'bench-secret',
+    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
+    dataset: {
+      patientAlias: 'BENCH',
+      studyType: 'RESEARCH' as const,
+      studyDescription: '',
+      clinicalIndication: '',
+      orderingPhysician: '',
+      department: '',
+    },
+  };
+}
 
 export const NATIVE_DCM2NIIX = '/usr/bin/dcm2niix';
 export const GDCMANON = '/usr/bin/gdcmanon';
