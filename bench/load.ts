@@ -14,7 +14,7 @@
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
@@ -24,6 +24,7 @@ import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import { formatTable, GE_T1_FOLDER, listFolderFiles, SHARED_DATA, totalBytes } from './lib/data.ts';
 import { iwsUpload, type IwsUploadResult } from './lib/iws-upload.ts';
+import { startLoopProbe } from './lib/loop-probe.ts';
 
 const MEMBER = 'member@northside.demo.local';
 const TERMINAL = new Set(['COMPLETE', 'FAILED']);
@@ -205,6 +206,7 @@ try {
     })),
   ];
   const loadStarted = performance.now();
+  const probe = startLoopProbe();
   const running = routes.map((route) => ({ route, ...load(twin.url, route, route.rate) }));
 
   const uploaded: (IwsUploadResult | Error)[] = await Promise.all(
@@ -226,6 +228,7 @@ try {
   for (const run of running) run.stop();
   const results = await Promise.all(running.map((run) => run.result));
   const loadMs = performance.now() - loadStarted;
+  const loop = probe.stop();
 
   say(
     `\nLoad: ${users} users for ${seconds(loadMs)} (until both studies ended); users list and open at ${rate > 0 ? `${rate} request(s)/s each` : 'full speed'}, pollers every ${1 / POLL_RATE} s (the site: every ${POLL_INTERVAL_S} s)`,
@@ -258,6 +261,20 @@ try {
       ['route', 'users', 'requests', 'throughput', 'p50', 'p99', 'max', 'errors / non-2xx', 'statuses'],
       rows,
     ),
+  );
+  // The twin's router, dynalite, s3rver and the load's clients share this process's event loop.
+  const stallCpu = loop.stalls.reduce((sum, stall) => sum + (stall.cpuMs ?? 0), 0);
+  say(
+    `\nMain event loop (router, dynalite, s3rver, autocannon): delay p50 ${loop.p50Ms.toFixed(0)} ms, p99 ${loop.p99Ms.toFixed(0)} ms, max ${loop.maxMs.toFixed(0)} ms; ${loop.stalls.length} stall(s) of 500 ms or more, ${seconds(loop.stalls.reduce((sum, stall) => sum + stall.wallMs, 0))} in all, the main thread on a core ${seconds(stallCpu)} of it`,
+  );
+  for (const stall of [...loop.stalls].sort((a, b) => b.wallMs - a.wallMs).slice(0, 5))
+    say(
+      `  at ${seconds(stall.atMs)}: ${stall.wallMs.toFixed(0)} ms${stall.cpuMs === undefined ? '' : `, main thread CPU ${stall.cpuMs.toFixed(0)} ms`}`,
+    );
+  say(
+    `Machine load average (1, 5, 15 min): ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ')}`,
   );
   say('\nStudies uploaded and processed under the load');
   say(
