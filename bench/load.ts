@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
+import { invokeTimings } from '#infra/local/function-runtime.ts';
 import { startLocalStack } from '#infra/local/stack.ts';
 import { createApiClient } from '#shared/client/index.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
@@ -207,6 +208,7 @@ try {
   ];
   const loadStarted = performance.now();
   const probe = startLoopProbe();
+  invokeTimings.clear();
   const running = routes.map((route) => ({ route, ...load(twin.url, route, route.rate) }));
 
   const uploaded: (IwsUploadResult | Error)[] = await Promise.all(
@@ -275,6 +277,26 @@ try {
     `Machine load average (1, 5, 15 min): ${loadavg()
       .map((n) => n.toFixed(2))
       .join(', ')}`,
+  );
+  // Where a request's time goes: the API functions and the audit appender they call, each in threads of its own.
+  say('\nFunction calls during the load (waiting for a thread / running in it)');
+  say(
+    formatTable(
+      ['function', 'calls', 'wait p50', 'wait p99', 'run p50', 'run p99'],
+      [...invokeTimings].map(([name, t]) => {
+        const wait = [...t.waitMs].sort((a, b) => a - b);
+        const run = [...t.runMs].sort((a, b) => a - b);
+        const ms = (n: number) => `${n.toFixed(0)} ms`;
+        return [
+          name,
+          String(run.length),
+          ms(percentile(wait, 50)),
+          ms(percentile(wait, 99)),
+          ms(percentile(run, 50)),
+          ms(percentile(run, 99)),
+        ];
+      }),
+    ),
   );
   say('\nStudies uploaded and processed under the load');
   say(

@@ -65,10 +65,17 @@ class SfnError extends Error {
  */
 export const PIPELINE_WORKER_NICE = 10;
 
+/** The worker's niceness: `PIPELINE_NICE` when set to a number from 0 to 19, else PIPELINE_WORKER_NICE. */
+export function pipelineWorkerNice(value = process.env.PIPELINE_NICE): number {
+  const n = value === undefined || value.trim() === '' ? NaN : Number(value);
+  return Number.isInteger(n) && n >= 0 && n <= 19 ? n : PIPELINE_WORKER_NICE;
+}
+
 function lowerPriority(pid: number | undefined): void {
-  if (pid === undefined) return;
+  const nice = pipelineWorkerNice();
+  if (pid === undefined || nice === 0) return;
   try {
-    setPriority(pid, PIPELINE_WORKER_NICE);
+    setPriority(pid, nice);
   } catch {
     /* not permitted here: no change */
   }

@@ -84,6 +84,9 @@ export type LocalStack = {
   stop(): Promise<void>;
 };
 
+/** Threads of the twin's audit appender (docs/local-twin.md#pipeline-executor). */
+export const AUDIT_APPENDER_THREADS = 4;
+
 export const BUCKETS = {
   uploads: 'imaging-local-uploads',
   studies: 'imaging-local-studies',
@@ -278,7 +281,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const invokable = new Map<string, LocalFunction>();
     closers.push(() => Promise.all([...invokable.values()].map((fn) => fn.close())).then(() => undefined));
     const appender = localFunctionSpec(AUDIT_APPENDER_DECLARATION, resources);
-    invokable.set(appender.functionName, createLocalFunction(appender, { log }));
+    // In the cloud the appender runs as many instances as its callers invoke at once (docs/deployment.md#audit-trail);
+    // here more threads than the default 4, so every view's event does not queue behind three others.
+    invokable.set(appender.functionName, createLocalFunction(appender, { log, maxInstances: AUDIT_APPENDER_THREADS }));
     const lambda = createLambdaService(invokable);
     signInTrigger = createLocalFunction(localFunctionSpec(SIGN_IN_EVENTS_DECLARATION, resources), { log });
     closers.push(() => signInTrigger!.close());
