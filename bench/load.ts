@@ -179,7 +179,9 @@ try {
   let ids: string[] = [];
   while (ids.length < STUDIES.length && Date.now() < createdBy) {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const list = await request<{ items: Dataset[] }>('GET', '/api/datasets');
+    // The bench's own look-ups are not measured: one the cap refuses (the warm-up's last requests) is asked again.
+    const list = await request<{ items: Dataset[] }>('GET', '/api/datasets').catch(() => undefined);
+    if (!list) continue;
     ids = list.items.filter((d) => d.studyDescription.startsWith('Load bench')).map((d) => d.id);
   }
   if (ids.length < STUDIES.length) throw new Error('the uploads did not create their datasets within a minute');
@@ -220,11 +222,14 @@ try {
   let outcome: Dataset[] = [];
   const completedAt = new Map<string, number>();
   while (Date.now() < deadline) {
-    outcome = await Promise.all(ids.map((id) => request<Dataset>('GET', `/api/datasets/${id}`)));
+    const seen = await Promise.all(ids.map((id) => request<Dataset>('GET', `/api/datasets/${id}`))).catch(
+      () => undefined,
+    );
+    if (seen) outcome = seen;
     for (const dataset of outcome)
       if (TERMINAL.has(dataset.status) && !completedAt.has(dataset.id))
         completedAt.set(dataset.id, performance.now() - loadStarted);
-    if (outcome.every((dataset) => TERMINAL.has(dataset.status))) break;
+    if (outcome.length === ids.length && outcome.every((dataset) => TERMINAL.has(dataset.status))) break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   for (const run of running) run.stop();

@@ -6,6 +6,7 @@ describe("the pipeline worker's priority (PIPELINE_NICE)", () => {
     expect(pipelineWorkerNice(undefined)).toBe(PIPELINE_WORKER_NICE);
     expect(pipelineWorkerNice('')).toBe(PIPELINE_WORKER_NICE);
     expect(pipelineWorkerNice('0')).toBe(0);
+    expect(pipelineWorkerNice('10')).toBe(10);
     expect(pipelineWorkerNice('19')).toBe(19);
     for (const wrong of ['-1', '20', '2.5', 'low']) expect(pipelineWorkerNice(wrong)).toBe(PIPELINE_WORKER_NICE);
   });
