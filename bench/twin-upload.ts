@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
@@ -22,6 +22,7 @@ import { processFiles } from '#cli/commands/process.ts';
 import type { StageState } from '#shared/domain/pipeline/stages.ts';
 import { ALL_PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
 import { startLocalStack } from '#infra/local/stack.ts';
+import { pipelineWorkerNice } from '#infra/local/sfn.ts';
 import { createApiClient } from '#shared/client/index.ts';
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import { loadWasmOnce, nativeConvertMs, nativeDcm2niixVersion, wasmConvert } from './lib/convert.ts';
@@ -209,6 +210,11 @@ try {
   );
   say(
     `Pipeline overhead: upload completed → ${timeline.finalStatus} ${seconds(twinPipelineMs)} against iws process ${seconds(processTotalMs)}: ${ratio(twinPipelineMs / processTotalMs)} (target under 1.50x)\n`,
+  );
+  say(
+    `Machine load average (1, 5, 15 min): ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ')}; pipeline worker at nice ${pipelineWorkerNice()}\n`,
   );
 
   const processing = timeline.stages.find((stage) => stage.status === 'PROCESSING');

@@ -3,12 +3,54 @@ import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
 import { matchRoute } from '#shared/api/routes.ts';
 import { gatewayErrorBody, gatewayErrorStatus } from '#shared/api/gateway-errors.ts';
 
+/** How long a request over the cap waits for a slot before it is refused (docs/local-twin.md#load). */
+export const API_QUEUE_WAIT_MS = 2000;
+
 /**
  * The twin's stand-in for each API Lambda's reserved concurrency: at most `limit` requests of one API domain are
- * handled at once; one more is refused with TOO_MANY_REQUESTS instead of queueing, as a throttled Lambda is.
+ * handled at once. One more waits, in arrival order, up to `queueWaitMs` for a slot and is refused with
+ * TOO_MANY_REQUESTS only then: API Gateway throttles far above what one machine can run, so the twin's cap (which
+ * protects its memory) answers 429 only to a backlog that lasts, not to a moment's burst (docs/local-twin.md#load).
  */
-export function createApiConcurrencyCap(siteOrigin: string, limit: number = API_RESERVED_CONCURRENCY) {
+export function createApiConcurrencyCap(
+  siteOrigin: string,
+  limit: number = API_RESERVED_CONCURRENCY,
+  queueWaitMs: number = API_QUEUE_WAIT_MS,
+) {
   const active = new Map<string, number>();
+  const waiting = new Map<string, (() => void)[]>();
+
+  /** Resolves true once the request holds a slot of its domain, false when none came within the wait. */
+  function acquire(domain: string): Promise<boolean> {
+    const running = active.get(domain) ?? 0;
+    if (running < limit) {
+      active.set(domain, running + 1);
+      return Promise.resolve(true);
+    }
+    if (queueWaitMs <= 0) return Promise.resolve(false);
+    const queue = waiting.get(domain) ?? [];
+    waiting.set(domain, queue);
+    return new Promise((resolve) => {
+      const granted = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const at = queue.indexOf(granted);
+        if (at >= 0) queue.splice(at, 1);
+        resolve(false);
+      }, queueWaitMs);
+      queue.push(granted);
+    });
+  }
+
+  function release(domain: string): void {
+    // The slot passes straight to the first request waiting, so the count stays as it is.
+    const next = waiting.get(domain)?.shift();
+    if (next) next();
+    else active.set(domain, (active.get(domain) ?? 1) - 1);
+  }
+
   return async function capped(
     req: IncomingMessage,
     res: ServerResponse,
@@ -17,8 +59,7 @@ export function createApiConcurrencyCap(siteOrigin: string, limit: number = API_
   ): Promise<void> {
     const domain = req.method === 'OPTIONS' ? undefined : matchRoute(req.method ?? 'GET', url.pathname)?.route.domain;
     if (!domain) return handle();
-    const running = active.get(domain) ?? 0;
-    if (running >= limit) {
+    if (!(await acquire(domain))) {
       req.resume();
       res.writeHead(gatewayErrorStatus('throttled'), {
         'content-type': 'application/json',
@@ -28,11 +69,10 @@ export function createApiConcurrencyCap(siteOrigin: string, limit: number = API_
       res.end(gatewayErrorBody('throttled'));
       return;
     }
-    active.set(domain, running + 1);
     try {
       await handle();
     } finally {
-      active.set(domain, (active.get(domain) ?? 1) - 1);
+      release(domain);
     }
   };
 }

@@ -180,6 +180,21 @@ type Instance = {
 /** Loads tsx in the thread first (an ESM worker cannot take --import on Node 20), then the worker module. */
 const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./function-worker.ts', import.meta.url).href)}); });`;
 
+/** Per function: how long calls waited for a thread and how long they ran there (ms); read by the load bench. */
+export const invokeTimings = new Map<string, { waitMs: number[]; runMs: number[] }>();
+
+function recordTiming(functionName: string, waitMs: number, runMs: number): void {
+  const timings = invokeTimings.get(functionName) ?? { waitMs: [], runMs: [] };
+  invokeTimings.set(functionName, timings);
+  // Bounded: a twin that runs for days keeps the latest figures only.
+  if (timings.waitMs.length >= 100_000) {
+    timings.waitMs.splice(0, 50_000);
+    timings.runMs.splice(0, 50_000);
+  }
+  timings.waitMs.push(waitMs);
+  timings.runMs.push(runMs);
+}
+
 export function createLocalFunction(
   spec: LocalFunctionSpec,
   options: { idleMs?: number; maxInstances?: number; log?: (line: string) => void } = {},
@@ -275,7 +290,9 @@ export function createLocalFunction(
 
   async function invoke(event: unknown, requestId: string = randomUUID()): Promise<unknown> {
     if (closed) throw new LambdaInvokeError('Runtime.Unavailable', 'The local function is stopped');
+    const called = performance.now();
     const instance = await acquire();
+    const acquired = performance.now();
     const timeoutMs = spec.declaration.timeoutSeconds * 1000;
     const deadline = Date.now() + timeoutMs;
     try {
@@ -308,6 +325,7 @@ export function createLocalFunction(
         if (message.type !== 'result' || message.requestId !== requestId) return;
         settle();
         release(instance);
+        recordTiming(spec.functionName, acquired - called, performance.now() - acquired);
         if (message.error)
           reject(new LambdaInvokeError(message.error.name, message.error.message, message.error.stack));
         else resolve(message.value);

@@ -59,16 +59,24 @@ class SfnError extends Error {
 }
 
 /**
- * The pipeline's CPU-heavy tasks run at a lower scheduling priority than the twin's API (nice 10; threads the worker
- * starts later inherit it), so on a small machine requests keep being answered while studies process, as in the cloud
- * where the API's Lambdas and the pipeline's never share a CPU. Where the system refuses, the worker runs as it is.
+ * The pipeline worker's scheduling priority by default: the API's (nice 0). A lower one (PIPELINE_NICE, up to 19;
+ * threads the worker starts later inherit it) lets requests go first on a small machine, but measured on a machine
+ * shared with other jobs it doubled the CPU-heavy stages against `iws process` while the API's p99 was no better
+ * (docs/local-twin.md#measured-figures). Where the system refuses, the worker runs as it is.
  */
-export const PIPELINE_WORKER_NICE = 10;
+export const PIPELINE_WORKER_NICE = 0;
+
+/** The worker's niceness: `PIPELINE_NICE` when set to a whole number from 0 to 19, else PIPELINE_WORKER_NICE. */
+export function pipelineWorkerNice(value = process.env.PIPELINE_NICE): number {
+  const n = value === undefined || value.trim() === '' ? NaN : Number(value);
+  return Number.isInteger(n) && n >= 0 && n <= 19 ? n : PIPELINE_WORKER_NICE;
+}
 
 function lowerPriority(pid: number | undefined): void {
-  if (pid === undefined) return;
+  const nice = pipelineWorkerNice();
+  if (pid === undefined || nice === 0) return;
   try {
-    setPriority(pid, PIPELINE_WORKER_NICE);
+    setPriority(pid, nice);
   } catch {
     /* not permitted here: no change */
   }

@@ -38,9 +38,10 @@ import {
   persistedSecret,
   randomSecret,
 } from './data-dir.ts';
-import { ensureTable, startDynamo, type DynamoService } from './dynamo.ts';
+import { ensureTable } from './dynamo.ts';
 import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinResources } from './function-runtime.ts';
-import { objectStoreCredentials, startS3, type S3Service } from './s3.ts';
+import { objectStoreCredentials } from './s3.ts';
+import { startStandIns, type StandInsService } from './stand-ins.ts';
 import { handleMailPage, MAIL_PAGE_PATH } from './mail.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { createLambdaService } from './lambda.ts';
@@ -50,7 +51,7 @@ import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.t
  * The local twin: the whole product on one machine, one public port. The site, /config.json and /api are served
  * here, and so are the stand-ins, under path prefixes, so a browser reaches presigned URLs and the identity endpoint
  * on the same origin:
- *   /_aws/dynamodb  dynalite (in-process)         /_aws/s3     s3rver (in-process)
+ *   /_aws/dynamodb  dynalite (own process)        /_aws/s3     s3rver (own process)
  *   /_aws/cognito   cognito-local (child process)  /_aws/sfn    Step Functions API over aws-local-stepfunctions
  *   /_aws/lambda    Lambda Invoke of the functions others call by name (lambda.ts)
  * The handlers read the same environment variables as in the cloud (shared/env.ts), set here to those endpoints.
@@ -85,6 +86,9 @@ export type LocalStack = {
   pipeline: Pick<SfnService, 'executions' | 'workerPid'>;
   stop(): Promise<void>;
 };
+
+/** Threads of the twin's audit appender (docs/local-twin.md#pipeline-executor). */
+export const AUDIT_APPENDER_THREADS = 4;
 
 export const BUCKETS = {
   uploads: 'imaging-local-uploads',
@@ -254,13 +258,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ),
     };
 
-    const dynamo: DynamoService = await startDynamo(dataDir);
-    closers.push(() => dynamo.close());
-    const s3: S3Service = await startS3(dataDir, Object.values(BUCKETS), {
-      credentials: s3Credentials,
-      origins: [...hosts].map((name) => `http://${name}`),
-    });
-    closers.push(() => s3.close());
+    // dynalite and s3rver run in processes of their own, so their work never stalls the router (docs/local-twin.md#stand-ins).
+    const [dynamo, s3]: StandInsService[] = await Promise.all([
+      startStandIns({ service: 'dynamodb', dataDir }),
+      startStandIns({
+        service: 's3',
+        dataDir,
+        buckets: Object.values(BUCKETS),
+        s3: { credentials: s3Credentials, origins: [...hosts].map((name) => `http://${name}`) },
+      }),
+    ]);
+    closers.push(() => Promise.all([dynamo!.close(), s3!.close()]).then(() => undefined));
     // The pool's sign-in triggers, which cognito-local lacks: the proxy runs them (docs/domain.md#failed-sign-ins).
     let signInTrigger: LocalFunction | undefined;
     const cognito: CognitoService = await startCognito(dataDir, `${url}/_aws/cognito`, {
@@ -281,7 +289,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const invokable = new Map<string, LocalFunction>();
     closers.push(() => Promise.all([...invokable.values()].map((fn) => fn.close())).then(() => undefined));
     const appender = localFunctionSpec(AUDIT_APPENDER_DECLARATION, resources);
-    invokable.set(appender.functionName, createLocalFunction(appender, { log }));
+    // In the cloud the appender runs as many instances as its callers invoke at once (docs/deployment.md#audit-trail);
+    // here more threads than the default 4, so every view's event does not queue behind three others.
+    invokable.set(appender.functionName, createLocalFunction(appender, { log, maxInstances: AUDIT_APPENDER_THREADS }));
     const lambda = createLambdaService(invokable);
     signInTrigger = createLocalFunction(localFunctionSpec(SIGN_IN_EVENTS_DECLARATION, resources), { log });
     closers.push(() => signInTrigger!.close());
@@ -327,7 +337,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       if (prefix) {
         const rest = rawUrl.slice(prefix[0].length) || '/';
         const path = rest.startsWith('/') ? rest : `/${rest}`;
-        if (prefix[1] === 's3') return s3.handle(req, res, path);
+        if (prefix[1] === 's3') return s3!.handle(req, res);
         const peer = peerOf(req);
         // The pool's token endpoint is public, as Cognito's is: clients authenticate with their own secret.
         if (prefix[1] === 'cognito' && path.split('?')[0] === '/oauth2/token')
@@ -342,7 +352,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           return refuseUnsigned(req, res);
         }
         if (!isInternalPeer(peer)) return refuseUnsigned(req, res);
-        if (prefix[1] === 'dynamodb') return dynamo.handle(req, res, path);
+        if (prefix[1] === 'dynamodb') return dynamo!.handle(req, res);
         if (prefix[1] === 'lambda') {
           lambda(req, res, path).catch(() => {
             if (!res.headersSent) res.writeHead(500);

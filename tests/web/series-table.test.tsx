@@ -78,3 +78,32 @@ describe('series held for possible burned-in text', () => {
     expect(burnedInTextNotice(series(9))).toBeUndefined();
   });
 });
+
+describe('a series whose processing failed', () => {
+  it('shows a Failed badge with the reason; the other series show none', () => {
+    // Arrange
+    const reason = 'The diffusion series has too few gradient directions for tractography.';
+
+    // Act
+    render(
+      <ChakraProvider value={system}>
+        <SeriesTable
+          datasetId="ds-1"
+          series={[series(1), series(2, { failureReason: reason })]}
+          thumbnails={[]}
+          canEdit={false}
+          canSelect={false}
+        />
+      </ChakraProvider>,
+    );
+
+    // Assess
+    const rows = screen.getAllByTestId('series-row');
+    expect(within(rows[0]!).queryByTestId('series-failure')).toBeNull();
+    expect(rows[0]!.getAttribute('data-failed')).toBeNull();
+    expect(rows[1]!.getAttribute('data-failed')).toBe('true');
+    const failure = within(rows[1]!).getByTestId('series-failure');
+    expect(within(failure).getByText('Failed')).toBeTruthy();
+    expect(within(failure).getByText(reason)).toBeTruthy();
+  });
+});

@@ -13,12 +13,20 @@ import { readStudyInput } from '#shared/domain/uploads/study-input.ts';
 import { burnedInTextReasons } from './burned-in-text.ts';
 import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
 
+/** Raw files worked on at once: their object writes overlap while memory stays at a few files (docs/pipeline.md#de-identify). */
+export const DEIDENTIFY_CONCURRENCY = 8;
+
+type FileOutcome =
+  | { fileIndex: number; message: string }
+  | { file: SeriesFileMetadata; reasons: BurnedInTextReason[]; summary: unknown };
+
 /**
- * ANONYMIZING: each raw file (taken out of the upload's archive by shared/domain/uploads/study-input.ts), one at a
- * time (memory stays at one file): validity check (bad files are recorded
+ * ANONYMIZING: each raw file (taken out of the upload's archive by shared/domain/uploads/study-input.ts, in index
+ * order), up to DEIDENTIFY_CONCURRENCY at a time (memory stays at a few files): validity check (bad files are recorded
  * with their per-file message and skipped, see docs/pipeline.md#validate), de-identification with the dataset's options and the
  * deployment's secret, the copy written to the studies bucket under its series and instance UIDs (a copy whose UIDs
- * are not valid PS3.5 UIDs is rejected like a file that does not parse). Then the series items are written, a series
+ * are not valid PS3.5 UIDs is rejected like a file that does not parse). Outcomes are gathered in index order, so the
+ * result is the same as one file at a time. Then the series items are written, a series
  * that may carry burned-in text flagged to be held, and the raw uploads deleted. A retry after that point changes
  * nothing.
  */
@@ -33,16 +41,9 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     if (stored.length === 0) throw new NoValidDicomError();
   }
 
-  const fileErrors: { fileIndex: number; message: string }[] = [];
-  const metadata: SeriesFileMetadata[] = [];
-  const burnedIn = new Map<string, Set<BurnedInTextReason>>();
-  let summary: unknown;
-  for await (const { fileIndex, bytes } of raw.files()) {
+  async function deidentifyFile(fileIndex: number, bytes: Uint8Array): Promise<FileOutcome> {
     const check = checkDicom(bytes);
-    if (!check.valid) {
-      fileErrors.push({ fileIndex, message: check.message });
-      continue;
-    }
+    if (!check.valid) return { fileIndex, message: check.message };
     let result: Awaited<ReturnType<typeof deidentifyDicom>>;
     try {
       result = await deidentifyDicom(bytes, { secret, hospitalId, options: dataset.anonymization });
@@ -50,53 +51,90 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       // A file over the engine's limits (or one only the rewriter finds broken) is rejected on its own, like any
       // other bad file; its message is the catalogue's, never the file's text.
       if (!(error instanceof DicomParseError)) throw error;
-      fileErrors.push({ fileIndex, message: error.message });
-      continue;
+      return { fileIndex, message: error.message };
     }
     // Retained UIDs come from the file as it was sent: only valid ones may name an object.
-    if (!isDicomUid(result.seriesInstanceUID) || !isDicomUid(result.sopInstanceUID)) {
-      fileErrors.push({ fileIndex, message: catalogueMessage('DICOM_PARSE_FAILED') });
-      continue;
-    }
+    if (!isDicomUid(result.seriesInstanceUID) || !isDicomUid(result.sopInstanceUID))
+      return { fileIndex, message: catalogueMessage('DICOM_PARSE_FAILED') };
     const key = studyKeys.instance(hospitalId, datasetId, result.seriesInstanceUID, result.sopInstanceUID);
-    await deps.objects.put('studies', key, result.bytes, 'application/dicom');
     const parsed = checkDicom(result.bytes);
     if (!parsed.valid) throw new Error('De-identified copy does not parse');
     const file = readSeriesFileMetadata(parsed.parsed, `${result.sopInstanceUID}.dcm`, result.bytes.byteLength);
-    metadata.push(file);
     const reasons = burnedInTextReasons(parsed.parsed);
     if (result.burnedInAnnotation && !reasons.includes('BURNED_IN_ANNOTATION')) reasons.push('BURNED_IN_ANNOTATION');
+    await deps.objects.put('studies', key, result.bytes, 'application/dicom');
+    return { file, reasons, summary: result.summary };
+  }
+
+  // Files are taken out of the archive one after another; their work overlaps, at most DEIDENTIFY_CONCURRENCY at once.
+  const outcomes: FileOutcome[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  for await (const { fileIndex, bytes } of raw.files()) {
+    if (failure) break;
+    const slot = outcomes.length;
+    outcomes.length = slot + 1;
+    const task: Promise<void> = deidentifyFile(fileIndex, bytes)
+      .then(
+        (outcome) => {
+          outcomes[slot] = outcome;
+        },
+        (error: unknown) => {
+          failure ??= { error };
+        },
+      )
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+    if (inFlight.size >= DEIDENTIFY_CONCURRENCY) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  if (failure) throw failure.error;
+
+  const fileErrors: { fileIndex: number; message: string }[] = [];
+  const metadata: SeriesFileMetadata[] = [];
+  const burnedIn = new Map<string, Set<BurnedInTextReason>>();
+  let summary: unknown;
+  for (const outcome of outcomes) {
+    if ('message' in outcome) {
+      fileErrors.push(outcome);
+      continue;
+    }
+    const { file, reasons } = outcome;
+    metadata.push(file);
     if (reasons.length > 0) {
       const series = burnedIn.get(file.seriesInstanceUID) ?? new Set();
       reasons.forEach((reason) => series.add(reason));
       burnedIn.set(file.seriesInstanceUID, series);
     }
-    summary ??= result.summary;
+    summary ??= outcome.summary;
   }
   if (!raw.empty && metadata.length === 0) throw new NoValidDicomError();
 
   const now = deps.clock.now();
   const groups = groupIntoSeries(metadata);
-  for (const group of groups) {
-    const reasons = burnedIn.get(group.seriesInstanceUID);
-    await deps.datasets.putSeries({
-      id: group.seriesInstanceUID,
-      datasetId,
-      hospitalId,
-      seriesInstanceUID: group.seriesInstanceUID,
-      studyInstanceUID: group.files[0]?.studyInstanceUID,
-      description: group.seriesDescription,
-      seriesNumber: group.seriesNumber,
-      modality: group.modality,
-      sliceCount: group.fileCount,
-      fileCount: group.fileCount,
-      sizeBytes: group.totalSize,
-      selected: true,
-      classification: null,
-      ...(reasons ? { burnedInText: { reasons: [...reasons].sort() } } : {}),
-      createdAt: now,
-    });
-  }
+  // Series items are independent: written side by side.
+  await Promise.all(
+    groups.map((group) => {
+      const reasons = burnedIn.get(group.seriesInstanceUID);
+      return deps.datasets.putSeries({
+        id: group.seriesInstanceUID,
+        datasetId,
+        hospitalId,
+        seriesInstanceUID: group.seriesInstanceUID,
+        studyInstanceUID: group.files[0]?.studyInstanceUID,
+        description: group.seriesDescription,
+        seriesNumber: group.seriesNumber,
+        modality: group.modality,
+        sliceCount: group.fileCount,
+        fileCount: group.fileCount,
+        sizeBytes: group.totalSize,
+        selected: true,
+        classification: null,
+        ...(reasons ? { burnedInText: { reasons: [...reasons].sort() } } : {}),
+        createdAt: now,
+      });
+    }),
+  );
   await deps.datasets.update(
     hospitalId,
     datasetId,

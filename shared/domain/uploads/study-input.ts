@@ -3,7 +3,10 @@ import type { ObjectStore } from '#shared/domain/storage.ts';
 import { readManifest } from './manifest.ts';
 import { unpackArchive } from './study-archive.ts';
 
-/** Archives are read in ranged GETs of this size: memory holds one of them plus the file being unpacked. */
+/**
+ * Archives are read in ranged GETs of this size, the next one already on its way while one is unpacked: memory holds
+ * two of them plus the files being worked on.
+ */
 export const ARCHIVE_READ_BYTES = 16 * 1024 * 1024;
 
 /** One raw file of a dataset, by the index its upload gave it. */
@@ -15,8 +18,15 @@ async function* rangedChunks(
   size: number,
   chunkBytes: number,
 ): AsyncGenerator<Uint8Array> {
-  for (let start = 0; start < size; start += chunkBytes)
-    yield await objects.getRange('uploads', key, start, Math.min(size, start + chunkBytes));
+  const read = (start: number) => objects.getRange('uploads', key, start, Math.min(size, start + chunkBytes));
+  let next = size > 0 ? read(0) : undefined;
+  for (let start = 0; next; start += chunkBytes) {
+    const current = next;
+    next = start + chunkBytes < size ? read(start + chunkBytes) : undefined;
+    // A read ahead that is never awaited (the reader stopped) must not surface as an unhandled rejection.
+    next?.catch(() => undefined);
+    yield await current;
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ describe("the twin's API concurrency cap (an API Lambda's reserved concurrency)"
   const release: (() => void)[] = [];
 
   beforeAll(async () => {
-    const cap = createApiConcurrencyCap('http://127.0.0.1:3000', 2);
+    const cap = createApiConcurrencyCap('http://127.0.0.1:3000', 2, 300);
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://local');
       void cap(req, res, url, async () => {
@@ -24,7 +24,7 @@ describe("the twin's API concurrency cap (an API Lambda's reserved concurrency)"
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('refuses one request more than the limit of a domain with TOO_MANY_REQUESTS; another domain is not affected', async () => {
+  it('refuses a request over the limit of a domain with TOO_MANY_REQUESTS once its wait is over; another domain is not affected', async () => {
     const held = [fetch(`${base}/api/datasets`), fetch(`${base}/api/datasets/d1`)];
     await expect.poll(() => release.length).toBe(2);
     const refused = await fetch(`${base}/api/datasets`);
@@ -41,5 +41,19 @@ describe("the twin's API concurrency cap (an API Lambda's reserved concurrency)"
     await expect.poll(() => release.length).toBe(1);
     release.splice(0).forEach((go) => go());
     expect((await again).status).toBe(200);
+  });
+
+  it('lets a request over the limit wait for a slot, in arrival order, instead of refusing it', async () => {
+    const held = [fetch(`${base}/api/datasets`), fetch(`${base}/api/datasets/d1`)];
+    await expect.poll(() => release.length).toBe(2);
+    const queued = fetch(`${base}/api/datasets/d2`);
+    // It waits while both slots are held...
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(release.length).toBe(2);
+    // ...and runs as soon as one is freed, within its wait.
+    release.shift()?.();
+    await expect.poll(() => release.length).toBe(2);
+    for (const go of release.splice(0)) go();
+    expect((await Promise.all([...held, queued])).map((r) => r.status)).toEqual([200, 200, 200]);
   });
 });

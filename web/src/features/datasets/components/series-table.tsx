@@ -106,6 +106,7 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect,
                 data-classified-type={c?.classifiedType ?? ''}
                 data-source={c?.source ?? ''}
                 data-held={notice?.held ? 'true' : undefined}
+                data-failed={s.failureReason ? 'true' : undefined}
               >
                 <Table.Cell>
                   <Checkbox
@@ -158,6 +159,14 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect,
                             Release series {s.seriesNumber}
                           </Button>
                         )}
+                      </Stack>
+                    )}
+                    {s.failureReason && (
+                      <Stack gap="1" mt="1" maxW="sm" data-testid="series-failure">
+                        <Badge colorPalette="red" alignSelf="start">
+                          <LuTriangleAlert /> Failed
+                        </Badge>
+                        <Text fontSize="xs">{s.failureReason}</Text>
                       </Stack>
                     )}
                   </Stack>
