@@ -42,10 +42,21 @@ export async function loadDataset(deps: PipelineDeps, input: StageInput): Promis
   return dataset;
 }
 
+/** The statuses a run moves a dataset through, in order. */
+const RUN_ORDER: readonly DatasetStatus[] = ['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE'];
+
+/** The dataset is at `to` or past it in the run's order (a run started again after a stop finds it there). */
+function reached(status: DatasetStatus, to: DatasetStatus): boolean {
+  const at = RUN_ORDER.indexOf(status);
+  return status === to || (at >= 0 && at > RUN_ORDER.indexOf(to));
+}
+
 /**
  * Enters a stage: moves `from` → `to` (conditional, audited). A retry of the same stage finds the dataset
  * already in `to` and goes on without a second transition, which keeps each stage idempotent. Series' branches
  * run side by side: the first to enter makes the move, and one that loses the race to it finds `to` and goes on.
+ * An execution started again from its first state after a stop (the twin's executor does so, docs/local-twin.md)
+ * finds the dataset past this stage: it goes on without moving it back, each stage's work being repeatable.
  */
 export async function enterStage(
   deps: PipelineDeps,
@@ -54,13 +65,13 @@ export async function enterStage(
   to: DatasetStatus,
 ): Promise<DatasetRecord> {
   const dataset = await loadDataset(deps, input);
-  if (dataset.status === to) return dataset;
+  if (reached(dataset.status, to)) return dataset;
   try {
     return await moveStage(deps, input, from, to);
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     const again = await loadDataset(deps, input);
-    if (again.status === to) return again;
+    if (reached(again.status, to)) return again;
     throw error;
   }
 }

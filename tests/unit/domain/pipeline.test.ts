@@ -169,6 +169,14 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     expect(classified.classification).toMatchObject({ source: 'AI', classifiedType: expect.any(String) });
     expect(typeof classified.lowConfidence).toBe('boolean');
     expect((await p.datasets.get('h1', d.id))!.status).toBe('CLASSIFYING');
+
+    // An execution started again from its first state after a stop (docs/local-twin.md) finds the dataset past
+    // those stages: they go on without moving it back, and nothing is de-identified twice.
+    await p.datasets.transition('h1', d.id, ['CLASSIFYING'], 'PROCESSING');
+    await deidentifyStudy(input, deps);
+    await listDatasetSeries(input, deps);
+    expect((await p.datasets.get('h1', d.id))!.status).toBe('PROCESSING');
+    expect(p.audit.events.filter((e) => e.action === 'DATASET_DEIDENTIFIED')).toHaveLength(1);
   });
 
   it('rejects a file whose retained UIDs are not PS3.5 UIDs, so they never become an object key', async () => {
