@@ -55,19 +55,24 @@ describe('dashboard counters', () => {
   });
 });
 
+/** The PRO hospital h1 with 4 users and `storageUsedBytes` in use. */
+function putNorthside(p: ReturnType<typeof ports>, storageUsedBytes: number) {
+  return p.directory.putHospital({
+    id: 'h1',
+    slug: 'h1',
+    name: 'Northside',
+    subscriptionPlan: 'PRO',
+    userCount: 4,
+    storageUsedBytes,
+    createdAt: 'x',
+    updatedAt: 'x',
+  });
+}
+
 describe('usage from the meters', () => {
   it("meters each task's seconds at its memory per hospital and team and day, and reads them against the limits", async () => {
     const p = ports();
-    await p.directory.putHospital({
-      id: 'h1',
-      slug: 'h1',
-      name: 'Northside',
-      subscriptionPlan: 'PRO',
-      userCount: 4,
-      storageUsedBytes: 4500 * BYTES_PER_GB,
-      createdAt: 'x',
-      updatedAt: 'x',
-    });
+    await putNorthside(p, 4500 * BYTES_PER_GB);
     // A run of two tasks: 200 s at 3008 MB and 400 s at 1024 MB, then its end.
     const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
     const task = { hospitalId: 'h1', datasetId: d.id, endedAt: '2026-02-01T09:05:00.000Z' };
@@ -110,16 +115,7 @@ describe('storage from what each dataset holds', () => {
   it('sums the objects under the dataset in every bucket and moves the counters by the difference', async () => {
     // Prepare: the upload counted 1,000 bytes; the run left 300 raw, 500 de-identified and 900 of assets.
     const p = ports();
-    await p.directory.putHospital({
-      id: 'h1',
-      slug: 'h1',
-      name: 'Northside',
-      subscriptionPlan: 'PRO',
-      userCount: 4,
-      storageUsedBytes: 1000,
-      createdAt: 'x',
-      updatedAt: 'x',
-    });
+    await putNorthside(p, 1000);
     const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
     await p.datasets.update('h1', d.id, { storageCountedBytes: 1000 }, ['CREATED']);
     await p.objects.put('uploads', `${datasetPrefix('h1', d.id)}raw/0`, new Uint8Array(300));
