@@ -35,6 +35,8 @@ export type Protocol = {
   examplePath: string;
   acquisition: SeriesAcquisition;
   evaluable: boolean;
+  /** The study (studyOf) of each of its rows, in row order: a study holding two runs of the protocol lists it twice. */
+  studies: string[];
 };
 
 export type ClassScore = { total: number; correct: number; accuracy: number };
@@ -54,6 +56,12 @@ export type Evaluation = {
   };
   errors: { protocol: Protocol; result: SeriesClassification }[];
 };
+
+/**
+ * A column the CSVs do not have, filled by withSeriesContext: the echo times (s, space-separated) of the multi-echo
+ * acquisition a row's file is one echo of.
+ */
+const ECHO_TIMES = 'EchoTimes';
 
 const ACQUISITION_COLUMNS = [
   'Manufacturer',
@@ -108,6 +116,8 @@ export function acquisitionFromRow(row: LabelledRow): SeriesAcquisition {
   const acq = acquisitionFromSidecar(sidecar);
   const bValues = (row.bvals ?? '').split(/\s+/).filter(Boolean).map(Number).filter(Number.isFinite);
   if (bValues.length > 0) acq.bValues = bValues;
+  const echoTimes = (row[ECHO_TIMES] ?? '').split(/\s+/).filter(Boolean).map(Number).filter(Number.isFinite);
+  if (echoTimes.length > 1) acq.echoTimesMs = echoTimes.map((value) => value * 1000);
   const directions = Number(row.n_diffusion_dirs);
   if (row.n_diffusion_dirs && Number.isFinite(directions)) acq.diffusionDirections = directions;
   return acq;
@@ -129,16 +139,55 @@ function isEvaluable(row: LabelledRow): boolean {
   return parameters.filter(Boolean).length >= 2;
 }
 
-/** Groups rows into unique (protocol, label) pairs. */
-export function uniqueProtocols(rows: LabelledRow[]): Protocol[] {
-  const byKey = new Map<string, Protocol>();
+/**
+ * The study a labelled file belongs to: its source and its path up to the subject folder, or the session folder where
+ * there is one (`sub-BO22/`, `ds000117/sub-04/ses-mri/`). The file name and its entities are never read.
+ */
+export function studyOf(row: LabelledRow): string {
+  const path = row.path ?? '';
+  const folder = /^(.*?sub-[^/]+\/(?:ses-[^/]+\/)?)/.exec(path)?.[1] ?? path.slice(0, path.lastIndexOf('/') + 1);
+  return `${row.source ?? ''}/${folder}`;
+}
+
+/**
+ * Puts back what one DICOM series holds and dcm2niix splits into files: the echoes of a multi-echo acquisition. Files of
+ * one study identical in every acquisition column but EchoTime are the echoes of one series (EchoNumbers (0018,0086)),
+ * so each gets the series' echo times (EchoTimes) when there are several. Never reads file names or labels.
+ */
+export function withSeriesContext(rows: LabelledRow[]): LabelledRow[] {
+  const columns = ACQUISITION_COLUMNS.filter((column) => column !== 'EchoTime');
+  const series = new Map<string, Set<string>>();
+  const keyOf = (row: LabelledRow) => JSON.stringify([studyOf(row), ...columns.map((column) => row[column] ?? '')]);
   for (const row of rows) {
+    const echo = (row.EchoTime ?? '').trim();
+    if (!echo) continue;
+    const key = keyOf(row);
+    (series.get(key) ?? series.set(key, new Set()).get(key)!).add(echo);
+  }
+  return rows.map((row) => {
+    const echoes = series.get(keyOf(row));
+    if (!echoes || echoes.size < 2) return row;
+    const sorted = [...echoes].sort((a, b) => Number(a) - Number(b));
+    return { ...row, [ECHO_TIMES]: sorted.join(' ') };
+  });
+}
+
+/** Groups rows into unique (protocol, label) pairs, each row with its series context (withSeriesContext). */
+export function uniqueProtocols(rawRows: LabelledRow[]): Protocol[] {
+  const byKey = new Map<string, Protocol>();
+  for (const row of withSeriesContext(rawRows)) {
     const label = labelOf(row.target_class ?? '');
     const key = JSON.stringify([row.source ?? '', ...ACQUISITION_COLUMNS.map((column) => row[column] ?? '')]);
     const id = `${key}|${label}`;
     const existing = byKey.get(id);
     if (existing) {
       existing.rows += 1;
+      existing.studies.push(studyOf(row));
+      // The echo set is context, not a column of the protocol: where the files of one protocol sit in sets of several
+      // sizes (an echo missing from some sessions), the fullest set stands for the acquisition.
+      const echoes = acquisitionFromRow(row).echoTimesMs;
+      if (echoes && echoes.length > (existing.acquisition.echoTimesMs?.length ?? 0))
+        existing.acquisition.echoTimesMs = echoes;
       continue;
     }
     byKey.set(id, {
@@ -160,6 +209,7 @@ export function uniqueProtocols(rows: LabelledRow[]): Protocol[] {
       examplePath: row.path ?? '',
       acquisition: acquisitionFromRow(row),
       evaluable: isEvaluable(row),
+      studies: [studyOf(row)],
     });
   }
   return [...byKey.values()];

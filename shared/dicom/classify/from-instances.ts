@@ -116,6 +116,9 @@ export function acquisitionFromReaders(readers: TagReader[]): SeriesAcquisition 
     numberOfFiles: readers.length,
   };
 
+  const echoTimes = distinctEchoTimes(readers);
+  if (echoTimes.length > 1) acq.echoTimesMs = echoTimes;
+
   const encodings = readers.flatMap((reader) => encodingsOf(reader, manufacturer));
   const positions = new Set(readers.map((reader) => reader.text('00200032') ?? ''));
   const frames = readers.reduce((sum, reader) => sum + Math.max(1, first(reader.numbers('00280008', 'IS')) ?? 1), 0);
@@ -147,6 +150,25 @@ export function acquisitionFromReaders(readers: TagReader[]): SeriesAcquisition 
   return Object.fromEntries(
     Object.entries(acq).filter(([, value]) => value !== undefined && value !== ''),
   ) as SeriesAcquisition;
+}
+
+/**
+ * The distinct echo times of a series, in ms, ascending: a multi-echo series holds one image per echo and slice, each
+ * with its EchoNumbers (0018,0086) and EchoTime (0018,0081); an enhanced MR instance gives each frame's
+ * EffectiveEchoTime (0018,9082) in its MR Echo sequence (0018,9114).
+ */
+function distinctEchoTimes(readers: TagReader[]): number[] {
+  const times = new Set<number>();
+  for (const reader of readers) {
+    const frames = reader.items('52009230');
+    for (const frame of frames) {
+      const value = first(frame.items('00189114')[0]?.numbers('00189082', 'FD') ?? []);
+      if (value !== undefined && value > 0) times.add(Math.round(value * 1000) / 1000);
+    }
+    const value = first(reader.numbers('00180081', 'DS'));
+    if (value !== undefined && value > 0) times.add(Math.round(value * 1000) / 1000);
+  }
+  return [...times].sort((a, b) => a - b);
 }
 
 /** Enhanced MR (0018,9008) EchoPulseSequence SPIN / GRADIENT / BOTH, mapped onto the classic ScanningSequence terms. */

@@ -86,6 +86,8 @@ export type Features = {
   diffusionRecorded: boolean;
   /** Echoes per excitation where the Siemens sequence name tells it ("fl3d12" = 12 echoes). */
   echoes?: number;
+  /** Distinct echo times recorded for the acquisition (SeriesAcquisition.echoTimesMs), 1 when there is one or none. */
+  echoTimes: number;
   /** Magnetization-transfer pulse on (ScanOptions MT, SequenceVariant MTC). */
   mt: boolean;
 };
@@ -126,6 +128,7 @@ export function readFeatures(acq: SeriesAcquisition): Features {
   const echoMatch = /^(?:fl|me|gre)[23]d(\d+)/.exec(name);
   const echoes = echoMatch ? Number(echoMatch[1]) : undefined;
   const mt = options.has('MT') || variant.has('MTC') || options.has('MTC');
+  const echoTimes = Math.max(1, new Set((acq.echoTimesMs ?? []).map((value) => Math.round(value * 100))).size);
   const diffusionRecorded = (acq.bValues?.length ?? 0) > 0 || acq.diffusionDirections !== undefined;
   return {
     seq,
@@ -145,6 +148,7 @@ export function readFeatures(acq: SeriesAcquisition): Features {
     maxB,
     diffusionRecorded,
     echoes,
+    echoTimes,
     mt,
   };
 }
@@ -666,6 +670,28 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
 /** Echoes per excitation from which a gradient echo is a multi-echo mapping series rather than one T2*-weighted image. */
 const MULTI_ECHO_MAPPING = 6;
 
+/**
+ * A series with MULTI_ECHO_MAPPING or more echo times recorded (several EchoNumbers in one DICOM series, or the per-echo
+ * files of one acquisition), where the sequence name does not count its echoes: a gradient echo is a multi-echo
+ * mapping (MEGRE: T2*, R2*, QSM or FLASH mapping volumes), a spin echo a multi-echo T2 mapping (MESE). An inversion- or
+ * magnetization-prepared series (multi-echo MPRAGE) stays T1-weighted; two echoes are a field map's magnitudes or a
+ * dual-echo series, not a mapping set.
+ */
+function multiEchoEvidence(f: Features): Evidence[] | undefined {
+  if (f.echoes !== undefined || f.echoTimes < MULTI_ECHO_MAPPING || f.isIr || f.variant.has('MP')) return undefined;
+  const spinEcho = f.isSe || (!f.isGre && f.fa !== undefined && f.fa >= 90);
+  const gradientEcho = f.isGre || (!f.isSe && f.fa !== undefined && f.fa < 90);
+  if (!spinEcho && !gradientEcho) return undefined;
+  return [
+    {
+      type: 'OTHER',
+      weight: WEIGHT.strong,
+      reason: `${spinEcho ? 'spin' : 'gradient'} echo with ${f.echoTimes} echo times: multi-echo ${spinEcho ? 'T2' : 'T2*'} mapping series`,
+      bids: { datatype: 'anat', suffix: spinEcho ? 'MESE' : 'MEGRE' },
+    },
+  ];
+}
+
 /** Transmit-field (B1) mapping: ImageType B1MAP/TXMAP/FLIP ANGLE MAP, or a B1-mapping sequence. */
 function transmitFieldEvidence(f: Features): Evidence[] | undefined {
   const byImage =
@@ -780,6 +806,8 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
         bids: { datatype: 'anat', suffix: 'MEGRE' },
       },
     ];
+  const multiEcho = multiEchoEvidence(f);
+  if (multiEcho) return multiEcho;
   // Magnetization-prepared gradient echo (Siemens tfl3d, GE BRAVO, Philips 3D TFE, "MPRAGE") without its preparation
   // recorded as such (no IR in ScanningSequence, no MP variant, low flip): a proton-density reference.
   const unprepared =

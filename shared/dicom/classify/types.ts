@@ -36,6 +36,12 @@ export type SeriesAcquisition = {
   /** (0018,0086) EchoNumbers / BIDS EchoNumber: which echo of a multi-echo acquisition this series holds. */
   echoNumber?: number;
   /**
+   * The distinct echo times (ms) of the acquisition this series belongs to, where it has several: a multi-echo series
+   * in DICOM holds every echo (several EchoNumbers (0018,0086) and EchoTimes (0018,0081)); dcm2niix writes one file per
+   * echo, and the set is read back from the files of one session identical in all but EchoTime.
+   */
+  echoTimesMs?: number[];
+  /**
    * BIDS PhaseEncodingDirection (i, i-, j, j-, k, k-) along the image axes as dcm2niix writes them; from DICOM, the
    * in-plane direction (0018,1312) with the Siemens CSA PhaseEncodingDirectionPositive.
    */
