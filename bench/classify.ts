@@ -64,7 +64,10 @@ function report(name: string, result: LosoResult): void {
     `review flag: ${percent(flag.flaggedShare)} of protocols flagged (${flag.flagged}/${flag.total}), catching ${percent(flag.errorsCaught)} of the ${flag.errors} wrong class answers`,
   );
   console.log(
-    `review flag, wrong answers besides the ${flag.unstatedContrast} post-contrast T1s that state no contrast: catching ${percent(flag.errorsCaughtBesidesUnstatedContrast)} of ${flag.errors - flag.unstatedContrast}`,
+    `review flag, wrong answers besides the ${flag.unstatedContrast} post-contrast T1s that state no contrast: catching ${percent(flag.errorsCaughtBesidesUnstatedContrast)} of ${flag.errors - flag.unstatedContrast}; of those ${flag.unstatedContrast}, ${flag.unstatedContrastCaught} flagged`,
+  );
+  console.log(
+    `  of which flagged by the study review (in most of their studies): ${flag.byStudy} protocols, ${flag.byStudyWrong} of them wrong answers`,
   );
   console.log('per source (class ours / keyword, suffix ours / keyword; ahead, level or BEHIND the keyword baseline):');
   const tally = { ahead: 0, level: 0, behind: 0 };
@@ -101,7 +104,7 @@ function report(name: string, result: LosoResult): void {
     if (!classWrong && !suffixWrong) continue;
     const a = protocol.acquisition;
     console.log(
-      `  miss ${protocol.source} ${protocol.label}/${protocol.labelBids.suffix} → ${ours.classifiedType}/${ours.bids.suffix} (${ours.confidence}${ours.flagged ? ' flagged' : ''}) ${protocol.examplePath} | ${a.seriesDescription ?? ''} | ${a.protocolName ?? ''} | seq ${a.sequenceName ?? a.pulseSequenceDetails ?? ''} ${a.scanningSequence?.join('\\') ?? ''} ${a.sequenceVariant?.join('\\') ?? ''} img ${a.imageType?.join('\\') ?? ''} TR ${a.repetitionTimeMs} TE ${a.echoTimeMs} TI ${a.inversionTimeMs} FA ${a.flipAngle} b ${[...new Set(a.bValues ?? [])].join(',')} dirs ${a.diffusionDirections} :: ${ours.reasons[0]}`,
+      `  miss ${protocol.source} ${protocol.label}/${protocol.labelBids.suffix} → ${ours.classifiedType}/${ours.bids.suffix} (${ours.confidence}${ours.flagged ? (ours.studyReview ? ' flagged by study' : ' flagged') : ''}) ${protocol.examplePath} | ${a.seriesDescription ?? ''} | ${a.protocolName ?? ''} | seq ${a.sequenceName ?? a.pulseSequenceDetails ?? ''} ${a.scanningSequence?.join('\\') ?? ''} ${a.sequenceVariant?.join('\\') ?? ''} img ${a.imageType?.join('\\') ?? ''} TR ${a.repetitionTimeMs} TE ${a.echoTimeMs} TI ${a.inversionTimeMs} FA ${a.flipAngle} b ${[...new Set(a.bValues ?? [])].join(',')} dirs ${a.diffusionDirections} :: ${ours.reasons[0]}`,
     );
   }
 }

@@ -3,6 +3,7 @@ import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
 import { canonicalSuffix } from './bids-labels.ts';
 import { classifySeries } from './classify.ts';
 import { acquisitionFromSidecar } from './from-sidecar.ts';
+import { reviewStudy } from './study.ts';
 import type { ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
 
 /**
@@ -213,6 +214,45 @@ export function uniqueProtocols(rawRows: LabelledRow[]): Protocol[] {
     });
   }
   return [...byKey.values()];
+}
+
+/**
+ * The study review (study.ts reviewStudy) over labelled protocols: each study is rebuilt from its rows (studyOf), every
+ * row a series classified as its protocol is, and reviewed. A protocol sits in several studies; it counts as flagged
+ * by the study review when it is flagged in more than half of the studies it occurs in (two runs of it in one study
+ * count as one occurrence, flagged when either is). Uses the answers only, never the labels; the answer does not depend
+ * on fitted parameters, so the result holds in every leave-one-source-out fold.
+ */
+export function reviewByStudy(protocols: Protocol[], options: ClassifyOptions = {}): Map<Protocol, string> {
+  const studies = new Map<string, Protocol[]>();
+  for (const protocol of protocols)
+    for (const study of protocol.studies) {
+      const list = studies.get(study) ?? [];
+      list.push(protocol);
+      studies.set(study, list);
+    }
+  const answer = new Map(protocols.map((protocol) => [protocol, classifySeries(protocol.acquisition, options)]));
+  const flagged = new Map<Protocol, { studies: Set<string>; reason: string }>();
+  for (const [study, list] of studies) {
+    const reasons = reviewStudy(
+      list.map((protocol) => ({
+        classifiedType: answer.get(protocol)!.classifiedType,
+        acquisition: protocol.acquisition,
+      })),
+    );
+    list.forEach((protocol, index) => {
+      const reason = reasons[index];
+      if (reason === undefined) return;
+      const entry = flagged.get(protocol) ?? { studies: new Set<string>(), reason };
+      entry.studies.add(study);
+      flagged.set(protocol, entry);
+    });
+  }
+  return new Map(
+    [...flagged]
+      .filter(([protocol, entry]) => entry.studies.size * 2 > new Set(protocol.studies).size)
+      .map(([protocol, entry]) => [protocol, entry.reason]),
+  );
 }
 
 const emptyRecord = <T>(make: () => T) =>

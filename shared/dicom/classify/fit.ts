@@ -1,8 +1,15 @@
 import { classifyWithDecision, reliableConfidence, typeFamily } from './classify.ts';
-import type { Protocol } from './evaluation.ts';
+import { reviewByStudy, type Protocol } from './evaluation.ts';
 import { FLAG_BUDGETS, RELIABILITY_PRIORS, REVIEW_LIMIT, type ClassifierModel } from './model.ts';
 
-export type Scored = { source: string; decisions: string[]; scoreConfidence: number; right: boolean };
+/** A protocol's unfitted decision; `studyFlagged` when the study review flags it whatever its confidence. */
+export type Scored = {
+  source: string;
+  decisions: string[];
+  scoreConfidence: number;
+  right: boolean;
+  studyFlagged: boolean;
+};
 
 const UNTRAINED: ClassifierModel = {
   lowConfidenceThreshold: { withDescriptions: 0, withoutDescriptions: 0 },
@@ -57,6 +64,12 @@ function tallyBySource(scored: Scored[], prior: number): Map<string, SourceTally
     }
     tally.total += 1;
     if (!item.right) tally.wrong += 1;
+    if (item.studyFlagged) {
+      // Flagged by the study review at every threshold: it takes its share of the budget first.
+      tally.flagged[0] = tally.flagged[0]! + 1;
+      if (!item.right) tally.caught[0] = tally.caught[0]! + 1;
+      continue;
+    }
     // Counted at the first step whose threshold lies above the confidence; summed into "below each step" after.
     const first = Math.floor(Math.round(confidence * STEPS * 10) / 10) + 1;
     if (first <= STEPS) {
@@ -152,8 +165,15 @@ function fitThreshold(scored: Scored[], prior: number): { threshold: number; rec
   return { threshold: step / STEPS, recall, budget };
 }
 
-/** Each protocol classified once without fitted parameters: its decision, score probability and rightness. */
-export function scoreProtocols(protocols: Protocol[], ignoreDescriptions: boolean): Scored[] {
+/**
+ * Each protocol classified once without fitted parameters: its decision, score probability and rightness, and whether
+ * the study review flags it (reviewByStudy over `studyContext`, every protocol of the labelled studies by default).
+ */
+export function scoreProtocols(
+  protocols: Protocol[],
+  ignoreDescriptions: boolean,
+  studyFlagged: ReadonlyMap<Protocol, string> = reviewByStudy(protocols, { ignoreDescriptions }),
+): Scored[] {
   return protocols
     .filter((protocol) => protocol.evaluable)
     .map((protocol) => {
@@ -169,6 +189,7 @@ export function scoreProtocols(protocols: Protocol[], ignoreDescriptions: boolea
         // description say nothing of contrast reads as T1 at every site, and counting it against the T1 rules would
         // only lower their confidence at sites that have none.
         right: typeFamily(classification.classifiedType) === typeFamily(protocol.label),
+        studyFlagged: studyFlagged.has(protocol),
       };
     });
 }

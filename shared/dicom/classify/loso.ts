@@ -1,6 +1,6 @@
 import { sameSuffix } from './bids-labels.ts';
 import { classifySeries } from './classify.ts';
-import type { Protocol } from './evaluation.ts';
+import { reviewByStudy, type Protocol } from './evaluation.ts';
 import { fitFromScored, scoreProtocols } from './fit.ts';
 import { classifyByKeywords } from './keyword-baseline.ts';
 import { thresholdFor } from './model.ts';
@@ -16,7 +16,11 @@ export type Answer = { classifiedType: ClassifiedType; bids: BidsSuggestion };
 
 export type LosoRecord = {
   protocol: Protocol;
-  ours: Answer & { confidence: number; flagged: boolean; reasons: string[] };
+  /**
+   * `flagged`: below the fold's threshold, or flagged by the study review (`studyReview`, its reason) in most of the
+   * studies the protocol occurs in (evaluation.ts reviewByStudy).
+   */
+  ours: Answer & { confidence: number; flagged: boolean; reasons: string[]; studyReview?: string };
   keyword: Answer;
 };
 
@@ -55,6 +59,11 @@ export type LosoResult = {
     total: number;
     unstatedContrast: number;
     errorsCaughtBesidesUnstatedContrast: number;
+    /** Protocols the study review flags, and the wrong answers among them. */
+    byStudy: number;
+    byStudyWrong: number;
+    /** The post-contrast T1s that state no contrast flagged (by either flag). */
+    unstatedContrastCaught: number;
   };
 };
 
@@ -92,9 +101,13 @@ export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOption
   const evaluable = protocols.filter((protocol) => protocol.evaluable);
   const sources = [...new Set(evaluable.map((protocol) => protocol.source))].sort();
   const records: LosoRecord[] = [];
-  // Every protocol's unfitted decision is the same in every fold: score once, refit per fold from the others.
-  const withDescriptions = scoreProtocols(evaluable, false);
-  const withoutDescriptions = scoreProtocols(evaluable, true);
+  // Every protocol's unfitted decision is the same in every fold: score once, refit per fold from the others. The study
+  // review reads every protocol of a study, evaluable or not, and no label: it is the same in every fold too.
+  const studyWith = reviewByStudy(protocols, {});
+  const studyWithout = reviewByStudy(protocols, { ignoreDescriptions: true });
+  const withDescriptions = scoreProtocols(evaluable, false, studyWith);
+  const withoutDescriptions = scoreProtocols(evaluable, true, studyWithout);
+  const studyReview = options.ignoreDescriptions ? studyWithout : studyWith;
   for (const source of sources) {
     const model = fitFromScored(
       withDescriptions.filter((item) => item.source !== source),
@@ -103,9 +116,14 @@ export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOption
     const threshold = thresholdFor(model, options);
     for (const protocol of evaluable.filter((item) => item.source === source)) {
       const result = classifySeries(protocol.acquisition, { ...options, model });
+      const review = studyReview.get(protocol);
       records.push({
         protocol,
-        ours: { ...result, flagged: result.confidence < threshold },
+        ours: {
+          ...result,
+          flagged: result.confidence < threshold || review !== undefined,
+          ...(review === undefined ? {} : { studyReview: review }),
+        },
         keyword: classifyByKeywords(protocol.acquisition, options),
       });
     }
@@ -163,6 +181,9 @@ export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOption
       errorsCaughtBesidesUnstatedContrast: knowable.length
         ? knowable.filter((record) => record.ours.flagged).length / knowable.length
         : 1,
+      byStudy: records.filter((record) => record.ours.studyReview !== undefined).length,
+      byStudyWrong: wrong.filter((record) => record.ours.studyReview !== undefined).length,
+      unstatedContrastCaught: wrong.filter((record) => unstated(record) && record.ours.flagged).length,
     },
   };
 }

@@ -1,0 +1,36 @@
+import { readFeatures } from './physics.ts';
+import type { ClassifiedType, SeriesAcquisition } from './types.ts';
+
+/** One series of a study as the study review sees it: its answer and, where known, its acquisition. */
+export type StudySeries = { classifiedType: ClassifiedType; acquisition?: SeriesAcquisition };
+
+/**
+ * The question the study review asks of a series, in the person's words (it is added to the series' reasons). The
+ * second form names the 3D volume of a 2D / 3D pair.
+ */
+export const POST_CONTRAST_QUESTION =
+  'Study review: this study holds two T1-weighted series and neither states a contrast agent; is this one post-contrast (T1 + contrast)?';
+export const POST_CONTRAST_VOLUME_QUESTION =
+  'Study review: this study holds two T1-weighted series, a 3D volume and a 2D one, and neither states a contrast agent; is this volume post-contrast (T1 + contrast)?';
+
+/**
+ * Reviews the series of one study together (docs/classification.md#study-review): a post-contrast T1 whose headers and
+ * description say nothing of contrast reads as T1, which no reading of the series alone can tell. A study holding
+ * exactly two T1-weighted series, neither stated post-contrast, is the pre / post pair of a contrast study or a repeat:
+ * the series that could be post-contrast are flagged for a person, with the question as their reason. Where one is a 3D
+ * volume and the other is not, the volume is the one asked about (post-contrast T1 is usually acquired as a volume after
+ * a 2D survey); otherwise both are. A study where a T1 states its contrast, or with three T1 series or more (research
+ * sessions repeat and vary their T1 runs), is left as it is.
+ * Returns, for each series in the order given, the reason to flag it, or undefined.
+ */
+export function reviewStudy(series: readonly StudySeries[]): (string | undefined)[] {
+  const t1 = series.flatMap((item, index) =>
+    item.classifiedType === 'T1' || item.classifiedType === 'T1_CONTRAST' ? [index] : [],
+  );
+  const answers: (string | undefined)[] = series.map(() => undefined);
+  if (t1.length !== 2 || t1.some((index) => series[index]!.classifiedType === 'T1_CONTRAST')) return answers;
+  const volume = t1.filter((index) => readFeatures(series[index]!.acquisition ?? {}).is3d);
+  if (volume.length === 1) answers[volume[0]!] = POST_CONTRAST_VOLUME_QUESTION;
+  else for (const index of t1) answers[index] = POST_CONTRAST_QUESTION;
+  return answers;
+}
