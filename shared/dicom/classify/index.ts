@@ -11,4 +11,5 @@ export type {
 } from './types.ts';
 export { classifySeries, isLowConfidence, LOW_CONFIDENCE_THRESHOLD } from './classify.ts';
 export { acquisitionFromSidecar } from './from-sidecar.ts';
+export { reviewStudy, type StudySeries } from './study.ts';
 export { acquisitionFromDicom, acquisitionsFromDicomJson } from './from-dicom.ts';

@@ -3,10 +3,11 @@ import type { Directory } from '#shared/domain/auth/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { assetKeys } from '#shared/domain/object-keys.ts';
 import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
+import { reviewStudyClassifications } from './classify-series.ts';
 import { loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 
 /**
- * REPORT: one PDF per dataset (study summary as far as the de-identification options keep it, the profile applied,
+ * REPORT: the study review of the classifications first (classify-series.ts reviewStudyClassifications), then one PDF per dataset (study summary as far as the de-identification options keep it, the profile applied,
  * series table, thumbnails, quality figures). A series held for burned-in text is only counted: no row, no image.
  */
 export async function buildDatasetReport(
@@ -14,6 +15,9 @@ export async function buildDatasetReport(
   deps: PipelineDeps & { directory: Pick<Directory, 'getHospital'> },
 ): Promise<void> {
   const dataset = await loadDataset(deps, input);
+  // The classifications read together, now that every series' branch has ended, before the report counts the series
+  // flagged for review.
+  await reviewStudyClassifications(input, deps);
   const { hospitalId, datasetId } = input;
   const [series, assets, hospital] = await Promise.all([
     deps.datasets.listSeries(hospitalId, datasetId),

@@ -2,6 +2,8 @@ import {
   acquisitionFromDicom,
   classifySeries as classify,
   LOW_CONFIDENCE_THRESHOLD,
+  reviewStudy,
+  type SeriesAcquisition,
 } from '#shared/dicom/classify/index.ts';
 import { parseDicom, withoutPixelData } from '#shared/dicom/parse.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
@@ -14,6 +16,7 @@ import {
   OBJECT_READ_CONCURRENCY,
   type PipelineDeps,
   type SeriesStageInput,
+  type StageInput,
 } from './deps.ts';
 
 /**
@@ -51,6 +54,51 @@ export async function classifyOneSeries(input: SeriesStageInput, deps: PipelineD
       counts: { [result.classifiedType]: 1 },
       lowConfidence: isLow ? 1 : 0,
     },
+  });
+}
+
+/**
+ * The study review of the classifications (docs/classification.md#study-review), once every series' branch has ended:
+ * the series of the study read together, and a series the review asks about (two T1-weighted series, neither stating
+ * a contrast agent: which is post-contrast?) is flagged for review with the question added to its reasons. Only the
+ * model's answers are flagged; a person's label counts as a statement (T1 + contrast states the contrast). Runs again
+ * on a retry without adding the question twice. The acquisitions are read (one header per series) only for the T1
+ * series the review may ask about.
+ */
+export async function reviewStudyClassifications(input: StageInput, deps: PipelineDeps): Promise<void> {
+  const { hospitalId, datasetId } = input;
+  const series = (await deps.datasets.listSeries(hospitalId, datasetId)).filter((s) => s.classification);
+  const isT1 = (type: string | undefined) => type === 'T1' || type === 'T1_CONTRAST';
+  const t1 = series.filter((s) => isT1(s.classification?.classifiedType));
+  if (t1.length !== 2) return;
+  const acquisitions = new Map<string, SeriesAcquisition>();
+  for (const s of t1) {
+    const [first] = await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, s.seriesInstanceUID));
+    if (!first) continue;
+    const bytes = await deps.objects.get('studies', first.key);
+    acquisitions.set(s.id, acquisitionFromDicom([withoutPixelData(parseDicom(bytes), bytes)]));
+  }
+  const reasons = reviewStudy(
+    series.map((s) => ({ classifiedType: s.classification!.classifiedType, acquisition: acquisitions.get(s.id) })),
+  );
+  const flagged: string[] = [];
+  for (const [index, s] of series.entries()) {
+    const reason = reasons[index];
+    const classification = s.classification!;
+    if (reason === undefined || classification.source !== 'AI' || classification.reasons.includes(reason)) continue;
+    await deps.datasets.updateSeries(hospitalId, datasetId, s.id, {
+      classification: { ...classification, reasons: [...classification.reasons, reason] },
+      lowConfidence: true,
+    });
+    flagged.push(s.id);
+  }
+  if (flagged.length === 0) return;
+  await deps.audit.record({
+    hospitalId,
+    datasetId,
+    action: 'SERIES_CLASSIFIED_AI',
+    ...PIPELINE_ACTOR,
+    details: { runId: input.runId, studyReview: true, seriesIds: flagged, lowConfidence: flagged.length },
   });
 }
 
