@@ -34,11 +34,11 @@ describe('leave one source out on the labelled dev sidecars', () => {
     expect(withoutDescriptions.overall.class.total).toBe(withDescriptions.overall.class.total);
   });
 
-  it('classifies ≥ 98% of protocols right with descriptions, with the BIDS suffix right for ≥ 95%', () => {
+  it('classifies ≥ 98% of protocols right with descriptions, with the BIDS suffix right for ≥ 97%', () => {
     // Assess
     const report = describeResult(withDescriptions);
     expect(withDescriptions.overall.class.accuracy, report).toBeGreaterThanOrEqual(0.98);
-    expect(withDescriptions.overall.suffix.accuracy, report).toBeGreaterThanOrEqual(0.95);
+    expect(withDescriptions.overall.suffix.accuracy, report).toBeGreaterThanOrEqual(0.97);
   });
 
   it('classifies ≥ 94% of protocols right from the physics alone', () => {
@@ -56,41 +56,41 @@ describe('leave one source out on the labelled dev sidecars', () => {
     }
   });
 
-  it('is behind the keyword baseline on no source with descriptions but ds000117 (docs/classification.md#not-reached)', () => {
-    // Assess: a source is behind when its class or suffix accuracy is below the keyword baseline's on it.
-    const behind = [...withDescriptions.perSource]
-      .filter(
-        ([, s]) =>
-          s.class.accuracy < s.keywordClass.accuracy ||
-          (s.suffix.total > 0 && s.suffix.accuracy < s.keywordSuffix.accuracy),
-      )
-      .map(([source]) => source);
-    expect(behind).toEqual(['ds000117']);
-  });
-
-  it('is behind the keyword baseline on no source from the physics alone but ds000117 (time-of-flight read as such)', () => {
-    // Assess
-    const behind = [...withoutDescriptions.perSource]
-      .filter(
-        ([, s]) =>
-          s.class.accuracy < s.keywordClass.accuracy ||
-          (s.suffix.total > 0 && s.suffix.accuracy < s.keywordSuffix.accuracy),
-      )
-      .map(([source]) => source);
-    expect(behind).toEqual(['ds000117']);
+  it('is behind the keyword baseline on no source, with descriptions and from the physics alone', () => {
+    // Assess: a source is behind when its class or suffix accuracy is below the keyword baseline's on it. ds000117's
+    // multi-echo FLASH files read as one multi-echo series (MEGRE) since its echoes are put back together.
+    for (const result of [withDescriptions, withoutDescriptions]) {
+      const behind = [...result.perSource]
+        .filter(
+          ([, s]) =>
+            s.class.accuracy < s.keywordClass.accuracy ||
+            (s.suffix.total > 0 && s.suffix.accuracy < s.keywordSuffix.accuracy),
+        )
+        .map(([source]) => source);
+      expect(behind).toEqual([]);
+    }
+    expect(withDescriptions.perSource.get('ds000117')?.class.accuracy).toBe(1);
     expect(withoutDescriptions.perSuffix.get('angio')?.accuracy).toBe(1);
   });
 
-  it('keeps the review flag within 15% of series, catching what it measured', () => {
-    // Assess: the budget and threshold are chosen inside each fold on the training sources (fit.ts chooseBudget). With
-    // descriptions 46.4% of all wrong answers and 75.0% of those besides post-contrast T1s that state no contrast were
-    // caught when these floors were set; without descriptions 16.8% and 41.0% (docs/classification.md#not-reached).
-    for (const result of [withDescriptions, withoutDescriptions])
-      expect(result.flag.flaggedShare, describeResult(result)).toBeLessThanOrEqual(0.15);
-    expect(withDescriptions.flag.errorsCaught, describeResult(withDescriptions)).toBeGreaterThanOrEqual(0.46);
-    expect(withDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.75);
-    expect(withoutDescriptions.flag.errorsCaught, describeResult(withoutDescriptions)).toBeGreaterThanOrEqual(0.16);
-    expect(withoutDescriptions.flag.errorsCaughtBesidesUnstatedContrast).toBeGreaterThanOrEqual(0.4);
+  it('flags at most 15% of protocols with descriptions, catching at least 80% of the wrong answers', () => {
+    // Assess: the budget and threshold are chosen inside each fold on the training sources (fit.ts chooseBudget), the
+    // study review's flags counted in it. With descriptions 13.3% flagged, catching 92.0% of the wrong answers, when
+    // these floors were set.
+    const report = describeResult(withDescriptions);
+    expect(withDescriptions.flag.flaggedShare, report).toBeLessThanOrEqual(0.15);
+    expect(withDescriptions.flag.errorsCaught, report).toBeGreaterThanOrEqual(0.8);
+    expect(withDescriptions.flag.errorsCaughtBesidesUnstatedContrast, report).toBeGreaterThanOrEqual(0.8);
+    expect(withDescriptions.flag.unstatedContrastCaught, report).toBeGreaterThanOrEqual(0.8 * 28);
+  });
+
+  it('from the physics alone, catches at least 80% of the wrong answers, flagging more than 15% (docs/classification.md#not-reached)', () => {
+    // Assess: 17.5% flagged, catching 82.0%, when these bounds were set: the post-contrast T1s of ds007045 state no
+    // contrast without their descriptions, so the study review asks about most of its T1 pairs, a share no training
+    // fold that holds it out has seen.
+    const report = describeResult(withoutDescriptions);
+    expect(withoutDescriptions.flag.flaggedShare, report).toBeLessThanOrEqual(0.18);
+    expect(withoutDescriptions.flag.errorsCaught, report).toBeGreaterThanOrEqual(0.8);
   });
 
   it('ships the model that fitting on every labelled protocol gives', () => {
