@@ -25,6 +25,7 @@ import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import { formatTable, GE_T1_FOLDER, listFolderFiles, SHARED_DATA, totalBytes } from './lib/data.ts';
 import { iwsUpload, type IwsUploadResult } from './lib/iws-upload.ts';
+import type { HistoryEvent } from './lib/pipeline-timeline.ts';
 import { startLoopProbe } from './lib/loop-probe.ts';
 
 const MEMBER = 'member@northside.demo.local';
@@ -37,6 +38,8 @@ const POLL_INTERVAL_S = 2;
  */
 const POLL_RATE = 1;
 const WARM_UP_MS = 10_000;
+/** Answers this slow or slower are listed by the moment they were asked. */
+const SLOW_MS = 500;
 const STUDIES = [
   { name: 'GE T1', folder: GE_T1_FOLDER },
   { name: 'Philips DTI', folder: join(SHARED_DATA, 'dicom/philips-dti-b2000/dicom/601_WIP_dti_ax') },
@@ -71,7 +74,14 @@ function loadUsers(count: number): DemoUser[] {
 type Route = { route: string; path: string; tokens: string[] };
 
 /** What one route's users saw: each answer's latency and status, and requests that got no answer. */
-type RouteLoad = { latencies: number[]; statuses: Map<number, number>; errors: number; timeouts: number };
+type RouteLoad = {
+  latencies: number[];
+  /** For each answer, when it came (ms since the load started) and how long it took. */
+  answers: { atMs: number; ms: number }[];
+  statuses: Map<number, number>;
+  errors: number;
+  timeouts: number;
+};
 
 /**
  * A route's users, each its own autocannon instance with one connection and its own token, at `rate` requests a
@@ -79,8 +89,13 @@ type RouteLoad = { latencies: number[]; statuses: Map<number, number>; errors: n
  * instance by a one-second tick, and users started together would all send on the same tick, a burst no real users
  * make. Latencies are collected per answer, so p50 and p99 are computed over every request of the route.
  */
-function load(baseUrl: string, route: Route, rate: number): { stop: () => void; result: Promise<RouteLoad> } {
-  const seen: RouteLoad = { latencies: [], statuses: new Map(), errors: 0, timeouts: 0 };
+function load(
+  baseUrl: string,
+  route: Route,
+  rate: number,
+  startedAt = performance.now(),
+): { stop: () => void; result: Promise<RouteLoad> } {
+  const seen: RouteLoad = { latencies: [], answers: [], statuses: new Map(), errors: 0, timeouts: 0 };
   const instances: ReturnType<typeof autocannon>[] = [];
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
@@ -109,6 +124,7 @@ function load(baseUrl: string, route: Route, rate: number): { stop: () => void; 
             );
             instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
               seen.latencies.push(ms);
+              seen.answers.push({ atMs: performance.now() - startedAt, ms });
               seen.statuses.set(status, (seen.statuses.get(status) ?? 0) + 1);
             });
             instances.push(instance);
@@ -209,9 +225,10 @@ try {
     })),
   ];
   const loadStarted = performance.now();
+  const loadStartedAt = Date.now();
   const probe = startLoopProbe();
   invokeTimings.clear();
-  const running = routes.map((route) => ({ route, ...load(twin.url, route, route.rate) }));
+  const running = routes.map((route) => ({ route, ...load(twin.url, route, route.rate, loadStarted) }));
 
   const uploaded: (IwsUploadResult | Error)[] = await Promise.all(
     uploads.map((upload) =>
@@ -303,6 +320,38 @@ try {
       }),
     ),
   );
+  // When the slow answers were asked, beside what the two studies' pipelines were doing then: a moment that slows
+  // every route at once points at a shared resource (a core, dynalite), not at one route's work.
+  const slow = results
+    .flatMap((seen, i) => seen.answers.map((answer) => ({ ...answer, route: routes[i]!.route })))
+    .filter((answer) => answer.ms >= SLOW_MS)
+    .map((answer) => ({ ...answer, sentMs: answer.atMs - answer.ms }));
+  const transitions: { atMs: number; what: string }[] = [];
+  for (const [i, id] of ids.entries()) {
+    const history = await request<{ items: HistoryEvent[] }>('GET', `/api/datasets/${id}/history`).catch(
+      () => undefined,
+    );
+    for (const event of history?.items ?? [])
+      if (event.action === 'STATUS_CHANGED' || event.action === 'SERIES_CONVERTED' || event.action === 'REPORT_BUILT')
+        transitions.push({
+          atMs: Date.parse(event.at) - loadStartedAt,
+          what: `${STUDIES[i]!.name} ${event.action === 'STATUS_CHANGED' ? `→ ${String(event.details?.to)}` : event.action}`,
+        });
+  }
+  say(`\nAnswers of ${SLOW_MS} ms or more by the second they were asked, beside the studies' pipeline events`);
+  const buckets = new Map<number, typeof slow>();
+  for (const answer of slow) {
+    const second = Math.floor(answer.sentMs / 1000);
+    buckets.set(second, [...(buckets.get(second) ?? []), answer]);
+  }
+  const lines = [
+    ...[...buckets].map(([second, list]) => ({
+      atMs: second * 1000,
+      text: `  ${String(second).padStart(4)} s  ${String(list.length).padStart(3)} slow, longest ${Math.max(...list.map((a) => a.ms)).toFixed(0)} ms (${[...new Set(list.map((a) => a.route))].join(', ')})`,
+    })),
+    ...transitions.map((t) => ({ atMs: t.atMs, text: `  ${seconds(t.atMs).padStart(9)}  ${t.what}` })),
+  ].sort((a, b) => a.atMs - b.atMs);
+  for (const line of lines) say(line.text);
   say('\nStudies uploaded and processed under the load');
   say(
     formatTable(
