@@ -16,6 +16,8 @@ import { AuditAppendRequestSchema, type AuditAppendResult } from '#shared/schema
  * caller can use it to rewrite the trail. Never logs the event (its details may name users).
  */
 let table: Table | undefined;
+/** One writer per container: it remembers whether the table takes transactions (the twin's stand-in does not). */
+let chainWriter: ReturnType<typeof createAuditChainWriter> | undefined;
 
 function tableOf(): Table {
   if (!table) {
@@ -46,7 +48,7 @@ export async function handler(event: unknown): Promise<AuditAppendResult> {
   if (!parsed.success) throw new RefusedAuditRequest('Not an audit append request');
   const request = parsed.data;
   const own = tableOf();
-  const writer = createAuditChainWriter(own);
+  const writer = (chainWriter ??= createAuditChainWriter(own));
   try {
     if (request.op === 'recordVerification') {
       await writer.recordVerification(request.hospitalId, request.verification);

@@ -43,12 +43,12 @@ export async function resolveCaller(
   if (!sub || !hospitalId) throw new UnauthorizedError('NO_TOKEN');
   if (!isIdTokenFor(claims, policy)) throw new UnauthorizedError('INVALID_CREDENTIALS');
 
-  const user = await directory.getUser(hospitalId, sub);
+  // The user is stored under the token's hospital, so both are read at once.
+  const [user, hospital] = await Promise.all([directory.getUser(hospitalId, sub), directory.getHospital(hospitalId)]);
   if (!user) throw new UnauthorizedError('INVALID_CREDENTIALS');
   // Invited users have not accepted yet and disabled ones are out: only active accounts are served.
   if (user.status !== 'ACTIVE') throw new AccessDeniedError();
   // A deactivated (deleted) hospital's users are out, whatever their own status (docs/states.md#hospitals).
-  const hospital = await directory.getHospital(user.hospitalId);
   if (hospital?.status === 'DEACTIVATED') throw new RuleError('HOSPITAL_DEACTIVATED');
 
   // The token's group must agree with the stored user: a demoted user's old token no longer carries the old role.
@@ -75,5 +75,6 @@ export async function resolveCaller(
     ...(team?.dataPolicy ? { teamDataPolicy: team.dataPolicy } : {}),
     secondFactor: hasMfa(claims),
     ...(claims.identities ? { federated: true } : {}),
+    ...(hospital ? { hospitalName: hospital.name } : {}),
   };
 }

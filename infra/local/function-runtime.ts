@@ -195,12 +195,24 @@ function recordTiming(functionName: string, waitMs: number, runMs: number): void
   timings.runMs.push(runMs);
 }
 
+/**
+ * How long a call waits for a busy thread of its function before a new thread is started for it. Lambda starts a new
+ * instance at once, on another machine; the twin's threads share this machine's cores, and a cold start (loading the
+ * function's modules, some hundreds of milliseconds of CPU) taken for a call that a busy thread would have answered a
+ * few milliseconds later slows every other call meanwhile (docs/local-twin.md#api-threads).
+ */
+export const SPAWN_AFTER_MS = 50;
+
+/** How long an idle thread is kept before it is stopped (Lambda keeps an idle instance for minutes too). */
+export const IDLE_THREAD_MS = 5 * 60_000;
+
 export function createLocalFunction(
   spec: LocalFunctionSpec,
-  options: { idleMs?: number; maxInstances?: number; log?: (line: string) => void } = {},
+  options: { idleMs?: number; maxInstances?: number; spawnAfterMs?: number; log?: (line: string) => void } = {},
 ): LocalFunction {
-  const idleMs = options.idleMs ?? 60_000;
+  const idleMs = options.idleMs ?? IDLE_THREAD_MS;
   const maxInstances = options.maxInstances ?? 4;
+  const spawnAfterMs = options.spawnAfterMs ?? SPAWN_AFTER_MS;
   const idle: Instance[] = [];
   /** Started by warm() and not yet taken by a call. */
   const warming: Instance[] = [];
@@ -275,8 +287,19 @@ export function createLocalFunction(
       clearTimeout(warm.idleTimer);
       return Promise.resolve(warm);
     }
-    if (all.size < maxInstances) return Promise.resolve(spawn());
-    return new Promise((resolve) => waiting.push(resolve));
+    // The first thread starts at once; a further one only when no busy thread has come free within spawnAfterMs.
+    if (all.size === 0) return Promise.resolve(spawn());
+    return new Promise((resolve) => {
+      waiting.push(resolve);
+      if (all.size >= maxInstances) return;
+      const timer = setTimeout(() => {
+        const at = waiting.indexOf(resolve);
+        if (at < 0 || closed || all.size >= maxInstances) return;
+        waiting.splice(at, 1);
+        resolve(spawn());
+      }, spawnAfterMs);
+      timer.unref();
+    });
   }
 
   function release(instance: Instance): void {

@@ -88,7 +88,7 @@ export type LocalStack = {
 };
 
 /** Threads of the twin's audit appender (docs/local-twin.md#pipeline-executor). */
-export const AUDIT_APPENDER_THREADS = 4;
+export const AUDIT_APPENDER_THREADS = 1;
 
 export const BUCKETS = {
   uploads: 'imaging-local-uploads',
@@ -403,7 +403,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ][]) {
       // Up to the domain's reserved concurrency in threads, as the cloud runs that many instances at once: the cap in
       // front of them refuses only what a throttled Lambda would, never a request that merely waits for a busy thread
-      // (docs/local-twin.md#load). Threads start on demand and stop after a minute idle.
+      // (docs/local-twin.md#load). Threads start on demand (function-runtime.ts SPAWN_AFTER_MS) and stop after IDLE_THREAD_MS idle.
       const fn = createLocalFunction(localFunctionSpec(declaration, resources), {
         log,
         maxInstances: API_RESERVED_CONCURRENCY,

@@ -59,6 +59,31 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
+ * A busy or starting server (429 TOO_MANY_REQUESTS, 503 SERVICE_UNAVAILABLE) asks the client to come back: it is given
+ * at least this many tries, each wait at least its Retry-After, so a burst of work (a hospital's morning uploads, the
+ * service starting) delays a request for some seconds instead of failing it.
+ */
+export const BUSY_ATTEMPTS = 10;
+/** The longest single wait between tries, whatever the back-off or Retry-After says. */
+export const MAX_RETRY_WAIT_MS = 8_000;
+
+/** How long to wait before trying again after `response` (attempt counted from 1). */
+export function retryWaitMs(
+  response: Pick<Response, 'status' | 'headers'>,
+  firstDelayMs: number,
+  attempt: number,
+): number {
+  const seconds = Number(response.headers.get('retry-after'));
+  const asked = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  return Math.min(MAX_RETRY_WAIT_MS, Math.max(asked, backoffMs(firstDelayMs, attempt)));
+}
+
+/** Tries allowed for an answer of this status. */
+export function attemptsFor(status: number, maxAttempts: number): number {
+  return status === 429 || status === 503 ? Math.max(maxAttempts, BUSY_ATTEMPTS) : maxAttempts;
+}
+
+/**
  * `request(method, path, body?)` answers the parsed JSON body of a 2xx answer. It throws ApiRequestError: with the
  * catalogue's code and message for an error answer, NETWORK (status 0) when the server could not be reached.
  */
@@ -89,8 +114,8 @@ export function createApiClient(api: ApiConnection, retry: RetryOptions = {}) {
       }
       const text = await response.text();
       if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
-      if (isRetryableStatus(response.status) && attempt < maxAttempts) {
-        await sleep(backoffMs(delay, attempt), retry.signal);
+      if (isRetryableStatus(response.status) && attempt < attemptsFor(response.status, maxAttempts)) {
+        await sleep(retryWaitMs(response, delay, attempt), retry.signal);
         continue;
       }
       throw apiRequestErrorFrom(response.status, text);

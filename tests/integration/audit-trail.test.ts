@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
 import { keys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
 import { AuditPageSchema, VerifyAuditResponseSchema } from '#shared/schemas/api/audit.ts';
@@ -55,6 +56,32 @@ describe('audit trail on the local DynamoDB stand-in', () => {
     expect(theirs.body.items.map((e: { outcome: string }) => e.outcome)).toEqual(['DENIED']);
     // A hospital admin naming another hospital gets 404, like any other tenant's id.
     expect((await h.call('GET', '/api/audit', { as: ADMIN, query: { hospitalId: 'hosp-lakeview' } })).status).toBe(404);
+  });
+
+  it('records repeated views of one dataset within the read window once, from any container', async () => {
+    const id = await createDataset();
+    const read = (at: string) =>
+      ({
+        hospitalId: HOSPITAL,
+        actorUserId: 'reader-1',
+        datasetId: id,
+        action: 'DATASET_VIEWED',
+        at,
+        windowSeconds: 300,
+      }) as const;
+    const other = createAuditLog(h.table);
+    expect(await h.deps.audit.claimReadWindow(read('2026-11-25T10:00:00.000Z'))).toBe(true);
+    // Another container learns of the claim from the refused write, then answers from what it learned.
+    expect(await other.claimReadWindow(read('2026-11-25T10:01:00.000Z'))).toBe(false);
+    expect(await other.claimReadWindow(read('2026-11-25T10:02:00.000Z'))).toBe(false);
+    expect(await h.deps.audit.claimReadWindow(read('2026-11-25T10:04:59.000Z'))).toBe(false);
+    // Past the window the next read is recorded again, by whichever container gets it.
+    expect(await other.claimReadWindow(read('2026-11-25T10:05:01.000Z'))).toBe(true);
+    expect(await h.deps.audit.claimReadWindow(read('2026-11-25T10:06:00.000Z'))).toBe(false);
+
+    for (let i = 0; i < 3; i += 1) expect((await h.call('GET', `/api/datasets/${id}`, { as: LEAD })).status).toBe(200);
+    const views = await h.call('GET', '/api/audit', { as: ADMIN, query: { target: id, action: 'DATASET_VIEWED' } });
+    expect(AuditPageSchema.parse(views.body).items).toHaveLength(1);
   });
 
   it('pages with sealed tokens that another filter cannot replay', async () => {

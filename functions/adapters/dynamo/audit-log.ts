@@ -78,6 +78,20 @@ function chainQuery(table: Table, hospitalId: string) {
 export function createAuditChainWriter(table: Table, now: () => string = () => new Date().toISOString()) {
   const { doc } = table;
   let transactions = true;
+  /**
+   * The head this writer last wrote or read, per hospital: the next append tries the position after it without reading
+   * the head again. The put's and the head's conditions still decide; a head another writer moved meanwhile fails them,
+   * and the retry reads it afresh.
+   */
+  const lastHead = new Map<string, ChainHead>();
+  const knownHead = async (hospitalId: string, attempt: number): Promise<ChainHead> => {
+    const remembered = attempt === 0 ? lastHead.get(hospitalId) : undefined;
+    return remembered ?? readHead(hospitalId);
+  };
+  const remember = (hospitalId: string, head: ChainHead) => {
+    if (lastHead.size >= 1_000) lastHead.clear();
+    lastHead.set(hospitalId, head);
+  };
 
   async function readHead(hospitalId: string): Promise<ChainHead> {
     const { Item } = await doc.send(
@@ -124,11 +138,12 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
   async function appendWithoutTransaction(entry: AuditEntry): Promise<void> {
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       if (attempt > 0) await backOff(attempt);
-      const head = await readHead(entry.hospitalId);
+      const head = await knownHead(entry.hospitalId, attempt);
       const event = await chainNext(head, entry, randomUUID(), now());
       try {
         await doc.send(new PutCommand(newEventPut(event)));
       } catch (error) {
+        lastHead.delete(entry.hospitalId);
         if (!isConditionFailure(error)) throw error;
         // The position is taken: another writer won, or the head was left behind. Catch the head up and retry.
         const last = await lastStored(entry.hospitalId);
@@ -136,6 +151,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
         continue;
       }
       await moveHeadForward(entry.hospitalId, { seq: event.seq, hash: event.hash });
+      remember(entry.hospitalId, { seq: event.seq, hash: event.hash });
       return;
     }
     throw new TransientError('audit chain append lost every race');
@@ -171,7 +187,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
     if (transactions) {
       for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
         if (attempt > 0) await backOff(attempt);
-        const head = await readHead(entry.hospitalId);
+        const head = await knownHead(entry.hospitalId, attempt);
         const event = await chainNext(head, entry, randomUUID(), now());
         try {
           await doc.send(
@@ -183,8 +199,10 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
               ],
             }),
           );
+          remember(entry.hospitalId, { seq: event.seq, hash: event.hash });
           return undefined;
         } catch (error) {
+          lastHead.delete(entry.hospitalId);
           if (error instanceof Error && error.name === 'UnknownOperationException') {
             transactions = false;
             break;
@@ -250,6 +268,12 @@ export function createAuditLog(
   writer: AuditChainWriter = createAuditChainWriter(table, now),
 ): AuditLog {
   const { doc } = table;
+  /** Read windows known to be claimed, until when (ms); bounded, as a container lives for many users. */
+  const claimedUntil = new Map<string, number>();
+  const rememberClaim = (key: string, until: number) => {
+    if (claimedUntil.size >= 10_000) claimedUntil.clear();
+    claimedUntil.set(key, until);
+  };
 
   async function queryIndex(
     index: { index: string; pkName: string; skName: string; pk: string },
@@ -341,12 +365,17 @@ export function createAuditLog(
     },
     async claimReadWindow(read) {
       const at = Date.parse(read.at);
+      const marker = keys.auditReadMarker(read.hospitalId, read.actorUserId, read.datasetId, read.action);
+      const memoKey = `${marker.pk}\u0000${marker.sk}`;
+      // A window this container saw claimed (by itself or, from a refused claim, by another) is still claimed: markers
+      // only ever move forward, so no call is needed to answer "not the first read" (the dataset page polls).
+      if (at < (claimedUntil.get(memoKey) ?? 0)) return false;
       try {
         await doc.send(
           new PutCommand({
             TableName: table.tableName,
             Item: {
-              ...keys.auditReadMarker(read.hospitalId, read.actorUserId, read.datasetId, read.action),
+              ...marker,
               entity: 'auditReadMarker',
               at: read.at,
               [TTL_ATTRIBUTE]: Math.floor(at / 1000) + read.windowSeconds,
@@ -354,12 +383,18 @@ export function createAuditLog(
             ConditionExpression: 'attribute_not_exists(#pk) OR #at < :cutoff',
             ExpressionAttributeNames: { '#pk': P.pk, '#at': 'at' },
             ExpressionAttributeValues: { ':cutoff': new Date(at - read.windowSeconds * 1000).toISOString() },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
+        rememberClaim(memoKey, at + read.windowSeconds * 1000);
         return true;
       } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
+        if (!isConditionFailure(error)) throw error;
+        // The refused claim's marker, where the store returns it (raw attribute values on the exception).
+        const stored = (error as { Item?: Record<string, unknown> }).Item?.at as { S?: string } | string | undefined;
+        const held = Date.parse((typeof stored === 'string' ? stored : stored?.S) ?? '');
+        if (Number.isFinite(held)) rememberClaim(memoKey, held + read.windowSeconds * 1000);
+        return false;
       }
     },
     async head(hospitalId) {

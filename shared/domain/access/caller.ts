@@ -20,6 +20,8 @@ export type Caller = {
   secondFactor?: boolean;
   /** Signed in through the hospital's identity provider (the token carries `identities`). */
   federated?: boolean;
+  /** The hospital's name as read with the caller (so a page that shows it needs no second read). */
+  hospitalName?: string;
 };
 
 /**

@@ -45,12 +45,13 @@ async function readDataset(
   const [series, assets, hospital] = await Promise.all([
     deps.datasets.listSeries(caller.hospitalId, datasetId),
     presignedAssets(caller, record, deps),
-    deps.directory.getHospital(caller.hospitalId),
+    caller.hospitalName === undefined ? deps.directory.getHospital(caller.hospitalId) : undefined,
   ]);
+  const hospitalName = caller.hospitalName ?? hospital?.name;
   return {
     ...toDataset(record),
     series: series.sort((a, b) => a.seriesNumber - b.seriesNumber).map(toSeries),
     processedAssets: assets,
-    ...(hospital ? { hospitalName: hospital.name } : {}),
+    ...(hospitalName !== undefined ? { hospitalName } : {}),
   };
 }

@@ -18,6 +18,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
+import { createAuditChainWriter } from '#functions/adapters/dynamo/audit-log.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
 import { keys } from '#shared/db/keys.ts';
 import { TABLE_KEYS } from '#shared/db/table.ts';
@@ -196,5 +197,47 @@ describe('conditional writes', () => {
     expect(ddb.commandCalls(PutCommand)[0]!.args[0].input.ConditionExpression).toBe('attribute_not_exists(#pk)');
     expect(series).toBeInstanceOf(NotFoundError);
     expect((series as NotFoundError).code).toBe('SERIES_NOT_FOUND');
+  });
+});
+
+describe('audit chain appends in the cloud', () => {
+  const entry = (n: number): AuditEntry => ({ ...audit, details: { n } });
+
+  it('appends the next event after the head it last wrote without reading the head again', async () => {
+    ddb.on(GetCommand, { Key: keys.auditHead('h1') }).resolves({ Item: { seq: 4, hash: 'f'.repeat(64) } });
+    ddb.on(TransactWriteCommand).resolves({});
+    const writer = createAuditChainWriter(table());
+
+    await writer.append(entry(1));
+    await writer.append(entry(2));
+
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    const positions = ddb
+      .commandCalls(TransactWriteCommand)
+      .map((call) => call.args[0].input.TransactItems!.find((item) => item.Put)!.Put!.Item!.seq);
+    expect(positions).toEqual([5, 6]);
+  });
+
+  it('reads the head afresh when another writer moved it meanwhile, and appends after it', async () => {
+    ddb
+      .on(GetCommand, { Key: keys.auditHead('h1') })
+      .resolvesOnce({ Item: { seq: 4, hash: 'f'.repeat(64) } })
+      .resolves({ Item: { seq: 9, hash: 'e'.repeat(64) } });
+    ddb
+      .on(TransactWriteCommand)
+      .resolvesOnce({})
+      .rejectsOnce(cancelled('ConditionalCheckFailed', 'ConditionalCheckFailed'))
+      .resolves({});
+    const writer = createAuditChainWriter(table());
+
+    await writer.append(entry(1));
+    await writer.append(entry(2));
+
+    const puts = ddb
+      .commandCalls(TransactWriteCommand)
+      .map((call) => call.args[0].input.TransactItems!.find((item) => item.Put)!.Put!.Item!.seq);
+    // 5 written; 6 refused (the head had moved to 9); then 10, after the head read again.
+    expect(puts).toEqual([5, 6, 10]);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(2);
   });
 });
