@@ -208,7 +208,14 @@ export const IDLE_THREAD_MS = 5 * 60_000;
 
 export function createLocalFunction(
   spec: LocalFunctionSpec,
-  options: { idleMs?: number; maxInstances?: number; spawnAfterMs?: number; log?: (line: string) => void } = {},
+  options: {
+    idleMs?: number;
+    maxInstances?: number;
+    spawnAfterMs?: number;
+    /** The function's bundle (bundle.ts), a file URL; without one the thread loads the entry's source through tsx. */
+    bundle?: string;
+    log?: (line: string) => void;
+  } = {},
 ): LocalFunction {
   const idleMs = options.idleMs ?? IDLE_THREAD_MS;
   const maxInstances = options.maxInstances ?? 4;
@@ -235,7 +242,7 @@ export function createLocalFunction(
 
   function spawn(): Instance {
     const memoryMb = spec.declaration.memoryMb;
-    const worker = new Worker(BOOT, {
+    const worker = new Worker(options.bundle ? `import(${JSON.stringify(options.bundle)});` : BOOT, {
       eval: true,
       env: spec.env,
       workerData: {

@@ -33,7 +33,13 @@ function serialize(error: unknown): SerializedError {
     : { name: 'Error', message: String(error) };
 }
 
-async function main(): Promise<void> {
+type HandlerModule = { handler?: unknown };
+
+/**
+ * Serves invocations with the handler `load` gives: from the entry's source through tsx (this module run as the
+ * thread's script), or from the function's bundle, which imports this module and its entry together (bundle.ts).
+ */
+export async function serveFunction(load: (data: WorkerData) => Promise<HandlerModule>): Promise<void> {
   const data = workerData as WorkerData;
   const port = parentPort!;
   const scope = { region: data.region, account: data.account, functionName: data.functionName };
@@ -46,9 +52,9 @@ async function main(): Promise<void> {
   );
   let handler: (event: unknown, context: unknown) => Promise<unknown>;
   try {
-    const module = (await import(pathToFileURL(join(ROOT, data.entry)).href)) as { handler: typeof handler };
+    const module = await load(data);
     if (typeof module.handler !== 'function') throw new Error(`${data.entry} does not export handler`);
-    handler = module.handler;
+    handler = module.handler as typeof handler;
   } catch (error) {
     port.postMessage({ type: 'init-error', error: serialize(error) } satisfies WorkerReply);
     return;
@@ -81,4 +87,7 @@ async function main(): Promise<void> {
   port.postMessage({ type: 'ready' } satisfies WorkerReply);
 }
 
-void main();
+/** Set by a function's bundle before this module runs: the bundle serves its own entry. */
+const BUNDLED = Symbol.for('imaging.local.bundledFunction');
+if (!(globalThis as Record<symbol, unknown>)[BUNDLED])
+  void serveFunction((data) => import(pathToFileURL(join(ROOT, data.entry)).href) as Promise<HandlerModule>);

@@ -39,6 +39,7 @@ import {
   randomSecret,
 } from './data-dir.ts';
 import { ensureTable } from './dynamo.ts';
+import { functionBundles } from './bundle.ts';
 import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinResources } from './function-runtime.ts';
 import { objectStoreCredentials } from './s3.ts';
 import { startStandIns, type StandInsService } from './stand-ins.ts';
@@ -258,6 +259,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ),
     };
 
+    // The functions' bundles are built (or found current in the cache) while the stand-ins start.
+    const bundles = functionBundles([
+      AUDIT_APPENDER_DECLARATION.entry,
+      SIGN_IN_EVENTS_DECLARATION.entry,
+      ...Object.values(apiFunctionDeclarations()).map((declaration) => declaration.entry),
+      ...SCHEDULED_JOBS.map((job) => scheduledJobDeclaration(job).entry),
+    ]);
+    bundles.catch(() => undefined);
     // dynalite and s3rver run in processes of their own, so their work never stalls the router (docs/local-twin.md#stand-ins).
     const [dynamo, s3]: StandInsService[] = await Promise.all([
       startStandIns({ service: 'dynamodb', dataDir }),
@@ -290,10 +299,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => Promise.all([...invokable.values()].map((fn) => fn.close())).then(() => undefined));
     const appender = localFunctionSpec(AUDIT_APPENDER_DECLARATION, resources);
     // In the cloud the appender runs as many instances as its callers invoke at once (docs/deployment.md#audit-trail);
-    // here more threads than the default 4, so every view's event does not queue behind three others.
-    invokable.set(appender.functionName, createLocalFunction(appender, { log, maxInstances: AUDIT_APPENDER_THREADS }));
+    // here one thread, whose chain writer remembers each chain's head: no append loses a race to another thread and
+    // none reads the head first (docs/local-twin.md#api-threads).
+    const bundle = await bundles;
+    invokable.set(
+      appender.functionName,
+      createLocalFunction(appender, {
+        log,
+        maxInstances: AUDIT_APPENDER_THREADS,
+        bundle: bundle.get(AUDIT_APPENDER_DECLARATION.entry),
+      }),
+    );
     const lambda = createLambdaService(invokable);
-    signInTrigger = createLocalFunction(localFunctionSpec(SIGN_IN_EVENTS_DECLARATION, resources), { log });
+    signInTrigger = createLocalFunction(localFunctionSpec(SIGN_IN_EVENTS_DECLARATION, resources), {
+      log,
+      bundle: bundle.get(SIGN_IN_EVENTS_DECLARATION.entry),
+    });
     closers.push(() => signInTrigger!.close());
 
     let ids: PoolIds | undefined;
@@ -407,6 +428,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const fn = createLocalFunction(localFunctionSpec(declaration, resources), {
         log,
         maxInstances: API_RESERVED_CONCURRENCY,
+        bundle: bundle.get(declaration.entry),
       });
       // Cold starts begin now, in the background: the first request waits for the rest of one, if at all.
       void fn.warm();
@@ -415,7 +437,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await seedDemo(cognito, ids, demo.value, options.extraUsers);
     // Scheduled jobs (data retention): the cloud's EventBridge rules stand in as intervals, each run one at a time.
     for (const job of SCHEDULED_JOBS) {
-      const fn = createLocalFunction(localFunctionSpec(scheduledJobDeclaration(job), resources), { log });
+      const declaration = scheduledJobDeclaration(job);
+      const fn = createLocalFunction(localFunctionSpec(declaration, resources), {
+        log,
+        bundle: bundle.get(declaration.entry),
+      });
       let running = false;
       const timer = setInterval(() => {
         if (running || !ready) return;

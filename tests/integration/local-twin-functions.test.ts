@@ -11,6 +11,7 @@ import {
   type TwinResources,
 } from '#infra/local/function-runtime.ts';
 import { ENV } from '#shared/env.ts';
+import { functionBundles } from '#infra/local/bundle.ts';
 
 const FIXTURES = 'tests/integration/fixtures/twin-functions';
 
@@ -40,9 +41,15 @@ afterAll(async () => {
 });
 
 /** A real function's declaration (grants, env, memory, timeout) running a fixture entry instead of its own. */
-function asFixture(declaration: FunctionDeclaration, entry: string, changes: Partial<FunctionDeclaration> = {}) {
+function asFixture(
+  declaration: FunctionDeclaration,
+  entry: string,
+  changes: Partial<FunctionDeclaration> = {},
+  bundle?: string,
+) {
   const fn = createLocalFunction(
     localFunctionSpec({ ...declaration, entry: `${FIXTURES}/${entry}`, ...changes }, resources),
+    bundle ? { bundle } : {},
   );
   started.push(fn);
   return fn;
@@ -123,6 +130,31 @@ describe('functions in the local twin', () => {
     // Allowed: the invocation went to the (absent) Lambda endpoint.
     expect(appendAudit).toMatchObject({ ok: false });
     expect((appendAudit as { name: string }).name).not.toMatch(/AccessDenied/);
+  }, 60_000);
+
+  it('run from their bundle (as the twin runs its API functions) with the same environment and the same refusals', async () => {
+    // Prepare
+    const bundles = await functionBundles([`${FIXTURES}/reach-resources.ts`, `${FIXTURES}/report-runtime.ts`]);
+    const health = asFixture(
+      apiFunctionDeclaration('health'),
+      'reach-resources.ts',
+      {},
+      bundles.get(`${FIXTURES}/reach-resources.ts`),
+    );
+    const report = asFixture(classifySeries, 'report-runtime.ts', {}, bundles.get(`${FIXTURES}/report-runtime.ts`));
+
+    // Act
+    const getItem = await health.invoke({ call: 'get-dataset' });
+    const seen = (await report.invoke({})) as { env: Record<string, string> };
+
+    // Assess
+    expect(getItem).toMatchObject({
+      ok: false,
+      name: 'AccessDeniedException',
+      message: expect.stringContaining('dynamodb:GetItem on resource: arn:aws:dynamodb:us-east-1:000000000000:table/'),
+    });
+    expect(seen.env[ENV.STUDIES_BUCKET]).toBe(resources.buckets.studies);
+    expect(seen.env.HOME).toBeUndefined();
   }, 60_000);
 
   it('fail a task that exceeds its memory size as Lambda does (Runtime.OutOfMemory), and run the next call afresh', async () => {
