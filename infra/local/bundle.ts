@@ -88,7 +88,7 @@ const builds = new Map<string, Promise<Map<string, string>>>();
 
 /**
  * The bundle of each entry (a file URL to import in a thread), building them when the cache has none that is current.
- * Concurrent twins may build at once: each writes its own folder and the record naming the newest wins.
+ * Concurrent twins may build at once: each writes its own folder and the newest build.json wins.
  */
 export function functionBundles(entries: readonly string[]): Promise<Map<string, string>> {
   const sorted = [...new Set(entries)].sort();
