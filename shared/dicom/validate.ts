@@ -1,9 +1,20 @@
 import type { DicomLimitCode } from './errors.ts';
-import { DicomLimitError, DicomParseError, parseDicom, type ParsedDicom } from './parse.ts';
+import {
+  DicomLimitError,
+  DicomParseError,
+  parseDicom,
+  parseDicomHeader,
+  type DicomHeader,
+  type ParsedDicom,
+} from './parse.ts';
 
-export type DicomCheck =
-  | { valid: true; parsed: ParsedDicom }
-  | { valid: false; message: 'Not a DICOM file' | 'DICOM parsing failed'; limit?: DicomLimitCode };
+type DicomRejection = {
+  valid: false;
+  message: 'Not a DICOM file' | 'DICOM parsing failed';
+  limit?: DicomLimitCode;
+};
+
+export type DicomCheck = { valid: true; parsed: ParsedDicom } | DicomRejection;
 
 /**
  * The validity rule: DICM at offset 128, else a parse, else a lenient parse. Returns the upload wizard's per-file
@@ -18,5 +29,36 @@ export function checkDicom(bytes: Uint8Array): DicomCheck {
     if (error instanceof DicomParseError && error.message === 'Not a DICOM file')
       return { valid: false, message: 'Not a DICOM file' };
     return { valid: false, message: 'DICOM parsing failed' };
+  }
+}
+
+export type DicomHeaderCheck = { valid: true; header: DicomHeader } | DicomRejection;
+
+/** docs/domain.md#uploads: header-only reading starts with the first 64 KiB and reads 4 times more while the header goes on. */
+export const HEADER_READ = { firstBytes: 64 * 1024, growth: 4 } as const;
+
+/**
+ * checkDicom for a file that can be read by its first `end` bytes (a browser File's slice): the same answer and the
+ * same header elements as checkDicom on the whole file, reading only the bytes before the Pixel Data where that is
+ * enough to know (parseDicomHeader), and the whole file where it is not. Never throws but for a failed read.
+ */
+export async function checkDicomHeader(
+  fileSize: number,
+  read: (end: number) => Promise<Uint8Array>,
+): Promise<DicomHeaderCheck> {
+  let end = Math.min(fileSize, HEADER_READ.firstBytes);
+  for (;;) {
+    const bytes = await read(end);
+    if (end >= fileSize) {
+      const check = checkDicom(bytes);
+      if (!check.valid) return check;
+      return {
+        valid: true,
+        header: { dataSet: check.parsed.dataSet, transferSyntaxUID: check.parsed.transferSyntaxUID },
+      };
+    }
+    const answer = parseDicomHeader(bytes, fileSize);
+    if ('header' in answer) return { valid: true, header: answer.header };
+    end = answer.read === 'whole' ? fileSize : Math.min(fileSize, end * HEADER_READ.growth);
   }
 }

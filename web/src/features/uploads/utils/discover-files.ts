@@ -1,6 +1,6 @@
 import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/metadata.ts';
 import { groupIntoSeries, type SeriesGroup } from '#shared/dicom/series.ts';
-import { checkDicom } from '#shared/dicom/validate.ts';
+import { checkDicomHeader } from '#shared/dicom/validate.ts';
 
 /** A file the user picked, with its path inside the picked folder (or its name). */
 export type PickedFile = { path: string; file: File };
@@ -23,9 +23,14 @@ export const ENHANCED_BATCH_PAUSE_MS = 1;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The first `end` bytes of a picked file: the browser reads only that slice from disk. */
+const readStart = (file: File) => async (end: number) =>
+  new Uint8Array(await (end >= file.size ? file : file.slice(0, end)).arrayBuffer());
+
 /**
- * Reads each picked file in the browser with the shared engine (checkDicom → readSeriesFileMetadata → groupIntoSeries),
- * so what the wizard shows is what the server will find. Nothing leaves the browser here; the patient fields the
+ * Reads each picked file in the browser with the shared engine (checkDicomHeader → readSeriesFileMetadata →
+ * groupIntoSeries), so what the wizard shows is what the server will find; only the bytes before a file's Pixel Data
+ * are read where they are enough, so discovery's memory does not grow with the study's bytes. Nothing leaves the browser here; the patient fields the
  * engine reads are used only for grouping and are never sent or logged.
  */
 export async function discoverFiles(
@@ -40,12 +45,12 @@ export async function discoverFiles(
     const batch = picked.slice(start, start + DISCOVERY_BATCH_SIZE);
     const results = await Promise.all(
       batch.map(async ({ path, file }) => {
-        const bytes = new Uint8Array(await file.arrayBuffer());
-        const check = checkDicom(bytes);
+        // docs/domain.md#uploads: the header alone where it tells what the whole file would.
+        const check = await checkDicomHeader(file.size, readStart(file));
         if (!check.valid)
           return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
         try {
-          return { file: { ...readSeriesFileMetadata(check.parsed, path, file.size), path } satisfies DiscoveredFile };
+          return { file: { ...readSeriesFileMetadata(check.header, path, file.size), path } satisfies DiscoveredFile };
         } catch {
           // docs/error-catalogue.md#upload-and-export: a parse failure is logged (without its content) and the file skipped.
           console.warn('DICOM metadata could not be read from one file; it is skipped');
