@@ -7,6 +7,7 @@ import {
   type DicomHeader,
   type ParsedDicom,
 } from './parse.ts';
+import { parserKey, TAG } from './tags.ts';
 
 type DicomRejection = {
   valid: false;
@@ -34,19 +35,24 @@ export function checkDicom(bytes: Uint8Array): DicomCheck {
 
 export type DicomHeaderCheck = { valid: true; header: DicomHeader } | DicomRejection;
 
-/** docs/domain.md#uploads: header-only reading starts with the first 64 KiB and reads 4 times more while the header goes on. */
-export const HEADER_READ = { firstBytes: 64 * 1024, growth: 4 } as const;
+/**
+ * docs/domain.md#uploads: header-only reading starts with the first 16 KiB (most single-frame headers fit) and reads 4
+ * times more while the header goes on.
+ */
+export const HEADER_READ = { firstBytes: 16 * 1024, growth: 4 } as const;
 
 /**
  * checkDicom for a file that can be read by its first `end` bytes (a browser File's slice): the same answer and the
  * same header elements as checkDicom on the whole file, reading only the bytes before the Pixel Data where that is
- * enough to know (parseDicomHeader), and the whole file where it is not. Never throws but for a failed read.
+ * enough to know (parseDicomHeader), and the whole file where it is not. It starts with `firstBytes` (see
+ * firstBytesAfter). Never throws but for a failed read.
  */
 export async function checkDicomHeader(
   fileSize: number,
   read: (end: number) => Promise<Uint8Array>,
+  firstBytes: number = HEADER_READ.firstBytes,
 ): Promise<DicomHeaderCheck> {
-  let end = Math.min(fileSize, HEADER_READ.firstBytes);
+  let end = Math.min(fileSize, firstBytes);
   for (;;) {
     const bytes = await read(end);
     if (end >= fileSize) {
@@ -61,4 +67,17 @@ export async function checkDicomHeader(
     if ('header' in answer) return { valid: true, header: answer.header };
     end = answer.read === 'whole' ? fileSize : Math.min(fileSize, end * HEADER_READ.growth);
   }
+}
+
+const PAGE = 4096;
+
+/**
+ * Where to start reading the next file of a study: the files of a series share their header's layout, so a header
+ * that needed more than the first bytes is read at once next time (its length, 1 KiB spare, rounded up to 4 KiB).
+ * Never less than HEADER_READ.firstBytes; `previous` after a rejected file or one without Pixel Data.
+ */
+export function firstBytesAfter(check: DicomHeaderCheck, previous: number): number {
+  const pixelData = check.valid ? check.header.dataSet.elements[parserKey(TAG.PixelData)] : undefined;
+  if (!pixelData) return previous;
+  return Math.max(HEADER_READ.firstBytes, Math.ceil((pixelData.dataOffset + 1024) / PAGE) * PAGE);
 }

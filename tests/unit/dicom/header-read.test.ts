@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gunzipIfNeeded, parseDicomHeader } from '#shared/dicom/parse.ts';
 import { readSeriesFileMetadata } from '#shared/dicom/metadata.ts';
-import { checkDicom, checkDicomHeader, HEADER_READ } from '#shared/dicom/validate.ts';
+import { checkDicom, checkDicomHeader, firstBytesAfter, HEADER_READ } from '#shared/dicom/validate.ts';
 import { buildDicom, buildStudy, rampPixels, withElements, type BuiltElement } from '#tests/helpers/dicom-builder.ts';
 import { listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
 
@@ -55,7 +55,7 @@ describe('checkDicomHeader: the header alone, with the answer of a whole read', 
     },
   );
 
-  it('reads only the first 64 KiB of an uncompressed file whose header fits in them', async () => {
+  it('reads only the first 16 KiB of an uncompressed file whose header fits in them', async () => {
     // Prepare
     const bytes = read('ge-t1-ir-spgr/dicom/00001.dcm');
     // Act
@@ -80,7 +80,7 @@ describe('checkDicomHeader: the header alone, with the answer of a whole read', 
     for (const { bytes } of files) await expectSameAsWholeRead(withElements(bytes, LARGE_IMAGE));
   });
 
-  it('reads further while the header goes past the first bytes, never the Pixel Data', async () => {
+  it('reads further while the header goes past the first bytes, never the Pixel Data, and starts the next file there', async () => {
     // Prepare: 100 KiB of private data before the Pixel Data, 1 MiB of Pixel Data.
     const bytes = buildDicom({
       extra: [
@@ -91,10 +91,19 @@ describe('checkDicomHeader: the header alone, with the answer of a whole read', 
         { tag: '7FE00010', vr: 'OW', value: rampPixels(2048, 256) },
       ],
     });
+    const pixelDataOffset = bytes.length - 2048 * 256 * 2;
     // Act
-    const { ends } = await expectSameAsWholeRead(bytes);
+    const first = await expectSameAsWholeRead(bytes);
+    const next = firstBytesAfter(first.header, HEADER_READ.firstBytes);
+    const second = byRanges(bytes);
+    const again = await checkDicomHeader(bytes.length, second.read, next);
     // Assess
-    expect(ends).toEqual([HEADER_READ.firstBytes, HEADER_READ.firstBytes * HEADER_READ.growth]);
+    expect(first.ends).toEqual([HEADER_READ.firstBytes, HEADER_READ.firstBytes * 4, HEADER_READ.firstBytes * 16]);
+    expect(next).toBeGreaterThan(pixelDataOffset);
+    expect(next).toBeLessThanOrEqual(pixelDataOffset + 8192);
+    expect(second.ends).toEqual([next]);
+    expect(outcome(again, bytes.length)).toEqual(outcome(first.header, bytes.length));
+    expect(firstBytesAfter({ valid: false, message: 'Not a DICOM file' }, next)).toBe(next);
   });
 
   it('answers a truncated file as the whole read does, from the whole file', async () => {

@@ -1,6 +1,6 @@
 import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/metadata.ts';
 import { groupIntoSeries, type SeriesGroup } from '#shared/dicom/series.ts';
-import { checkDicomHeader } from '#shared/dicom/validate.ts';
+import { checkDicomHeader, firstBytesAfter, HEADER_READ } from '#shared/dicom/validate.ts';
 
 /** A file the user picked, with its path inside the picked folder (or its name). */
 export type PickedFile = { path: string; file: File };
@@ -40,13 +40,15 @@ export async function discoverFiles(
   const started = performance.now();
   const files: DiscoveredFile[] = [];
   const rejected: RejectedFile[] = [];
+  let firstBytes = HEADER_READ.firstBytes;
   for (let start = 0; start < picked.length; start += DISCOVERY_BATCH_SIZE) {
     options.signal?.throwIfAborted();
     const batch = picked.slice(start, start + DISCOVERY_BATCH_SIZE);
     const results = await Promise.all(
       batch.map(async ({ path, file }) => {
         // docs/domain.md#uploads: the header alone where it tells what the whole file would.
-        const check = await checkDicomHeader(file.size, readStart(file));
+        const check = await checkDicomHeader(file.size, readStart(file), firstBytes);
+        firstBytes = firstBytesAfter(check, firstBytes);
         if (!check.valid)
           return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
         try {
