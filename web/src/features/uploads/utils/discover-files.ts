@@ -1,6 +1,7 @@
 import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/metadata.ts';
 import { groupIntoSeries, type SeriesGroup } from '#shared/dicom/series.ts';
 import { checkDicomHeader, firstBytesAfter, HEADER_READ } from '#shared/dicom/validate.ts';
+import { FileStartReader } from '#web/features/uploads/utils/file-start-reader.ts';
 
 /** A file the user picked, with its path inside the picked folder (or its name). */
 export type PickedFile = { path: string; file: File };
@@ -23,10 +24,6 @@ export const ENHANCED_BATCH_PAUSE_MS = 1;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The first `end` bytes of a picked file: the browser reads only that slice from disk. */
-const readStart = (file: File) => async (end: number) =>
-  new Uint8Array(await (end >= file.size ? file : file.slice(0, end)).arrayBuffer());
-
 /**
  * Reads each picked file in the browser with the shared engine (checkDicomHeader → readSeriesFileMetadata →
  * groupIntoSeries), so what the wizard shows is what the server will find; only the bytes before a file's Pixel Data
@@ -41,22 +38,31 @@ export async function discoverFiles(
   const files: DiscoveredFile[] = [];
   const rejected: RejectedFile[] = [];
   let firstBytes = HEADER_READ.firstBytes;
+  const reader = new FileStartReader();
   for (let start = 0; start < picked.length; start += DISCOVERY_BATCH_SIZE) {
     options.signal?.throwIfAborted();
     const batch = picked.slice(start, start + DISCOVERY_BATCH_SIZE);
     const results = await Promise.all(
       batch.map(async ({ path, file }) => {
-        // docs/domain.md#uploads: the header alone where it tells what the whole file would.
-        const check = await checkDicomHeader(file.size, readStart(file), firstBytes);
-        firstBytes = firstBytesAfter(check, firstBytes);
-        if (!check.valid)
-          return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
+        const start = reader.open(file);
         try {
-          return { file: { ...readSeriesFileMetadata(check.header, path, file.size), path } satisfies DiscoveredFile };
-        } catch {
-          // docs/error-catalogue.md#upload-and-export: a parse failure is logged (without its content) and the file skipped.
-          console.warn('DICOM metadata could not be read from one file; it is skipped');
-          return { rejected: { path, sizeBytes: file.size, message: 'DICOM parsing failed' } satisfies RejectedFile };
+          // docs/domain.md#uploads: the header alone where it tells what the whole file would.
+          const check = await checkDicomHeader(file.size, start.read, firstBytes);
+          firstBytes = firstBytesAfter(check, firstBytes);
+          if (!check.valid)
+            return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
+          try {
+            return {
+              file: { ...readSeriesFileMetadata(check.header, path, file.size), path } satisfies DiscoveredFile,
+            };
+          } catch {
+            // docs/error-catalogue.md#upload-and-export: a parse failure is logged (without its content) and the file skipped.
+            console.warn('DICOM metadata could not be read from one file; it is skipped');
+            return { rejected: { path, sizeBytes: file.size, message: 'DICOM parsing failed' } satisfies RejectedFile };
+          }
+        } finally {
+          // The metadata holds strings only; the header's bytes go back to the reader for the next file.
+          start.close();
         }
       }),
     );
