@@ -44,10 +44,10 @@ export async function discoverFiles(
     const batch = picked.slice(start, start + DISCOVERY_BATCH_SIZE);
     const results = await Promise.all(
       batch.map(async ({ path, file }) => {
-        const start = reader.open(file);
+        const fileStart = reader.open(file);
         try {
           // docs/domain.md#uploads: the header alone where it tells what the whole file would.
-          const check = await checkDicomHeader(file.size, start.read, firstBytes);
+          const check = await checkDicomHeader(file.size, fileStart.read, firstBytes);
           firstBytes = firstBytesAfter(check, firstBytes);
           if (!check.valid)
             return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
@@ -62,7 +62,7 @@ export async function discoverFiles(
           }
         } finally {
           // The metadata holds strings only; the header's bytes go back to the reader for the next file.
-          start.close();
+          fileStart.close();
         }
       }),
     );
