@@ -88,6 +88,41 @@ export async function discoverFiles(
   };
 }
 
+/** What the page sends the discovery worker, and what the worker answers. */
+export type DiscoveryRequest = { picked: PickedFile[]; pauseMs: number };
+export type DiscoveryMessage =
+  { progress: { done: number; total: number } } | { discovery: Discovery } | { failed: string };
+
+/**
+ * discoverFiles in a dedicated worker, ended when it answers (discover-files.worker.ts): the garbage of reading
+ * thousands of headers goes with it instead of staying in the page through the upload (docs/domain.md#uploads).
+ * Runs discoverFiles here where the browser has no workers.
+ */
+export function discoverFilesInWorker(
+  picked: readonly PickedFile[],
+  options: { pauseMs: number; onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+): Promise<Discovery> {
+  if (typeof Worker === 'undefined') return discoverFiles(picked, options);
+  const worker = new Worker(new URL('./discover-files.worker.ts', import.meta.url), { type: 'module' });
+  return new Promise<Discovery>((resolve, reject) => {
+    const end = (settle: () => void) => {
+      worker.terminate();
+      options.signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    const onAbort = () => end(() => reject(options.signal?.reason));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.onmessage = (event: MessageEvent<DiscoveryMessage>) => {
+      const message = event.data;
+      if ('progress' in message) options.onProgress?.(message.progress.done, message.progress.total);
+      else if ('discovery' in message) end(() => resolve(message.discovery));
+      else end(() => reject(new Error(message.failed)));
+    };
+    worker.onerror = (event) => end(() => reject(new Error(event.message || 'File discovery failed')));
+    worker.postMessage({ picked: [...picked], pauseMs: options.pauseMs } satisfies DiscoveryRequest);
+  });
+}
+
 /** Path of a picked file: its place in the picked folder when there is one. */
 export function pickedPath(file: File): string {
   return (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
