@@ -7,8 +7,8 @@
 
 /** Reads larger than this (a whole file that only a full parse can judge) get their own buffer, as before. */
 const POOLED_MAX_BYTES = 1024 * 1024;
-/** Free buffers kept: one per file in flight (docs/domain.md#uploads: batches of 20), with room to spare. */
-const POOL_SIZE = 32;
+/** Free buffers kept: discovery reads one file at a time, and a header that grows leaves its smaller buffer. */
+const POOL_SIZE = 4;
 const PAGE = 4096;
 
 type Bytes = Uint8Array<ArrayBuffer>;
@@ -59,6 +59,8 @@ export class FileStartReader {
   }
 
   private give(buffer: Bytes): void {
+    // A read that failed half way leaves its buffer taken over by the stream (detached, no bytes left).
+    if (buffer.byteLength === 0) return;
     this.free.push(buffer);
     if (this.free.length > POOL_SIZE) {
       this.free.sort((a, b) => b.byteLength - a.byteLength);
