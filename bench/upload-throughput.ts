@@ -186,14 +186,13 @@ const pss = (pid) => { try { const m = /^Pss:\\s+(\\d+) kB/m.exec(readFileSync('
 const children = (pid) => { const out = []; try { for (const tid of readdirSync('/proc/' + pid + '/task')) { try { for (const c of readFileSync('/proc/' + pid + '/task/' + tid + '/children', 'utf8').trim().split(' ')) if (c) out.push(Number(c)); } catch {} } } catch {} return out; };
 const cmdline = (pid) => { try { return readFileSync('/proc/' + pid + '/cmdline', 'utf8'); } catch { return ''; } };
 let peakAll = 0, peakRenderer = 0;
-let nowRenderer = 0;
-parentPort.on('message', (m) => { if (m === 'now') { parentPort.postMessage({ nowRenderer }); return; } if (m === 'mark') { parentPort.postMessage({ peakAll, peakRenderer }); peakAll = 0; peakRenderer = 0; } });
+parentPort.on('message', (m) => { if (m === 'mark') { parentPort.postMessage({ peakAll, peakRenderer }); peakAll = 0; peakRenderer = 0; } });
 setInterval(() => {
   const tree = [workerData.root];
   for (let i = 0; i < tree.length; i++) for (const c of children(tree[i])) if (!tree.includes(c)) tree.push(c);
   let all = 0, renderer = 0;
   for (const pid of tree) { const line = cmdline(pid); if (!/chrom/i.test(line)) continue; const v = pss(pid); all += v; if (line.includes('--type=renderer')) renderer += v; }
-  nowRenderer = renderer; peakAll = Math.max(peakAll, all); peakRenderer = Math.max(peakRenderer, renderer);
+  peakAll = Math.max(peakAll, all); peakRenderer = Math.max(peakRenderer, renderer);
 }, 200);
 `;
 
@@ -221,13 +220,6 @@ async function sampleMemory(page: Page): Promise<Sampler> {
     const peaks = { peakRendererBytes: peakRenderer, peakPssBytes: peakAll, peakHeapBytes };
     peakHeapBytes = 0;
     return peaks;
-  };
-  (globalThis as any).probeNow = async () => {
-    const answer = new Promise<{ nowRenderer: number }>((resolve) => worker.once('message', resolve));
-    worker.postMessage('now');
-    const { nowRenderer } = await answer;
-    const u = await cdp.send('Runtime.getHeapUsage');
-    return `renderer ${mib(nowRenderer)} heap ${mib(u.usedSize)}/${mib(u.totalSize)}`;
   };
   return {
     mark,
@@ -309,14 +301,8 @@ async function browserWizard(page: Page, study: GeneratedStudy): Promise<Run | u
   await page.getByRole('button', { name: 'Continue to File Upload' }).click();
   await page.getByText('Enhanced DICOM Upload (with BIDS support)').click();
   const sampler = await sampleMemory(page);
-  await new Promise((r) => setTimeout(r, 1000));
-  note(`PROBE t0 ${await (globalThis as any).probeNow()}`);
-  const t0 = Date.now();
   await page.getByTestId('folder-input').setInputFiles(study.folder);
-  let done = false;
-  const timeline = (async () => { while (!done) { await new Promise((r) => setTimeout(r, 400)); const progress = await page.getByText(/Analyzing \d+ of/).first().textContent({ timeout: 100 }).catch(() => ''); note(`PROBE ${Date.now() - t0} ms ${progress} ${await (globalThis as any).probeNow()}`); } })();
   await page.getByTestId('discovery-counts').waitFor({ timeout: 900_000 });
-  done = true; await timeline;
   await page.getByRole('button', { name: 'Continue to Series Selection' }).click();
   await page.getByTestId('upload-series-row').first().waitFor();
   await page.getByRole('button', { name: 'Continue to Anonymization' }).click();
