@@ -13,7 +13,9 @@
  * sampled every 200 ms while the upload runs, and the page's JS heap (CDP Performance.getMetrics).
  * Not a test: it prints, it does not assert.
  * Run: npm run bench:upload [-- --small 1000] [--large 5000] [--large-mib 1024] [--skip-browser] [--skip-large]
- *   [--work <folder for the generated studies, kept between runs>] [--verbose]
+ *   [--work <folder for the generated studies, kept between runs>] [--discovery-only] [--verbose]
+ * --discovery-only: in Chromium, only the wizard's file discovery (no single PUT, no upload); with --skip-node, the
+ *   quickest way to measure the discovery's memory.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +33,7 @@ import { BUCKETS, startLocalStack } from '#infra/local/stack.ts';
 import { createApiClient, uploadDataset } from '#shared/client/index.ts';
 import { fillPatientContext } from '#tests/e2e/wizard.ts';
 import { formatTable, REPO_ROOT } from './lib/data.ts';
-import { generateStudy, type GeneratedStudy } from './lib/generated-study.ts';
+import { generatedStudyFolder, generateStudy, type GeneratedStudy } from './lib/generated-study.ts';
 import type { HistoryEvent } from './lib/pipeline-timeline.ts';
 
 const MEMBER = 'member@northside.demo.local';
@@ -48,6 +50,7 @@ const { values } = parseArgs({
     'skip-large': { type: 'boolean', default: false },
     'skip-small': { type: 'boolean', default: false },
     'skip-node': { type: 'boolean', default: false },
+    'discovery-only': { type: 'boolean', default: false },
     trace: { type: 'boolean', default: false },
     work: { type: 'string' },
     verbose: { type: 'boolean', default: false },
@@ -71,9 +74,9 @@ const largeCount = Number(values.large);
 const largeBytes = Number(values['large-mib']) * MiB;
 note(`generating studies under ${work} (kept for the next run)`);
 if (!values['skip-small'])
-  studies.push(generateStudy(join(work, `study-${smallCount}-${values['small-mib']}mib`), smallCount, smallBytes));
+  studies.push(generateStudy(generatedStudyFolder(work, smallCount, values['small-mib']), smallCount, smallBytes));
 if (!values['skip-large'])
-  studies.push(generateStudy(join(work, `study-${largeCount}-${values['large-mib']}mib`), largeCount, largeBytes));
+  studies.push(generateStudy(generatedStudyFolder(work, largeCount, values['large-mib']), largeCount, largeBytes));
 
 // ---------- the twin ----------
 if (!values.verbose) process.env.IWS_SILENT_LOGS = '1';
@@ -284,7 +287,7 @@ async function browserSinglePut(page: Page, study: GeneratedStudy): Promise<Run>
 }
 
 /** The site's upload wizard (enhanced uploader) with the study's folder picked; measured from its audit history. */
-async function browserWizard(page: Page, study: GeneratedStudy): Promise<Run> {
+async function browserWizard(page: Page, study: GeneratedStudy): Promise<Run | undefined> {
   const description = `Browser benchmark ${study.files} files ${Date.now()}`;
   await page.goto(`${twin.url}/upload`);
   await fillPatientContext(page, {
@@ -304,6 +307,10 @@ async function browserWizard(page: Page, study: GeneratedStudy): Promise<Run> {
   await page.getByTestId('upload-series-row').first().waitFor();
   await page.getByRole('button', { name: 'Continue to Anonymization' }).click();
   discoveryPeaks.push({ files: study.files, ...(await sampler.mark()) });
+  if (values['discovery-only']) {
+    await sampler.stop();
+    return undefined;
+  }
   await page.getByRole('button', { name: 'Start Upload' }).click();
   await page.getByText('All files uploaded').waitFor({ timeout: 1_800_000 });
   const memory = await sampler.stop();
@@ -384,9 +391,14 @@ try {
       note(`${study.files} files, ${mib(study.bytes)}: Chromium`);
       const { browser, page } = await launch();
       try {
+        if (values['discovery-only']) {
+          await browserWizard(page, study);
+          continue;
+        }
         const put = await browserSinglePut(page, study);
         add(put);
-        add(await browserWizard(page, study), put);
+        const wizard = await browserWizard(page, study);
+        if (wizard) add(wizard, put);
       } finally {
         await browser.close();
       }

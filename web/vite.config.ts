@@ -34,6 +34,8 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
+  // The upload wizard's discovery worker (docs/domain.md#uploads) is a module worker.
+  worker: { format: 'es' },
   // A build is for users: React's production build, even when the build runs under a test runner (NODE_ENV=test).
   define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: {

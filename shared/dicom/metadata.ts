@@ -21,6 +21,9 @@ export type SeriesFileMetadata = {
   fileName: string;
 };
 
+/** What the metadata is read from: a whole file's parse, or its header alone (checkDicomHeader). */
+type HeaderElements = Pick<ParsedDicom, 'dataSet'>;
+
 /** Defaults when an attribute is missing (docs/domain.md#metadata-read-from-files). */
 export const METADATA_DEFAULTS = {
   seriesDescription: 'Unknown Series',
@@ -31,7 +34,7 @@ export const METADATA_DEFAULTS = {
   studyDescription: 'Unknown Study',
 } as const;
 
-function text(parsed: ParsedDicom, tag: string): string | undefined {
+function text(parsed: HeaderElements, tag: string): string | undefined {
   try {
     const value = parsed.dataSet.string(parserKey(tag));
     const cleaned = value?.replace(/\0/g, '').trim();
@@ -41,14 +44,14 @@ function text(parsed: ParsedDicom, tag: string): string | undefined {
   }
 }
 
-function integer(parsed: ParsedDicom, tag: string): number | undefined {
+function integer(parsed: HeaderElements, tag: string): number | undefined {
   const value = text(parsed, tag);
   if (value === undefined) return undefined;
   const number = Number.parseInt(value.split('\\')[0] ?? '', 10);
   return Number.isFinite(number) ? number : undefined;
 }
 
-function decimal(parsed: ParsedDicom, tag: string): number | undefined {
+function decimal(parsed: HeaderElements, tag: string): number | undefined {
   const value = text(parsed, tag);
   if (value === undefined) return undefined;
   const number = Number.parseFloat(value.split('\\')[0] ?? '');
@@ -64,7 +67,7 @@ function generatedUid(...parts: (string | number | undefined)[]): string {
 }
 
 /** Reads the upload wizard's per-file metadata with the defaults above. */
-export function readSeriesFileMetadata(parsed: ParsedDicom, fileName: string, fileSize: number): SeriesFileMetadata {
+export function readSeriesFileMetadata(parsed: HeaderElements, fileName: string, fileSize: number): SeriesFileMetadata {
   const patientID = text(parsed, TAG.PatientID) ?? '';
   const studyDate = text(parsed, TAG.StudyDate) ?? '';
   const seriesNumber = integer(parsed, TAG.SeriesNumber) ?? METADATA_DEFAULTS.seriesNumber;

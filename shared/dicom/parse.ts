@@ -161,3 +161,65 @@ export function withoutPixelData(parsed: ParsedDicom, original: Uint8Array): Uin
   const elementHeader = parsed.transferSyntaxUID === TRANSFER_SYNTAX.implicitLittle ? 8 : 12;
   return parsed.bytes.slice(0, pixelData.dataOffset - elementHeader);
 }
+
+/** The elements of a file up to its Pixel Data, read from its first bytes (parseDicomHeader). */
+export type DicomHeader = Pick<ParsedDicom, 'dataSet' | 'transferSyntaxUID'>;
+
+/**
+ * What parseDicomHeader answers: the header, or which bytes it needs to answer: `more` of the file's start (the
+ * header, or an element of it, goes past the bytes given), or the `whole` file (only a full parse can tell).
+ */
+export type HeaderRead = { header: DicomHeader } | { read: 'more' | 'whole' };
+
+const PIXEL_DATA_KEY = parserKey(TAG.PixelData);
+
+class NeedsWholeFile extends Error {}
+
+/** PS3.5 7.5: an item (FFFE,E000) or sequence delimitation (FFFE,E0DD) tag, little endian. */
+function isItemTag(bytes: Uint8Array, offset: number): boolean {
+  return (
+    bytes[offset] === 0xfe &&
+    bytes[offset + 1] === 0xff &&
+    bytes[offset + 3] === 0xe0 &&
+    (bytes[offset + 2] === 0x00 || bytes[offset + 2] === 0xdd)
+  );
+}
+
+/**
+ * Reads the header of a Part 10 file of `fileSize` bytes from its first bytes (`start`): every element before the
+ * top-level Pixel Data (7FE0,0010), parsed by dicom-parser as parseDicom parses the whole file. It answers only where
+ * the whole file would parse strictly to the same elements: an uncompressed Part 10 file (DICM at 128, neither gzip
+ * nor the deflated syntax) whose Pixel Data has a defined length that ends exactly where the file ends. Anything
+ * else (encapsulated or undefined-length Pixel Data, a truncated file, bytes after the Pixel Data, no DICM prefix)
+ * answers `whole`, so the validity rule (docs/domain.md#dicom-validity), lenient parse included, is applied by
+ * parseDicom to the whole file, and the answer is the same as a full read's. A header damaged within `start` answers
+ * `more` until the whole file is read, for the same reason.
+ */
+export function parseDicomHeader(start: Uint8Array, fileSize: number): HeaderRead {
+  if (start.length >= fileSize || isGzip(start) || !hasDicmPrefix(start)) return { read: 'whole' };
+  let dataSet: dicomParser.DataSet;
+  try {
+    dataSet = dicomParser.parseDicom(start, {
+      untilTag: PIXEL_DATA_KEY,
+      inflater: () => {
+        throw new NeedsWholeFile();
+      },
+    });
+  } catch (error) {
+    if (error instanceof NeedsWholeFile) return { read: 'whole' };
+    const inner = error && typeof error === 'object' && 'exception' in error ? error.exception : undefined;
+    if (inner instanceof NeedsWholeFile) return { read: 'whole' };
+    return { read: 'more' };
+  }
+  // dicom-parser stops at the top-level Pixel Data; without one it stopped at the end of the bytes given.
+  const pixelData = dataSet.elements[PIXEL_DATA_KEY];
+  if (!pixelData) return { read: 'more' };
+  if (pixelData.hadUndefinedLength || pixelData.vr === 'SQ' || pixelData.dataOffset + pixelData.length !== fileSize)
+    return { read: 'whole' };
+  if (pixelData.vr === undefined) {
+    // Implicit VR: a full parse peeks at the value's first 4 bytes and reads a sequence when they are an item tag.
+    if (pixelData.dataOffset + 4 > start.length) return { read: 'more' };
+    if (isItemTag(start, pixelData.dataOffset)) return { read: 'whole' };
+  }
+  return { header: { dataSet, transferSyntaxUID: transferSyntaxOf(dataSet, TRANSFER_SYNTAX.explicitLittle) } };
+}

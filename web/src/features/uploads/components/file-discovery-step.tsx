@@ -5,7 +5,7 @@ import { catalogueMessage } from '#shared/schemas/api/errors.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { formatBytes } from '#web/lib/format.ts';
 import {
-  discoverFiles,
+  discoverFilesInWorker,
   ENHANCED_BATCH_PAUSE_MS,
   WIZARD_BATCH_PAUSE_MS,
   type Discovery,
@@ -37,7 +37,7 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
     }
     setProgress({ done: 0, total: picked.length });
     onDiscovered(undefined, []);
-    const result = await discoverFiles(picked, {
+    const result = await discoverFilesInWorker(picked, {
       pauseMs: enhanced ? ENHANCED_BATCH_PAUSE_MS : WIZARD_BATCH_PAUSE_MS,
       onProgress: (done, total) => setProgress({ done, total }),
     });

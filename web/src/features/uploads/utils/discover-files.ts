@@ -1,6 +1,7 @@
 import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/metadata.ts';
 import { groupIntoSeries, type SeriesGroup } from '#shared/dicom/series.ts';
-import { checkDicom } from '#shared/dicom/validate.ts';
+import { checkDicomHeader, firstBytesAfter, HEADER_READ } from '#shared/dicom/validate.ts';
+import { FileStartReader } from '#web/features/uploads/utils/file-start-reader.ts';
 
 /** A file the user picked, with its path inside the picked folder (or its name). */
 export type PickedFile = { path: string; file: File };
@@ -23,10 +24,37 @@ export const ENHANCED_BATCH_PAUSE_MS = 1;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Reads one file's header with the shared engine: its metadata, or its rejection with the wizard's message. */
+async function discoverFile(
+  { path, file }: PickedFile,
+  reader: FileStartReader,
+  firstBytes: number,
+): Promise<{ discovered?: DiscoveredFile; rejected?: RejectedFile; next: number }> {
+  const fileStart = reader.open(file);
+  try {
+    // docs/domain.md#uploads: the header alone where it tells what the whole file would.
+    const check = await checkDicomHeader(file.size, fileStart.read, firstBytes);
+    const next = firstBytesAfter(check, firstBytes);
+    if (!check.valid) return { rejected: { path, sizeBytes: file.size, message: check.message }, next };
+    try {
+      return { discovered: { ...readSeriesFileMetadata(check.header, path, file.size), path }, next };
+    } catch {
+      // docs/error-catalogue.md#upload-and-export: a parse failure is logged (without its content) and the file skipped.
+      console.warn('DICOM metadata could not be read from one file; it is skipped');
+      return { rejected: { path, sizeBytes: file.size, message: 'DICOM parsing failed' }, next };
+    }
+  } finally {
+    // The metadata holds strings only; the header's bytes go back to the reader for the next file.
+    fileStart.close();
+  }
+}
+
 /**
- * Reads each picked file in the browser with the shared engine (checkDicom → readSeriesFileMetadata → groupIntoSeries),
- * so what the wizard shows is what the server will find. Nothing leaves the browser here; the patient fields the
- * engine reads are used only for grouping and are never sent or logged.
+ * Reads each picked file in the browser with the shared engine (checkDicomHeader → readSeriesFileMetadata →
+ * groupIntoSeries), so what the wizard shows is what the server will find. Only the bytes before a file's Pixel Data
+ * are read where they are enough, into reused buffers, and the files of a batch one after another: memory stays
+ * bounded by a few headers, not by the study's bytes (docs/domain.md#uploads). Nothing leaves the browser here; the
+ * patient fields the engine reads are used only for grouping and are never sent or logged.
  */
 export async function discoverFiles(
   picked: readonly PickedFile[],
@@ -35,27 +63,18 @@ export async function discoverFiles(
   const started = performance.now();
   const files: DiscoveredFile[] = [];
   const rejected: RejectedFile[] = [];
+  const reader = new FileStartReader();
+  let firstBytes = HEADER_READ.firstBytes;
   for (let start = 0; start < picked.length; start += DISCOVERY_BATCH_SIZE) {
     options.signal?.throwIfAborted();
     const batch = picked.slice(start, start + DISCOVERY_BATCH_SIZE);
-    const results = await Promise.all(
-      batch.map(async ({ path, file }) => {
-        const bytes = new Uint8Array(await file.arrayBuffer());
-        const check = checkDicom(bytes);
-        if (!check.valid)
-          return { rejected: { path, sizeBytes: file.size, message: check.message } satisfies RejectedFile };
-        try {
-          return { file: { ...readSeriesFileMetadata(check.parsed, path, file.size), path } satisfies DiscoveredFile };
-        } catch {
-          // docs/error-catalogue.md#upload-and-export: a parse failure is logged (without its content) and the file skipped.
-          console.warn('DICOM metadata could not be read from one file; it is skipped');
-          return { rejected: { path, sizeBytes: file.size, message: 'DICOM parsing failed' } satisfies RejectedFile };
-        }
-      }),
-    );
-    for (const r of results) {
-      if ('file' in r && r.file) files.push(r.file);
-      else if ('rejected' in r && r.rejected) rejected.push(r.rejected);
+    // One file at a time: reads in flight together keep their objects alive long enough for the browser to move
+    // them to its long-lived heap, which grew by 40 MiB over 2,500 files that way (docs/domain.md#uploads).
+    for (const one of batch) {
+      const result = await discoverFile(one, reader, firstBytes);
+      firstBytes = result.next;
+      if (result.discovered) files.push(result.discovered);
+      if (result.rejected) rejected.push(result.rejected);
     }
     options.onProgress?.(Math.min(picked.length, start + batch.length), picked.length);
     if (start + DISCOVERY_BATCH_SIZE < picked.length) await pause(options.pauseMs);
@@ -67,6 +86,41 @@ export async function discoverFiles(
     totalBytes: files.reduce((sum, f) => sum + f.fileSize, 0),
     elapsedMs: Math.round(performance.now() - started),
   };
+}
+
+/** What the page sends the discovery worker, and what the worker answers. */
+export type DiscoveryRequest = { picked: PickedFile[]; pauseMs: number };
+export type DiscoveryMessage =
+  { progress: { done: number; total: number } } | { discovery: Discovery } | { failed: string };
+
+/**
+ * discoverFiles in a dedicated worker, ended when it answers (discover-files.worker.ts): the garbage of reading
+ * thousands of headers goes with it instead of staying in the page through the upload (docs/domain.md#uploads).
+ * Runs discoverFiles here where the browser has no workers.
+ */
+export function discoverFilesInWorker(
+  picked: readonly PickedFile[],
+  options: { pauseMs: number; onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+): Promise<Discovery> {
+  if (typeof Worker === 'undefined') return discoverFiles(picked, options);
+  const worker = new Worker(new URL('./discover-files.worker.ts', import.meta.url), { type: 'module' });
+  return new Promise<Discovery>((resolve, reject) => {
+    const end = (settle: () => void) => {
+      worker.terminate();
+      options.signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    const onAbort = () => end(() => reject(options.signal?.reason));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.onmessage = (event: MessageEvent<DiscoveryMessage>) => {
+      const message = event.data;
+      if ('progress' in message) options.onProgress?.(message.progress.done, message.progress.total);
+      else if ('discovery' in message) end(() => resolve(message.discovery));
+      else end(() => reject(new Error(message.failed)));
+    };
+    worker.onerror = (event) => end(() => reject(new Error(event.message || 'File discovery failed')));
+    worker.postMessage({ picked: [...picked], pauseMs: options.pauseMs } satisfies DiscoveryRequest);
+  });
 }
 
 /** Path of a picked file: its place in the picked folder when there is one. */
