@@ -15,6 +15,7 @@ import {
   substituteDefinition,
   taskArnVariable,
 } from '#shared/pipeline/definition.ts';
+import { functionBundles } from './bundle.ts';
 import { createLocalFunction, localFunctionSpec, TWIN_RESOURCES_ENV, type TwinResources } from './function-runtime.ts';
 
 export type WorkerRequest =
@@ -53,10 +54,19 @@ async function main(): Promise<void> {
   const machine = new StateMachine(definition as never, { validationOptions: { checkArn: true, checkPaths: true } });
   const resources = JSON.parse(process.env[TWIN_RESOURCES_ENV] ?? 'null') as TwinResources | null;
   if (!resources) throw new Error(`${TWIN_RESOURCES_ENV} is not set`);
-  const functions = ALL_PIPELINE_TASKS.map((task) => ({
-    task,
-    fn: createLocalFunction(localFunctionSpec(pipelineTaskDeclaration(task), resources), { idleMs: TASK_IDLE_MS }),
-  }));
+  // From bundles, as the API's functions (docs/local-twin.md#api-threads): a task's cold start is then a fraction of
+  // loading its sources, which matters for a run that starts while the tasks are still being started.
+  const bundles = await functionBundles(ALL_PIPELINE_TASKS.map((task) => pipelineTaskDeclaration(task).entry));
+  const functions = ALL_PIPELINE_TASKS.map((task) => {
+    const declaration = pipelineTaskDeclaration(task);
+    return {
+      task,
+      fn: createLocalFunction(localFunctionSpec(declaration, resources), {
+        idleMs: TASK_IDLE_MS,
+        bundle: bundles.get(declaration.entry),
+      }),
+    };
+  });
   // Cold starts (a thread loading its handler) would otherwise fall between the states of the first run. The
   // functions are started one after another, in the order a successful run calls them and the failure tasks last,
   // so that starting them never competes
