@@ -39,6 +39,16 @@ import { NotificationBell } from '#web/features/notifications/components/notific
 import { NotificationsProvider, useNotifications } from '#web/features/notifications/hooks/use-notifications.tsx';
 
 afterEach(cleanup);
+// jsdom has no ResizeObserver; the bell's popover positions itself with one, on an animation frame that may come after
+// a test has ended.
+vi.stubGlobal(
+  'ResizeObserver',
+  class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  },
+);
 
 function Notify() {
   const { notify } = useNotifications();
