@@ -3,6 +3,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubResizeObserver } from '#tests/helpers/jsdom.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import {
   DEFAULT_HOSPITAL_POLICY,
@@ -42,15 +43,7 @@ beforeEach(() => {
     mode: 'cloud',
     demoAccounts: [],
   });
-  // jsdom has no ResizeObserver; the sliders measure their track with one.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) =>

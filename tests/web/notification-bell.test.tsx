@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { MemoryRouter } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubResizeObserver } from '#tests/helpers/jsdom.ts';
 
 // The API is replaced: the test is about how the bell merges the server's notifications with the session's.
 const api = vi.hoisted(() => ({
@@ -39,16 +40,7 @@ import { NotificationBell } from '#web/features/notifications/components/notific
 import { NotificationsProvider, useNotifications } from '#web/features/notifications/hooks/use-notifications.tsx';
 
 afterEach(cleanup);
-// jsdom has no ResizeObserver; the bell's popover positions itself with one, on an animation frame that may come after
-// a test has ended.
-vi.stubGlobal(
-  'ResizeObserver',
-  class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  },
-);
+stubResizeObserver();
 
 function Notify() {
   const { notify } = useNotifications();
