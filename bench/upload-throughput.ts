@@ -17,7 +17,6 @@
  * --discovery-only: in Chromium, only the wizard's file discovery (no single PUT, no upload); with --skip-node, the
  *   quickest way to measure the discovery's memory.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openAsBlob, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,8 +31,9 @@ import { createS3Client } from '#functions/adapters/s3/object-store.ts';
 import { BUCKETS, startLocalStack } from '#infra/local/stack.ts';
 import { createApiClient, uploadDataset } from '#shared/client/index.ts';
 import { fillPatientContext } from '#tests/e2e/wizard.ts';
-import { formatTable, REPO_ROOT } from './lib/data.ts';
+import { formatTable } from './lib/data.ts';
 import { generatedStudyFolder, generateStudy, type GeneratedStudy } from './lib/generated-study.ts';
+import { iwsUpload } from './lib/iws-upload.ts';
 import type { HistoryEvent } from './lib/pipeline-timeline.ts';
 
 const MEMBER = 'member@northside.demo.local';
@@ -129,44 +129,17 @@ async function nodeSinglePut(study: GeneratedStudy): Promise<Run> {
   return { label: `one PUT of ${mib(study.bytes)} (Node fetch)`, bytes: study.bytes, ms: performance.now() - started };
 }
 
-function iwsUpload(study: GeneratedStudy): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'cli/iws.mjs'),
-        'upload',
-        study.folder,
-        '--api',
-        twin.url,
-        '--email',
-        MEMBER,
-        '--mrn',
-        `BENCH-${study.files}`,
-        '--description',
-        `Upload benchmark ${study.files} files`,
-        '--quiet',
-      ],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, IWS_PASSWORD: demoPassword } },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      try {
-        if (code !== 0) throw new Error(`exit status ${code}`);
-        const { datasetId } = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { datasetId: string };
-        uploadMs(datasetId).then(
-          (ms) => resolve({ label: `${study.files} files by \`iws upload\``, bytes: study.bytes, ms }),
-          reject,
-        );
-      } catch (error) {
-        reject(new Error(`iws upload failed (${(error as Error).message}):\n${stderr}${stdout}`));
-      }
-    });
+/** `iws upload` in its own process (the shared bench helper, the built command); timed from the audit history. */
+async function iwsStudyUpload(study: GeneratedStudy): Promise<Run> {
+  const { datasetId } = await iwsUpload({
+    url: twin.url,
+    folder: study.folder,
+    email: MEMBER,
+    password: demoPassword,
+    mrn: `BENCH-${study.files}`,
+    description: `Upload benchmark ${study.files} files`,
   });
+  return { label: `${study.files} files by \`iws upload\``, bytes: study.bytes, ms: await uploadMs(datasetId) };
 }
 
 // ---------- the browser ----------
@@ -383,7 +356,7 @@ try {
     note(`${study.files} files, ${mib(study.bytes)}: Node`);
     const put = await nodeSinglePut(study);
     add(put);
-    add(await iwsUpload(study), put);
+    add(await iwsStudyUpload(study), put);
   }
   if (!values['skip-browser']) {
     if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}`);
