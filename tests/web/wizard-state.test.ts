@@ -170,26 +170,49 @@ describe('upload progress state', () => {
   it('follows a run from started to uploaded, and a retry starts from clean figures', () => {
     const actions: UploadProgressAction[] = [
       { type: 'started' },
-      { type: 'progressed', overall },
-      { type: 'files-progressed', files: [file, { ...file, fileIndex: 1, uploadedBytes: 10, status: 'COMPLETE' }] },
+      { type: 'progressed', overall, files: [file, { ...file, fileIndex: 1, uploadedBytes: 10, status: 'COMPLETE' }] },
     ];
     const running = actions.reduce(uploadProgressReducer, IDLE_UPLOAD);
     const failed = uploadProgressReducer(running, { type: 'failed', message: 'Part 1 of a could not be uploaded' });
     const retried = uploadProgressReducer(failed, { type: 'started' });
     const done = uploadProgressReducer(retried, { type: 'finished', overall: { ...overall, uploadedBytes: 10 } });
-    expect([
-      running.phase,
-      running.overall?.uploadedBytes,
-      running.files[0]?.uploadedBytes,
-      running.files[1]?.status,
-    ]).toEqual(['uploading', 5, 5, 'COMPLETE']);
+    expect([running.phase, running.overall?.uploadedBytes, Object.keys(running.inFlight)]).toEqual([
+      'uploading',
+      5,
+      ['0'],
+    ]);
     expect([failed.phase, failed.error]).toEqual(['error', 'Part 1 of a could not be uploaded']);
-    expect(retried).toEqual({ phase: 'uploading', files: {} });
-    expect([done.phase, done.overall?.uploadedBytes, done.error]).toEqual(['uploaded', 10, undefined]);
+    expect(retried).toEqual({ phase: 'uploading', inFlight: {} });
+    expect([done.phase, done.overall?.uploadedBytes, done.error, done.inFlight]).toEqual([
+      'uploaded',
+      10,
+      undefined,
+      {},
+    ]);
+  });
+
+  it('holds only the files in flight: a file leaves once complete, and the overall figures stay when none came', () => {
+    const sending = uploadProgressReducer(
+      { phase: 'uploading', inFlight: {} },
+      {
+        type: 'progressed',
+        overall,
+        files: [file, { ...file, fileIndex: 1 }, { ...file, fileIndex: 2, status: 'PENDING' }],
+      },
+    );
+    const oneDone = uploadProgressReducer(sending, {
+      type: 'progressed',
+      files: [{ ...file, uploadedBytes: 10, status: 'COMPLETE' }],
+    });
+    expect([Object.keys(sending.inFlight), Object.keys(oneDone.inFlight), oneDone.overall]).toEqual([
+      ['0', '1'],
+      ['1'],
+      overall,
+    ]);
   });
 
   it('ignores progress that arrives after the run ended', () => {
-    const failed = uploadProgressReducer({ phase: 'uploading', files: {} }, { type: 'failed', message: 'x' });
-    expect(uploadProgressReducer(failed, { type: 'progressed', overall })).toBe(failed);
+    const failed = uploadProgressReducer({ phase: 'uploading', inFlight: {} }, { type: 'failed', message: 'x' });
+    expect(uploadProgressReducer(failed, { type: 'progressed', overall, files: [file] })).toBe(failed);
   });
 });

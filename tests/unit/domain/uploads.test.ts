@@ -147,6 +147,11 @@ describe('upload sessions', () => {
     expect((await getUploadSession(session.sessionId, caller('HOSPITAL_ADMIN'), p)).files).toHaveLength(1);
   });
 
+  it("makes a file's key as the hex SHA-256 of the salt, path and size, each on its own line", async () => {
+    const expected = createHash('sha256').update('salt\nstudy/T1 MPRAGE/IM0001.dcm\n1').digest('hex');
+    expect(await uploadFileKey('salt', 'study/T1 MPRAGE/IM0001.dcm', 1)).toBe(expected);
+  });
+
   it('accepts only file keys (64 lowercase hex characters), never a path or file name, and no other field', async () => {
     const accepts = (file: Record<string, unknown>) =>
       CreateUploadSessionRequestSchema.safeParse({ files: [{ sizeBytes: 1, ...file }] }).success;

@@ -40,7 +40,9 @@ export function UploadRoute() {
   const upload = useStudyUpload();
   const { data: dataset } = useDataset(upload.phase === 'uploaded' ? datasetId : undefined, { pollMs: 2000 });
   const announced = useRef<string>(undefined);
-  const seriesOf = useMemo(() => seriesOfPath(state), [state]);
+  // Once per discovery, not per wizard action: a 5,000-file study's map is rebuilt only when the files change.
+  const { discovery } = state;
+  const seriesOf = useMemo(() => seriesOfPath({ discovery }), [discovery]);
 
   // A pending upload resumes only while its dataset still waits for files; its description comes from the server.
   useEffect(() => {
@@ -259,7 +261,7 @@ export function UploadRoute() {
               <UploadStep
                 phase={upload.phase}
                 overall={upload.overall}
-                files={upload.files}
+                inFlight={upload.inFlight}
                 error={upload.error}
                 status={dataset?.status}
                 failureReason={dataset?.failureReason}

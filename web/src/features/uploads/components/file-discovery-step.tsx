@@ -4,6 +4,7 @@ import { MAX_ENHANCED_FILES, MAX_WIZARD_FILES } from '#shared/schemas/api/upload
 import { catalogueMessage } from '#shared/schemas/api/errors.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { formatBytes } from '#web/lib/format.ts';
+import { PROGRESS_DRAW_MS, throttledDraw } from '#web/lib/throttled-draw.ts';
 import {
   discoverFilesInWorker,
   ENHANCED_BATCH_PAUSE_MS,
@@ -37,10 +38,16 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
     }
     setProgress({ done: 0, total: picked.length });
     onDiscovered(undefined, []);
+    // A batch of files is read every few milliseconds: the count is drawn a few times a second.
+    let latest = { done: 0, total: picked.length };
+    const draw = throttledDraw(() => setProgress(latest), PROGRESS_DRAW_MS);
     const result = await discoverFilesInWorker(picked, {
       pauseMs: enhanced ? ENHANCED_BATCH_PAUSE_MS : WIZARD_BATCH_PAUSE_MS,
-      onProgress: (done, total) => setProgress({ done, total }),
-    });
+      onProgress: (done, total) => {
+        latest = { done, total };
+        draw.request();
+      },
+    }).finally(() => draw.cancel());
     setProgress(undefined);
     onDiscovered(result, picked);
   };

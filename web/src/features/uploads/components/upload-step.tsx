@@ -1,4 +1,5 @@
 import { Alert, Badge, Box, Button, Flex, Heading, HStack, Progress, Stack, Table, Text } from '@chakra-ui/react';
+import { memo } from 'react';
 import { LuCircleCheck } from 'react-icons/lu';
 import type { FileProgress, OverallProgress } from '#shared/client/upload-client.ts';
 import { DATASET_STATUS_LABELS, type DatasetStatus } from '#shared/schemas/api/datasets.ts';
@@ -15,10 +16,32 @@ const PIPELINE_BAR: Partial<Record<DatasetStatus, number>> = {
 };
 const STAGES: DatasetStatus[] = ['UPLOADING', 'ANONYMIZING', 'CLASSIFYING', 'PROCESSING', 'COMPLETE'];
 
+/** Files listed while uploading: the first ones in flight, enough to see the upload move. */
+const SHOWN_IN_FLIGHT = 20;
+
+const filePercent = (f: FileProgress) => (f.totalBytes ? Math.round((f.uploadedBytes / f.totalBytes) * 100) : 0);
+
+/** One file in flight; redrawn only when its figure moves, as progress redraws the step a few times a second. */
+const FileInFlightRow = memo(function FileInFlightRow({ path, percent }: { path: string; percent: number }) {
+  return (
+    <Table.Row>
+      <Table.Cell>{path}</Table.Cell>
+      <Table.Cell w="40">
+        <Progress.Root size="xs" value={percent} aria-label={`${path} uploaded`}>
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      </Table.Cell>
+    </Table.Row>
+  );
+});
+
 type Props = {
   phase: UploadPhase;
   overall?: OverallProgress;
-  files: Record<number, FileProgress>;
+  /** The files being sent now (complete ones have left). */
+  inFlight: Record<number, FileProgress>;
   error?: string;
   status?: DatasetStatus;
   failureReason?: string;
@@ -32,7 +55,7 @@ type Props = {
 export function UploadStep({
   phase,
   overall,
-  files,
+  inFlight,
   error,
   status,
   failureReason,
@@ -43,8 +66,9 @@ export function UploadStep({
 }: Props) {
   const percent =
     overall && overall.totalBytes > 0 ? Math.round((overall.uploadedBytes / overall.totalBytes) * 100) : 0;
-  const fileList = Object.values(files).sort((a, b) => a.fileIndex - b.fileIndex);
-  const activeFiles = fileList.filter((f) => f.status === 'UPLOADING');
+  const activeFiles = Object.values(inFlight)
+    .sort((a, b) => a.fileIndex - b.fileIndex)
+    .slice(0, SHOWN_IN_FLIGHT);
   const stageIndex = status ? STAGES.indexOf(status) : -1;
 
   return (
@@ -60,7 +84,7 @@ export function UploadStep({
             <Progress.Label>
               {phase === 'uploaded'
                 ? 'All files uploaded'
-                : `Uploading ${overall?.filesComplete ?? 0} of ${overall?.filesTotal ?? fileList.length} files complete`}
+                : `Uploading ${overall?.filesComplete ?? 0} of ${overall?.filesTotal ?? 0} files complete`}
             </Progress.Label>
             <Progress.ValueText data-testid="upload-percent">
               {phase === 'uploaded' ? 100 : percent}%
@@ -82,20 +106,8 @@ export function UploadStep({
           <Box maxH="40" overflowY="auto" borderWidth="1px" rounded="md">
             <Table.Root size="sm" aria-label="Files uploading">
               <Table.Body>
-                {activeFiles.slice(0, 20).map((f) => (
-                  <Table.Row key={f.fileIndex}>
-                    <Table.Cell>{f.path}</Table.Cell>
-                    <Table.Cell w="40">
-                      <Progress.Root
-                        size="xs"
-                        value={f.totalBytes ? Math.round((f.uploadedBytes / f.totalBytes) * 100) : 0}
-                      >
-                        <Progress.Track>
-                          <Progress.Range />
-                        </Progress.Track>
-                      </Progress.Root>
-                    </Table.Cell>
-                  </Table.Row>
+                {activeFiles.map((f) => (
+                  <FileInFlightRow key={f.fileIndex} path={f.path} percent={filePercent(f)} />
                 ))}
               </Table.Body>
             </Table.Root>

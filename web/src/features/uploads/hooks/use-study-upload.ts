@@ -1,8 +1,14 @@
 import { useCallback, useReducer, useRef } from 'react';
-import { uploadDataset, type FileProgress, type UploadSource } from '#shared/client/upload-client.ts';
+import {
+  uploadDataset,
+  type FileProgress,
+  type OverallProgress,
+  type UploadSource,
+} from '#shared/client/upload-client.ts';
 import { newUploadSalt, uploadFileKey } from '#shared/client/file-key.ts';
 import { getRuntimeConfig } from '#web/config/runtime-config.ts';
 import { getIdToken } from '#web/lib/api-client.ts';
+import { PROGRESS_DRAW_MS, throttledDraw } from '#web/lib/throttled-draw.ts';
 import type { PickedFile } from '#web/features/uploads/utils/discover-files.ts';
 import {
   clearPendingUpload,
@@ -49,17 +55,15 @@ export function useStudyUpload() {
       const abort = new AbortController();
       controller.current = abort;
       dispatch({ type: 'started' });
-      // File progress comes in bursts (every file a finished part carried): dispatched once per burst.
-      let pendingFiles = new Map<number, FileProgress>();
-      const onFileProgress = (file: FileProgress) => {
-        if (pendingFiles.size === 0)
-          queueMicrotask(() => {
-            const files = [...pendingFiles.values()];
-            pendingFiles = new Map();
-            dispatch({ type: 'files-progressed', files });
-          });
-        pendingFiles.set(file.fileIndex, file);
-      };
+      // Progress is drawn a few times a second, not per burst (a finished part moves dozens of files at once).
+      let files = new Map<number, FileProgress>();
+      let overall: OverallProgress | undefined;
+      const draw = throttledDraw(() => {
+        if (abort.signal.aborted) return;
+        dispatch({ type: 'progressed', overall, files: [...files.values()] });
+        files = new Map();
+        overall = undefined;
+      }, PROGRESS_DRAW_MS);
       try {
         const salt = input.salt ?? newUploadSalt();
         const keys = await Promise.all(
@@ -73,13 +77,21 @@ export function useStudyUpload() {
           concurrency: 6,
           signal: abort.signal,
           onSession: (session) => savePendingUpload({ ...session, startedAt: new Date().toISOString() }),
-          onProgress: (overall) => dispatch({ type: 'progressed', overall }),
-          onFileProgress,
+          onProgress: (progress) => {
+            overall = progress;
+            draw.request();
+          },
+          onFileProgress: (file) => {
+            files.set(file.fileIndex, file);
+            draw.request();
+          },
         });
+        draw.cancel();
         clearPendingUpload();
         dispatch({ type: 'finished', overall: result.progress });
         return result;
       } catch (e) {
+        draw.cancel();
         if (abort.signal.aborted) return undefined;
         dispatch({ type: 'failed', message: e instanceof Error ? e.message : 'The upload could not be completed.' });
         return undefined;

@@ -2,39 +2,42 @@ import type { FileProgress, OverallProgress } from '#shared/client/upload-client
 
 export type UploadPhase = 'idle' | 'uploading' | 'uploaded' | 'error';
 
-/** Step 5's view of one run of the upload client: its phase, byte progress overall and per file, and its failure. */
+/**
+ * Step 5's view of one run of the upload client: its phase, byte progress overall, the files being sent now, and its
+ * failure. A file leaves `inFlight` once it is complete (the overall figures count it), so the state is the size of
+ * the parts in flight, not of the study: a 5,000-file study no longer copies 5,000 entries on every update.
+ */
 export type UploadProgressState = {
   phase: UploadPhase;
   overall?: OverallProgress;
-  files: Record<number, FileProgress>;
+  inFlight: Record<number, FileProgress>;
   error?: string;
 };
 
 export type UploadProgressAction =
   | { type: 'started' }
-  | { type: 'progressed'; overall: OverallProgress }
-  | { type: 'files-progressed'; files: FileProgress[] }
+  /** What changed since the last update: the overall figures when they moved, and the files whose state moved. */
+  | { type: 'progressed'; overall?: OverallProgress; files: FileProgress[] }
   | { type: 'finished'; overall: OverallProgress }
   | { type: 'failed'; message: string };
 
-export const IDLE_UPLOAD: UploadProgressState = { phase: 'idle', files: {} };
+export const IDLE_UPLOAD: UploadProgressState = { phase: 'idle', inFlight: {} };
 
 export function uploadProgressReducer(state: UploadProgressState, action: UploadProgressAction): UploadProgressState {
   switch (action.type) {
     case 'started':
       // A retry starts from what the server reports, so the last run's figures go.
-      return { phase: 'uploading', files: {} };
-    case 'progressed':
-      return state.phase === 'uploading' ? { ...state, overall: action.overall } : state;
-    case 'files-progressed': {
-      // One finished part moves many files at once: one copy of the map per batch, not per file.
+      return { phase: 'uploading', inFlight: {} };
+    case 'progressed': {
       if (state.phase !== 'uploading') return state;
-      const files = { ...state.files };
-      for (const file of action.files) files[file.fileIndex] = file;
-      return { ...state, files };
+      const inFlight = { ...state.inFlight };
+      for (const file of action.files)
+        if (file.status === 'UPLOADING') inFlight[file.fileIndex] = file;
+        else delete inFlight[file.fileIndex];
+      return { ...state, overall: action.overall ?? state.overall, inFlight };
     }
     case 'finished':
-      return { ...state, phase: 'uploaded', overall: action.overall, error: undefined };
+      return { phase: 'uploaded', overall: action.overall, inFlight: {} };
     case 'failed':
       return { ...state, phase: 'error', error: action.message };
   }

@@ -112,7 +112,7 @@ export function selectedFiles(state: WizardState): PickedFile[] {
 }
 
 /** The series instance UID of each discovered file, by path: the upload session records which series a file is. */
-export function seriesOfPath(state: WizardState): Map<string, string> {
+export function seriesOfPath(state: Pick<WizardState, 'discovery'>): Map<string, string> {
   const map = new Map<string, string>();
   for (const s of state.discovery?.series ?? []) for (const f of s.files) map.set(f.fileName, s.seriesInstanceUID);
   return map;
