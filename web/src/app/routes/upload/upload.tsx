@@ -261,6 +261,7 @@ export function UploadRoute() {
               <UploadStep
                 phase={upload.phase}
                 overall={upload.overall}
+                fileCount={state.uploadFiles.length}
                 inFlight={upload.inFlight}
                 error={upload.error}
                 status={dataset?.status}

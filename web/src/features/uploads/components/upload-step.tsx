@@ -27,7 +27,7 @@ const FileInFlightRow = memo(function FileInFlightRow({ path, percent }: { path:
     <Table.Row>
       <Table.Cell>{path}</Table.Cell>
       <Table.Cell w="40">
-        <Progress.Root size="xs" value={percent} aria-label={`${path} uploaded`}>
+        <Progress.Root size="xs" value={percent}>
           <Progress.Track>
             <Progress.Range />
           </Progress.Track>
@@ -40,6 +40,8 @@ const FileInFlightRow = memo(function FileInFlightRow({ path, percent }: { path:
 type Props = {
   phase: UploadPhase;
   overall?: OverallProgress;
+  /** Files in the upload: the count shown until the server's session gives its own. */
+  fileCount: number;
   /** The files being sent now (complete ones have left). */
   inFlight: Record<number, FileProgress>;
   error?: string;
@@ -55,6 +57,7 @@ type Props = {
 export function UploadStep({
   phase,
   overall,
+  fileCount,
   inFlight,
   error,
   status,
@@ -84,7 +87,7 @@ export function UploadStep({
             <Progress.Label>
               {phase === 'uploaded'
                 ? 'All files uploaded'
-                : `Uploading ${overall?.filesComplete ?? 0} of ${overall?.filesTotal ?? 0} files complete`}
+                : `Uploading ${overall?.filesComplete ?? 0} of ${overall?.filesTotal ?? fileCount} files complete`}
             </Progress.Label>
             <Progress.ValueText data-testid="upload-percent">
               {phase === 'uploaded' ? 100 : percent}%
