@@ -72,6 +72,9 @@ export const studyKeys = {
     `${datasetPrefix(hospitalId, datasetId)}${uid('series UID', seriesUID)}/`,
   instance: (hospitalId: string, datasetId: string, seriesUID: string, sopInstanceUID: string) =>
     `${studyKeys.series(hospitalId, datasetId, seriesUID)}${uid('instance UID', sopInstanceUID)}.dcm`,
+  /** The series' headers in one object (shared/dicom/header-bundle.ts), beside the series folders, not in them. */
+  seriesHeaders: (hospitalId: string, datasetId: string, seriesUID: string) =>
+    `${datasetPrefix(hospitalId, datasetId)}headers/${uid('series UID', seriesUID)}.bin`,
 };
 
 /** Files of one NIfTI volume (dcm2niix output `index` of its series). */

@@ -25,7 +25,9 @@ describe('series run in parallel through the real state machine definition (docs
     let doomed: string | undefined;
     h.objects.get = async (bucket, key) => {
       if (bucket === 'studies') {
-        const seriesUid = key.split('/')[2]!;
+        // A series' files (<hospital>/<dataset>/<series>/…) or its header bundle (…/headers/<series>.bin).
+        const [, , folder, name] = key.split('/');
+        const seriesUid = folder === 'headers' ? name!.replace(/\.bin$/, '') : folder!;
         doomed ??= seriesUid;
         if (seriesUid === doomed) throw new TypeError('simulated engine crash on PatientName=DOE^JOHN');
       }

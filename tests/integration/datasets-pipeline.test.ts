@@ -69,9 +69,11 @@ describe('dataset pipeline through the real state machine definition', () => {
     expect([...h.objects.objects.keys()].filter((k) => k.startsWith(`uploads/hosp-northside/${datasetId}/`))).toEqual(
       [],
     );
-    expect(
-      [...h.objects.objects.keys()].filter((k) => k.startsWith(`studies/hosp-northside/${datasetId}/`)),
-    ).toHaveLength(dicom.length);
+    const studies = [...h.objects.objects.keys()].filter((k) => k.startsWith(`studies/hosp-northside/${datasetId}/`));
+    expect(studies.filter((k) => k.endsWith('.dcm'))).toHaveLength(dicom.length);
+    expect(studies.filter((k) => !k.endsWith('.dcm'))).toEqual([
+      expect.stringMatching(new RegExp(`^studies/hosp-northside/${datasetId}/headers/[0-9.]+\\.bin$`)),
+    ]);
     const history = await h.call('GET', `/api/datasets/${datasetId}/history`, { as: MEMBER });
     const statuses = history.body.items
       .filter((e: { action: string }) => e.action === 'STATUS_CHANGED')

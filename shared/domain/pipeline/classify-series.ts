@@ -5,6 +5,7 @@ import {
   reviewStudy,
   type SeriesAcquisition,
 } from '#shared/dicom/classify/index.ts';
+import { unpackHeaders } from '#shared/dicom/header-bundle.ts';
 import { parseDicom, withoutPixelData } from '#shared/dicom/parse.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
@@ -112,6 +113,11 @@ async function readSeriesHeaders(
   datasetId: string,
   seriesUID: string,
 ): Promise<Uint8Array[]> {
+  // The series' header bundle when the de-identify stage wrote one (docs/pipeline.md#series-headers): one read.
+  const bundleKey = studyKeys.seriesHeaders(hospitalId, datasetId, seriesUID);
+  const [bundle] = (await deps.objects.list('studies', bundleKey)).filter((o) => o.key === bundleKey);
+  if (bundle) return unpackHeaders(await deps.objects.get('studies', bundleKey));
+  // A dataset de-identified before bundles were written: every file, for its header.
   const objects = await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, seriesUID));
   return mapInOrder(objects, OBJECT_READ_CONCURRENCY, async (object) => {
     const bytes = await deps.objects.get('studies', object.key);

@@ -1,7 +1,9 @@
 import { deidentifyDicom } from '#shared/dicom/deidentify/index.ts';
 import { DicomParseError } from '#shared/dicom/errors.ts';
+import { packHeaders } from '#shared/dicom/header-bundle.ts';
 import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/metadata.ts';
 import { groupIntoSeries } from '#shared/dicom/series.ts';
+import { withoutPixelData } from '#shared/dicom/parse.ts';
 import { checkDicom } from '#shared/dicom/validate.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { NoValidDicomError } from '#shared/domain/errors.ts';
@@ -18,7 +20,7 @@ export const DEIDENTIFY_CONCURRENCY = 8;
 
 type FileOutcome =
   | { fileIndex: number; message: string }
-  | { file: SeriesFileMetadata; reasons: BurnedInTextReason[]; summary: unknown };
+  | { file: SeriesFileMetadata; reasons: BurnedInTextReason[]; summary: unknown; key: string; header: Uint8Array };
 
 /**
  * ANONYMIZING: each raw file (taken out of the upload's archive by shared/domain/uploads/study-input.ts, in index
@@ -63,7 +65,8 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     const reasons = burnedInTextReasons(parsed.parsed);
     if (result.burnedInAnnotation && !reasons.includes('BURNED_IN_ANNOTATION')) reasons.push('BURNED_IN_ANNOTATION');
     await deps.objects.put('studies', key, result.bytes, 'application/dicom');
-    return { file, reasons, summary: result.summary };
+    // The header only (a copy, a few KiB): the copy's pixels are not kept for the series' header bundle.
+    return { file, reasons, summary: result.summary, key, header: withoutPixelData(parsed.parsed, result.bytes) };
   }
 
   // Files are taken out of the archive one after another; their work overlaps, at most DEIDENTIFY_CONCURRENCY at once.
@@ -93,6 +96,8 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
   const fileErrors: { fileIndex: number; message: string }[] = [];
   const metadata: SeriesFileMetadata[] = [];
   const burnedIn = new Map<string, Set<BurnedInTextReason>>();
+  /** Per series, header by object key: a later file with the same instance UID replaced the object, and its header. */
+  const headers = new Map<string, Map<string, Uint8Array>>();
   let summary: unknown;
   for (const outcome of outcomes) {
     if ('message' in outcome) {
@@ -101,6 +106,9 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     }
     const { file, reasons } = outcome;
     metadata.push(file);
+    const series = headers.get(file.seriesInstanceUID) ?? new Map<string, Uint8Array>();
+    series.set(outcome.key, outcome.header);
+    headers.set(file.seriesInstanceUID, series);
     if (reasons.length > 0) {
       const series = burnedIn.get(file.seriesInstanceUID) ?? new Set();
       reasons.forEach((reason) => series.add(reason));
@@ -112,6 +120,18 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
 
   const now = deps.clock.now();
   const groups = groupIntoSeries(metadata);
+  // Each series' headers in one object, in the order a listing of its files gives (key order), so classification
+  // reads one object per series (docs/pipeline.md#series-headers).
+  await Promise.all(
+    [...headers].map(([seriesUID, byKey]) =>
+      deps.objects.put(
+        'studies',
+        studyKeys.seriesHeaders(hospitalId, datasetId, seriesUID),
+        packHeaders([...byKey.keys()].sort().map((key) => byKey.get(key)!)),
+        'application/octet-stream',
+      ),
+    ),
+  );
   // Series items are independent: written side by side.
   await Promise.all(
     groups.map((group) => {

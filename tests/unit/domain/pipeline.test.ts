@@ -11,6 +11,9 @@ import type { PipelineDeps } from '#shared/domain/pipeline/deps.ts';
 import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { DICOM_LIMITS } from '#shared/dicom/limits.ts';
+import { unpackHeaders } from '#shared/dicom/header-bundle.ts';
+import { parseDicom, withoutPixelData } from '#shared/dicom/parse.ts';
+import { studyKeys } from '#shared/domain/object-keys.ts';
 import { buildDicom, buildStudy, type BuiltElement } from '#tests/helpers/dicom-builder.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
@@ -142,8 +145,11 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     await deidentifyStudy(input, deps);
 
     // Assess
-    const studies = afterFirst.filter((k) => k.startsWith('studies/'));
+    const studies = afterFirst.filter((k) => k.startsWith('studies/') && k.endsWith('.dcm'));
     expect(studies).toHaveLength(2);
+    expect(afterFirst.filter((k) => k.startsWith('studies/') && !k.endsWith('.dcm'))).toEqual([
+      expect.stringMatching(new RegExp(`^studies/h1/${d.id}/headers/[0-9.]+\\.bin$`)),
+    ]);
     for (const key of studies) expect(key).toMatch(new RegExp(`^studies/h1/${d.id}/[0-9.]+/[0-9.]+\\.dcm$`));
     expect(afterFirst.filter((k) => k.startsWith('uploads/'))).toEqual([]);
     expect([...p.objects.objects.keys()].sort()).toEqual(afterFirst);
@@ -179,6 +185,66 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     expect(p.audit.events.filter((e) => e.action === 'DATASET_DEIDENTIFIED')).toHaveLength(1);
   });
 
+  it("stores each series' headers in one object that ClassifySeries reads instead of every file, to the same answer", async () => {
+    // Prepare: three slices of one series, de-identified
+    const p = ports();
+    const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
+    for (const n of [3, 1, 2])
+      await p.objects.put(
+        'uploads',
+        `h1/${d.id}/raw/${n - 1}`,
+        buildDicom({
+          extra: [
+            { tag: '00080018', vr: 'UI', value: `1.2.826.0.1.3680043.9.9999.1.${n}` },
+            { tag: '00200013', vr: 'IS', value: String(n) },
+          ],
+        }),
+      );
+    const input = { hospitalId: 'h1', datasetId: d.id, runId: 'r1' };
+    await deidentifyStudy(input, deps);
+    await p.datasets.transition('h1', d.id, ['ANONYMIZING'], 'CLASSIFYING');
+    const [series] = await p.datasets.listSeries('h1', d.id);
+    const bundleKey = studyKeys.seriesHeaders('h1', d.id, series!.seriesInstanceUID);
+    const copies = await p.objects.list('studies', studyKeys.series('h1', d.id, series!.seriesInstanceUID));
+    const fromFiles = await Promise.all(
+      copies.map(async ({ key }) => {
+        const bytes = await p.objects.get('studies', key);
+        return withoutPixelData(parseDicom(bytes), bytes);
+      }),
+    );
+    const reads: string[] = [];
+    const get = p.objects.get.bind(p.objects);
+    p.objects.get = async (bucket, key) => {
+      reads.push(key);
+      return get(bucket, key);
+    };
+
+    // Act: classify from the bundle, then again as a dataset de-identified before bundles existed
+    await classifyOneSeries({ ...input, seriesId: series!.id }, deps);
+    const fromBundle = (await p.datasets.listSeries('h1', d.id))[0]!.classification;
+    const bundleReads = reads.splice(0);
+    const bundled = unpackHeaders(await get('studies', bundleKey));
+    p.objects.objects.delete(`studies/${bundleKey}`);
+    await p.datasets.updateSeries('h1', d.id, series!.id, { classification: null });
+    await classifyOneSeries({ ...input, seriesId: series!.id }, deps);
+    const fromEachFile = (await p.datasets.listSeries('h1', d.id))[0]!.classification;
+
+    // Assess: the bundle holds each copy's header, and both ways classify alike
+    // (this fake lists keys in numeric order, S3 by code unit as the bundle is written: compared as a set here)
+    const text = (header: Uint8Array) => new TextDecoder('latin1').decode(header);
+    expect(bundled.map(text).sort()).toEqual(fromFiles.map(text).sort());
+    expect(copies).toHaveLength(3);
+    expect(bundleReads).toEqual([bundleKey]);
+    expect(reads.sort()).toEqual(copies.map((c) => c.key).sort());
+    expect(fromEachFile).toMatchObject({
+      classifiedType: fromBundle!.classifiedType,
+      confidence: fromBundle!.confidence,
+      source: 'AI',
+    });
+  });
+
   it('rejects a file whose retained UIDs are not PS3.5 UIDs, so they never become an object key', async () => {
     // Prepare
     const p = ports();
@@ -204,8 +270,11 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     await deidentifyStudy({ hospitalId: 'h1', datasetId: d.id, runId: 'r1' }, deps);
 
     // Assess
-    const keys = [...p.objects.objects.keys()];
-    expect(keys).toEqual([`studies/h1/${d.id}/1.2.826.0.1.3680043.9.9999.3/1.2.826.0.1.3680043.9.9999.1.1.dcm`]);
+    const keys = [...p.objects.objects.keys()].sort();
+    expect(keys).toEqual([
+      `studies/h1/${d.id}/1.2.826.0.1.3680043.9.9999.3/1.2.826.0.1.3680043.9.9999.1.1.dcm`,
+      `studies/h1/${d.id}/headers/1.2.826.0.1.3680043.9.9999.3.bin`,
+    ]);
     expect((await p.datasets.get('h1', d.id))!.fileErrors).toEqual([{ fileIndex: 1, message: 'DICOM parsing failed' }]);
   });
   it('rejects a file over the engine limits on its own, with the catalogue wording, and keeps the others', async () => {
@@ -229,7 +298,7 @@ describe('DeidentifyStudy and ClassifySeries over synthetic DICOM', () => {
     expect(dataset.fileErrors).toEqual([
       { fileIndex: 1, message: `DICOM sequences are nested deeper than ${DICOM_LIMITS.maxSequenceDepth} levels` },
     ]);
-    expect([...p.objects.objects.keys()].filter((k) => k.startsWith('studies/'))).toHaveLength(1);
+    expect([...p.objects.objects.keys()].filter((k) => k.startsWith('studies/') && k.endsWith('.dcm'))).toHaveLength(1);
   });
 });
 

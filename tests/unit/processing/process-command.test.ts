@@ -94,7 +94,10 @@ describe('iws process (the state machine stages over a folder) on a small study 
     expect(manifest.assets.find((a) => a.type === 'REPORT')!.key).toBe('cli/ds-test/report.pdf');
     // The raw copies are gone once de-identified; the de-identified ones stay under studies/.
     expect(existsSync(join(output, 'uploads', 'cli', 'ds-test', 'raw'))).toBe(false);
-    expect(readdirSync(join(output, 'studies', 'cli', 'ds-test'))).toHaveLength(2);
+    // Its series' folders, and the series' header bundles beside them (docs/pipeline.md#series-headers).
+    const studies = readdirSync(join(output, 'studies', 'cli', 'ds-test'));
+    expect(studies.filter((name) => name !== 'headers')).toHaveLength(2);
+    expect(readdirSync(join(output, 'studies', 'cli', 'ds-test', 'headers'))).toHaveLength(2);
   });
 
   it('writes a closed surface, FA maps and a valid .trk for the slab', () => {
