@@ -136,7 +136,7 @@ describe('one pipeline, two runners: the state machine over the API and iws proc
       const path = key.split('/').slice(1).join('/');
       expect(path).toMatch(
         new RegExp(
-          `^(${HOSPITAL}/${datasetId}/)(raw/\\d+|report\\.pdf|[0-9.]{1,64}/([0-9.]{1,64}\\.dcm|thumbnail\\.png|surface\\.mz3|volume-\\d+(-fa|-colorfa)?\\.(nii\\.gz|json|bval|bvec)|volume-\\d+-tracts\\.trk))$`,
+          `^(${HOSPITAL}/${datasetId}/)(raw/\\d+|report\\.pdf|headers/[0-9.]{1,64}\\.bin|[0-9.]{1,64}/([0-9.]{1,64}\\.dcm|thumbnail\\.png|surface\\.mz3|volume-\\d+(-fa|-colorfa)?\\.(nii\\.gz|json|bval|bvec)|volume-\\d+-tracts\\.trk))$`,
         ),
       );
     }
