@@ -65,7 +65,7 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     const reasons = burnedInTextReasons(parsed.parsed);
     if (result.burnedInAnnotation && !reasons.includes('BURNED_IN_ANNOTATION')) reasons.push('BURNED_IN_ANNOTATION');
     await deps.objects.put('studies', key, result.bytes, 'application/dicom');
-    // The header only (a copy, a few KiB): the copy's pixels are not kept for the series' header bundle.
+    // The header only (a copy, a few KiB; a deflated file stays whole): the pixels are not kept for the bundle.
     return { file, reasons, summary: result.summary, key, header: withoutPixelData(parsed.parsed, result.bytes) };
   }
 
@@ -106,9 +106,9 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     }
     const { file, reasons } = outcome;
     metadata.push(file);
-    const series = headers.get(file.seriesInstanceUID) ?? new Map<string, Uint8Array>();
-    series.set(outcome.key, outcome.header);
-    headers.set(file.seriesInstanceUID, series);
+    const seriesHeaders = headers.get(file.seriesInstanceUID) ?? new Map<string, Uint8Array>();
+    seriesHeaders.set(outcome.key, outcome.header);
+    headers.set(file.seriesInstanceUID, seriesHeaders);
     if (reasons.length > 0) {
       const series = burnedIn.get(file.seriesInstanceUID) ?? new Set();
       reasons.forEach((reason) => series.add(reason));
