@@ -326,7 +326,7 @@ async function startHeapSampling(page: Page): Promise<{ stop(what: string): Prom
 }
 
 /** The site's upload wizard (enhanced uploader) with the study's folder picked; measured from its audit history. */
-async function browserWizard(page: Page, study: GeneratedStudy, browser: Browser): Promise<Run | undefined> {
+async function browserWizard(browser: Browser, page: Page, study: GeneratedStudy): Promise<Run | undefined> {
   const description = `Browser benchmark ${study.files} files ${Date.now()}`;
   await page.goto(`${twin.url}/upload`);
   await fillPatientContext(page, {
@@ -349,12 +349,13 @@ async function browserWizard(page: Page, study: GeneratedStudy, browser: Browser
   await page.getByTestId('upload-series-row').first().waitFor();
   await page.getByRole('button', { name: 'Continue to Anonymization' }).click();
   discoveryPeaks.push({ files: study.files, ...(await sampler.mark()) });
-  if (values['discovery-only']) {
-    await sampler.stop();
-    return undefined;
-  }
   await dumps?.dump();
   await discoverySampling?.stop('the discovery');
+  if (values['discovery-only']) {
+    await sampler.stop();
+    if (dumps) printMemoryDumps(await dumps.end());
+    return undefined;
+  }
   const heapSampling = values['heap-sampling'] ? await startHeapSampling(page) : undefined;
   await page.getByRole('button', { name: 'Start Upload' }).click();
   const dumping = dumps ? setInterval(() => void dumps.dump().catch(() => undefined), 2_000) : undefined;
@@ -463,12 +464,12 @@ try {
       const { browser, page } = await launch();
       try {
         if (values['discovery-only']) {
-          await browserWizard(page, study, browser);
+          await browserWizard(browser, page, study);
           continue;
         }
         const put = await browserSinglePut(browser, page, study);
         add(put);
-        const wizard = await browserWizard(page, study, browser);
+        const wizard = await browserWizard(browser, page, study);
         if (wizard) add(wizard, put);
       } finally {
         await browser.close();

@@ -13,7 +13,6 @@ type TraceEvent = {
   ts: number;
   args?: {
     name?: string;
-    labels?: string;
     dumps?: {
       process_totals?: Record<string, string>;
       allocators?: Record<string, { attrs?: Record<string, { units?: string; value?: string }> }>;
@@ -24,8 +23,7 @@ type TraceEvent = {
 export type ProcessMemory = {
   pid: number;
   process: string;
-  /** Resident set and private footprint from the process totals. */
-  residentBytes: number;
+  /** The process's private footprint, from its totals. */
   privateFootprintBytes: number;
   /** Bytes per allocator dump name ('v8', 'partition_alloc/partitions/buffer', …), their `size` attribute. */
   allocators: Map<string, number>;
@@ -40,54 +38,66 @@ export type MemoryDumps = {
 
 const hex = (value: string | undefined) => (value ? Number.parseInt(value, 16) : 0);
 
-export async function startMemoryDumps(browser: Browser): Promise<MemoryDumps> {
-  const cdp: CDPSession = await browser.newBrowserCDPSession();
+/** A browser-wide trace of the given categories: `end` stops it and answers its events. One trace runs at a time. */
+async function startTrace(
+  browser: Browser,
+  traceConfig: Record<string, unknown>,
+): Promise<{ cdp: CDPSession; end(): Promise<TraceEvent[]> }> {
+  const cdp = await browser.newBrowserCDPSession();
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
   await cdp.send('Tracing.start', {
-    traceConfig: {
-      includedCategories: ['disabled-by-default-memory-infra'],
-      excludedCategories: ['*'],
-      memoryDumpConfig: { triggers: [] } as unknown as Record<string, never>,
-    },
+    traceConfig: { excludedCategories: ['*'], ...traceConfig },
     transferMode: 'ReportEvents',
   });
   return {
-    async dump() {
-      await cdp.send('Tracing.requestMemoryDump', { deterministic: false, levelOfDetail: 'detailed' });
-    },
+    cdp,
     async end() {
       const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
       await cdp.send('Tracing.end');
       await complete;
       await cdp.detach().catch(() => undefined);
+      return events;
+    },
+  };
+}
+
+export async function startMemoryDumps(browser: Browser): Promise<MemoryDumps> {
+  const trace = await startTrace(browser, {
+    includedCategories: ['disabled-by-default-memory-infra'],
+    memoryDumpConfig: { triggers: [] },
+  });
+  return {
+    async dump() {
+      await trace.cdp.send('Tracing.requestMemoryDump', { deterministic: false, levelOfDetail: 'detailed' });
+    },
+    async end() {
+      const events = await trace.end();
       const names = new Map<number, string>();
       for (const e of events)
         if (e.ph === 'M' && e.name === 'process_name' && e.args?.name) names.set(e.pid, e.args.name);
-      for (const e of events)
-        if (e.ph === 'M' && e.name === 'process_labels' && e.args?.labels)
-          names.set(e.pid, `${names.get(e.pid) ?? ''} (${e.args.labels})`);
-      // One 'v' event per process per dump, with the dump's id: grouped by id, in time order.
-      const byDump = new Map<string, ProcessMemory[]>();
+      // A process answers a dump in several 'v' events (its totals, its allocators), all with the dump's id: merged
+      // per process, dumps in time order.
+      const byDump = new Map<string, Map<number, ProcessMemory>>();
       for (const e of events.filter((x) => x.ph === 'v' && x.args?.dumps).sort((a, b) => a.ts - b.ts)) {
         const id = (e as TraceEvent & { id?: string }).id ?? String(e.ts);
         const dumps = e.args!.dumps!;
-        const allocators = new Map<string, number>();
-        for (const [name, dump] of Object.entries(dumps.allocators ?? {})) {
-          const size = dump.attrs?.size;
-          if (size?.units === 'bytes') allocators.set(name, hex(size.value));
-        }
-        const processes = byDump.get(id) ?? [];
-        processes.push({
+        const processes = byDump.get(id) ?? new Map<number, ProcessMemory>();
+        byDump.set(id, processes);
+        const memory = processes.get(e.pid) ?? {
           pid: e.pid,
           process: names.get(e.pid) ?? `pid ${e.pid}`,
-          residentBytes: hex(dumps.process_totals?.resident_set_bytes),
-          privateFootprintBytes: hex(dumps.process_totals?.private_footprint_bytes),
-          allocators,
-        });
-        byDump.set(id, processes);
+          privateFootprintBytes: 0,
+          allocators: new Map<string, number>(),
+        };
+        processes.set(e.pid, memory);
+        memory.privateFootprintBytes ||= hex(dumps.process_totals?.private_footprint_bytes);
+        for (const [name, dump] of Object.entries(dumps.allocators ?? {})) {
+          const size = dump.attrs?.size;
+          if (size?.units === 'bytes') memory.allocators.set(name, hex(size.value));
+        }
       }
-      return [...byDump.values()];
+      return [...byDump.values()].map((processes) => [...processes.values()]);
     },
   };
 }
@@ -101,7 +111,7 @@ export function describeProcessMemory(memory: ProcessMemory, top = 14): string[]
     .slice(0, top)
     .map(([name, bytes]) => `    ${name.padEnd(48)} ${(bytes / MiB).toFixed(1).padStart(7)} MiB`);
   return [
-    `  ${memory.process} (pid ${memory.pid}): resident ${(memory.residentBytes / MiB).toFixed(1)} MiB, private footprint ${(memory.privateFootprintBytes / MiB).toFixed(1)} MiB`,
+    `  ${memory.process} (pid ${memory.pid}): private footprint ${(memory.privateFootprintBytes / MiB).toFixed(1)} MiB`,
     ...rows,
   ];
 }
@@ -112,20 +122,10 @@ export function describeProcessMemory(memory: ProcessMemory, top = 14): string[]
  * renderers (its WebUI, a spare one kept warm) are other processes.
  */
 export async function pageRendererPid(browser: Browser, page: Page): Promise<number> {
-  const cdp = await browser.newBrowserCDPSession();
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: ['blink.user_timing'], excludedCategories: ['*'] },
-    transferMode: 'ReportEvents',
-  });
+  const trace = await startTrace(browser, { includedCategories: ['blink.user_timing'] });
   const mark = `iws-bench-${randomUUID()}`;
   await page.evaluate((name) => performance.mark(name), mark);
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.end');
-  await complete;
-  await cdp.detach().catch(() => undefined);
-  const pid = events.find((e) => e.name === mark)?.pid;
+  const pid = (await trace.end()).find((e) => e.name === mark)?.pid;
   if (!pid) throw new Error("the page's renderer process could not be found in the trace");
   return pid;
 }
