@@ -7,6 +7,17 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// shared/ in layers (docs/architecture.md#shared-in-layers): each layer imports only the layers listed for it.
+const sharedLayers = {
+  vocabulary: [],
+  schemas: ['vocabulary'],
+  definitions: ['vocabulary', 'schemas'],
+  dicom: ['vocabulary'],
+  processing: ['vocabulary', 'dicom'],
+  domain: ['vocabulary', 'schemas', 'definitions', 'dicom', 'processing'],
+  client: ['vocabulary', 'schemas', 'definitions', 'dicom', 'processing', 'domain'],
+};
+
 const features = [
   'auth',
   'datasets',
@@ -68,10 +79,16 @@ export default tseslint.config(
             },
             {
               target: './web',
-              from: ['./functions', './infra', './cli', './shared/db'],
+              from: ['./functions', './infra', './cli', './shared/definitions/table'],
               message: 'The site uses shared/ domain code only.',
             },
             { target: './cli', from: ['./web', './tests', './bench'] },
+            ...Object.entries(sharedLayers).map(([layer, below]) => ({
+              target: `./shared/${layer}`,
+              from: './shared',
+              except: [`./${layer}`, ...below.map((name) => `./${name}`)],
+              message: `shared/${layer} imports only ${below.length ? below.join(', ') : 'itself'} (docs/architecture.md#shared-in-layers).`,
+            })),
             ...features.map((feature) => ({
               target: `./web/src/features/${feature}`,
               from: './web/src/features',
@@ -80,6 +97,21 @@ export default tseslint.config(
             })),
             { target: './web/src/features', from: './web/src/app', message: 'Features never import the app layer.' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The vocabulary is plain constants and types: schemas are built on it, never the other way round.
+    files: ['shared/vocabulary/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', message: 'The vocabulary holds plain constants and types; schemas live in shared/schemas.' },
+          ],
+          patterns: [{ group: ['../*'], message: 'Import through a #alias (package.json "imports").' }],
         },
       ],
     },

@@ -9,12 +9,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLabelledCsv, uniqueProtocols, acquisitionFromRow } from '#shared/dicom/classify/evaluation.ts';
-import { leaveOneSourceOut, type LosoResult, type Score } from '#shared/dicom/classify/loso.ts';
+import { parseLabelledCsv, uniqueProtocols, acquisitionFromRow } from './classify/evaluation.ts';
+import { leaveOneSourceOut, type LosoResult, type Score } from './classify/loso.ts';
 import { classifySeries } from '#shared/dicom/classify/index.ts';
 import { compareWithDcm2niix, timeSeriesClassification } from './lib/classify.ts';
 import { SHARED_DATA } from './lib/data.ts';
-import { fitClassifier } from '#shared/dicom/classify/fit.ts';
+import { fitClassifier } from './classify/fit.ts';
 
 const SHARED = SHARED_DATA;
 const showMisses = process.argv.includes('--misses');

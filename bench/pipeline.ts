@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readInputFiles } from '#cli/commands/convert.ts';
 import { processFiles } from '#cli/commands/process.ts';
-import { PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
+import { PIPELINE_TASKS } from '#shared/definitions/state-machine.ts';
 import { readVolume, writeVolume } from '#shared/processing/nifti-io.ts';
 import { fitTensor, parseGradientTable } from '#shared/processing/tensor.ts';
 import { gradientsInVoxelFrame, meanB0 } from '#shared/processing/tracts.ts';

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
 import { processFiles } from '#cli/commands/process.ts';
 import type { StageState } from '#shared/domain/pipeline/stages.ts';
-import { ALL_PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
+import { ALL_PIPELINE_TASKS } from '#shared/definitions/state-machine.ts';
 import { startLocalStack } from '#infra/local/stack.ts';
 import { pipelineWorkerNice } from '#infra/local/sfn.ts';
 import { createApiClient } from '#shared/client/index.ts';

@@ -5,11 +5,11 @@
  * this environment and rejects every AWS call its policy does not allow (infra/local/function-runtime.ts), so a
  * missing grant fails on this machine as it would in the cloud. Pure data: no CDK import, the twin loads it too.
  */
-import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
-import { AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/db/keys.ts';
-import { GLOBAL_INDEXES } from '#shared/db/table.ts';
-import { ENV } from '#shared/env.ts';
-import { ALL_PIPELINE_TASKS, type PipelineTask } from '#shared/pipeline/definition.ts';
+import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
+import { AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/definitions/table/keys.ts';
+import { GLOBAL_INDEXES } from '#shared/definitions/table/table.ts';
+import { ENV } from '#shared/definitions/env.ts';
+import { ALL_PIPELINE_TASKS, type PipelineTask } from '#shared/definitions/state-machine.ts';
 
 export const DATA_BUCKETS = ['uploads', 'studies', 'assets'] as const;
 export type DataBucket = (typeof DATA_BUCKETS)[number];
@@ -60,7 +60,7 @@ export type FunctionDeclaration = Grants & {
 
 /**
  * Least privilege per API domain. Every domain is listed, so a domain that gets its first route in
- * shared/api/routes.ts is deployed with the access decided here and needs no other infra change.
+ * shared/definitions/api/routes.ts is deployed with the access decided here and needs no other infra change.
  */
 export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Health answers once the table and each bucket respond: describe and list only, never an item or object.

@@ -5,13 +5,10 @@ import { parseArgs } from 'node:util';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import { datasetPrefix, ObjectKeyError, uploadKeys } from '#shared/domain/object-keys.ts';
 import { runPipelineStages, type StageState, type StagesOutcome } from '#shared/domain/pipeline/stages.ts';
-import { PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
-import {
-  isHeldForBurnedInText,
-  STUDY_TYPES,
-  type AnonymizationOptions,
-  type Dataset,
-} from '#shared/schemas/api/datasets.ts';
+import { PIPELINE_TASKS } from '#shared/definitions/state-machine.ts';
+import { isHeldForBurnedInText, type Dataset } from '#shared/schemas/api/datasets.ts';
+import { STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
+import { type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 import {
   anonymizationFromFlags,
   DEIDENTIFICATION_FLAGS,

@@ -10,7 +10,8 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { STUDY_TYPES, URGENCIES, type Dataset } from '#shared/schemas/api/datasets.ts';
+import { type Dataset } from '#shared/schemas/api/datasets.ts';
+import { STUDY_TYPES, URGENCIES } from '#shared/vocabulary/datasets.ts';
 import { MAX_ENHANCED_FILES } from '#shared/schemas/api/uploads.ts';
 import { createApiClient, uploadDataset, type UploadSource } from '#shared/client/index.ts';
 import { PASSWORD_VARIABLE, readPassword } from '#cli/lib/password.ts';

@@ -1,4 +1,5 @@
-import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
+import { type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 
 /** Development-only secret, used when IWS_SECRET is unset; UIDs made with it are not protected by a secret. */
 export const DEVELOPMENT_SECRET = 'iws-development-secret-not-for-real-data';

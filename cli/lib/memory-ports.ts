@@ -1,12 +1,7 @@
 import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-log.ts';
 import type { HospitalRecord } from '#shared/domain/auth/ports.ts';
-import type {
-  AssetRecord,
-  AuditLog,
-  DatasetRecord,
-  DatasetRepository,
-  SeriesRecord,
-} from '#shared/domain/datasets/ports.ts';
+import type { AssetRecord, DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog } from '#shared/domain/ports.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import type { StageDeps } from '#shared/domain/pipeline/stages.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';

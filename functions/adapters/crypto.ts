@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import type { PageTokens, Pseudonymizer } from '#shared/domain/datasets/ports.ts';
+import type { Pseudonymizer } from '#shared/domain/datasets/ports.ts';
+import type { PageTokens } from '#shared/domain/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { TokenMint } from '#shared/domain/invitations/ports.ts';
 

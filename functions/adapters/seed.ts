@@ -1,4 +1,4 @@
-import { DEFAULT_PERMISSIONS } from '#shared/auth/roles.ts';
+import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import {
   DEMO_HOSPITALS,
   DEMO_USERS,
@@ -8,11 +8,11 @@ import {
 } from '#shared/domain/demo/demo-data.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { createDocumentClient, type Table } from './dynamo/client.ts';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
 import { recountHospital, recountSummary } from './dynamo/organisation.ts';
 
 /**

@@ -3,10 +3,10 @@ import { isConditionFailure } from '#functions/adapters/dynamo/expressions.ts';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
 import { errorOrigin, logger } from '#functions/lib/logger.ts';
-import { AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import { AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { TransientError } from '#shared/domain/errors.ts';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import { AuditAppendRequestSchema, type AuditAppendResult } from '#shared/schemas/audit-append.ts';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { getDeps } from '#functions/lib/deps.ts';
 import { logger } from '#functions/lib/logger.ts';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import { createListener } from './server.ts';
 
 const port = Number(process.env[ENV.DICOM_PORT] ?? '11112');

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '#shared/api/openapi.ts';
+import { buildOpenApiDocument } from '#shared/definitions/api/openapi.ts';
 import { publicHttpHandler } from '#functions/lib/http-handler.ts';
 
 let document: Record<string, unknown> | undefined;

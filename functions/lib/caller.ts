@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { RouteDefinition } from '#shared/api/routes.ts';
-import { parseGroups, primaryRole, type Caller } from '#shared/domain/access/caller.ts';
+import type { RouteDefinition } from '#shared/definitions/api/routes.ts';
+import { parseGroups, primaryRole, type Caller } from '#shared/domain/auth/caller.ts';
 import { hasMfa, isIdTokenFor, MFA_ROLES, userPoolIssuer, type TokenPolicy } from '#shared/domain/auth/id-token.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { TwoFactorPolicy } from '#shared/domain/policies/two-factor.ts';

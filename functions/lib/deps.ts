@@ -1,13 +1,6 @@
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type {
-  AuditLog,
-  Clock,
-  DatasetRepository,
-  IdGenerator,
-  PageTokens,
-  PipelineStarter,
-  Pseudonymizer,
-} from '#shared/domain/datasets/ports.ts';
+import type { DatasetRepository, PipelineStarter, Pseudonymizer } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock, IdGenerator, PageTokens } from '#shared/domain/ports.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';

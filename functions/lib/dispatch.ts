@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+import { catalogueMessage } from '#shared/vocabulary/errors.ts';
 import type { ApiHandler } from './http-handler.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 
 /**
  * Reads the environment once, through a schema. A function gets the name of a table, bucket, secret or state machine
  * only when it is granted that resource (infra/function-declarations.ts), so those are optional here and
  * requireResource() fails on first use, naming the variable, when a function reaches for something it was not given.
- * Names come from shared/env.ts.
+ * Names come from shared/definitions/env.ts.
  */
 const optional = z.string().min(1).optional();
 const EnvSchema = z.object({

@@ -1,4 +1,4 @@
-import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
+import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/vocabulary/errors.ts';
 import { DomainError, ValidationError } from '#shared/domain/errors.ts';
 
 export type ErrorBody = { error: { code: ErrorCode; message: string; details?: unknown } };

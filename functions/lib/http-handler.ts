@@ -1,9 +1,9 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { ROUTE_SCHEMAS, type RouteSchemas } from '#shared/api/route-schemas.ts';
-import { ROUTES, routeKey, type RouteDefinition } from '#shared/api/routes.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import { ROUTE_SCHEMAS, type RouteSchemas } from '#shared/definitions/api/route-schemas.ts';
+import { ROUTES, routeKey, type RouteDefinition } from '#shared/definitions/api/routes.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import { type DomainError, UnauthorizedError, ValidationError } from '#shared/domain/errors.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { resolveCaller, tokenPolicyOf } from './caller.ts';
@@ -66,7 +66,7 @@ type Internal = {
 
 function findRoute(key: string): RouteDefinition {
   const route = (ROUTES as readonly RouteDefinition[]).find((r) => routeKey(r) === key);
-  if (!route) throw new Error(`No route ${key} in shared/api/routes.ts`);
+  if (!route) throw new Error(`No route ${key} in shared/definitions/api/routes.ts`);
   return route;
 }
 
@@ -169,7 +169,7 @@ type Part<K extends RouteKeyWithSchemas, N extends 'body' | 'query' | 'path'> =
 
 /**
  * The one middy stack for API routes: error mapper (outermost), caller + role gate, parsing with the route's
- * schemas (shared/api/route-schemas.ts), then the domain function. It gets parsed input, the caller and the
+ * schemas (shared/definitions/api/route-schemas.ts), then the domain function. It gets parsed input, the caller and the
  * ports, and returns the JSON body (sent with the route's success status) or an HttpReply.
  */
 export function httpHandler<K extends RouteKeyWithSchemas>(

@@ -5,10 +5,10 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { DEFAULT_PERMISSIONS } from '#shared/auth/roles.ts';
+import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { federatedDefaultRole, placeFederatedUser, type FederationProvider } from '#shared/domain/auth/federation.ts';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
 import { logger } from '#functions/lib/logger.ts';
 

@@ -1,6 +1,6 @@
 import type { PreSignUpTriggerEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import { placeFederatedUser, type FederationProvider } from '#shared/domain/auth/federation.ts';
 
 const ProvidersSchema = z.array(z.object({ name: z.string(), hospitalId: z.string(), domain: z.string() }));

@@ -1,7 +1,7 @@
 import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { MFA_CLAIM, mfaMethodOf } from '#shared/domain/auth/id-token.ts';
 import { createMfaSettings, type MfaSettings } from '#functions/adapters/cognito/mfa-settings.ts';
-import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+import { catalogueMessage } from '#shared/vocabulary/errors.ts';
 
 /** Whether a hospital is deactivated (deleted): its users get no token (docs/states.md#hospitals). */
 export type HospitalStatuses = { isDeactivated(hospitalId: string): Promise<boolean> };

@@ -1,7 +1,7 @@
 import type { PostAuthenticationTriggerEvent, PreAuthenticationTriggerEvent } from 'aws-lambda';
 import { countSignIn } from '#shared/domain/audit/sign-ins.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { AuditLog } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog } from '#shared/domain/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { getDeps } from '#functions/lib/deps.ts';
 import { errorOrigin, logger } from '#functions/lib/logger.ts';

@@ -10,7 +10,7 @@ import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import type { StageConfig } from '#infra/config.ts';
 import {
   DATA_BUCKETS,

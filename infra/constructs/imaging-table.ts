@@ -1,7 +1,7 @@
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
+import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/definitions/table/table.ts';
 import type { StageConfig } from '#infra/config.ts';
 
 export type ImagingTableProps = {
@@ -11,7 +11,7 @@ export type ImagingTableProps = {
 };
 
 /**
- * The single table, built from TABLE_KEYS exactly as shared/db/create-table-input.ts builds the local one:
+ * The single table, built from TABLE_KEYS exactly as shared/definitions/table/create-table-input.ts builds the local one:
  * string pk/sk, three string-keyed GSIs projecting ALL, on-demand billing. Point-in-time recovery, a
  * customer-managed key and TTL on TTL_ATTRIBUTE everywhere; deletion protection and RETAIN outside dev.
  */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
-import { matchRoute } from '#shared/api/routes.ts';
-import { gatewayErrorBody, gatewayErrorStatus } from '#shared/api/gateway-errors.ts';
+import { API_RESERVED_CONCURRENCY } from '#shared/definitions/api/concurrency.ts';
+import { matchRoute } from '#shared/definitions/api/routes.ts';
+import { gatewayErrorBody, gatewayErrorStatus } from '#shared/definitions/api/gateway-errors.ts';
 
 /** How long a request over the cap waits for a slot before it is refused (docs/local-twin.md#load). */
 export const API_QUEUE_WAIT_MS = 2000;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWTPayload } from 'jose';
-import { matchRoute, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import { matchRoute, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
 import {
   gatewayErrorBody,
   gatewayErrorStatus,
   MAX_REQUEST_BODY_BYTES,
   type GatewayError,
-} from '#shared/api/gateway-errors.ts';
+} from '#shared/definitions/api/gateway-errors.ts';
 
 /**
  * The local stand-in for API Gateway (REST, Lambda proxy integration) + its Cognito authorizer: matches the route

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { ROLES } from '#shared/auth/roles.ts';
+import { ROLES } from '#shared/vocabulary/roles.ts';
 import type { DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { ensureDir, persistedSecret, readJson, writeJson } from './data-dir.ts';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import dynalite from 'dynalite';
-import { createTableInput } from '#shared/db/create-table-input.ts';
+import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
 import { ensureDir } from './data-dir.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import {
   AUDIT_APPENDER_DECLARATION,
   DATA_BUCKETS,

@@ -1,5 +1,5 @@
 import type { GrantStatement } from '#infra/function-declarations.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 
 /**
  * IAM for the twin: the permissions an AWS SDK command needs (action and resource ARN, as IAM evaluates them) and

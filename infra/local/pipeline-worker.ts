@@ -1,6 +1,6 @@
 /**
  * The local state-machine executor, in its own process so CPU-heavy pipeline tasks never stall the twin's HTTP
- * server. It runs the SAME ASL (shared/pipeline/definition.ts) with aws-local-stepfunctions, every Task state mapped
+ * server. It runs the SAME ASL (shared/definitions/state-machine.ts) with aws-local-stepfunctions, every Task state mapped
  * by name to the same handler file the cloud's Lambda runs, each in its own Lambda-like thread (function-runtime.ts:
  * the task's environment, grants, memory size and timeout). Forked by sfn.ts; exits when the twin goes away.
  */
@@ -14,7 +14,7 @@ import {
   SERIES_FAILURE_TASK,
   substituteDefinition,
   taskArnVariable,
-} from '#shared/pipeline/definition.ts';
+} from '#shared/definitions/state-machine.ts';
 import { functionBundles } from './bundle.ts';
 import { createLocalFunction, localFunctionSpec, TWIN_RESOURCES_ENV, type TwinResources } from './function-runtime.ts';
 

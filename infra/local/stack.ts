@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
-import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
-import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
+import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/definitions/api/gateway-errors.ts';
+import { LOCAL_TABLE_NAME } from '#shared/definitions/table/table.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
-import { ENV } from '#shared/env.ts';
-import type { ApiDomain } from '#shared/api/routes.ts';
+import { ENV } from '#shared/definitions/env.ts';
+import type { ApiDomain } from '#shared/definitions/api/routes.ts';
 import {
   apiFunctionDeclarations,
   AUDIT_APPENDER_DECLARATION,
@@ -19,7 +19,7 @@ import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
 import { createListener } from '#functions/dicom-listener/server.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
-import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
+import { API_RESERVED_CONCURRENCY } from '#shared/definitions/api/concurrency.ts';
 import { startCognito, type CognitoService, type PoolIds } from './cognito.ts';
 import {
   allowedHosts,
@@ -55,7 +55,7 @@ import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.t
  *   /_aws/dynamodb  dynalite (own process)        /_aws/s3     s3rver (own process)
  *   /_aws/cognito   cognito-local (child process)  /_aws/sfn    Step Functions API over aws-local-stepfunctions
  *   /_aws/lambda    Lambda Invoke of the functions others call by name (lambda.ts)
- * The handlers read the same environment variables as in the cloud (shared/env.ts), set here to those endpoints.
+ * The handlers read the same environment variables as in the cloud (shared/definitions/env.ts), set here to those endpoints.
  * process.env is global, so one twin runs per process at a time.
  */
 export type LocalStackOptions = {

@@ -29,11 +29,11 @@ import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/api/routes.ts';
+import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
 import { DICOM_LISTENER_PORT } from './dicom-listener-stack.ts';
-import { API_RESERVED_CONCURRENCY } from '#shared/api/concurrency.ts';
-import { ENV } from '#shared/env.ts';
-import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/api/gateway-errors.ts';
+import { API_RESERVED_CONCURRENCY } from '#shared/definitions/api/concurrency.ts';
+import { ENV } from '#shared/definitions/env.ts';
+import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/definitions/api/gateway-errors.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
 import {
@@ -45,7 +45,7 @@ import {
 } from '#infra/function-declarations.ts';
 import { resourceNames, sesArn } from '#infra/resource-names.ts';
 
-/** API Gateway's own answers, each with its entry of shared/api/gateway-errors.ts. */
+/** API Gateway's own answers, each with its entry of shared/definitions/api/gateway-errors.ts. */
 export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error: GatewayError][] = [
   ['Unauthorized', ResponseType.UNAUTHORIZED, 'unauthorized'],
   ['AccessDenied', ResponseType.ACCESS_DENIED, 'accessDenied'],
@@ -73,7 +73,7 @@ export type ApiStackProps = StackProps & {
 };
 
 /**
- * The REST API built from the route table: every route of shared/api/routes.ts becomes a method on its
+ * The REST API built from the route table: every route of shared/definitions/api/routes.ts becomes a method on its
  * resource, integrated with its domain's Lambda (functions/<domain>/handler.ts). Routes marked `user` need a
  * Cognito ID token (the user-pool authorizer); `public` routes have none. Access logs carry ids and status
  * only, execution logs errors only, never request data; a regional WAF sits in front.
@@ -81,7 +81,7 @@ export type ApiStackProps = StackProps & {
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly domainFunctions: Partial<Record<ApiDomain, ImagingFunction>>;
-  /** Base URL the site calls, ending in /api (shared/api/routes.ts paths start with /api). */
+  /** Base URL the site calls, ending in /api (shared/definitions/api/routes.ts paths start with /api). */
   readonly apiBaseUrl: string;
   private readonly mail: { identityArn?: string; configurationSetArn: string };
 

@@ -23,9 +23,9 @@ import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { ROLES, ROLE_TITLES } from '#shared/auth/roles.ts';
-import { DICOMWEB_RESOURCE_SERVER } from '#shared/api/routes.ts';
-import { ENV } from '#shared/env.ts';
+import { ROLES, ROLE_TITLES } from '#shared/vocabulary/roles.ts';
+import { DICOMWEB_RESOURCE_SERVER } from '#shared/vocabulary/integrations.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import type { IdentityProviderConfig, StageConfig } from '#infra/config.ts';
 import {
   POST_CONFIRMATION_DECLARATION,
@@ -50,7 +50,7 @@ export type AuthStackProps = StackProps & {
 };
 
 /**
- * The Cognito user pool: e-mail sign-in, one group per role (shared/auth/roles.ts), the hospital and team as
+ * The Cognito user pool: e-mail sign-in, one group per role (shared/vocabulary/roles.ts), the hospital and team as
  * custom attributes (writable only by administrators through the API, never by the user), one app client
  * for the site, and one SAML or OIDC identity provider per hospital e-mail domain from context.
  *

@@ -25,7 +25,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { grantStatements, type Grants } from '#infra/function-declarations.ts';
 import { bucketArn, functionArn, resourceNames, tableArn } from '#infra/resource-names.ts';

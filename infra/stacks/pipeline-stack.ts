@@ -10,7 +10,7 @@ import {
   buildPipelineDefinition,
   taskArnVariable,
   type PipelineTask,
-} from '#shared/pipeline/definition.ts';
+} from '#shared/definitions/state-machine.ts';
 import { MAX_CONCURRENT_RUNS_PER_HOSPITAL } from '#shared/domain/pipeline/run-slots.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
@@ -23,7 +23,7 @@ import {
   scheduledJobDeclaration,
 } from '#infra/function-declarations.ts';
 import { resourceNames, sesArn, stateMachineArn } from '#infra/resource-names.ts';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 
 /** Re-exported for tests and tools that list the pipeline's functions. */
 export { PIPELINE_TASK_GRANTS as PIPELINE_TASK_ACCESS };
@@ -35,7 +35,7 @@ export type PipelineStackProps = StackProps & {
 };
 
 /**
- * The dataset pipeline: one Lambda per task of shared/pipeline/definition.ts (entry, memory and timeout from
+ * The dataset pipeline: one Lambda per task of shared/definitions/state-machine.ts (entry, memory and timeout from
  * there) and the state machine built from buildPipelineDefinition() with each `${<State>FunctionArn}`
  * substituted. Execution data is never logged (it names datasets and, on failure, carries error text).
  */

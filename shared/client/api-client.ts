@@ -1,5 +1,5 @@
 /**
- * A small JSON client over the route table's paths (shared/api/routes.ts) with the bearer token and retries of
+ * A small JSON client over the route table's paths (shared/definitions/api/routes.ts) with the bearer token and retries of
  * transient failures. Browser-safe (fetch and AbortSignal only): the `iws` command, the upload client and the
  * benchmarks use it; the site's own calls go through web/src/lib/api-client.ts, which throws the same ApiRequestError.
  */

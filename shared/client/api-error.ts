@@ -1,5 +1,5 @@
 import { ApiErrorSchema } from '#shared/schemas/api/common.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 
 /**
  * A failed API call, for the site and the `iws` command alike: the HTTP status (0 when the server could not be

@@ -5,7 +5,7 @@
  * A study goes as one archive (docs/domain.md#upload-sessions): its files, in the order given, packed into a ustar
  * archive whose layout follows from their sizes (shared/domain/uploads/study-archive.ts), sent as one multipart
  * upload in large parts, so the cost of an upload grows with its bytes, not its file count. Flow (routes in
- * shared/api/routes.ts, bodies in shared/schemas/api/uploads.ts):
+ * shared/definitions/api/routes.ts, bodies in shared/schemas/api/uploads.ts):
  *   POST /api/datasets/{id}/upload/session   open (the files' keys and sizes), or resume: the parts already stored
  *   POST /api/uploads/{s}/parts              presigned PUT URLs, a batch of parts per call
  *   PUT  <presigned URL>                     each missing part, a few at a time, retried with back-off

@@ -1,4 +1,4 @@
-import { catalogueMessage, type ErrorCode } from '#shared/schemas/api/errors.ts';
+import { catalogueMessage, type ErrorCode } from '#shared/vocabulary/errors.ts';
 
 /** A file the engine cannot read or rewrite; the message is the catalogue's ("Not a DICOM file", "DICOM parsing failed"). */
 export class DicomParseError extends Error {

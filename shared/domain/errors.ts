@@ -1,4 +1,4 @@
-import type { ErrorCode } from '#shared/schemas/api/errors.ts';
+import type { ErrorCode } from '#shared/vocabulary/errors.ts';
 
 /**
  * Named domain errors. The core throws these; functions/lib/errors.ts alone maps them onto the error

@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { resolveProfile } from '#shared/dicom/deidentify/profile.ts';
-import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 
 export type ReportInput = {
   /** The dataset's context as stored; the report prints only what `anonymization` keeps (see reportContext). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_OUTCOMES } from '#shared/domain/datasets/ports.ts';
+import { AUDIT_OUTCOMES } from '#shared/vocabulary/audit.ts';
 
 /**
  * What a function sends the audit appender, the one writer of the audit trail (docs/domain.md#audit-trail): an event

@@ -6,7 +6,7 @@ export const PipelineInputSchema = z.object({
   datasetId: z.string().min(1),
   /** One id per execution, for logs and idempotency; never PHI. */
   runId: z.string().min(1),
-  /** Present in a series' branch of the Map state (shared/pipeline/definition.ts): the series it works on. */
+  /** Present in a series' branch of the Map state (shared/definitions/state-machine.ts): the series it works on. */
   seriesId: z.string().min(1).optional(),
   /** Present only on RecordFailure and RecordSeriesFailure: what the Catch put there. */
   error: z.object({ Error: z.string(), Cause: z.string().optional() }).optional(),

@@ -1,6 +1,6 @@
-import { keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { subOf } from '#tests/integration/datasets-harness.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT } from '#infra/constructs/imaging-function.ts';
 import { domainEntry, routedDomains } from '#infra/stacks/api-stack.ts';
-import { ALL_PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
+import { ALL_PIPELINE_TASKS } from '#shared/definitions/state-machine.ts';
 
 // The synth tests may stand in for an entry that is not written yet; this file says which entries the real synth needs.
 const entries = [

@@ -10,7 +10,7 @@ import {
   SERIES_TASKS,
   substituteDefinition,
   taskArnVariable,
-} from '#shared/pipeline/definition.ts';
+} from '#shared/definitions/state-machine.ts';
 
 type State = Record<string, unknown> & { Type: string; Next?: string; End?: boolean };
 const definition = buildPipelineDefinition() as { StartAt: string; States: Record<string, State> };
@@ -41,7 +41,7 @@ async function runWithStubs(handlers: Record<string, (input: Record<string, unkn
   return execution.result;
 }
 
-describe('pipeline definition (shared/pipeline/definition.ts)', () => {
+describe('pipeline definition (shared/definitions/state-machine.ts)', () => {
   it('runs the series in a Map state whose concurrency comes from ListSeries, between the study stages', () => {
     expect(definition.States.ListSeries).toMatchObject({ ResultPath: SERIES_PLAN_PATH, Next: SERIES_MAP_STATE });
     expect(map).toMatchObject({

@@ -14,20 +14,20 @@ import {
   MAIL_EVENTS_DECLARATION,
 } from '#infra/function-declarations.ts';
 import { API_DOMAIN_ACCESS, GATEWAY_RESPONSES, routedDomains } from '#infra/stacks/api-stack.ts';
-import { gatewayErrorBody, GATEWAY_ERRORS } from '#shared/api/gateway-errors.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { gatewayErrorBody, GATEWAY_ERRORS } from '#shared/definitions/api/gateway-errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { siteHeaderPolicy } from '#infra/stacks/edge-stack.ts';
 import { PIPELINE_TASK_ACCESS } from '#infra/stacks/pipeline-stack.ts';
-import { ROUTES, type RouteDefinition } from '#shared/api/routes.ts';
-import { ROLES } from '#shared/auth/roles.ts';
-import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
-import { ENV } from '#shared/env.ts';
+import { ROUTES, type RouteDefinition } from '#shared/definitions/api/routes.ts';
+import { ROLES } from '#shared/vocabulary/roles.ts';
+import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/definitions/table/table.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import {
   ALL_PIPELINE_TASKS,
   buildPipelineDefinition,
   substituteDefinition,
   taskArnVariable,
-} from '#shared/pipeline/definition.ts';
+} from '#shared/definitions/state-machine.ts';
 import { synthImagingApp, type SynthesizedApp } from './synth.ts';
 
 type Resource = {
@@ -506,7 +506,7 @@ describe('api gateway responses', () => {
 });
 
 describe('pipeline stack', () => {
-  it('uses the definition of shared/pipeline/definition.ts with every task ARN substituted', () => {
+  it('uses the definition of shared/definitions/state-machine.ts with every task ARN substituted', () => {
     // Assess
     const [[, machine]] = resources(pipeline, 'AWS::StepFunctions::StateMachine') as [[string, Resource]];
     expect(JSON.parse(machine.Properties.DefinitionString)).toEqual(buildPipelineDefinition());

@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { ROUTES, routeKey } from '#shared/api/routes.ts';
+import { ROUTES, routeKey } from '#shared/definitions/api/routes.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import {
   DEFAULT_HOSPITAL_POLICY,

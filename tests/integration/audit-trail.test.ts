@@ -1,8 +1,8 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
-import { keys } from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { AuditPageSchema, VerifyAuditResponseSchema } from '#shared/schemas/api/audit.ts';
 import { ComplianceSchema, ReportsSchema } from '#shared/schemas/api/oversight.ts';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';

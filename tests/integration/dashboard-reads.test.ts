@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { bulkDatasetItem, SCALE_STATUSES } from '#tests/helpers/datasets.ts';
 import { bulkPut } from '#tests/helpers/harness.ts';
 import { startHarness, type Harness } from './datasets-harness.ts';

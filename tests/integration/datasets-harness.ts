@@ -13,15 +13,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { matchRoute } from '#shared/api/routes.ts';
+import { matchRoute } from '#shared/definitions/api/routes.ts';
 import {
   ALL_PIPELINE_TASKS,
   buildPipelineDefinition,
   substituteDefinition,
   taskArnVariable,
-} from '#shared/pipeline/definition.ts';
+} from '#shared/definitions/state-machine.ts';
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
-import { createTableInput } from '#shared/db/create-table-input.ts';
+import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
 import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
 import { archiveParts, packArchive } from '#tests/helpers/study-archive.ts';
 import type { BucketName, ObjectStore, StoredPart } from '#shared/domain/storage.ts';

@@ -2,7 +2,7 @@ import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ensureTable } from '#infra/local/dynamo.ts';
-import { createTableInput } from '#shared/db/create-table-input.ts';
+import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
 
 /** A data folder made before the organisation indexes: the twin adds them at start and keeps every item. */
 describe('local table of an older data folder', () => {

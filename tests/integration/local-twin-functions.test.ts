@@ -10,7 +10,7 @@ import {
   type LocalFunction,
   type TwinResources,
 } from '#infra/local/function-runtime.ts';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import { functionBundles } from '#infra/local/bundle.ts';
 
 const FIXTURES = 'tests/integration/fixtures/twin-functions';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gatewayErrorBody, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
+import { gatewayErrorBody, RETRY_AFTER_SECONDS } from '#shared/definitions/api/gateway-errors.ts';
 import { REPO_ROOT, tempDataDir, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 
 /** The longest a request may wait for its answer, whatever the twin is doing. */

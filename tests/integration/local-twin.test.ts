@@ -16,9 +16,9 @@ import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { gatewayErrorBody, MAX_REQUEST_BODY_BYTES } from '#shared/api/gateway-errors.ts';
+import { gatewayErrorBody, MAX_REQUEST_BODY_BYTES } from '#shared/definitions/api/gateway-errors.ts';
 import { DEMO_USERS } from '#shared/domain/demo/demo-data.ts';
-import { LOCAL_TABLE_NAME, TABLE_KEYS } from '#shared/db/table.ts';
+import { LOCAL_TABLE_NAME, TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { EXIT_CODES, LocalStackError } from '#infra/local/data-dir.ts';
 import { objectStoreCredentials } from '#infra/local/s3.ts';
 import { BUCKETS, startLocalStack } from '#infra/local/stack.ts';

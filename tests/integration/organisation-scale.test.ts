@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
-import { keys } from '#shared/db/keys.ts';
+import { DEFAULT_PERMISSIONS, type Role } from '#shared/vocabulary/roles.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
 import type { TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { teamIndexAttributes, userIndexAttributes, userSearchItems } from '#functions/adapters/dynamo/organisation.ts';
 import { bulkPut } from '#tests/helpers/harness.ts';

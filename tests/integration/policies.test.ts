@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES } from '#shared/schemas/api/policies.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';

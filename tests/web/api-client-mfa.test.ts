@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 import { apiRequest, configureApiClient } from '#web/lib/api-client.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient, apiUrl } from '#shared/client/api-client.ts';
 import { ApiRequestError, apiRequestErrorFrom } from '#shared/client/api-error.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 
 /** A fetch that answers the queued responses in order and records the requests. */
 function queuedFetch(answers: (() => Response)[]) {

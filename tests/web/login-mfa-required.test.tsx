@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from '#shared/client/api-error.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { system } from '#web/components/ui/provider.tsx';
 import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 

@@ -3,7 +3,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATASET_STATUSES, STUDY_TYPES } from '#shared/schemas/api/datasets.ts';
+import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import { ReportsSchema, type Reports } from '#shared/schemas/api/oversight.ts';
 import { system } from '#web/components/ui/provider.tsx';
 import { actionLabel, toAuditFilter } from '#web/features/compliance/utils/audit-filters.ts';

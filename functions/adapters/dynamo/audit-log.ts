@@ -7,8 +7,8 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { auditListIndexes, keys, withoutKeys } from '#shared/db/keys.ts';
-import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
+import { auditListIndexes, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/definitions/table/table.ts';
 import { chainNext, EMPTY_HEAD, type ChainedAuditEvent, type ChainHead } from '#shared/domain/audit/chain.ts';
 import type {
   AuditChainHead,
@@ -17,7 +17,7 @@ import type {
   AuditEvent,
   AuditLog,
   AuditQuery,
-} from '#shared/domain/datasets/ports.ts';
+} from '#shared/domain/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
 import { cancellationCodes, isConditionFailure, queryAll, queryPartitionAll } from './expressions.ts';

@@ -1,17 +1,23 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { datasetListIndexes, datasetStatusPartition, hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import {
+  datasetListIndexes,
+  datasetStatusPartition,
+  hospitalPk,
+  keys,
+  withoutKeys,
+} from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import type {
   AssetRecord,
-  AuditEntry,
   DatasetListPage,
   DatasetListQuery,
   DatasetRecord,
   DatasetRepository,
   SeriesRecord,
 } from '#shared/domain/datasets/ports.ts';
+import type { AuditEntry } from '#shared/domain/ports.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { createAuditChainWriter, type AuditChainWriter } from './audit-log.ts';
 import type { Table } from './client.ts';
 import {

@@ -1,9 +1,9 @@
 import { PIPELINE_COUNTER_NAMES } from '#shared/domain/dashboards/counters.ts';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
+import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
-import { ENV } from '#shared/env.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import { createDocumentClient, type Table } from './client.ts';
 import { batchPut, queryAll } from './expressions.ts';
 import {

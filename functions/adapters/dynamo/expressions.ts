@@ -1,6 +1,6 @@
 import { BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { IndexPartition } from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import type { IndexPartition } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { ConflictError, TransientError } from '#shared/domain/errors.ts';
 import type { Table } from './client.ts';
 

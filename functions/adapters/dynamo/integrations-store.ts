@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
+import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import type { IntakeStore, IntakeStudyRecord } from '#shared/domain/intake/ports.ts';
 import type { IntegrationRecord, IntegrationStore } from '#shared/domain/integrations/ports.ts';
 import type { Table } from './client.ts';

@@ -6,8 +6,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import type { DepartmentRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, EmailTakenError } from '#shared/domain/errors.ts';
 import type { InvitationDirectory, InvitationRecord, InvitationRepository } from '#shared/domain/invitations/ports.ts';

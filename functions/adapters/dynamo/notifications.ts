@@ -1,6 +1,6 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, withoutKeys } from '#shared/db/keys.ts';
-import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
+import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/definitions/table/table.ts';
 import type { NotificationInbox, NotificationRecord } from '#shared/domain/notifications/ports.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure } from './expressions.ts';

@@ -1,4 +1,4 @@
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { pipelineCounter } from '#shared/domain/dashboards/counters.ts';
 import {
   BatchGetCommand,
@@ -16,8 +16,8 @@ import {
   withoutKeys,
   type IndexPartition,
   type ItemKey,
-} from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+} from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import type { DepartmentRecord, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import type { HospitalSummaryCounters, OrganisationStore, StorePage } from '#shared/domain/organisation/ports.ts';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, withoutKeys } from '#shared/db/keys.ts';
+import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
 import type { Table } from './client.ts';
 

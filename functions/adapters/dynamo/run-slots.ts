@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { TABLE_KEYS } from '#shared/db/table.ts';
-import { keys } from '#shared/db/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import { NO_RUN_SLOTS, type RunSlots, type RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { Table } from './client.ts';

@@ -6,8 +6,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { hospitalPk, keys, withoutKeys } from '#shared/db/keys.ts';
-import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/db/table.ts';
+import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/definitions/table/table.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type {
   PatientSessionRecord,

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, withoutKeys } from '#shared/db/keys.ts';
+import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import type { UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
 import type { Table } from './client.ts';
 

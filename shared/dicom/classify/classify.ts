@@ -1,4 +1,4 @@
-import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
+import { CLASSIFIED_TYPES } from '#shared/vocabulary/datasets.ts';
 import { descriptionEvidence, descriptionSaysPostContrast } from './descriptions.ts';
 import { DEFAULT_MODEL, priorFor, thresholdFor } from './model.ts';
 import {

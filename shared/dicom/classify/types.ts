@@ -1,4 +1,4 @@
-import type { ClassifiedType } from '#shared/schemas/api/datasets.ts';
+import type { ClassifiedType } from '#shared/vocabulary/datasets.ts';
 import type { ClassifierModel } from './model.ts';
 
 export type { ClassifiedType };

@@ -1,6 +1,6 @@
 import { deflateRaw } from 'pako';
 import { concatBytes } from '#shared/dicom/bytes.ts';
-import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 import { inflateBounded } from '#shared/dicom/limits.ts';
 import { DicomParseError, TRANSFER_SYNTAX, gunzipIfNeeded, hasDicmPrefix, parseDicom } from '#shared/dicom/parse.ts';
 import { SECONDARY_CAPTURE_SOP_CLASSES } from '#shared/dicom/sop-classes.ts';

@@ -1,5 +1,5 @@
 import annexE from './annex-e-2024b.json' with { type: 'json' };
-import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 
 /** One row of PS3.15 2024b Table E.1-1: the Basic Profile action and the option columns (K keep, C clean). */
 export type AnnexERow = { tag: string; keyword: string; name: string; action: string; options: Record<string, string> };

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { AuditEvent, AuditLog, AuditQuery, Clock, PageTokens } from '#shared/domain/datasets/ports.ts';
+import type { AuditEvent, AuditLog, AuditQuery, Clock, PageTokens } from '#shared/domain/ports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditFilter, AuditLogEntry, ListAuditQuery, VerifyAuditResponse } from '#shared/schemas/api/audit.ts';
 import { verifyChain, type ChainedAuditEvent } from './chain.ts';

@@ -1,4 +1,5 @@
-import type { AuditEntry, AuditEvent, AuditOutcome } from '#shared/domain/datasets/ports.ts';
+import type { AuditEntry, AuditEvent } from '#shared/domain/ports.ts';
+import type { AuditOutcome } from '#shared/vocabulary/audit.ts';
 
 /**
  * The per-hospital audit chain (docs/domain.md#audit-trail): every event carries its position `seq` (1, 2, ...), the

@@ -1,11 +1,13 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import { USER_STATUSES } from '#shared/domain/auth/ports.ts';
-import type { AuditLog, Clock, DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import { USER_STATUSES } from '#shared/vocabulary/users.ts';
+import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { eachLimited, walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
-import { ANONYMIZATION_OPTIONS, isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
+import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
+import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
 import type { Compliance } from '#shared/schemas/api/oversight.ts';
 import type { ShareStore } from '#shared/domain/shares/ports.ts';
 import { effectiveStatus } from '#shared/domain/shares/patient-shares.ts';

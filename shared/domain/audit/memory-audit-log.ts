@@ -1,4 +1,4 @@
-import type { AuditChainHead, AuditEvent, AuditLog } from '#shared/domain/datasets/ports.ts';
+import type { AuditChainHead, AuditEvent, AuditLog } from '#shared/domain/ports.ts';
 import { chainNext, EMPTY_HEAD, type ChainedAuditEvent } from './chain.ts';
 
 /**

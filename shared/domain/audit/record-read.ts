@@ -1,5 +1,5 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
-import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { MeResponse } from '#shared/schemas/api/auth.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from './caller.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
-import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { Directory } from './ports.ts';
 

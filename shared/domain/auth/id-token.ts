@@ -1,4 +1,4 @@
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 
 /**
  * What an ID token must say before the API trusts its claims. API Gateway's Cognito authorizer checks the signature

@@ -1,5 +1,5 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
-import type { AuditLog } from '#shared/domain/datasets/ports.ts';
+import type { Caller } from './caller.ts';
+import type { AuditLog } from '#shared/domain/ports.ts';
 
 /** Sign-out is the client's (tokens are dropped there); the server records it in the audit log. */
 export async function logout(caller: Caller, deps: { audit: AuditLog }): Promise<{ success: true }> {

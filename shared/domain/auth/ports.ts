@@ -1,8 +1,6 @@
-import type { PermissionGrant, Role } from '#shared/auth/roles.ts';
+import type { PermissionGrant, Role } from '#shared/vocabulary/roles.ts';
 import type { TeamSettings } from '#shared/schemas/api/organisation.ts';
-
-export const USER_STATUSES = ['ACTIVE', 'INVITED', 'DISABLED'] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
+import type { UserStatus } from '#shared/vocabulary/users.ts';
 
 /** A user item: id = the Cognito sub. Role, team and permissions here are what the server trusts. */
 export type UserRecord = {

@@ -1,6 +1,6 @@
 import type { PipelineCounters } from '#shared/domain/auth/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 
 /** The counters a dashboard reads instead of listing datasets (docs/domain.md#counters). */
 export const PIPELINE_COUNTER_NAMES = [

@@ -1,11 +1,12 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory, PipelineCounters, UserRecord } from '#shared/domain/auth/ports.ts';
-import type { AuditEvent, AuditLog, DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AuditEvent, AuditLog } from '#shared/domain/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { BYTES_PER_GB } from '#shared/domain/policies/enforce.ts';
 import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
 import type { Dashboard, DashboardActivity, PipelineFigures } from '#shared/schemas/api/dashboard.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { PLAN_PRICE_PER_USER, SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
 
 export type DashboardDeps = PolicyDeps & {

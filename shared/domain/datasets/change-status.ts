@@ -1,7 +1,8 @@
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { movePipelineCounters } from '#shared/domain/dashboards/counters.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
-import type { AuditLog, DatasetRecord, DatasetRepository } from './ports.ts';
+import type { DatasetRecord, DatasetRepository } from './ports.ts';
+import type { AuditLog } from '#shared/domain/ports.ts';
 
 /**
  * Legal moves of the pipeline: forward one stage, FAILED from any active stage, retry FAILED → UPLOADING, and

@@ -1,11 +1,12 @@
 import type { CreateDatasetRequest, Dataset } from '#shared/schemas/api/datasets.ts';
-import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { applyPolicy, policyInForce } from '#shared/domain/hospitals/deidentification-policy.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import type { OrganisationCounters, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { countPatient } from '#shared/domain/dashboards/counters.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
-import type { AuditLog, Clock, DatasetRepository, IdGenerator, Pseudonymizer } from './ports.ts';
+import type { DatasetRepository, Pseudonymizer } from './ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { searchTextOf, toDataset } from './view.ts';
 
 /**

@@ -1,12 +1,13 @@
 import { pipelineDeltas } from '#shared/domain/dashboards/counters.ts';
-import { requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { InvalidStateError } from '#shared/domain/errors.ts';
 import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
-import type { AuditLog, DatasetRecord, DatasetRepository } from './ports.ts';
+import type { DatasetRecord, DatasetRepository } from './ports.ts';
+import type { AuditLog } from '#shared/domain/ports.ts';
 
 /** Statuses in which a pipeline stage is writing objects: deleting then would race it. */
 export const PROCESSING_STAGES: readonly string[] = ['ANONYMIZING', 'CLASSIFYING', 'PROCESSING'];

@@ -1,9 +1,10 @@
 import type { DatasetDetail } from '#shared/schemas/api/datasets.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import { auditedRead } from '#shared/domain/audit/record-read.ts';
-import type { AuditLog, Clock, DatasetRepository } from './ports.ts';
+import type { DatasetRepository } from './ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { presignedAssets } from './list-assets.ts';
 import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
 import { toDataset, toSeries } from './view.ts';

@@ -1,6 +1,7 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
-import type { AuditEvent, AuditLog, DatasetRepository } from './ports.ts';
+import type { DatasetRepository } from './ports.ts';
+import type { AuditEvent, AuditLog } from '#shared/domain/ports.ts';
 
 /** The dataset's audit trail, oldest first. */
 export async function getHistory(

@@ -1,9 +1,10 @@
 import type { ProcessedAsset } from '#shared/schemas/api/datasets.ts';
-import { canSeeDataset, holdsSharePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { canSeeDataset, holdsSharePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import { auditedRead } from '#shared/domain/audit/record-read.ts';
-import type { AssetRecord, AuditLog, Clock, DatasetRecord, DatasetRepository } from './ports.ts';
+import type { AssetRecord, DatasetRecord, DatasetRepository } from './ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
 import { toAsset } from './view.ts';
 

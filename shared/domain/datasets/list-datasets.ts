@@ -1,6 +1,8 @@
-import type { Dataset, DatasetStatus } from '#shared/schemas/api/datasets.ts';
-import { isHospitalWide, requirePermission, seesOnlyOwnDatasets, type Caller } from '#shared/domain/access/caller.ts';
-import type { DatasetRepository, PageTokens, Pseudonymizer } from './ports.ts';
+import type { Dataset } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
+import { isHospitalWide, requirePermission, seesOnlyOwnDatasets, type Caller } from '#shared/domain/auth/caller.ts';
+import type { DatasetRepository, Pseudonymizer } from './ports.ts';
+import type { PageTokens } from '#shared/domain/ports.ts';
 import { toDataset } from './view.ts';
 
 export type ListDatasetsInput = { status?: DatasetStatus; search?: string; limit: number; nextToken?: string };

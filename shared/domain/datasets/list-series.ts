@@ -1,5 +1,5 @@
 import type { Series } from '#shared/schemas/api/datasets.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
 import type { DatasetRepository } from './ports.ts';
 import { toSeries } from './view.ts';

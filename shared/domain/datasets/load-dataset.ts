@@ -1,4 +1,4 @@
-import { assertVisible, canSeeDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { assertVisible, canSeeDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { TEAM_SHARE_PERMISSIONS } from '#shared/schemas/api/shares.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { ShareStore } from '#shared/domain/shares/ports.ts';

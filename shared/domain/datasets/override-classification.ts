@@ -1,8 +1,10 @@
-import type { ClassifiedType, Series } from '#shared/schemas/api/datasets.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Series } from '#shared/schemas/api/datasets.ts';
+import type { ClassifiedType } from '#shared/vocabulary/datasets.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
-import type { AuditLog, Clock, DatasetRepository } from './ports.ts';
+import type { DatasetRepository } from './ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { assertMayChangeSeries } from './series-changes.ts';
 import { toSeries } from './view.ts';
 

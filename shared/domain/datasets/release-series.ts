@@ -1,9 +1,10 @@
 import type { Series } from '#shared/schemas/api/datasets.ts';
-import { isLeadOrAdmin, type Caller } from '#shared/domain/access/caller.ts';
+import { isLeadOrAdmin, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, InvalidStateError, NotFoundError } from '#shared/domain/errors.ts';
 import { changeStatus } from './change-status.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
-import type { AuditLog, Clock, DatasetRepository, IdGenerator, PipelineStarter } from './ports.ts';
+import type { DatasetRepository, PipelineStarter } from './ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { toSeries } from './view.ts';
 
 /**

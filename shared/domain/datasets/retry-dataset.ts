@@ -1,9 +1,10 @@
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
-import { canManageDataset, type Caller } from '#shared/domain/access/caller.ts';
+import { canManageDataset, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, InvalidStateError } from '#shared/domain/errors.ts';
 import { changeStatus } from './change-status.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
-import type { AuditLog, DatasetRepository, IdGenerator, PipelineStarter } from './ports.ts';
+import type { DatasetRepository, PipelineStarter } from './ports.ts';
+import type { AuditLog, IdGenerator } from '#shared/domain/ports.ts';
 import { toDataset } from './view.ts';
 
 /**

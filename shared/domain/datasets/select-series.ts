@@ -1,8 +1,9 @@
 import type { Series } from '#shared/schemas/api/datasets.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
-import type { AuditLog, DatasetRepository } from './ports.ts';
+import type { DatasetRepository } from './ports.ts';
+import type { AuditLog } from '#shared/domain/ports.ts';
 import { assertMayChangeSeries } from './series-changes.ts';
 import { toSeries } from './view.ts';
 

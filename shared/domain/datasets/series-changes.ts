@@ -1,5 +1,5 @@
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
-import { canManageDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
+import { canManageDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, InvalidStateError } from '#shared/domain/errors.ts';
 
 /** Statuses in which selection and classification still steer what processing produces. */

@@ -1,10 +1,11 @@
 import type { Dataset, UpdateDatasetRequest } from '#shared/schemas/api/datasets.ts';
-import { canManageDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { canManageDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, InvalidStateError } from '#shared/domain/errors.ts';
 import { applyPolicy, policyInForce } from '#shared/domain/hospitals/deidentification-policy.ts';
 import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
-import type { AuditLog, Clock, DatasetRepository, Pseudonymizer } from './ports.ts';
+import type { DatasetRepository, Pseudonymizer } from './ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { searchTextOf, toDataset } from './view.ts';
 
 /**

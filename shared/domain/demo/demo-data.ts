@@ -1,4 +1,4 @@
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 
 /**
  * Demo tenants seeded by the local twin (docs/local-twin.md#demo-data): two hospitals so isolation can be seen, each

@@ -1,15 +1,12 @@
-import {
-  ANONYMIZATION_OPTIONS,
-  type AnonymizationOptions,
-  type AnonymizationRequest,
-} from '#shared/schemas/api/datasets.ts';
+import { type AnonymizationRequest } from '#shared/schemas/api/datasets.ts';
+import { ANONYMIZATION_OPTIONS, type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 import {
   DEFAULT_DEIDENTIFICATION_POLICY,
   type DeidentificationPolicy,
   type DeidentificationPolicyResponse,
 } from '#shared/schemas/api/hospital-admin.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
-import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { AccessDeniedError, ValidationError } from '#shared/domain/errors.ts';
 import type { DeidentificationPolicies } from './ports.ts';
 

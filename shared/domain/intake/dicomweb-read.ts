@@ -1,6 +1,7 @@
 import { toDicomJson, type DicomJsonDataset } from '#shared/dicom/dicom-json.ts';
 import { TAG } from '#shared/dicom/tags.ts';
-import type { AuditLog, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog } from '#shared/domain/ports.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
 import { NotFoundError, RuleError, ValidationError } from '#shared/domain/errors.ts';

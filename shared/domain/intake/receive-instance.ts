@@ -8,7 +8,7 @@ import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import { applyPolicy, policyInForce } from '#shared/domain/hospitals/deidentification-policy.ts';
 import { uploadKeys } from '#shared/domain/object-keys.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
-import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 import type { IntakeDeps, IntakeSource, IntakeStudyRecord } from './ports.ts';
 
 /**

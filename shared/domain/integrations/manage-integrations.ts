@@ -1,8 +1,8 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { AuditLog, Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { NotFoundError, RuleError, ValidationError } from '#shared/domain/errors.ts';
-import { DICOMWEB_SCOPES } from '#shared/api/routes.ts';
+import { DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
 import {
   QUIET_SECONDS,
   type CreateDicomNodeRequest,

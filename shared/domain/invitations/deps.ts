@@ -1,5 +1,5 @@
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { AuditLog, Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import type { PreferredNotificationDeps } from '#shared/domain/notifications/preferences.ts';
 import type { IdentityAdmin, InvitationDirectory, InvitationRepository, Mailer, TokenMint } from './ports.ts';
 

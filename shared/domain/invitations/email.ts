@@ -1,4 +1,4 @@
-import { ROLE_TITLES, type Role } from '#shared/auth/roles.ts';
+import { ROLE_TITLES, type Role } from '#shared/vocabulary/roles.ts';
 import type { MailMessage } from './ports.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import {
   AccessDeniedError,
   ConflictError,

@@ -1,4 +1,4 @@
-import type { PermissionGrant, Role } from '#shared/auth/roles.ts';
+import type { PermissionGrant, Role } from '#shared/vocabulary/roles.ts';
 import type { DepartmentRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { TeamRole } from '#shared/schemas/api/organisation.ts';
 

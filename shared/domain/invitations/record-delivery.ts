@@ -1,4 +1,4 @@
-import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import type { DeliveryStatus, InvitationRepository } from './ports.ts';
 
 /**

@@ -1,8 +1,8 @@
-import { DEFAULT_PERMISSIONS, type PermissionGrant, type Role } from '#shared/auth/roles.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import { DEFAULT_PERMISSIONS, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { DepartmentRecord, TeamRecord } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, EmailTakenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
-import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+import { catalogueMessage } from '#shared/vocabulary/errors.ts';
 import {
   INVITABLE_ROLE_INFO,
   INVITATION_EXPIRY_DAYS,

@@ -1,5 +1,6 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
-import type { Clock, DatasetRecord, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
+import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
+import type { Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { MAX_NOTIFICATIONS, type Notification } from '#shared/schemas/api/notifications.ts';
 import type { NotificationInbox, NotificationRecord } from './ports.ts';
 

@@ -1,5 +1,6 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
-import type { HospitalRecord, TeamRecord, UserRecord, UserStatus } from '#shared/domain/auth/ports.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
+import type { HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
+import type { UserStatus } from '#shared/vocabulary/users.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { planOf, statusOf } from './views.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { DepartmentRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import type { Department, DepartmentInput } from '#shared/schemas/api/organisation.ts';

@@ -1,5 +1,5 @@
-import { DEFAULT_PERMISSIONS } from '#shared/auth/roles.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { HospitalRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, RuleError } from '#shared/domain/errors.ts';
 import {

@@ -1,4 +1,4 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { InvitationDeps } from '#shared/domain/invitations/deps.ts';
 import { issueInvitation } from '#shared/domain/invitations/send-invitation.ts';
 import type { CreateHospitalRequest, Hospital } from '#shared/schemas/api/organisation.ts';

@@ -1,4 +1,4 @@
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 import type {
   DepartmentRecord,
   Directory,
@@ -6,9 +6,9 @@ import type {
   HospitalRecord,
   TeamRecord,
   UserRecord,
-  UserStatus,
 } from '#shared/domain/auth/ports.ts';
-import type { AuditLog, Clock, IdGenerator, PageTokens } from '#shared/domain/datasets/ports.ts';
+import type { UserStatus } from '#shared/vocabulary/users.ts';
+import type { AuditLog, Clock, IdGenerator, PageTokens } from '#shared/domain/ports.ts';
 import type { HospitalStatus, SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
 
 /** A page read from one index partition: at most `limit` items, and where to go on. */

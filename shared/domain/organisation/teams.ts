@@ -1,5 +1,5 @@
-import type { Permission } from '#shared/auth/roles.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Permission } from '#shared/vocabulary/roles.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import {

@@ -1,4 +1,4 @@
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 import type { DepartmentRecord, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import {
   DEFAULT_TEAM_SETTINGS,

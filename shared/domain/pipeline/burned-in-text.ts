@@ -1,5 +1,5 @@
 import type { ParsedDicom } from '#shared/dicom/parse.ts';
-import type { BurnedInTextReason } from '#shared/schemas/api/datasets.ts';
+import type { BurnedInTextReason } from '#shared/vocabulary/datasets.ts';
 
 /** Secondary Capture Image Storage and its multi-frame variants (PS3.4 B.5). */
 const SECONDARY_CAPTURE_ROOT = '1.2.840.10008.5.1.4.1.1.7';

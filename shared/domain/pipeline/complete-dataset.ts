@@ -2,7 +2,7 @@ import { meterRun } from '#shared/domain/usage/meter.ts';
 import { meterDatasetStorage } from '#shared/domain/usage/storage-meter.ts';
 import { notifyDatasetOutcome } from '#shared/domain/notifications/notifications.ts';
 import { NoSeriesProcessedError } from '#shared/domain/errors.ts';
-import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+import { catalogueMessage } from '#shared/vocabulary/errors.ts';
 import { failDataset } from './record-failure.ts';
 import { enterStage, loadDataset, type PipelineDeps, type StageInput } from './deps.ts';
 

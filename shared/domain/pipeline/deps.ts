@@ -1,8 +1,9 @@
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
-import type { AuditLog, Clock, DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';

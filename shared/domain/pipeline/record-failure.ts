@@ -1,5 +1,5 @@
-import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/vocabulary/errors.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
 import { meterRun } from '#shared/domain/usage/meter.ts';

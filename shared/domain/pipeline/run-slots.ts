@@ -1,4 +1,4 @@
-import type { Clock } from '#shared/domain/datasets/ports.ts';
+import type { Clock } from '#shared/domain/ports.ts';
 import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
 import type { StageInput } from './deps.ts';
 

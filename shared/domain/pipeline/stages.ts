@@ -7,7 +7,7 @@ import {
   SERIES_FAILURE_TASK,
   SERIES_TASKS,
   STUDY_TASKS,
-} from '#shared/pipeline/definition.ts';
+} from '#shared/definitions/state-machine.ts';
 import type { PipelineInput, SeriesPlan } from '#shared/schemas/workflow.ts';
 import { buildDatasetReport } from './build-report.ts';
 import { buildDatasetSurface } from './build-surface.ts';
@@ -36,7 +36,7 @@ function inSeries(stage: (input: SeriesStageInput, deps: StageDeps) => Promise<v
 }
 
 /**
- * The one implementation of each Task state of shared/pipeline/definition.ts. The Lambda of a state (functions/pipeline)
+ * The one implementation of each Task state of shared/definitions/state-machine.ts. The Lambda of a state (functions/pipeline)
  * and `iws process` both run the function named here, so the cloud, the local twin and the CLI give the same assets.
  */
 export const PIPELINE_STAGES = {

@@ -8,7 +8,7 @@ import {
 import type { StorageNotificationType } from '#shared/schemas/api/notifications.ts';
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import type { Clock, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { SettingsStore } from './ports.ts';
 

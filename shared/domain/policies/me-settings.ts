@@ -5,8 +5,8 @@ import {
   type UpdateUserProfileRequest,
   type UserProfileResponse,
 } from '#shared/schemas/api/policies.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
-import type { AuditLog } from '#shared/domain/datasets/ports.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
+import type { AuditLog } from '#shared/domain/ports.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import type { SettingsStore } from './ports.ts';
 

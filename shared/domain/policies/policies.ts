@@ -8,8 +8,8 @@ import {
   type TeamPolicyOverrides,
   type TeamPolicyResponse,
 } from '#shared/schemas/api/policies.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
-import type { AuditLog, Clock } from '#shared/domain/datasets/ports.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import { assertNotLessRestrictive, resolvePolicy, TEAM_RULES } from './resolve.ts';
 import type { SettingsStore } from './ports.ts';

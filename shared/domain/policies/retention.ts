@@ -1,4 +1,5 @@
-import type { Clock, DatasetRecord } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
+import type { Clock } from '#shared/domain/ports.ts';
 import { PROCESSING_STAGES, removeDataset, type DeleteDatasetDeps } from '#shared/domain/datasets/delete-dataset.ts';
 import { DomainError } from '#shared/domain/errors.ts';
 import { policyFor, type PolicyDeps } from './policies.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '#shared/domain/datasets/ports.ts';
+import type { Clock } from '#shared/domain/ports.ts';
 import { policyFor, type PolicyDeps } from './policies.ts';
 
 /** How long one container trusts a hospital's resolved two-factor flag (docs/domain.md#two-factor-policy). */

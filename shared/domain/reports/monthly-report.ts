@@ -1,6 +1,7 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { AuditLog, Clock, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import type { Mailer } from '#shared/domain/invitations/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { SettingsStore } from '#shared/domain/policies/ports.ts';

@@ -1,9 +1,10 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { auditHospital } from '#shared/domain/audit/audit-trail.ts';
-import type { Clock, DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { Clock } from '#shared/domain/ports.ts';
 import { walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
-import { DATASET_STATUSES, STUDY_TYPES } from '#shared/schemas/api/datasets.ts';
+import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import type { Reports } from '#shared/schemas/api/oversight.ts';
 
 /** First day (UTC) of the month `months - 1` months before the month of `now`: a range of `months` calendar months. */

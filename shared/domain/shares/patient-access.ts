@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { datasetPrefix, patientDownloadKey } from '#shared/domain/object-keys.ts';
 import { NotFoundError, ShareAccessError } from '#shared/domain/errors.ts';
 import type { Mailer, TokenMint } from '#shared/domain/invitations/ports.ts';

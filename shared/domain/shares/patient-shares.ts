@@ -1,5 +1,6 @@
-import { canManageDataset, isHospitalWide, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
-import type { AuditLog, Clock, DatasetRecord, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import { canManageDataset, isHospitalWide, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
+import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { TokenMint } from '#shared/domain/invitations/ports.ts';

@@ -5,10 +5,11 @@ import {
   isLeadOrAdmin,
   requirePermission,
   type Caller,
-} from '#shared/domain/access/caller.ts';
+} from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
 import { toDataset } from '#shared/domain/datasets/view.ts';
 import { AccessDeniedError, NotFoundError, ShareAccessError, ValidationError } from '#shared/domain/errors.ts';

@@ -1,6 +1,7 @@
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
-import type { AuditLog, DatasetRepository, IdGenerator, PipelineStarter } from '#shared/domain/datasets/ports.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
+import type { DatasetRepository, PipelineStarter } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, IdGenerator } from '#shared/domain/ports.ts';
 import { toDataset } from '#shared/domain/datasets/view.ts';
 import { InvalidStateError, ValidationError } from '#shared/domain/errors.ts';
 import type { ObjectStore, StoredPart } from '#shared/domain/storage.ts';

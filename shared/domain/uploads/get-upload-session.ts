@@ -1,5 +1,5 @@
 import type { UploadSession } from '#shared/schemas/api/uploads.ts';
-import { canManageDataset, canSeeDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { canManageDataset, canSeeDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';

@@ -4,10 +4,11 @@ import { MAX_ENHANCED_FILES, type UploadSession } from '#shared/schemas/api/uplo
 import { checkUploadAgainstPolicy, notifyThresholds, type DeclaredFile } from '#shared/domain/policies/enforce.ts';
 import { policyFor } from '#shared/domain/policies/policies.ts';
 import type { SettingsStore } from '#shared/domain/policies/ports.ts';
-import { canManageDataset, requirePermission, type Caller } from '#shared/domain/access/caller.ts';
+import { canManageDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
-import type { AuditLog, Clock, DatasetRepository, IdGenerator } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { AccessDeniedError, InvalidStateError, ValidationError } from '#shared/domain/errors.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository, UploadSessionRecord } from './ports.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import { InvalidStateError, ValidationError } from '#shared/domain/errors.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';

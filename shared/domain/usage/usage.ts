@@ -1,7 +1,7 @@
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory, HospitalRecord } from '#shared/domain/auth/ports.ts';
-import type { Clock } from '#shared/domain/datasets/ports.ts';
+import type { Clock } from '#shared/domain/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { BYTES_PER_GB } from '#shared/domain/policies/enforce.ts';
 import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';

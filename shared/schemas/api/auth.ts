@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PermissionGrantSchema, RoleSchema } from '#shared/auth/roles.ts';
+import { PermissionGrantSchema, RoleSchema } from '#shared/schemas/roles.ts';
 import { IdSchema } from './common.ts';
 
 export const UserStatusSchema = z.enum(['ACTIVE', 'INVITED', 'DISABLED']);

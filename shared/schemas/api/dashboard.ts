@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ROLES } from '#shared/auth/roles.ts';
-import { DATASET_STATUSES, STUDY_TYPES } from './datasets.ts';
+import { ROLES } from '#shared/vocabulary/roles.ts';
+import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import { SubscriptionPlanSchema, HospitalStatusSchema } from './organisation.ts';
 
 const Count = z.number().int().nonnegative();

@@ -1,57 +1,20 @@
 import { z } from 'zod';
 import { IdSchema, pageOf } from './common.ts';
+import {
+  ASSET_TYPES,
+  BURNED_IN_TEXT_REASONS,
+  CLASSIFIED_TYPES,
+  DATASET_STATUSES,
+  STUDY_TYPES,
+  URGENCIES,
+} from '#shared/vocabulary/datasets.ts';
+import type { AnonymizationOption, AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 
-/** Pipeline order (docs/states.md#dataset-status); FAILED may follow any stage. */
-export const DATASET_STATUSES = [
-  'CREATED',
-  'UPLOADING',
-  'ANONYMIZING',
-  'CLASSIFYING',
-  'PROCESSING',
-  'COMPLETE',
-  'FAILED',
-] as const;
 export const DatasetStatusSchema = z.enum(DATASET_STATUSES);
-export type DatasetStatus = z.infer<typeof DatasetStatusSchema>;
-
-/** Status labels and the card progress bar (docs/states.md#labels-and-progress). */
-export const DATASET_STATUS_LABELS: Record<DatasetStatus, string> = {
-  CREATED: 'ready for upload',
-  UPLOADING: 'Files are being uploaded',
-  ANONYMIZING: 'Removing patient identifiers',
-  CLASSIFYING: 'AI analysis in progress',
-  PROCESSING: 'Final processing steps',
-  COMPLETE: 'Ready for analysis',
-  FAILED: 'Processing failed',
-};
-export const DATASET_STATUS_PROGRESS: Record<DatasetStatus, number> = {
-  CREATED: 0,
-  UPLOADING: 20,
-  ANONYMIZING: 40,
-  CLASSIFYING: 60,
-  PROCESSING: 80,
-  COMPLETE: 100,
-  FAILED: 0,
-};
-export const ACTIVE_DATASET_STATUSES: readonly DatasetStatus[] = [
-  'UPLOADING',
-  'ANONYMIZING',
-  'CLASSIFYING',
-  'PROCESSING',
-];
-
-export const STUDY_TYPES = ['DIAGNOSTIC', 'FOLLOW_UP', 'SCREENING', 'EMERGENCY', 'RESEARCH'] as const;
 export const StudyTypeSchema = z.enum(STUDY_TYPES);
-export const URGENCIES = ['ROUTINE', 'URGENT', 'STAT', 'EMERGENCY'] as const;
 export const UrgencySchema = z.enum(URGENCIES);
-
-export const CLASSIFIED_TYPES = ['T1', 'T2', 'FLAIR', 'DTI', 'T1_CONTRAST', 'DWI', 'SWI', 'OTHER'] as const;
 export const ClassifiedTypeSchema = z.enum(CLASSIFIED_TYPES);
-export type ClassifiedType = z.infer<typeof ClassifiedTypeSchema>;
-
-export const ASSET_TYPES = ['VOLUME', 'SURFACE', 'TRACT', 'REPORT', 'THUMBNAIL'] as const;
 export const AssetTypeSchema = z.enum(ASSET_TYPES);
-export type AssetType = z.infer<typeof AssetTypeSchema>;
 
 /** De-identification options offered at upload, all off by default (docs/domain.md#options). */
 export const AnonymizationOptionsSchema = z.object({
@@ -69,19 +32,16 @@ export const AnonymizationOptionsSchema = z.object({
   keepAllPrivate: z.boolean().optional(),
   removeAllPrivate: z.boolean().optional(),
 });
-export type AnonymizationOptions = z.infer<typeof AnonymizationOptionsSchema>;
-export type AnonymizationOption = keyof AnonymizationOptions;
-export const ANONYMIZATION_OPTIONS = Object.keys(AnonymizationOptionsSchema.shape) as AnonymizationOption[];
 
-/**
- * What the engine does with private attributes. The API's `keepPrivate` chooses between the first two (false: Retain
- * Safe Private, the default; true: keep all); 'none' (remove every private attribute) has no API option yet.
- */
-export const PRIVATE_ATTRIBUTE_CHOICES = ['safe', 'all', 'none'] as const;
-export type PrivateAttributes = (typeof PRIVATE_ATTRIBUTE_CHOICES)[number];
-export function privateAttributesOf(options: Pick<AnonymizationOptions, 'keepPrivate'>): PrivateAttributes {
-  return options.keepPrivate ? 'all' : 'safe';
-}
+// The schema parses exactly the vocabulary's options, both ways.
+export type AnonymizationSchemaIsVocabulary = [
+  Expect<Equal<z.infer<typeof AnonymizationOptionsSchema>, AnonymizationOptions>>,
+  Expect<Equal<AnonymizationOption, keyof typeof AnonymizationOptionsSchema.shape>>,
+];
+type Equal<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Expect<T extends true> = T;
+
+export const BurnedInTextReasonSchema = z.enum(BURNED_IN_TEXT_REASONS);
 
 /**
  * The options an uploader asks for: any subset. The server fills the rest from the hospital's de-identification
@@ -119,28 +79,6 @@ export const ClassificationSchema = z.object({
   createdAt: z.string(),
 });
 export type Classification = z.infer<typeof ClassificationSchema>;
-
-/**
- * Why a series may carry text burned into its pixels, which de-identification of the header cannot remove:
- * BurnedInAnnotation (0028,0301) YES, a Secondary Capture SOP class (1.2.840.10008.5.1.4.1.1.7*), an Encapsulated
- * Document (1.2.840.10008.5.1.4.1.1.104.*) or an ImageType naming a screen save or a secondary image (PS3.3 C.7.6.1.1.2).
- */
-export const BURNED_IN_TEXT_REASONS = [
-  'BURNED_IN_ANNOTATION',
-  'SECONDARY_CAPTURE',
-  'ENCAPSULATED_DOCUMENT',
-  'SCREEN_SAVE',
-  'SECONDARY_IMAGE',
-] as const;
-export const BurnedInTextReasonSchema = z.enum(BURNED_IN_TEXT_REASONS);
-export type BurnedInTextReason = z.infer<typeof BurnedInTextReasonSchema>;
-export const BURNED_IN_TEXT_REASON_LABELS: Record<BurnedInTextReason, string> = {
-  BURNED_IN_ANNOTATION: 'marked as having burned-in annotation',
-  SECONDARY_CAPTURE: 'a secondary capture (screenshot)',
-  ENCAPSULATED_DOCUMENT: 'an encapsulated document',
-  SCREEN_SAVE: 'a screen save',
-  SECONDARY_IMAGE: 'a secondary (derived) image',
-};
 
 /**
  * A series that may show patient text in its pixels is held out of conversion, thumbnails and the report until a

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { ANONYMIZATION_OPTIONS, AnonymizationOptionsSchema, type AnonymizationOption } from './datasets.ts';
+import { AnonymizationOptionsSchema } from './datasets.ts';
+import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
 
-export const AnonymizationOptionSchema = z.enum(
-  ANONYMIZATION_OPTIONS as [AnonymizationOption, ...AnonymizationOption[]],
-);
+export const AnonymizationOptionSchema = z.enum(ANONYMIZATION_OPTIONS);
 
 /**
  * A hospital's de-identification policy, set by its admin: the options every upload gets, and which of them an

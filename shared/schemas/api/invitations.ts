@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import {
-  PERMISSIONS,
-  PermissionGrantSchema,
-  PermissionSchema,
-  RoleSchema,
-  type Permission,
-  type Role,
-} from '#shared/auth/roles.ts';
+import { PERMISSIONS, type Permission, type Role } from '#shared/vocabulary/roles.ts';
+import { PermissionGrantSchema, PermissionSchema, RoleSchema } from '#shared/schemas/roles.ts';
 import { IdSchema } from './common.ts';
 import { TeamRoleSchema, type TeamRole } from './organisation.ts';
 

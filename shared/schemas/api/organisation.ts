@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PermissionGrantSchema, PermissionSchema, RoleSchema } from '#shared/auth/roles.ts';
+import { PermissionGrantSchema, PermissionSchema, RoleSchema } from '#shared/schemas/roles.ts';
 import { UserStatusSchema } from './auth.ts';
 import { IdSchema, pageOf } from './common.ts';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { USER_STATUSES } from '#shared/domain/auth/ports.ts';
-import { ANONYMIZATION_OPTIONS, DATASET_STATUSES, STUDY_TYPES } from './datasets.ts';
+import { USER_STATUSES } from '#shared/vocabulary/users.ts';
+import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
+import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import { IdSchema } from './common.ts';
 import { HIPAA_TOGGLES } from './policies.ts';
 import { PATIENT_SHARE_STATUSES } from './shares.ts';

@@ -8,11 +8,11 @@ import {
   uniqueProtocols,
   type Evaluation,
   type Protocol,
-} from '#shared/dicom/classify/evaluation.ts';
+} from '#bench/classify/evaluation.ts';
 import { classifySeries, type ClassifiedType } from '#shared/dicom/classify/index.ts';
 
 /**
- * Accuracy on labels/dev-sidecars.csv, counted by unique protocol (definitions in shared/dicom/classify/evaluation.ts):
+ * Accuracy on labels/dev-sidecars.csv, counted by unique protocol (definitions in bench/classify/evaluation.ts):
  * per-class accuracy = recall = share of the evaluable protocols labelled C that are classified C.
  * Thresholds: ≥97% with descriptions and ≥90% without, for T1, T2, FLAIR, DTI, DWI and OTHER.
  *

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseLabelledCsv, uniqueProtocols } from '#shared/dicom/classify/evaluation.ts';
-import { fitClassifier } from '#shared/dicom/classify/fit.ts';
-import { leaveOneSourceOut, type LosoResult } from '#shared/dicom/classify/loso.ts';
+import { parseLabelledCsv, uniqueProtocols } from '#bench/classify/evaluation.ts';
+import { fitClassifier } from '#bench/classify/fit.ts';
+import { leaveOneSourceOut, type LosoResult } from '#bench/classify/loso.ts';
 import { DEFAULT_MODEL } from '#shared/dicom/classify/model.ts';
 
 /**
  * Leave one source out, by unique protocol, over both labelled dev sets (definitions in
- * shared/dicom/classify/evaluation.ts and loso.ts): the figures bench/classify.ts prints, asserted so they cannot
+ * bench/classify/evaluation.ts and loso.ts): the figures bench/classify.ts prints, asserted so they cannot
  * regress silently. Pure computation over the CSVs.
  */
 const LABELS = resolve(process.cwd(), '../shared/data/labels');

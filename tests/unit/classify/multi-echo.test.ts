@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { studyOf, withSeriesContext, uniqueProtocols } from '#shared/dicom/classify/evaluation.ts';
+import { studyOf, withSeriesContext, uniqueProtocols } from '#bench/classify/evaluation.ts';
 import { acquisitionsFromDicomJson, classifySeries } from '#shared/dicom/classify/index.ts';
 
 /**

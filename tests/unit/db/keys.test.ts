@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { datasetListIndexes, KEY_ATTRIBUTE_NAMES, keys, organisationIndexes } from '#shared/db/keys.ts';
-import { createTableInput } from '#shared/db/create-table-input.ts';
-import { GLOBAL_INDEXES, TABLE_KEYS } from '#shared/db/table.ts';
+import { datasetListIndexes, KEY_ATTRIBUTE_NAMES, keys, organisationIndexes } from '#shared/definitions/table/keys.ts';
+import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
+import { GLOBAL_INDEXES, TABLE_KEYS } from '#shared/definitions/table/table.ts';
 
 const TABLE_ATTRIBUTES = new Set<string>([
   TABLE_KEYS.primary.pk,

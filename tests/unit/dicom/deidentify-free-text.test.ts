@@ -7,7 +7,8 @@ import { deidentifyDicom, type DeidentifyContext } from '#shared/dicom/deidentif
 import { ANNEX_E_ROWS, DESCRIPTOR_KEYWORDS, type AnnexERow } from '#shared/dicom/deidentify/profile.ts';
 import { parseDicom } from '#shared/dicom/parse.ts';
 import { TAG, parserKey } from '#shared/dicom/tags.ts';
-import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
+import { type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 import { vrOf, withElements, type BuiltElement } from '#tests/helpers/dicom-builder.ts';
 import { deflatedCopy, requireTool } from '#tests/helpers/reference-tools.ts';
 import { requireSharedData } from '#tests/helpers/shared-data.ts';

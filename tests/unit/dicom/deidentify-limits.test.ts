@@ -7,7 +7,7 @@ import { DICOM_LIMITS } from '#shared/dicom/limits.ts';
 import { parseDicom } from '#shared/dicom/parse.ts';
 import { checkDicom } from '#shared/dicom/validate.ts';
 import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
-import { ERROR_CATALOGUE, catalogueMessage } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE, catalogueMessage } from '#shared/vocabulary/errors.ts';
 import {
   baseElements,
   buildDicom,

@@ -13,7 +13,8 @@ import {
 import { cleanDescription, isDescriptorWord } from '#shared/dicom/deidentify/vocabulary.ts';
 import { nodeText, readDataSet, readMetaGroup, type DicomNode } from '#shared/dicom/deidentify/tokenize.ts';
 import { gunzipIfNeeded, parseDicom } from '#shared/dicom/parse.ts';
-import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
+import { type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 import { buildPlantedDicom } from '#tests/helpers/dicom-builder.ts';
 import { deflatedCopy, requireTool } from '#tests/helpers/reference-tools.ts';
 import { listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';

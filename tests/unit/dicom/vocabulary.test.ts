@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluateProtocols, parseLabelledCsv, uniqueProtocols } from '#shared/dicom/classify/evaluation.ts';
+import { evaluateProtocols, parseLabelledCsv, uniqueProtocols } from '#bench/classify/evaluation.ts';
 import { classifySeries } from '#shared/dicom/classify/index.ts';
 import { cleanDescription, isDescriptorWord } from '#shared/dicom/deidentify/vocabulary.ts';
 

@@ -16,7 +16,7 @@ import { listAssets } from '#shared/domain/datasets/list-assets.ts';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { getReports, percentile, rangeStart } from '#shared/domain/reports/reports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
-import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
+import type { AuditEntry } from '#shared/domain/ports.ts';
 import { policyFor } from '#shared/domain/policies/policies.ts';
 import type { PatientShareRecord, ShareStore } from '#shared/domain/shares/ports.ts';
 import { caller, fakeDirectory, NEW_DATASET, ports } from './fakes.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { canSeeDataset, parseGroups, primaryRole } from '#shared/domain/access/caller.ts';
+import { canSeeDataset, parseGroups, primaryRole } from '#shared/domain/auth/caller.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';

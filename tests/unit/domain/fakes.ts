@@ -7,17 +7,11 @@ import type {
   TeamPolicyOverrides,
   UserProfile,
 } from '#shared/schemas/api/policies.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { NotificationInbox, NotificationRecord } from '#shared/domain/notifications/ports.ts';
-import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
-import type {
-  AssetRecord,
-  AuditLog,
-  DatasetRecord,
-  DatasetRepository,
-  PageTokens,
-  SeriesRecord,
-} from '#shared/domain/datasets/ports.ts';
+import { DEFAULT_PERMISSIONS, type Role } from '#shared/vocabulary/roles.ts';
+import type { AssetRecord, DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { AuditLog, PageTokens } from '#shared/domain/ports.ts';
 import { ConflictError, EmailTakenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { InvitationDeps } from '#shared/domain/invitations/deps.ts';

@@ -1,5 +1,5 @@
-import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
-import type { Caller } from '#shared/domain/access/caller.ts';
+import { DEFAULT_PERMISSIONS, type Role } from '#shared/vocabulary/roles.ts';
+import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { DEFAULT_TEAM_SETTINGS } from '#shared/schemas/api/organisation.ts';
 import { caller, ports } from './fakes.ts';

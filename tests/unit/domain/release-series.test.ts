@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { releaseSeries } from '#shared/domain/datasets/release-series.ts';
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';
 
 async function heldSeries(status: DatasetStatus, held = true) {

@@ -5,7 +5,7 @@ import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { createRunSlotStore } from '#functions/adapters/dynamo/run-slots.ts';
-import { createTableInput } from '#shared/db/create-table-input.ts';
+import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
 import { fakeSettings } from './fakes.ts';
 import {
   ALL_PIPELINE_TASKS,
@@ -13,7 +13,7 @@ import {
   RUN_SLOT_TASKS,
   substituteDefinition,
   taskArnVariable,
-} from '#shared/pipeline/definition.ts';
+} from '#shared/definitions/state-machine.ts';
 import {
   acquireRunSlot,
   MAX_CONCURRENT_RUNS_PER_HOSPITAL,

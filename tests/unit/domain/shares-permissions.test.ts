@@ -4,7 +4,7 @@ import { shareWorld } from './shares-fixtures.ts';
 import { createTeamShares } from '#shared/domain/shares/team-shares.ts';
 import { loadReadableDataset } from '#shared/domain/datasets/load-dataset.ts';
 import { listAssets } from '#shared/domain/datasets/list-assets.ts';
-import { holdsSharePermission, requireSharePermission } from '#shared/domain/access/caller.ts';
+import { holdsSharePermission, requireSharePermission } from '#shared/domain/auth/caller.ts';
 
 describe('team share permissions (docs/domain.md#share-permissions)', () => {
   const reader = caller('TEAM_LEAD', { userId: 'lead-t2', teamId: 't2' });

@@ -25,8 +25,8 @@ import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-rep
 import { createObjectStore, createS3Client } from '#functions/adapters/s3/object-store.ts';
 import { createSecretSource } from '#functions/adapters/secrets.ts';
 import { createPipelineStarter } from '#functions/adapters/sfn/pipeline-starter.ts';
-import { keys } from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 
 const buckets = { uploads: 'up-bucket', studies: 'st-bucket', assets: 'as-bucket' };

@@ -13,8 +13,8 @@ import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-rep
 import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
 import { handler as appendEvents } from '#functions/audit/append-events.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
-import { keys } from '#shared/db/keys.ts';
-import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
+import type { AuditEntry } from '#shared/domain/ports.ts';
 import { ConflictError, TransientError } from '#shared/domain/errors.ts';
 
 const lambda = mockClient(LambdaClient);

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type RouteDefinition } from '#shared/api/routes.ts';
-import { DEFAULT_PERMISSIONS, type Role } from '#shared/auth/roles.ts';
+import { ROUTES, type RouteDefinition } from '#shared/definitions/api/routes.ts';
+import { DEFAULT_PERMISSIONS, type Role } from '#shared/vocabulary/roles.ts';
 import { mfaMethodOf, type TokenPolicy } from '#shared/domain/auth/id-token.ts';
 import type { Directory, UserRecord } from '#shared/domain/auth/ports.ts';
 import { resolveCaller, tokenPolicyOf } from '#functions/lib/caller.ts';

@@ -20,9 +20,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
 import { createAuditChainWriter } from '#functions/adapters/dynamo/audit-log.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
-import { keys } from '#shared/db/keys.ts';
-import { TABLE_KEYS } from '#shared/db/table.ts';
-import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
+import type { AuditEntry } from '#shared/domain/ports.ts';
 import { ConflictError, NotFoundError, TransientError } from '#shared/domain/errors.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_PERMISSIONS } from '#shared/auth/roles.ts';
+import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
 import { MissingResourceError, readEnv, requireResource, resetEnvCache } from '#functions/lib/env.ts';

@@ -1,8 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '#shared/api/openapi.ts';
-import { ROUTE_SCHEMAS } from '#shared/api/route-schemas.ts';
-import { ROUTES, routeKey } from '#shared/api/routes.ts';
+import { buildOpenApiDocument } from '#shared/definitions/api/openapi.ts';
+import { ROUTE_SCHEMAS } from '#shared/definitions/api/route-schemas.ts';
+import { ROUTES, routeKey } from '#shared/definitions/api/routes.ts';
 
 describe('OpenAPI document', () => {
   const document = buildOpenApiDocument('https://api.example');

@@ -9,7 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
 import { createShareStore } from '#functions/adapters/dynamo/shares-store.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type { PatientShareRecord, TeamShareRecord } from '#shared/domain/shares/ports.ts';
 

@@ -1,7 +1,7 @@
 import type { PreAuthenticationTriggerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { signInEvents } from '#functions/triggers/sign-in-events.ts';
-import type { AuditEntry } from '#shared/domain/datasets/ports.ts';
+import type { AuditEntry } from '#shared/domain/ports.ts';
 import type { UsageDeltas } from '#shared/domain/organisation/ports.ts';
 
 const event = (triggerSource: string, attributes: Record<string, string>) =>

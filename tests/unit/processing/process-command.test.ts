@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PIPELINE_TASKS } from '#shared/pipeline/definition.ts';
+import { PIPELINE_TASKS } from '#shared/definitions/state-machine.ts';
 import { isClosedMesh } from '#shared/processing/isosurface.ts';
 import { readMz3 } from '#shared/processing/surface.ts';
 import { readTrk } from '#shared/processing/trk.ts';

@@ -16,7 +16,7 @@ import {
 import { useState, type ReactNode } from 'react';
 import { LuBrainCircuit, LuMenu, LuSearch } from 'react-icons/lu';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { ColorModeButton } from '#web/components/ui/color-mode.tsx';
 import { paths } from '#web/config/paths.ts';
 import { useAuth, useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { hasRole, type Role } from '#shared/auth/roles.ts';
+import { hasRole, type Role } from '#shared/vocabulary/roles.ts';
 import { PageSpinner } from '#web/components/ui/page-states.tsx';
 import { paths } from '#web/config/paths.ts';
 import { useAuth } from '#web/features/auth/hooks/use-auth.tsx';

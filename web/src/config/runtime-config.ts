@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiUrl as apiUrlUnder } from '#shared/client/api-client.ts';
-import { RoleSchema } from '#shared/auth/roles.ts';
+import { RoleSchema } from '#shared/schemas/roles.ts';
 
 /**
  * Settings the deployment hands the site at run time (`GET /config.json`), so one build serves every

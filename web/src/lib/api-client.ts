@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiRequestError, apiRequestErrorFrom, networkError } from '#shared/client/api-error.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { apiUrl } from '#web/config/runtime-config.ts';
 
 export type TokenGetter = () => Promise<string | undefined>;

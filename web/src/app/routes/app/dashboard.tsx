@@ -1,6 +1,6 @@
 import { Button, Card, Heading, Stack, Text, Wrap } from '@chakra-ui/react';
 import { Link, Navigate } from 'react-router-dom';
-import { hasRole, ROLE_TITLES } from '#shared/auth/roles.ts';
+import { hasRole, ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { paths } from '#web/config/paths.ts';
 import { useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';

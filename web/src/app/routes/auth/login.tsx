@@ -11,7 +11,7 @@ import { LoginForm } from '#web/features/auth/components/login-form.tsx';
 import { TotpCodeForm } from '#web/features/auth/components/totp-code-form.tsx';
 import { TotpSetup } from '#web/features/auth/components/totp-setup.tsx';
 import { ApiRequestError } from '#shared/client/api-error.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { useAuth } from '#web/features/auth/hooks/use-auth.tsx';
 import { loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';

@@ -16,12 +16,12 @@ import {
 import { useState } from 'react';
 import { LuArrowLeft, LuEye, LuRotateCcw, LuTrash2 } from 'react-icons/lu';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { hasPermission } from '#shared/auth/roles.ts';
+import { hasPermission } from '#shared/vocabulary/roles.ts';
 import {
   ACTIVE_DATASET_STATUSES,
   DATASET_STATUS_LABELS,
   DATASET_STATUS_PROGRESS,
-} from '#shared/schemas/api/datasets.ts';
+} from '#shared/vocabulary/datasets.ts';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { paths } from '#web/config/paths.ts';

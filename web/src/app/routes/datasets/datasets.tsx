@@ -15,7 +15,7 @@ import {
 import { useCallback, useEffect, useState } from 'react';
 import { LuChevronLeft, LuChevronRight, LuDatabase, LuSearch, LuUpload } from 'react-icons/lu';
 import { Link, useSearchParams } from 'react-router-dom';
-import { hasRole } from '#shared/auth/roles.ts';
+import { hasRole } from '#shared/vocabulary/roles.ts';
 import { DatasetStatusSchema } from '#shared/schemas/api/datasets.ts';
 import { EmptyBlock, ErrorBox } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';

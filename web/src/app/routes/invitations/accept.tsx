@@ -1,6 +1,6 @@
 import { Card, Center } from '@chakra-ui/react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { paths } from '#web/config/paths.ts';

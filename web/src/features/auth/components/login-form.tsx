@@ -16,7 +16,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { LuEye, LuEyeOff } from 'react-icons/lu';
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 import { paths } from '#web/config/paths.ts';
 import { LoginFormSchema, loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';
 

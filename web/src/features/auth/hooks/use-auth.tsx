@@ -1,7 +1,7 @@
 import { Hub } from 'aws-amplify/utils';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toaster } from '#web/components/ui/toaster.tsx';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { configureApiClient } from '#web/lib/api-client.ts';
 import { getMe } from '#web/features/auth/api/get-me.ts';
 import type { MeResponse } from '#web/features/auth/api/me-schema.ts';

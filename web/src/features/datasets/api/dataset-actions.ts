@@ -1,6 +1,7 @@
 import { mutate } from 'swr';
 import { z } from 'zod';
-import { DatasetSchema, SeriesSchema, type ClassifiedType } from '#shared/schemas/api/datasets.ts';
+import { DatasetSchema, SeriesSchema } from '#shared/schemas/api/datasets.ts';
+import { type ClassifiedType } from '#shared/vocabulary/datasets.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { datasetKey } from './get-dataset.ts';
 

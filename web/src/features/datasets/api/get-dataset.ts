@@ -1,5 +1,6 @@
 import useSWR from 'swr';
-import { ACTIVE_DATASET_STATUSES, DatasetDetailSchema } from '#shared/schemas/api/datasets.ts';
+import { DatasetDetailSchema } from '#shared/schemas/api/datasets.ts';
+import { ACTIVE_DATASET_STATUSES } from '#shared/vocabulary/datasets.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
 export const datasetKey = (id: string) => ['/api/datasets/{id}', id] as const;

@@ -1,5 +1,6 @@
 import useSWR from 'swr';
-import { ACTIVE_DATASET_STATUSES, DatasetPageSchema, type DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { DatasetPageSchema } from '#shared/schemas/api/datasets.ts';
+import { ACTIVE_DATASET_STATUSES, type DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
 export type DatasetListParams = { status?: DatasetStatus; search?: string; limit: number; nextToken?: string };

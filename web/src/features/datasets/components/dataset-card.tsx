@@ -1,12 +1,12 @@
 import { Badge, Button, Card, HStack, Link as ChakraLink, Progress, Stack, Text } from '@chakra-ui/react';
 import { LuEye } from 'react-icons/lu';
 import { Link } from 'react-router-dom';
+import { type Dataset } from '#shared/schemas/api/datasets.ts';
 import {
   ACTIVE_DATASET_STATUSES,
   DATASET_STATUS_LABELS,
   DATASET_STATUS_PROGRESS,
-  type Dataset,
-} from '#shared/schemas/api/datasets.ts';
+} from '#shared/vocabulary/datasets.ts';
 import { paths } from '#web/config/paths.ts';
 import { formatBytes, formatDate } from '#web/lib/format.ts';
 import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '#web/features/datasets/utils/study-types.ts';

@@ -1,7 +1,8 @@
 import { Badge, Box, Button, HStack, Image, Stack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuEyeOff, LuTriangleAlert } from 'react-icons/lu';
-import type { ClassifiedType, ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
+import type { ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
+import type { ClassifiedType } from '#shared/vocabulary/datasets.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';

@@ -1,10 +1,6 @@
-import type { Role } from '#shared/auth/roles.ts';
-import {
-  BURNED_IN_TEXT_REASON_LABELS,
-  isHeldForBurnedInText,
-  type DatasetStatus,
-  type Series,
-} from '#shared/schemas/api/datasets.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
+import { isHeldForBurnedInText, type Series } from '#shared/schemas/api/datasets.ts';
+import { BURNED_IN_TEXT_REASON_LABELS, type DatasetStatus } from '#shared/vocabulary/datasets.ts';
 
 /** Roles that may release a held series (the route's gate says the same). */
 const RELEASERS: readonly Role[] = ['TEAM_LEAD', 'HOSPITAL_ADMIN'];

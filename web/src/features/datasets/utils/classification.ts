@@ -1,4 +1,4 @@
-import { CLASSIFIED_TYPES, type ClassifiedType } from '#shared/schemas/api/datasets.ts';
+import { CLASSIFIED_TYPES, type ClassifiedType } from '#shared/vocabulary/datasets.ts';
 
 export const CLASSIFIED_TYPE_LABELS: Record<ClassifiedType, string> = {
   T1: 'T1',

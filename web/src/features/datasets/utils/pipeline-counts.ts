@@ -1,4 +1,4 @@
-import type { DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 
 export type PipelineCounts = { queued: number; processing: number; completed: number; failed: number; total: number };
 

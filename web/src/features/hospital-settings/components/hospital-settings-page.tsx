@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Card, Heading, HStack, Input, Slider, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
-import { ANONYMIZATION_OPTIONS, type AnonymizationOption } from '#shared/schemas/api/datasets.ts';
+import { ANONYMIZATION_OPTIONS, type AnonymizationOption } from '#shared/vocabulary/deidentification.ts';
 import {
   DEFAULT_MEMBER_ROLES,
   HIPAA_TOGGLES,

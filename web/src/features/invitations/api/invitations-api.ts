@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { z } from 'zod';
-import { ROUTE_SCHEMAS } from '#shared/api/route-schemas.ts';
+import { ROUTE_SCHEMAS } from '#shared/definitions/api/route-schemas.ts';
 import type {
   AcceptInvitation,
   BulkInvitationRequest,
@@ -10,7 +10,7 @@ import type {
 import { DepartmentSchema, TeamPageSchema } from '#shared/schemas/api/organisation.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
-/** The invitation routes (shared/api/routes.ts), answers parsed with their shared schemas. */
+/** The invitation routes (shared/definitions/api/routes.ts), answers parsed with their shared schemas. */
 const R = ROUTE_SCHEMAS;
 const id = encodeURIComponent;
 

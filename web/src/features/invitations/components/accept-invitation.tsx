@@ -1,7 +1,7 @@
 import { Badge, Button, Card, DataList, Heading, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
-import { ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { AcceptInvitationSchema, PASSWORD_MIN_LENGTH } from '#shared/schemas/api/invitations.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';

@@ -1,6 +1,6 @@
 import { Button, CheckboxGroup, Checkbox, Dialog, Input, Portal, Stack, Textarea, Wrap } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
-import { PERMISSIONS, type Permission } from '#shared/auth/roles.ts';
+import { PERMISSIONS, type Permission } from '#shared/vocabulary/roles.ts';
 import {
   INVITATION_EXPIRY_DAYS,
   TEAM_ROLE_PERMISSIONS,

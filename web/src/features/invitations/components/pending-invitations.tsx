@@ -1,6 +1,6 @@
 import { Badge, Box, Button, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
-import { ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { ADMIN_LIST_STATUSES, type InvitationList } from '#shared/schemas/api/invitations.ts';
 import { EmptyBlock } from '#web/components/ui/page-states.tsx';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';

@@ -1,6 +1,6 @@
 import { Badge, Button, HStack, Stack, Stat, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import type { Invitation } from '#shared/schemas/api/invitations.ts';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { invitationsApi, useTeamInvitations } from '#web/features/invitations/api/invitations-api.ts';

@@ -1,6 +1,6 @@
 import { Box, Button, Card, Heading, HStack, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
 import { LuDownload } from 'react-icons/lu';
-import { DATASET_STATUSES, STUDY_TYPES } from '#shared/schemas/api/datasets.ts';
+import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import type { Reports } from '#shared/schemas/api/oversight.ts';
 import { formatBytes, formatDateTime } from '#web/lib/format.ts';
 import { saveBytes, saveText } from '#web/lib/download.ts';

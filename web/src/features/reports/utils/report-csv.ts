@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { DATASET_STATUSES, STUDY_TYPES } from '#shared/schemas/api/datasets.ts';
+import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import type { Reports } from '#shared/schemas/api/oversight.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Avatar, Button, Card, Heading, HStack, Input, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 import type { NotificationPreferences, Policy, UserProfile } from '#shared/schemas/api/policies.ts';
 import { NotificationPreferencesFields } from '#web/components/notification-preferences-fields.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';

@@ -1,6 +1,6 @@
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES } from '#shared/schemas/api/policies.ts';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 
 /** Tabs of the settings page by role (docs/screens.md#settings-page): System and Storage for the two admin roles. */
 export function settingsTabs(role: Role): { value: string; label: string }[] {

@@ -1,9 +1,9 @@
 import useSWR from 'swr';
-import { ROUTE_SCHEMAS } from '#shared/api/route-schemas.ts';
+import { ROUTE_SCHEMAS } from '#shared/definitions/api/route-schemas.ts';
 import type { CreatePatientShare, TeamSharePermission } from '#shared/schemas/api/shares.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
-/** The share routes (shared/api/routes.ts, docs/domain.md#shares), answers parsed with their shared schemas. */
+/** The share routes (shared/definitions/api/routes.ts, docs/domain.md#shares), answers parsed with their shared schemas. */
 const R = ROUTE_SCHEMAS;
 const id = encodeURIComponent;
 

@@ -5,7 +5,7 @@ import { LuLink, LuPrinter, LuShare2, LuX } from 'react-icons/lu';
 import { mutate } from 'swr';
 import useSWR from 'swr';
 import type { z } from 'zod';
-import { ROUTE_SCHEMAS } from '#shared/api/route-schemas.ts';
+import { ROUTE_SCHEMAS } from '#shared/definitions/api/route-schemas.ts';
 import { SHARE_SCOPES } from '#shared/schemas/api/policies.ts';
 import { TEAM_SHARE_PERMISSIONS, type TeamSharePermission } from '#shared/schemas/api/shares.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';

@@ -15,7 +15,7 @@ import {
   LuUsersRound,
 } from 'react-icons/lu';
 import { NavLink } from 'react-router-dom';
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 import { navItemsFor } from '#web/features/shell/utils/nav-items.ts';
 
 const ICONS: Record<string, IconType> = {

@@ -1,4 +1,4 @@
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 import { paths } from '#web/config/paths.ts';
 
 export type NavItem = { label: string; href: string; roles: readonly Role[] };

@@ -1,6 +1,6 @@
 import useSWR, { mutate } from 'swr';
 import { z } from 'zod';
-import type { Permission } from '#shared/auth/roles.ts';
+import type { Permission } from '#shared/vocabulary/roles.ts';
 import {
   DepartmentSchema,
   TeamDetailSchema,

@@ -1,7 +1,7 @@
 import { Badge, Button, HStack, Stack, Table, Text, Wrap } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuUserMinus } from 'react-icons/lu';
-import { PERMISSIONS, type Permission } from '#shared/auth/roles.ts';
+import { PERMISSIONS, type Permission } from '#shared/vocabulary/roles.ts';
 import {
   ChangeMemberPermissionsRequestSchema,
   TEAM_ROLES,

@@ -1,5 +1,5 @@
 import { Input, SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
-import { PERMISSIONS, type Permission } from '#shared/auth/roles.ts';
+import { PERMISSIONS, type Permission } from '#shared/vocabulary/roles.ts';
 import type { TeamSettings } from '#shared/schemas/api/organisation.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';

@@ -1,5 +1,5 @@
 import { Button, Flex, Stack, Switch, Text } from '@chakra-ui/react';
-import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 
 const OPTIONS: { key: keyof AnonymizationOptions; label: string; help: string }[] = [
   {

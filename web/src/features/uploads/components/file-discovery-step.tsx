@@ -1,7 +1,7 @@
 import { Alert, Badge, Box, Button, Flex, Progress, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { MAX_ENHANCED_FILES, MAX_WIZARD_FILES } from '#shared/schemas/api/uploads.ts';
-import { catalogueMessage } from '#shared/schemas/api/errors.ts';
+import { catalogueMessage } from '#shared/vocabulary/errors.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { formatBytes } from '#web/lib/format.ts';
 import { PROGRESS_DRAW_MS, throttledDraw } from '#web/lib/throttled-draw.ts';

@@ -2,7 +2,7 @@ import { Alert, Badge, Box, Button, Flex, Heading, HStack, Progress, Stack, Tabl
 import { memo } from 'react';
 import { LuCircleCheck } from 'react-icons/lu';
 import type { FileProgress, OverallProgress } from '#shared/client/upload-client.ts';
-import { DATASET_STATUS_LABELS, type DatasetStatus } from '#shared/schemas/api/datasets.ts';
+import { DATASET_STATUS_LABELS, type DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { formatBytes } from '#web/lib/format.ts';
 import type { UploadPhase } from '#web/features/uploads/utils/upload-progress.ts';
 

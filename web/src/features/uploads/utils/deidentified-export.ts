@@ -4,7 +4,7 @@ import { toHex } from '#shared/dicom/hash.ts';
 import { readSeriesFileMetadata } from '#shared/dicom/metadata.ts';
 import { parseDicom } from '#shared/dicom/parse.ts';
 import { groupIntoSeries, type SeriesGroup } from '#shared/dicom/series.ts';
-import type { AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 
 export type ExportSelection = {
   series: SeriesGroup;

@@ -1,5 +1,6 @@
 import { type z } from 'zod';
-import { CreateDatasetRequestSchema, STUDY_TYPES, URGENCIES } from '#shared/schemas/api/datasets.ts';
+import { CreateDatasetRequestSchema } from '#shared/schemas/api/datasets.ts';
+import { STUDY_TYPES, URGENCIES } from '#shared/vocabulary/datasets.ts';
 
 /** Step 1 of the wizard: the patient context of CreateDatasetRequestSchema (de-identification options come in step 4). */
 export const PatientContextSchema = CreateDatasetRequestSchema.omit({ anonymization: true });

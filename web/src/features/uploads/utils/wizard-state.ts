@@ -1,4 +1,5 @@
-import { AnonymizationOptionsSchema, type AnonymizationOptions } from '#shared/schemas/api/datasets.ts';
+import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
+import { type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 import { normaliseBidsChoice, type BidsChoice } from './bids-categories.ts';
 import type { Discovery, PickedFile } from './discover-files.ts';
 import { validatePatientContext, EMPTY_PATIENT_CONTEXT, type PatientContextDraft } from './patient-context.ts';

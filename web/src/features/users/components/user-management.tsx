@@ -2,7 +2,7 @@ import { Button, Heading, HStack, Input, InputGroup, Stack, Text } from '@chakra
 import { useEffect, useState } from 'react';
 import { LuSearch, LuUserPlus, LuUsers } from 'react-icons/lu';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ROLE_TITLES, ROLES, type Role } from '#shared/auth/roles.ts';
+import { ROLE_TITLES, ROLES, type Role } from '#shared/vocabulary/roles.ts';
 import { CursorPager } from '#web/components/ui/cursor-pager.tsx';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';

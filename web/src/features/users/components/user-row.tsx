@@ -1,6 +1,6 @@
 import { Badge, Button, HStack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { ROLE_TITLES } from '#shared/auth/roles.ts';
+import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { ChangeUserRoleRequestSchema, type Team, type User } from '#shared/schemas/api/organisation.ts';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { Select } from '#web/components/ui/select.tsx';

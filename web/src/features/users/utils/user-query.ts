@@ -1,4 +1,4 @@
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
 
 export type UserFilters = { search: string; role: Role | ''; departmentId: string };
 export const NO_USER_FILTERS: UserFilters = { search: '', role: '', departmentId: '' };

@@ -1,6 +1,6 @@
-import { classifyWithDecision, reliableConfidence, typeFamily } from './classify.ts';
+import { classifyWithDecision, reliableConfidence, typeFamily } from '#shared/dicom/classify/classify.ts';
 import { reviewByStudy, type Protocol } from './evaluation.ts';
-import { FLAG_BUDGETS, RELIABILITY_PRIORS, REVIEW_LIMIT, type ClassifierModel } from './model.ts';
+import { FLAG_BUDGETS, RELIABILITY_PRIORS, REVIEW_LIMIT, type ClassifierModel } from '#shared/dicom/classify/model.ts';
 
 /** A protocol's unfitted decision; `studyFlagged` when the study review flags it whatever its confidence. */
 export type Scored = {

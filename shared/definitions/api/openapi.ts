@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE } from '#shared/schemas/api/errors.ts';
+import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { ApiErrorSchema } from '#shared/schemas/api/common.ts';
 import { ROUTE_SCHEMAS, type RouteSchemas } from './route-schemas.ts';
 import { ROUTES, routeKey, type RouteDefinition } from './routes.ts';
@@ -91,7 +91,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     info: {
       title: 'Imaging Workspace API',
       version: '1.0.0',
-      description: 'Generated from shared/api/routes.ts and the zod schemas in shared/schemas.',
+      description: 'Generated from shared/definitions/api/routes.ts and the zod schemas in shared/schemas.',
     },
     servers: [{ url: serverUrl }],
     paths,

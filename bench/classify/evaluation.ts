@@ -1,10 +1,15 @@
 import Papa from 'papaparse';
-import { CLASSIFIED_TYPES } from '#shared/schemas/api/datasets.ts';
-import { canonicalSuffix } from './bids-labels.ts';
-import { classifySeries } from './classify.ts';
-import { acquisitionFromSidecar } from './from-sidecar.ts';
-import { reviewStudy } from './study.ts';
-import type { ClassifiedType, ClassifyOptions, SeriesAcquisition, SeriesClassification } from './types.ts';
+import { CLASSIFIED_TYPES } from '#shared/vocabulary/datasets.ts';
+import { canonicalSuffix } from '#shared/dicom/classify/bids-labels.ts';
+import { classifySeries } from '#shared/dicom/classify/classify.ts';
+import { acquisitionFromSidecar } from '#shared/dicom/classify/from-sidecar.ts';
+import { reviewStudy } from '#shared/dicom/classify/study.ts';
+import type {
+  ClassifiedType,
+  ClassifyOptions,
+  SeriesAcquisition,
+  SeriesClassification,
+} from '#shared/dicom/classify/types.ts';
 
 /**
  * Measuring the classifier on labelled dcm2niix sidecars (shared data: labels/dev-sidecars.csv and

@@ -1,4 +1,4 @@
-import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/schemas/api/errors.ts';
+import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/vocabulary/errors.ts';
 
 /**
  * Errors the API's front door answers itself, before any handler runs: API Gateway's gateway responses in the cloud

@@ -1,4 +1,5 @@
-import type { Role } from '#shared/auth/roles.ts';
+import type { Role } from '#shared/vocabulary/roles.ts';
+import { DICOMWEB_SCOPES, type DicomWebScope } from '#shared/vocabulary/integrations.ts';
 
 /**
  * The route table: the one list of API routes. The CDK stack builds API Gateway resources and one Lambda
@@ -49,13 +50,6 @@ export type RouteDefinition = {
   summary: string;
 };
 
-/** The resource server of DICOMweb clients (docs/dicom-intake.md#dicomweb-clients) and its two scopes. */
-export const DICOMWEB_RESOURCE_SERVER = 'imaging-dicomweb';
-export const DICOMWEB_SCOPES = {
-  read: `${DICOMWEB_RESOURCE_SERVER}/read`,
-  write: `${DICOMWEB_RESOURCE_SERVER}/write`,
-} as const;
-export type DicomWebScope = (typeof DICOMWEB_SCOPES)[keyof typeof DICOMWEB_SCOPES];
 const READ_SCOPE = [DICOMWEB_SCOPES.read] as const;
 const WRITE_SCOPE = [DICOMWEB_SCOPES.write] as const;
 

@@ -1,9 +1,6 @@
-import { z } from 'zod';
-
 /** The five roles; in Cognito each is a user-pool group of the same name. */
 export const ROLES = ['SUPER_ADMIN', 'HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER', 'GUEST'] as const;
-export const RoleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof RoleSchema>;
+export type Role = (typeof ROLES)[number];
 
 /** Business permissions (docs/roles-and-permissions.md#permissions). '*' grants all. */
 export const PERMISSIONS = [
@@ -16,10 +13,8 @@ export const PERMISSIONS = [
   'EXPORT_DATA',
   'DELETE_DATA',
 ] as const;
-export const PermissionSchema = z.enum(PERMISSIONS);
-export type Permission = z.infer<typeof PermissionSchema>;
-export const PermissionGrantSchema = z.union([PermissionSchema, z.literal('*')]);
-export type PermissionGrant = z.infer<typeof PermissionGrantSchema>;
+export type Permission = (typeof PERMISSIONS)[number];
+export type PermissionGrant = Permission | '*';
 
 /** Default permissions a user of each role gets when created or invited (record: invitation defaults). */
 export const DEFAULT_PERMISSIONS: Record<Role, PermissionGrant[]> = {

@@ -1,4 +1,4 @@
-import { hasPermission, ROLES, type Permission, type PermissionGrant, type Role } from '#shared/auth/roles.ts';
+import { hasPermission, ROLES, type Permission, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 
 /**

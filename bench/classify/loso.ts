@@ -1,10 +1,10 @@
-import { sameSuffix } from './bids-labels.ts';
-import { classifySeries } from './classify.ts';
+import { sameSuffix } from '#shared/dicom/classify/bids-labels.ts';
+import { classifySeries } from '#shared/dicom/classify/classify.ts';
 import { reviewByStudy, type Protocol } from './evaluation.ts';
 import { fitFromScored, scoreProtocols } from './fit.ts';
 import { classifyByKeywords } from './keyword-baseline.ts';
-import { thresholdFor } from './model.ts';
-import type { BidsSuggestion, ClassifiedType, ClassifyOptions } from './types.ts';
+import { thresholdFor } from '#shared/dicom/classify/model.ts';
+import type { BidsSuggestion, ClassifiedType, ClassifyOptions } from '#shared/dicom/classify/types.ts';
 
 /**
  * Leave one source out, by unique protocol (docs/classification.md#measuring-on-unseen-scanners): for each source, the classifier's fitted parameters are refitted on every

@@ -1,4 +1,4 @@
-import type { BidsSuggestion, ClassifiedType, SeriesAcquisition } from './types.ts';
+import type { BidsSuggestion, ClassifiedType, SeriesAcquisition } from '#shared/dicom/classify/types.ts';
 
 /**
  * A plain keyword classifier, the yardstick the physics-first classifier must beat: the first keyword found in the

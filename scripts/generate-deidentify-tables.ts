@@ -1,7 +1,8 @@
 /**
- * Regenerates the data files the engine loads: `annex-e-2024b.json` (PS3.15 2024b Table E.1-1, copied from
- * ../shared/data/standard/annex-e-table-e1-1.json) and `../dictionary-vr.json` (tag → VR of the standard data
- * dictionary, taken from dcmjs, needed for implicit VR files). Run: npx tsx shared/dicom/deidentify/generate-tables.ts
+ * Regenerates the data files the engine loads: `shared/dicom/deidentify/annex-e-2024b.json` (PS3.15 2024b Table
+ * E.1-1, copied from the reference data folder's standard/annex-e-table-e1-1.json) and `shared/dicom/dictionary-vr.json`
+ * (tag → VR of the standard data dictionary, taken from dcmjs, needed for implicit VR files). A tool, not part of
+ * the engine: it runs once per edition of the standard. Run: npx tsx scripts/generate-deidentify-tables.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 // @ts-expect-error dcmjs ships no type declarations
 import dcmjs from 'dcmjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const source = resolve(here, '../../../../shared/data/standard/annex-e-table-e1-1.json');
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const here = join(repo, 'shared/dicom/deidentify');
+const source = resolve(repo, '../shared/data/standard/annex-e-table-e1-1.json');
 const table = JSON.parse(readFileSync(source, 'utf8')) as { edition: string; attributes: { tag: string }[] };
 writeFileSync(join(here, 'annex-e-2024b.json'), `${JSON.stringify(table, null, 1)}\n`);
 
