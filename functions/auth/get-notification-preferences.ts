@@ -1,4 +1,4 @@
-import { getNotificationPreferences } from '#shared/domain/policies/me-settings.ts';
+import { getNotificationPreferences } from '#shared/domain/settings/me-settings.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 
 export const handler = httpHandler('GET /api/me/notification-preferences', async (_request, caller, deps) =>

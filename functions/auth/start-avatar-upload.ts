@@ -1,5 +1,5 @@
 import { AVATAR_MAX_BYTES } from '#shared/schemas/api/policies.ts';
-import { startAvatarUpload } from '#shared/domain/policies/me-settings.ts';
+import { startAvatarUpload } from '#shared/domain/settings/me-settings.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 

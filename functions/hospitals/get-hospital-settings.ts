@@ -1,4 +1,4 @@
-import { getHospitalSettings } from '#shared/domain/policies/policies.ts';
+import { getHospitalSettings } from '#shared/domain/settings/policies.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 
 export const handler = httpHandler('GET /api/hospital-admin/settings', async (_request, caller, deps) =>

@@ -1,4 +1,4 @@
-import { getSystemPolicy } from '#shared/domain/policies/policies.ts';
+import { getSystemPolicy } from '#shared/domain/settings/policies.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 
 export const handler = httpHandler('GET /api/system/policy', async (_request, caller, deps) =>

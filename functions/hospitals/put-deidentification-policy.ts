@@ -1,4 +1,4 @@
-import { setDeidentificationPolicy } from '#shared/domain/hospitals/deidentification-policy.ts';
+import { setDeidentificationPolicy } from '#shared/domain/settings/deidentification-policy.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 
 export const handler = httpHandler('PUT /api/hospital-admin/deidentification-policy', async ({ body }, caller, deps) =>

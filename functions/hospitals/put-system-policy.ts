@@ -1,4 +1,4 @@
-import { setSystemPolicy } from '#shared/domain/policies/policies.ts';
+import { setSystemPolicy } from '#shared/domain/settings/policies.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 import { twoFactorPolicyOf } from '#functions/lib/two-factor.ts';
 

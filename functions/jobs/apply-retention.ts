@@ -1,4 +1,4 @@
-import { applyRetention } from '#shared/domain/policies/retention.ts';
+import { applyRetention } from '#shared/domain/settings/retention.ts';
 import { getDeps } from '#functions/lib/deps.ts';
 import { errorOrigin, logger } from '#functions/lib/logger.ts';
 

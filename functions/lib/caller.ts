@@ -3,7 +3,7 @@ import type { RouteDefinition } from '#shared/definitions/api/routes.ts';
 import { parseGroups, primaryRole, type Caller } from '#shared/domain/auth/caller.ts';
 import { hasMfa, isIdTokenFor, MFA_ROLES, userPoolIssuer, type TokenPolicy } from '#shared/domain/auth/id-token.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { TwoFactorPolicy } from '#shared/domain/policies/two-factor.ts';
+import type { TwoFactorPolicy } from '#shared/domain/settings/two-factor.ts';
 import { AccessDeniedError, MfaRequiredError, RuleError, UnauthorizedError } from '#shared/domain/errors.ts';
 import type { ServerEnv } from './env.ts';
 

@@ -1,7 +1,7 @@
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { DatasetRepository, PipelineStarter, Pseudonymizer } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog, Clock, IdGenerator, PageTokens } from '#shared/domain/ports.ts';
-import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
 import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type {
@@ -12,8 +12,8 @@ import type {
   TokenMint,
 } from '#shared/domain/invitations/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
-import type { AvatarSigner } from '#shared/domain/policies/me-settings.ts';
-import type { SettingsStore } from '#shared/domain/policies/ports.ts';
+import type { AvatarSigner } from '#shared/domain/settings/me-settings.ts';
+import type { SettingsStore } from '#shared/domain/settings/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';

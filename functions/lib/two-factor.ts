@@ -1,4 +1,4 @@
-import { createTwoFactorPolicy, type TwoFactorPolicy } from '#shared/domain/policies/two-factor.ts';
+import { createTwoFactorPolicy, type TwoFactorPolicy } from '#shared/domain/settings/two-factor.ts';
 import type { ServerDeps } from './deps.ts';
 
 const policies = new WeakMap<Pick<ServerDeps, 'settings' | 'clock'>, TwoFactorPolicy>();

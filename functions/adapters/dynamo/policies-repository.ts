@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
-import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
+import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/settings/ports.ts';
 import type { Table } from './client.ts';
 
 /** The hospital's de-identification policy: one item in the hospital's partition. */

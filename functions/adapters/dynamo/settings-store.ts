@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
-import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';
+import type { SettingsStore, Stored } from '#shared/domain/settings/ports.ts';
 import type { NotificationPreferences, Policy, TeamPolicyOverrides } from '#shared/schemas/api/policies.ts';
 import type { Table } from './client.ts';
 import { writeIfCondition } from './expressions.ts';

@@ -1,6 +1,6 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { AvatarSigner } from '#shared/domain/policies/me-settings.ts';
+import type { AvatarSigner } from '#shared/domain/settings/me-settings.ts';
 
 /**
  * Avatars (docs/domain.md#settings) in the assets bucket: a presigned PUT that signs the content type and length, so

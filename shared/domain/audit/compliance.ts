@@ -5,13 +5,13 @@ import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/p
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { eachLimited, walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
 import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
 import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
 import type { Compliance } from '#shared/schemas/api/oversight.ts';
 import type { ShareStore } from '#shared/domain/shares/ports.ts';
 import { effectiveStatus } from '#shared/domain/shares/patient-shares.ts';
-import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
+import { policyFor, type PolicyDeps } from '#shared/domain/settings/policies.ts';
 import { PATIENT_SHARE_STATUSES } from '#shared/schemas/api/shares.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { auditHospital } from './audit-trail.ts';

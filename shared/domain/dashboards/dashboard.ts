@@ -3,8 +3,8 @@ import type { Directory, PipelineCounters, UserRecord } from '#shared/domain/aut
 import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import type { AuditEvent, AuditLog } from '#shared/domain/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import { BYTES_PER_GB } from '#shared/domain/policies/enforce.ts';
-import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
+import { BYTES_PER_GB } from '#shared/domain/settings/enforce.ts';
+import { policyFor, type PolicyDeps } from '#shared/domain/settings/policies.ts';
 import type { Dashboard, DashboardActivity, PipelineFigures } from '#shared/schemas/api/dashboard.ts';
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { PLAN_PRICE_PER_USER, SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/schemas/api/organisation.ts';

@@ -1,7 +1,7 @@
 import type { CreateDatasetRequest, Dataset } from '#shared/schemas/api/datasets.ts';
 import { requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
-import { applyPolicy, policyInForce } from '#shared/domain/hospitals/deidentification-policy.ts';
-import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import { applyPolicy, policyInForce } from '#shared/domain/settings/deidentification-policy.ts';
+import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
 import type { OrganisationCounters, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { countPatient } from '#shared/domain/dashboards/counters.ts';
 import { ValidationError } from '#shared/domain/errors.ts';

@@ -1,8 +1,8 @@
 import type { Dataset, UpdateDatasetRequest } from '#shared/schemas/api/datasets.ts';
 import { canManageDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, InvalidStateError } from '#shared/domain/errors.ts';
-import { applyPolicy, policyInForce } from '#shared/domain/hospitals/deidentification-policy.ts';
-import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import { applyPolicy, policyInForce } from '#shared/domain/settings/deidentification-policy.ts';
+import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { DatasetRepository, Pseudonymizer } from './ports.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';

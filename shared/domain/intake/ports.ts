@@ -1,7 +1,7 @@
 import type { IntegrationRecord, IntegrationStore } from '#shared/domain/integrations/ports.ts';
 import type { DatasetRepository, PipelineStarter, Pseudonymizer } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
-import type { DeidentificationPolicies } from '#shared/domain/hospitals/ports.ts';
+import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 

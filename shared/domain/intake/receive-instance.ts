@@ -5,7 +5,7 @@ import { parserKey, TAG } from '#shared/dicom/tags.ts';
 import { countPatient, movePipelineCounters } from '#shared/domain/dashboards/counters.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
-import { applyPolicy, policyInForce } from '#shared/domain/hospitals/deidentification-policy.ts';
+import { applyPolicy, policyInForce } from '#shared/domain/settings/deidentification-policy.ts';
 import { uploadKeys } from '#shared/domain/object-keys.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';

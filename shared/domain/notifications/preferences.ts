@@ -1,5 +1,5 @@
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import type { SettingsStore } from '#shared/domain/policies/ports.ts';
+import type { SettingsStore } from '#shared/domain/settings/ports.ts';
 import type { Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences } from '#shared/schemas/api/policies.ts';
 import type { Notification } from '#shared/schemas/api/notifications.ts';

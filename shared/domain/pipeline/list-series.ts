@@ -1,4 +1,4 @@
-import type { PolicyReader } from '#shared/domain/policies/policies.ts';
+import type { PolicyReader } from '#shared/domain/settings/policies.ts';
 import { runSlotLimit, MAX_CONCURRENT_RUNS_PER_HOSPITAL } from './run-slots.ts';
 import type { SeriesPlan } from '#shared/schemas/workflow.ts';
 import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '#shared/domain/ports.ts';
-import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
+import { policyFor, type PolicyDeps } from '#shared/domain/settings/policies.ts';
 import type { StageInput } from './deps.ts';
 
 /**

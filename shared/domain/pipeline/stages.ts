@@ -1,5 +1,5 @@
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { PolicyReader } from '#shared/domain/policies/policies.ts';
+import type { PolicyReader } from '#shared/domain/settings/policies.ts';
 import {
   FAILURE_TASK,
   FINISH_TASKS,

@@ -4,7 +4,7 @@ import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import type { Mailer } from '#shared/domain/invitations/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import type { SettingsStore } from '#shared/domain/policies/ports.ts';
+import type { SettingsStore } from '#shared/domain/settings/ports.ts';
 import type { Reports } from '#shared/schemas/api/oversight.ts';
 import { getReports } from './reports.ts';
 

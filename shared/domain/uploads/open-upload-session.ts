@@ -1,9 +1,9 @@
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
 import type { OrganisationCounters, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { MAX_ENHANCED_FILES, type UploadSession } from '#shared/schemas/api/uploads.ts';
-import { checkUploadAgainstPolicy, notifyThresholds, type DeclaredFile } from '#shared/domain/policies/enforce.ts';
-import { policyFor } from '#shared/domain/policies/policies.ts';
-import type { SettingsStore } from '#shared/domain/policies/ports.ts';
+import { checkUploadAgainstPolicy, notifyThresholds, type DeclaredFile } from '#shared/domain/settings/enforce.ts';
+import { policyFor } from '#shared/domain/settings/policies.ts';
+import type { SettingsStore } from '#shared/domain/settings/ports.ts';
 import { canManageDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';

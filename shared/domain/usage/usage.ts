@@ -3,8 +3,8 @@ import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory, HospitalRecord } from '#shared/domain/auth/ports.ts';
 import type { Clock } from '#shared/domain/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import { BYTES_PER_GB } from '#shared/domain/policies/enforce.ts';
-import { policyFor, type PolicyDeps } from '#shared/domain/policies/policies.ts';
+import { BYTES_PER_GB } from '#shared/domain/settings/enforce.ts';
+import { policyFor, type PolicyDeps } from '#shared/domain/settings/policies.ts';
 import type { HospitalUsage, Usage, UsageQuery } from '#shared/schemas/api/usage.ts';
 import { monthlyInvoice, nextMonthStart, planOf, usageBadge, usageHealth } from './billing.ts';
 

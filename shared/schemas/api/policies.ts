@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Policies (docs/domain.md#policies-and-inheritance): the system maximums a super admin sets, each hospital's policy
  * under them and each team's overrides under that. The three levels share one shape; a lower level may only be more
- * restrictive, which shared/domain/policies/resolve.ts checks and resolves field by field.
+ * restrictive, which shared/domain/settings/resolve.ts checks and resolves field by field.
  */
 
 /** File formats an upload may declare (docs/domain.md#policies-and-inheritance: formats dcm, dicom, nii, nifti). */

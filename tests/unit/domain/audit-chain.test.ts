@@ -17,7 +17,7 @@ import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { getReports, percentile, rangeStart } from '#shared/domain/reports/reports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditEntry } from '#shared/domain/ports.ts';
-import { policyFor } from '#shared/domain/policies/policies.ts';
+import { policyFor } from '#shared/domain/settings/policies.ts';
 import type { PatientShareRecord, ShareStore } from '#shared/domain/shares/ports.ts';
 import { caller, fakeDirectory, NEW_DATASET, ports } from './fakes.ts';
 

@@ -5,7 +5,7 @@ import { ValidationError } from '#shared/domain/errors.ts';
 import {
   getDeidentificationPolicy,
   setDeidentificationPolicy,
-} from '#shared/domain/hospitals/deidentification-policy.ts';
+} from '#shared/domain/settings/deidentification-policy.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY, DeidentificationPolicySchema } from '#shared/schemas/api/hospital-admin.ts';
 import { CreateDatasetRequestSchema } from '#shared/schemas/api/datasets.ts';
 import { caller, NEW_DATASET, ports } from './fakes.ts';

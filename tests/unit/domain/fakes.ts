@@ -1,5 +1,5 @@
 import type { IntegrationRecord, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
-import type { SettingsStore, Stored } from '#shared/domain/policies/ports.ts';
+import type { SettingsStore, Stored } from '#shared/domain/settings/ports.ts';
 import type {
   HospitalProfile,
   NotificationPreferences,
@@ -17,7 +17,7 @@ import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecor
 import type { InvitationDeps } from '#shared/domain/invitations/deps.ts';
 import type { InvitationRecord, InvitationRepository, MailMessage } from '#shared/domain/invitations/ports.ts';
 import type { UploadRepository, UploadSessionRecord } from '#shared/domain/uploads/ports.ts';
-import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/hospitals/ports.ts';
+import type { DeidentificationPolicies, StoredDeidentificationPolicy } from '#shared/domain/settings/ports.ts';
 import { createChainedMemoryAuditLog } from '#shared/domain/audit/memory-audit-log.ts';
 import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';

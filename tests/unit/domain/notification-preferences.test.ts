@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptInvitation } from '#shared/domain/invitations/answer-invitation.ts';
 import { inviteOne } from '#shared/domain/invitations/send-invitation.ts';
 import { notifyWhoWants } from '#shared/domain/notifications/preferences.ts';
-import { setHospitalSettings, setTeamPolicy } from '#shared/domain/policies/policies.ts';
+import { setHospitalSettings, setTeamPolicy } from '#shared/domain/settings/policies.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { SingleInvitationSchema } from '#shared/schemas/api/invitations.ts';
 import { DEFAULT_HOSPITAL_POLICY, DEFAULT_NOTIFICATION_PREFERENCES } from '#shared/schemas/api/policies.ts';

@@ -6,22 +6,22 @@ import {
   checkShareAgainstPolicy,
   checkUploadAgainstPolicy,
   crossedThreshold,
-} from '#shared/domain/policies/enforce.ts';
+} from '#shared/domain/settings/enforce.ts';
 import {
   getHospitalSettings,
   policyFor,
   setHospitalSettings,
   setSystemPolicy,
   setTeamPolicy,
-} from '#shared/domain/policies/policies.ts';
-import { applyRetention, RETENTION_ACTOR } from '#shared/domain/policies/retention.ts';
+} from '#shared/domain/settings/policies.ts';
+import { applyRetention, RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
 import {
   getMyProfile,
   getNotificationPreferences,
   setNotificationPreferences,
   startAvatarUpload,
   updateMyProfile,
-} from '#shared/domain/policies/me-settings.ts';
+} from '#shared/domain/settings/me-settings.ts';
 import { runSlotLimit } from '#shared/domain/pipeline/run-slots.ts';
 import {
   DEFAULT_HOSPITAL_POLICY,

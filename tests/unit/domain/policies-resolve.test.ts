@@ -4,7 +4,7 @@ import {
   lessRestrictiveFields,
   resolvePolicy,
   TEAM_RULES,
-} from '#shared/domain/policies/resolve.ts';
+} from '#shared/domain/settings/resolve.ts';
 import {
   DEFAULT_HOSPITAL_POLICY,
   DEFAULT_SYSTEM_POLICY,

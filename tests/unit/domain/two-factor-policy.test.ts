@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HOSPITAL_POLICY, DEFAULT_SYSTEM_POLICY, type Policy } from '#shared/schemas/api/policies.ts';
-import { createTwoFactorPolicy, TWO_FACTOR_POLICY_TTL_MS } from '#shared/domain/policies/two-factor.ts';
+import { createTwoFactorPolicy, TWO_FACTOR_POLICY_TTL_MS } from '#shared/domain/settings/two-factor.ts';
 import { fakeSettings } from './fakes.ts';
 
 const requiring = (policy: Policy, required: boolean): Policy => ({

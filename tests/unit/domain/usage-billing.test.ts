@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BYTES_PER_GB } from '#shared/domain/policies/enforce.ts';
+import { BYTES_PER_GB } from '#shared/domain/settings/enforce.ts';
 import { monthlyInvoice, nextMonthStart, usageBadge, usageHealth } from '#shared/domain/usage/billing.ts';
 import { meterRun, meterTask } from '#shared/domain/usage/meter.ts';
 import { getUsage, monthSeconds } from '#shared/domain/usage/usage.ts';

@@ -1,3 +1,4 @@
+import type { DeidentificationPolicy } from '#shared/schemas/api/hospital-admin.ts';
 import type {
   HospitalProfile,
   NotificationPreferences,
@@ -44,4 +45,12 @@ export type SettingsStore = {
   ): Promise<void>;
   getNotificationPreferences(hospitalId: string, userId: string): Promise<NotificationPreferences | undefined>;
   putNotificationPreferences(hospitalId: string, userId: string, preferences: NotificationPreferences): Promise<void>;
+};
+
+export type StoredDeidentificationPolicy = DeidentificationPolicy & { updatedAt: string; updatedByUserId: string };
+
+/** One de-identification policy item per hospital. */
+export type DeidentificationPolicies = {
+  get(hospitalId: string): Promise<StoredDeidentificationPolicy | undefined>;
+  put(hospitalId: string, policy: StoredDeidentificationPolicy): Promise<void>;
 };
