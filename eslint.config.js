@@ -1,6 +1,7 @@
 // One lint for the whole repository: typescript-eslint's recommended rules, and the import boundaries that keep the
 // layers one-way (docs/architecture.md): web features never import each other, shared/ never imports upward, no cycles.
 import { readdirSync } from 'node:fs';
+import { URL } from 'node:url';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
