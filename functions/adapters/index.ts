@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireResource, serverEnv, type ServerEnv } from '#functions/lib/env.ts';
 import { ENV } from '#shared/definitions/env.ts';
-import type { ServerDeps } from '#functions/lib/deps.ts';
+import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import { createDocumentClient, type Table } from './dynamo/client.ts';
 import { createAuditChainWriter, createAuditLog } from './dynamo/audit-log.ts';
 import { createInvokedAuditWriter } from './lambda/audit-appender.ts';

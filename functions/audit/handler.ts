@@ -5,7 +5,7 @@ import { handler as getCompliance } from './get-compliance.ts';
 import { handler as listAudit } from './list-audit.ts';
 import { handler as verifyAudit } from './verify-audit.ts';
 
-const route = dispatch({
+const route = dispatch<'audit'>({
   'GET /api/audit': listAudit,
   'GET /api/audit/export.csv': exportAudit,
   'POST /api/audit/verify': verifyAudit,

@@ -8,7 +8,7 @@ import { handler as startAvatarUpload } from './start-avatar-upload.ts';
 import { handler as getNotificationPreferences } from './get-notification-preferences.ts';
 import { handler as putNotificationPreferences } from './put-notification-preferences.ts';
 
-const route = dispatch({
+const route = dispatch<'auth'>({
   'GET /api/me': getMe,
   'POST /api/auth/logout': logout,
   'GET /api/me/profile': getProfile,

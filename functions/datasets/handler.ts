@@ -13,7 +13,7 @@ import { handler as retryDataset } from './retry-dataset.ts';
 import { handler as selectSeries } from './select-series.ts';
 import { handler as updateDataset } from './update-dataset.ts';
 
-const route = dispatch({
+const route = dispatch<'datasets'>({
   'GET /api/datasets': listDatasets,
   'POST /api/datasets': createDataset,
   'GET /api/datasets/{id}': getDataset,

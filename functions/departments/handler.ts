@@ -5,7 +5,7 @@ import { handler as deleteDepartment } from './delete-department.ts';
 import { handler as listDepartments } from './list-departments.ts';
 import { handler as updateDepartment } from './update-department.ts';
 
-const route = dispatch({
+const route = dispatch<'departments'>({
   'GET /api/departments': listDepartments,
   'POST /api/departments': createDepartment,
   'PATCH /api/departments/{departmentId}': updateDepartment,

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import dimse from 'dcmjs-dimse';
-import type { ServerDeps } from '#functions/lib/deps.ts';
+import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import { INTAKE_SOP_CLASSES, INTAKE_TRANSFER_SYNTAXES } from '#shared/dicom/intake-classes.ts';
 import { admitAssociation, part10File } from '#shared/domain/intake/listener.ts';
 import { FAILURE_REASON, receiveInstance } from '#shared/domain/intake/receive-instance.ts';

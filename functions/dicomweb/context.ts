@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { ServerDeps } from '#functions/lib/deps.ts';
+import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import type { IntakeDeps, IntakeSource } from '#shared/domain/intake/ports.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 

@@ -20,7 +20,7 @@ import {
 import { storeStudies, storeStudy } from './store-instances.ts';
 
 /** DICOMweb (docs/dicom-intake.md): STOW-RS, QIDO-RS and WADO-RS for the integrations' app clients. */
-const route = dispatch({
+const route = dispatch<'dicomweb'>({
   'POST /dicomweb/studies': storeStudies,
   'POST /dicomweb/studies/{study}': storeStudy,
   'POST /dicomweb/studies/{study}/commit': commitStudy,

@@ -3,7 +3,7 @@ import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as checkHealth } from './check-health.ts';
 import { handler as getOpenApi } from './get-openapi.ts';
 
-const route = dispatch({
+const route = dispatch<'health'>({
   'GET /api/health': checkHealth,
   'GET /api/openapi.json': getOpenApi,
 });

@@ -14,7 +14,7 @@ import { handler as putSystemPolicy } from './put-system-policy.ts';
 import { handler as getHospitalSettings } from './get-hospital-settings.ts';
 import { handler as putHospitalSettings } from './put-hospital-settings.ts';
 
-const route = dispatch({
+const route = dispatch<'hospitals'>({
   'GET /api/hospitals': listHospitals,
   'POST /api/hospitals': createHospital,
   'GET /api/hospitals/{hospitalId}': getHospital,

@@ -1,4 +1,4 @@
-import type { ServerDeps } from '#functions/lib/deps.ts';
+import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import type { IntegrationDeps } from '#shared/domain/integrations/manage-integrations.ts';
 
 /** The integration core's ports from the server's. */

@@ -5,7 +5,7 @@ import { handler as createDicomWebClient } from './create-dicomweb-client.ts';
 import { handler as listIntegrations } from './list-integrations.ts';
 import { handler as revokeIntegration } from './revoke-integration.ts';
 
-const route = dispatch({
+const route = dispatch<'integrations'>({
   'GET /api/integrations': listIntegrations,
   'POST /api/integrations/dicomweb-clients': createDicomWebClient,
   'POST /api/integrations/dicom-nodes': createDicomNode,

@@ -13,7 +13,7 @@ import { handler as sendBulkInvitations } from './send-bulk-invitations.ts';
 import { handler as sendInvitation } from './send-invitation.ts';
 import { handler as sendTeamInvitation } from './send-team-invitation.ts';
 
-const route = dispatch({
+const route = dispatch<'invitations'>({
   'GET /api/invitations': listInvitations,
   'POST /api/invitations': sendInvitation,
   'POST /api/invitations/bulk': sendBulkInvitations,

@@ -1,5 +1,5 @@
 import { createTwoFactorPolicy, type TwoFactorPolicy } from '#shared/domain/settings/two-factor.ts';
-import type { ServerDeps } from './deps.ts';
+import type { ServerDeps } from './server-deps.ts';
 
 const policies = new WeakMap<Pick<ServerDeps, 'settings' | 'clock'>, TwoFactorPolicy>();
 

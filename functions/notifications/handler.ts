@@ -3,7 +3,7 @@ import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as listNotifications } from './list-notifications.ts';
 import { handler as markRead } from './mark-read.ts';
 
-const route = dispatch({
+const route = dispatch<'notifications'>({
   'GET /api/notifications': listNotifications,
   'POST /api/notifications/read': markRead,
 });

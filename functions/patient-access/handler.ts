@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { dispatch } from '#functions/lib/dispatch.ts';
 import { download, requestCode, study, verifyCode } from './patient-access.ts';
 
-const route = dispatch({
+const route = dispatch<'patient-access'>({
   'POST /api/patient-access/code': requestCode,
   'POST /api/patient-access/verify': verifyCode,
   'POST /api/patient-access/study': study,

@@ -3,7 +3,7 @@ import { dispatch } from '#functions/lib/dispatch.ts';
 import { accessLog, createShare, listShares, revokeShare as revokePatientShare } from './patient-shares.ts';
 import { createTeamShare, listDicomShares, listReceived, listTeamShares, revokeShare } from './team-shares.ts';
 
-const route = dispatch({
+const route = dispatch<'shares'>({
   'GET /api/datasets/{id}/team-shares': listTeamShares,
   'POST /api/datasets/{id}/team-shares': createTeamShare,
   'DELETE /api/datasets/{id}/team-shares/{shareId}': revokeShare,

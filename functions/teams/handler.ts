@@ -13,7 +13,7 @@ import { handler as removeMember } from './remove-member.ts';
 import { handler as restoreTeam } from './restore-team.ts';
 import { handler as updateTeam } from './update-team.ts';
 
-const route = dispatch({
+const route = dispatch<'teams'>({
   'GET /api/teams': listTeams,
   'POST /api/teams': createTeam,
   'GET /api/teams/{teamId}': getTeam,

@@ -5,7 +5,7 @@ import { handler as getUploadSession } from './get-upload-session.ts';
 import { handler as openUploadSession } from './open-upload-session.ts';
 import { handler as presignParts } from './presign-parts.ts';
 
-const route = dispatch({
+const route = dispatch<'uploads'>({
   'POST /api/datasets/{id}/upload/session': openUploadSession,
   'GET /api/uploads/{sessionId}': getUploadSession,
   'POST /api/uploads/{sessionId}/parts': presignParts,

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as getUsage } from './get-usage.ts';
 
-const route = dispatch({ 'GET /api/usage': getUsage });
+const route = dispatch<'usage'>({ 'GET /api/usage': getUsage });
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   return route(event, context);

@@ -8,7 +8,7 @@ import { handler as listUsers } from './list-users.ts';
 import { handler as moveUser } from './move-user.ts';
 import { handler as resetUserMfa } from './reset-user-mfa.ts';
 
-const route = dispatch({
+const route = dispatch<'users'>({
   'GET /api/users': listUsers,
   'GET /api/users/{userId}': getUser,
   'PATCH /api/users/{userId}/role': changeUserRole,

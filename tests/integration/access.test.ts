@@ -17,7 +17,7 @@ import { datasetPrefix, uploadKeys } from '#shared/domain/object-keys.ts';
 import { writeManifest } from '#shared/domain/uploads/manifest.ts';
 import { archivePartBytes } from '#shared/domain/uploads/study-archive.ts';
 import { packArchive } from '#tests/helpers/study-archive.ts';
-import type { ServerDeps } from '#functions/lib/deps.ts';
+import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
 import { HARNESS_POOL, startHarness, subOf, type Harness } from './datasets-harness.ts';

@@ -41,7 +41,8 @@ import { createPolicyRepository } from '#functions/adapters/dynamo/policies-repo
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
 import { createSettingsStore } from '#functions/adapters/dynamo/settings-store.ts';
 import { seedDemoTenants } from '#functions/adapters/seed.ts';
-import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
+import { setDeps } from '#functions/lib/deps.ts';
+import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
 import { requireSharedData } from '#tests/helpers/shared-data.ts';
 

@@ -983,6 +983,12 @@ export const ROUTES = [
 export type Route = (typeof ROUTES)[number];
 /** "<METHOD> <path>" of each route (distributed per route, not the cross product of methods and paths). */
 export type RouteKey = Route extends infer R ? (R extends Route ? `${R['method']} ${R['path']}` : never) : never;
+/**
+ * "<METHOD> <path>" of the routes of one API domain: exactly the keys of that domain Lambda's dispatch map
+ * (functions/lib/dispatch.ts), so a route missing from the map, or one the table does not have, fails to compile.
+ */
+export type DomainRouteKey<D extends ApiDomain> =
+  Extract<Route, { domain: D }> extends infer R ? (R extends Route ? `${R['method']} ${R['path']}` : never) : never;
 
 export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyTaskError, taskHandler } from '#functions/lib/task-handler.ts';
-import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
+import { setDeps } from '#functions/lib/deps.ts';
+import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import { ConflictError, NoValidDicomError } from '#shared/domain/errors.ts';
 import { failureReason } from '#shared/domain/pipeline/record-failure.ts';
 import { handler as recordFailure } from '#functions/pipeline/record-failure.ts';
