@@ -23,6 +23,8 @@ export const ENV = {
   SFN_ENDPOINT: 'SFN_ENDPOINT',
   COGNITO_ENDPOINT: 'COGNITO_ENDPOINT',
   LAMBDA_ENDPOINT: 'LAMBDA_ENDPOINT',
+  SES_ENDPOINT: 'SES_ENDPOINT',
+  SNS_ENDPOINT: 'SNS_ENDPOINT',
   /** Name of the one function that appends to the audit trail; every other writer invokes it (docs/domain.md#audit-trail). */
   AUDIT_APPENDER_FUNCTION: 'AUDIT_APPENDER_FUNCTION',
   /** Origin of the site, for CORS on the API. */
@@ -33,8 +35,6 @@ export const ENV = {
   MAIL_CONFIGURATION_SET: 'MAIL_CONFIGURATION_SET',
   /** The pre-sign-up trigger: JSON list of the hospitals' SSO providers (name, hospitalId, e-mail domain). */
   SSO_PROVIDERS: 'SSO_PROVIDERS',
-  /** Local twin only: folder the mail stand-in keeps every message in (shown on the twin's /_mail page). */
-  MAIL_DIR: 'MAIL_DIR',
   /** DICOM intake (docs/dicom-intake.md): where integrations get tokens, call DICOMweb and send C-STORE. */
   OAUTH_TOKEN_URL: 'OAUTH_TOKEN_URL',
   DICOMWEB_URL: 'DICOMWEB_URL',

@@ -20,7 +20,6 @@ import { createAvatarSigner } from './s3/avatar-signer.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
 import { createPageTokens, createPseudonymizer, createTokenMint } from './crypto.ts';
 import { createInvitationDirectory, createInvitationRepository } from './dynamo/invitations-repository.ts';
-import { createFileMailer } from './mail/file-mailer.ts';
 import { createSesMailer } from './mail/ses-mailer.ts';
 import { createObjectStore, createS3Client } from './s3/object-store.ts';
 import { createSecretSource } from './secrets.ts';
@@ -28,7 +27,6 @@ import { createPipelineStarter } from './sfn/pipeline-starter.ts';
 import type { BucketName } from '#shared/domain/storage.ts';
 import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { createShareStore } from './dynamo/shares-store.ts';
-import { createOutboxSms } from './sms/file-sms.ts';
 import { createSnsSms } from './sms/sns-sms.ts';
 
 /** Builds every port from the environment: the same code in Lambda and in the local twin (endpoints differ). */
@@ -110,19 +108,15 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     invitations: createInvitationRepository(table),
     invitationDirectory: createInvitationDirectory(table),
     shares: createShareStore(table),
-    // The twin keeps text messages beside its mail; the cloud sends them through SNS (docs/domain.md#shares).
-    sms: env.MAIL_DIR
-      ? createOutboxSms(createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' }))
-      : createSnsSms({ region }),
-    shareLimits: { ...DEFAULT_SHARE_LIMITS, ...shareLockOverride() },
-    // The local twin keeps mail in files under its data folder; the cloud sends through SESv2.
-    mailer: env.MAIL_DIR
-      ? createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' })
-      : createSesMailer({
-          region,
-          from: () => requireResource(env, ENV.MAIL_FROM),
-          configurationSet: () => requireResource(env, ENV.MAIL_CONFIGURATION_SET),
-        }),
+    // Patient share codes go out by SNS (docs/domain.md#shares).
+    sms: createSnsSms({ region, endpoint: env.SNS_ENDPOINT }),
+    shareLimits: DEFAULT_SHARE_LIMITS,
+    mailer: createSesMailer({
+      region,
+      endpoint: env.SES_ENDPOINT,
+      from: () => requireResource(env, ENV.MAIL_FROM),
+      configurationSet: () => requireResource(env, ENV.MAIL_CONFIGURATION_SET),
+    }),
     tokens: createTokenMint(),
     integrations: createIntegrationStore(table),
     intake: createIntakeStore(table),
@@ -141,10 +135,4 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     clock: { now: () => new Date().toISOString() },
     ids: { newId: () => randomUUID() },
   };
-}
-
-/** The twin's browser tests shorten the patient-link lock (IWS_SHARE_LOCK_SECONDS); the cloud never sets it. */
-function shareLockOverride(): { lockSeconds?: number } {
-  const seconds = Number(process.env.IWS_SHARE_LOCK_SECONDS);
-  return Number.isInteger(seconds) && seconds > 0 ? { lockSeconds: seconds } : {};
 }

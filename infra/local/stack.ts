@@ -44,6 +44,7 @@ import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinRe
 import { objectStoreCredentials } from './s3.ts';
 import { startStandIns, type StandInsService } from './stand-ins.ts';
 import { handleMailPage, MAIL_PAGE_PATH } from './mail.ts';
+import { handleSesV2, handleSns } from './messaging.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { createLambdaService } from './lambda.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
@@ -200,6 +201,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ? { value: options.demoPassword, created: false }
       : persistedSecret(dataDir, 'demo-password', generateDemoPassword);
     const pseudonymSecret = persistedSecret(dataDir, 'pseudonym-secret', () => randomSecret(32)).value;
+    // The outbox of the SES and SNS stand-ins and the Cognito stand-in, shown on /_mail (docs/local-twin.md#mail).
+    const mailDir = ensureDir(join(dataDir, 'mail'));
 
     // The twin's own process (the demo seed, tests that reach the stand-ins) sees every name; the functions do not:
     // each runs with only what its declaration gives it.
@@ -216,6 +219,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [ENV.S3_PUBLIC_ENDPOINT]: `${url}/_aws/s3`,
       [ENV.SFN_ENDPOINT]: `${url}/_aws/sfn`,
       [ENV.COGNITO_ENDPOINT]: `${url}/_aws/cognito`,
+      [ENV.SES_ENDPOINT]: `${url}/_aws/ses`,
+      [ENV.SNS_ENDPOINT]: `${url}/_aws/sns`,
       [ENV.SITE_ORIGIN]: url,
       AWS_REGION: REGION,
       AWS_DEFAULT_REGION: REGION,
@@ -237,7 +242,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stateMachineArn: STATE_MACHINE_ARN,
       pseudonymSecret,
       siteOrigin: url,
-      mailDir: ensureDir(join(dataDir, 'mail')),
       credentials: s3Credentials,
       endpoints: {
         dynamodb: `${url}/_aws/dynamodb`,
@@ -246,6 +250,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         sfn: `${url}/_aws/sfn`,
         cognito: `${url}/_aws/cognito`,
         lambda: `${url}/_aws/lambda`,
+        ses: `${url}/_aws/ses`,
+        sns: `${url}/_aws/sns`,
       },
       intake: {
         tokenUrl: `${url}/_aws/cognito/oauth2/token`,
@@ -354,7 +360,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     route = (req, res) => {
       if (refuseForeignHost(req, res, hosts)) return;
       const rawUrl = req.url ?? '/';
-      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda)(?=\/|\?|$)/.exec(rawUrl);
+      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda|ses|sns)(?=\/|\?|$)/.exec(rawUrl);
       if (prefix) {
         const rest = rawUrl.slice(prefix[0].length) || '/';
         const path = rest.startsWith('/') ? rest : `/${rest}`;
@@ -374,8 +380,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         }
         if (!isInternalPeer(peer)) return refuseUnsigned(req, res);
         if (prefix[1] === 'dynamodb') return dynamo!.handle(req, res);
-        if (prefix[1] === 'lambda') {
-          lambda(req, res, path).catch(() => {
+        if (prefix[1] === 'lambda' || prefix[1] === 'ses' || prefix[1] === 'sns') {
+          const served =
+            prefix[1] === 'lambda'
+              ? lambda(req, res, path)
+              : prefix[1] === 'ses'
+                ? handleSesV2(req, res, path, mailDir)
+                : handleSns(req, res, mailDir);
+          served.catch(() => {
             if (!res.headersSent) res.writeHead(500);
             res.end();
           });
@@ -400,7 +412,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // The mail page holds reset codes and invitation links: this machine only (docs/local-twin.md#mail).
       if (requestUrl.pathname === MAIL_PAGE_PATH || requestUrl.pathname.startsWith(`${MAIL_PAGE_PATH}/`)) {
         if (!isThisMachine(peerOf(req), siteOrigins)) return refuseUnsigned(req, res);
-        handleMailPage(req, res, requestUrl, resources.mailDir!);
+        handleMailPage(req, res, requestUrl, mailDir);
         return;
       }
       if (requestUrl.pathname === '/config.json') {

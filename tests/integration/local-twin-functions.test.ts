@@ -31,6 +31,8 @@ const resources: TwinResources = {
     sfn: 'http://127.0.0.1:1/_aws/sfn',
     cognito: 'http://127.0.0.1:1/_aws/cognito',
     lambda: 'http://127.0.0.1:1/_aws/lambda',
+    ses: 'http://127.0.0.1:1/_aws/ses',
+    sns: 'http://127.0.0.1:1/_aws/sns',
   },
   passThrough: { IWS_SILENT_LOGS: '1' },
 };
