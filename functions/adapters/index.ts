@@ -29,7 +29,7 @@ import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { createShareStore } from './dynamo/shares-store.ts';
 import { createSnsSms } from './sms/sns-sms.ts';
 
-/** Builds every port from the environment: the same code in Lambda and in the local twin (endpoints differ). */
+/** Builds every port from the environment (names in shared/env.ts; endpoint overrides where set). */
 export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
   const region = env.AWS_REGION;
   // Names are read on use: a function may reach only what its declaration grants, and fails naming the variable if not.
@@ -64,7 +64,8 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
   // The secret is fetched on first use, so routes that never need it (health) never call Secrets Manager.
   const pageTokens = createPageTokens(pseudonymSecret);
   // Only the audit appender writes the trail (docs/domain.md#audit-trail): a deployed function that writes the table
-  // is given its name and invokes it; without one (tests, the twin's own seed) the chain is written directly.
+  // is given its name and invokes it; without one (a process that writes the table itself, as tests do) the chain
+  // is written directly.
   const auditWriter = env.AUDIT_APPENDER_FUNCTION
     ? createInvokedAuditWriter({ region, functionName: env.AUDIT_APPENDER_FUNCTION, endpoint: env.LAMBDA_ENDPOINT })
     : createAuditChainWriter(table);

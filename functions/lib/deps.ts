@@ -62,7 +62,7 @@ export type ServerDeps = {
   tokens: TokenMint;
   /** Team and patient shares, their sessions, access logs and rate counters (docs/domain.md#shares). */
   shares: ShareStore;
-  /** Text messages for patient codes: the twin's outbox; absent in the cloud until an SMS adapter exists. */
+  /** Text messages for patient codes (SNS); without one, a share with a phone number only cannot send its code. */
   sms?: SmsSender;
   shareLimits: ShareLimits;
   /** Origin of the site, where links in e-mail open. */
@@ -85,7 +85,7 @@ export async function getDeps(): Promise<ServerDeps> {
   return current;
 }
 
-/** Tests and the local twin install their own ports (or reset to rebuild from env). */
+/** Installs other ports (tests), or resets them to be built from the environment again. */
 export function setDeps(deps: ServerDeps | undefined): void {
   current = deps;
 }

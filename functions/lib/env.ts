@@ -69,7 +69,7 @@ export function serverEnv(): ServerEnv {
   return (cached ??= readEnv());
 }
 
-/** Tests and the local twin change env between runs. */
+/** Reads the environment again on next use (after a host changed it, as tests do). */
 export function resetEnvCache(): void {
   cached = undefined;
 }
