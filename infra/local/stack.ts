@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join, resolve } from 'node:path';
 import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
 import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
-import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import { DEMO_USERS, type DemoUser } from './seed/demo-data.ts';
 import { ENV } from '#shared/env.ts';
 import type { ApiDomain } from '#shared/api/routes.ts';
 import {
@@ -13,7 +13,7 @@ import {
   scheduledJobDeclaration,
   type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
-import { seedDemoTenants } from '#functions/adapters/seed.ts';
+import { seedDemoTenants } from './seed/seed.ts';
 import { getDeps, setDeps } from '#functions/lib/deps.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
@@ -506,7 +506,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 }
 
 /**
- * Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. The seed
+ * Demo identities in the user pool, and (through seed/seed.ts) their hospitals, teams and user records. The seed
  * and the handler caches are imported statically: a module load after the port is bound would hold up its answers.
  */
 async function seedDemo(

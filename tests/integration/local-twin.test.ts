@@ -17,7 +17,7 @@ import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-
 import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { gatewayErrorBody, MAX_REQUEST_BODY_BYTES } from '#shared/api/gateway-errors.ts';
-import { DEMO_USERS } from '#shared/domain/demo/demo-data.ts';
+import { DEMO_USERS } from '#infra/local/seed/demo-data.ts';
 import { LOCAL_TABLE_NAME, TABLE_KEYS } from '#shared/db/table.ts';
 import { EXIT_CODES, LocalStackError } from '#infra/local/data-dir.ts';
 import { objectStoreCredentials } from '#infra/local/s3.ts';
