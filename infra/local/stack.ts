@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/api/gateway-errors.ts';
-import { LOCAL_TABLE_NAME } from '#shared/db/table.ts';
 import { DEMO_USERS, type DemoUser } from './seed/demo-data.ts';
 import { ENV } from '#shared/env.ts';
 import type { ApiDomain } from '#shared/api/routes.ts';
@@ -91,6 +90,9 @@ export type LocalStack = {
 
 /** Threads of the twin's audit appender (docs/local-twin.md#pipeline-executor). */
 export const AUDIT_APPENDER_THREADS = 1;
+
+/** The twin's table (the design is shared/db/table.ts's; a stage's name comes from its stack). */
+export const LOCAL_TABLE_NAME = 'imaging-local';
 
 export const BUCKETS = {
   uploads: 'imaging-local-uploads',

@@ -36,6 +36,3 @@ export const GLOBAL_INDEXES = [
 
 /** Attribute holding an epoch-seconds expiry; DynamoDB TTL in the cloud, filtered in code everywhere. */
 export const TTL_ATTRIBUTE = 'expiresAtEpoch';
-
-/** The table's name outside a deployed stage; a stage's name comes from its stack via env (TABLE_NAME). */
-export const LOCAL_TABLE_NAME = 'imaging-local';

@@ -18,10 +18,10 @@ import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { gatewayErrorBody, MAX_REQUEST_BODY_BYTES } from '#shared/api/gateway-errors.ts';
 import { DEMO_USERS } from '#infra/local/seed/demo-data.ts';
-import { LOCAL_TABLE_NAME, TABLE_KEYS } from '#shared/db/table.ts';
+import { TABLE_KEYS } from '#shared/db/table.ts';
 import { EXIT_CODES, LocalStackError } from '#infra/local/data-dir.ts';
 import { objectStoreCredentials } from '#infra/local/s3.ts';
-import { BUCKETS, startLocalStack } from '#infra/local/stack.ts';
+import { BUCKETS, LOCAL_TABLE_NAME, startLocalStack } from '#infra/local/stack.ts';
 import {
   apiFetch,
   signIn,
