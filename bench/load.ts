@@ -21,7 +21,7 @@ import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts'
 import { invokeTimings } from '#infra/local/function-runtime.ts';
 import { startLocalStack } from '#infra/local/stack.ts';
 import { createApiClient } from '#shared/client/index.ts';
-import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import { DEMO_USERS, type DemoUser } from '#infra/local/seed/demo-data.ts';
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import { formatTable, GE_T1_FOLDER, listFolderFiles, SHARED_DATA, totalBytes } from './lib/data.ts';
 import { iwsUpload, type IwsUploadResult } from './lib/iws-upload.ts';

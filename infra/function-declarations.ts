@@ -33,9 +33,9 @@ export type Grants = {
   userPoolAdmin?: true;
   /** Scans the table (dynamodb:Scan): only a scheduled job that walks every hospital. */
   scansTable?: true;
-  /** Sends e-mail through SESv2 from the stage's identity with its configuration set (locally: files, /_mail). */
+  /** Sends e-mail through SESv2 from the stage's identity with its configuration set (the twin shows it on /_mail). */
   sendsMail?: true;
-  /** Sends text messages straight to phone numbers through SNS (locally: beside the mail, on /_mail). */
+  /** Sends text messages straight to phone numbers through SNS (the twin shows them on /_mail). */
   sendsSms?: true;
   /** Creates and deletes the app clients of DICOMweb integrations in the one user pool (docs/dicom-intake.md). */
   machineClients?: true;

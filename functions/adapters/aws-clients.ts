@@ -1,7 +1,7 @@
 /**
- * Every AWS SDK client the adapters build passes through here, so a host can add middleware to all of them: the
- * local twin checks each command against the function's declared grants. In the cloud no hook is registered and the
- * clients are left as built.
+ * Every AWS SDK client the adapters build passes through here, so a host can add middleware to all of them (for
+ * instance a check of each command against the function's declared grants). Lambda registers no hook: the clients
+ * are left as built.
  */
 export type ClientWithMiddleware = {
   middlewareStack: { add(middleware: never, options: { step: 'initialize'; name: string; priority?: 'high' }): void };

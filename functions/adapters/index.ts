@@ -20,7 +20,6 @@ import { createAvatarSigner } from './s3/avatar-signer.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
 import { createPageTokens, createPseudonymizer, createTokenMint } from './crypto.ts';
 import { createInvitationDirectory, createInvitationRepository } from './dynamo/invitations-repository.ts';
-import { createFileMailer } from './mail/file-mailer.ts';
 import { createSesMailer } from './mail/ses-mailer.ts';
 import { createObjectStore, createS3Client } from './s3/object-store.ts';
 import { createSecretSource } from './secrets.ts';
@@ -28,10 +27,9 @@ import { createPipelineStarter } from './sfn/pipeline-starter.ts';
 import type { BucketName } from '#shared/domain/storage.ts';
 import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { createShareStore } from './dynamo/shares-store.ts';
-import { createOutboxSms } from './sms/file-sms.ts';
 import { createSnsSms } from './sms/sns-sms.ts';
 
-/** Builds every port from the environment: the same code in Lambda and in the local twin (endpoints differ). */
+/** Builds every port from the environment (names in shared/definitions/env.ts; endpoint overrides where set). */
 export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
   const region = env.AWS_REGION;
   // Names are read on use: a function may reach only what its declaration grants, and fails naming the variable if not.
@@ -66,7 +64,8 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
   // The secret is fetched on first use, so routes that never need it (health) never call Secrets Manager.
   const pageTokens = createPageTokens(pseudonymSecret);
   // Only the audit appender writes the trail (docs/domain.md#audit-trail): a deployed function that writes the table
-  // is given its name and invokes it; without one (tests, the twin's own seed) the chain is written directly.
+  // is given its name and invokes it; without one (a process that writes the table itself, as tests do) the chain
+  // is written directly.
   const auditWriter = env.AUDIT_APPENDER_FUNCTION
     ? createInvokedAuditWriter({ region, functionName: env.AUDIT_APPENDER_FUNCTION, endpoint: env.LAMBDA_ENDPOINT })
     : createAuditChainWriter(table);
@@ -110,19 +109,15 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     invitations: createInvitationRepository(table),
     invitationDirectory: createInvitationDirectory(table),
     shares: createShareStore(table),
-    // The twin keeps text messages beside its mail; the cloud sends them through SNS (docs/domain.md#shares).
-    sms: env.MAIL_DIR
-      ? createOutboxSms(createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' }))
-      : createSnsSms({ region }),
-    shareLimits: { ...DEFAULT_SHARE_LIMITS, ...shareLockOverride() },
-    // The local twin keeps mail in files under its data folder; the cloud sends through SESv2.
-    mailer: env.MAIL_DIR
-      ? createFileMailer({ dir: env.MAIL_DIR, from: env.MAIL_FROM ?? 'no-reply@imaging.local' })
-      : createSesMailer({
-          region,
-          from: () => requireResource(env, ENV.MAIL_FROM),
-          configurationSet: () => requireResource(env, ENV.MAIL_CONFIGURATION_SET),
-        }),
+    // Patient share codes go out by SNS (docs/domain.md#shares).
+    sms: createSnsSms({ region, endpoint: env.SNS_ENDPOINT }),
+    shareLimits: DEFAULT_SHARE_LIMITS,
+    mailer: createSesMailer({
+      region,
+      endpoint: env.SES_ENDPOINT,
+      from: () => requireResource(env, ENV.MAIL_FROM),
+      configurationSet: () => requireResource(env, ENV.MAIL_CONFIGURATION_SET),
+    }),
     tokens: createTokenMint(),
     integrations: createIntegrationStore(table),
     intake: createIntakeStore(table),
@@ -141,10 +136,4 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     clock: { now: () => new Date().toISOString() },
     ids: { newId: () => randomUUID() },
   };
-}
-
-/** The twin's browser tests shorten the patient-link lock (IWS_SHARE_LOCK_SECONDS); the cloud never sets it. */
-function shareLockOverride(): { lockSeconds?: number } {
-  const seconds = Number(process.env.IWS_SHARE_LOCK_SECONDS);
-  return Number.isInteger(seconds) && seconds > 0 ? { lockSeconds: seconds } : {};
 }

@@ -2,8 +2,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { prepareClient } from './aws-clients.ts';
 
 /**
- * The pseudonym key (UID hashing, patient aliases): PSEUDONYM_SECRET locally, Secrets Manager in the cloud,
- * fetched once per container.
+ * The pseudonym key (UID hashing, patient aliases): the key itself when PSEUDONYM_SECRET gives it, otherwise
+ * the Secrets Manager secret PSEUDONYM_SECRET_ARN names, fetched once per container.
  */
 export function createSecretSource(
   options: { region: string; secret?: string; secretArn?: string },

@@ -16,7 +16,7 @@ import { AuditAppendRequestSchema, type AuditAppendResult } from '#shared/schema
  * caller can use it to rewrite the trail. Never logs the event (its details may name users).
  */
 let table: Table | undefined;
-/** One writer per container: it remembers whether the table takes transactions (the twin's stand-in does not). */
+/** One writer per container: it remembers what it learnt of the table (createAuditChainWriter). */
 let chainWriter: ReturnType<typeof createAuditChainWriter> | undefined;
 
 function tableOf(): Table {

@@ -21,7 +21,7 @@ type PresentationContext = InstanceType<typeof dimse.association.PresentationCon
 export type ListenerOptions = {
   port: number;
   host?: string;
-  /** The ports of the server (the twin's, or the container's built from its environment). */
+  /** The ports of the server (the container's, built from its environment). */
   deps: () => Promise<ServerDeps>;
   /** One line per association: AE titles, ids and counts only, never DICOM values. */
   log: (line: string) => void;

@@ -3,8 +3,8 @@ import { getDeps } from '#functions/lib/deps.ts';
 import { errorOrigin, logger } from '#functions/lib/logger.ts';
 
 /**
- * The data-retention job (docs/pipeline.md#data-retention): run by its EventBridge schedule in the cloud and on an
- * interval by the local twin. Logs carry counts and ids only.
+ * The data-retention job (docs/pipeline.md#data-retention): run by its EventBridge schedule. Logs carry counts and ids
+ * only.
  */
 export async function handler(): Promise<{ deleted: number; skipped: number }> {
   const started = performance.now();

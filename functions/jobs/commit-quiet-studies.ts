@@ -4,8 +4,8 @@ import { errorOrigin, logger } from '#functions/lib/logger.ts';
 
 /**
  * The intake sweep (docs/dicom-intake.md#commit): every study received over DICOMweb or C-STORE that has been quiet
- * for its integration's quiet time enters the pipeline. Run each minute by its schedule in the cloud, on a short
- * interval by the local twin. Logs carry counts only.
+ * for its integration's quiet time enters the pipeline. Run each minute by its EventBridge schedule. Logs carry counts
+ * only.
  */
 export async function handler(): Promise<{ committed: number }> {
   try {

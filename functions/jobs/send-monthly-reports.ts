@@ -3,8 +3,8 @@ import { getDeps } from '#functions/lib/deps.ts';
 import { errorOrigin, logger } from '#functions/lib/logger.ts';
 
 /**
- * The monthly-report job (docs/domain.md#monthly-report): run by its EventBridge schedule on the first of each month
- * in the cloud and on an interval by the local twin. Logs carry counts only.
+ * The monthly-report job (docs/domain.md#monthly-report): run by its EventBridge schedule on the first of each month.
+ * A hospital's month is sent once however often it runs. Logs carry counts only.
  */
 export async function handler(): Promise<{ hospitals: number; sent: number }> {
   const started = performance.now();

@@ -8,8 +8,8 @@ import { AccessDeniedError, MfaRequiredError, RuleError, UnauthorizedError } fro
 import type { ServerEnv } from './env.ts';
 
 /**
- * What the deployment's tokens must carry: issued by its user pool (the local twin publishes the pool under its own
- * Cognito endpoint) to its site client; in prod, hospital admins and team leads must have signed in with MFA.
+ * What the deployment's tokens must carry: issued by its user pool (under COGNITO_ENDPOINT's issuer when an endpoint
+ * is set, see userPoolIssuer) to its site client; in prod, hospital admins and team leads must have signed in with MFA.
  * Without a pool or client id nothing can be checked, so nothing is let in.
  */
 export function tokenPolicyOf(env: ServerEnv): TokenPolicy {
@@ -24,8 +24,8 @@ export function tokenPolicyOf(env: ServerEnv): TokenPolicy {
 }
 
 /**
- * The caller, from the claims API Gateway's Cognito authorizer verified (the local twin's router verifies the
- * same token and fills the same place) and from the user record. Nothing comes from the body or the path.
+ * The caller, from the claims API Gateway's Cognito authorizer verified (requestContext.authorizer.claims) and
+ * from the user record. Nothing comes from the body or the path.
  * API Gateway's authorizer does not look at groups, audience or token use, so those gates are applied here.
  * Where the hospital's policy requires two-factor, a token without a second factor is refused for every one of its
  * users (docs/domain.md#two-factor-policy).

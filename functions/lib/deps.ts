@@ -12,7 +12,7 @@ export async function getDeps(): Promise<ServerDeps> {
   return current;
 }
 
-/** Tests and the local twin install their own ports (or reset to rebuild from env). */
+/** Installs other ports (tests), or resets them to be built from the environment again. */
 export function setDeps(deps: ServerDeps | undefined): void {
   current = deps;
 }

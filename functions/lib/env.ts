@@ -25,11 +25,12 @@ const EnvSchema = z.object({
   [ENV.SFN_ENDPOINT]: optional,
   [ENV.COGNITO_ENDPOINT]: optional,
   [ENV.LAMBDA_ENDPOINT]: optional,
+  [ENV.SES_ENDPOINT]: optional,
+  [ENV.SNS_ENDPOINT]: optional,
   [ENV.AUDIT_APPENDER_FUNCTION]: optional,
   [ENV.SITE_ORIGIN]: optional,
   [ENV.MAIL_FROM]: optional,
   [ENV.MAIL_CONFIGURATION_SET]: optional,
-  [ENV.MAIL_DIR]: optional,
   [ENV.OAUTH_TOKEN_URL]: optional,
   [ENV.DICOMWEB_URL]: optional,
   [ENV.DICOM_PORT]: optional,
@@ -68,7 +69,7 @@ export function serverEnv(): ServerEnv {
   return (cached ??= readEnv());
 }
 
-/** Tests and the local twin change env between runs. */
+/** Reads the environment again on next use (after a host changed it, as tests do). */
 export function resetEnvCache(): void {
   cached = undefined;
 }

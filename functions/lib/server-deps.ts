@@ -58,7 +58,7 @@ export type ServerDeps = {
   tokens: TokenMint;
   /** Team and patient shares, their sessions, access logs and rate counters (docs/domain.md#shares). */
   shares: ShareStore;
-  /** Text messages for patient codes: the twin's outbox; absent in the cloud until an SMS adapter exists. */
+  /** Text messages for patient codes (SNS); without one, a share with a phone number only cannot send its code. */
   sms?: SmsSender;
   shareLimits: ShareLimits;
   /** Origin of the site, where links in e-mail open. */

@@ -160,4 +160,19 @@ Targets.AdminSetUserMFAPreference =
     return {};
   };
 
+// AdminUserGlobalSignOut, which cognito-local lacks: an administrator's role change or disable signs the user out
+// everywhere (docs/roles-and-permissions.md). Cognito invalidates the user's refresh tokens; so does this, by pool and
+// username. Already issued ID and access tokens stay valid until they expire, as in Cognito. An admin operation: only
+// internal callers reach it (internal-gate.ts).
+Targets.AdminUserGlobalSignOut =
+  ({ cognito }) =>
+  async (ctx, req) => {
+    if (!req.UserPoolId || !req.Username) throw new InvalidParameterError('Missing required parameter Username');
+    const pool = await cognito.getUserPool(ctx, req.UserPoolId);
+    const user = await pool.getUserByUsername(ctx, req.Username);
+    if (!user) throw new UserNotFoundError();
+    await pool.saveUser(ctx, { ...user, RefreshTokens: [] });
+    return {};
+  };
+
 require(process.argv[2]);

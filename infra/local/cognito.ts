@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ROLES } from '#shared/vocabulary/roles.ts';
-import type { DemoUser } from '#shared/domain/demo/demo-data.ts';
+import type { DemoUser } from './seed/demo-data.ts';
 import { ensureDir, persistedSecret, readJson, writeJson } from './data-dir.ts';
 
 /**

@@ -19,8 +19,9 @@ import type { WorkerData, WorkerReply, WorkerRequest } from './function-worker.t
  * kept warm between invocations and dropped after a while idle, like Lambda containers.
  */
 export const LOCAL_ACCOUNT = '000000000000';
-/** Sender of the twin's mail. */
+/** Sender of the twin's mail, and the configuration set it goes out with (both granted in localStatements). */
 export const LOCAL_MAIL_FROM = 'no-reply@imaging.local';
+export const LOCAL_MAIL_CONFIGURATION_SET = 'imaging-local-mail';
 
 /** The variable sfn.ts hands the twin's resources to the pipeline executor in (JSON of TwinResources). */
 export const TWIN_RESOURCES_ENV = 'IWS_TWIN_RESOURCES';
@@ -36,9 +37,17 @@ export type TwinResources = {
   userPoolId?: string;
   userPoolClientId?: string;
   siteOrigin: string;
-  /** Folder of the mail stand-in: every message a function sends is kept there (docs/local-twin.md#mail). */
-  mailDir?: string;
-  endpoints: { dynamodb: string; s3: string; s3Public: string; sfn: string; cognito: string; lambda: string };
+  endpoints: {
+    dynamodb: string;
+    s3: string;
+    s3Public: string;
+    sfn: string;
+    cognito: string;
+    lambda: string;
+    /** SESv2 and SNS: what they send lands in the outbox /_mail shows (messaging.ts, docs/local-twin.md#mail). */
+    ses: string;
+    sns: string;
+  };
   /** The data folder's own key pair: the object store checks signatures made with it; the other stand-ins accept any. */
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** Where integrations connect (docs/dicom-intake.md): token endpoint, DICOMweb base URL, DICOM listener port. */
@@ -71,7 +80,7 @@ export function localStatements(declaration: FunctionDeclaration, resources: Twi
     userPool: arn('cognito-idp', `userpool/${resources.userPoolId ?? 'none'}`),
     dataKey: arn('kms', 'key/local'),
     mailIdentity: arn('ses', 'identity/imaging.local'),
-    mailConfigurationSet: arn('ses', 'configuration-set/imaging-local-mail'),
+    mailConfigurationSet: arn('ses', `configuration-set/${LOCAL_MAIL_CONFIGURATION_SET}`),
     auditAppender: arn('lambda', `function:${localFunctionName(AUDIT_APPENDER_DECLARATION)}`),
   });
 }
@@ -108,12 +117,13 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
   if (declaration.startsPipeline) env[ENV.SFN_ENDPOINT] = resources.endpoints.sfn;
   // Appending to the audit trail is an invocation of the appender (docs/domain.md#audit-trail).
   if (declaration.env.includes(ENV.AUDIT_APPENDER_FUNCTION)) env[ENV.LAMBDA_ENDPOINT] = resources.endpoints.lambda;
-  // No SES here: mail is kept as files the twin's /_mail page shows.
-  if (declaration.sendsMail && resources.mailDir) {
-    env[ENV.MAIL_DIR] = resources.mailDir;
+  // Mail and text messages go to the twin's SES and SNS, which keep them for /_mail (messaging.ts).
+  if (declaration.sendsMail) {
+    env[ENV.SES_ENDPOINT] = resources.endpoints.ses;
     env[ENV.MAIL_FROM] = LOCAL_MAIL_FROM;
-    env[ENV.MAIL_CONFIGURATION_SET] = 'imaging-local-mail';
+    env[ENV.MAIL_CONFIGURATION_SET] = LOCAL_MAIL_CONFIGURATION_SET;
   }
+  if (declaration.sendsSms) env[ENV.SNS_ENDPOINT] = resources.endpoints.sns;
   // The twin's issuer is its Cognito stand-in: API functions check tokens against it, administrators call it.
   if (declaration.userPoolAdmin || declaration.machineClients || declaration.kind === 'api')
     env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { registerClientHook } from '#functions/adapters/aws-clients.ts';
+import { setDeps } from '#functions/lib/deps.ts';
 import type { GrantStatement } from '#infra/function-declarations.ts';
 import { grantCheckMiddleware } from './grant-check.ts';
 
@@ -35,6 +36,20 @@ function serialize(error: unknown): SerializedError {
 
 type HandlerModule = { handler?: unknown };
 
+/** Set before `npm start` to shorten the 15-minute lock of a patient link (docs/local-twin.md#mail). */
+export const SHARE_LOCK_ENV = 'IWS_SHARE_LOCK_SECONDS';
+
+/**
+ * The twin's own settings of a function's ports: with SHARE_LOCK_ENV set (the browser tests set it), the function's
+ * ports are built here, as getDeps would, with that lock; otherwise getDeps builds them on first use, as in Lambda.
+ */
+async function installTwinPorts(): Promise<void> {
+  const seconds = Number(process.env[SHARE_LOCK_ENV]);
+  if (!Number.isInteger(seconds) || seconds <= 0) return;
+  const deps = await (await import('#functions/adapters/index.ts')).createAwsDeps();
+  setDeps({ ...deps, shareLimits: { ...deps.shareLimits, lockSeconds: seconds } });
+}
+
 /**
  * Serves invocations with the handler `load` gives: from the entry's source through tsx (this module run as the
  * thread's script), or from the function's bundle, which imports this module and its entry together (bundle.ts).
@@ -52,6 +67,7 @@ export async function serveFunction(load: (data: WorkerData) => Promise<HandlerM
   );
   let handler: (event: unknown, context: unknown) => Promise<unknown>;
   try {
+    await installTwinPorts();
     const module = await load(data);
     if (typeof module.handler !== 'function') throw new Error(`${data.entry} does not export handler`);
     handler = module.handler as typeof handler;

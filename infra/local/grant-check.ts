@@ -142,6 +142,21 @@ export function permissionsFor(clientName: string, commandName: string, input: I
         : `arn:aws:lambda:${scope.region}:${scope.account}:function:${name}`;
       return [{ action: operation === 'Invoke' ? 'lambda:InvokeFunction' : `lambda:${operation}`, resource }];
     }
+    case 'SESv2Client': {
+      // SendEmail is authorised on the sending identity (the stage verifies the sender's domain) and on the
+      // configuration set the call names (Amazon SES developer guide, IAM policies for SES).
+      const ses = (resource: string) => `arn:aws:ses:${scope.region}:${scope.account}:${resource}`;
+      const action = `ses:${operation}`;
+      const domain = String(input.FromEmailAddress ?? '')
+        .split('@')
+        .at(-1);
+      return [
+        { action, resource: ses(`identity/${domain}`) },
+        ...(input.ConfigurationSetName
+          ? [{ action, resource: ses(`configuration-set/${String(input.ConfigurationSetName)}`) }]
+          : []),
+      ];
+    }
     case 'SecretsManagerClient':
       return [{ action: `secretsmanager:${operation}`, resource: String(input.SecretId ?? '*') }];
     case 'CognitoIdentityProviderClient':

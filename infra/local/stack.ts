@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/definitions/api/gateway-errors.ts';
-import { LOCAL_TABLE_NAME } from '#shared/definitions/table/table.ts';
-import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import { DEMO_USERS, type DemoUser } from './seed/demo-data.ts';
 import { ENV } from '#shared/definitions/env.ts';
 import type { ApiDomain } from '#shared/definitions/api/routes.ts';
 import {
@@ -13,7 +12,7 @@ import {
   scheduledJobDeclaration,
   type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
-import { seedDemoTenants } from '#functions/adapters/seed.ts';
+import { seedDemoTenants } from './seed/seed.ts';
 import { getDeps, setDeps } from '#functions/lib/deps.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
 import { createApi } from './api.ts';
@@ -44,6 +43,7 @@ import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinRe
 import { objectStoreCredentials } from './s3.ts';
 import { startStandIns, type StandInsService } from './stand-ins.ts';
 import { handleMailPage, MAIL_PAGE_PATH } from './mail.ts';
+import { handleSesV2, handleSns } from './messaging.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { createLambdaService } from './lambda.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
@@ -90,6 +90,9 @@ export type LocalStack = {
 
 /** Threads of the twin's audit appender (docs/local-twin.md#pipeline-executor). */
 export const AUDIT_APPENDER_THREADS = 1;
+
+/** The twin's table (the design is shared/definitions/table/table.ts's; a stage's name comes from its stack). */
+export const LOCAL_TABLE_NAME = 'imaging-local';
 
 export const BUCKETS = {
   uploads: 'imaging-local-uploads',
@@ -200,6 +203,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ? { value: options.demoPassword, created: false }
       : persistedSecret(dataDir, 'demo-password', generateDemoPassword);
     const pseudonymSecret = persistedSecret(dataDir, 'pseudonym-secret', () => randomSecret(32)).value;
+    // The outbox of the SES and SNS stand-ins and the Cognito stand-in, shown on /_mail (docs/local-twin.md#mail).
+    const mailDir = ensureDir(join(dataDir, 'mail'));
 
     // The twin's own process (the demo seed, tests that reach the stand-ins) sees every name; the functions do not:
     // each runs with only what its declaration gives it.
@@ -216,6 +221,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [ENV.S3_PUBLIC_ENDPOINT]: `${url}/_aws/s3`,
       [ENV.SFN_ENDPOINT]: `${url}/_aws/sfn`,
       [ENV.COGNITO_ENDPOINT]: `${url}/_aws/cognito`,
+      [ENV.SES_ENDPOINT]: `${url}/_aws/ses`,
+      [ENV.SNS_ENDPOINT]: `${url}/_aws/sns`,
       [ENV.SITE_ORIGIN]: url,
       AWS_REGION: REGION,
       AWS_DEFAULT_REGION: REGION,
@@ -237,7 +244,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stateMachineArn: STATE_MACHINE_ARN,
       pseudonymSecret,
       siteOrigin: url,
-      mailDir: ensureDir(join(dataDir, 'mail')),
       credentials: s3Credentials,
       endpoints: {
         dynamodb: `${url}/_aws/dynamodb`,
@@ -246,6 +252,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         sfn: `${url}/_aws/sfn`,
         cognito: `${url}/_aws/cognito`,
         lambda: `${url}/_aws/lambda`,
+        ses: `${url}/_aws/ses`,
+        sns: `${url}/_aws/sns`,
       },
       intake: {
         tokenUrl: `${url}/_aws/cognito/oauth2/token`,
@@ -354,7 +362,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     route = (req, res) => {
       if (refuseForeignHost(req, res, hosts)) return;
       const rawUrl = req.url ?? '/';
-      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda)(?=\/|\?|$)/.exec(rawUrl);
+      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda|ses|sns)(?=\/|\?|$)/.exec(rawUrl);
       if (prefix) {
         const rest = rawUrl.slice(prefix[0].length) || '/';
         const path = rest.startsWith('/') ? rest : `/${rest}`;
@@ -374,8 +382,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         }
         if (!isInternalPeer(peer)) return refuseUnsigned(req, res);
         if (prefix[1] === 'dynamodb') return dynamo!.handle(req, res);
-        if (prefix[1] === 'lambda') {
-          lambda(req, res, path).catch(() => {
+        if (prefix[1] === 'lambda' || prefix[1] === 'ses' || prefix[1] === 'sns') {
+          const served =
+            prefix[1] === 'lambda'
+              ? lambda(req, res, path)
+              : prefix[1] === 'ses'
+                ? handleSesV2(req, res, path, mailDir)
+                : handleSns(req, res, mailDir);
+          served.catch(() => {
             if (!res.headersSent) res.writeHead(500);
             res.end();
           });
@@ -400,7 +414,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // The mail page holds reset codes and invitation links: this machine only (docs/local-twin.md#mail).
       if (requestUrl.pathname === MAIL_PAGE_PATH || requestUrl.pathname.startsWith(`${MAIL_PAGE_PATH}/`)) {
         if (!isThisMachine(peerOf(req), siteOrigins)) return refuseUnsigned(req, res);
-        handleMailPage(req, res, requestUrl, resources.mailDir!);
+        handleMailPage(req, res, requestUrl, mailDir);
         return;
       }
       if (requestUrl.pathname === '/config.json') {
@@ -494,7 +508,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 }
 
 /**
- * Demo identities in the user pool, and (through the server's seed) their hospitals, teams and user records. The seed
+ * Demo identities in the user pool, and (through seed/seed.ts) their hospitals, teams and user records. The seed
  * and the handler caches are imported statically: a module load after the port is bound would hold up its answers.
  */
 async function seedDemo(

@@ -3,7 +3,7 @@
  * Prints the URL and the demo accounts; a clash (port taken, data folder in use) is one line and an exit code.
  */
 import { join, relative } from 'node:path';
-import { DEMO_USERS } from '#shared/domain/demo/demo-data.ts';
+import { DEMO_USERS } from './seed/demo-data.ts';
 import { EXIT_CODES, LocalStackError } from './data-dir.ts';
 import { startLocalStack } from './stack.ts';
 

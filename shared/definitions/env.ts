@@ -1,6 +1,7 @@
 /**
- * Names of the environment variables the handlers read. Infra sets them on every Lambda, the local twin sets
- * them in its process, functions/lib/env.ts reads them once through a zod schema. Never spell these literals elsewhere.
+ * Names of the environment variables the handlers read. Infra sets them on every Lambda (any other host of
+ * the handlers sets them likewise), functions/lib/env.ts reads them once through a zod schema. Never spell these
+ * literals elsewhere.
  */
 export const ENV = {
   STAGE: 'STAGE',
@@ -13,9 +14,9 @@ export const ENV = {
   USER_POOL_CLIENT_ID: 'USER_POOL_CLIENT_ID',
   /** Secrets Manager secret (cloud) holding the per-deployment key for UID and patient-alias hashing. */
   PSEUDONYM_SECRET_ARN: 'PSEUDONYM_SECRET_ARN',
-  /** Local twin only: the key itself (generated once and kept under the data folder). */
+  /** The key itself, where no Secrets Manager secret is named. */
   PSEUDONYM_SECRET: 'PSEUDONYM_SECRET',
-  /** Local twin only: endpoints of the stand-in services. Unset in the cloud. */
+  /** Endpoint overrides of the AWS services; unset in a deployed stage, where each client uses its region's. */
   DYNAMODB_ENDPOINT: 'DYNAMODB_ENDPOINT',
   S3_ENDPOINT: 'S3_ENDPOINT',
   /** Endpoint presigned URLs are built for (what the browser reaches); defaults to S3_ENDPOINT. */
@@ -23,6 +24,8 @@ export const ENV = {
   SFN_ENDPOINT: 'SFN_ENDPOINT',
   COGNITO_ENDPOINT: 'COGNITO_ENDPOINT',
   LAMBDA_ENDPOINT: 'LAMBDA_ENDPOINT',
+  SES_ENDPOINT: 'SES_ENDPOINT',
+  SNS_ENDPOINT: 'SNS_ENDPOINT',
   /** Name of the one function that appends to the audit trail; every other writer invokes it (docs/domain.md#audit-trail). */
   AUDIT_APPENDER_FUNCTION: 'AUDIT_APPENDER_FUNCTION',
   /** Origin of the site, for CORS on the API. */
@@ -33,11 +36,9 @@ export const ENV = {
   MAIL_CONFIGURATION_SET: 'MAIL_CONFIGURATION_SET',
   /** The pre-sign-up trigger: JSON list of the hospitals' SSO providers (name, hospitalId, e-mail domain). */
   SSO_PROVIDERS: 'SSO_PROVIDERS',
-  /** Local twin only: folder the mail stand-in keeps every message in (shown on the twin's /_mail page). */
-  MAIL_DIR: 'MAIL_DIR',
   /** DICOM intake (docs/dicom-intake.md): where integrations get tokens, call DICOMweb and send C-STORE. */
   OAUTH_TOKEN_URL: 'OAUTH_TOKEN_URL',
   DICOMWEB_URL: 'DICOMWEB_URL',
-  /** The DICOM listener's port (C-STORE SCP); the twin's `DICOM_PORT`, the cloud's Network Load Balancer port. */
+  /** The DICOM listener's port (C-STORE SCP): the Network Load Balancer's port. */
   DICOM_PORT: 'DICOM_PORT',
 } as const;

@@ -1,8 +1,8 @@
 /**
  * The dataset pipeline as Amazon States Language (JSONPath mode: the local executor ignores JSONata).
- * One definition feeds both the CDK stack (infra/stacks/pipeline-stack.ts, with the task ARNs passed as
- * definitionSubstitutions) and the local twin's executor (infra/local), which maps each Task state to the
- * same task handler by state name. Change the pipeline here and both follow.
+ * One definition feeds the CDK stack (infra/stacks/pipeline-stack.ts, with the task ARNs passed as
+ * definitionSubstitutions) and every other executor of it, which maps each Task state to the same task handler by
+ * state name (docs/architecture.md#shared-definitions). Change the pipeline here and all follow.
  *
  * Every task receives and returns the PipelineInput (a series' branch adds its seriesId; ListSeries returns the
  * SeriesPlan the Map state reads); each stage is idempotent, so a retry or a restart of the whole execution after a

@@ -1,7 +1,7 @@
 import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/definitions/table/keys.ts';
-import { LOCAL_TABLE_NAME } from '#shared/definitions/table/table.ts';
+import { LOCAL_TABLE_NAME } from '#infra/local/stack.ts';
 import { objectStoreCredentials } from '#infra/local/s3.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
 import type { Page } from 'playwright-core';

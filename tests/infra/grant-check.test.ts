@@ -6,7 +6,13 @@ import {
   SCHEDULED_JOBS,
   scheduledJobDeclaration,
 } from '#infra/function-declarations.ts';
-import { localFunctionName, localStatements, type TwinResources } from '#infra/local/function-runtime.ts';
+import {
+  LOCAL_MAIL_CONFIGURATION_SET,
+  LOCAL_MAIL_FROM,
+  localFunctionName,
+  localStatements,
+  type TwinResources,
+} from '#infra/local/function-runtime.ts';
 import { isAllowed, permissionsFor } from '#infra/local/grant-check.ts';
 
 const scope = { region: 'us-east-1', account: '000000000000', functionName: 'imaging-local-test' };
@@ -18,7 +24,7 @@ const resources = {
   pseudonymSecret: 's',
   siteOrigin: 'http://127.0.0.1:1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  endpoints: { dynamodb: '', s3: '', s3Public: '', sfn: '', cognito: '', lambda: '' },
+  endpoints: { dynamodb: '', s3: '', s3Public: '', sfn: '', cognito: '', lambda: '', ses: '', sns: '' },
 } satisfies TwinResources;
 const table = 'arn:aws:dynamodb:us-east-1:000000000000:table/imaging-local';
 
@@ -143,5 +149,30 @@ describe("the twin's IAM check", () => {
     // Read-only functions get neither the invoke grant nor a write.
     const dashboards = localStatements(apiFunctionDeclarations().dashboards!, resources);
     expect(can(dashboards, 'LambdaClient', 'InvokeCommand', invoke)).toBe(false);
+  });
+
+  it('lets the functions granted mail send through SESv2 and SNS, and no other', () => {
+    // Prepare: what the mailer and the SMS sender send in the twin (ses-mailer.ts, sns-sms.ts).
+    const mail = {
+      FromEmailAddress: LOCAL_MAIL_FROM,
+      Destination: { ToAddresses: ['robin@x.test'] },
+      ConfigurationSetName: LOCAL_MAIL_CONFIGURATION_SET,
+    };
+    const can = (id: string, client: string, command: string, input: Record<string, unknown>) => {
+      const statements = localStatements(apiFunctionDeclarations()[id as 'invitations']!, resources);
+      return permissionsFor(client, command, input, scope).every((p) => isAllowed(statements, p));
+    };
+
+    // Assess
+    expect(can('invitations', 'SESv2Client', 'SendEmailCommand', mail)).toBe(true);
+    expect(can('invitations', 'SESv2Client', 'SendEmailCommand', { ...mail, FromEmailAddress: 'a@other.test' })).toBe(
+      false,
+    );
+    expect(can('invitations', 'SESv2Client', 'SendEmailCommand', { ...mail, ConfigurationSetName: 'other' })).toBe(
+      false,
+    );
+    expect(can('dashboards', 'SESv2Client', 'SendEmailCommand', mail)).toBe(false);
+    expect(can('patient-access', 'SNSClient', 'PublishCommand', { PhoneNumber: '+15550100' })).toBe(true);
+    expect(can('invitations', 'SNSClient', 'PublishCommand', { PhoneNumber: '+15550100' })).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * In-process server harness for integration tests: dynalite (in memory) with the table from TABLE_KEYS, the real
  * DynamoDB adapters, an in-memory object store and a recording pipeline starter; demo tenants seeded through
- * functions/adapters/seed.ts; requests go through the real domain handlers (middy stack, role gate, error mapper)
+ * infra/local/seed/seed.ts; requests go through the real domain handlers (middy stack, role gate, error mapper)
  * with API Gateway proxy events built as the Cognito authorizer fills them.
  */
 import '#infra/local/promise-with-resolvers.ts';
@@ -22,7 +22,7 @@ import {
 } from '#shared/definitions/state-machine.ts';
 import type { PipelineInput } from '#shared/schemas/workflow.ts';
 import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
-import { DEMO_USERS, type DemoUser } from '#shared/domain/demo/demo-data.ts';
+import { DEMO_USERS, type DemoUser } from '#infra/local/seed/demo-data.ts';
 import { archiveParts, packArchive } from '#tests/helpers/study-archive.ts';
 import type { BucketName, ObjectStore, StoredPart } from '#shared/domain/storage.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
@@ -40,9 +40,8 @@ import type { MailMessage } from '#shared/domain/invitations/ports.ts';
 import { createPolicyRepository } from '#functions/adapters/dynamo/policies-repository.ts';
 import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repository.ts';
 import { createSettingsStore } from '#functions/adapters/dynamo/settings-store.ts';
-import { seedDemoTenants } from '#functions/adapters/seed.ts';
-import { setDeps } from '#functions/lib/deps.ts';
-import type { ServerDeps } from '#functions/lib/server-deps.ts';
+import { seedDemoTenants } from '#infra/local/seed/seed.ts';
+import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
 import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
 import { requireSharedData } from '#tests/helpers/shared-data.ts';
 

@@ -6,10 +6,12 @@ import {
 } from '#infra/function-declarations.ts';
 import {
   createLocalFunction,
+  LOCAL_MAIL_FROM,
   localFunctionSpec,
   type LocalFunction,
   type TwinResources,
 } from '#infra/local/function-runtime.ts';
+import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { ENV } from '#shared/definitions/env.ts';
 import { functionBundles } from '#infra/local/bundle.ts';
 
@@ -31,6 +33,8 @@ const resources: TwinResources = {
     sfn: 'http://127.0.0.1:1/_aws/sfn',
     cognito: 'http://127.0.0.1:1/_aws/cognito',
     lambda: 'http://127.0.0.1:1/_aws/lambda',
+    ses: 'http://127.0.0.1:1/_aws/ses',
+    sns: 'http://127.0.0.1:1/_aws/sns',
   },
   passThrough: { IWS_SILENT_LOGS: '1' },
 };
@@ -86,6 +90,32 @@ describe('functions in the local twin', () => {
     }
     expect(seen.resourceLimits.maxOldGenerationSizeMb).toBe(classifySeries.memoryMb);
     expect(seen.memoryLimitInMB).toBe(String(classifySeries.memoryMb));
+  }, 30_000);
+
+  it("send mail and texts to the twin's SES and SNS, and take the share lock the twin passes through", async () => {
+    // Prepare: patient access sends both; one function as the browser tests start it, one as `npm start` does.
+    const patientAccess = apiFunctionDeclaration('patient-access');
+    const plain = asFixture(patientAccess, 'report-share-limits.ts');
+    const shortened = createLocalFunction(
+      localFunctionSpec(
+        { ...patientAccess, entry: `${FIXTURES}/report-share-limits.ts` },
+        { ...resources, passThrough: { ...resources.passThrough, IWS_SHARE_LOCK_SECONDS: '3' } },
+      ),
+    );
+    started.push(shortened);
+
+    // Act
+    const seen = (await plain.invoke({})) as Record<string, unknown>;
+    const locked = (await shortened.invoke({})) as Record<string, unknown>;
+
+    // Assess
+    expect(seen).toEqual({
+      lockSeconds: DEFAULT_SHARE_LIMITS.lockSeconds,
+      sesEndpoint: resources.endpoints.ses,
+      snsEndpoint: resources.endpoints.sns,
+      mailFrom: LOCAL_MAIL_FROM,
+    });
+    expect(locked.lockSeconds).toBe(3);
   }, 30_000);
 
   it('refuse a call their grants do not allow with the AccessDenied AWS gives, and let granted calls through', async () => {

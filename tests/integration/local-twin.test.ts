@@ -17,11 +17,11 @@ import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-
 import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { gatewayErrorBody, MAX_REQUEST_BODY_BYTES } from '#shared/definitions/api/gateway-errors.ts';
-import { DEMO_USERS } from '#shared/domain/demo/demo-data.ts';
-import { LOCAL_TABLE_NAME, TABLE_KEYS } from '#shared/definitions/table/table.ts';
+import { DEMO_USERS } from '#infra/local/seed/demo-data.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { EXIT_CODES, LocalStackError } from '#infra/local/data-dir.ts';
 import { objectStoreCredentials } from '#infra/local/s3.ts';
-import { BUCKETS, startLocalStack } from '#infra/local/stack.ts';
+import { BUCKETS, LOCAL_TABLE_NAME, startLocalStack } from '#infra/local/stack.ts';
 import {
   apiFetch,
   signIn,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';
 import { newHospitalBody } from '#tests/helpers/fixtures.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
-import { seedDemoTenants } from '#functions/adapters/seed.ts';
+import { seedDemoTenants } from '#infra/local/seed/seed.ts';
 import { subOf } from './datasets-harness.ts';
 
 /**

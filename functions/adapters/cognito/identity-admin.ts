@@ -21,14 +21,12 @@ import type { MachineClients } from '#shared/domain/integrations/ports.ts';
 
 /**
  * The user pool's administration (docs/roles-and-permissions.md#identity-provider): each role is a group of the same
- * name; disabling an identity stops its sign-in; a global sign-out revokes its refresh tokens. The local twin's
- * Cognito stand-in has no global sign-out: there (`localStandIn`) an unsupported call is skipped, which
- * docs/local-twin.md notes; the API refuses the old token anyway, since its group no longer matches the user item.
+ * name; disabling an identity stops its sign-in; a global sign-out revokes its refresh tokens (the API refuses a
+ * still valid ID token anyway, since its group no longer matches the user item).
  * Accepting an invitation (docs/domain.md#accepting-an-invitation) creates the identity: AdminCreateUser with the
  * hospital and team attributes and no Cognito e-mail (ours went out already), AdminSetUserPassword permanent, then
  * AdminAddUserToGroup with the role. An existing identity of the e-mail (a new hospital's first admin) is updated.
- * An admin's two-factor reset is AdminSetUserMFAPreference with the software token disabled (the twin's stand-in
- * has it through its own handler, docs/local-twin.md#two-factor).
+ * An admin's two-factor reset is AdminSetUserMFAPreference with the software token disabled.
  */
 export function createIdentityAdmin(options: {
   userPoolId: () => string;
@@ -36,15 +34,12 @@ export function createIdentityAdmin(options: {
   endpoint?: string;
   client?: CognitoIdentityProviderClient;
 }): IdentityAdmin & MemberIdentity {
-  const local = Boolean(options.endpoint);
   const client =
     options.client ??
     prepareClient(
       new CognitoIdentityProviderClient({
         region: options.region,
-        ...(options.endpoint
-          ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-          : {}),
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       }),
     );
   const pool = () => ({ UserPoolId: options.userPoolId() });
@@ -132,28 +127,14 @@ export function createIdentityAdmin(options: {
       );
     },
     async signOut(username) {
-      try {
-        await send(() => client.send(new AdminUserGlobalSignOutCommand({ ...pool(), Username: username })));
-      } catch (error) {
-        if (local && isUnsupported(error)) return;
-        throw error;
-      }
+      await send(() => client.send(new AdminUserGlobalSignOutCommand({ ...pool(), Username: username })));
     },
   };
 }
 
-/** What the stand-in answers for an operation it does not implement. */
-function isUnsupported(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return /Unsupported|NotImplemented|UnknownOperation|not (yet )?(implemented|supported)/i.test(
-    `${error.name} ${error.message}`,
-  );
-}
-
 /**
  * App clients of DICOMweb integrations (docs/dicom-intake.md#dicomweb-clients): the client-credentials grant only,
- * with a generated secret and the DICOMweb resource server's scopes; access tokens live an hour. The same calls work
- * against the twin's stand-in, whose token endpoint reads the client back (infra/local/cognito.ts).
+ * with a generated secret and the DICOMweb resource server's scopes; access tokens live an hour.
  */
 export function createMachineClients(options: {
   userPoolId: () => string;
@@ -166,9 +147,7 @@ export function createMachineClients(options: {
     prepareClient(
       new CognitoIdentityProviderClient({
         region: options.region,
-        ...(options.endpoint
-          ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-          : {}),
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       }),
     );
   return {

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
 
-/** Document client; endpoint from DYNAMODB_ENDPOINT for the local twin (any credentials work there). */
+/** Document client, at the regional endpoint unless one is given (DYNAMODB_ENDPOINT). */
 export function createDocumentClient(options: { region: string; endpoint?: string }): DynamoDBDocumentClient {
   const client = prepareClient(
     new DynamoDBClient({

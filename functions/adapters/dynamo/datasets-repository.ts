@@ -67,8 +67,7 @@ export function createDatasetRepository(
     };
     try {
       if (audit) {
-        // The status write and its audit event go in one transaction with the chain's head (the twin's store has
-        // no transactions: there they go one after the other, see createAuditChainWriter).
+        // The status write and its audit event go in one transaction with the chain's head (createAuditChainWriter).
         const written = await auditWriter.append(audit, update);
         return written ? (withoutKeys(written) as DatasetRecord) : (await get(hospitalId, datasetId))!;
       }

@@ -53,8 +53,8 @@ type Write =
 /**
  * Invitations in the hospital's partition, each with its e-mail lock and the pending counters
  * (`pendingInvitationCount` on the hospital item and on the team item, which the badges read) written in one
- * transaction. A store without transactions (dynalite in the local twin) gets the same writes one by one, the
- * conditional one first, so a refused write changes nothing.
+ * transaction. A table endpoint that answers TransactWriteItems with UnknownOperationException gets the same writes
+ * one by one, the conditional one first, so a refused write changes nothing.
  */
 export function createInvitationRepository(table: Table): InvitationRepository {
   const { doc } = table;

@@ -43,11 +43,12 @@ export type SesSdk = {
 const SESV2_PACKAGE = '@aws-sdk/client-sesv2';
 
 /**
- * The cloud mailer: SESv2 SendEmail through the AWS SDK v3 client. The SDK module is loaded on first use, so code
- * paths that never send mail (and the local twin, which keeps mail in files) do not need it.
+ * The mailer: SESv2 SendEmail through the AWS SDK v3 client, at the regional endpoint unless one is given. The SDK
+ * module is loaded on first use, so code paths that never send mail do not load it.
  */
 export function createSesMailer(options: {
   region: string;
+  endpoint?: string;
   from: () => string;
   configurationSet: () => string;
   sdk?: () => Promise<SesSdk>;
@@ -55,7 +56,12 @@ export function createSesMailer(options: {
   const load = options.sdk ?? (() => import(/* @vite-ignore */ SESV2_PACKAGE) as Promise<SesSdk>);
   let ready: Promise<{ client: SesClientLike; sdk: SesSdk }> | undefined;
   const connect = () =>
-    (ready ??= load().then((sdk) => ({ sdk, client: prepareClient(new sdk.SESv2Client({ region: options.region })) })));
+    (ready ??= load().then((sdk) => ({
+      sdk,
+      client: prepareClient(
+        new sdk.SESv2Client({ region: options.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) }),
+      ),
+    })));
   return {
     async send(message) {
       const { sdk, client } = await connect();

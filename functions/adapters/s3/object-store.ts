@@ -34,10 +34,7 @@ export function createS3Client(region: string, endpoint?: string): S3Client {
       region,
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(endpoint
-        ? // A local endpoint (the twin) signs with the key pair the twin puts in the environment, like any credentials.
-          { endpoint, forcePathStyle: true }
-        : {}),
+      ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     }),
   );
 }

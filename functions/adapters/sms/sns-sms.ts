@@ -3,11 +3,15 @@ import { prepareClient } from '#functions/adapters/aws-clients.ts';
 import type { SmsSender } from '#shared/domain/shares/ports.ts';
 
 /**
- * The cloud's text messages: SNS Publish straight to an E.164 phone number, marked Transactional so carriers deliver
+ * Text messages: SNS Publish straight to an E.164 phone number, marked Transactional so carriers deliver
  * a one-time code promptly rather than as marketing (docs/domain.md#shares). The text names no patient.
  */
-export function createSnsSms(options: { region: string; client?: SNSClient }): SmsSender {
-  const client = options.client ?? prepareClient(new SNSClient({ region: options.region }));
+export function createSnsSms(options: { region: string; endpoint?: string; client?: SNSClient }): SmsSender {
+  const client =
+    options.client ??
+    prepareClient(
+      new SNSClient({ region: options.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) }),
+    );
   return {
     async send(message) {
       await client.send(

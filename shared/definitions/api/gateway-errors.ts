@@ -1,9 +1,9 @@
 import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/vocabulary/errors.ts';
 
 /**
- * Errors the API's front door answers itself, before any handler runs: API Gateway's gateway responses in the cloud
- * (infra/stacks/api-stack.ts) and the local twin's router (infra/local/api.ts) read this one table, so a client sees
- * the same catalogue entry from both.
+ * Errors the API's front door answers itself, before any handler runs: API Gateway's gateway responses
+ * (infra/stacks/api-stack.ts) and any other front door of the same route table read this one table, so a client sees
+ * the same catalogue entry from each.
  */
 export const GATEWAY_ERRORS = {
   /** No route matches the method and path (API Gateway: MISSING_AUTHENTICATION_TOKEN). */
@@ -14,11 +14,11 @@ export const GATEWAY_ERRORS = {
   unauthorized: 'NO_TOKEN',
   /** ACCESS_DENIED. */
   accessDenied: 'ACCESS_DENIED',
-  /** Over the stage's or the rate rule's request rate (THROTTLED); the twin answers it past an API function's cap. */
+  /** Over the stage's or the rate rule's request rate, or past a domain's concurrency (THROTTLED). */
   throttled: 'TOO_MANY_REQUESTS',
   /** The integration failed or timed out (DEFAULT_5XX). */
   integrationFailure: 'INTERNAL',
-  /** The server is starting or stopping (the twin only; answered with Retry-After). */
+  /** The front door is starting or stopping (answered with Retry-After). */
   unavailable: 'SERVICE_UNAVAILABLE',
 } as const satisfies Record<string, ErrorCode>;
 

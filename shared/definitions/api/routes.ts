@@ -3,8 +3,9 @@ import { DICOMWEB_SCOPES, type DicomWebScope } from '#shared/vocabulary/integrat
 
 /**
  * The route table: the one list of API routes. The CDK stack builds API Gateway resources and one Lambda
- * per domain from it, the local twin's router matches requests with it, the OpenAPI document is generated
- * from it, and tests/integration/access.test.ts drives every entry as every role and as another hospital.
+ * per domain from it, any other router of the API matches requests with it (docs/architecture.md#shared-definitions),
+ * the OpenAPI document is generated from it, and tests/integration/access.test.ts drives every entry as every role
+ * and as another hospital.
  *
  * `roles` is the coarse gate applied before the handler runs (the authorizer's groups check); handlers
  * still apply permissions and ownership from the verified user record. Paths use API Gateway templates.
@@ -69,7 +70,7 @@ export const ROUTES = [
     path: '/api/health',
     domain: 'health',
     auth: 'public',
-    summary: 'Liveness of the API and, locally, of every stand-in service',
+    summary: 'Liveness of the API and of the services it reaches',
   },
   {
     method: 'GET',

@@ -1,7 +1,7 @@
 /**
  * The single table's physical design: the ONLY place that names key attributes and indexes.
- * Infra (infra/constructs), the adapters (functions/adapters) and the local DynamoDB-compatible store
- * (infra/local) all build from this, so the cloud and the local twin cannot drift.
+ * Infra (infra/constructs), the adapters (functions/adapters) and any other DynamoDB-compatible store the
+ * table is created in (docs/architecture.md#shared-definitions) all build from this, so they cannot drift.
  *
  * Every base-table partition key starts with the hospital (see keys.ts), so a query can never
  * cross tenants by accident. Indexes are named after the access pattern they serve.
@@ -36,6 +36,3 @@ export const GLOBAL_INDEXES = [
 
 /** Attribute holding an epoch-seconds expiry; DynamoDB TTL in the cloud, filtered in code everywhere. */
 export const TTL_ATTRIBUTE = 'expiresAtEpoch';
-
-/** Default logical table name for the local twin; the cloud name comes from the stack via env. */
-export const LOCAL_TABLE_NAME = 'imaging-local';

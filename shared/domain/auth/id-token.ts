@@ -25,7 +25,7 @@ export type MfaMethod = (typeof MFA_METHODS)[number];
 /** Roles that must sign in with a second factor where the stage enforces it (prod). */
 export const MFA_ROLES: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD'];
 
-/** Issuer of a user pool's tokens; a local stand-in publishes the pool under its own endpoint instead. */
+/** Issuer of a user pool's tokens: Cognito's regional issuer, or the pool under the given endpoint. */
 export function userPoolIssuer(userPoolId: string, region: string, endpoint?: string): string {
   return endpoint
     ? `${endpoint.replace(/\/+$/, '')}/${userPoolId}`

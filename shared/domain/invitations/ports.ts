@@ -97,10 +97,10 @@ export type MailMessage = {
 /** What became of a sent invitation e-mail, from the mail service's events (docs/domain.md#invitation-e-mail). */
 export type DeliveryStatus = 'delivered' | 'bounced' | 'complained' | 'rejected';
 
-/** Sends e-mail: SESv2 in the cloud, files under the data folder in the local twin. */
+/** Sends e-mail (SESv2). */
 export type Mailer = { send(message: MailMessage): Promise<void> };
 
-/** The identity provider's administration: Cognito in the cloud and in the twin (its Cognito stand-in). */
+/** The identity provider's administration (Cognito user pool). */
 export type IdentityAdmin = {
   /**
    * Creates the sign-in identity (or takes the existing one of this e-mail) with the hospital and team attributes,

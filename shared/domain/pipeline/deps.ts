@@ -56,7 +56,7 @@ function reached(status: DatasetStatus, to: DatasetStatus): boolean {
  * Enters a stage: moves `from` → `to` (conditional, audited). A retry of the same stage finds the dataset
  * already in `to` and goes on without a second transition, which keeps each stage idempotent. Series' branches
  * run side by side: the first to enter makes the move, and one that loses the race to it finds `to` and goes on.
- * An execution started again from its first state after a stop (the twin's executor does so, docs/local-twin.md)
+ * An execution started again from its first state (a redrive or a new execution of the same run)
  * finds the dataset past this stage: it goes on without moving it back, each stage's work being repeatable.
  */
 export async function enterStage(

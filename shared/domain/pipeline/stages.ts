@@ -37,7 +37,8 @@ function inSeries(stage: (input: SeriesStageInput, deps: StageDeps) => Promise<v
 
 /**
  * The one implementation of each Task state of shared/definitions/state-machine.ts. The Lambda of a state (functions/pipeline)
- * and `iws process` both run the function named here, so the cloud, the local twin and the CLI give the same assets.
+ * and `iws process` both run the function named here, so every executor of the pipeline and the CLI give the same
+ * assets.
  */
 export const PIPELINE_STAGES = {
   DeidentifyStudy: deidentifyStudy,

@@ -98,7 +98,7 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps): Promise<{ hos
       await deps.organisation.listUsers({ hospitalId, role: 'HOSPITAL_ADMIN', status: 'ACTIVE', limit: ADMINS_MAILED })
     ).items;
     if (admins.length === 0) continue;
-    // One report a hospital a month, however often the job runs (the twin runs it daily, a retried rule twice).
+    // One report a hospital a month, however often the job runs (a retried rule runs it twice).
     if (!(await deps.settings.claimMonthlyReport(hospitalId, month, deps.clock.now()))) continue;
     const system: Caller = {
       userId: MONTHLY_REPORT_ACTOR.actorUserId,

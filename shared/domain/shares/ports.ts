@@ -70,7 +70,7 @@ export type ShareStore = {
   hit(key: string, windowSeconds: number, now: string): Promise<number>;
 };
 
-/** Sends a text message: SNS or AWS End User Messaging in the cloud (not built yet), an outbox file in the twin. */
+/** Sends a text message (SNS Publish to a phone number). */
 export type SmsSender = { send(message: { to: string; text: string }): Promise<void> };
 
 /** Tunables; tests shorten the lock. */

@@ -1,19 +1,13 @@
 import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
-import {
-  DEMO_HOSPITALS,
-  DEMO_USERS,
-  SYSTEM_HOSPITAL_ID,
-  demoTeamLead,
-  type DemoUser,
-} from '#shared/domain/demo/demo-data.ts';
+import { DEMO_HOSPITALS, DEMO_USERS, SYSTEM_HOSPITAL_ID, demoTeamLead, type DemoUser } from './demo-data.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
 import { ENV } from '#shared/definitions/env.ts';
-import { createDirectory } from './dynamo/directory.ts';
-import { createDocumentClient, type Table } from './dynamo/client.ts';
+import { createDirectory } from '#functions/adapters/dynamo/directory.ts';
+import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#shared/definitions/table/keys.ts';
-import { recountHospital, recountSummary } from './dynamo/organisation.ts';
+import { recountHospital, recountSummary } from '#functions/adapters/dynamo/organisation.ts';
 
 /**
  * The generation of counters this code keeps (docs/domain.md#counters). Raise it when a counter is added or its
@@ -24,7 +18,7 @@ export const COUNTERS_VERSION = 3;
 
 /**
  * Writes the demo tenants (hospitals, departments, teams, users with the role's default permissions), idempotently:
- * fixed ids for the organisation, the identity provider's sub for users. Called by the local twin at start. On the
+ * fixed ids for the organisation, the identity provider's sub for users. Called by the twin at start (stack.ts). On the
  * first start, and after an upgrade that changes the counters, the counters of the demo hospitals, their departments
  * and teams, and the summary over every hospital are set from what is stored (docs/domain.md#counters). Teams are written
  * after the users so a team's lead is its demo team lead's id (docs/local-twin.md#demo-data).
@@ -32,7 +26,7 @@ export const COUNTERS_VERSION = 3;
 export async function seedDemoTenants(deps: {
   ensureIdentity(user: DemoUser, password: string): Promise<string>;
   password: string;
-  /** Users seeded after the demo users, the same way (the local twin's load bench). */
+  /** Users seeded after the demo users, the same way (the load bench, bench/load.ts). */
   extraUsers?: DemoUser[];
   /** The table to seed; from the environment when absent. */
   table?: Table;
