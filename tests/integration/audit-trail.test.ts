@@ -29,7 +29,7 @@ async function commandsDuring(doc: DynamoDBDocumentClient, work: () => Promise<u
   const name = `record-commands-${Math.random()}`;
   doc.middlewareStack.add(
     (next, context) => (args) => {
-      names.push(context.commandName);
+      names.push(context.commandName ?? '');
       return next(args);
     },
     { step: 'initialize', name },
