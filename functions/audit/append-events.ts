@@ -60,8 +60,8 @@ export async function handler(event: unknown): Promise<AuditAppendResult> {
       if (alongside.TableName !== own.tableName || typeof pk !== 'string' || AUDIT_PARTITIONS.some((p) => p.test(pk)))
         throw new RefusedAuditRequest('The update that goes with an event must be on the table, outside the trail');
     }
-    const written = await writer.append(request.entry, alongside as Parameters<typeof writer.append>[1]);
-    return written ? { written } : {};
+    await writer.append(request.entry, alongside as Parameters<typeof writer.append>[1]);
+    return {};
   } catch (error) {
     if (error instanceof RefusedAuditRequest) throw error;
     logger.error('audit append failed', { op: request.op, hospitalId: hospitalOf(request), ...errorOrigin(error) });

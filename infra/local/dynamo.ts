@@ -1,21 +1,25 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import dynalite from 'dynalite';
 import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
 import { ensureDir } from './data-dir.ts';
+import { withTransactions } from './dynamo-transactions.ts';
 
 /**
  * DynamoDB stand-in: dynalite in this process (LevelDB under <data>/dynamodb; survives a kill), reached at
- * /_aws/dynamodb on the public port. LevelDB allows one process per folder, which the data-folder lock guarantees.
+ * /_aws/dynamodb on the public port, behind the front end that adds transactions (docs/local-twin.md#transactions).
+ * LevelDB allows one process per folder, which the data-folder lock guarantees. Without a data folder the store is
+ * in memory (tests).
  */
 export type DynamoService = {
   handle(req: IncomingMessage, res: ServerResponse, path: string): void;
   close(): Promise<void>;
 };
 
-export async function startDynamo(dataDir: string): Promise<DynamoService> {
+export async function startDynamo(dataDir?: string): Promise<DynamoService> {
   const server = dynalite({
-    path: ensureDir(join(dataDir, 'dynamodb')),
+    ...(dataDir ? { path: ensureDir(join(dataDir, 'dynamodb')) } : {}),
     createTableMs: 0,
     deleteTableMs: 0,
     updateTableMs: 0,
@@ -25,13 +29,33 @@ export async function startDynamo(dataDir: string): Promise<DynamoService> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const requestHandler = server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  const requestHandler = withTransactions(
+    server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void,
+  );
   return {
     handle(req, res, path) {
       req.url = path;
       requestHandler(req, res);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The twin's DynamoDB stand-in (dynalite behind the same front end) in memory on a port of its own, for tests that
+ * run the adapters in process (tests/integration/datasets-harness.ts).
+ */
+export async function listenDynamo(): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const service = await startDynamo();
+  const server = createServer((req, res) => service.handle(req, res, req.url ?? '/'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await service.close();
+    },
   };
 }
 

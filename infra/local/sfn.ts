@@ -62,7 +62,7 @@ class SfnError extends Error {
  * The pipeline worker's scheduling priority by default: the API's (nice 0). A lower one (PIPELINE_NICE, up to 19;
  * threads the worker starts later inherit it) lets requests go first on a small machine, but measured on a machine
  * shared with other jobs it doubled the CPU-heavy stages against `iws process` while the API's p99 was no better
- * (docs/local-twin.md#measured-figures). Where the system refuses, the worker runs as it is.
+ * (bench/RESULTS.md, bench:twin at nice 10 and nice 0). Where the system refuses, the worker runs as it is.
  */
 export const PIPELINE_WORKER_NICE = 0;
 

@@ -40,6 +40,6 @@ export const AuditAppendRequestSchema = z.discriminatedUnion('op', [
 ]);
 export type AuditAppendRequest = z.infer<typeof AuditAppendRequestSchema>;
 
-/** The appender's answer: the item the alongside update left (stores without transactions), if any. */
-export const AuditAppendResultSchema = z.object({ written: z.record(z.string(), z.unknown()).optional() });
+/** The appender's answer: nothing beyond success (the append and its update are one transaction). */
+export const AuditAppendResultSchema = z.object({});
 export type AuditAppendResult = z.infer<typeof AuditAppendResultSchema>;

@@ -42,13 +42,8 @@ const FORBIDDEN: { what: string; pattern: RegExp }[] = [
   })),
 ];
 
-/**
- * Lines other changes own: the non-transactional fallbacks of these stores are being removed on their own, and the
- * HTTP handler's comment goes with its next change. Each entry names the file and the text it may still hold.
- */
+/** Lines other changes own: the HTTP handler's comment goes with its next change. */
 const PENDING: { file: string; text: string }[] = [
-  { file: 'functions/adapters/dynamo/audit-log.ts', text: 'dynalite in the local twin' },
-  { file: 'functions/adapters/dynamo/shares-store.ts', text: 'dynalite in the local twin' },
   { file: 'functions/lib/http-handler.ts', text: "the local twin's single process" },
 ];
 

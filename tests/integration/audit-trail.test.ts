@@ -1,6 +1,8 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
+import { ConflictError } from '#shared/domain/errors.ts';
 import { keys } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { AuditPageSchema, VerifyAuditResponseSchema } from '#shared/schemas/api/audit.ts';
@@ -9,9 +11,10 @@ import { newDatasetBody } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 
 /**
- * The audit chain on the DynamoDB stand-in (dynalite, which has no transactions: the conditional-put path): reads and
- * writes through the real handlers append to the hospital's chain, concurrent appends do not fork it, and an event
- * edited directly in the table makes verification fail at that event.
+ * The audit chain on the twin's DynamoDB stand-in (dynalite behind the front end that adds transactions,
+ * docs/local-twin.md#transactions), so every append is the cloud's TransactWriteItems: reads and writes through the
+ * real handlers append to the hospital's chain, concurrent appends do not fork it, a status change and its event are
+ * written together or not at all, and an event edited directly in the table makes verification fail at that event.
  */
 const HOSPITAL = 'hosp-northside';
 const ADMIN = 'admin@northside.demo.local';
@@ -19,6 +22,33 @@ const LEAD = 'lead@northside.demo.local';
 const MEMBER = 'member@northside.demo.local';
 
 const h = useHarness();
+
+/** The DynamoDB commands `doc` sends while `work` runs (the document client shares the low-level client's stack). */
+async function commandsDuring(doc: DynamoDBDocumentClient, work: () => Promise<unknown>): Promise<string[]> {
+  const names: string[] = [];
+  const name = `record-commands-${Math.random()}`;
+  doc.middlewareStack.add(
+    (next, context) => (args) => {
+      names.push(context.commandName ?? '');
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await work();
+  } finally {
+    doc.middlewareStack.remove(name);
+  }
+  return names;
+}
+
+async function verifyChain(): Promise<void> {
+  const verified = await h.call('POST', '/api/audit/verify', { as: ADMIN, body: {} });
+  expect(verified.status).toBe(200);
+  expect(VerifyAuditResponseSchema.parse(verified.body)).toMatchObject({ verified: true });
+  const head = await h.deps.audit.head(HOSPITAL);
+  expect(verified.body.checkedEvents).toBe(head!.seq - 1);
+}
 
 async function createDataset(): Promise<string> {
   const created = await h.call('POST', '/api/datasets', {
@@ -99,23 +129,65 @@ describe('audit trail on the local DynamoDB stand-in', () => {
     expect(replayed.status).toBe(400);
   });
 
-  it('keeps one chain under concurrent appends (no two events at one position)', async () => {
-    await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        h.deps.audit.record({
-          hospitalId: HOSPITAL,
-          action: 'TEST_EVENT',
-          actorUserId: 'test',
-          actorName: 'Test',
-          details: { i },
-        }),
+  it('keeps one chain under concurrent appends from several writers, each append one transaction', async () => {
+    // Four containers' writers (each remembering the head it wrote last), appending at once.
+    const writers = [h.deps.audit, ...Array.from({ length: 3 }, () => createAuditLog(h.table))];
+    const commands = await commandsDuring(h.table.doc, () =>
+      Promise.all(
+        writers.flatMap((writer, w) =>
+          Array.from({ length: 3 }, (_, i) =>
+            writer.record({
+              hospitalId: HOSPITAL,
+              action: 'TEST_EVENT',
+              actorUserId: 'test',
+              actorName: 'Test',
+              details: { w, i },
+            }),
+          ),
+        ),
       ),
     );
-    const verified = await h.call('POST', '/api/audit/verify', { as: ADMIN, body: {} });
-    expect(verified.status).toBe(200);
-    expect(VerifyAuditResponseSchema.parse(verified.body)).toMatchObject({ verified: true });
-    const head = await h.deps.audit.head(HOSPITAL);
-    expect(verified.body.checkedEvents).toBe(head!.seq - 1);
+    // Only transactions write the chain: no conditional put of an event on its own, no head moved apart from it.
+    const writes = commands.filter((c) => !/^(Get|Query|BatchGet)/.test(c));
+    expect(new Set(writes)).toEqual(new Set(['TransactWriteItemsCommand']));
+    expect(writes.length).toBeGreaterThanOrEqual(12);
+    await verifyChain();
+  });
+
+  it('moves a status and appends its event together, or neither: one of concurrent changes wins', async () => {
+    const id = await createDataset();
+    const { status } = (await h.deps.datasets.get(HOSPITAL, id))!;
+    const change = (n: number) =>
+      h.deps.datasets.transition(
+        HOSPITAL,
+        id,
+        [status],
+        'FAILED',
+        { failureReason: `attempt ${n}` },
+        {
+          hospitalId: HOSPITAL,
+          datasetId: id,
+          action: 'STATUS_CHANGED',
+          actorUserId: 'pipeline',
+          actorName: 'Pipeline',
+          details: { attempt: n },
+        },
+      );
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, n) => change(n)));
+    const won = outcomes.flatMap((o, n) => (o.status === 'fulfilled' ? [n] : []));
+    expect(won).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(ConflictError);
+    }
+    expect(await h.deps.datasets.get(HOSPITAL, id)).toMatchObject({
+      status: 'FAILED',
+      failureReason: `attempt ${won[0]}`,
+    });
+    // The losers' events were cancelled with their updates: the trail has the winner's change only.
+    const events = await h.deps.audit.listForDataset(HOSPITAL, id);
+    const changes = events.filter((e) => e.action === 'STATUS_CHANGED');
+    expect(changes.map((e) => e.details)).toEqual([{ attempt: won[0] }]);
+    await verifyChain();
   });
 
   it('fails verification at the event that was edited directly in the table', async () => {

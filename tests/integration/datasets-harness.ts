@@ -1,15 +1,15 @@
 /**
- * In-process server harness for integration tests: dynalite (in memory) with the table from TABLE_KEYS, the real
+ * In-process server harness for integration tests: the twin's DynamoDB stand-in (dynalite in memory, behind the
+ * front end that adds transactions) with the table from TABLE_KEYS, the real
  * DynamoDB adapters, an in-memory object store and a recording pipeline starter; demo tenants seeded through
  * infra/local/seed/seed.ts; requests go through the real domain handlers (middy stack, role gate, error mapper)
  * with API Gateway proxy events built as the Cognito authorizer fills them.
  */
 import '#infra/local/promise-with-resolvers.ts';
+import { listenDynamo } from '#infra/local/dynamo.ts';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import dynalite from 'dynalite';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -242,9 +242,8 @@ export function claimsFor(user: DemoUser): Record<string, string> {
 }
 
 export async function startHarness(): Promise<Harness> {
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((res, rej) => server.listen(0, '127.0.0.1', (e?: Error) => (e ? rej(e) : res())));
-  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dynamo = await listenDynamo();
+  const { endpoint } = dynamo;
   const env = {
     TABLE_NAME: TABLE,
     UPLOADS_BUCKET: 'uploads',
@@ -370,7 +369,7 @@ export async function startHarness(): Promise<Harness> {
     async stop() {
       setDeps(undefined);
       table.doc.destroy();
-      await new Promise<void>((res) => server.close(() => res()));
+      await dynamo.close();
     },
   };
 }

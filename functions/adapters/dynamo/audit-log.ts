@@ -56,14 +56,6 @@ function headOf(item: Record<string, unknown> | undefined): AuditChainHead | und
   };
 }
 
-/**
- * Appends audit events to the hospital's chain (docs/domain.md#audit-trail). In DynamoDB one transaction moves the
- * head item from the previous hash to the new one (condition: the head still holds the previous hash) and puts the
- * event at its position (condition: the position is free), together with the caller's own write when there is one
- * (a dataset status change). Two writers that read the same head cannot both win: the loser re-reads and retries.
- * Stores without transactions (dynalite in the local twin) take the position with a conditional put first, then
- * move the head forward; a head left behind by a crash between the two is caught up from the last stored event.
- */
 /** The hospital's chained events in position order, read consistently. */
 function chainQuery(table: Table, hospitalId: string) {
   return {
@@ -75,9 +67,14 @@ function chainQuery(table: Table, hospitalId: string) {
   };
 }
 
+/**
+ * Appends audit events to the hospital's chain (docs/domain.md#audit-trail). One transaction moves the head item from
+ * the previous hash to the new one (condition: the head still holds the previous hash) and puts the event at its
+ * position (condition: the position is free), together with the caller's own write when there is one (a dataset
+ * status change). Two writers that read the same head cannot both win: the loser re-reads and retries.
+ */
 export function createAuditChainWriter(table: Table, now: () => string = () => new Date().toISOString()) {
   const { doc } = table;
-  let transactions = true;
   /**
    * The head this writer last wrote or read, per hospital: the next append tries the position after it without reading
    * the head again. The put's and the head's conditions still decide; a head another writer moved meanwhile fails them,
@@ -98,14 +95,6 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
       new GetCommand({ TableName: table.tableName, Key: keys.auditHead(hospitalId), ConsistentRead: true }),
     );
     return headOf(Item) ?? EMPTY_HEAD;
-  }
-
-  async function lastStored(hospitalId: string): Promise<ChainHead> {
-    const { Items } = await doc.send(
-      new QueryCommand({ ...chainQuery(table, hospitalId), ScanIndexForward: false, Limit: 1 }),
-    );
-    const item = Items?.[0];
-    return item ? { seq: Number(item.seq), hash: String(item.hash) } : EMPTY_HEAD;
   }
 
   function headUpdate(hospitalId: string, previous: ChainHead, next: ChainHead, at: string) {
@@ -135,92 +124,35 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
     };
   }
 
-  async function appendWithoutTransaction(entry: AuditEntry): Promise<void> {
+  /**
+   * Appends `entry`; with `alongside`, that update is written in the same transaction (it is index 0 of the
+   * cancellation reasons, so its own condition failing is told apart from a lost race for the head).
+   */
+  async function append(entry: AuditEntry, alongside?: AuditAlongsideUpdate): Promise<void> {
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       if (attempt > 0) await backOff(attempt);
       const head = await knownHead(entry.hospitalId, attempt);
       const event = await chainNext(head, entry, randomUUID(), now());
       try {
-        await doc.send(new PutCommand(newEventPut(event)));
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              ...(alongside ? [{ Update: alongside as never }] : []),
+              { Update: headUpdate(entry.hospitalId, head, { seq: event.seq, hash: event.hash }, event.at) },
+              { Put: newEventPut(event) },
+            ],
+          }),
+        );
+        remember(entry.hospitalId, { seq: event.seq, hash: event.hash });
+        return;
       } catch (error) {
         lastHead.delete(entry.hospitalId);
-        if (!isConditionFailure(error)) throw error;
-        // The position is taken: another writer won, or the head was left behind. Catch the head up and retry.
-        const last = await lastStored(entry.hospitalId);
-        if (last.seq > head.seq) await moveHeadForward(entry.hospitalId, last);
-        continue;
+        const codes = cancellationCodes(error);
+        const ownFailed = alongside && codes?.[0] === 'ConditionalCheckFailed';
+        if (ownFailed || !isRace(error)) throw error;
       }
-      await moveHeadForward(entry.hospitalId, { seq: event.seq, hash: event.hash });
-      remember(entry.hospitalId, { seq: event.seq, hash: event.hash });
-      return;
     }
     throw new TransientError('audit chain append lost every race');
-  }
-
-  /** Moves the head to `next` unless it is already there or further (a concurrent writer moved it). */
-  async function moveHeadForward(hospitalId: string, next: ChainHead): Promise<void> {
-    try {
-      await doc.send(
-        new UpdateCommand({
-          TableName: table.tableName,
-          Key: keys.auditHead(hospitalId),
-          UpdateExpression: 'SET #seq = :seq, #hash = :hash, #entity = :entity',
-          ConditionExpression: 'attribute_not_exists(#seq) OR #seq < :seq',
-          ExpressionAttributeNames: { '#seq': 'seq', '#hash': 'hash', '#entity': 'entity' },
-          ExpressionAttributeValues: { ':seq': next.seq, ':hash': next.hash, ':entity': 'auditHead' },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
-
-  /**
-   * Appends `entry`; with `alongside`, that update is written in the same transaction (it is index 0 of the
-   * cancellation reasons, so its own condition failing is told apart from a lost race for the head). Without
-   * transactions `alongside` is written first, once, then the event is appended; its new item is returned then.
-   */
-  async function append(
-    entry: AuditEntry,
-    alongside?: AuditAlongsideUpdate,
-  ): Promise<Record<string, unknown> | undefined> {
-    if (transactions) {
-      for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
-        if (attempt > 0) await backOff(attempt);
-        const head = await knownHead(entry.hospitalId, attempt);
-        const event = await chainNext(head, entry, randomUUID(), now());
-        try {
-          await doc.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                ...(alongside ? [{ Update: alongside as never }] : []),
-                { Update: headUpdate(entry.hospitalId, head, { seq: event.seq, hash: event.hash }, event.at) },
-                { Put: newEventPut(event) },
-              ],
-            }),
-          );
-          remember(entry.hospitalId, { seq: event.seq, hash: event.hash });
-          return undefined;
-        } catch (error) {
-          lastHead.delete(entry.hospitalId);
-          if (error instanceof Error && error.name === 'UnknownOperationException') {
-            transactions = false;
-            break;
-          }
-          const codes = cancellationCodes(error);
-          const ownFailed = alongside && codes?.[0] === 'ConditionalCheckFailed';
-          if (ownFailed || !isRace(error)) throw error;
-        }
-      }
-      if (transactions) throw new TransientError('audit chain append lost every race');
-    }
-    let written: Record<string, unknown> | undefined;
-    if (alongside) {
-      const { Attributes } = await doc.send(new UpdateCommand({ ...alongside, ReturnValues: 'ALL_NEW' } as never));
-      written = Attributes;
-    }
-    await appendWithoutTransaction(entry);
-    return written;
   }
 
   /** Keeps the latest verification's outcome on the head item (the chain's own fields are left alone). */
@@ -256,8 +188,8 @@ function isRace(error: unknown): boolean {
  * client that invokes it (functions/adapters/lambda/audit-appender.ts), since only the appender may write there.
  */
 export type AuditChainWriter = {
-  /** Appends `entry`; with `alongside`, that update goes with it (see createAuditChainWriter). */
-  append(entry: AuditEntry, alongside?: AuditAlongsideUpdate): Promise<Record<string, unknown> | undefined>;
+  /** Appends `entry`; with `alongside`, that update goes in the same transaction (see createAuditChainWriter). */
+  append(entry: AuditEntry, alongside?: AuditAlongsideUpdate): Promise<void>;
   recordVerification(hospitalId: string, verification: AuditChainVerification): Promise<void>;
 };
 

@@ -67,9 +67,10 @@ export function createDatasetRepository(
     };
     try {
       if (audit) {
-        // The status write and its audit event go in one transaction with the chain's head (createAuditChainWriter).
-        const written = await auditWriter.append(audit, update);
-        return written ? (withoutKeys(written) as DatasetRecord) : (await get(hospitalId, datasetId))!;
+        // The status write and its audit event go in one transaction with the chain's head (a transaction returns no
+        // item, so the dataset is read back).
+        await auditWriter.append(audit, update);
+        return (await get(hospitalId, datasetId))!;
       }
       const { Attributes } = await doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return withoutKeys(Attributes!) as DatasetRecord;

@@ -1,11 +1,4 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import type { DepartmentRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
@@ -53,28 +46,13 @@ type Write =
 /**
  * Invitations in the hospital's partition, each with its e-mail lock and the pending counters
  * (`pendingInvitationCount` on the hospital item and on the team item, which the badges read) written in one
- * transaction. A table endpoint that answers TransactWriteItems with UnknownOperationException gets the same writes
- * one by one, the conditional one first, so a refused write changes nothing.
+ * transaction.
  */
 export function createInvitationRepository(table: Table): InvitationRepository {
   const { doc } = table;
-  let transactions = true;
 
   async function writeAll(writes: Write[]): Promise<void> {
-    if (transactions) {
-      try {
-        await doc.send(new TransactWriteCommand({ TransactItems: writes as never }));
-        return;
-      } catch (error) {
-        if (!(error instanceof Error && error.name === 'UnknownOperationException')) throw error;
-        transactions = false;
-      }
-    }
-    for (const write of writes) {
-      if ('Put' in write) await doc.send(new PutCommand(write.Put as never));
-      else if ('Update' in write) await doc.send(new UpdateCommand(write.Update as never));
-      else await doc.send(new DeleteCommand(write.Delete as never));
-    }
+    await doc.send(new TransactWriteCommand({ TransactItems: writes as never }));
   }
 
   const counterWrites = (invitation: InvitationRecord, delta: 1 | -1): Write[] => {

@@ -1,11 +1,4 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/definitions/table/table.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
@@ -43,26 +36,9 @@ export function createShareStore(table: Table): ShareStore {
     return rest as T;
   };
 
-  let transactions = true;
-  /**
-   * One transaction where the store has them; a store without (dynalite in the local twin) gets the same writes one by
-   * one in the order given: the grant first, so a conditional put fails before anything else is written and a revoke
-   * hides the dataset before the rest is cleaned up.
-   */
+  /** The items of a team share, written or deleted in one transaction. */
   async function writeAll(items: Record<string, unknown>[]): Promise<void> {
-    if (transactions) {
-      try {
-        await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
-        return;
-      } catch (error) {
-        if (!(error instanceof Error && error.name === 'UnknownOperationException')) throw error;
-        transactions = false;
-      }
-    }
-    for (const item of items) {
-      if (item.Put) await doc.send(new PutCommand(item.Put as never));
-      else if (item.Delete) await doc.send(new DeleteCommand(item.Delete as never));
-    }
+    await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
   }
   const TableName = () => table.tableName;
   const otherKeys = (share: TeamShareRecord) => [

@@ -52,8 +52,8 @@ export type DatasetRepository = {
     expectedStatuses: readonly DatasetStatus[],
   ): Promise<DatasetRecord>;
   /**
-   * Conditional status change (expected previous status) written together with its audit event (one transaction
-   * where the store supports it); throws ConflictError when the status moved.
+   * Conditional status change (expected previous status) written together with its audit event in one
+   * transaction; throws ConflictError when the status moved.
    */
   transition(
     hospitalId: string,

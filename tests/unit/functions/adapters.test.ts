@@ -6,7 +6,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
@@ -208,7 +208,7 @@ describe('DynamoDB dataset repository', () => {
     expect(input.UpdateExpression).toMatch(/REMOVE/);
   });
 
-  it('writes a status change and its audit event in one transaction, and falls back to two writes where the store has none', async () => {
+  it('writes a status change and its audit event in one transaction, retrying a lost race for the chain head', async () => {
     const audit = {
       hospitalId: 'h1',
       datasetId: 'd1',
@@ -236,20 +236,32 @@ describe('DynamoDB dataset repository', () => {
     });
 
     ddbMock.reset();
+    const head = { seq: 4, hash: 'c'.repeat(64) };
     ddbMock
       .on(TransactWriteCommand)
-      .rejects(Object.assign(new Error('UnknownError'), { name: 'UnknownOperationException' }));
-    ddbMock.on(UpdateCommand).resolves({ Attributes: { id: 'd1', status: 'ANONYMIZING' } });
-    ddbMock.on(PutCommand).resolves({});
-    ddbMock.on(GetCommand).resolves({});
-    const local = repo();
-    await local.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit);
-    await local.transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit);
-    expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
-    // Per change: the status update and the head moving forward; the event is a conditional put at its position.
-    expect(ddbMock.commandCalls(UpdateCommand)).toHaveLength(4);
-    expect(ddbMock.commandCalls(PutCommand)).toHaveLength(2);
-    expect(ddbMock.commandCalls(PutCommand)[0]!.args[0].input.ConditionExpression).toBe('attribute_not_exists(#pk)');
+      .rejectsOnce(
+        new TransactionCanceledException({
+          message: 'cancelled',
+          $metadata: {},
+          CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+        }),
+      )
+      .resolves({});
+    ddbMock.on(GetCommand).resolves({ Item: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'ANONYMIZING' } });
+    ddbMock.on(GetCommand, { Key: keys.auditHead('h1') }).resolves({ Item: head });
+    await repo().transition('h1', 'd1', ['UPLOADING'], 'ANONYMIZING', {}, audit);
+    // The head moved under it (reason 1): the head is read again and the whole transaction sent again, never in parts.
+    const attempts = ddbMock.commandCalls(TransactWriteCommand);
+    expect(attempts).toHaveLength(2);
+    const headReads = ddbMock
+      .commandCalls(GetCommand)
+      .filter((call) => JSON.stringify(call.args[0].input.Key) === JSON.stringify(keys.auditHead('h1')));
+    expect(headReads).toHaveLength(2);
+    const retried = attempts[1]!.args[0].input.TransactItems!;
+    expect(retried[1]!.Update!.ExpressionAttributeValues).toMatchObject({ ':prev': head.hash, ':seq': 5 });
+    expect(retried[2]!.Put!.Item).toMatchObject({ seq: 5, prevHash: head.hash });
+    expect(ddbMock.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddbMock.commandCalls(PutCommand)).toHaveLength(0);
   });
 
   it('turns a lost condition into ConflictError, or DATASET_NOT_FOUND when the dataset is gone', async () => {

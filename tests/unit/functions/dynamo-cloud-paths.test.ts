@@ -1,7 +1,8 @@
 /**
- * The DynamoDB paths only the cloud takes: the local twin's store (dynalite) has no transactions, so a status change
- * and its audit event are two writes there, and these tests are where the transaction, its cancellation reasons and
- * the conditional failures are checked against the SDK's own exception classes.
+ * The DynamoDB answers the twin's store seldom or never gives (throttling, TransactionConflict, a cancellation for
+ * capacity): the status change's transaction with its audit event, its cancellation reasons and the conditional
+ * failures, checked against the SDK's own exception classes. The twin runs the same transaction end to end
+ * (tests/unit/infra/dynamo-transactions.test.ts, tests/integration/audit-trail.test.ts).
  */
 import {
   ConditionalCheckFailedException,

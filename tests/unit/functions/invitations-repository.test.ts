@@ -1,6 +1,7 @@
 /**
- * The invitation writes as the cloud makes them (dynalite has no transactions): the invitation, its e-mail lock and
- * the pending counters of the hospital and the team in one TransactWriteItems, and the move out of PENDING likewise.
+ * The invitation writes as DynamoDB receives them: the invitation, its e-mail lock and the pending counters of the
+ * hospital and the team in one TransactWriteItems, and the move out of PENDING likewise; a cancellation's reasons
+ * mapped to the domain's errors.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,7 +1,8 @@
 /**
  * The share store's cloud paths (docs/domain.md#team-shares): a team share is one transaction of three items with the
  * grant conditional; a lost condition is a ConflictError; a revoke deletes the three; a patient share update is
- * conditional on its version. The twin's store has no transactions, so these are checked against the SDK's classes.
+ * conditional on its version. Checked here against the SDK's own exception classes; the twin runs the same
+ * transaction against its store.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,0 +1,379 @@
+/**
+ * The twin's DynamoDB front end (infra/local/dynamo-transactions.ts) over a real dynalite in this process, through
+ * the AWS SDK v3 as the functions call it: TransactWriteItems and TransactGetItems with DynamoDB's answers and
+ * errors, all or nothing as other callers see them, and ReturnValuesOnConditionCheckFailure on single writes
+ * (docs/local-twin.md#transactions).
+ */
+import {
+  ConditionalCheckFailedException,
+  CreateTableCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenDynamo } from '#infra/local/dynamo.ts';
+import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
+
+const TableName = 'transactions';
+const { pk: PK, sk: SK } = TABLE_KEYS.primary;
+const key = (id: string) => ({ [PK]: `T#${id}`, [SK]: 'ITEM' });
+
+let stop: () => Promise<void>;
+let low: DynamoDBClient;
+let doc: DynamoDBDocumentClient;
+
+beforeAll(async () => {
+  const dynamo = await listenDynamo();
+  stop = dynamo.close;
+  low = new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint: dynamo.endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  doc = DynamoDBDocumentClient.from(low);
+  await low.send(new CreateTableCommand(createTableInput(TableName)));
+});
+
+afterAll(async () => {
+  low.destroy();
+  await stop();
+});
+
+const get = async (id: string) =>
+  (await doc.send(new GetCommand({ TableName, Key: key(id), ConsistentRead: true }))).Item;
+const put = (id: string, fields: Record<string, unknown>) =>
+  doc.send(new PutCommand({ TableName, Item: { ...key(id), ...fields } }));
+const transact = (items: TransactWriteCommandInput['TransactItems']) =>
+  doc.send(new TransactWriteCommand({ TransactItems: items }));
+const rejection = async (promise: Promise<unknown>): Promise<Error & Record<string, unknown>> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & Record<string, unknown>;
+  }
+  throw new Error('expected the call to be refused');
+};
+const notThere = { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': PK } };
+
+describe('TransactWriteItems on the twin', () => {
+  it('applies a Put, an Update, a Delete and a ConditionCheck together', async () => {
+    await put('s-upd', { n: 1 });
+    await put('s-del', { n: 1 });
+    await put('s-chk', { state: 'open' });
+    await transact([
+      { Put: { TableName, Item: { ...key('s-new'), n: 7 }, ...notThere } },
+      {
+        Update: {
+          TableName,
+          Key: key('s-upd'),
+          UpdateExpression: 'SET #n = #n + :one',
+          ConditionExpression: '#n = :one',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+      { Delete: { TableName, Key: key('s-del') } },
+      {
+        ConditionCheck: {
+          TableName,
+          Key: key('s-chk'),
+          ConditionExpression: '#s = :open',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':open': 'open' },
+        },
+      },
+      // A check on an item that is not there passes and leaves nothing behind.
+      { ConditionCheck: { TableName, Key: key('s-absent'), ...notThere } },
+    ]);
+    expect(await get('s-new')).toMatchObject({ n: 7 });
+    expect(await get('s-upd')).toMatchObject({ n: 2 });
+    expect(await get('s-del')).toBeUndefined();
+    expect(await get('s-chk')).toEqual({ ...key('s-chk'), state: 'open' });
+    expect(await get('s-absent')).toBeUndefined();
+  });
+
+  it('cancels on a false condition with one reason per item, in order, and writes nothing', async () => {
+    await put('f-taken', { n: 1, owner: 'first' });
+    await put('f-upd', { n: 1 });
+    await put('f-del', { n: 1 });
+    const error = await rejection(
+      transact([
+        { Put: { TableName, Item: { ...key('f-new'), n: 1 } } },
+        {
+          Update: {
+            TableName,
+            Key: key('f-upd'),
+            UpdateExpression: 'SET #n = :two',
+            ExpressionAttributeNames: { '#n': 'n' },
+            ExpressionAttributeValues: { ':two': 2 },
+          },
+        },
+        {
+          Put: {
+            TableName,
+            Item: { ...key('f-taken'), n: 2, owner: 'second' },
+            ...notThere,
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        { Delete: { TableName, Key: key('f-del') } },
+        {
+          ConditionCheck: {
+            TableName,
+            Key: key('f-missing'),
+            ConditionExpression: 'attribute_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': PK },
+          },
+        },
+      ]),
+    );
+    expect(error).toBeInstanceOf(TransactionCanceledException);
+    const reasons = (error as unknown as TransactionCanceledException).CancellationReasons!;
+    expect(reasons.map((r) => r.Code)).toEqual([
+      'None',
+      'None',
+      'ConditionalCheckFailed',
+      'None',
+      'ConditionalCheckFailed',
+    ]);
+    expect(reasons[2]).toMatchObject({
+      Message: 'The conditional request failed',
+      // The item as it stands, as DynamoDB returns it (attribute values), only where ALL_OLD was asked.
+      Item: { [PK]: { S: 'T#f-taken' }, owner: { S: 'first' }, n: { N: '1' } },
+    });
+    expect(reasons[4]!.Item).toBeUndefined();
+    expect(error.message).toBe(
+      'Transaction cancelled, please refer cancellation reasons for specific reasons [None, None, ConditionalCheckFailed, None, ConditionalCheckFailed]',
+    );
+    // Nothing of it was written: the new item is absent, the others are as they were.
+    expect(await get('f-new')).toBeUndefined();
+    expect(await get('f-upd')).toMatchObject({ n: 1 });
+    expect(await get('f-del')).toMatchObject({ n: 1 });
+    expect(await get('f-taken')).toMatchObject({ n: 1, owner: 'first' });
+  });
+
+  it('lets exactly one of concurrent transactions on the same item win', async () => {
+    await put('race', { v: 0 });
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        transact([
+          {
+            Update: {
+              TableName,
+              Key: key('race'),
+              UpdateExpression: 'SET #v = :next',
+              ConditionExpression: '#v = :zero',
+              ExpressionAttributeNames: { '#v': 'v' },
+              ExpressionAttributeValues: { ':zero': 0, ':next': i + 1 },
+            },
+          },
+          { Put: { TableName, Item: { ...key(`race-won-${i}`), by: i } } },
+        ]),
+      ),
+    );
+    const won = attempts.flatMap((a, i) => (a.status === 'fulfilled' ? [i] : []));
+    expect(won).toHaveLength(1);
+    for (const attempt of attempts) {
+      if (attempt.status === 'rejected') {
+        expect((attempt.reason as TransactionCanceledException).CancellationReasons?.map((r) => r.Code)).toEqual([
+          'ConditionalCheckFailed',
+          'None',
+        ]);
+      }
+    }
+    expect(await get('race')).toMatchObject({ v: won[0]! + 1 });
+    // Only the winner's second item exists: the losers' puts were undone.
+    const seconds = await Promise.all(Array.from({ length: 12 }, (_, i) => get(`race-won-${i}`)));
+    expect(seconds.flatMap((item, i) => (item ? [i] : []))).toEqual(won);
+  });
+
+  it('is atomic as other callers see it: a transactional read never sees half a transaction', async () => {
+    await put('pair-a', { n: 0 });
+    await put('pair-b', { n: 0 });
+    const add = (id: string) => ({
+      Update: {
+        TableName,
+        Key: key(id),
+        UpdateExpression: 'ADD #n :one',
+        ExpressionAttributeNames: { '#n': 'n' },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    });
+    const seen: [number, number][] = [];
+    const writes = Array.from({ length: 20 }, () => transact([add('pair-a'), add('pair-b')]));
+    const reads = Array.from({ length: 20 }, async () => {
+      const { Responses } = await doc.send(
+        new TransactGetCommand({
+          TransactItems: [{ Get: { TableName, Key: key('pair-a') } }, { Get: { TableName, Key: key('pair-b') } }],
+        }),
+      );
+      seen.push([Number(Responses![0]!.Item!.n), Number(Responses![1]!.Item!.n)]);
+    });
+    await Promise.all([...writes, ...reads]);
+    expect(seen.every(([a, b]) => a === b)).toBe(true);
+    expect(await get('pair-a')).toMatchObject({ n: 20 });
+    expect(await get('pair-b')).toMatchObject({ n: 20 });
+  });
+
+  it("never lets another caller see a cancelled transaction's writes, even for a moment", async () => {
+    // Each transaction writes `phantom` and then fails its check: the put is applied, then undone, inside the gate.
+    const cancelled = () =>
+      rejection(
+        transact([
+          { Put: { TableName, Item: { ...key('phantom'), n: 1 } } },
+          {
+            ConditionCheck: {
+              TableName,
+              Key: key('phantom-guard'),
+              ConditionExpression: 'attribute_exists(#pk)',
+              ExpressionAttributeNames: { '#pk': PK },
+            },
+          },
+        ]),
+      );
+    const seen: unknown[] = [];
+    await Promise.all([
+      ...Array.from({ length: 30 }, cancelled),
+      ...Array.from({ length: 150 }, async () => seen.push(await get('phantom'))),
+    ]);
+    expect(seen.filter(Boolean)).toEqual([]);
+    expect(await get('phantom')).toBeUndefined();
+  });
+
+  it('refuses more than 100 items, or two operations on one item, as a ValidationException, writing nothing', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => ({ Put: { TableName, Item: { ...key(`many-${i}`) } } }));
+    const tooMany = await rejection(transact(many));
+    expect(tooMany.name).toBe('ValidationException');
+    expect(tooMany.message).toMatch(/less than or equal to 100/);
+    expect(await get('many-0')).toBeUndefined();
+
+    const twice = await rejection(
+      transact([
+        { Put: { TableName, Item: { ...key('twice'), n: 1 } } },
+        { ConditionCheck: { TableName, Key: key('twice'), ...notThere } },
+      ]),
+    );
+    expect(twice.name).toBe('ValidationException');
+    expect(twice.message).toBe('Transaction request cannot include multiple operations on one item');
+    expect(await get('twice')).toBeUndefined();
+
+    const empty = await rejection(transact([]));
+    expect(empty.name).toBe('ValidationException');
+  });
+
+  it("answers dynalite's own error for an invalid expression, undoing the items already written", async () => {
+    const error = await rejection(
+      transact([
+        { Put: { TableName, Item: { ...key('bad-first'), n: 1 } } },
+        { Update: { TableName, Key: key('bad-second'), UpdateExpression: 'SET = nonsense' } },
+      ]),
+    );
+    expect(error.name).toBe('ValidationException');
+    expect(await get('bad-first')).toBeUndefined();
+  });
+});
+
+describe('TransactGetItems on the twin', () => {
+  it('answers each item in order, an empty response for a missing one, with projections', async () => {
+    await put('g-1', { a: 1, b: 2 });
+    await put('g-2', { a: 3, b: 4 });
+    const { Responses } = await doc.send(
+      new TransactGetCommand({
+        TransactItems: [
+          { Get: { TableName, Key: key('g-2') } },
+          { Get: { TableName, Key: key('g-missing') } },
+          { Get: { TableName, Key: key('g-1'), ProjectionExpression: '#a', ExpressionAttributeNames: { '#a': 'a' } } },
+        ],
+      }),
+    );
+    expect(Responses).toEqual([{ Item: { ...key('g-2'), a: 3, b: 4 } }, {}, { Item: { a: 1 } }]);
+  });
+
+  it('refuses two reads of one item', async () => {
+    const error = await rejection(
+      doc.send(
+        new TransactGetCommand({
+          TransactItems: [{ Get: { TableName, Key: key('g-1') } }, { Get: { TableName, Key: key('g-1') } }],
+        }),
+      ),
+    );
+    expect(error.name).toBe('ValidationException');
+  });
+});
+
+describe('ReturnValuesOnConditionCheckFailure on single writes', () => {
+  it('carries the item as it stands on a refused PutItem or UpdateItem with ALL_OLD, and nothing without it', async () => {
+    await put('old', { n: 5 });
+    const refusedPut = await rejection(
+      low.send(
+        new PutItemCommand({
+          TableName,
+          Item: { [PK]: { S: 'T#old' }, [SK]: { S: 'ITEM' }, n: { N: '6' } },
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': PK },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    );
+    expect(refusedPut).toBeInstanceOf(ConditionalCheckFailedException);
+    expect((refusedPut as unknown as ConditionalCheckFailedException).Item).toEqual({
+      [PK]: { S: 'T#old' },
+      [SK]: { S: 'ITEM' },
+      n: { N: '5' },
+    });
+
+    const update = (extra: object) =>
+      low.send(
+        new UpdateItemCommand({
+          TableName,
+          Key: { [PK]: { S: 'T#old' }, [SK]: { S: 'ITEM' } },
+          UpdateExpression: 'SET #n = :n',
+          ConditionExpression: '#n = :zero',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':n': { N: '1' }, ':zero': { N: '0' } },
+          ...extra,
+        }),
+      );
+    const refusedUpdate = await rejection(update({ ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+    expect((refusedUpdate as unknown as ConditionalCheckFailedException).Item?.n).toEqual({ N: '5' });
+    const plain = await rejection(update({}));
+    expect(plain).toBeInstanceOf(ConditionalCheckFailedException);
+    expect((plain as unknown as ConditionalCheckFailedException).Item).toBeUndefined();
+    expect(await get('old')).toMatchObject({ n: 5 });
+  });
+
+  it('lets the low-level client see the same cancellation reasons', async () => {
+    await put('low', { n: 1 });
+    const error = await rejection(
+      low.send(
+        new TransactWriteItemsCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName,
+                Item: { [PK]: { S: 'T#low' }, [SK]: { S: 'ITEM' } },
+                ConditionExpression: 'attribute_not_exists(#pk)',
+                ExpressionAttributeNames: { '#pk': PK },
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    expect((error as unknown as TransactionCanceledException).CancellationReasons).toEqual([
+      { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' },
+    ]);
+  });
+});
