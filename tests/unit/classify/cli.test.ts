@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 
 const ROOT = process.cwd();
-const DATA = resolve(ROOT, '../shared/data/dicom');
+const DATA = requireSharedData();
 const work = mkdtempSync(join(tmpdir(), 'iws-classify-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 import { acquisitionFromDicom, acquisitionFromSidecar, classifySeries } from '#shared/dicom/classify/index.ts';
 import { runDcm2niix } from '#shared/dicom/convert-dcm2niix.ts';
 
@@ -9,7 +10,7 @@ import { runDcm2niix } from '#shared/dicom/convert-dcm2niix.ts';
  * The same series classified from its DICOM files and from the sidecar dcm2niix writes for it must get
  * the same type and BIDS suffix: the two input paths read the same acquisition.
  */
-const DATA = resolve(process.cwd(), '../shared/data/dicom');
+const DATA = requireSharedData();
 
 const SERIES: { name: string; files: () => string[]; gzip?: boolean }[] = [
   { name: 'ge-t1-ir-spgr', files: () => listed('ge-t1-ir-spgr/dicom') },

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 import { readCsaHeader } from '#shared/dicom/classify/csa.ts';
 import {
   acquisitionFromDicom,
@@ -12,7 +13,7 @@ import {
 } from '#shared/dicom/classify/index.ts';
 import { parseDicom } from '#shared/dicom/parse.ts';
 
-const DATA = resolve(process.cwd(), '../shared/data/dicom');
+const DATA = requireSharedData();
 const read = (path: string) => new Uint8Array(readFileSync(path));
 const folder = (path: string) =>
   readdirSync(path)

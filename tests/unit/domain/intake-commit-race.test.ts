@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FAILURE_REASON, receiveInstance } from '#shared/domain/intake/receive-instance.ts';
 import type { IntakeDeps, IntakeSource, IntakeStore, IntakeStudyRecord } from '#shared/domain/intake/ports.ts';
 import { uploadKeys } from '#shared/domain/object-keys.ts';
-import { SHARED_DATA } from '#tests/helpers/local-stack.ts';
+import { SHARED_DATA } from '#tests/helpers/shared-data.ts';
 import { ports } from './fakes.ts';
 
 const instance = new Uint8Array(readFileSync(resolve(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom/00001.dcm')));

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseDicom } from '#shared/dicom/parse.ts';
+import { SHARED_DICOM } from '#tests/helpers/shared-data.ts';
 
-/** Shared test data (../shared/data from the repository root). */
-export const DATA_DIR = resolve(process.cwd(), '../shared/data/dicom');
+/** The shared real-DICOM test data (located by tests/helpers/shared-data.ts). */
+export const DATA_DIR = SHARED_DICOM;
 export const DTI_DICOM = join(DATA_DIR, 'philips-dti-b2000/dicom/601_WIP_dti_ax');
 export const T1_DICOM = join(DATA_DIR, 'ge-t1-ir-spgr/dicom');
 export const PYTHON = '/usr/bin/python3';

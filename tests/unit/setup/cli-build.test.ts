@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 
 // The other CLI tests run the TypeScript source (cli/iws.mjs); this one builds the bin afresh and runs the build.
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const DATA = resolve(ROOT, '../shared/data/dicom');
+const DATA = requireSharedData();
 // Inside the repository, so the bundle's npm imports resolve from its node_modules as they do from cli/dist.
 const OUT = join(ROOT, 'test-output', `cli-build-${process.pid}`);
 const BIN = join(OUT, 'iws.mjs');
