@@ -7,10 +7,11 @@ import {
   type IntegrationDeps,
 } from '#shared/domain/integrations/manage-integrations.ts';
 import { admitAssociation } from '#shared/domain/intake/listener.ts';
-import { caller, fakeAudit, fakeDirectory, fakeIntegrations } from './fakes.ts';
+import { caller, fakeAudit, fakeDirectory } from './fakes.ts';
+import { createMemoryIntegrationStore, createMemoryMachineClients } from '#functions/adapters/memory/index.ts';
 
 function world() {
-  const integrations = fakeIntegrations();
+  const integrations = { store: createMemoryIntegrationStore(), machineClients: createMemoryMachineClients() };
   const audit = fakeAudit();
   let n = 0;
   const deps: IntegrationDeps = {
@@ -45,8 +46,8 @@ describe('integrations (docs/dicom-intake.md#integrations)', () => {
       teamName: 'Neuroradiology',
     });
     expect(created.integration.scopes).toEqual(['imaging-dicomweb/read', 'imaging-dicomweb/write']);
-    expect(integrations.appClients.created).toEqual(['dicomweb-h1-int-1']);
-    expect(JSON.stringify([...integrations.items.values()])).not.toContain('secret-1');
+    expect(integrations.machineClients.created).toEqual(['dicomweb-h1-int-1']);
+    expect(JSON.stringify([...integrations.store.items.values()])).not.toContain('secret-1');
     const events = audit.events.filter((e) => e.hospitalId === 'h1');
     expect(JSON.stringify(events)).not.toContain('secret-1');
     expect(events.map((e) => e.action)).toEqual(['INTEGRATION_CREATED']);
@@ -83,7 +84,7 @@ describe('integrations (docs/dicom-intake.md#integrations)', () => {
     const revoked = await revokeIntegration(integration.id, ADMIN, deps);
     // Assert
     expect(revoked.status).toBe('REVOKED');
-    expect(integrations.appClients.removed).toEqual(['client-1']);
+    expect(integrations.machineClients.removed).toEqual(['client-1']);
     const events = audit.events.filter((e) => e.hospitalId === 'h1');
     expect(events.at(-1)).toMatchObject({
       action: 'INTEGRATION_REVOKED',

@@ -3,7 +3,8 @@ import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import type { MailMessage } from '#shared/domain/invitations/ports.ts';
 import { previousMonth, sendMonthlyReports, MONTHLY_REPORT_ACTOR } from '#shared/domain/reports/monthly-report.ts';
-import { caller, fakeSettings, NEW_DATASET, ports } from './fakes.ts';
+import { caller, NEW_DATASET, ports } from './fakes.ts';
+import { createMemorySettingsStore } from '#functions/adapters/memory/index.ts';
 
 const user = (id: string, role: UserRecord['role'], status: UserRecord['status'] = 'ACTIVE'): UserRecord => ({
   id,
@@ -44,7 +45,7 @@ describe('the scheduled monthly report (docs/domain.md#monthly-report)', () => {
     const mails: MailMessage[] = [];
     const result = await sendMonthlyReports({
       ...p,
-      settings: fakeSettings({ hospitals: ['h1', 'h-gone'] }),
+      settings: createMemorySettingsStore({ hospitals: ['h1', 'h-gone'] }),
       mailer: { send: async (m) => void mails.push(m) },
       clock: { now: () => '2026-03-01T06:00:00.000Z' },
     });
@@ -81,7 +82,7 @@ describe('the scheduled monthly report (docs/domain.md#monthly-report)', () => {
         mailer: { send: async (m) => void mails.push(m) },
         clock: { now: () => now },
       });
-    const settings = fakeSettings({ hospitals: ['h1'] });
+    const settings = createMemorySettingsStore({ hospitals: ['h1'] });
 
     expect(await job('2026-03-01T06:00:00.000Z')).toEqual({ hospitals: 1, sent: 1 });
     expect(await job('2026-03-02T06:00:00.000Z')).toEqual({ hospitals: 0, sent: 0 });

@@ -7,7 +7,8 @@ import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { SingleInvitationSchema } from '#shared/schemas/api/invitations.ts';
 import { DEFAULT_HOSPITAL_POLICY, DEFAULT_NOTIFICATION_PREFERENCES } from '#shared/schemas/api/policies.ts';
 import { NORTHSIDE_PROFILE } from '#tests/helpers/fixtures.ts';
-import { caller, fakeInvitationWorld, fakeNotifications, fakeSettings, ports } from './fakes.ts';
+import { caller, fakeInvitationWorld, ports } from './fakes.ts';
+import { createMemoryNotificationInbox, createMemorySettingsStore } from '#functions/adapters/memory/index.ts';
 
 const admin = caller('HOSPITAL_ADMIN');
 const lead = caller('TEAM_LEAD');
@@ -28,8 +29,8 @@ const adminUser = (id: string, status: UserRecord['status'] = 'ACTIVE', hospital
 
 describe('notifications honour the recipient’s preferences', () => {
   it('delivers to those who keep the topic on, with the defaults for those who never saved any', async () => {
-    const notifications = fakeNotifications();
-    const settings = fakeSettings();
+    const notifications = createMemoryNotificationInbox();
+    const settings = createMemorySettingsStore();
     await settings.putNotificationPreferences('h1', 'off', {
       ...DEFAULT_NOTIFICATION_PREFERENCES,
       complianceAlerts: false,
@@ -55,8 +56,8 @@ describe('invitation accepted', () => {
 
   it('tells the inviter when they keep "Team activity" on, and no one else', async () => {
     const w = fakeInvitationWorld();
-    const notifications = fakeNotifications();
-    const settings = fakeSettings();
+    const notifications = createMemoryNotificationInbox();
+    const settings = createMemorySettingsStore();
     await settings.putNotificationPreferences('h1', admin.userId, {
       ...DEFAULT_NOTIFICATION_PREFERENCES,
       teamActivity: true,
@@ -80,8 +81,8 @@ describe('invitation accepted', () => {
 
   it('stays silent for an inviter with the default preferences (Team activity off)', async () => {
     const w = fakeInvitationWorld();
-    const notifications = fakeNotifications();
-    const deps = { ...w.deps, notifications, settings: fakeSettings() };
+    const notifications = createMemoryNotificationInbox();
+    const deps = { ...w.deps, notifications, settings: createMemorySettingsStore() };
     await inviteOne(invite, admin, deps);
     await acceptInvitation(
       { token: w.tokenFor('jordan@x.test')!, firstName: 'Jordan', lastName: 'Lee', password: 'Str0ng!Passw0rd' },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { createRunSlotStore } from '#functions/adapters/dynamo/run-slots.ts';
 import { createTableInput } from '#shared/db/create-table-input.ts';
-import { fakeSettings } from './fakes.ts';
+import { createMemorySettingsStore } from '#functions/adapters/memory/index.ts';
 import {
   ALL_PIPELINE_TASKS,
   buildPipelineDefinition,
@@ -80,7 +80,7 @@ describe('run slots in the table', () => {
     deps = {
       runSlots: createRunSlotStore(table),
       clock: { now: () => new Date().toISOString() },
-      settings: fakeSettings(),
+      settings: createMemorySettingsStore(),
     };
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));

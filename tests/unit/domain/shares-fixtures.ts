@@ -2,8 +2,14 @@ import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
-import { caller, fakeAudit, fakeDatasets, fakeNotifications, fakeSettings, fakeShares } from './fakes.ts';
-import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
+import { caller, fakeAudit } from './fakes.ts';
+import {
+  createMemoryDatasetRepository,
+  createMemoryNotificationInbox,
+  createMemoryObjectStore,
+  createMemorySettingsStore,
+  createMemoryShareStore,
+} from '#functions/adapters/memory/index.ts';
 import type { MailMessage } from '#shared/domain/invitations/ports.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -13,7 +19,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 export function shareWorld() {
   const state = { now: '2026-02-01T10:00:00.000Z', n: 0, t: 0 };
   const audit = fakeAudit();
-  const datasets = fakeDatasets(audit);
+  const datasets = createMemoryDatasetRepository(audit);
   const member = caller('TEAM_MEMBER');
   const dataset: DatasetRecord = {
     id: 'ds1',
@@ -87,16 +93,16 @@ export function shareWorld() {
   ];
   const mailbox: MailMessage[] = [];
   const sms: { to: string; text: string }[] = [];
-  const notifications = fakeNotifications();
+  const notifications = createMemoryNotificationInbox();
   const deps = {
     datasets,
-    shares: fakeShares(),
+    shares: createMemoryShareStore(),
     audit,
     directory: {
       getUser: async (h: string, id: string) => users.find((u) => u.hospitalId === h && u.id === id),
       getTeam: async (h: string, id: string) => teams.find((t) => t.hospitalId === h && t.id === id),
     },
-    settings: fakeSettings(),
+    settings: createMemorySettingsStore(),
     objects: createMemoryObjectStore(),
     mailer: { send: async (m: MailMessage) => void mailbox.push(m) },
     sms: { send: async (m: { to: string; text: string }) => void sms.push(m) },

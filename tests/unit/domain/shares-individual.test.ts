@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { caller, fakePageTokens } from './fakes.ts';
+import { caller } from './fakes.ts';
+import { memoryPageTokens } from '#functions/adapters/memory/index.ts';
 import { shareWorld } from './shares-fixtures.ts';
 import { createTeamShares, listSharedWithMe, revokeTeamShare } from '#shared/domain/shares/team-shares.ts';
 import { loadReadableDataset } from '#shared/domain/datasets/load-dataset.ts';
@@ -13,7 +14,7 @@ describe('member shares under an individual data policy (docs/domain.md#teams)',
     const w = shareWorld();
     const mate = caller('TEAM_MEMBER', { userId: 'mate', teamId: 't1', teamDataPolicy: 'individual' });
     const list = () =>
-      listDatasets({ limit: 20 }, mate, { ...w.deps, pageTokens: fakePageTokens, pseudonymizer }).then((p) =>
+      listDatasets({ limit: 20 }, mate, { ...w.deps, pageTokens: memoryPageTokens, pseudonymizer }).then((p) =>
         p.items.map((d) => d.id),
       );
     expect(await list()).toEqual([]);
@@ -34,7 +35,7 @@ describe('member shares under an individual data policy (docs/domain.md#teams)',
     const w = shareWorld();
     const owner = { ...w.member, teamDataPolicy: 'individual' as const };
     const lead = caller('TEAM_LEAD', { teamDataPolicy: 'individual' });
-    const deps = { ...w.deps, pageTokens: fakePageTokens, pseudonymizer };
+    const deps = { ...w.deps, pageTokens: memoryPageTokens, pseudonymizer };
     expect((await listDatasets({ limit: 20 }, owner, deps)).items.map((d) => d.id)).toEqual(['ds1']);
     expect((await listDatasets({ limit: 20 }, lead, deps)).items.map((d) => d.id)).toEqual(['ds1']);
     expect((await loadReadableDataset(lead, 'ds1', w.deps)).sharedWithYou).toBeUndefined();

@@ -18,7 +18,7 @@ import {
 } from '#shared/domain/uploads/study-archive.ts';
 import { readStudyInput } from '#shared/domain/uploads/study-input.ts';
 import { partBody } from '#shared/client/upload-client.ts';
-import { createMemoryObjectStore } from '#tests/integration/datasets-harness.ts';
+import { createMemoryObjectStore } from '#functions/adapters/memory/index.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { packArchive } from '#tests/helpers/study-archive.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HOSPITAL_POLICY, DEFAULT_SYSTEM_POLICY, type Policy } from '#shared/schemas/api/policies.ts';
 import { createTwoFactorPolicy, TWO_FACTOR_POLICY_TTL_MS } from '#shared/domain/policies/two-factor.ts';
-import { fakeSettings } from './fakes.ts';
+import { createMemorySettingsStore } from '#functions/adapters/memory/index.ts';
 
 const requiring = (policy: Policy, required: boolean): Policy => ({
   ...policy,
@@ -10,7 +10,7 @@ const requiring = (policy: Policy, required: boolean): Policy => ({
 const stored = (value: Policy) => ({ value, updatedAt: '', updatedByUserId: 'u' });
 
 function setup() {
-  const settings = fakeSettings({ hospitals: ['h1', 'h2'] });
+  const settings = createMemorySettingsStore({ hospitals: ['h1', 'h2'] });
   let reads = 0;
   const counted = {
     ...settings,

@@ -1,14 +1,19 @@
 import type { AuditChainHead, AuditEvent, AuditLog } from '#shared/domain/datasets/ports.ts';
-import { chainNext, EMPTY_HEAD, type ChainedAuditEvent } from './chain.ts';
+import { chainNext, EMPTY_HEAD, type ChainedAuditEvent } from '#shared/domain/audit/chain.ts';
+
+export type MemoryAuditLog = AuditLog & { events: ChainedAuditEvent[]; heads: Map<string, AuditChainHead> };
 
 /**
  * The audit log in memory, chained exactly as the DynamoDB adapter chains it (for the CLI's single-process runs and
- * unit tests). Appends are serialised through one promise, the in-process stand-in for the head's conditional update.
+ * the tests). Appends are serialised through one promise, the in-process stand-in for the head's conditional update.
+ * Ids count up from 1 and events are stamped with the wall clock unless `newId` and `now` (given the number of events
+ * so far) say otherwise.
  */
-export function createChainedMemoryAuditLog(options: {
-  now: (count: number) => string;
-  newId: (count: number) => string;
-}): AuditLog & { events: ChainedAuditEvent[]; heads: Map<string, AuditChainHead> } {
+export function createMemoryAuditLog(
+  options: { now?: (count: number) => string; newId?: (count: number) => string } = {},
+): MemoryAuditLog {
+  const now = options.now ?? (() => new Date().toISOString());
+  const newId = options.newId ?? ((count: number) => String(count + 1));
   const events: ChainedAuditEvent[] = [];
   const heads = new Map<string, AuditChainHead>();
   const reads = new Map<string, string>();
@@ -20,7 +25,7 @@ export function createChainedMemoryAuditLog(options: {
     record(entry) {
       const appended = tail.then(async () => {
         const head = heads.get(entry.hospitalId) ?? EMPTY_HEAD;
-        const event = await chainNext(head, entry, options.newId(events.length), options.now(events.length));
+        const event = await chainNext(head, entry, newId(events.length), now(events.length));
         events.push(event);
         heads.set(entry.hospitalId, { ...heads.get(entry.hospitalId), seq: event.seq, hash: event.hash });
       });
