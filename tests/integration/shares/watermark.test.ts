@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { requireTool } from '#tests/unit/processing/fixtures.ts';
-import { CLIENT, shareWorld, storeAssetFiles } from './fixtures.ts';
+import { requireTool } from '#tests/integration/processing/fixtures.ts';
+import { CLIENT, shareWorld, storeAssetFiles } from '#tests/unit/domain/shares/fixtures.ts';
 import { createPatientShare } from '#shared/domain/shares/patient-shares.ts';
 import {
   patientDownload,

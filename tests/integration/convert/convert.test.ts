@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { convertToNifti } from '#shared/dicom/convert.ts';
 import { getDcm2niixVersion, loadDcm2niix } from '#shared/dicom/convert-dcm2niix.ts';
 import { readNifti, type NiftiVolume } from '#shared/dicom/nifti.ts';
-import { dataPath, readDicomFolder } from './data.ts';
+import { dataPath, readDicomFolder } from '#tests/unit/convert/data.ts';
 
 function expectSameGeometry(actual: NiftiVolume, expected: NiftiVolume): void {
   expect(actual.dims).toEqual(expected.dims);
