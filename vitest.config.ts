@@ -1,13 +1,22 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { TEST_PROJECTS } from './tests/projects.ts';
 
-// One runner for every layer. Heavy suites (browser, local twin) live in tests/e2e and tests/integration
-// and run in forks so a crash in one cannot take the others down.
+// One runner for every layer, split into projects (tests/projects.ts) so `--project unit` stays fast; `vitest run`
+// runs them all in one report. Heavy suites (browser, local twin) run in forks so a crash in one cannot take the
+// others down.
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    projects: TEST_PROJECTS.map((project) => ({
+      extends: true,
+      test: {
+        name: project.name,
+        include: [...project.include],
+        ...(project.exclude ? { exclude: [...configDefaults.exclude, ...project.exclude] } : {}),
+      },
+    })),
   },
 });

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readInputFiles } from '#cli/commands/convert.ts';
 import { processFiles } from '#cli/commands/process.ts';
 import { PIPELINE_TASKS } from '#shared/definitions/state-machine.ts';
@@ -14,9 +14,9 @@ import { readVolume, writeVolume } from '#shared/processing/nifti-io.ts';
 import { fitTensor, parseGradientTable } from '#shared/processing/tensor.ts';
 import { gradientsInVoxelFrame, meanB0 } from '#shared/processing/tracts.ts';
 import { computeMask } from '#shared/processing/volume-ops.ts';
-import { benchProcessOptions } from './lib/data.ts';
+import { benchProcessOptions, SHARED_DATA } from './lib/data.ts';
 
-const DATA = resolve(process.cwd(), '../shared/data/dicom');
+const DATA = join(SHARED_DATA, 'dicom');
 const STUDIES = [
   { name: 'GE T1 IR-SPGR (196 x 256 x 256)', dir: join(DATA, 'ge-t1-ir-spgr/dicom') },
   { name: 'Philips DTI b=0/2000 (80 x 80 x 40 x 16)', dir: join(DATA, 'philips-dti-b2000/dicom') },

@@ -1,15 +1,15 @@
 /**
- * What every bench reads: the shared test data (resolved from the repository root, as CI lays it out), the reference
+ * What every bench reads: the shared test data (located by the tests' helper, as CI lays it out), the reference
  * tools (Debian's dcm2niix and gdcmanon), and a few helpers for timing and printing.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import { REPO_ROOT, SHARED_DATA } from '#tests/helpers/shared-data.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SHARED_DATA = resolve(REPO_ROOT, '../shared/data');
+/** Located once for tests and benches alike (tests/helpers/shared-data.ts). */
+export { REPO_ROOT, SHARED_DATA };
 /** The shared GE T1 (inversion-recovery SPGR): one series of 196 files, the study the issues measure on. */
 export const GE_T1_FOLDER = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
 

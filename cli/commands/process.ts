@@ -15,7 +15,7 @@ import {
   secretFromEnvironment,
 } from '#cli/lib/deidentification-flags.ts';
 import { createFolderObjectStore } from '#cli/lib/folder-object-store.ts';
-import { createLocalStageDeps } from '#cli/lib/memory-ports.ts';
+import { createLocalStageDeps } from '#cli/lib/local-stage-deps.ts';
 import { readInputFiles } from './convert.ts';
 
 export const usage = `Usage: iws process <input> <outdir> [options]

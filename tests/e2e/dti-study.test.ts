@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_DATA, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
+import { TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
+import { SHARED_DATA } from '#tests/helpers/shared-data.ts';
 import { outputPath, sampleViewerCanvas, signInThroughSite, useSiteInBrowser } from './browser.ts';
 import { runWizardToUpload, waitForDatasetStatus, waitForViewer } from './wizard.ts';
 

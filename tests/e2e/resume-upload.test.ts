@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { SHARED_DATA, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
+import { TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
+import { SHARED_DATA } from '#tests/helpers/shared-data.ts';
 import { outputPath, signInThroughSite, useSiteInBrowser } from './browser.ts';
 import { runWizardToUpload } from './wizard.ts';
 

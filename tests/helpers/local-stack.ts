@@ -5,18 +5,16 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { fetchRuntimeConfig, signInWithPassword } from '#cli/commands/upload.ts';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '#infra/local/stack.ts';
+import { REPO_ROOT } from '#tests/helpers/shared-data.ts';
 
 /** The password the test twins give every demo account. */
 export const TEST_DEMO_PASSWORD = 'Test-Demo-Pass-42!';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** /work/shared/data, resolved from the repository root as CI lays it out. */
-export const SHARED_DATA = resolve(REPO_ROOT, '../shared/data');
+export { REPO_ROOT };
 
 export type TestStack = LocalStack & {
   /** Stops the twin and deletes its data folder (unless it was given). */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { uploadDataset } from '#shared/client/index.ts';
 import { buildMultipart, parseMediaType, parseMultipart } from '#shared/domain/intake/multipart.ts';
 import { checkDicom } from '#shared/dicom/validate.ts';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';
-import { apiFetch, SHARED_DATA, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
+import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
+import { sharedDataPath } from '#tests/helpers/shared-data.ts';
 import { freePort, startOrthanc, type Orthanc } from '#tests/helpers/orthanc.ts';
 
 /**
@@ -16,9 +17,9 @@ import { freePort, startOrthanc, type Orthanc } from '#tests/helpers/orthanc.ts'
  * storescu and echoscu talk to the listener, and the studies reach COMPLETE in the integration's hospital and team
  * and are found again through QIDO-RS and WADO-RS (de-identified only). Bad input stores nothing.
  */
-const T1_DIR = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
-const CT = join(SHARED_DATA, 'dicom/ct-small/CT_small.dcm');
-const PET_DIR = join(SHARED_DATA, 'dicom/pet-slices');
+const T1_DIR = sharedDataPath('dicom/ge-t1-ir-spgr/dicom');
+const CT = sharedDataPath('dicom/ct-small/CT_small.dcm');
+const PET_DIR = sharedDataPath('dicom/pet-slices');
 const ADMIN = 'admin@northside.demo.local';
 const OTHER_ADMIN = 'admin@lakeview.demo.local';
 const LEAD = 'lead@northside.demo.local';
@@ -151,8 +152,6 @@ async function assetTypes(datasetId: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  for (const path of [T1_DIR, CT, PET_DIR])
-    if (!existsSync(path)) throw new Error(`test data missing: ${path} (see /work/shared/data/README.md)`);
   process.env.IWS_INTAKE_SWEEP_MS = '1000';
   dicomPort = await freePort();
   twin = await startTestStack({ dicomPort });

@@ -1,24 +1,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '#infra/local/sfn.ts';
 import { uploadDataset } from '#shared/client/index.ts';
 import { diskUploadSource } from '#cli/commands/upload.ts';
-import {
-  apiFetch,
-  REPO_ROOT,
-  SHARED_DATA,
-  signIn,
-  TEST_DEMO_PASSWORD,
-  useTwinOnTempDir,
-} from '#tests/helpers/local-stack.ts';
+import { apiFetch, REPO_ROOT, signIn, TEST_DEMO_PASSWORD, useTwinOnTempDir } from '#tests/helpers/local-stack.ts';
 import { runNode, type NodeRun } from '#tests/helpers/run-node.ts';
+import { sharedDataPath } from '#tests/helpers/shared-data.ts';
 
 /**
  * The twin running the real pipeline: `iws upload --wait` of a whole GE T1 study, and a twin stopped in the middle of
  * a pipeline run whose dataset still finishes after the next start (the execution is resumed from the data folder).
  */
-const T1_DIR = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+const T1_DIR = sharedDataPath('dicom/ge-t1-ir-spgr/dicom');
 const MEMBER = 'member@northside.demo.local';
 
 type Dataset = { id: string; status: string; failureReason?: string; seriesCount?: number };
@@ -68,9 +62,6 @@ const patientContext = {
 };
 
 describe('local twin pipeline', () => {
-  beforeAll(() => {
-    if (!existsSync(T1_DIR)) throw new Error(`test data missing: ${T1_DIR} (see /work/shared/data/README.md)`);
-  });
   const twin = useTwinOnTempDir();
 
   it('iws upload --wait takes the GE T1 study through the API to COMPLETE', async () => {

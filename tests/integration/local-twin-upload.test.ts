@@ -9,21 +9,15 @@ import {
 } from '#shared/domain/uploads/study-archive.ts';
 import { uploadDataset, UploadFailedError, type OverallProgress, type UploadSource } from '#shared/client/index.ts';
 import { diskUploadSource } from '#cli/commands/upload.ts';
-import {
-  apiFetch,
-  REPO_ROOT,
-  SHARED_DATA,
-  signIn,
-  TEST_DEMO_PASSWORD,
-  useTwinOnTempDir,
-} from '#tests/helpers/local-stack.ts';
+import { apiFetch, REPO_ROOT, signIn, TEST_DEMO_PASSWORD, useTwinOnTempDir } from '#tests/helpers/local-stack.ts';
 import { runNode } from '#tests/helpers/run-node.ts';
+import { sharedDataPath } from '#tests/helpers/shared-data.ts';
 
 /**
  * The shared upload client against the twin (real handlers, real s3rver multipart): resume sends only the parts the
  * server does not hold, failed part PUTs are retried, progress adds up, and a part that never goes through fails cleanly.
  */
-const T1_DIR = join(SHARED_DATA, 'dicom/ge-t1-ir-spgr/dicom');
+const T1_DIR = sharedDataPath('dicom/ge-t1-ir-spgr/dicom');
 const MEMBER = 'member@northside.demo.local';
 
 function dicomSources(count: number): UploadSource[] {

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
 import { buildStudy } from '#tests/helpers/dicom-builder.ts';
-import { middleSlab, T1_DICOM } from '#tests/unit/processing/fixtures.ts';
+import { middleSlab, T1_DICOM } from '#tests/integration/processing/fixtures.ts';
 import { createResearchDataset, runPipeline, uploadDirect, useHarnessOverSharedData } from './datasets-harness.ts';
 
 const run = promisify(execFile);

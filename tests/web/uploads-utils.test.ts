@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED_DATA } from '#tests/helpers/local-stack.ts';
+import { SHARED_DATA } from '#tests/helpers/shared-data.ts';
 import { discoverFiles, isIgnorable, type PickedFile } from '#web/features/uploads/utils/discover-files.ts';
 import { matchSessionFiles, pathInPickedFolder } from '#web/features/uploads/utils/pending-upload.ts';
 import { newUploadSalt, uploadFileKey } from '#shared/client/file-key.ts';

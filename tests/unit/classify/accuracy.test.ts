@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   evaluateProtocols,
@@ -10,6 +9,7 @@ import {
   type Protocol,
 } from '#bench/classify/evaluation.ts';
 import { classifySeries, type ClassifiedType } from '#shared/dicom/classify/index.ts';
+import { sharedDataPath } from '#tests/helpers/shared-data.ts';
 
 /**
  * Accuracy on labels/dev-sidecars.csv, counted by unique protocol (definitions in bench/classify/evaluation.ts):
@@ -21,7 +21,6 @@ import { classifySeries, type ClassifiedType } from '#shared/dicom/classify/inde
  * asserted against a lower bar and printed. Each one must still be classified as the physics says, so the list cannot
  * quietly absorb new errors.
  */
-const CSV = resolve(process.cwd(), '../shared/data/labels/dev-sidecars.csv');
 const MEASURED: ClassifiedType[] = ['T1', 'T2', 'FLAIR', 'DTI', 'DWI', 'OTHER'];
 
 const LABEL_DISAGREEMENTS: { path: string; label: ClassifiedType; physics: ClassifiedType; why: string }[] = [
@@ -37,11 +36,7 @@ const isDisagreement = (protocol: Protocol) =>
   LABEL_DISAGREEMENTS.some((item) => protocol.examplePath.startsWith(item.path) && protocol.label === item.label);
 
 function loadProtocols(): Protocol[] {
-  if (!existsSync(CSV))
-    throw new Error(
-      `dev sidecar labels not found at ${CSV}: the shared test data must sit beside the repository (../shared/data)`,
-    );
-  return uniqueProtocols(parseLabelledCsv(readFileSync(CSV, 'utf8')));
+  return uniqueProtocols(parseLabelledCsv(readFileSync(sharedDataPath('labels/dev-sidecars.csv'), 'utf8')));
 }
 
 function summary(name: string, evaluation: Evaluation): string {

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
 import { readCsaHeader } from '#shared/dicom/classify/csa.ts';
 import {
   acquisitionFromDicom,
@@ -12,7 +12,7 @@ import {
 } from '#shared/dicom/classify/index.ts';
 import { parseDicom } from '#shared/dicom/parse.ts';
 
-const DATA = resolve(process.cwd(), '../shared/data/dicom');
+const DATA = requireSharedData();
 const read = (path: string) => new Uint8Array(readFileSync(path));
 const folder = (path: string) =>
   readdirSync(path)
@@ -163,32 +163,5 @@ describe('acquisitionsFromDicomJson (PS3.18 Annex F)', () => {
     expect(diffusion.bValues).toEqual([0, 1000, 1000, 1000]);
     expect(diffusion.diffusionDirections).toBe(3);
     expect(classifySeries(diffusion).classifiedType).toBe('DWI');
-  });
-
-  it('reads dcmtk dcm2json output of the Philips DTI like the binary files', () => {
-    // Prepare: dcmtk is a reference tool here and in CI; a missing one fails with its name.
-    const names = readdirSync(join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax')).sort().slice(0, 20);
-    let instances: unknown[];
-    try {
-      instances = names.map((name) =>
-        JSON.parse(
-          execFileSync('dcm2json', [join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax', name)], { encoding: 'utf8' }),
-        ),
-      );
-    } catch (error) {
-      throw new Error(
-        `dcm2json (dcmtk) is required for this test: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
-    }
-    // Act
-    const [acq] = [...acquisitionsFromDicomJson(instances).values()];
-    const binary = acquisitionFromDicom(
-      names.map((name) => read(join(DATA, 'philips-dti-b2000/dicom/601_WIP_dti_ax', name))),
-    );
-    // Assess
-    expect(acq?.diffusionDirections).toBe(binary.diffusionDirections);
-    expect(acq?.bValues).toEqual(binary.bValues);
-    expect(classifySeries(acq ?? {}).classifiedType).toBe(classifySeries(binary).classifiedType);
   });
 });

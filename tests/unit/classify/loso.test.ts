@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sharedDataPath } from '#tests/helpers/shared-data.ts';
 import { parseLabelledCsv, uniqueProtocols } from '#bench/classify/evaluation.ts';
 import { fitClassifier } from '#bench/classify/fit.ts';
 import { leaveOneSourceOut, type LosoResult } from '#bench/classify/loso.ts';
@@ -11,7 +12,7 @@ import { DEFAULT_MODEL } from '#shared/dicom/classify/model.ts';
  * bench/classify/evaluation.ts and loso.ts): the figures bench/classify.ts prints, asserted so they cannot
  * regress silently. Pure computation over the CSVs.
  */
-const LABELS = resolve(process.cwd(), '../shared/data/labels');
+const LABELS = sharedDataPath('labels');
 const protocols = uniqueProtocols(
   ['dev-sidecars.csv', 'dev-sidecars-openneuro.csv'].flatMap((file) =>
     parseLabelledCsv(readFileSync(resolve(LABELS, file), 'utf8')),

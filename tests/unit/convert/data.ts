@@ -1,14 +1,13 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SHARED_DICOM, sharedDataPath } from '#tests/helpers/shared-data.ts';
 
-/** The shared real-DICOM test data: `../shared/data` from the repository root (data/README.md). */
-export const DATA_DIR = fileURLToPath(new URL('../../../../shared/data/dicom', import.meta.url));
+/** The shared real-DICOM test data (located by tests/helpers/shared-data.ts). */
+export const DATA_DIR = SHARED_DICOM;
 
+/** A path below the shared DICOM folder that must exist. */
 export function dataPath(...parts: string[]): string {
-  const path = join(DATA_DIR, ...parts);
-  if (!existsSync(path)) throw new Error(`Test data missing: ${path} (expected ../shared/data beside the repository)`);
-  return path;
+  return sharedDataPath('dicom', ...parts);
 }
 
 /** Every file under `folder` (recursively) as conversion input, named by its path relative to the folder. */

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sharedDataPath } from '#tests/helpers/shared-data.ts';
 import { evaluateProtocols, parseLabelledCsv, uniqueProtocols } from '#bench/classify/evaluation.ts';
 import { classifySeries } from '#shared/dicom/classify/index.ts';
 import { cleanDescription, isDescriptorWord } from '#shared/dicom/deidentify/vocabulary.ts';
 
-const CSV = resolve(process.cwd(), '../shared/data/labels/dev-sidecars.csv');
+const CSV = sharedDataPath('labels/dev-sidecars.csv');
 
 describe('Clean Descriptors vocabulary', () => {
   it.each([

@@ -8,7 +8,7 @@ import { matches } from '#shared/domain/intake/dicomweb-read.ts';
 import { addressAllowed, part10File } from '#shared/domain/intake/listener.ts';
 import { buildMultipart, MultipartError, parseMediaType, parseMultipart } from '#shared/domain/intake/multipart.ts';
 import { isAeTitle, isSourceAddress } from '#shared/schemas/api/integrations.ts';
-import { SHARED_DATA } from '#tests/helpers/local-stack.ts';
+import { SHARED_DATA } from '#tests/helpers/shared-data.ts';
 
 const CT = join(SHARED_DATA, 'dicom/ct-small/CT_small.dcm');
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { requireSharedData } from '#tests/helpers/shared-data.ts';
+
+const ROOT = process.cwd();
+const DATA = requireSharedData();
+const work = mkdtempSync(join(tmpdir(), 'iws-classify-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+type Row = {
+  SeriesInstanceUID?: string;
+  path?: string;
+  classifiedType: string;
+  confidence: number;
+  bids: { datatype: string; suffix: string };
+  reasons: string[];
+};
+
+function iws(...args: string[]): { status: number | null; rows: Row[]; stderr: string } {
+  const result = spawnSync(process.execPath, [join(ROOT, 'cli/iws.mjs'), 'classify', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_NO_WARNINGS: '1' },
+  });
+  const rows = result.status === 0 ? (JSON.parse(result.stdout) as Row[]) : [];
+  return { status: result.status, rows, stderr: result.stderr };
+}
+
+describe('iws classify', () => {
+  it('classifies a DICOM folder, one object per series', () => {
+    // Act
+    const { status, rows } = iws(join(DATA, 'ge-t1-ir-spgr/dicom'));
+    // Assess
+    expect(status).toBe(0);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ classifiedType: 'T1', bids: { datatype: 'anat', suffix: 'T1w' } });
+    expect(rows[0]?.SeriesInstanceUID).toMatch(/^[0-9.]+$/);
+    expect(rows[0]?.confidence).toBeGreaterThan(0.9);
+  });
+
+  it('classifies a single gzip DICOM file with --ignore-descriptions', () => {
+    // Act
+    const { status, rows } = iws(join(DATA, 'siemens-dwi-mosaic/siemens_dwi_1000.dcm.gz'), '--ignore-descriptions');
+    // Assess
+    expect(status).toBe(0);
+    expect(rows[0]?.classifiedType).toBe('DWI');
+    expect(rows[0]?.reasons).toContain('descriptions ignored (acquisition parameters only)');
+  });
+
+  it('classifies a DICOM JSON file (array of instances), one object per series', () => {
+    // Prepare
+    const instance = (uid: string, tr: number, te: number, ti?: number) => ({
+      '0020000E': { vr: 'UI', Value: [uid] },
+      '00080060': { vr: 'CS', Value: ['MR'] },
+      '00180080': { vr: 'DS', Value: [tr] },
+      '00180081': { vr: 'DS', Value: [te] },
+      '00181314': { vr: 'DS', Value: [150] },
+      '00180020': { vr: 'CS', Value: ti ? ['SE', 'IR'] : ['SE'] },
+      ...(ti ? { '00180082': { vr: 'DS', Value: [ti] } } : {}),
+      '0008103E': { vr: 'LO', Value: ['axial'] },
+    });
+    const file = join(work, 'study.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        instance('1.2.1', 9000, 120, 2500),
+        instance('1.2.1', 9000, 120, 2500),
+        instance('1.2.2', 4000, 100),
+      ]),
+    );
+    // Act
+    const { status, rows } = iws(file);
+    // Assess
+    expect(status).toBe(0);
+    expect(rows.map((row) => [row.SeriesInstanceUID, row.classifiedType])).toEqual([
+      ['1.2.1', 'FLAIR'],
+      ['1.2.2', 'T2'],
+    ]);
+  });
+
+  it('classifies a dcm2niix sidecar with its .bval/.bvec beside it', () => {
+    // Act
+    const { status, rows } = iws(join(DATA, 'philips-dti-b2000/ref/WIP_dti_ax_601.json'));
+    // Assess
+    expect(status).toBe(0);
+    expect(rows[0]).toMatchObject({ classifiedType: 'DTI', bids: { datatype: 'dwi', suffix: 'dwi' } });
+    expect(rows[0]?.path).toContain('WIP_dti_ax_601.json');
+    expect(rows[0]?.reasons[0]).toContain('15 distinct directions');
+  });
+
+  it('classifies a folder of sidecars, one object per sidecar', () => {
+    // Prepare
+    const folder = join(work, 'sidecars');
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(join(DATA, 'ge-t1-ir-spgr/ref/Accelerated_SAG_IR-SPGR_10.json'), join(folder, 'anat.json'));
+    for (const ext of ['.json', '.bval', '.bvec'])
+      copyFileSync(join(DATA, `philips-dti-b2000/ref/WIP_dti_ax_601${ext}`), join(folder, `dwi${ext}`));
+    // Act
+    const { status, rows } = iws(folder);
+    // Assess
+    expect(status).toBe(0);
+    expect(rows.map((row) => [row.path?.split('/').pop(), row.classifiedType])).toEqual([
+      ['anat.json', 'T1'],
+      ['dwi.json', 'DTI'],
+    ]);
+  });
+
+  it('exits 2 with the usage for a missing input', () => {
+    // Act
+    const { status, stderr } = iws(join(work, 'missing'));
+    // Assess
+    expect(status).toBe(2);
+    expect(stderr).toContain('no such file or folder');
+  });
+});

@@ -1,0 +1,314 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canonicalAuditEvent,
+  canonicalJson,
+  chainNext,
+  EMPTY_HEAD,
+  GENESIS_HASH,
+  verifyChain,
+  type ChainedAuditEvent,
+} from '#shared/domain/audit/chain.ts';
+import { exportAuditCsv, searchAudit, verifyAuditTrail } from '#shared/domain/audit/audit-trail.ts';
+import { getCompliance } from '#shared/domain/audit/compliance.ts';
+import { countSignIn } from '#shared/domain/audit/sign-ins.ts';
+import { getDataset } from '#shared/domain/datasets/get-dataset.ts';
+import { listAssets } from '#shared/domain/datasets/list-assets.ts';
+import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
+import { getReports, percentile, rangeStart } from '#shared/domain/reports/reports.ts';
+import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
+import type { AuditEntry } from '#shared/domain/ports.ts';
+import { policyFor } from '#shared/domain/settings/policies.ts';
+import type { PatientShareRecord, ShareStore } from '#shared/domain/shares/ports.ts';
+import { caller, fakeDirectory, NEW_DATASET, ports } from '#tests/unit/domain/fakes.ts';
+
+const entry = (n: number, hospitalId = 'h1'): AuditEntry => ({
+  hospitalId,
+  action: 'DATASET_VIEWED',
+  actorUserId: `u${n}`,
+  actorName: 'Pat Lead',
+  datasetId: `d${n}`,
+  details: { n },
+});
+
+async function* pagesOf(events: ChainedAuditEvent[], size = 2) {
+  for (let i = 0; i < events.length; i += size) yield events.slice(i, i + size);
+}
+
+async function chainOf(count: number): Promise<ChainedAuditEvent[]> {
+  const events: ChainedAuditEvent[] = [];
+  let head = EMPTY_HEAD;
+  for (let n = 1; n <= count; n++) {
+    const event = await chainNext(head, entry(n), `e${n}`, `2026-01-01T00:00:0${n}.000Z`);
+    events.push(event);
+    head = { seq: event.seq, hash: event.hash };
+  }
+  return events;
+}
+
+const headOf = (events: ChainedAuditEvent[]) =>
+  events.length ? { seq: events.at(-1)!.seq, hash: events.at(-1)!.hash } : EMPTY_HEAD;
+
+describe('canonical serialisation', () => {
+  it('sorts keys at every level and leaves undefined out, so equal events serialise equally', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"y":2,"z":1}]},"b":1}',
+    );
+  });
+
+  it('covers actor, hospital, action, targets, time, outcome, details and the link', async () => {
+    const [event] = await chainOf(1);
+    const text = canonicalAuditEvent(event!);
+    for (const part of ['"actorUserId":"u1"', '"hospitalId":"h1"', '"action":"DATASET_VIEWED"', '"datasetId":"d1"'])
+      expect(text).toContain(part);
+    expect(text).toContain('"outcome":"SUCCESS"');
+    expect(text).toContain(`"prevHash":"${GENESIS_HASH}"`);
+    expect(event!.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('verifyChain', () => {
+  it('verifies an intact chain across pages', async () => {
+    const events = await chainOf(5);
+    expect(await verifyChain(pagesOf(events), headOf(events))).toEqual({ verified: true, checkedEvents: 5 });
+    expect(await verifyChain(pagesOf([]), undefined)).toEqual({ verified: true, checkedEvents: 0 });
+  });
+
+  it('finds an altered event (its hash no longer matches its content)', async () => {
+    const events = await chainOf(4);
+    events[2] = { ...events[2]!, actorUserId: 'someone-else' };
+    const result = await verifyChain(pagesOf(events), headOf(events));
+    expect(result).toMatchObject({ verified: false, checkedEvents: 2, brokenAt: { seq: 3, reason: 'HASH_MISMATCH' } });
+  });
+
+  it('finds an altered event whose hash was recomputed (the next link no longer matches)', async () => {
+    const events = await chainOf(4);
+    const { hash: _old, ...rest } = { ...events[1]!, details: { n: 99 } };
+    const forged = await chainNext({ seq: 1, hash: events[0]!.hash }, rest, rest.id, rest.at);
+    events[1] = forged;
+    const result = await verifyChain(pagesOf(events), headOf(events));
+    expect(result.brokenAt).toMatchObject({ seq: 3, reason: 'LINK_MISMATCH' });
+  });
+
+  it('finds a removed event (a gap in the positions) and a removed tail (the head points past it)', async () => {
+    const events = await chainOf(4);
+    const head = headOf(events);
+    expect((await verifyChain(pagesOf([events[0]!, events[2]!, events[3]!]), head)).brokenAt).toMatchObject({
+      seq: 2,
+      reason: 'MISSING_EVENT',
+    });
+    expect((await verifyChain(pagesOf(events.slice(0, 3)), head)).brokenAt).toMatchObject({
+      reason: 'HEAD_MISMATCH',
+    });
+  });
+});
+
+describe('the chained audit log', () => {
+  it('gives concurrent appends consecutive positions, each linked to the one before (no fork)', async () => {
+    const p = ports();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => p.audit.record(entry(i + 1))));
+    await p.audit.record(entry(1, 'h2'));
+    const h1 = p.audit.events.filter((e) => e.hospitalId === 'h1');
+    expect(h1.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(p.audit.events.find((e) => e.hospitalId === 'h2')!.seq).toBe(1);
+    const admin = caller('HOSPITAL_ADMIN');
+    const deps = { ...p, directory: fakeDirectory() };
+    expect(await verifyAuditTrail({}, admin, deps)).toMatchObject({ verified: true, checkedEvents: 20 });
+  });
+
+  it('verify reports the first broken link after an event is edited, and keeps the outcome on the head', async () => {
+    const p = ports();
+    for (let n = 1; n <= 5; n++) await p.audit.record(entry(n));
+    p.audit.events[3]!.details = { n: 'edited' };
+    const deps = { ...p, directory: fakeDirectory() };
+    const result = await verifyAuditTrail({}, caller('HOSPITAL_ADMIN'), deps);
+    expect(result).toMatchObject({ verified: false, checkedEvents: 3, brokenAt: { seq: 4 }, at: p.clock.now() });
+    expect((await p.audit.head('h1'))!.lastVerification).toMatchObject({ verified: false, brokenAtSeq: 4 });
+    expect(p.audit.events.at(-1)).toMatchObject({ action: 'AUDIT_CHAIN_VERIFIED', outcome: 'FAILURE' });
+  });
+});
+
+describe('audit scope, search and export', () => {
+  it('lets a hospital admin read their own log only (another hospital is 404) and the super admin any', async () => {
+    const p = ports();
+    const deps = { ...p, directory: fakeDirectory() };
+    await p.audit.record(entry(1, 'h2'));
+    const admin = caller('HOSPITAL_ADMIN');
+    await expect(searchAudit({ limit: 50, hospitalId: 'h2' }, admin, deps)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(searchAudit({ limit: 50 }, caller('TEAM_LEAD'), deps)).rejects.toBeInstanceOf(AccessDeniedError);
+    const superAdmin = caller('SUPER_ADMIN', { hospitalId: 'system' });
+    expect((await searchAudit({ limit: 50, hospitalId: 'h2' }, superAdmin, deps)).items).toHaveLength(1);
+    await expect(searchAudit({ limit: 50, hospitalId: 'nope' }, superAdmin, deps)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
+  it('searches by actor, target, action and period, newest first, with sealed continuation tokens', async () => {
+    const p = ports();
+    const deps = { ...p, directory: fakeDirectory() };
+    for (let n = 1; n <= 5; n++) await p.audit.record({ ...entry(n), at: `2026-01-0${n}T10:00:00.000Z` });
+    const admin = caller('HOSPITAL_ADMIN');
+    const first = await searchAudit({ limit: 2 }, admin, deps);
+    expect(first.items.map((e) => e.actorUserId)).toEqual(['u5', 'u4']);
+    const second = await searchAudit({ limit: 2, nextToken: first.nextToken! }, admin, deps);
+    expect(second.items.map((e) => e.actorUserId)).toEqual(['u3', 'u2']);
+    await expect(searchAudit({ limit: 2, action: 'X', nextToken: first.nextToken! }, admin, deps)).rejects.toThrow();
+    expect((await searchAudit({ limit: 50, actor: 'u2' }, admin, deps)).items).toHaveLength(1);
+    expect((await searchAudit({ limit: 50, target: 'd3' }, admin, deps)).items[0]!.actorUserId).toBe('u3');
+    const period = await searchAudit({ limit: 50, from: '2026-01-02', to: '2026-01-03' }, admin, deps);
+    expect(period.items.map((e) => e.actorUserId)).toEqual(['u3', 'u2']);
+    expect((await searchAudit({ limit: 50, action: 'USER_SIGNED_IN' }, admin, deps)).items).toEqual([]);
+  });
+
+  it('exports CSV with a header row, escapes formula cells, and audits the export', async () => {
+    const p = ports();
+    const deps = { ...p, directory: fakeDirectory() };
+    await p.audit.record({ ...entry(1), actorName: '=HYPERLINK("x")' });
+    const { csv, rows } = await exportAuditCsv({}, caller('HOSPITAL_ADMIN'), deps);
+    expect(rows).toBe(1);
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe('Time,Action,Outcome,Actor,Actor ID,Dataset,Target user,Details,Sequence,Hash');
+    expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(p.audit.events.at(-1)).toMatchObject({ action: 'AUDIT_EXPORTED', details: { rows: 1 } });
+  });
+});
+
+describe('reads are audited', () => {
+  it('records a dataset view and an asset URL issue with SUCCESS, and a refused view with DENIED', async () => {
+    const p = ports();
+    const deps = { ...p, directory: fakeDirectory() };
+    const dataset = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    await getDataset(dataset.id, caller('TEAM_LEAD'), deps);
+    // The page polls while a dataset is processed: a repeat within the window is not recorded again.
+    await getDataset(dataset.id, caller('TEAM_LEAD'), deps);
+    await listAssets(dataset.id, caller('TEAM_LEAD'), deps);
+    await expect(getDataset(dataset.id, caller('TEAM_LEAD', { teamId: 't2' }), deps)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    const reads = p.audit.events.filter((e) => e.datasetId === dataset.id && e.action !== 'DATASET_CREATED');
+    expect(reads.map((e) => [e.action, e.outcome])).toEqual([
+      ['DATASET_VIEWED', 'SUCCESS'],
+      ['ASSET_URLS_ISSUED', 'SUCCESS'],
+      ['DATASET_VIEWED', 'DENIED'],
+    ]);
+  });
+});
+
+describe('compliance and reports figures', () => {
+  it('counts de-identified datasets, kept options, held series, users by status and the chain', async () => {
+    const p = ports();
+    const users = (['ACTIVE', 'ACTIVE', 'INVITED'] as const).map((status, i) => ({
+      id: `u${i}`,
+      email: `u${i}@x.test`,
+      firstName: 'A',
+      lastName: 'B',
+      role: 'TEAM_MEMBER' as const,
+      status,
+      hospitalId: 'h1',
+      teamId: 't1',
+      permissions: [],
+      createdAt: '',
+      // One active user enrolled in two-factor, and an invited one whose mark does not count.
+      ...(i !== 1 ? { twoFactorSince: '2026-01-01T00:00:00.000Z' } : {}),
+    }));
+    const share = (status: PatientShareRecord['status'], expiresAt: string, opens = 0, maxOpens = 5) =>
+      ({ status, expiresAt, opens, maxOpens }) as PatientShareRecord;
+    const shares: Pick<ShareStore, 'listPatientShares'> = {
+      listPatientShares: async (h, d) =>
+        h === 'h1' && d === a.id
+          ? [
+              share('ACTIVE', '2999-01-01T00:00:00.000Z'),
+              share('ACTIVE', '2000-01-01T00:00:00.000Z'),
+              share('ACTIVE', '2999-01-01T00:00:00.000Z', 5, 5),
+              share('REVOKED', '2999-01-01T00:00:00.000Z'),
+              share('EXPIRED', '2000-01-01T00:00:00.000Z'),
+            ]
+          : [],
+    };
+    const deps = { ...p, directory: fakeDirectory(users), shares };
+    const a = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    const b = await createDataset(
+      { ...NEW_DATASET, anonymization: { ...NEW_DATASET.anonymization, retainUids: true } },
+      caller('TEAM_MEMBER'),
+      p,
+    ).catch(() => undefined);
+    await p.datasets.update('h1', a.id, { deidentifiedAt: '2026-01-02T00:00:00.000Z' }, ['CREATED']);
+    await p.datasets.putSeries({
+      id: 's1',
+      datasetId: a.id,
+      hospitalId: 'h1',
+      seriesInstanceUID: '1.2',
+      description: 'T1',
+      seriesNumber: 1,
+      modality: 'MR',
+      sliceCount: 1,
+      sizeBytes: 1,
+      selected: true,
+      classification: null,
+      burnedInText: { reasons: ['BURNED_IN_ANNOTATION'] },
+      createdAt: '2026-01-02T00:00:00.000Z',
+    });
+    // Sign-ins as the pool's triggers count them: three attempts today, one signed in; one attempt 40 days ago.
+    for (const phase of ['attempt', 'attempt', 'attempt', 'success'] as const)
+      await countSignIn(phase, 'h1', '2026-02-01T09:00:00.000Z', p.organisation);
+    await countSignIn('attempt', 'h1', '2025-12-23T09:00:00.000Z', p.organisation);
+    await countSignIn('attempt', 'h2', '2026-02-01T09:00:00.000Z', p.organisation);
+    const figures = await getCompliance({}, caller('HOSPITAL_ADMIN'), deps);
+    expect(figures.deidentification).toMatchObject({
+      datasets: b ? 2 : 1,
+      deidentified: 1,
+      basicProfileOnly: 1,
+    });
+    expect(figures.burnedInText).toEqual({ seriesHeld: 1, seriesReleased: 0, datasetsWithHeldSeries: 1 });
+    expect(figures.users).toEqual({ total: 3, byStatus: { ACTIVE: 2, INVITED: 1, DISABLED: 0 }, twoFactor: 1 });
+    expect(figures.auditChain.events).toBe(p.audit.events.length);
+    expect(figures.auditChain.lastVerification).toBeNull();
+    expect(figures.patientShares).toEqual({ ACTIVE: 1, EXPIRED: 2, REVOKED: 1, EXHAUSTED: 1 });
+    expect(figures.signIns).toEqual({ days: 30, attempts: 3, succeeded: 1, failed: 2 });
+    const inForce = await policyFor('h1', null, p);
+    expect(figures.hipaa).toEqual({
+      toggles: inForce.compliance.hipaaToggles,
+      twoFactorRequired: inForce.security.twoFactorRequired,
+    });
+  });
+
+  it('reports studies per month of the range, per team, storage growth and processing percentiles', async () => {
+    const p = ports();
+    const deps = { ...p, directory: fakeDirectory() };
+    const member = caller('TEAM_MEMBER');
+    const d = await createDataset(NEW_DATASET, member, p);
+    await p.datasets.update(
+      'h1',
+      d.id,
+      { status: 'COMPLETE', sizeBytes: 2048, updatedAt: '2026-02-01T10:30:00.000Z' },
+      ['CREATED'],
+    );
+    const old = await createDataset(NEW_DATASET, member, p);
+    await p.datasets.update('h1', old.id, { createdAt: '2025-01-01T00:00:00.000Z' }, ['CREATED']);
+    const report = await getReports({ months: 3 }, caller('HOSPITAL_ADMIN'), deps);
+    expect(report.perMonth.map((m) => m.month)).toEqual(['2025-12', '2026-01', '2026-02']);
+    const feb = report.perMonth.at(-1)!;
+    expect(feb).toMatchObject({ studies: 1, storageAddedBytes: 2048, storageTotalBytes: 2048, activeUsers: 1 });
+    expect(feb.byStatus.COMPLETE).toBe(1);
+    expect(feb.byType.DIAGNOSTIC).toBe(1);
+    expect(report.byTeam).toEqual([
+      { teamId: 't1', teamName: 'Neuroradiology', studies: 1, completed: 1, failed: 0, perMonth: [0, 0, 1] },
+    ]);
+    expect(report.processingMinutes).toMatchObject({ completed: 1 });
+    // With the pipeline's times, the wait before the upload finished does not count.
+    await p.datasets.update(
+      'h1',
+      d.id,
+      { processingStartedAt: '2026-02-01T10:20:00.000Z', completedAt: '2026-02-01T10:26:00.000Z' },
+      ['COMPLETE'],
+    );
+    expect((await getReports({ months: 3 }, caller('HOSPITAL_ADMIN'), deps)).processingMinutes.p50).toBe(6);
+    expect(report.totals.studies).toBe(1);
+  });
+
+  it('takes nearest-rank percentiles and whole calendar months', () => {
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2);
+    expect(percentile([1, 2, 3, 4], 90)).toBe(4);
+    expect(percentile([], 50)).toBeNull();
+    expect(rangeStart('2026-03-15T00:00:00.000Z', 12).toISOString()).toBe('2025-04-01T00:00:00.000Z');
+  });
+});

@@ -1,0 +1,144 @@
+import type { UserRecord } from '#shared/domain/auth/ports.ts';
+import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
+import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
+import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import { caller, fakeAudit } from '#tests/unit/domain/fakes.ts';
+import {
+  createMemoryDatasetRepository,
+  createMemoryNotificationInbox,
+  createMemoryObjectStore,
+  createMemorySettingsStore,
+  createMemoryShareStore,
+} from '#functions/adapters/memory/index.ts';
+import type { MailMessage } from '#shared/domain/invitations/ports.ts';
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+/** A world for the share core: one dataset of team t1 owned by the member, users of t1 and t2, a settable clock. */
+export function shareWorld() {
+  const state = { now: '2026-02-01T10:00:00.000Z', n: 0, t: 0 };
+  const audit = fakeAudit();
+  const datasets = createMemoryDatasetRepository(audit);
+  const member = caller('TEAM_MEMBER');
+  const dataset: DatasetRecord = {
+    id: 'ds1',
+    hospitalId: 'h1',
+    teamId: 't1',
+    ownerUserId: member.userId,
+    ownerName: 'Pat TEAM_MEMBER',
+    patientAlias: 'PT-0001',
+    studyType: 'FOLLOW_UP',
+    urgency: 'ROUTINE',
+    studyDescription: 'Brain MRI',
+    clinicalIndication: 'Headache',
+    orderingPhysician: 'Dr. A',
+    department: 'Radiology',
+    consentObtained: true,
+    hipaaDisclosure: true,
+    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
+    status: 'COMPLETE',
+    sizeBytes: 1,
+    fileCount: 1,
+    seriesCount: 1,
+    createdAt: '2026-01-15T08:00:00.000Z',
+    updatedAt: '2026-01-15T08:00:00.000Z',
+    searchText: 'brain mri',
+  };
+  datasets.rows.set('h1/ds1', dataset);
+  datasets.assets.set('h1/ds1/a1', {
+    id: 'a1',
+    datasetId: 'ds1',
+    hospitalId: 'h1',
+    type: 'VOLUME',
+    label: 'T1w',
+    byteSize: 10,
+    mimeType: 'application/gzip',
+    metadata: {},
+    createdAt: dataset.createdAt,
+    bucket: 'assets',
+    objectKey: 'h1/ds1/assets/t1w.nii.gz',
+  });
+  datasets.assets.set('h1/ds1/a2', {
+    id: 'a2',
+    datasetId: 'ds1',
+    hospitalId: 'h1',
+    type: 'REPORT',
+    label: 'Report',
+    byteSize: 10,
+    mimeType: 'application/pdf',
+    metadata: {},
+    createdAt: dataset.createdAt,
+    bucket: 'assets',
+    objectKey: 'h1/ds1/assets/report.pdf',
+  });
+  const user = (id: string, teamId: string | null, role: UserRecord['role'] = 'TEAM_MEMBER'): UserRecord =>
+    ({
+      id,
+      email: `${id}@x.test`,
+      firstName: 'Sam',
+      lastName: id,
+      role,
+      status: 'ACTIVE',
+      hospitalId: 'h1',
+      teamId,
+      permissions: [],
+      createdAt: '',
+      updatedAt: '',
+    }) as UserRecord;
+  const users = [user('mate', 't1'), user('stranger', 't2'), user(member.userId, 't1')];
+  const teams = [
+    { id: 't1', hospitalId: 'h1', name: 'Neuroradiology', departmentId: 'd1', description: '', createdAt: '' },
+    { id: 't2', hospitalId: 'h1', name: 'Stroke', departmentId: 'd1', description: '', createdAt: '' },
+  ];
+  const mailbox: MailMessage[] = [];
+  const sms: { to: string; text: string }[] = [];
+  const notifications = createMemoryNotificationInbox();
+  const deps = {
+    datasets,
+    shares: createMemoryShareStore(),
+    audit,
+    directory: {
+      getUser: async (h: string, id: string) => users.find((u) => u.hospitalId === h && u.id === id),
+      getTeam: async (h: string, id: string) => teams.find((t) => t.hospitalId === h && t.id === id),
+    },
+    settings: createMemorySettingsStore(),
+    objects: createMemoryObjectStore(),
+    mailer: { send: async (m: MailMessage) => void mailbox.push(m) },
+    sms: { send: async (m: { to: string; text: string }) => void sms.push(m) },
+    notifications,
+    clock: { now: () => state.now },
+    ids: { newId: () => `id-${++state.n}` },
+    tokens: {
+      newToken: () => `token-${++state.t}-abcdefghijklmnopqrstuvwxyz`,
+      hash: (t: string) => createHash('sha256').update(t).digest('hex'),
+    },
+    siteOrigin: 'https://site.test',
+    shareLimits: { ...DEFAULT_SHARE_LIMITS, lockSeconds: 60 },
+  };
+  const advance = (seconds: number) => {
+    state.now = new Date(Date.parse(state.now) + seconds * 1000).toISOString();
+  };
+  const lastCode = () => {
+    const text = mailbox.at(-1)?.text ?? sms.at(-1)?.text ?? '';
+    return text.match(/\b(\d{6})\b/)![1]!;
+  };
+  return { state, deps, dataset, member, mailbox, sms, notifications, advance, lastCode };
+}
+
+export const CLIENT = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 Chrome/130.0' };
+
+/** A one-page PDF report and a gzipped NIfTI-1 volume behind the world's assets a2 and a1. */
+export async function storeAssetFiles(w: ReturnType<typeof shareWorld>) {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  page.drawText('Imaging report', { x: 50, y: 780, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  doc.addPage([595, 842]);
+  await w.deps.objects.put('assets', 'h1/ds1/assets/report.pdf', await doc.save());
+  const nifti = Buffer.alloc(352 + 8);
+  nifti.writeInt32LE(348, 0);
+  nifti.write('original description', 148, 'latin1');
+  nifti.writeFloatLE(352, 108);
+  nifti.write('n+1\0', 344, 'latin1');
+  await w.deps.objects.put('assets', 'h1/ds1/assets/t1w.nii.gz', gzipSync(nifti));
+}
