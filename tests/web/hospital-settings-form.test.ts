@@ -8,7 +8,9 @@ import {
 import {
   hasUnsavedChanges,
   lockedShareItems,
+  numberOr,
   profileErrors,
+  savedSettingsDraft,
   settingsReducer,
   withCritical,
   withScope,
@@ -53,6 +55,34 @@ describe('hospital settings form', () => {
       billingContact: 'Invalid billing contact email',
     });
     expect(profileErrors(PROFILE)).toEqual({});
+  });
+
+  it("loads the server's settings as the draft, with empty strings for profile fields never set", () => {
+    const draft = savedSettingsDraft(
+      {
+        profile: { name: 'Northside General' },
+        policy: DEFAULT_HOSPITAL_POLICY,
+        system: DEFAULT_SYSTEM_POLICY,
+        storageUsedBytes: 0,
+        updatedAt: null,
+        updatedByUserId: null,
+      },
+      DEFAULT_DEIDENTIFICATION_POLICY,
+      DEFAULT_NOTIFICATION_PREFERENCES,
+    );
+    expect(draft.profile).toEqual({ name: 'Northside General', email: '', phone: '', address: '', billingContact: '' });
+    expect(draft.policy).toBe(DEFAULT_HOSPITAL_POLICY);
+    expect(draft.deidentification).toEqual({
+      defaults: DEFAULT_DEIDENTIFICATION_POLICY.defaults,
+      uploaderMayChange: DEFAULT_DEIDENTIFICATION_POLICY.uploaderMayChange,
+    });
+    expect(draft.notifications).toBe(DEFAULT_NOTIFICATION_PREFERENCES);
+  });
+
+  it('keeps a number field at its value while what is typed is not a number', () => {
+    expect(numberOr('250', 100)).toBe(250);
+    expect(numberOr('  ', 100)).toBe(100);
+    expect(numberOr('12abc', 100)).toBe(100);
   });
 
   it('keeps critical from the warning value to 100 in steps of 5', () => {

@@ -1,20 +1,8 @@
-import {
-  Badge,
-  Box,
-  Button,
-  Card,
-  Code,
-  Heading,
-  HStack,
-  Input,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-} from '@chakra-ui/react';
+import { Badge, Box, Button, Card, Code, Heading, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { LuDownload, LuSearch } from 'react-icons/lu';
 import type { AuditFilter, AuditLogEntry } from '#shared/schemas/api/audit.ts';
+import { DataTable, type DataTableColumn } from '#web/components/ui/data-table.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Select } from '#web/components/ui/select.tsx';
@@ -27,6 +15,31 @@ import { actionLabel, AUDIT_ACTIONS, toAuditFilter } from '#web/features/complia
 const PAGE_SIZE = 25;
 const EMPTY_FORM = { hospitalId: '', actor: '', target: '', action: '', from: '', to: '' };
 const OUTCOME_COLORS: Record<AuditLogEntry['outcome'], string> = { SUCCESS: 'green', DENIED: 'orange', FAILURE: 'red' };
+const AUDIT_COLUMNS: DataTableColumn<AuditLogEntry>[] = [
+  { key: 'at', header: 'Time', cell: (e) => formatDateTime(e.at), cellProps: { whiteSpace: 'nowrap' } },
+  { key: 'action', header: 'Action', cell: (e) => actionLabel(e.action) },
+  {
+    key: 'outcome',
+    header: 'Outcome',
+    cell: (e) => <Badge colorPalette={OUTCOME_COLORS[e.outcome]}>{e.outcome}</Badge>,
+  },
+  {
+    key: 'actor',
+    header: 'Actor',
+    cell: (e) => (
+      <>
+        <Text>{e.actorName}</Text>
+        <Code size="sm">{e.actorUserId}</Code>
+      </>
+    ),
+  },
+  {
+    key: 'target',
+    header: 'Target',
+    cell: (e) => (e.datasetId || e.targetUserId ? <Code size="sm">{e.datasetId ?? e.targetUserId}</Code> : '—'),
+  },
+  { key: 'seq', header: '#', cell: (e) => e.seq ?? '—' },
+];
 
 /**
  * The audit log (docs/screens.md#compliance-center): search by actor, target, action and period, newest first, a page
@@ -112,37 +125,14 @@ export function AuditLogTable({ hospitalId }: { hospitalId?: string }) {
             <ErrorBox message={errorMessage(error)} />
           ) : (
             <Box overflowX="auto">
-              <Table.Root size="sm" aria-label="Audit events" aria-busy={isLoading}>
-                <Table.Header>
-                  <Table.Row>
-                    <Table.ColumnHeader>Time</Table.ColumnHeader>
-                    <Table.ColumnHeader>Action</Table.ColumnHeader>
-                    <Table.ColumnHeader>Outcome</Table.ColumnHeader>
-                    <Table.ColumnHeader>Actor</Table.ColumnHeader>
-                    <Table.ColumnHeader>Target</Table.ColumnHeader>
-                    <Table.ColumnHeader>#</Table.ColumnHeader>
-                  </Table.Row>
-                </Table.Header>
-                <Table.Body>
-                  {data?.items.map((e) => (
-                    <Table.Row key={e.id} data-testid="audit-event" data-action={e.action}>
-                      <Table.Cell whiteSpace="nowrap">{formatDateTime(e.at)}</Table.Cell>
-                      <Table.Cell>{actionLabel(e.action)}</Table.Cell>
-                      <Table.Cell>
-                        <Badge colorPalette={OUTCOME_COLORS[e.outcome]}>{e.outcome}</Badge>
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Text>{e.actorName}</Text>
-                        <Code size="sm">{e.actorUserId}</Code>
-                      </Table.Cell>
-                      <Table.Cell>
-                        {e.datasetId || e.targetUserId ? <Code size="sm">{e.datasetId ?? e.targetUserId}</Code> : '—'}
-                      </Table.Cell>
-                      <Table.Cell>{e.seq ?? '—'}</Table.Cell>
-                    </Table.Row>
-                  ))}
-                </Table.Body>
-              </Table.Root>
+              <DataTable
+                aria-label="Audit events"
+                loading={isLoading}
+                rows={data?.items}
+                rowKey={(e) => e.id}
+                rowProps={(e) => ({ 'data-testid': 'audit-event', 'data-action': e.action })}
+                columns={AUDIT_COLUMNS}
+              />
               {data && data.items.length === 0 && (
                 <Text color="fg.muted" py="4" textAlign="center">
                   No audit events match your filters

@@ -1,6 +1,7 @@
-import { Badge, Button, Card, Heading, HStack, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, Card, Heading, HStack, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import type { Dashboard, DashboardActivity, DashboardStat } from '#shared/schemas/api/dashboard.ts';
+import { DataTable, type DataTableColumn } from '#web/components/ui/data-table.tsx';
 import { paths } from '#web/config/paths.ts';
 import { formatBytes } from '#web/lib/format.ts';
 
@@ -11,6 +12,16 @@ export function statText(stat: DashboardStat): string {
   if (stat.format === 'dollars') return dollars.format(stat.value);
   return stat.value.toLocaleString('en-US');
 }
+
+const HOSPITAL_COLUMNS: DataTableColumn<Dashboard['hospitals'][number]>[] = [
+  { key: 'name', header: 'Hospital', cell: (h) => h.name },
+  { key: 'location', header: 'Location', cell: (h) => h.location },
+  { key: 'plan', header: 'Plan', cell: (h) => h.plan ?? '' },
+  { key: 'users', header: 'Users', cell: (h) => h.users },
+  { key: 'patients', header: 'Patients', cell: (h) => h.patients },
+  { key: 'revenue', header: 'Revenue', cell: (h) => dollars.format(h.revenue) },
+  { key: 'status', header: 'Status', cell: (h) => h.status },
+];
 
 const STATUS_WORDS: Record<string, string> = {
   UPLOADING: 'Queued',
@@ -108,28 +119,12 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
             <Heading size="md">Hospital Performance</Heading>
           </Card.Header>
           <Card.Body overflowX="auto">
-            <Table.Root size="sm" aria-label="Hospital performance">
-              <Table.Header>
-                <Table.Row>
-                  {['Hospital', 'Location', 'Plan', 'Users', 'Patients', 'Revenue', 'Status'].map((h) => (
-                    <Table.ColumnHeader key={h}>{h}</Table.ColumnHeader>
-                  ))}
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {dashboard.hospitals.map((h) => (
-                  <Table.Row key={h.id}>
-                    <Table.Cell>{h.name}</Table.Cell>
-                    <Table.Cell>{h.location}</Table.Cell>
-                    <Table.Cell>{h.plan ?? ''}</Table.Cell>
-                    <Table.Cell>{h.users}</Table.Cell>
-                    <Table.Cell>{h.patients}</Table.Cell>
-                    <Table.Cell>{dollars.format(h.revenue)}</Table.Cell>
-                    <Table.Cell>{h.status}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
+            <DataTable
+              aria-label="Hospital performance"
+              rows={dashboard.hospitals}
+              rowKey={(h) => h.id}
+              columns={HOSPITAL_COLUMNS}
+            />
           </Card.Body>
         </Card.Root>
       )}

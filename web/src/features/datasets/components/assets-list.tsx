@@ -1,6 +1,7 @@
-import { Badge, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { LuDownload } from 'react-icons/lu';
 import type { ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { formatBytes } from '#web/lib/format.ts';
 
 const EXTENSIONS: Record<string, string> = {
@@ -22,61 +23,57 @@ function downloadName(asset: ProcessedAsset): string {
 
 /** Processed assets with download links (presigned, short-lived: the list is fetched fresh for the page). */
 export function AssetsList({ assets, series }: { assets: ProcessedAsset[]; series: Series[] }) {
-  if (assets.length === 0) return <Text color="fg.muted">No processed assets yet.</Text>;
   const seriesName = (id?: string) => {
     const s = series.find((x) => x.id === id);
     return s ? `#${s.seriesNumber} ${s.description}` : 'Whole dataset';
   };
   return (
-    <Table.Root size="sm" aria-label="Assets">
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeader>Asset</Table.ColumnHeader>
-          <Table.ColumnHeader>Type</Table.ColumnHeader>
-          <Table.ColumnHeader>Series</Table.ColumnHeader>
-          <Table.ColumnHeader>Size</Table.ColumnHeader>
-          <Table.ColumnHeader />
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {assets.map((a) => (
-          <Table.Row key={a.id} data-testid="asset-row" data-asset-type={a.type}>
-            <Table.Cell>
-              <Stack gap="0">
-                <Text>{a.label}</Text>
+    <DataTable
+      aria-label="Assets"
+      rows={assets}
+      rowKey={(a) => a.id}
+      rowProps={(a) => ({ 'data-testid': 'asset-row', 'data-asset-type': a.type })}
+      empty={<Text color="fg.muted">No processed assets yet.</Text>}
+      columns={[
+        {
+          key: 'asset',
+          header: 'Asset',
+          cell: (a) => (
+            <Stack gap="0">
+              <Text>{a.label}</Text>
+              <Text fontSize="xs" color="fg.muted">
+                {a.mimeType}
+              </Text>
+            </Stack>
+          ),
+        },
+        { key: 'type', header: 'Type', cell: (a) => <Badge>{a.type}</Badge> },
+        { key: 'series', header: 'Series', cell: (a) => seriesName(a.seriesId) },
+        { key: 'size', header: 'Size', cell: (a) => formatBytes(a.byteSize) },
+        {
+          key: 'download',
+          cell: (a) => (
+            <HStack justify="flex-end">
+              {a.url ? (
+                <Button asChild size="xs" variant="outline">
+                  <a
+                    href={a.url}
+                    download={downloadName(a)}
+                    rel="noreferrer"
+                    data-testid={`download-${a.type.toLowerCase()}`}
+                  >
+                    <LuDownload /> Download
+                  </a>
+                </Button>
+              ) : (
                 <Text fontSize="xs" color="fg.muted">
-                  {a.mimeType}
+                  Not available
                 </Text>
-              </Stack>
-            </Table.Cell>
-            <Table.Cell>
-              <Badge>{a.type}</Badge>
-            </Table.Cell>
-            <Table.Cell>{seriesName(a.seriesId)}</Table.Cell>
-            <Table.Cell>{formatBytes(a.byteSize)}</Table.Cell>
-            <Table.Cell>
-              <HStack justify="flex-end">
-                {a.url ? (
-                  <Button asChild size="xs" variant="outline">
-                    <a
-                      href={a.url}
-                      download={downloadName(a)}
-                      rel="noreferrer"
-                      data-testid={`download-${a.type.toLowerCase()}`}
-                    >
-                      <LuDownload /> Download
-                    </a>
-                  </Button>
-                ) : (
-                  <Text fontSize="xs" color="fg.muted">
-                    Not available
-                  </Text>
-                )}
-              </HStack>
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+              )}
+            </HStack>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -1,9 +1,10 @@
-import { Badge, Box, Button, HStack, Image, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, HStack, Image, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuEyeOff, LuTriangleAlert } from 'react-icons/lu';
 import type { ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
 import type { ClassifiedType } from '#shared/vocabulary/datasets.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
@@ -76,161 +77,178 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect,
     }
   };
 
-  if (series.length === 0)
-    return <Text color="fg.muted">No series yet: they appear once the files are de-identified.</Text>;
-
   return (
-    <Box overflowX="auto">
-      <Table.Root size="sm" aria-label="Series">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Selected</Table.ColumnHeader>
-            <Table.ColumnHeader>Preview</Table.ColumnHeader>
-            <Table.ColumnHeader>Series</Table.ColumnHeader>
-            <Table.ColumnHeader>Type</Table.ColumnHeader>
-            <Table.ColumnHeader>Confidence</Table.ColumnHeader>
-            <Table.ColumnHeader>BIDS</Table.ColumnHeader>
-            <Table.ColumnHeader>Reasons</Table.ColumnHeader>
-            <Table.ColumnHeader>Change classification</Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {series.map((s) => {
-            const c = s.classification;
+    <DataTable
+      aria-label="Series"
+      frameProps={{ overflowX: 'auto' }}
+      rows={series}
+      rowKey={(s) => s.id}
+      empty={<Text color="fg.muted">No series yet: they appear once the files are de-identified.</Text>}
+      rowProps={(s) => ({
+        'data-testid': 'series-row',
+        'data-series-id': s.id,
+        'data-classified-type': s.classification?.classifiedType ?? '',
+        'data-source': s.classification?.source ?? '',
+        'data-held': burnedInTextNotice(s)?.held ? 'true' : undefined,
+        'data-failed': s.failureReason ? 'true' : undefined,
+      })}
+      columns={[
+        {
+          key: 'selected',
+          header: 'Selected',
+          cell: (s) => (
+            <Checkbox
+              aria-label={`Select series ${s.seriesNumber}`}
+              checked={s.selected}
+              disabled={!canSelect || busy === s.id}
+              onCheckedChange={(v) => void toggle(s, v)}
+            />
+          ),
+        },
+        {
+          key: 'preview',
+          header: 'Preview',
+          cell: (s) => {
             const thumb = thumbnails.find((t) => t.seriesId === s.id && t.url);
+            return thumb ? (
+              <Image
+                src={thumb.url}
+                alt={`Thumbnail of series ${s.seriesNumber}`}
+                boxSize="16"
+                objectFit="cover"
+                rounded="sm"
+                bg="black"
+              />
+            ) : (
+              <Box boxSize="16" bg="bg.muted" rounded="sm" />
+            );
+          },
+        },
+        {
+          key: 'series',
+          header: 'Series',
+          cell: (s) => {
             const notice = burnedInTextNotice(s);
             return (
-              <Table.Row
-                key={s.id}
-                data-testid="series-row"
-                data-series-id={s.id}
-                data-classified-type={c?.classifiedType ?? ''}
-                data-source={c?.source ?? ''}
-                data-held={notice?.held ? 'true' : undefined}
-                data-failed={s.failureReason ? 'true' : undefined}
-              >
-                <Table.Cell>
-                  <Checkbox
-                    aria-label={`Select series ${s.seriesNumber}`}
-                    checked={s.selected}
-                    disabled={!canSelect || busy === s.id}
-                    onCheckedChange={(v) => void toggle(s, v)}
-                  />
-                </Table.Cell>
-                <Table.Cell>
-                  {thumb ? (
-                    <Image
-                      src={thumb.url}
-                      alt={`Thumbnail of series ${s.seriesNumber}`}
-                      boxSize="16"
-                      objectFit="cover"
-                      rounded="sm"
-                      bg="black"
-                    />
-                  ) : (
-                    <Box boxSize="16" bg="bg.muted" rounded="sm" />
-                  )}
-                </Table.Cell>
-                <Table.Cell>
-                  <Stack gap="0">
-                    <Text fontWeight="medium">
-                      #{s.seriesNumber} {s.description || 'Unknown Series'}
-                    </Text>
-                    <Text fontSize="xs" color="fg.muted">
-                      {s.modality} · {s.sliceCount} images · {formatBytes(s.sizeBytes)}
-                    </Text>
-                    {notice && (
-                      <Stack gap="1" mt="1" maxW="sm" data-testid="burned-in-text-notice">
-                        {notice.held && (
-                          <Badge colorPalette="red" alignSelf="start">
-                            <LuEyeOff /> Held: possible burned-in text
-                          </Badge>
-                        )}
-                        <Text fontSize="xs" color={notice.held ? 'fg' : 'fg.muted'}>
-                          {notice.message}
-                        </Text>
-                        {notice.held && canRelease && (
-                          <Button
-                            size="xs"
-                            variant="outline"
-                            alignSelf="start"
-                            loading={busy === s.id}
-                            onClick={() => void release(s)}
-                          >
-                            Release series {s.seriesNumber}
-                          </Button>
-                        )}
-                      </Stack>
+              <Stack gap="0">
+                <Text fontWeight="medium">
+                  #{s.seriesNumber} {s.description || 'Unknown Series'}
+                </Text>
+                <Text fontSize="xs" color="fg.muted">
+                  {s.modality} · {s.sliceCount} images · {formatBytes(s.sizeBytes)}
+                </Text>
+                {notice && (
+                  <Stack gap="1" mt="1" maxW="sm" data-testid="burned-in-text-notice">
+                    {notice.held && (
+                      <Badge colorPalette="red" alignSelf="start">
+                        <LuEyeOff /> Held: possible burned-in text
+                      </Badge>
                     )}
-                    {s.failureReason && (
-                      <Stack gap="1" mt="1" maxW="sm" data-testid="series-failure">
-                        <Badge colorPalette="red" alignSelf="start">
-                          <LuTriangleAlert /> Failed
-                        </Badge>
-                        <Text fontSize="xs">{s.failureReason}</Text>
-                      </Stack>
+                    <Text fontSize="xs" color={notice.held ? 'fg' : 'fg.muted'}>
+                      {notice.message}
+                    </Text>
+                    {notice.held && canRelease && (
+                      <Button
+                        size="xs"
+                        variant="outline"
+                        alignSelf="start"
+                        loading={busy === s.id}
+                        onClick={() => void release(s)}
+                      >
+                        Release series {s.seriesNumber}
+                      </Button>
                     )}
                   </Stack>
-                </Table.Cell>
-                <Table.Cell>
-                  {c ? (
-                    <HStack>
-                      <Badge colorPalette="blue" data-testid="classified-type">
-                        {CLASSIFIED_TYPE_LABELS[c.classifiedType]}
-                      </Badge>
-                      <Badge
-                        variant="outline"
-                        colorPalette={c.source === 'MANUAL' ? 'purple' : 'gray'}
-                        data-testid="classification-source"
-                      >
-                        {c.source}
-                      </Badge>
-                      {s.lowConfidence && (
-                        <Badge colorPalette="orange" title="Low confidence: please review">
-                          <LuTriangleAlert /> Review
-                        </Badge>
-                      )}
-                    </HStack>
-                  ) : (
-                    <Text color="fg.muted">Not classified yet</Text>
-                  )}
-                  {c?.source === 'MANUAL' && c.modelType && (
-                    <Text fontSize="xs" color="fg.muted">
-                      Model said {CLASSIFIED_TYPE_LABELS[c.modelType]}
-                      {c.modelConfidence !== undefined ? ` (${formatConfidence(c.modelConfidence)})` : ''}
-                    </Text>
-                  )}
-                </Table.Cell>
-                <Table.Cell>{c ? formatConfidence(c.confidence) : '-'}</Table.Cell>
-                <Table.Cell>{c ? bidsName(c.bids) : '-'}</Table.Cell>
-                <Table.Cell maxW="xs">
-                  {c?.reasons.length ? (
-                    <Stack as="ul" gap="0" fontSize="xs" listStyleType="disc" ps="4">
-                      {c.reasons.map((r) => (
-                        <li key={r}>{r}</li>
-                      ))}
-                    </Stack>
-                  ) : (
-                    '-'
-                  )}
-                </Table.Cell>
-                <Table.Cell>
-                  <Select
-                    size="sm"
-                    aria-label={`Change classification of series ${s.seriesNumber}`}
-                    value={c?.classifiedType ?? ''}
-                    placeholder={c ? undefined : 'Choose type'}
-                    disabled={!canEdit || busy === s.id}
-                    onChange={(v) => void changeType(s, v)}
-                    options={CLASSIFIED_TYPE_OPTIONS}
-                  />
-                </Table.Cell>
-              </Table.Row>
+                )}
+                {s.failureReason && (
+                  <Stack gap="1" mt="1" maxW="sm" data-testid="series-failure">
+                    <Badge colorPalette="red" alignSelf="start">
+                      <LuTriangleAlert /> Failed
+                    </Badge>
+                    <Text fontSize="xs">{s.failureReason}</Text>
+                  </Stack>
+                )}
+              </Stack>
             );
-          })}
-        </Table.Body>
-      </Table.Root>
-    </Box>
+          },
+        },
+        {
+          key: 'type',
+          header: 'Type',
+          cell: ({ classification: c, lowConfidence }) => (
+            <>
+              {c ? (
+                <HStack>
+                  <Badge colorPalette="blue" data-testid="classified-type">
+                    {CLASSIFIED_TYPE_LABELS[c.classifiedType]}
+                  </Badge>
+                  <Badge
+                    variant="outline"
+                    colorPalette={c.source === 'MANUAL' ? 'purple' : 'gray'}
+                    data-testid="classification-source"
+                  >
+                    {c.source}
+                  </Badge>
+                  {lowConfidence && (
+                    <Badge colorPalette="orange" title="Low confidence: please review">
+                      <LuTriangleAlert /> Review
+                    </Badge>
+                  )}
+                </HStack>
+              ) : (
+                <Text color="fg.muted">Not classified yet</Text>
+              )}
+              {c?.source === 'MANUAL' && c.modelType && (
+                <Text fontSize="xs" color="fg.muted">
+                  Model said {CLASSIFIED_TYPE_LABELS[c.modelType]}
+                  {c.modelConfidence !== undefined ? ` (${formatConfidence(c.modelConfidence)})` : ''}
+                </Text>
+              )}
+            </>
+          ),
+        },
+        {
+          key: 'confidence',
+          header: 'Confidence',
+          cell: (s) => (s.classification ? formatConfidence(s.classification.confidence) : '-'),
+        },
+        {
+          key: 'bids',
+          header: 'BIDS',
+          cell: (s) => (s.classification ? bidsName(s.classification.bids) : '-'),
+        },
+        {
+          key: 'reasons',
+          header: 'Reasons',
+          cellProps: { maxW: 'xs' },
+          cell: (s) =>
+            s.classification?.reasons.length ? (
+              <Stack as="ul" gap="0" fontSize="xs" listStyleType="disc" ps="4">
+                {s.classification.reasons.map((r) => (
+                  <li key={r}>{r}</li>
+                ))}
+              </Stack>
+            ) : (
+              '-'
+            ),
+        },
+        {
+          key: 'change',
+          header: 'Change classification',
+          cell: (s) => (
+            <Select
+              size="sm"
+              aria-label={`Change classification of series ${s.seriesNumber}`}
+              value={s.classification?.classifiedType ?? ''}
+              placeholder={s.classification ? undefined : 'Choose type'}
+              disabled={!canEdit || busy === s.id}
+              onChange={(v) => void changeType(s, v)}
+              options={CLASSIFIED_TYPE_OPTIONS}
+            />
+          ),
+        },
+      ]}
+    />
   );
 }
 

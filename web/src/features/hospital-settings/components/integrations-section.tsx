@@ -1,6 +1,7 @@
-import { Alert, Badge, Button, Code, Heading, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { Alert, Badge, Button, Code, Heading, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import type { CreatedDicomWebClient, Integration } from '#shared/schemas/api/integrations.ts';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
@@ -213,58 +214,53 @@ export function IntegrationsSection() {
 
       <Stack gap="3">
         <Heading size="md">Integrations</Heading>
-        {items.length === 0 ? (
-          <Text color="fg.muted">No integrations yet.</Text>
-        ) : (
-          <Table.Root size="sm">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Name</Table.ColumnHeader>
-                <Table.ColumnHeader>Type</Table.ColumnHeader>
-                <Table.ColumnHeader>Team</Table.ColumnHeader>
-                <Table.ColumnHeader>Identity</Table.ColumnHeader>
-                <Table.ColumnHeader>Status</Table.ColumnHeader>
-                <Table.ColumnHeader />
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {items.map((item) => (
-                <Table.Row key={item.id}>
-                  <Table.Cell>{item.name}</Table.Cell>
-                  <Table.Cell>{KIND_LABELS[item.kind]}</Table.Cell>
-                  <Table.Cell>{item.teamName}</Table.Cell>
-                  <Table.Cell>
-                    {item.kind === 'DICOM_NODE' ? (
-                      <>
-                        <Code>{item.aeTitle}</Code> {item.allowedAddresses?.join(', ')}
-                      </>
-                    ) : (
-                      <Code>{item.clientId}</Code>
-                    )}
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Badge colorPalette={item.status === 'ACTIVE' ? 'green' : 'gray'}>
-                      {item.status === 'ACTIVE' ? 'Active' : 'Revoked'}
-                    </Badge>
-                  </Table.Cell>
-                  <Table.Cell>
-                    {item.status === 'ACTIVE' && (
-                      <Button
-                        size="xs"
-                        variant="outline"
-                        colorPalette="red"
-                        disabled={busy}
-                        onClick={() => void run(() => revokeIntegration(item.id), 'Integration revoked')}
-                      >
-                        Revoke
-                      </Button>
-                    )}
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        )}
+        <DataTable
+          aria-label="Integrations"
+          rows={items}
+          rowKey={(item) => item.id}
+          empty={<Text color="fg.muted">No integrations yet.</Text>}
+          columns={[
+            { key: 'name', header: 'Name', cell: (item) => item.name },
+            { key: 'kind', header: 'Type', cell: (item) => KIND_LABELS[item.kind] },
+            { key: 'team', header: 'Team', cell: (item) => item.teamName },
+            {
+              key: 'identity',
+              header: 'Identity',
+              cell: (item) =>
+                item.kind === 'DICOM_NODE' ? (
+                  <>
+                    <Code>{item.aeTitle}</Code> {item.allowedAddresses?.join(', ')}
+                  </>
+                ) : (
+                  <Code>{item.clientId}</Code>
+                ),
+            },
+            {
+              key: 'status',
+              header: 'Status',
+              cell: (item) => (
+                <Badge colorPalette={item.status === 'ACTIVE' ? 'green' : 'gray'}>
+                  {item.status === 'ACTIVE' ? 'Active' : 'Revoked'}
+                </Badge>
+              ),
+            },
+            {
+              key: 'actions',
+              cell: (item) =>
+                item.status === 'ACTIVE' && (
+                  <Button
+                    size="xs"
+                    variant="outline"
+                    colorPalette="red"
+                    disabled={busy}
+                    onClick={() => void run(() => revokeIntegration(item.id), 'Integration revoked')}
+                  >
+                    Revoke
+                  </Button>
+                ),
+            },
+          ]}
+        />
       </Stack>
     </Stack>
   );

@@ -5,6 +5,7 @@ import {
   THRESHOLD_MAX,
   THRESHOLD_STEP,
   type HospitalProfile,
+  type HospitalSettings,
   type NotificationPreferences,
   type Policy,
   type ShareScope,
@@ -52,6 +53,25 @@ export function settingsReducer(
     case 'discard':
       return { ...state, draft: state.saved };
   }
+}
+
+/** The form's state as the server holds it. */
+export function savedSettingsDraft(
+  settings: HospitalSettings,
+  deid: DeidentificationPolicy,
+  notifications: NotificationPreferences,
+): SettingsDraft {
+  return {
+    profile: profileDraft(settings.profile),
+    policy: settings.policy,
+    deidentification: { defaults: deid.defaults, uploaderMayChange: deid.uploaderMayChange },
+    notifications,
+  };
+}
+
+/** A number field's value: what was typed when it is a number, else the value it had (a cleared field keeps it). */
+export function numberOr(text: string, fallback: number): number {
+  return text.trim() === '' || Number.isNaN(Number(text)) ? fallback : Number(text);
 }
 
 /** "You have unsaved changes": the draft differs from what the server holds. */

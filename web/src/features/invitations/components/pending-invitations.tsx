@@ -1,7 +1,8 @@
-import { Badge, Box, Button, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
 import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { ADMIN_LIST_STATUSES, type InvitationList } from '#shared/schemas/api/invitations.ts';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { EmptyBlock } from '#web/components/ui/page-states.tsx';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import {
@@ -82,54 +83,45 @@ export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
       </HStack>
       {list.items.length === 0 ? (
         <EmptyBlock title="No pending invitations" />
-      ) : shown.length === 0 ? (
-        <EmptyBlock title="No matching invitations" />
       ) : (
-        <Table.ScrollArea borderWidth="1px" rounded="md">
-          <Table.Root size="sm" aria-label="Invitations">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Name</Table.ColumnHeader>
-                <Table.ColumnHeader>Email</Table.ColumnHeader>
-                <Table.ColumnHeader>Role</Table.ColumnHeader>
-                <Table.ColumnHeader>Department</Table.ColumnHeader>
-                <Table.ColumnHeader>Team</Table.ColumnHeader>
-                <Table.ColumnHeader>Status</Table.ColumnHeader>
-                <Table.ColumnHeader>Sent</Table.ColumnHeader>
-                <Table.ColumnHeader>Expires</Table.ColumnHeader>
-                <Table.ColumnHeader>Actions</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {shown.map((invitation) => {
-                const badge = LIST_STATUS_LABELS[invitation.listStatus];
-                return (
-                  <Table.Row key={invitation.id}>
-                    <Table.Cell>{invitation.fullName ?? '—'}</Table.Cell>
-                    <Table.Cell>{invitation.email}</Table.Cell>
-                    <Table.Cell>{ROLE_TITLES[invitation.role]}</Table.Cell>
-                    <Table.Cell>{invitation.department ?? '—'}</Table.Cell>
-                    <Table.Cell>{invitation.team ?? '—'}</Table.Cell>
-                    <Table.Cell>
-                      <Badge colorPalette={badge.color}>{badge.label}</Badge>
-                    </Table.Cell>
-                    <Table.Cell>{formatSentAt(invitation.sentAt)}</Table.Cell>
-                    <Table.Cell>{formatExpiry(invitation.expiresAt)}</Table.Cell>
-                    <Table.Cell>
-                      <InvitationRowActions
-                        invitation={invitation}
-                        busy={busy}
-                        canResend={invitation.listStatus === 'pending' || invitation.listStatus === 'expired'}
-                        canCancel={invitation.status === 'PENDING'}
-                        onAct={act}
-                      />
-                    </Table.Cell>
-                  </Table.Row>
-                );
-              })}
-            </Table.Body>
-          </Table.Root>
-        </Table.ScrollArea>
+        <DataTable
+          aria-label="Invitations"
+          scrollArea
+          frameProps={{ borderWidth: '1px', rounded: 'md' }}
+          rows={shown}
+          rowKey={(i) => i.id}
+          empty={<EmptyBlock title="No matching invitations" />}
+          columns={[
+            { key: 'name', header: 'Name', cell: (i) => i.fullName ?? '—' },
+            { key: 'email', header: 'Email', cell: (i) => i.email },
+            { key: 'role', header: 'Role', cell: (i) => ROLE_TITLES[i.role] },
+            { key: 'department', header: 'Department', cell: (i) => i.department ?? '—' },
+            { key: 'team', header: 'Team', cell: (i) => i.team ?? '—' },
+            {
+              key: 'status',
+              header: 'Status',
+              cell: (i) => {
+                const badge = LIST_STATUS_LABELS[i.listStatus];
+                return <Badge colorPalette={badge.color}>{badge.label}</Badge>;
+              },
+            },
+            { key: 'sent', header: 'Sent', cell: (i) => formatSentAt(i.sentAt) },
+            { key: 'expires', header: 'Expires', cell: (i) => formatExpiry(i.expiresAt) },
+            {
+              key: 'actions',
+              header: 'Actions',
+              cell: (i) => (
+                <InvitationRowActions
+                  invitation={i}
+                  busy={busy}
+                  canResend={i.listStatus === 'pending' || i.listStatus === 'expired'}
+                  canCancel={i.status === 'PENDING'}
+                  onAct={act}
+                />
+              ),
+            },
+          ]}
+        />
       )}
     </Stack>
   );

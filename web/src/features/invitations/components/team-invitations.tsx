@@ -1,7 +1,8 @@
-import { Badge, Button, HStack, Stack, Stat, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, HStack, Stack, Stat, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import type { Invitation } from '#shared/schemas/api/invitations.ts';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { invitationsApi, useTeamInvitations } from '#web/features/invitations/api/invitations-api.ts';
 import { formatExpiry, formatSentAt } from '#web/features/invitations/utils/invitation-format.ts';
@@ -54,53 +55,51 @@ export function TeamInvitations({ teamId }: { teamId: string }) {
         </Stat.Root>
         <Button onClick={() => setOpen(true)}>Invite Team Member</Button>
       </HStack>
-      {items.length === 0 ? (
-        <EmptyBlock title="No pending invitations" />
-      ) : (
-        <Table.ScrollArea borderWidth="1px" rounded="md">
-          <Table.Root size="sm" aria-label="Team invitations">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Recipient</Table.ColumnHeader>
-                <Table.ColumnHeader>Role</Table.ColumnHeader>
-                <Table.ColumnHeader>Status</Table.ColumnHeader>
-                <Table.ColumnHeader>Sent</Table.ColumnHeader>
-                <Table.ColumnHeader>Expires</Table.ColumnHeader>
-                <Table.ColumnHeader>Actions</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {items.map((invitation) => (
-                <Table.Row key={invitation.id}>
-                  <Table.Cell>
-                    <Text>{invitation.fullName ?? invitation.email}</Text>
-                    {invitation.fullName && (
-                      <Text fontSize="xs" color="fg.muted">
-                        {invitation.email}
-                      </Text>
-                    )}
-                  </Table.Cell>
-                  <Table.Cell>{ROLE_TITLES[invitation.role]}</Table.Cell>
-                  <Table.Cell>
-                    <Badge colorPalette={STATUS_COLORS[invitation.status]}>{invitation.status}</Badge>
-                  </Table.Cell>
-                  <Table.Cell>{formatSentAt(invitation.sentAt)}</Table.Cell>
-                  <Table.Cell>{formatExpiry(invitation.expiresAt)}</Table.Cell>
-                  <Table.Cell>
-                    <InvitationRowActions
-                      invitation={invitation}
-                      busy={busy}
-                      canResend={invitation.status === 'PENDING'}
-                      canCancel={invitation.status === 'PENDING'}
-                      onAct={act}
-                    />
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </Table.ScrollArea>
-      )}
+      <DataTable
+        aria-label="Team invitations"
+        scrollArea
+        frameProps={{ borderWidth: '1px', rounded: 'md' }}
+        rows={items}
+        rowKey={(i) => i.id}
+        empty={<EmptyBlock title="No pending invitations" />}
+        columns={[
+          {
+            key: 'recipient',
+            header: 'Recipient',
+            cell: (i) => (
+              <>
+                <Text>{i.fullName ?? i.email}</Text>
+                {i.fullName && (
+                  <Text fontSize="xs" color="fg.muted">
+                    {i.email}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+          { key: 'role', header: 'Role', cell: (i) => ROLE_TITLES[i.role] },
+          {
+            key: 'status',
+            header: 'Status',
+            cell: (i) => <Badge colorPalette={STATUS_COLORS[i.status]}>{i.status}</Badge>,
+          },
+          { key: 'sent', header: 'Sent', cell: (i) => formatSentAt(i.sentAt) },
+          { key: 'expires', header: 'Expires', cell: (i) => formatExpiry(i.expiresAt) },
+          {
+            key: 'actions',
+            header: 'Actions',
+            cell: (i) => (
+              <InvitationRowActions
+                invitation={i}
+                busy={busy}
+                canResend={i.status === 'PENDING'}
+                canCancel={i.status === 'PENDING'}
+                onAct={act}
+              />
+            ),
+          },
+        ]}
+      />
       <InviteTeamMemberModal
         teamId={teamId}
         open={open}

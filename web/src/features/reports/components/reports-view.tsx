@@ -1,7 +1,8 @@
-import { Box, Button, Card, Heading, HStack, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
+import { Button, Card, Heading, HStack, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react';
 import { LuDownload } from 'react-icons/lu';
 import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import type { Reports } from '#shared/schemas/api/oversight.ts';
+import { DataTable, type DataTableColumn } from '#web/components/ui/data-table.tsx';
 import { formatBytes, formatDateTime } from '#web/lib/format.ts';
 import { saveBytes, saveText } from '#web/lib/download.ts';
 import { reportPdf } from '#web/features/reports/utils/report-pdf.ts';
@@ -13,6 +14,8 @@ const monthLabel = (month: string) =>
 /** DIAGNOSTIC → Diagnostic, FOLLOW_UP → Follow-up; statuses the same way (Complete, Failed). */
 const typeLabel = (t: string) => t.charAt(0) + t.slice(1).toLowerCase().replace('_', '-');
 const minutes = (m: number | null) => (m === null ? '—' : `${m} min`);
+type MonthColumn = DataTableColumn<Reports['perMonth'][number]>;
+type TeamColumn = DataTableColumn<Reports['byTeam'][number]>;
 
 /** The report's figures (docs/screens.md#reports), all from the server's answer; nothing here is fixed. */
 export function ReportsView({ report, hospitalName }: { report: Reports; hospitalName: string }) {
@@ -91,36 +94,31 @@ export function ReportsView({ report, hospitalName }: { report: Reports; hospita
           <Heading size="md">Studies by Type and Status</Heading>
         </Card.Header>
         <Card.Body>
-          <Box overflowX="auto">
-            <Table.Root size="sm" aria-label="Studies per month by type and status">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>Month</Table.ColumnHeader>
-                  {STUDY_TYPES.map((t) => (
-                    <Table.ColumnHeader key={t}>{typeLabel(t)}</Table.ColumnHeader>
-                  ))}
-                  {DATASET_STATUSES.map((s) => (
-                    <Table.ColumnHeader key={s}>{typeLabel(s)}</Table.ColumnHeader>
-                  ))}
-                  <Table.ColumnHeader>Active Users</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {report.perMonth.map((m) => (
-                  <Table.Row key={m.month}>
-                    <Table.Cell whiteSpace="nowrap">{monthLabel(m.month)}</Table.Cell>
-                    {STUDY_TYPES.map((t) => (
-                      <Table.Cell key={t}>{m.byType[t]}</Table.Cell>
-                    ))}
-                    {DATASET_STATUSES.map((s) => (
-                      <Table.Cell key={s}>{m.byStatus[s]}</Table.Cell>
-                    ))}
-                    <Table.Cell>{m.activeUsers}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Box>
+          <DataTable
+            aria-label="Studies per month by type and status"
+            frameProps={{ overflowX: 'auto' }}
+            rows={report.perMonth}
+            rowKey={(m) => m.month}
+            columns={[
+              {
+                key: 'month',
+                header: 'Month',
+                cell: (m) => monthLabel(m.month),
+                cellProps: { whiteSpace: 'nowrap' },
+              },
+              ...STUDY_TYPES.map((t): MonthColumn => ({
+                key: `type-${t}`,
+                header: typeLabel(t),
+                cell: (m) => m.byType[t],
+              })),
+              ...DATASET_STATUSES.map((st): MonthColumn => ({
+                key: `status-${st}`,
+                header: typeLabel(st),
+                cell: (m) => m.byStatus[st],
+              })),
+              { key: 'activeUsers', header: 'Active Users', cell: (m) => m.activeUsers },
+            ]}
+          />
         </Card.Body>
       </Card.Root>
       <Card.Root>
@@ -128,38 +126,24 @@ export function ReportsView({ report, hospitalName }: { report: Reports; hospita
           <Heading size="md">Studies by Team</Heading>
         </Card.Header>
         <Card.Body>
-          {report.byTeam.length === 0 ? (
-            <Text color="fg.muted">No studies in this period.</Text>
-          ) : (
-            <Table.Root size="sm" aria-label="Studies by team">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>Team</Table.ColumnHeader>
-                  {report.perMonth.map((m) => (
-                    <Table.ColumnHeader key={m.month} whiteSpace="nowrap">
-                      {monthLabel(m.month)}
-                    </Table.ColumnHeader>
-                  ))}
-                  <Table.ColumnHeader>Studies</Table.ColumnHeader>
-                  <Table.ColumnHeader>Completed</Table.ColumnHeader>
-                  <Table.ColumnHeader>Failed</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {report.byTeam.map((t) => (
-                  <Table.Row key={t.teamId ?? '-'}>
-                    <Table.Cell>{t.teamName}</Table.Cell>
-                    {t.perMonth.map((n, i) => (
-                      <Table.Cell key={report.perMonth[i]?.month ?? i}>{n}</Table.Cell>
-                    ))}
-                    <Table.Cell>{t.studies}</Table.Cell>
-                    <Table.Cell>{t.completed}</Table.Cell>
-                    <Table.Cell>{t.failed}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          )}
+          <DataTable
+            aria-label="Studies by team"
+            rows={report.byTeam}
+            rowKey={(t) => t.teamId ?? '-'}
+            empty={<Text color="fg.muted">No studies in this period.</Text>}
+            columns={[
+              { key: 'team', header: 'Team', cell: (t) => t.teamName },
+              ...report.perMonth.map((m, i): TeamColumn => ({
+                key: m.month,
+                header: monthLabel(m.month),
+                headerProps: { whiteSpace: 'nowrap' },
+                cell: (t) => t.perMonth[i],
+              })),
+              { key: 'studies', header: 'Studies', cell: (t) => t.studies },
+              { key: 'completed', header: 'Completed', cell: (t) => t.completed },
+              { key: 'failed', header: 'Failed', cell: (t) => t.failed },
+            ]}
+          />
         </Card.Body>
       </Card.Root>
     </Stack>

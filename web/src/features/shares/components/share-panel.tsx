@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Heading, HStack, Image, Input, Stack, Table, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Button, Card, Heading, HStack, Image, Input, Stack, Tabs, Text } from '@chakra-ui/react';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { LuLink, LuPrinter, LuShare2, LuX } from 'react-icons/lu';
@@ -9,6 +9,7 @@ import { ROUTE_SCHEMAS } from '#shared/definitions/api/route-schemas.ts';
 import { SHARE_SCOPES } from '#shared/schemas/api/policies.ts';
 import { TEAM_SHARE_PERMISSIONS, type TeamSharePermission } from '#shared/schemas/api/shares.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
@@ -158,34 +159,38 @@ function TeamShares({ datasetId, teamId }: { datasetId: string; teamId: string |
       >
         Share with colleagues
       </Button>
-      <Table.Root size="sm">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Shared with</Table.ColumnHeader>
-            <Table.ColumnHeader>Permissions</Table.ColumnHeader>
-            <Table.ColumnHeader>By</Table.ColumnHeader>
-            <Table.ColumnHeader />
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {(data?.items ?? []).map((s) => (
-            <Table.Row key={s.id} data-testid="team-share-row">
-              <Table.Cell>
+      <DataTable
+        aria-label="Shares with colleagues"
+        rows={data?.items ?? []}
+        rowKey={(s) => s.id}
+        rowProps={() => ({ 'data-testid': 'team-share-row' })}
+        columns={[
+          {
+            key: 'recipient',
+            header: 'Shared with',
+            cell: (s) => (
+              <>
                 {s.recipientName} <Badge>{s.recipientType === 'TEAM' ? 'Team' : 'Member'}</Badge>
-              </Table.Cell>
-              <Table.Cell>{s.permissions.map((p) => PERMISSION_LABELS[p]).join(', ')}</Table.Cell>
-              <Table.Cell>
-                {s.createdByName} · {formatDateTime(s.createdAt)}
-              </Table.Cell>
-              <Table.Cell textAlign="end">
-                <Button size="xs" variant="outline" colorPalette="red" onClick={() => revoke(s.id)}>
-                  <LuX /> Revoke
-                </Button>
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+              </>
+            ),
+          },
+          {
+            key: 'permissions',
+            header: 'Permissions',
+            cell: (s) => s.permissions.map((p) => PERMISSION_LABELS[p]).join(', '),
+          },
+          { key: 'by', header: 'By', cell: (s) => `${s.createdByName} · ${formatDateTime(s.createdAt)}` },
+          {
+            key: 'revoke',
+            align: 'end',
+            cell: (s) => (
+              <Button size="xs" variant="outline" colorPalette="red" onClick={() => revoke(s.id)}>
+                <LuX /> Revoke
+              </Button>
+            ),
+          },
+        ]}
+      />
     </Stack>
   );
 }
@@ -312,46 +317,45 @@ function PatientShares({ datasetId }: { datasetId: string }) {
         <LuLink /> Create patient link
       </Button>
       {created && <CreatedLink link={created.link} />}
-      <Table.Root size="sm">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Recipient</Table.ColumnHeader>
-            <Table.ColumnHeader>Status</Table.ColumnHeader>
-            <Table.ColumnHeader>Opens</Table.ColumnHeader>
-            <Table.ColumnHeader>Expires</Table.ColumnHeader>
-            <Table.ColumnHeader />
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {data.items.map((s) => (
-            <Table.Row key={s.id} data-testid="patient-share-row">
-              <Table.Cell>{s.recipientEmail ?? s.recipientPhone}</Table.Cell>
-              <Table.Cell>
+      <DataTable
+        aria-label="Patient links"
+        rows={data.items}
+        rowKey={(s) => s.id}
+        rowProps={() => ({ 'data-testid': 'patient-share-row' })}
+        columns={[
+          { key: 'recipient', header: 'Recipient', cell: (s) => s.recipientEmail ?? s.recipientPhone },
+          {
+            key: 'status',
+            header: 'Status',
+            cell: (s) => (
+              <>
                 <Badge colorPalette={STATUS_PALETTE[s.status]} data-testid="patient-share-status">
                   {s.status}
                 </Badge>
                 {s.lockedUntil && <Badge colorPalette="red">Locked</Badge>}
-              </Table.Cell>
-              <Table.Cell>
-                {s.opens} / {opensLabel(s.maxOpens)}
-              </Table.Cell>
-              <Table.Cell>{formatDateTime(s.expiresAt)}</Table.Cell>
-              <Table.Cell textAlign="end">
-                <HStack justify="flex-end">
-                  <Button size="xs" variant="ghost" onClick={() => setLogOf(logOf === s.id ? undefined : s.id)}>
-                    Access log
+              </>
+            ),
+          },
+          { key: 'opens', header: 'Opens', cell: (s) => `${s.opens} / ${opensLabel(s.maxOpens)}` },
+          { key: 'expires', header: 'Expires', cell: (s) => formatDateTime(s.expiresAt) },
+          {
+            key: 'actions',
+            align: 'end',
+            cell: (s) => (
+              <HStack justify="flex-end">
+                <Button size="xs" variant="ghost" onClick={() => setLogOf(logOf === s.id ? undefined : s.id)}>
+                  Access log
+                </Button>
+                {s.status === 'ACTIVE' && (
+                  <Button size="xs" variant="outline" colorPalette="red" onClick={() => revoke(s.id)}>
+                    <LuX /> Revoke
                   </Button>
-                  {s.status === 'ACTIVE' && (
-                    <Button size="xs" variant="outline" colorPalette="red" onClick={() => revoke(s.id)}>
-                      <LuX /> Revoke
-                    </Button>
-                  )}
-                </HStack>
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+                )}
+              </HStack>
+            ),
+          },
+        ]}
+      />
       {logOf && <AccessLog datasetId={datasetId} shareId={logOf} />}
     </Stack>
   );
@@ -371,17 +375,18 @@ function AccessLog({ datasetId, shareId }: { datasetId: string; shareId: string 
   if (!data) return <Text color="fg.muted">Loading...</Text>;
   if (data.items.length === 0) return <Text color="fg.muted">No access yet.</Text>;
   return (
-    <Table.Root size="sm" data-testid="share-access-log">
-      <Table.Body>
-        {data.items.map((e) => (
-          <Table.Row key={e.id}>
-            <Table.Cell>{formatDateTime(e.at)}</Table.Cell>
-            <Table.Cell>{EVENT_LABELS[e.type]}</Table.Cell>
-            <Table.Cell>{e.client}</Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+    <DataTable
+      aria-label="Access log"
+      data-testid="share-access-log"
+      hideHeader
+      rows={data.items}
+      rowKey={(e) => e.id}
+      columns={[
+        { key: 'at', cell: (e) => formatDateTime(e.at) },
+        { key: 'type', cell: (e) => EVENT_LABELS[e.type] },
+        { key: 'client', cell: (e) => e.client },
+      ]}
+    />
   );
 }
 

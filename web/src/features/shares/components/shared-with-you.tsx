@@ -1,5 +1,6 @@
-import { Badge, Card, Heading, Stack, Table } from '@chakra-ui/react';
+import { Badge, Card, Heading, Stack } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { paths } from '#web/config/paths.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { useSharedWithMe } from '#web/features/shares/api/shares-api.ts';
@@ -14,25 +15,26 @@ export function SharedWithYou() {
         <Heading size="md">Shared with you</Heading>
       </Card.Header>
       <Card.Body>
-        <Table.Root size="sm">
-          <Table.Body>
-            {data.items.map((d) => (
-              <Table.Row key={d.id}>
-                <Table.Cell>
-                  <Stack gap="0">
-                    <Link to={paths.dataset.getHref(d.id)}>{d.studyDescription}</Link>
-                  </Stack>
-                </Table.Cell>
-                <Table.Cell>{d.patientAlias}</Table.Cell>
-                <Table.Cell>{d.ownerName}</Table.Cell>
-                <Table.Cell>{formatDateTime(d.createdAt)}</Table.Cell>
-                <Table.Cell>
-                  <Badge colorPalette="purple">Shared with you</Badge>
-                </Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
+        <DataTable
+          aria-label="Shared with you"
+          hideHeader
+          rows={data.items}
+          rowKey={(d) => d.id}
+          columns={[
+            {
+              key: 'study',
+              cell: (d) => (
+                <Stack gap="0">
+                  <Link to={paths.dataset.getHref(d.id)}>{d.studyDescription}</Link>
+                </Stack>
+              ),
+            },
+            { key: 'patient', cell: (d) => d.patientAlias },
+            { key: 'owner', cell: (d) => d.ownerName },
+            { key: 'date', cell: (d) => formatDateTime(d.createdAt) },
+            { key: 'badge', cell: () => <Badge colorPalette="purple">Shared with you</Badge> },
+          ]}
+        />
       </Card.Body>
     </Card.Root>
   );

@@ -1,5 +1,6 @@
-import { Badge, Table, Text } from '@chakra-ui/react';
+import { Badge, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { paths } from '#web/config/paths.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
@@ -14,33 +15,30 @@ export function TeamDicomShares({ teamId }: { teamId: string }) {
   if (!data || data.items.length === 0)
     return <EmptyBlock title="No DICOM shares" description="Datasets of this team shared with colleagues show here." />;
   return (
-    <Table.Root size="sm" data-testid="team-dicom-shares">
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeader>Dataset</Table.ColumnHeader>
-          <Table.ColumnHeader>Shared with</Table.ColumnHeader>
-          <Table.ColumnHeader>Permissions</Table.ColumnHeader>
-          <Table.ColumnHeader>Shared by</Table.ColumnHeader>
-          <Table.ColumnHeader>Date</Table.ColumnHeader>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {data.items.map((s) => (
-          <Table.Row key={s.id}>
-            <Table.Cell>
-              <Link to={paths.dataset.getHref(s.datasetId)}>{s.datasetId}</Link>
-            </Table.Cell>
-            <Table.Cell>
+    <DataTable
+      aria-label="DICOM shares"
+      data-testid="team-dicom-shares"
+      rows={data.items}
+      rowKey={(s) => s.id}
+      columns={[
+        {
+          key: 'dataset',
+          header: 'Dataset',
+          cell: (s) => <Link to={paths.dataset.getHref(s.datasetId)}>{s.datasetId}</Link>,
+        },
+        {
+          key: 'recipient',
+          header: 'Shared with',
+          cell: (s) => (
+            <>
               {s.recipientName} <Badge>{s.recipientType === 'TEAM' ? 'Team' : 'Member'}</Badge>
-            </Table.Cell>
-            <Table.Cell>
-              <Text>{s.permissions.join(', ')}</Text>
-            </Table.Cell>
-            <Table.Cell>{s.createdByName}</Table.Cell>
-            <Table.Cell>{formatDateTime(s.createdAt)}</Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+            </>
+          ),
+        },
+        { key: 'permissions', header: 'Permissions', cell: (s) => <Text>{s.permissions.join(', ')}</Text> },
+        { key: 'by', header: 'Shared by', cell: (s) => s.createdByName },
+        { key: 'date', header: 'Date', cell: (s) => formatDateTime(s.createdAt) },
+      ]}
+    />
   );
 }

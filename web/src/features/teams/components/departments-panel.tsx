@@ -1,7 +1,8 @@
-import { Button, Card, Heading, HStack, Input, Stack, Table, Text, Textarea } from '@chakra-ui/react';
+import { Button, Card, Heading, HStack, Input, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuPencil, LuPlus, LuTrash2 } from 'react-icons/lu';
 import { DepartmentInputSchema, type Department } from '#shared/schemas/api/organisation.ts';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
@@ -31,52 +32,43 @@ export function DepartmentsPanel({ departments }: { departments: Department[] })
         </HStack>
       </Card.Header>
       <Card.Body>
-        {departments.length === 0 ? (
-          <Text color="fg.muted">No departments yet. Add one to start creating teams.</Text>
-        ) : (
-          <Table.Root size="sm">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Name</Table.ColumnHeader>
-                <Table.ColumnHeader>Description</Table.ColumnHeader>
-                <Table.ColumnHeader>Teams</Table.ColumnHeader>
-                <Table.ColumnHeader>Members</Table.ColumnHeader>
-                <Table.ColumnHeader />
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {departments.map((d) => {
+        <DataTable
+          aria-label="Departments"
+          rows={departments}
+          rowKey={(d) => d.id}
+          rowProps={() => ({ 'data-testid': 'department-row' })}
+          empty={<Text color="fg.muted">No departments yet. Add one to start creating teams.</Text>}
+          columns={[
+            { key: 'name', header: 'Name', cell: (d) => d.name, cellProps: { fontWeight: 'medium' } },
+            { key: 'description', header: 'Description', cell: (d) => d.description, cellProps: { color: 'fg.muted' } },
+            { key: 'teams', header: 'Teams', cell: (d) => d.teamCount },
+            { key: 'members', header: 'Members', cell: (d) => d.memberCount },
+            {
+              key: 'actions',
+              cell: (d) => {
                 const empty = d.teamCount === 0 && d.memberCount === 0;
                 return (
-                  <Table.Row key={d.id} data-testid="department-row">
-                    <Table.Cell fontWeight="medium">{d.name}</Table.Cell>
-                    <Table.Cell color="fg.muted">{d.description}</Table.Cell>
-                    <Table.Cell>{d.teamCount}</Table.Cell>
-                    <Table.Cell>{d.memberCount}</Table.Cell>
-                    <Table.Cell>
-                      <HStack justify="end">
-                        <Button size="xs" variant="ghost" aria-label={`Edit ${d.name}`} onClick={() => setEditing(d)}>
-                          <LuPencil />
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="ghost"
-                          colorPalette="red"
-                          aria-label={`Delete ${d.name}`}
-                          title={empty ? undefined : 'Only a department without teams and members can be deleted'}
-                          disabled={!empty}
-                          onClick={() => remove(d)}
-                        >
-                          <LuTrash2 />
-                        </Button>
-                      </HStack>
-                    </Table.Cell>
-                  </Table.Row>
+                  <HStack justify="end">
+                    <Button size="xs" variant="ghost" aria-label={`Edit ${d.name}`} onClick={() => setEditing(d)}>
+                      <LuPencil />
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="ghost"
+                      colorPalette="red"
+                      aria-label={`Delete ${d.name}`}
+                      title={empty ? undefined : 'Only a department without teams and members can be deleted'}
+                      disabled={!empty}
+                      onClick={() => remove(d)}
+                    >
+                      <LuTrash2 />
+                    </Button>
+                  </HStack>
                 );
-              })}
-            </Table.Body>
-          </Table.Root>
-        )}
+              },
+            },
+          ]}
+        />
       </Card.Body>
       {editing && (
         <DepartmentDialog department={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />

@@ -1,4 +1,4 @@
-import { Badge, Button, HStack, Stack, Table, Text, Wrap } from '@chakra-ui/react';
+import { Badge, Button, HStack, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuUserMinus } from 'react-icons/lu';
 import { PERMISSIONS, type Permission } from '#shared/vocabulary/roles.ts';
@@ -9,6 +9,7 @@ import {
   type TeamRole,
 } from '#shared/schemas/api/organisation.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
@@ -23,6 +24,7 @@ import {
 } from '#web/features/teams/api/teams.ts';
 
 const TEAM_ROLE_LABELS: Record<TeamRole, string> = { LEAD: 'Lead', MEMBER: 'Member', GUEST: 'Guest' };
+const memberName = (m: TeamMember) => `${m.user.firstName} ${m.user.lastName}`;
 
 /** Members: role, permissions, status, last active; change role, change permissions, remove. */
 export function MembersTab({ teamId }: { teamId: string }) {
@@ -42,76 +44,88 @@ export function MembersTab({ teamId }: { teamId: string }) {
   };
   return (
     <>
-      <Table.ScrollArea borderWidth="1px" rounded="md">
-        <Table.Root size="sm">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>Member</Table.ColumnHeader>
-              <Table.ColumnHeader>Role</Table.ColumnHeader>
-              <Table.ColumnHeader>Permissions</Table.ColumnHeader>
-              <Table.ColumnHeader>Status</Table.ColumnHeader>
-              <Table.ColumnHeader>Last Active</Table.ColumnHeader>
-              <Table.ColumnHeader />
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {data.items.map((m) => {
-              const name = `${m.user.firstName} ${m.user.lastName}`;
-              return (
-                <Table.Row key={m.id} data-testid="member-row">
-                  <Table.Cell>
-                    <Text fontWeight="medium">{name}</Text>
-                    <Text fontSize="xs" color="fg.muted">
-                      {m.user.email} · {m.user.specialization || 'Team Member'}
-                    </Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Select
-                      size="xs"
-                      width="28"
-                      aria-label={`Team role of ${name}`}
-                      value={m.role}
-                      onChange={(role) => act('Role changed', () => changeMemberRole(teamId, m.id, role as TeamRole))}
-                      options={TEAM_ROLES.map((r) => ({ value: r, label: TEAM_ROLE_LABELS[r] }))}
-                    />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Wrap gap="1">
-                      {m.permissions.map((p) => (
-                        <Badge key={p} size="sm">
-                          {p === '*' ? 'All' : p}
-                        </Badge>
-                      ))}
-                    </Wrap>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Badge colorPalette={m.status === 'ACTIVE' ? 'green' : m.status === 'INVITED' ? 'blue' : 'red'}>
-                      {m.status}
-                    </Badge>
-                  </Table.Cell>
-                  <Table.Cell>{m.lastActive ? formatDateTime(m.lastActive) : 'Never'}</Table.Cell>
-                  <Table.Cell>
-                    <HStack justify="end">
-                      <Button size="xs" variant="outline" onClick={() => setEditing(m)}>
-                        Permissions
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="ghost"
-                        colorPalette="red"
-                        aria-label={`Remove ${name}`}
-                        onClick={() => setRemoving(m)}
-                      >
-                        <LuUserMinus />
-                      </Button>
-                    </HStack>
-                  </Table.Cell>
-                </Table.Row>
-              );
-            })}
-          </Table.Body>
-        </Table.Root>
-      </Table.ScrollArea>
+      <DataTable
+        aria-label="Team members"
+        scrollArea
+        frameProps={{ borderWidth: '1px', rounded: 'md' }}
+        rows={data.items}
+        rowKey={(m) => m.id}
+        rowProps={() => ({ 'data-testid': 'member-row' })}
+        columns={[
+          {
+            key: 'member',
+            header: 'Member',
+            cell: (m) => (
+              <>
+                <Text fontWeight="medium">{memberName(m)}</Text>
+                <Text fontSize="xs" color="fg.muted">
+                  {m.user.email} · {m.user.specialization || 'Team Member'}
+                </Text>
+              </>
+            ),
+          },
+          {
+            key: 'role',
+            header: 'Role',
+            cell: (m) => (
+              <Select
+                size="xs"
+                width="28"
+                aria-label={`Team role of ${memberName(m)}`}
+                value={m.role}
+                onChange={(role) => act('Role changed', () => changeMemberRole(teamId, m.id, role as TeamRole))}
+                options={TEAM_ROLES.map((r) => ({ value: r, label: TEAM_ROLE_LABELS[r] }))}
+              />
+            ),
+          },
+          {
+            key: 'permissions',
+            header: 'Permissions',
+            cell: (m) => (
+              <Wrap gap="1">
+                {m.permissions.map((p) => (
+                  <Badge key={p} size="sm">
+                    {p === '*' ? 'All' : p}
+                  </Badge>
+                ))}
+              </Wrap>
+            ),
+          },
+          {
+            key: 'status',
+            header: 'Status',
+            cell: (m) => (
+              <Badge colorPalette={m.status === 'ACTIVE' ? 'green' : m.status === 'INVITED' ? 'blue' : 'red'}>
+                {m.status}
+              </Badge>
+            ),
+          },
+          {
+            key: 'lastActive',
+            header: 'Last Active',
+            cell: (m) => (m.lastActive ? formatDateTime(m.lastActive) : 'Never'),
+          },
+          {
+            key: 'actions',
+            cell: (m) => (
+              <HStack justify="end">
+                <Button size="xs" variant="outline" onClick={() => setEditing(m)}>
+                  Permissions
+                </Button>
+                <Button
+                  size="xs"
+                  variant="ghost"
+                  colorPalette="red"
+                  aria-label={`Remove ${memberName(m)}`}
+                  onClick={() => setRemoving(m)}
+                >
+                  <LuUserMinus />
+                </Button>
+              </HStack>
+            ),
+          },
+        ]}
+      />
       {editing && <PermissionsDialog teamId={teamId} member={editing} onClose={() => setEditing(undefined)} />}
       {removing && (
         <Modal

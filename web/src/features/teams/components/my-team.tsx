@@ -1,8 +1,20 @@
-import { Badge, Card, DataList, Heading, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Card, DataList, Heading, Stack, Text } from '@chakra-ui/react';
 import { LuUsersRound } from 'react-icons/lu';
+import type { TeamMember } from '#shared/schemas/api/organisation.ts';
+import { DataTable, type DataTableColumn } from '#web/components/ui/data-table.tsx';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { useTeam, useTeamMembers } from '#web/features/teams/api/teams.ts';
+
+const MEMBER_COLUMNS: DataTableColumn<TeamMember>[] = [
+  { key: 'name', header: 'Name', cell: (m) => `${m.user.firstName} ${m.user.lastName}` },
+  {
+    key: 'role',
+    header: 'Role',
+    cell: (m) => <Badge>{m.role === 'LEAD' ? 'Lead' : m.role === 'MEMBER' ? 'Member' : 'Guest'}</Badge>,
+  },
+  { key: 'specialization', header: 'Specialization', cell: (m) => m.user.specialization || 'Team Member' },
+];
 
 /** "My Team" (team member and guest): the team, its lead and its members, read-only. */
 export function MyTeam({ teamId }: { teamId: string }) {
@@ -37,32 +49,15 @@ export function MyTeam({ teamId }: { teamId: string }) {
         </Card.Body>
       </Card.Root>
       {members.error && <ErrorBox message={errorMessage(members.error)} />}
-      {members.data && members.data.items.length === 0 && (
-        <EmptyBlock icon={<LuUsersRound />} title="No team members yet" />
-      )}
-      {members.data && members.data.items.length > 0 && (
-        <Table.Root size="sm" borderWidth="1px" rounded="md">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>Name</Table.ColumnHeader>
-              <Table.ColumnHeader>Role</Table.ColumnHeader>
-              <Table.ColumnHeader>Specialization</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {members.data.items.map((m) => (
-              <Table.Row key={m.id}>
-                <Table.Cell>
-                  {m.user.firstName} {m.user.lastName}
-                </Table.Cell>
-                <Table.Cell>
-                  <Badge>{m.role === 'LEAD' ? 'Lead' : m.role === 'MEMBER' ? 'Member' : 'Guest'}</Badge>
-                </Table.Cell>
-                <Table.Cell>{m.user.specialization || 'Team Member'}</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
+      {members.data && (
+        <DataTable
+          aria-label="Team members"
+          frameProps={{ borderWidth: '1px', rounded: 'md' }}
+          columns={MEMBER_COLUMNS}
+          rows={members.data.items}
+          rowKey={(m) => m.id}
+          empty={<EmptyBlock icon={<LuUsersRound />} title="No team members yet" />}
+        />
       )}
     </Stack>
   );

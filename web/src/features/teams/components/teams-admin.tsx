@@ -1,8 +1,9 @@
-import { Badge, Button, Heading, HStack, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuArchive, LuArrowLeft, LuPencil, LuPlus, LuRotateCcw, LuUsersRound } from 'react-icons/lu';
 import type { Team } from '#shared/schemas/api/organisation.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
@@ -62,89 +63,87 @@ export function TeamsAdmin({ slots }: { slots?: TabSlots }) {
         </HStack>
         {teams.error && <ErrorBox message={errorMessage(teams.error)} />}
         {teams.isLoading && <PageSpinner />}
-        {teams.data && teams.data.items.length === 0 && (
-          <EmptyBlock
-            icon={<LuUsersRound />}
-            title="No teams yet"
-            description="Create a team in one of your departments."
-          />
-        )}
-        {teams.data && teams.data.items.length > 0 && (
-          <Table.ScrollArea borderWidth="1px" rounded="md">
-            <Table.Root size="sm">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>Team</Table.ColumnHeader>
-                  <Table.ColumnHeader>Department</Table.ColumnHeader>
-                  <Table.ColumnHeader>Lead</Table.ColumnHeader>
-                  <Table.ColumnHeader>Members</Table.ColumnHeader>
-                  <Table.ColumnHeader>Priority</Table.ColumnHeader>
-                  <Table.ColumnHeader>Tags</Table.ColumnHeader>
-                  <Table.ColumnHeader />
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {teams.data.items.map((t) => (
-                  <Table.Row key={t.id} data-testid="team-row">
-                    <Table.Cell>
+        {teams.data && (
+          <DataTable
+            aria-label="Teams"
+            scrollArea
+            frameProps={{ borderWidth: '1px', rounded: 'md' }}
+            rows={teams.data.items}
+            rowKey={(t) => t.id}
+            rowProps={() => ({ 'data-testid': 'team-row' })}
+            empty={
+              <EmptyBlock
+                icon={<LuUsersRound />}
+                title="No teams yet"
+                description="Create a team in one of your departments."
+              />
+            }
+            columns={[
+              {
+                key: 'team',
+                header: 'Team',
+                cell: (t) => (
+                  <>
+                    <Button
+                      variant="plain"
+                      colorPalette="blue"
+                      color="colorPalette.fg"
+                      p="0"
+                      h="auto"
+                      _hover={{ textDecoration: 'underline' }}
+                      title="Open Team Management"
+                      onClick={() => setViewing(t.id)}
+                    >
+                      {t.name}
+                    </Button>
+                    {!t.isActive && (
+                      <Badge ms="2" colorPalette="gray">
+                        Archived
+                      </Badge>
+                    )}
+                  </>
+                ),
+              },
+              { key: 'department', header: 'Department', cell: (t) => t.departmentName },
+              { key: 'lead', header: 'Lead', cell: (t) => t.leadName ?? <Text color="fg.muted">No lead</Text> },
+              { key: 'members', header: 'Members', cell: (t) => `${t.memberCount} / ${t.maxMembers}` },
+              {
+                key: 'priority',
+                header: 'Priority',
+                cell: (t) => <Badge colorPalette={t.priority === 'high' ? 'red' : 'gray'}>{t.priority}</Badge>,
+              },
+              { key: 'tags', header: 'Tags', cell: (t) => t.tags.join(', ') },
+              {
+                key: 'actions',
+                cell: (t) => (
+                  <HStack justify="end">
+                    <Button size="xs" variant="ghost" aria-label={`Edit ${t.name}`} onClick={() => setEditing(t)}>
+                      <LuPencil />
+                    </Button>
+                    {t.isActive ? (
                       <Button
-                        variant="plain"
-                        colorPalette="blue"
-                        color="colorPalette.fg"
-                        p="0"
-                        h="auto"
-                        _hover={{ textDecoration: 'underline' }}
-                        title="Open Team Management"
-                        onClick={() => setViewing(t.id)}
+                        size="xs"
+                        variant="ghost"
+                        aria-label={`Archive ${t.name}`}
+                        onClick={() => act('Team archived', () => archiveTeam(t.id))}
                       >
-                        {t.name}
+                        <LuArchive />
                       </Button>
-                      {!t.isActive && (
-                        <Badge ms="2" colorPalette="gray">
-                          Archived
-                        </Badge>
-                      )}
-                    </Table.Cell>
-                    <Table.Cell>{t.departmentName}</Table.Cell>
-                    <Table.Cell>{t.leadName ?? <Text color="fg.muted">No lead</Text>}</Table.Cell>
-                    <Table.Cell>
-                      {t.memberCount} / {t.maxMembers}
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Badge colorPalette={t.priority === 'high' ? 'red' : 'gray'}>{t.priority}</Badge>
-                    </Table.Cell>
-                    <Table.Cell>{t.tags.join(', ')}</Table.Cell>
-                    <Table.Cell>
-                      <HStack justify="end">
-                        <Button size="xs" variant="ghost" aria-label={`Edit ${t.name}`} onClick={() => setEditing(t)}>
-                          <LuPencil />
-                        </Button>
-                        {t.isActive ? (
-                          <Button
-                            size="xs"
-                            variant="ghost"
-                            aria-label={`Archive ${t.name}`}
-                            onClick={() => act('Team archived', () => archiveTeam(t.id))}
-                          >
-                            <LuArchive />
-                          </Button>
-                        ) : (
-                          <Button
-                            size="xs"
-                            variant="ghost"
-                            aria-label={`Restore ${t.name}`}
-                            onClick={() => act('Team restored', () => restoreTeam(t.id))}
-                          >
-                            <LuRotateCcw />
-                          </Button>
-                        )}
-                      </HStack>
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
+                    ) : (
+                      <Button
+                        size="xs"
+                        variant="ghost"
+                        aria-label={`Restore ${t.name}`}
+                        onClick={() => act('Team restored', () => restoreTeam(t.id))}
+                      >
+                        <LuRotateCcw />
+                      </Button>
+                    )}
+                  </HStack>
+                ),
+              },
+            ]}
+          />
         )}
       </Stack>
       {editing && (

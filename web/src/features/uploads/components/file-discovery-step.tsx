@@ -1,8 +1,9 @@
-import { Alert, Badge, Box, Button, Flex, Progress, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
+import { Alert, Badge, Button, Flex, Progress, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { MAX_ENHANCED_FILES, MAX_WIZARD_FILES } from '#shared/schemas/api/uploads.ts';
 import { catalogueMessage } from '#shared/vocabulary/errors.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { DataTable } from '#web/components/ui/data-table.tsx';
 import { formatBytes } from '#web/lib/format.ts';
 import { PROGRESS_DRAW_MS, throttledDraw } from '#web/lib/throttled-draw.ts';
 import {
@@ -113,20 +114,17 @@ export function FileDiscoveryStep({ enhanced, onEnhancedChange, discovery, onDis
             </Alert.Root>
           )}
           {discovery.rejected.length > 0 && (
-            <Box maxH="48" overflowY="auto" borderWidth="1px" rounded="md">
-              <Table.Root size="sm" aria-label="Excluded files">
-                <Table.Body>
-                  {discovery.rejected.map((r) => (
-                    <Table.Row key={r.path}>
-                      <Table.Cell>{r.path}</Table.Cell>
-                      <Table.Cell>
-                        <Badge colorPalette="orange">{r.message}</Badge>
-                      </Table.Cell>
-                    </Table.Row>
-                  ))}
-                </Table.Body>
-              </Table.Root>
-            </Box>
+            <DataTable
+              aria-label="Excluded files"
+              hideHeader
+              frameProps={{ maxH: '48', overflowY: 'auto', borderWidth: '1px', rounded: 'md' }}
+              rows={discovery.rejected}
+              rowKey={(r) => r.path}
+              columns={[
+                { key: 'path', cell: (r) => r.path },
+                { key: 'reason', cell: (r) => <Badge colorPalette="orange">{r.message}</Badge> },
+              ]}
+            />
           )}
         </Stack>
       )}

@@ -1,6 +1,7 @@
-import { Alert, Badge, Box, Button, Flex, Heading, HStack, Stack, Table, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import type { SeriesGroup } from '#shared/dicom/series.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { DataTable, type DataTableColumn } from '#web/components/ui/data-table.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { formatBytes } from '#web/lib/format.ts';
 import { BIDS_CATEGORIES } from '#web/features/uploads/utils/bids-categories.ts';
@@ -47,6 +48,66 @@ export function SeriesSelectionStep({
         items: series.filter((s) => s.category === category),
       }))
     : [{ category: '', items: series }];
+  const columns: DataTableColumn<SeriesGroup>[] = [
+    {
+      key: 'selected',
+      width: '10',
+      cell: (s) => (
+        <Checkbox
+          aria-label={`Select series ${s.seriesNumber}`}
+          checked={choices[s.seriesInstanceUID]!.selected}
+          onCheckedChange={(v) => setChoice(s.seriesInstanceUID, { selected: v })}
+        />
+      ),
+    },
+    {
+      key: 'series',
+      header: 'Series',
+      cell: (s) => (
+        <>
+          <Text fontWeight="medium">
+            #{s.seriesNumber} {s.seriesDescription}
+          </Text>
+          <Badge size="sm" variant="outline">
+            {s.category}
+          </Badge>
+        </>
+      ),
+    },
+    { key: 'modality', header: 'Modality', cell: (s) => s.modality },
+    { key: 'files', header: 'Files', cell: (s) => `${s.fileCount} · ${formatBytes(s.totalSize)}` },
+    {
+      key: 'bidsType',
+      header: 'BIDS data type',
+      cell: (s) => (
+        <Select
+          size="sm"
+          aria-label={`BIDS data type of series ${s.seriesNumber}`}
+          value={choices[s.seriesInstanceUID]!.bids.category}
+          options={CATEGORY_OPTIONS}
+          onChange={(category) =>
+            setChoice(s.seriesInstanceUID, { bids: { category, subcategory: BIDS_CATEGORIES[category]![0]! } })
+          }
+        />
+      ),
+    },
+    {
+      key: 'bidsSuffix',
+      header: 'BIDS suffix',
+      cell: (s) => {
+        const { bids } = choices[s.seriesInstanceUID]!;
+        return (
+          <Select
+            size="sm"
+            aria-label={`BIDS suffix of series ${s.seriesNumber}`}
+            value={bids.subcategory}
+            options={(BIDS_CATEGORIES[bids.category] ?? []).map((v) => ({ value: v, label: v }))}
+            onChange={(subcategory) => setChoice(s.seriesInstanceUID, { bids: { ...bids, subcategory } })}
+          />
+        );
+      },
+    },
+  ];
   const selectedFiles = selected.reduce((n, s) => n + s.fileCount, 0);
   const selectedBytes = selected.reduce((n, s) => n + s.totalSize, 0);
 
@@ -115,72 +176,14 @@ export function SeriesSelectionStep({
               </HStack>
             </HStack>
           )}
-          <Box overflowX="auto">
-            <Table.Root size="sm" aria-label={group.category ? `${group.category} series` : 'Series found'}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader w="10" />
-                  <Table.ColumnHeader>Series</Table.ColumnHeader>
-                  <Table.ColumnHeader>Modality</Table.ColumnHeader>
-                  <Table.ColumnHeader>Files</Table.ColumnHeader>
-                  <Table.ColumnHeader>BIDS data type</Table.ColumnHeader>
-                  <Table.ColumnHeader>BIDS suffix</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {group.items.map((s) => {
-                  const choice = choices[s.seriesInstanceUID]!;
-                  return (
-                    <Table.Row key={s.seriesInstanceUID} data-testid="upload-series-row">
-                      <Table.Cell>
-                        <Checkbox
-                          aria-label={`Select series ${s.seriesNumber}`}
-                          checked={choice.selected}
-                          onCheckedChange={(v) => setChoice(s.seriesInstanceUID, { selected: v })}
-                        />
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Text fontWeight="medium">
-                          #{s.seriesNumber} {s.seriesDescription}
-                        </Text>
-                        <Badge size="sm" variant="outline">
-                          {s.category}
-                        </Badge>
-                      </Table.Cell>
-                      <Table.Cell>{s.modality}</Table.Cell>
-                      <Table.Cell>
-                        {s.fileCount} · {formatBytes(s.totalSize)}
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Select
-                          size="sm"
-                          aria-label={`BIDS data type of series ${s.seriesNumber}`}
-                          value={choice.bids.category}
-                          options={CATEGORY_OPTIONS}
-                          onChange={(category) =>
-                            setChoice(s.seriesInstanceUID, {
-                              bids: { category, subcategory: BIDS_CATEGORIES[category]![0]! },
-                            })
-                          }
-                        />
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Select
-                          size="sm"
-                          aria-label={`BIDS suffix of series ${s.seriesNumber}`}
-                          value={choice.bids.subcategory}
-                          options={(BIDS_CATEGORIES[choice.bids.category] ?? []).map((v) => ({ value: v, label: v }))}
-                          onChange={(subcategory) =>
-                            setChoice(s.seriesInstanceUID, { bids: { ...choice.bids, subcategory } })
-                          }
-                        />
-                      </Table.Cell>
-                    </Table.Row>
-                  );
-                })}
-              </Table.Body>
-            </Table.Root>
-          </Box>
+          <DataTable
+            aria-label={group.category ? `${group.category} series` : 'Series found'}
+            frameProps={{ overflowX: 'auto' }}
+            rows={group.items}
+            rowKey={(s) => s.seriesInstanceUID}
+            rowProps={() => ({ 'data-testid': 'upload-series-row' })}
+            columns={columns}
+          />
         </Box>
       ))}
       <Flex justify="space-between">

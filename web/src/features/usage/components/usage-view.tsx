@@ -1,5 +1,6 @@
-import { Badge, Button, Card, Heading, HStack, Progress, SimpleGrid, Stack, Stat, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, Card, Heading, HStack, Progress, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react';
 import type { HospitalUsage, Usage, UsageHealth } from '#shared/schemas/api/usage.ts';
+import { DataTable, type DataTableColumn } from '#web/components/ui/data-table.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { saveBytes, saveText } from '#web/lib/download.ts';
@@ -21,6 +22,24 @@ const BADGE_COLOR: Record<HospitalUsage['badge'], string> = {
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
 const hours = (seconds: number) => `${(seconds / 3600).toFixed(1)} h`;
+
+const TEAM_COLUMNS: DataTableColumn<HospitalUsage['teams'][number]>[] = [
+  { key: 'team', header: 'Team', cell: (t) => t.teamName },
+  { key: 'storage', header: 'Storage', cell: (t) => formatBytes(t.storageUsedBytes) },
+  { key: 'runs', header: 'Runs', cell: (t) => t.days.reduce((n, d) => n + d.runs, 0) },
+  { key: 'compute', header: 'Compute', cell: (t) => hours(t.days.reduce((n, d) => n + d.computeSeconds, 0)) },
+];
+const DAY_COLUMNS: DataTableColumn<HospitalUsage['days'][number]>[] = [
+  { key: 'day', header: 'Day', cell: (d) => d.day },
+  { key: 'runs', header: 'Runs', cell: (d) => d.runs },
+  { key: 'compute', header: 'Compute', cell: (d) => hours(d.computeSeconds) },
+  { key: 'gbSeconds', header: 'GB-seconds', cell: (d) => Math.round(d.gbSeconds) },
+  {
+    key: 'storageAdded',
+    header: 'Storage added',
+    cell: (d) => `${d.storageBytesAdded < 0 ? '−' : '+'}${formatBytes(Math.abs(d.storageBytesAdded))}`,
+  },
+];
 
 /** Usage & Billing (docs/screens.md#usage-and-billing): the server's figures for each hospital the caller may see. */
 export function UsagePage() {
@@ -128,52 +147,19 @@ function HospitalUsageCard({ usage: h }: { usage: HospitalUsage }) {
               </Button>
             </Stack>
           </SimpleGrid>
-          <Table.Root size="sm" aria-label={`Usage per team, ${h.hospitalName}`}>
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Team</Table.ColumnHeader>
-                <Table.ColumnHeader>Storage</Table.ColumnHeader>
-                <Table.ColumnHeader>Runs</Table.ColumnHeader>
-                <Table.ColumnHeader>Compute</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {h.teams.map((t) => (
-                <Table.Row key={t.teamId}>
-                  <Table.Cell>{t.teamName}</Table.Cell>
-                  <Table.Cell>{formatBytes(t.storageUsedBytes)}</Table.Cell>
-                  <Table.Cell>{t.days.reduce((n, d) => n + d.runs, 0)}</Table.Cell>
-                  <Table.Cell>{hours(t.days.reduce((n, d) => n + d.computeSeconds, 0))}</Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
+          <DataTable
+            aria-label={`Usage per team, ${h.hospitalName}`}
+            rows={h.teams}
+            rowKey={(t) => t.teamId}
+            columns={TEAM_COLUMNS}
+          />
           {h.days.length > 0 && (
-            <Table.Root size="sm" aria-label={`Usage per day, ${h.hospitalName}`}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>Day</Table.ColumnHeader>
-                  <Table.ColumnHeader>Runs</Table.ColumnHeader>
-                  <Table.ColumnHeader>Compute</Table.ColumnHeader>
-                  <Table.ColumnHeader>GB-seconds</Table.ColumnHeader>
-                  <Table.ColumnHeader>Storage added</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {h.days.map((d) => (
-                  <Table.Row key={d.day}>
-                    <Table.Cell>{d.day}</Table.Cell>
-                    <Table.Cell>{d.runs}</Table.Cell>
-                    <Table.Cell>{hours(d.computeSeconds)}</Table.Cell>
-                    <Table.Cell>{Math.round(d.gbSeconds)}</Table.Cell>
-                    <Table.Cell>
-                      {d.storageBytesAdded < 0 ? '−' : '+'}
-                      {formatBytes(Math.abs(d.storageBytesAdded))}
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
+            <DataTable
+              aria-label={`Usage per day, ${h.hospitalName}`}
+              rows={h.days}
+              rowKey={(d) => d.day}
+              columns={DAY_COLUMNS}
+            />
           )}
         </Stack>
       </Card.Body>
