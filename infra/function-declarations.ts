@@ -71,6 +71,7 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // changes their group. List pages carry tokens sealed with the pseudonymisation key.
   // Add Hospital e-mails the first admin's invitation.
   hospitals: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true, sendsMail: true },
+  settings: { table: 'readWrite' },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },

@@ -16,7 +16,7 @@ import {
   withScope,
   withWarning,
   type SettingsFormState,
-} from '#web/features/hospital-settings/utils/settings-form.ts';
+} from '#web/features/settings/utils/settings-form.ts';
 import { gbToTb, storagePercent } from '#web/lib/format.ts';
 import { withDownloads } from '#web/lib/policy-edits.ts';
 import { NORTHSIDE_PROFILE } from '#tests/helpers/fixtures.ts';

@@ -12,7 +12,7 @@ import {
 } from '#shared/schemas/api/policies.ts';
 import { system } from '#web/components/ui/provider.tsx';
 import { setRuntimeConfig } from '#web/config/runtime-config.ts';
-import { HospitalSettingsPage } from '#web/features/hospital-settings/components/hospital-settings-page.tsx';
+import { HospitalSettingsPage } from '#web/features/settings/components/hospital-settings-page.tsx';
 
 const SETTINGS = {
   profile: {

@@ -6,7 +6,7 @@ import {
   EMPTY_NODE,
   nodeErrors,
   quietSecondsOf,
-} from '#web/features/hospital-settings/utils/integration-form.ts';
+} from '#web/features/settings/utils/integration-form.ts';
 
 describe('the Integrations forms (hospital settings)', () => {
   it('asks for a name and a team of a DICOMweb client, and a quiet time in range when given', () => {

@@ -4,7 +4,7 @@ import {
   EMPTY_PASSWORD_FORM,
   passwordErrors,
   settingsTabs,
-} from '#web/features/settings/utils/settings-forms.ts';
+} from '#web/features/settings/utils/user-settings-form.ts';
 import { NOTIFICATION_CHANNELS, NOTIFICATION_TOPICS } from '#web/components/notification-preferences.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES, NotificationPreferencesSchema } from '#shared/schemas/api/policies.ts';
 

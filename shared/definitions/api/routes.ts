@@ -14,6 +14,7 @@ export const API_DOMAINS = [
   'health',
   'auth',
   'hospitals',
+  'settings',
   'departments',
   'teams',
   'users',
@@ -553,7 +554,7 @@ export const ROUTES = [
   {
     method: 'GET',
     path: '/api/hospital-admin/deidentification-policy',
-    domain: 'hospitals',
+    domain: 'settings',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
     summary: "The hospital's de-identification policy: default options and those uploaders may change",
@@ -561,7 +562,7 @@ export const ROUTES = [
   {
     method: 'PUT',
     path: '/api/hospital-admin/deidentification-policy',
-    domain: 'hospitals',
+    domain: 'settings',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
     summary: "Set the hospital's de-identification policy (audited with before and after)",
@@ -605,7 +606,7 @@ export const ROUTES = [
   {
     method: 'GET',
     path: '/api/system/policy',
-    domain: 'hospitals',
+    domain: 'settings',
     auth: 'user',
     roles: USER_ADMINS,
     summary: 'The system maximums every hospital policy sits under',
@@ -613,7 +614,7 @@ export const ROUTES = [
   {
     method: 'PUT',
     path: '/api/system/policy',
-    domain: 'hospitals',
+    domain: 'settings',
     auth: 'user',
     roles: SUPER_ADMINS,
     summary: 'Set the system maximums (super admin; audited with before and after)',
@@ -621,7 +622,7 @@ export const ROUTES = [
   {
     method: 'GET',
     path: '/api/hospital-admin/settings',
-    domain: 'hospitals',
+    domain: 'settings',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
     summary: "The hospital's profile and policy, the system maximums above it and the storage in use",
@@ -629,7 +630,7 @@ export const ROUTES = [
   {
     method: 'PUT',
     path: '/api/hospital-admin/settings',
-    domain: 'hospitals',
+    domain: 'settings',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
     summary: "Save the hospital's profile and policy (never looser than the system maximums; audited)",

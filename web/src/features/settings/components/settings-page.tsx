@@ -29,7 +29,7 @@ import {
   passwordErrors,
   settingsTabs,
   type PasswordForm,
-} from '#web/features/settings/utils/settings-forms.ts';
+} from '#web/features/settings/utils/user-settings-form.ts';
 
 function ProfileTab() {
   const profile = useProfile();

@@ -2,12 +2,12 @@ import { Input, Text } from '@chakra-ui/react';
 import { THRESHOLD_MIN } from '#shared/schemas/api/policies.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { formatBytes, gbToTb, storagePercent } from '#web/lib/format.ts';
-import { numberOr, withCritical, withWarning } from '#web/features/hospital-settings/utils/settings-form.ts';
+import { numberOr, withCritical, withWarning } from '#web/features/settings/utils/settings-form.ts';
 import {
   PercentSlider,
   SettingsTab,
   type PolicyTabProps,
-} from '#web/features/hospital-settings/components/settings-controls.tsx';
+} from './settings-controls.tsx';
 
 /** Usage: storage used against the cap, the cap and queue concurrency (within the system maximums), the alerts. */
 export function UsageTab({ policy, system, change, storageUsedBytes }: PolicyTabProps & { storageUsedBytes: number }) {

@@ -1,5 +1,5 @@
 import { Card, Tabs } from '@chakra-ui/react';
-import { IntegrationsSection } from '#web/features/hospital-settings/components/integrations-section.tsx';
+import { IntegrationsSection } from './integrations-section.tsx';
 
 /** Integrations: saved at once, apart from the form's Save Changes (docs/dicom-intake.md#integrations). */
 export function IntegrationsTab() {

@@ -5,7 +5,7 @@ import {
   SettingsTab,
   Toggle,
   type PolicyTabProps,
-} from '#web/features/hospital-settings/components/settings-controls.tsx';
+} from './settings-controls.tsx';
 
 /** Users & Teams: auto-approval of team leads (where the system allows it) and the role new members get. */
 export function UsersTeamsTab({ policy, system, change }: PolicyTabProps) {

@@ -8,13 +8,13 @@ import {
   useDeidentificationPolicy,
   useHospitalSettings,
   useMyNotificationPreferences,
-} from '#web/features/hospital-settings/api/hospital-settings-api.ts';
+} from '#web/features/settings/api/hospital-settings-api.ts';
 import {
   hasUnsavedChanges,
   profileErrors,
   savedSettingsDraft,
   settingsReducer,
-} from '#web/features/hospital-settings/utils/settings-form.ts';
+} from '#web/features/settings/utils/settings-form.ts';
 
 /**
  * The hospital settings form (docs/screens.md#hospital-settings-page): the profile, the hospital policy, the

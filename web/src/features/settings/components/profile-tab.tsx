@@ -5,7 +5,7 @@ import {
   SettingsTab,
   Toggle,
   type PolicyTabProps,
-} from '#web/features/hospital-settings/components/settings-controls.tsx';
+} from './settings-controls.tsx';
 
 type Props = PolicyTabProps & {
   profile: HospitalProfile;

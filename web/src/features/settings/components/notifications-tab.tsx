@@ -1,7 +1,7 @@
 import { Text } from '@chakra-ui/react';
 import type { NotificationPreferences, Policy } from '#shared/schemas/api/policies.ts';
 import { NotificationPreferencesFields } from '#web/components/notification-preferences-fields.tsx';
-import { SettingsTab } from '#web/features/hospital-settings/components/settings-controls.tsx';
+import { SettingsTab } from './settings-controls.tsx';
 
 type Props = {
   thresholds: Policy['storageCompute']['alertThresholds'];

@@ -3,14 +3,14 @@ import { useState } from 'react';
 import type { Policy } from '#shared/schemas/api/policies.ts';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
-import { ComplianceTab } from '#web/features/hospital-settings/components/compliance-tab.tsx';
-import { IntegrationsTab } from '#web/features/hospital-settings/components/integrations-tab.tsx';
-import { NotificationsTab } from '#web/features/hospital-settings/components/notifications-tab.tsx';
-import { PatientShareTab } from '#web/features/hospital-settings/components/patient-share-tab.tsx';
-import { ProfileTab } from '#web/features/hospital-settings/components/profile-tab.tsx';
-import { UsageTab } from '#web/features/hospital-settings/components/usage-tab.tsx';
-import { UsersTeamsTab } from '#web/features/hospital-settings/components/users-teams-tab.tsx';
-import { useHospitalSettingsForm } from '#web/features/hospital-settings/hooks/use-hospital-settings-form.ts';
+import { ComplianceTab } from './compliance-tab.tsx';
+import { IntegrationsTab } from './integrations-tab.tsx';
+import { NotificationsTab } from './notifications-tab.tsx';
+import { PatientShareTab } from './patient-share-tab.tsx';
+import { ProfileTab } from './profile-tab.tsx';
+import { UsageTab } from './usage-tab.tsx';
+import { UsersTeamsTab } from './users-teams-tab.tsx';
+import { useHospitalSettingsForm } from '#web/features/settings/hooks/use-hospital-settings-form.ts';
 
 const TABS = [
   { value: 'profile', label: 'Profile' },

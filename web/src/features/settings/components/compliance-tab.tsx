@@ -7,7 +7,7 @@ import {
   SettingsTab,
   Toggle,
   type PolicyTabProps,
-} from '#web/features/hospital-settings/components/settings-controls.tsx';
+} from './settings-controls.tsx';
 
 const HIPAA_LABELS: Record<(typeof HIPAA_TOGGLES)[number], string> = {
   anonymizeByDefault: 'Anonymize by default',

@@ -13,7 +13,7 @@ import {
   revokeIntegration,
   useIntegrations,
   useIntegrationTeams,
-} from '#web/features/hospital-settings/api/hospital-settings-api.ts';
+} from '#web/features/settings/api/hospital-settings-api.ts';
 import {
   addressList,
   clientErrors,
@@ -23,7 +23,7 @@ import {
   quietSecondsOf,
   type ClientDraft,
   type NodeDraft,
-} from '#web/features/hospital-settings/utils/integration-form.ts';
+} from '#web/features/settings/utils/integration-form.ts';
 
 const KIND_LABELS: Record<Integration['kind'], string> = {
   DICOMWEB_CLIENT: 'DICOMweb client',

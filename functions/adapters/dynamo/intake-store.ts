@@ -1,0 +1,98 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
+import type { IntakeStore, IntakeStudyRecord } from '#shared/domain/intake/ports.ts';
+import type { Table } from './client.ts';
+import { isConditionFailure, writeIfCondition } from './expressions.ts';
+
+/** Studies being received: one item each, moved by conditional updates, found by the sweep through gsi2. */
+export function createIntakeStore(table: Table): IntakeStore {
+  const { doc } = table;
+  const key = (r: Pick<IntakeStudyRecord, 'hospitalId' | 'integrationId' | 'studyInstanceUID'>) =>
+    keys.intakeStudy(r.hospitalId, r.integrationId, r.studyInstanceUID);
+  return {
+    async get(hospitalId, integrationId, studyInstanceUID) {
+      const { Item } = await doc.send(
+        new GetCommand({
+          TableName: table.tableName,
+          Key: keys.intakeStudy(hospitalId, integrationId, studyInstanceUID),
+          ConsistentRead: true,
+        }),
+      );
+      return Item ? (withoutKeys(Item) as IntakeStudyRecord) : undefined;
+    },
+    create(record) {
+      return writeIfCondition(() =>
+        doc.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: {
+              ...key(record),
+              ...keys.intakeDue(record.commitAfter, record.hospitalId, record.integrationId, record.studyInstanceUID),
+              entity: 'intakeStudy',
+              ...record,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      );
+    },
+    async reserveFile(hospitalId, integrationId, studyInstanceUID, bytes, at, commitAfter) {
+      const due = keys.intakeDue(commitAfter, hospitalId, integrationId, studyInstanceUID);
+      try {
+        const { Attributes } = await doc.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: keys.intakeStudy(hospitalId, integrationId, studyInstanceUID),
+            UpdateExpression:
+              'ADD fileCount :one, receivedBytes :bytes SET lastReceivedAt = :at, commitAfter = :after, #g2sk = :g2sk',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#g2sk': Object.keys(due)[1]! },
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':bytes': bytes,
+              ':at': at,
+              ':after': commitAfter,
+              ':g2sk': Object.values(due)[1],
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        // The index of this file is the count before it was added.
+        return { fileIndex: Number(Attributes!.fileCount) - 1, datasetId: String(Attributes!.datasetId) };
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+    async claimCommit(hospitalId, integrationId, studyInstanceUID) {
+      try {
+        const { Attributes } = await doc.send(
+          new DeleteCommand({
+            TableName: table.tableName,
+            Key: keys.intakeStudy(hospitalId, integrationId, studyInstanceUID),
+            ConditionExpression: 'attribute_exists(pk)',
+            ReturnValues: 'ALL_OLD',
+          }),
+        );
+        return Attributes ? (withoutKeys(Attributes) as IntakeStudyRecord) : undefined;
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+    async due(now, limit) {
+      const partition = keys.intakeDuePartition();
+      const { Items } = await doc.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          IndexName: partition.index,
+          KeyConditionExpression: '#pk = :pk AND #sk < :now',
+          ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
+          ExpressionAttributeValues: { ':pk': partition.pk, ':now': `${now}#` },
+          Limit: limit,
+        }),
+      );
+      return (Items ?? []).map((item) => withoutKeys(item) as IntakeStudyRecord);
+    },
+  };
+}
