@@ -25,6 +25,7 @@ import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { IntakeStore } from '#shared/domain/intake/ports.ts';
+import type { Idempotency } from './idempotency.ts';
 import type { IntakeEndpoints, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
 
 export type HealthProbe = {
@@ -74,6 +75,8 @@ export type ServerDeps = {
   intakeEndpoints: IntakeEndpoints;
   clock: Clock;
   ids: IdGenerator;
+  /** Units of work a retry must not repeat (functions/lib/idempotency.ts): records in the table. */
+  idempotency: Idempotency;
 };
 
 let current: ServerDeps | undefined;

@@ -94,6 +94,7 @@ beforeAll(() => {
     | 'machineClients'
     | 'intake'
     | 'intakeEndpoints'
+    | 'idempotency'
   >;
   deps = {
     ...p,
