@@ -36,10 +36,10 @@ const WINDOW_SECONDS: Record<IdempotentOperation, number> = {
 const DEFAULT_LOCK_MS = 60_000;
 
 export type IdempotentUnit = {
-  /** The hospital whose partition keeps the record (shared/db/keys.ts, `keys.idempotency`). */
+  /** The hospital whose partition keeps its idempotency record (shared/db/keys.ts, `keys.idempotencyPartition`). */
   hospitalId: string;
   operation: IdempotentOperation;
-  /** The natural key: our ids (an e-mail address at most), never a body or a DICOM value; hashed into the record's key. */
+  /** The natural key: our ids (an e-mail address at most), never a body or a DICOM value; hashed into its record's key. */
   key: Record<string, JSONValue>;
   /** What the unit was asked with: a retry under the same key with other values is refused (`onMismatch`). */
   payload?: JSONValue;
@@ -63,7 +63,7 @@ export class WorkInProgressError extends DomainError {
 }
 
 /**
- * The guard over a persistence layer per hospital and operation: the record's partition is the hospital's (a layer
+ * The guard over a persistence layer per hospital and operation: each record's partition is the hospital's (a layer
  * has one static partition key) and each layer keeps the key prefix and window of its operation.
  */
 export function createIdempotency(layerFor: (hospitalId: string) => BasePersistenceLayer): Idempotency {
