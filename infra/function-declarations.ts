@@ -169,6 +169,21 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
   ];
 }
 
+/**
+ * Powertools for AWS Lambda's settings, the same in the cloud and the twin (docs/observability.md): the service every
+ * log line, metric and trace is filed under is the folder of the function's entry (its API domain, `pipeline`,
+ * `jobs`, `triggers`, `audit`). Traces never record an answer or an error's message, which may carry PHI, and the
+ * logger never logs an event.
+ */
+export function powertoolsEnvironment(declaration: Pick<FunctionDeclaration, 'entry'>): Record<string, string> {
+  return {
+    POWERTOOLS_SERVICE_NAME: declaration.entry.split('/')[1] ?? 'imaging-workspace',
+    POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+    POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+    POWERTOOLS_LOGGER_LOG_EVENT: 'false',
+  };
+}
+
 export function domainEntry(domain: ApiDomain): string {
   return `functions/${domain}/handler.ts`;
 }

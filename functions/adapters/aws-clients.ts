@@ -1,7 +1,9 @@
+import { tracer } from '#functions/lib/tracer.ts';
+
 /**
  * Every AWS SDK client the adapters build passes through here, so a host can add middleware to all of them (for
- * instance a check of each command against the function's declared grants). Lambda registers no hook: the clients
- * are left as built.
+ * instance a check of each command against the function's declared grants). Lambda registers no hook. Every client is
+ * captured by the Tracer (functions/lib/tracer.ts): one X-Ray subsegment per call in Lambda, nothing elsewhere.
  */
 export type ClientWithMiddleware = {
   middlewareStack: { add(middleware: never, options: { step: 'initialize'; name: string; priority?: 'high' }): void };
@@ -17,5 +19,5 @@ export function registerClientHook(hook: ClientHook): void {
 
 export function prepareClient<C extends ClientWithMiddleware>(client: C): C {
   for (const hook of hooks) hook(client);
-  return client;
+  return tracer.captureAWSv3Client(client);
 }

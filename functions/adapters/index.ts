@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { requireResource, serverEnv, type ServerEnv } from '#functions/lib/env.ts';
 import { ENV } from '#shared/definitions/env.ts';
 import type { ServerDeps } from '#functions/lib/server-deps.ts';
-import { createDocumentClient, type Table } from './dynamo/client.ts';
+import { createDocumentClient, createDynamoClient, type Table } from './dynamo/client.ts';
+import { createDynamoIdempotency } from './dynamo/idempotency-store.ts';
 import { createAuditChainWriter, createAuditLog } from './dynamo/audit-log.ts';
 import { createInvokedAuditWriter } from './lambda/audit-appender.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
@@ -34,8 +35,9 @@ import { createSnsSms } from './sms/sns-sms.ts';
 export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
   const region = env.AWS_REGION;
   // Names are read on use: a function may reach only what its declaration grants, and fails naming the variable if not.
+  const dynamo = createDynamoClient({ region, endpoint: env.DYNAMODB_ENDPOINT });
   const table: Table = {
-    doc: createDocumentClient({ region, endpoint: env.DYNAMODB_ENDPOINT }),
+    doc: createDocumentClient({ region }, dynamo),
     get tableName() {
       return requireResource(env, ENV.TABLE_NAME);
     },
@@ -136,5 +138,6 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     siteOrigin: env.SITE_ORIGIN ?? '',
     clock: { now: () => new Date().toISOString() },
     ids: { newId: () => randomUUID() },
+    idempotency: createDynamoIdempotency(dynamo, () => table.tableName),
   };
 }

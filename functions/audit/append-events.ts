@@ -1,8 +1,9 @@
+import type { Context } from 'aws-lambda';
 import { createAuditChainWriter } from '#functions/adapters/dynamo/audit-log.ts';
 import { isConditionFailure } from '#functions/adapters/dynamo/expressions.ts';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
-import { errorOrigin, logger } from '#functions/lib/logger.ts';
+import { errorOrigin, logger, startInvocation } from '#functions/lib/logger.ts';
 import { AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { TransientError } from '#shared/domain/errors.ts';
@@ -43,7 +44,8 @@ export class RefusedAuditRequest extends Error {
   override name = 'RefusedAuditRequest';
 }
 
-export async function handler(event: unknown): Promise<AuditAppendResult> {
+export async function handler(event: unknown, context?: Context): Promise<AuditAppendResult> {
+  startInvocation(context);
   const parsed = AuditAppendRequestSchema.safeParse(event);
   if (!parsed.success) throw new RefusedAuditRequest('Not an audit append request');
   const request = parsed.data;

@@ -1,8 +1,10 @@
 import { clientRouteHandler } from '#functions/lib/http-handler.ts';
+import { intakeCommitGuard } from '#functions/lib/idempotency.ts';
 import { commitStudy } from '#shared/domain/intake/commit-study.ts';
 import { intakeDeps } from './context.ts';
 
 export const handler = clientRouteHandler(
   'POST /dicomweb/studies/{study}/commit',
-  async ({ pathParameters }, integration, deps) => commitStudy(integration, pathParameters.study, intakeDeps(deps)),
+  async ({ pathParameters }, integration, deps) =>
+    commitStudy(integration, pathParameters.study, intakeDeps(deps), intakeCommitGuard(deps.idempotency)),
 );

@@ -1,12 +1,14 @@
+import type { Context } from 'aws-lambda';
 import { applyRetention } from '#shared/domain/settings/retention.ts';
 import { getDeps } from '#functions/lib/deps.ts';
-import { errorOrigin, logger } from '#functions/lib/logger.ts';
+import { errorOrigin, logger, startInvocation } from '#functions/lib/logger.ts';
 
 /**
  * The data-retention job (docs/pipeline.md#data-retention): run by its EventBridge schedule. Logs carry counts and ids
  * only.
  */
-export async function handler(): Promise<{ deleted: number; skipped: number }> {
+export async function handler(_event?: unknown, context?: Context): Promise<{ deleted: number; skipped: number }> {
+  startInvocation(context);
   const started = performance.now();
   try {
     const report = await applyRetention(await getDeps());

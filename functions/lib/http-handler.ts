@@ -1,4 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { ROUTE_SCHEMAS, type RouteSchemas } from '#shared/definitions/api/route-schemas.ts';
@@ -11,7 +13,9 @@ import { twoFactorPolicyOf } from './two-factor.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
 import { serverEnv } from './env.ts';
 import { toHttpError } from './errors.ts';
-import { errorOrigin, logger } from './logger.ts';
+import { errorOrigin, logger, powertoolsLogger } from './logger.ts';
+import { count, flushMetrics } from './metrics.ts';
+import { tracer } from './tracer.ts';
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -156,8 +160,10 @@ function errorMapper(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResul
         hospitalId: request.internal.caller?.hospitalId,
         statusCode,
       };
-      if (statusCode >= 500) logger.error('request failed', { ...fields, ...errorOrigin(request.error) });
-      else logger.info('request rejected', { ...fields, code: body.error.code });
+      if (statusCode >= 500) {
+        logger.error('request failed', { ...fields, ...errorOrigin(request.error) });
+        count('ApiRequestsFailed');
+      } else logger.info('request rejected', { ...fields, code: body.error.code });
       request.response = json(statusCode, body);
     },
   };
@@ -312,7 +318,7 @@ export function publicHttpHandler(
 }
 
 // Middy hands the handler only (event, context): the per-request state is found by its event object, which is
-// unique per invocation (a module variable would mix up concurrent requests in the local twin's single process).
+// unique per invocation (a module variable would mix up concurrent requests in a host that runs several in one process).
 const requests = new WeakMap<APIGatewayProxyEvent, Internal>();
 
 function wrap(
@@ -327,14 +333,23 @@ function wrap(
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>({
     timeoutEarlyInMillis: 0,
   })
+    // Observability (docs/observability.md), outermost: the Lambda context on every log line (request id, cold
+    // start), never the event; a traced handler that records no response; the invocation's metrics flushed last.
+    .use(injectLambdaContext(powertoolsLogger, { resetKeys: true, logEvent: false }))
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(flushMetrics())
     .use({
       before: (request) => {
         request.internal.route = route;
         requests.set(request.event, request.internal);
+        // API Gateway's request id ties our lines to its access log; the route names what was asked, without values.
+        const correlationId = request.event.requestContext?.requestId;
+        if (correlationId) powertoolsLogger.setCorrelationId(correlationId);
+        powertoolsLogger.appendKeys({ route: routeKey(route) });
       },
     })
     .use(errorMapper())
     .use(middlewares)
     .handler((event, context) => core(event, context, { internal: requests.get(event)! }));
-  return (event, context) => stack({ ...event }, context) as Promise<APIGatewayProxyResult>;
+  return (event, context) => stack({ ...event }, context ?? ({} as Context)) as Promise<APIGatewayProxyResult>;
 }

@@ -22,6 +22,7 @@ import type { ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/p
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { IntakeStore } from '#shared/domain/intake/ports.ts';
 import type { IntakeEndpoints, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
+import type { Idempotency } from './idempotency.ts';
 
 export type HealthProbe = {
   /** Names of the services that did not answer (table, buckets), empty when all are up. */
@@ -70,4 +71,6 @@ export type ServerDeps = {
   intakeEndpoints: IntakeEndpoints;
   clock: Clock;
   ids: IdGenerator;
+  /** Units of work a retry must not repeat (functions/lib/idempotency.ts): records in the table. */
+  idempotency: Idempotency;
 };

@@ -1,8 +1,10 @@
+import type { Context } from 'aws-lambda';
 import { PipelineInputSchema, type PipelineInput } from '#shared/schemas/workflow.ts';
 import { DomainError, TransientError } from '#shared/domain/errors.ts';
 import { meterTask } from '#shared/domain/usage/meter.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
-import { errorOrigin, logger } from './logger.ts';
+import { errorOrigin, logger, startInvocation } from './logger.ts';
+import { count, milliseconds, publishMetrics } from './metrics.ts';
 
 const TRANSIENT_NAMES = new Set([
   'ThrottlingException',
@@ -59,7 +61,7 @@ export function shieldTaskError(error: Error): Error {
 export function taskHandler(
   state: string,
   fn: (input: PipelineInput, deps: ServerDeps) => Promise<void>,
-): (input: PipelineInput) => Promise<PipelineInput> {
+): (input: PipelineInput, context?: Context) => Promise<PipelineInput> {
   return resultTaskHandler(state, async (input, deps) => {
     await fn(input, deps);
     return input;
@@ -70,8 +72,8 @@ export function taskHandler(
 export function resultTaskHandler<R>(
   state: string,
   fn: (input: PipelineInput, deps: ServerDeps) => Promise<R>,
-): (input: PipelineInput) => Promise<R> {
-  return async (rawInput) => {
+): (input: PipelineInput, context?: Context) => Promise<R> {
+  return async (rawInput, context) => {
     const input = PipelineInputSchema.parse(rawInput);
     const ids = {
       state,
@@ -80,18 +82,25 @@ export function resultTaskHandler<R>(
       runId: input.runId,
       ...(input.seriesId ? { seriesId: input.seriesId } : {}),
     };
+    // Every line of this invocation carries the Lambda context (request id, cold start) and the run's ids: the run id
+    // names the Step Functions execution (`<datasetId>-<runId>`), so a line leads to its execution and back.
+    startInvocation(context, { ...ids, correlation_id: input.runId });
     const started = performance.now();
     const deps = await getDeps();
     try {
       const result = await fn(input, deps);
-      logger.info('task done', { ...ids, durationMs: Math.round(performance.now() - started) });
+      logger.info('task done', { durationMs: Math.round(performance.now() - started) });
       return result;
     } catch (error) {
       const classified = classifyTaskError(error);
-      logger.error('task failed', { ...ids, ...errorOrigin(classified) });
+      logger.error('task failed', errorOrigin(classified));
+      count('PipelineTasksFailed');
       throw shieldTaskError(classified);
     } finally {
-      await meterTaskTime(deps, input, (performance.now() - started) / 1000, ids);
+      // The stage is a dimension (a dozen values); the hospital and the dataset are not (docs/observability.md#metrics).
+      milliseconds('PipelineTaskDuration', performance.now() - started, { name: 'state', value: state });
+      await meterTaskTime(deps, input, (performance.now() - started) / 1000);
+      publishMetrics();
     }
   };
 }
@@ -100,7 +109,7 @@ export function resultTaskHandler<R>(
  * The task's run time at the function's memory size on the usage meters (docs/domain.md#usage-and-billing), failed
  * tasks included: they cost the time too. Metering never fails the task.
  */
-async function meterTaskTime(deps: ServerDeps, input: PipelineInput, seconds: number, ids: Record<string, string>) {
+async function meterTaskTime(deps: ServerDeps, input: PipelineInput, seconds: number) {
   const memoryMb = Number(process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
   if (!(memoryMb > 0)) return;
   try {
@@ -112,6 +121,6 @@ async function meterTaskTime(deps: ServerDeps, input: PipelineInput, seconds: nu
       endedAt: deps.clock.now(),
     });
   } catch (error) {
-    logger.error('task time not metered', { ...ids, ...errorOrigin(error) });
+    logger.error('task time not metered', errorOrigin(error));
   }
 }

@@ -1,13 +1,14 @@
-import type { SNSEvent } from 'aws-lambda';
+import type { Context, SNSEvent } from 'aws-lambda';
 import { recordMailEvent, type MailEvent } from '#shared/domain/invitations/record-delivery.ts';
 import { getDeps } from '#functions/lib/deps.ts';
-import { logger } from '#functions/lib/logger.ts';
+import { logger, startInvocation } from '#functions/lib/logger.ts';
 
 /**
  * Subscribed to the mail configuration set's event topic (docs/deployment.md#e-mail): each SES event (delivery,
  * bounce, complaint, reject) is recorded on its invitation. Never logs the event: it holds the recipient's address.
  */
-export async function handler(event: SNSEvent): Promise<void> {
+export async function handler(event: SNSEvent, context?: Context): Promise<void> {
+  startInvocation(context);
   const deps = await getDeps();
   for (const record of event.Records) {
     let parsed: MailEvent & { mail?: { tags?: MailEvent['tags'] } };

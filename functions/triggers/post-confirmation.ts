@@ -3,14 +3,14 @@ import {
   AdminUpdateUserAttributesCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import type { Context, PostConfirmationTriggerEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { federatedDefaultRole, placeFederatedUser, type FederationProvider } from '#shared/domain/auth/federation.ts';
 import { ENV } from '#shared/definitions/env.ts';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
-import { logger } from '#functions/lib/logger.ts';
+import { logger, startInvocation } from '#functions/lib/logger.ts';
 
 const ProvidersSchema = z.array(z.object({ name: z.string(), hospitalId: z.string(), domain: z.string() }));
 
@@ -62,7 +62,11 @@ export function postConfirmation(deps: {
 
 let live: ReturnType<typeof postConfirmation> | undefined;
 
-export async function handler(event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> {
+export async function handler(
+  event: PostConfirmationTriggerEvent,
+  context?: Context,
+): Promise<PostConfirmationTriggerEvent> {
+  startInvocation(context);
   if (!live) {
     const { getDeps } = await import('#functions/lib/deps.ts');
     live = postConfirmation({

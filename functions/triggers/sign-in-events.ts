@@ -1,10 +1,10 @@
-import type { PostAuthenticationTriggerEvent, PreAuthenticationTriggerEvent } from 'aws-lambda';
+import type { Context, PostAuthenticationTriggerEvent, PreAuthenticationTriggerEvent } from 'aws-lambda';
 import { countSignIn } from '#shared/domain/audit/sign-ins.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { getDeps } from '#functions/lib/deps.ts';
-import { errorOrigin, logger } from '#functions/lib/logger.ts';
+import { errorOrigin, logger, startInvocation } from '#functions/lib/logger.ts';
 
 export type SignInEvent = PreAuthenticationTriggerEvent | PostAuthenticationTriggerEvent;
 
@@ -51,6 +51,7 @@ export function signInEvents(deps: () => Promise<SignInDeps>, now = () => new Da
 
 const live = signInEvents(getDeps);
 
-export async function handler<E extends SignInEvent>(event: E): Promise<E> {
+export async function handler<E extends SignInEvent>(event: E, context?: Context): Promise<E> {
+  startInvocation(context);
   return live(event);
 }

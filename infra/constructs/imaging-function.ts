@@ -15,6 +15,7 @@ import type { StageConfig } from '#infra/config.ts';
 import {
   DATA_BUCKETS,
   grantStatements,
+  powertoolsEnvironment,
   type DataBucket,
   type EnvName,
   type FunctionDeclaration,
@@ -139,7 +140,7 @@ export class ImagingFunction extends NodejsFunction {
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
-      environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: { ...environment, ...powertoolsEnvironment(declaration), NODE_OPTIONS: '--enable-source-maps' },
       bundling: LAMBDA_BUNDLING,
     });
     this.executionRole = role;

@@ -5,6 +5,7 @@ import {
   AUDIT_APPENDER_DECLARATION,
   DATA_BUCKETS,
   grantStatements,
+  powertoolsEnvironment,
   type DataBucket,
   type FunctionDeclaration,
   type GrantStatement,
@@ -130,7 +131,9 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
   return {
     ...resources.passThrough,
     ...env,
-    // What the Lambda runtime sets for every function.
+    ...powertoolsEnvironment(declaration),
+    // What the Lambda runtime sets for every function. Not AWS_EXECUTION_ENV: without it Powertools' Tracer stays off
+    // and looks for no X-Ray daemon (functions/lib/tracer.ts).
     AWS_REGION: resources.region,
     AWS_DEFAULT_REGION: resources.region,
     AWS_LAMBDA_FUNCTION_NAME: functionName,

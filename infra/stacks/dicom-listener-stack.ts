@@ -115,6 +115,8 @@ export class DicomListenerStack extends Stack {
         [ENV.DICOM_PORT]: String(DICOM_LISTENER_PORT),
         // Audit events go through the one appender (docs/deployment.md#audit-trail).
         [ENV.AUDIT_APPENDER_FUNCTION]: names.auditAppender,
+        // Its log lines' service (docs/observability.md); Powertools' Tracer stays off outside Lambda.
+        POWERTOOLS_SERVICE_NAME: 'dicom-listener',
         AWS_REGION: this.region,
       },
     });

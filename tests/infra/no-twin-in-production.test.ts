@@ -42,11 +42,6 @@ const FORBIDDEN: { what: string; pattern: RegExp }[] = [
   })),
 ];
 
-/** Lines other changes own: the HTTP handler's comment goes with its next change. */
-const PENDING: { file: string; text: string }[] = [
-  { file: 'functions/lib/http-handler.ts', text: "the local twin's single process" },
-];
-
 describe('production code and the local twin', () => {
   it('names neither the twin, its stand-ins, its modules nor its variables in functions/ and shared/', () => {
     const offending: string[] = [];
@@ -58,7 +53,6 @@ describe('production code and the local twin', () => {
         readFileSync(path, 'utf8')
           .split('\n')
           .forEach((line, index) => {
-            if (PENDING.some((p) => p.file === file && line.includes(p.text))) return;
             for (const { what, pattern } of FORBIDDEN) {
               if (pattern.test(line)) offending.push(`${file}:${index + 1} (${what}): ${line.trim()}`);
             }

@@ -9,6 +9,7 @@ import {
   apiFunctionDeclarations,
   grantStatements,
   pipelineFunctionDeclarations,
+  powertoolsEnvironment,
   type FunctionDeclaration,
   type ResourceArns,
   MAIL_EVENTS_DECLARATION,
@@ -432,7 +433,7 @@ describe('function declarations (the same ones the local twin runs)', () => {
 
       // Assess
       expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
-        [...declaration.env, 'NODE_OPTIONS'].sort(),
+        [...declaration.env, ...Object.keys(powertoolsEnvironment(declaration)), 'NODE_OPTIONS'].sort(),
       );
       expect(fn.Properties).toMatchObject({ MemorySize: declaration.memoryMb, Timeout: declaration.timeoutSeconds });
       expect(pairs(statements)).toEqual(pairs(grantStatements(declaration, SYMBOLS)));

@@ -13,7 +13,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { matchRoute } from '#shared/definitions/api/routes.ts';
+import { matchRoute, type ApiDomain } from '#shared/definitions/api/routes.ts';
 import {
   ALL_PIPELINE_TASKS,
   buildPipelineDefinition,
@@ -102,8 +102,9 @@ export type Harness = {
   stop(): Promise<void>;
 };
 
+// Every API domain of the route table, so a new domain fails to compile here until the harness serves it.
 const HANDLERS: Record<
-  string,
+  ApiDomain,
   () => Promise<{
     handler: (
       e: APIGatewayProxyEvent,
@@ -116,6 +117,7 @@ const HANDLERS: Record<
   datasets: () => import('#functions/datasets/handler.ts'),
   uploads: () => import('#functions/uploads/handler.ts'),
   hospitals: () => import('#functions/hospitals/handler.ts'),
+  settings: () => import('#functions/settings/handler.ts'),
   departments: () => import('#functions/departments/handler.ts'),
   teams: () => import('#functions/teams/handler.ts'),
   users: () => import('#functions/users/handler.ts'),

@@ -2,9 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
 
-/** Document client, at the regional endpoint unless one is given (DYNAMODB_ENDPOINT). */
-export function createDocumentClient(options: { region: string; endpoint?: string }): DynamoDBDocumentClient {
-  const client = prepareClient(
+/** The DynamoDB client, at the regional endpoint unless one is given (DYNAMODB_ENDPOINT). */
+export function createDynamoClient(options: { region: string; endpoint?: string }): DynamoDBClient {
+  return prepareClient(
     new DynamoDBClient({
       region: options.region,
       ...(options.endpoint
@@ -12,6 +12,13 @@ export function createDocumentClient(options: { region: string; endpoint?: strin
         : {}),
     }),
   );
+}
+
+/** Document client over a client of createDynamoClient (one is made when none is given). */
+export function createDocumentClient(
+  options: { region: string; endpoint?: string },
+  client: DynamoDBClient = createDynamoClient(options),
+): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });

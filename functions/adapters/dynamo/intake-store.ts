@@ -45,7 +45,8 @@ export function createIntakeStore(table: Table): IntakeStore {
             Key: keys.intakeStudy(hospitalId, integrationId, studyInstanceUID),
             UpdateExpression:
               'ADD fileCount :one, receivedBytes :bytes SET lastReceivedAt = :at, commitAfter = :after, #g2sk = :g2sk',
-            ConditionExpression: 'attribute_exists(pk)',
+            // A study closed for its commit takes no more files (docs/dicom-intake.md#commit).
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(committingAt)',
             ExpressionAttributeNames: { '#g2sk': Object.keys(due)[1]! },
             ExpressionAttributeValues: {
               ':one': 1,
@@ -64,14 +65,16 @@ export function createIntakeStore(table: Table): IntakeStore {
         throw error;
       }
     },
-    async claimCommit(hospitalId, integrationId, studyInstanceUID) {
+    async closeForCommit(hospitalId, integrationId, studyInstanceUID, at) {
       try {
         const { Attributes } = await doc.send(
-          new DeleteCommand({
+          new UpdateCommand({
             TableName: table.tableName,
             Key: keys.intakeStudy(hospitalId, integrationId, studyInstanceUID),
+            UpdateExpression: 'SET committingAt = if_not_exists(committingAt, :at)',
             ConditionExpression: 'attribute_exists(pk)',
-            ReturnValues: 'ALL_OLD',
+            ExpressionAttributeValues: { ':at': at },
+            ReturnValues: 'ALL_NEW',
           }),
         );
         return Attributes ? (withoutKeys(Attributes) as IntakeStudyRecord) : undefined;
@@ -79,6 +82,14 @@ export function createIntakeStore(table: Table): IntakeStore {
         if (isConditionFailure(error)) return undefined;
         throw error;
       }
+    },
+    async remove(hospitalId, integrationId, studyInstanceUID) {
+      await doc.send(
+        new DeleteCommand({
+          TableName: table.tableName,
+          Key: keys.intakeStudy(hospitalId, integrationId, studyInstanceUID),
+        }),
+      );
     },
     async due(now, limit) {
       const partition = keys.intakeDuePartition();

@@ -72,6 +72,12 @@ export const keys = {
     [G2.sk]: `${commitAfter}#${hospitalId}#${integrationId}#${studyInstanceUID}`,
   }),
   intakeDuePartition: () => ({ index: G2.index, pkName: G2.pk, skName: G2.sk, pk: `${SYSTEM_PK}#INTAKE` }),
+  /**
+   * The partition of a hospital's idempotency records (docs/domain.md#idempotency-records): Powertools for AWS
+   * Lambda's DynamoDB persistence layer writes `pk` = this, `sk` = `<operation>#<hash of the natural key>`, with
+   * status, `expiresAtEpoch` (the table's TTL attribute), the in-progress expiry and the unit's result.
+   */
+  idempotencyPartition: (hospitalId: string) => `${hospitalPk(hospitalId)}#IDEMPOTENCY`,
   /** A team share (docs/domain.md#shares), under its dataset. */
   teamShare: (hospitalId: string, datasetId: string, shareId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),

@@ -7,16 +7,33 @@ import type { IntakeDeps, IntakeStudyRecord } from './ports.ts';
 export const SWEEP_BATCH = 100;
 
 /**
- * Ends the intake of a study: the item is claimed (deleted) so no later instance joins it, the dataset counts its raw
- * bytes towards the hospital's and the team's storage once, and the pipeline starts exactly as after a browser
- * upload's last file (docs/dicom-intake.md#commit). Returns false when another commit took the study first.
+ * Runs one study's commit as a unit a retry must not repeat (the functions key it by the dataset,
+ * functions/lib/idempotency.ts); without one, the commit runs as it is.
+ */
+export type CommitGuard = (record: IntakeStudyRecord, commit: () => Promise<boolean>) => Promise<boolean>;
+
+const unguarded: CommitGuard = (_record, commit) => commit();
+
+/**
+ * Ends the intake of a study (docs/dicom-intake.md#commit), in an order a retry can finish: the study is closed (no
+ * later instance joins it, yet its item stays, still due), the dataset counts its raw bytes towards the hospital's
+ * and the team's storage once (with its run id, stored before the start), the pipeline starts exactly as after a
+ * browser upload's last file, the commit is audited, and only then is the item deleted. A commit cut short anywhere
+ * (a crash, a timeout, a failed call) leaves the item, so the next sweep, or the client's retry, commits it again:
+ * the run id is the one stored, and the execution's name (`<datasetId>-<runId>`) is the same, so Step Functions
+ * starts nothing new. Returns false when there is nothing to commit (another commit finished the study first).
  */
 async function commit(record: IntakeStudyRecord, trigger: 'EXPLICIT' | 'QUIET_TIME', deps: IntakeDeps) {
-  const claimed = await deps.intake.claimCommit(record.hospitalId, record.integrationId, record.studyInstanceUID);
-  if (!claimed) return false;
-  const { hospitalId, datasetId } = claimed;
+  const { hospitalId, integrationId, studyInstanceUID } = record;
+  const closed = await deps.intake.closeForCommit(hospitalId, integrationId, studyInstanceUID, deps.clock.now());
+  if (!closed) return false;
+  const { datasetId } = closed;
   const dataset = await deps.datasets.get(hospitalId, datasetId);
-  if (!dataset || dataset.status !== 'UPLOADING') return false;
+  // A dataset deleted meanwhile, or one that moved on without a run of this commit, has nothing left to start.
+  if (!dataset || (dataset.status !== 'UPLOADING' && !dataset.lastRunId)) {
+    await deps.intake.remove(hospitalId, integrationId, studyInstanceUID);
+    return false;
+  }
   const runId = dataset.lastRunId ?? deps.ids.newId();
   if (!dataset.lastRunId) {
     await deps.datasets.update(
@@ -24,19 +41,19 @@ async function commit(record: IntakeStudyRecord, trigger: 'EXPLICIT' | 'QUIET_TI
       datasetId,
       {
         lastRunId: runId,
-        storageCountedBytes: claimed.receivedBytes,
-        fileCount: claimed.fileCount,
-        sizeBytes: claimed.receivedBytes,
+        storageCountedBytes: closed.receivedBytes,
+        fileCount: closed.fileCount,
+        sizeBytes: closed.receivedBytes,
         updatedAt: deps.clock.now(),
       },
       ['UPLOADING'],
     );
-    await deps.organisation.add(hospitalId, { kind: 'hospital' }, { storageUsedBytes: claimed.receivedBytes });
-    await deps.organisation.addSummary({ storageUsedBytes: claimed.receivedBytes });
+    await deps.organisation.add(hospitalId, { kind: 'hospital' }, { storageUsedBytes: closed.receivedBytes });
+    await deps.organisation.addSummary({ storageUsedBytes: closed.receivedBytes });
     await deps.organisation.add(
       hospitalId,
-      { kind: 'team', teamId: claimed.teamId },
-      { storageUsedBytes: claimed.receivedBytes },
+      { kind: 'team', teamId: closed.teamId },
+      { storageUsedBytes: closed.receivedBytes },
     );
   }
   await deps.pipeline.start({ hospitalId, datasetId, runId });
@@ -44,10 +61,11 @@ async function commit(record: IntakeStudyRecord, trigger: 'EXPLICIT' | 'QUIET_TI
     hospitalId,
     datasetId,
     action: 'DICOM_STUDY_COMMITTED',
-    actorUserId: claimed.integrationId,
+    actorUserId: closed.integrationId,
     actorName: dataset.ownerName,
-    details: { integrationId: claimed.integrationId, trigger, fileCount: claimed.fileCount, runId },
+    details: { integrationId: closed.integrationId, trigger, fileCount: closed.fileCount, runId },
   });
+  await deps.intake.remove(hospitalId, integrationId, studyInstanceUID);
   return true;
 }
 
@@ -56,17 +74,24 @@ export async function commitStudy(
   integration: IntegrationRecord,
   studyInstanceUID: string,
   deps: IntakeDeps,
+  guard: CommitGuard = unguarded,
 ): Promise<{ datasetId: string }> {
   if (!isDicomUid(studyInstanceUID)) throw new NotFoundError();
   const record = await deps.intake.get(integration.hospitalId, integration.id, studyInstanceUID);
-  if (!record || !(await commit(record, 'EXPLICIT', deps))) throw new NotFoundError();
+  if (!record || !(await guard(record, () => commit(record, 'EXPLICIT', deps)))) throw new NotFoundError();
   return { datasetId: record.datasetId };
 }
 
-/** The scheduled sweep: commits every study of every hospital whose quiet time has passed. */
-export async function commitQuietStudies(deps: IntakeDeps): Promise<{ committed: number }> {
+/**
+ * The scheduled sweep: commits every study of every hospital whose quiet time has passed, a study closed by a commit
+ * cut short included (it is still due).
+ */
+export async function commitQuietStudies(
+  deps: IntakeDeps,
+  guard: CommitGuard = unguarded,
+): Promise<{ committed: number }> {
   const due = await deps.intake.due(deps.clock.now(), SWEEP_BATCH);
   let committed = 0;
-  for (const record of due) if (await commit(record, 'QUIET_TIME', deps)) committed++;
+  for (const record of due) if (await guard(record, () => commit(record, 'QUIET_TIME', deps))) committed++;
   return { committed };
 }

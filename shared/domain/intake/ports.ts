@@ -23,6 +23,11 @@ export type IntakeStudyRecord = {
   lastReceivedAt: string;
   /** lastReceivedAt + the integration's quiet time: the sweep commits the study once this has passed. */
   commitAfter: string;
+  /**
+   * When a commit closed the study: no instance joins it from then on, and the item stays (still due) until the commit
+   * has started the pipeline, so a commit cut short is found again and finished (docs/dicom-intake.md#commit).
+   */
+  committingAt?: string;
 };
 
 export type IntakeStore = {
@@ -31,7 +36,7 @@ export type IntakeStore = {
   create(record: IntakeStudyRecord): Promise<boolean>;
   /**
    * Takes the next raw file index of the study and adds the bytes, moving lastReceivedAt and commitAfter (one
-   * conditional update); undefined when the study was committed meanwhile.
+   * conditional update); undefined when the study was committed or closed for its commit meanwhile.
    */
   reserveFile(
     hospitalId: string,
@@ -41,12 +46,18 @@ export type IntakeStore = {
     at: string,
     commitAfter: string,
   ): Promise<{ fileIndex: number; datasetId: string } | undefined>;
-  /** Deletes the item and returns it as it was; undefined when another commit took it first. */
-  claimCommit(
+  /**
+   * Closes the study for its commit (committingAt, kept from the first close) and returns it; undefined when there is
+   * no such study (a commit finished it). Closing a closed study returns it again: that is how a retry finishes.
+   */
+  closeForCommit(
     hospitalId: string,
     integrationId: string,
     studyInstanceUID: string,
+    at: string,
   ): Promise<IntakeStudyRecord | undefined>;
+  /** Deletes the item: the last write of a commit. */
+  remove(hospitalId: string, integrationId: string, studyInstanceUID: string): Promise<void>;
   /** Studies of every hospital whose commitAfter has passed, oldest first (an index read). */
   due(now: string, limit: number): Promise<IntakeStudyRecord[]>;
 };

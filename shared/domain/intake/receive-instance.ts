@@ -185,7 +185,7 @@ export async function receiveInstance(
   // says the run saw it, so the sender is told to send it again (it joins a new dataset of the study) rather than
   // told it is stored (docs/dicom-intake.md#commit). Nothing is lost: at worst the study's instance is in both.
   const open = await deps.intake.get(hospitalId, integration.id, studyUID);
-  if (open?.datasetId !== reserved.datasetId)
+  if (open?.datasetId !== reserved.datasetId || open.committingAt)
     return { stored: false, ...ids, reason: FAILURE_REASON.PROCESSING_FAILURE };
   const dataset = await deps.datasets.get(hospitalId, reserved.datasetId);
   const anonymization = dataset?.anonymization ?? applyPolicy(undefined, await policyInForce(hospitalId, deps));

@@ -57,7 +57,7 @@ function event(
     queryStringParameters: options.query ?? null,
     pathParameters: options.pathParameters ?? null,
     headers: {},
-    requestContext: claims ? { authorizer: { claims } } : {},
+    requestContext: claims ? { requestId: 'gateway-request-1', authorizer: { claims } } : {},
   } as unknown as APIGatewayProxyEvent;
 }
 
@@ -95,6 +95,7 @@ beforeAll(() => {
     | 'machineClients'
     | 'intake'
     | 'intakeEndpoints'
+    | 'idempotency'
   >;
   deps = {
     ...p,
@@ -177,18 +178,41 @@ describe('the HTTP middy stack', () => {
 
   it('answers an unexpected failure with INTERNAL and logs neither the message nor the event', async () => {
     vi.spyOn(deps.datasets, 'list').mockRejectedValueOnce(new Error('Patient DOE^JOHN MRN 123'));
+    // Powertools' Logger and Metrics write to the process's streams, not through the global console.
     const logs: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((line: string) => {
-      logs.push(line);
-    });
+    for (const stream of [process.stdout, process.stderr])
+      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        logs.push(String(chunk));
+        return true;
+      });
     process.env.IWS_SILENT_LOGS = '0';
-    const response = await datasetsHandler(event('GET', '/api/datasets'), context);
+    const response = await datasetsHandler(event('GET', '/api/datasets'), {
+      awsRequestId: 'lambda-request-1',
+      functionName: 'imaging-test-DatasetsFunction',
+    } as Context);
     process.env.IWS_SILENT_LOGS = '1';
     expect(response.statusCode).toBe(500);
     expect(JSON.parse(response.body)).toEqual({
       error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
     });
-    expect(logs.join('\n')).toContain('request failed');
+    const lines = logs
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'request failed',
+        function_request_id: 'lambda-request-1',
+        correlation_id: 'gateway-request-1',
+        route: 'GET /api/datasets',
+        hospitalId: 'h1',
+        errorName: 'Error',
+      }),
+    );
+    // The 5xx is counted in EMF, with the service as its only dimension.
+    expect(lines).toContainEqual(expect.objectContaining({ ApiRequestsFailed: 1 }));
     expect(logs.join('\n')).not.toContain('DOE');
   });
 

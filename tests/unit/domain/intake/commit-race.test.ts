@@ -35,7 +35,8 @@ function racingStore(commitAfterReserve: boolean): IntakeStore {
       committed = commitAfterReserve;
       return { fileIndex: 7, datasetId: 'd-open' };
     },
-    claimCommit: async () => undefined,
+    closeForCommit: async () => undefined,
+    remove: async () => undefined,
     due: async () => [],
   };
 }
