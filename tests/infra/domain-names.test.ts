@@ -86,7 +86,7 @@ describe('one name per API domain', () => {
       }
     }
     const misnamed = [...callers]
-      .filter(([core, by]) => by.size === 1 && (API_DOMAINS as readonly string[]).includes([...by][0]!))
+      .filter(([, by]) => by.size === 1 && (API_DOMAINS as readonly string[]).includes([...by][0]!))
       .filter(([core, by]) => core !== [...by][0] && CORE_OF[[...by][0] as keyof typeof CORE_OF] !== core)
       .map(([core, by]) => `shared/domain/${core} is called only by functions/${[...by][0]}`);
     expect(misnamed).toEqual([]);

@@ -3,11 +3,7 @@ import { ANONYMIZATION_OPTIONS, type AnonymizationOption } from '#shared/vocabul
 import type { DeidentificationPolicy } from '#shared/schemas/api/hospital-admin.ts';
 import { HIPAA_TOGGLES } from '#shared/schemas/api/policies.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
-import {
-  SettingsTab,
-  Toggle,
-  type PolicyTabProps,
-} from './settings-controls.tsx';
+import { SettingsTab, Toggle, type PolicyTabProps } from './settings-controls.tsx';
 
 const HIPAA_LABELS: Record<(typeof HIPAA_TOGGLES)[number], string> = {
   anonymizeByDefault: 'Anonymize by default',

@@ -5,11 +5,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { withDownloads } from '#web/lib/policy-edits.ts';
 import { lockedShareItems, withScope } from '#web/features/settings/utils/settings-form.ts';
-import {
-  SettingsTab,
-  Toggle,
-  type PolicyTabProps,
-} from './settings-controls.tsx';
+import { SettingsTab, Toggle, type PolicyTabProps } from './settings-controls.tsx';
 
 const SCOPE_LABELS: Record<(typeof SHARE_SCOPES)[number], string> = {
   viewer_only: 'Viewer only',

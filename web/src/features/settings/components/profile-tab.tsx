@@ -1,11 +1,7 @@
 import { Heading, Input, Text } from '@chakra-ui/react';
 import type { HospitalProfile } from '#shared/schemas/api/policies.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
-import {
-  SettingsTab,
-  Toggle,
-  type PolicyTabProps,
-} from './settings-controls.tsx';
+import { SettingsTab, Toggle, type PolicyTabProps } from './settings-controls.tsx';
 
 type Props = PolicyTabProps & {
   profile: HospitalProfile;

@@ -3,11 +3,7 @@ import { THRESHOLD_MIN } from '#shared/schemas/api/policies.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { formatBytes, gbToTb, storagePercent } from '#web/lib/format.ts';
 import { numberOr, withCritical, withWarning } from '#web/features/settings/utils/settings-form.ts';
-import {
-  PercentSlider,
-  SettingsTab,
-  type PolicyTabProps,
-} from './settings-controls.tsx';
+import { PercentSlider, SettingsTab, type PolicyTabProps } from './settings-controls.tsx';
 
 /** Usage: storage used against the cap, the cap and queue concurrency (within the system maximums), the alerts. */
 export function UsageTab({ policy, system, change, storageUsedBytes }: PolicyTabProps & { storageUsedBytes: number }) {

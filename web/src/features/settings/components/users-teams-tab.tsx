@@ -1,11 +1,7 @@
 import { DEFAULT_MEMBER_ROLES, type Policy } from '#shared/schemas/api/policies.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Select } from '#web/components/ui/select.tsx';
-import {
-  SettingsTab,
-  Toggle,
-  type PolicyTabProps,
-} from './settings-controls.tsx';
+import { SettingsTab, Toggle, type PolicyTabProps } from './settings-controls.tsx';
 
 /** Users & Teams: auto-approval of team leads (where the system allows it) and the role new members get. */
 export function UsersTeamsTab({ policy, system, change }: PolicyTabProps) {
