@@ -47,15 +47,7 @@ const layerRules = [
 ];
 
 /** shared/ in layers (docs/architecture.md#shared-in-layers): each layer imports only the layers below it. */
-const sharedLayers = {
-  vocabulary: [],
-  schemas: ['vocabulary'],
-  definitions: ['vocabulary', 'schemas'],
-  dicom: ['vocabulary'],
-  processing: ['vocabulary', 'dicom'],
-  domain: ['vocabulary', 'schemas', 'definitions', 'dicom', 'processing'],
-  client: ['vocabulary', 'schemas', 'definitions', 'dicom', 'processing', 'domain'],
-};
+const sharedLayers = require('./shared/layers.json');
 const sharedLayerRules = Object.entries(sharedLayers).map(([layer, below]) => ({
   name: `shared-${layer}-imports-below-only`,
   severity: 'error',
