@@ -98,7 +98,8 @@ describe('assets of a series held for burned-in text', () => {
     const listed = await listAssets('ds1', w.member, w.deps);
     const viewed = await getDataset('ds1', w.member, {
       ...w.deps,
-      directory: { ...w.deps.directory, getHospital: async () => undefined },
+      // The view names the hospital; this world's directory holds none.
+      directory: { ...w.deps.directory, getHospital: async () => undefined } as never,
     });
     // Assess
     expect(listed.items.map((a) => a.id).sort()).toEqual(['a1', 'a2']);
