@@ -6,6 +6,7 @@ import { auditedRead } from '#shared/domain/audit/record-read.ts';
 import type { AssetRecord, DatasetRecord, DatasetRepository } from './ports.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
+import { releasedAssets } from './held-series.ts';
 import { toAsset } from './view.ts';
 
 /** Presigned asset URLs live 15 minutes: long enough to load a viewer, short enough not to be a share link. */
@@ -37,12 +38,16 @@ export function mayPresign(dataset: DatasetRecord, asset: Pick<AssetRecord, 'typ
   return VIEWER_ASSET_TYPES.has(asset.type) || holdsSharePermission(dataset, 'download');
 }
 
+/**
+ * The assets the caller may see, with a URL where they may load it; a held series' assets are not among them
+ * (docs/pipeline.md#burned-in-text). The dataset view, the assets route and team shares all come here.
+ */
 export async function presignedAssets(
   caller: Caller,
   dataset: DatasetRecord,
   deps: { datasets: DatasetRepository; objects: ObjectStore },
 ): Promise<ProcessedAsset[]> {
-  const assets = await deps.datasets.listAssets(dataset.hospitalId, dataset.id);
+  const assets = await releasedAssets(deps.datasets, dataset.hospitalId, dataset.id);
   const mayRead = canSeeDataset(caller, dataset);
   return Promise.all(
     assets

@@ -4,6 +4,7 @@ import type { DatasetRepository, SeriesRecord } from '#shared/domain/datasets/po
 import type { AuditLog } from '#shared/domain/ports.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
+import { withoutHeldSeries } from '#shared/domain/datasets/held-series.ts';
 import { NotFoundError, RuleError, ValidationError } from '#shared/domain/errors.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
@@ -12,7 +13,8 @@ import { isDicomUid } from '#shared/schemas/api/common.ts';
 /**
  * QIDO-RS and WADO-RS (PS3.18 10.4 and 10.6) over a hospital's de-identified instances: the copies the pipeline wrote
  * to the studies bucket, never a raw upload (docs/dicom-intake.md#wado-rs). Studies are found from the datasets'
- * series items; attributes are read from the de-identified files themselves.
+ * series items; attributes are read from the de-identified files themselves. A series held for burned-in text is not
+ * among them until it is released (docs/dicom-intake.md#held-series): every search and retrieval starts from studiesOf.
  */
 export type ReadDeps = { datasets: DatasetRepository; objects: Pick<ObjectStore, 'list' | 'get'> };
 
@@ -99,7 +101,12 @@ type InstanceRef = { datasetId: string; seriesUID: string; sopInstanceUID: strin
 type SeriesEntry = { datasetId: string; record: SeriesRecord };
 type StudyEntry = { studyUID: string; series: SeriesEntry[] };
 
-/** The hospital's de-identified studies: datasets past de-identification, grouped by their (new) StudyInstanceUID. */
+/**
+ * The hospital's de-identified studies: datasets past de-identification, grouped by their (new) StudyInstanceUID,
+ * without the series held for burned-in text. The one place QIDO-RS and WADO-RS learn what exists, so a held series is
+ * absent from every level of a search and its counts (ModalitiesInStudy, NumberOfStudyRelated*), and a retrieval of it
+ * answers 404 as for a series that does not exist (PS3.18 8.7.3); a study whose every series is held is not there.
+ */
 async function studiesOf(hospitalId: string, deps: ReadDeps): Promise<Map<string, StudyEntry>> {
   const studies = new Map<string, StudyEntry>();
   const processed: string[] = [];
@@ -107,7 +114,7 @@ async function studiesOf(hospitalId: string, deps: ReadDeps): Promise<Map<string
     if (dataset.deidentifiedAt) processed.push(dataset.id);
   });
   for (const datasetId of processed) {
-    for (const record of await deps.datasets.listSeries(hospitalId, datasetId)) {
+    for (const record of withoutHeldSeries(await deps.datasets.listSeries(hospitalId, datasetId))) {
       const studyUID = record.studyInstanceUID;
       if (!studyUID) continue;
       const entry = studies.get(studyUID) ?? { studyUID, series: [] };

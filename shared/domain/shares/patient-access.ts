@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import { releasedAssets } from '#shared/domain/datasets/held-series.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { datasetPrefix, patientDownloadKey } from '#shared/domain/object-keys.ts';
 import { NotFoundError, ShareAccessError } from '#shared/domain/errors.ts';
@@ -322,7 +323,8 @@ export async function patientStudy(
   const share = await liveSession(session, client, deps);
   const downloads = allowsDownloads(share);
   const prefix = datasetPrefix(share.hospitalId, share.datasetId);
-  const assets = (await deps.datasets.listAssets(share.hospitalId, share.datasetId)).filter(
+  // A held series' assets are not the patient's to see (docs/pipeline.md#burned-in-text).
+  const assets = (await releasedAssets(deps.datasets, share.hospitalId, share.datasetId)).filter(
     (a) =>
       a.bucket === 'assets' &&
       a.objectKey.startsWith(prefix) &&
@@ -355,7 +357,7 @@ export async function patientDownload(
 ): Promise<{ url: string }> {
   const share = await liveSession(session, client, deps);
   if (!allowsDownloads(share)) throw new NotFoundError('ASSET_NOT_FOUND');
-  const asset = (await deps.datasets.listAssets(share.hospitalId, share.datasetId)).find((a) => a.id === assetId);
+  const asset = (await releasedAssets(deps.datasets, share.hospitalId, share.datasetId)).find((a) => a.id === assetId);
   const kind = asset ? downloadKind(asset) : undefined;
   if (
     !asset ||
