@@ -82,9 +82,14 @@ export function createListener(options: ListenerOptions) {
           );
           if (!decision.accept) {
             // A node of a deactivated hospital is named by its ids (never its AE title); an unknown one has none.
-            const who = 'integration' in decision ? ` ${decision.integration.hospitalId}/${decision.integration.id}` : '';
+            const who =
+              'integration' in decision ? ` ${decision.integration.hospitalId}/${decision.integration.id}` : '';
             options.log(`DICOM association refused (${decision.reason})${who}`);
-            this.sendAssociationReject(RejectResult.Permanent, RejectSource.ServiceUser, REJECT_REASON[decision.reason]);
+            this.sendAssociationReject(
+              RejectResult.Permanent,
+              RejectSource.ServiceUser,
+              REJECT_REASON[decision.reason],
+            );
             return;
           }
           this.integration = decision.integration;

@@ -212,7 +212,13 @@ describe("a deactivated hospital's received studies (docs/dicom-intake.md#deacti
   it('wait, still due, while the hospital is deactivated, and are committed by the first sweep after its restore', async () => {
     // Arrange
     const w = await receivedStudy();
-    const hospital = (await w.p.directory.getHospital('h1')) ?? { id: 'h1', slug: 'h1', name: 'H1', createdAt: '' };
+    const hospital = (await w.p.directory.getHospital('h1')) ?? {
+      id: 'h1',
+      slug: 'h1',
+      name: 'H1',
+      createdAt: '',
+      updatedAt: '',
+    };
     await w.p.directory.putHospital({ ...hospital, status: 'DEACTIVATED' });
     // Act
     const deactivated = await commitQuietStudies(w.deps, w.guard);

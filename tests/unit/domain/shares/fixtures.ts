@@ -107,7 +107,9 @@ export function shareWorld() {
       getUser: async (h: string, id: string) => users.find((u) => u.hospitalId === h && u.id === id),
       getTeam: async (h: string, id: string) => teams.find((t) => t.hospitalId === h && t.id === id),
       getHospital: async (h: string) =>
-        h === 'h1' ? { id: h, slug: h, name: 'Hospital h1', status: state.hospitalStatus, createdAt: '' } : undefined,
+        h === 'h1'
+          ? { id: h, slug: h, name: 'Hospital h1', status: state.hospitalStatus, createdAt: '', updatedAt: '' }
+          : undefined,
     },
     settings: createMemorySettingsStore(),
     objects: createMemoryObjectStore(),
