@@ -36,6 +36,18 @@ const STORE_STATUS: Record<number, number> = {
 };
 
 /**
+ * A-ASSOCIATE-RJ reasons of PS3.8 9.3.4 (source: service user), all with result rejected-permanent. A deactivated
+ * hospital's node gets "no reason given": the association is refused before any data set is sent (rather than a
+ * failure status on every C-STORE, PS3.7 9.1.1, which the sender would only retry instance by instance), and
+ * "permanent" tells it not to retry the association as it would after a transient one (docs/dicom-intake.md#deactivation).
+ */
+const REJECT_REASON = {
+  CALLED_AE_NOT_RECOGNIZED: RejectReason.CalledAeNotRecognized,
+  CALLING_AE_NOT_RECOGNIZED: RejectReason.CallingAeNotRecognized,
+  HOSPITAL_DEACTIVATED: RejectReason.NoReasonGiven,
+} as const;
+
+/**
  * The C-STORE SCP (docs/dicom-intake.md#dicom-nodes): one instance per association. It accepts an association from an
  * active DICOM node calling our AE title from an allowed address, with the storage SOP classes and transfer syntaxes
  * the engine reads (and Verification, for C-ECHO); every instance takes the STOW-RS intake path. The data set is kept
@@ -69,13 +81,14 @@ export function createListener(options: ListenerOptions) {
             await options.deps(),
           );
           if (!decision.accept) {
-            options.log(`DICOM association refused (${decision.reason})`);
+            // A node of a deactivated hospital is named by its ids (never its AE title); an unknown one has none.
+            const who =
+              'integration' in decision ? ` ${decision.integration.hospitalId}/${decision.integration.id}` : '';
+            options.log(`DICOM association refused (${decision.reason})${who}`);
             this.sendAssociationReject(
               RejectResult.Permanent,
               RejectSource.ServiceUser,
-              decision.reason === 'CALLED_AE_NOT_RECOGNIZED'
-                ? RejectReason.CalledAeNotRecognized
-                : RejectReason.CallingAeNotRecognized,
+              REJECT_REASON[decision.reason],
             );
             return;
           }

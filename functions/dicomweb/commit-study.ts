@@ -1,9 +1,8 @@
-import { clientRouteHandler } from '#functions/lib/http-handler.ts';
 import { intakeCommitGuard } from '#functions/lib/idempotency.ts';
 import { commitStudy } from '#shared/domain/intake/commit-study.ts';
-import { intakeDeps } from './context.ts';
+import { dicomwebRoute, intakeDeps } from './context.ts';
 
-export const handler = clientRouteHandler(
+export const handler = dicomwebRoute(
   'POST /dicomweb/studies/{study}/commit',
   async ({ pathParameters }, integration, deps) =>
     commitStudy(integration, pathParameters.study, intakeDeps(deps), intakeCommitGuard(deps.idempotency)),

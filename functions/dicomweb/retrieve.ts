@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { BinaryReply, HttpReply, clientRouteHandler } from '#functions/lib/http-handler.ts';
+import { BinaryReply, HttpReply } from '#functions/lib/http-handler.ts';
 import { metadataAs, retrieveAs } from '#shared/domain/intake/dicomweb-read.ts';
 import { buildMultipart, parseMediaType } from '#shared/domain/intake/multipart.ts';
 import { RuleError } from '#shared/domain/errors.ts';
-import { header } from './context.ts';
+import { dicomwebRoute, header } from './context.ts';
 
 type Target = { study: string; series?: string; instance?: string };
 
@@ -20,8 +20,8 @@ function acceptsMultipartDicom(accept: string | undefined): boolean {
   });
 }
 
-function wado<K extends Parameters<typeof clientRouteHandler>[0]>(key: K) {
-  return clientRouteHandler(key, async ({ event, pathParameters }, integration, deps) => {
+function wado<K extends Parameters<typeof dicomwebRoute>[0]>(key: K) {
+  return dicomwebRoute(key, async ({ event, pathParameters }, integration, deps) => {
     if (!acceptsMultipartDicom(header(event, 'accept'))) throw new RuleError('NOT_ACCEPTABLE');
     const files = await retrieveAs({ integration, audit: deps.audit }, pathParameters as Target, deps);
     const boundary = randomUUID();
@@ -33,8 +33,8 @@ function wado<K extends Parameters<typeof clientRouteHandler>[0]>(key: K) {
   });
 }
 
-function metadata<K extends Parameters<typeof clientRouteHandler>[0]>(key: K) {
-  return clientRouteHandler(key, async ({ pathParameters }, integration, deps) => {
+function metadata<K extends Parameters<typeof dicomwebRoute>[0]>(key: K) {
+  return dicomwebRoute(key, async ({ pathParameters }, integration, deps) => {
     const results = await metadataAs({ integration, audit: deps.audit }, pathParameters as Target, deps);
     return new HttpReply(200, results, { 'Content-Type': 'application/dicom+json' });
   });

@@ -1,12 +1,12 @@
-import { HttpReply, clientRouteHandler } from '#functions/lib/http-handler.ts';
+import { HttpReply } from '#functions/lib/http-handler.ts';
 import { searchAs, type QidoLevel } from '#shared/domain/intake/dicomweb-read.ts';
-import { baseUrlOf } from './context.ts';
+import { baseUrlOf, dicomwebRoute } from './context.ts';
 
 const DICOM_JSON = { 'Content-Type': 'application/dicom+json' };
 
 /** QIDO-RS (PS3.18 10.6): the matches as a DICOM JSON array, over the caller's hospital only. */
-function qido<K extends Parameters<typeof clientRouteHandler>[0]>(key: K, level: QidoLevel) {
-  return clientRouteHandler(key, async ({ event, query, pathParameters }, integration, deps) => {
+function qido<K extends Parameters<typeof dicomwebRoute>[0]>(key: K, level: QidoLevel) {
+  return dicomwebRoute(key, async ({ event, query, pathParameters }, integration, deps) => {
     const path = (pathParameters ?? {}) as { study?: string; series?: string };
     const results = await searchAs(
       { integration, audit: deps.audit },

@@ -1,3 +1,4 @@
+import { hospitalIsActive, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
@@ -84,14 +85,28 @@ export async function commitStudy(
 
 /**
  * The scheduled sweep: commits every study of every hospital whose quiet time has passed, a study closed by a commit
- * cut short included (it is still due).
+ * cut short included (it is still due). A deactivated hospital's open studies wait, still due, and are committed by
+ * the first sweep after its restore (docs/dicom-intake.md#deactivation); one closed by a commit cut short is finished,
+ * so its dataset is never left UPLOADING.
  */
 export async function commitQuietStudies(
-  deps: IntakeDeps,
+  deps: IntakeDeps & { directory: HospitalStatusReader },
   guard: CommitGuard = unguarded,
-): Promise<{ committed: number }> {
+): Promise<{ committed: number; waiting: number }> {
   const due = await deps.intake.due(deps.clock.now(), SWEEP_BATCH);
+  const active = new Map<string, Promise<boolean>>();
+  const isActive = (hospitalId: string) => {
+    if (!active.has(hospitalId)) active.set(hospitalId, hospitalIsActive(hospitalId, deps.directory));
+    return active.get(hospitalId)!;
+  };
   let committed = 0;
-  for (const record of due) if (await guard(record, () => commit(record, 'QUIET_TIME', deps))) committed++;
-  return { committed };
+  let waiting = 0;
+  for (const record of due) {
+    if (!record.committingAt && !(await isActive(record.hospitalId))) {
+      waiting++;
+      continue;
+    }
+    if (await guard(record, () => commit(record, 'QUIET_TIME', deps))) committed++;
+  }
+  return { committed, waiting };
 }

@@ -1,3 +1,4 @@
+import { hospitalIsActive, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
 import type { IntegrationRecord, IntegrationStore } from '#shared/domain/integrations/ports.ts';
 
 /**
@@ -39,16 +40,19 @@ export function addressAllowed(peer: string, allowed: readonly string[]): boolea
 
 export type AssociationDecision =
   | { accept: true; integration: IntegrationRecord }
-  | { accept: false; reason: 'CALLED_AE_NOT_RECOGNIZED' | 'CALLING_AE_NOT_RECOGNIZED' };
+  | { accept: false; reason: 'CALLED_AE_NOT_RECOGNIZED' | 'CALLING_AE_NOT_RECOGNIZED' }
+  | { accept: false; reason: 'HOSPITAL_DEACTIVATED'; integration: IntegrationRecord };
 
 /**
  * PS3.8 9.3.4: an association is accepted when it calls our AE title, and its calling AE title is an active DICOM
  * node's whose allowed addresses include the peer; otherwise it is rejected (permanent, by the service user) with
  * the reason "called" or "calling AE title not recognized". A peer from another address reads as an unknown node.
+ * A known node of a deactivated hospital is rejected too, permanent, by the service user, "no reason given"
+ * (docs/dicom-intake.md#deactivation): its hospital is the listener's business, not the sender's.
  */
 export async function admitAssociation(
   request: { callingAeTitle: string; calledAeTitle: string; peerAddress: string },
-  deps: { integrations: Pick<IntegrationStore, 'byAeTitle'> },
+  deps: { integrations: Pick<IntegrationStore, 'byAeTitle'>; directory: HospitalStatusReader },
 ): Promise<AssociationDecision> {
   if (request.calledAeTitle.trim() !== DICOM_CALLED_AE_TITLE)
     return { accept: false, reason: 'CALLED_AE_NOT_RECOGNIZED' };
@@ -60,6 +64,8 @@ export async function admitAssociation(
     !addressAllowed(request.peerAddress, integration.allowedAddresses ?? [])
   )
     return { accept: false, reason: 'CALLING_AE_NOT_RECOGNIZED' };
+  if (!(await hospitalIsActive(integration.hospitalId, deps.directory)))
+    return { accept: false, reason: 'HOSPITAL_DEACTIVATED', integration };
   return { accept: true, integration };
 }
 

@@ -93,7 +93,8 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps): Promise<{ hos
   let hospitals = 0;
   for (const hospitalId of await deps.settings.listHospitalIds()) {
     const hospital = await deps.directory.getHospital(hospitalId);
-    if (!hospital) continue;
+    // A deactivated hospital gets no report: its admins are signed out and refused (docs/domain.md#deactivation).
+    if (!hospital || hospital.status === 'DEACTIVATED') continue;
     const admins = (
       await deps.organisation.listUsers({ hospitalId, role: 'HOSPITAL_ADMIN', status: 'ACTIVE', limit: ADMINS_MAILED })
     ).items;

@@ -1,5 +1,6 @@
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { Clock } from '#shared/domain/ports.ts';
+import { hospitalIsActive, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
 import { PROCESSING_STAGES, removeDataset, type DeleteDatasetDeps } from '#shared/domain/datasets/delete-dataset.ts';
 import { DomainError } from '#shared/domain/errors.ts';
 import { policyFor, type PolicyDeps } from './policies.ts';
@@ -12,7 +13,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const PAGE = 100;
 
 export type RetentionDeps = DeleteDatasetDeps &
-  PolicyDeps & { settings: Pick<SettingsStore, 'listHospitalIds'> & PolicyDeps['settings']; clock: Clock };
+  PolicyDeps & {
+    settings: Pick<SettingsStore, 'listHospitalIds'> & PolicyDeps['settings'];
+    clock: Clock;
+    directory: HospitalStatusReader;
+  };
 
 export type RetentionReport = { deleted: { hospitalId: string; datasetId: string }[]; skipped: number };
 
@@ -25,6 +30,8 @@ export async function applyRetention(deps: RetentionDeps): Promise<RetentionRepo
   const report: RetentionReport = { deleted: [], skipped: 0 };
   const now = Date.parse(deps.clock.now());
   for (const hospitalId of await deps.settings.listHospitalIds()) {
+    // A deactivated hospital's data stays as it was, so a restore brings it all back (docs/domain.md#deactivation).
+    if (!(await hospitalIsActive(hospitalId, deps.directory))) continue;
     const retentionOf = new Map<string, number>();
     const retentionDays = async (teamId: string | null) => {
       const key = teamId ?? '';

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import { releasedAssets } from '#shared/domain/datasets/held-series.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
+import { requireActiveHospital, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
 import { datasetPrefix, patientDownloadKey } from '#shared/domain/object-keys.ts';
 import { NotFoundError, ShareAccessError } from '#shared/domain/errors.ts';
 import type { Mailer, TokenMint } from '#shared/domain/invitations/ports.ts';
@@ -14,6 +15,8 @@ import type { PatientShareRecord, ShareLimits, ShareStore, SmsSender } from './p
 
 export type PatientAccessDeps = {
   shares: ShareStore;
+  /** The share's hospital must be active: a deactivated hospital's links do not open (docs/domain.md#deactivation). */
+  directory: HospitalStatusReader;
   datasets: DatasetRepository;
   objects: ObjectStore;
   mailer: Mailer;
@@ -83,6 +86,7 @@ async function usableShare(token: string, deps: PatientAccessDeps): Promise<Pati
   if (!found) throw invalidLink();
   const share = await settleStatus(found, deps);
   if (share.status !== 'ACTIVE') throw invalidLink();
+  await requireActiveHospital(share.hospitalId, deps.directory);
   return share;
 }
 
@@ -279,6 +283,8 @@ async function liveSession(session: string, client: PublicClient, deps: PatientA
   if (!stored) throw invalidLink();
   const share = await settleStatus(stored, deps);
   if (share.status === 'REVOKED' || share.status === 'EXPIRED') throw invalidLink();
+  // An open page of a deactivated hospital's share stops on its next call, as after a revoke.
+  await requireActiveHospital(share.hospitalId, deps.directory);
   return share;
 }
 

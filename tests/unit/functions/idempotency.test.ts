@@ -104,7 +104,7 @@ async function receivedStudy() {
     pipeline,
     integrations: { touch: async () => undefined },
     pseudonymSecret: async () => 'k'.repeat(32),
-  } as unknown as IntakeDeps;
+  } as unknown as IntakeDeps & { directory: typeof p.directory };
   const received = await receiveInstance(instance, source, deps);
   expect(received).toMatchObject({ stored: true });
   const datasetId = (received as { datasetId: string }).datasetId;
@@ -128,7 +128,7 @@ describe('the intake commit is one unit a retry finishes (docs/dicom-intake.md#c
 
     // Assess
     expect(cutShort).toEqual({ items: 1, executions: [expect.stringContaining(w.datasetId)] });
-    expect(retried).toEqual({ committed: 1 });
+    expect(retried).toEqual({ committed: 1, waiting: 0 });
     expect(w.executions).toEqual(cutShort.executions);
     expect(w.intake.items.size).toBe(0);
     const dataset = await w.p.datasets.get('h1', w.datasetId);
@@ -202,8 +202,33 @@ describe('the intake commit is one unit a retry finishes (docs/dicom-intake.md#c
     release();
 
     // Assess
-    expect(sweep).toEqual({ committed: 0 });
+    expect(sweep).toEqual({ committed: 0, waiting: 0 });
     expect(await explicit).toEqual({ datasetId: w.datasetId });
+    expect(w.executions).toHaveLength(1);
+  });
+});
+
+describe("a deactivated hospital's received studies (docs/dicom-intake.md#deactivation)", () => {
+  it('wait, still due, while the hospital is deactivated, and are committed by the first sweep after its restore', async () => {
+    // Arrange
+    const w = await receivedStudy();
+    const hospital = (await w.p.directory.getHospital('h1')) ?? {
+      id: 'h1',
+      slug: 'h1',
+      name: 'H1',
+      createdAt: '',
+      updatedAt: '',
+    };
+    await w.p.directory.putHospital({ ...hospital, status: 'DEACTIVATED' });
+    // Act
+    const deactivated = await commitQuietStudies(w.deps, w.guard);
+    const still = { items: w.intake.items.size, executions: [...w.executions] };
+    await w.p.directory.putHospital({ ...hospital, status: 'ACTIVE' });
+    const restored = await commitQuietStudies(w.deps, w.guard);
+    // Assert
+    expect(deactivated).toEqual({ committed: 0, waiting: 1 });
+    expect(still).toEqual({ items: 1, executions: [] });
+    expect(restored).toEqual({ committed: 1, waiting: 0 });
     expect(w.executions).toHaveLength(1);
   });
 });

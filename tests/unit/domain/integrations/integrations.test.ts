@@ -101,7 +101,7 @@ describe('integrations (docs/dicom-intake.md#integrations)', () => {
       deps,
     );
     const admit = (callingAeTitle: string, peerAddress: string, calledAeTitle = 'IWS-INTAKE') =>
-      admitAssociation({ callingAeTitle, calledAeTitle, peerAddress }, deps);
+      admitAssociation({ callingAeTitle, calledAeTitle, peerAddress }, { ...deps, directory: fakeDirectory() });
     expect(await admit('MR01', '10.1.2.3')).toMatchObject({ accept: true });
     expect(await admit('MR01', '10.2.0.1')).toEqual({ accept: false, reason: 'CALLING_AE_NOT_RECOGNIZED' });
     expect(await admit('NOBODY', '10.1.2.3')).toEqual({ accept: false, reason: 'CALLING_AE_NOT_RECOGNIZED' });

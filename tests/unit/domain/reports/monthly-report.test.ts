@@ -92,4 +92,28 @@ describe('the scheduled monthly report (docs/domain.md#monthly-report)', () => {
       'Northside General: monthly report for March 2026',
     ]);
   });
+
+  it('sends no report to a deactivated hospital, and claims none of its months (docs/domain.md#deactivation)', async () => {
+    // Arrange
+    const p = ports();
+    const hospital = { id: 'h1', slug: 'h1', name: 'Northside General', createdAt: '', updatedAt: '' };
+    await p.directory.putHospital({ ...hospital, status: 'DEACTIVATED' });
+    await p.directory.putUser(user('a1', 'HOSPITAL_ADMIN'));
+    const mails: MailMessage[] = [];
+    const settings = createMemorySettingsStore({ hospitals: ['h1'] });
+    const job = () =>
+      sendMonthlyReports({
+        ...p,
+        settings,
+        mailer: { send: async (m) => void mails.push(m) },
+        clock: { now: () => '2026-03-01T06:00:00.000Z' },
+      });
+    // Act
+    const deactivated = await job();
+    await p.directory.putHospital({ ...hospital, status: 'ACTIVE' });
+    const restored = await job();
+    // Assert: restored within the month, its report still goes out.
+    expect(deactivated).toEqual({ hospitals: 0, sent: 0 });
+    expect(restored).toEqual({ hospitals: 1, sent: 1 });
+  });
 });

@@ -17,7 +17,12 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 /** A world for the share core: one dataset of team t1 owned by the member, users of t1 and t2, a settable clock. */
 export function shareWorld() {
-  const state = { now: '2026-02-01T10:00:00.000Z', n: 0, t: 0 };
+  const state = {
+    now: '2026-02-01T10:00:00.000Z',
+    n: 0,
+    t: 0,
+    hospitalStatus: 'ACTIVE' as 'ACTIVE' | 'DEACTIVATED',
+  };
   const audit = fakeAudit();
   const datasets = createMemoryDatasetRepository(audit);
   const member = caller('TEAM_MEMBER');
@@ -101,6 +106,10 @@ export function shareWorld() {
     directory: {
       getUser: async (h: string, id: string) => users.find((u) => u.hospitalId === h && u.id === id),
       getTeam: async (h: string, id: string) => teams.find((t) => t.hospitalId === h && t.id === id),
+      getHospital: async (h: string) =>
+        h === 'h1'
+          ? { id: h, slug: h, name: 'Hospital h1', status: state.hospitalStatus, createdAt: '', updatedAt: '' }
+          : undefined,
     },
     settings: createMemorySettingsStore(),
     objects: createMemoryObjectStore(),

@@ -109,6 +109,27 @@ describe('patient shares', () => {
     await expect(requestShareCode(token, CLIENT, w.deps)).rejects.toMatchObject({ code: 'SHARE_LINK_INVALID' });
   });
 
+  it("refuses a deactivated hospital's link and ends its open pages, and opens again once it is restored", async () => {
+    // Arrange
+    const w = shareWorld();
+    const { token } = await shared(w);
+    const session = await open(w, token);
+    await requestShareCode(token, CLIENT, w.deps);
+    const code = w.lastCode();
+    // Act
+    w.state.hospitalStatus = 'DEACTIVATED';
+    // Assert: no code, no open, and the page already open stops on its next call.
+    const deactivated = { code: 'HOSPITAL_DEACTIVATED' };
+    await expect(requestShareCode(token, CLIENT, w.deps)).rejects.toMatchObject(deactivated);
+    await expect(verifyShareCode(token, code, CLIENT, w.deps)).rejects.toMatchObject(deactivated);
+    await expect(patientStudy(session.session, CLIENT, w.deps)).rejects.toMatchObject(deactivated);
+    await expect(patientDownload(session.session, 'a1', CLIENT, w.deps)).rejects.toMatchObject(deactivated);
+    // Restored: the link and the open page work again.
+    w.state.hospitalStatus = 'ACTIVE';
+    await expect(patientStudy(session.session, CLIENT, w.deps)).resolves.toBeDefined();
+    await expect(open(w, token)).resolves.toMatchObject({ session: expect.any(String) });
+  });
+
   it('moves to EXPIRED at its expiry and ends open pages', async () => {
     const w = shareWorld();
     const { token } = await shared(w, { expiresInHours: 24 });
