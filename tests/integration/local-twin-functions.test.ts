@@ -23,7 +23,6 @@ const resources: TwinResources = {
   tableName: 'imaging-local',
   buckets: { uploads: 'imaging-local-uploads', studies: 'imaging-local-studies', assets: 'imaging-local-assets' },
   stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:imaging-local-pipeline',
-  pseudonymSecret: 'local-secret',
   siteOrigin: 'http://127.0.0.1:1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   endpoints: {
@@ -35,6 +34,7 @@ const resources: TwinResources = {
     lambda: 'http://127.0.0.1:1/_aws/lambda',
     ses: 'http://127.0.0.1:1/_aws/ses',
     sns: 'http://127.0.0.1:1/_aws/sns',
+    secretsManager: 'http://127.0.0.1:1/_aws/secretsmanager',
   },
   passThrough: { IWS_SILENT_LOGS: '1' },
 };
@@ -79,8 +79,8 @@ describe('functions in the local twin', () => {
     for (const absent of [
       ENV.UPLOADS_BUCKET,
       ENV.ASSETS_BUCKET,
-      ENV.PSEUDONYM_SECRET,
       ENV.PSEUDONYM_SECRET_ARN,
+      ENV.SECRETS_MANAGER_ENDPOINT,
       ENV.STATE_MACHINE_ARN,
       ENV.SFN_ENDPOINT,
       'HOME',
