@@ -31,8 +31,15 @@ import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { createShareStore } from './dynamo/shares-store.ts';
 import { createSnsSms } from './sms/sns-sms.ts';
 
-/** Builds every port from the environment (names in shared/definitions/env.ts; endpoint overrides where set). */
-export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<ServerDeps> {
+/**
+ * Builds every port from the environment (names in shared/definitions/env.ts; endpoint overrides where set). A host
+ * that holds the pseudonym key itself (a test process with no Secrets Manager) passes its own source of it; the ports
+ * built on the key (page tokens, pseudonymizer) then use that source too.
+ */
+export async function createAwsDeps(
+  env: ServerEnv = serverEnv(),
+  sources: { pseudonymSecret?: () => Promise<string> } = {},
+): Promise<ServerDeps> {
   const region = env.AWS_REGION;
   // Names are read on use: a function may reach only what its declaration grants, and fails naming the variable if not.
   const dynamo = createDynamoClient({ region, endpoint: env.DYNAMODB_ENDPOINT });
@@ -59,11 +66,13 @@ export async function createAwsDeps(env: ServerEnv = serverEnv()): Promise<Serve
     endpoint: env.S3_ENDPOINT,
     publicEndpoint: env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT,
   });
-  const pseudonymSecret = createSecretSource({
-    region,
-    secret: env.PSEUDONYM_SECRET,
-    secretArn: env.PSEUDONYM_SECRET_ARN,
-  });
+  const pseudonymSecret =
+    sources.pseudonymSecret ??
+    createSecretSource({
+      region,
+      secretArn: () => requireResource(env, ENV.PSEUDONYM_SECRET_ARN),
+      endpoint: env.SECRETS_MANAGER_ENDPOINT,
+    });
   // The secret is fetched on first use, so routes that never need it (health) never call Secrets Manager.
   const pageTokens = createPageTokens(pseudonymSecret);
   // Only the audit appender writes the trail (docs/domain.md#audit-trail): a deployed function that writes the table

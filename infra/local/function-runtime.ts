@@ -24,6 +24,14 @@ export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_MAIL_FROM = 'no-reply@imaging.local';
 export const LOCAL_MAIL_CONFIGURATION_SET = 'imaging-local-mail';
 
+/** The pseudonym key's secret in the twin's Secrets Manager (secrets-manager.ts), under the data folder's key. */
+export const LOCAL_PSEUDONYM_SECRET_NAME = 'imaging-local/pseudonym-key';
+
+/** Its ARN: the one functions are given in PSEUDONYM_SECRET_ARN and granted GetSecretValue on. */
+export function localPseudonymSecretArn(region: string): string {
+  return `arn:aws:secretsmanager:${region}:${LOCAL_ACCOUNT}:secret:${LOCAL_PSEUDONYM_SECRET_NAME}`;
+}
+
 /** The variable sfn.ts hands the twin's resources to the pipeline executor in (JSON of TwinResources). */
 export const TWIN_RESOURCES_ENV = 'IWS_TWIN_RESOURCES';
 
@@ -33,8 +41,6 @@ export type TwinResources = {
   tableName: string;
   buckets: Record<DataBucket, string>;
   stateMachineArn: string;
-  /** The key itself: the twin has no Secrets Manager. */
-  pseudonymSecret: string;
   userPoolId?: string;
   userPoolClientId?: string;
   siteOrigin: string;
@@ -48,6 +54,8 @@ export type TwinResources = {
     /** SESv2 and SNS: what they send lands in the outbox /_mail shows (messaging.ts, docs/local-twin.md#mail). */
     ses: string;
     sns: string;
+    /** Secrets Manager: GetSecretValue of the pseudonym key (secrets-manager.ts). */
+    secretsManager: string;
   };
   /** The data folder's own key pair: the object store checks signatures made with it; the other stand-ins accept any. */
   credentials: { accessKeyId: string; secretAccessKey: string };
@@ -77,7 +85,7 @@ export function localStatements(declaration: FunctionDeclaration, resources: Twi
       string
     >,
     stateMachine: resources.stateMachineArn,
-    pseudonymSecret: arn('secretsmanager', 'secret:imaging-local/pseudonym-key'),
+    pseudonymSecret: localPseudonymSecretArn(resources.region),
     userPool: arn('cognito-idp', `userpool/${resources.userPoolId ?? 'none'}`),
     dataKey: arn('kms', 'key/local'),
     mailIdentity: arn('ses', 'identity/imaging.local'),
@@ -96,6 +104,7 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     [ENV.STUDIES_BUCKET]: resources.buckets.studies,
     [ENV.ASSETS_BUCKET]: resources.buckets.assets,
     [ENV.STATE_MACHINE_ARN]: resources.stateMachineArn,
+    [ENV.PSEUDONYM_SECRET_ARN]: localPseudonymSecretArn(resources.region),
     [ENV.USER_POOL_ID]: resources.userPoolId,
     [ENV.USER_POOL_CLIENT_ID]: resources.userPoolClientId,
     [ENV.SITE_ORIGIN]: resources.siteOrigin,
@@ -106,9 +115,7 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
   };
   const env: Record<string, string> = {};
   for (const name of declaration.env) {
-    // The cloud names the secret; the twin hands over the key itself.
-    if (name === ENV.PSEUDONYM_SECRET_ARN) env[ENV.PSEUDONYM_SECRET] = resources.pseudonymSecret;
-    else if (values[name] !== undefined) env[name] = values[name];
+    if (values[name] !== undefined) env[name] = values[name];
   }
   if (declaration.table) env[ENV.DYNAMODB_ENDPOINT] = resources.endpoints.dynamodb;
   if (Object.values(declaration.buckets ?? {}).some((access) => access.length > 0)) {
@@ -125,6 +132,8 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     env[ENV.MAIL_CONFIGURATION_SET] = LOCAL_MAIL_CONFIGURATION_SET;
   }
   if (declaration.sendsSms) env[ENV.SNS_ENDPOINT] = resources.endpoints.sns;
+  // The pseudonym key is read from the twin's Secrets Manager, as from the stage's in the cloud.
+  if (declaration.pseudonymSecret) env[ENV.SECRETS_MANAGER_ENDPOINT] = resources.endpoints.secretsManager;
   // The twin's issuer is its Cognito stand-in: API functions check tokens against it, administrators call it.
   if (declaration.userPoolAdmin || declaration.machineClients || declaration.kind === 'api')
     env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;

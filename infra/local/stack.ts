@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gatewayErrorBody, gatewayErrorStatus, RETRY_AFTER_SECONDS } from '#shared/definitions/api/gateway-errors.ts';
 import { DEMO_USERS, type DemoUser } from './seed/demo-data.ts';
@@ -39,11 +40,19 @@ import {
 } from './data-dir.ts';
 import { ensureTable } from './dynamo.ts';
 import { functionBundles } from './bundle.ts';
-import { createLocalFunction, localFunctionSpec, type LocalFunction, type TwinResources } from './function-runtime.ts';
+import {
+  createLocalFunction,
+  LOCAL_PSEUDONYM_SECRET_NAME,
+  localFunctionSpec,
+  localPseudonymSecretArn,
+  type LocalFunction,
+  type TwinResources,
+} from './function-runtime.ts';
 import { objectStoreCredentials } from './s3.ts';
 import { startStandIns, type StandInsService } from './stand-ins.ts';
 import { handleMailPage, MAIL_PAGE_PATH } from './mail.ts';
 import { handleSesV2, handleSns } from './messaging.ts';
+import { handleSecretsManager, type LocalSecret } from './secrets-manager.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { createLambdaService } from './lambda.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
@@ -202,7 +211,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const demo = options.demoPassword
       ? { value: options.demoPassword, created: false }
       : persistedSecret(dataDir, 'demo-password', generateDemoPassword);
-    const pseudonymSecret = persistedSecret(dataDir, 'pseudonym-secret', () => randomSecret(32)).value;
+    // The pseudonym key, generated once under the data folder and served by the twin's Secrets Manager.
+    const secrets: LocalSecret[] = [
+      {
+        arn: localPseudonymSecretArn(REGION),
+        name: LOCAL_PSEUDONYM_SECRET_NAME,
+        value: persistedSecret(dataDir, 'pseudonym-secret', () => randomSecret(32)).value,
+        createdAt: statSync(join(dataDir, 'pseudonym-secret')).mtime,
+      },
+    ];
     // The outbox of the SES and SNS stand-ins and the Cognito stand-in, shown on /_mail (docs/local-twin.md#mail).
     const mailDir = ensureDir(join(dataDir, 'mail'));
 
@@ -215,7 +232,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [ENV.STUDIES_BUCKET]: BUCKETS.studies,
       [ENV.ASSETS_BUCKET]: BUCKETS.assets,
       [ENV.STATE_MACHINE_ARN]: STATE_MACHINE_ARN,
-      [ENV.PSEUDONYM_SECRET]: pseudonymSecret,
+      [ENV.PSEUDONYM_SECRET_ARN]: localPseudonymSecretArn(REGION),
       [ENV.DYNAMODB_ENDPOINT]: `${url}/_aws/dynamodb`,
       [ENV.S3_ENDPOINT]: `${url}/_aws/s3`,
       [ENV.S3_PUBLIC_ENDPOINT]: `${url}/_aws/s3`,
@@ -223,6 +240,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [ENV.COGNITO_ENDPOINT]: `${url}/_aws/cognito`,
       [ENV.SES_ENDPOINT]: `${url}/_aws/ses`,
       [ENV.SNS_ENDPOINT]: `${url}/_aws/sns`,
+      [ENV.SECRETS_MANAGER_ENDPOINT]: `${url}/_aws/secretsmanager`,
       [ENV.SITE_ORIGIN]: url,
       AWS_REGION: REGION,
       AWS_DEFAULT_REGION: REGION,
@@ -242,7 +260,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       tableName: LOCAL_TABLE_NAME,
       buckets: BUCKETS,
       stateMachineArn: STATE_MACHINE_ARN,
-      pseudonymSecret,
       siteOrigin: url,
       credentials: s3Credentials,
       endpoints: {
@@ -254,6 +271,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         lambda: `${url}/_aws/lambda`,
         ses: `${url}/_aws/ses`,
         sns: `${url}/_aws/sns`,
+        secretsManager: `${url}/_aws/secretsmanager`,
       },
       intake: {
         tokenUrl: `${url}/_aws/cognito/oauth2/token`,
@@ -362,7 +380,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     route = (req, res) => {
       if (refuseForeignHost(req, res, hosts)) return;
       const rawUrl = req.url ?? '/';
-      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda|ses|sns)(?=\/|\?|$)/.exec(rawUrl);
+      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda|ses|sns|secretsmanager)(?=\/|\?|$)/.exec(rawUrl);
       if (prefix) {
         const rest = rawUrl.slice(prefix[0].length) || '/';
         const path = rest.startsWith('/') ? rest : `/${rest}`;
@@ -382,13 +400,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         }
         if (!isInternalPeer(peer)) return refuseUnsigned(req, res);
         if (prefix[1] === 'dynamodb') return dynamo!.handle(req, res);
-        if (prefix[1] === 'lambda' || prefix[1] === 'ses' || prefix[1] === 'sns') {
+        if (prefix[1] === 'lambda' || prefix[1] === 'ses' || prefix[1] === 'sns' || prefix[1] === 'secretsmanager') {
           const served =
             prefix[1] === 'lambda'
               ? lambda(req, res, path)
               : prefix[1] === 'ses'
                 ? handleSesV2(req, res, path, mailDir)
-                : handleSns(req, res, mailDir);
+                : prefix[1] === 'sns'
+                  ? handleSns(req, res, mailDir)
+                  : handleSecretsManager(req, res, secrets);
           served.catch(() => {
             if (!res.headersSent) res.writeHead(500);
             res.end();

@@ -14,8 +14,6 @@ export const ENV = {
   USER_POOL_CLIENT_ID: 'USER_POOL_CLIENT_ID',
   /** Secrets Manager secret (cloud) holding the per-deployment key for UID and patient-alias hashing. */
   PSEUDONYM_SECRET_ARN: 'PSEUDONYM_SECRET_ARN',
-  /** The key itself, where no Secrets Manager secret is named. */
-  PSEUDONYM_SECRET: 'PSEUDONYM_SECRET',
   /** Endpoint overrides of the AWS services; unset in a deployed stage, where each client uses its region's. */
   DYNAMODB_ENDPOINT: 'DYNAMODB_ENDPOINT',
   S3_ENDPOINT: 'S3_ENDPOINT',
@@ -26,6 +24,7 @@ export const ENV = {
   LAMBDA_ENDPOINT: 'LAMBDA_ENDPOINT',
   SES_ENDPOINT: 'SES_ENDPOINT',
   SNS_ENDPOINT: 'SNS_ENDPOINT',
+  SECRETS_MANAGER_ENDPOINT: 'SECRETS_MANAGER_ENDPOINT',
   /** Name of the one function that appends to the audit trail; every other writer invokes it (docs/domain.md#audit-trail). */
   AUDIT_APPENDER_FUNCTION: 'AUDIT_APPENDER_FUNCTION',
   /** Origin of the site, for CORS on the API. */

@@ -9,11 +9,14 @@ import {
 import {
   LOCAL_MAIL_CONFIGURATION_SET,
   LOCAL_MAIL_FROM,
+  localEnvironment,
   localFunctionName,
+  localPseudonymSecretArn,
   localStatements,
   type TwinResources,
 } from '#infra/local/function-runtime.ts';
 import { isAllowed, permissionsFor } from '#infra/local/grant-check.ts';
+import { ENV } from '#shared/definitions/env.ts';
 
 const scope = { region: 'us-east-1', account: '000000000000', functionName: 'imaging-local-test' };
 const resources = {
@@ -21,10 +24,19 @@ const resources = {
   tableName: 'imaging-local',
   buckets: { uploads: 'up', studies: 'st', assets: 'as' },
   stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:imaging-local-pipeline',
-  pseudonymSecret: 's',
   siteOrigin: 'http://127.0.0.1:1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  endpoints: { dynamodb: '', s3: '', s3Public: '', sfn: '', cognito: '', lambda: '', ses: '', sns: '' },
+  endpoints: {
+    dynamodb: '',
+    s3: '',
+    s3Public: '',
+    sfn: '',
+    cognito: '',
+    lambda: '',
+    ses: '',
+    sns: '',
+    secretsManager: '',
+  },
 } satisfies TwinResources;
 const table = 'arn:aws:dynamodb:us-east-1:000000000000:table/imaging-local';
 
@@ -174,5 +186,30 @@ describe("the twin's IAM check", () => {
     expect(can('dashboards', 'SESv2Client', 'SendEmailCommand', mail)).toBe(false);
     expect(can('patient-access', 'SNSClient', 'PublishCommand', { PhoneNumber: '+15550100' })).toBe(true);
     expect(can('invitations', 'SNSClient', 'PublishCommand', { PhoneNumber: '+15550100' })).toBe(false);
+  });
+
+  it("lets exactly the functions granted the pseudonym secret read it from the twin's Secrets Manager", () => {
+    // Prepare: what the secret source asks for in the twin (functions/adapters/secrets.ts, its ARN in the env).
+    const every = [
+      ...Object.values(apiFunctionDeclarations()),
+      ...Object.values(pipelineFunctionDeclarations()),
+      ...SCHEDULED_JOBS.map(scheduledJobDeclaration),
+      AUDIT_APPENDER_DECLARATION,
+    ];
+    const read = { SecretId: localPseudonymSecretArn(resources.region) };
+    const can = (declaration: (typeof every)[number], input: Record<string, unknown>) =>
+      permissionsFor('SecretsManagerClient', 'GetSecretValueCommand', input, scope).every((p) =>
+        isAllowed(localStatements(declaration!, resources), p),
+      );
+
+    // Assess: granted, it reads that secret and no other; not granted, not even that one.
+    expect(every.filter((d) => d!.pseudonymSecret).length).toBeGreaterThan(0);
+    for (const declaration of every) {
+      expect(can(declaration, read), declaration!.id).toBe(!!declaration!.pseudonymSecret);
+      expect(localEnvironment(declaration!, resources)[ENV.PSEUDONYM_SECRET_ARN], declaration!.id).toBe(
+        declaration!.pseudonymSecret ? read.SecretId : undefined,
+      );
+      expect(can(declaration, { SecretId: `${read.SecretId}-other` }), declaration!.id).toBe(false);
+    }
   });
 });

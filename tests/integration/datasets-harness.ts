@@ -140,6 +140,9 @@ export const HARNESS_POOL = {
   issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Harness',
 } as const;
 
+/** The pseudonym key of the harness's deps (the CLI parity test hands the same one to `iws process`). */
+export const HARNESS_PSEUDONYM_SECRET = 'test-secret-for-harness';
+
 export const subOf = (email: string) => `sub-${email.replace(/[^a-z0-9]/gi, '-')}`;
 
 /** Claims as API Gateway hands them to a Lambda: strings, arrays rendered "[A B]". */
@@ -165,7 +168,6 @@ export async function startHarness(): Promise<Harness> {
     STUDIES_BUCKET: 'studies',
     ASSETS_BUCKET: 'assets',
     DYNAMODB_ENDPOINT: endpoint,
-    PSEUDONYM_SECRET: 'test-secret-for-harness',
     STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:test',
     AWS_REGION: 'us-east-1',
     USER_POOL_ID: HARNESS_POOL.userPoolId,
@@ -183,7 +185,8 @@ export async function startHarness(): Promise<Harness> {
   const started: Harness['started'] = [];
   const identityCalls: string[] = [];
   const mailbox: MailMessage[] = [];
-  const real = await createAwsDeps(readEnv(env));
+  // No Secrets Manager in process: the harness holds the key itself, and the ports built on it use it.
+  const real = await createAwsDeps(readEnv(env), { pseudonymSecret: async () => HARNESS_PSEUDONYM_SECRET });
   // Repositories on the harness's own client, so tests can watch what DynamoDB returns.
   const deps: ServerDeps = {
     ...real,

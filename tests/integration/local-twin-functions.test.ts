@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   apiFunctionDeclaration,
@@ -8,12 +10,15 @@ import {
   createLocalFunction,
   LOCAL_MAIL_FROM,
   localFunctionSpec,
+  localPseudonymSecretArn,
+  LOCAL_PSEUDONYM_SECRET_NAME,
   type LocalFunction,
   type TwinResources,
 } from '#infra/local/function-runtime.ts';
 import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { ENV } from '#shared/definitions/env.ts';
 import { functionBundles } from '#infra/local/bundle.ts';
+import { handleSecretsManager } from '#infra/local/secrets-manager.ts';
 
 const FIXTURES = 'tests/integration/fixtures/twin-functions';
 
@@ -23,7 +28,6 @@ const resources: TwinResources = {
   tableName: 'imaging-local',
   buckets: { uploads: 'imaging-local-uploads', studies: 'imaging-local-studies', assets: 'imaging-local-assets' },
   stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:imaging-local-pipeline',
-  pseudonymSecret: 'local-secret',
   siteOrigin: 'http://127.0.0.1:1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   endpoints: {
@@ -35,6 +39,7 @@ const resources: TwinResources = {
     lambda: 'http://127.0.0.1:1/_aws/lambda',
     ses: 'http://127.0.0.1:1/_aws/ses',
     sns: 'http://127.0.0.1:1/_aws/sns',
+    secretsManager: 'http://127.0.0.1:1/_aws/secretsmanager',
   },
   passThrough: { IWS_SILENT_LOGS: '1' },
 };
@@ -79,8 +84,8 @@ describe('functions in the local twin', () => {
     for (const absent of [
       ENV.UPLOADS_BUCKET,
       ENV.ASSETS_BUCKET,
-      ENV.PSEUDONYM_SECRET,
       ENV.PSEUDONYM_SECRET_ARN,
+      ENV.SECRETS_MANAGER_ENDPOINT,
       ENV.STATE_MACHINE_ARN,
       ENV.SFN_ENDPOINT,
       'HOME',
@@ -160,6 +165,48 @@ describe('functions in the local twin', () => {
     // Allowed: the invocation went to the (absent) Lambda endpoint.
     expect(appendAudit).toMatchObject({ ok: false });
     expect((appendAudit as { name: string }).name).not.toMatch(/AccessDenied/);
+  }, 60_000);
+
+  it("read the pseudonym key from the twin's Secrets Manager when granted it, and are refused it otherwise", async () => {
+    // Prepare: the stand-in holding the key under the local ARN, as the twin serves it at /_aws/secretsmanager.
+    const arn = localPseudonymSecretArn(resources.region);
+    const server = createServer(
+      (req, res) =>
+        void handleSecretsManager(req, res, [
+          { arn, name: LOCAL_PSEUDONYM_SECRET_NAME, value: 'k'.repeat(43), createdAt: new Date() },
+        ]),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/_aws/secretsmanager`;
+    const withStandIn = { ...resources, endpoints: { ...resources.endpoints, secretsManager: endpoint } };
+    const start = (declaration: FunctionDeclaration) => {
+      const fn = createLocalFunction(
+        localFunctionSpec({ ...declaration, entry: `${FIXTURES}/reach-resources.ts` }, withStandIn),
+      );
+      started.push(fn);
+      return fn;
+    };
+    // The audit domain seals its page tokens with the key; health has no grant for it.
+    const audit = start(apiFunctionDeclaration('audit'));
+    const health = start(apiFunctionDeclaration('health'));
+
+    try {
+      // Act
+      const granted = await audit.invoke({ call: 'pseudonym-secret' });
+      const ungranted = await health.invoke({ call: 'pseudonym-secret' });
+      const direct = await health.invoke({ call: 'get-secret', secretId: arn, endpoint });
+
+      // Assess
+      expect(granted).toEqual({ ok: true, length: 43 });
+      expect(ungranted).toMatchObject({ ok: false, name: 'MissingResourceError', message: /PSEUDONYM_SECRET_ARN/ });
+      expect(direct).toMatchObject({
+        ok: false,
+        name: 'AccessDeniedException',
+        message: expect.stringContaining(`secretsmanager:GetSecretValue on resource: ${arn}`),
+      });
+    } finally {
+      server.close();
+    }
   }, 60_000);
 
   it('run from their bundle (as the twin runs its API functions) with the same environment and the same refusals', async () => {

@@ -1,4 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createPrivateKey } from 'node:crypto';
 import { createRequire } from 'node:module';
 import {
@@ -14,6 +15,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { gatewayErrorBody, MAX_REQUEST_BODY_BYTES } from '#shared/definitions/api/gateway-errors.ts';
@@ -21,6 +23,9 @@ import { DEMO_USERS } from '#infra/local/seed/demo-data.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { EXIT_CODES, LocalStackError } from '#infra/local/data-dir.ts';
 import { objectStoreCredentials } from '#infra/local/s3.ts';
+import { localPseudonymSecretArn } from '#infra/local/function-runtime.ts';
+import { createAwsDeps } from '#functions/adapters/index.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import { BUCKETS, LOCAL_TABLE_NAME, startLocalStack } from '#infra/local/stack.ts';
 import {
   apiFetch,
@@ -260,6 +265,38 @@ describe('local twin', () => {
       }),
     });
     expect(signInFromPage.status).toBe(200);
+  });
+
+  it("serves the data folder's pseudonym key from its Secrets Manager, under the ARN it gives the functions, to this machine only", async () => {
+    // Prepare
+    const key = readFileSync(join(twin.stack.dataDir, 'pseudonym-secret'), 'utf8').trim();
+    const arn = localPseudonymSecretArn('us-east-1');
+    const client = new SecretsManagerClient({
+      region: 'us-east-1',
+      endpoint: `${twin.stack.url}/_aws/secretsmanager`,
+      credentials,
+    });
+
+    // Act
+    const answer = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+    // The twin's own process (seed, DICOM listener) reads it through the adapters, as the functions do.
+    const inProcess = await (await createAwsDeps()).pseudonymSecret();
+    const fromPage = await fetch(`${twin.stack.url}/_aws/secretsmanager`, {
+      method: 'POST',
+      headers: {
+        origin: 'https://evil.example',
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': 'secretsmanager.GetSecretValue',
+      },
+      body: JSON.stringify({ SecretId: arn }),
+    });
+
+    // Assess
+    expect(process.env[ENV.PSEUDONYM_SECRET_ARN]).toBe(arn);
+    expect(answer).toMatchObject({ ARN: arn, SecretString: key });
+    expect(inProcess).toBe(key);
+    expect(fromPage.status).toBe(403);
+    client.destroy();
   });
 
   it('serves presigned multipart uploads on the same origin, with ListParts and AbortMultipartUpload, and paginated listings', async () => {

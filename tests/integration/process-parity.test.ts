@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetRecord } from '#shared/domain/datasets/ports.ts';
 import { buildStudy } from '#tests/helpers/dicom-builder.ts';
 import { middleSlab, T1_DICOM } from '#tests/integration/processing/fixtures.ts';
-import { createResearchDataset, runPipeline, uploadDirect, useHarnessOverSharedData } from './datasets-harness.ts';
+import {
+  createResearchDataset,
+  HARNESS_PSEUDONYM_SECRET,
+  runPipeline,
+  uploadDirect,
+  useHarnessOverSharedData,
+} from './datasets-harness.ts';
 
 const run = promisify(execFile);
 const IWS = resolve(process.cwd(), 'cli/iws.mjs');
@@ -97,7 +103,7 @@ describe('one pipeline, two runners: the state machine over the API and iws proc
         ...['--hospital', HOSPITAL, '--id', datasetId, '--alias', dataset.patientAlias],
         ...['--description', dataset.studyDescription, '--study-type', dataset.studyType],
       ],
-      { maxBuffer: 64 << 20, env: { ...process.env, IWS_SECRET: process.env.PSEUDONYM_SECRET } },
+      { maxBuffer: 64 << 20, env: { ...process.env, IWS_SECRET: HARNESS_PSEUDONYM_SECRET } },
     );
     cli = JSON.parse(stdout) as typeof cli;
   }, 300_000);

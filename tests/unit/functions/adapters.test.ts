@@ -23,7 +23,8 @@ import { createAwsDeps } from '#functions/adapters/index.ts';
 import { readEnv } from '#functions/lib/env.ts';
 import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
 import { createObjectStore, createS3Client } from '#functions/adapters/s3/object-store.ts';
-import { createSecretSource } from '#functions/adapters/secrets.ts';
+import { registerClientHook } from '#functions/adapters/aws-clients.ts';
+import { createSecretSource, PSEUDONYM_SECRET_MAX_AGE_SECONDS } from '#functions/adapters/secrets.ts';
 import { createPipelineStarter } from '#functions/adapters/sfn/pipeline-starter.ts';
 import { keys } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
@@ -154,14 +155,101 @@ describe('Step Functions pipeline starter', () => {
   });
 });
 
-describe('secrets', () => {
-  it('reads the pseudonym secret once from Secrets Manager in the cloud, from the env locally', async () => {
-    smMock.on(GetSecretValueCommand).resolves({ SecretString: 'cloud-secret' });
-    const cloud = createSecretSource({ region: 'us-east-1', secretArn: 'arn:secret' });
-    expect(await cloud()).toBe('cloud-secret');
-    expect(await cloud()).toBe('cloud-secret');
+describe('pseudonym secret', () => {
+  const ARN = 'arn:aws:secretsmanager:us-east-1:111122223333:secret:imaging-test/pseudonym-key-AbCdEf';
+  const source = () => createSecretSource({ region: 'us-east-1', secretArn: () => ARN });
+  afterEach(() => vi.useRealTimers());
+
+  it('reads the secret the ARN names once, and keeps it for the max age', async () => {
+    // Prepare
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-01-01T00:00:00Z') });
+    smMock.on(GetSecretValueCommand, { SecretId: ARN }).resolves({ SecretString: 'cloud-secret' });
+    const secret = source();
+
+    // Act: a cold container's first requests at once, then later ones within the max age.
+    const first = await Promise.all([secret(), secret(), secret()]);
+    vi.setSystemTime(Date.now() + (PSEUDONYM_SECRET_MAX_AGE_SECONDS - 1) * 1000);
+    const cached = await secret();
+
+    // Assess
+    expect(first).toEqual(['cloud-secret', 'cloud-secret', 'cloud-secret']);
+    expect(cached).toBe('cloud-secret');
     expect(smMock.commandCalls(GetSecretValueCommand)).toHaveLength(1);
-    expect(await createSecretSource({ region: 'us-east-1', secret: 'local' })()).toBe('local');
+
+    // Act: past the max age it is read again.
+    vi.setSystemTime(Date.now() + 2000);
+    expect(await secret()).toBe('cloud-secret');
+    expect(smMock.commandCalls(GetSecretValueCommand)).toHaveLength(2);
+  });
+
+  it('fails on an empty or binary secret, and reads again on the next call', async () => {
+    // Prepare
+    smMock
+      .on(GetSecretValueCommand)
+      .resolvesOnce({ SecretString: '' })
+      .resolvesOnce({ SecretBinary: new Uint8Array([1, 2]) })
+      .resolves({ SecretString: 'cloud-secret' });
+    const secret = source();
+
+    // Act and assess
+    await expect(secret()).rejects.toThrow('The pseudonym secret is empty');
+    await expect(secret()).rejects.toThrow('The pseudonym secret is empty');
+    expect(await secret()).toBe('cloud-secret');
+    expect(smMock.commandCalls(GetSecretValueCommand)).toHaveLength(3);
+  });
+
+  it("passes on Secrets Manager's own error, and caches no failure", async () => {
+    // Prepare
+    smMock
+      .on(GetSecretValueCommand)
+      .rejectsOnce(
+        Object.assign(new Error("Secrets Manager can't find the specified secret."), {
+          name: 'ResourceNotFoundException',
+        }),
+      )
+      .resolves({ SecretString: 'cloud-secret' });
+    const secret = source();
+
+    // Act and assess
+    await expect(secret()).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    expect(await secret()).toBe('cloud-secret');
+  });
+
+  it('makes its client through prepareClient, on the endpoint override where one is set', async () => {
+    // Prepare: the hook stays registered for this file; it only records.
+    const seen: { name: string; endpoint?: string }[] = [];
+    registerClientHook((client) => {
+      const config = (
+        client as unknown as { config: { endpoint?: () => Promise<{ hostname: string; port?: number }> } }
+      ).config;
+      seen.push({ name: client.constructor.name, endpoint: config.endpoint ? 'set' : undefined });
+    });
+    smMock.on(GetSecretValueCommand).resolves({ SecretString: 'cloud-secret' });
+
+    // Act
+    await createSecretSource({ region: 'us-east-1', secretArn: () => ARN, endpoint: 'http://127.0.0.1:4566' })();
+    const client = smMock.call(0).thisValue as SecretsManagerClient;
+
+    // Assess
+    expect(seen).toContainEqual({ name: 'SecretsManagerClient', endpoint: 'set' });
+    expect(await client.config.endpoint!()).toMatchObject({ hostname: '127.0.0.1', port: 4566 });
+  });
+
+  it("fails naming PSEUDONYM_SECRET_ARN in a function not granted the secret, and takes a host's own source", async () => {
+    // Prepare
+    const env = readEnv({ TABLE_NAME: 'tbl' });
+
+    // Act
+    const ungranted = await createAwsDeps(env);
+    const hosted = await createAwsDeps(env, { pseudonymSecret: async () => 'held-here' });
+
+    // Assess
+    await expect(ungranted.pseudonymSecret()).rejects.toThrow(/PSEUDONYM_SECRET_ARN is not set/);
+    expect(await hosted.pseudonymSecret()).toBe('held-here');
+    expect(await hosted.pseudonymizer.patientAlias('h1', 'MRN-1')).toBe(
+      await createPseudonymizer(async () => 'held-here').patientAlias('h1', 'MRN-1'),
+    );
+    expect(smMock.commandCalls(GetSecretValueCommand)).toHaveLength(0);
   });
 });
 

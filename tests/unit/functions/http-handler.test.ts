@@ -71,7 +71,6 @@ beforeAll(() => {
     UPLOADS_BUCKET: 'u',
     STUDIES_BUCKET: 's',
     ASSETS_BUCKET: 'a',
-    PSEUDONYM_SECRET: 'x',
     AWS_REGION: 'eu-west-1',
     USER_POOL_ID: 'eu-west-1_Pool',
     USER_POOL_CLIENT_ID: 'site-client',
