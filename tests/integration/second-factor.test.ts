@@ -31,7 +31,10 @@ afterAll(() => {
  * user pool maps them into `custom:idpAmr`, the trigger decides the `mfa` claim, Cognito adds or suppresses it.
  */
 async function federatedToken(email: string, idpAmr: string): Promise<Record<string, string>> {
-  const base = { ...claimsFor(h.user(email)), identities: '[{"providerName":"oidc-hosp-northside"}]' };
+  const base: Record<string, string> = {
+    ...claimsFor(h.user(email)),
+    identities: '[{"providerName":"oidc-hosp-northside"}]',
+  };
   const trigger = preTokenGeneration({
     enabledMethods: async () => {
       throw new Error('a federated account is never looked up for TOTP');

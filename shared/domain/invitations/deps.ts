@@ -9,8 +9,11 @@ export type InvitationDeps = {
   invitations: InvitationRepository;
   invitationDirectory: InvitationDirectory;
   directory: Directory;
-  /** The team's seat an acceptance takes (one conditional write on its memberCount), and gives back on failure. */
-  organisation: Pick<OrganisationStore, 'claimTeamSeat' | 'add'>;
+  /**
+   * The team's seat an acceptance takes (one conditional write on its memberCount) and gives back on failure; the
+   * hospital's users, for notifications to its admins.
+   */
+  organisation: Pick<OrganisationStore, 'claimTeamSeat' | 'add' | 'listUsers'>;
   mailer: Mailer;
   identity: IdentityAdmin;
   tokens: TokenMint;

@@ -26,7 +26,7 @@ describe('iws anonymize', () => {
 
   it("writes a gzip input as plain DICOM and, with no secret set, says where the machine's secret is kept", () => {
     // A config folder of the test's own: the run makes its secret there (cli-secret.test.ts covers the file).
-    const env = { ...process.env, XDG_CONFIG_HOME: join(OUT, 'config') };
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(OUT, 'config') };
     delete env.IWS_SECRET;
     const run = spawnSync(
       'node',

@@ -204,6 +204,9 @@ export function fakeInvitationWorld() {
         team.memberCount = (team.memberCount ?? 0) + 1;
         return true;
       },
+      listUsers: async (query) => ({
+        items: [...users.values()].filter((u) => u.hospitalId === query.hospitalId),
+      }),
       async add(h, target, deltas) {
         const team =
           target.kind === 'team' ? teams.find((t) => t.hospitalId === h && t.id === target.teamId) : undefined;

@@ -91,6 +91,7 @@ beforeAll(() => {
     | 'siteOrigin'
     | 'shares'
     | 'shareLimits'
+    | 'shareCodes'
     | 'integrations'
     | 'machineClients'
     | 'intake'
