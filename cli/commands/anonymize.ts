@@ -26,7 +26,8 @@ Options:
   --hospital <id>        hospital the keyed UIDs belong to (default "cli")
 
 Environment:
-  IWS_SECRET             key for UID replacement and date shifts; without it a fixed development secret is used
+  IWS_SECRET             key for UID replacement and date shifts; without it, this machine's own random secret,
+                         made once and kept in $XDG_CONFIG_HOME/iws/secret (else ~/.config/iws/secret)
 `;
 
 function listInputs(root: string): string[] {

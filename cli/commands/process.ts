@@ -42,7 +42,8 @@ Options:
   --hospital <id>        hospital the keyed UIDs and the keys belong to (default "cli")
 
 Environment:
-  IWS_SECRET             key for UID replacement; without it a fixed development secret is used
+  IWS_SECRET             key for UID replacement; without it, this machine's own random secret,
+                         made once and kept in $XDG_CONFIG_HOME/iws/secret (else ~/.config/iws/secret)
 `;
 
 export type ProcessContext = {

@@ -1,8 +1,6 @@
 import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
 import { type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
-
-/** Development-only secret, used when IWS_SECRET is unset; UIDs made with it are not protected by a secret. */
-export const DEVELOPMENT_SECRET = 'iws-development-secret-not-for-real-data';
+import { machineSecret } from './machine-secret.ts';
 
 /** The de-identification flags shared by `iws anonymize` and `iws process` (parseArgs options). */
 export const DEIDENTIFICATION_FLAGS = {
@@ -39,12 +37,20 @@ export function anonymizationFromFlags(values: DeidentificationFlagValues): Anon
   });
 }
 
-/** The keyed-hash secret from IWS_SECRET, or the development secret with a warning on stderr. */
+/**
+ * The keyed-hash secret: IWS_SECRET when set, else this machine's own random secret (made on first use and kept in the
+ * user's config folder, README.md "iws"). Never a secret published anywhere: pseudonyms and date shifts keyed with
+ * one could be recomputed by anyone.
+ */
 export function secretFromEnvironment(command: string): string {
   const secret = process.env.IWS_SECRET;
   if (secret) return secret;
-  process.stderr.write(
-    `iws ${command}: IWS_SECRET is not set; using the development secret (do not use for real data)\n`,
-  );
-  return DEVELOPMENT_SECRET;
+  const kept = machineSecret();
+  if (kept.created)
+    process.stderr.write(
+      `iws ${command}: IWS_SECRET is not set; made a random secret for this machine and kept it in ${kept.path} ` +
+        `(readable by you only). The same secret gives the same pseudonyms and date shifts: keep the file to link ` +
+        `later runs, or set IWS_SECRET to name another.\n`,
+    );
+  return kept.secret;
 }

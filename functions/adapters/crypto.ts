@@ -1,8 +1,18 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
+import { promisify } from 'node:util';
 import type { Pseudonymizer } from '#shared/domain/datasets/ports.ts';
 import type { PageTokens } from '#shared/domain/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { TokenMint } from '#shared/domain/invitations/ports.ts';
+import type { ShareCodeHasher } from '#shared/domain/shares/ports.ts';
 
 function derive(secret: string, purpose: string): Buffer {
   return createHash('sha256').update(`iws:${purpose}:`).update(secret).digest();
@@ -58,5 +68,31 @@ export function createTokenMint(): TokenMint {
   return {
     newToken: () => randomBytes(32).toString('base64url'),
     hash: (token) => createHash('sha256').update(token, 'utf8').digest('hex'),
+  };
+}
+
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: object,
+) => Promise<Buffer>;
+
+/**
+ * Patient share codes: scrypt (RFC 7914; N=2^14, r=8, p=1, tens of milliseconds and 16 MiB a try) of the share id and
+ * the code under 16 random bytes of salt per code, compared in constant time. Six digits are a million guesses: a
+ * stolen share item costs that many scrypt runs, for that share and that code only.
+ */
+export function createShareCodeHasher(cost = { N: 2 ** 14, r: 8, p: 1 }): ShareCodeHasher {
+  const derive = (shareId: string, code: string, salt: string) =>
+    scryptAsync(`${shareId}:${code}`, Buffer.from(salt, 'base64url'), 32, { ...cost, maxmem: 64 * 1024 * 1024 });
+  return {
+    newSalt: () => randomBytes(16).toString('base64url'),
+    hash: async (shareId, code, salt) => (await derive(shareId, code, salt)).toString('base64url'),
+    async matches(shareId, code, salt, stored) {
+      const expected = Buffer.from(stored, 'base64url');
+      const actual = await derive(shareId, code, salt);
+      return expected.length === actual.length && timingSafeEqual(expected, actual);
+    },
   };
 }

@@ -20,7 +20,7 @@ import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createSettingsStore } from './dynamo/settings-store.ts';
 import { createAvatarSigner } from './s3/avatar-signer.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
-import { createPageTokens, createPseudonymizer, createTokenMint } from './crypto.ts';
+import { createPageTokens, createPseudonymizer, createShareCodeHasher, createTokenMint } from './crypto.ts';
 import { createInvitationDirectory, createInvitationRepository } from './dynamo/invitations-repository.ts';
 import { createSesMailer } from './mail/ses-mailer.ts';
 import { createObjectStore, createS3Client } from './s3/object-store.ts';
@@ -131,6 +131,7 @@ export async function createAwsDeps(
       configurationSet: () => requireResource(env, ENV.MAIL_CONFIGURATION_SET),
     }),
     tokens: createTokenMint(),
+    shareCodes: createShareCodeHasher(),
     integrations: createIntegrationStore(table),
     intake: createIntakeStore(table),
     machineClients: createMachineClients({

@@ -9,7 +9,8 @@ import type { ServerEnv } from './env.ts';
 
 /**
  * What the deployment's tokens must carry: issued by its user pool (under COGNITO_ENDPOINT's issuer when an endpoint
- * is set, see userPoolIssuer) to its site client; in prod, hospital admins and team leads must have signed in with MFA.
+ * is set, see userPoolIssuer) to its site client; in prod, the super admin, hospital admins and team leads must have
+ * signed in with MFA.
  * Without a pool or client id nothing can be checked, so nothing is let in.
  */
 export function tokenPolicyOf(env: ServerEnv): TokenPolicy {

@@ -18,7 +18,7 @@ import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { AvatarSigner } from '#shared/domain/settings/me-settings.ts';
 import type { SettingsStore } from '#shared/domain/settings/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
-import type { ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
+import type { ShareCodeHasher, ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { IntakeStore } from '#shared/domain/intake/ports.ts';
 import type { IntakeEndpoints, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
@@ -62,6 +62,8 @@ export type ServerDeps = {
   /** Text messages for patient codes (SNS); without one, a share with a phone number only cannot send its code. */
   sms?: SmsSender;
   shareLimits: ShareLimits;
+  /** The salted slow hash of patient share codes. */
+  shareCodes: ShareCodeHasher;
   /** Origin of the site, where links in e-mail open. */
   siteOrigin: string;
   /** DICOM intake (docs/dicom-intake.md): integrations, their app clients, studies being received. */

@@ -1,5 +1,5 @@
 import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
-import { MFA_CLAIM, mfaMethodOf } from '#shared/domain/auth/id-token.ts';
+import { IDP_AMR_ATTRIBUTE, MFA_CLAIM, mfaMethodOf } from '#shared/domain/auth/id-token.ts';
 import { createMfaSettings, type MfaSettings } from '#functions/adapters/cognito/mfa-settings.ts';
 import { catalogueMessage } from '#shared/vocabulary/errors.ts';
 
@@ -8,8 +8,9 @@ export type HospitalStatuses = { isDeactivated(hospitalId: string): Promise<bool
 
 /**
  * User pool pre-token-generation trigger: writes into the ID token whether a second factor vouches for the sign-in
- * (the `mfa` claim), so the API can require it of hospital admins and team leads in prod. Federated users carry the
- * `identities` attribute; their hospital's identity provider authenticates them.
+ * (the `mfa` claim), so the API can require it of the super admin, hospital admins and team leads in prod. Federated
+ * users carry the `identities` attribute; their sign-in counts as two factors only when their hospital's identity
+ * provider says so (its amr or context class, mapped into `custom:idpAmr` at each sign-in).
  */
 export function preTokenGeneration(mfa: MfaSettings, hospitals?: () => HospitalStatuses) {
   return async (event: PreTokenGenerationTriggerEvent): Promise<PreTokenGenerationTriggerEvent> => {
@@ -21,6 +22,7 @@ export function preTokenGeneration(mfa: MfaSettings, hospitals?: () => HospitalS
     const method = mfaMethodOf({
       federated,
       mfaMethods: federated ? [] : await mfa.enabledMethods(event.userPoolId, event.userName),
+      idpAmr: event.request.userAttributes[IDP_AMR_ATTRIBUTE],
     });
     event.response = {
       claimsOverrideDetails: method

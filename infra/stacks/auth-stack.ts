@@ -34,11 +34,16 @@ import {
   SIGN_IN_EVENTS_DECLARATION,
 } from '#infra/function-declarations.ts';
 import { providerNameOf } from '#shared/domain/auth/federation.ts';
+import { IDP_AMR_ATTRIBUTE_NAME, IDP_AUTHN_CONTEXT_SAML_ATTRIBUTE } from '#shared/domain/auth/id-token.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
 import { resourceNames } from '#infra/resource-names.ts';
 
 /** Custom attributes of a user: the tenant and team the API scopes every request to. */
-export const CUSTOM_ATTRIBUTES = { hospitalId: 'hospitalId', teamId: 'teamId' } as const;
+export const CUSTOM_ATTRIBUTES = {
+  hospitalId: 'hospitalId',
+  teamId: 'teamId',
+  idpAmr: IDP_AMR_ATTRIBUTE_NAME,
+} as const;
 
 export type AuthStackProps = StackProps & {
   config: StageConfig;
@@ -56,8 +61,8 @@ export type AuthStackProps = StackProps & {
  *
  * MFA: TOTP is offered to every local account (OPTIONAL; `-c mfa=REQUIRED` makes it compulsory for all). A
  * pre-token-generation trigger marks ID tokens whose sign-in a second factor vouches for (the `mfa` claim: TOTP
- * enabled, or a federated account), and in prod the API refuses hospital admins and team leads without it
- * (functions/lib/caller.ts).
+ * enabled, or a federated account whose identity provider reports a second factor in `custom:idpAmr`), and in prod the
+ * API refuses the super admin, hospital admins and team leads without it (functions/lib/caller.ts).
  */
 export class AuthStack extends Stack {
   readonly userPool: UserPool;
@@ -81,6 +86,8 @@ export class AuthStack extends Stack {
       customAttributes: {
         [CUSTOM_ATTRIBUTES.hospitalId]: new StringAttribute({ minLen: 1, maxLen: 64, mutable: true }),
         [CUSTOM_ATTRIBUTES.teamId]: new StringAttribute({ minLen: 0, maxLen: 64, mutable: true }),
+        // Written by Cognito from the identity provider at each federated sign-in (mapped attributes must be mutable).
+        [CUSTOM_ATTRIBUTES.idpAmr]: new StringAttribute({ minLen: 0, maxLen: 2048, mutable: true }),
       },
       passwordPolicy: {
         minLength: 12,
@@ -152,7 +159,12 @@ export class AuthStack extends Stack {
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
       // Users may edit their names only: hospital and team attributes are set by admins, never by the user's own token.
-      writeAttributes: new ClientAttributes().withStandardAttributes({ givenName: true, familyName: true }),
+      // With SSO the client must also write what the providers map (Cognito updates mapped attributes through it):
+      // idpAmr, which the trigger reads for federated accounts only, whose hosted-UI tokens (openid, email, profile)
+      // cannot call UpdateUserAttributes.
+      writeAttributes: new ClientAttributes()
+        .withStandardAttributes({ givenName: true, familyName: true })
+        .withCustomAttributes(...(hasSso ? [CUSTOM_ATTRIBUTES.idpAmr] : [])),
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(1),
@@ -263,7 +275,12 @@ export class AuthStack extends Stack {
    */
   private addIdentityProvider(provider: IdentityProviderConfig): IUserPoolIdentityProvider {
     const name = providerNameOf(provider.hospitalId, provider.type);
-    const attributeMapping = { email: ProviderAttribute.other('email') };
+    // The provider's authentication methods, at each sign-in: a federated sign-in counts as two factors only when
+    // they name a second factor (docs/roles-and-permissions.md#single-sign-on).
+    const attributeMapping = {
+      email: ProviderAttribute.other('email'),
+      custom: { [CUSTOM_ATTRIBUTES.idpAmr]: ProviderAttribute.other('amr') },
+    };
     if (provider.type === 'SAML') {
       return new UserPoolIdentityProviderSaml(this, `Saml${provider.hospitalId}`, {
         userPool: this.userPool,
@@ -272,6 +289,7 @@ export class AuthStack extends Stack {
         metadata: UserPoolIdentityProviderSamlMetadata.url(provider.metadataUrl),
         attributeMapping: {
           email: ProviderAttribute.other('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'),
+          custom: { [CUSTOM_ATTRIBUTES.idpAmr]: ProviderAttribute.other(IDP_AUTHN_CONTEXT_SAML_ATTRIBUTE) },
         },
         idpSignout: true,
       });

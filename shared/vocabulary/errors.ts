@@ -17,7 +17,7 @@ export const ERROR_CATALOGUE = {
   ENDPOINT_NOT_IMPLEMENTED: { status: 404, message: 'Endpoint not implemented' },
   ACCESS_DENIED: { status: 403, message: "You don't have permission to perform this action." },
   /**
-   * A user who must sign in with a second factor (prod: hospital admins and team leads; any user of a hospital whose
+   * A user who must sign in with a second factor (prod: the super admin, hospital admins and team leads; any user of a hospital whose
    * policy requires two-factor) signed in without one.
    */
   MFA_REQUIRED: {

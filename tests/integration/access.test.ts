@@ -19,6 +19,7 @@ import { archivePartBytes } from '#shared/domain/uploads/study-archive.ts';
 import { packArchive } from '#tests/helpers/study-archive.ts';
 import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
+import { createShareCodeHasher } from '#functions/adapters/crypto.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
 import { HARNESS_POOL, startHarness, subOf, type Harness } from './datasets-harness.ts';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';
@@ -301,6 +302,8 @@ async function teamShare(): Promise<{ datasetId: string; shareId: string }> {
 }
 
 const PATIENT_CODE = '123456';
+const SHARE_CODES = createShareCodeHasher();
+const CODE_SALT = SHARE_CODES.newSalt();
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
@@ -351,7 +354,9 @@ async function patientShare(): Promise<{ datasetId: string; shareId: string; tok
     createdAt: new Date(now).toISOString(),
     tokenHash: sha256(token),
     failedAttempts: 0,
-    codeHash: sha256(`${shareId}:${PATIENT_CODE}`),
+    // Stored as the core stores a code it sent: salted, slow (docs/domain.md#patient-shares).
+    codeHash: await SHARE_CODES.hash(shareId, PATIENT_CODE, CODE_SALT),
+    codeSalt: CODE_SALT,
     codeExpiresAt: new Date(now + 600_000).toISOString(),
     studyType: 'Diagnostic',
     studyDate: '2026-01-01',

@@ -1,5 +1,11 @@
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
-import { ConflictError, EmailTakenError, InvitationStateError, NotFoundError } from '#shared/domain/errors.ts';
+import {
+  ConflictError,
+  EmailTakenError,
+  InvitationStateError,
+  NotFoundError,
+  RuleError,
+} from '#shared/domain/errors.ts';
 import type { AcceptInvitation, InvitationPreview } from '#shared/schemas/api/invitations.ts';
 import { notifyWhoWants } from '#shared/domain/notifications/preferences.ts';
 import type { InvitationDeps } from './deps.ts';
@@ -52,7 +58,25 @@ export async function previewInvitation(token: string, deps: InvitationDeps): Pr
 }
 
 /**
- * Accept: the identity is created in the user pool with the hospital and team attributes, a permanent password (the
+ * The invitation's team at acceptance, not only when it was sent: still active (TEAM_ARCHIVED) and with a seat, which
+ * is taken here by one conditional write on its memberCount (TEAM_FULL), so two acceptances cannot both take the last
+ * one (docs/domain.md#invitations). Returns how to give the seat back if the acceptance fails after it.
+ */
+async function takeTeamSeat(record: InvitationRecord, deps: InvitationDeps): Promise<() => Promise<void>> {
+  const teamId = record.teamId;
+  if (!teamId) return async () => {};
+  const team = await deps.directory.getTeam(record.hospitalId, teamId);
+  if (!team || team.isActive === false) throw new RuleError('TEAM_ARCHIVED');
+  if (!(await deps.organisation.claimTeamSeat(record.hospitalId, teamId))) {
+    // Archived between the read and the write, or full: the counter's condition refuses both.
+    const now = await deps.directory.getTeam(record.hospitalId, teamId);
+    throw new RuleError(now?.isActive === false ? 'TEAM_ARCHIVED' : 'TEAM_FULL');
+  }
+  return () => deps.organisation.add(record.hospitalId, { kind: 'team', teamId }, { memberCount: -1 });
+}
+
+/**
+ * Accept: the team's seat is taken first (takeTeamSeat), then the identity is created in the user pool with the hospital and team attributes, a permanent password (the
  * pool's policy) and the role's group; then the invitation is used up and the user record written ACTIVE with the
  * invitation's permissions. This hospital's INVITED record of the same e-mail (a new hospital's first admin) is the
  * one activated.
@@ -65,17 +89,24 @@ export async function acceptInvitation(
   const existing = await deps.invitationDirectory.findUserByEmail(record.email);
   if (existing && !(existing.hospitalId === record.hospitalId && existing.status === 'INVITED'))
     throw new EmailTakenError('EMAIL_ALREADY_REGISTERED');
-  const sub = await deps.identity.createMember({
-    email: record.email,
-    firstName: input.firstName,
-    lastName: input.lastName,
-    hospitalId: record.hospitalId,
-    teamId: record.teamId,
-    role: record.role,
-    password: input.password,
-  });
+  const giveSeatBack = await takeTeamSeat(record, deps);
+  let sub: string;
   const now = deps.clock.now();
-  await leave(record, 'ACCEPTED', { acceptedAt: now, acceptedUserId: sub, updatedAt: now }, deps);
+  try {
+    sub = await deps.identity.createMember({
+      email: record.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      hospitalId: record.hospitalId,
+      teamId: record.teamId,
+      role: record.role,
+      password: input.password,
+    });
+    await leave(record, 'ACCEPTED', { acceptedAt: now, acceptedUserId: sub, updatedAt: now }, deps);
+  } catch (error) {
+    await giveSeatBack();
+    throw error;
+  }
   const user: UserRecord = {
     id: sub,
     email: record.email,

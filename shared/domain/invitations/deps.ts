@@ -1,6 +1,7 @@
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import type { PreferredNotificationDeps } from '#shared/domain/notifications/preferences.ts';
+import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { IdentityAdmin, InvitationDirectory, InvitationRepository, Mailer, TokenMint } from './ports.ts';
 
 /** The ports the invitation core uses. */
@@ -8,6 +9,11 @@ export type InvitationDeps = {
   invitations: InvitationRepository;
   invitationDirectory: InvitationDirectory;
   directory: Directory;
+  /**
+   * The team's seat an acceptance takes (one conditional write on its memberCount) and gives back on failure; the
+   * hospital's users, for notifications to its admins.
+   */
+  organisation: Pick<OrganisationStore, 'claimTeamSeat' | 'add' | 'listUsers'>;
   mailer: Mailer;
   identity: IdentityAdmin;
   tokens: TokenMint;

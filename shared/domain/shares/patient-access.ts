@@ -11,7 +11,7 @@ import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { PatientSession, ShareAccessEventType } from '#shared/schemas/api/shares.ts';
 import { watermarkNifti, watermarkPdf, watermarkPng } from './watermark.ts';
 import { patientLink, settleStatus } from './patient-shares.ts';
-import type { PatientShareRecord, ShareLimits, ShareStore, SmsSender } from './ports.ts';
+import type { PatientShareRecord, ShareCodeHasher, ShareLimits, ShareStore, SmsSender } from './ports.ts';
 
 export type PatientAccessDeps = {
   shares: ShareStore;
@@ -25,6 +25,8 @@ export type PatientAccessDeps = {
   notifications?: NotificationInbox;
   audit: AuditLog;
   tokens: TokenMint;
+  /** The one-time codes' salted slow hash. */
+  shareCodes: ShareCodeHasher;
   clock: Clock;
   ids: IdGenerator;
   siteOrigin: string;
@@ -118,10 +120,12 @@ export async function requestShareCode(
   if (requests > deps.shareLimits.codeRequestsPerShare) throw new ShareAccessError('SHARE_RATE_LIMITED');
   if (!share.recipientEmail && !deps.sms) throw new ShareAccessError('SMS_UNAVAILABLE');
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const codeSalt = deps.shareCodes.newSalt();
   await deps.shares.updatePatientShare(
     share,
     {
-      codeHash: deps.tokens.hash(`${share.id}:${code}`),
+      codeHash: await deps.shareCodes.hash(share.id, code, codeSalt),
+      codeSalt,
       codeExpiresAt: new Date(Date.parse(now) + deps.shareLimits.codeTtlSeconds * 1000).toISOString(),
     },
     share.version,
@@ -170,12 +174,14 @@ export async function verifyShareCode(
   const share = await usableShare(token, deps);
   const now = deps.clock.now();
   assertUnlocked(share, now, deps.shareLimits);
+  // A code stored before salts (no codeSalt) reads as expired: codes live minutes, the patient asks for a new one.
   const right =
     code !== undefined &&
     share.codeHash !== undefined &&
+    share.codeSalt !== undefined &&
     share.codeExpiresAt !== undefined &&
     Date.parse(share.codeExpiresAt) > Date.parse(now) &&
-    deps.tokens.hash(`${share.id}:${code}`) === share.codeHash;
+    (await deps.shareCodes.matches(share.id, code, share.codeSalt, share.codeHash));
   if (!right) {
     const failed = share.failedAttempts + 1;
     const locks = failed >= deps.shareLimits.maxWrongCodes;
@@ -186,6 +192,7 @@ export async function verifyShareCode(
             failedAttempts: 0,
             lockedUntil: new Date(Date.parse(now) + deps.shareLimits.lockSeconds * 1000).toISOString(),
             codeHash: undefined,
+            codeSalt: undefined,
             codeExpiresAt: undefined,
           }
         : { failedAttempts: failed },
@@ -219,7 +226,7 @@ export async function verifyShareCode(
   }
   const opened = await deps.shares.updatePatientShare(
     share,
-    { opens: share.opens + 1, failedAttempts: 0, codeHash: undefined, codeExpiresAt: undefined },
+    { opens: share.opens + 1, failedAttempts: 0, codeHash: undefined, codeSalt: undefined, codeExpiresAt: undefined },
     share.version,
   );
   await settleStatus(opened, deps);

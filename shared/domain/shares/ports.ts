@@ -3,7 +3,10 @@ import type { PatientShare, ShareAccessEvent, TeamShare } from '#shared/schemas/
 /** A team share as stored (docs/domain.md#shares): one per recipient (a user or a team). */
 export type TeamShareRecord = TeamShare & { hospitalId: string };
 
-/** A patient share as stored: the link's token only as its SHA-256 hash, the one-time code only as a hash. */
+/**
+ * A patient share as stored: the link's token only as its SHA-256 hash, the one-time code only as a slow salted hash
+ * under a random salt of its own (ShareCodeHasher).
+ */
 export type PatientShareRecord = Omit<PatientShare, 'lockedUntil'> & {
   hospitalId: string;
   tokenHash: string;
@@ -11,6 +14,8 @@ export type PatientShareRecord = Omit<PatientShare, 'lockedUntil'> & {
   /** Wrong codes since the last lock or success. */
   failedAttempts: number;
   codeHash?: string;
+  /** The random salt of the current code's hash; a code stored without one (before salts) is treated as expired. */
+  codeSalt?: string;
   codeExpiresAt?: string;
   /** Study type and date as the e-mail/SMS and the public page name the dataset: never patient data. */
   studyType: string;
@@ -68,6 +73,17 @@ export type ShareStore = {
 
   /** Counts a hit in a fixed window and returns the count so far (rate limits of the public routes). */
   hit(key: string, windowSeconds: number, now: string): Promise<number>;
+};
+
+/**
+ * How a one-time code is stored: a fresh random salt for every code issued, and a slow keyed hash of the share id and
+ * the code under it, so one stolen item costs a full search of the million codes with the slow hash, and no
+ * precomputed table serves two shares. `matches` compares in constant time.
+ */
+export type ShareCodeHasher = {
+  newSalt(): string;
+  hash(shareId: string, code: string, salt: string): Promise<string>;
+  matches(shareId: string, code: string, salt: string, stored: string): Promise<boolean>;
 };
 
 /** Sends a text message (SNS Publish to a phone number). */

@@ -24,8 +24,9 @@ describe('iws anonymize', () => {
     expect(existsSync(join(OUT, 'emri_small_big_endian.dcm'))).toBe(true);
   });
 
-  it('writes a gzip input as plain DICOM and warns when no secret is set', () => {
-    const env = { ...process.env };
+  it("writes a gzip input as plain DICOM and, with no secret set, says where the machine's secret is kept", () => {
+    // A config folder of the test's own: the run makes its secret there (cli-secret.test.ts covers the file).
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(OUT, 'config') };
     delete env.IWS_SECRET;
     const run = spawnSync(
       'node',
@@ -34,6 +35,7 @@ describe('iws anonymize', () => {
     );
     expect(run.status).toBe(0);
     expect(run.stderr).toMatch(/IWS_SECRET is not set/);
+    expect(run.stderr).toContain(join(OUT, 'config', 'iws', 'secret'));
     expect(existsSync(join(OUT, 'mosaic', 'siemens_dwi_0.dcm'))).toBe(true);
   });
 });

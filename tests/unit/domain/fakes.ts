@@ -196,6 +196,23 @@ export function fakeInvitationWorld() {
       },
     },
     directory,
+    // Seats as the table keeps them: one conditional step on the team's memberCount (default maximum 15).
+    organisation: {
+      async claimTeamSeat(h, id) {
+        const team = teams.find((t) => t.hospitalId === h && t.id === id);
+        if (!team || team.isActive === false || (team.memberCount ?? 0) >= (team.maxMembers ?? 15)) return false;
+        team.memberCount = (team.memberCount ?? 0) + 1;
+        return true;
+      },
+      listUsers: async (query) => ({
+        items: [...users.values()].filter((u) => u.hospitalId === query.hospitalId),
+      }),
+      async add(h, target, deltas) {
+        const team =
+          target.kind === 'team' ? teams.find((t) => t.hospitalId === h && t.id === target.teamId) : undefined;
+        if (team) team.memberCount = (team.memberCount ?? 0) + (deltas.memberCount ?? 0);
+      },
+    },
     mailer: {
       async send(message) {
         if (state.mailFails) throw new Error('mail down');

@@ -117,8 +117,8 @@ describe('resolveCaller: what the token must say', () => {
 });
 
 describe('resolveCaller: MFA for hospital admins and team leads in prod', () => {
-  it('refuses an admin or lead token without the MFA claim in prod, accepts it with one', async () => {
-    for (const role of ['HOSPITAL_ADMIN', 'TEAM_LEAD'] as const) {
+  it('refuses a super admin, admin or lead token without the MFA claim in prod, accepts it with one', async () => {
+    for (const role of ['SUPER_ADMIN', 'HOSPITAL_ADMIN', 'TEAM_LEAD'] as const) {
       expect(await statusOf(idToken(role), user(role), prodPolicy), role).toBe(403);
       expect(await statusOf(idToken(role, { mfa: 'totp' }), user(role), prodPolicy), role).toBe(200);
       expect(await statusOf(idToken(role, { mfa: 'idp' }), user(role), prodPolicy), role).toBe(200);
@@ -164,9 +164,17 @@ describe('resolveCaller: MFA for hospital admins and team leads in prod', () => 
     expect(tokenPolicyOf(readEnv({ ...BASE_ENV, STAGE: 'staging' })).mfaRequiredFor).toEqual([]);
   });
 
-  it('vouches for local accounts with TOTP enabled and for federated accounts, for no one else', () => {
+  it('vouches for local accounts with TOTP enabled and for federated accounts whose provider used a second factor', () => {
     expect(mfaMethodOf({ federated: false, mfaMethods: ['SOFTWARE_TOKEN_MFA'] })).toBe('totp');
-    expect(mfaMethodOf({ federated: true, mfaMethods: [] })).toBe('idp');
+    // RFC 8176 values as Cognito keeps a mapped OIDC amr, and a SAML multi-factor context class.
+    expect(mfaMethodOf({ federated: true, mfaMethods: [], idpAmr: '["pwd","mfa"]' })).toBe('idp');
+    expect(mfaMethodOf({ federated: true, mfaMethods: [], idpAmr: '[pwd, otp]' })).toBe('idp');
+    expect(mfaMethodOf({ federated: true, mfaMethods: [], idpAmr: 'hwk' })).toBe('idp');
+    expect(mfaMethodOf({ federated: true, mfaMethods: [], idpAmr: 'https://refeds.org/profile/mfa' })).toBe('idp');
+    expect(mfaMethodOf({ federated: true, mfaMethods: [], idpAmr: '["pwd"]' })).toBeUndefined();
+    expect(mfaMethodOf({ federated: true, mfaMethods: [] })).toBeUndefined();
+    // A local account's own attribute says nothing: only the pool's TOTP counts for it.
+    expect(mfaMethodOf({ federated: false, mfaMethods: [], idpAmr: '["mfa"]' })).toBeUndefined();
     expect(mfaMethodOf({ federated: false, mfaMethods: [] })).toBeUndefined();
     expect(mfaMethodOf({ federated: false, mfaMethods: ['SMS_MFA'] })).toBeUndefined();
   });

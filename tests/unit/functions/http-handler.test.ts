@@ -90,6 +90,7 @@ beforeAll(() => {
     | 'siteOrigin'
     | 'shares'
     | 'shareLimits'
+    | 'shareCodes'
     | 'integrations'
     | 'machineClients'
     | 'intake'

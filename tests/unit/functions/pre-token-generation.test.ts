@@ -38,9 +38,15 @@ describe('pre-token-generation trigger (the mfa claim)', () => {
     expect((await handler(signIn())).response.claimsOverrideDetails).toEqual({ claimsToSuppress: ['mfa'] });
   });
 
-  it("vouches for a federated account (its hospital's identity provider signs it in) without asking the pool", async () => {
-    const result = await handler(signIn({ identities: '[{"providerName":"saml-northside"}]' }));
-    expect(result.response.claimsOverrideDetails).toEqual({ claimsToAddOrOverride: { mfa: 'idp' } });
+  it('vouches for a federated account only when its identity provider used a second factor, without asking the pool', async () => {
+    const identities = '[{"providerName":"saml-northside"}]';
+    const twoFactors = await handler(signIn({ identities, 'custom:idpAmr': '["pwd","mfa"]' }));
+    expect(twoFactors.response.claimsOverrideDetails).toEqual({ claimsToAddOrOverride: { mfa: 'idp' } });
+    const passwordOnly = await handler(signIn({ identities, 'custom:idpAmr': '["pwd"]' }));
+    expect(passwordOnly.response.claimsOverrideDetails).toEqual({ claimsToSuppress: ['mfa'] });
+    expect((await handler(signIn({ identities }))).response.claimsOverrideDetails).toEqual({
+      claimsToSuppress: ['mfa'],
+    });
     expect(cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '#functions/adapters/memory/index.ts';
 import type { MailMessage } from '#shared/domain/invitations/ports.ts';
 import { createHash } from 'node:crypto';
+import { createShareCodeHasher } from '#functions/adapters/crypto.ts';
 import { gzipSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
@@ -122,6 +123,8 @@ export function shareWorld() {
       newToken: () => `token-${++state.t}-abcdefghijklmnopqrstuvwxyz`,
       hash: (t: string) => createHash('sha256').update(t).digest('hex'),
     },
+    // The real codes' hash, cheaper: the unit tests issue many codes.
+    shareCodes: createShareCodeHasher({ N: 2 ** 10, r: 8, p: 1 }),
     siteOrigin: 'https://site.test',
     shareLimits: { ...DEFAULT_SHARE_LIMITS, lockSeconds: 60 },
   };
