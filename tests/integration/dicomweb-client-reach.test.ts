@@ -87,9 +87,7 @@ async function storeAndProcess(clientId: string, studyUID: string, seriesNumber:
   const urls = ((JSON.parse(stored.body) as DicomJson)[TAGS.ReferencedSOPSequence]!.Value as DicomJson[]).map(
     (item) => new URL(String(item[TAGS.RetrieveURL]!.Value![0])).pathname,
   );
-  expect((await dicomweb(clientId, BOTH, 'POST', `/dicomweb/studies/${studyUID}/commit`)).statusCode).toBeLessThan(
-    300,
-  );
+  expect((await dicomweb(clientId, BOTH, 'POST', `/dicomweb/studies/${studyUID}/commit`)).statusCode).toBeLessThan(300);
   const run = h.started.at(-1)!;
   expect(await runPipeline(run)).toEqual({ ok: true });
   const study = /^\/dicomweb\/studies\/([^/]+)\//.exec(urls[0]!)![1]!;

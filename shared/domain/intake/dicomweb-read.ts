@@ -453,9 +453,7 @@ export function retrieveAs(
   target: { study: string; series?: string; instance?: string },
   deps: ReadDeps,
 ): Promise<Uint8Array[]> {
-  return audited(reader, 'DICOMWEB_RETRIEVE', target, () =>
-    retrieveInstances(reader.integration, target, deps),
-  );
+  return audited(reader, 'DICOMWEB_RETRIEVE', target, () => retrieveInstances(reader.integration, target, deps));
 }
 
 /** WADO-RS metadata for an integration, audited. */
@@ -464,7 +462,5 @@ export function metadataAs(
   target: { study: string; series?: string; instance?: string },
   deps: ReadDeps,
 ): Promise<DicomJsonDataset[]> {
-  return audited(reader, 'DICOMWEB_METADATA', target, () =>
-    retrieveMetadata(reader.integration, target, deps),
-  );
+  return audited(reader, 'DICOMWEB_METADATA', target, () => retrieveMetadata(reader.integration, target, deps));
 }

@@ -65,7 +65,9 @@ export async function createDicomWebClient(
   const team = request.teamId === undefined ? undefined : await teamOf(caller, request.teamId, deps);
   const chosen = new Set(request.scopes ?? DICOMWEB_SCOPE_NAMES);
   if (chosen.has('write') && !team)
-    throw new ValidationError('VALIDATION_FAILED', {}, [{ path: 'teamId', message: 'A client that writes needs a team' }]);
+    throw new ValidationError('VALIDATION_FAILED', {}, [
+      { path: 'teamId', message: 'A client that writes needs a team' },
+    ]);
   const record: IntegrationRecord = {
     ...base(caller, deps, request.name, team),
     kind: 'DICOMWEB_CLIENT',
