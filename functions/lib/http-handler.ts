@@ -8,6 +8,7 @@ import { ROUTES, routeKey, type RouteDefinition } from '#shared/definitions/api/
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import { type DomainError, UnauthorizedError, ValidationError } from '#shared/domain/errors.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
+import { requireScopes } from '#shared/domain/integrations/scopes.ts';
 import { resolveCaller, tokenPolicyOf } from './caller.ts';
 import { twoFactorPolicyOf } from './two-factor.ts';
 import { getDeps, type ServerDeps } from './deps.ts';
@@ -242,8 +243,11 @@ export type ClientRequest<P> = {
   pathParameters: P;
 };
 
-/** The claims of a Cognito access token from an app client carrying `scopes`; the token_use and scopes checked again. */
-export function clientIdOf(event: APIGatewayProxyEvent, scopes: readonly string[]): string {
+/**
+ * The app client and the scopes of a Cognito access token. The gateway lets through an access token carrying any
+ * DICOMweb scope; the route's own scopes are checked against it and the integration (requireScopes), 403 when lacking.
+ */
+export function clientTokenOf(event: APIGatewayProxyEvent): { clientId: string; granted: Set<string> } {
   const claims = (event.requestContext?.authorizer?.claims ?? {}) as Record<string, unknown>;
   const granted = new Set(
     String(claims.scope ?? '')
@@ -251,14 +255,14 @@ export function clientIdOf(event: APIGatewayProxyEvent, scopes: readonly string[
       .filter(Boolean),
   );
   const clientId = typeof claims.client_id === 'string' ? claims.client_id : '';
-  if (claims.token_use !== 'access' || !clientId || !scopes.every((scope) => granted.has(scope)))
-    throw new UnauthorizedError();
-  return clientId;
+  if (claims.token_use !== 'access' || !clientId) throw new UnauthorizedError();
+  return { clientId, granted };
 }
 
 /**
  * `client` routes (DICOMweb): the access token's app client must be an active DICOMweb client of a hospital (a revoked
- * one is refused at once, its token notwithstanding); the function gets the raw body and every query value, and
+ * one is refused at once, its token notwithstanding), and both the token and the integration must grant the route's
+ * scopes (docs/dicom-intake.md#dicomweb-clients); the function gets the raw body and every query value, and
  * answers with a JSON body, an HttpReply or a BinaryReply.
  */
 export function clientRouteHandler<K extends RouteKeyWithSchemas>(
@@ -270,9 +274,10 @@ export function clientRouteHandler<K extends RouteKeyWithSchemas>(
   const schemas = ROUTE_SCHEMAS[key] as RouteSchemas;
   const core = async (event: APIGatewayProxyEvent) => {
     const deps = await getDeps();
-    const clientId = clientIdOf(event, route.scopes ?? []);
+    const { clientId, granted } = clientTokenOf(event);
     const integration = await deps.integrations.byClientId(clientId);
     if (!integration || integration.kind !== 'DICOMWEB_CLIENT') throw new UnauthorizedError();
+    requireScopes(route.scopes ?? [], granted, integration);
     await deps.integrations.touch(integration.hospitalId, integration.id, deps.clock.now());
     const query: Record<string, string[]> = {};
     for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {}))

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWTPayload } from 'jose';
 import { matchRoute, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
+import { DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
 import {
   gatewayErrorBody,
   gatewayErrorStatus,
@@ -212,11 +213,12 @@ export function createApi(options: ApiOptions) {
       claims = claimsAsStrings(payload);
     }
     if (matched.route.auth === 'client') {
-      // As the gateway's Cognito authorizer with authorization scopes: an access token carrying every scope of the route.
+      // As the gateway's Cognito authorizer with authorization scopes: an access token carrying any DICOMweb scope; the
+      // handler checks the route's own (docs/dicom-intake.md#dicomweb-clients).
       const token = bearerToken(req.headers.authorization);
       const payload = token ? await options.verifyAccessToken(token) : undefined;
       const granted = new Set(String(payload?.scope ?? '').split(' '));
-      if (!payload || !(matched.route.scopes ?? []).every((scope) => granted.has(scope))) {
+      if (!payload || !Object.values(DICOMWEB_SCOPES).some((scope) => granted.has(scope))) {
         req.resume();
         sendGatewayError(res, 'unauthorized', corsHeaders);
         return;

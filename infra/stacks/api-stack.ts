@@ -33,6 +33,7 @@ import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/definition
 import { DICOM_LISTENER_PORT } from './dicom-listener-stack.ts';
 import { API_RESERVED_CONCURRENCY } from '#shared/definitions/api/concurrency.ts';
 import { ENV } from '#shared/definitions/env.ts';
+import { DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
 import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/definitions/api/gateway-errors.ts';
 import type { StageConfig } from '#infra/config.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
@@ -179,12 +180,14 @@ export class ApiStack extends Stack {
         route.auth === 'public'
           ? { authorizationType: AuthorizationType.NONE, requestValidator }
           : route.auth === 'client'
-            ? // An integration's access token carrying the route's scopes (docs/dicom-intake.md#dicomweb-clients).
+            ? // An integration's access token: with authorization scopes the authorizer takes access tokens, any one of
+              // the scopes sufficing; the handler then needs the route's own scope in the token and the integration,
+              // and answers 403 INSUFFICIENT_SCOPE without it (docs/dicom-intake.md#dicomweb-clients, RFC 6750 3.1).
               {
                 authorizationType: AuthorizationType.COGNITO,
                 authorizer,
                 requestValidator,
-                authorizationScopes: [...(route.scopes ?? [])],
+                authorizationScopes: Object.values(DICOMWEB_SCOPES),
               }
             : { authorizationType: AuthorizationType.COGNITO, authorizer, requestValidator },
       );

@@ -125,6 +125,7 @@ export class RuleError extends DomainError {
       | 'LAST_HOSPITAL_ADMIN'
       | 'CANNOT_CHANGE_OWN_ACCOUNT'
       | 'AE_TITLE_TAKEN'
+      | 'INSUFFICIENT_SCOPE'
       | 'NOT_ACCEPTABLE'
       | 'RESPONSE_TOO_LARGE',
     values: Record<string, string | number> = {},

@@ -117,6 +117,8 @@ export const ERROR_CATALOGUE = {
     message: 'Instances are answered as multipart/related with type application/dicom.',
   },
   AE_TITLE_TAKEN: { status: 409, message: 'This AE title is already in use.' },
+  /** A DICOMweb client without the route's scope, in its token or its integration (RFC 6750 3.1 insufficient_scope). */
+  INSUFFICIENT_SCOPE: { status: 403, message: 'This client is not allowed to {scope}.' },
   RESPONSE_TOO_LARGE: {
     status: 413,
     message: 'The answer is larger than {n} bytes. Retrieve the series or instances one at a time.',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addressList,
+  clientAccessOf,
   clientErrors,
   EMPTY_CLIENT,
   EMPTY_NODE,
@@ -9,12 +10,19 @@ import {
 } from '#web/features/settings/utils/integration-form.ts';
 
 describe('the Integrations forms (hospital settings)', () => {
-  it('asks for a name and a team of a DICOMweb client, and a quiet time in range when given', () => {
-    expect(clientErrors(EMPTY_CLIENT)).toEqual({ name: 'Required', teamId: 'Required' });
-    expect(clientErrors({ name: 'PACS', teamId: 't', quietSeconds: '5' })).toEqual({
-      quietSeconds: 'Between 10 and 86400 seconds',
-    });
-    expect(clientErrors({ name: 'PACS', teamId: 't', quietSeconds: '' })).toEqual({});
+  it('asks for a name of a DICOMweb client, a team when it writes, and a quiet time in range when given', () => {
+    const pacs = { ...EMPTY_CLIENT, name: 'PACS', teamId: 't' };
+    expect(clientErrors(EMPTY_CLIENT)).toEqual({ name: 'Required', teamId: 'A client that writes needs a team' });
+    expect(clientErrors({ ...pacs, quietSeconds: '5' })).toEqual({ quietSeconds: 'Between 10 and 86400 seconds' });
+    expect(clientErrors(pacs)).toEqual({});
+    expect(clientErrors({ ...pacs, teamId: '', write: false })).toEqual({});
+  });
+
+  it('asks for read, write or both, and sends the team only when one is chosen', () => {
+    const pacs = { ...EMPTY_CLIENT, name: 'PACS', teamId: 't' };
+    expect(clientErrors({ ...pacs, read: false, write: false })).toEqual({ read: 'Choose read, write or both' });
+    expect(clientAccessOf(pacs)).toEqual({ scopes: ['read', 'write'], teamId: 't' });
+    expect(clientAccessOf({ ...pacs, teamId: '', write: false })).toEqual({ scopes: ['read'] });
   });
 
   it('checks a DICOM node: its AE title as PS3.5 allows, addresses as IPv4 or CIDR', () => {

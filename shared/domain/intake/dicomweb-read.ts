@@ -1,6 +1,7 @@
 import { toDicomJson, type DicomJsonDataset } from '#shared/dicom/dicom-json.ts';
 import { TAG } from '#shared/dicom/tags.ts';
-import type { DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
@@ -13,10 +14,18 @@ import { isDicomUid } from '#shared/schemas/api/common.ts';
 /**
  * QIDO-RS and WADO-RS (PS3.18 10.4 and 10.6) over a hospital's de-identified instances: the copies the pipeline wrote
  * to the studies bucket, never a raw upload (docs/dicom-intake.md#wado-rs). Studies are found from the datasets'
- * series items; attributes are read from the de-identified files themselves. A series held for burned-in text is not
- * among them until it is released (docs/dicom-intake.md#held-series): every search and retrieval starts from studiesOf.
+ * series items; attributes are read from the de-identified files themselves. Every search and retrieval starts from
+ * studiesOf, which keeps only what the client may read (its team, docs/dicom-intake.md#team-bound-clients) and leaves
+ * out series held for burned-in text until they are released (docs/dicom-intake.md#held-series).
  */
-export type ReadDeps = { datasets: DatasetRepository; objects: Pick<ObjectStore, 'list' | 'get'> };
+export type ReadDeps = {
+  datasets: DatasetRepository;
+  objects: Pick<ObjectStore, 'list' | 'get'>;
+  directory: Pick<Directory, 'getTeam'>;
+};
+
+/** The client reading: its hospital, and its id and team when it is bound to one. */
+export type ReadingClient = Pick<IntegrationRecord, 'id' | 'hospitalId' | 'teamId'>;
 
 export type QidoLevel = 'study' | 'series' | 'instance';
 export type QidoRequest = {
@@ -102,16 +111,36 @@ type SeriesEntry = { datasetId: string; record: SeriesRecord };
 type StudyEntry = { studyUID: string; series: SeriesEntry[] };
 
 /**
- * The hospital's de-identified studies: datasets past de-identification, grouped by their (new) StudyInstanceUID,
- * without the series held for burned-in text. The one place QIDO-RS and WADO-RS learn what exists, so a held series is
- * absent from every level of a search and its counts (ModalitiesInStudy, NumberOfStudyRelated*), and a retrieval of it
- * answers 404 as for a series that does not exist (PS3.18 8.7.3); a study whose every series is held is not there.
+ * Which of the hospital's datasets a client may read (docs/dicom-intake.md#team-bound-clients). A client without a
+ * team reads the whole hospital. One bound to a team reads only that team's datasets, under the team's data policy
+ * read now (a change takes effect at once, as for users, docs/domain.md#teams): under shared, all of them; under
+ * individual, only those it stored itself (it owns them, as a member owns their uploads; a machine is no lead). A team
+ * no longer found shows nothing.
  */
-async function studiesOf(hospitalId: string, deps: ReadDeps): Promise<Map<string, StudyEntry>> {
+async function readableBy(client: ReadingClient, deps: ReadDeps): Promise<(dataset: DatasetRecord) => boolean> {
+  const teamId = client.teamId;
+  if (teamId === undefined) return () => true;
+  const team = await deps.directory.getTeam(client.hospitalId, teamId);
+  if (!team) return () => false;
+  if (team.dataPolicy === 'individual')
+    return (dataset) => dataset.teamId === teamId && dataset.ownerUserId === client.id;
+  return (dataset) => dataset.teamId === teamId;
+}
+
+/**
+ * The de-identified studies a client may read: the datasets of its reach (readableBy) past de-identification, grouped
+ * by their (new) StudyInstanceUID, without the series held for burned-in text. The one place QIDO-RS and WADO-RS learn
+ * what exists, so another team's study and a held series are absent from every level of a search and its counts
+ * (ModalitiesInStudy, NumberOfStudyRelated*), and a retrieval of either answers 404 as for one that does not exist
+ * (PS3.18 8.7.3); a study whose every series is held is not there.
+ */
+async function studiesOf(client: ReadingClient, deps: ReadDeps): Promise<Map<string, StudyEntry>> {
+  const { hospitalId } = client;
+  const readable = await readableBy(client, deps);
   const studies = new Map<string, StudyEntry>();
   const processed: string[] = [];
   await walkDatasets(deps.datasets, hospitalId, (dataset) => {
-    if (dataset.deidentifiedAt) processed.push(dataset.id);
+    if (dataset.deidentifiedAt && readable(dataset)) processed.push(dataset.id);
   });
   for (const datasetId of processed) {
     for (const record of withoutHeldSeries(await deps.datasets.listSeries(hospitalId, datasetId))) {
@@ -212,13 +241,13 @@ function str(vr: string, value: unknown): { vr: string; Value: unknown[] } {
 
 /** QIDO-RS: the matching studies, series or instances as DICOM JSON (application/dicom+json). */
 export async function searchDicom(
-  hospitalId: string,
+  client: ReadingClient,
   request: QidoRequest,
   deps: ReadDeps,
 ): Promise<DicomJsonDataset[]> {
   const query = parseQuery(request);
   for (const uid of [request.study, request.series]) if (uid !== undefined && !isDicomUid(uid)) return [];
-  const studies = await studiesOf(hospitalId, deps);
+  const studies = await studiesOf(client, deps);
   const headers = new Map<string, Promise<DicomJsonDataset>>();
   const header = (key: string) => {
     let cached = headers.get(key);
@@ -242,7 +271,7 @@ export async function searchDicom(
     if (request.level === 'study') {
       candidates.push({
         base: async () => {
-          const refs = await instancesOf(hospitalId, study.series[0]!, deps);
+          const refs = await instancesOf(client.hospitalId, study.series[0]!, deps);
           const out: DicomJsonDataset = refs[0] ? { ...(await header(refs[0].key)) } : {};
           studyComputed(out);
           out[COMPUTED.RetrieveURL] = str('UR', `${request.baseUrl}/studies/${study.studyUID}`);
@@ -256,7 +285,7 @@ export async function searchDicom(
       if (request.level === 'series') {
         candidates.push({
           base: async () => {
-            const refs = await instancesOf(hospitalId, series, deps);
+            const refs = await instancesOf(client.hospitalId, series, deps);
             const out: DicomJsonDataset = refs[0] ? { ...(await header(refs[0].key)) } : {};
             studyComputed(out);
             out[COMPUTED.NumberOfSeriesRelatedInstances] = str('IS', refs.length);
@@ -269,7 +298,7 @@ export async function searchDicom(
         });
         continue;
       }
-      for (const ref of await instancesOf(hospitalId, series, deps)) {
+      for (const ref of await instancesOf(client.hospitalId, series, deps)) {
         candidates.push({
           base: async () => {
             const out: DicomJsonDataset = { ...(await header(ref.key)) };
@@ -328,19 +357,19 @@ export async function searchDicom(
 
 /** The object keys of the de-identified instances a WADO-RS request names (study, series or one instance). */
 export async function instancesFor(
-  hospitalId: string,
+  client: ReadingClient,
   target: { study: string; series?: string; instance?: string },
   deps: ReadDeps,
 ): Promise<{ key: string; size: number }[]> {
   if (![target.study, target.series, target.instance].every((uid) => uid === undefined || isDicomUid(uid)))
     throw new NotFoundError();
-  const studies = await studiesOf(hospitalId, deps);
+  const studies = await studiesOf(client, deps);
   const study = studies.get(target.study);
   if (!study) throw new NotFoundError();
   const keys: { key: string; size: number }[] = [];
   for (const series of study.series) {
     if (target.series && series.record.seriesInstanceUID !== target.series) continue;
-    for (const ref of await instancesOf(hospitalId, series, deps)) {
+    for (const ref of await instancesOf(client.hospitalId, series, deps)) {
       if (target.instance && ref.sopInstanceUID !== target.instance) continue;
       keys.push({ key: ref.key, size: ref.size });
     }
@@ -357,11 +386,11 @@ export const WADO_MAX_BYTES = 4 * 1024 * 1024;
 
 /** The de-identified files of a WADO-RS request, each one PS3.10 instance (bounded by WADO_MAX_BYTES). */
 export async function retrieveInstances(
-  hospitalId: string,
+  client: ReadingClient,
   target: { study: string; series?: string; instance?: string },
   deps: ReadDeps,
 ): Promise<Uint8Array[]> {
-  const refs = await instancesFor(hospitalId, target, deps);
+  const refs = await instancesFor(client, target, deps);
   const total = refs.reduce((n, r) => n + r.size, 0);
   if (total > WADO_MAX_BYTES) throw new RuleError('RESPONSE_TOO_LARGE', { n: WADO_MAX_BYTES });
   const files: Uint8Array[] = [];
@@ -371,11 +400,11 @@ export async function retrieveInstances(
 
 /** WADO-RS metadata: the DICOM JSON of each de-identified instance, bulk data left out. */
 export async function retrieveMetadata(
-  hospitalId: string,
+  client: ReadingClient,
   target: { study: string; series?: string; instance?: string },
   deps: ReadDeps,
 ): Promise<DicomJsonDataset[]> {
-  const refs = await instancesFor(hospitalId, target, deps);
+  const refs = await instancesFor(client, target, deps);
   const out: DicomJsonDataset[] = [];
   for (const ref of refs) out.push(toDicomJson(await deps.objects.get('studies', ref.key)));
   return out;
@@ -414,7 +443,7 @@ export function searchAs(reader: Reader, request: QidoRequest, deps: ReadDeps): 
     reader,
     'DICOMWEB_SEARCH',
     { level: request.level, study: request.study, series: request.series },
-    () => searchDicom(reader.integration.hospitalId, request, deps),
+    () => searchDicom(reader.integration, request, deps),
   );
 }
 
@@ -424,9 +453,7 @@ export function retrieveAs(
   target: { study: string; series?: string; instance?: string },
   deps: ReadDeps,
 ): Promise<Uint8Array[]> {
-  return audited(reader, 'DICOMWEB_RETRIEVE', target, () =>
-    retrieveInstances(reader.integration.hospitalId, target, deps),
-  );
+  return audited(reader, 'DICOMWEB_RETRIEVE', target, () => retrieveInstances(reader.integration, target, deps));
 }
 
 /** WADO-RS metadata for an integration, audited. */
@@ -435,7 +462,5 @@ export function metadataAs(
   target: { study: string; series?: string; instance?: string },
   deps: ReadDeps,
 ): Promise<DicomJsonDataset[]> {
-  return audited(reader, 'DICOMWEB_METADATA', target, () =>
-    retrieveMetadata(reader.integration.hospitalId, target, deps),
-  );
+  return audited(reader, 'DICOMWEB_METADATA', target, () => retrieveMetadata(reader.integration, target, deps));
 }

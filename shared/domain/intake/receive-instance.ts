@@ -4,6 +4,7 @@ import { checkDicom } from '#shared/dicom/validate.ts';
 import { parserKey, TAG } from '#shared/dicom/tags.ts';
 import { countPatient, movePipelineCounters } from '#shared/domain/dashboards/counters.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
+import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import { applyPolicy, policyInForce } from '#shared/domain/settings/deidentification-policy.ts';
 import { uploadKeys } from '#shared/domain/object-keys.ts';
@@ -55,6 +56,16 @@ function addSeconds(iso: string, seconds: number): string {
 }
 
 /**
+ * The team an integration's studies are filed into (docs/dicom-intake.md#team-bound-clients): a node always has one,
+ * and a client may write only with one (the create schema refuses a writer without a team; the write scope is checked
+ * before any instance is read), so its absence here is a bug, not a request to answer.
+ */
+function filingTeamId(integration: IntegrationRecord): string {
+  if (!integration.teamId) throw new Error(`Integration ${integration.id} has no team to file studies into`);
+  return integration.teamId;
+}
+
+/**
  * The dataset of a study first received from an integration: status UPLOADING (its instances arrive as raw uploads),
  * owned by the integration, in the integration's team, with the hospital's de-identification defaults. The patient
  * alias is the keyed hash of the Patient ID (as the MRN of a browser upload); its description names the modality and
@@ -71,7 +82,7 @@ async function openIntakeDataset(
   const base = {
     id: deps.ids.newId(),
     hospitalId: integration.hospitalId,
-    teamId: integration.teamId,
+    teamId: filingTeamId(integration),
     ownerUserId: integration.id,
     ownerName: integration.name,
     patientAlias: await deps.pseudonymizer.patientAlias(integration.hospitalId, first.patientId || integration.id),
@@ -80,7 +91,7 @@ async function openIntakeDataset(
     studyDescription: `${first.modality || 'DICOM'} study from ${integration.name}`,
     clinicalIndication: '',
     orderingPhysician: '',
-    department: integration.teamName,
+    department: integration.teamName ?? '',
     departmentId: null,
     anonymization,
     consentObtained: false,
@@ -95,7 +106,7 @@ async function openIntakeDataset(
   const record: DatasetRecord = { ...base, searchText: searchTextOf(base) };
   await deps.datasets.create(record);
   await deps.organisation.add(record.hospitalId, { kind: 'hospital' }, { datasetCount: 1 });
-  await deps.organisation.add(record.hospitalId, { kind: 'team', teamId: integration.teamId }, { datasetCount: 1 });
+  await deps.organisation.add(record.hospitalId, { kind: 'team', teamId: filingTeamId(integration) }, { datasetCount: 1 });
   await countPatient(deps.organisation, record);
   await movePipelineCounters(deps.organisation, record, undefined, 'UPLOADING');
   await deps.audit.record({
@@ -163,7 +174,7 @@ export async function receiveInstance(
       integrationId: integration.id,
       studyInstanceUID: studyUID,
       datasetId: dataset.id,
-      teamId: integration.teamId,
+      teamId: filingTeamId(integration),
       fileCount: 0,
       receivedBytes: 0,
       firstReceivedAt: now,
@@ -174,7 +185,7 @@ export async function receiveInstance(
       // Another request opened the study first: the empty dataset made here is removed again, counters included.
       await deps.datasets.deleteAll(hospitalId, dataset.id);
       await deps.organisation.add(hospitalId, { kind: 'hospital' }, { datasetCount: -1 });
-      await deps.organisation.add(hospitalId, { kind: 'team', teamId: integration.teamId }, { datasetCount: -1 });
+      await deps.organisation.add(hospitalId, { kind: 'team', teamId: filingTeamId(integration) }, { datasetCount: -1 });
       await movePipelineCounters(deps.organisation, dataset, 'UPLOADING', undefined);
     }
     reserved = await deps.intake.reserveFile(hospitalId, integration.id, studyUID, bytes.byteLength, now, commitAfter);

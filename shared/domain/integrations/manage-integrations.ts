@@ -2,7 +2,7 @@ import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { NotFoundError, RuleError, ValidationError } from '#shared/domain/errors.ts';
-import { DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
+import { DICOMWEB_SCOPE_NAMES, DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
 import {
   QUIET_SECONDS,
   type CreateDicomNodeRequest,
@@ -31,13 +31,12 @@ async function teamOf(caller: Caller, teamId: string, deps: Pick<IntegrationDeps
   return team;
 }
 
-function base(caller: Caller, deps: IntegrationDeps, name: string, team: { id: string; name: string }) {
+function base(caller: Caller, deps: IntegrationDeps, name: string, team: { id: string; name: string } | undefined) {
   return {
     id: deps.ids.newId(),
     hospitalId: caller.hospitalId,
     name,
-    teamId: team.id,
-    teamName: team.name,
+    ...(team ? { teamId: team.id, teamName: team.name } : {}),
     status: 'ACTIVE' as const,
     createdAt: deps.clock.now(),
     createdByUserId: caller.userId,
@@ -53,20 +52,27 @@ export async function listIntegrations(caller: Caller, deps: IntegrationDeps) {
 }
 
 /**
- * A DICOMweb client: an app client of the user pool with the client-credentials grant and the read and write scopes
- * of the DICOMweb resource server. Its secret is returned once and not kept.
+ * A DICOMweb client: an app client of the user pool with the client-credentials grant and the DICOMweb resource
+ * server's scopes the admin chose (both unless given); the record keeps them, so a route needs its scope in the token
+ * and in the record. With a team it is bound to that team (docs/dicom-intake.md#dicomweb-clients); the schema already
+ * refused a writer without one. Its secret is returned once and not kept.
  */
 export async function createDicomWebClient(
   request: CreateDicomWebClientRequest,
   caller: Caller,
   deps: IntegrationDeps,
 ): Promise<CreatedDicomWebClient> {
-  const team = await teamOf(caller, request.teamId, deps);
+  const team = request.teamId === undefined ? undefined : await teamOf(caller, request.teamId, deps);
+  const chosen = new Set(request.scopes ?? DICOMWEB_SCOPE_NAMES);
+  if (chosen.has('write') && !team)
+    throw new ValidationError('VALIDATION_FAILED', {}, [
+      { path: 'teamId', message: 'A client that writes needs a team' },
+    ]);
   const record: IntegrationRecord = {
     ...base(caller, deps, request.name, team),
     kind: 'DICOMWEB_CLIENT',
     quietSeconds: request.quietSeconds ?? QUIET_SECONDS.default,
-    scopes: [DICOMWEB_SCOPES.read, DICOMWEB_SCOPES.write],
+    scopes: DICOMWEB_SCOPE_NAMES.filter((name) => chosen.has(name)).map((name) => DICOMWEB_SCOPES[name]),
   };
   const { clientId, clientSecret } = await deps.machineClients.create(
     appClientName(caller.hospitalId, record.id),
@@ -84,7 +90,13 @@ export async function createDicomWebClient(
     action: 'INTEGRATION_CREATED',
     actorUserId: caller.userId,
     actorName: record.createdByName,
-    details: { integrationId: record.id, kind: record.kind, teamId: record.teamId, clientId },
+    details: {
+      integrationId: record.id,
+      kind: record.kind,
+      ...(record.teamId ? { teamId: record.teamId } : {}),
+      clientId,
+      scopes: record.scopes!,
+    },
   });
   return { integration: record, clientSecret, tokenUrl: deps.endpoints.tokenUrl };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DICOMWEB_SCOPE_NAMES } from '#shared/vocabulary/integrations.ts';
 import { IdSchema } from './common.ts';
 
 /**
@@ -39,13 +40,18 @@ export const IntegrationSchema = z.object({
   hospitalId: IdSchema,
   kind: IntegrationKindSchema,
   name: z.string(),
-  /** The team its datasets belong to. */
-  teamId: IdSchema,
-  teamName: z.string(),
+  /**
+   * The team its datasets belong to. A DICOMweb client with a team is bound to it: it reads only that team's studies
+   * (under the team's data policy) and stores into it; one without a team is a read-only, hospital-wide reader
+   * (docs/dicom-intake.md#dicomweb-clients). A DICOM node always has one.
+   */
+  teamId: IdSchema.optional(),
+  teamName: z.string().optional(),
   status: z.enum(INTEGRATION_STATUSES),
   quietSeconds: z.number().int(),
   /** DICOMweb clients: the app client's id (the secret is shown once, at creation, and never stored). */
   clientId: z.string().optional(),
+  /** DICOMweb clients: the scopes its app client was given; a route needs its scope here and in the token. */
   scopes: z.array(z.string()).optional(),
   /** DICOM nodes: the calling AE title and the allowed source addresses. */
   aeTitle: z.string().optional(),
@@ -69,13 +75,26 @@ export const IntegrationListSchema = z.object({
   }),
 });
 
+/**
+ * A DICOMweb client: the scopes the admin chose (read, write or both; both unless given) and optionally the team it is
+ * bound to. Writing needs a team, since STOW-RS files its studies into one (docs/dicom-intake.md#dicomweb-clients).
+ */
 export const CreateDicomWebClientRequestSchema = z
   .object({
     name: NameSchema,
-    teamId: IdSchema,
+    teamId: IdSchema.optional(),
+    scopes: z
+      .array(z.enum(DICOMWEB_SCOPE_NAMES))
+      .min(1, 'Choose read, write or both')
+      .max(DICOMWEB_SCOPE_NAMES.length)
+      .optional(),
     quietSeconds: QuietSecondsSchema.optional(),
   })
-  .strict();
+  .strict()
+  .refine((request) => request.teamId !== undefined || !(request.scopes ?? DICOMWEB_SCOPE_NAMES).includes('write'), {
+    path: ['teamId'],
+    message: 'A client that writes needs a team',
+  });
 export type CreateDicomWebClientRequest = z.infer<typeof CreateDicomWebClientRequestSchema>;
 
 export const CreatedDicomWebClientSchema = z.object({

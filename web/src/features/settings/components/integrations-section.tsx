@@ -4,6 +4,7 @@ import type { CreatedDicomWebClient, Integration } from '#shared/schemas/api/int
 import { DataTable } from '#web/components/ui/data-table.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
+import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
@@ -16,6 +17,7 @@ import {
 } from '#web/features/settings/api/hospital-settings-api.ts';
 import {
   addressList,
+  clientAccessOf,
   clientErrors,
   EMPTY_CLIENT,
   EMPTY_NODE,
@@ -112,11 +114,35 @@ export function IntegrationsSection() {
         <FormField label="Name" required error={showErrors === 'client' ? clientProblems.name : undefined}>
           <Input value={client.name} onChange={(e) => setClient({ ...client, name: e.currentTarget.value })} />
         </FormField>
-        <FormField label="Team" required error={showErrors === 'client' ? clientProblems.teamId : undefined}>
+        <FormField
+          label="Access"
+          required
+          helperText="Read: search and retrieve studies (QIDO-RS, WADO-RS). Write: send studies (STOW-RS)."
+          error={showErrors === 'client' ? clientProblems.read : undefined}
+        >
+          <HStack gap="4">
+            <Checkbox checked={client.read} onCheckedChange={(read) => setClient({ ...client, read })}>
+              Read
+            </Checkbox>
+            <Checkbox checked={client.write} onCheckedChange={(write) => setClient({ ...client, write })}>
+              Write
+            </Checkbox>
+          </HStack>
+        </FormField>
+        <FormField
+          label="Team"
+          required={client.write}
+          helperText={
+            client.teamId
+              ? "The client sends studies into this team and reads only this team's studies; under the individual data policy, only those it sent itself."
+              : 'Without a team the client reads the whole hospital and cannot send studies.'
+          }
+          error={showErrors === 'client' ? clientProblems.teamId : undefined}
+        >
           <Select
             aria-label="Team of the DICOMweb client"
             value={client.teamId}
-            placeholder="Select a team"
+            placeholder="Whole hospital (read only)"
             options={teamOptions}
             onChange={(teamId) => setClient({ ...client, teamId })}
           />
@@ -142,7 +168,7 @@ export function IntegrationsSection() {
                 setCreated(
                   await createDicomWebClient({
                     name: client.name.trim(),
-                    teamId: client.teamId,
+                    ...clientAccessOf(client),
                     ...quietSecondsOf(client.quietSeconds),
                   }),
                 );
@@ -222,7 +248,19 @@ export function IntegrationsSection() {
           columns={[
             { key: 'name', header: 'Name', cell: (item) => item.name },
             { key: 'kind', header: 'Type', cell: (item) => KIND_LABELS[item.kind] },
-            { key: 'team', header: 'Team', cell: (item) => item.teamName },
+            {
+              key: 'team',
+              header: 'Team',
+              cell: (item) => item.teamName ?? (item.kind === 'DICOMWEB_CLIENT' ? 'Whole hospital' : ''),
+            },
+            {
+              key: 'access',
+              header: 'Access',
+              cell: (item) =>
+                item.kind === 'DICOMWEB_CLIENT'
+                  ? (item.scopes ?? []).map((scope) => scope.slice(scope.indexOf('/') + 1)).join(', ')
+                  : 'Send',
+            },
             {
               key: 'identity',
               header: 'Identity',
