@@ -16,6 +16,8 @@ import { AccessDeniedError, NotFoundError, ShareAccessError, ValidationError } f
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import type { TeamShare, TeamSharePermission } from '#shared/schemas/api/shares.ts';
 import type { ShareStore, TeamShareRecord } from './ports.ts';
+import { approvalRequired, sharePolicyFor, type SharePolicyDeps } from './share-policy.ts';
+import { requestApproval, type ApprovalDeps } from './approvals.ts';
 
 export type TeamShareDeps = {
   datasets: DatasetRepository;
@@ -26,11 +28,14 @@ export type TeamShareDeps = {
   ids: IdGenerator;
 };
 
+/** Creating a team share also reads the sharing policy and may ask for approval (docs/domain.md#share-policy). */
+export type CreateTeamShareDeps = TeamShareDeps & SharePolicyDeps & ApprovalDeps;
+
 const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();
 
 export function toTeamShare(record: TeamShareRecord): TeamShare {
   const { hospitalId: _h, ...share } = record;
-  return share;
+  return { ...share, status: share.status ?? 'ACTIVE' };
 }
 
 /**
@@ -48,9 +53,12 @@ export async function createTeamShares(
   datasetId: string,
   input: { memberIds?: string[]; teamId?: string; permissions: TeamSharePermission[] },
   caller: Caller,
-  deps: TeamShareDeps,
+  deps: CreateTeamShareDeps,
 ): Promise<{ items: TeamShare[] }> {
   const dataset = await loadShareable(caller, datasetId, deps);
+  // Colleagues of the hospital are never external; approval is the switch that acts here (docs/domain.md#share-policy).
+  const rules = await sharePolicyFor(caller.hospitalId, dataset.teamId, deps);
+  const pending = approvalRequired(caller, rules);
   const permissions = [...new Set(input.permissions)];
   const recipients: { type: 'USER' | 'TEAM'; id: string; name: string }[] = [];
   for (const memberId of new Set(input.memberIds ?? [])) {
@@ -74,8 +82,17 @@ export async function createTeamShares(
       ]);
     recipients.push({ type: 'TEAM', id: team.id, name: team.name });
   }
+  const waiting = pending ? await deps.shares.listApprovals(caller.hospitalId) : [];
   for (const r of recipients)
-    if (await deps.shares.findGrant(caller.hospitalId, r, datasetId))
+    if (
+      (await deps.shares.findGrant(caller.hospitalId, r, datasetId)) ||
+      waiting.some(
+        (a) =>
+          a.teamShare?.datasetId === datasetId &&
+          a.teamShare.recipientType === r.type &&
+          a.teamShare.recipientId === r.id,
+      )
+    )
       throw new ShareAccessError('SHARE_EXISTS', { name: r.name });
   const createdAt = deps.clock.now();
   const created: TeamShareRecord[] = [];
@@ -92,8 +109,10 @@ export async function createTeamShares(
       createdByUserId: caller.userId,
       createdByName: fullName(caller),
       createdAt,
+      status: pending ? 'PENDING_APPROVAL' : 'ACTIVE',
     };
-    await deps.shares.putTeamShare(share);
+    // A waiting share writes no grant: the recipient sees nothing until it is approved.
+    if (!pending) await deps.shares.putTeamShare(share);
     await deps.audit.record({
       hospitalId: caller.hospitalId,
       datasetId,
@@ -102,8 +121,27 @@ export async function createTeamShares(
       outcome: 'SUCCESS',
       actorUserId: caller.userId,
       actorName: fullName(caller),
-      details: { shareId: share.id, recipientType: r.type, recipientId: r.id, permissions },
+      details: { shareId: share.id, recipientType: r.type, recipientId: r.id, permissions, status: share.status! },
     });
+    if (pending)
+      await requestApproval(
+        {
+          id: share.id,
+          hospitalId: caller.hospitalId,
+          kind: 'TEAM',
+          datasetId,
+          teamId: dataset.teamId,
+          recipient: r.name,
+          permissions,
+          requestedByUserId: caller.userId,
+          requestedByName: fullName(caller),
+          requestedAt: createdAt,
+          teamShare: share,
+        },
+        caller,
+        rules,
+        deps,
+      );
     created.push(share);
   }
   return { items: created.map(toTeamShare) };
@@ -119,7 +157,10 @@ export async function listDatasetTeamShares(
   deps: Pick<TeamShareDeps, 'datasets' | 'shares'> & { organisation?: Pick<OrganisationStore, 'listTeams'> },
 ): Promise<{ items: TeamShare[]; teams: { id: string; name: string }[] }> {
   const dataset = await loadShareable(caller, datasetId, deps);
-  const items = await deps.shares.listTeamSharesOfDataset(caller.hospitalId, datasetId);
+  const waiting = (await deps.shares.listApprovals(caller.hospitalId))
+    .map((a) => a.teamShare)
+    .filter((s): s is TeamShareRecord => s !== undefined && s.datasetId === datasetId);
+  const items = [...(await deps.shares.listTeamSharesOfDataset(caller.hospitalId, datasetId)), ...waiting];
   const teams = deps.organisation
     ? (await deps.organisation.listTeams({ hospitalId: caller.hospitalId, includeArchived: false, limit: 100 })).items
     : [];
