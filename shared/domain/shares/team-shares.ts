@@ -1,6 +1,7 @@
 import {
   canManageDataset,
   canSeeDataset,
+  isGuestKeptOut,
   isHospitalWide,
   isLeadOrAdmin,
   requirePermission,
@@ -182,7 +183,22 @@ export async function revokeTeamShare(
 ): Promise<{ revoked: true }> {
   await loadShareable(caller, datasetId, deps);
   const share = await deps.shares.getTeamShare(caller.hospitalId, datasetId, shareId);
-  if (!share) throw new NotFoundError('SHARE_NOT_FOUND');
+  if (!share) {
+    // A share still waiting for approval is withdrawn from the queue: it never had a grant.
+    const waiting = await deps.shares.getApproval(caller.hospitalId, shareId);
+    if (!waiting || waiting.datasetId !== datasetId) throw new NotFoundError('SHARE_NOT_FOUND');
+    await deps.shares.takeApproval(waiting).catch(() => undefined);
+    await deps.audit.record({
+      hospitalId: caller.hospitalId,
+      datasetId,
+      action: 'TEAM_SHARE_REVOKED',
+      outcome: 'SUCCESS',
+      actorUserId: caller.userId,
+      actorName: fullName(caller),
+      details: { shareId, status: 'PENDING_APPROVAL' },
+    });
+    return { revoked: true };
+  }
   await deps.shares.deleteTeamShare(share);
   await deps.audit.record({
     hospitalId: caller.hospitalId,
@@ -219,6 +235,8 @@ export async function listSharedWithMe(
   deps: Pick<TeamShareDeps, 'shares' | 'datasets'>,
 ): Promise<{ items: Dataset[] }> {
   requirePermission(caller, 'VIEW_DATASETS');
+  // A guest of a team that keeps guests out is shown nothing (docs/domain.md#share-policy).
+  if (isGuestKeptOut(caller)) return { items: [] };
   const grants = [
     ...(await deps.shares.listReceived(caller.hospitalId, { type: 'USER', id: caller.userId })),
     ...(caller.teamId ? await deps.shares.listReceived(caller.hospitalId, { type: 'TEAM', id: caller.teamId }) : []),

@@ -13,6 +13,7 @@ import { useHarness } from '#tests/helpers/harness.ts';
 const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
 const MEMBER = 'member@northside.demo.local';
+const GUEST = 'guest@northside.demo.local';
 const HOSPITAL = 'hosp-northside';
 const TEAM = 'team-northside-neuroradiology';
 const PROFILE = {
@@ -147,5 +148,24 @@ describe('sharing switches through the API', () => {
     expect((await h.call('GET', `/api/datasets/${datasetId}/team-shares`, { as: MEMBER })).body.items).toEqual([]);
     const audit = await h.call('GET', '/api/audit', { as: ADMIN, query: { action: 'SHARE_REFUSED' } });
     expect(audit.body.items.length).toBeGreaterThan(0);
+  });
+
+  it('keeps the guests of a team out once its lead turns guest access off, and lets them back in', async () => {
+    const datasetId = await memberDataset();
+    expect((await h.call('GET', `/api/datasets/${datasetId}`, { as: GUEST })).status).toBe(200);
+    const off = await h.call('PATCH', `/api/teams/${TEAM}`, {
+      as: LEAD,
+      body: { settings: { allowGuestAccess: false } },
+    });
+    expect(off.status).toBe(200);
+    expect(off.body.settings.allowGuestAccess).toBe(false);
+    const refused = await h.call('GET', `/api/datasets/${datasetId}`, { as: GUEST });
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.code).toBe('DATASET_NOT_FOUND');
+    expect((await h.call('GET', '/api/shares/received', { as: GUEST })).body.items).toEqual([]);
+    // The team's other members are not affected.
+    expect((await h.call('GET', `/api/datasets/${datasetId}`, { as: MEMBER })).status).toBe(200);
+    await h.call('PATCH', `/api/teams/${TEAM}`, { as: LEAD, body: { settings: { allowGuestAccess: true } } });
+    expect((await h.call('GET', `/api/datasets/${datasetId}`, { as: GUEST })).status).toBe(200);
   });
 });

@@ -150,3 +150,20 @@ describe('requireApproval', () => {
     expect((await createPatientShare('ds1', INPUT, auto.member, auto.deps)).share.status).toBe('PENDING_APPROVAL');
   });
 });
+
+describe('the team switch "Allow guest access" off', () => {
+  it("shows a guest of the team nothing: not the team's datasets, not what was shared with them", async () => {
+    const w = shareWorld();
+    const guest = caller('GUEST', { userId: 'guest-1', teamId: 't1' });
+    expect((await loadReadableDataset(guest, 'ds1', w.deps)).id).toBe('ds1');
+    const keptOut = { ...guest, teamGuestAccess: false };
+    await expect(loadReadableDataset(keptOut, 'ds1', w.deps)).rejects.toMatchObject({ code: 'DATASET_NOT_FOUND' });
+
+    await createTeamShares('ds1', { teamId: 't2', permissions: ['view'] }, w.member, w.deps);
+    const guestOfT2 = caller('GUEST', { userId: 'guest-2', teamId: 't2' });
+    expect((await listSharedWithMe(guestOfT2, w.deps)).items.map((d) => d.id)).toEqual(['ds1']);
+    const t2KeptOut = { ...guestOfT2, teamGuestAccess: false };
+    expect((await listSharedWithMe(t2KeptOut, w.deps)).items).toEqual([]);
+    await expect(loadReadableDataset(t2KeptOut, 'ds1', w.deps)).rejects.toMatchObject({ code: 'DATASET_NOT_FOUND' });
+  });
+});
