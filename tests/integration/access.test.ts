@@ -373,7 +373,8 @@ async function patientShare(): Promise<{ datasetId: string; shareId: string; tok
     createdByUserId: h.sub('member@northside.demo.local'),
     createdByName: 'Taylor Brooks',
     patientAlias: 'PT-000000000000',
-    recipientEmail: 'patient@example.org',
+    // Of the hospital's own domain: its defaults keep external links closed (docs/domain.md#share-policy).
+    recipientEmail: 'patient@northside.demo.local',
     recipientPhone: null,
     otpRequired: true,
     expiresAt: new Date(now + 3600_000).toISOString(),

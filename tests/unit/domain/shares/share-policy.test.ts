@@ -167,3 +167,16 @@ describe('the team switch "Allow guest access" off', () => {
     await expect(loadReadableDataset(t2KeptOut, 'ds1', w.deps)).rejects.toMatchObject({ code: 'DATASET_NOT_FOUND' });
   });
 });
+
+describe('a link opened after the policy changed', () => {
+  it('no longer opens once the hospital turns external sharing off', async () => {
+    const w = shareWorld();
+    const { link } = await createPatientShare('ds1', INPUT, w.member, w.deps);
+    await requestShareCode(tokenOf(link), CLIENT, w.deps);
+    const stored = (await w.deps.settings.getHospitalPolicy('h1'))!;
+    await w.deps.settings.putHospitalPolicy('h1', { ...stored, value: { ...stored.value, shareWithExternal: false } });
+    await expect(requestShareCode(tokenOf(link), CLIENT, w.deps)).rejects.toMatchObject({
+      code: 'SHARE_LINK_INVALID',
+    });
+  });
+});
