@@ -86,7 +86,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   },
   // Presigned multipart uploads of raw files; completing the session starts the pipeline.
   uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
-  // Team and patient shares: the dataset, its grants and the policy in force; nothing leaves the table.
+  // Team and patient shares: the dataset, its grants, the policy in force, the approval queue and the approvers'
+  // notifications (docs/domain.md#share-policy); nothing leaves the table.
   shares: { table: 'readWrite' },
   // The patient's public routes: one-time codes by e-mail (and the twin's SMS outbox), short-lived asset URLs; a
   // download is read, marked with the watermark and written under the share (docs/domain.md#patient-downloads).

@@ -61,7 +61,8 @@ export async function resolveCaller(
       throw new MfaRequiredError();
   }
   if (route.roles && !route.roles.includes(user.role)) throw new AccessDeniedError();
-  // The team's data policy decides whether a member sees their teammates' datasets (docs/domain.md#teams).
+  // The team's data policy decides whether a member sees their teammates' datasets (docs/domain.md#teams), its guest
+  // access whether a guest sees anything.
   const team = user.teamId ? await directory.getTeam(user.hospitalId, user.teamId) : undefined;
 
   return {
@@ -74,6 +75,8 @@ export async function resolveCaller(
     firstName: user.firstName,
     lastName: user.lastName,
     ...(team?.dataPolicy ? { teamDataPolicy: team.dataPolicy } : {}),
+    // The team's "Allow guest access" switch, read with the team like its data policy (docs/domain.md#share-policy).
+    ...(team?.settings?.allowGuestAccess === false ? { teamGuestAccess: false } : {}),
     secondFactor: hasMfa(claims),
     ...(claims.identities ? { federated: true } : {}),
     ...(hospital ? { hospitalName: hospital.name } : {}),

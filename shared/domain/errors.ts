@@ -165,3 +165,14 @@ export class ShareAccessError extends DomainError {
     super(code, values);
   }
 }
+
+/**
+ * A share the sharing policy refuses (docs/domain.md#share-policy): a recipient outside the hospital's own e-mail
+ * domains while external sharing is off, or an approval decided on a share that no longer waits for one.
+ */
+export class SharePolicyError extends DomainError {
+  override name = 'SharePolicyError';
+  constructor(code: 'SHARE_RECIPIENT_NOT_ALLOWED' | 'SHARE_NOT_PENDING') {
+    super(code);
+  }
+}

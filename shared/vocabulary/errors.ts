@@ -106,6 +106,12 @@ export const ERROR_CATALOGUE = {
     message: 'Too many incorrect codes. This link is locked for {minutes} minutes.',
   },
   SHARE_RATE_LIMITED: { status: 429, message: 'Too many attempts. Please wait a moment and try again.' },
+  /** Sharing policy (docs/domain.md#share-policy): external sharing off, a share no longer waiting for approval. */
+  SHARE_RECIPIENT_NOT_ALLOWED: {
+    status: 403,
+    message: "This hospital shares only with its own e-mail domains. The recipient's address is not one of them.",
+  },
+  SHARE_NOT_PENDING: { status: 409, message: 'This share is no longer waiting for approval.' },
   SMS_UNAVAILABLE: { status: 502, message: 'Text messages cannot be sent at the moment. Use an e-mail address.' },
   /** DICOM intake (docs/dicom-intake.md): a STOW-RS body of another media type, an AE title in use, a study too large. */
   UNSUPPORTED_MEDIA_TYPE: {

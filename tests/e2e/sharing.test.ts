@@ -29,6 +29,14 @@ function tinyNifti(): Uint8Array {
   return gzipSync(Buffer.concat([header, voxels]));
 }
 
+const POLICY_PROFILE = {
+  name: 'Northside General',
+  email: 'contact@northside.demo.local',
+  phone: '+1 312 555 0100',
+  address: '100 North Lake Shore Drive',
+  billingContact: 'billing@northside.demo.local',
+};
+
 let datasetId = '';
 let strokeDatasetId = '';
 
@@ -37,6 +45,18 @@ async function plantDataset(stack: TestStack) {
   const deps = await createAwsDeps();
   const token = await signIn(stack.url, MEMBER, TEST_DEMO_PASSWORD);
   const me = await (await apiFetch(stack.url, token, '/api/me')).json();
+  // This test is about the link itself: the hospital lets shares go outside its domains without approval
+  // (docs/domain.md#share-policy); tests/integration/shares/share-policy.test.ts holds the switches.
+  const admin = await signIn(stack.url, 'admin@northside.demo.local', TEST_DEMO_PASSWORD);
+  const settings = await (await apiFetch(stack.url, admin, '/api/hospital-admin/settings')).json();
+  const saved = await apiFetch(stack.url, admin, '/api/hospital-admin/settings', {
+    method: 'PUT',
+    body: {
+      profile: POLICY_PROFILE,
+      policy: { ...settings.policy, shareWithExternal: true, requireApproval: false },
+    },
+  });
+  if (saved.status !== 200) throw new Error(`Hospital settings not saved: ${saved.status}`);
   datasetId = `ds-share-${Date.now().toString(36)}`;
   const now = new Date().toISOString();
   const base = {

@@ -301,6 +301,41 @@ async function teamShare(): Promise<{ datasetId: string; shareId: string }> {
   return { datasetId: ds.id, shareId };
 }
 
+/** A team share of a fresh dataset of our team, asked for by the member and waiting for approval (docs/domain.md#share-policy). */
+async function waitingShare(): Promise<string> {
+  const ds = await dataset('COMPLETE');
+  const shareId = fresh('waiting');
+  const requestedAt = at();
+  const requestedByUserId = h.sub('member@northside.demo.local');
+  await h.deps.shares.putApproval({
+    id: shareId,
+    hospitalId: HOSPITAL,
+    kind: 'TEAM',
+    datasetId: ds.id,
+    teamId: TEAM,
+    recipient: 'Stroke',
+    permissions: ['view'],
+    requestedByUserId,
+    requestedByName: 'Taylor Brooks',
+    requestedAt,
+    teamShare: {
+      id: shareId,
+      hospitalId: HOSPITAL,
+      datasetId: ds.id,
+      sourceTeamId: TEAM,
+      recipientType: 'TEAM',
+      recipientId: 'team-northside-stroke',
+      recipientName: 'Stroke',
+      permissions: ['view'],
+      createdByUserId: requestedByUserId,
+      createdByName: 'Taylor Brooks',
+      createdAt: requestedAt,
+      status: 'PENDING_APPROVAL',
+    },
+  });
+  return shareId;
+}
+
 const PATIENT_CODE = '123456';
 const SHARE_CODES = createShareCodeHasher();
 const CODE_SALT = SHARE_CODES.newSalt();
@@ -341,7 +376,8 @@ async function patientShare(): Promise<{ datasetId: string; shareId: string; tok
     createdByUserId: h.sub('member@northside.demo.local'),
     createdByName: 'Taylor Brooks',
     patientAlias: 'PT-000000000000',
-    recipientEmail: 'patient@example.org',
+    // Of the hospital's own domain: its defaults keep external links closed (docs/domain.md#share-policy).
+    recipientEmail: 'patient@northside.demo.local',
     recipientPhone: null,
     otpRequired: true,
     expiresAt: new Date(now + 3600_000).toISOString(),
@@ -944,6 +980,20 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'GET', path: '/api/shares/received' }),
     expect: { ...viewers(200), OTHER_HOSPITAL: 200 },
   },
+  // The approval queue: a lead (their team's waiting shares) or a hospital admin; the other hospital's lead has an
+  // empty queue of their own and does not find ours.
+  'GET /api/shares/approvals': {
+    prepare: async () => ({ method: 'GET', path: '/api/shares/approvals' }),
+    expect: { ...teamLeads(200), OTHER_HOSPITAL: 200 },
+  },
+  'POST /api/shares/approvals/{shareId}/approve': {
+    prepare: async () => ({ method: 'POST', path: `/api/shares/approvals/${await waitingShare()}/approve` }),
+    expect: teamLeads(200),
+  },
+  'POST /api/shares/approvals/{shareId}/refuse': {
+    prepare: async () => ({ method: 'POST', path: `/api/shares/approvals/${await waitingShare()}/refuse` }),
+    expect: teamLeads(200),
+  },
   'GET /api/datasets/{id}/patient-shares': {
     prepare: async () => ({ method: 'GET', path: `/api/datasets/${(await dataset('COMPLETE')).id}/patient-shares` }),
     expect: staff(200, 200, 200),
@@ -952,8 +1002,9 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({
       method: 'POST',
       path: `/api/datasets/${(await dataset('COMPLETE')).id}/patient-shares`,
+      // The hospital's defaults keep shares inside its own domain, its admins' (docs/domain.md#share-policy).
       body: {
-        recipientEmail: 'patient@example.org',
+        recipientEmail: 'patient@northside.demo.local',
         expiresInHours: 24,
         maxOpens: 1,
         watermark: true,

@@ -12,7 +12,7 @@ import { buildDicom } from '#tests/helpers/dicom-builder.ts';
 import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
- * Issue 24: deactivating a hospital reaches every principal of it, not only its users (docs/domain.md#deactivation).
+ * Deactivating a hospital reaches every principal of it, not only its users (docs/domain.md#deactivation).
  * From the outside: its DICOMweb client's token over the DICOMweb routes, its DICOM node through the C-STORE listener
  * with dcmtk's echoscu and storescu; restoring the hospital brings both back.
  */

@@ -13,7 +13,7 @@ describe('compliance center: patient shares and HIPAA settings (docs/screens.md#
       <ChakraProvider value={system}>
         <SharesAndHipaa
           data={{
-            patientShares: { ACTIVE: 3, EXPIRED: 2, REVOKED: 1, EXHAUSTED: 4 },
+            patientShares: { ACTIVE: 3, EXPIRED: 2, REVOKED: 1, EXHAUSTED: 4, PENDING_APPROVAL: 5, REFUSED: 6 },
             hipaa: {
               toggles: { anonymizeByDefault: true, hashIds: false, regenerateUIDs: true, removePrivateTags: true },
               twoFactorRequired: false,
@@ -27,7 +27,7 @@ describe('compliance center: patient shares and HIPAA settings (docs/screens.md#
       within(shares)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['Active: 3', 'Expired: 2', 'Revoked: 1', 'Opens used up: 4']);
+    ).toEqual(['Active: 3', 'Expired: 2', 'Revoked: 1', 'Opens used up: 4', 'Waiting for approval: 5', 'Refused: 6']);
     const toggles = screen.getByTestId('hipaa-toggles');
     const state = (label: string) => within(toggles).getByText(label).parentElement!.textContent;
     expect(state('Hash IDs')).toBe('Hash IDsOff');

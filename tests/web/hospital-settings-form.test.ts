@@ -9,6 +9,7 @@ import {
   hasUnsavedChanges,
   lockedShareItems,
   numberOr,
+  parseRecipientDomains,
   profileErrors,
   savedSettingsDraft,
   settingsReducer,
@@ -121,5 +122,15 @@ describe('hospital settings form', () => {
       },
     };
     expect(lockedShareItems(strict)).toEqual({ requireOTP: true, watermarkEnabled: false, downloadsEnabled: true });
+  });
+});
+
+describe("the hospital's own e-mail domains (docs/domain.md#share-policy)", () => {
+  it('reads domains as typed: commas, spaces or lines, a leading @ dropped, lower case, each once', () => {
+    expect(parseRecipientDomains(' Northside.example, @clinic.northside.example\nnorthside.example ;; ')).toEqual([
+      'northside.example',
+      'clinic.northside.example',
+    ]);
+    expect(parseRecipientDomains('')).toEqual([]);
   });
 });

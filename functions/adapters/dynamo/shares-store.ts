@@ -1,4 +1,11 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/definitions/table/table.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
@@ -6,6 +13,7 @@ import type {
   PatientSessionRecord,
   PatientShareRecord,
   ShareAccessRecord,
+  ShareApprovalRecord,
   ShareStore,
   TeamShareRecord,
 } from '#shared/domain/shares/ports.ts';
@@ -119,6 +127,44 @@ export function createShareStore(table: Table): ShareStore {
         ConsistentRead: true,
       });
       return items.map((i) => strip<TeamShareRecord>(i));
+    },
+
+    async putApproval(approval) {
+      await doc.send(
+        new PutCommand({
+          TableName: table.tableName,
+          Item: { ...keys.shareApproval(approval.hospitalId, approval.id), entity: 'shareApproval', ...approval },
+        }),
+      );
+    },
+    async getApproval(hospitalId, shareId) {
+      const { Item } = await doc.send(
+        new GetCommand({
+          TableName: table.tableName,
+          Key: keys.shareApproval(hospitalId, shareId),
+          ConsistentRead: true,
+        }),
+      );
+      return Item ? strip<ShareApprovalRecord>(Item) : undefined;
+    },
+    async listApprovals(hospitalId) {
+      const items = await queryAll(table, hospitalPk(hospitalId), keys.shareApprovalPrefix(), { ConsistentRead: true });
+      return items.map((i) => strip<ShareApprovalRecord>(i));
+    },
+    async takeApproval(approval) {
+      try {
+        await doc.send(
+          new DeleteCommand({
+            TableName: table.tableName,
+            Key: keys.shareApproval(approval.hospitalId, approval.id),
+            ConditionExpression: 'attribute_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': P.pk },
+          }),
+        );
+      } catch (error) {
+        if (isConditionFailure(error)) throw new ConflictError();
+        throw error;
+      }
     },
 
     async putPatientShare(share) {

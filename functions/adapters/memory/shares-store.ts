@@ -3,6 +3,7 @@ import type {
   PatientSessionRecord,
   PatientShareRecord,
   ShareAccessRecord,
+  ShareApprovalRecord,
   ShareStore,
   TeamShareRecord,
 } from '#shared/domain/shares/ports.ts';
@@ -18,6 +19,7 @@ export function createMemoryShareStore(): ShareStore & {
   const sessions = new Map<string, PatientSessionRecord>();
   const events: ShareAccessRecord[] = [];
   const hits = new Map<string, number>();
+  const approvals = new Map<string, ShareApprovalRecord>();
   const grantKey = (h: string, r: { type: string; id: string }, d: string) => `${h}|${r.type}|${r.id}|${d}`;
   const grants = () =>
     new Map(
@@ -50,6 +52,13 @@ export function createMemoryShareStore(): ShareStore & {
     findGrant: async (h, r, d) => grants().get(grantKey(h, r, d)),
     listReceived: async (h, r) =>
       [...team.values()].filter((s) => s.hospitalId === h && s.recipientType === r.type && s.recipientId === r.id),
+    putApproval: async (a) => void approvals.set(`${a.hospitalId}|${a.id}`, structuredClone(a)),
+    getApproval: async (h, id) => structuredClone(approvals.get(`${h}|${id}`)),
+    listApprovals: async (h) =>
+      [...approvals.values()].filter((a) => a.hospitalId === h).map((a) => structuredClone(a)),
+    async takeApproval(a) {
+      if (!approvals.delete(`${a.hospitalId}|${a.id}`)) throw new ConflictError();
+    },
     putPatientShare: async (share) => void patient.set(share.id, structuredClone(share)),
     getPatientShare: async (h, d, id) => {
       const s = patient.get(id);

@@ -24,6 +24,8 @@ import {
   RequestShareCodeResultSchema,
   RequestShareCodeSchema,
   ShareAccessLogSchema,
+  ShareApprovalListSchema,
+  ShareDecisionSchema,
   TeamShareListSchema,
   VerifyShareCodeSchema,
 } from '#shared/schemas/api/shares.ts';
@@ -168,6 +170,7 @@ const UserPath = z.object({ userId: IdSchema });
 const InvitationPath = z.object({ invitationId: IdSchema });
 const TeamInvitationPath = z.object({ teamId: IdSchema, invitationId: IdSchema });
 const ShareIdPath = z.object({ id: IdSchema, shareId: IdSchema });
+const ApprovalPath = z.object({ shareId: IdSchema });
 
 export const ROUTE_SCHEMAS = {
   'GET /api/audit': { query: ListAuditQuerySchema, response: AuditPageSchema },
@@ -355,6 +358,9 @@ export const ROUTE_SCHEMAS = {
   },
   'GET /api/teams/{teamId}/dicom-shares': { path: TeamPath, response: TeamShareListSchema },
   'GET /api/shares/received': { response: z.object({ items: z.array(DatasetSchema) }) },
+  'GET /api/shares/approvals': { response: ShareApprovalListSchema },
+  'POST /api/shares/approvals/{shareId}/approve': { path: ApprovalPath, response: ShareDecisionSchema },
+  'POST /api/shares/approvals/{shareId}/refuse': { path: ApprovalPath, response: ShareDecisionSchema },
   'GET /api/datasets/{id}/patient-shares': { path: DatasetPath, response: PatientShareListSchema },
   'POST /api/datasets/{id}/patient-shares': {
     path: DatasetPath,

@@ -764,6 +764,31 @@ export const ROUTES = [
     roles: VIEWERS,
     summary: 'Datasets shared with the caller or their team (the "Shared with you" items of the Datasets page)',
   },
+  // The approval queue (docs/domain.md#share-policy): the lead of the dataset's team or a hospital admin decides.
+  {
+    method: 'GET',
+    path: '/api/shares/approvals',
+    domain: 'shares',
+    auth: 'user',
+    roles: LEADS,
+    summary: "Shares waiting for approval: a lead's team's, or every one of the hospital for a hospital admin",
+  },
+  {
+    method: 'POST',
+    path: '/api/shares/approvals/{shareId}/approve',
+    domain: 'shares',
+    auth: 'user',
+    roles: LEADS,
+    summary: 'Approve a waiting share: the team share is granted, the patient link opens',
+  },
+  {
+    method: 'POST',
+    path: '/api/shares/approvals/{shareId}/refuse',
+    domain: 'shares',
+    auth: 'user',
+    roles: LEADS,
+    summary: 'Refuse a waiting share: the recipient never gets it',
+  },
   {
     method: 'GET',
     path: '/api/datasets/{id}/patient-shares',

@@ -97,6 +97,12 @@ export const keys = {
     [P.sk]: `TSHAREFROM#${teamId}#${createdAt}#${shareId}`,
   }),
   teamShareFromPrefix: (teamId: string) => `TSHAREFROM#${teamId}#`,
+  /** A share waiting for approval (docs/domain.md#share-policy), under its hospital. */
+  shareApproval: (hospitalId: string, shareId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `SHAREAPPROVAL#${shareId}`,
+  }),
+  shareApprovalPrefix: () => 'SHAREAPPROVAL#',
   /** A patient share under its dataset; gsi3 finds it by its link's token hash, across hospitals. */
   patientShare: (hospitalId: string, datasetId: string, shareId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),

@@ -16,6 +16,8 @@ export type Caller = {
   lastName: string;
   /** The data policy of the caller's team (docs/domain.md#teams); absent reads as 'shared'. */
   teamDataPolicy?: 'shared' | 'individual';
+  /** False where the caller's team turned "Allow guest access" off (docs/domain.md#share-policy); absent reads as on. */
+  teamGuestAccess?: boolean;
   /** The token was issued after a second factor (docs/domain.md#two-factor-policy). */
   secondFactor?: boolean;
   /** Signed in through the hospital's identity provider (the token carries `identities`). */
@@ -61,11 +63,18 @@ export function canSeeDataset(
 ): boolean {
   if (dataset.hospitalId !== caller.hospitalId) return false;
   if (isHospitalWide(caller)) return true;
+  // A guest of a team that keeps guests out sees nothing, not even what was shared with them (docs/domain.md#share-policy).
+  if (isGuestKeptOut(caller)) return false;
   // Loaded through a team share granted to the caller or their team (docs/domain.md#shares).
   if (dataset.sharedWithYou && dataset.sharedWithYou.length > 0) return true;
   if (caller.teamId === null || dataset.teamId !== caller.teamId) return false;
   // Under an individual data policy a member sees their own datasets; others only through a share (docs/domain.md#teams).
   return !seesOnlyOwnDatasets(caller) || dataset.ownerUserId === caller.userId;
+}
+
+/** A guest whose team turned guest access off: every dataset read, list and share answers as if nothing existed. */
+export function isGuestKeptOut(caller: Caller): boolean {
+  return caller.role === 'GUEST' && caller.teamGuestAccess === false;
 }
 
 /** A member or guest of a team whose data policy is individual: their team's datasets are theirs alone. */

@@ -1,4 +1,10 @@
-import { assertVisible, canSeeDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
+import {
+  assertVisible,
+  canSeeDataset,
+  isGuestKeptOut,
+  requirePermission,
+  type Caller,
+} from '#shared/domain/auth/caller.ts';
 import { TEAM_SHARE_PERMISSIONS } from '#shared/schemas/api/shares.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { ShareStore } from '#shared/domain/shares/ports.ts';
@@ -30,7 +36,7 @@ export async function loadReadableDataset(
   requirePermission(caller, 'VIEW_DATASETS');
   const dataset = await deps.datasets.get(caller.hospitalId, datasetId);
   if (dataset && canSeeDataset(caller, dataset)) return dataset;
-  if (dataset && deps.shares && dataset.hospitalId === caller.hospitalId) {
+  if (dataset && deps.shares && dataset.hospitalId === caller.hospitalId && !isGuestKeptOut(caller)) {
     // A grant to the caller and one to their team add up (docs/domain.md#share-permissions).
     const grants = [
       await deps.shares.findGrant(caller.hospitalId, { type: 'USER', id: caller.userId }, datasetId),

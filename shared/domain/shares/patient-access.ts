@@ -12,11 +12,20 @@ import type { PatientSession, ShareAccessEventType } from '#shared/schemas/api/s
 import { watermarkNifti, watermarkPdf, watermarkPng } from './watermark.ts';
 import { patientLink, settleStatus } from './patient-shares.ts';
 import type { PatientShareRecord, ShareCodeHasher, ShareLimits, ShareStore, SmsSender } from './ports.ts';
+import { assertRecipientAllowed, sharePolicyFor } from './share-policy.ts';
+import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
+import type { PolicyReader } from '#shared/domain/settings/policies.ts';
 
 export type PatientAccessDeps = {
   shares: ShareStore;
-  /** The share's hospital must be active: a deactivated hospital's links do not open (docs/domain.md#deactivation). */
-  directory: HospitalStatusReader;
+  /**
+   * The share's hospital must be active: a deactivated hospital's links do not open (docs/domain.md#deactivation).
+   * With `getTeam` and `settings`, the sharing policy is read again when a link is opened.
+   */
+  directory: HospitalStatusReader & Partial<Pick<Directory, 'getTeam'>>;
+  settings?: PolicyReader;
+  organisation?: Pick<OrganisationStore, 'listUsers'>;
   datasets: DatasetRepository;
   objects: ObjectStore;
   mailer: Mailer;
@@ -89,7 +98,31 @@ async function usableShare(token: string, deps: PatientAccessDeps): Promise<Pati
   const share = await settleStatus(found, deps);
   if (share.status !== 'ACTIVE') throw invalidLink();
   await requireActiveHospital(share.hospitalId, deps.directory);
+  await assertStillAllowed(share, deps);
   return share;
+}
+
+/**
+ * The sharing policy as it stands when the link is opened (docs/domain.md#share-policy): a hospital that turned external
+ * sharing off since, or dropped the recipient's domain, closes the link at its next code request or verification.
+ * It answers like any link that does not open.
+ */
+async function assertStillAllowed(share: PatientShareRecord, deps: PatientAccessDeps): Promise<void> {
+  const { settings } = deps;
+  const getTeam = deps.directory.getTeam?.bind(deps.directory);
+  if (!settings || !getTeam) return;
+  const dataset = await deps.datasets.get(share.hospitalId, share.datasetId);
+  if (!dataset) throw invalidLink();
+  const rules = await sharePolicyFor(share.hospitalId, dataset.teamId, {
+    settings,
+    directory: { getTeam },
+    ...(deps.organisation ? { organisation: deps.organisation } : {}),
+  });
+  try {
+    assertRecipientAllowed({ email: share.recipientEmail, phone: share.recipientPhone }, rules);
+  } catch {
+    throw invalidLink();
+  }
 }
 
 function assertUnlocked(share: PatientShareRecord, now: string, limits: ShareLimits): void {

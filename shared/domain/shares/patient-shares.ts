@@ -5,21 +5,24 @@ import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { TokenMint } from '#shared/domain/invitations/ports.ts';
 import { checkShareAgainstPolicy } from '#shared/domain/settings/enforce.ts';
-import { policyFor, type PolicyDeps } from '#shared/domain/settings/policies.ts';
+import { policyFor } from '#shared/domain/settings/policies.ts';
 import type { CreatePatientShare, PatientShare, ShareAccessEvent } from '#shared/schemas/api/shares.ts';
 import { UNLIMITED_OPENS, type PatientShareDefaults } from '#shared/schemas/api/policies.ts';
 import type { PatientShareRecord, ShareStore } from './ports.ts';
+import { approvalRequired, assertRecipientAllowed, sharePolicyFor, type SharePolicyDeps } from './share-policy.ts';
+import { requestApproval, type ApprovalDeps } from './approvals.ts';
 
-export type PatientShareDeps = PolicyDeps & {
-  datasets: DatasetRepository;
-  shares: ShareStore;
-  audit: AuditLog;
-  clock: Clock;
-  ids: IdGenerator;
-  tokens: TokenMint;
-  /** Origin of the site: the link opens its public patient page. */
-  siteOrigin: string;
-};
+export type PatientShareDeps = SharePolicyDeps &
+  ApprovalDeps & {
+    datasets: DatasetRepository;
+    shares: ShareStore;
+    audit: AuditLog;
+    clock: Clock;
+    ids: IdGenerator;
+    tokens: TokenMint;
+    /** Origin of the site: the link opens its public patient page. */
+    siteOrigin: string;
+  };
 
 const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();
 
@@ -103,7 +106,13 @@ export async function createPatientShare(
   deps: PatientShareDeps,
 ): Promise<{ share: PatientShare; link: string }> {
   const dataset = await loadManaged(caller, datasetId, deps);
-  const policy = await policyFor(caller.hospitalId, dataset.teamId, deps);
+  // The sharing switches in force for the dataset's team (docs/domain.md#share-policy).
+  const rules = await sharePolicyFor(caller.hospitalId, dataset.teamId, deps);
+  const { policy } = rules;
+  const recipientEmail = input.recipientEmail?.toLowerCase() ?? null;
+  const recipientPhone = input.recipientPhone?.replace(/\s+/g, '') ?? null;
+  assertRecipientAllowed({ email: recipientEmail, phone: recipientPhone }, rules);
+  const pending = approvalRequired(caller, rules);
   const allowDownloads = input.allowDownloads;
   // The downloads scope requires downloads (docs/domain.md#policies-and-inheritance).
   const scopes = [...new Set(input.scopes)].filter((s) => s !== 'downloads' || allowDownloads);
@@ -127,8 +136,8 @@ export async function createPatientShare(
     createdByUserId: caller.userId,
     createdByName: fullName(caller),
     patientAlias: dataset.patientAlias,
-    recipientEmail: input.recipientEmail?.toLowerCase() ?? null,
-    recipientPhone: input.recipientPhone?.replace(/\s+/g, '') ?? null,
+    recipientEmail,
+    recipientPhone,
     // A one-time code is always asked: the link alone never opens a study (docs/domain.md#shares).
     otpRequired: true,
     expiresAt: new Date(Date.parse(now) + input.expiresInHours * 3600_000).toISOString(),
@@ -137,7 +146,8 @@ export async function createPatientShare(
     allowExport: allowDownloads,
     watermark: input.watermark,
     scopes: scopes.length > 0 ? scopes : ['viewer_only'],
-    status: 'ACTIVE',
+    // A share the policy holds back waits; its link does not open until it is approved.
+    status: pending ? 'PENDING_APPROVAL' : 'ACTIVE',
     createdAt: now,
     tokenHash: deps.tokens.hash(token),
     failedAttempts: 0,
@@ -162,8 +172,26 @@ export async function createPatientShare(
       scopes: record.scopes,
       byEmail: record.recipientEmail !== null,
       byPhone: record.recipientPhone !== null,
+      status: record.status,
     },
   });
+  if (pending)
+    await requestApproval(
+      {
+        id: record.id,
+        hospitalId: caller.hospitalId,
+        kind: 'PATIENT',
+        datasetId,
+        teamId: dataset.teamId,
+        recipient: record.recipientEmail ?? record.recipientPhone ?? '',
+        requestedByUserId: caller.userId,
+        requestedByName: fullName(caller),
+        requestedAt: now,
+      },
+      caller,
+      rules,
+      deps,
+    );
   return { share: toPatientShare(record, now), link: patientLink(deps.siteOrigin, token) };
 }
 
@@ -193,6 +221,11 @@ export async function revokePatientShare(
   await loadManaged(caller, datasetId, deps);
   let share = await deps.shares.getPatientShare(caller.hospitalId, datasetId, shareId);
   if (!share) throw new NotFoundError('SHARE_NOT_FOUND');
+  if (share.status === 'PENDING_APPROVAL') {
+    // Withdrawn before anyone decided: it leaves the approvers' queue.
+    const waiting = await deps.shares.getApproval(caller.hospitalId, shareId);
+    if (waiting) await deps.shares.takeApproval(waiting).catch(() => undefined);
+  }
   for (let attempt = 0; share.status !== 'REVOKED'; attempt++) {
     try {
       share = await deps.shares.updatePatientShare(share, { status: 'REVOKED' }, share.version);

@@ -1,4 +1,4 @@
-import type { PatientShare, ShareAccessEvent, TeamShare } from '#shared/schemas/api/shares.ts';
+import type { PatientShare, ShareAccessEvent, ShareApproval, TeamShare } from '#shared/schemas/api/shares.ts';
 
 /** A team share as stored (docs/domain.md#shares): one per recipient (a user or a team). */
 export type TeamShareRecord = TeamShare & { hospitalId: string };
@@ -33,6 +33,13 @@ export type PatientSessionRecord = {
   expiresAt: string;
 };
 
+/**
+ * A share waiting for approval (docs/domain.md#share-policy), one item per share. A team share's items (its grant
+ * above all) are written only once it is approved, so the waiting share is carried here; a patient share is stored at
+ * once as PENDING_APPROVAL, whose link does not open.
+ */
+export type ShareApprovalRecord = ShareApproval & { hospitalId: string; teamShare?: TeamShareRecord };
+
 export type ShareAccessRecord = ShareAccessEvent & { hospitalId: string; datasetId: string };
 
 export type ShareStore = {
@@ -52,6 +59,13 @@ export type ShareStore = {
   ): Promise<TeamShareRecord | undefined>;
   /** The recipient's partition of lookup items: datasets shared with them. */
   listReceived(hospitalId: string, recipient: { type: 'USER' | 'TEAM'; id: string }): Promise<TeamShareRecord[]>;
+
+  putApproval(approval: ShareApprovalRecord): Promise<void>;
+  getApproval(hospitalId: string, shareId: string): Promise<ShareApprovalRecord | undefined>;
+  /** The hospital's waiting shares (the queue is short: one partition prefix). */
+  listApprovals(hospitalId: string): Promise<ShareApprovalRecord[]>;
+  /** Deletes the approval if it is still there: ConflictError when another decision took it first. */
+  takeApproval(approval: ShareApprovalRecord): Promise<void>;
 
   putPatientShare(share: PatientShareRecord): Promise<void>;
   getPatientShare(hospitalId: string, datasetId: string, shareId: string): Promise<PatientShareRecord | undefined>;

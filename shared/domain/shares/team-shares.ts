@@ -1,6 +1,7 @@
 import {
   canManageDataset,
   canSeeDataset,
+  isGuestKeptOut,
   isHospitalWide,
   isLeadOrAdmin,
   requirePermission,
@@ -16,6 +17,8 @@ import { AccessDeniedError, NotFoundError, ShareAccessError, ValidationError } f
 import type { Dataset } from '#shared/schemas/api/datasets.ts';
 import type { TeamShare, TeamSharePermission } from '#shared/schemas/api/shares.ts';
 import type { ShareStore, TeamShareRecord } from './ports.ts';
+import { approvalRequired, sharePolicyFor, type SharePolicyDeps } from './share-policy.ts';
+import { requestApproval, type ApprovalDeps } from './approvals.ts';
 
 export type TeamShareDeps = {
   datasets: DatasetRepository;
@@ -26,11 +29,14 @@ export type TeamShareDeps = {
   ids: IdGenerator;
 };
 
+/** Creating a team share also reads the sharing policy and may ask for approval (docs/domain.md#share-policy). */
+export type CreateTeamShareDeps = TeamShareDeps & SharePolicyDeps & ApprovalDeps;
+
 const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();
 
 export function toTeamShare(record: TeamShareRecord): TeamShare {
   const { hospitalId: _h, ...share } = record;
-  return share;
+  return { ...share, status: share.status ?? 'ACTIVE' };
 }
 
 /**
@@ -48,9 +54,12 @@ export async function createTeamShares(
   datasetId: string,
   input: { memberIds?: string[]; teamId?: string; permissions: TeamSharePermission[] },
   caller: Caller,
-  deps: TeamShareDeps,
+  deps: CreateTeamShareDeps,
 ): Promise<{ items: TeamShare[] }> {
   const dataset = await loadShareable(caller, datasetId, deps);
+  // Colleagues of the hospital are never external; approval is the switch that acts here (docs/domain.md#share-policy).
+  const rules = await sharePolicyFor(caller.hospitalId, dataset.teamId, deps);
+  const pending = approvalRequired(caller, rules);
   const permissions = [...new Set(input.permissions)];
   const recipients: { type: 'USER' | 'TEAM'; id: string; name: string }[] = [];
   for (const memberId of new Set(input.memberIds ?? [])) {
@@ -74,8 +83,17 @@ export async function createTeamShares(
       ]);
     recipients.push({ type: 'TEAM', id: team.id, name: team.name });
   }
+  const waiting = pending ? await deps.shares.listApprovals(caller.hospitalId) : [];
   for (const r of recipients)
-    if (await deps.shares.findGrant(caller.hospitalId, r, datasetId))
+    if (
+      (await deps.shares.findGrant(caller.hospitalId, r, datasetId)) ||
+      waiting.some(
+        (a) =>
+          a.teamShare?.datasetId === datasetId &&
+          a.teamShare.recipientType === r.type &&
+          a.teamShare.recipientId === r.id,
+      )
+    )
       throw new ShareAccessError('SHARE_EXISTS', { name: r.name });
   const createdAt = deps.clock.now();
   const created: TeamShareRecord[] = [];
@@ -92,8 +110,10 @@ export async function createTeamShares(
       createdByUserId: caller.userId,
       createdByName: fullName(caller),
       createdAt,
+      status: pending ? 'PENDING_APPROVAL' : 'ACTIVE',
     };
-    await deps.shares.putTeamShare(share);
+    // A waiting share writes no grant: the recipient sees nothing until it is approved.
+    if (!pending) await deps.shares.putTeamShare(share);
     await deps.audit.record({
       hospitalId: caller.hospitalId,
       datasetId,
@@ -102,8 +122,27 @@ export async function createTeamShares(
       outcome: 'SUCCESS',
       actorUserId: caller.userId,
       actorName: fullName(caller),
-      details: { shareId: share.id, recipientType: r.type, recipientId: r.id, permissions },
+      details: { shareId: share.id, recipientType: r.type, recipientId: r.id, permissions, status: share.status! },
     });
+    if (pending)
+      await requestApproval(
+        {
+          id: share.id,
+          hospitalId: caller.hospitalId,
+          kind: 'TEAM',
+          datasetId,
+          teamId: dataset.teamId,
+          recipient: r.name,
+          permissions,
+          requestedByUserId: caller.userId,
+          requestedByName: fullName(caller),
+          requestedAt: createdAt,
+          teamShare: share,
+        },
+        caller,
+        rules,
+        deps,
+      );
     created.push(share);
   }
   return { items: created.map(toTeamShare) };
@@ -119,7 +158,10 @@ export async function listDatasetTeamShares(
   deps: Pick<TeamShareDeps, 'datasets' | 'shares'> & { organisation?: Pick<OrganisationStore, 'listTeams'> },
 ): Promise<{ items: TeamShare[]; teams: { id: string; name: string }[] }> {
   const dataset = await loadShareable(caller, datasetId, deps);
-  const items = await deps.shares.listTeamSharesOfDataset(caller.hospitalId, datasetId);
+  const waiting = (await deps.shares.listApprovals(caller.hospitalId))
+    .map((a) => a.teamShare)
+    .filter((s): s is TeamShareRecord => s !== undefined && s.datasetId === datasetId);
+  const items = [...(await deps.shares.listTeamSharesOfDataset(caller.hospitalId, datasetId)), ...waiting];
   const teams = deps.organisation
     ? (await deps.organisation.listTeams({ hospitalId: caller.hospitalId, includeArchived: false, limit: 100 })).items
     : [];
@@ -141,7 +183,22 @@ export async function revokeTeamShare(
 ): Promise<{ revoked: true }> {
   await loadShareable(caller, datasetId, deps);
   const share = await deps.shares.getTeamShare(caller.hospitalId, datasetId, shareId);
-  if (!share) throw new NotFoundError('SHARE_NOT_FOUND');
+  if (!share) {
+    // A share still waiting for approval is withdrawn from the queue: it never had a grant.
+    const waiting = await deps.shares.getApproval(caller.hospitalId, shareId);
+    if (!waiting || waiting.datasetId !== datasetId) throw new NotFoundError('SHARE_NOT_FOUND');
+    await deps.shares.takeApproval(waiting).catch(() => undefined);
+    await deps.audit.record({
+      hospitalId: caller.hospitalId,
+      datasetId,
+      action: 'TEAM_SHARE_REVOKED',
+      outcome: 'SUCCESS',
+      actorUserId: caller.userId,
+      actorName: fullName(caller),
+      details: { shareId, status: 'PENDING_APPROVAL' },
+    });
+    return { revoked: true };
+  }
   await deps.shares.deleteTeamShare(share);
   await deps.audit.record({
     hospitalId: caller.hospitalId,
@@ -178,6 +235,8 @@ export async function listSharedWithMe(
   deps: Pick<TeamShareDeps, 'shares' | 'datasets'>,
 ): Promise<{ items: Dataset[] }> {
   requirePermission(caller, 'VIEW_DATASETS');
+  // A guest of a team that keeps guests out is shown nothing (docs/domain.md#share-policy).
+  if (isGuestKeptOut(caller)) return { items: [] };
   const grants = [
     ...(await deps.shares.listReceived(caller.hospitalId, { type: 'USER', id: caller.userId })),
     ...(caller.teamId ? await deps.shares.listReceived(caller.hospitalId, { type: 'TEAM', id: caller.teamId }) : []),

@@ -13,6 +13,8 @@ export const NOTIFICATION_TYPES = [
   'SHARE_LOCKED',
   'INVITATION_ACCEPTED',
   'POLICY_CHANGED',
+  'SHARE_APPROVAL_REQUESTED',
+  'SHARE_APPROVAL_DECIDED',
 ] as const;
 /** The hospital's storage crossed the policy's warning or critical threshold (docs/domain.md#notifications). */
 export type StorageNotificationType = 'STORAGE_WARNING' | 'STORAGE_CRITICAL';

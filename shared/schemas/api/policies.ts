@@ -106,6 +106,15 @@ export const SecuritySettingsSchema = z
   })
   .refine((s) => !s.ssoEnabled || !!s.ssoDomain, { message: 'Required', path: ['ssoDomain'] });
 
+/** An e-mail domain as the hospital lists it ("hospital.org"): lower case, no "@". */
+export const EmailDomainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/, 'Enter a domain such as hospital.org');
+export const MAX_RECIPIENT_DOMAINS = 50;
+
 /** One level's policy: the hospital's, or the system maximums in the same shape. */
 export const PolicySchema = z.object({
   dataRetentionDays: z.number().int().min(1).max(36_500),
@@ -114,6 +123,12 @@ export const PolicySchema = z.object({
   shareWithExternal: z.boolean(),
   requireApproval: z.boolean(),
   allowPublicSharing: z.boolean(),
+  /**
+   * The hospital's own e-mail domains: while `shareWithExternal` is off a patient share goes only to an address of one
+   * of them (docs/domain.md#share-policy). The hospital's alone, not inherited; absent = the domains of its hospital
+   * admins' addresses, an empty list = none.
+   */
+  recipientDomains: z.array(EmailDomainSchema).max(MAX_RECIPIENT_DOMAINS).optional(),
   userAndTeam: z.object({
     autoApproveTeamLeads: z.boolean(),
     defaultMemberRole: z.enum(DEFAULT_MEMBER_ROLES),

@@ -6,6 +6,9 @@ import { PatientShareDefaultsSchema, SHARE_SCOPES } from './policies.ts';
 export const TEAM_SHARE_PERMISSIONS = ['view', 'download', 'export'] as const;
 export type TeamSharePermission = (typeof TEAM_SHARE_PERMISSIONS)[number];
 
+/** A team share waits as PENDING_APPROVAL where the sharing policy asks for approval (docs/domain.md#share-policy). */
+export const TEAM_SHARE_STATUSES = ['ACTIVE', 'PENDING_APPROVAL'] as const;
+
 export const TeamShareSchema = z.object({
   id: z.string(),
   datasetId: z.string(),
@@ -18,6 +21,8 @@ export const TeamShareSchema = z.object({
   createdByUserId: z.string(),
   createdByName: z.string(),
   createdAt: z.string(),
+  /** Absent on shares stored before approvals existed: they are ACTIVE. */
+  status: z.enum(TEAM_SHARE_STATUSES).optional(),
 });
 export type TeamShare = z.infer<typeof TeamShareSchema>;
 
@@ -39,8 +44,18 @@ export const CreateTeamShareSchema = z
 
 export const TeamShareListSchema = z.object({ items: z.array(TeamShareSchema) });
 
-/** Patient share status (docs/states.md#patient-share): the server moves it. */
-export const PATIENT_SHARE_STATUSES = ['ACTIVE', 'EXPIRED', 'REVOKED', 'EXHAUSTED'] as const;
+/**
+ * Patient share status (docs/states.md#patient-share): the server moves it. PENDING_APPROVAL waits for a team lead or
+ * hospital admin (the link does not open); REFUSED is what an approver's refusal leaves, final like REVOKED.
+ */
+export const PATIENT_SHARE_STATUSES = [
+  'PENDING_APPROVAL',
+  'ACTIVE',
+  'EXPIRED',
+  'REVOKED',
+  'EXHAUSTED',
+  'REFUSED',
+] as const;
 export type PatientShareStatus = (typeof PATIENT_SHARE_STATUSES)[number];
 
 /** Patient share (docs/domain.md#patient-shares); the link's token is never stored, so it is never listed. */
@@ -169,3 +184,30 @@ export const PatientStudySchema = z.object({
   urlsExpireAt: z.string(),
 });
 export const PatientDownloadSchema = z.object({ session: TokenSchema, assetId: IdSchema }).strict();
+
+/**
+ * A share waiting for approval (docs/domain.md#share-policy): the approval queue of a team lead (their team's
+ * datasets) or a hospital admin (every one of the hospital). Its id is the share's.
+ */
+export const ShareApprovalSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['TEAM', 'PATIENT']),
+  datasetId: z.string(),
+  /** The dataset's team: its lead approves. */
+  teamId: z.string().nullable(),
+  /** A member's or team's name, or the patient's e-mail address or phone number. */
+  recipient: z.string(),
+  /** Team shares: what the recipient would get. */
+  permissions: z.array(z.enum(TEAM_SHARE_PERMISSIONS)).optional(),
+  requestedByUserId: z.string(),
+  requestedByName: z.string(),
+  requestedAt: z.string(),
+});
+export type ShareApproval = z.infer<typeof ShareApprovalSchema>;
+export const ShareApprovalListSchema = z.object({ items: z.array(ShareApprovalSchema) });
+/** The answer of approve and refuse: the request as it was and what became of it. */
+export const ShareDecisionSchema = z.object({
+  approval: ShareApprovalSchema,
+  decision: z.enum(['APPROVED', 'REFUSED']),
+});
+export type ShareDecision = z.infer<typeof ShareDecisionSchema>;

@@ -35,7 +35,8 @@ async function openedWithDownloads() {
   await storeAssetFiles(w);
   await w.deps.settings.putHospitalPolicy('h1', {
     value: {
-      ...DEFAULT_HOSPITAL_POLICY,
+      // The world's policy (external sharing on, no approval: docs/domain.md#share-policy), with downloads allowed.
+      ...(await w.deps.settings.getHospitalPolicy('h1'))!.value,
       patientShare: {
         ...DEFAULT_HOSPITAL_POLICY.patientShare,
         downloadsEnabled: true,

@@ -224,6 +224,17 @@ function createAppRouter() {
               ),
             },
             {
+              path: paths.shareApprovals.path,
+              lazy: lazyPage(
+                () => import('./routes/shares/share-approvals.tsx'),
+                (m) => () => (
+                  <RequireRole roles={['HOSPITAL_ADMIN', 'TEAM_LEAD']} area="share approvals">
+                    <m.ShareApprovalsRoute />
+                  </RequireRole>
+                ),
+              ),
+            },
+            {
               path: paths.compliance.path,
               lazy: lazyPage(
                 () => import('./routes/compliance/compliance.tsx'),

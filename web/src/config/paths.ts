@@ -14,6 +14,8 @@ export const paths = {
   dataset: { path: '/datasets/:datasetId', getHref: (id: string) => `/datasets/${encodeURIComponent(id)}` },
   upload: { path: '/upload', getHref: () => '/upload' },
   teams: { path: '/teams', getHref: () => '/teams' },
+  /** The approval queue of shares (docs/screens.md#share-approvals), where the bell's notification leads. */
+  shareApprovals: { path: '/shares/approvals', getHref: () => '/shares/approvals' },
   users: { path: '/users', getHref: () => '/users' },
   compliance: { path: '/compliance', getHref: () => '/compliance' },
   reports: { path: '/reports', getHref: () => '/reports' },

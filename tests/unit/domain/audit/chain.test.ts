@@ -262,7 +262,14 @@ describe('compliance and reports figures', () => {
     expect(figures.users).toEqual({ total: 3, byStatus: { ACTIVE: 2, INVITED: 1, DISABLED: 0 }, twoFactor: 1 });
     expect(figures.auditChain.events).toBe(p.audit.events.length);
     expect(figures.auditChain.lastVerification).toBeNull();
-    expect(figures.patientShares).toEqual({ ACTIVE: 1, EXPIRED: 2, REVOKED: 1, EXHAUSTED: 1 });
+    expect(figures.patientShares).toEqual({
+      PENDING_APPROVAL: 0,
+      ACTIVE: 1,
+      EXPIRED: 2,
+      REVOKED: 1,
+      EXHAUSTED: 1,
+      REFUSED: 0,
+    });
     expect(figures.signIns).toEqual({ days: 30, attempts: 3, succeeded: 1, failed: 2 });
     const inForce = await policyFor('h1', null, p);
     expect(figures.hipaa).toEqual({

@@ -2,6 +2,8 @@ import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
+import { DEFAULT_HOSPITAL_POLICY, type Policy } from '#shared/schemas/api/policies.ts';
+import { DEFAULT_TEAM_SETTINGS } from '#shared/schemas/api/organisation.ts';
 import { caller, fakeAudit } from '#tests/unit/domain/fakes.ts';
 import {
   createMemoryDatasetRepository,
@@ -16,8 +18,19 @@ import { createShareCodeHasher } from '#functions/adapters/crypto.ts';
 import { gzipSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
-/** A world for the share core: one dataset of team t1 owned by the member, users of t1 and t2, a settable clock. */
-export function shareWorld() {
+/**
+ * A world for the share core: one dataset of team t1 owned by the member, users of t1 and t2, a settable clock. The
+ * hospital shares outside its domains without approval unless `sharing` says otherwise (the sharing switches' own
+ * tests set them, docs/domain.md#share-policy); the admins are of x.test.
+ */
+export function shareWorld(
+  sharing: {
+    policy?: Partial<Pick<Policy, 'shareWithExternal' | 'requireApproval' | 'recipientDomains'>> & {
+      autoApproveTeamLeads?: boolean;
+    };
+    teamApproval?: boolean;
+  } = {},
+) {
   const state = {
     now: '2026-02-01T10:00:00.000Z',
     n: 0,
@@ -92,11 +105,43 @@ export function shareWorld() {
       createdAt: '',
       updatedAt: '',
     }) as UserRecord;
-  const users = [user('mate', 't1'), user('stranger', 't2'), user(member.userId, 't1')];
+  const users = [
+    user('mate', 't1'),
+    user('stranger', 't2'),
+    user(member.userId, 't1'),
+    user('user-team_lead', 't1', 'TEAM_LEAD'),
+    user('user-hospital_admin', null, 'HOSPITAL_ADMIN'),
+  ];
+  const teamSettings = { ...DEFAULT_TEAM_SETTINGS, requireApprovalForDataSharing: sharing.teamApproval ?? false };
   const teams = [
-    { id: 't1', hospitalId: 'h1', name: 'Neuroradiology', departmentId: 'd1', description: '', createdAt: '' },
+    {
+      id: 't1',
+      hospitalId: 'h1',
+      name: 'Neuroradiology',
+      departmentId: 'd1',
+      description: '',
+      createdAt: '',
+      leadUserId: 'user-team_lead',
+      settings: teamSettings,
+    },
     { id: 't2', hospitalId: 'h1', name: 'Stroke', departmentId: 'd1', description: '', createdAt: '' },
   ];
+  const settings = createMemorySettingsStore();
+  const { autoApproveTeamLeads, ...policyFields } = sharing.policy ?? {};
+  settings.policies.set('h/h1', {
+    value: {
+      ...DEFAULT_HOSPITAL_POLICY,
+      shareWithExternal: true,
+      requireApproval: false,
+      ...policyFields,
+      userAndTeam: {
+        ...DEFAULT_HOSPITAL_POLICY.userAndTeam,
+        autoApproveTeamLeads: autoApproveTeamLeads ?? DEFAULT_HOSPITAL_POLICY.userAndTeam.autoApproveTeamLeads,
+      },
+    } satisfies Policy,
+    updatedAt: '',
+    updatedByUserId: '',
+  });
   const mailbox: MailMessage[] = [];
   const sms: { to: string; text: string }[] = [];
   const notifications = createMemoryNotificationInbox();
@@ -112,7 +157,16 @@ export function shareWorld() {
           ? { id: h, slug: h, name: 'Hospital h1', status: state.hospitalStatus, createdAt: '', updatedAt: '' }
           : undefined,
     },
-    settings: createMemorySettingsStore(),
+    settings,
+    organisation: {
+      listUsers: async (q: { hospitalId: string; role?: string; status?: string }) => ({
+        items: users.filter(
+          (u) =>
+            u.hospitalId === q.hospitalId && (!q.role || u.role === q.role) && (!q.status || u.status === q.status),
+        ),
+      }),
+      listTeams: async (q: { hospitalId: string }) => ({ items: teams.filter((t) => t.hospitalId === q.hospitalId) }),
+    },
     objects: createMemoryObjectStore(),
     mailer: { send: async (m: MailMessage) => void mailbox.push(m) },
     sms: { send: async (m: { to: string; text: string }) => void sms.push(m) },

@@ -62,7 +62,8 @@ function heldWorld() {
 async function patientSession(w: ReturnType<typeof heldWorld>) {
   await w.deps.settings.putHospitalPolicy('h1', {
     value: {
-      ...DEFAULT_HOSPITAL_POLICY,
+      // The world's policy (external sharing on, no approval), with downloads allowed.
+      ...(await w.deps.settings.getHospitalPolicy('h1'))!.value,
       patientShare: {
         ...DEFAULT_HOSPITAL_POLICY.patientShare,
         downloadsEnabled: true,

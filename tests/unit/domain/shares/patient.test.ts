@@ -184,9 +184,9 @@ describe('patient shares', () => {
     await storeAssetFiles(w);
     await w.deps.settings.putHospitalPolicy('h1', {
       value: {
-        ...(await import('#shared/schemas/api/policies.ts')).DEFAULT_HOSPITAL_POLICY,
+        ...(await w.deps.settings.getHospitalPolicy('h1'))!.value,
         patientShare: {
-          ...(await import('#shared/schemas/api/policies.ts')).DEFAULT_HOSPITAL_POLICY.patientShare,
+          ...(await w.deps.settings.getHospitalPolicy('h1'))!.value.patientShare,
           downloadsEnabled: true,
           allowedScopes: ['viewer_only', 'screenshots', 'downloads'],
         },

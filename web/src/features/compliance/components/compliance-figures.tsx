@@ -76,6 +76,8 @@ export function SharesAndHipaa({ data }: { data: Pick<Compliance, 'patientShares
             <List.Item>Expired: {data.patientShares.EXPIRED}</List.Item>
             <List.Item>Revoked: {data.patientShares.REVOKED}</List.Item>
             <List.Item>Opens used up: {data.patientShares.EXHAUSTED}</List.Item>
+            <List.Item>Waiting for approval: {data.patientShares.PENDING_APPROVAL}</List.Item>
+            <List.Item>Refused: {data.patientShares.REFUSED}</List.Item>
           </List.Root>
         </Card.Body>
       </Card.Root>

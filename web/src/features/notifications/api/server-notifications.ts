@@ -17,6 +17,8 @@ const TOAST_TYPE: Record<Notification['type'], 'success' | 'error' | 'warning'> 
   SHARE_LOCKED: 'error',
   INVITATION_ACCEPTED: 'success',
   POLICY_CHANGED: 'warning',
+  SHARE_APPROVAL_REQUESTED: 'warning',
+  SHARE_APPROVAL_DECIDED: 'success',
 };
 
 export function markServerNotificationsRead(ids?: string[]) {

@@ -1,10 +1,11 @@
-import { Badge, HStack, Text } from '@chakra-ui/react';
+import { Badge, HStack, Text, Textarea } from '@chakra-ui/react';
+import { useState } from 'react';
 import { MAX_OPENS_OPTIONS, SHARE_EXPIRY_OPTIONS, SHARE_SCOPES, type Policy } from '#shared/schemas/api/policies.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { withDownloads } from '#web/lib/policy-edits.ts';
-import { lockedShareItems, withScope } from '#web/features/settings/utils/settings-form.ts';
+import { lockedShareItems, parseRecipientDomains, withScope } from '#web/features/settings/utils/settings-form.ts';
 import { SettingsTab, Toggle, type PolicyTabProps } from './settings-controls.tsx';
 
 const SCOPE_LABELS: Record<(typeof SHARE_SCOPES)[number], string> = {
@@ -13,14 +14,56 @@ const SCOPE_LABELS: Record<(typeof SHARE_SCOPES)[number], string> = {
   downloads: 'Downloads',
 };
 
-/** Patient Share: the defaults of links to patients; what the system maximums lock says "Locked by admin". */
+/**
+ * Patient Share: who a share may go to and whether it waits for approval (docs/domain.md#share-policy), then the
+ * defaults of links to patients; what the system maximums lock says "Locked by admin". There is no public sharing
+ * switch: every share names its recipient, so no public link exists for one to allow.
+ */
 export function PatientShareTab({ policy, system, change }: PolicyTabProps) {
   const share = policy.patientShare;
+  const [domainsText, setDomainsText] = useState((policy.recipientDomains ?? []).join(', '));
   const locked = lockedShareItems(system);
   const setShare = (fields: Partial<Policy['patientShare']>) =>
     change((p) => ({ ...p, patientShare: { ...p.patientShare, ...fields } }));
   return (
     <SettingsTab value="patient-share">
+      <Toggle
+        label="Share with external recipients"
+        checked={policy.shareWithExternal}
+        locked={!system.shareWithExternal}
+        onChange={(on) => change((p) => ({ ...p, shareWithExternal: on }))}
+      />
+      <FormField
+        label="Hospital e-mail domains"
+        helperText={
+          policy.recipientDomains === undefined
+            ? "Until you list them, your hospital admins' domains. With external sharing off, patient shares go only to addresses of these domains."
+            : 'With external sharing off, patient shares go only to addresses of these domains; none listed, none allowed.'
+        }
+      >
+        <Textarea
+          name="recipientDomains"
+          rows={2}
+          placeholder="hospital.org, clinic.hospital.org"
+          value={domainsText}
+          onChange={(e) => {
+            setDomainsText(e.target.value);
+            const domains = parseRecipientDomains(e.target.value);
+            change((p) => ({ ...p, recipientDomains: domains }));
+          }}
+        />
+      </FormField>
+      <Toggle
+        label="Require approval for shares"
+        checked={policy.requireApproval}
+        locked={system.requireApproval}
+        onChange={(on) => change((p) => ({ ...p, requireApproval: on }))}
+        badge={
+          <Text fontSize="xs" color="fg.muted">
+            A team lead or hospital admin approves
+          </Text>
+        }
+      />
       <Toggle
         label="Require OTP"
         checked={share.requireOTP}

@@ -145,3 +145,15 @@ export function lockedShareItems(system: Policy): {
     downloadsEnabled: !system.patientShare.downloadsEnabled,
   };
 }
+
+/**
+ * The hospital's own e-mail domains as typed (commas, spaces or lines between them; a leading "@" is dropped):
+ * lower case, each once (docs/domain.md#share-policy).
+ */
+export function parseRecipientDomains(text: string): string[] {
+  const domains = text
+    .split(/[\s,;]+/)
+    .map((d) => d.trim().replace(/^@/, '').toLowerCase())
+    .filter((d) => d.length > 0);
+  return [...new Set(domains)];
+}

@@ -34,6 +34,13 @@ export function useSharedWithMe() {
   );
 }
 
+export const shareApprovalsKey = ['/api/shares/approvals'] as const;
+
+/** The approval queue of a lead or hospital admin (docs/domain.md#share-policy). */
+export function useShareApprovals() {
+  return useSWR(shareApprovalsKey, () => apiRequest('/api/shares/approvals', R['GET /api/shares/approvals'].response));
+}
+
 export function useShareAccessLog(datasetId: string, shareId: string | undefined) {
   return useSWR(shareId ? ['/api/datasets/{id}/patient-shares/{shareId}/access-log', datasetId, shareId] : null, () =>
     apiRequest(
@@ -63,6 +70,18 @@ export const sharesApi = {
       method: 'POST',
       body,
     }),
+  approveShare: (shareId: string) =>
+    apiRequest(
+      `/api/shares/approvals/${id(shareId)}/approve`,
+      R['POST /api/shares/approvals/{shareId}/approve'].response,
+      { method: 'POST' },
+    ),
+  refuseShare: (shareId: string) =>
+    apiRequest(
+      `/api/shares/approvals/${id(shareId)}/refuse`,
+      R['POST /api/shares/approvals/{shareId}/refuse'].response,
+      { method: 'POST' },
+    ),
   revokePatientShare: (datasetId: string, shareId: string) =>
     apiRequest(
       `/api/datasets/${id(datasetId)}/patient-shares/${id(shareId)}`,

@@ -86,12 +86,17 @@ function TeamShares({ datasetId, teamId }: { datasetId: string; teamId: string |
   const share = async () => {
     setBusy(true);
     try {
-      await sharesApi.shareWithTeam(datasetId, {
+      const result = await sharesApi.shareWithTeam(datasetId, {
         ...(memberIds.length ? { memberIds } : {}),
         ...(otherTeam ? { teamId: otherTeam } : {}),
         permissions,
       });
-      toaster.create({ type: 'success', title: 'Dataset shared' });
+      // The sharing policy may hold it for a team lead or hospital admin (docs/domain.md#share-policy).
+      toaster.create(
+        result.items.some((s) => s.status === 'PENDING_APPROVAL')
+          ? { type: 'info', title: 'Waiting for approval', description: 'A team lead or hospital admin approves it.' }
+          : { type: 'success', title: 'Dataset shared' },
+      );
       setMemberIds([]);
       setOtherTeam('');
       await mutate(teamSharesKey(datasetId));
@@ -316,6 +321,11 @@ function PatientShares({ datasetId }: { datasetId: string }) {
       >
         <LuLink /> Create patient link
       </Button>
+      {created?.share.status === 'PENDING_APPROVAL' && (
+        <Text color="fg.muted" data-testid="patient-share-pending">
+          Waiting for approval: the link opens, and the code is sent, once a team lead or hospital admin approves it.
+        </Text>
+      )}
       {created && <CreatedLink link={created.link} />}
       <DataTable
         aria-label="Patient links"

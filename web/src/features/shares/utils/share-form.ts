@@ -1,3 +1,4 @@
+import type { PatientShareStatus } from '#shared/schemas/api/shares.ts';
 import {
   MAX_OPENS_OPTIONS,
   SHARE_EXPIRY_OPTIONS,
@@ -13,7 +14,14 @@ export const SCOPE_LABELS: Record<ShareScope, string> = {
   downloads: 'Downloads',
 };
 
-export const STATUS_PALETTE = { ACTIVE: 'green', EXPIRED: 'gray', REVOKED: 'red', EXHAUSTED: 'orange' } as const;
+export const STATUS_PALETTE = {
+  PENDING_APPROVAL: 'yellow',
+  ACTIVE: 'green',
+  EXPIRED: 'gray',
+  REVOKED: 'red',
+  EXHAUSTED: 'orange',
+  REFUSED: 'red',
+} as const satisfies Record<PatientShareStatus, string>;
 
 /** Expiry options within the policy in force: the hospital's options up to its (or the team's) expiry. */
 export function expiryOptions(limits: PatientShareDefaults) {

@@ -10,8 +10,9 @@ const TOGGLES: { key: keyof TeamSettings; label: string }[] = [
   { key: 'allowMemberInvitations', label: 'Members may invite' },
   { key: 'requireApprovalForDataSharing', label: 'Require approval for data sharing' },
   { key: 'allowGuestAccess', label: 'Allow guest access' },
-  { key: 'allowPublicSharing', label: 'Allow public sharing' },
 ];
+// "Allow public sharing" is not offered: every share names its recipient, so no public share exists for it to allow
+// (docs/domain.md#share-policy).
 
 /** The team's settings (docs/screens.md#teams-page), shared by the team form and the lead's Settings tab. */
 export function TeamSettingsFields({ value, onChange, disabled }: Props) {
