@@ -72,7 +72,16 @@ class SpooledInstance extends Writable {
   ) {
     super();
     this.file = createWriteStream(path, { mode: 0o600 });
+    // A failed write (a full disk) or a discarded instance loses the instance: it is answered Processing failure.
+    this.file.on('error', () => {
+      this.failed = true;
+      this.destroy();
+    });
+    this.on('error', () => (this.failed = true));
   }
+
+  /** The file could not be written whole: the instance is answered Processing failure (0110). */
+  failed = false;
 
   get oversized(): boolean {
     return this.bytes > this.limit;
@@ -80,12 +89,19 @@ class SpooledInstance extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.bytes += chunk.length;
-    if (this.oversized) return callback();
-    this.file.write(chunk, (error) => callback(error));
+    if (this.oversized || this.failed || this.file.destroyed) return callback();
+    this.file.write(chunk, () => callback());
   }
 
   override _final(callback: (error?: Error | null) => void): void {
     this.file.end(() => callback());
+  }
+
+  /** Drops the instance: its file is closed (once opened), then removed. */
+  async remove(): Promise<void> {
+    this.destroy();
+    if (!this.file.closed) await new Promise((resolve) => this.file.once('close', resolve));
+    await rm(this.path, { force: true });
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -196,8 +212,7 @@ export function createListener(options: ListenerOptions) {
 
     private async discard(spool: SpooledInstance): Promise<void> {
       this.spools.delete(spool);
-      spool.destroy();
-      await rm(spool.path, { force: true });
+      await spool.remove();
     }
 
     override associationRequested(association: Association): void {
@@ -265,9 +280,18 @@ export function createListener(options: ListenerOptions) {
         raw.set(dataset, { spool, transferSyntaxUID: context.getAcceptedTransferSyntaxUid() ?? '' });
         callback(dataset);
       };
-      // The library ends the stream and asks for the data set at once: the file is complete once it has finished.
-      if (spool.writableFinished) done();
-      else spool.once('finish', done);
+      // The library ends the stream and asks for the data set at once: the file is complete once it has finished
+      // (or lost, if it failed: the request is answered all the same).
+      if (spool.writableFinished || spool.destroyed) done();
+      else {
+        let called = false;
+        const once = () => {
+          if (!called) done();
+          called = true;
+        };
+        spool.once('finish', once);
+        spool.once('close', once);
+      }
     }
 
     override cEchoRequest(request: CEchoRequest, callback: (response: InstanceType<typeof CEchoResponse>) => void) {
@@ -282,7 +306,7 @@ export function createListener(options: ListenerOptions) {
         const dataset = request.getDataset();
         const received = dataset ? raw.get(dataset) : undefined;
         try {
-          if (!this.integration || !this.limits || !received) throw new Error('No data set');
+          if (!this.integration || !this.limits || !received || received.spool.failed) throw new Error('No data set');
           // The intake rules on the size before the file is read: over the policy's file size or the hospital's
           // storage cap (counting what is being received) is Out of Resources (PS3.4 B.2.3, A7xx).
           const refused = received.spool.oversized
