@@ -187,6 +187,8 @@ export function createListener(options: ListenerOptions) {
     private counts = { stored: 0, failed: 0 };
     private audited = false;
     private readonly spools = new Set<SpooledInstance>();
+    /** Past its byte cap: nothing more of it is stored, even what the library had already read. */
+    private aborted = false;
 
     constructor(
       socket: Socket,
@@ -197,6 +199,7 @@ export function createListener(options: ListenerOptions) {
       socket.on(
         'data',
         byteGuard(maxAssociationBytes, (why) => {
+          this.aborted = true;
           options.log(`DICOM association aborted (${why})${this.integration ? ` ${this.integration.id}` : ''}`);
           // A-ABORT, source service-user, reason not significant (PS3.8 9.3.8), then the connection goes.
           if ((this as unknown as { association?: Association }).association) this.sendAbort(0, 0);
@@ -238,8 +241,8 @@ export function createListener(options: ListenerOptions) {
             );
             return;
           }
-          this.integration = decision.integration;
           this.limits = await intakeLimits(decision.integration, await options.deps());
+          this.integration = decision.integration;
           for (const c of association.getPresentationContexts()) {
             const context: PresentationContext = association.getPresentationContext(c.id);
             const abstract = context.getAbstractSyntaxUid();
@@ -306,7 +309,8 @@ export function createListener(options: ListenerOptions) {
         const dataset = request.getDataset();
         const received = dataset ? raw.get(dataset) : undefined;
         try {
-          if (!this.integration || !this.limits || !received || received.spool.failed) throw new Error('No data set');
+          if (!this.integration || !this.limits || !received || received.spool.failed || this.aborted)
+            throw new Error('No data set');
           // The intake rules on the size before the file is read: over the policy's file size or the hospital's
           // storage cap (counting what is being received) is Out of Resources (PS3.4 B.2.3, A7xx).
           const refused = received.spool.oversized
