@@ -69,9 +69,13 @@ class SpooledInstance extends Writable {
   constructor(
     readonly path: string,
     private readonly limit: number,
+    /** The PS3.10 preamble and file meta group, written first: the file is the instance as it will be stored. */
+    head: Uint8Array,
   ) {
     super();
     this.file = createWriteStream(path, { mode: 0o600 });
+    this.bytes = head.byteLength;
+    this.file.write(head);
     // A failed write (a full disk) or a discarded instance loses the instance: it is answered Processing failure.
     this.file.on('error', () => {
       this.failed = true;
@@ -176,7 +180,7 @@ const REJECT_REASON = {
  * audited with its counts.
  */
 export function createListener(options: ListenerOptions) {
-  const raw = new WeakMap<Dataset, { spool: SpooledInstance; transferSyntaxUID: string }>();
+  const raw = new WeakMap<Dataset, { spool: SpooledInstance }>();
   const spoolDir = options.spoolDir ?? tmpdir();
   const maxAssociationBytes = options.maxAssociationBytes ?? DEFAULT_MAX_ASSOCIATION_BYTES;
 
@@ -264,9 +268,20 @@ export function createListener(options: ListenerOptions) {
     }
 
     /** The data set of a C-STORE goes to a temp file, fragment by fragment (the library's hook for this). */
-    override createStoreWritableStream(): Writable {
+    override createStoreWritableStream(context: PresentationContext, request: CStoreRequest): Writable {
       const limit = this.limits?.maxFileBytes ?? 0;
-      const spool = new SpooledInstance(join(spoolDir, `iws-cstore-${randomUUID()}`), limit);
+      // The file meta group is known before the data set (the request's UIDs, the context's transfer syntax), so the
+      // spool holds the PS3.10 file itself and is read once, without a copy to put the two together.
+      const head = part10File(
+        {
+          sopClassUID: request.getAffectedSopClassUid(),
+          sopInstanceUID: request.getAffectedSopInstanceUid(),
+          transferSyntaxUID: context.getAcceptedTransferSyntaxUid() ?? '',
+          sourceAeTitle: this.integration?.aeTitle ?? '',
+        },
+        new Uint8Array(0),
+      );
+      const spool = new SpooledInstance(join(spoolDir, `iws-cstore-${randomUUID()}`), limit, head);
       this.spools.add(spool);
       return spool;
     }
@@ -280,7 +295,7 @@ export function createListener(options: ListenerOptions) {
       const done = () => {
         // The data set stays in its file; the request carries an empty one that names it.
         const dataset = new DimseDataset();
-        raw.set(dataset, { spool, transferSyntaxUID: context.getAcceptedTransferSyntaxUid() ?? '' });
+        raw.set(dataset, { spool });
         callback(dataset);
       };
       // The library ends the stream and asks for the data set at once: the file is complete once it has finished
@@ -321,15 +336,7 @@ export function createListener(options: ListenerOptions) {
             response.setStatus(STORE_STATUS[refusalReason(refused)] ?? 0x0110);
           } else {
             const bytes = await readFile(received.spool.path);
-            const file = part10File(
-              {
-                sopClassUID: request.getAffectedSopClassUid(),
-                sopInstanceUID: request.getAffectedSopInstanceUid(),
-                transferSyntaxUID: received.transferSyntaxUID,
-                sourceAeTitle: this.integration.aeTitle ?? '',
-              },
-              new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-            );
+            const file = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
             const result = await receiveInstance(
               file,
               { integration: this.integration, via: 'C_STORE' },
