@@ -227,6 +227,24 @@ describe('STOW-RS under the upload rules', () => {
   });
 });
 
+describe('STOW-RS and the allowed formats', () => {
+  it("refuses DICOM with Cannot understand where the policy's allowed formats leave it out", async () => {
+    // Prepare
+    await setPolicy({ allowedFormats: ['nii', 'nifti'] });
+    const before = await rawFiles();
+
+    // Act
+    const refused = await stow([instance(6, 1)]);
+    await setPolicy({ allowedFormats: ['dcm'] });
+    const admitted = await stow([instance(6, 1)]);
+
+    // Assess: either of the policy's DICOM formats admits it
+    expect(refused).toEqual({ status: 409, reasons: [CANNOT_UNDERSTAND] });
+    expect(admitted).toEqual({ status: 200, reasons: [] });
+    expect(await rawFiles()).toBe(before + 1);
+  });
+});
+
 describe('C-STORE under the upload rules', () => {
   it('answers Out of Resources (A700) over the storage cap and stores nothing', async () => {
     // Prepare
