@@ -1,15 +1,24 @@
-import type { Socket } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import dimse from 'dcmjs-dimse';
 import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import { INTAKE_SOP_CLASSES, INTAKE_TRANSFER_SYNTAXES } from '#shared/dicom/intake-classes.ts';
+import { checkIntake, intakeLimits, type IntakeLimits } from '#shared/domain/intake/intake-rules.ts';
 import { admitAssociation, part10File } from '#shared/domain/intake/listener.ts';
-import { FAILURE_REASON, receiveInstance } from '#shared/domain/intake/receive-instance.ts';
+import { FAILURE_REASON, receiveInstance, refusalReason } from '#shared/domain/intake/receive-instance.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
+import { parseProxyV2, PROXY_V2_MAX_BYTES } from './proxy-protocol.ts';
 
-const { Scp, Server } = dimse;
+const { Scp } = dimse;
 // The library's own log would print peers' values; ours says what it needs (ids and counts).
 dimse.log.setLevel('error');
 const { CEchoResponse, CStoreResponse } = dimse.responses;
+const { Dataset: DimseDataset } = dimse;
 const { PresentationContextResult, RejectReason, RejectResult, RejectSource, SopClass, Status } = dimse.constants;
 
 type Dataset = InstanceType<typeof dimse.Dataset>;
@@ -25,10 +34,124 @@ export type ListenerOptions = {
   deps: () => Promise<ServerDeps>;
   /** One line per association: AE titles, ids and counts only, never DICOM values. */
   log: (line: string) => void;
+  /**
+   * Every connection opens with a PROXY protocol v2 header (the Network Load Balancer's target group sends one,
+   * docs/dicom-intake.md#behind-the-load-balancer): the node's address is the header's source, and a connection
+   * without a valid header is closed before any DICOM is read. Off: the socket's peer is the node.
+   */
+  proxyProtocol?: boolean;
+  /** Bytes one association may send in all before it is aborted (A-ABORT); 2 GiB unless set. */
+  maxAssociationBytes?: number;
+  /** Where instances being received are written (a temp file each); the OS temp folder unless set. */
+  spoolDir?: string;
 };
+
+/** The per-association byte cap unless configured (docs/dicom-intake.md#limits). */
+export const DEFAULT_MAX_ASSOCIATION_BYTES = 2 * 1024 ** 3;
+/**
+ * The longest PDU the listener reads (PS3.8 9.3.1: a peer keeps its P-DATA-TF PDUs within the maximum length we
+ * announce, 256 KiB here; 4 times that leaves room for a long A-ASSOCIATE-RQ): dcmjs-dimse gathers each PDU whole in
+ * memory before it reads it, so a longer one is refused by aborting the association rather than buffered.
+ */
+export const MAX_PDU_BYTES = 1024 ** 2;
+/** How long a connection may take to send its PROXY header. */
+const PROXY_HEADER_TIMEOUT_MS = 5_000;
+
+/**
+ * A C-STORE data set on its way in: written to a temp file as its fragments arrive, never gathered in memory. Past
+ * `limit` bytes (the policy's file size) the rest is counted and dropped, and the instance is answered Out of
+ * Resources once its last fragment has come (a C-STORE is answered after its data set, PS3.7 9.1.1).
+ */
+class SpooledInstance extends Writable {
+  bytes = 0;
+  private readonly file: WriteStream;
+
+  constructor(
+    readonly path: string,
+    private readonly limit: number,
+    /** The PS3.10 preamble and file meta group, written first: the file is the instance as it will be stored. */
+    head: Uint8Array,
+  ) {
+    super();
+    this.file = createWriteStream(path, { mode: 0o600 });
+    this.bytes = head.byteLength;
+    this.file.write(head);
+    // A failed write (a full disk) or a discarded instance loses the instance: it is answered Processing failure.
+    this.file.on('error', () => {
+      this.failed = true;
+      this.destroy();
+    });
+    this.on('error', () => (this.failed = true));
+  }
+
+  /** The file could not be written whole: the instance is answered Processing failure (0110). */
+  failed = false;
+
+  get oversized(): boolean {
+    return this.bytes > this.limit;
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.bytes += chunk.length;
+    if (this.oversized || this.failed || this.file.destroyed) return callback();
+    this.file.write(chunk, () => callback());
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.file.end(() => callback());
+  }
+
+  /** Drops the instance: its file is closed (once opened), then removed. */
+  async remove(): Promise<void> {
+    this.destroy();
+    if (!this.file.closed) await new Promise((resolve) => this.file.once('close', resolve));
+    await rm(this.path, { force: true });
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.file.destroy();
+    callback(error);
+  }
+}
+
+/** Watches a connection's bytes: the per-association cap, and the length of each PDU's header (PS3.8 9.3.1). */
+function byteGuard(maxBytes: number, onExceeded: (why: string) => void) {
+  let total = 0;
+  let header: number[] = [];
+  let remaining = 0;
+  let tripped = false;
+  return (chunk: Buffer) => {
+    if (tripped) return;
+    total += chunk.length;
+    if (total > maxBytes) {
+      tripped = true;
+      return onExceeded('association byte cap');
+    }
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (remaining > 0) {
+        const taken = Math.min(remaining, chunk.length - offset);
+        remaining -= taken;
+        offset += taken;
+        continue;
+      }
+      header.push(chunk[offset++]!);
+      if (header.length === 6) {
+        const length = ((header[2]! << 24) | (header[3]! << 16) | (header[4]! << 8) | header[5]!) >>> 0;
+        header = [];
+        if (length > MAX_PDU_BYTES) {
+          tripped = true;
+          return onExceeded('PDU too long');
+        }
+        remaining = length;
+      }
+    }
+  };
+}
 
 /** C-STORE statuses of PS3.4 B.2.3 for the intake's refusals. */
 const STORE_STATUS: Record<number, number> = {
+  [FAILURE_REASON.OUT_OF_RESOURCES]: 0xa700,
   [FAILURE_REASON.CANNOT_UNDERSTAND]: 0xc000,
   [FAILURE_REASON.SOP_CLASS_NOT_SUPPORTED]: 0x0122,
   [FAILURE_REASON.DOES_NOT_MATCH]: 0xa900,
@@ -49,24 +172,54 @@ const REJECT_REASON = {
 
 /**
  * The C-STORE SCP (docs/dicom-intake.md#dicom-nodes): one instance per association. It accepts an association from an
- * active DICOM node calling our AE title from an allowed address, with the storage SOP classes and transfer syntaxes
- * the engine reads (and Verification, for C-ECHO); every instance takes the STOW-RS intake path. The data set is kept
- * as the bytes received, behind a file meta group naming its transfer syntax; an association cut short stores
- * nothing of the instance in flight. Each association is audited with its counts.
+ * active DICOM node calling our AE title from an allowed address (the PROXY header's source behind the balancer), with
+ * the storage SOP classes and transfer syntaxes the engine reads (and Verification, for C-ECHO); every instance takes
+ * the STOW-RS intake path and its rules. Each data set is written to a temp file as it arrives (never gathered in
+ * memory), then kept as the bytes received behind a file meta group naming its transfer syntax; an association past
+ * its byte cap is aborted; an association cut short stores nothing of the instance in flight. Each association is
+ * audited with its counts.
  */
 export function createListener(options: ListenerOptions) {
-  const raw = new WeakMap<Dataset, { bytes: Uint8Array; transferSyntaxUID: string }>();
+  const raw = new WeakMap<Dataset, { spool: SpooledInstance }>();
+  const spoolDir = options.spoolDir ?? tmpdir();
+  const maxAssociationBytes = options.maxAssociationBytes ?? DEFAULT_MAX_ASSOCIATION_BYTES;
 
   class IntakeScp extends Scp {
-    private readonly peer: string;
     private integration: IntegrationRecord | undefined;
+    /** The intake rules' limits, read when the association is accepted and moved as instances are stored. */
+    private limits: IntakeLimits | undefined;
     private counts = { stored: 0, failed: 0 };
     private audited = false;
+    private readonly spools = new Set<SpooledInstance>();
+    /** Past its byte cap: nothing more of it is stored, even what the library had already read. */
+    private aborted = false;
 
-    constructor(socket: Socket, opts?: ConstructorParameters<typeof Scp>[1]) {
+    constructor(
+      socket: Socket,
+      opts: ConstructorParameters<typeof Scp>[1],
+      private readonly peer: string,
+    ) {
       super(socket, opts);
-      this.peer = socket.remoteAddress ?? '';
-      socket.once('close', () => void this.finish('CLOSED'));
+      socket.on(
+        'data',
+        byteGuard(maxAssociationBytes, (why) => {
+          this.aborted = true;
+          options.log(`DICOM association aborted (${why})${this.integration ? ` ${this.integration.id}` : ''}`);
+          // A-ABORT, source service-user, reason not significant (PS3.8 9.3.8), then the connection goes.
+          if ((this as unknown as { association?: Association }).association) this.sendAbort(0, 0);
+          socket.end();
+          setTimeout(() => socket.destroy(), 1_000).unref();
+        }),
+      );
+      socket.once('close', () => {
+        for (const spool of this.spools) void this.discard(spool);
+        void this.finish('CLOSED');
+      });
+    }
+
+    private async discard(spool: SpooledInstance): Promise<void> {
+      this.spools.delete(spool);
+      await spool.remove();
     }
 
     override associationRequested(association: Association): void {
@@ -92,6 +245,7 @@ export function createListener(options: ListenerOptions) {
             );
             return;
           }
+          this.limits = await intakeLimits(decision.integration, await options.deps());
           this.integration = decision.integration;
           for (const c of association.getPresentationContexts()) {
             const context: PresentationContext = association.getPresentationContext(c.id);
@@ -113,19 +267,49 @@ export function createListener(options: ListenerOptions) {
       })();
     }
 
+    /** The data set of a C-STORE goes to a temp file, fragment by fragment (the library's hook for this). */
+    override createStoreWritableStream(context: PresentationContext, request: CStoreRequest): Writable {
+      const limit = this.limits?.maxFileBytes ?? 0;
+      // The file meta group is known before the data set (the request's UIDs, the context's transfer syntax), so the
+      // spool holds the PS3.10 file itself and is read once, without a copy to put the two together.
+      const head = part10File(
+        {
+          sopClassUID: request.getAffectedSopClassUid(),
+          sopInstanceUID: request.getAffectedSopInstanceUid(),
+          transferSyntaxUID: context.getAcceptedTransferSyntaxUid() ?? '',
+          sourceAeTitle: this.integration?.aeTitle ?? '',
+        },
+        new Uint8Array(0),
+      );
+      const spool = new SpooledInstance(join(spoolDir, `iws-cstore-${randomUUID()}`), limit, head);
+      this.spools.add(spool);
+      return spool;
+    }
+
     override createDatasetFromStoreWritableStream(
       writable: Parameters<InstanceType<typeof Scp>['createDatasetFromStoreWritableStream']>[0],
       context: PresentationContext,
       callback: (dataset: Dataset) => void,
     ): void {
-      const bytes = (writable as unknown as { toBuffer(): Buffer }).toBuffer();
-      super.createDatasetFromStoreWritableStream(writable, context, (dataset) => {
-        raw.set(dataset, {
-          bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-          transferSyntaxUID: context.getAcceptedTransferSyntaxUid() ?? '',
-        });
+      const spool = writable as SpooledInstance;
+      const done = () => {
+        // The data set stays in its file; the request carries an empty one that names it.
+        const dataset = new DimseDataset();
+        raw.set(dataset, { spool });
         callback(dataset);
-      });
+      };
+      // The library ends the stream and asks for the data set at once: the file is complete once it has finished
+      // (or lost, if it failed: the request is answered all the same).
+      if (spool.writableFinished || spool.destroyed) done();
+      else {
+        let called = false;
+        const once = () => {
+          if (!called) done();
+          called = true;
+        };
+        spool.once('finish', once);
+        spool.once('close', once);
+      }
     }
 
     override cEchoRequest(request: CEchoRequest, callback: (response: InstanceType<typeof CEchoResponse>) => void) {
@@ -137,30 +321,39 @@ export function createListener(options: ListenerOptions) {
     override cStoreRequest(request: CStoreRequest, callback: (response: InstanceType<typeof CStoreResponse>) => void) {
       void (async () => {
         const response = CStoreResponse.fromRequest(request);
+        const dataset = request.getDataset();
+        const received = dataset ? raw.get(dataset) : undefined;
         try {
-          const dataset = request.getDataset();
-          const received = dataset ? raw.get(dataset) : undefined;
-          if (!this.integration || !received) throw new Error('No data set');
-          const file = part10File(
-            {
-              sopClassUID: request.getAffectedSopClassUid(),
-              sopInstanceUID: request.getAffectedSopInstanceUid(),
-              transferSyntaxUID: received.transferSyntaxUID,
-              sourceAeTitle: this.integration.aeTitle ?? '',
-            },
-            received.bytes,
-          );
-          const result = await receiveInstance(
-            file,
-            { integration: this.integration, via: 'C_STORE' },
-            await options.deps(),
-          );
-          if (result.stored) this.counts.stored++;
-          else this.counts.failed++;
-          response.setStatus(result.stored ? Status.Success : (STORE_STATUS[result.reason] ?? 0x0110));
+          if (!this.integration || !this.limits || !received || received.spool.failed || this.aborted)
+            throw new Error('No data set');
+          // The intake rules on the size before the file is read: over the policy's file size or the hospital's
+          // storage cap (counting what is being received) is Out of Resources (PS3.4 B.2.3, A7xx).
+          const refused = received.spool.oversized
+            ? 'FILE_TOO_LARGE'
+            : checkIntake([received.spool.bytes], this.limits);
+          if (refused === 'FILE_TOO_LARGE' || refused === 'STORAGE_CAP_EXCEEDED') {
+            this.counts.failed++;
+            response.setStatus(STORE_STATUS[refusalReason(refused)] ?? 0x0110);
+          } else {
+            const bytes = await readFile(received.spool.path);
+            const file = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+            const result = await receiveInstance(
+              file,
+              { integration: this.integration, via: 'C_STORE' },
+              await options.deps(),
+              { limits: this.limits },
+            );
+            if (result.stored) {
+              this.counts.stored++;
+              this.limits.usedBytes += file.byteLength;
+            } else this.counts.failed++;
+            response.setStatus(result.stored ? Status.Success : (STORE_STATUS[result.reason] ?? 0x0110));
+          }
         } catch {
           this.counts.failed++;
           response.setStatus(0x0110);
+        } finally {
+          if (received) await this.discard(received.spool);
         }
         callback(response);
       })();
@@ -195,7 +388,51 @@ export function createListener(options: ListenerOptions) {
     }
   }
 
-  const server = new Server(IntakeScp);
+  const scpOptions = { associationTimeout: 30_000, pduTimeout: 30_000 };
+  const sockets = new Set<Socket>();
+
+  /** Starts the DICOM upper layer on a connection whose node is at `peer`, the bytes after a PROXY header first. */
+  function serve(socket: Socket, peer: string, rest?: Buffer): void {
+    socket.pause();
+    if (rest && rest.length > 0) socket.unshift(rest);
+    const scp = new IntakeScp(socket, scpOptions, peer);
+    // What dcmjs-dimse's Server does for each connection it accepts.
+    (scp as unknown as { connected: boolean }).connected = true;
+    scp.on('networkError', () => socket.end());
+    socket.resume();
+  }
+
+  /**
+   * Behind the balancer: the PROXY v2 header first (PROXY protocol 2.2), then DICOM. A connection that sends anything
+   * else, too much, or nothing in time is closed unread; the balancer's own connections (LOCAL: its health checks)
+   * carry no client, and no node is admitted from them.
+   */
+  function readProxyHeader(socket: Socket): void {
+    let buffered = Buffer.alloc(0);
+    const timer = setTimeout(() => socket.destroy(), PROXY_HEADER_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const header = parseProxyV2(buffered);
+      if (header.state === 'incomplete' && buffered.length <= PROXY_V2_MAX_BYTES) return;
+      socket.off('data', onData);
+      clearTimeout(timer);
+      if (header.state !== 'complete') {
+        options.log('DICOM connection refused (no PROXY protocol header)');
+        socket.destroy();
+        return;
+      }
+      serve(socket, header.source?.address ?? '', buffered.subarray(header.length));
+    };
+    socket.on('data', onData);
+  }
+
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    if (options.proxyProtocol) readProxyHeader(socket);
+    else serve(socket, socket.remoteAddress ?? '');
+  });
   let listening = false;
   return {
     /** Binds the port: true once listening, false when it cannot (a port in use), said in one log line. */
@@ -205,18 +442,20 @@ export function createListener(options: ListenerOptions) {
           listening = true;
           resolve(true);
         });
-        server.on('networkError', (error: unknown) => {
-          const code = (error as NodeJS.ErrnoException | undefined)?.code;
+        server.on('error', (error: NodeJS.ErrnoException) => {
           if (!listening) {
-            options.log(`DICOM listener: port ${options.port} cannot be used (${code ?? 'error'}); C-STORE is off`);
+            options.log(
+              `DICOM listener: port ${options.port} cannot be used (${error.code ?? 'error'}); C-STORE is off`,
+            );
             resolve(false);
           } else options.log('DICOM listener: network error');
         });
-        server.listen(options.port, { associationTimeout: 30_000, pduTimeout: 30_000 });
+        server.listen(options.port, options.host);
       });
     },
     close(): void {
       server.close();
+      for (const socket of sockets) socket.destroy();
     },
   };
 }

@@ -32,6 +32,8 @@ import { bucketArn, functionArn, resourceNames, tableArn } from '#infra/resource
 
 /** The DICOM port of the listener (the registered DICOM port is 104; 11112 is the IANA "dicom" port without root). */
 export const DICOM_LISTENER_PORT = 11112;
+/** Where the listener's task writes the instances it is receiving (a volume of its ephemeral storage). */
+export const DICOM_SPOOL_DIR = '/spool';
 
 /**
  * What the listener may touch: the table (integrations, intake items, datasets, audit), the uploads bucket to write
@@ -99,7 +101,10 @@ export class DicomListenerStack extends Stack {
       removalPolicy: config.dataRemovalPolicy,
     });
     const task = new FargateTaskDefinition(this, 'Task', { cpu: 512, memoryLimitMiB: 1024 });
-    task.addContainer('Listener', {
+    // The instances being received are written here, one temp file each (the root filesystem is read-only): a volume
+    // of the task's ephemeral storage (docs/dicom-intake.md#limits).
+    task.addVolume({ name: 'spool' });
+    const container = task.addContainer('Listener', {
       image: ContainerImage.fromAsset(fileURLToPath(new URL('../../', import.meta.url)), {
         file: 'infra/docker/dicom-listener.Dockerfile',
         exclude: ['node_modules', '.data', 'web', 'tests', 'bench', 'cdk.out', '.git'],
@@ -113,6 +118,9 @@ export class DicomListenerStack extends Stack {
         [ENV.UPLOADS_BUCKET]: names.buckets.uploads,
         [ENV.PSEUDONYM_SECRET_ARN]: props.pseudonymSecret.secretArn,
         [ENV.DICOM_PORT]: String(DICOM_LISTENER_PORT),
+        // The target group sends a PROXY v2 header first (below): the listener reads the node's address from it.
+        [ENV.DICOM_PROXY_PROTOCOL]: '1',
+        [ENV.DICOM_SPOOL_DIR]: DICOM_SPOOL_DIR,
         // Audit events go through the one appender (docs/deployment.md#audit-trail).
         [ENV.AUDIT_APPENDER_FUNCTION]: names.auditAppender,
         // Its log lines' service (docs/observability.md); Powertools' Tracer stays off outside Lambda.
@@ -120,6 +128,7 @@ export class DicomListenerStack extends Stack {
         AWS_REGION: this.region,
       },
     });
+    container.addMountPoints({ sourceVolume: 'spool', containerPath: DICOM_SPOOL_DIR, readOnly: false });
     for (const statement of grantStatements(DICOM_LISTENER_GRANTS, {
       table: tableArn(names.table),
       buckets: {
@@ -180,10 +189,18 @@ export class DicomListenerStack extends Stack {
       vpcSubnets: { subnetType: SubnetType.PUBLIC },
     });
     const listener = this.loadBalancer.addListener('Dicom', { port: DICOM_LISTENER_PORT, protocol: Protocol.TCP });
+    // Behind a Network Load Balancer with TCP listeners and IP targets (Fargate), client IP preservation is off by
+    // default, so the tasks see the balancer's address as the peer. The target group sends a PROXY protocol v2 header
+    // before the client's bytes instead (Elastic Load Balancing, "Target groups for your Network Load Balancers":
+    // proxy protocol), and the listener checks the node's address from it (docs/dicom-intake.md#behind-the-load-balancer).
+    // Client IP preservation is left off explicitly: with both, the task would need the hospitals' networks in its
+    // security group, not only the balancer's.
     listener.addTargets('Listener', {
       port: DICOM_LISTENER_PORT,
       protocol: Protocol.TCP,
       targets: [service],
+      proxyProtocolV2: true,
+      preserveClientIp: false,
       healthCheck: { protocol: Protocol.TCP, interval: Duration.seconds(30) },
       deregistrationDelay: Duration.seconds(30),
     });

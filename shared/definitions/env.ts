@@ -40,4 +40,10 @@ export const ENV = {
   DICOMWEB_URL: 'DICOMWEB_URL',
   /** The DICOM listener's port (C-STORE SCP): the Network Load Balancer's port. */
   DICOM_PORT: 'DICOM_PORT',
+  /** '1' when every connection to the listener opens with a PROXY protocol v2 header (behind the Network Load Balancer). */
+  DICOM_PROXY_PROTOCOL: 'DICOM_PROXY_PROTOCOL',
+  /** Bytes one C-STORE association may send before it is aborted (2 GiB unless set). */
+  DICOM_MAX_ASSOCIATION_BYTES: 'DICOM_MAX_ASSOCIATION_BYTES',
+  /** Where the listener writes the instances it is receiving (the OS temp folder unless set). */
+  DICOM_SPOOL_DIR: 'DICOM_SPOOL_DIR',
 } as const;

@@ -1,12 +1,12 @@
 import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks, HIPAASecurityChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { loadStageConfig } from '#infra/config.ts';
-import { DICOM_LISTENER_PORT, DicomListenerStack } from '#infra/stacks/dicom-listener-stack.ts';
+import { DICOM_LISTENER_PORT, DICOM_SPOOL_DIR, DicomListenerStack } from '#infra/stacks/dicom-listener-stack.ts';
 
 function nagErrors(scope: IConstruct): string[] {
   return [new AwsSolutionsChecks(), new HIPAASecurityChecks()].flatMap((pack) =>
@@ -54,5 +54,30 @@ describe('DICOM listener stack (Fargate behind a Network Load Balancer)', () => 
     expect(policies).toContain('s3:PutObject');
     expect(policies).not.toContain('s3:GetObject');
     expect(policies).not.toContain('states:StartExecution');
+  });
+
+  it('sends a PROXY v2 header to the tasks, which read the node address from it, and gives them a spool volume', () => {
+    const template = Template.fromStack(synth('dev').stack);
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      Protocol: 'TCP',
+      TargetType: 'ip',
+      TargetGroupAttributes: Match.arrayWith([
+        { Key: 'proxy_protocol_v2.enabled', Value: 'true' },
+        { Key: 'preserve_client_ip.enabled', Value: 'false' },
+      ]),
+    });
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      ContainerDefinitions: [
+        Match.objectLike({
+          ReadonlyRootFilesystem: true,
+          Environment: Match.arrayWith([
+            { Name: 'DICOM_PROXY_PROTOCOL', Value: '1' },
+            { Name: 'DICOM_SPOOL_DIR', Value: DICOM_SPOOL_DIR },
+          ]),
+          MountPoints: [{ ContainerPath: DICOM_SPOOL_DIR, SourceVolume: 'spool', ReadOnly: false }],
+        }),
+      ],
+      Volumes: [{ Name: 'spool' }],
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
+import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import type { IntakeStore, IntakeStudyRecord } from '#shared/domain/intake/ports.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure, writeIfCondition } from './expressions.ts';
@@ -90,6 +91,27 @@ export function createIntakeStore(table: Table): IntakeStore {
           Key: keys.intakeStudy(hospitalId, integrationId, studyInstanceUID),
         }),
       );
+    },
+    async receivingBytes(hospitalId) {
+      const { pk, sk } = TABLE_KEYS.primary;
+      const partition = keys.intakeStudy(hospitalId, '', '');
+      let total = 0;
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table.tableName,
+            KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+            ExpressionAttributeNames: { '#pk': pk, '#sk': sk, '#bytes': 'receivedBytes' },
+            ExpressionAttributeValues: { ':pk': partition[pk], ':prefix': 'INTAKE#' },
+            ProjectionExpression: '#bytes',
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of page.Items ?? []) total += Number(item.receivedBytes ?? 0) || 0;
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return total;
     },
     async due(now, limit) {
       const partition = keys.intakeDuePartition();

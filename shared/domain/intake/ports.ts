@@ -1,7 +1,7 @@
 import type { IntegrationRecord, IntegrationStore } from '#shared/domain/integrations/ports.ts';
 import type { DatasetRepository, PipelineStarter, Pseudonymizer } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
-import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
+import type { DeidentificationPolicies, SettingsStore } from '#shared/domain/settings/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 
@@ -58,6 +58,11 @@ export type IntakeStore = {
   ): Promise<IntakeStudyRecord | undefined>;
   /** Deletes the item: the last write of a commit. */
   remove(hospitalId: string, integrationId: string, studyInstanceUID: string): Promise<void>;
+  /**
+   * The bytes of every study of the hospital still being received (its items' receivedBytes, a read of the hospital's
+   * partition): what counts against the storage cap before the commit adds it to the hospital's counter.
+   */
+  receivingBytes(hospitalId: string): Promise<number>;
   /** Studies of every hospital whose commitAfter has passed, oldest first (an index read). */
   due(now: string, limit: number): Promise<IntakeStudyRecord[]>;
 };
@@ -69,6 +74,8 @@ export type IntakeDeps = {
   objects: Pick<ObjectStore, 'put' | 'get' | 'list'>;
   organisation: OrganisationCounters;
   policies: DeidentificationPolicies;
+  /** The policy in force (file size, formats, storage cap) and the hospital's storage counter (intake-rules.ts). */
+  settings: Pick<SettingsStore, 'getSystemPolicy' | 'getHospitalPolicy' | 'getTeamPolicy' | 'storageUsedBytes'>;
   pseudonymizer: Pseudonymizer;
   pseudonymSecret(): Promise<string>;
   pipeline: PipelineStarter;

@@ -1,6 +1,5 @@
 import { replacementUid } from '#shared/dicom/deidentify/keys.ts';
 import { INTAKE_SOP_CLASSES } from '#shared/dicom/intake-classes.ts';
-import { checkDicom } from '#shared/dicom/validate.ts';
 import { parserKey, TAG } from '#shared/dicom/tags.ts';
 import { countPatient, movePipelineCounters } from '#shared/domain/dashboards/counters.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
@@ -10,7 +9,13 @@ import { applyPolicy, policyInForce } from '#shared/domain/settings/deidentifica
 import { uploadKeys } from '#shared/domain/object-keys.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
+import { checkDicomContent, checkIntake, intakeLimits, type IntakeLimits, type IntakeRefusal } from './intake-rules.ts';
 import type { IntakeDeps, IntakeSource, IntakeStudyRecord } from './ports.ts';
+
+/** The failure reason of a refusal of the intake rules. */
+export function refusalReason(refusal: IntakeRefusal): number {
+  return refusal === 'FILE_TYPE_NOT_ALLOWED' ? FAILURE_REASON.CANNOT_UNDERSTAND : FAILURE_REASON.OUT_OF_RESOURCES;
+}
 
 /**
  * Failure reasons of a refused instance: the Failure Reason (0008,1197) of a STOW-RS response (PS3.18 10.5.3) and the
@@ -19,11 +24,19 @@ import type { IntakeDeps, IntakeSource, IntakeStudyRecord } from './ports.ts';
 export const FAILURE_REASON = {
   /** Processing failure. */
   PROCESSING_FAILURE: 0x0110,
+  /**
+   * Refused: Out of Resources (PS3.4 B.2.3 A7xx; PS3.18 10.5.3 A700): over the policy's file size or the hospital's
+   * storage cap (docs/dicom-intake.md#intake-rules).
+   */
+  OUT_OF_RESOURCES: 0xa700,
   /** SOP Class not supported. */
   SOP_CLASS_NOT_SUPPORTED: 0x0122,
   /** Data set does not match SOP class (here: an instance of another study than the request's). */
   DOES_NOT_MATCH: 0xa900,
-  /** Cannot understand. */
+  /**
+   * Cannot understand: not a PS3.10 file, a data set that does not parse to its end, a transfer syntax the engine does
+   * not read, or DICOM where the policy's allowed formats leave it out (a refused format).
+   */
   CANNOT_UNDERSTAND: 0xc000,
 } as const;
 
@@ -121,18 +134,25 @@ async function openIntakeDataset(
 }
 
 /**
- * One instance received over STOW-RS or C-STORE (docs/dicom-intake.md#intake): checked (it parses, its SOP class is
- * one the engine reads, its UIDs are PS3.5 UIDs, it belongs to the expected study), then written as the next raw
- * upload of its study's dataset, exactly where a browser upload puts its files, so the same pipeline takes it.
- * Nothing is stored for a refused instance.
+ * One instance received over STOW-RS or C-STORE (docs/dicom-intake.md#intake): checked against the intake rules
+ * (its size against the policy's file size, its content as DICOM the engine reads and the policy allows, and the
+ * hospital's storage cap counting what is being received; docs/dicom-intake.md#intake-rules), then as DICOM (its SOP
+ * class is one the engine reads, its UIDs are PS3.5 UIDs, it belongs to the expected study), then written as the next
+ * raw upload of its study's dataset, exactly where a browser upload puts its files, so the same pipeline takes it.
+ * Nothing is stored for a refused instance. `limits` are the rules' limits when the caller read them already (a STOW-RS
+ * request reads them once; they are read again for each part after the first, so the cap counts the parts stored).
  */
 export async function receiveInstance(
   bytes: Uint8Array,
   source: IntakeSource,
   deps: IntakeDeps,
-  options: { expectedStudy?: string } = {},
+  options: { expectedStudy?: string; limits?: IntakeLimits } = {},
 ): Promise<ReceivedInstance> {
-  const check = checkDicom(bytes);
+  const limits = options.limits ?? (await intakeLimits(source.integration, deps));
+  // The size first, before any parse: an instance over the policy's file size costs no more work.
+  const tooLarge = checkIntake([bytes.byteLength], { ...limits, usedBytes: 0 });
+  if (tooLarge === 'FILE_TOO_LARGE') return { stored: false, reason: refusalReason(tooLarge) };
+  const check = checkDicomContent(bytes);
   if (!check.valid) return { stored: false, reason: FAILURE_REASON.CANNOT_UNDERSTAND };
   const { dataSet } = check.parsed;
   const text = (tag: string) => dataSet.string(parserKey(tag))?.trim() ?? '';
@@ -150,6 +170,8 @@ export async function receiveInstance(
     return { stored: false, ...ids, reason: FAILURE_REASON.SOP_CLASS_NOT_SUPPORTED };
   if (options.expectedStudy !== undefined && options.expectedStudy !== studyUID)
     return { stored: false, ...ids, reason: FAILURE_REASON.DOES_NOT_MATCH };
+  const refused = checkIntake([bytes.byteLength], limits);
+  if (refused) return { stored: false, ...ids, reason: refusalReason(refused) };
 
   const { integration } = source;
   const { hospitalId } = integration;

@@ -3,7 +3,8 @@ import { ValidationError } from '#shared/domain/errors.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import { MultipartError, parseMediaType, parseMultipart } from './multipart.ts';
 import type { IntakeDeps, IntakeSource } from './ports.ts';
-import { FAILURE_REASON, receiveInstance, type ReceivedInstance } from './receive-instance.ts';
+import { intakeLimits, overStorageCap } from './intake-rules.ts';
+import { FAILURE_REASON, receiveInstance, refusalReason, type ReceivedInstance } from './receive-instance.ts';
 
 /** A request body that is not multipart/related of application/dicom (PS3.18 10.5.2): 415, nothing stored. */
 export class UnsupportedMediaTypeError extends ValidationError {
@@ -48,6 +49,9 @@ const TAGS = {
  * STOW-RS: every part an application/dicom PS3.10 instance. Each is received on its own (a bad part fails alone, with
  * its reason); the answer is 200 when all were stored, 202 when some were, 409 when none was. The request itself must
  * be multipart/related with type application/dicom (415 otherwise) and hold at least one part (400 otherwise).
+ * The intake rules apply to the request as a whole first, as to a browser upload's declared files
+ * (docs/dicom-intake.md#intake-rules): when its parts together would pass the hospital's storage cap, every part fails
+ * with Out of Resources (A700) and nothing is stored; then to each part.
  */
 export async function storeInstances(
   body: Uint8Array,
@@ -77,12 +81,20 @@ export async function storeInstances(
   const failed: DicomJsonDataset[] = [];
   let studyUrl: string | undefined;
   const datasetIds: string[] = [];
+  const limits = await intakeLimits(source.integration, deps);
+  const wholeRequestOverCap = overStorageCap(
+    parts.reduce((sum, part) => sum + part.bytes.byteLength, 0),
+    limits,
+  );
   for (const part of parts) {
     const partType = parseMediaType(part.contentType || 'application/dicom').type;
-    const result: ReceivedInstance =
-      partType === 'application/dicom'
-        ? await receiveInstance(part.bytes, source, deps, { expectedStudy: options.study })
+    const result: ReceivedInstance = wholeRequestOverCap
+      ? { stored: false, reason: refusalReason('STORAGE_CAP_EXCEEDED') }
+      : partType === 'application/dicom'
+        ? await receiveInstance(part.bytes, source, deps, { expectedStudy: options.study, limits })
         : { stored: false, reason: FAILURE_REASON.CANNOT_UNDERSTAND };
+    // The parts stored count against the cap for the parts after them.
+    if (result.stored) limits.usedBytes += part.bytes.byteLength;
     if (result.stored) {
       const { study, series, instance } = result.retrieve;
       datasetIds.push(result.datasetId);

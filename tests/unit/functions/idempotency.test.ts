@@ -68,6 +68,8 @@ function memoryIntake(): IntakeStore & { items: Map<string, IntakeStudyRecord> }
     async remove(h, i, s) {
       items.delete(k(h, i, s));
     },
+    receivingBytes: async (h) =>
+      [...items.values()].filter((item) => item.hospitalId === h).reduce((n, item) => n + item.receivedBytes, 0),
     due: async () => [...items.values()].map((item) => ({ ...item })),
   };
 }

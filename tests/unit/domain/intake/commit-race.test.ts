@@ -37,6 +37,7 @@ function racingStore(commitAfterReserve: boolean): IntakeStore {
     },
     closeForCommit: async () => undefined,
     remove: async () => undefined,
+    receivingBytes: async () => 0,
     due: async () => [],
   };
 }
