@@ -39,7 +39,7 @@ export type IntakeLimits = {
  */
 export async function intakeLimits(integration: IntegrationRecord, deps: IntakeRuleDeps): Promise<IntakeLimits> {
   const [policy, stored, receiving] = await Promise.all([
-    policyFor(integration.hospitalId, integration.teamId, deps),
+    policyFor(integration.hospitalId, integration.teamId ?? null, deps),
     deps.settings.storageUsedBytes(integration.hospitalId),
     deps.intake.receivingBytes(integration.hospitalId),
   ]);
