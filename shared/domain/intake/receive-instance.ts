@@ -119,7 +119,11 @@ async function openIntakeDataset(
   const record: DatasetRecord = { ...base, searchText: searchTextOf(base) };
   await deps.datasets.create(record);
   await deps.organisation.add(record.hospitalId, { kind: 'hospital' }, { datasetCount: 1 });
-  await deps.organisation.add(record.hospitalId, { kind: 'team', teamId: filingTeamId(integration) }, { datasetCount: 1 });
+  await deps.organisation.add(
+    record.hospitalId,
+    { kind: 'team', teamId: filingTeamId(integration) },
+    { datasetCount: 1 },
+  );
   await countPatient(deps.organisation, record);
   await movePipelineCounters(deps.organisation, record, undefined, 'UPLOADING');
   await deps.audit.record({
@@ -207,7 +211,11 @@ export async function receiveInstance(
       // Another request opened the study first: the empty dataset made here is removed again, counters included.
       await deps.datasets.deleteAll(hospitalId, dataset.id);
       await deps.organisation.add(hospitalId, { kind: 'hospital' }, { datasetCount: -1 });
-      await deps.organisation.add(hospitalId, { kind: 'team', teamId: filingTeamId(integration) }, { datasetCount: -1 });
+      await deps.organisation.add(
+        hospitalId,
+        { kind: 'team', teamId: filingTeamId(integration) },
+        { datasetCount: -1 },
+      );
       await movePipelineCounters(deps.organisation, dataset, 'UPLOADING', undefined);
     }
     reserved = await deps.intake.reserveFile(hospitalId, integration.id, studyUID, bytes.byteLength, now, commitAfter);
