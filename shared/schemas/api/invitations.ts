@@ -73,7 +73,10 @@ export const TeamInvitationSchema = z.object({
     .refine((v) => !v || v.length >= 2, 'Name must be at least 2 characters')
     .transform((v) => (v ? v : undefined)),
   role: TeamRoleSchema.default('MEMBER'),
-  permissions: z.array(GrantablePermissionSchema).min(1, 'At least one permission is required').default(['VIEW_DATASETS']),
+  permissions: z
+    .array(GrantablePermissionSchema)
+    .min(1, 'At least one permission is required')
+    .default(['VIEW_DATASETS']),
   message: z.string().trim().max(INVITATION_MESSAGE_MAX, 'Message must be less than 500 characters').optional(),
   expiresInDays: z.coerce
     .number()
