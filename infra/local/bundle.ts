@@ -92,8 +92,7 @@ const builds = new Map<string, Promise<Map<string, string>>>();
  */
 export function functionBundles(entries: readonly string[]): Promise<Map<string, string>> {
   const sorted = [...new Set(entries)].sort();
-  // The checkout is part of the key: worktrees that share node_modules (and so this cache) never run each other's code.
-  const key = createHash('sha256').update(`${ROOT}\n${sorted.join('\n')}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 16);
   let pending = builds.get(key);
   if (!pending) {
     pending = (async () => {
