@@ -37,3 +37,14 @@ export type PrivateAttributes = (typeof PRIVATE_ATTRIBUTE_CHOICES)[number];
 export function privateAttributesOf(options: Pick<AnonymizationOptions, 'keepPrivate'>): PrivateAttributes {
   return options.keepPrivate ? 'all' : 'safe';
 }
+
+/**
+ * The HIPAA switches of the hospital settings' compliance tab. They are a view of the hospital's de-identification
+ * policy, not flags of their own (docs/domain.md#hipaa-switches): regenerate UIDs is the defaults' `retainUids` off,
+ * remove private tags is their `removeAllPrivate`. The other two are not a choice and show as fixed on: every upload is
+ * de-identified with the policy's defaults, and a patient's ids are always replaced by a keyed hash.
+ */
+export const HIPAA_TOGGLES = ['anonymizeByDefault', 'hashIds', 'regenerateUIDs', 'removePrivateTags'] as const;
+export type HipaaToggle = (typeof HIPAA_TOGGLES)[number];
+export const FIXED_HIPAA_TOGGLES = ['anonymizeByDefault', 'hashIds'] as const satisfies readonly HipaaToggle[];
+export type PolicyHipaaToggle = Exclude<HipaaToggle, (typeof FIXED_HIPAA_TOGGLES)[number]>;

@@ -16,11 +16,22 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 export type PermissionGrant = Permission | '*';
 
+/**
+ * Permissions no route checks yet (docs/roles-and-permissions.md#reserved-permissions): EXPORT_DATA waits for the
+ * server-side export. They are named so a stored list stays valid, but nobody may be given them.
+ */
+export const RESERVED_PERMISSIONS = ['EXPORT_DATA'] as const satisfies readonly Permission[];
+export type GrantablePermission = Exclude<Permission, (typeof RESERVED_PERMISSIONS)[number]>;
+/** What the change-permissions route, the invitations and the site offer: every permission a route checks. */
+export const GRANTABLE_PERMISSIONS = PERMISSIONS.filter(
+  (p): p is GrantablePermission => !(RESERVED_PERMISSIONS as readonly string[]).includes(p),
+);
+
 /** Default permissions a user of each role gets when created or invited (record: invitation defaults). */
 export const DEFAULT_PERMISSIONS: Record<Role, PermissionGrant[]> = {
   SUPER_ADMIN: ['*'],
   HOSPITAL_ADMIN: ['*'],
-  TEAM_LEAD: [...PERMISSIONS],
+  TEAM_LEAD: [...GRANTABLE_PERMISSIONS],
   TEAM_MEMBER: ['VIEW_DATASETS', 'UPLOAD_DICOM', 'SHARE_DATA'],
   GUEST: ['VIEW_DATASETS'],
 };

@@ -581,9 +581,11 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'POST', path: '/api/notifications/read', body: {} }),
     expect: everyone(200, 401),
   },
+  // A lead holds VIEW_ANALYTICS and reads their own team's (the other hospital's lead too); a member or guest needs it
+  // granted (tests/integration/permission-checks.test.ts).
   'GET /api/reports': {
     prepare: async () => ({ method: 'GET', path: '/api/reports', query: { months: '3' } }),
-    expect: oversight(200),
+    expect: { ...oversight(200), TEAM_LEAD: 200, OTHER_HOSPITAL: 200 },
   },
   'GET /api/health': { prepare: async () => ({ method: 'GET', path: '/api/health' }), expect: everyone(200, 200) },
   'GET /api/openapi.json': {

@@ -94,4 +94,49 @@ describe('the hospital settings page', () => {
     expect(screen.getByText('Requires Downloads')).toBeTruthy();
     expect(screen.getByText('Block PHI in messages')).toBeTruthy();
   });
+
+  // The HIPAA switches are the de-identification policy (docs/domain.md#hipaa-switches), not flags of their own.
+  it('shows the HIPAA switches from the de-identification policy, and a switch turned saves the policy', async () => {
+    const policy = {
+      ...DEID,
+      defaults: { ...DEID.defaults, retainUids: true, removeAllPrivate: true, keepPrivate: false },
+    };
+    const fetchMock = vi.fn(async (url: string, _init?: RequestInit) =>
+      answer(
+        url.endsWith('/deidentification-policy')
+          ? policy
+          : url.endsWith('/notification-preferences')
+            ? DEFAULT_NOTIFICATION_PREFERENCES
+            : SETTINGS,
+      ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    renderPage();
+    await screen.findByDisplayValue('Northside General');
+    const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+    await waitFor(() => expect(input('Remove private tags').checked).toBe(true));
+    expect(input('Regenerate UIDs').checked).toBe(false);
+    // The same option below, seen the other way.
+    expect(input('Keep original UIDs').checked).toBe(true);
+    for (const fixed of ['Anonymize by default', 'Hash IDs']) {
+      expect(input(fixed).checked, fixed).toBe(true);
+      expect(input(fixed).disabled, fixed).toBe(true);
+    }
+
+    fireEvent.click(input('Remove private tags'));
+    await waitFor(() => expect(input('Remove private tags').checked).toBe(false));
+    expect(input('Remove all private attributes').checked).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(([url, init]) => url.endsWith('/deidentification-policy') && init?.method === 'PUT'),
+      ).toBe(true),
+    );
+    const put = (suffix: string) =>
+      JSON.parse(
+        fetchMock.mock.calls.find(([url, init]) => url.endsWith(suffix) && init?.method === 'PUT')![1]!.body as string,
+      );
+    expect(put('/deidentification-policy').defaults).toMatchObject({ removeAllPrivate: false, retainUids: true });
+    expect(put('/settings').policy.compliance).toEqual({ dlpRules: { blockPHIInMessages: true } });
+  });
 });

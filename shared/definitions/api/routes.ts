@@ -62,6 +62,13 @@ const LEADS: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD'];
 /** The visualizer is open to every signed-in role of the hospital (docs/roles-and-permissions.md#api-access), so a guest may read one dataset of their team. */
 const VIEWERS: readonly Role[] = [...STAFF, 'GUEST'];
 const SUPER_ADMINS: readonly Role[] = ['SUPER_ADMIN'];
+/**
+ * Routes a team's lead acts on and may delegate: a member or guest granted the permission passes the gate, and the
+ * core checks the permission on the team (docs/roles-and-permissions.md#permission-checks).
+ */
+const TEAM_DELEGATES: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER', 'GUEST'];
+/** Reports: the super admin and hospital admins for a hospital, anyone holding VIEW_ANALYTICS for their own team. */
+const ANALYSTS: readonly Role[] = ['SUPER_ADMIN', ...TEAM_DELEGATES];
 /** Users are managed by the super admin (any hospital) and hospital admins (their own). */
 const USER_ADMINS: readonly Role[] = ['SUPER_ADMIN', 'HOSPITAL_ADMIN'];
 
@@ -380,7 +387,7 @@ export const ROUTES = [
     path: '/api/teams/{teamId}/members/{memberId}/role',
     domain: 'teams',
     auth: 'user',
-    roles: LEADS,
+    roles: TEAM_DELEGATES,
     summary: "Change a member's team role (and their user role and group)",
   },
   {
@@ -388,7 +395,7 @@ export const ROUTES = [
     path: '/api/teams/{teamId}/members/{memberId}/permissions',
     domain: 'teams',
     auth: 'user',
-    roles: LEADS,
+    roles: TEAM_DELEGATES,
     summary: "Change a member's permissions",
   },
   {
@@ -396,7 +403,7 @@ export const ROUTES = [
     path: '/api/teams/{teamId}/members/{memberId}',
     domain: 'teams',
     auth: 'user',
-    roles: LEADS,
+    roles: TEAM_DELEGATES,
     summary: 'Remove a member from the team (the account stays)',
   },
 
@@ -502,15 +509,15 @@ export const ROUTES = [
     path: '/api/teams/{teamId}/invitations',
     domain: 'invitations',
     auth: 'user',
-    roles: LEADS,
-    summary: "The team's invitations with pending, sent and accepted counts (the team's lead or a hospital admin)",
+    roles: TEAM_DELEGATES,
+    summary: "The team's invitations with pending, sent and accepted counts (whoever may invite to the team)",
   },
   {
     method: 'POST',
     path: '/api/teams/{teamId}/invitations',
     domain: 'invitations',
     auth: 'user',
-    roles: LEADS,
+    roles: TEAM_DELEGATES,
     summary: 'Invite a team member with a team role and permissions; expires in 1 to 30 days',
   },
   {
@@ -518,7 +525,7 @@ export const ROUTES = [
     path: '/api/teams/{teamId}/invitations/{invitationId}/resend',
     domain: 'invitations',
     auth: 'user',
-    roles: LEADS,
+    roles: TEAM_DELEGATES,
     summary: 'Send a pending team invitation again with a new link and a refreshed expiry',
   },
   {
@@ -526,7 +533,7 @@ export const ROUTES = [
     path: '/api/teams/{teamId}/invitations/{invitationId}',
     domain: 'invitations',
     auth: 'user',
-    roles: LEADS,
+    roles: TEAM_DELEGATES,
     summary: 'Cancel a pending team invitation',
   },
   {
@@ -690,7 +697,7 @@ export const ROUTES = [
     path: '/api/reports',
     domain: 'reports',
     auth: 'user',
-    roles: USER_ADMINS,
+    roles: ANALYSTS,
     summary: 'Studies per month by type, status and team, storage growth, active users and processing times',
   },
   {

@@ -12,6 +12,7 @@ import type { Compliance } from '#shared/schemas/api/oversight.ts';
 import type { ShareStore } from '#shared/domain/shares/ports.ts';
 import { effectiveStatus } from '#shared/domain/shares/patient-shares.ts';
 import { policyFor, type PolicyDeps } from '#shared/domain/settings/policies.ts';
+import { hipaaTogglesOf } from '#shared/domain/settings/deidentification-policy.ts';
 import { PATIENT_SHARE_STATUSES } from '#shared/schemas/api/shares.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { auditHospital } from './audit-trail.ts';
@@ -101,7 +102,7 @@ export async function getCompliance(
     patientShares,
     signIns: signInFigures(signInDays),
     hipaa: {
-      toggles: { ...inForce.compliance.hipaaToggles },
+      toggles: hipaaTogglesOf(policy),
       twoFactorRequired: inForce.security.twoFactorRequired,
     },
     auditChain: { events: head?.seq ?? 0, lastVerification: head?.lastVerification ?? null },

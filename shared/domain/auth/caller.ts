@@ -53,6 +53,54 @@ export function requirePermission(caller: Caller, permission: Permission): void 
 export const isHospitalWide = (caller: Caller) => caller.role === 'HOSPITAL_ADMIN' || caller.role === 'SUPER_ADMIN';
 export const isLeadOrAdmin = (caller: Caller) => isHospitalWide(caller) || caller.role === 'TEAM_LEAD';
 
+/** Where a permission is used: a team (`teamId`), or the caller's hospital as a whole when absent. */
+export type PermissionScope = { teamId?: string | null };
+
+/**
+ * The one access rule of a business permission (docs/roles-and-permissions.md#permission-checks): the caller holds it
+ * (or `*`) and the scope is theirs: a hospital admin any team of their hospital, anyone else only their own team.
+ * Every role is checked the same way; a lead holds the permissions by default, an admin holds `*`.
+ */
+export function can(caller: Caller, permission: Permission, scope: PermissionScope = {}): boolean {
+  if (!hasPermission(caller.permissions, permission)) return false;
+  if (scope.teamId === undefined || isHospitalWide(caller)) return true;
+  return caller.teamId !== null && scope.teamId === caller.teamId;
+}
+
+/** 403 ACCESS_DENIED unless `can(caller, permission, scope)`. */
+export function requireCan(caller: Caller, permission: Permission, scope: PermissionScope = {}): void {
+  if (!can(caller, permission, scope)) throw new AccessDeniedError();
+}
+
+/** The roles a team member or guest granted MANAGE_MEMBERS or SEND_INVITATIONS acts on and gives. */
+const DELEGATED_ROLES: readonly Role[] = ['TEAM_MEMBER', 'GUEST'];
+
+/**
+ * What a caller may give someone of their team, by a role change, a permission change or an invitation
+ * (docs/roles-and-permissions.md#permission-checks). A lead or admin any team role and any grantable permission; a
+ * member or guest acting through MANAGE_MEMBERS or SEND_INVITATIONS does what a lead does for members and no more:
+ * only the member and guest roles, only to a member or guest, and only permissions they hold themselves.
+ */
+export function mayGive(
+  caller: Caller,
+  grant: { role?: Role; permissions?: readonly PermissionGrant[]; to?: Role },
+): boolean {
+  if (isLeadOrAdmin(caller)) return true;
+  if (grant.to !== undefined && !DELEGATED_ROLES.includes(grant.to)) return false;
+  if (grant.role !== undefined && !DELEGATED_ROLES.includes(grant.role)) return false;
+  return (grant.permissions ?? []).every((p) =>
+    p === '*' ? caller.permissions.includes('*') : hasPermission(caller.permissions, p),
+  );
+}
+
+/** 403 ACCESS_DENIED unless `mayGive(caller, grant)`. */
+export function requireMayGive(
+  caller: Caller,
+  grant: { role?: Role; permissions?: readonly PermissionGrant[]; to?: Role },
+): void {
+  if (!mayGive(caller, grant)) throw new AccessDeniedError();
+}
+
 /**
  * Team scoping: hospital admins see the hospital's datasets; leads and members their team's. A dataset the
  * caller may not see answers as if it did not exist (404, never 403), like another hospital's.

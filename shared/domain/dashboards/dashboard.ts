@@ -1,4 +1,4 @@
-import type { Caller } from '#shared/domain/auth/caller.ts';
+import { can, type Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory, PipelineCounters, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import type { AuditEvent, AuditLog } from '#shared/domain/ports.ts';
@@ -95,14 +95,17 @@ export async function getDashboard(caller: Caller, deps: DashboardDeps): Promise
     return result;
   }
   const team = caller.teamId ? await deps.directory.getTeam(caller.hospitalId, caller.teamId) : undefined;
-  if (role === 'GUEST' || !team) {
+  // A member or guest granted VIEW_ANALYTICS sees the team's figures as its lead does
+  // (docs/roles-and-permissions.md#permission-checks); the lead sees them by role.
+  const analyst = team !== undefined && role !== 'TEAM_LEAD' && can(caller, 'VIEW_ANALYTICS', { teamId: team.id });
+  if (!team || (role === 'GUEST' && !analyst)) {
     result.recentActivity = (
       await deps.audit.search({ hospitalId: caller.hospitalId, actorUserId: caller.userId, limit: RECENT_ACTIVITY })
     ).items.map(activity);
     return result;
   }
   result.pipeline = pipelineFigures(team);
-  if (role === 'TEAM_MEMBER') {
+  if (role === 'TEAM_MEMBER' && !analyst) {
     result.stats = [
       { label: 'Patients Analyzed', value: n(team.patientCount), format: 'count' },
       { label: 'Storage Used', value: n(team.storageUsedBytes), format: 'bytes' },
@@ -112,7 +115,7 @@ export async function getDashboard(caller: Caller, deps: DashboardDeps): Promise
     ).items.map(activity);
     return result;
   }
-  // Team lead.
+  // Team lead, or an analyst: the team's figures and activity.
   const [policy, members, events, jobs] = await Promise.all([
     policyFor(caller.hospitalId, team.id, deps),
     deps.organisation.listUsers({ hospitalId: caller.hospitalId, teamId: team.id, limit: MEMBER_LIMIT }),
@@ -139,6 +142,8 @@ export async function getDashboard(caller: Caller, deps: DashboardDeps): Promise
   const ofTeam = events.items.filter((e) => memberIds.has(e.actorUserId)).map(activity);
   result.teamActivity = ofTeam.slice(0, TEAM_ACTIVITY);
   result.recentActivity = ofTeam.slice(0, RECENT_ACTIVITY);
+  // The processing queue and member performance stay the lead's: they name people and datasets, not figures.
+  if (analyst) return result;
   const inPipeline = n(team.queuedCount) + n(team.processingCount);
   const current = jobs
     .flatMap((page) => page.items)

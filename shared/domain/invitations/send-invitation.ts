@@ -1,5 +1,5 @@
 import { DEFAULT_PERMISSIONS, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
-import type { Caller } from '#shared/domain/auth/caller.ts';
+import { requireCan, requireMayGive, type Caller } from '#shared/domain/auth/caller.ts';
 import type { DepartmentRecord, TeamRecord } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, EmailTakenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import { catalogueMessage } from '#shared/vocabulary/errors.ts';
@@ -151,8 +151,10 @@ export async function issueInvitation(request: InvitationRequest, deps: Invitati
   return toInvitation(stored, deps.clock.now());
 }
 
+/** The Invitation Center sends for the hospital: its admin, holding SEND_INVITATIONS (`*` by default). */
 function assertHospitalAdmin(caller: Caller): void {
   if (caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
+  requireCan(caller, 'SEND_INVITATIONS');
 }
 
 type Organisation = { departments: DepartmentRecord[]; teams: (TeamRecord & { isActive?: boolean })[] };
@@ -258,15 +260,17 @@ export async function inviteMany(
 }
 
 /**
- * The team a caller may manage invitations of: a hospital admin any team of the hospital, a team lead their own.
- * Anything else answers as if the team did not exist.
+ * The team a caller may manage invitations of: a hospital admin any team of the hospital, anyone else their own
+ * (another team answers as if it did not exist), with SEND_INVITATIONS there (403 otherwise): a lead by default, a
+ * member or guest when granted it (docs/roles-and-permissions.md#permission-checks).
  */
 export async function manageableTeam(caller: Caller, teamId: string, deps: InvitationDeps): Promise<TeamRecord> {
-  const allowed = caller.role === 'HOSPITAL_ADMIN' || (caller.role === 'TEAM_LEAD' && caller.teamId === teamId);
-  if (!allowed) throw new NotFoundError('NOT_FOUND');
+  const visible = caller.role === 'HOSPITAL_ADMIN' || (caller.teamId !== null && caller.teamId === teamId);
+  if (!visible) throw new NotFoundError('NOT_FOUND');
   const team = (await deps.directory.getTeam(caller.hospitalId, teamId)) as
     (TeamRecord & { isActive?: boolean }) | undefined;
   if (!team || team.isActive === false) throw new NotFoundError('NOT_FOUND');
+  requireCan(caller, 'SEND_INVITATIONS', { teamId });
   return team;
 }
 
@@ -278,6 +282,8 @@ export async function inviteToTeam(
   deps: InvitationDeps,
 ): Promise<Invitation> {
   const team = await manageableTeam(caller, teamId, deps);
+  // A member or guest invites members and guests only, with permissions they hold themselves.
+  requireMayGive(caller, { role: TEAM_ROLE_TO_USER_ROLE[input.role], permissions: input.permissions });
   const departments = await deps.invitationDirectory.listDepartments(caller.hospitalId);
   return issueInvitation(
     {

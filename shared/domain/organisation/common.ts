@@ -1,4 +1,4 @@
-import type { Caller } from '#shared/domain/auth/caller.ts';
+import { requireCan, type Caller } from '#shared/domain/auth/caller.ts';
 import type { HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { UserStatus } from '#shared/vocabulary/users.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
@@ -78,6 +78,20 @@ export async function managedTeam(
 ): Promise<TeamRecord> {
   const team = await visibleTeam(caller, teamId, deps);
   if (caller.role !== 'HOSPITAL_ADMIN' && caller.role !== 'TEAM_LEAD') throw new AccessDeniedError();
+  return team;
+}
+
+/**
+ * A team whose members the caller may manage (add through invitations, remove, change role or permissions): one they
+ * see (another team answers 404) and MANAGE_MEMBERS on it (403 otherwise), docs/roles-and-permissions.md#permission-checks.
+ */
+export async function membersManagedTeam(
+  caller: Caller,
+  teamId: string,
+  deps: Pick<OrganisationDeps, 'directory'>,
+): Promise<TeamRecord> {
+  const team = await visibleTeam(caller, teamId, deps);
+  requireCan(caller, 'MANAGE_MEMBERS', { teamId });
   return team;
 }
 

@@ -1,5 +1,5 @@
-import type { Permission } from '#shared/vocabulary/roles.ts';
-import type { Caller } from '#shared/domain/auth/caller.ts';
+import { DEFAULT_PERMISSIONS, type Permission } from '#shared/vocabulary/roles.ts';
+import { requireMayGive, type Caller } from '#shared/domain/auth/caller.ts';
 import type { TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import {
@@ -12,7 +12,7 @@ import {
   type TeamRole,
   type UpdateTeamRequest,
 } from '#shared/schemas/api/organisation.ts';
-import { actorOf, listScope, managedTeam, requireHospitalAdmin, visibleTeam } from './common.ts';
+import { actorOf, listScope, managedTeam, membersManagedTeam, requireHospitalAdmin, visibleTeam } from './common.ts';
 import { loadDepartment } from './departments.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { applyRoleChange, applyTeamMove } from './users.ts';
@@ -283,9 +283,12 @@ export async function changeMemberRole(
   caller: Caller,
   deps: OrganisationDeps,
 ): Promise<TeamMember> {
-  const team = await managedTeam(caller, teamId, deps);
+  const team = await membersManagedTeam(caller, teamId, deps);
   const member = await loadMember(caller, team, memberId, deps);
-  const updated = await applyRoleChange(member, TEAM_ROLE_TO_USER_ROLE[role], caller, deps);
+  const newRole = TEAM_ROLE_TO_USER_ROLE[role];
+  // A role change gives the role's default permissions (docs/roles-and-permissions.md#default-permissions).
+  requireMayGive(caller, { to: member.role, role: newRole, permissions: DEFAULT_PERMISSIONS[newRole] });
+  const updated = await applyRoleChange(member, newRole, caller, deps);
   return memberView(updated, team, deps);
 }
 
@@ -296,10 +299,11 @@ export async function changeMemberPermissions(
   caller: Caller,
   deps: OrganisationDeps,
 ): Promise<TeamMember> {
-  const team = await managedTeam(caller, teamId, deps);
+  const team = await membersManagedTeam(caller, teamId, deps);
   const member = await loadMember(caller, team, memberId, deps);
   if (member.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
   const after = [...new Set(permissions)];
+  requireMayGive(caller, { to: member.role, permissions: after });
   const updated = await deps.organisation.updateUser(caller.hospitalId, memberId, {
     permissions: after,
     updatedAt: deps.clock.now(),
@@ -320,9 +324,10 @@ export async function removeMember(
   caller: Caller,
   deps: OrganisationDeps,
 ): Promise<null> {
-  const team = await managedTeam(caller, teamId, deps);
+  const team = await membersManagedTeam(caller, teamId, deps);
   const member = await loadMember(caller, team, memberId, deps);
   if (member.id === caller.userId) throw new RuleError('CANNOT_CHANGE_OWN_ACCOUNT');
+  requireMayGive(caller, { to: member.role });
   await applyTeamMove(member, null, caller, deps);
   return null;
 }

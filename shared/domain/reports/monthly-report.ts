@@ -107,7 +107,8 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps): Promise<{ hos
       hospitalId,
       teamId: null,
       role: 'HOSPITAL_ADMIN',
-      permissions: [],
+      // The reports check VIEW_ANALYTICS (docs/roles-and-permissions.md#permission-checks): the job reads no more.
+      permissions: ['VIEW_ANALYTICS'],
       firstName: MONTHLY_REPORT_ACTOR.actorName,
       lastName: '',
     };

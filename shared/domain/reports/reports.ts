@@ -1,4 +1,5 @@
-import type { Caller } from '#shared/domain/auth/caller.ts';
+import { isHospitalWide, requireCan, type Caller } from '#shared/domain/auth/caller.ts';
+import { AccessDeniedError } from '#shared/domain/errors.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { auditHospital } from '#shared/domain/audit/audit-trail.ts';
 import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
@@ -31,7 +32,7 @@ const zeroCounts = <K extends string>(keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
 /**
- * The reports page (docs/screens.md#reports): the hospital's studies of the last 3, 6 or 12 months per month by
+ * The reports page (docs/screens.md#reports): the hospital's (for a lead, member or guest, their team's) studies of the last 3, 6 or 12 months per month by
  * type and status, per team, the storage they added, the users who created them, and how long the completed ones
  * took in the pipeline. Read from the hospital's by-creation-time index over the range only.
  */
@@ -40,12 +41,23 @@ export async function getReports(
   caller: Caller,
   deps: { datasets: DatasetRepository; directory: Directory; clock: Clock },
 ): Promise<Reports> {
-  const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
+  // VIEW_ANALYTICS (docs/roles-and-permissions.md#permission-checks): an admin for the hospital, anyone else for their
+  // own team's studies only.
+  const hospitalWide = isHospitalWide(caller);
+  const teamId = hospitalWide ? undefined : caller.teamId;
+  if (teamId === null) throw new AccessDeniedError();
+  requireCan(caller, 'VIEW_ANALYTICS', { teamId });
+  const hospitalId = hospitalWide ? await auditHospital(caller, input.hospitalId, deps.directory) : caller.hospitalId;
   const now = deps.clock.now();
   const start = rangeStart(now, input.months);
   const months = monthsOf(start, input.months);
   const studies: DatasetRecord[] = [];
-  await walkDatasets(deps.datasets, hospitalId, (d) => void studies.push(d), start.toISOString());
+  await walkDatasets(
+    deps.datasets,
+    hospitalId,
+    (d) => void (teamId === undefined || d.teamId === teamId ? studies.push(d) : undefined),
+    start.toISOString(),
+  );
 
   const perMonth = months.map((month) => {
     const ofMonth = studies.filter((d) => d.createdAt.slice(0, 7) === month);

@@ -1,5 +1,10 @@
 import { type AnonymizationRequest } from '#shared/schemas/api/datasets.ts';
-import { ANONYMIZATION_OPTIONS, type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
+import {
+  ANONYMIZATION_OPTIONS,
+  type AnonymizationOptions,
+  type HipaaToggle,
+  type PolicyHipaaToggle,
+} from '#shared/vocabulary/deidentification.ts';
 import {
   DEFAULT_DEIDENTIFICATION_POLICY,
   type DeidentificationPolicy,
@@ -19,6 +24,39 @@ export async function policyInForce(
   return stored
     ? { defaults: stored.defaults, uploaderMayChange: stored.uploaderMayChange }
     : DEFAULT_DEIDENTIFICATION_POLICY;
+}
+
+/**
+ * The HIPAA switches of the compliance tab read from the policy (docs/domain.md#hipaa-switches): the policy is their
+ * one source. Anonymize by default and hash IDs are always on (every upload is de-identified with the defaults; the
+ * patient's ids always become a keyed hash).
+ */
+export function hipaaTogglesOf(policy: Pick<DeidentificationPolicy, 'defaults'>): Record<HipaaToggle, boolean> {
+  return {
+    anonymizeByDefault: true,
+    hashIds: true,
+    regenerateUIDs: !policy.defaults.retainUids,
+    removePrivateTags: policy.defaults.removeAllPrivate === true,
+  };
+}
+
+/**
+ * The policy with one HIPAA switch turned: regenerate UIDs is the defaults' `retainUids` off; remove private tags is
+ * their `removeAllPrivate` (the Basic Profile alone), which leaves no private attribute kept, so on it also turns
+ * `keepPrivate` and `keepAllPrivate` off. Off, the safe private list is kept again (the profile's default).
+ */
+export function withHipaaToggle(
+  policy: DeidentificationPolicy,
+  toggle: PolicyHipaaToggle,
+  on: boolean,
+): DeidentificationPolicy {
+  const defaults =
+    toggle === 'regenerateUIDs'
+      ? { ...policy.defaults, retainUids: !on }
+      : on
+        ? { ...policy.defaults, removeAllPrivate: true, keepPrivate: false, keepAllPrivate: false }
+        : { ...policy.defaults, removeAllPrivate: false };
+  return { ...policy, defaults };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type SystemPolicyResponse,
   type TeamPolicyOverrides,
   type TeamPolicyResponse,
+  withoutRetiredFields,
 } from '#shared/schemas/api/policies.ts';
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
@@ -51,12 +52,14 @@ const actorOf = (caller: Caller) => ({
 });
 
 export async function systemPolicy(deps: PolicyDeps): Promise<Policy> {
-  return (await deps.settings.getSystemPolicy())?.value ?? DEFAULT_SYSTEM_POLICY;
+  const stored = (await deps.settings.getSystemPolicy())?.value;
+  return stored ? withoutRetiredFields(stored) : DEFAULT_SYSTEM_POLICY;
 }
 
 /** The hospital's own policy as its admin set it (or the defaults), before clamping under the system maximums. */
 export async function hospitalPolicy(hospitalId: string, deps: PolicyDeps): Promise<Policy> {
-  return (await deps.settings.getHospitalPolicy(hospitalId))?.value ?? DEFAULT_HOSPITAL_POLICY;
+  const stored = (await deps.settings.getHospitalPolicy(hospitalId))?.value;
+  return stored ? withoutRetiredFields(stored) : DEFAULT_HOSPITAL_POLICY;
 }
 
 /**
@@ -78,7 +81,11 @@ export async function getSystemPolicy(caller: Caller, deps: PolicyDeps): Promise
   if (caller.role !== 'SUPER_ADMIN' && caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
   const stored = await deps.settings.getSystemPolicy();
   return stored
-    ? { policy: stored.value, updatedAt: stored.updatedAt, updatedByUserId: stored.updatedByUserId }
+    ? {
+        policy: withoutRetiredFields(stored.value),
+        updatedAt: stored.updatedAt,
+        updatedByUserId: stored.updatedByUserId,
+      }
     : { policy: DEFAULT_SYSTEM_POLICY, updatedAt: null, updatedByUserId: null };
 }
 
@@ -109,7 +116,7 @@ export async function getHospitalSettings(caller: Caller, deps: SettingsDeps): P
   if (!profile) throw new NotFoundError('HOSPITAL_NOT_FOUND');
   return {
     profile,
-    policy: stored?.value ?? DEFAULT_HOSPITAL_POLICY,
+    policy: stored ? withoutRetiredFields(stored.value) : DEFAULT_HOSPITAL_POLICY,
     system,
     storageUsedBytes,
     updatedAt: stored?.updatedAt ?? null,

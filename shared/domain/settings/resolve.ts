@@ -1,4 +1,4 @@
-import { HIPAA_TOGGLES, UNLIMITED_OPENS, type Policy, type TeamPolicyOverrides } from '#shared/schemas/api/policies.ts';
+import { UNLIMITED_OPENS, type Policy, type TeamPolicyOverrides } from '#shared/schemas/api/policies.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 
 /**
@@ -11,7 +11,7 @@ import { ValidationError } from '#shared/domain/errors.ts';
  * - `max`: a number where lower is stricter (retention days, file size, storage cap, run slots, expiry);
  * - `opens`: like `max`, with -1 meaning unlimited;
  * - `allow`: a permission, stricter when off (external sharing, public sharing, downloads);
- * - `require`: a safeguard, stricter when on (approval, OTP, watermark, HIPAA toggles, two-factor);
+ * - `require`: a safeguard, stricter when on (approval, OTP, watermark, two-factor);
  * - `subset`: a list of what is allowed, stricter when it holds fewer (formats, share scopes).
  * Fields with no direction (thresholds, default member role, SSO) belong to the hospital alone and are not inherited.
  */
@@ -40,12 +40,6 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { path: ['patientShare', 'watermarkEnabled'], label: 'Watermark', direction: 'require', team: true },
   { path: ['patientShare', 'downloadsEnabled'], label: 'Downloads', direction: 'allow', team: true },
   { path: ['patientShare', 'allowedScopes'], label: 'Allowed scopes', direction: 'subset', team: true },
-  ...HIPAA_TOGGLES.map((toggle): PolicyRule => ({
-    path: ['compliance', 'hipaaToggles', toggle],
-    label: toggle,
-    direction: 'require',
-    team: false,
-  })),
   { path: ['security', 'twoFactorRequired'], label: 'Two-Factor Authentication', direction: 'require', team: false },
 ];
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PERMISSIONS, type Permission, type Role } from '#shared/vocabulary/roles.ts';
-import { PermissionGrantSchema, PermissionSchema, RoleSchema } from '#shared/schemas/roles.ts';
+import { GRANTABLE_PERMISSIONS, type GrantablePermission, type Role } from '#shared/vocabulary/roles.ts';
+import { GrantablePermissionSchema, PermissionGrantSchema, RoleSchema } from '#shared/schemas/roles.ts';
 import { IdSchema } from './common.ts';
 import { TeamRoleSchema, type TeamRole } from './organisation.ts';
 
@@ -32,8 +32,8 @@ export const INVITABLE_ROLE_INFO: Record<InvitableRole, { label: string; descrip
 export const DEFAULT_INVITABLE_ROLE: InvitableRole = 'team_member';
 
 /** Choosing a team role in the "Invite Team Member" modal sets these permissions. */
-export const TEAM_ROLE_PERMISSIONS: Record<TeamRole, Permission[]> = {
-  LEAD: [...PERMISSIONS],
+export const TEAM_ROLE_PERMISSIONS: Record<TeamRole, GrantablePermission[]> = {
+  LEAD: [...GRANTABLE_PERMISSIONS],
   MEMBER: ['VIEW_DATASETS', 'UPLOAD_DICOM', 'SHARE_DATA'],
   GUEST: ['VIEW_DATASETS'],
 };
@@ -73,7 +73,10 @@ export const TeamInvitationSchema = z.object({
     .refine((v) => !v || v.length >= 2, 'Name must be at least 2 characters')
     .transform((v) => (v ? v : undefined)),
   role: TeamRoleSchema.default('MEMBER'),
-  permissions: z.array(PermissionSchema).min(1, 'At least one permission is required').default(['VIEW_DATASETS']),
+  permissions: z
+    .array(GrantablePermissionSchema)
+    .min(1, 'At least one permission is required')
+    .default(['VIEW_DATASETS']),
   message: z.string().trim().max(INVITATION_MESSAGE_MAX, 'Message must be less than 500 characters').optional(),
   expiresInDays: z.coerce
     .number()

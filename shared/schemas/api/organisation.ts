@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PermissionGrantSchema, PermissionSchema, RoleSchema } from '#shared/schemas/roles.ts';
+import { GrantablePermissionSchema, PermissionGrantSchema, RoleSchema } from '#shared/schemas/roles.ts';
 import { UserStatusSchema } from './auth.ts';
 import { IdSchema, pageOf } from './common.ts';
 
@@ -162,7 +162,7 @@ export const TeamSettingsSchema = z.object({
   dataRetentionDays: z.number().int().min(1).max(3650),
   requireApprovalForDataSharing: z.boolean(),
   allowGuestAccess: z.boolean(),
-  defaultPermissions: z.array(PermissionSchema),
+  defaultPermissions: z.array(GrantablePermissionSchema),
   allowPublicSharing: z.boolean(),
 });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
@@ -274,7 +274,7 @@ export const TeamMemberPageSchema = pageOf(TeamMemberSchema);
 
 export const ChangeMemberRoleRequestSchema = z.object({ role: TeamRoleSchema });
 export const ChangeMemberPermissionsRequestSchema = z.object({
-  permissions: z.array(PermissionSchema).min(1, 'At least one permission is required'),
+  permissions: z.array(GrantablePermissionSchema).min(1, 'At least one permission is required'),
 });
 
 // ---------------------------------------------------------------- users

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { USER_STATUSES } from '#shared/vocabulary/users.ts';
-import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
+import { ANONYMIZATION_OPTIONS, HIPAA_TOGGLES } from '#shared/vocabulary/deidentification.ts';
 import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import { IdSchema } from './common.ts';
-import { HIPAA_TOGGLES } from './policies.ts';
 import { PATIENT_SHARE_STATUSES } from './shares.ts';
 import { DeidentificationPolicyResponseSchema } from './hospital-admin.ts';
 
@@ -50,7 +49,10 @@ export const ComplianceSchema = z.object({
     succeeded: z.number().int().nonnegative(),
     failed: z.number().int().nonnegative(),
   }),
-  /** The HIPAA toggles and the two-factor requirement of the policy in force for the hospital. */
+  /**
+   * The HIPAA switches as the hospital's de-identification policy sets them (docs/domain.md#hipaa-switches) and the
+   * two-factor requirement of the policy in force.
+   */
   hipaa: z.object({
     toggles: z.object(
       Object.fromEntries(HIPAA_TOGGLES.map((k) => [k, z.boolean()])) as Record<

@@ -75,15 +75,11 @@ export const PatientShareDefaultsSchema = patientShareFields.refine(
 );
 export type PatientShareDefaults = z.infer<typeof PatientShareDefaultsSchema>;
 
-export const HIPAA_TOGGLES = ['anonymizeByDefault', 'hashIds', 'regenerateUIDs', 'removePrivateTags'] as const;
-
+/**
+ * The compliance settings of a level. The HIPAA switches are not here: they are the hospital's de-identification
+ * policy (docs/domain.md#hipaa-switches); a stored `hipaaToggles` of before is dropped when read (`withoutRetiredFields`).
+ */
 export const ComplianceSettingsSchema = z.object({
-  hipaaToggles: z.object({
-    anonymizeByDefault: z.boolean(),
-    hashIds: z.boolean(),
-    regenerateUIDs: z.boolean(),
-    removePrivateTags: z.boolean(),
-  }),
   /** "Block PHI in messages" is always on and required (docs/domain.md#policies-and-inheritance). */
   dlpRules: z.object({ blockPHIInMessages: z.literal(true) }),
 });
@@ -141,6 +137,17 @@ export const PolicySchema = z.object({
 export type Policy = z.infer<typeof PolicySchema>;
 
 /**
+ * A stored level as it is now: the HIPAA switches of before (`compliance.hipaaToggles`) were flags nothing read; the
+ * de-identification policy is what they mean now (docs/domain.md#hipaa-switches), so a stored value is dropped, not
+ * carried over (carrying "remove private tags", on by default, would have changed what every upload gets).
+ */
+export function withoutRetiredFields<T extends { compliance?: object }>(policy: T): T {
+  if (!policy.compliance || !('hipaaToggles' in policy.compliance)) return policy;
+  const { hipaaToggles: _retired, ...compliance } = policy.compliance as { hipaaToggles?: unknown };
+  return { ...policy, compliance };
+}
+
+/**
  * What a team may override (docs/domain.md#policies-and-inheritance: team-lead overrides may not be less restrictive than the hospital
  * defaults). Absent fields inherit.
  */
@@ -181,7 +188,6 @@ export const DEFAULT_HOSPITAL_POLICY: Policy = {
     allowedScopes: ['viewer_only', 'screenshots'],
   },
   compliance: {
-    hipaaToggles: { anonymizeByDefault: true, hashIds: true, regenerateUIDs: true, removePrivateTags: true },
     dlpRules: { blockPHIInMessages: true },
   },
   security: { twoFactorRequired: false, ssoEnabled: false },
@@ -214,7 +220,6 @@ export const DEFAULT_SYSTEM_POLICY: Policy = {
     allowedScopes: ['viewer_only', 'screenshots', 'downloads'],
   },
   compliance: {
-    hipaaToggles: { anonymizeByDefault: false, hashIds: false, regenerateUIDs: false, removePrivateTags: false },
     dlpRules: { blockPHIInMessages: true },
   },
   security: { twoFactorRequired: false, ssoEnabled: false },

@@ -4,8 +4,13 @@ import { updateDataset } from '#shared/domain/datasets/update-dataset.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import {
   getDeidentificationPolicy,
+  hipaaTogglesOf,
   setDeidentificationPolicy,
+  withHipaaToggle,
 } from '#shared/domain/settings/deidentification-policy.ts';
+import { hospitalPolicy } from '#shared/domain/settings/policies.ts';
+import { privateAttributesOf } from '#shared/dicom/deidentify/profile.ts';
+import { DEFAULT_HOSPITAL_POLICY } from '#shared/schemas/api/policies.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY, DeidentificationPolicySchema } from '#shared/schemas/api/hospital-admin.ts';
 import { CreateDatasetRequestSchema } from '#shared/schemas/api/datasets.ts';
 import { caller, NEW_DATASET, ports } from '#tests/unit/domain/fakes.ts';
@@ -107,5 +112,60 @@ describe('de-identification policy of a hospital', () => {
       DeidentificationPolicySchema.safeParse({ ...ok, uploaderMayChange: ['retainUids', 'retainUids'] }).success,
     ).toBe(false);
     expect(DeidentificationPolicySchema.safeParse({ ...ok, uploaderMayChange: ['patientName'] }).success).toBe(false);
+  });
+});
+
+/** The compliance tab's HIPAA switches are the policy seen another way (docs/domain.md#hipaa-switches). */
+describe('HIPAA switches', () => {
+  /** What the compliance tab does: read the policy, turn one switch, save the policy. */
+  async function turn(toggle: 'regenerateUIDs' | 'removePrivateTags', on: boolean, p: ReturnType<typeof ports>) {
+    const { defaults, uploaderMayChange } = await getDeidentificationPolicy(admin, p);
+    await setDeidentificationPolicy(withHipaaToggle({ defaults, uploaderMayChange }, toggle, on), admin, p);
+  }
+
+  it('read the defaults as: anonymize and hash always on, UIDs regenerated, the safe private list kept', async () => {
+    expect(hipaaTogglesOf(await getDeidentificationPolicy(admin, ports()))).toEqual({
+      anonymizeByDefault: true,
+      hashIds: true,
+      regenerateUIDs: true,
+      removePrivateTags: false,
+    });
+  });
+
+  it('"Remove private tags" on changes what the next upload gets: no private attribute kept', async () => {
+    const p = ports();
+    const before = await createDataset(request(), member, p);
+    expect(privateAttributesOf(before.anonymization)).toBe('safe');
+
+    await turn('removePrivateTags', true, p);
+    const after = await createDataset(request(), member, p);
+    expect(after.anonymization).toMatchObject({ removeAllPrivate: true, keepPrivate: false, keepAllPrivate: false });
+    expect(privateAttributesOf(after.anonymization)).toBe('none');
+    // Read back, the tab shows it on: the policy is the one source.
+    expect(hipaaTogglesOf(await getDeidentificationPolicy(admin, p)).removePrivateTags).toBe(true);
+
+    await turn('removePrivateTags', false, p);
+    expect(privateAttributesOf((await createDataset(request(), member, p)).anonymization)).toBe('safe');
+  });
+
+  it('"Regenerate UIDs" off keeps the original UIDs of the next upload', async () => {
+    const p = ports();
+    await turn('regenerateUIDs', false, p);
+    expect((await createDataset(request(), member, p)).anonymization.retainUids).toBe(true);
+    expect(hipaaTogglesOf(await getDeidentificationPolicy(admin, p)).regenerateUIDs).toBe(false);
+  });
+
+  it('drops the separate flags a hospital policy stored before, without carrying them into uploads', async () => {
+    const p = ports();
+    const stored = {
+      ...DEFAULT_HOSPITAL_POLICY,
+      compliance: {
+        ...DEFAULT_HOSPITAL_POLICY.compliance,
+        hipaaToggles: { anonymizeByDefault: true, hashIds: true, regenerateUIDs: true, removePrivateTags: true },
+      },
+    };
+    await p.settings.putHospitalPolicy(admin.hospitalId, { value: stored, updatedAt: 'then', updatedByUserId: 'u' });
+    expect((await hospitalPolicy(admin.hospitalId, p)).compliance).toEqual({ dlpRules: { blockPHIInMessages: true } });
+    expect(privateAttributesOf((await createDataset(request(), member, p)).anonymization)).toBe('safe');
   });
 });

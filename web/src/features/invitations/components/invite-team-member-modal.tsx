@@ -1,6 +1,6 @@
 import { Button, CheckboxGroup, Checkbox, Dialog, Input, Portal, Stack, Textarea, Wrap } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
-import { PERMISSIONS, type Permission } from '#shared/vocabulary/roles.ts';
+import { GRANTABLE_PERMISSIONS, type GrantablePermission } from '#shared/vocabulary/roles.ts';
 import {
   INVITATION_EXPIRY_DAYS,
   TEAM_ROLE_PERMISSIONS,
@@ -16,14 +16,13 @@ import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts
 import { INVITATION_TOASTS } from '#web/features/invitations/utils/invitation-format.ts';
 
 const TEAM_ROLE_LABELS: Record<TeamRole, string> = { LEAD: 'Lead', MEMBER: 'Member', GUEST: 'Guest' };
-const PERMISSION_LABELS: Record<Permission, string> = {
+const PERMISSION_LABELS: Record<GrantablePermission, string> = {
   VIEW_DATASETS: 'View datasets',
   UPLOAD_DICOM: 'Upload DICOM',
   SHARE_DATA: 'Share data',
   MANAGE_MEMBERS: 'Manage members',
   SEND_INVITATIONS: 'Send invitations',
   VIEW_ANALYTICS: 'View analytics',
-  EXPORT_DATA: 'Export data',
   DELETE_DATA: 'Delete data',
 };
 
@@ -31,7 +30,7 @@ type Values = {
   email: string;
   name: string;
   role: TeamRole;
-  permissions: Permission[];
+  permissions: GrantablePermission[];
   message: string;
   expiresInDays: string;
 };
@@ -115,11 +114,11 @@ export function InviteTeamMemberModal({ teamId, open, onOpenChange, onSent }: Pr
                     <CheckboxGroup
                       value={values.permissions}
                       onValueChange={(permissions) =>
-                        setValues((v) => ({ ...v, permissions: permissions as Permission[] }))
+                        setValues((v) => ({ ...v, permissions: permissions as GrantablePermission[] }))
                       }
                     >
                       <Wrap gap="3">
-                        {PERMISSIONS.map((p) => (
+                        {GRANTABLE_PERMISSIONS.map((p) => (
                           <Checkbox.Root key={p} value={p} size="sm">
                             <Checkbox.HiddenInput />
                             <Checkbox.Control />

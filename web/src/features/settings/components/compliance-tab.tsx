@@ -1,16 +1,24 @@
-import { Badge, Heading, HStack } from '@chakra-ui/react';
-import { ANONYMIZATION_OPTIONS, type AnonymizationOption } from '#shared/vocabulary/deidentification.ts';
+import { Badge, Heading, HStack, Text } from '@chakra-ui/react';
+import {
+  ANONYMIZATION_OPTIONS,
+  FIXED_HIPAA_TOGGLES,
+  HIPAA_TOGGLES,
+  type AnonymizationOption,
+  type HipaaToggle,
+} from '#shared/vocabulary/deidentification.ts';
 import type { DeidentificationPolicy } from '#shared/schemas/api/hospital-admin.ts';
-import { HIPAA_TOGGLES } from '#shared/schemas/api/policies.ts';
+import { hipaaTogglesOf, withHipaaToggle } from '#shared/domain/settings/deidentification-policy.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { SettingsTab, Toggle, type PolicyTabProps } from './settings-controls.tsx';
 
-const HIPAA_LABELS: Record<(typeof HIPAA_TOGGLES)[number], string> = {
+const HIPAA_LABELS: Record<HipaaToggle, string> = {
   anonymizeByDefault: 'Anonymize by default',
   hashIds: 'Hash IDs',
   regenerateUIDs: 'Regenerate UIDs',
   removePrivateTags: 'Remove private tags',
 };
+const isFixed = (toggle: HipaaToggle): toggle is (typeof FIXED_HIPAA_TOGGLES)[number] =>
+  (FIXED_HIPAA_TOGGLES as readonly HipaaToggle[]).includes(toggle);
 const DEID_LABELS: Record<AnonymizationOption, string> = {
   retainPhysicianIdentity: 'Keep physician information',
   retainInstitutionIdentity: 'Keep institution information',
@@ -27,25 +35,38 @@ type Props = PolicyTabProps & {
   onDeidentificationChange(value: DeidentificationPolicy): void;
 };
 
-/** Compliance: the HIPAA toggles, then the de-identification defaults and which of them an uploader may change. */
-export function ComplianceTab({ policy, system, change, deidentification, onDeidentificationChange }: Props) {
+/**
+ * Compliance: the HIPAA switches, then the de-identification defaults and which of them an uploader may change. The
+ * switches are the de-identification policy seen another way (docs/domain.md#hipaa-switches): turning one edits the
+ * policy's defaults, so both sections always agree; anonymize by default and hash IDs are fixed on.
+ */
+export function ComplianceTab({ deidentification, onDeidentificationChange }: Props) {
+  const toggles = hipaaTogglesOf(deidentification);
   return (
     <SettingsTab value="compliance">
       <Heading size="md">HIPAA</Heading>
-      {HIPAA_TOGGLES.map((toggle) => (
-        <Toggle
-          key={toggle}
-          label={HIPAA_LABELS[toggle]}
-          checked={policy.compliance.hipaaToggles[toggle]}
-          locked={system.compliance.hipaaToggles[toggle]}
-          onChange={(on) =>
-            change((p) => ({
-              ...p,
-              compliance: { ...p.compliance, hipaaToggles: { ...p.compliance.hipaaToggles, [toggle]: on } },
-            }))
-          }
-        />
-      ))}
+      <Text fontSize="sm" color="fg.muted">
+        Every upload is de-identified with the defaults below; these switches set them.
+      </Text>
+      {HIPAA_TOGGLES.map((toggle) =>
+        isFixed(toggle) ? (
+          <Toggle
+            key={toggle}
+            label={HIPAA_LABELS[toggle]}
+            checked
+            disabled
+            onChange={() => undefined}
+            badge={<Badge>Always on</Badge>}
+          />
+        ) : (
+          <Toggle
+            key={toggle}
+            label={HIPAA_LABELS[toggle]}
+            checked={toggles[toggle]}
+            onChange={(on) => onDeidentificationChange(withHipaaToggle(deidentification, toggle, on))}
+          />
+        ),
+      )}
       <Toggle
         label="Block PHI in messages"
         checked

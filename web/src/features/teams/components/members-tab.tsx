@@ -1,7 +1,7 @@
 import { Badge, Button, HStack, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuUserMinus } from 'react-icons/lu';
-import { PERMISSIONS, type Permission } from '#shared/vocabulary/roles.ts';
+import { GRANTABLE_PERMISSIONS, type GrantablePermission } from '#shared/vocabulary/roles.ts';
 import {
   ChangeMemberPermissionsRequestSchema,
   TEAM_ROLES,
@@ -161,8 +161,11 @@ export function MembersTab({ teamId }: { teamId: string }) {
 }
 
 function PermissionsDialog({ teamId, member, onClose }: { teamId: string; member: TeamMember; onClose(): void }) {
-  const [chosen, setChosen] = useState<Permission[]>(
-    member.permissions.includes('*') ? [...PERMISSIONS] : (member.permissions as Permission[]),
+  // Only what may be given: a reserved permission a record still holds is not offered (docs/roles-and-permissions.md).
+  const [chosen, setChosen] = useState<GrantablePermission[]>(
+    member.permissions.includes('*')
+      ? [...GRANTABLE_PERMISSIONS]
+      : GRANTABLE_PERMISSIONS.filter((p) => member.permissions.includes(p)),
   );
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
@@ -196,7 +199,7 @@ function PermissionsDialog({ teamId, member, onClose }: { teamId: string; member
       }
     >
       <Stack gap="2">
-        {PERMISSIONS.map((p) => (
+        {GRANTABLE_PERMISSIONS.map((p) => (
           <Checkbox
             key={p}
             checked={chosen.includes(p)}

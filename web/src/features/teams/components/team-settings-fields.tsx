@@ -1,5 +1,5 @@
 import { Input, SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
-import { PERMISSIONS, type Permission } from '#shared/vocabulary/roles.ts';
+import { GRANTABLE_PERMISSIONS, type GrantablePermission } from '#shared/vocabulary/roles.ts';
 import type { TeamSettings } from '#shared/schemas/api/organisation.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
@@ -17,7 +17,7 @@ const TOGGLES: { key: keyof TeamSettings; label: string }[] = [
 /** The team's settings (docs/screens.md#teams-page), shared by the team form and the lead's Settings tab. */
 export function TeamSettingsFields({ value, onChange, disabled }: Props) {
   const set = <K extends keyof TeamSettings>(key: K, v: TeamSettings[K]) => onChange({ ...value, [key]: v });
-  const togglePermission = (p: Permission, on: boolean) =>
+  const togglePermission = (p: GrantablePermission, on: boolean) =>
     set('defaultPermissions', on ? [...value.defaultPermissions, p] : value.defaultPermissions.filter((x) => x !== p));
   return (
     <Stack gap="4">
@@ -49,7 +49,7 @@ export function TeamSettingsFields({ value, onChange, disabled }: Props) {
           Default permissions of new members
         </Text>
         <Wrap gap="3">
-          {PERMISSIONS.map((p) => (
+          {GRANTABLE_PERMISSIONS.map((p) => (
             <Checkbox
               key={p}
               disabled={disabled}
