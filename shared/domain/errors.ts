@@ -73,7 +73,7 @@ export class ValidationError extends DomainError {
 /** The dataset's status does not allow the action (e.g. editing a dataset that is already uploading). */
 export class InvalidStateError extends DomainError {
   override name = 'InvalidStateError';
-  constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' = 'INVALID_STATE') {
+  constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' | 'LEGAL_HOLD' = 'INVALID_STATE') {
     super(code);
   }
 }
@@ -126,7 +126,8 @@ export class RuleError extends DomainError {
       | 'CANNOT_CHANGE_OWN_ACCOUNT'
       | 'AE_TITLE_TAKEN'
       | 'NOT_ACCEPTABLE'
-      | 'RESPONSE_TOO_LARGE',
+      | 'RESPONSE_TOO_LARGE'
+      | 'RETENTION_SHORTENING_DENIED',
     values: Record<string, string | number> = {},
   ) {
     super(code, values);
