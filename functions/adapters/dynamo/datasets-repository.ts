@@ -65,8 +65,9 @@ export function createDatasetRepository(
       throw new NotFoundError('DATASET_NOT_FOUND');
     },
   ): Promise<DatasetRecord> {
-    const expression = updateExpression(fields);
-    const values = { ...expression.ExpressionAttributeValues, ...condition.values };
+    const { ExpressionAttributeValues: fieldValues, ...expression } = updateExpression(fields);
+    // DynamoDB refuses an empty value map (a hold lifted is a REMOVE alone).
+    const values = { ...fieldValues, ...condition.values };
     try {
       const { Attributes } = await doc.send(
         new UpdateCommand({

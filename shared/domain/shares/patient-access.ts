@@ -87,7 +87,13 @@ async function usableShare(token: string, deps: PatientAccessDeps): Promise<Pati
   const share = await settleStatus(found, deps);
   if (share.status !== 'ACTIVE') throw invalidLink();
   await requireActiveHospital(share.hospitalId, deps.directory);
+  await requireLiveDataset(share, deps);
   return share;
+}
+
+/** A dataset in the recycle bin answers like a revoked link (docs/domain.md#recycle-bin); restored, it works again. */
+async function requireLiveDataset(share: PatientShareRecord, deps: PatientAccessDeps): Promise<void> {
+  if (!(await deps.datasets.get(share.hospitalId, share.datasetId))) throw invalidLink();
 }
 
 function assertUnlocked(share: PatientShareRecord, now: string, limits: ShareLimits): void {
@@ -285,6 +291,7 @@ async function liveSession(session: string, client: PublicClient, deps: PatientA
   if (share.status === 'REVOKED' || share.status === 'EXPIRED') throw invalidLink();
   // An open page of a deactivated hospital's share stops on its next call, as after a revoke.
   await requireActiveHospital(share.hospitalId, deps.directory);
+  await requireLiveDataset(share, deps);
   return share;
 }
 
