@@ -143,7 +143,7 @@ export const ROUTES = [
     auth: 'user',
     roles: STAFF,
     summary:
-      'Delete a dataset (DELETE_DATA: one\'s own; a lead the team\'s, an admin any): to the recycle bin, with a reason',
+      "Delete a dataset (DELETE_DATA: one's own; a lead the team's, an admin any): to the recycle bin, with a reason",
   },
   {
     method: 'GET',

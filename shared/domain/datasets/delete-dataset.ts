@@ -109,8 +109,7 @@ export async function countLive(
     ...(sign < 0 ? pipelineDeltas(dataset.status, undefined) : pipelineDeltas(undefined, dataset.status)),
   };
   await deps.organisation.add(dataset.hospitalId, { kind: 'hospital' }, deltas);
-  if (dataset.teamId)
-    await deps.organisation.add(dataset.hospitalId, { kind: 'team', teamId: dataset.teamId }, deltas);
+  if (dataset.teamId) await deps.organisation.add(dataset.hospitalId, { kind: 'team', teamId: dataset.teamId }, deltas);
 }
 
 /**
@@ -142,7 +141,8 @@ export async function purgeDataset(
   const storageUsedBytes = -(dataset.storageCountedBytes ?? 0);
   await deps.organisation.add(hospitalId, { kind: 'hospital' }, { storageUsedBytes });
   await deps.organisation.addSummary({ storageUsedBytes });
-  if (dataset.teamId) await deps.organisation.add(hospitalId, { kind: 'team', teamId: dataset.teamId }, { storageUsedBytes });
+  if (dataset.teamId)
+    await deps.organisation.add(hospitalId, { kind: 'team', teamId: dataset.teamId }, { storageUsedBytes });
   await deps.audit.record({
     hospitalId,
     datasetId,

@@ -1,11 +1,7 @@
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { Clock } from '#shared/domain/ports.ts';
 import { hospitalIsActive, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
-import {
-  moveToRecycleBin,
-  PROCESSING_STAGES,
-  type DeleteDatasetDeps,
-} from '#shared/domain/datasets/delete-dataset.ts';
+import { moveToRecycleBin, PROCESSING_STAGES, type DeleteDatasetDeps } from '#shared/domain/datasets/delete-dataset.ts';
 import { purgeRecycleBin } from '#shared/domain/datasets/recycle-bin.ts';
 import { DomainError } from '#shared/domain/errors.ts';
 import { policyFor, type PolicyDeps } from './policies.ts';

@@ -133,7 +133,12 @@ export const ProcessedAssetSchema = z.object({
 });
 export type ProcessedAsset = z.infer<typeof ProcessedAssetSchema>;
 
-export const LegalHoldSchema = z.object({ reason: z.string(), since: z.string(), byUserId: z.string(), byName: z.string() });
+export const LegalHoldSchema = z.object({
+  reason: z.string(),
+  since: z.string(),
+  byUserId: z.string(),
+  byName: z.string(),
+});
 export type LegalHold = z.infer<typeof LegalHoldSchema>;
 
 export const DatasetSchema = z.object({
@@ -190,7 +195,10 @@ export const ListRecycleBinQuerySchema = z.object({
 export const DeleteDatasetRequestSchema = z.object({ reason: z.string().trim().min(1).max(500).optional() });
 
 /** PUT /api/datasets/{id}/legal-hold. */
-export const LegalHoldRequestSchema = z.object({ on: z.boolean(), reason: z.string().trim().min(1, 'Required').max(500) });
+export const LegalHoldRequestSchema = z.object({
+  on: z.boolean(),
+  reason: z.string().trim().min(1, 'Required').max(500),
+});
 
 export const DatasetDetailSchema = DatasetSchema.extend({
   series: z.array(SeriesSchema),

@@ -301,7 +301,7 @@ describe('series', () => {
 });
 
 describe('deleteDataset and retryDataset', () => {
-  it('needs DELETE_DATA on one\'s own dataset (a lead the team\'s), moves it to the recycle bin, and the purge removes its objects after 30 days', async () => {
+  it("needs DELETE_DATA on one's own dataset (a lead the team's), moves it to the recycle bin, and the purge removes its objects after 30 days", async () => {
     const p = ports();
     const d = await created(p);
     for (const bucket of ['uploads', 'studies', 'assets'] as const)
@@ -327,10 +327,15 @@ describe('deleteDataset and retryDataset', () => {
     expect(p.datasets.rows.size).toBe(0);
     expect(p.audit.events.at(-1)).toMatchObject({ action: 'DATASET_PURGED', details: { objectsDeleted: 3 } });
     // Idempotent: a second run finds nothing left to do.
-    expect(await purgeRecycleBin('h1', RETENTION_ACTOR, later)).toEqual({ purged: [], held: 0, failed: 0, more: false });
+    expect(await purgeRecycleBin('h1', RETENTION_ACTOR, later)).toEqual({
+      purged: [],
+      held: 0,
+      failed: 0,
+      more: false,
+    });
   });
 
-  it("lets a member with DELETE_DATA delete their own, and a hospital admin restore it as it was", async () => {
+  it('lets a member with DELETE_DATA delete their own, and a hospital admin restore it as it was', async () => {
     const p = ports();
     const owner = caller('TEAM_MEMBER', { permissions: ['VIEW_DATASETS', 'UPLOAD_DICOM', 'DELETE_DATA'] });
     const d = await created(p, owner);
@@ -343,7 +348,9 @@ describe('deleteDataset and retryDataset', () => {
     expect(restored).not.toHaveProperty('deletedAt');
     expect((await p.datasets.get('h1', d.id))?.status).toBe('CREATED');
     expect(p.audit.events.at(-1)).toMatchObject({ action: 'DATASET_RESTORED', datasetId: d.id });
-    await expect(restoreDataset(d.id, caller('HOSPITAL_ADMIN'), p)).rejects.toMatchObject({ code: 'DATASET_NOT_FOUND' });
+    await expect(restoreDataset(d.id, caller('HOSPITAL_ADMIN'), p)).rejects.toMatchObject({
+      code: 'DATASET_NOT_FOUND',
+    });
   });
 
   it('refuses deleting a dataset under legal hold, by hand and by the purge, until the hold is lifted', async () => {

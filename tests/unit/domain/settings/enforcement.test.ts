@@ -247,7 +247,10 @@ describe('data retention', () => {
   it('purges the bin 30 days later with the objects, once, and never a dataset put under hold', async () => {
     const { p, old, held } = await setUp();
     await applyRetention(p);
-    const day = (n: number) => ({ ...p, clock: { now: () => new Date(Date.parse(NOW) + n * 86_400_000).toISOString() } });
+    const day = (n: number) => ({
+      ...p,
+      clock: { now: () => new Date(Date.parse(NOW) + n * 86_400_000).toISOString() },
+    });
 
     expect((await applyRetention(day(29))).purged).toEqual([]);
     expect(p.objects.objects.size).toBe(1);
