@@ -1,6 +1,6 @@
 import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 
-export const handler = httpHandler('DELETE /api/datasets/{id}', async ({ pathParameters }, caller, deps) =>
-  deleteDataset(pathParameters.id, caller, deps),
+export const handler = httpHandler('DELETE /api/datasets/{id}', async ({ pathParameters, body }, caller, deps) =>
+  deleteDataset(pathParameters.id, body, caller, deps),
 );

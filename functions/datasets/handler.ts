@@ -7,15 +7,19 @@ import { handler as getDataset } from './get-dataset.ts';
 import { handler as getHistory } from './get-history.ts';
 import { handler as listAssets } from './list-assets.ts';
 import { handler as listDatasets } from './list-datasets.ts';
+import { handler as listRecycleBin } from './list-recycle-bin.ts';
 import { handler as listSeries } from './list-series.ts';
 import { handler as releaseSeries } from './release-series.ts';
+import { handler as restoreDataset } from './restore-dataset.ts';
 import { handler as retryDataset } from './retry-dataset.ts';
 import { handler as selectSeries } from './select-series.ts';
+import { handler as setLegalHold } from './set-legal-hold.ts';
 import { handler as updateDataset } from './update-dataset.ts';
 
 const route = dispatch<'datasets'>({
   'GET /api/datasets': listDatasets,
   'POST /api/datasets': createDataset,
+  'GET /api/datasets/recycle-bin': listRecycleBin,
   'GET /api/datasets/{id}': getDataset,
   'PATCH /api/datasets/{id}': updateDataset,
   'DELETE /api/datasets/{id}': deleteDataset,
@@ -26,6 +30,8 @@ const route = dispatch<'datasets'>({
   'GET /api/datasets/{id}/assets': listAssets,
   'GET /api/datasets/{id}/history': getHistory,
   'POST /api/datasets/{id}/retry': retryDataset,
+  'POST /api/datasets/{id}/restore': restoreDataset,
+  'PUT /api/datasets/{id}/legal-hold': setLegalHold,
 });
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {

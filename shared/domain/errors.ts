@@ -73,7 +73,7 @@ export class ValidationError extends DomainError {
 /** The dataset's status does not allow the action (e.g. editing a dataset that is already uploading). */
 export class InvalidStateError extends DomainError {
   override name = 'InvalidStateError';
-  constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' = 'INVALID_STATE') {
+  constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' | 'LEGAL_HOLD' = 'INVALID_STATE') {
     super(code);
   }
 }
@@ -127,7 +127,8 @@ export class RuleError extends DomainError {
       | 'AE_TITLE_TAKEN'
       | 'INSUFFICIENT_SCOPE'
       | 'NOT_ACCEPTABLE'
-      | 'RESPONSE_TOO_LARGE',
+      | 'RESPONSE_TOO_LARGE'
+      | 'RETENTION_SHORTENING_DENIED',
     values: Record<string, string | number> = {},
   ) {
     super(code, values);

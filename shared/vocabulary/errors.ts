@@ -27,6 +27,10 @@ export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: 'Invalid input' },
   INVALID_STATE: { status: 409, message: 'The dataset is not in a state that allows this action.' },
   CONFLICT: { status: 409, message: 'The resource was changed by someone else. Reload and try again.' },
+  /** A dataset under legal hold is never moved to the recycle bin nor purged (docs/domain.md#legal-hold). */
+  LEGAL_HOLD: { status: 409, message: 'This dataset is under legal hold and cannot be deleted.' },
+  /** Only a hospital admin shortens how long a team's data is kept (docs/domain.md#policies-and-inheritance). */
+  RETENTION_SHORTENING_DENIED: { status: 403, message: 'Only a hospital admin may shorten data retention.' },
   TOO_MANY_FILES: { status: 400, message: 'Too many files. Maximum {n} files allowed.' },
   FILE_TOO_LARGE: { status: 413, message: 'File is larger than {n} bytes' },
   /** API Gateway's own limit on a request body (10 MB); files go to S3 directly, never through the API. */

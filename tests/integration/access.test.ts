@@ -149,6 +149,20 @@ async function dataset(
   return { id, sessionId, etag };
 }
 
+/** A dataset of our team in the recycle bin (docs/domain.md#recycle-bin), deleted by our lead. */
+async function binned(): Promise<string> {
+  const { id } = await dataset('COMPLETE');
+  const record = (await h.deps.datasets.get(HOSPITAL, id))!;
+  await h.deps.datasets.moveToBin(record, {
+    deletedAt: '2026-01-05T00:00:00.000Z',
+    purgeAfter: '2026-02-04T00:00:00.000Z',
+    deletedByUserId: h.sub(ACTORS.TEAM_LEAD!),
+    deletedByName: 'Jordan Patel',
+    deletionReason: 'Duplicate upload',
+  });
+  return id;
+}
+
 const DEPARTMENT = 'dept-northside-radiology';
 const fresh = (kind: string) => `${kind}-${Date.now().toString(36)}-${++counter}`;
 const at = () => new Date(Date.UTC(2026, 0, 2, 0, 0, counter)).toISOString();
@@ -669,6 +683,22 @@ const EXPECTATIONS: Record<string, Case> = {
   'POST /api/datasets/{id}/retry': {
     prepare: async () => ({ method: 'POST', path: `/api/datasets/${(await dataset('FAILED')).id}/retry` }),
     expect: staff(200, 200, 200),
+  },
+  'GET /api/datasets/recycle-bin': {
+    prepare: async () => ({ method: 'GET', path: '/api/datasets/recycle-bin' }),
+    expect: hospitalAdmins(200),
+  },
+  'POST /api/datasets/{id}/restore': {
+    prepare: async () => ({ method: 'POST', path: `/api/datasets/${await binned()}/restore` }),
+    expect: hospitalAdmins(200),
+  },
+  'PUT /api/datasets/{id}/legal-hold': {
+    prepare: async () => ({
+      method: 'PUT',
+      path: `/api/datasets/${(await dataset('COMPLETE')).id}/legal-hold`,
+      body: { on: true, reason: 'Litigation 42' },
+    }),
+    expect: teamLeads(200),
   },
   'POST /api/datasets/{id}/upload/session': {
     prepare: async () => ({

@@ -135,7 +135,7 @@ describe('policies through the API', () => {
     expect(tighter.body.effective.patientShare.defaultExpiryHours).toBe(24);
   });
 
-  it("deletes, in the scheduled job, a dataset older than its team's retention, and keeps a younger one", async () => {
+  it("moves to the recycle bin, in the scheduled job, a dataset older than its team's retention set by a hospital admin, and keeps a younger one", async () => {
     const old = await h.call('POST', '/api/datasets', { as: MEMBER, body: NEW_DATASET });
     const young = await h.call('POST', '/api/datasets', { as: MEMBER, body: NEW_DATASET });
     await h.table.doc.send(
@@ -147,14 +147,29 @@ describe('policies through the API', () => {
       }),
     );
     const current = await h.call('GET', `/api/teams/${TEAM}/policy`, { as: LEAD });
+    // A lead may not shorten the team's retention (it deletes teammates' data): only a hospital admin may.
+    for (const days of [1, 5]) {
+      const overrides = { ...current.body.overrides, dataRetentionDays: days };
+      const refused = await h.call('PUT', `/api/teams/${TEAM}/policy`, { as: LEAD, body: { overrides } });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toEqual({
+        code: 'RETENTION_SHORTENING_DENIED',
+        message: 'Only a hospital admin may shorten data retention.',
+      });
+    }
     const overrides = { ...current.body.overrides, dataRetentionDays: 5 };
-    expect((await h.call('PUT', `/api/teams/${TEAM}/policy`, { as: LEAD, body: { overrides } })).status).toBe(200);
+    expect((await h.call('PUT', `/api/teams/${TEAM}/policy`, { as: ADMIN, body: { overrides } })).status).toBe(200);
 
     const { handler } = await import('#functions/jobs/apply-retention.ts');
     expect((await handler()).deleted).toBeGreaterThanOrEqual(1);
 
     expect((await h.call('GET', `/api/datasets/${old.body.id}`, { as: MEMBER })).status).toBe(404);
     expect((await h.call('GET', `/api/datasets/${young.body.id}`, { as: MEMBER })).status).toBe(200);
+    const bin = await h.call('GET', '/api/datasets/recycle-bin', { as: ADMIN });
+    expect(bin.body.items.find((d: { id: string }) => d.id === old.body.id)).toMatchObject({
+      deletionReason: 'retention',
+      deletedByName: 'Data retention',
+    });
     // The refused read after the deletion is audited too (outcome DENIED), so look for the job's event by action.
     const history = await h.deps.audit.listForDataset('hosp-northside', old.body.id);
     expect(history.find((e) => e.action === 'DATASET_RETENTION_EXPIRED')).toMatchObject({

@@ -16,7 +16,7 @@ import type {
   SeriesRecord,
 } from '#shared/domain/datasets/ports.ts';
 import type { AuditEntry } from '#shared/domain/ports.ts';
-import { NotFoundError } from '#shared/domain/errors.ts';
+import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { createAuditChainWriter, type AuditChainWriter } from './audit-log.ts';
 import type { Table } from './client.ts';
@@ -45,7 +45,46 @@ export function createDatasetRepository(
     const { Item } = await doc.send(
       new GetCommand({ TableName, Key: keys.dataset(hospitalId, datasetId), ConsistentRead: true }),
     );
-    return Item ? (withoutKeys(Item) as DatasetRecord) : undefined;
+    return Item && !Item.deletedAt ? (withoutKeys(Item) as DatasetRecord) : undefined;
+  }
+
+  async function getInBin(hospitalId: string, datasetId: string): Promise<DatasetRecord | undefined> {
+    const { Item } = await doc.send(
+      new GetCommand({ TableName, Key: keys.dataset(hospitalId, datasetId), ConsistentRead: true }),
+    );
+    return Item?.deletedAt ? (withoutKeys(Item) as DatasetRecord) : undefined;
+  }
+
+  /** An update of a live dataset (not in the bin) with extra REMOVE names; NotFoundError when it is not live. */
+  async function updateLive(
+    hospitalId: string,
+    datasetId: string,
+    fields: Record<string, unknown>,
+    condition: { expression?: string; names?: Record<string, string>; values?: Record<string, unknown> } = {},
+    onFailure: () => never = () => {
+      throw new NotFoundError('DATASET_NOT_FOUND');
+    },
+  ): Promise<DatasetRecord> {
+    const { ExpressionAttributeValues: fieldValues, ...expression } = updateExpression(fields);
+    // DynamoDB refuses an empty value map (a hold lifted is a REMOVE alone).
+    const values = { ...fieldValues, ...condition.values };
+    try {
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: keys.dataset(hospitalId, datasetId),
+          ...expression,
+          ConditionExpression: ['attribute_exists(#pk)', condition.expression].filter(Boolean).join(' AND '),
+          ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#pk': P.pk, ...condition.names },
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return withoutKeys(Attributes!) as DatasetRecord;
+    } catch (error) {
+      if (isConditionFailure(error)) onFailure();
+      return mapWriteError(error);
+    }
   }
 
   async function conditionalUpdate(
@@ -61,8 +100,14 @@ export function createDatasetRepository(
       TableName,
       Key: keys.dataset(hospitalId, datasetId),
       ...expression,
-      ConditionExpression: `attribute_exists(#pk) AND #status IN (${Object.keys(statusValues).join(', ')})`,
-      ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#pk': P.pk, '#status': 'status' },
+      // A dataset in the recycle bin is not there for any write but a restore (docs/domain.md#recycle-bin).
+      ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#deletedAt) AND #status IN (${Object.keys(statusValues).join(', ')})`,
+      ExpressionAttributeNames: {
+        ...expression.ExpressionAttributeNames,
+        '#pk': P.pk,
+        '#status': 'status',
+        '#deletedAt': 'deletedAt',
+      },
       ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ...statusValues },
     };
     try {
@@ -197,6 +242,69 @@ export function createDatasetRepository(
       );
     },
     list,
+    getInBin,
+    moveToBin(dataset, bin) {
+      const gone = Object.fromEntries(keys.datasetListOnlyIndexNames.map((name) => [name, undefined]));
+      return updateLive(
+        dataset.hospitalId,
+        dataset.id,
+        { ...bin, ...gone, ...keys.datasetBinIndexes({ ...dataset, purgeAfter: bin.purgeAfter }) },
+        {
+          expression: 'attribute_not_exists(#binned) AND attribute_not_exists(#hold) AND #status = :status',
+          names: { '#binned': 'deletedAt', '#hold': 'legalHold', '#status': 'status' },
+          values: { ':status': dataset.status },
+        },
+        () => {
+          throw new ConflictError();
+        },
+      );
+    },
+    async restoreFromBin(hospitalId, datasetId) {
+      const binned = await getInBin(hospitalId, datasetId);
+      if (!binned) throw new NotFoundError('DATASET_NOT_FOUND');
+      const binFields = ['deletedAt', 'purgeAfter', 'deletedByUserId', 'deletedByName', 'deletionReason'];
+      return updateLive(
+        hospitalId,
+        datasetId,
+        { ...Object.fromEntries(binFields.map((f) => [f, undefined])), ...keys.datasetIndexes(binned) },
+        { expression: 'attribute_exists(#binned)', names: { '#binned': 'deletedAt' } },
+      );
+    },
+    async listBin(query) {
+      const index = datasetListIndexes.recycleBin(query.hospitalId);
+      const names: Record<string, string> = { '#ipk': index.pkName };
+      const values: Record<string, unknown> = { ':ipk': index.pk };
+      let keyCondition = '#ipk = :ipk';
+      if (query.purgeBy) {
+        keyCondition += ' AND #isk <= :purgeBy';
+        names['#isk'] = index.skName;
+        values[':purgeBy'] = query.purgeBy;
+      }
+      const page = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: index.index,
+          KeyConditionExpression: keyCondition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ScanIndexForward: true,
+          Limit: query.limit,
+          ExclusiveStartKey: query.startKey,
+        }),
+      );
+      return {
+        items: (page.Items ?? []).map((item) => withoutKeys(item) as DatasetRecord),
+        ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),
+      };
+    },
+    setLegalHold(hospitalId, datasetId, hold) {
+      return updateLive(
+        hospitalId,
+        datasetId,
+        { legalHold: hold },
+        { expression: 'attribute_not_exists(#binned)', names: { '#binned': 'deletedAt' } },
+      );
+    },
     async listSeries(hospitalId, datasetId) {
       const items = await queryAll(table, hospitalPk(hospitalId), keys.seriesPrefix(datasetId), {
         ConsistentRead: true,

@@ -18,7 +18,7 @@ export function createMemoryDatasetRepository(audit?: AuditLog): DatasetReposito
   const k = (h: string, d: string) => `${h}/${d}`;
   const update = (h: string, d: string, fields: Partial<DatasetRecord>, expected: readonly string[]) => {
     const current = rows.get(k(h, d));
-    if (!current) throw new NotFoundError('DATASET_NOT_FOUND');
+    if (!current || current.deletedAt) throw new NotFoundError('DATASET_NOT_FOUND');
     if (!expected.includes(current.status)) throw new ConflictError();
     const next = { ...current, ...fields } as DatasetRecord;
     for (const [key, value] of Object.entries(fields))
@@ -31,7 +31,52 @@ export function createMemoryDatasetRepository(audit?: AuditLog): DatasetReposito
     series,
     assets,
     async get(h, d) {
-      return rows.get(k(h, d));
+      const row = rows.get(k(h, d));
+      return row?.deletedAt ? undefined : row;
+    },
+    async getInBin(h, d) {
+      const row = rows.get(k(h, d));
+      return row?.deletedAt ? row : undefined;
+    },
+    async moveToBin(dataset, bin) {
+      const current = rows.get(k(dataset.hospitalId, dataset.id));
+      if (!current || current.deletedAt || current.legalHold || current.status !== dataset.status)
+        throw new ConflictError();
+      const next = { ...current, ...bin };
+      rows.set(k(dataset.hospitalId, dataset.id), next);
+      return next;
+    },
+    async restoreFromBin(h, d) {
+      const current = rows.get(k(h, d));
+      if (!current?.deletedAt) throw new NotFoundError('DATASET_NOT_FOUND');
+      const {
+        deletedAt: _a,
+        purgeAfter: _p,
+        deletedByUserId: _u,
+        deletedByName: _n,
+        deletionReason: _r,
+        ...live
+      } = current;
+      rows.set(k(h, d), live);
+      return live;
+    },
+    async listBin(q) {
+      // Keyed like the index (`<purgeAfter>#<id>`), so a page goes on after its last key even once that was purged.
+      const sk = (d: DatasetRecord) => `${d.purgeAfter}#${d.id}`;
+      const all = [...rows.values()]
+        .filter((d) => d.hospitalId === q.hospitalId && d.deletedAt && (!q.purgeBy || sk(d) <= q.purgeBy))
+        .filter((d) => !q.startKey || sk(d) > q.startKey.sk!)
+        .sort((a, b) => sk(a).localeCompare(sk(b)));
+      const items = all.slice(0, q.limit);
+      return { items, ...(q.limit < all.length ? { lastKey: { sk: sk(items.at(-1)!) } } : {}) };
+    },
+    async setLegalHold(h, d, hold) {
+      const current = rows.get(k(h, d));
+      if (!current || current.deletedAt) throw new NotFoundError('DATASET_NOT_FOUND');
+      const next = { ...current, legalHold: hold };
+      if (!hold) delete next.legalHold;
+      rows.set(k(h, d), next);
+      return next;
     },
     async create(d) {
       if (rows.has(k(d.hospitalId, d.id))) throw new ConflictError();
@@ -50,6 +95,7 @@ export function createMemoryDatasetRepository(audit?: AuditLog): DatasetReposito
         .filter(
           (d) =>
             d.hospitalId === q.hospitalId &&
+            !d.deletedAt &&
             (q.teamId === undefined || d.teamId === q.teamId) &&
             (!q.ownerUserId || d.ownerUserId === q.ownerUserId) &&
             (!q.status || d.status === q.status) &&

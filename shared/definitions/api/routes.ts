@@ -121,6 +121,14 @@ export const ROUTES = [
   },
   {
     method: 'GET',
+    path: '/api/datasets/recycle-bin',
+    domain: 'datasets',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "The hospital's recycle bin: deleted datasets, restorable until purged 30 days after deletion",
+  },
+  {
+    method: 'GET',
     path: '/api/datasets/{id}',
     domain: 'datasets',
     auth: 'user',
@@ -141,7 +149,8 @@ export const ROUTES = [
     domain: 'datasets',
     auth: 'user',
     roles: STAFF,
-    summary: 'Delete a dataset and its objects in every bucket (DELETE_DATA)',
+    summary:
+      "Delete a dataset (DELETE_DATA: one's own; a lead the team's, an admin any): to the recycle bin, with a reason",
   },
   {
     method: 'GET',
@@ -199,6 +208,22 @@ export const ROUTES = [
     auth: 'user',
     roles: STAFF,
     summary: 'Restart the pipeline of a FAILED dataset',
+  },
+  {
+    method: 'POST',
+    path: '/api/datasets/{id}/restore',
+    domain: 'datasets',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: 'Restore a dataset from the recycle bin into its lists',
+  },
+  {
+    method: 'PUT',
+    path: '/api/datasets/{id}/legal-hold',
+    domain: 'datasets',
+    auth: 'user',
+    roles: LEADS,
+    summary: 'Put or lift a legal hold: a held dataset is never deleted, by hand or by retention',
   },
 
   {

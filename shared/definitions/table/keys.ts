@@ -269,6 +269,16 @@ export const keys = {
     [G3.pk]: datasetTeamPartition(d.hospitalId, d.teamId),
     [G3.sk]: `${d.createdAt}#${d.id}`,
   }),
+  /**
+   * A dataset in the recycle bin (docs/domain.md#recycle-bin) keeps only this index: its gsi1 and gsi3 attributes go,
+   * so no list or search reads it, and gsi2 holds it under the hospital's bin, the soonest purged first.
+   */
+  datasetBinIndexes: (d: { hospitalId: string; id: string; purgeAfter: string }): ItemKey => ({
+    [G2.pk]: datasetBinPartition(d.hospitalId),
+    [G2.sk]: `${d.purgeAfter}#${d.id}`,
+  }),
+  /** The list index attributes a dataset leaves behind in the bin (gsi2 is rewritten, not removed). */
+  datasetListOnlyIndexNames: [G1.pk, G1.sk, G3.pk, G3.sk] as readonly string[],
   /** Prefix of every item that belongs to a dataset (series, assets); the dataset item itself is `DS#<id>`. */
   datasetChildrenPrefix: (datasetId: string) => `DS#${datasetId}#`,
   series: (hospitalId: string, datasetId: string, seriesId: string): ItemKey => ({
@@ -366,6 +376,10 @@ export function datasetStatusPartition(hospitalId: string, status: string): stri
   return `H#${hospitalId}#DS#STATUS#${status}`;
 }
 
+export function datasetBinPartition(hospitalId: string): string {
+  return `H#${hospitalId}#DS#BIN`;
+}
+
 export function datasetTeamPartition(hospitalId: string, teamId: string | null): string {
   return `H#${hospitalId}#TEAM#${teamId ?? '-'}#DS`;
 }
@@ -383,6 +397,12 @@ export const datasetListIndexes = {
     pkName: G2.pk,
     skName: G2.sk,
     pk: datasetStatusPartition(hospitalId, status),
+  }),
+  recycleBin: (hospitalId: string) => ({
+    index: G2.index,
+    pkName: G2.pk,
+    skName: G2.sk,
+    pk: datasetBinPartition(hospitalId),
   }),
   byTeamRecent: (hospitalId: string, teamId: string | null) => ({
     index: G3.index,

@@ -1,4 +1,4 @@
-import type { Dataset, ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
+import type { Dataset, LegalHold, ProcessedAsset, Series } from '#shared/schemas/api/datasets.ts';
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import type { BucketName } from '#shared/domain/storage.ts';
 import type { AuditEntry } from '#shared/domain/ports.ts';
@@ -18,6 +18,25 @@ export type DatasetRecord = Dataset & {
   /** When the pipeline last took the dataset (entered ANONYMIZING) and when it last completed. */
   processingStartedAt?: string;
   completedAt?: string;
+} & Partial<RecycleBinFields>;
+
+/** Set while a dataset lies in the recycle bin (docs/domain.md#recycle-bin); absent on a live dataset. */
+export type RecycleBinFields = {
+  deletedAt: string;
+  /** When the purge step may remove it for good: deletedAt + RECYCLE_BIN_DAYS. */
+  purgeAfter: string;
+  deletedByUserId: string;
+  deletedByName: string;
+  /** The reason given with a manual delete, or 'retention'. */
+  deletionReason: string;
+};
+
+export type RecycleBinQuery = {
+  hospitalId: string;
+  limit: number;
+  startKey?: Record<string, string>;
+  /** Only datasets whose purgeAfter is at or before this ISO time (a key range on the bin's index). */
+  purgeBy?: string;
 };
 
 export type SeriesRecord = Series & { hospitalId: string; studyInstanceUID?: string; fileCount?: number };
@@ -42,6 +61,7 @@ export type DatasetListQuery = {
 export type DatasetListPage = { items: DatasetRecord[]; lastKey?: Record<string, string> };
 
 export type DatasetRepository = {
+  /** A live dataset: one in the recycle bin answers undefined, so every path that reads one by id answers 404. */
   get(hospitalId: string, datasetId: string): Promise<DatasetRecord | undefined>;
   create(dataset: DatasetRecord): Promise<void>;
   /** Updates fields while the dataset is in one of `expectedStatuses`; throws ConflictError otherwise. */
@@ -76,6 +96,20 @@ export type DatasetRepository = {
   putAsset(asset: AssetRecord): Promise<void>;
   /** Several assets in batched writes (25 items a request in DynamoDB): a stage's outputs without a write per file. */
   putAssets(assets: AssetRecord[]): Promise<void>;
+  /**
+   * Moves a live dataset into the recycle bin: out of every list, search and `get` at once (its list index attributes
+   * go, the bin's index takes it, oldest purge first). Conditional on it being live, in `dataset.status` and not under
+   * legal hold; ConflictError otherwise.
+   */
+  moveToBin(dataset: DatasetRecord, bin: RecycleBinFields): Promise<DatasetRecord>;
+  /** A dataset in the recycle bin (which `get` does not answer), or undefined. */
+  getInBin(hospitalId: string, datasetId: string): Promise<DatasetRecord | undefined>;
+  /** Takes a dataset out of the bin back into its lists; NotFoundError when it is not in the bin. */
+  restoreFromBin(hospitalId: string, datasetId: string): Promise<DatasetRecord>;
+  /** One page of the hospital's recycle bin, the soonest purged first. */
+  listBin(query: RecycleBinQuery): Promise<DatasetListPage>;
+  /** Puts (hold) or lifts (undefined) a legal hold on a live dataset; NotFoundError when it is not live. */
+  setLegalHold(hospitalId: string, datasetId: string, hold: LegalHold | undefined): Promise<DatasetRecord>;
   /** Removes the dataset item and every item under it (series, assets, upload session and files). */
   deleteAll(hospitalId: string, datasetId: string, uploadSessionId?: string): Promise<number>;
 };

@@ -11,7 +11,7 @@ import {
 } from '#shared/schemas/api/policies.ts';
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
-import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
+import { AccessDeniedError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import { assertNotLessRestrictive, resolvePolicy, TEAM_RULES } from './resolve.ts';
 import type { SettingsStore } from './ports.ts';
 import {
@@ -208,6 +208,14 @@ export async function setTeamPolicy(
   const inherited = await policyFor(caller.hospitalId, null, deps);
   assertNotLessRestrictive(overrides, inherited, 'hospital defaults', TEAM_RULES);
   const before = (await deps.settings.getTeamPolicy(caller.hospitalId, teamId))?.value ?? {};
+  // A shorter retention is "stricter", yet it deletes data: only a hospital admin shortens it; a lead may keep or
+  // lengthen the team's retention, never shorten it (docs/domain.md#policies-and-inheritance).
+  if (caller.role !== 'HOSPITAL_ADMIN') {
+    const [system, hospital] = await Promise.all([systemPolicy(deps), hospitalPolicy(caller.hospitalId, deps)]);
+    const current = resolvePolicy({ system, hospital, team: before }).dataRetentionDays;
+    const next = resolvePolicy({ system, hospital, team: overrides }).dataRetentionDays;
+    if (next < current) throw new RuleError('RETENTION_SHORTENING_DENIED');
+  }
   await deps.settings.putTeamPolicy(caller.hospitalId, teamId, {
     value: overrides,
     updatedAt: deps.clock.now(),

@@ -1,7 +1,8 @@
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { Clock } from '#shared/domain/ports.ts';
 import { hospitalIsActive, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
-import { PROCESSING_STAGES, removeDataset, type DeleteDatasetDeps } from '#shared/domain/datasets/delete-dataset.ts';
+import { moveToRecycleBin, PROCESSING_STAGES, type DeleteDatasetDeps } from '#shared/domain/datasets/delete-dataset.ts';
+import { purgeRecycleBin } from '#shared/domain/datasets/recycle-bin.ts';
 import { DomainError } from '#shared/domain/errors.ts';
 import { policyFor, type PolicyDeps } from './policies.ts';
 import type { SettingsStore } from './ports.ts';
@@ -19,15 +20,28 @@ export type RetentionDeps = DeleteDatasetDeps &
     directory: HospitalStatusReader;
   };
 
-export type RetentionReport = { deleted: { hospitalId: string; datasetId: string }[]; skipped: number };
+export type RetentionReport = {
+  /** Moved to the recycle bin this run. */
+  deleted: { hospitalId: string; datasetId: string }[];
+  /** Expired but left for the next run: a stage is writing it, or it moved on meanwhile. */
+  skipped: number;
+  /** Expired but under legal hold: kept (docs/domain.md#legal-hold). */
+  held: number;
+  /** Removed for good from the recycle bin this run. */
+  purged: { hospitalId: string; datasetId: string }[];
+  /** A hospital's bin had more due than one run purges: the next run goes on. */
+  purgeMore: boolean;
+};
 
 /**
  * The scheduled data-retention job (docs/pipeline.md#data-retention): every dataset older than the retention of the
- * policy in force for its team is deleted with its objects, and audited as DATASET_RETENTION_EXPIRED. A dataset a
- * pipeline stage is still writing is left for the next run.
+ * policy in force for its team is moved to the recycle bin (docs/domain.md#recycle-bin), audited as
+ * DATASET_RETENTION_EXPIRED with the reason 'retention'; then the bin's datasets past their 30 days are purged with
+ * their objects (DATASET_PURGED). A dataset under legal hold is neither; one a pipeline stage is still writing is left
+ * for the next run.
  */
 export async function applyRetention(deps: RetentionDeps): Promise<RetentionReport> {
-  const report: RetentionReport = { deleted: [], skipped: 0 };
+  const report: RetentionReport = { deleted: [], skipped: 0, held: 0, purged: [], purgeMore: false };
   const now = Date.parse(deps.clock.now());
   for (const hospitalId of await deps.settings.listHospitalIds()) {
     // A deactivated hospital's data stays as it was, so a restore brings it all back (docs/domain.md#deactivation).
@@ -49,22 +63,31 @@ export async function applyRetention(deps: RetentionDeps): Promise<RetentionRepo
       startKey = page.lastKey;
     } while (startKey);
     for (const dataset of expired) {
+      if (dataset.legalHold) {
+        report.held += 1;
+        continue;
+      }
       if (PROCESSING_STAGES.includes(dataset.status)) {
         report.skipped += 1;
         continue;
       }
       try {
-        await removeDataset(dataset, RETENTION_ACTOR, 'DATASET_RETENTION_EXPIRED', deps, {
+        await moveToRecycleBin(dataset, RETENTION_ACTOR, 'DATASET_RETENTION_EXPIRED', 'retention', deps, {
           retentionDays: await retentionDays(dataset.teamId),
           createdAt: dataset.createdAt,
         });
         report.deleted.push({ hospitalId, datasetId: dataset.id });
       } catch (error) {
-        // A dataset that moved on (a run started, another delete won) waits for the next run.
+        // A dataset that moved on (a run started, another delete won, a hold placed) waits for the next run.
         if (!(error instanceof DomainError)) throw error;
         report.skipped += 1;
       }
     }
+    const purge = await purgeRecycleBin(hospitalId, RETENTION_ACTOR, deps);
+    report.purged.push(...purge.purged.map((datasetId) => ({ hospitalId, datasetId })));
+    report.held += purge.held;
+    report.skipped += purge.failed;
+    report.purgeMore ||= purge.more;
   }
   return report;
 }

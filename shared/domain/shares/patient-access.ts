@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import { releasedAssets } from '#shared/domain/datasets/held-series.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { requireActiveHospital, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
@@ -98,7 +98,8 @@ async function usableShare(token: string, deps: PatientAccessDeps): Promise<Pati
   const share = await settleStatus(found, deps);
   if (share.status !== 'ACTIVE') throw invalidLink();
   await requireActiveHospital(share.hospitalId, deps.directory);
-  await assertStillAllowed(share, deps);
+  const dataset = await requireLiveDataset(share, deps);
+  await assertStillAllowed(share, dataset.teamId, deps);
   return share;
 }
 
@@ -107,13 +108,15 @@ async function usableShare(token: string, deps: PatientAccessDeps): Promise<Pati
  * sharing off since, or dropped the recipient's domain, closes the link at its next code request or verification.
  * It answers like any link that does not open.
  */
-async function assertStillAllowed(share: PatientShareRecord, deps: PatientAccessDeps): Promise<void> {
+async function assertStillAllowed(
+  share: PatientShareRecord,
+  teamId: DatasetRecord['teamId'],
+  deps: PatientAccessDeps,
+): Promise<void> {
   const { settings } = deps;
   const getTeam = deps.directory.getTeam?.bind(deps.directory);
   if (!settings || !getTeam) return;
-  const dataset = await deps.datasets.get(share.hospitalId, share.datasetId);
-  if (!dataset) throw invalidLink();
-  const rules = await sharePolicyFor(share.hospitalId, dataset.teamId, {
+  const rules = await sharePolicyFor(share.hospitalId, teamId, {
     settings,
     directory: { getTeam },
     ...(deps.organisation ? { organisation: deps.organisation } : {}),
@@ -123,6 +126,13 @@ async function assertStillAllowed(share: PatientShareRecord, deps: PatientAccess
   } catch {
     throw invalidLink();
   }
+}
+
+/** A dataset in the recycle bin answers like a revoked link (docs/domain.md#recycle-bin); restored, it works again. */
+async function requireLiveDataset(share: PatientShareRecord, deps: PatientAccessDeps): Promise<DatasetRecord> {
+  const dataset = await deps.datasets.get(share.hospitalId, share.datasetId);
+  if (!dataset) throw invalidLink();
+  return dataset;
 }
 
 function assertUnlocked(share: PatientShareRecord, now: string, limits: ShareLimits): void {
@@ -325,6 +335,7 @@ async function liveSession(session: string, client: PublicClient, deps: PatientA
   if (share.status === 'REVOKED' || share.status === 'EXPIRED') throw invalidLink();
   // An open page of a deactivated hospital's share stops on its next call, as after a revoke.
   await requireActiveHospital(share.hospitalId, deps.directory);
+  await requireLiveDataset(share, deps);
   return share;
 }
 

@@ -133,6 +133,14 @@ export const ProcessedAssetSchema = z.object({
 });
 export type ProcessedAsset = z.infer<typeof ProcessedAssetSchema>;
 
+export const LegalHoldSchema = z.object({
+  reason: z.string(),
+  since: z.string(),
+  byUserId: z.string(),
+  byName: z.string(),
+});
+export type LegalHold = z.infer<typeof LegalHoldSchema>;
+
 export const DatasetSchema = z.object({
   id: IdSchema,
   hospitalId: IdSchema,
@@ -163,8 +171,34 @@ export const DatasetSchema = z.object({
   updatedAt: z.string(),
   /** Present when the caller sees the dataset through a team share: what the share lets them do (docs/domain.md#shares). */
   sharedWithYou: z.array(z.enum(['view', 'download', 'export'])).optional(),
+  /** Present while the dataset is under legal hold: never moved to the recycle bin nor purged (docs/domain.md#legal-hold). */
+  legalHold: LegalHoldSchema.optional(),
 });
 export type Dataset = z.infer<typeof DatasetSchema>;
+
+/** A dataset in the recycle bin (docs/domain.md#recycle-bin): who moved it there, why, and when it is purged. */
+export const RecycleBinItemSchema = DatasetSchema.extend({
+  deletedAt: z.string(),
+  purgeAfter: z.string(),
+  deletedByUserId: z.string(),
+  deletedByName: z.string(),
+  deletionReason: z.string(),
+});
+export type RecycleBinItem = z.infer<typeof RecycleBinItemSchema>;
+export const RecycleBinPageSchema = pageOf(RecycleBinItemSchema);
+export const ListRecycleBinQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  nextToken: z.string().max(2000).optional(),
+});
+
+/** DELETE /api/datasets/{id}: why it is deleted, kept in the audit trail (our words, never patient data). */
+export const DeleteDatasetRequestSchema = z.object({ reason: z.string().trim().min(1).max(500).optional() });
+
+/** PUT /api/datasets/{id}/legal-hold. */
+export const LegalHoldRequestSchema = z.object({
+  on: z.boolean(),
+  reason: z.string().trim().min(1, 'Required').max(500),
+});
 
 export const DatasetDetailSchema = DatasetSchema.extend({
   series: z.array(SeriesSchema),

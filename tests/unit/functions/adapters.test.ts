@@ -290,10 +290,37 @@ describe('DynamoDB dataset repository', () => {
     expect(updated).toEqual({ id: 'd1', status: 'ANONYMIZING' });
     const input = ddbMock.commandCalls(UpdateCommand)[0]!.args[0].input;
     expect(input.Key).toEqual({ [TABLE_KEYS.primary.pk]: 'H#h1', [TABLE_KEYS.primary.sk]: 'DS#d1' });
-    expect(input.ConditionExpression).toBe('attribute_exists(#pk) AND #status IN (:expected0)');
+    expect(input.ConditionExpression).toBe(
+      'attribute_exists(#pk) AND attribute_not_exists(#deletedAt) AND #status IN (:expected0)',
+    );
     expect(input.ExpressionAttributeValues).toMatchObject({ ':expected0': 'UPLOADING' });
     expect(Object.values(input.ExpressionAttributeValues!)).toContain('H#h1#DS#STATUS#ANONYMIZING');
     expect(input.UpdateExpression).toMatch(/REMOVE/);
+  });
+
+  it('moves a dataset to the recycle bin in one conditional write that takes it out of the list indexes', async () => {
+    ddbMock.on(UpdateCommand).resolves({ Attributes: { pk: 'H#h1', sk: 'DS#d1', id: 'd1', status: 'COMPLETE' } });
+    const dataset = { id: 'd1', hospitalId: 'h1', status: 'COMPLETE' } as Parameters<
+      ReturnType<typeof repo>['moveToBin']
+    >[0];
+    await repo().moveToBin(dataset, {
+      deletedAt: '2026-02-01T00:00:00.000Z',
+      purgeAfter: '2026-03-03T00:00:00.000Z',
+      deletedByUserId: 'u1',
+      deletedByName: 'Pat Lead',
+      deletionReason: 'Duplicate',
+    });
+    const input = ddbMock.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(input.ConditionExpression).toBe(
+      'attribute_exists(#pk) AND attribute_not_exists(#binned) AND attribute_not_exists(#hold) AND #status = :status',
+    );
+    const removed = /REMOVE (.*)$/.exec(input.UpdateExpression!)![1]!.split(', ');
+    expect(removed.map((n) => input.ExpressionAttributeNames![n]).sort()).toEqual(
+      [TABLE_KEYS.gsi1.pk, TABLE_KEYS.gsi1.sk, TABLE_KEYS.gsi3.pk, TABLE_KEYS.gsi3.sk].sort(),
+    );
+    expect(Object.values(input.ExpressionAttributeValues!)).toEqual(
+      expect.arrayContaining(['H#h1#DS#BIN', '2026-03-03T00:00:00.000Z#d1', 'COMPLETE']),
+    );
   });
 
   it('writes a status change and its audit event in one transaction, retrying a lost race for the chain head', async () => {

@@ -76,7 +76,7 @@ describe('dataset status change in the cloud (one transaction with its audit eve
     const [update, head, put] = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
     expect(update!.Update).toMatchObject({
       TableName: 'imaging-test',
-      ConditionExpression: 'attribute_exists(#pk) AND #status IN (:expected0)',
+      ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#deletedAt) AND #status IN (:expected0)',
       ExpressionAttributeValues: expect.objectContaining({ ':expected0': 'UPLOADING' }),
     });
     // The head moves from the previous hash only (a writer that read an older head loses), and the event takes the

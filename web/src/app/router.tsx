@@ -60,6 +60,13 @@ const HOSPITAL_ADMIN_PAGES: RouteObject[] = [
     ),
   },
   {
+    path: paths.hospitalAdminRecycleBin.path,
+    lazy: lazyPage(
+      () => import('./routes/hospital-admin/recycle-bin.tsx'),
+      (m) => m.HospitalAdminRecycleBinRoute,
+    ),
+  },
+  {
     path: paths.hospitalAdminSettings.path,
     lazy: lazyPage(
       () => import('./routes/hospital-admin/settings.tsx'),

@@ -27,6 +27,7 @@ export const paths = {
   hospitalAdminCompliance: { path: 'compliance', getHref: () => '/hospital-admin/compliance' },
   hospitalAdminReports: { path: 'reports', getHref: () => '/hospital-admin/reports' },
   hospitalAdminSettings: { path: 'settings', getHref: () => '/hospital-admin/settings' },
+  hospitalAdminRecycleBin: { path: 'recycle-bin', getHref: () => '/hospital-admin/recycle-bin' },
   /** Public: the invitee's link (docs/screens.md#accept-invitation). */
   acceptInvitation: {
     path: '/invitations/accept',

@@ -3,7 +3,10 @@ import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { canSeeDataset, parseGroups, primaryRole } from '#shared/domain/auth/caller.ts';
 import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
-import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
+import { deleteDataset, NO_REASON_GIVEN } from '#shared/domain/datasets/delete-dataset.ts';
+import { setLegalHold } from '#shared/domain/datasets/legal-hold.ts';
+import { listRecycleBin, purgeRecycleBin, restoreDataset } from '#shared/domain/datasets/recycle-bin.ts';
+import { RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
 import { getDataset } from '#shared/domain/datasets/get-dataset.ts';
 import { listDatasets } from '#shared/domain/datasets/list-datasets.ts';
 import { overrideClassification } from '#shared/domain/datasets/override-classification.ts';
@@ -298,16 +301,72 @@ describe('series', () => {
 });
 
 describe('deleteDataset and retryDataset', () => {
-  it('needs DELETE_DATA and removes objects in every bucket', async () => {
+  it("needs DELETE_DATA on one's own dataset (a lead the team's), moves it to the recycle bin, and the purge removes its objects after 30 days", async () => {
     const p = ports();
     const d = await created(p);
     for (const bucket of ['uploads', 'studies', 'assets'] as const)
       await p.objects.put(bucket, `h1/${d.id}/x`, new Uint8Array([1]));
-    await expect(deleteDataset(d.id, caller('TEAM_MEMBER'), p)).rejects.toBeInstanceOf(AccessDeniedError);
-    await deleteDataset(d.id, caller('TEAM_LEAD'), p);
+    await expect(deleteDataset(d.id, {}, caller('TEAM_MEMBER'), p)).rejects.toBeInstanceOf(AccessDeniedError);
+    // DELETE_DATA alone does not reach a teammate's dataset (docs/roles-and-permissions.md#dataset-management).
+    const teammate = caller('TEAM_MEMBER', { userId: 'user-teammate', permissions: ['VIEW_DATASETS', 'DELETE_DATA'] });
+    await expect(deleteDataset(d.id, {}, teammate, p)).rejects.toBeInstanceOf(AccessDeniedError);
+    await deleteDataset(d.id, { reason: 'Duplicate upload' }, caller('TEAM_LEAD'), p);
+    expect(await p.datasets.get('h1', d.id)).toBeUndefined();
+    expect(p.objects.objects.size).toBe(3);
+    expect(p.audit.events.at(-1)).toMatchObject({
+      action: 'DATASET_DELETED',
+      datasetId: d.id,
+      actorUserId: 'user-team_lead',
+      details: { reason: 'Duplicate upload', purgeAfter: '2026-03-03T10:00:00.000Z' },
+    });
+    const early = await purgeRecycleBin('h1', RETENTION_ACTOR, p);
+    expect(early.purged).toEqual([]);
+    const later = { ...p, clock: { now: () => '2026-03-04T00:00:00.000Z' } };
+    expect((await purgeRecycleBin('h1', RETENTION_ACTOR, later)).purged).toEqual([d.id]);
     expect(p.objects.objects.size).toBe(0);
     expect(p.datasets.rows.size).toBe(0);
-    expect(p.audit.events.at(-1)).toMatchObject({ action: 'DATASET_DELETED', details: { objectsDeleted: 3 } });
+    expect(p.audit.events.at(-1)).toMatchObject({ action: 'DATASET_PURGED', details: { objectsDeleted: 3 } });
+    // Idempotent: a second run finds nothing left to do.
+    expect(await purgeRecycleBin('h1', RETENTION_ACTOR, later)).toEqual({
+      purged: [],
+      held: 0,
+      failed: 0,
+      more: false,
+    });
+  });
+
+  it('lets a member with DELETE_DATA delete their own, and a hospital admin restore it as it was', async () => {
+    const p = ports();
+    const owner = caller('TEAM_MEMBER', { permissions: ['VIEW_DATASETS', 'UPLOAD_DICOM', 'DELETE_DATA'] });
+    const d = await created(p, owner);
+    await deleteDataset(d.id, {}, owner, p);
+    const bin = await listRecycleBin({ limit: 10 }, caller('HOSPITAL_ADMIN'), p);
+    expect(bin.items).toMatchObject([{ id: d.id, deletionReason: NO_REASON_GIVEN, deletedByUserId: owner.userId }]);
+    await expect(listRecycleBin({ limit: 10 }, caller('TEAM_LEAD'), p)).rejects.toBeInstanceOf(AccessDeniedError);
+    await expect(restoreDataset(d.id, caller('TEAM_LEAD'), p)).rejects.toBeInstanceOf(AccessDeniedError);
+    const restored = await restoreDataset(d.id, caller('HOSPITAL_ADMIN'), p);
+    expect(restored).not.toHaveProperty('deletedAt');
+    expect((await p.datasets.get('h1', d.id))?.status).toBe('CREATED');
+    expect(p.audit.events.at(-1)).toMatchObject({ action: 'DATASET_RESTORED', datasetId: d.id });
+    await expect(restoreDataset(d.id, caller('HOSPITAL_ADMIN'), p)).rejects.toMatchObject({
+      code: 'DATASET_NOT_FOUND',
+    });
+  });
+
+  it('refuses deleting a dataset under legal hold, by hand and by the purge, until the hold is lifted', async () => {
+    const p = ports();
+    const d = await created(p);
+    await expect(
+      setLegalHold(d.id, { on: true, reason: 'Litigation 42' }, caller('TEAM_MEMBER'), p),
+    ).rejects.toBeInstanceOf(AccessDeniedError);
+    const held = await setLegalHold(d.id, { on: true, reason: 'Litigation 42' }, caller('TEAM_LEAD'), p);
+    expect(held.legalHold).toMatchObject({ reason: 'Litigation 42', byUserId: 'user-team_lead' });
+    expect(p.audit.events.at(-1)).toMatchObject({ action: 'LEGAL_HOLD_PLACED', details: { reason: 'Litigation 42' } });
+    await expect(deleteDataset(d.id, {}, caller('HOSPITAL_ADMIN'), p)).rejects.toMatchObject({ code: 'LEGAL_HOLD' });
+    await setLegalHold(d.id, { on: false, reason: 'Settled' }, caller('HOSPITAL_ADMIN'), p);
+    expect(p.audit.events.at(-1)).toMatchObject({ action: 'LEGAL_HOLD_LIFTED', details: { reason: 'Settled' } });
+    await deleteDataset(d.id, {}, caller('HOSPITAL_ADMIN'), p);
+    expect(await p.datasets.get('h1', d.id)).toBeUndefined();
   });
 
   it('restarts only a FAILED dataset, clearing the reason and starting a new run', async () => {
@@ -336,8 +395,8 @@ describe('deleteDataset while the pipeline is queued', () => {
       p,
     );
     await p.uploads.setSessionStatus('h1', session.sessionId, 'COMPLETE');
-    await expect(deleteDataset(queued.id, caller('TEAM_LEAD'), p)).rejects.toBeInstanceOf(InvalidStateError);
-    await deleteDataset(open.id, caller('TEAM_LEAD'), p);
+    await expect(deleteDataset(queued.id, {}, caller('TEAM_LEAD'), p)).rejects.toBeInstanceOf(InvalidStateError);
+    await deleteDataset(open.id, {}, caller('TEAM_LEAD'), p);
     expect(await p.datasets.get('h1', open.id)).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
+import { purgeRecycleBin, restoreDataset } from '#shared/domain/datasets/recycle-bin.ts';
+import { RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
 import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
@@ -37,8 +39,14 @@ describe('datasets keep their department and move the counters', () => {
     expect([hospital().storageUsedBytes, team().storageUsedBytes]).toEqual([700, 700]);
 
     await deps.datasets.update('h1', d.id, { status: 'COMPLETE' }, ['UPLOADING']);
-    await deleteDataset(d.id, as('TEAM_LEAD'), deps);
+    await deleteDataset(d.id, {}, as('TEAM_LEAD'), deps);
     expect([hospital().datasetCount, team().datasetCount]).toEqual([0, 0]);
+    // In the recycle bin its bytes are still stored, so still counted; the purge gives them back.
+    expect([hospital().storageUsedBytes, team().storageUsedBytes]).toEqual([700, 700]);
+    await restoreDataset(d.id, as('HOSPITAL_ADMIN'), deps);
+    expect([hospital().datasetCount, team().datasetCount]).toEqual([1, 1]);
+    await deleteDataset(d.id, {}, as('TEAM_LEAD'), deps);
+    await purgeRecycleBin('h1', RETENTION_ACTOR, { ...deps, clock: { now: () => '2099-01-01T00:00:00.000Z' } });
     expect([hospital().storageUsedBytes, team().storageUsedBytes]).toEqual([0, 0]);
   });
 });
@@ -55,7 +63,7 @@ describe("the dashboards' counters", () => {
 
     await openUploadSession(d.id, [{ fileKey: fileKeyOf('a.dcm'), sizeBytes: 700 }], member, deps);
     expect([hospital().queuedCount, team().queuedCount]).toEqual([1, 1]);
-    await deleteDataset(d.id, as('TEAM_LEAD'), deps);
+    await deleteDataset(d.id, {}, as('TEAM_LEAD'), deps);
     expect([hospital().queuedCount, team().queuedCount]).toEqual([0, 0]);
   });
 });

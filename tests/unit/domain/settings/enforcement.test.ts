@@ -15,6 +15,9 @@ import {
   setTeamPolicy,
 } from '#shared/domain/settings/policies.ts';
 import { applyRetention, RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
+import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
+import { setLegalHold } from '#shared/domain/datasets/legal-hold.ts';
+import { PURGE_MAX_PAGES, PURGE_PAGE, purgeRecycleBin } from '#shared/domain/datasets/recycle-bin.ts';
 import {
   getMyProfile,
   getNotificationPreferences,
@@ -186,41 +189,97 @@ describe('queue concurrency', () => {
 });
 
 describe('data retention', () => {
-  it("deletes datasets older than their team's retention with their objects, audited, and keeps the rest", async () => {
+  const NOW = '2026-02-01T10:00:00.000Z';
+  const setUp = async () => {
     const p = ports();
     const old = await createDataset(NEW_DATASET, member, p);
     const young = await createDataset(NEW_DATASET, member, p);
     const busy = await createDataset(NEW_DATASET, member, p);
+    const held = await createDataset(NEW_DATASET, member, p);
     const age = (id: string, days: number, status?: string) => {
       const row = p.datasets.rows.get(`h1/${id}`)!;
       p.datasets.rows.set(`h1/${id}`, {
         ...row,
-        createdAt: new Date(Date.parse('2026-02-01T10:00:00.000Z') - days * 86_400_000).toISOString(),
+        createdAt: new Date(Date.parse(NOW) - days * 86_400_000).toISOString(),
         ...(status ? { status: status as typeof row.status } : {}),
       });
     };
     age(old.id, 40);
     age(young.id, 10);
     age(busy.id, 40, 'PROCESSING');
+    age(held.id, 40);
+    await setLegalHold(held.id, { on: true, reason: 'Litigation 42' }, lead, p);
     await p.objects.put('assets', `h1/${old.id}/volume.nii`, new Uint8Array(3));
     await p.settings.putTeamPolicy('h1', 't1', {
       value: { dataRetentionDays: 30 },
       updatedAt: 'x',
       updatedByUserId: 'u',
     });
+    return { p, old, young, busy, held };
+  };
+
+  it("moves datasets older than their team's retention to the recycle bin, audited, and keeps the rest and the held", async () => {
+    const { p, old, young, held } = await setUp();
 
     const report = await applyRetention(p);
 
-    expect(report).toEqual({ deleted: [{ hospitalId: 'h1', datasetId: old.id }], skipped: 1 });
-    expect(p.datasets.rows.has(`h1/${old.id}`)).toBe(false);
-    expect(p.datasets.rows.has(`h1/${young.id}`)).toBe(true);
-    expect(p.objects.objects.size).toBe(0);
+    expect(report).toEqual({
+      deleted: [{ hospitalId: 'h1', datasetId: old.id }],
+      skipped: 1,
+      held: 1,
+      purged: [],
+      purgeMore: false,
+    });
+    expect(await p.datasets.get('h1', old.id)).toBeUndefined();
+    expect(await p.datasets.getInBin('h1', old.id)).toMatchObject({ deletionReason: 'retention' });
+    expect(await p.datasets.get('h1', young.id)).toBeDefined();
+    expect(await p.datasets.get('h1', held.id)).toBeDefined();
+    // In the bin nothing is removed yet: a hospital admin may still restore it.
+    expect(p.objects.objects.size).toBe(1);
     expect(p.audit.events.at(-1)).toMatchObject({
       action: 'DATASET_RETENTION_EXPIRED',
       datasetId: old.id,
       ...RETENTION_ACTOR,
-      details: { retentionDays: 30 },
+      details: { retentionDays: 30, reason: 'retention' },
     });
+  });
+
+  it('purges the bin 30 days later with the objects, once, and never a dataset put under hold', async () => {
+    const { p, old, held } = await setUp();
+    await applyRetention(p);
+    const day = (n: number) => ({
+      ...p,
+      clock: { now: () => new Date(Date.parse(NOW) + n * 86_400_000).toISOString() },
+    });
+
+    expect((await applyRetention(day(29))).purged).toEqual([]);
+    expect(p.objects.objects.size).toBe(1);
+    const report = await applyRetention(day(31));
+    expect(report.purged).toEqual([{ hospitalId: 'h1', datasetId: old.id }]);
+    expect(p.datasets.rows.has(`h1/${old.id}`)).toBe(false);
+    expect(p.objects.objects.size).toBe(0);
+    expect(p.audit.events.filter((e) => e.action === 'DATASET_PURGED')).toMatchObject([
+      { datasetId: old.id, ...RETENTION_ACTOR, details: { reason: 'retention', objectsDeleted: 1 } },
+    ]);
+    // Run again: nothing left to purge, and the held dataset is still there.
+    expect((await applyRetention(day(32))).purged).toEqual([]);
+    expect(await p.datasets.get('h1', held.id)).toBeDefined();
+  });
+
+  it('purges a page at a time and resumes where a stopped run left off', async () => {
+    const p = ports();
+    const ids: string[] = [];
+    for (let i = 0; i < PURGE_PAGE * PURGE_MAX_PAGES + 3; i++) {
+      const d = await createDataset(NEW_DATASET, member, p);
+      await deleteDataset(d.id, {}, lead, p);
+      ids.push(d.id);
+    }
+    const later = { ...p, clock: { now: () => '2026-04-01T00:00:00.000Z' } };
+    const first = await purgeRecycleBin('h1', RETENTION_ACTOR, later);
+    expect([first.purged.length, first.more]).toEqual([PURGE_PAGE * PURGE_MAX_PAGES, true]);
+    const second = await purgeRecycleBin('h1', RETENTION_ACTOR, later);
+    expect([second.purged.length, second.more]).toEqual([3, false]);
+    expect(new Set([...first.purged, ...second.purged])).toEqual(new Set(ids));
   });
 });
 
@@ -264,6 +323,27 @@ describe('levels: who sets what, never looser than above, audited', () => {
       details: { before: {}, after: { patientShare: { defaultExpiryHours: 24 } } },
     });
     await expect(setTeamPolicy(member, 't1', {}, deps)).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(setTeamPolicy(lead, 't2', {}, deps)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('lets only a hospital admin shorten retention; a lead may keep or lengthen it', async () => {
+    const p = ports();
+    const deps = { ...p, teams };
+    // Shorter is "stricter", yet it deletes the team's data: a lead is refused in the catalogue's words.
+    await expect(setTeamPolicy(lead, 't1', { dataRetentionDays: 1 }, deps)).rejects.toMatchObject({
+      code: 'RETENTION_SHORTENING_DENIED',
+    });
+    expect(await p.settings.getTeamPolicy('h1', 't1')).toBeUndefined();
+    await setTeamPolicy(admin, 't1', { dataRetentionDays: 90 }, deps);
+    expect((await policyFor('h1', 't1', p)).dataRetentionDays).toBe(90);
+    await expect(setTeamPolicy(lead, 't1', { dataRetentionDays: 60 }, deps)).rejects.toMatchObject({
+      code: 'RETENTION_SHORTENING_DENIED',
+    });
+    // Keeping it while changing another field, lengthening it, or dropping the override are all fine.
+    await setTeamPolicy(lead, 't1', { dataRetentionDays: 90, maxFileSizeMB: 100 }, deps);
+    await setTeamPolicy(lead, 't1', { dataRetentionDays: 120 }, deps);
+    await setTeamPolicy(lead, 't1', {}, deps);
+    expect((await policyFor('h1', 't1', p)).dataRetentionDays).toBe(365);
     await expect(setTeamPolicy(lead, 't2', {}, deps)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

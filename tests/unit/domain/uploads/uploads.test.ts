@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
+import { purgeRecycleBin } from '#shared/domain/datasets/recycle-bin.ts';
+import { RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
 import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
 import { getUploadSession } from '#shared/domain/uploads/get-upload-session.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
@@ -333,7 +335,7 @@ describe('the upload client over the upload domain', () => {
     expect(p.pipeline.started).toHaveLength(1);
   });
 
-  it('aborts the open archive upload when its dataset is deleted', async () => {
+  it('aborts the open archive upload when its deleted dataset is purged', async () => {
     const { p, d, record } = await opened([10]);
     const aborted: string[] = [];
     const abort = p.objects.abortMultipart.bind(p.objects);
@@ -341,7 +343,9 @@ describe('the upload client over the upload domain', () => {
       aborted.push(`${bucket}/${key}/${id}`);
       return abort(bucket, key, id);
     };
-    await deleteDataset(d.id, caller('TEAM_LEAD'), p);
+    await deleteDataset(d.id, {}, caller('TEAM_LEAD'), p);
+    expect(aborted).toEqual([]);
+    await purgeRecycleBin('h1', RETENTION_ACTOR, { ...p, clock: { now: () => '2099-01-01T00:00:00.000Z' } });
     expect(aborted).toEqual([`uploads/${record.archiveKey}/${record.multipartUploadId}`]);
     expect([...p.objects.objects.keys()].filter((k) => k.includes(d.id))).toEqual([]);
   });

@@ -7,6 +7,7 @@ import {
   Flex,
   Heading,
   HStack,
+  Input,
   Portal,
   Progress,
   SimpleGrid,
@@ -31,6 +32,8 @@ import { useAssets } from '#web/features/datasets/api/get-assets.ts';
 import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
 import { useHistory } from '#web/features/datasets/api/get-history.ts';
 import { AssetsList } from '#web/features/datasets/components/assets-list.tsx';
+import { LegalHoldControl } from '#web/features/datasets/components/legal-hold-control.tsx';
+import { FormField } from '#web/components/ui/form-field.tsx';
 import { SharePanel } from '#web/features/shares/components/share-panel.tsx';
 import { HistoryList } from '#web/features/datasets/components/history-list.tsx';
 import { SERIES_EDITABLE_STATUSES } from '#shared/domain/datasets/series-changes.ts';
@@ -53,6 +56,7 @@ export function DatasetRoute() {
     dataset ? `${dataset.status}|${dataset.updatedAt}` : undefined,
   );
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleteReason, setDeleteReason] = useState('');
   const [busy, setBusy] = useState<'retry' | 'delete'>();
 
   if (isLoading) return <PageSpinner />;
@@ -70,7 +74,13 @@ export function DatasetRoute() {
   const active = ACTIVE_DATASET_STATUSES.includes(dataset.status);
   // Selection and classification steer processing: they may change only until processing starts.
   const canEdit = hasPermission(user.permissions, 'UPLOAD_DICOM') && SERIES_EDITABLE_STATUSES.includes(dataset.status);
-  const canDelete = hasPermission(user.permissions, 'DELETE_DATA');
+  // DELETE_DATA reaches one's own datasets; a lead's the team's, an admin's the hospital's; never one under legal hold
+  // (docs/roles-and-permissions.md#dataset-management).
+  const manages =
+    !dataset.sharedWithYou &&
+    (dataset.ownerUserId === user.id || user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN');
+  const canDelete = manages && hasPermission(user.permissions, 'DELETE_DATA') && !dataset.legalHold;
+  const canHold = manages && (user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN');
   const allAssets = assets ?? dataset.processedAssets;
   // A team share without Download lists no files to download (docs/domain.md#team-shares).
   const mayDownload = !dataset.sharedWithYou || dataset.sharedWithYou.includes('download');
@@ -95,8 +105,8 @@ export function DatasetRoute() {
   const remove = async () => {
     setBusy('delete');
     try {
-      await deleteDataset(dataset.id);
-      toaster.create({ type: 'success', title: 'Dataset deleted' });
+      await deleteDataset(dataset.id, deleteReason);
+      toaster.create({ type: 'success', title: 'Dataset moved to the recycle bin' });
       navigate(paths.datasets.getHref(), { replace: true });
     } catch (e) {
       toaster.create({ type: 'error', title: errorMessage(e) });
@@ -121,6 +131,7 @@ export function DatasetRoute() {
             </Badge>
             <Text>{DATASET_STATUS_LABELS[dataset.status]}</Text>
             {dataset.sharedWithYou && <Badge colorPalette="purple">Shared with you</Badge>}
+            {dataset.legalHold && <Badge colorPalette="orange">Legal hold</Badge>}
             <Badge colorPalette={studyTypePalette(dataset.studyType)}>{STUDY_TYPE_LABELS[dataset.studyType]}</Badge>
             <Badge variant="outline">{dataset.urgency}</Badge>
           </HStack>
@@ -131,6 +142,7 @@ export function DatasetRoute() {
               <LuRotateCcw /> Retry
             </Button>
           )}
+          {canHold && <LegalHoldControl dataset={dataset} />}
           {canDelete && (
             <Button colorPalette="red" variant="outline" onClick={() => setConfirmDelete(true)} disabled={active}>
               <LuTrash2 /> Delete
@@ -225,10 +237,20 @@ export function DatasetRoute() {
                 <Dialog.Title>Delete this dataset?</Dialog.Title>
               </Dialog.Header>
               <Dialog.Body>
-                <Text>
-                  The de-identified files, every processed asset and the dataset record are deleted. This cannot be
-                  undone.
-                </Text>
+                <Stack gap="3">
+                  <Text>
+                    The dataset leaves every list at once and goes to the recycle bin. A hospital admin can restore it
+                    for 30 days; then its files and record are deleted for good.
+                  </Text>
+                  <FormField label="Reason">
+                    <Input
+                      name="deleteReason"
+                      value={deleteReason}
+                      onChange={(e) => setDeleteReason(e.target.value)}
+                      maxLength={500}
+                    />
+                  </FormField>
+                </Stack>
               </Dialog.Body>
               <Dialog.Footer>
                 <Dialog.ActionTrigger asChild>

@@ -4,6 +4,7 @@ import { DatasetSchema, SeriesSchema } from '#shared/schemas/api/datasets.ts';
 import { type ClassifiedType } from '#shared/vocabulary/datasets.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { datasetKey } from './get-dataset.ts';
+import { RECYCLE_BIN_KEY } from './recycle-bin.ts';
 
 const revalidateDataset = (id: string) =>
   Promise.all([
@@ -56,7 +57,31 @@ export async function retryDataset(datasetId: string) {
   return dataset;
 }
 
-export async function deleteDataset(datasetId: string) {
-  await apiRequest(`/api/datasets/${encodeURIComponent(datasetId)}`, z.unknown(), { method: 'DELETE' });
-  await mutate((key) => Array.isArray(key) && key[0] === '/api/datasets');
+/** Moves the dataset to the recycle bin (docs/domain.md#recycle-bin), with the reason kept in the audit trail. */
+export async function deleteDataset(datasetId: string, reason?: string) {
+  await apiRequest(`/api/datasets/${encodeURIComponent(datasetId)}`, z.unknown(), {
+    method: 'DELETE',
+    body: reason?.trim() ? { reason: reason.trim() } : {},
+  });
+  await mutate((key) => Array.isArray(key) && (key[0] === '/api/datasets' || key[0] === RECYCLE_BIN_KEY));
+}
+
+/** Puts or lifts a legal hold (docs/domain.md#legal-hold): a held dataset cannot be deleted. */
+export async function setLegalHold(datasetId: string, on: boolean, reason: string) {
+  const dataset = await apiRequest(`/api/datasets/${encodeURIComponent(datasetId)}/legal-hold`, DatasetSchema, {
+    method: 'PUT',
+    body: { on, reason },
+  });
+  await revalidateDataset(datasetId);
+  return dataset;
+}
+
+/** A hospital admin brings a dataset back from the recycle bin into its lists. */
+export async function restoreDataset(datasetId: string) {
+  const dataset = await apiRequest(`/api/datasets/${encodeURIComponent(datasetId)}/restore`, DatasetSchema, {
+    method: 'POST',
+    body: {},
+  });
+  await mutate((key) => Array.isArray(key) && (key[0] === '/api/datasets' || key[0] === RECYCLE_BIN_KEY));
+  return dataset;
 }

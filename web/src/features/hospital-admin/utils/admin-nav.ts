@@ -19,6 +19,7 @@ export const ADMIN_NAV_GROUPS: readonly AdminNavGroup[] = [
     title: 'Administration',
     items: [
       { label: 'Compliance & Audit', href: '/hospital-admin/compliance' },
+      { label: 'Recycle Bin', href: '/hospital-admin/recycle-bin' },
       { label: 'Settings', href: '/hospital-admin/settings' },
     ],
   },

@@ -30,6 +30,7 @@ const PAGE_LABELS: Record<string, string> = {
   '/hospital-admin/usage': 'Usage & Billing',
   '/hospital-admin/compliance': 'Compliance & Audit',
   '/hospital-admin/reports': 'Reports & Analytics',
+  '/hospital-admin/recycle-bin': 'Recycle Bin',
   '/hospital-admin/settings': 'Settings',
 };
 
