@@ -5,6 +5,19 @@ import { PatientShareDefaultsSchema, SHARE_SCOPES } from './policies.ts';
 /** Team DICOM shares (docs/domain.md#shares): what a colleague may do with a dataset shared with them. */
 export const TEAM_SHARE_PERMISSIONS = ['view', 'download', 'export'] as const;
 export type TeamSharePermission = (typeof TEAM_SHARE_PERMISSIONS)[number];
+/**
+ * Reserved until the action it guards exists (docs/roles-and-permissions.md#reserved-permissions): `export` guards no
+ * action yet, so a new share may not give it; a share stored with it keeps it harmlessly.
+ */
+export const RESERVED_TEAM_SHARE_PERMISSIONS = ['export'] as const satisfies readonly TeamSharePermission[];
+export type GrantableTeamSharePermission = Exclude<
+  TeamSharePermission,
+  (typeof RESERVED_TEAM_SHARE_PERMISSIONS)[number]
+>;
+/** What a new team share may give: the site offers these, the create route refuses anything else (400). */
+export const GRANTABLE_TEAM_SHARE_PERMISSIONS = TEAM_SHARE_PERMISSIONS.filter(
+  (p): p is GrantableTeamSharePermission => !(RESERVED_TEAM_SHARE_PERMISSIONS as readonly string[]).includes(p),
+);
 
 /** A team share waits as PENDING_APPROVAL where the sharing policy asks for approval (docs/domain.md#share-policy). */
 export const TEAM_SHARE_STATUSES = ['ACTIVE', 'PENDING_APPROVAL'] as const;
@@ -32,9 +45,9 @@ export const CreateTeamShareSchema = z
     memberIds: z.array(IdSchema).max(50).optional(),
     teamId: IdSchema.optional(),
     permissions: z
-      .array(z.enum(TEAM_SHARE_PERMISSIONS))
+      .array(z.enum(GRANTABLE_TEAM_SHARE_PERMISSIONS))
       .min(1, 'At least one permission is required')
-      .max(TEAM_SHARE_PERMISSIONS.length),
+      .max(GRANTABLE_TEAM_SHARE_PERMISSIONS.length),
   })
   .strict()
   .refine((b) => (b.memberIds?.length ?? 0) > 0 || b.teamId !== undefined, {

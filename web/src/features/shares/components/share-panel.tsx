@@ -7,7 +7,11 @@ import useSWR from 'swr';
 import type { z } from 'zod';
 import { ROUTE_SCHEMAS } from '#shared/definitions/api/route-schemas.ts';
 import { SHARE_SCOPES } from '#shared/schemas/api/policies.ts';
-import { TEAM_SHARE_PERMISSIONS, type TeamSharePermission } from '#shared/schemas/api/shares.ts';
+import {
+  GRANTABLE_TEAM_SHARE_PERMISSIONS,
+  type GrantableTeamSharePermission,
+  type TeamSharePermission,
+} from '#shared/schemas/api/shares.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { DataTable } from '#web/components/ui/data-table.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
@@ -79,7 +83,7 @@ function TeamShares({ datasetId, teamId }: { datasetId: string; teamId: string |
   );
   const [memberIds, setMemberIds] = useState<string[]>([]);
   const [otherTeam, setOtherTeam] = useState('');
-  const [permissions, setPermissions] = useState<TeamSharePermission[]>(['view']);
+  const [permissions, setPermissions] = useState<GrantableTeamSharePermission[]>(['view']);
   const [busy, setBusy] = useState(false);
   if (error) return <ErrorBox message={errorMessage(error)} />;
   const otherTeams = data?.teams ?? [];
@@ -145,7 +149,9 @@ function TeamShares({ datasetId, teamId }: { datasetId: string; teamId: string |
       )}
       <FormField label="Permissions" error={permissions.length ? undefined : 'At least one permission is required'}>
         <HStack>
-          {TEAM_SHARE_PERMISSIONS.map((p) => (
+          {/* Only what a new share may give: `export` is reserved (docs/roles-and-permissions.md#reserved-permissions);
+              a stored share that carries it still lists it below. */}
+          {GRANTABLE_TEAM_SHARE_PERMISSIONS.map((p) => (
             <Checkbox
               key={p}
               checked={permissions.includes(p)}
