@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, type Permission, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 import { subOf } from './datasets-harness.ts';
@@ -19,9 +19,22 @@ const CALLERS: Record<Exclude<Role, 'SUPER_ADMIN' | 'HOSPITAL_ADMIN'>, string> =
   GUEST: 'guest@northside.demo.local',
 };
 type Caller = keyof typeof CALLERS;
+const ADMIN = 'admin@northside.demo.local';
 
 const h = useHarness();
 let counter = 0;
+
+/** The team's "Members may invite" switch, as its lead sets it on the team page. */
+async function membersMayInvite(on: boolean): Promise<void> {
+  const saved = await h.call('PATCH', `/api/teams/${TEAM}`, {
+    as: CALLERS.TEAM_LEAD,
+    body: { settings: { allowMemberInvitations: on } },
+  });
+  expect(saved.status).toBe(200);
+}
+
+// A member's SEND_INVITATIONS counts only where the team lets members invite (off by default); its own tests below.
+beforeAll(() => membersMayInvite(true));
 const fresh = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
 /** A member of our team to act on; its id. */
@@ -257,5 +270,42 @@ describe('EXPORT_DATA is reserved until an export route checks it', () => {
       body: { email: `${fresh('new')}@invitee.test`, role: 'MEMBER', permissions: ['EXPORT_DATA'], expiresInDays: 7 },
     });
     expect(invite.status).toBe(400);
+  });
+});
+
+describe('"Members may invite" off: SEND_INVITATIONS is not enough for a member or guest', () => {
+  const routes: Gate[] = GATES.filter((g) => g.permission === 'SEND_INVITATIONS');
+
+  it.each(['TEAM_MEMBER', 'GUEST'] as Caller[])('refuses %s granted it on every team invitation route', async (caller) => {
+    await membersMayInvite(false);
+    await grant(caller, 'SEND_INVITATIONS', true);
+    try {
+      for (const gate of routes) {
+        const refused = await callAs(caller, await gate.prepare());
+        expect(refused.status, gate.route).toBe(403);
+        expect(refused.body.error.code).toBe('ACCESS_DENIED');
+      }
+      // Another team still answers 404 first.
+      const otherTeam = await callAs(caller, { method: 'GET', path: `/api/teams/${OTHER_TEAM}/invitations` });
+      expect(otherTeam.status).toBe(404);
+    } finally {
+      await grant(caller, 'SEND_INVITATIONS', false);
+      await membersMayInvite(true);
+    }
+  });
+
+  it('leaves the lead and the hospital admin as they were', async () => {
+    await membersMayInvite(false);
+    try {
+      for (const gate of routes) {
+        const lead = await callAs('TEAM_LEAD', await gate.prepare());
+        expect(lead.status, gate.route).toBe(gate.ok);
+        const call = await gate.prepare();
+        const admin = await h.call(call.method, call.path, { as: ADMIN, body: call.body, query: call.query });
+        expect(admin.status, gate.route).toBe(gate.ok);
+      }
+    } finally {
+      await membersMayInvite(true);
+    }
   });
 });

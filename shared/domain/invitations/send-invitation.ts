@@ -1,5 +1,5 @@
 import { DEFAULT_PERMISSIONS, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
-import { requireCan, requireMayGive, type Caller } from '#shared/domain/auth/caller.ts';
+import { isLeadOrAdmin, requireCan, requireMayGive, type Caller } from '#shared/domain/auth/caller.ts';
 import type { DepartmentRecord, TeamRecord } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, EmailTakenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import { catalogueMessage } from '#shared/vocabulary/errors.ts';
@@ -14,7 +14,7 @@ import {
   type SingleInvitation,
   type TeamInvitation,
 } from '#shared/schemas/api/invitations.ts';
-import { TEAM_ROLE_TO_USER_ROLE, type TeamRole } from '#shared/schemas/api/organisation.ts';
+import { DEFAULT_TEAM_SETTINGS, TEAM_ROLE_TO_USER_ROLE, type TeamRole } from '#shared/schemas/api/organisation.ts';
 import { acceptLink, type InvitationDeps } from './deps.ts';
 import { invitationEmail } from './email.ts';
 import type { InvitationRecord } from './ports.ts';
@@ -262,7 +262,8 @@ export async function inviteMany(
 /**
  * The team a caller may manage invitations of: a hospital admin any team of the hospital, anyone else their own
  * (another team answers as if it did not exist), with SEND_INVITATIONS there (403 otherwise): a lead by default, a
- * member or guest when granted it (docs/roles-and-permissions.md#permission-checks).
+ * member or guest when granted it and only while the team's "Members may invite" is on
+ * (docs/roles-and-permissions.md#permission-checks).
  */
 export async function manageableTeam(caller: Caller, teamId: string, deps: InvitationDeps): Promise<TeamRecord> {
   const visible = caller.role === 'HOSPITAL_ADMIN' || (caller.teamId !== null && caller.teamId === teamId);
@@ -271,7 +272,13 @@ export async function manageableTeam(caller: Caller, teamId: string, deps: Invit
     (TeamRecord & { isActive?: boolean }) | undefined;
   if (!team || team.isActive === false) throw new NotFoundError('NOT_FOUND');
   requireCan(caller, 'SEND_INVITATIONS', { teamId });
+  if (!isLeadOrAdmin(caller) && !membersMayInvite(team)) throw new AccessDeniedError();
   return team;
+}
+
+/** The team's "Members may invite" switch; a team stored without settings has the defaults (off). */
+function membersMayInvite(team: TeamRecord): boolean {
+  return team.settings?.allowMemberInvitations ?? DEFAULT_TEAM_SETTINGS.allowMemberInvitations;
 }
 
 /** "Invite Team Member": team role, permissions and an expiry of 1 to 30 days. */
