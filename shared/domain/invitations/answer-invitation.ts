@@ -1,4 +1,4 @@
-import type { UserRecord } from '#shared/domain/auth/ports.ts';
+import type { TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import {
   ConflictError,
   EmailTakenError,
@@ -8,6 +8,7 @@ import {
 } from '#shared/domain/errors.ts';
 import type { AcceptInvitation, InvitationPreview } from '#shared/schemas/api/invitations.ts';
 import { notifyWhoWants } from '#shared/domain/notifications/preferences.ts';
+import { joiningPermissions } from '#shared/domain/organisation/member-defaults.ts';
 import type { InvitationDeps } from './deps.ts';
 import type { InvitationRecord } from './ports.ts';
 import { isLapsed } from './view.ts';
@@ -60,11 +61,15 @@ export async function previewInvitation(token: string, deps: InvitationDeps): Pr
 /**
  * The invitation's team at acceptance, not only when it was sent: still active (TEAM_ARCHIVED) and with a seat, which
  * is taken here by one conditional write on its memberCount (TEAM_FULL), so two acceptances cannot both take the last
- * one (docs/domain.md#invitations). Returns how to give the seat back if the acceptance fails after it.
+ * one (docs/domain.md#invitations). Returns the team as read and how to give the seat back if the acceptance fails
+ * after it.
  */
-async function takeTeamSeat(record: InvitationRecord, deps: InvitationDeps): Promise<() => Promise<void>> {
+async function takeTeamSeat(
+  record: InvitationRecord,
+  deps: InvitationDeps,
+): Promise<{ team: TeamRecord | null; giveBack: () => Promise<void> }> {
   const teamId = record.teamId;
-  if (!teamId) return async () => {};
+  if (!teamId) return { team: null, giveBack: async () => {} };
   const team = await deps.directory.getTeam(record.hospitalId, teamId);
   if (!team || team.isActive === false) throw new RuleError('TEAM_ARCHIVED');
   if (!(await deps.organisation.claimTeamSeat(record.hospitalId, teamId))) {
@@ -72,13 +77,16 @@ async function takeTeamSeat(record: InvitationRecord, deps: InvitationDeps): Pro
     const now = await deps.directory.getTeam(record.hospitalId, teamId);
     throw new RuleError(now?.isActive === false ? 'TEAM_ARCHIVED' : 'TEAM_FULL');
   }
-  return () => deps.organisation.add(record.hospitalId, { kind: 'team', teamId }, { memberCount: -1 });
+  return {
+    team,
+    giveBack: () => deps.organisation.add(record.hospitalId, { kind: 'team', teamId }, { memberCount: -1 }),
+  };
 }
 
 /**
  * Accept: the team's seat is taken first (takeTeamSeat), then the identity is created in the user pool with the hospital and team attributes, a permanent password (the
  * pool's policy) and the role's group; then the invitation is used up and the user record written ACTIVE with the
- * invitation's permissions. This hospital's INVITED record of the same e-mail (a new hospital's first admin) is the
+ * invitation's permissions (a member invited with none named: the team's default permissions at acceptance). This hospital's INVITED record of the same e-mail (a new hospital's first admin) is the
  * one activated.
  */
 export async function acceptInvitation(
@@ -89,7 +97,7 @@ export async function acceptInvitation(
   const existing = await deps.invitationDirectory.findUserByEmail(record.email);
   if (existing && !(existing.hospitalId === record.hospitalId && existing.status === 'INVITED'))
     throw new EmailTakenError('EMAIL_ALREADY_REGISTERED');
-  const giveSeatBack = await takeTeamSeat(record, deps);
+  const { team, giveBack: giveSeatBack } = await takeTeamSeat(record, deps);
   let sub: string;
   const now = deps.clock.now();
   try {
@@ -118,7 +126,8 @@ export async function acceptInvitation(
     teamId: record.teamId,
     ...(record.departmentName ? { department: record.departmentName } : {}),
     ...(record.specialization ? { specialization: record.specialization } : {}),
-    permissions: [...record.permissions],
+    // An invitation that named no permissions gives a member the team's defaults as they are now, not as sent.
+    permissions: record.permissionsFromTeam ? joiningPermissions(record.role, team) : [...record.permissions],
     createdAt: existing?.createdAt ?? now,
   };
   await deps.directory.putUser(user);

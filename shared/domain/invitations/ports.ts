@@ -20,6 +20,11 @@ export type InvitationRecord = {
   /** Set for invitations sent from a team page. */
   teamRole: TeamRole | null;
   permissions: PermissionGrant[];
+  /**
+   * The invitation named no permissions and its invitee joins a team as a member: acceptance gives the team's default
+   * permissions of that moment (`permissions` holds them as they were when it was sent).
+   */
+  permissionsFromTeam?: boolean;
   departmentId: string | null;
   departmentName: string | null;
   teamId: string | null;

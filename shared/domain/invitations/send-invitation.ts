@@ -1,4 +1,4 @@
-import { DEFAULT_PERMISSIONS, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
+import type { PermissionGrant, Role } from '#shared/vocabulary/roles.ts';
 import { isLeadOrAdmin, requireCan, requireMayGive, type Caller } from '#shared/domain/auth/caller.ts';
 import type { DepartmentRecord, TeamRecord } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, EmailTakenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
@@ -15,6 +15,7 @@ import {
   type TeamInvitation,
 } from '#shared/schemas/api/invitations.ts';
 import { DEFAULT_TEAM_SETTINGS, TEAM_ROLE_TO_USER_ROLE, type TeamRole } from '#shared/schemas/api/organisation.ts';
+import { joiningPermissions } from '#shared/domain/organisation/member-defaults.ts';
 import { acceptLink, type InvitationDeps } from './deps.ts';
 import { invitationEmail } from './email.ts';
 import type { InvitationRecord } from './ports.ts';
@@ -110,7 +111,11 @@ export async function issueInvitation(request: InvitationRequest, deps: Invitati
     fullName: request.fullName,
     role: request.role,
     teamRole: request.teamRole ?? (request.team ? (USER_ROLE_TO_TEAM_ROLE[request.role] ?? null) : null),
-    permissions: request.permissions ?? [...DEFAULT_PERMISSIONS[request.role]],
+    // Named permissions, or the ones the invitee would get joining now (a team's defaults for a member).
+    permissions: request.permissions ?? joiningPermissions(request.role, request.team),
+    ...(request.permissions === undefined && request.team && request.role === 'TEAM_MEMBER'
+      ? { permissionsFromTeam: true }
+      : {}),
     departmentId: request.department?.id ?? null,
     departmentName: request.department?.name ?? null,
     teamId: request.team?.id ?? null,
@@ -289,17 +294,20 @@ export async function inviteToTeam(
   deps: InvitationDeps,
 ): Promise<Invitation> {
   const team = await manageableTeam(caller, teamId, deps);
-  // A member or guest invites members and guests only, with permissions they hold themselves.
-  requireMayGive(caller, { role: TEAM_ROLE_TO_USER_ROLE[input.role], permissions: input.permissions });
+  const role = TEAM_ROLE_TO_USER_ROLE[input.role];
+  const permissions = input.permissions ? [...new Set(input.permissions)] : undefined;
+  // A member or guest invites members and guests only, with permissions they hold themselves (those named, or the
+  // ones the invitee would be given: the team's defaults for a member).
+  requireMayGive(caller, { role, permissions: permissions ?? joiningPermissions(role, team) });
   const departments = await deps.invitationDirectory.listDepartments(caller.hospitalId);
   return issueInvitation(
     {
       hospitalId: caller.hospitalId,
       email: input.email,
       fullName: input.name ?? null,
-      role: TEAM_ROLE_TO_USER_ROLE[input.role],
+      role,
       teamRole: input.role,
-      permissions: [...new Set(input.permissions)],
+      permissions,
       department: departments.find((d) => d.id === team.departmentId) ?? null,
       team,
       message: input.message || null,

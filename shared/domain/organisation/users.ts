@@ -1,9 +1,10 @@
-import { DEFAULT_PERMISSIONS, type Role } from '#shared/vocabulary/roles.ts';
+import { DEFAULT_PERMISSIONS, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { AccessDeniedError, ConflictError, NotFoundError, RuleError } from '#shared/domain/errors.ts';
 import type { ListUsersQuery, User } from '#shared/schemas/api/organisation.ts';
 import { actorOf, addUsers, isBilled, moveDepartmentMember, userScope } from './common.ts';
+import { joiningPermissions } from './member-defaults.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { statusOf, toUser } from './views.ts';
 
@@ -209,7 +210,8 @@ export async function changeUserRole(
 
 /**
  * Moves a user into a team of the same hospital (active, with room under its maxMembers) or out of any team. The
- * user's department follows the team's.
+ * user's department follows the team's; a team member moved into a team is given its default permissions of new
+ * members.
  */
 export async function applyTeamMove(
   target: UserRecord,
@@ -219,12 +221,15 @@ export async function applyTeamMove(
 ): Promise<UserRecord> {
   if ((target.teamId ?? null) === teamId) return target;
   let departmentId = target.departmentId ?? null;
+  // A member joining a team is given its "Default permissions of new members" (docs/domain.md#teams).
+  let permissions: PermissionGrant[] | undefined;
   if (teamId) {
     const team = await deps.directory.getTeam(target.hospitalId, teamId);
     if (!team) throw new NotFoundError('TEAM_NOT_FOUND');
     if (team.isActive === false) throw new RuleError('TEAM_ARCHIVED');
     if ((team.memberCount ?? 0) >= (team.maxMembers ?? 15)) throw new RuleError('TEAM_FULL');
     departmentId = team.departmentId;
+    if (target.role === 'TEAM_MEMBER') permissions = joiningPermissions(target.role, team);
   }
   const department = departmentId ? await deps.organisation.getDepartment(target.hospitalId, departmentId) : undefined;
   // The seat is taken first, conditionally, so a race cannot fill the team beyond its maximum.
@@ -235,6 +240,7 @@ export async function applyTeamMove(
       teamId,
       departmentId,
       ...(department ? { department: department.name } : {}),
+      ...(permissions ? { permissions } : {}),
       updatedAt: deps.clock.now(),
     });
   } catch (error) {
@@ -251,8 +257,12 @@ export async function applyTeamMove(
     ...actorOf(caller),
     details: {
       userId: target.id,
-      before: { teamId: target.teamId ?? null, departmentId: target.departmentId ?? null },
-      after: { teamId, departmentId },
+      before: {
+        teamId: target.teamId ?? null,
+        departmentId: target.departmentId ?? null,
+        ...(permissions ? { permissions: target.permissions } : {}),
+      },
+      after: { teamId, departmentId, ...(permissions ? { permissions } : {}) },
     },
   });
   return updated;

@@ -73,10 +73,8 @@ export const TeamInvitationSchema = z.object({
     .refine((v) => !v || v.length >= 2, 'Name must be at least 2 characters')
     .transform((v) => (v ? v : undefined)),
   role: TeamRoleSchema.default('MEMBER'),
-  permissions: z
-    .array(GrantablePermissionSchema)
-    .min(1, 'At least one permission is required')
-    .default(['VIEW_DATASETS']),
+  /** Absent: the role's defaults, for a member the team's "Default permissions of new members" when they join. */
+  permissions: z.array(GrantablePermissionSchema).min(1, 'At least one permission is required').optional(),
   message: z.string().trim().max(INVITATION_MESSAGE_MAX, 'Message must be less than 500 characters').optional(),
   expiresInDays: z.coerce
     .number()
