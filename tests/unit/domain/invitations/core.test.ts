@@ -177,9 +177,11 @@ describe('team invitations', () => {
   it('lets the team lead invite with a team role, permissions and 1 to 30 days; others get 404', async () => {
     const w = fakeInvitationWorld();
     const body = TeamInvitationSchema.parse({ email: 'kim@x.test', role: 'GUEST', expiresInDays: 30 });
-    expect(body.permissions).toEqual(['VIEW_DATASETS']);
+    // None named: the role's defaults (a member's are the team's, given when they join).
+    expect(body.permissions).toBeUndefined();
     const sent = await inviteToTeam('t1', body, lead, w.deps);
     expect(sent).toMatchObject({ teamRole: 'GUEST', role: 'GUEST', expiresInDays: 30, department: 'Radiology' });
+    expect(sent.permissions).toEqual(['VIEW_DATASETS']);
     expect(sent.expiresAt).toBe('2026-03-31T09:00:00.000Z');
     expect(await codeOf(inviteToTeam('t2', body, lead, w.deps))).toBe('NOT_FOUND');
     expect(await codeOf(inviteToTeam('t9', body, admin, w.deps))).toBe('NOT_FOUND');
