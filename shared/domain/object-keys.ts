@@ -10,7 +10,8 @@
  *   assets   <hospitalId>/<datasetId>/<seriesId>/volume-<n>.nii.gz (.json, .bval, .bvec), thumbnail.png,
  *            surface.<format>, volume-<n>-fa.nii.gz, volume-<n>-colorfa.nii.gz, volume-<n>-tracts.trk;
  *            <hospitalId>/<datasetId>/report.pdf;
- *            <hospitalId>/<datasetId>/patient-shares/<shareId>/<assetId>.pdf (.png, .nii.gz, .nii): a patient's marked download
+ *            <hospitalId>/<datasetId>/patient-shares/<shareId>/<assetId>.pdf (.png, .nii.gz, .nii): a patient's
+ *            marked download, and the marked volume the patient's viewer loads
  */
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 

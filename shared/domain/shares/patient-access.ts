@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { AssetRecord, DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import { releasedAssets } from '#shared/domain/datasets/held-series.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { requireActiveHospital, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
@@ -360,14 +360,35 @@ const CONTENT_TYPES = {
   nii: 'application/octet-stream',
 } as const;
 
-/** The viewer's files for a patient: thumbnails are not needed by the page, so only their marked download is given. */
-const PATIENT_VIEWER_TYPES: ReadonlySet<string> = new Set(['VOLUME', 'SURFACE', 'TRACT']);
-
 const allowsDownloads = (share: PatientShareRecord) => share.allowExport && share.scopes.includes('downloads');
 
 /**
- * Short-lived URLs (shareLimits.assetUrlTtlSeconds) of what the viewer loads, re-issued through the session; files the
- * share lets the patient download are listed as downloadable, without a URL of the unmarked original.
+ * The volumes the patient's viewer loads: the base volumes (not the FA and colour-FA maps derived from them), NIfTI
+ * only, so each can be marked. Surfaces and tracts cannot carry the mark and the page does not load them.
+ */
+const isViewerVolume = (a: AssetRecord) =>
+  a.type === 'VOLUME' && typeof a.metadata.map !== 'string' && /^nii(\.gz)?$/.test(downloadKind(a) ?? '');
+
+/** The file marked for the share (watermarkText), or undefined where it cannot be marked. */
+async function markedCopy(
+  share: PatientShareRecord,
+  asset: AssetRecord,
+  kind: NonNullable<ReturnType<typeof downloadKind>>,
+  deps: PatientAccessDeps,
+): Promise<Uint8Array | undefined> {
+  const original = await deps.objects.get('assets', asset.objectKey);
+  const text = watermarkText(share, deps.clock.now());
+  if (kind === 'pdf') return watermarkPdf(original, text);
+  if (kind === 'png') return watermarkPng(original, text);
+  return watermarkNifti(original, text);
+}
+
+/**
+ * Short-lived URLs (shareLimits.assetUrlTtlSeconds) of what the viewer loads, re-issued through the session, and never
+ * of an original (docs/domain.md#patient-shares): each volume is a copy marked for the share (watermarkText in the
+ * header's description), made on the first call, kept under the share (patientDownloadKey) and given again on every
+ * refresh. A volume that cannot be marked is listed without a URL. Files the share lets the patient download are
+ * listed as downloadable, without a URL: patientDownload marks them.
  */
 export async function patientStudy(
   session: string,
@@ -385,18 +406,37 @@ export async function patientStudy(
     (a) =>
       a.bucket === 'assets' &&
       a.objectKey.startsWith(prefix) &&
-      (PATIENT_VIEWER_TYPES.has(a.type) || (downloads && downloadKind(a) !== undefined)),
+      (isViewerVolume(a) || (downloads && downloadKind(a) !== undefined)),
   );
   const ttl = deps.shareLimits.assetUrlTtlSeconds;
+  const viewerUrl = async (a: AssetRecord): Promise<string | undefined> => {
+    const kind = downloadKind(a)!;
+    const key = patientDownloadKey(share.hospitalId, share.datasetId, share.id, a.id, kind);
+    // Its first byte says whether the copy is made: the function reads and writes assets, it does not list them.
+    const made = await deps.objects.getRange('assets', key, 0, 1).then(
+      () => true,
+      () => false,
+    );
+    if (!made) {
+      // An original that cannot be read is not shown, as one that cannot be marked: never its own URL.
+      const marked = await markedCopy(share, a, kind, deps).catch(() => undefined);
+      if (!marked) return undefined;
+      await deps.objects.put('assets', key, marked, CONTENT_TYPES[kind]);
+    }
+    return deps.objects.presignGet('assets', key, ttl);
+  };
   return {
     assets: await Promise.all(
-      assets.map(async (a) => ({
-        id: a.id,
-        type: a.type,
-        name: a.label,
-        ...(PATIENT_VIEWER_TYPES.has(a.type) ? { url: await deps.objects.presignGet('assets', a.objectKey, ttl) } : {}),
-        downloadable: downloads && downloadKind(a) !== undefined,
-      })),
+      assets.map(async (a) => {
+        const url = isViewerVolume(a) ? await viewerUrl(a) : undefined;
+        return {
+          id: a.id,
+          type: a.type,
+          name: a.label,
+          ...(url ? { url } : {}),
+          downloadable: downloads && downloadKind(a) !== undefined,
+        };
+      }),
     ),
     urlsExpireAt: new Date(Date.parse(deps.clock.now()) + ttl * 1000).toISOString(),
   };
@@ -423,14 +463,7 @@ export async function patientDownload(
     !asset.objectKey.startsWith(datasetPrefix(share.hospitalId, share.datasetId))
   )
     throw new NotFoundError('ASSET_NOT_FOUND');
-  const text = watermarkText(share, deps.clock.now());
-  const original = await deps.objects.get('assets', asset.objectKey);
-  const marked =
-    kind === 'pdf'
-      ? await watermarkPdf(original, text)
-      : kind === 'png'
-        ? watermarkPng(original, text)
-        : watermarkNifti(original, text);
+  const marked = await markedCopy(share, asset, kind, deps);
   if (!marked) throw new NotFoundError('ASSET_NOT_FOUND');
   const key = patientDownloadKey(share.hospitalId, share.datasetId, share.id, asset.id, kind);
   await deps.objects.put('assets', key, marked, CONTENT_TYPES[kind]);

@@ -188,7 +188,10 @@ export const PatientStudySchema = z.object({
       id: z.string(),
       type: z.string(),
       name: z.string(),
-      /** What the viewer loads; a download is fetched marked through the download route instead. */
+      /**
+       * What the viewer loads: a volume's copy marked for the share, never an original (docs/domain.md#patient-shares);
+       * a download is fetched marked through the download route instead.
+       */
       url: z.string().optional(),
       downloadable: z.boolean(),
     }),

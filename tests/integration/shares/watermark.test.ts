@@ -89,7 +89,7 @@ describe('patient downloads carry the watermark (docs/domain.md#patient-download
   });
 
   it('gives no URL of the unmarked report in the study, and no download of what cannot be marked', async () => {
-    const { w, session } = await openedWithDownloads();
+    const { w, session, shareId } = await openedWithDownloads();
     w.deps.datasets.assets.set('h1/ds1/a3', {
       ...w.deps.datasets.assets.get('h1/ds1/a1')!,
       id: 'a3',
@@ -101,7 +101,10 @@ describe('patient downloads carry the watermark (docs/domain.md#patient-download
     expect(byId.a2).toMatchObject({ downloadable: true });
     expect(byId.a2!.url).toBeUndefined();
     expect(byId.a1).toMatchObject({ downloadable: true });
-    expect(byId.a3).toMatchObject({ downloadable: false });
+    // The viewer's volume is the copy marked for the share, never the original (docs/domain.md#patient-shares).
+    expect(byId.a1!.url).toContain(`patient-shares/${shareId}/a1.nii.gz`);
+    // A surface cannot carry the mark: not listed, no URL.
+    expect(byId.a3).toBeUndefined();
     await expect(patientDownload(session.session, 'a3', CLIENT, w.deps)).rejects.toMatchObject({
       code: 'ASSET_NOT_FOUND',
     });

@@ -61,7 +61,11 @@ function PatientStudy({ session }: { session: PatientSession }) {
     };
   }, [session.session]);
 
-  const entry = useMemo(() => (assets ? groupViewerAssets(assets.map(toProcessed)).volumes[0] : undefined), [assets]);
+  // Only a volume given with a URL (the copy marked for the share) is viewable; a downloadable file has none.
+  const entry = useMemo(
+    () => (assets ? groupViewerAssets(assets.filter((a) => a.url).map(toProcessed)).volumes[0] : undefined),
+    [assets],
+  );
 
   if (closed)
     return (
