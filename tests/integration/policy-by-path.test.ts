@@ -127,6 +127,8 @@ type Row = {
   input?: Input;
   /** The outcome: the status, then the error code, the share's status, or the DICOM failure reasons. */
   expected: string;
+  /** Opening a link: who made it, under the row's state (absent: an admin, under the baseline). */
+  sharedBy?: UserRole;
   /** Covered by another test (which needs what this one does not run): the row is skipped, naming it. */
   coveredBy?: string;
   /** The product does not keep this promise yet: the row is skipped, naming the gap (reported, not hidden). */
@@ -401,16 +403,18 @@ const ACTS: Record<Path, Act> = {
     );
   },
   'POST /api/patient-access/code': async (row) => {
-    // The link is made by an admin under the baseline (it opens there), then the row's state is set.
-    const id = await dataset('TEAM_MEMBER');
-    await apply({ ...row, state: {} });
+    // The link is made by an admin under the baseline (it opens there), then the row's state is set; or, where the
+    // row names who shared it, by them under the row's state (approval is decided when the share is made).
+    const by = row.sharedBy ?? 'HOSPITAL_ADMIN';
+    const id = await dataset(by === 'HOSPITAL_ADMIN' ? 'TEAM_MEMBER' : by);
+    await apply(row.sharedBy ? row : { ...row, state: {} });
     const created = await h.call('POST', `/api/datasets/${id}/patient-shares`, {
-      as: USERS.HOSPITAL_ADMIN,
+      as: USERS[by],
       body: { ...SHARE, ...row.input },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const token = String(created.body.link).split('/p/')[1]!;
-    await apply(row);
+    if (!row.sharedBy) await apply(row);
     return outcome(await h.call('POST', '/api/patient-access/code', { body: { token } }));
   },
   'PUT /api/teams/{teamId}/policy': async (row, as) => {
@@ -853,6 +857,29 @@ add(
     expected: '200',
   },
 );
+// A share waiting for approval does not open: its link answers like an unknown one.
+for (const by of ['TEAM_LEAD', 'TEAM_MEMBER'] as const) {
+  for (const [key, state] of [
+    ['requireApproval', (on: boolean): State => ({ hospital: { requireApproval: on } })],
+    ['team.requireApproval', (on: boolean): State => ({ team: { requireApproval: on } })],
+    [
+      'teamSettings.requireApprovalForDataSharing',
+      (on: boolean): State => ({ teamSettings: { requireApprovalForDataSharing: on } }),
+    ],
+  ] as const) {
+    for (const on of [true, false]) {
+      add({
+        promise: key,
+        path: OPEN_LINK,
+        role: 'PATIENT',
+        setting: `${on ? 'on' : 'off'} (shared by ${by})`,
+        state: state(on),
+        sharedBy: by,
+        expected: on ? '404 SHARE_LINK_INVALID' : '200',
+      });
+    }
+  }
+}
 // The patient-share defaults: a share may be stricter than the policy, never looser (docs/domain.md#enforcement).
 const PATIENT_DEFAULTS: { field: string; strict: Partial<Policy['patientShare']>; share: Input; label: string }[] = [
   {
