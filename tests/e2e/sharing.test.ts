@@ -57,6 +57,14 @@ async function plantDataset(stack: TestStack) {
     },
   });
   if (saved.status !== 200) throw new Error(`Hospital settings not saved: ${saved.status}`);
+  // The team's own approval switch is on by default: off here too, for the member's share to go out at once.
+  for (const teamId of ['team-northside-neuroradiology', 'team-northside-stroke']) {
+    const team = await apiFetch(stack.url, admin, `/api/teams/${teamId}`, {
+      method: 'PATCH',
+      body: { settings: { requireApprovalForDataSharing: false } },
+    });
+    if (team.status !== 200) throw new Error(`Team settings not saved: ${team.status}`);
+  }
   datasetId = `ds-share-${Date.now().toString(36)}`;
   const now = new Date().toISOString();
   const base = {

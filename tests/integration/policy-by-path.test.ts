@@ -1097,8 +1097,6 @@ for (const role of ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER', 'GUEST'] as co
  * permission was taken away"), but the share cores skip SHARE_DATA for a hospital-wide caller. No route takes a
  * permission from a hospital admin today, so this is reachable only through the stored record.
  */
-const ADMIN_SHARE_GAP =
-  'the team- and patient-share cores do not check SHARE_DATA for a hospital admin (skipped for a hospital-wide caller)';
 const GATES: { permission: Permission; path: Path; roles: readonly UserRole[]; ok: string }[] = [
   {
     permission: 'VIEW_DATASETS',
@@ -1140,9 +1138,12 @@ for (const gate of GATES) {
         path: gate.path,
         role,
         setting: granted ? 'granted' : 'not granted',
-        state: { permission: { name: gate.permission, granted } },
+        // A member's team invitations also need the team's "Members may invite" on (its own rows below).
+        state: {
+          permission: { name: gate.permission, granted },
+          ...(gate.permission === 'SEND_INVITATIONS' ? { teamSettings: { allowMemberInvitations: true } } : {}),
+        },
         expected: granted ? gate.ok : '403 ACCESS_DENIED',
-        ...(!granted && role === 'HOSPITAL_ADMIN' && gate.permission === 'SHARE_DATA' ? { gap: ADMIN_SHARE_GAP } : {}),
       });
     }
   }
@@ -1165,17 +1166,17 @@ for (const [path, field] of [
     });
   }
 }
-// The team switches another change makes the invitation and organisation cores read (docs/domain.md#share-policy).
+// The team's "Members may invite" gates every team invitation route for a member who holds SEND_INVITATIONS
+// (docs/domain.md#teams); its default permissions are what a member joining the team gets.
 add(
-  {
+  ...[false, true].map((on): Row => ({
     promise: 'teamSettings.allowMemberInvitations',
     path: 'POST /api/teams/{teamId}/invitations',
     role: 'TEAM_MEMBER',
-    setting: 'off (member granted SEND_INVITATIONS)',
-    state: { teamSettings: { allowMemberInvitations: false }, permission: { name: 'SEND_INVITATIONS', granted: true } },
-    expected: '403 ACCESS_DENIED',
-    gap: '"Members may invite" is stored and shown but not yet read by the invitations core',
-  },
+    setting: on ? 'on (member granted SEND_INVITATIONS)' : 'off (member granted SEND_INVITATIONS)',
+    state: { teamSettings: { allowMemberInvitations: on }, permission: { name: 'SEND_INVITATIONS', granted: true } },
+    expected: on ? '201' : '403 ACCESS_DENIED',
+  })),
   {
     promise: 'teamSettings.defaultPermissions',
     path: 'POST /api/teams/{teamId}/invitations',
@@ -1183,7 +1184,7 @@ add(
     setting: 'VIEW_DATASETS only',
     state: { teamSettings: { defaultPermissions: ['VIEW_DATASETS'] } },
     expected: "the invitee's permissions default to the team's",
-    gap: "the team's default permissions are stored and shown but not yet given to a new member",
+    coveredBy: 'tests/integration/team-member-defaults.test.ts (what a member gets at acceptance and on a move)',
   },
 );
 

@@ -1,4 +1,4 @@
-import { canManageDataset, isHospitalWide, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
+import { canManageDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
@@ -83,14 +83,14 @@ export function toPatientShare(record: PatientShareRecord, now: string): Patient
   };
 }
 
-/** The dataset's owner, their lead or a hospital admin manage its patient shares; a member also needs SHARE_DATA. */
+/** The dataset's owner, their lead or a hospital admin manage its patient shares, each holding SHARE_DATA. */
 async function loadManaged(
   caller: Caller,
   datasetId: string,
   deps: { datasets: DatasetRepository },
 ): Promise<DatasetRecord> {
   const dataset = await loadVisibleDataset(caller, datasetId, deps);
-  if (!isHospitalWide(caller)) requirePermission(caller, 'SHARE_DATA');
+  requirePermission(caller, 'SHARE_DATA');
   if (!canManageDataset(caller, dataset)) throw new AccessDeniedError();
   return dataset;
 }

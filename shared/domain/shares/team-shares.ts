@@ -40,12 +40,12 @@ export function toTeamShare(record: TeamShareRecord): TeamShare {
 }
 
 /**
- * Who may share a dataset (docs/domain.md#shares): its owner, their team's lead or a hospital admin; a member also needs
- * SHARE_DATA. The dataset must be theirs by hospital or team, never one shared with them.
+ * Who may share a dataset (docs/domain.md#shares): its owner, their team's lead or a hospital admin, each
+ * holding SHARE_DATA (docs/roles-and-permissions.md#permission-checks). The dataset must be theirs by hospital or team, never one shared with them.
  */
 async function loadShareable(caller: Caller, datasetId: string, deps: Pick<TeamShareDeps, 'datasets'>) {
   const dataset = await loadVisibleDataset(caller, datasetId, deps);
-  if (!isHospitalWide(caller)) requirePermission(caller, 'SHARE_DATA');
+  requirePermission(caller, 'SHARE_DATA');
   if (!canManageDataset(caller, dataset)) throw new AccessDeniedError();
   return dataset;
 }

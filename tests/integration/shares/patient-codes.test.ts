@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { PatientShareRecord } from '#shared/domain/shares/ports.ts';
+import { newDatasetBody } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 
 /**
@@ -14,19 +15,25 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const h = useHarness();
 let n = 0;
 
-/** A usable patient share planted in the table (no code yet); returns its id and the link's token. */
+/**
+ * A usable patient share planted in the table (no code yet) on a dataset made through the API, since a link opens only
+ * while its dataset exists (docs/domain.md#recycle-bin); returns its id and the link's token.
+ */
 async function plantShare(): Promise<{ id: string; token: string }> {
+  const created = await h.call('POST', '/api/datasets', { as: 'member@northside.demo.local', body: newDatasetBody() });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = `pshare-codes-${++n}`;
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
   await h.deps.shares.putPatientShare({
     id,
     hospitalId: HOSPITAL,
-    datasetId: `ds-codes-${n}`,
+    datasetId: created.body.id as string,
     createdByUserId: h.userId('member@northside.demo.local'),
     createdByName: 'Taylor Brooks',
     patientAlias: 'PT-000000000000',
-    recipientEmail: `patient-${n}@example.org`,
+    // One of the hospital's own domains, which the share policy admits by default (docs/domain.md#share-policy).
+    recipientEmail: `patient-${n}@northside.demo.local`,
     recipientPhone: null,
     otpRequired: true,
     expiresAt: new Date(now + 3600_000).toISOString(),
