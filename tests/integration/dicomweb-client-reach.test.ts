@@ -7,7 +7,7 @@ import { buildStudy, withElements } from '#tests/helpers/dicom-builder.ts';
 import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
 
 /**
- * Issue 24: a DICOMweb client has the scopes the admin chose and, bound to a team, reads and writes that team only
+ * A DICOMweb client has the scopes the admin chose and, bound to a team, reads and writes that team only
  * (docs/dicom-intake.md#dicomweb-clients, #team-bound-clients). Through HTTP in process: the integrations routes make
  * the clients, and the DICOMweb handler gets the requests as API Gateway hands them over once the Cognito authorizer
  * verified an access token (which lets through any DICOMweb scope; the route's own is the handler's to check).
@@ -137,7 +137,7 @@ describe('the scopes an admin chooses for a DICOMweb client', () => {
       '/dicomweb/studies/1.2.826.0.1.3680043.9.9999.41/commit',
     );
 
-    // Assess: 403 from the catalogue, whatever the token claims beyond the record; nothing was stored
+    // Assess: 403 from the catalogue, whatever the token claims beyond the stored integration; nothing was stored
     expect(readerStow.statusCode).toBe(403);
     expect(JSON.parse(readerStow.body).error.code).toBe('INSUFFICIENT_SCOPE');
     expect(JSON.parse(readerStow.body).error.message).toBe('This client is not allowed to write.');

@@ -7,8 +7,8 @@ import { subOf } from './datasets-harness.ts';
 /**
  * Every permission a route checks (docs/roles-and-permissions.md#permission-checks), through the HTTP routes in
  * process: for each permission x role x route it gates, the caller granted it is let through and the caller without it
- * answers 403. The callers are the demo team's lead, member and guest; their permissions are set on their user record
- * before each call (each request reads the record), as the change-permissions route would.
+ * answers 403. The callers are the demo team's lead, member and guest; their permissions are set on their user item
+ * before each call (each request reads it), as the change-permissions route would.
  */
 const HOSPITAL = 'hosp-northside';
 const TEAM = 'team-northside-neuroradiology';
@@ -276,23 +276,26 @@ describe('EXPORT_DATA is reserved until an export route checks it', () => {
 describe('"Members may invite" off: SEND_INVITATIONS is not enough for a member or guest', () => {
   const routes: Gate[] = GATES.filter((g) => g.permission === 'SEND_INVITATIONS');
 
-  it.each(['TEAM_MEMBER', 'GUEST'] as Caller[])('refuses %s granted it on every team invitation route', async (caller) => {
-    await membersMayInvite(false);
-    await grant(caller, 'SEND_INVITATIONS', true);
-    try {
-      for (const gate of routes) {
-        const refused = await callAs(caller, await gate.prepare());
-        expect(refused.status, gate.route).toBe(403);
-        expect(refused.body.error.code).toBe('ACCESS_DENIED');
+  it.each(['TEAM_MEMBER', 'GUEST'] as Caller[])(
+    'refuses %s granted it on every team invitation route',
+    async (caller) => {
+      await membersMayInvite(false);
+      await grant(caller, 'SEND_INVITATIONS', true);
+      try {
+        for (const gate of routes) {
+          const refused = await callAs(caller, await gate.prepare());
+          expect(refused.status, gate.route).toBe(403);
+          expect(refused.body.error.code).toBe('ACCESS_DENIED');
+        }
+        // Another team still answers 404 first.
+        const otherTeam = await callAs(caller, { method: 'GET', path: `/api/teams/${OTHER_TEAM}/invitations` });
+        expect(otherTeam.status).toBe(404);
+      } finally {
+        await grant(caller, 'SEND_INVITATIONS', false);
+        await membersMayInvite(true);
       }
-      // Another team still answers 404 first.
-      const otherTeam = await callAs(caller, { method: 'GET', path: `/api/teams/${OTHER_TEAM}/invitations` });
-      expect(otherTeam.status).toBe(404);
-    } finally {
-      await grant(caller, 'SEND_INVITATIONS', false);
-      await membersMayInvite(true);
-    }
-  });
+    },
+  );
 
   it('leaves the lead and the hospital admin as they were', async () => {
     await membersMayInvite(false);

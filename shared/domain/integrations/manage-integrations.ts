@@ -53,8 +53,8 @@ export async function listIntegrations(caller: Caller, deps: IntegrationDeps) {
 
 /**
  * A DICOMweb client: an app client of the user pool with the client-credentials grant and the DICOMweb resource
- * server's scopes the admin chose (both unless given); the record keeps them, so a route needs its scope in the token
- * and in the record. With a team it is bound to that team (docs/dicom-intake.md#dicomweb-clients); the schema already
+ * server's scopes the admin chose (both unless given); the integration keeps them, so a route needs its scope in the token
+ * and in the stored integration. With a team it is bound to that team (docs/dicom-intake.md#dicomweb-clients); the schema already
  * refused a writer without one. Its secret is returned once and not kept.
  */
 export async function createDicomWebClient(
