@@ -1,4 +1,9 @@
-import { DEFAULT_PERMISSIONS, GRANTABLE_PERMISSIONS, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
+import {
+  DEFAULT_PERMISSIONS,
+  GRANTABLE_PERMISSIONS,
+  type PermissionGrant,
+  type Role,
+} from '#shared/vocabulary/roles.ts';
 import type { TeamRecord } from '#shared/domain/auth/ports.ts';
 import { DEFAULT_TEAM_SETTINGS } from '#shared/schemas/api/organisation.ts';
 
@@ -8,7 +13,10 @@ import { DEFAULT_TEAM_SETTINGS } from '#shared/schemas/api/organisation.ts';
  * never a reserved permission even where a list stored before carries one; anyone else, or no team, the role's
  * defaults.
  */
-export function joiningPermissions(role: Role, team: Pick<TeamRecord, 'settings'> | null | undefined): PermissionGrant[] {
+export function joiningPermissions(
+  role: Role,
+  team: Pick<TeamRecord, 'settings'> | null | undefined,
+): PermissionGrant[] {
   if (role !== 'TEAM_MEMBER' || !team) return [...DEFAULT_PERMISSIONS[role]];
   const chosen: readonly string[] = team.settings?.defaultPermissions ?? DEFAULT_TEAM_SETTINGS.defaultPermissions;
   return GRANTABLE_PERMISSIONS.filter((p) => chosen.includes(p));
