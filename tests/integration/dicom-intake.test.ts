@@ -188,7 +188,11 @@ describe('DICOMweb clients', () => {
       'imaging-dicomweb/read',
     );
     expect((await dicomweb(readOnly, '/studies')).status).toBe(200);
-    expect((await stow(readOnly, [readFileSync(CT)])).status).toBe(401);
+    // A token without the write scope passes the gateway (it carries a DICOMweb scope) and the route refuses it:
+    // insufficient_scope, RFC 6750 3.1 (docs/dicom-intake.md#dicomweb-clients).
+    const readOnlyStow = await stow(readOnly, [readFileSync(CT)]);
+    expect(readOnlyStow.status).toBe(403);
+    expect(((await readOnlyStow.json()) as { error: { code: string } }).error.code).toBe('INSUFFICIENT_SCOPE');
     const wrongSecret = await fetch(created.tokenUrl, {
       method: 'POST',
       headers: {
