@@ -1,8 +1,7 @@
-import { Input, SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
+import { SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
 import { GRANTABLE_PERMISSIONS, type GrantablePermission } from '#shared/vocabulary/roles.ts';
 import type { TeamSettings } from '#shared/schemas/api/organisation.ts';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
-import { FormField } from '#web/components/ui/form-field.tsx';
 
 type Props = { value: TeamSettings; onChange(value: TeamSettings): void; disabled?: boolean };
 
@@ -33,17 +32,6 @@ export function TeamSettingsFields({ value, onChange, disabled }: Props) {
           </Checkbox>
         ))}
       </SimpleGrid>
-      <FormField label="Data retention (days)">
-        <Input
-          type="number"
-          name="dataRetentionDays"
-          min={1}
-          max={3650}
-          disabled={disabled}
-          value={String(value.dataRetentionDays)}
-          onChange={(e) => set('dataRetentionDays', Math.max(1, Math.floor(Number(e.target.value) || 1)))}
-        />
-      </FormField>
       <Stack gap="2">
         <Text fontWeight="medium" fontSize="sm">
           Default permissions of new members
