@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import { datasetPrefix } from '#shared/domain/object-keys.ts';
-import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
 import { useSiteInBrowser } from './browser.ts';
+import { datasetRecord } from '#tests/helpers/datasets.ts';
 
 // The lock of a patient link is 15 minutes; this twin shortens it (docs/local-twin.md#mail).
 process.env.IWS_SHARE_LOCK_SECONDS = '3';
@@ -66,31 +66,16 @@ async function plantDataset(stack: TestStack) {
     if (team.status !== 200) throw new Error(`Team settings not saved: ${team.status}`);
   }
   datasetId = `ds-share-${Date.now().toString(36)}`;
-  const now = new Date().toISOString();
-  const base = {
+  const base = datasetRecord({
     id: datasetId,
     hospitalId: HOSPITAL,
     teamId: 'team-northside-neuroradiology',
     ownerUserId: me.user.id as string,
-    ownerName: 'Taylor Brooks',
-    patientAlias: 'PT-000000000000',
-    studyType: 'FOLLOW_UP' as const,
-    urgency: 'ROUTINE' as const,
+    studyType: 'FOLLOW_UP',
     studyDescription: 'Shared brain MRI',
     clinicalIndication: 'Follow-up',
-    orderingPhysician: 'Dr. A',
-    department: 'Radiology',
-    consentObtained: true,
-    hipaaDisclosure: true,
-    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
-    status: 'COMPLETE' as const,
-    sizeBytes: 10,
-    fileCount: 1,
-    seriesCount: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await deps.datasets.create({ ...base, searchText: searchTextOf(base) });
+  });
+  await deps.datasets.create(base);
   // A dataset of another team of the hospital, which the member does not see until it is shared with their team.
   strokeDatasetId = `${datasetId}-stroke`;
   const stroke = {
@@ -112,7 +97,7 @@ async function plantDataset(stack: TestStack) {
     byteSize: 100,
     mimeType: 'application/gzip',
     metadata: {},
-    createdAt: now,
+    createdAt: base.createdAt,
     bucket: 'assets',
     objectKey,
   });

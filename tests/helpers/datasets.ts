@@ -1,5 +1,6 @@
 import { keys } from '#shared/definitions/table/keys.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
+import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { subOf } from '#tests/integration/datasets-harness.ts';
@@ -17,6 +18,37 @@ export function newDatasetBody(fields: Record<string, unknown> = {}): Record<str
     hipaaDisclosure: true,
     ...fields,
   };
+}
+
+/**
+ * A complete Northside brain study as the repository stores it (with its search text), for tests that plant a dataset
+ * straight into the table; `fields` name its id, hospital, team and owner and change anything else.
+ */
+export function datasetRecord(
+  fields: Pick<DatasetRecord, 'id' | 'hospitalId' | 'teamId' | 'ownerUserId'> & Partial<DatasetRecord>,
+): DatasetRecord {
+  const now = new Date().toISOString();
+  const base = {
+    ownerName: 'Taylor Brooks',
+    patientAlias: 'PT-000000000000',
+    studyType: 'DIAGNOSTIC' as const,
+    urgency: 'ROUTINE' as const,
+    studyDescription: 'Brain MRI',
+    clinicalIndication: 'Headache',
+    orderingPhysician: 'Dr. A',
+    department: 'Radiology',
+    consentObtained: true,
+    hipaaDisclosure: true,
+    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
+    status: 'COMPLETE' as const,
+    sizeBytes: 10,
+    fileCount: 1,
+    seriesCount: 1,
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
+  return { ...base, searchText: searchTextOf(base) };
 }
 
 /** The statuses the scale tests cycle through: mostly complete, some failed, some in the pipeline. */

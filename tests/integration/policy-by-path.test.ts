@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { matchRoute } from '#shared/definitions/api/routes.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
-import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import { buildMultipart } from '#shared/domain/intake/multipart.ts';
 import { BYTES_PER_GB } from '#shared/domain/settings/enforce.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
@@ -21,7 +20,7 @@ import { resetEnvCache } from '#functions/lib/env.ts';
 import { twoFactorPolicyOf } from '#functions/lib/two-factor.ts';
 import { buildDicom, rampPixels, type BuiltElement } from '#tests/helpers/dicom-builder.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { newDatasetBody } from '#tests/helpers/datasets.ts';
+import { datasetRecord, newDatasetBody } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 import { claimsFor, subOf } from './datasets-harness.ts';
 
@@ -212,31 +211,21 @@ async function restore() {
 async function dataset(owner: UserRole, status: DatasetRecord['status'] = 'COMPLETE'): Promise<string> {
   const id = fresh('ds-path');
   const now = new Date().toISOString();
-  const base = {
-    id,
-    hospitalId: HOSPITAL,
-    teamId: TEAM,
-    ownerUserId: subOf(USERS[owner]),
-    ownerName: 'Policy Path',
-    patientAlias: 'PT-000000000000',
-    studyType: 'DIAGNOSTIC' as const,
-    urgency: 'ROUTINE' as const,
-    studyDescription: 'Brain MRI',
-    clinicalIndication: 'Headache',
-    orderingPhysician: 'Dr. A',
-    department: 'Radiology',
-    consentObtained: true,
-    hipaaDisclosure: true,
-    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
-    status,
-    sizeBytes: status === 'CREATED' ? 0 : 10,
-    fileCount: status === 'CREATED' ? 0 : 1,
-    seriesCount: status === 'CREATED' ? 0 : 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const record: DatasetRecord = { ...base, searchText: searchTextOf(base) };
-  await h.deps.datasets.create(record);
+  await h.deps.datasets.create(
+    datasetRecord({
+      id,
+      hospitalId: HOSPITAL,
+      teamId: TEAM,
+      ownerUserId: subOf(USERS[owner]),
+      ownerName: 'Policy Path',
+      status,
+      sizeBytes: status === 'CREATED' ? 0 : 10,
+      fileCount: status === 'CREATED' ? 0 : 1,
+      seriesCount: status === 'CREATED' ? 0 : 1,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   return id;
 }
 

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
-import { searchTextOf } from '#shared/domain/datasets/view.ts';
-import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
+import { datasetRecord } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 
 /**
@@ -37,31 +35,16 @@ let n = 0;
 async function memberDataset(): Promise<string> {
   const id = `ds-policy-${++n}`;
   const now = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
-  const base = {
-    id,
-    hospitalId: HOSPITAL,
-    teamId: TEAM,
-    ownerUserId: h.userId(MEMBER),
-    ownerName: 'Taylor Brooks',
-    patientAlias: 'PT-000000000000',
-    studyType: 'DIAGNOSTIC' as const,
-    urgency: 'ROUTINE' as const,
-    studyDescription: 'Brain MRI',
-    clinicalIndication: 'Headache',
-    orderingPhysician: 'Dr. A',
-    department: 'Radiology',
-    consentObtained: true,
-    hipaaDisclosure: true,
-    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
-    status: 'COMPLETE' as const,
-    sizeBytes: 10,
-    fileCount: 1,
-    seriesCount: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const record: DatasetRecord = { ...base, searchText: searchTextOf(base) };
-  await h.deps.datasets.create(record);
+  await h.deps.datasets.create(
+    datasetRecord({
+      id,
+      hospitalId: HOSPITAL,
+      teamId: TEAM,
+      ownerUserId: h.userId(MEMBER),
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   return id;
 }
 
