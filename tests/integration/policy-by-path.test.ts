@@ -130,8 +130,6 @@ type Row = {
   sharedBy?: UserRole;
   /** Covered by another test (which needs what this one does not run): the row is skipped, naming it. */
   coveredBy?: string;
-  /** The product does not keep this promise yet: the row is skipped, naming the gap (reported, not hidden). */
-  gap?: string;
 };
 
 const h = useHarness();
@@ -1231,9 +1229,9 @@ describe('the table covers every switch and permission', () => {
     const missing = [...SWITCHES, ...PERMISSIONS].filter((p) => !promised.has(p) && !(p in NOT_A_PATH_SWITCH));
     expect(missing).toEqual([]);
     // Each switch that runs is tried with two outcomes at least (on and off; granted and not); one whose every row
-    // is skipped names its gap or the test that covers it.
+    // is skipped names the test that covers it.
     for (const promise of promised) {
-      const running = rows.filter((r) => r.promise === promise && !r.gap && !r.coveredBy);
+      const running = rows.filter((r) => r.promise === promise && !r.coveredBy);
       if (running.length === 0) continue;
       expect(new Set(running.map((r) => r.expected)).size, promise).toBeGreaterThanOrEqual(2);
     }
@@ -1271,7 +1269,6 @@ const title = (r: Row) => `${r.promise} = ${r.setting} on ${r.path} as ${r.role}
 describe('policy by path', () => {
   for (const row of rows) {
     if (row.coveredBy) it.skip(`${title(row)} (covered by ${row.coveredBy})`, () => undefined);
-    else if (row.gap) it.skip(`${title(row)} (enforcement gap: ${row.gap})`, () => undefined);
     else
       it(title(row), async () => {
         const as = row.role in USERS ? USERS[row.role as UserRole] : '';
