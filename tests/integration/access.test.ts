@@ -5,7 +5,6 @@ import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { ROUTES, routeKey } from '#shared/definitions/api/routes.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
-import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import {
@@ -22,7 +21,7 @@ import { createAwsDeps } from '#functions/adapters/index.ts';
 import { createShareCodeHasher } from '#functions/adapters/crypto.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
 import { HARNESS_POOL, startHarness, subOf, type Harness } from './datasets-harness.ts';
-import { newDatasetBody } from '#tests/helpers/datasets.ts';
+import { datasetRecord, newDatasetBody } from '#tests/helpers/datasets.ts';
 
 /**
  * Point 5: every route of the table, as every role, as a user of the other hospital and unauthenticated. Each call
@@ -73,31 +72,16 @@ async function dataset(
 ) {
   const id = `ds-${Date.now().toString(36)}-${++counter}`;
   const now = new Date(Date.UTC(2026, 0, 1, 0, 0, counter)).toISOString();
-  const base = {
+  const record = datasetRecord({
     id,
     hospitalId: HOSPITAL,
     teamId: options.teamId ?? TEAM,
     ownerUserId: h.sub(options.owner ?? 'member@northside.demo.local'),
-    ownerName: 'Taylor Brooks',
-    patientAlias: 'PT-000000000000',
-    studyType: 'DIAGNOSTIC' as const,
-    urgency: 'ROUTINE' as const,
-    studyDescription: 'Brain MRI',
-    clinicalIndication: 'Headache',
-    orderingPhysician: 'Dr. A',
-    department: 'Radiology',
-    consentObtained: true,
-    hipaaDisclosure: true,
-    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
     status,
-    sizeBytes: 10,
-    fileCount: 1,
-    seriesCount: 1,
     createdAt: now,
     updatedAt: now,
     ...(status === 'FAILED' ? { failureReason: 'Processing failed' } : {}),
-  };
-  const record: DatasetRecord = { ...base, searchText: searchTextOf(base) };
+  });
   let sessionId: string | undefined;
   if (options.upload) {
     sessionId = `session-${id}`;
@@ -113,7 +97,7 @@ async function dataset(
       sessionId,
       hospitalId: HOSPITAL,
       datasetId: id,
-      createdByUserId: base.ownerUserId,
+      createdByUserId: record.ownerUserId,
       fileCount: 1,
       totalBytes: 3,
       archiveKey,
