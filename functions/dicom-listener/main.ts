@@ -22,7 +22,7 @@ const listener = createListener({
 // A container that cannot take its port is of no use: exit, and the service starts another task.
 if (!(await listener.listen())) process.exit(1);
 logger.info('DICOM listener started', { port });
+// ECS stops a task with SIGTERM: the associations' audit is written before the process goes.
 process.on('SIGTERM', () => {
-  listener.close();
-  process.exit(0);
+  void listener.close().finally(() => process.exit(0));
 });

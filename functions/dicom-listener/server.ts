@@ -183,6 +183,12 @@ export function createListener(options: ListenerOptions) {
   const raw = new WeakMap<Dataset, { spool: SpooledInstance }>();
   const spoolDir = options.spoolDir ?? tmpdir();
   const maxAssociationBytes = options.maxAssociationBytes ?? DEFAULT_MAX_ASSOCIATION_BYTES;
+  /** Work started by a connection (admission, a store, the closing audit): close() waits for it, so none outlives the deps. */
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>): void => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
 
   class IntakeScp extends Scp {
     private integration: IntegrationRecord | undefined;
@@ -212,8 +218,8 @@ export function createListener(options: ListenerOptions) {
         }),
       );
       socket.once('close', () => {
-        for (const spool of this.spools) void this.discard(spool);
-        void this.finish('CLOSED');
+        for (const spool of this.spools) track(this.discard(spool));
+        track(this.finish('CLOSED'));
       });
     }
 
@@ -223,48 +229,50 @@ export function createListener(options: ListenerOptions) {
     }
 
     override associationRequested(association: Association): void {
-      void (async () => {
-        try {
-          const decision = await admitAssociation(
-            {
-              callingAeTitle: association.getCallingAeTitle(),
-              calledAeTitle: association.getCalledAeTitle(),
-              peerAddress: this.peer,
-            },
-            await options.deps(),
-          );
-          if (!decision.accept) {
-            // A node of a deactivated hospital is named by its ids (never its AE title); an unknown one has none.
-            const who =
-              'integration' in decision ? ` ${decision.integration.hospitalId}/${decision.integration.id}` : '';
-            options.log(`DICOM association refused (${decision.reason})${who}`);
-            this.sendAssociationReject(
-              RejectResult.Permanent,
-              RejectSource.ServiceUser,
-              REJECT_REASON[decision.reason],
+      track(
+        (async () => {
+          try {
+            const decision = await admitAssociation(
+              {
+                callingAeTitle: association.getCallingAeTitle(),
+                calledAeTitle: association.getCalledAeTitle(),
+                peerAddress: this.peer,
+              },
+              await options.deps(),
             );
-            return;
-          }
-          this.limits = await intakeLimits(decision.integration, await options.deps());
-          this.integration = decision.integration;
-          for (const c of association.getPresentationContexts()) {
-            const context: PresentationContext = association.getPresentationContext(c.id);
-            const abstract = context.getAbstractSyntaxUid();
-            if (abstract !== SopClass.Verification && !INTAKE_SOP_CLASSES.has(abstract)) {
-              context.setResult(PresentationContextResult.RejectAbstractSyntaxNotSupported);
-              continue;
+            if (!decision.accept) {
+              // A node of a deactivated hospital is named by its ids (never its AE title); an unknown one has none.
+              const who =
+                'integration' in decision ? ` ${decision.integration.hospitalId}/${decision.integration.id}` : '';
+              options.log(`DICOM association refused (${decision.reason})${who}`);
+              this.sendAssociationReject(
+                RejectResult.Permanent,
+                RejectSource.ServiceUser,
+                REJECT_REASON[decision.reason],
+              );
+              return;
             }
-            const offered = context.getTransferSyntaxUids();
-            const chosen = INTAKE_TRANSFER_SYNTAXES.find((syntax) => offered.includes(syntax));
-            if (chosen) context.setResult(PresentationContextResult.Accept, chosen);
-            else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
+            this.limits = await intakeLimits(decision.integration, await options.deps());
+            this.integration = decision.integration;
+            for (const c of association.getPresentationContexts()) {
+              const context: PresentationContext = association.getPresentationContext(c.id);
+              const abstract = context.getAbstractSyntaxUid();
+              if (abstract !== SopClass.Verification && !INTAKE_SOP_CLASSES.has(abstract)) {
+                context.setResult(PresentationContextResult.RejectAbstractSyntaxNotSupported);
+                continue;
+              }
+              const offered = context.getTransferSyntaxUids();
+              const chosen = INTAKE_TRANSFER_SYNTAXES.find((syntax) => offered.includes(syntax));
+              if (chosen) context.setResult(PresentationContextResult.Accept, chosen);
+              else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
+            }
+            this.sendAssociationAccept();
+          } catch {
+            options.log('DICOM association refused (lookup failed)');
+            this.sendAssociationReject(RejectResult.Transient, RejectSource.ServiceUser, RejectReason.NoReasonGiven);
           }
-          this.sendAssociationAccept();
-        } catch {
-          options.log('DICOM association refused (lookup failed)');
-          this.sendAssociationReject(RejectResult.Transient, RejectSource.ServiceUser, RejectReason.NoReasonGiven);
-        }
-      })();
+        })(),
+      );
     }
 
     /** The data set of a C-STORE goes to a temp file, fragment by fragment (the library's hook for this). */
@@ -319,49 +327,51 @@ export function createListener(options: ListenerOptions) {
     }
 
     override cStoreRequest(request: CStoreRequest, callback: (response: InstanceType<typeof CStoreResponse>) => void) {
-      void (async () => {
-        const response = CStoreResponse.fromRequest(request);
-        const dataset = request.getDataset();
-        const received = dataset ? raw.get(dataset) : undefined;
-        try {
-          if (!this.integration || !this.limits || !received || received.spool.failed || this.aborted)
-            throw new Error('No data set');
-          // The intake rules on the size before the file is read: over the policy's file size or the hospital's
-          // storage cap (counting what is being received) is Out of Resources (PS3.4 B.2.3, A7xx).
-          const refused = received.spool.oversized
-            ? 'FILE_TOO_LARGE'
-            : checkIntake([received.spool.bytes], this.limits);
-          if (refused === 'FILE_TOO_LARGE' || refused === 'STORAGE_CAP_EXCEEDED') {
+      track(
+        (async () => {
+          const response = CStoreResponse.fromRequest(request);
+          const dataset = request.getDataset();
+          const received = dataset ? raw.get(dataset) : undefined;
+          try {
+            if (!this.integration || !this.limits || !received || received.spool.failed || this.aborted)
+              throw new Error('No data set');
+            // The intake rules on the size before the file is read: over the policy's file size or the hospital's
+            // storage cap (counting what is being received) is Out of Resources (PS3.4 B.2.3, A7xx).
+            const refused = received.spool.oversized
+              ? 'FILE_TOO_LARGE'
+              : checkIntake([received.spool.bytes], this.limits);
+            if (refused === 'FILE_TOO_LARGE' || refused === 'STORAGE_CAP_EXCEEDED') {
+              this.counts.failed++;
+              response.setStatus(STORE_STATUS[refusalReason(refused)] ?? 0x0110);
+            } else {
+              const bytes = await readFile(received.spool.path);
+              const file = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+              const result = await receiveInstance(
+                file,
+                { integration: this.integration, via: 'C_STORE' },
+                await options.deps(),
+                { limits: this.limits },
+              );
+              if (result.stored) {
+                this.counts.stored++;
+                this.limits.usedBytes += file.byteLength;
+              } else this.counts.failed++;
+              response.setStatus(result.stored ? Status.Success : (STORE_STATUS[result.reason] ?? 0x0110));
+            }
+          } catch {
             this.counts.failed++;
-            response.setStatus(STORE_STATUS[refusalReason(refused)] ?? 0x0110);
-          } else {
-            const bytes = await readFile(received.spool.path);
-            const file = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-            const result = await receiveInstance(
-              file,
-              { integration: this.integration, via: 'C_STORE' },
-              await options.deps(),
-              { limits: this.limits },
-            );
-            if (result.stored) {
-              this.counts.stored++;
-              this.limits.usedBytes += file.byteLength;
-            } else this.counts.failed++;
-            response.setStatus(result.stored ? Status.Success : (STORE_STATUS[result.reason] ?? 0x0110));
+            response.setStatus(0x0110);
+          } finally {
+            if (received) await this.discard(received.spool);
           }
-        } catch {
-          this.counts.failed++;
-          response.setStatus(0x0110);
-        } finally {
-          if (received) await this.discard(received.spool);
-        }
-        callback(response);
-      })();
+          callback(response);
+        })(),
+      );
     }
 
     override associationReleaseRequested(): void {
       this.sendAssociationReleaseResponse();
-      void this.finish('RELEASED');
+      track(this.finish('RELEASED'));
     }
 
     private async finish(end: 'RELEASED' | 'CLOSED'): Promise<void> {
@@ -453,9 +463,13 @@ export function createListener(options: ListenerOptions) {
         server.listen(options.port, options.host);
       });
     },
-    close(): void {
+    /** Stops accepting, drops open connections, then waits for the work they started (their audit included). */
+    async close(): Promise<void> {
       server.close();
       for (const socket of sockets) socket.destroy();
+      // A destroyed socket's 'close' (and the audit it starts) comes on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -289,7 +289,7 @@ describe('C-STORE under the upload rules', () => {
       expect(await rawFiles()).toBe(before + 1);
       expect(readSpool()).toEqual([]);
     } finally {
-      listener.close();
+      await listener.close();
     }
   }, 60_000);
 
@@ -335,8 +335,8 @@ describe('C-STORE under the upload rules', () => {
       // The instance cut short is removed once its file is closed.
       await expect.poll(readSpool, { timeout: 5_000 }).toEqual([]);
     } finally {
-      listener.close();
-      capped.close();
+      await listener.close();
+      await capped.close();
     }
   }, 60_000);
 });
@@ -386,7 +386,7 @@ describe('the listener behind the load balancer (PROXY protocol v2)', () => {
       expect(direct.code).not.toBe(0);
       expect(listener.lines).toContain('DICOM connection refused (no PROXY protocol header)');
     } finally {
-      listener.close();
+      await listener.close();
       fromNode.server.close();
       fromElsewhere.server.close();
     }
