@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { TEST_PROJECTS } from './tests/projects.ts';
 
@@ -10,10 +11,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
-    projects: TEST_PROJECTS.map((project) => ({
+    projects: TEST_PROJECTS.map((project, order) => ({
       extends: true,
       test: {
         name: project.name,
+        // Vitest runs the projects of one group order together: the pure ones share the first, the others follow one
+        // after the other, each with its own worker count.
+        sequence: { groupOrder: project.workers === 'all-cores' ? 0 : order },
+        maxWorkers: project.workers === 'all-cores' ? Math.max(1, availableParallelism()) : 1,
         include: [...project.include],
         ...(project.exclude ? { exclude: [...configDefaults.exclude, ...project.exclude] } : {}),
       },
