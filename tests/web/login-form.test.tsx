@@ -125,7 +125,8 @@ describe('login form', () => {
     const uncheckedAtFirst = box.checked;
     // Act
     fireEvent.click(box);
-    await waitFor(() => expect(box.checked).toBe(true));
+    // The box is ticked in the DOM at once; the form's state follows on a later render (the control's state says so).
+    await waitFor(() => expect(box.closest('[data-state]')?.getAttribute('data-state')).toBe('checked'));
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     // Assess
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());

@@ -83,3 +83,27 @@ export async function apiRequest<S extends z.ZodTypeAny>(
   }
   return parsed.data;
 }
+
+/** The most pages `apiAllPages` reads: a hospital's teams or a team's members fit, a hospital's users would not. */
+export const MAX_PAGES = 10;
+
+/**
+ * Every item of a paged list whose size is bounded by the organisation's shape, not by its activity (a hospital's
+ * teams, a team's members): page after page of at most 100, up to MAX_PAGES. Lists that grow with the hospital
+ * (users, datasets, hospitals) are read a page at a time instead (SearchSelect, CursorPager).
+ */
+export async function apiAllPages<Item>(
+  path: string,
+  schema: z.ZodType<{ items: Item[]; nextToken: string | null }>,
+  query: Record<string, string | number | undefined> = {},
+): Promise<{ items: Item[]; complete: boolean }> {
+  const items: Item[] = [];
+  let nextToken: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await apiRequest(path, schema, { query: { ...query, limit: 100, nextToken } });
+    items.push(...result.items);
+    if (!result.nextToken) return { items, complete: true };
+    nextToken = result.nextToken;
+  }
+  return { items, complete: false };
+}

@@ -8,7 +8,7 @@ import type {
   TeamInvitationInput,
 } from '#shared/schemas/api/invitations.ts';
 import { DepartmentSchema, TeamPageSchema } from '#shared/schemas/api/organisation.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { apiAllPages, apiRequest } from '#web/lib/api-client.ts';
 
 /** The invitation routes (shared/definitions/api/routes.ts), answers parsed with their shared schemas. */
 const R = ROUTE_SCHEMAS;
@@ -32,7 +32,7 @@ export function useOrganisation() {
   return useSWR(['/api/departments', '/api/teams'], async () => {
     const [departments, teams] = await Promise.all([
       apiRequest('/api/departments', z.object({ items: z.array(DepartmentSchema) })),
-      apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100 } }),
+      apiAllPages('/api/teams', TeamPageSchema),
     ]);
     return { departments: departments.items, teams: teams.items.filter((t) => t.isActive) };
   });

@@ -17,7 +17,7 @@ import {
   type CreateDicomWebClientRequest,
 } from '#shared/schemas/api/integrations.ts';
 import { TeamPageSchema } from '#shared/schemas/api/organisation.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { apiAllPages, apiRequest } from '#web/lib/api-client.ts';
 
 export const hospitalSettingsKey = '/api/hospital-admin/settings';
 export const deidentificationKey = '/api/hospital-admin/deidentification-policy';
@@ -57,9 +57,7 @@ export function useIntegrations() {
 
 /** The teams an integration may name (the hospital's active teams). */
 export function useIntegrationTeams() {
-  return useSWR(['/api/teams', 'integrations'], () =>
-    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100 } }),
-  );
+  return useSWR(['/api/teams', 'integrations'], () => apiAllPages('/api/teams', TeamPageSchema));
 }
 
 export function createDicomWebClient(body: CreateDicomWebClientRequest) {

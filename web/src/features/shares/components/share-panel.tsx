@@ -18,7 +18,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { apiAllPages } from '#web/lib/api-client.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import {
@@ -73,12 +73,9 @@ export function SharePanel({ datasetId, teamId }: { datasetId: string; teamId: s
 function TeamShares({ datasetId, teamId }: { datasetId: string; teamId: string | null }) {
   const { data, error } = useTeamShares(datasetId);
   const members = useSWR(teamId ? ['/api/teams/{teamId}/members', teamId] : null, () =>
-    apiRequest(
+    apiAllPages(
       `/api/teams/${encodeURIComponent(teamId!)}/members`,
       ROUTE_SCHEMAS['GET /api/teams/{teamId}/members'].response,
-      {
-        query: { limit: 100 },
-      },
     ),
   );
   const [memberIds, setMemberIds] = useState<string[]>([]);

@@ -13,7 +13,7 @@ import {
   type TeamRole,
   type UpdateTeamRequest,
 } from '#shared/schemas/api/organisation.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { apiAllPages, apiRequest } from '#web/lib/api-client.ts';
 import { DEPARTMENTS_KEY } from '#web/lib/departments.ts';
 
 const TEAMS = '/api/teams';
@@ -22,7 +22,7 @@ const memberPath = (teamId: string, memberId: string) => `${teamPath(teamId)}/me
 
 export function useTeams(includeArchived: boolean) {
   return useSWR([TEAMS, 'list', includeArchived], () =>
-    apiRequest(TEAMS, TeamPageSchema, { query: { includeArchived: String(includeArchived), limit: 100 } }),
+    apiAllPages(TEAMS, TeamPageSchema, { includeArchived: String(includeArchived) }),
   );
 }
 
@@ -31,9 +31,7 @@ export function useTeam(teamId: string) {
 }
 
 export function useTeamMembers(teamId: string) {
-  return useSWR([TEAMS, teamId, 'members'], () =>
-    apiRequest(`${teamPath(teamId)}/members`, TeamMemberPageSchema, { query: { limit: 100 } }),
-  );
+  return useSWR([TEAMS, teamId, 'members'], () => apiAllPages(`${teamPath(teamId)}/members`, TeamMemberPageSchema));
 }
 
 /** Teams, members and department counts move together, so every write refreshes all three. */

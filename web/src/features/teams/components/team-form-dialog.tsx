@@ -1,12 +1,11 @@
 import { Button, HStack, Input, SimpleGrid, Stack, Textarea } from '@chakra-ui/react';
 import { useState } from 'react';
-import useSWR from 'swr';
 import { UserPageSchema, type Department, type Team, type TeamInput } from '#shared/schemas/api/organisation.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
+import { SearchSelect } from '#web/components/ui/search-select.tsx';
 import { Select } from '#web/components/ui/select.tsx';
-import { apiRequest } from '#web/lib/api-client.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { TeamSettingsFields } from '#web/features/teams/components/team-settings-fields.tsx';
 import {
@@ -29,9 +28,6 @@ export function TeamFormDialog({ team, departments, onClose, onSave }: Props) {
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string>();
-  const people = useSWR(['/api/users', 'lead-choices'], () =>
-    apiRequest('/api/users', UserPageSchema, { query: { limit: 100 } }),
-  );
   const parsed = parseTeamDraft(draft);
   const errors = submitted && !parsed.ok ? parsed.errors : {};
   const set = <K extends keyof TeamDraft>(key: K, value: TeamDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
@@ -84,14 +80,20 @@ export function TeamFormDialog({ team, departments, onClose, onSave }: Props) {
             />
           </FormField>
           <FormField label="Team Lead">
-            <Select
-              aria-label="Team Lead"
+            <SearchSelect
+              label="Team Lead"
+              path="/api/users"
+              schema={UserPageSchema}
+              searchable
               value={draft.leadUserId}
+              selectedLabel={team?.leadUserId === draft.leadUserId ? team.leadName : undefined}
               placeholder="No lead yet"
               onChange={(v) => set('leadUserId', v)}
-              options={(people.data?.items ?? [])
-                .filter((u) => u.role !== 'HOSPITAL_ADMIN' && u.status !== 'DISABLED')
-                .map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName}` }))}
+              toOption={(u) =>
+                u.role === 'HOSPITAL_ADMIN' || u.status === 'DISABLED'
+                  ? null
+                  : { value: u.id, label: `${u.firstName} ${u.lastName}` }
+              }
             />
           </FormField>
           <FormField label="Max Members" error={errors.maxMembers}>

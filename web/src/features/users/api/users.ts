@@ -1,11 +1,5 @@
 import useSWR, { mutate } from 'swr';
-import {
-  HospitalPageSchema,
-  TeamPageSchema,
-  UserPageSchema,
-  UserSchema,
-  type User,
-} from '#shared/schemas/api/organisation.ts';
+import { HospitalPageSchema, UserPageSchema, UserSchema, type User } from '#shared/schemas/api/organisation.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import type { UserListQuery } from '#web/features/users/utils/user-query.ts';
 
@@ -18,17 +12,10 @@ export function useUsers(query: UserListQuery | null) {
   });
 }
 
-/** The super admin's hospital selector (first 100 hospitals by the API's order). */
-export function useHospitalChoices(enabled: boolean) {
-  return useSWR(enabled ? ['/api/hospitals', 'choices'] : null, () =>
-    apiRequest('/api/hospitals', HospitalPageSchema, { query: { limit: 100 } }),
-  );
-}
-
-/** Teams a user may be moved into: the hospital admin's own hospital's, or those of the super admin's chosen one. */
-export function useTeamChoices(enabled: boolean, hospitalId?: string) {
-  return useSWR(enabled ? ['/api/teams', 'choices', hospitalId ?? ''] : null, () =>
-    apiRequest('/api/teams', TeamPageSchema, { query: { limit: 100, ...(hospitalId ? { hospitalId } : {}) } }),
+/** The hospital the super admin's Users page opens on: the first by the API's order (one item read). */
+export function useFirstHospital(enabled: boolean) {
+  return useSWR(enabled ? ['/api/hospitals', 'first'] : null, () =>
+    apiRequest('/api/hospitals', HospitalPageSchema, { query: { limit: 1 } }),
   );
 }
 

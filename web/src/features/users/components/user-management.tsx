@@ -2,15 +2,17 @@ import { Button, Heading, HStack, Input, InputGroup, Stack, Text } from '@chakra
 import { useEffect, useState } from 'react';
 import { LuSearch, LuUserPlus, LuUsers } from 'react-icons/lu';
 import { Link, useSearchParams } from 'react-router-dom';
+import { HospitalPageSchema } from '#shared/schemas/api/organisation.ts';
 import { ROLE_TITLES, ROLES, type Role } from '#shared/vocabulary/roles.ts';
 import { CursorPager } from '#web/components/ui/cursor-pager.tsx';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
+import { SearchSelect } from '#web/components/ui/search-select.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { useDepartments } from '#web/lib/departments.ts';
 import { useCursorStack } from '#web/lib/use-cursor-stack.ts';
 import { useDebouncedValue } from '#web/lib/use-debounced-value.ts';
-import { useHospitalChoices, useTeamChoices, useUsers } from '#web/features/users/api/users.ts';
+import { useFirstHospital, useUsers } from '#web/features/users/api/users.ts';
 import { UsersTable } from '#web/features/users/components/users-table.tsx';
 import { NO_USER_FILTERS, userListQuery, type UserFilters } from '#web/features/users/utils/user-query.ts';
 
@@ -27,17 +29,16 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
   const search = useDebouncedValue(filters.search);
   const effective = { ...filters, search };
   const cursor = useCursorStack(JSON.stringify([effective, hospitalId]));
-  const hospitals = useHospitalChoices(asSuperAdmin);
+  const firstHospitalPage = useFirstHospital(asSuperAdmin);
   const waitingForHospital = asSuperAdmin && !hospitalId;
   const users = useUsers(waitingForHospital ? null : userListQuery(effective, hospitalId || undefined, cursor.token));
   // The super admin always looks at one hospital's users: the first one until another is picked.
-  const firstHospital = hospitals.data?.items[0]?.id;
+  const firstHospital = firstHospitalPage.data?.items[0]?.id;
   useEffect(() => {
     if (waitingForHospital && firstHospital) setParams({ hospitalId: firstHospital }, { replace: true });
   }, [waitingForHospital, firstHospital, setParams]);
   // The super admin's Department filter and move-to-team choices are those of the chosen hospital.
   const departments = useDepartments(!waitingForHospital, hospitalId || undefined);
-  const teams = useTeamChoices(!waitingForHospital, hospitalId || undefined);
 
   return (
     <Stack gap="6">
@@ -58,16 +59,20 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
       </HStack>
       <HStack gap="3" wrap="wrap">
         {asSuperAdmin && (
-          <Select
-            aria-label="Hospital"
-            width="64"
+          <SearchSelect
+            label="Hospital"
+            path="/api/hospitals"
+            schema={HospitalPageSchema}
+            searchable
+            width="96"
             value={hospitalId}
+            selectedLabel={firstHospitalPage.data?.items.find((h) => h.id === hospitalId)?.name}
             onChange={(v) => {
               // Another hospital's departments: the filter starts over.
               setFilters({ ...filters, departmentId: '' });
               setParams({ hospitalId: v });
             }}
-            options={(hospitals.data?.items ?? []).map((h) => ({ value: h.id, label: h.name }))}
+            toOption={(h) => ({ value: h.id, label: h.name })}
           />
         )}
         <InputGroup startElement={<LuSearch />} flex="1" minW="60">
@@ -98,9 +103,13 @@ export function UserManagement({ asSuperAdmin, invitationsHref }: Props) {
       {users.error && <ErrorBox message={errorMessage(users.error)} />}
       {users.isLoading && !users.data && <PageSpinner />}
       {users.data && users.data.items.length === 0 && <EmptyBlock icon={<LuUsers />} title="No users found" />}
-      {hospitals.data?.items.length === 0 && <EmptyBlock icon={<LuUsers />} title="No hospitals found" />}
+      {firstHospitalPage.data?.items.length === 0 && <EmptyBlock icon={<LuUsers />} title="No hospitals found" />}
       {users.data && users.data.items.length > 0 && (
-        <UsersTable users={users.data.items} teams={teams.data?.items} asSuperAdmin={asSuperAdmin} />
+        <UsersTable
+          users={users.data.items}
+          teamScope={waitingForHospital ? null : hospitalId ? { hospitalId } : {}}
+          asSuperAdmin={asSuperAdmin}
+        />
       )}
       <CursorPager
         page={cursor.page}

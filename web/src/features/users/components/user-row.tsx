@@ -1,8 +1,9 @@
 import { Badge, Button, HStack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
-import { ChangeUserRoleRequestSchema, type Team, type User } from '#shared/schemas/api/organisation.ts';
+import { ChangeUserRoleRequestSchema, TeamPageSchema, type User } from '#shared/schemas/api/organisation.ts';
 import { Modal } from '#web/components/ui/modal.tsx';
+import { SearchSelect } from '#web/components/ui/search-select.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
@@ -12,14 +13,16 @@ import { changeUserRole, moveUserToTeam, resetUserMfa, setUserEnabled } from '#w
 const ASSIGNABLE_ROLES = ChangeUserRoleRequestSchema.shape.role.options;
 const STATUS_COLORS = { ACTIVE: 'green', INVITED: 'blue', DISABLED: 'red' } as const;
 
-type Props = { user: User; teams: Team[] | undefined; asSuperAdmin: boolean };
+/** Whose teams the Team cell offers (the super admin's chosen hospital), or null while none is known. */
+export type TeamScope = { hospitalId?: string } | null;
+type Props = { user: User; teamScope: TeamScope; asSuperAdmin: boolean };
 
 /**
  * One user: the Role cell changes the role and the Team cell moves the user (a hospital admin, who knows the teams);
  * Disable/Enable closes the row; Reset two-factor (after a confirmation) turns off a user's authenticator app, for a
  * user who lost it. The server's message is shown when it refuses (e.g. the last active hospital admin).
  */
-export function UserRow({ user, teams, asSuperAdmin }: Props) {
+export function UserRow({ user, teamScope, asSuperAdmin }: Props) {
   const [busy, setBusy] = useState(false);
   const [confirmReset, setConfirmReset] = useState(false);
   const name = `${user.firstName} ${user.lastName}`;
@@ -58,15 +61,19 @@ export function UserRow({ user, teams, asSuperAdmin }: Props) {
         <Badge colorPalette={STATUS_COLORS[user.status]}>{user.status}</Badge>
       </Table.Cell>
       <Table.Cell>
-        {manageable && teams ? (
-          <Select
-            size="xs"
-            width="40"
-            aria-label={`Team of ${name}`}
+        {manageable && teamScope ? (
+          <SearchSelect
+            label={`Team of ${name}`}
+            path="/api/teams"
+            schema={TeamPageSchema}
+            query={teamScope.hospitalId ? { hospitalId: teamScope.hospitalId } : {}}
+            width="48"
             value={user.teamId ?? ''}
+            selectedLabel={user.teamName}
+            placeholder="No team"
             disabled={busy}
             onChange={(teamId) => act('Team changed', () => moveUserToTeam(user, teamId || null, asSuperAdmin))}
-            options={[{ value: '', label: 'No team' }, ...teams.map((t) => ({ value: t.id, label: t.name }))]}
+            toOption={(t) => ({ value: t.id, label: t.name })}
           />
         ) : (
           (user.teamName ?? <Text color="fg.muted">No team</Text>)

@@ -1,10 +1,10 @@
 import { Table } from '@chakra-ui/react';
-import type { Team, User } from '#shared/schemas/api/organisation.ts';
-import { UserRow } from '#web/features/users/components/user-row.tsx';
+import type { User } from '#shared/schemas/api/organisation.ts';
+import { UserRow, type TeamScope } from '#web/features/users/components/user-row.tsx';
 
-type Props = { users: User[]; teams: Team[] | undefined; asSuperAdmin: boolean };
+type Props = { users: User[]; teamScope: TeamScope; asSuperAdmin: boolean };
 
-export function UsersTable({ users, teams, asSuperAdmin }: Props) {
+export function UsersTable({ users, teamScope, asSuperAdmin }: Props) {
   return (
     <Table.ScrollArea borderWidth="1px" rounded="md">
       <Table.Root size="sm">
@@ -22,7 +22,7 @@ export function UsersTable({ users, teams, asSuperAdmin }: Props) {
         </Table.Header>
         <Table.Body>
           {users.map((u) => (
-            <UserRow key={u.id} user={u} teams={teams} asSuperAdmin={asSuperAdmin} />
+            <UserRow key={u.id} user={u} teamScope={teamScope} asSuperAdmin={asSuperAdmin} />
           ))}
         </Table.Body>
       </Table.Root>
