@@ -51,6 +51,8 @@ export function SearchSelect<T extends z.ZodTypeAny>({
   disabled,
 }: Props<T>) {
   const [search, setSearch] = useState('');
+  // The last choice's name, kept for when a new search no longer lists it.
+  const [picked, setPicked] = useState<Option>();
   const q = useDebouncedValue(search.trim());
   const pages = useSWRInfinite(
     (index, previous: z.infer<PageSchema<T>> | null) => {
@@ -68,8 +70,10 @@ export function SearchSelect<T extends z.ZodTypeAny>({
       }),
   );
   const options = (pages.data ?? []).flatMap((page) => page.items.map(toOption).filter((o) => o !== null));
-  if (value && !options.some((o) => o.value === value))
-    options.unshift({ value, label: selectedLabel ?? (pages.isLoading ? 'Loading…' : value) });
+  if (value && !options.some((o) => o.value === value)) {
+    const known = picked?.value === value ? picked.label : selectedLabel;
+    options.unshift({ value, label: known ?? (pages.isLoading ? 'Loading…' : value) });
+  }
   const last = pages.data?.at(-1);
 
   return (
@@ -88,7 +92,10 @@ export function SearchSelect<T extends z.ZodTypeAny>({
       <Select
         aria-label={label}
         value={value}
-        onChange={onChange}
+        onChange={(chosen) => {
+          setPicked(options.find((o) => o.value === chosen));
+          onChange(chosen);
+        }}
         options={options}
         placeholder={placeholder}
         disabled={disabled}
