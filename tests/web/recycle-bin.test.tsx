@@ -82,7 +82,7 @@ describe("the hospital admin's recycle bin", () => {
     await screen.findByText('The recycle bin is empty.');
   });
 
-  it('pages with the server\'s next token: Next shows the second page, Previous the first again', async () => {
+  it("pages with the server's next token: Next shows the second page, Previous the first again", async () => {
     // Arrange
     api.restored.length = 0;
     api.paged = true;
