@@ -69,12 +69,12 @@ describe('Invite Team Member', () => {
     fireEvent.change(email, { target: { value: 'ann@x.test' } });
     const hint = screen.getByTestId('team-default-permissions').textContent;
 
-    // Act: first with the team's defaults, then with the list the boxes show (a member's defaults unless changed).
+    // Act: first with the team's defaults, then with a member's defaults less Upload DICOM.
     fireEvent.click(screen.getByRole('button', { name: 'Send Invitation' }));
     await waitFor(() => expect(send).toHaveBeenCalledTimes(1));
     fireEvent.change(email, { target: { value: 'ann@x.test' } });
     fireEvent.click(screen.getByRole('checkbox', { name: "Use the team's default permissions" }));
-    await waitFor(() => expect(screen.queryByTestId('team-default-permissions')).toBeNull());
+    fireEvent.click(await screen.findByText('Upload DICOM'));
     fireEvent.click(screen.getByRole('button', { name: 'Send Invitation' }));
     await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
 

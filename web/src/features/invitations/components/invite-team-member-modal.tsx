@@ -147,7 +147,8 @@ export function InviteTeamMemberModal({ teamId, open, onOpenChange, onSent }: Pr
                       >
                         <Wrap gap="3">
                           {GRANTABLE_PERMISSIONS.map((p) => (
-                            <Checkbox.Root key={p} value={p} size="sm">
+                            // Ids of its own: the field's input id, which Ark gives every box of a field, is one.
+                            <Checkbox.Root key={p} value={p} size="sm" ids={{}}>
                               <Checkbox.HiddenInput />
                               <Checkbox.Control />
                               <Checkbox.Label>{PERMISSION_LABELS[p]}</Checkbox.Label>
