@@ -39,6 +39,11 @@ export type Grants = {
   sendsSms?: true;
   /** Creates and deletes the app clients of DICOMweb integrations in the one user pool (docs/dicom-intake.md). */
   machineClients?: true;
+  /**
+   * Turns the client-credentials grant of those app clients off and on (hospital deactivation and restore): it reads
+   * and updates them, never creates or deletes one (docs/dicom-intake.md#deactivation).
+   */
+  suspendsMachineClients?: true;
   /** Needs where integrations connect: the token endpoint, the DICOMweb base URL and the DICOM listener's port. */
   intakeEndpoints?: true;
 };
@@ -70,7 +75,13 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
   // changes their group. List pages carry tokens sealed with the pseudonymisation key.
   // Add Hospital e-mails the first admin's invitation.
-  hospitals: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true, sendsMail: true },
+  hospitals: {
+    table: 'readWrite',
+    userPoolAdmin: true,
+    pseudonymSecret: true,
+    sendsMail: true,
+    suspendsMachineClients: true,
+  },
   settings: { table: 'readWrite' },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
@@ -165,7 +176,9 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     ...(kind === 'api' ? [ENV.SITE_ORIGIN] : []),
     ...(grants.sendsMail ? [ENV.MAIL_FROM, ENV.MAIL_CONFIGURATION_SET] : []),
     ...(grants.table === 'readWrite' ? [ENV.AUDIT_APPENDER_FUNCTION] : []),
-    ...(grants.machineClients && !grants.userPoolAdmin && kind !== 'api' ? [ENV.USER_POOL_ID] : []),
+    ...((grants.machineClients || grants.suspendsMachineClients) && !grants.userPoolAdmin && kind !== 'api'
+      ? [ENV.USER_POOL_ID]
+      : []),
     ...(grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL, ENV.DICOMWEB_URL, ENV.DICOM_PORT] : []),
   ];
 }
@@ -319,6 +332,15 @@ export const USER_POOL_ADMIN_ACTIONS = [
 export const MACHINE_CLIENT_ACTIONS = ['cognito-idp:CreateUserPoolClient', 'cognito-idp:DeleteUserPoolClient'];
 
 /**
+ * A deactivated hospital's app clients: each is described, then updated with its settings as they were and the
+ * client-credentials grant off (on again at restore), since an update resets what it is not given.
+ */
+export const MACHINE_CLIENT_SUSPEND_ACTIONS = [
+  'cognito-idp:DescribeUserPoolClient',
+  'cognito-idp:UpdateUserPoolClient',
+];
+
+/**
  * The IAM statements of a function's grants, in the order the role gets them. Explicit actions on named resources
  * only: object keys (`<bucket>/*`) are the one resource wildcard, because they are known only at run time.
  */
@@ -364,6 +386,8 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
   }
   if (grants.userPoolAdmin) statements.push({ actions: USER_POOL_ADMIN_ACTIONS, resources: [arns.userPool] });
   if (grants.machineClients) statements.push({ actions: MACHINE_CLIENT_ACTIONS, resources: [arns.userPool] });
+  if (grants.suspendsMachineClients)
+    statements.push({ actions: MACHINE_CLIENT_SUSPEND_ACTIONS, resources: [arns.userPool] });
   // SESv2 SendEmail authorises against the sending identity and the configuration set named in the call.
   if (grants.sendsMail)
     statements.push({

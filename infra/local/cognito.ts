@@ -13,8 +13,8 @@ import { ensureDir, persistedSecret, readJson, writeJson } from './data-dir.ts';
 /**
  * Cognito stand-in: cognito-local as a child process (its files under <data>/cognito/.cognito), reached through
  * /_aws/cognito on the public port. The proxy adds what cognito-local lacks: GetTokensFromRefreshToken (Amplify's
- * refresh) answered as InitiateAuth REFRESH_TOKEN_AUTH, a wrong password reported as Cognito reports it, and a disabled
- * user's sign-in refused as Cognito refuses it.
+ * refresh) answered as InitiateAuth REFRESH_TOKEN_AUTH, a wrong password reported as Cognito reports it, a disabled
+ * user's sign-in refused as Cognito refuses it, and UpdateUserPoolClient resetting the OAuth settings it is not given.
  */
 const require = createRequire(import.meta.url);
 const COGNITO_START = require.resolve('cognito-local/lib/bin/start.js');
@@ -215,6 +215,7 @@ export async function startCognito(
     if (!clientId || !clientSecret) return invalidClient;
     type AppClient = {
       ClientSecret?: string;
+      AllowedOAuthFlowsUserPoolClient?: boolean;
       AllowedOAuthFlows?: string[];
       AllowedOAuthScopes?: string[];
       AccessTokenValidity?: number;
@@ -235,7 +236,9 @@ export async function startCognito(
     const given = Buffer.from(clientSecret);
     if (expected.length === 0 || expected.length !== given.length || !timingSafeEqual(expected, given))
       return invalidClient;
-    if (!client.AllowedOAuthFlows?.includes('client_credentials'))
+    // A client with its OAuth settings off (a deactivated hospital's, docs/dicom-intake.md#deactivation) or without
+    // this grant is not authorised to use it (RFC 6749 5.2).
+    if (!client.AllowedOAuthFlowsUserPoolClient || !client.AllowedOAuthFlows?.includes('client_credentials'))
       return { status: 400, body: { error: 'unauthorized_client' } };
     const allowed = client.AllowedOAuthScopes ?? [];
     const asked = (form.get('scope') ?? '').split(/\s+/).filter(Boolean);
@@ -514,6 +517,30 @@ function signInOf(target: string, body: Buffer): { clientId: string; userName: s
   }
 }
 
+/**
+ * UpdateUserPoolClient as Cognito applies it: a setting the request leaves out goes back to its default (Amazon
+ * Cognito API reference, UpdateUserPoolClient), where cognito-local keeps the stored value. The OAuth settings are
+ * filled in here with their defaults (off, none), so an update that leaves them out turns the client's grants off
+ * in the twin as in the cloud.
+ */
+export function withOAuthDefaults(body: Buffer): Buffer {
+  try {
+    const request = JSON.parse(body.toString() || '{}') as Record<string, unknown>;
+    return Buffer.from(
+      JSON.stringify({
+        ...request,
+        AllowedOAuthFlowsUserPoolClient: request.AllowedOAuthFlowsUserPoolClient ?? false,
+        AllowedOAuthFlows: request.AllowedOAuthFlows ?? [],
+        AllowedOAuthScopes: request.AllowedOAuthScopes ?? [],
+        CallbackURLs: request.CallbackURLs ?? [],
+        LogoutURLs: request.LogoutURLs ?? [],
+      }),
+    );
+  } catch {
+    return body;
+  }
+}
+
 /** Proxies one request to cognito-local, rewriting what it gets wrong for our clients (see issuedToDisabledUser). */
 function forward(
   upstream: string,
@@ -542,6 +569,7 @@ function forward(
         }),
       );
     }
+    if (target.endsWith('.UpdateUserPoolClient')) body = withOAuthDefaults(body);
     // A password sign-in or its second step: the pool's pre-authentication trigger runs before the password is
     // checked, post-authentication once tokens are issued (refreshes run neither).
     const signIn = signInOf(target, body);

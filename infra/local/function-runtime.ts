@@ -135,7 +135,12 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
   // The pseudonym key is read from the twin's Secrets Manager, as from the stage's in the cloud.
   if (declaration.pseudonymSecret) env[ENV.SECRETS_MANAGER_ENDPOINT] = resources.endpoints.secretsManager;
   // The twin's issuer is its Cognito stand-in: API functions check tokens against it, administrators call it.
-  if (declaration.userPoolAdmin || declaration.machineClients || declaration.kind === 'api')
+  if (
+    declaration.userPoolAdmin ||
+    declaration.machineClients ||
+    declaration.suspendsMachineClients ||
+    declaration.kind === 'api'
+  )
     env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;
   return {
     ...resources.passThrough,

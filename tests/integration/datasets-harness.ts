@@ -238,6 +238,8 @@ export async function startHarness(): Promise<Harness> {
     machineClients: {
       create: async (name) => ({ clientId: `client-${name}`, clientSecret: `secret-${name}` }),
       remove: async () => undefined,
+      suspend: async (clientId) => void identityCalls.push(`suspend ${clientId}`),
+      resume: async (clientId, scopes) => void identityCalls.push(`resume ${clientId} ${scopes.join(' ')}`),
     },
   };
   setDeps(deps);

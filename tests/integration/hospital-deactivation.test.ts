@@ -1,20 +1,25 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchRoute } from '#shared/definitions/api/routes.ts';
 import { buildMultipart } from '#shared/domain/intake/multipart.ts';
 import { createListener } from '#functions/dicom-listener/server.ts';
+import { createMachineClients } from '#functions/adapters/cognito/identity-admin.ts';
+import { startCognito, type CognitoService, type PoolIds } from '#infra/local/cognito.ts';
 import { buildDicom } from '#tests/helpers/dicom-builder.ts';
 import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
  * Deactivating a hospital reaches every principal of it, not only its users (docs/domain.md#deactivation).
- * From the outside: its DICOMweb client's token over the DICOMweb routes, its DICOM node through the C-STORE listener
- * with dcmtk's echoscu and storescu; restoring the hospital brings both back.
+ * From the outside: its DICOMweb client's token over the DICOMweb routes, its DICOMweb client at the token endpoint of
+ * the twin's Cognito stand-in, its DICOM node through the C-STORE listener with dcmtk's echoscu and storescu;
+ * restoring the hospital brings them all back.
  */
 const SUPER = 'superadmin@demo.local';
 const ADMIN = 'admin@northside.demo.local';
@@ -113,6 +118,84 @@ describe("a deactivated hospital's DICOMweb client", () => {
     }
     expect(searchAfter.status).toBe(200);
     expect(storeAfter.status).toBe(200);
+  });
+});
+
+describe("a deactivated hospital's DICOMweb client at the token endpoint", () => {
+  let cognito: CognitoService;
+  let server: Server;
+  let tokenUrl: string;
+  let dataDir: string;
+  let harnessClients: Harness['deps']['machineClients'];
+
+  beforeAll(async () => {
+    // The twin's Cognito stand-in alone, its pool's endpoints on one port as the twin serves them under /_aws/cognito.
+    dataDir = mkdtempSync(join(tmpdir(), 'deact-cognito-'));
+    cognito = await startCognito(dataDir, 'http://127.0.0.1/_aws/cognito');
+    const ids: PoolIds = await cognito.bootstrap();
+    server = createHttpServer((req, res) => {
+      const path = req.url ?? '/';
+      if (path.split('?')[0] === '/oauth2/token') cognito.handleToken(ids, req, res);
+      else cognito.handle(req, res, path);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    tokenUrl = `${endpoint}/oauth2/token`;
+    harnessClients = h.deps.machineClients;
+    h.deps.machineClients = createMachineClients({
+      region: 'us-east-1',
+      userPoolId: () => ids.userPoolId,
+      client: new CognitoIdentityProviderClient({
+        region: 'us-east-1',
+        endpoint,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+    });
+  }, 60_000);
+  afterAll(async () => {
+    if (harnessClients) h.deps.machineClients = harnessClients;
+    await new Promise((resolve) => server?.close(resolve));
+    await cognito?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** The client-credentials grant (RFC 6749 4.4), the client authenticated with HTTP Basic. */
+  async function token(clientId: string, secret: string) {
+    const response = await fetch(tokenUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it('gets unauthorized_client while the hospital is deactivated, and a token with its scopes again after restore', async () => {
+    // Arrange
+    const created = await h.call('POST', '/api/integrations/dicomweb-clients', {
+      as: ADMIN,
+      body: { name: 'Token PACS', teamId: TEAM, scopes: ['read'], quietSeconds: 10 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const clientId = created.body.integration.clientId as string;
+    const secret = created.body.clientSecret as string;
+    const before = await token(clientId, secret);
+
+    // Act
+    await deactivate();
+    const refused = await token(clientId, secret);
+    await restore();
+    const after = await token(clientId, secret);
+
+    // Assert
+    expect(before.status).toBe(200);
+    expect(refused).toEqual({ status: 400, body: { error: 'unauthorized_client' } });
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    const claims = JSON.parse(Buffer.from(String(after.body.access_token).split('.')[1]!, 'base64url').toString());
+    expect(claims).toMatchObject({ client_id: clientId, scope: 'imaging-dicomweb/read' });
   });
 });
 

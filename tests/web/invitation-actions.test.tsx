@@ -60,4 +60,30 @@ describe('Invite Team Member', () => {
     expect(send).toHaveBeenCalledWith('t1', expect.objectContaining({ email: 'ann@x.test', role: 'MEMBER' }));
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
+
+  it("sends a member's invitation without permissions while the team's defaults apply, and the ones chosen otherwise", async () => {
+    // Arrange
+    const send = vi.spyOn(invitationsApi, 'sendToTeam').mockResolvedValue(pending);
+    wrap(<InviteTeamMemberModal teamId="t1" open onOpenChange={vi.fn()} onSent={vi.fn()} />);
+    const email = document.querySelector<HTMLInputElement>('input[name="email"]')!;
+    fireEvent.change(email, { target: { value: 'ann@x.test' } });
+    const hint = screen.getByTestId('team-default-permissions').textContent;
+
+    // Act: first with the team's defaults, then with a member's defaults less Upload DICOM.
+    fireEvent.click(screen.getByRole('button', { name: 'Send Invitation' }));
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(1));
+    fireEvent.change(email, { target: { value: 'ann@x.test' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: "Use the team's default permissions" }));
+    fireEvent.click(await screen.findByText('Upload DICOM'));
+    fireEvent.click(screen.getByRole('button', { name: 'Send Invitation' }));
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
+
+    // Assert
+    expect(hint).toBe("The member gets the team's default permissions of new members when they join.");
+    expect(send.mock.calls[0]![1]).not.toHaveProperty('permissions');
+    expect(send.mock.calls[1]![1]).toMatchObject({
+      role: 'MEMBER',
+      permissions: ['VIEW_DATASETS', 'UPLOAD_DICOM', 'SHARE_DATA'],
+    });
+  });
 });

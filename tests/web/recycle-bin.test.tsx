@@ -6,20 +6,23 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubResizeObserver } from '#tests/helpers/jsdom.ts';
 
 // The API is replaced: the test is about what the bin shows and that Restore calls the restore route.
-const api = vi.hoisted(() => ({ restored: [] as string[] }));
+// With `paged`, the bin holds two pages: the first answers a next token, which the second page is asked with.
+const api = vi.hoisted(() => ({ restored: [] as string[], paged: false, queries: [] as unknown[] }));
 vi.mock('#web/lib/api-client.ts', () => ({
-  apiRequest: vi.fn(async (path: string, _schema: unknown, options?: { method?: string }) => {
+  apiRequest: vi.fn(async (path: string, _schema: unknown, options?: { method?: string; query?: object }) => {
     if (options?.method === 'POST') {
       api.restored.push(path);
       return {};
     }
+    api.queries.push(options?.query);
+    const second = api.paged && (options?.query as { nextToken?: string } | undefined)?.nextToken === 'page-2';
     return {
-      nextToken: null,
+      nextToken: api.paged && !second ? 'page-2' : null,
       items: api.restored.length
         ? []
         : [
             {
-              id: 'ds-1',
+              id: second ? 'ds-2' : 'ds-1',
               hospitalId: 'h1',
               teamId: 't1',
               ownerUserId: 'u1',
@@ -27,7 +30,7 @@ vi.mock('#web/lib/api-client.ts', () => ({
               patientAlias: 'PT-1',
               studyType: 'DIAGNOSTIC',
               urgency: 'ROUTINE',
-              studyDescription: 'Brain MRI',
+              studyDescription: second ? 'Spine MRI' : 'Brain MRI',
               clinicalIndication: 'Headache',
               orderingPhysician: 'Dr. A',
               department: 'Radiology',
@@ -77,5 +80,33 @@ describe("the hospital admin's recycle bin", () => {
     // Assess
     await waitFor(() => expect(api.restored).toEqual(['/api/datasets/ds-1/restore']));
     await screen.findByText('The recycle bin is empty.');
+  });
+
+  it("pages with the server's next token: Next shows the second page, Previous the first again", async () => {
+    // Arrange
+    api.restored.length = 0;
+    api.paged = true;
+    api.queries.length = 0;
+    render(
+      <ChakraProvider value={system}>
+        <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+          <RecycleBin />
+        </SWRConfig>
+      </ChakraProvider>,
+    );
+    await screen.findByText('Brain MRI (Diagnostic)');
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Spine MRI (Diagnostic)');
+    const secondPageNext = (screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled;
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+
+    // Assert
+    await screen.findByText('Brain MRI (Diagnostic)');
+    expect(api.queries).toContainEqual({ limit: 100, nextToken: 'page-2' });
+    expect(api.queries[0]).toEqual({ limit: 100 });
+    expect(secondPageNext).toBe(true);
+    expect(screen.getByText('Page 1')).toBeTruthy();
   });
 });

@@ -12,6 +12,10 @@ import {
   CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
   DeleteUserPoolClientCommand,
+  DescribeUserPoolClientCommand,
+  UpdateUserPoolClientCommand,
+  type UpdateUserPoolClientCommandInput,
+  type UserPoolClientType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
@@ -133,8 +137,43 @@ export function createIdentityAdmin(options: {
 }
 
 /**
+ * The settings of an app client that UpdateUserPoolClient takes, as DescribeUserPoolClient gave them. The update sets
+ * every setting it is not given to its default (Amazon Cognito API reference, UpdateUserPoolClient), so each one is
+ * passed on as it was: only the OAuth settings the caller names change.
+ */
+function updatableSettings(described: UserPoolClientType): Omit<UpdateUserPoolClientCommandInput, 'UserPoolId'> {
+  return {
+    ClientId: described.ClientId,
+    ClientName: described.ClientName,
+    RefreshTokenValidity: described.RefreshTokenValidity,
+    AccessTokenValidity: described.AccessTokenValidity,
+    IdTokenValidity: described.IdTokenValidity,
+    TokenValidityUnits: described.TokenValidityUnits,
+    ReadAttributes: described.ReadAttributes,
+    WriteAttributes: described.WriteAttributes,
+    ExplicitAuthFlows: described.ExplicitAuthFlows,
+    SupportedIdentityProviders: described.SupportedIdentityProviders,
+    CallbackURLs: described.CallbackURLs,
+    LogoutURLs: described.LogoutURLs,
+    DefaultRedirectURI: described.DefaultRedirectURI,
+    AllowedOAuthFlows: described.AllowedOAuthFlows,
+    AllowedOAuthScopes: described.AllowedOAuthScopes,
+    AllowedOAuthFlowsUserPoolClient: described.AllowedOAuthFlowsUserPoolClient,
+    AnalyticsConfiguration: described.AnalyticsConfiguration,
+    PreventUserExistenceErrors: described.PreventUserExistenceErrors,
+    EnableTokenRevocation: described.EnableTokenRevocation,
+    EnablePropagateAdditionalUserContextData: described.EnablePropagateAdditionalUserContextData,
+    AuthSessionValidity: described.AuthSessionValidity,
+    RefreshTokenRotation: described.RefreshTokenRotation,
+  };
+}
+
+/**
  * App clients of DICOMweb integrations (docs/dicom-intake.md#dicomweb-clients): the client-credentials grant only,
- * with a generated secret and the DICOMweb resource server's scopes; access tokens live an hour.
+ * with a generated secret and the DICOMweb resource server's scopes; access tokens live an hour. While the hospital is
+ * deactivated (docs/dicom-intake.md#deactivation) the grant is turned off, so the token endpoint refuses the client
+ * (`unauthorized_client`, RFC 6749 5.2); restore turns it on again with the integration's scopes. The client keeps its
+ * id, secret and every other setting throughout.
  */
 export function createMachineClients(options: {
   userPoolId: () => string;
@@ -178,5 +217,47 @@ export function createMachineClients(options: {
         throw error;
       }
     },
+    async suspend(clientId) {
+      const described = await describe(clientId);
+      if (!described) return;
+      if (!described.AllowedOAuthFlowsUserPoolClient && !described.AllowedOAuthFlows?.length) return;
+      // Without the OAuth flag the client may name no flows nor scopes; the integration keeps its scopes for resume.
+      const settings = updatableSettings(described);
+      delete settings.AllowedOAuthFlows;
+      delete settings.AllowedOAuthScopes;
+      await client.send(
+        new UpdateUserPoolClientCommand({
+          ...settings,
+          UserPoolId: options.userPoolId(),
+          AllowedOAuthFlowsUserPoolClient: false,
+        }),
+      );
+    },
+    async resume(clientId, scopes) {
+      const described = await describe(clientId);
+      if (!described) return;
+      await client.send(
+        new UpdateUserPoolClientCommand({
+          ...updatableSettings(described),
+          UserPoolId: options.userPoolId(),
+          AllowedOAuthFlows: ['client_credentials'],
+          AllowedOAuthFlowsUserPoolClient: true,
+          AllowedOAuthScopes: [...scopes],
+        }),
+      );
+    },
   };
+
+  /** The app client's settings; undefined when it is gone (a revoke deleted it). */
+  async function describe(clientId: string): Promise<UserPoolClientType | undefined> {
+    try {
+      const { UserPoolClient } = await client.send(
+        new DescribeUserPoolClientCommand({ UserPoolId: options.userPoolId(), ClientId: clientId }),
+      );
+      return UserPoolClient;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ResourceNotFoundException') return undefined;
+      throw error;
+    }
+  }
 }

@@ -33,19 +33,37 @@ export function createMemoryIntegrationStore(): IntegrationStore & { items: Map<
   };
 }
 
-/** App clients numbered instead of made in a user pool; what was created and removed is kept, in order. */
-export function createMemoryMachineClients(): MachineClients & { created: string[]; removed: string[] } {
+/**
+ * App clients numbered instead of made in a user pool; what was created and removed is kept, in order, and `grants`
+ * holds the scopes of each client whose client-credentials grant is on (none while suspended).
+ */
+export function createMemoryMachineClients(): MachineClients & {
+  created: string[];
+  removed: string[];
+  grants: Map<string, readonly string[]>;
+} {
   const created: string[] = [];
   const removed: string[] = [];
+  const grants = new Map<string, readonly string[]>();
   return {
     created,
     removed,
-    async create(name) {
+    grants,
+    async create(name, scopes) {
       created.push(name);
-      return { clientId: `client-${created.length}`, clientSecret: `secret-${created.length}` };
+      const clientId = `client-${created.length}`;
+      grants.set(clientId, [...scopes]);
+      return { clientId, clientSecret: `secret-${created.length}` };
     },
     async remove(clientId) {
       removed.push(clientId);
+      grants.delete(clientId);
+    },
+    async suspend(clientId) {
+      if (grants.has(clientId)) grants.set(clientId, []);
+    },
+    async resume(clientId, scopes) {
+      if (grants.has(clientId)) grants.set(clientId, [...scopes]);
     },
   };
 }

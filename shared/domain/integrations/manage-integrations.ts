@@ -160,3 +160,35 @@ export async function revokeIntegration(
   });
   return revoked;
 }
+
+/** The hospital's active DICOMweb clients, whose app clients follow the hospital's status. */
+async function activeClients(hospitalId: string, deps: Pick<IntegrationDeps, 'integrations'>) {
+  const items = await deps.integrations.list(hospitalId);
+  return items.filter((i) => i.kind === 'DICOMWEB_CLIENT' && i.status === 'ACTIVE' && i.clientId);
+}
+
+/**
+ * Deactivation (docs/dicom-intake.md#deactivation): each active DICOMweb client's client-credentials grant is turned
+ * off, so the token endpoint refuses it. Returns how many; a retry turns off again what is already off (no change).
+ */
+export async function suspendDicomWebClients(
+  hospitalId: string,
+  deps: Pick<IntegrationDeps, 'integrations' | 'machineClients'>,
+): Promise<number> {
+  const clients = await activeClients(hospitalId, deps);
+  for (const integration of clients) await deps.machineClients.suspend(integration.clientId!);
+  return clients.length;
+}
+
+/**
+ * Restore: each active DICOMweb client gets its grant back with the scopes it was created with (the integration's),
+ * so the same id and secret obtain tokens again. A revoked client stays revoked (its app client is deleted).
+ */
+export async function resumeDicomWebClients(
+  hospitalId: string,
+  deps: Pick<IntegrationDeps, 'integrations' | 'machineClients'>,
+): Promise<number> {
+  const clients = await activeClients(hospitalId, deps);
+  for (const integration of clients) await deps.machineClients.resume(integration.clientId!, integration.scopes ?? []);
+  return clients.length;
+}

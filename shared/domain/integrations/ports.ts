@@ -25,6 +25,13 @@ export type IntegrationStore = {
 export type MachineClients = {
   create(name: string, scopes: readonly string[]): Promise<{ clientId: string; clientSecret: string }>;
   remove(clientId: string): Promise<void>;
+  /**
+   * Turns the client-credentials grant off (the token endpoint then refuses the client), keeping the client's id,
+   * secret and other settings; a client already off or gone is left as it is.
+   */
+  suspend(clientId: string): Promise<void>;
+  /** Turns the grant on again with these scopes (the integration's); a client gone is left as it is. */
+  resume(clientId: string, scopes: readonly string[]): Promise<void>;
 };
 
 /** Where clients and nodes reach the product (shown on the Integrations section). */

@@ -13,6 +13,7 @@ import {
   type ListHospitalsQuery,
   type UpdateHospitalRequest,
 } from '#shared/schemas/api/organisation.ts';
+import { resumeDicomWebClients, suspendDicomWebClients } from '#shared/domain/integrations/manage-integrations.ts';
 import { actorOf, forEachUser, loadHospital, requireHospitalAdmin, requireSuperAdmin } from './common.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { planOf, statusOf, toHospital } from './views.ts';
@@ -184,7 +185,8 @@ export async function updateHospital(
 /**
  * Delete Hospital = deactivation (docs/states.md#hospitals). The typed name must equal the name exactly; a hospital
  * with users or datasets needs the second, high-impact confirmation. Its users are disabled at the identity provider
- * and signed out everywhere; the API refuses them (resolveCaller); the data stays, and restore brings it all back.
+ * and signed out everywhere; the API refuses them (resolveCaller); its DICOMweb clients' client-credentials grant is
+ * turned off, so the token endpoint refuses them; the data stays, and restore brings it all back.
  */
 export async function deleteHospital(
   hospitalId: string,
@@ -216,6 +218,7 @@ export async function deleteHospital(
     await deps.identity.signOut(user.id);
     disabled++;
   });
+  const clientsSuspended = await suspendDicomWebClients(hospitalId, deps);
   await deps.audit.record({
     hospitalId,
     action: 'HOSPITAL_DEACTIVATED',
@@ -225,13 +228,15 @@ export async function deleteHospital(
       after: { status: 'DEACTIVATED' },
       acknowledgedImpact: request.acknowledgeImpact,
       identitiesDisabled: disabled,
+      clientsSuspended,
     },
   });
   return toHospital(updated);
 }
 
 /**
- * Restore: the hospital is active again; users whose own status is ACTIVE can sign in again (a retry walks them again).
+ * Restore: the hospital is active again; users whose own status is ACTIVE can sign in again, and its active DICOMweb
+ * clients get tokens again (a retry walks them again).
  */
 export async function restoreHospital(hospitalId: string, caller: Caller, deps: OrganisationDeps): Promise<Hospital> {
   requireSuperAdmin(caller);
@@ -254,11 +259,17 @@ export async function restoreHospital(hospitalId: string, caller: Caller, deps: 
     await deps.identity.enable(user.id);
     enabled++;
   });
+  const clientsResumed = await resumeDicomWebClients(hospitalId, deps);
   await deps.audit.record({
     hospitalId,
     action: 'HOSPITAL_RESTORED',
     ...actorOf(caller),
-    details: { before: { status: statusOf(hospital) }, after: { status: 'ACTIVE' }, identitiesEnabled: enabled },
+    details: {
+      before: { status: statusOf(hospital) },
+      after: { status: 'ACTIVE' },
+      identitiesEnabled: enabled,
+      clientsResumed,
+    },
   });
   return toHospital(updated);
 }

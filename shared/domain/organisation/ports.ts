@@ -9,6 +9,7 @@ import type {
 } from '#shared/domain/auth/ports.ts';
 import type { UserStatus } from '#shared/vocabulary/users.ts';
 import type { AuditLog, Clock, IdGenerator, PageTokens } from '#shared/domain/ports.ts';
+import type { IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
 import type { HospitalStatus, SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
 
 /** A page read from one index partition: at most `limit` items, and where to go on. */
@@ -169,6 +170,9 @@ export type OrganisationDeps = {
   directory: Directory;
   organisation: OrganisationStore;
   identity: IdentityAdmin;
+  /** A hospital's integrations and their app clients, which follow its deactivation and restore. */
+  integrations: IntegrationStore;
+  machineClients: MachineClients;
   audit: AuditLog;
   pageTokens: PageTokens;
   clock: Clock;

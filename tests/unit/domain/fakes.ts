@@ -8,7 +8,9 @@ import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-ad
 import {
   createMemoryAuditLog,
   createMemoryDatasetRepository,
+  createMemoryIntegrationStore,
   createMemoryInvitationRepository,
+  createMemoryMachineClients,
   createMemoryNotificationInbox,
   createMemoryObjectStore,
   createMemoryOrganisation,
@@ -61,6 +63,8 @@ export function ports() {
     org,
     identity: identity.identity,
     identityCalls: identity.calls,
+    integrations: createMemoryIntegrationStore(),
+    machineClients: createMemoryMachineClients(),
     uploads: createMemoryUploadRepository(),
     policies: createMemoryPolicyRepository(),
     settings: createMemorySettingsStore(),

@@ -149,6 +149,48 @@ describe('hospital management (super admin)', () => {
     expect(deps.audit.events.map((e) => e.action)).toEqual(['HOSPITAL_DEACTIVATED', 'HOSPITAL_RESTORED']);
   });
 
+  it("turns off the grant of the hospital's active DICOMweb clients on deactivation, and on again with their scopes at restore", async () => {
+    // Arrange
+    const deps = organisationPorts();
+    const client = async (id: string, hospitalId: string, scopes: string[], status: 'ACTIVE' | 'REVOKED') => {
+      const { clientId } = await deps.machineClients.create(`dicomweb-${hospitalId}-${id}`, scopes);
+      await deps.integrations.create({
+        id,
+        hospitalId,
+        name: id,
+        kind: 'DICOMWEB_CLIENT',
+        status,
+        quietSeconds: 60,
+        scopes,
+        clientId,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        createdByUserId: 'user-hospital_admin',
+        createdByName: 'Pat HOSPITAL_ADMIN',
+      });
+      return clientId;
+    };
+    const reader = await client('int-1', 'h1', ['imaging-dicomweb/read'], 'ACTIVE');
+    const revoked = await client('int-2', 'h1', ['imaging-dicomweb/read'], 'REVOKED');
+    const other = await client('int-3', 'h2', ['imaging-dicomweb/read', 'imaging-dicomweb/write'], 'ACTIVE');
+    await deps.machineClients.suspend(revoked);
+    const request = { confirmName: 'Northside General', acknowledgeImpact: true };
+
+    // Act
+    await deleteHospital('h1', request, as('SUPER_ADMIN'), deps);
+    const whileDeactivated = new Map(deps.machineClients.grants);
+    await restoreHospital('h1', as('SUPER_ADMIN'), deps);
+
+    // Assert
+    expect(whileDeactivated.get(reader)).toEqual([]);
+    expect(whileDeactivated.get(other)).toEqual(['imaging-dicomweb/read', 'imaging-dicomweb/write']);
+    expect(deps.machineClients.grants.get(reader)).toEqual(['imaging-dicomweb/read']);
+    expect(deps.machineClients.grants.get(revoked)).toEqual([]);
+    expect(deps.audit.events.map((e) => [e.action, e.details.clientsSuspended ?? e.details.clientsResumed])).toEqual([
+      ['HOSPITAL_DEACTIVATED', 1],
+      ['HOSPITAL_RESTORED', 1],
+    ]);
+  });
+
   it('walks the identities again when a delete is retried after failing part-way, without counting twice', async () => {
     const deps = organisationPorts();
     const request = { confirmName: 'Northside General', acknowledgeImpact: true };

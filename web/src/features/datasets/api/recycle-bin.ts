@@ -4,7 +4,20 @@ import { apiRequest } from '#web/lib/api-client.ts';
 
 export const RECYCLE_BIN_KEY = '/api/datasets/recycle-bin';
 
-/** The hospital's recycle bin, the soonest purged first (hospital admins: docs/domain.md#recycle-bin). */
-export function useRecycleBin() {
-  return useSWR([RECYCLE_BIN_KEY], () => apiRequest(RECYCLE_BIN_KEY, RecycleBinPageSchema, { query: { limit: 100 } }));
+/** Datasets of one page of the bin: the most the route gives at once. */
+export const RECYCLE_BIN_PAGE_SIZE = 100;
+
+/**
+ * One page of the hospital's recycle bin, the soonest purged first (hospital admins: docs/domain.md#recycle-bin):
+ * the first, or the one the server's `nextToken` of the page before points at.
+ */
+export function useRecycleBin(nextToken?: string) {
+  return useSWR(
+    [RECYCLE_BIN_KEY, nextToken ?? null],
+    () =>
+      apiRequest(RECYCLE_BIN_KEY, RecycleBinPageSchema, {
+        query: { limit: RECYCLE_BIN_PAGE_SIZE, ...(nextToken ? { nextToken } : {}) },
+      }),
+    { keepPreviousData: true },
+  );
 }

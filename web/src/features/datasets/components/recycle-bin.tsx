@@ -2,6 +2,7 @@ import { Button, Card, Heading, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuUndo2 } from 'react-icons/lu';
 import type { RecycleBinItem } from '#shared/schemas/api/datasets.ts';
+import { CursorPager } from '#web/components/ui/cursor-pager.tsx';
 import { DataTable } from '#web/components/ui/data-table.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
@@ -10,13 +11,16 @@ import { useRecycleBin } from '#web/features/datasets/api/recycle-bin.ts';
 import { STUDY_TYPE_LABELS } from '#web/features/datasets/utils/study-types.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDate, formatDateTime } from '#web/lib/format.ts';
+import { useCursorStack } from '#web/lib/use-cursor-stack.ts';
 
 /**
  * The hospital admin's recycle bin (docs/domain.md#recycle-bin): deleted datasets, who deleted them and why, and when
- * they are purged for good; Restore brings one back into its lists.
+ * they are purged for good; Restore brings one back into its lists. A page at a time, Previous/Next over the server's
+ * next token.
  */
 export function RecycleBin() {
-  const { data, error, isLoading, mutate } = useRecycleBin();
+  const cursor = useCursorStack('recycle-bin');
+  const { data, error, isLoading, mutate } = useRecycleBin(cursor.token);
   const [restoring, setRestoring] = useState<string>();
 
   const restore = async (dataset: RecycleBinItem) => {
@@ -52,6 +56,15 @@ export function RecycleBin() {
               rowKey={(d) => d.id}
               rowProps={() => ({ 'data-testid': 'recycle-bin-row' })}
               empty={<Text color="fg.muted">The recycle bin is empty.</Text>}
+              pagination={
+                <CursorPager
+                  page={cursor.page}
+                  hasPrevious={cursor.hasPrevious}
+                  hasNext={Boolean(data?.nextToken)}
+                  onPrevious={cursor.previous}
+                  onNext={() => cursor.next(data?.nextToken)}
+                />
+              }
               columns={[
                 {
                   key: 'study',

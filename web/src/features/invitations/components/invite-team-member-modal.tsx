@@ -1,4 +1,4 @@
-import { Button, CheckboxGroup, Checkbox, Dialog, Input, Portal, Stack, Textarea, Wrap } from '@chakra-ui/react';
+import { Button, CheckboxGroup, Checkbox, Dialog, Input, Portal, Stack, Text, Textarea, Wrap } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { GRANTABLE_PERMISSIONS, type GrantablePermission } from '#shared/vocabulary/roles.ts';
 import {
@@ -31,6 +31,8 @@ type Values = {
   name: string;
   role: TeamRole;
   permissions: GrantablePermission[];
+  /** A member invited with the team's default permissions: the invitation names none. */
+  teamDefaults: boolean;
   message: string;
   expiresInDays: string;
 };
@@ -38,7 +40,8 @@ const INITIAL: Values = {
   email: '',
   name: '',
   role: 'MEMBER',
-  permissions: ['VIEW_DATASETS'],
+  permissions: [...TEAM_ROLE_PERMISSIONS.MEMBER],
+  teamDefaults: true,
   message: '',
   expiresInDays: String(INVITATION_EXPIRY_DAYS),
 };
@@ -46,8 +49,10 @@ const INITIAL: Values = {
 type Props = { teamId: string; open: boolean; onOpenChange(open: boolean): void; onSent(): void };
 
 /**
- * "Invite Team Member" (docs/screens.md#team-invitations): choosing a role sets its default permissions; expiry 1 to
- * 30 days. A failure keeps the modal open with an error box.
+ * "Invite Team Member" (docs/screens.md#team-invitations): choosing a role sets its default permissions; a member is
+ * invited with the team's default permissions unless the inviter chooses others, and then the invitation names none,
+ * so the member gets the team's list as it is when they join (docs/domain.md#share-policy); expiry 1 to 30 days. A
+ * failure keeps the modal open with an error box.
  */
 export function InviteTeamMemberModal({ teamId, open, onOpenChange, onSent }: Props) {
   const [values, setValues] = useState<Values>(INITIAL);
@@ -56,7 +61,14 @@ export function InviteTeamMemberModal({ teamId, open, onOpenChange, onSent }: Pr
   const submit = (event: FormEvent) => {
     event.preventDefault();
     return run(
-      TeamInvitationSchema.safeParse({ ...values, name: values.name || undefined }),
+      TeamInvitationSchema.safeParse({
+        email: values.email,
+        name: values.name || undefined,
+        role: values.role,
+        ...(values.role === 'MEMBER' && values.teamDefaults ? {} : { permissions: values.permissions }),
+        message: values.message,
+        expiresInDays: values.expiresInDays,
+      }),
       async (data) => {
         await invitationsApi.sendToTeam(teamId, data);
         toaster.create({ type: 'success', ...INVITATION_TOASTS.sent(data.name ?? data.email, data.email) });
@@ -110,24 +122,42 @@ export function InviteTeamMemberModal({ teamId, open, onOpenChange, onSent }: Pr
                       }
                     />
                   </FormField>
-                  <FormField label="Permissions" required error={errors.permissions}>
-                    <CheckboxGroup
-                      value={values.permissions}
-                      onValueChange={(permissions) =>
-                        setValues((v) => ({ ...v, permissions: permissions as GrantablePermission[] }))
-                      }
+                  {values.role === 'MEMBER' && (
+                    <Checkbox.Root
+                      size="sm"
+                      checked={values.teamDefaults}
+                      onCheckedChange={(e) => setValues((v) => ({ ...v, teamDefaults: e.checked === true }))}
                     >
-                      <Wrap gap="3">
-                        {GRANTABLE_PERMISSIONS.map((p) => (
-                          <Checkbox.Root key={p} value={p} size="sm">
-                            <Checkbox.HiddenInput />
-                            <Checkbox.Control />
-                            <Checkbox.Label>{PERMISSION_LABELS[p]}</Checkbox.Label>
-                          </Checkbox.Root>
-                        ))}
-                      </Wrap>
-                    </CheckboxGroup>
-                  </FormField>
+                      <Checkbox.HiddenInput />
+                      <Checkbox.Control />
+                      <Checkbox.Label>Use the team&apos;s default permissions</Checkbox.Label>
+                    </Checkbox.Root>
+                  )}
+                  {values.role === 'MEMBER' && values.teamDefaults ? (
+                    <Text fontSize="sm" color="fg.muted" data-testid="team-default-permissions">
+                      The member gets the team&apos;s default permissions of new members when they join.
+                    </Text>
+                  ) : (
+                    <FormField label="Permissions" required error={errors.permissions}>
+                      <CheckboxGroup
+                        value={values.permissions}
+                        onValueChange={(permissions) =>
+                          setValues((v) => ({ ...v, permissions: permissions as GrantablePermission[] }))
+                        }
+                      >
+                        <Wrap gap="3">
+                          {GRANTABLE_PERMISSIONS.map((p) => (
+                            // Ids of its own: the field's input id, which Ark gives every box of a field, is one.
+                            <Checkbox.Root key={p} value={p} size="sm" ids={{}}>
+                              <Checkbox.HiddenInput />
+                              <Checkbox.Control />
+                              <Checkbox.Label>{PERMISSION_LABELS[p]}</Checkbox.Label>
+                            </Checkbox.Root>
+                          ))}
+                        </Wrap>
+                      </CheckboxGroup>
+                    </FormField>
+                  )}
                   <FormField label="Message" error={errors.message}>
                     <Textarea
                       name="message"
