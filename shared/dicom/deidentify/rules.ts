@@ -1,10 +1,10 @@
 import { TAG } from '#shared/dicom/tags.ts';
-import { COMPOSITE_ACTIONS, attributeType, resolveComposite, type IodTypes } from './iod-types.ts';
+import type { IodTypes } from './iod-types.ts';
 import { replacementUid, type PatientKeys } from './keys.ts';
 import {
   ANNEX_E_BY_TAG,
   DESCRIPTOR_KEYWORDS,
-  basicAction,
+  basicActionAt,
   effectiveAction,
   type AnnexERow,
   type ResolvedProfile,
@@ -132,21 +132,12 @@ type Decision =
   | { kind: 'shift' }
   | { kind: 'describe'; fallback: 'remove' | 'empty' | 'dummy' };
 
-/**
- * The Basic Profile action of a row at one place in the file: a composite action (X/Z, X/D, Z/D, X/Z/D, X/Z/U*) is
- * resolved by the attribute's type in the object's IOD at that place (iod-types.ts, PS3.15 E.3.1).
- */
-function basicAt(
-  node: DicomNode,
-  row: AnnexERow,
-  session: Session,
-  path: readonly string[],
-): EffectiveBasic | 'items' {
-  if (!COMPOSITE_ACTIONS.has(row.action)) return basicAction(row, node.vr);
-  return resolveComposite(row.action, attributeType(session.iod, path, node.tag), node.vr, node.items !== undefined);
+/** The Basic Profile action of a row where the element sits (composite actions by type, profile.ts basicActionAt). */
+function basicAt(node: DicomNode, row: AnnexERow, session: Session, path: readonly string[]): EffectiveBasic {
+  return basicActionAt(row, node.vr, { iod: session.iod, path, tag: node.tag, sequence: node.items !== undefined });
 }
 
-type EffectiveBasic = ReturnType<typeof basicAction>;
+type EffectiveBasic = ReturnType<typeof basicActionAt>;
 
 function decide(node: DicomNode, row: AnnexERow | undefined, session: Session, path: readonly string[]): Decision {
   if (!row) return { kind: 'keep' };
@@ -167,7 +158,7 @@ function decide(node: DicomNode, row: AnnexERow | undefined, session: Session, p
   return decideBasic(node, basicAt(node, row, session, path));
 }
 
-function decideBasic(node: DicomNode, action: EffectiveBasic | 'items'): Decision {
+function decideBasic(node: DicomNode, action: EffectiveBasic): Decision {
   if (action === 'keep' || action === 'clean') return { kind: 'keep' };
   if (action === 'remove') return { kind: 'remove' };
   // A Type 1 sequence (D) keeps its items, each de-identified in turn (their UIDs replaced like every other).
