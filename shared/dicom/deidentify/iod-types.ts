@@ -18,8 +18,9 @@ type IodTypesFile = {
   items: Record<string, Record<string, AttributeType>>;
 };
 const TABLE = iodTypes as unknown as IodTypesFile;
-export const IOD_TYPES_SOURCE = (iodTypes as unknown as { source: { package: string; version: string; edition: string } })
-  .source;
+export const IOD_TYPES_SOURCE = (
+  iodTypes as unknown as { source: { package: string; version: string; edition: string } }
+).source;
 
 export const COMPOSITE_ACTIONS: ReadonlySet<string> = new Set(['X/Z', 'X/D', 'Z/D', 'X/Z/D', 'X/Z/U*']);
 
@@ -64,17 +65,19 @@ export function attributeType(types: IodTypes | undefined, path: readonly string
 
 /**
  * One composite action resolved (PS3.15 E.3.1). Type 1 (and 1C, the attribute being present) → D: a dummy value, or
- * for a sequence its items kept and de-identified item by item (their UIDs mapped like every other), and U for UIDs
- * under X/Z/U*. Type 2 (2C) → Z. Type 3 or absent from the IOD → X. Where an action lacks the letter the type asks for,
+ * for a sequence its items kept and de-identified item by item (their UIDs mapped like every other). X/Z/U* → U for
+ * every type (below). Type 2 (2C) → Z. Type 3 or absent from the IOD → X. Where an action lacks the letter the type asks for,
  * the nearest that keeps the object valid is taken (D for Z, Z for X). Unknown type → the allowed action that is valid
  * whatever the type: D (items kept for a sequence), else Z, never the original value.
  */
 export function resolveComposite(action: string, type: TypeLookup, vr: string, sequence: boolean): CompositeAction {
   const allowed = new Set(action.replace('*', '').split('/'));
-  // X/Z/U* on a UID: the UID is replaced, consistently; that is valid whatever the attribute's type.
-  if (allowed.has('U') && vr === 'UI') return 'uid';
-  // D on a sequence (and U* on one) keeps its items, each de-identified like the rest of the file.
-  const keeps = sequence ? allowed.has('D') || allowed.has('U') : allowed.has('D');
+  // X/Z/U* (references to other instances): U, whatever the type. A UID is replaced, a sequence keeps its items with
+  // their UIDs replaced like every other, so references stay whole and valid for every type, and what points at them
+  // (the Common Instance Reference Module, PS3.3 C.12.2) stays true.
+  if (allowed.has('U') && (vr === 'UI' || sequence)) return sequence ? 'items' : 'uid';
+  // D on a sequence keeps its items, each de-identified like the rest of the file.
+  const keeps = allowed.has('D');
   const order =
     type === '1' || type === '1C' || type === 'unknown'
       ? (['D', 'Z', 'X'] as const)

@@ -1,6 +1,12 @@
 import annexE from './annex-e-2024b.json' with { type: 'json' };
 import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
-import { COMPOSITE_ACTIONS, attributeType, resolveComposite, type CompositeAction, type IodTypes } from './iod-types.ts';
+import {
+  COMPOSITE_ACTIONS,
+  attributeType,
+  resolveComposite,
+  type CompositeAction,
+  type IodTypes,
+} from './iod-types.ts';
 
 /** One row of PS3.15 2024b Table E.1-1: the Basic Profile action and the option columns (K keep, C clean). */
 export type AnnexERow = { tag: string; keyword: string; name: string; action: string; options: Record<string, string> };

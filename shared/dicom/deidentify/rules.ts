@@ -308,6 +308,14 @@ export function outputUid(node: DicomNode, session: Session): string {
 }
 
 /**
+ * Attributes that PS3.3 allows only while another is present (Type 1C, "may not be present otherwise"), where Table
+ * E.1-1 keeps the first (D) but removes the other (X): the first goes with it, so the object stays valid.
+ * Clinical Trial Protocol Ethics Committee Name (0012,0081) is required if, and only if, the Approval Number
+ * (0012,0082) is present (Clinical Trial Subject Module, PS3.3 C.7.1.3).
+ */
+const PRESENT_ONLY_WITH: ReadonlyMap<string, string> = new Map([['00120081', '00120082']]);
+
+/**
  * Applies the profile to one dataset (the top level or a sequence item), writing the result in tag order. At the top
  * level the de-identification record (PS3.15 E.1.1) takes the place of any the input had. `path` holds the tags of
  * the sequences the dataset sits in, outermost first (empty at the top level).
@@ -373,7 +381,14 @@ export function writeDataSet(
     }
     // The de-identification record is written afresh at the top level.
     if (depth === 0 && RECORD_TAGS.includes(node.tag)) continue;
-    applyDecision(out, node, decide(node, ANNEX_E_BY_TAG.get(node.tag), session, path), encoding, session, path);
+    const partner = PRESENT_ONLY_WITH.get(node.tag);
+    const partnerNode = partner === undefined ? undefined : ordered.find((other) => other.tag === partner);
+    const partnerGoes =
+      partnerNode !== undefined && decide(partnerNode, ANNEX_E_BY_TAG.get(partner!), session, path).kind === 'remove';
+    const decision: Decision = partnerGoes
+      ? { kind: 'remove' }
+      : decide(node, ANNEX_E_BY_TAG.get(node.tag), session, path);
+    applyDecision(out, node, decision, encoding, session, path);
   }
   while (record < RECORD_TAGS.length) writeRecordElement(out, RECORD_TAGS[record++]!, session.profile, encoding);
 }

@@ -159,7 +159,8 @@ describe('deidentifyDicom on the shared data', () => {
         else if (action === 'empty' && node.tag !== '00100010' && node.tag !== '00100020')
           expect(after!.valueLength, row.keyword).toBe(0);
         else if (action === 'dummy' && before) expect(nodeText(output.source, after!), row.keyword).not.toBe(before);
-        else if (action === 'items') expect(after!.items, `${row.keyword} keeps its items`).toHaveLength(node.items!.length);
+        else if (action === 'items')
+          expect(after!.items, `${row.keyword} keeps its items`).toHaveLength(node.items!.length);
       }
     }
     expect(checked).toBeGreaterThan(100);
