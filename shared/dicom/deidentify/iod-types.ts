@@ -24,6 +24,13 @@ export const IOD_TYPES_SOURCE = (
 
 export const COMPOSITE_ACTIONS: ReadonlySet<string> = new Set(['X/Z', 'X/D', 'Z/D', 'X/Z/D', 'X/Z/U*']);
 
+/** Sequences of composite rows whose items only reference other SOP instances (class and instance UIDs). */
+const REFERENCE_SEQUENCES: ReadonlySet<string> = new Set([
+  '00081111', // Referenced Performed Procedure Step Sequence
+  '00081140', // Referenced Image Sequence
+  '00082112', // Source Image Sequence
+]);
+
 const RANK: Record<AttributeType, number> = { '1': 0, '1C': 1, '2': 2, '2C': 3, '3': 4 };
 
 /** The types of one SOP Class, by path (tags joined by '/'): its IOD's modules merged, the stricter type winning. */
@@ -65,19 +72,27 @@ export function attributeType(types: IodTypes | undefined, path: readonly string
 
 /**
  * One composite action resolved (PS3.15 E.3.1). Type 1 (and 1C, the attribute being present) → D: a dummy value, or
- * for a sequence its items kept and de-identified item by item (their UIDs mapped like every other). X/Z/U* → U for
+ * for a reference sequence its items kept and de-identified item by item (their UIDs mapped like every other). X/Z/U* → U for
  * every type (below). Type 2 (2C) → Z. Type 3 or absent from the IOD → X. Where an action lacks the letter the type asks for,
  * the nearest that keeps the object valid is taken (D for Z, Z for X). Unknown type → the allowed action that is valid
  * whatever the type: D (items kept for a sequence), else Z, never the original value.
  */
-export function resolveComposite(action: string, type: TypeLookup, vr: string, sequence: boolean): CompositeAction {
+export function resolveComposite(
+  action: string,
+  type: TypeLookup,
+  vr: string,
+  sequence: boolean,
+  tag: string,
+): CompositeAction {
   const allowed = new Set(action.replace('*', '').split('/'));
   // X/Z/U* (references to other instances): U, whatever the type. A UID is replaced, a sequence keeps its items with
   // their UIDs replaced like every other, so references stay whole and valid for every type, and what points at them
   // (the Common Instance Reference Module, PS3.3 C.12.2) stays true.
   if (allowed.has('U') && (vr === 'UI' || sequence)) return sequence ? 'items' : 'uid';
-  // D on a sequence keeps its items, each de-identified like the rest of the file.
-  const keeps = allowed.has('D');
+  // D on a sequence keeps its items (each de-identified like the rest of the file) only for the references to other
+  // instances; the other D sequences (Institution Code, Operator Identification) name an institution or a person in
+  // their items' codes, which no row of the table cleans: they are emptied or removed, never kept.
+  const keeps = allowed.has('D') && (!sequence || REFERENCE_SEQUENCES.has(tag));
   const order =
     type === '1' || type === '1C' || type === 'unknown'
       ? (['D', 'Z', 'X'] as const)

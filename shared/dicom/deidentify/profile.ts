@@ -212,7 +212,7 @@ export function actionAt(
 /** The Basic Profile column at one place: a composite action resolved by the attribute's type there. */
 export function basicActionAt(row: AnnexERow, vr: string, place: Place): EffectiveAction | CompositeAction {
   if (!COMPOSITE_ACTIONS.has(row.action)) return basicAction(row, vr);
-  return resolveComposite(row.action, attributeType(place.iod, place.path, place.tag), vr, place.sequence);
+  return resolveComposite(row.action, attributeType(place.iod, place.path, place.tag), vr, place.sequence, place.tag);
 }
 
 /** The Basic Profile column alone, composite actions resolved as described on effectiveAction. */
