@@ -7,7 +7,7 @@
  * Source: the machine-readable rendering of PS3.3 (module, macro and IOD tables, with the type of each attribute)
  * and of PS3.4 (SOP Class to IOD) that GDCM ships, Debian package libgdcm3.0 (installed with libgdcm-tools):
  * /usr/share/gdcm-3.0/XML/Part3.xml and Part4.xml. A tool, not part of the engine: it runs when the source changes.
- * Run: npx tsx scripts/generate-iod-types.ts
+ * Run: npx tsx scripts/generate-iod-types.ts [--out <file>] (the default is the committed file).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -188,7 +188,10 @@ const output = {
       ]),
   ),
 };
-writeFileSync(join(here, 'iod-types.json'), `${JSON.stringify(output)}\n`);
+const outFlag = process.argv.indexOf('--out');
+const outPath =
+  outFlag > 0 && process.argv[outFlag + 1] ? resolve(process.argv[outFlag + 1]!) : join(here, 'iod-types.json');
+writeFileSync(outPath, `${JSON.stringify(output)}\n`);
 process.stdout.write(
   `iod-types.json: ${Object.keys(sopClasses).length} SOP classes, ${Object.keys(iods).length} IODs, ` +
     `${Object.keys(modules).length} modules, ${Object.keys(items).length} open sequences (PS3.3 ${edition})\n`,

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -11,7 +11,7 @@ import { AnonymizationOptionsSchema } from '#shared/schemas/api/datasets.ts';
 import { type AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
 import { SYNTAX_ENCODING, buildDicom, buildPlantedDicom, buildStudy } from '#tests/helpers/dicom-builder.ts';
 import { requireTool } from '#tests/helpers/reference-tools.ts';
-import { SHARED_DICOM, listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
+import { REPO_ROOT, SHARED_DICOM, listFiles, requireSharedData } from '#tests/helpers/shared-data.ts';
 
 /**
  * De-identification keeps DICOM valid: dciodvfy (dicom3tools), which checks an object against its IOD in PS3.3, finds
@@ -160,5 +160,20 @@ describe('de-identified files stay valid DICOM (dciodvfy)', () => {
   it('adds no dciodvfy error to the generated files', async () => {
     const outcomes = await check(generatedCases());
     expect(outcomes.filter((outcome) => outcome.added.length > 0)).toEqual([]);
+  });
+});
+
+describe('the IOD type table (shared/dicom/deidentify/iod-types.json)', () => {
+  it('is what scripts/generate-iod-types.ts writes from the PS3.3 rendering installed with libgdcm-tools', () => {
+    // Act
+    const out = join(WORK, 'iod-types.json');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/generate-iod-types.ts', '--out', out], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    // Assess
+    expect(run.status, run.stderr).toBe(0);
+    const committed = readFileSync(join(REPO_ROOT, 'shared/dicom/deidentify/iod-types.json'), 'utf8');
+    expect(readFileSync(out, 'utf8')).toBe(committed);
   });
 });
