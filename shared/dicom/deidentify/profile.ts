@@ -203,7 +203,7 @@ export function actionAt(
   profile: ResolvedProfile,
   vr: string,
   place: Place,
-): Exclude<EffectiveAction, CompositeAction> | CompositeAction {
+): EffectiveAction | CompositeAction {
   const action = effectiveAction(row, profile, vr);
   if (action === 'keep' || action === 'clean') return action;
   return basicActionAt(row, vr, place);

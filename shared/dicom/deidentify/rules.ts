@@ -161,7 +161,7 @@ function decide(node: DicomNode, row: AnnexERow | undefined, session: Session, p
 function decideBasic(node: DicomNode, action: EffectiveBasic): Decision {
   if (action === 'keep' || action === 'clean') return { kind: 'keep' };
   if (action === 'remove') return { kind: 'remove' };
-  // A Type 1 sequence (D) keeps its items, each de-identified in turn (their UIDs replaced like every other).
+  // A reference sequence that stays (D where Type 1, U of X/Z/U*) keeps its items, each de-identified in turn.
   if (action === 'items') return { kind: 'items' };
   // Z (or Z/D) allows a dummy: a keyed pseudonym, the same for a patient across uploads to one hospital.
   if (node.tag === TAG.PatientName || node.tag === TAG.PatientID) return { kind: 'pseudonym' };
