@@ -1,8 +1,8 @@
 /**
- * Regenerates `shared/dicom/deidentify/iod-types.json`: the attribute types (1, 1C, 2, 2C, 3) that PS3.15 E.3.1 needs to
- * resolve the composite actions of Table E.1-1 (X/Z, X/D, Z/D, X/Z/D, X/Z/U*), per module of DICOM PS3.3, with the
- * modules of each IOD and the IOD of each Storage SOP Class. Kept compact: only paths that end on an attribute with a
- * composite action are written.
+ * Regenerates `shared/dicom/deidentify/iod-types.json`: the attribute types (1, 1C, 2, 2C, 3) that PS3.15 E.3.1
+ * needs to resolve the composite actions of Table E.1-1 (X/Z, X/D, Z/D, X/Z/D, X/Z/U*), per module of DICOM PS3.3,
+ * with the modules of each IOD and the IOD of each Storage SOP Class. Kept compact: only paths that end on an
+ * attribute with a composite action are written.
  *
  * Source: the machine-readable rendering of PS3.3 (module, macro and IOD tables, with the type of each attribute)
  * and of PS3.4 (SOP Class to IOD) that GDCM ships, Debian package libgdcm3.0 (installed with libgdcm-tools):

@@ -16,7 +16,7 @@ import { REPO_ROOT, SHARED_DICOM, listFiles, requireSharedData } from '#tests/he
 /**
  * De-identification keeps DICOM valid: dciodvfy (dicom3tools), which checks an object against its IOD in PS3.3, finds
  * no error in the de-identified file that it did not find in the original. Composite actions of PS3.15 Table E.1-1
- * are resolved by the attribute's type in the IOD (docs/deidentification.md, "Composite actions"); emptying a Type 1
+ * are resolved by the attribute's type in the IOD (docs/domain.md, "Composite actions"); emptying a Type 1
  * attribute, or leaving a sequence with no item, is what this catches.
  */
 const DCIODVFY = requireTool('dciodvfy');
@@ -30,7 +30,7 @@ const context = (options: Partial<AnonymizationOptions> = {}): DeidentifyContext
   options: AnonymizationOptionsSchema.parse(options),
 });
 
-/** dciodvfy's error lines, normalised: whitespace collapsed, quoted values dropped (a replaced value is no new error). */
+/** dciodvfy's error lines, normalised: whitespace collapsed, values dropped (a replaced value is no new error). */
 function errorLines(report: string): Set<string> {
   return new Set(
     report

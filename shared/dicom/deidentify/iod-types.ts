@@ -4,7 +4,7 @@ import iodTypes from './iod-types.json' with { type: 'json' };
  * The composite actions of PS3.15 Table E.1-1 (X/Z, X/D, Z/D, X/Z/D, X/Z/U*) resolved by the attribute's type in the
  * IOD the object is an instance of (PS3.15 E.3.1): a dummy (D) where it is Type 1, zero length (Z) where Type 2,
  * removal (X) where Type 3 or not in the IOD. The types come from iod-types.json, generated from a machine-readable
- * rendering of PS3.3 by scripts/generate-iod-types.ts (docs/deidentification.md, "Composite actions").
+ * rendering of PS3.3 by scripts/generate-iod-types.ts (docs/domain.md, "Composite actions").
  */
 export type AttributeType = '1' | '1C' | '2' | '2C' | '3';
 /** What the table says of an attribute at one place: its type, absent from the IOD, or unknown (no table for it). */
@@ -71,11 +71,11 @@ export function attributeType(types: IodTypes | undefined, path: readonly string
 }
 
 /**
- * One composite action resolved (PS3.15 E.3.1). Type 1 (and 1C, the attribute being present) → D: a dummy value, or
- * for a reference sequence its items kept and de-identified item by item (their UIDs mapped like every other). X/Z/U* → U for
- * every type (below). Type 2 (2C) → Z. Type 3 or absent from the IOD → X. Where an action lacks the letter the type asks for,
- * the nearest that keeps the object valid is taken (D for Z, Z for X). Unknown type → the allowed action that is valid
- * whatever the type: D (items kept for a sequence), else Z, never the original value.
+ * One composite action resolved (PS3.15 E.3.1). Type 1 (1C, the attribute being present) → D: a dummy value, or for a
+ * reference sequence its items, each de-identified (their UIDs mapped like every other). Type 2 (2C) → Z. Type 3 or
+ * absent from the IOD → X. Where the row lacks that letter, the next in order of validity: Type 1 D, Z, X; Type 2 Z,
+ * D, X; Type 3 X, Z, D. Unknown type → as Type 1 (a value is valid whatever the type), never the original value.
+ * X/Z/U* → U for every type (below).
  */
 export function resolveComposite(
   action: string,
