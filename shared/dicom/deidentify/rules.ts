@@ -166,6 +166,8 @@ function decideBasic(node: DicomNode, action: EffectiveBasic): Decision {
   // Z (or Z/D) allows a dummy: a keyed pseudonym, the same for a patient across uploads to one hospital.
   if (node.tag === TAG.PatientName || node.tag === TAG.PatientID) return { kind: 'pseudonym' };
   if (action === 'empty' || (node.items && action === 'dummy')) return { kind: 'empty' };
+  // A dummy UID (D on a UI, e.g. Annotation Group UID) is a derived one: a valid UID, mapped like every other.
+  if (action === 'dummy' && node.vr === 'UI') return { kind: 'uid' };
   return { kind: action };
 }
 

@@ -127,6 +127,14 @@ describe('deidentifyDicom keeps the IOD valid', () => {
     }
   });
 
+  it('gives a UID whose action is a dummy (D) a derived UID, not bytes of zeros', () => {
+    const bytes = deidentifyDicom(
+      buildDicom({ extra: [{ tag: '006A0003', vr: 'UI', value: '1.2.826.0.1.3680043.9.9999.55' }] }),
+      { secret: 'iod-secret', hospitalId: 'northside', options: AnonymizationOptionsSchema.parse({}) },
+    ).bytes;
+    expect(parseDicom(bytes).dataSet.string('x006a0003')).toMatch(/^2\.25\.\d+$/);
+  });
+
   it('keeps a reference sequence of an unknown SOP Class with its instance UID replaced', () => {
     const out = run('1.2.3.4');
     const items = out.elements.x00081111?.items ?? [];
