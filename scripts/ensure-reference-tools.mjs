@@ -20,6 +20,8 @@ const TOOLS = [
     path: ['dcmdump', 'dcmconv', 'dcm2json', 'storescu', 'echoscu'],
     used: 'DICOM parsing and de-identification checks; C-STORE and C-ECHO peers of the DICOM listener',
   },
+  { pkg: 'dicom3tools', bin: ['dciodvfy'], used: 'IOD validation of de-identified files (tests/integration)' },
+  // Its dependency libgdcm3.0 also ships the PS3.3 rendering that scripts/generate-iod-types.ts reads.
   { pkg: 'libgdcm-tools', path: ['gdcmanon'], used: 'de-identification reference (bench/engine)' },
   // Debian installs the server in /usr/sbin and its DICOMweb plugin beside the others; the intake tests run their own
   // Orthanc process with that plugin (tests/helpers/orthanc.ts), never the system service.

@@ -8,7 +8,7 @@ export function requireTool(name: string): string {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
   if (found.status !== 0 || !found.stdout.trim()) {
     throw new Error(
-      `Reference tool "${name}" is not installed; install it (Debian: dcmtk, dcm2niix, libgdcm-tools) to run this test`,
+      `Reference tool "${name}" is not installed; install it (Debian: dcmtk, dcm2niix, dicom3tools, libgdcm-tools) to run this test`,
     );
   }
   return found.stdout.trim();

@@ -5,6 +5,7 @@ import { inflateBounded } from '#shared/dicom/limits.ts';
 import { DicomParseError, TRANSFER_SYNTAX, gunzipIfNeeded, hasDicmPrefix, parseDicom } from '#shared/dicom/parse.ts';
 import { SECONDARY_CAPTURE_SOP_CLASSES } from '#shared/dicom/sop-classes.ts';
 import { TAG } from '#shared/dicom/tags.ts';
+import { iodTypesFor } from './iod-types.ts';
 import { patientKeys } from './keys.ts';
 import { resolveProfile } from './profile.ts';
 import { collectIdentifiers, outputUid, writeDataSet, type DeidentifySummary, type Session } from './rules.ts';
@@ -99,6 +100,7 @@ export function deidentifyDicom(bytes: Uint8Array, context: DeidentifyContext): 
     identifiers: new IdentifierIndex(collectIdentifiers(elements, source, profile)),
     summary: { removed: 0, emptied: 0, replaced: 0, uidsReplaced: 0, kept: 0 },
     uids: new Map(),
+    iod: iodTypesFor(findText(source, elements, TAG.SOPClassUID)?.trim() ?? metaSopClass?.trim() ?? ''),
   };
   const uid = (tag: string) => {
     const node = find(elements, tag);
@@ -110,7 +112,7 @@ export function deidentifyDicom(bytes: Uint8Array, context: DeidentifyContext): 
   const out = new ByteWriter(source.length + 4096);
   writePreambleAndMeta(out, sopClassUID, sopInstanceUID, transferSyntaxUID);
   const datasetStart = out.length;
-  writeDataSet(out, elements, encoding, session, 0);
+  writeDataSet(out, elements, encoding, session, []);
   const written = out.result();
   const output =
     transferSyntaxUID === TRANSFER_SYNTAX.deflatedExplicitLittle

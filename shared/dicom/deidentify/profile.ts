@@ -1,5 +1,12 @@
 import annexE from './annex-e-2024b.json' with { type: 'json' };
 import type { AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
+import {
+  COMPOSITE_ACTIONS,
+  attributeType,
+  resolveComposite,
+  type CompositeAction,
+  type IodTypes,
+} from './iod-types.ts';
 
 /** One row of PS3.15 2024b Table E.1-1: the Basic Profile action and the option columns (K keep, C clean). */
 export type AnnexERow = { tag: string; keyword: string; name: string; action: string; options: Record<string, string> };
@@ -152,7 +159,8 @@ export type EffectiveAction = 'keep' | 'clean' | 'remove' | 'empty' | 'dummy' | 
 /**
  * The action for one table row under the chosen options: an option's K (keep) wins over its C (clean), which wins over
  * the Basic Profile action. Composite actions of the table ("X/Z", "X/D", "Z/D", "X/Z/D", "X/Z/U*") depend on the IOD's
- * attribute type; we pick the variant that keeps the file valid for every IOD: Z where allowed, else D (U for UIDs).
+ * attribute type, so this context-free answer takes the variant any IOD accepts for a value (Z where allowed, else D;
+ * U for UIDs); writing a file resolves them where each element sits, with `actionAt`.
  */
 export function effectiveAction(row: AnnexERow, profile: ResolvedProfile, vr: string): EffectiveAction {
   // Looked up for every element of a file: the answer per row (and UI or not, for X/Z/U*) is kept per profile.
@@ -180,6 +188,31 @@ function resolveAction(row: AnnexERow, profile: ResolvedProfile, vr: string): Ef
   if (profile.retainPhysicianIdentity && PHYSICIAN_IDENTITY_KEYWORDS.has(row.keyword)) return 'keep';
   if (options.some(([, value]) => value === 'C')) return 'clean';
   return basicAction(row, vr);
+}
+
+/** Where an element sits: the object's IOD types, the tags of the sequences around it, its own tag and kind. */
+export type Place = { iod: IodTypes | undefined; path: readonly string[]; tag: string; sequence: boolean };
+
+/**
+ * The action for one table row at one place in a file: options as in `effectiveAction`, and a composite Basic Profile
+ * action resolved by the attribute's type there (iod-types.ts, PS3.15 E.3.1); 'items' keeps a sequence's items, each
+ * de-identified in turn.
+ */
+export function actionAt(
+  row: AnnexERow,
+  profile: ResolvedProfile,
+  vr: string,
+  place: Place,
+): EffectiveAction | CompositeAction {
+  const action = effectiveAction(row, profile, vr);
+  if (action === 'keep' || action === 'clean') return action;
+  return basicActionAt(row, vr, place);
+}
+
+/** The Basic Profile column at one place: a composite action resolved by the attribute's type there. */
+export function basicActionAt(row: AnnexERow, vr: string, place: Place): EffectiveAction | CompositeAction {
+  if (!COMPOSITE_ACTIONS.has(row.action)) return basicAction(row, vr);
+  return resolveComposite(row.action, attributeType(place.iod, place.path, place.tag), vr, place.sequence, place.tag);
 }
 
 /** The Basic Profile column alone, composite actions resolved as described on effectiveAction. */

@@ -1,9 +1,10 @@
 import { TAG } from '#shared/dicom/tags.ts';
+import type { IodTypes } from './iod-types.ts';
 import { replacementUid, type PatientKeys } from './keys.ts';
 import {
   ANNEX_E_BY_TAG,
   DESCRIPTOR_KEYWORDS,
-  basicAction,
+  basicActionAt,
   effectiveAction,
   type AnnexERow,
   type ResolvedProfile,
@@ -45,6 +46,8 @@ export type Session = {
   identifiers: IdentifierIndex;
   summary: DeidentifySummary;
   uids: Map<string, string>;
+  /** The attribute types of the object's IOD (its SOP Class), for the composite actions; undefined when not known. */
+  iod: IodTypes | undefined;
 };
 
 const TEXT_VRS = new Set(['LO', 'SH', 'LT', 'ST', 'UT', 'PN', 'UC', 'AE', 'UR']);
@@ -120,6 +123,7 @@ export function collectIdentifiers(elements: DicomNode[], source: Uint8Array, pr
 /** What the profile does to one standard element. */
 type Decision =
   | { kind: 'keep' }
+  | { kind: 'items' }
   | { kind: 'remove' }
   | { kind: 'empty' }
   | { kind: 'dummy' }
@@ -128,8 +132,16 @@ type Decision =
   | { kind: 'shift' }
   | { kind: 'describe'; fallback: 'remove' | 'empty' | 'dummy' };
 
-function decide(node: DicomNode, row: AnnexERow | undefined, profile: ResolvedProfile): Decision {
+/** The Basic Profile action of a row where the element sits (composite actions by type, profile.ts basicActionAt). */
+function basicAt(node: DicomNode, row: AnnexERow, session: Session, path: readonly string[]): EffectiveBasic {
+  return basicActionAt(row, node.vr, { iod: session.iod, path, tag: node.tag, sequence: node.items !== undefined });
+}
+
+type EffectiveBasic = ReturnType<typeof basicActionAt>;
+
+function decide(node: DicomNode, row: AnnexERow | undefined, session: Session, path: readonly string[]): Decision {
   if (!row) return { kind: 'keep' };
+  const { profile } = session;
   const action = effectiveAction(row, profile, node.vr);
   if (action === 'keep') return { kind: 'keep' };
   if (action === 'clean') {
@@ -138,20 +150,24 @@ function decide(node: DicomNode, row: AnnexERow | undefined, profile: ResolvedPr
     // (binary maker notes, code sequences) takes the Basic Profile action: it is never guessed safe.
     if (!node.items && (node.vr === 'DA' || node.vr === 'DT')) return { kind: 'shift' };
     if (!node.items && node.vr === 'TM') return { kind: 'keep' };
-    const basic = basicAction(row, node.vr);
+    const basic = basicAt(node, row, session, path);
     if (!node.items && TEXT_VRS.has(node.vr) && DESCRIPTOR_KEYWORDS.has(row.keyword))
       return { kind: 'describe', fallback: basic === 'dummy' ? 'dummy' : basic === 'empty' ? 'empty' : 'remove' };
     return decideBasic(node, basic);
   }
-  return decideBasic(node, action);
+  return decideBasic(node, basicAt(node, row, session, path));
 }
 
-function decideBasic(node: DicomNode, action: ReturnType<typeof basicAction>): Decision {
+function decideBasic(node: DicomNode, action: EffectiveBasic): Decision {
   if (action === 'keep' || action === 'clean') return { kind: 'keep' };
   if (action === 'remove') return { kind: 'remove' };
+  // A reference sequence that stays (D where Type 1, U of X/Z/U*) keeps its items, each de-identified in turn.
+  if (action === 'items') return { kind: 'items' };
   // Z (or Z/D) allows a dummy: a keyed pseudonym, the same for a patient across uploads to one hospital.
   if (node.tag === TAG.PatientName || node.tag === TAG.PatientID) return { kind: 'pseudonym' };
   if (action === 'empty' || (node.items && action === 'dummy')) return { kind: 'empty' };
+  // A dummy UID (D on a UI, e.g. Annotation Group UID) is a derived one: a valid UID, mapped like every other.
+  if (action === 'dummy' && node.vr === 'UI') return { kind: 'uid' };
   return { kind: action };
 }
 
@@ -162,7 +178,7 @@ function applyDecision(
   decision: Decision,
   encoding: Encoding,
   session: Session,
-  depth: number,
+  path: readonly string[],
 ): void {
   const { source, summary } = session;
   switch (decision.kind) {
@@ -204,7 +220,7 @@ function applyDecision(
       const value = nodeText(source, node);
       const cleaned = cleanDescription(value);
       if (cleaned === '' && value !== '') {
-        applyDecision(out, node, { kind: decision.fallback }, encoding, session, depth);
+        applyDecision(out, node, { kind: decision.fallback }, encoding, session, path);
         return;
       }
       summary.kept += 1;
@@ -215,18 +231,28 @@ function applyDecision(
       }
       return;
     }
+    case 'items':
+      summary.replaced += 1;
+      writeSequenceNode(out, node, encoding, session, path);
+      return;
     case 'keep':
-      writeKept(out, node, encoding, session, depth);
+      writeKept(out, node, encoding, session, path);
   }
 }
 
 const EMPTY = new Uint8Array(0);
 
 /** A kept standard element: sequences are rewritten item by item; text loses the file's identifying strings. */
-function writeKept(out: ByteWriter, node: DicomNode, encoding: Encoding, session: Session, depth: number): void {
+function writeKept(
+  out: ByteWriter,
+  node: DicomNode,
+  encoding: Encoding,
+  session: Session,
+  path: readonly string[],
+): void {
   if (ANNEX_E_BY_TAG.has(node.tag)) session.summary.kept += 1;
   if (node.items) {
-    writeSequenceNode(out, node, encoding, session, depth);
+    writeSequenceNode(out, node, encoding, session, path);
     return;
   }
   if (TEXT_VRS.has(node.vr) && node.valueLength > 0 && !session.identifiers.empty) {
@@ -279,22 +305,32 @@ function inTagOrder(elements: DicomNode[]): DicomNode[] {
 /** The value a top-level UID attribute has in the output: its replacement, or itself when UIDs are retained. */
 export function outputUid(node: DicomNode, session: Session): string {
   const value = nodeText(session.source, node);
-  const decision = decide(node, ANNEX_E_BY_TAG.get(node.tag), session.profile);
+  const decision = decide(node, ANNEX_E_BY_TAG.get(node.tag), session, []);
   return decision.kind === 'uid' ? newUid(session, value.trim()) : value;
 }
 
 /**
+ * Attributes that PS3.3 allows only while another is present (Type 1C, "may not be present otherwise"), where Table
+ * E.1-1 keeps the first (D) but removes the other (X): the first goes with it, so the object stays valid.
+ * Clinical Trial Protocol Ethics Committee Name (0012,0081) is required if, and only if, the Approval Number
+ * (0012,0082) is present (Clinical Trial Subject Module, PS3.3 C.7.1.3).
+ */
+const PRESENT_ONLY_WITH: ReadonlyMap<string, string> = new Map([['00120081', '00120082']]);
+
+/**
  * Applies the profile to one dataset (the top level or a sequence item), writing the result in tag order. At the top
- * level the de-identification record (PS3.15 E.1.1) takes the place of any the input had.
+ * level the de-identification record (PS3.15 E.1.1) takes the place of any the input had. `path` holds the tags of
+ * the sequences the dataset sits in, outermost first (empty at the top level).
  */
 export function writeDataSet(
   out: ByteWriter,
   elements: DicomNode[],
   encoding: Encoding,
   session: Session,
-  depth: number,
+  path: readonly string[],
 ): void {
   const { source, summary } = session;
+  const depth = path.length;
   const ordered = inTagOrder(elements);
   const creators = new Map<number, string>();
   for (const node of ordered) {
@@ -335,7 +371,7 @@ export function writeDataSet(
       }
       if (node.element > 0xff) summary.kept += 1;
       const outcome = keptPrivate.get(node);
-      if (node.items) writeSequenceNode(out, node, encoding, session, depth);
+      if (node.items) writeSequenceNode(out, node, encoding, session, path);
       else out.bytes(outcome instanceof Uint8Array ? outcome : source.subarray(node.start, node.end));
       continue;
     }
@@ -347,16 +383,30 @@ export function writeDataSet(
     }
     // The de-identification record is written afresh at the top level.
     if (depth === 0 && RECORD_TAGS.includes(node.tag)) continue;
-    applyDecision(out, node, decide(node, ANNEX_E_BY_TAG.get(node.tag), session.profile), encoding, session, depth);
+    const partner = PRESENT_ONLY_WITH.get(node.tag);
+    const partnerNode = partner === undefined ? undefined : ordered.find((other) => other.tag === partner);
+    const partnerGoes =
+      partnerNode !== undefined && decide(partnerNode, ANNEX_E_BY_TAG.get(partner!), session, path).kind === 'remove';
+    const decision: Decision = partnerGoes
+      ? { kind: 'remove' }
+      : decide(node, ANNEX_E_BY_TAG.get(node.tag), session, path);
+    applyDecision(out, node, decision, encoding, session, path);
   }
   while (record < RECORD_TAGS.length) writeRecordElement(out, RECORD_TAGS[record++]!, session.profile, encoding);
 }
 
 /** Nesting is bounded when the file is read (tokenize.ts, DICOM_LIMITS.maxSequenceDepth), so recursion is too. */
-function writeSequenceNode(out: ByteWriter, node: DicomNode, outer: Encoding, session: Session, depth: number): void {
+function writeSequenceNode(
+  out: ByteWriter,
+  node: DicomNode,
+  outer: Encoding,
+  session: Session,
+  path: readonly string[],
+): void {
   const inner = node.itemEncoding!;
   const items = node.items!;
+  const itemPath = [...path, node.tag];
   writeSequence(out, node, items, outer, inner, (index) =>
-    writeDataSet(out, items[index]!.elements, inner, session, depth + 1),
+    writeDataSet(out, items[index]!.elements, inner, session, itemPath),
   );
 }

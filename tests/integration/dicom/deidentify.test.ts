@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deidentifyDicom, DEIDENTIFICATION_PROFILE, type DeidentifyContext } from '#shared/dicom/deidentify/index.ts';
+import { iodTypesFor } from '#shared/dicom/deidentify/iod-types.ts';
 import {
   ANNEX_E_BY_TAG,
   DESCRIPTOR_KEYWORDS,
+  actionAt,
   effectiveAction,
   resolveProfile,
 } from '#shared/dicom/deidentify/profile.ts';
@@ -136,10 +138,14 @@ describe('deidentifyDicom on the shared data', () => {
       const outTop = new Map(
         output.nodes.filter((entry) => entry.depth === 0).map((entry) => [entry.node.tag, entry.node]),
       );
-      for (const { node } of input.nodes.filter((entry) => entry.depth === 0)) {
+      const top = input.nodes.filter((entry) => entry.depth === 0).map((entry) => entry.node);
+      const sopClass = top.find((node) => node.tag === '00080016');
+      const iod = iodTypesFor(sopClass ? nodeText(input.source, sopClass) : '');
+      for (const node of top) {
         const row = ANNEX_E_BY_TAG.get(node.tag);
         if (!row || node.tag.startsWith('0012')) continue;
-        const action = effectiveAction(row, profile, node.vr);
+        const place = { iod, path: [], tag: node.tag, sequence: node.items !== undefined };
+        const action = actionAt(row, profile, node.vr, place);
         const after = outTop.get(node.tag);
         const before = nodeText(input.source, node);
         checked += 1;
@@ -153,6 +159,8 @@ describe('deidentifyDicom on the shared data', () => {
         else if (action === 'empty' && node.tag !== '00100010' && node.tag !== '00100020')
           expect(after!.valueLength, row.keyword).toBe(0);
         else if (action === 'dummy' && before) expect(nodeText(output.source, after!), row.keyword).not.toBe(before);
+        else if (action === 'items')
+          expect(after!.items, `${row.keyword} keeps its items`).toHaveLength(node.items!.length);
       }
     }
     expect(checked).toBeGreaterThan(100);
