@@ -54,7 +54,7 @@ function renderRow(user: User, asSuperAdmin: boolean) {
       <SWRConfig value={{ provider: () => new Map() }}>
         <Table.Root>
           <Table.Body>
-            <UserRow user={user} teams={[]} asSuperAdmin={asSuperAdmin} />
+            <UserRow user={user} teamScope={null} asSuperAdmin={asSuperAdmin} />
           </Table.Body>
         </Table.Root>
       </SWRConfig>
