@@ -1,5 +1,6 @@
 import { toDicomJson, type DicomJsonDataset } from '#shared/dicom/dicom-json.ts';
 import { TAG } from '#shared/dicom/tags.ts';
+import { wildcardMatches } from '#shared/dicom/wildcard.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
@@ -180,13 +181,7 @@ export function matches(value: string, key: string, tag: string, vr: string): bo
     const [from = '', to = ''] = key.split('-');
     return (from === '' || value >= from) && (to === '' || value.slice(0, to.length) <= to);
   }
-  if (/[*?]/.test(key)) {
-    const pattern = key
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.');
-    return new RegExp(`^${pattern}$`, vr === 'PN' ? 'i' : '').test(value);
-  }
+  if (/[*?]/.test(key)) return wildcardMatches(value, key, vr === 'PN');
   return vr === 'PN' ? value.toLowerCase() === key.toLowerCase() : value === key;
 }
 
