@@ -252,9 +252,7 @@ export function redactInstance(bytes: Uint8Array, rectangles: readonly Rectangle
       (out, existing) => {
         const kept = (existing?.items ?? []).filter(
           (item) =>
-            !item.elements.some(
-              (e) => e.tag === TAG.CodeValue && nodeText(source, e) === CLEAN_PIXEL_DATA_CODE.value,
-            ),
+            !item.elements.some((e) => e.tag === TAG.CodeValue && nodeText(source, e) === CLEAN_PIXEL_DATA_CODE.value),
         );
         const inner = existing?.itemEncoding ?? encoding;
         writeSequence(

@@ -74,7 +74,12 @@ export class ValidationError extends DomainError {
 export class InvalidStateError extends DomainError {
   override name = 'InvalidStateError';
   constructor(
-    code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' | 'LEGAL_HOLD' | 'SERIES_NOT_HELD' | 'SERIES_NOT_REDACTABLE' = 'INVALID_STATE',
+    code:
+      | 'INVALID_STATE'
+      | 'UPLOAD_INCOMPLETE'
+      | 'LEGAL_HOLD'
+      | 'SERIES_NOT_HELD'
+      | 'SERIES_NOT_REDACTABLE' = 'INVALID_STATE',
   ) {
     super(code);
   }

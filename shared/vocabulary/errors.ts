@@ -34,7 +34,8 @@ export const ERROR_CATALOGUE = {
   /** Only native (uncompressed) Pixel Data is shown and redacted; a compressed series is never rewritten. */
   SERIES_NOT_REDACTABLE: {
     status: 409,
-    message: 'This series is stored compressed, so it cannot be shown or redacted here. Release it as it is or delete the dataset.',
+    message:
+      'This series is stored compressed, so it cannot be shown or redacted here. Release it as it is or delete the dataset.',
   },
   /** Only a hospital admin shortens how long a team's data is kept (docs/domain.md#policies-and-inheritance). */
   RETENTION_SHORTENING_DENIED: { status: 403, message: 'Only a hospital admin may shorten data retention.' },

@@ -31,7 +31,8 @@ const SYNTAX_ENCODING: Record<string, Encoding> = {
   [TRANSFER_SYNTAX.implicitLittle]: { explicit: false, littleEndian: true },
   [TRANSFER_SYNTAX.explicitBig]: { explicit: true, littleEndian: false },
 };
-export const encodingOf = (syntax: string): Encoding => SYNTAX_ENCODING[syntax] ?? { explicit: true, littleEndian: true };
+export const encodingOf = (syntax: string): Encoding =>
+  SYNTAX_ENCODING[syntax] ?? { explicit: true, littleEndian: true };
 
 const find = (elements: DicomNode[], tag: string) => elements.find((element) => element.tag === tag);
 const findText = (source: Uint8Array, elements: DicomNode[], tag: string): string | undefined => {

@@ -70,12 +70,10 @@ async function storedInstances(
     .filter((key) => key.endsWith('.dcm'))
     .sort();
   if (keys.length === 0) throw new NotFoundError('SERIES_NOT_FOUND');
-  let headers: Uint8Array[] = [];
-  try {
-    headers = unpackHeaders(await objects.get('studies', studyKeys.seriesHeaders(hospitalId, datasetId, seriesId)));
-  } catch {
-    headers = [];
-  }
+  const headers = await objects
+    .get('studies', studyKeys.seriesHeaders(hospitalId, datasetId, seriesId))
+    .then(unpackHeaders)
+    .catch((): Uint8Array[] => []);
   const instances: StoredInstance[] = [];
   for (const [index, key] of keys.entries()) {
     const bytes = headers.length === keys.length ? headers[index]! : await objects.get('studies', key);
@@ -101,7 +99,8 @@ export async function previewSeries(
   const { series } = await heldSeriesFor(caller, datasetId, seriesId, deps);
   const instances = await storedInstances(deps.objects, caller.hospitalId, datasetId, series.id);
   const frameCount = instances.reduce((sum, i) => sum + i.layout.frames, 0);
-  if (frame >= frameCount) throw new ValidationError('VALIDATION_FAILED', {}, [{ path: 'frame', message: 'No such frame' }]);
+  if (frame >= frameCount)
+    throw new ValidationError('VALIDATION_FAILED', {}, [{ path: 'frame', message: 'No such frame' }]);
   let first = 0;
   const instance = instances.find((i) => {
     if (frame < first + i.layout.frames) return true;

@@ -43,8 +43,7 @@ describe('redactInstance', () => {
       { x: 1, y: 2, width: 3, height: 2 },
       { x: 6, y: 6, width: 10, height: 10 },
     ];
-    const inside = (x: number, y: number) =>
-      (x >= 1 && x < 4 && y >= 2 && y < 4) || (x >= 6 && y >= 6);
+    const inside = (x: number, y: number) => (x >= 1 && x < 4 && y >= 2 && y < 4) || (x >= 6 && y >= 6);
 
     // Act
     const redacted = redactInstance(file, rectangles);
@@ -94,8 +93,7 @@ describe('redactInstance', () => {
     ]);
 
     // Assert
-    const codes = parseDicom(twice)
-      .dataSet.elements.x00120064!.items!.map((item) => item.dataSet!.string('x00080100'));
+    const codes = parseDicom(twice).dataSet.elements.x00120064!.items!.map((item) => item.dataSet!.string('x00080100'));
     expect(codes).toEqual(['113100', CLEAN_PIXEL_DATA_CODE.value]);
   });
 
