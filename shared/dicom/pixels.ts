@@ -124,11 +124,17 @@ function pixelValue(view: DataView, offset: number, layout: PixelLayout): number
 
 /**
  * One frame of an instance as a PNG of the image's own size, so a pixel of the PNG is a pixel of the image (the
- * coordinates of a redaction rectangle). Monochrome frames are windowed from their own minimum to maximum
- * (MONOCHROME1 shown inverted, PS3.3 C.7.6.3.1.2); three-sample frames are shown as RGB.
+ * coordinates of a redaction rectangle), unless the image's longer edge is over `maxEdge`: then every n-th pixel of
+ * every n-th row is taken, the smallest n that fits (an answer of a function stays under its 6 MB limit). Monochrome
+ * frames are windowed from their own minimum to maximum (MONOCHROME1 shown inverted, PS3.3 C.7.6.3.1.2); three-sample
+ * frames are shown as RGB.
  * @throws PixelDataNotNativeError for a compressed instance; RangeError for a frame it does not have.
  */
-export function renderFramePng(bytes: Uint8Array, frame: number): { png: Uint8Array; layout: PixelLayout } {
+export function renderFramePng(
+  bytes: Uint8Array,
+  frame: number,
+  maxEdge = Number.POSITIVE_INFINITY,
+): { png: Uint8Array; layout: PixelLayout } {
   const input = readInput(bytes);
   const layout = layoutOf(input);
   if (!Number.isInteger(frame) || frame < 0 || frame >= layout.frames) throw new RangeError('No such frame');
@@ -171,9 +177,21 @@ export function renderFramePng(bytes: Uint8Array, frame: number): { png: Uint8Ar
       rgba[index * 4 + 3] = 255;
     }
   }
+  const step = Math.max(1, Math.ceil(Math.max(layout.rows, layout.columns) / maxEdge));
+  const width = Math.ceil(layout.columns / step);
+  const height = Math.ceil(layout.rows / step);
+  let data = rgba;
+  if (step > 1) {
+    data = Buffer.alloc(width * height * 4);
+    for (let y = 0; y < height; y += 1)
+      for (let x = 0; x < width; x += 1) {
+        const from = (y * step * layout.columns + x * step) * 4;
+        rgba.copy(data, (y * width + x) * 4, from, from + 4);
+      }
+  }
   const colorType = layout.samplesPerPixel === 1 ? 0 : 2;
-  const png = new PNG({ width: layout.columns, height: layout.rows, colorType, inputColorType: 6, bitDepth: 8 });
-  png.data = rgba;
+  const png = new PNG({ width, height, colorType, inputColorType: 6, bitDepth: 8 });
+  png.data = data;
   const encoded = PNG.sync.write(png, { colorType, inputColorType: 6 });
   return { png: new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength), layout };
 }

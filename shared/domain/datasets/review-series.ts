@@ -20,6 +20,11 @@ import type { DatasetRecord, DatasetRepository, PipelineStarter, SeriesRecord } 
 import { reprocessAfterRelease } from './release-series.ts';
 import { toSeries } from './view.ts';
 
+/**
+ * The longest edge of a preview PNG: a 1024 x 1024 RGB frame stays under the 6 MB a function may answer, base64
+ * included; a larger image is shown subsampled (its width and height in the answer stay the image's).
+ */
+export const PREVIEW_MAX_EDGE = 1024;
 /** Instances rewritten at once: their reads and writes overlap while memory stays at a few files. */
 const REDACT_CONCURRENCY = 4;
 
@@ -109,7 +114,7 @@ export async function previewSeries(
   })!;
   let rendered: ReturnType<typeof renderFramePng>;
   try {
-    rendered = renderFramePng(await deps.objects.get('studies', instance.key), frame - first);
+    rendered = renderFramePng(await deps.objects.get('studies', instance.key), frame - first, PREVIEW_MAX_EDGE);
   } catch (error) {
     if (error instanceof PixelDataNotNativeError) throw new InvalidStateError('SERIES_NOT_REDACTABLE');
     throw error;

@@ -35,7 +35,10 @@ export const SeriesPreviewSchema = z.object({
   seriesId: z.string(),
   frame: z.number().int().nonnegative(),
   frameCount: z.number().int().positive(),
-  /** The image's size in pixels: the PNG is drawn at this size, so its pixels are the image's. */
+  /**
+   * The image's size in pixels, the coordinates of a rectangle. The PNG has this size, unless the image is over 1024
+   * pixels on its longer edge: then it is subsampled to fit, and shown stretched to this size.
+   */
   width: z.number().int().positive(),
   height: z.number().int().positive(),
   /** The frame as a PNG, in a data URL (data:image/png;base64,...). */

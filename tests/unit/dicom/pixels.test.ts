@@ -139,4 +139,19 @@ describe('renderFramePng', () => {
     expect(image.data[63 * 4]).toBe(255);
     expect(() => renderFramePng(file, 1)).toThrow(RangeError);
   });
+
+  it('subsamples a frame over the longest edge asked for, keeping the layout of the image', () => {
+    // Arrange: the 8x8 ramp, at most 3 pixels an edge (every third pixel of every third row)
+    const file = buildDicom();
+
+    // Act
+    const { png, layout } = renderFramePng(file, 0, 3);
+
+    // Assert
+    const image = PNG.sync.read(Buffer.from(png));
+    expect([image.width, image.height]).toEqual([3, 3]);
+    expect([layout.columns, layout.rows]).toEqual([8, 8]);
+    // Pixel (1, 1) of the PNG is sample (3, 3) of the image, 27 of 0..63
+    expect(image.data[(1 * 3 + 1) * 4]).toBe(Math.round((27 / 63) * 255));
+  });
 });
