@@ -10,6 +10,7 @@ import {
 } from '#shared/dicom/pixels.ts';
 import { isLeadOrAdmin, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, InvalidStateError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import { READ_WINDOW_SECONDS } from '#shared/domain/audit/record-read.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
@@ -91,17 +92,33 @@ async function storedInstances(
 /**
  * One frame of a held series for the person who may release it (docs/domain.md#held-series): frames are counted over
  * the series, instance after instance; each frame is rendered at the image's size from the stored de-identified
- * instance, so the reviewer sees exactly the pixels a release would let out. Every frame served is audited
- * (SERIES_PREVIEWED). Nothing is written to a bucket: the PNG goes back in the answer only.
+ * instance, so the reviewer sees exactly the pixels a release would let out. Audited SERIES_PREVIEWED as a read: once
+ * per user, series and read window. Nothing is written to a bucket: the PNG goes back in the answer only.
  */
 export async function previewSeries(
   datasetId: string,
   seriesId: string,
   frame: number,
   caller: Caller,
-  deps: { datasets: DatasetRepository; objects: ObjectStore; audit: AuditLog },
+  deps: { datasets: DatasetRepository; objects: ObjectStore; audit: AuditLog; clock: Clock },
 ): Promise<SeriesPreview> {
-  const { series } = await heldSeriesFor(caller, datasetId, seriesId, deps);
+  let series: SeriesRecord;
+  try {
+    ({ series } = await heldSeriesFor(caller, datasetId, seriesId, deps));
+  } catch (error) {
+    // A dataset the caller may not see was asked for: recorded as a refused read, as every read is.
+    if (error instanceof NotFoundError && error.code === 'DATASET_NOT_FOUND')
+      await deps.audit.record({
+        hospitalId: caller.hospitalId,
+        datasetId,
+        action: 'SERIES_PREVIEWED',
+        actorUserId: caller.userId,
+        actorName: `${caller.firstName} ${caller.lastName}`,
+        outcome: 'DENIED',
+        details: { role: caller.role, seriesId },
+      });
+    throw error;
+  }
   const instances = await storedInstances(deps.objects, caller.hospitalId, datasetId, series.id);
   const frameCount = instances.reduce((sum, i) => sum + i.layout.frames, 0);
   if (frame >= frameCount)
@@ -119,14 +136,26 @@ export async function previewSeries(
     if (error instanceof PixelDataNotNativeError) throw new InvalidStateError('SERIES_NOT_REDACTABLE');
     throw error;
   }
-  await deps.audit.record({
+  // A read of patient data (docs/domain.md#audit-trail): stepping through the frames is one review, recorded once per
+  // user, series and read window; the window is claimed per series, so the review of another series is recorded too.
+  const firstRead = await deps.audit.claimReadWindow({
     hospitalId: caller.hospitalId,
-    datasetId,
-    action: 'SERIES_PREVIEWED',
     actorUserId: caller.userId,
-    actorName: `${caller.firstName} ${caller.lastName}`,
-    details: { seriesId, frame, frameCount },
+    datasetId,
+    action: `SERIES_PREVIEWED#${series.id}`,
+    at: deps.clock.now(),
+    windowSeconds: READ_WINDOW_SECONDS,
   });
+  if (firstRead)
+    await deps.audit.record({
+      hospitalId: caller.hospitalId,
+      datasetId,
+      action: 'SERIES_PREVIEWED',
+      actorUserId: caller.userId,
+      actorName: `${caller.firstName} ${caller.lastName}`,
+      outcome: 'SUCCESS',
+      details: { role: caller.role, seriesId, frame, frameCount },
+    });
   return {
     seriesId,
     frame,

@@ -69,6 +69,9 @@ describe('previewing a held series', () => {
     const png = PNG.sync.read(Buffer.from(preview.image.replace('data:image/png;base64,', ''), 'base64'));
     expect([png.width, png.height]).toEqual([8, 8]);
     expect(p.audit.events.filter((e) => e.action === 'SERIES_PREVIEWED')).toHaveLength(1);
+    // Stepping through the frames is one review: recorded once per read window
+    await previewSeries(datasetId, SERIES, 0, caller('TEAM_LEAD'), p);
+    expect(p.audit.events.filter((e) => e.action === 'SERIES_PREVIEWED')).toHaveLength(1);
   });
 
   it('refuses a member, hides the dataset from another team, and refuses a series that is not held', async () => {
@@ -89,7 +92,10 @@ describe('previewing a held series', () => {
     await expect(previewSeries(datasetId, SERIES, 2, caller('TEAM_LEAD'), p)).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
     });
-    expect(p.audit.events.filter((e) => e.action === 'SERIES_PREVIEWED')).toHaveLength(0);
+    // Only the refused read of a dataset the caller may not see is recorded, as DENIED
+    expect(
+      p.audit.events.filter((e) => e.action === 'SERIES_PREVIEWED').map((e) => (e as { outcome?: string }).outcome),
+    ).toEqual(['DENIED']);
   });
 });
 
