@@ -231,17 +231,20 @@ export function HeldSeriesReview({ datasetId, series, open, onClose }: Props) {
         )}
         <HStack alignItems="end" flexWrap="wrap">
           {(['x', 'y', 'width', 'height'] as const).map((field) => (
-            <Input
-              key={field}
-              size="sm"
-              w="20"
-              type="number"
-              min={field === 'x' || field === 'y' ? 0 : 1}
-              aria-label={`Rectangle ${field}`}
-              placeholder={field}
-              value={form[field]}
-              onChange={(event) => setForm({ ...form, [field]: event.target.value })}
-            />
+            <Stack key={field} gap="0">
+              <Text fontSize="xs" color="fg.muted" aria-hidden>
+                {field}
+              </Text>
+              <Input
+                size="sm"
+                w="20"
+                type="number"
+                min={field === 'x' || field === 'y' ? 0 : 1}
+                aria-label={`Rectangle ${field}`}
+                value={form[field]}
+                onChange={(event) => setForm({ ...form, [field]: event.target.value })}
+              />
+            </Stack>
           ))}
           <Button size="sm" variant="outline" disabled={!canAdd} onClick={addTyped}>
             Add rectangle
