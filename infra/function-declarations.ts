@@ -88,10 +88,15 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   invitations: { table: 'readWrite', userPoolAdmin: true, sendsMail: true },
   // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
-  // carry tokens sealed with the pseudonymisation key.
+  // carry tokens sealed with the pseudonymisation key. A held series' review reads its stored instances, and its
+  // redaction writes them back (docs/domain.md#redaction).
   datasets: {
     table: 'readWrite',
-    buckets: { uploads: ['delete', 'list'], studies: ['read', 'delete', 'list'], assets: ['read', 'delete', 'list'] },
+    buckets: {
+      uploads: ['delete', 'list'],
+      studies: ['read', 'write', 'delete', 'list'],
+      assets: ['read', 'delete', 'list'],
+    },
     startsPipeline: true,
     pseudonymSecret: true,
   },

@@ -9,6 +9,8 @@ import { handler as listAssets } from './list-assets.ts';
 import { handler as listDatasets } from './list-datasets.ts';
 import { handler as listRecycleBin } from './list-recycle-bin.ts';
 import { handler as listSeries } from './list-series.ts';
+import { handler as previewSeries } from './preview-series.ts';
+import { handler as redactSeries } from './redact-series.ts';
 import { handler as releaseSeries } from './release-series.ts';
 import { handler as restoreDataset } from './restore-dataset.ts';
 import { handler as retryDataset } from './retry-dataset.ts';
@@ -27,6 +29,8 @@ const route = dispatch<'datasets'>({
   'PATCH /api/datasets/{id}/series/selection': selectSeries,
   'POST /api/datasets/{id}/series/{seriesId}/classify': classifySeries,
   'POST /api/datasets/{id}/series/{seriesId}/release': releaseSeries,
+  'GET /api/datasets/{id}/series/{seriesId}/preview': previewSeries,
+  'POST /api/datasets/{id}/series/{seriesId}/redact': redactSeries,
   'GET /api/datasets/{id}/assets': listAssets,
   'GET /api/datasets/{id}/history': getHistory,
   'POST /api/datasets/{id}/retry': retryDataset,

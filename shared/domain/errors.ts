@@ -73,7 +73,14 @@ export class ValidationError extends DomainError {
 /** The dataset's status does not allow the action (e.g. editing a dataset that is already uploading). */
 export class InvalidStateError extends DomainError {
   override name = 'InvalidStateError';
-  constructor(code: 'INVALID_STATE' | 'UPLOAD_INCOMPLETE' | 'LEGAL_HOLD' = 'INVALID_STATE') {
+  constructor(
+    code:
+      | 'INVALID_STATE'
+      | 'UPLOAD_INCOMPLETE'
+      | 'LEGAL_HOLD'
+      | 'SERIES_NOT_HELD'
+      | 'SERIES_NOT_REDACTABLE' = 'INVALID_STATE',
+  ) {
     super(code);
   }
 }

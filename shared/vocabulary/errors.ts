@@ -29,6 +29,14 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: 'The resource was changed by someone else. Reload and try again.' },
   /** A dataset under legal hold is never moved to the recycle bin nor purged (docs/domain.md#legal-hold). */
   LEGAL_HOLD: { status: 409, message: 'This dataset is under legal hold and cannot be deleted.' },
+  /** Preview and redaction are for a series held for burned-in text, before it is released (docs/domain.md#held-series). */
+  SERIES_NOT_HELD: { status: 409, message: 'This series is not held for review.' },
+  /** Only native (uncompressed) Pixel Data is shown and redacted; a compressed series is never rewritten. */
+  SERIES_NOT_REDACTABLE: {
+    status: 409,
+    message:
+      'This series is stored compressed, so it cannot be shown or redacted here. Release it as it is or delete the dataset.',
+  },
   /** Only a hospital admin shortens how long a team's data is kept (docs/domain.md#policies-and-inheritance). */
   RETENTION_SHORTENING_DENIED: { status: 403, message: 'Only a hospital admin may shorten data retention.' },
   TOO_MANY_FILES: { status: 400, message: 'Too many files. Maximum {n} files allowed.' },

@@ -2,6 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
+import { createAwsDeps } from '#functions/adapters/index.ts';
+import { parseDicom } from '#shared/dicom/parse.ts';
+import { studyKeys } from '#shared/domain/object-keys.ts';
+import { REVIEW_WARNING } from '#web/features/datasets/utils/redaction.ts';
+import { datasetRecord } from '#tests/helpers/datasets.ts';
+import { buildDicom } from '#tests/helpers/dicom-builder.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
 import { SHARED_DATA } from '#tests/helpers/shared-data.ts';
 import { outputPath, useSiteInBrowser } from './browser.ts';
@@ -9,7 +15,10 @@ import { fillPatientContext } from './wizard.ts';
 
 const DRAFTS = 14;
 
-/** The Datasets page, the wizard's drafts and BIDS ZIP, and the visualizer's not-found state. */
+/**
+ * The Datasets page, the wizard's drafts and BIDS ZIP, the visualizer's not-found state, and the review of a series
+ * held for burned-in text.
+ */
 describe('datasets page, drafts and exports', () => {
   /** Drafts made through the API before the browser opens, so the first page load already has more than one page. */
   async function createDrafts(stack: TestStack) {
@@ -161,5 +170,83 @@ describe('datasets page, drafts and exports', () => {
     await page.waitForURL(/\/datasets$/, { timeout: 15_000 });
     // Assess
     expect(text).toBe(1);
+  });
+
+  it('reviews a held series frame by frame and redacts a rectangle drawn on it before releasing it', async () => {
+    // Prepare: a complete dataset of the lead's team with a held two-instance capture, planted in the twin's stores
+    // after the list tests, so their counts are unchanged
+    const { page } = site.browser;
+    const deps = await createAwsDeps();
+    const token = await signIn(site.stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
+    const me = await (await apiFetch(site.stack.url, token, '/api/me')).json();
+    const id = `ds-review-${Date.now().toString(36)}`;
+    const [hospitalId, seriesId] = ['hosp-northside', '2.25.4242'];
+    await deps.datasets.create(
+      datasetRecord({
+        id,
+        hospitalId,
+        teamId: 'team-northside-neuroradiology',
+        ownerUserId: me.user.id as string,
+        studyDescription: 'Held capture review',
+        deidentifiedAt: new Date().toISOString(),
+      }),
+    );
+    await deps.datasets.putSeries({
+      id: seriesId,
+      datasetId: id,
+      hospitalId,
+      seriesInstanceUID: seriesId,
+      description: 'Screen capture',
+      seriesNumber: 1,
+      modality: 'OT',
+      sliceCount: 2,
+      sizeBytes: 1,
+      selected: true,
+      classification: null,
+      burnedInText: { reasons: ['BURNED_IN_ANNOTATION'] },
+      createdAt: new Date().toISOString(),
+    });
+    const keys = [1, 2].map((n) => studyKeys.instance(hospitalId, id, seriesId, `${seriesId}.${n}`));
+    for (const [index, key] of keys.entries())
+      await deps.objects.put(
+        'studies',
+        key,
+        buildDicom({
+          extra: [
+            { tag: '00080018', vr: 'UI', value: `${seriesId}.${index + 1}` },
+            { tag: '00200013', vr: 'IS', value: String(index + 1) },
+            { tag: '00280301', vr: 'CS', value: 'YES' },
+          ],
+        }),
+      );
+
+    // Act: open the review, step to the second frame, drag over the top two rows of the left half (8x8 image)
+    await page.goto(`${site.stack.url}/datasets/${id}`);
+    await page.getByRole('button', { name: 'Review series 1' }).click();
+    await page.getByText(REVIEW_WARNING).waitFor();
+    await page.getByAltText('Frame 1 of series 1').waitFor();
+    await page.getByRole('button', { name: 'Next frame' }).click();
+    await page.getByAltText('Frame 2 of series 1').waitFor();
+    const box = (await page.getByTestId('review-surface').boundingBox())!;
+    await page.mouse.move(box.x + 1, box.y + 1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 1, box.y + box.height / 4 - 1, { steps: 5 });
+    await page.mouse.up();
+    const listed = await page.getByRole('list', { name: 'Rectangles to redact' }).textContent();
+    await page.getByRole('button', { name: 'Redact and release' }).click();
+    await page.getByText('Series redacted and released').waitFor();
+    await page.getByTestId('redacted-badge').waitFor();
+
+    // Assess: the rectangle in image pixels, blanked in both stored instances, the series released
+    expect(listed).toContain('x 0, y 0, 4 × 2 px');
+    for (const key of keys) {
+      const parsed = parseDicom(await deps.objects.get('studies', key));
+      const pixels = parsed.dataSet.elements.x7fe00010!;
+      const view = new DataView(parsed.bytes.buffer, parsed.bytes.byteOffset + pixels.dataOffset, pixels.length);
+      const at = (x: number, y: number) => view.getUint16((y * 8 + x) * 2, true);
+      expect([at(1, 0), at(3, 1), at(4, 0), at(1, 2)]).toEqual([0, 0, 4, 17]);
+    }
+    const series = await (await apiFetch(site.stack.url, token, `/api/datasets/${id}/series`)).json();
+    expect(series.items[0].burnedInText.redactions).toEqual([{ x: 0, y: 0, width: 4, height: 2 }]);
   });
 });

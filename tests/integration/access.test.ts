@@ -12,7 +12,8 @@ import {
   DEFAULT_NOTIFICATION_PREFERENCES,
   DEFAULT_SYSTEM_POLICY,
 } from '#shared/schemas/api/policies.ts';
-import { datasetPrefix, uploadKeys } from '#shared/domain/object-keys.ts';
+import { datasetPrefix, studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
+import { buildDicom } from '#tests/helpers/dicom-builder.ts';
 import { writeManifest } from '#shared/domain/uploads/manifest.ts';
 import { archivePartBytes } from '#shared/domain/uploads/study-archive.ts';
 import { packArchive } from '#tests/helpers/study-archive.ts';
@@ -67,6 +68,8 @@ async function dataset(
     owner?: string;
     withSeries?: boolean;
     heldSeries?: boolean;
+    /** The held series' one instance is stored too, so it can be previewed and redacted. */
+    storedInstance?: boolean;
     upload?: 'open' | 'parts-stored';
   } = {},
 ) {
@@ -129,6 +132,10 @@ async function dataset(
       ...(options.heldSeries ? { burnedInText: { reasons: ['BURNED_IN_ANNOTATION' as const] } } : {}),
       createdAt: now,
     });
+  }
+  if (options.storedInstance) {
+    const instance = buildDicom({ extra: [{ tag: '00280301', vr: 'CS', value: 'YES' }] });
+    await h.deps.objects.put('studies', studyKeys.instance(HOSPITAL, id, '1.2.3.4', '1.2.3.4.1'), instance);
   }
   return { id, sessionId, etag };
 }
@@ -653,6 +660,21 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({
       method: 'POST',
       path: `/api/datasets/${(await dataset('COMPLETE', { heldSeries: true })).id}/series/1.2.3.4/release`,
+    }),
+    expect: staff(200, 200, 403),
+  },
+  'GET /api/datasets/{id}/series/{seriesId}/preview': {
+    prepare: async () => ({
+      method: 'GET',
+      path: `/api/datasets/${(await dataset('COMPLETE', { heldSeries: true, storedInstance: true })).id}/series/1.2.3.4/preview`,
+    }),
+    expect: staff(200, 200, 403),
+  },
+  'POST /api/datasets/{id}/series/{seriesId}/redact': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${(await dataset('COMPLETE', { heldSeries: true, storedInstance: true })).id}/series/1.2.3.4/redact`,
+      body: { rectangles: [{ x: 0, y: 0, width: 2, height: 2 }] },
     }),
     expect: staff(200, 200, 403),
   },

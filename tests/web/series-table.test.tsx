@@ -53,7 +53,9 @@ describe('series held for possible burned-in text', () => {
     expect(rows[1]!.getAttribute('data-held')).toBe('true');
     expect(within(rows[1]!).getByText('Held: possible burned-in text')).toBeTruthy();
     expect(within(rows[1]!).getByText(/a secondary capture \(screenshot\)/)).toBeTruthy();
-    expect(within(rows[1]!).getByText(/left out of the report until a team lead or admin releases it/)).toBeTruthy();
+    expect(
+      within(rows[1]!).getByText(/left out of the report until a team lead or admin reviews and releases it/),
+    ).toBeTruthy();
     expect(rows[2]!.getAttribute('data-held')).toBeNull();
     expect(within(rows[2]!).getByText(/Released for processing/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Release series/ })).toBeNull();
@@ -67,6 +69,9 @@ describe('series held for possible burned-in text', () => {
     expect(screen.getAllByRole('button', { name: /Release series/ }).map((b) => b.textContent)).toEqual([
       'Release series 2',
     ]);
+    expect(screen.getAllByRole('button', { name: /Review series/ }).map((b) => b.textContent)).toEqual([
+      'Review series 2',
+    ]);
   });
 
   it('lets leads and admins release only while the pipeline is not writing', () => {
@@ -76,6 +81,17 @@ describe('series held for possible burned-in text', () => {
     expect(canReleaseHeldSeries('GUEST', 'COMPLETE')).toBe(false);
     expect(canReleaseHeldSeries('TEAM_LEAD', 'PROCESSING')).toBe(false);
     expect(burnedInTextNotice(series(9))).toBeUndefined();
+    const redacted = series(4, {
+      burnedInText: {
+        reasons: ['SCREEN_SAVE'],
+        releasedAt: '2026-01-02T10:00:00Z',
+        redactions: [
+          { x: 0, y: 0, width: 10, height: 10 },
+          { x: 20, y: 0, width: 5, height: 5 },
+        ],
+      },
+    });
+    expect(burnedInTextNotice(redacted)).toMatchObject({ held: false, redacted: '2 regions blanked in every frame' });
   });
 });
 

@@ -125,6 +125,11 @@ import {
   IntegrationSchema,
 } from '#shared/schemas/api/integrations.ts';
 import { DicomUidSchema } from '#shared/schemas/api/common.ts';
+import {
+  RedactSeriesRequestSchema,
+  SeriesPreviewQuerySchema,
+  SeriesPreviewSchema,
+} from '#shared/schemas/api/redaction.ts';
 import type { RouteKey } from './routes.ts';
 
 /** Schemas of each route: the handlers parse with them and the OpenAPI document is generated from them. */
@@ -213,6 +218,16 @@ export const ROUTE_SCHEMAS = {
     response: SeriesSchema,
   },
   'POST /api/datasets/{id}/series/{seriesId}/release': { path: SeriesPath, response: SeriesSchema },
+  'GET /api/datasets/{id}/series/{seriesId}/preview': {
+    path: SeriesPath,
+    query: SeriesPreviewQuerySchema,
+    response: SeriesPreviewSchema,
+  },
+  'POST /api/datasets/{id}/series/{seriesId}/redact': {
+    path: SeriesPath,
+    body: RedactSeriesRequestSchema,
+    response: SeriesSchema,
+  },
   'GET /api/datasets/{id}/assets': { path: DatasetPath, response: z.object({ items: z.array(ProcessedAssetSchema) }) },
   'GET /api/datasets/{id}/history': { path: DatasetPath, response: z.object({ items: z.array(AuditEventSchema) }) },
   'POST /api/datasets/{id}/retry': { path: DatasetPath, response: DatasetSchema },

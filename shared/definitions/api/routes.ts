@@ -187,6 +187,24 @@ export const ROUTES = [
   },
   {
     method: 'GET',
+    path: '/api/datasets/{id}/series/{seriesId}/preview',
+    domain: 'datasets',
+    auth: 'user',
+    roles: LEADS,
+    summary:
+      'One frame of a series held for possible burned-in text, as a PNG, for its review before release (team lead or hospital admin)',
+  },
+  {
+    method: 'POST',
+    path: '/api/datasets/{id}/series/{seriesId}/redact',
+    domain: 'datasets',
+    auth: 'user',
+    roles: LEADS,
+    summary:
+      'Blank rectangles in every frame of a held series, then release it (team lead or hospital admin); a COMPLETE dataset is processed again',
+  },
+  {
+    method: 'GET',
     path: '/api/datasets/{id}/assets',
     domain: 'datasets',
     auth: 'user',

@@ -32,7 +32,8 @@ const SYNTAX_ENCODING: Record<string, Encoding> = {
   [TRANSFER_SYNTAX.implicitLittle]: { explicit: false, littleEndian: true },
   [TRANSFER_SYNTAX.explicitBig]: { explicit: true, littleEndian: false },
 };
-const encodingOf = (syntax: string): Encoding => SYNTAX_ENCODING[syntax] ?? { explicit: true, littleEndian: true };
+export const encodingOf = (syntax: string): Encoding =>
+  SYNTAX_ENCODING[syntax] ?? { explicit: true, littleEndian: true };
 
 const find = (elements: DicomNode[], tag: string) => elements.find((element) => element.tag === tag);
 const findText = (source: Uint8Array, elements: DicomNode[], tag: string): string | undefined => {
@@ -40,10 +41,15 @@ const findText = (source: Uint8Array, elements: DicomNode[], tag: string): strin
   return node ? nodeText(source, node) : undefined;
 };
 
-type Input = { source: Uint8Array; elements: DicomNode[]; transferSyntaxUID: string; metaSopClass?: string };
+export type DicomInput = {
+  source: Uint8Array;
+  elements: DicomNode[];
+  transferSyntaxUID: string;
+  metaSopClass?: string;
+};
 
 /** The dataset's elements, whatever the wrapping: gzip, Part 10 or raw, deflated or not (each inflate bounded). */
-function readInput(bytes: Uint8Array): Input {
+export function readInput(bytes: Uint8Array): DicomInput {
   const plain = gunzipIfNeeded(bytes);
   let transferSyntaxUID: string;
   let datasetStart: number;

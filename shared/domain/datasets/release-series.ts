@@ -3,7 +3,7 @@ import { isLeadOrAdmin, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, InvalidStateError, NotFoundError } from '#shared/domain/errors.ts';
 import { changeStatus } from './change-status.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
-import type { DatasetRepository, PipelineStarter } from './ports.ts';
+import type { DatasetRecord, DatasetRepository, PipelineStarter } from './ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import { toSeries } from './view.ts';
 
@@ -45,18 +45,30 @@ export async function releaseSeries(
     ...actor,
     details: { seriesId, reasons: series.burnedInText.reasons },
   });
-  if (dataset.status === 'COMPLETE') {
-    const runId = deps.ids.newId();
-    await changeStatus(deps, {
-      hospitalId: caller.hospitalId,
-      datasetId,
-      from: ['COMPLETE'],
-      to: 'UPLOADING',
-      ...actor,
-      fields: { lastRunId: runId, updatedAt: deps.clock.now() },
-      details: { releasedSeriesId: seriesId, runId },
-    });
-    await deps.pipeline.start({ hospitalId: caller.hospitalId, datasetId, runId });
-  }
+  await reprocessAfterRelease(dataset, seriesId, actor, deps);
   return toSeries(updated);
+}
+
+/**
+ * After a release (as is or redacted): a COMPLETE dataset is processed again at once (COMPLETE → UPLOADING and a new
+ * execution); a FAILED one converts the series on its next retry.
+ */
+export async function reprocessAfterRelease(
+  dataset: DatasetRecord,
+  seriesId: string,
+  actor: { actorUserId: string; actorName: string },
+  deps: { datasets: DatasetRepository; audit: AuditLog; clock: Clock; ids: IdGenerator; pipeline: PipelineStarter },
+): Promise<void> {
+  if (dataset.status !== 'COMPLETE') return;
+  const runId = deps.ids.newId();
+  await changeStatus(deps, {
+    hospitalId: dataset.hospitalId,
+    datasetId: dataset.id,
+    from: ['COMPLETE'],
+    to: 'UPLOADING',
+    ...actor,
+    fields: { lastRunId: runId, updatedAt: deps.clock.now() },
+    details: { releasedSeriesId: seriesId, runId },
+  });
+  await deps.pipeline.start({ hospitalId: dataset.hospitalId, datasetId: dataset.id, runId });
 }

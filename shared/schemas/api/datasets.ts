@@ -9,6 +9,7 @@ import {
   URGENCIES,
 } from '#shared/vocabulary/datasets.ts';
 import type { AnonymizationOption, AnonymizationOptions } from '#shared/vocabulary/deidentification.ts';
+import { RedactionRectangleSchema } from './redaction.ts';
 
 export const DatasetStatusSchema = z.enum(DATASET_STATUSES);
 export const StudyTypeSchema = z.enum(STUDY_TYPES);
@@ -88,6 +89,8 @@ export const BurnedInTextSchema = z.object({
   reasons: z.array(BurnedInTextReasonSchema).min(1),
   releasedAt: z.string().optional(),
   releasedByUserId: z.string().optional(),
+  /** Set when it was released by redaction: the rectangles blanked in every frame (docs/domain.md#redaction). */
+  redactions: z.array(RedactionRectangleSchema).optional(),
 });
 export type BurnedInText = z.infer<typeof BurnedInTextSchema>;
 

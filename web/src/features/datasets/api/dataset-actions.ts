@@ -1,6 +1,11 @@
 import { mutate } from 'swr';
 import { z } from 'zod';
 import { DatasetSchema, SeriesSchema } from '#shared/schemas/api/datasets.ts';
+import {
+  RedactSeriesRequestSchema,
+  SeriesPreviewSchema,
+  type RedactionRectangle,
+} from '#shared/schemas/api/redaction.ts';
 import { type ClassifiedType } from '#shared/vocabulary/datasets.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { datasetKey } from './get-dataset.ts';
@@ -33,6 +38,27 @@ export async function releaseSeries(datasetId: string, seriesId: string) {
     `/api/datasets/${encodeURIComponent(datasetId)}/series/${encodeURIComponent(seriesId)}/release`,
     SeriesSchema,
     { method: 'POST', body: {} },
+  );
+  await revalidateDataset(datasetId);
+  return series;
+}
+
+/** One frame of a held series, for its review (a lead or admin); every frame shown is audited. */
+export function getSeriesPreview(datasetId: string, seriesId: string, frame: number) {
+  return apiRequest(
+    `/api/datasets/${encodeURIComponent(datasetId)}/series/${encodeURIComponent(seriesId)}/preview`,
+    SeriesPreviewSchema,
+    { query: { frame } },
+  );
+}
+
+/** "Redact and release": the rectangles are blanked in every frame, then the series is released and processed. */
+export async function redactSeries(datasetId: string, seriesId: string, rectangles: RedactionRectangle[]) {
+  const body = RedactSeriesRequestSchema.parse({ rectangles });
+  const series = await apiRequest(
+    `/api/datasets/${encodeURIComponent(datasetId)}/series/${encodeURIComponent(seriesId)}/redact`,
+    SeriesSchema,
+    { method: 'POST', body },
   );
   await revalidateDataset(datasetId);
   return series;

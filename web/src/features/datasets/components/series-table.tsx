@@ -10,6 +10,7 @@ import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatBytes } from '#web/lib/format.ts';
 import { classifySeries, releaseSeries, selectSeries } from '#web/features/datasets/api/dataset-actions.ts';
+import { HeldSeriesReview } from '#web/features/datasets/components/held-series-review.tsx';
 import { burnedInTextNotice } from '#web/features/datasets/utils/burned-in-text.ts';
 import {
   CLASSIFIED_TYPE_LABELS,
@@ -30,6 +31,7 @@ type Props = {
 /** Series with their classification: type, confidence, AI/MANUAL, reasons, BIDS suggestion, low-confidence flag. */
 export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect, canRelease = false }: Props) {
   const [busy, setBusy] = useState<string>();
+  const [reviewing, setReviewing] = useState<Series>();
 
   const changeType = async (s: Series, type: string) => {
     if (!type || type === s.classification?.classifiedType) return;
@@ -78,177 +80,186 @@ export function SeriesTable({ datasetId, series, thumbnails, canEdit, canSelect,
   };
 
   return (
-    <DataTable
-      aria-label="Series"
-      frameProps={{ overflowX: 'auto' }}
-      rows={series}
-      rowKey={(s) => s.id}
-      empty={<Text color="fg.muted">No series yet: they appear once the files are de-identified.</Text>}
-      rowProps={(s) => ({
-        'data-testid': 'series-row',
-        'data-series-id': s.id,
-        'data-classified-type': s.classification?.classifiedType ?? '',
-        'data-source': s.classification?.source ?? '',
-        'data-held': burnedInTextNotice(s)?.held ? 'true' : undefined,
-        'data-failed': s.failureReason ? 'true' : undefined,
-      })}
-      columns={[
-        {
-          key: 'selected',
-          header: 'Selected',
-          cell: (s) => (
-            <Checkbox
-              aria-label={`Select series ${s.seriesNumber}`}
-              checked={s.selected}
-              disabled={!canSelect || busy === s.id}
-              onCheckedChange={(v) => void toggle(s, v)}
-            />
-          ),
-        },
-        {
-          key: 'preview',
-          header: 'Preview',
-          cell: (s) => {
-            const thumb = thumbnails.find((t) => t.seriesId === s.id && t.url);
-            return thumb ? (
-              <Image
-                src={thumb.url}
-                alt={`Thumbnail of series ${s.seriesNumber}`}
-                boxSize="16"
-                objectFit="cover"
-                rounded="sm"
-                bg="black"
+    <>
+      {reviewing && (
+        <HeldSeriesReview datasetId={datasetId} series={reviewing} open onClose={() => setReviewing(undefined)} />
+      )}
+      <DataTable
+        aria-label="Series"
+        frameProps={{ overflowX: 'auto' }}
+        rows={series}
+        rowKey={(s) => s.id}
+        empty={<Text color="fg.muted">No series yet: they appear once the files are de-identified.</Text>}
+        rowProps={(s) => ({
+          'data-testid': 'series-row',
+          'data-series-id': s.id,
+          'data-classified-type': s.classification?.classifiedType ?? '',
+          'data-source': s.classification?.source ?? '',
+          'data-held': burnedInTextNotice(s)?.held ? 'true' : undefined,
+          'data-failed': s.failureReason ? 'true' : undefined,
+        })}
+        columns={[
+          {
+            key: 'selected',
+            header: 'Selected',
+            cell: (s) => (
+              <Checkbox
+                aria-label={`Select series ${s.seriesNumber}`}
+                checked={s.selected}
+                disabled={!canSelect || busy === s.id}
+                onCheckedChange={(v) => void toggle(s, v)}
               />
-            ) : (
-              <Box boxSize="16" bg="bg.muted" rounded="sm" />
-            );
+            ),
           },
-        },
-        {
-          key: 'series',
-          header: 'Series',
-          cell: (s) => {
-            const notice = burnedInTextNotice(s);
-            return (
-              <Stack gap="0">
-                <Text fontWeight="medium">
-                  #{s.seriesNumber} {s.description || 'Unknown Series'}
-                </Text>
-                <Text fontSize="xs" color="fg.muted">
-                  {s.modality} · {s.sliceCount} images · {formatBytes(s.sizeBytes)}
-                </Text>
-                {notice && (
-                  <Stack gap="1" mt="1" maxW="sm" data-testid="burned-in-text-notice">
-                    {notice.held && (
+          {
+            key: 'preview',
+            header: 'Preview',
+            cell: (s) => {
+              const thumb = thumbnails.find((t) => t.seriesId === s.id && t.url);
+              return thumb ? (
+                <Image
+                  src={thumb.url}
+                  alt={`Thumbnail of series ${s.seriesNumber}`}
+                  boxSize="16"
+                  objectFit="cover"
+                  rounded="sm"
+                  bg="black"
+                />
+              ) : (
+                <Box boxSize="16" bg="bg.muted" rounded="sm" />
+              );
+            },
+          },
+          {
+            key: 'series',
+            header: 'Series',
+            cell: (s) => {
+              const notice = burnedInTextNotice(s);
+              return (
+                <Stack gap="0">
+                  <Text fontWeight="medium">
+                    #{s.seriesNumber} {s.description || 'Unknown Series'}
+                  </Text>
+                  <Text fontSize="xs" color="fg.muted">
+                    {s.modality} · {s.sliceCount} images · {formatBytes(s.sizeBytes)}
+                  </Text>
+                  {notice && (
+                    <Stack gap="1" mt="1" maxW="sm" data-testid="burned-in-text-notice">
+                      {notice.held && (
+                        <Badge colorPalette="red" alignSelf="start">
+                          <LuEyeOff /> Held: possible burned-in text
+                        </Badge>
+                      )}
+                      <Text fontSize="xs" color={notice.held ? 'fg' : 'fg.muted'}>
+                        {notice.message}
+                      </Text>
+                      {notice.held && canRelease && (
+                        <HStack>
+                          <Button size="xs" colorPalette="orange" onClick={() => setReviewing(s)}>
+                            Review series {s.seriesNumber}
+                          </Button>
+                          <Button size="xs" variant="outline" loading={busy === s.id} onClick={() => void release(s)}>
+                            Release series {s.seriesNumber}
+                          </Button>
+                        </HStack>
+                      )}
+                      {notice.redacted && (
+                        <Badge colorPalette="gray" alignSelf="start" data-testid="redacted-badge">
+                          Redacted: {notice.redacted}
+                        </Badge>
+                      )}
+                    </Stack>
+                  )}
+                  {s.failureReason && (
+                    <Stack gap="1" mt="1" maxW="sm" data-testid="series-failure">
                       <Badge colorPalette="red" alignSelf="start">
-                        <LuEyeOff /> Held: possible burned-in text
+                        <LuTriangleAlert /> Failed
+                      </Badge>
+                      <Text fontSize="xs">{s.failureReason}</Text>
+                    </Stack>
+                  )}
+                </Stack>
+              );
+            },
+          },
+          {
+            key: 'type',
+            header: 'Type',
+            cell: ({ classification: c, lowConfidence }) => (
+              <>
+                {c ? (
+                  <HStack>
+                    <Badge colorPalette="blue" data-testid="classified-type">
+                      {CLASSIFIED_TYPE_LABELS[c.classifiedType]}
+                    </Badge>
+                    <Badge
+                      variant="outline"
+                      colorPalette={c.source === 'MANUAL' ? 'purple' : 'gray'}
+                      data-testid="classification-source"
+                    >
+                      {c.source}
+                    </Badge>
+                    {lowConfidence && (
+                      <Badge colorPalette="orange" title="Low confidence: please review">
+                        <LuTriangleAlert /> Review
                       </Badge>
                     )}
-                    <Text fontSize="xs" color={notice.held ? 'fg' : 'fg.muted'}>
-                      {notice.message}
-                    </Text>
-                    {notice.held && canRelease && (
-                      <Button
-                        size="xs"
-                        variant="outline"
-                        alignSelf="start"
-                        loading={busy === s.id}
-                        onClick={() => void release(s)}
-                      >
-                        Release series {s.seriesNumber}
-                      </Button>
-                    )}
-                  </Stack>
+                  </HStack>
+                ) : (
+                  <Text color="fg.muted">Not classified yet</Text>
                 )}
-                {s.failureReason && (
-                  <Stack gap="1" mt="1" maxW="sm" data-testid="series-failure">
-                    <Badge colorPalette="red" alignSelf="start">
-                      <LuTriangleAlert /> Failed
-                    </Badge>
-                    <Text fontSize="xs">{s.failureReason}</Text>
-                  </Stack>
+                {c?.source === 'MANUAL' && c.modelType && (
+                  <Text fontSize="xs" color="fg.muted">
+                    Model said {CLASSIFIED_TYPE_LABELS[c.modelType]}
+                    {c.modelConfidence !== undefined ? ` (${formatConfidence(c.modelConfidence)})` : ''}
+                  </Text>
                 )}
-              </Stack>
-            );
-          },
-        },
-        {
-          key: 'type',
-          header: 'Type',
-          cell: ({ classification: c, lowConfidence }) => (
-            <>
-              {c ? (
-                <HStack>
-                  <Badge colorPalette="blue" data-testid="classified-type">
-                    {CLASSIFIED_TYPE_LABELS[c.classifiedType]}
-                  </Badge>
-                  <Badge
-                    variant="outline"
-                    colorPalette={c.source === 'MANUAL' ? 'purple' : 'gray'}
-                    data-testid="classification-source"
-                  >
-                    {c.source}
-                  </Badge>
-                  {lowConfidence && (
-                    <Badge colorPalette="orange" title="Low confidence: please review">
-                      <LuTriangleAlert /> Review
-                    </Badge>
-                  )}
-                </HStack>
-              ) : (
-                <Text color="fg.muted">Not classified yet</Text>
-              )}
-              {c?.source === 'MANUAL' && c.modelType && (
-                <Text fontSize="xs" color="fg.muted">
-                  Model said {CLASSIFIED_TYPE_LABELS[c.modelType]}
-                  {c.modelConfidence !== undefined ? ` (${formatConfidence(c.modelConfidence)})` : ''}
-                </Text>
-              )}
-            </>
-          ),
-        },
-        {
-          key: 'confidence',
-          header: 'Confidence',
-          cell: (s) => (s.classification ? formatConfidence(s.classification.confidence) : '-'),
-        },
-        {
-          key: 'bids',
-          header: 'BIDS',
-          cell: (s) => (s.classification ? bidsName(s.classification.bids) : '-'),
-        },
-        {
-          key: 'reasons',
-          header: 'Reasons',
-          cellProps: { maxW: 'xs' },
-          cell: (s) =>
-            s.classification?.reasons.length ? (
-              <Stack as="ul" gap="0" fontSize="xs" listStyleType="disc" ps="4">
-                {s.classification.reasons.map((r) => (
-                  <li key={r}>{r}</li>
-                ))}
-              </Stack>
-            ) : (
-              '-'
+              </>
             ),
-        },
-        {
-          key: 'change',
-          header: 'Change classification',
-          cell: (s) => (
-            <Select
-              size="sm"
-              aria-label={`Change classification of series ${s.seriesNumber}`}
-              value={s.classification?.classifiedType ?? ''}
-              placeholder={s.classification ? undefined : 'Choose type'}
-              disabled={!canEdit || busy === s.id}
-              onChange={(v) => void changeType(s, v)}
-              options={CLASSIFIED_TYPE_OPTIONS}
-            />
-          ),
-        },
-      ]}
-    />
+          },
+          {
+            key: 'confidence',
+            header: 'Confidence',
+            cell: (s) => (s.classification ? formatConfidence(s.classification.confidence) : '-'),
+          },
+          {
+            key: 'bids',
+            header: 'BIDS',
+            cell: (s) => (s.classification ? bidsName(s.classification.bids) : '-'),
+          },
+          {
+            key: 'reasons',
+            header: 'Reasons',
+            cellProps: { maxW: 'xs' },
+            cell: (s) =>
+              s.classification?.reasons.length ? (
+                <Stack as="ul" gap="0" fontSize="xs" listStyleType="disc" ps="4">
+                  {s.classification.reasons.map((r) => (
+                    <li key={r}>{r}</li>
+                  ))}
+                </Stack>
+              ) : (
+                '-'
+              ),
+          },
+          {
+            key: 'change',
+            header: 'Change classification',
+            cell: (s) => (
+              <Select
+                size="sm"
+                aria-label={`Change classification of series ${s.seriesNumber}`}
+                value={s.classification?.classifiedType ?? ''}
+                placeholder={s.classification ? undefined : 'Choose type'}
+                disabled={!canEdit || busy === s.id}
+                onChange={(v) => void changeType(s, v)}
+                options={CLASSIFIED_TYPE_OPTIONS}
+              />
+            ),
+          },
+        ]}
+      />
+    </>
   );
 }
 
