@@ -10,6 +10,11 @@ import type { BidsSuggestion, SeriesAcquisition } from './types.ts';
  */
 export const DESCRIPTION_WEIGHT = 2.5;
 const FAMILY_WEIGHT = 4;
+/**
+ * A gradient echo named SWI (inversion- and magnetization-prepared ones excluded): well above a multi-echo mapping or
+ * field-map reading of the physics (strong, 3) with the OTHER prior (1.5), as the name is the only witness there.
+ */
+const SWI_NAME_WEIGHT = 7;
 
 /**
  * Lower-case words: separators such as "_", "-", "." become spaces so "t1_mpr_sag" reads "t1 mpr sag"; Philips
@@ -63,9 +68,13 @@ function transmitSuffix(f: Features, text: string): string {
   return 'TB1map';
 }
 
-/** A B0 field map's image: a phase (difference) image, a magnitude image, or a reversed-phase EPI. */
-function fieldMapSuffix(f: Features): BidsSuggestion {
-  if (f.isEpi) return BIDS.fmapEpi;
+/**
+ * A B0 field map's image: a phase (difference) image, a magnitude image, or a reversed-phase EPI. A name that says EPI,
+ * spin echo or diffusion ("FM_SE_EPI_PA", "FM_DTI_PA": Philips records no EPI read-out in ScanningSequence) is the
+ * reversed-phase EPI of a distortion correction.
+ */
+function fieldMapSuffix(f: Features, text = ''): BidsSuggestion {
+  if (f.isEpi || /\b(epi|se|dti|dwi|diff\w*|blip\w*|topup|pepolar)\b/.test(text)) return BIDS.fmapEpi;
   if (f.image.has('P') || f.image.has('PHASE')) return BIDS.phasediff;
   if (f.image.has('M') || f.image.has('MAGNITUDE')) return BIDS.magnitude;
   if (f.isSe) return BIDS.fmapEpi;
@@ -93,7 +102,7 @@ const RULES: Rule[] = [
   },
   {
     pattern:
-      /topup|pepolar|\b(rpe|blip ?(up|down)?|reverse(d)? ?(pe|phase|blip)?|rev|opposite|distortion ?corr\w*|se ?fmap|se ?field ?map|spin ?echo ?field ?map)\b/,
+      /topup|pepolar|\b(rpe|blip ?(up|down)?|blip[ap]|reverse(d)? ?(pe|phase|blip)?|rev|opposite|distortion ?corr\w*|se ?fmap|se ?field ?map|spin ?echo ?field ?map)\b/,
     // Ahead of the perfusion names: an ASL protocol's spin-echo field map ("PCASL_SpinEchoFieldMap_AP") is a field map.
     label: 'reversed phase-encoding field map',
     weight: FAMILY_WEIGHT,
@@ -119,13 +128,14 @@ const RULES: Rule[] = [
   },
   {
     // A lone "b0" names a B0 map, unless the name is a diffusion series' (its b=0 volumes).
-    pattern: /field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
+    // "FM" alone is the Philips shorthand for a field map ("FM_EPI_32chSHC_AP").
+    pattern: /field ?map|fmap|phasediff|\b(fm|b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
     // ... or the series records diffusion b-values (a .bval file, diffusion tags): then "b0" is its b=0 volumes.
     unless: (f, text) =>
       f.diffusionRecorded && !/field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b/.test(text),
     label: 'field map',
     weight: FAMILY_WEIGHT,
-    answer: (f) => ({ type: 'OTHER', bids: fieldMapSuffix(f) }),
+    answer: (f, text) => ({ type: 'OTHER', bids: fieldMapSuffix(f, text) }),
   },
   {
     pattern:
@@ -178,6 +188,19 @@ const RULES: Rule[] = [
     answer: other(BIDS.angio),
   },
   { pattern: /\b(pet|pt)\b/, label: 'PET', weight: FAMILY_WEIGHT, answer: other(BIDS.pet) },
+  {
+    // A gradient echo named susceptibility-weighted is one, however many echoes it samples or whichever image (phase,
+    // magnitude) it is: SWI is acquired as a (multi-echo) 3D gradient echo, the same physics as a T2* mapping set, and
+    // only the name tells the two apart. It outweighs a mapping or field-map reading of the physics.
+    pattern: /\b(swi|swip|swan|susceptib\w*)\b/,
+    unless: (f) => f.isEpi || f.diffusionRecorded || (f.isSe && !f.isGre) || f.isIr || f.variant.has('MP'),
+    label: 'susceptibility-weighted gradient echo',
+    weight: SWI_NAME_WEIGHT,
+    answer: (_f, text) => ({
+      type: 'SWI',
+      bids: /minip|mnip|mip/.test(text) ? { datatype: 'swi', suffix: 'minIP' } : BIDS.T2starw,
+    }),
+  },
   {
     pattern: /\b(swi|swan|t2 ?star|t2\*|t2s|susceptib\w*|venobold|hemo|gre|minip|mnip|mip sw|qsm)\b/,
     label: 'susceptibility / T2*',
