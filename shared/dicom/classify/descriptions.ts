@@ -104,6 +104,9 @@ const RULES: Rule[] = [
     pattern:
       /topup|pepolar|\b(rpe|blip ?(up|down)?|blip[ap]|reverse(d)? ?(pe|phase|blip)?|rev|opposite|distortion ?corr\w*|se ?fmap|se ?field ?map|spin ?echo ?field ?map)\b/,
     // Ahead of the perfusion names: an ASL protocol's spin-echo field map ("PCASL_SpinEchoFieldMap_AP") is a field map.
+    // A run that records its b-values (a .bval beside the sidecar, diffusion tags in DICOM) was stored as diffusion data:
+    // its b=0 volumes are read with the diffusion run, whatever its name says about their use.
+    unless: (f) => f.bValuesRecorded,
     label: 'reversed phase-encoding field map',
     weight: FAMILY_WEIGHT,
     answer: other(BIDS.fmapEpi),
@@ -180,7 +183,15 @@ const RULES: Rule[] = [
     weight: 3,
     answer: other({ datatype: 'anat', suffix: 'MTS' }),
   },
-  { pattern: /\b(mpm|vfa|megre|mese|t2 ?map|qsm)\b/, label: 'quantitative mapping', weight: 3, answer: other() },
+  {
+    pattern: /\b(mpm|vfa|megre|mese|t2 ?map|qsm)\b/,
+    label: 'quantitative mapping',
+    weight: 3,
+    answer: (_f, text) => {
+      const suffix = /\b(mpm|vfa|megre|mese)\b/.exec(text)?.[1]?.toUpperCase();
+      return { type: 'OTHER', bids: suffix ? { datatype: 'anat', suffix } : undefined };
+    },
+  },
   {
     pattern: /\b(tof|angio|mra|mra ?tof|time of flight|cow|circle of willis|inflow)\b/,
     label: 'angiography',
@@ -203,6 +214,8 @@ const RULES: Rule[] = [
   },
   {
     pattern: /\b(swi|swan|t2 ?star|t2\*|t2s|susceptib\w*|venobold|hemo|gre|minip|mnip|mip sw|qsm)\b/,
+    // "gre" names the read-out, not the contrast: a T1 word beside it ("T1_gre_tra") names a T1-weighted FLASH.
+    unless: (_f, text) => T1.test(text) && !/\b(swi|swan|t2 ?star|t2\*|t2s|susceptib\w*|minip|mnip)\b/.test(text),
     label: 'susceptibility / T2*',
     weight: DESCRIPTION_WEIGHT,
     answer: (_f, text) => ({

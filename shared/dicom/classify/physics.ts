@@ -84,6 +84,8 @@ export type Features = {
   maxB: number;
   /** Diffusion encoding recorded for the series (b-values, b=0 included, or a direction count): a diffusion run. */
   diffusionRecorded: boolean;
+  /** b-values recorded for the series (b=0 included). */
+  bValuesRecorded: boolean;
   /** Echoes per excitation where the Siemens sequence name tells it ("fl3d12" = 12 echoes). */
   echoes?: number;
   /** Distinct echo times recorded for the acquisition (SeriesAcquisition.echoTimesMs), 1 when there is one or none. */
@@ -147,6 +149,7 @@ export function readFeatures(acq: SeriesAcquisition): Features {
     isIr,
     maxB,
     diffusionRecorded,
+    bValuesRecorded: (acq.bValues?.length ?? 0) > 0,
     echoes,
     echoTimes,
     mt,
@@ -692,7 +695,7 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
         },
       ];
     }
-    if (tr >= 100 && tr <= 450 && (fa === undefined || fa >= 50)) {
+    if (tr >= 100 && tr <= 800 && (fa === undefined || fa >= 60)) {
       return [
         {
           type: 'T1',
@@ -938,6 +941,30 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   // A flip angle of 90° or more with no sequence type recorded is a spin-echo family read-out (TSE refocusing 120-180°).
   if (!f.isSe && !f.isGre && boldTiming(f)) return [boldEvidence(f)];
   if (segmentedEpiTiming(f, acq)) return [segmentedEpiEvidence(f)];
+  // A 3D gradient-echo volume recording only its timing, with a TR under 12 ms and a flip of 10° or less: the TR of a
+  // turbo-field-echo read-out is its echo spacing, and the volume is the inversion-prepared T1 (Philips 3D TFE,
+  // MPRAGE) whose preparation the sidecar left out. Proton-density references and field-map magnitudes are 2D or
+  // record their sequence.
+  if (
+    f.is3d &&
+    f.seq.size === 0 &&
+    f.seqText === '' &&
+    f.image.size === 0 &&
+    f.tr !== undefined &&
+    f.tr < 12 &&
+    f.te !== undefined &&
+    f.te < 6 &&
+    f.fa !== undefined &&
+    f.fa <= 10
+  )
+    return [
+      {
+        type: 'T1',
+        weight: WEIGHT.moderate,
+        reason: `3D volume with TR ${fmt(f.tr)} ms, TE ${fmt(f.te)} ms and flip ${fmt(f.fa)}°, no sequence recorded: turbo gradient-echo read-out of a prepared T1-weighted volume`,
+        bids: BIDS.T1w,
+      },
+    ];
   const spinEcho = f.isSe || (!f.isGre && f.fa !== undefined && f.fa >= 90);
   const gradientEcho = f.isGre || (!f.isSe && f.fa !== undefined && f.fa < 90);
   const echo = spinEcho ? spinEchoEvidence(f, scale) : gradientEcho ? gradientEchoEvidence(acq, f, scale) : [];
