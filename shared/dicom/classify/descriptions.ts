@@ -193,7 +193,7 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: /\b(tof|angio|mra|mra ?tof|time of flight|cow|circle of willis|inflow)\b/,
+    pattern: /\b(tof|angio|mra|mra ?tof|time of flight|cow|circle of willis|willis|inflow)\b/,
     label: 'angiography',
     weight: FAMILY_WEIGHT,
     answer: other(BIDS.angio),
@@ -227,7 +227,8 @@ const RULES: Rule[] = [
     pattern: /\b(dti|tensor|hardi|([6-9]|[1-9]\d{1,2}) ?(d|dirs?|directions))\b|dti|\bdir ?\d+/,
     label: 'DTI',
     weight: DESCRIPTION_WEIGHT,
-    answer: () => ({ type: 'DTI', bids: BIDS.dwi }),
+    // The b=0 references of a DTI protocol ("DTI_b0_PA", b-values recorded, none above 50 s/mm²) hold no direction.
+    answer: (f) => ({ type: f.bValuesRecorded && f.maxB <= 50 ? 'DWI' : 'DTI', bids: BIDS.dwi }),
   },
   {
     pattern: /\b(dwi|diffusion|diff|ep2d diff|b1000|resolve|mddw)\b/,
