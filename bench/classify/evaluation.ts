@@ -247,6 +247,7 @@ export function reviewByStudy(protocols: Protocol[], options: ClassifyOptions = 
     const reasons = reviewStudy(
       list.map((protocol) => ({
         classifiedType: answer.get(protocol)!.classifiedType,
+        suffix: answer.get(protocol)!.bids.suffix,
         acquisition: protocol.acquisition,
       })),
     );

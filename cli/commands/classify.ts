@@ -85,7 +85,11 @@ function withReview(series: Classified[], options: ClassifyOptions): Output[] {
   for (const item of series) studies.set(item.study, [...(studies.get(item.study) ?? []), item]);
   for (const list of studies.values()) {
     const reasons = reviewStudy(
-      list.map((item) => ({ classifiedType: item.result.classifiedType, acquisition: item.acquisition })),
+      list.map((item) => ({
+        classifiedType: item.result.classifiedType,
+        suffix: item.result.bids.suffix,
+        acquisition: item.acquisition,
+      })),
     );
     list.forEach((item, index) => {
       const reason = reasons[index];
