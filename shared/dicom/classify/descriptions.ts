@@ -131,8 +131,10 @@ const RULES: Rule[] = [
   },
   {
     // A lone "b0" names a B0 map, unless the name is a diffusion series' (its b=0 volumes).
-    // "FM" alone is the Philips shorthand for a field map ("FM_EPI_32chSHC_AP").
-    pattern: /field ?map|fmap|phasediff|\b(fm|b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
+    // "FM" leading a name of an EPI, spin-echo or diffusion read-out is a field map ("FM_EPI_32chSHC_AP", "FM_DTI_PA");
+    // elsewhere it may be functional MRI ("TRA fM REST").
+    pattern:
+      /field ?map|fmap|phasediff|^fm (epi|se|dti|dwi|diff\w*|gre)\b|\b(b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
     // ... or the series records diffusion b-values (a .bval file, diffusion tags): then "b0" is its b=0 volumes.
     unless: (f, text) =>
       f.diffusionRecorded && !/field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b/.test(text),
