@@ -47,11 +47,11 @@ console.log(
 );
 
 function report(name: string, result: LosoResult, misses = showMisses): void {
-  console.log(`\n=== leave one source out, ${name} ===`);
+  console.log(`\n=== ${name} ===`);
   const { overall, flag } = result;
   console.log(`class accuracy   ours ${figure(overall.class)}   keyword ${figure(overall.keywordClass)}`);
   console.log(`suffix accuracy  ours ${figure(overall.suffix)}   keyword ${figure(overall.keywordSuffix)}`);
-  if (name.startsWith('WITHOUT')) {
+  if (name.includes('WITHOUT')) {
     // No sidecar here records a contrast agent: without descriptions a post-contrast T1 can only read as T1.
     const agentBlind = result.records.filter(
       ({ protocol, ours }) =>
@@ -113,8 +113,11 @@ function report(name: string, result: LosoResult, misses = showMisses): void {
   }
 }
 
-report('WITH descriptions', leaveOneSourceOut(tuning));
-report('WITHOUT descriptions (physics only)', leaveOneSourceOut(tuning, { ignoreDescriptions: true }));
+report('leave one source out, WITH descriptions', leaveOneSourceOut(tuning));
+report(
+  'leave one source out, WITHOUT descriptions (physics only)',
+  leaveOneSourceOut(tuning, { ignoreDescriptions: true }),
+);
 if (process.argv.includes('--lockbox')) {
   console.log(`\nLOCKBOX: ${LOCKBOX.sources.length} sources (seed ${LOCKBOX.seed}), fitted on every other source`);
   report('LOCKBOX, WITH descriptions', lockboxEvaluation(protocols, LOCKBOX.sources), false);
