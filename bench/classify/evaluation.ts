@@ -12,8 +12,8 @@ import type {
 } from '#shared/dicom/classify/types.ts';
 
 /**
- * Measuring the classifier on labelled dcm2niix sidecars (shared data: labels/dev-sidecars.csv and
- * labels/dev-sidecars-openneuro.csv); leave-one-source-out evaluation is in loso.ts.
+ * Measuring the classifier on labelled dcm2niix sidecars (the shared data's labelled sets, listed in dev-sets.ts with
+ * the lockbox); leave-one-source-out evaluation is in loso.ts.
  *
  * Definitions (the accuracy test and bench/classify.ts both use these):
  * - Protocol: one distinct combination of the source and every acquisition column of the CSV (scanner, TR, TE, TI, flip, descriptions,
