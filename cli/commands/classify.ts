@@ -102,9 +102,9 @@ function withReview(series: Classified[], options: ClassifyOptions): Output[] {
     const low = isLowConfidence(result, options);
     const study = studyReasons.get(item);
     const limit = `the review threshold ${threshold}${options.ignoreDescriptions ? ' (physics only)' : ''}`;
-    const reviewReason = low
-      ? `confidence ${result.confidence} is below ${limit}`
-      : (study ?? `confidence ${result.confidence} is at or above ${limit}`);
+    // The study review's question first (it says what to check), then the confidence against the threshold.
+    const confidence = `confidence ${result.confidence} is ${low ? 'below' : 'at or above'} ${limit}`;
+    const reviewReason = study === undefined ? confidence : low ? `${study} (${confidence})` : study;
     return {
       ...item.id,
       classifiedType: result.classifiedType,

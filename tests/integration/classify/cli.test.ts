@@ -137,6 +137,33 @@ describe('iws classify', () => {
     expect(dwi?.reviewReason).toMatch(/^confidence [0-9.]+ is at or above the review threshold 0\.\d+$/);
   });
 
+  it('reads the series of a DICOM JSON file as one study for the review flag', () => {
+    // Prepare: two spin-echo T1 series (TR 500 / 550 ms, TE 15 / 12 ms), neither stating a contrast agent.
+    const instance = (uid: string, tr: number, te: number) => ({
+      '0020000E': { vr: 'UI', Value: [uid] },
+      '00080060': { vr: 'CS', Value: ['MR'] },
+      '00180080': { vr: 'DS', Value: [tr] },
+      '00180081': { vr: 'DS', Value: [te] },
+      '00181314': { vr: 'DS', Value: [90] },
+      '00180020': { vr: 'CS', Value: ['SE'] },
+      '00180023': { vr: 'CS', Value: ['2D'] },
+    });
+    const file = join(work, 'pair.json');
+    writeFileSync(file, JSON.stringify([instance('1.3.1', 500, 15), instance('1.3.2', 550, 12)]));
+    // Act
+    const { status, rows } = iws(file);
+    // Assess
+    expect(status).toBe(0);
+    expect(rows.map((row) => [row.classifiedType, row.review])).toEqual([
+      ['T1', true],
+      ['T1', true],
+    ]);
+    for (const row of rows) {
+      expect(row.reviewReason).toMatch(/^Study review: .*post-contrast/);
+      expect(row.reasons.at(-1)).toMatch(/^Study review:/);
+    }
+  });
+
   it('exits 2 with the usage for a missing input', () => {
     // Act
     const { status, stderr } = iws(join(work, 'missing'));
