@@ -1,16 +1,19 @@
 /**
- * Series classifier benchmark, by unique protocol on the labelled dev sidecars (labels/dev-sidecars.csv and
- * labels/dev-sidecars-openneuro.csv): leave one source out (the fitted parameters refitted without the held-out
- * source), with and without descriptions, per source, per class and per BIDS suffix, beside a plain keyword
- * classifier; the review flag (share flagged, share of wrong answers caught); dcm2niix's own BidsGuess on the shared
+ * Series classifier benchmark, by unique protocol on the labelled development sets (classify/dev-sets.ts): leave one
+ * source out over the sources outside the lockbox (the fitted parameters refitted without the held-out source), with
+ * and without descriptions, per source, per class and per BIDS suffix, beside a plain keyword classifier; the review
+ * flag (share flagged, share of wrong answers caught, overall and per source); dcm2niix's own BidsGuess on the shared
  * DICOM series beside ours, and the DICOM path against the sidecar path; and classification time per series.
- * Run: npx tsx bench/classify.ts [--misses] [--write-model]
+ * Run: npx tsx bench/classify.ts [--misses] [--write-model] [--lockbox]
  * --write-model refits the shipped model (shared/dicom/classify/fitted-model.json) on every labelled protocol.
+ * --lockbox also scores the locked sources (classify/lockbox.json) with parameters fitted on the others: the honest
+ * estimate, read once at the end of a round (docs/classification.md#the-lockbox). --misses never lists locked sources.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLabelledCsv, uniqueProtocols, acquisitionFromRow } from './classify/evaluation.ts';
-import { leaveOneSourceOut, type LosoResult, type Score } from './classify/loso.ts';
+import { acquisitionFromRow, uniqueProtocols } from './classify/evaluation.ts';
+import { LOCKBOX, readDevRows, tuningProtocols } from './classify/dev-sets.ts';
+import { leaveOneSourceOut, lockboxEvaluation, type LosoResult, type Score } from './classify/loso.ts';
 import { classifySeries } from '#shared/dicom/classify/index.ts';
 import { compareWithDcm2niix, timeSeriesClassification } from './lib/classify.ts';
 import { SHARED_DATA } from './lib/data.ts';
@@ -18,10 +21,9 @@ import { fitClassifier } from './classify/fit.ts';
 
 const SHARED = SHARED_DATA;
 const showMisses = process.argv.includes('--misses');
-const rows = ['labels/dev-sidecars.csv', 'labels/dev-sidecars-openneuro.csv'].flatMap((file) =>
-  parseLabelledCsv(readFileSync(join(SHARED, file), 'utf8')),
-);
+const rows = readDevRows(SHARED);
 const protocols = uniqueProtocols(rows);
+const tuning = tuningProtocols(protocols);
 const percent = (value: number) => (Number.isNaN(value) ? '  n/a ' : `${(value * 100).toFixed(1).padStart(5)}%`);
 const figure = (s: Score) => `${percent(s.accuracy)} (${s.correct}/${s.total})`;
 
@@ -41,15 +43,15 @@ if (process.argv.includes('--write-model')) {
 }
 
 console.log(
-  `dev sidecars: ${rows.length} rows, ${protocols.length} unique (protocol, label) pairs, ${protocols.filter((p) => p.evaluable).length} evaluable, ${new Set(protocols.map((p) => p.source)).size} sources`,
+  `dev sidecars: ${rows.length} rows, ${protocols.length} unique (protocol, label) pairs, ${protocols.filter((p) => p.evaluable).length} evaluable, ${new Set(protocols.map((p) => p.source)).size} sources; outside the lockbox: ${tuning.filter((p) => p.evaluable).length} evaluable protocols of ${new Set(tuning.map((p) => p.source)).size} sources`,
 );
 
-function report(name: string, result: LosoResult): void {
-  console.log(`\n=== leave one source out, ${name} ===`);
+function report(name: string, result: LosoResult, misses = showMisses): void {
+  console.log(`\n=== ${name} ===`);
   const { overall, flag } = result;
   console.log(`class accuracy   ours ${figure(overall.class)}   keyword ${figure(overall.keywordClass)}`);
   console.log(`suffix accuracy  ours ${figure(overall.suffix)}   keyword ${figure(overall.keywordSuffix)}`);
-  if (name.startsWith('WITHOUT')) {
+  if (name.includes('WITHOUT')) {
     // No sidecar here records a contrast agent: without descriptions a post-contrast T1 can only read as T1.
     const agentBlind = result.records.filter(
       ({ protocol, ours }) =>
@@ -69,7 +71,9 @@ function report(name: string, result: LosoResult): void {
   console.log(
     `  of which flagged by the study review (in most of their studies): ${flag.byStudy} protocols, ${flag.byStudyWrong} of them wrong answers`,
   );
-  console.log('per source (class ours / keyword, suffix ours / keyword; ahead, level or BEHIND the keyword baseline):');
+  console.log(
+    'per source (class ours / keyword, suffix ours / keyword; ahead, level or BEHIND the keyword baseline; review flag: share flagged, wrong answers caught):',
+  );
   const tally = { ahead: 0, level: 0, behind: 0 };
   for (const [source, s] of result.perSource) {
     // A suffix figure counts only where the source has labels in the BIDS vocabulary.
@@ -82,7 +86,7 @@ function report(name: string, result: LosoResult): void {
         : 'level';
     tally[status === 'BEHIND' ? 'behind' : status] += 1;
     console.log(
-      `  ${source.padEnd(14)} ${String(s.class.total).padStart(4)}  class ${percent(s.class.accuracy)} / ${percent(s.keywordClass.accuracy)}   suffix ${percent(s.suffix.accuracy)} / ${percent(s.keywordSuffix.accuracy)}  ${status}`,
+      `  ${source.padEnd(14)} ${String(s.class.total).padStart(4)}  class ${percent(s.class.accuracy)} / ${percent(s.keywordClass.accuracy)}   suffix ${percent(s.suffix.accuracy)} / ${percent(s.keywordSuffix.accuracy)}  ${status.padEnd(6)}  flag ${percent(s.flag.flagged / s.class.total)}, caught ${s.flag.caught}/${s.flag.wrong}`,
     );
   }
   console.log(
@@ -97,7 +101,7 @@ function report(name: string, result: LosoResult): void {
     console.log(
       `  ${entity.padEnd(6)} ${tally.labelled ? percent(tally.matched / tally.labelled) : '  n/a '} (${tally.matched}/${tally.labelled}), spurious ${tally.spurious}`,
     );
-  if (!showMisses) return;
+  if (!misses) return;
   for (const { protocol, ours } of result.records) {
     const classWrong = ours.classifiedType !== protocol.label;
     const suffixWrong = protocol.labelBids.suffix !== undefined && ours.bids.suffix !== protocol.labelBids.suffix;
@@ -109,8 +113,20 @@ function report(name: string, result: LosoResult): void {
   }
 }
 
-report('WITH descriptions', leaveOneSourceOut(protocols));
-report('WITHOUT descriptions (physics only)', leaveOneSourceOut(protocols, { ignoreDescriptions: true }));
+report('leave one source out, WITH descriptions', leaveOneSourceOut(tuning));
+report(
+  'leave one source out, WITHOUT descriptions (physics only)',
+  leaveOneSourceOut(tuning, { ignoreDescriptions: true }),
+);
+if (process.argv.includes('--lockbox')) {
+  console.log(`\nLOCKBOX: ${LOCKBOX.sources.length} sources (seed ${LOCKBOX.seed}), fitted on every other source`);
+  report('LOCKBOX, WITH descriptions', lockboxEvaluation(protocols, LOCKBOX.sources), false);
+  report(
+    'LOCKBOX, WITHOUT descriptions (physics only)',
+    lockboxEvaluation(protocols, LOCKBOX.sources, { ignoreDescriptions: true }),
+    false,
+  );
+}
 
 // dcm2niix's BidsGuess where a labelled sidecar carries one (dcm2niix v1.0.20230731 and later write it).
 const guessed = rows.filter((row) => (row.BidsGuess ?? '').trim());

@@ -12,8 +12,8 @@ import type {
 } from '#shared/dicom/classify/types.ts';
 
 /**
- * Measuring the classifier on labelled dcm2niix sidecars (shared data: labels/dev-sidecars.csv and
- * labels/dev-sidecars-openneuro.csv); leave-one-source-out evaluation is in loso.ts.
+ * Measuring the classifier on labelled dcm2niix sidecars (the shared data's labelled sets, listed in dev-sets.ts with
+ * the lockbox); leave-one-source-out evaluation is in loso.ts.
  *
  * Definitions (the accuracy test and bench/classify.ts both use these):
  * - Protocol: one distinct combination of the source and every acquisition column of the CSV (scanner, TR, TE, TI, flip, descriptions,
@@ -25,13 +25,16 @@ import type {
  *   reported as excluded, never silently dropped. The same protocols are used with and without descriptions.
  * - Per-class accuracy (recall): among evaluable protocols labelled C, the share classified C. A protocol whose rows carry
  *   different labels counts once per label.
- * - target_class SWI_like(...) is scored as SWI.
+ * - target_class SWI_like(...) is scored as SWI; DWI_or_DTI (a diffusion run its dataset does not tell apart) is
+ *   labelled DTI and a DWI answer counts as right too (Protocol.accepts).
  */
 export type LabelledRow = Record<string, string>;
 
 export type Protocol = {
   key: string;
   label: ClassifiedType;
+  /** The answers scored as right: the label, and DWI beside DTI for a DWI_or_DTI label. */
+  accepts: ClassifiedType[];
   /** The label's BIDS datatype and suffix in the classifier's vocabulary; suffix undefined when outside it. */
   labelBids: { datatype: string; suffix?: string };
   /** The BIDS entities of the labelled file's name (acq, dir, echo, part, mt, flip, ce, ...), as written there. */
@@ -100,6 +103,7 @@ export function parseLabelledCsv(csv: string): LabelledRow[] {
 
 export function labelOf(targetClass: string): ClassifiedType {
   if (targetClass.startsWith('SWI')) return 'SWI';
+  if (targetClass === 'DWI_or_DTI') return 'DTI';
   if ((CLASSIFIED_TYPES as readonly string[]).includes(targetClass)) return targetClass as ClassifiedType;
   throw new Error(`unknown target_class "${targetClass}"`);
 }
@@ -199,6 +203,7 @@ export function uniqueProtocols(rawRows: LabelledRow[]): Protocol[] {
     byKey.set(id, {
       key,
       label,
+      accepts: row.target_class === 'DWI_or_DTI' ? ['DTI', 'DWI'] : [label],
       // A T2-FLAIR filed as _T2w (its class label already corrected to FLAIR) is, in BIDS, a FLAIR.
       labelBids: {
         datatype: row.datatype ?? '',
@@ -242,6 +247,7 @@ export function reviewByStudy(protocols: Protocol[], options: ClassifyOptions = 
     const reasons = reviewStudy(
       list.map((protocol) => ({
         classifiedType: answer.get(protocol)!.classifiedType,
+        suffix: answer.get(protocol)!.bids.suffix,
         acquisition: protocol.acquisition,
       })),
     );
@@ -272,11 +278,11 @@ export function evaluateProtocols(protocols: Protocol[], options: ClassifyOption
   const evaluable = protocols.filter((protocol) => protocol.evaluable);
   for (const protocol of evaluable) {
     const result = classifySeries(protocol.acquisition, options);
-    const correct = result.classifiedType === protocol.label;
+    const correct = protocol.accepts.includes(result.classifiedType);
     perClass[protocol.label].total += 1;
     if (correct) perClass[protocol.label].correct += 1;
     else errors.push({ protocol, result });
-    confusion[protocol.label][result.classifiedType] += 1;
+    confusion[correct ? result.classifiedType : protocol.label][result.classifiedType] += 1;
     confidences.push({ confidence: result.confidence, correct });
   }
   for (const type of CLASSIFIED_TYPES) {

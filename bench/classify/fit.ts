@@ -188,7 +188,7 @@ export function scoreProtocols(
         // The records measure the type family (classify.ts typeFamily): a post-contrast T1 whose headers and
         // description say nothing of contrast reads as T1 at every site, and counting it against the T1 rules would
         // only lower their confidence at sites that have none.
-        right: typeFamily(classification.classifiedType) === typeFamily(protocol.label),
+        right: protocol.accepts.some((label) => typeFamily(label) === typeFamily(classification.classifiedType)),
         studyFlagged: studyFlagged.has(protocol),
       };
     });

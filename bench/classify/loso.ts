@@ -31,6 +31,8 @@ export type LosoSummary = {
   suffix: Score;
   keywordClass: Score;
   keywordSuffix: Score;
+  /** The review flag: protocols flagged, wrong class answers, and the wrong answers flagged. */
+  flag: { flagged: number; wrong: number; caught: number };
 };
 
 export type LosoResult = {
@@ -80,7 +82,7 @@ const score = (total: number, correct: number): Score => ({
   accuracy: total > 0 ? correct / total : Number.NaN,
 });
 
-export const classRight = (answer: Answer, protocol: Protocol) => answer.classifiedType === protocol.label;
+export const classRight = (answer: Answer, protocol: Protocol) => protocol.accepts.includes(answer.classifiedType);
 
 export const suffixRight = (answer: Answer, protocol: Protocol) =>
   protocol.labelBids.suffix !== undefined && sameSuffix(answer.bids.suffix, protocol.labelBids.suffix);
@@ -94,12 +96,38 @@ function summarise(records: LosoRecord[]): LosoSummary {
     suffix: count(withSuffix, (r) => suffixRight(r.ours, r.protocol)),
     keywordClass: count(records, (r) => classRight(r.keyword, r.protocol)),
     keywordSuffix: count(withSuffix, (r) => suffixRight(r.keyword, r.protocol)),
+    flag: {
+      flagged: records.filter((r) => r.ours.flagged).length,
+      wrong: records.filter((r) => !classRight(r.ours, r.protocol)).length,
+      caught: records.filter((r) => r.ours.flagged && !classRight(r.ours, r.protocol)).length,
+    },
   };
 }
 
 export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOptions = {}): LosoResult {
+  const sources = [...new Set(protocols.filter((p) => p.evaluable).map((protocol) => protocol.source))].sort();
+  return heldOut(
+    protocols,
+    sources.map((source) => [source]),
+    options,
+  );
+}
+
+/**
+ * The lockbox figure (docs/classification.md#the-lockbox): everything fitted on the protocols of every source outside
+ * `locked`, then the locked sources' protocols classified and scored as one held-out fold.
+ */
+export function lockboxEvaluation(protocols: Protocol[], locked: readonly string[], options: ClassifyOptions = {}) {
+  return heldOut(protocols, [[...locked]], options);
+}
+
+/**
+ * Scores each fold's sources with the parameters fitted on every other source of `protocols`: one source a fold is
+ * leave one source out, the locked sources as one fold is the lockbox.
+ */
+function heldOut(protocols: Protocol[], folds: string[][], options: ClassifyOptions): LosoResult {
   const evaluable = protocols.filter((protocol) => protocol.evaluable);
-  const sources = [...new Set(evaluable.map((protocol) => protocol.source))].sort();
+  const sources = [...new Set(folds.flat())].sort();
   const records: LosoRecord[] = [];
   // Every protocol's unfitted decision is the same in every fold: score once, refit per fold from the others. The study
   // review reads every protocol of a study, evaluable or not, and no label: it is the same in every fold too.
@@ -108,13 +136,14 @@ export function leaveOneSourceOut(protocols: Protocol[], options: ClassifyOption
   const withDescriptions = scoreProtocols(evaluable, false, studyWith);
   const withoutDescriptions = scoreProtocols(evaluable, true, studyWithout);
   const studyReview = options.ignoreDescriptions ? studyWithout : studyWith;
-  for (const source of sources) {
+  for (const fold of folds) {
+    const held = new Set(fold);
     const model = fitFromScored(
-      withDescriptions.filter((item) => item.source !== source),
-      withoutDescriptions.filter((item) => item.source !== source),
+      withDescriptions.filter((item) => !held.has(item.source)),
+      withoutDescriptions.filter((item) => !held.has(item.source)),
     );
     const threshold = thresholdFor(model, options);
-    for (const protocol of evaluable.filter((item) => item.source === source)) {
+    for (const protocol of evaluable.filter((item) => held.has(item.source))) {
       const result = classifySeries(protocol.acquisition, { ...options, model });
       const review = studyReview.get(protocol);
       records.push({

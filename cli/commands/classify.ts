@@ -5,9 +5,13 @@ import {
   acquisitionFromSidecar,
   acquisitionsFromDicomJson,
   classifySeries,
+  isLowConfidence,
+  reviewStudy,
+  type ClassifyOptions,
   type SeriesAcquisition,
   type SeriesClassification,
 } from '#shared/dicom/classify/index.ts';
+import { DEFAULT_MODEL, thresholdFor } from '#shared/dicom/classify/model.ts';
 import { parseDicom } from '#shared/dicom/parse.ts';
 
 export const usage = `Usage: iws classify <input> [--ignore-descriptions]
@@ -25,11 +29,29 @@ Options:
   --ignore-descriptions   classify from acquisition parameters alone (SeriesDescription/ProtocolName unused)
 
 Prints a JSON array, one object per series: SeriesInstanceUID (or path for sidecars), classifiedType,
-confidence, bids {datatype, suffix}, reasons.
+confidence, review (true when a person should check the answer) and reviewReason, bids {datatype, suffix},
+reasons. A series is sent to review below the fitted confidence threshold, or by the study review (the series of
+one study read together: DICOM by StudyInstanceUID, sidecars by their sub-/ses- folder).
 `;
 
 type Output = ({ SeriesInstanceUID: string } | { path: string }) &
-  Pick<SeriesClassification, 'classifiedType' | 'confidence' | 'bids' | 'reasons'>;
+  Pick<SeriesClassification, 'classifiedType' | 'confidence' | 'bids' | 'reasons'> & {
+    review: boolean;
+    reviewReason: string;
+  };
+
+/** A classified series with the study it belongs to and its acquisition, for the study review. */
+type Classified = {
+  id: { SeriesInstanceUID: string } | { path: string };
+  study: string;
+  acquisition: SeriesAcquisition;
+  result: SeriesClassification;
+};
+
+/** The study of a sidecar: its path up to the subject folder, or the session folder where there is one. */
+function sidecarStudy(path: string): string {
+  return /^(.*?sub-[^/\\]+[/\\](?:ses-[^/\\]+[/\\])?)/.exec(path)?.[1] ?? dirname(path);
+}
 
 function walk(path: string): string[] {
   if (statSync(path).isFile()) return [path];
@@ -53,14 +75,46 @@ function beside(path: string, extension: string): string | undefined {
   return existsSync(candidate) ? readFileSync(candidate, 'utf8') : undefined;
 }
 
-function output(id: { SeriesInstanceUID: string } | { path: string }, result: SeriesClassification): Output {
-  return {
-    ...id,
-    classifiedType: result.classifiedType,
-    confidence: result.confidence,
-    bids: result.bids,
-    reasons: result.reasons,
-  };
+/**
+ * The review flag of each series (docs/classification.md#confidence-and-the-review-flag): below the fitted threshold,
+ * or asked about by the study review of its study; the reason says which.
+ */
+function withReview(series: Classified[], options: ClassifyOptions): Output[] {
+  const studyReasons = new Map<Classified, string>();
+  const studies = new Map<string, Classified[]>();
+  for (const item of series) studies.set(item.study, [...(studies.get(item.study) ?? []), item]);
+  for (const list of studies.values()) {
+    const reasons = reviewStudy(
+      list.map((item) => ({
+        classifiedType: item.result.classifiedType,
+        suffix: item.result.bids.suffix,
+        acquisition: item.acquisition,
+      })),
+    );
+    list.forEach((item, index) => {
+      const reason = reasons[index];
+      if (reason !== undefined) studyReasons.set(item, reason);
+    });
+  }
+  const threshold = thresholdFor(DEFAULT_MODEL, options);
+  return series.map((item) => {
+    const { result } = item;
+    const low = isLowConfidence(result, options);
+    const study = studyReasons.get(item);
+    const limit = `the review threshold ${threshold}${options.ignoreDescriptions ? ' (physics only)' : ''}`;
+    // The study review's question first (it says what to check), then the confidence against the threshold.
+    const confidence = `confidence ${result.confidence} is ${low ? 'below' : 'at or above'} ${limit}`;
+    const reviewReason = study === undefined ? confidence : low ? `${study} (${confidence})` : study;
+    return {
+      ...item.id,
+      classifiedType: result.classifiedType,
+      confidence: result.confidence,
+      review: low || study !== undefined,
+      reviewReason,
+      bids: result.bids,
+      reasons: study !== undefined ? [...result.reasons, study] : result.reasons,
+    };
+  });
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -77,8 +131,9 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const options = { ignoreDescriptions };
-  const results: Output[] = [];
+  const results: Classified[] = [];
   const dicomBySeries = new Map<string, Uint8Array[]>();
+  const studyOfSeries = new Map<string, string>();
   let failures = 0;
 
   for (const file of walk(input)) {
@@ -86,15 +141,26 @@ export async function run(argv: string[]): Promise<number> {
     if (extname(file).toLowerCase() === '.json') {
       const json = readJson(file);
       if (Array.isArray(json)) {
+        // The instances of one DICOM JSON file are read as one study.
         for (const [uid, acq] of acquisitionsFromDicomJson(json))
-          results.push(output({ SeriesInstanceUID: uid }, classifySeries(acq, options)));
+          results.push({
+            id: { SeriesInstanceUID: uid },
+            study: file,
+            acquisition: acq,
+            result: classifySeries(acq, options),
+          });
       } else if (json && typeof json === 'object') {
         const acq: SeriesAcquisition = acquisitionFromSidecar(
           json as Record<string, unknown>,
           beside(file, '.bval'),
           beside(file, '.bvec'),
         );
-        results.push(output({ path: file }, classifySeries(acq, options)));
+        results.push({
+          id: { path: file },
+          study: sidecarStudy(file),
+          acquisition: acq,
+          result: classifySeries(acq, options),
+        });
       } else {
         process.stderr.write(`${shown}: not a JSON sidecar or DICOM JSON array\n`);
         failures += 1;
@@ -108,7 +174,9 @@ export async function run(argv: string[]): Promise<number> {
       continue;
     const bytes = new Uint8Array(readFileSync(file));
     try {
-      const uid = parseDicom(bytes).dataSet.string('x0020000e')?.trim() || `no-uid:${dirname(file)}`;
+      const dataSet = parseDicom(bytes).dataSet;
+      const uid = dataSet.string('x0020000e')?.trim() || `no-uid:${dirname(file)}`;
+      studyOfSeries.set(uid, dataSet.string('x0020000d')?.trim() || dirname(file));
       const group = dicomBySeries.get(uid) ?? [];
       group.push(bytes);
       dicomBySeries.set(uid, group);
@@ -118,8 +186,14 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   for (const [uid, files] of dicomBySeries) {
-    results.push(output({ SeriesInstanceUID: uid }, classifySeries(acquisitionFromDicom(files), options)));
+    const acquisition = acquisitionFromDicom(files);
+    results.push({
+      id: { SeriesInstanceUID: uid },
+      study: studyOfSeries.get(uid) ?? uid,
+      acquisition,
+      result: classifySeries(acquisition, options),
+    });
   }
-  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(withReview(results, options), null, 2)}\n`);
   return results.length === 0 || (failures > 0 && statSync(input).isFile()) ? 1 : 0;
 }

@@ -1,15 +1,15 @@
 /**
  * The BIDS suffixes a labelled sidecar's file name may carry, mapped onto the suffix vocabulary the classifier speaks
  * (BIDS 1.10 raw suffixes for anat, func, dwi, fmap and perf, plus the derived diffusion maps and the susceptibility
- * images of the SWI extension). Labels outside it (masks, segmentations, vendor noise maps, made-up names) are not
- * scored for suffix; their class label still counts.
+ * images of the SWI extension). Labels outside it (masks, segmentations, vendor noise maps, and names a dataset made
+ * up, such as GRE, T1ce, apt or TDP, which no header can predict) are not scored for suffix; their class label still
+ * counts.
  */
 const ALIASES: Record<string, string> = {
   T2w_TSE: 'T2w',
   T1wRMS: 'T1w',
   PD: 'PDw',
   T2star: 'T2starw',
-  GRE: 'T2starw',
   UNIT1_denoised: 'UNIT1',
   MP2RAGE_UNI: 'UNIT1',
   MP2RAGE_T1: 'T1map',
@@ -55,7 +55,7 @@ export const BIDS_SUFFIXES = {
     'swi',
     'minIP',
   ],
-  func: ['bold', 'sbref', 'cbv', 'phase'],
+  func: ['bold', 'sbref', 'cbv', 'phase', 'noRF'],
   dwi: ['dwi', 'sbref', 'ADC', 'FA', 'trace', 'colFA', 'expADC', 'S0map'],
   fmap: [
     'epi',

@@ -10,6 +10,11 @@ import type { BidsSuggestion, SeriesAcquisition } from './types.ts';
  */
 export const DESCRIPTION_WEIGHT = 2.5;
 const FAMILY_WEIGHT = 4;
+/**
+ * A gradient echo named SWI (inversion- and magnetization-prepared ones excluded): well above a multi-echo mapping or
+ * field-map reading of the physics (strong, 3) with the OTHER prior (1.5), as the name is the only witness there.
+ */
+const SWI_NAME_WEIGHT = 7;
 
 /**
  * Lower-case words: separators such as "_", "-", "." become spaces so "t1_mpr_sag" reads "t1 mpr sag"; Philips
@@ -63,9 +68,13 @@ function transmitSuffix(f: Features, text: string): string {
   return 'TB1map';
 }
 
-/** A B0 field map's image: a phase (difference) image, a magnitude image, or a reversed-phase EPI. */
-function fieldMapSuffix(f: Features): BidsSuggestion {
-  if (f.isEpi) return BIDS.fmapEpi;
+/**
+ * A B0 field map's image: a phase (difference) image, a magnitude image, or a reversed-phase EPI. A name that says EPI,
+ * spin echo or diffusion ("FM_SE_EPI_PA", "FM_DTI_PA": Philips records no EPI read-out in ScanningSequence) is the
+ * reversed-phase EPI of a distortion correction.
+ */
+function fieldMapSuffix(f: Features, text = ''): BidsSuggestion {
+  if (f.isEpi || /\b(epi|se|dti|dwi|diff\w*|blip\w*|topup|pepolar)\b/.test(text)) return BIDS.fmapEpi;
   if (f.image.has('P') || f.image.has('PHASE')) return BIDS.phasediff;
   if (f.image.has('M') || f.image.has('MAGNITUDE')) return BIDS.magnitude;
   if (f.isSe) return BIDS.fmapEpi;
@@ -93,8 +102,11 @@ const RULES: Rule[] = [
   },
   {
     pattern:
-      /topup|pepolar|\b(rpe|blip ?(up|down)?|reverse(d)? ?(pe|phase|blip)?|rev|opposite|distortion ?corr\w*|se ?fmap|se ?field ?map|spin ?echo ?field ?map)\b/,
+      /topup|pepolar|\b(rpe|blip ?(up|down)?|blip[ap]|reverse(d)? ?(pe|phase|blip)?|rev|opposite|distortion ?corr\w*|se ?fmap|se ?field ?map|spin ?echo ?field ?map)\b/,
     // Ahead of the perfusion names: an ASL protocol's spin-echo field map ("PCASL_SpinEchoFieldMap_AP") is a field map.
+    // A run that records its b-values (a .bval beside the sidecar, diffusion tags in DICOM) was stored as diffusion data:
+    // its b=0 volumes are read with the diffusion run, whatever its name says about their use.
+    unless: (f) => f.bValuesRecorded,
     label: 'reversed phase-encoding field map',
     weight: FAMILY_WEIGHT,
     answer: other(BIDS.fmapEpi),
@@ -119,13 +131,16 @@ const RULES: Rule[] = [
   },
   {
     // A lone "b0" names a B0 map, unless the name is a diffusion series' (its b=0 volumes).
-    pattern: /field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
+    // "FM" leading a name of an EPI, spin-echo or diffusion read-out is a field map ("FM_EPI_32chSHC_AP", "FM_DTI_PA");
+    // elsewhere it may be functional MRI ("TRA fM REST").
+    pattern:
+      /field ?map|fmap|phasediff|^fm (epi|se|dti|dwi|diff\w*|gre)\b|\b(b0 ?map|grefield|gre ?field)\b|^(?!.*\b(dti|dwi|diff\w*)\b).*\bb0\b/,
     // ... or the series records diffusion b-values (a .bval file, diffusion tags): then "b0" is its b=0 volumes.
     unless: (f, text) =>
       f.diffusionRecorded && !/field ?map|fmap|phasediff|\b(b0 ?map|grefield|gre ?field)\b/.test(text),
     label: 'field map',
     weight: FAMILY_WEIGHT,
-    answer: (f) => ({ type: 'OTHER', bids: fieldMapSuffix(f) }),
+    answer: (f, text) => ({ type: 'OTHER', bids: fieldMapSuffix(f, text) }),
   },
   {
     pattern:
@@ -170,16 +185,39 @@ const RULES: Rule[] = [
     weight: 3,
     answer: other({ datatype: 'anat', suffix: 'MTS' }),
   },
-  { pattern: /\b(mpm|vfa|megre|mese|t2 ?map|qsm)\b/, label: 'quantitative mapping', weight: 3, answer: other() },
   {
-    pattern: /\b(tof|angio|mra|mra ?tof|time of flight|cow|circle of willis|inflow)\b/,
+    pattern: /\b(mpm|vfa|megre|mese|t2 ?map|qsm)\b/,
+    label: 'quantitative mapping',
+    weight: 3,
+    answer: (_f, text) => {
+      const suffix = /\b(mpm|vfa|megre|mese)\b/.exec(text)?.[1]?.toUpperCase();
+      return { type: 'OTHER', bids: suffix ? { datatype: 'anat', suffix } : undefined };
+    },
+  },
+  {
+    pattern: /\b(tof|angio|mra|mra ?tof|time of flight|cow|circle of willis|willis|inflow)\b/,
     label: 'angiography',
     weight: FAMILY_WEIGHT,
     answer: other(BIDS.angio),
   },
   { pattern: /\b(pet|pt)\b/, label: 'PET', weight: FAMILY_WEIGHT, answer: other(BIDS.pet) },
   {
+    // A gradient echo named susceptibility-weighted is one, however many echoes it samples or whichever image (phase,
+    // magnitude) it is: SWI is acquired as a (multi-echo) 3D gradient echo, the same physics as a T2* mapping set, and
+    // only the name tells the two apart. It outweighs a mapping or field-map reading of the physics.
+    pattern: /\b(swi|swip|swan|susceptib\w*)\b/,
+    unless: (f) => f.isEpi || f.diffusionRecorded || (f.isSe && !f.isGre) || f.isIr || f.variant.has('MP'),
+    label: 'susceptibility-weighted gradient echo',
+    weight: SWI_NAME_WEIGHT,
+    answer: (_f, text) => ({
+      type: 'SWI',
+      bids: /minip|mnip|mip/.test(text) ? { datatype: 'swi', suffix: 'minIP' } : BIDS.T2starw,
+    }),
+  },
+  {
     pattern: /\b(swi|swan|t2 ?star|t2\*|t2s|susceptib\w*|venobold|hemo|gre|minip|mnip|mip sw|qsm)\b/,
+    // "gre" names the read-out, not the contrast: a T1 word beside it ("T1_gre_tra") names a T1-weighted FLASH.
+    unless: (_f, text) => T1.test(text) && !/\b(swi|swan|t2 ?star|t2\*|t2s|susceptib\w*|minip|mnip)\b/.test(text),
     label: 'susceptibility / T2*',
     weight: DESCRIPTION_WEIGHT,
     answer: (_f, text) => ({
@@ -191,7 +229,8 @@ const RULES: Rule[] = [
     pattern: /\b(dti|tensor|hardi|([6-9]|[1-9]\d{1,2}) ?(d|dirs?|directions))\b|dti|\bdir ?\d+/,
     label: 'DTI',
     weight: DESCRIPTION_WEIGHT,
-    answer: () => ({ type: 'DTI', bids: BIDS.dwi }),
+    // The b=0 references of a DTI protocol ("DTI_b0_PA", b-values recorded, none above 50 s/mm²) hold no direction.
+    answer: (f) => ({ type: f.bValuesRecorded && f.maxB <= 50 ? 'DWI' : 'DTI', bids: BIDS.dwi }),
   },
   {
     pattern: /\b(dwi|diffusion|diff|ep2d diff|b1000|resolve|mddw)\b/,

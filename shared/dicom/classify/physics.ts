@@ -84,6 +84,8 @@ export type Features = {
   maxB: number;
   /** Diffusion encoding recorded for the series (b-values, b=0 included, or a direction count): a diffusion run. */
   diffusionRecorded: boolean;
+  /** b-values recorded for the series (b=0 included). */
+  bValuesRecorded: boolean;
   /** Echoes per excitation where the Siemens sequence name tells it ("fl3d12" = 12 echoes). */
   echoes?: number;
   /** Distinct echo times recorded for the acquisition (SeriesAcquisition.echoTimesMs), 1 when there is one or none. */
@@ -147,6 +149,7 @@ export function readFeatures(acq: SeriesAcquisition): Features {
     isIr,
     maxB,
     diffusionRecorded,
+    bValuesRecorded: (acq.bValues?.length ?? 0) > 0,
     echoes,
     echoTimes,
     mt,
@@ -290,6 +293,18 @@ function epiEvidence(acq: SeriesAcquisition, f: Features): Evidence[] {
     (f.seq.has('SE') && !f.seq.has('GR')) ||
     /epse|ep_se|(^|[^a-z])se2d|ep2d_se/.test(f.seqText) ||
     (f.te !== undefined && f.te >= 60);
+  // VASO (vascular space occupancy): a non-selective inversion before an EPI read-out, read out when blood crosses zero
+  // (TI about 1 s at 3-7 T) without labelling a slab as ASL does; the images weigh blood volume (BIDS func cbv).
+  if (/vaso/.test(f.seqText) || (f.isIr && !f.diffusionRecorded))
+    return [
+      {
+        type: 'OTHER',
+        weight: WEIGHT.decisive,
+        reason: `inversion-prepared EPI${f.ti ? ` (TI ${fmt(f.ti)} ms)` : ''} without labelling: VASO blood-volume series`,
+        bids: { datatype: 'func', suffix: 'cbv' },
+        certainSuffix: true,
+      },
+    ];
   if (f.image.has('SBREF') || /sbref/.test(f.seqText))
     return [
       {
@@ -516,6 +531,37 @@ function boldTiming(f: Features): boolean {
   );
 }
 
+/**
+ * A 3D (segmented) EPI BOLD series whose sidecar records no sequence at all (no ScanningSequence, sequence name or
+ * ImageType): a volume every 0.5-4 s at a BOLD echo time (25-50 ms) with the low flip of a segmented read-out
+ * (≤ 30°, near the Ernst angle of one segment). An anatomical T2*-weighted gradient echo with a TE that long records its
+ * sequence and repeats each line within tens of milliseconds, not a whole volume in seconds.
+ */
+function segmentedEpiTiming(f: Features, acq: SeriesAcquisition): boolean {
+  const { tr, te, fa } = f;
+  const nothingRecorded = f.seq.size === 0 && f.seqText === '' && f.image.size === 0 && !acq.sequenceVariant?.length;
+  return (
+    nothingRecorded &&
+    tr !== undefined &&
+    tr >= 500 &&
+    tr <= 4000 &&
+    te !== undefined &&
+    te >= 25 &&
+    te <= 50 &&
+    fa !== undefined &&
+    fa <= 30
+  );
+}
+
+function segmentedEpiEvidence(f: Features): Evidence {
+  return {
+    type: 'OTHER',
+    weight: WEIGHT.strong,
+    reason: `a volume every ${fmt(f.tr ?? 0)} ms at TE ${fmt(f.te ?? 0)} ms with flip ${fmt(f.fa ?? 0)}°, no sequence recorded: timed as a 3D-EPI BOLD time series`,
+    bids: BIDS.bold,
+  };
+}
+
 function boldEvidence(f: Features): Evidence {
   return {
     type: 'OTHER',
@@ -528,7 +574,14 @@ function boldEvidence(f: Features): Evidence {
 function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number): Evidence[] {
   const { te, tr, fa } = f;
   const phase = f.image.has('P') || f.image.has('PHASE');
-  if (f.image.has('SWI') || /(^|[\s*%\\_])swi/.test(f.seqText) || f.image.has('MNIP') || f.image.has('MIN IP')) {
+  // Philips writes SW into ImageType for its SWIp images (ORIGINAL\PRIMARY\SW\M\FFE).
+  if (
+    f.image.has('SWI') ||
+    f.image.has('SW') ||
+    /(^|[\s*%\\_])swi/.test(f.seqText) ||
+    f.image.has('MNIP') ||
+    f.image.has('MIN IP')
+  ) {
     return [
       {
         type: 'SWI',
@@ -642,7 +695,7 @@ function gradientEchoEvidence(acq: SeriesAcquisition, f: Features, scale: number
         },
       ];
     }
-    if (tr >= 100 && tr <= 450 && (fa === undefined || fa >= 50)) {
+    if (tr >= 100 && tr <= 800 && (fa === undefined || fa >= 60)) {
       return [
         {
           type: 'T1',
@@ -682,12 +735,21 @@ function multiEchoEvidence(f: Features): Evidence[] | undefined {
   const spinEcho = f.isSe || (!f.isGre && f.fa !== undefined && f.fa >= 90);
   const gradientEcho = f.isGre || (!f.isSe && f.fa !== undefined && f.fa < 90);
   if (!spinEcho && !gradientEcho) return undefined;
+  const mapping: Evidence = {
+    type: 'OTHER',
+    weight: WEIGHT.strong,
+    reason: `${spinEcho ? 'spin' : 'gradient'} echo with ${f.echoTimes} echo times: multi-echo ${spinEcho ? 'T2' : 'T2*'} mapping series`,
+    bids: { datatype: 'anat', suffix: spinEcho ? 'MESE' : 'MEGRE' },
+  };
+  if (spinEcho) return [mapping];
+  // The same echoes are what susceptibility-weighted imaging combines: the physics allows SWI, a name decides.
   return [
+    mapping,
     {
-      type: 'OTHER',
-      weight: WEIGHT.strong,
-      reason: `${spinEcho ? 'spin' : 'gradient'} echo with ${f.echoTimes} echo times: multi-echo ${spinEcho ? 'T2' : 'T2*'} mapping series`,
-      bids: { datatype: 'anat', suffix: spinEcho ? 'MESE' : 'MEGRE' },
+      type: 'SWI',
+      weight: WEIGHT.moderate,
+      reason: `gradient echo sampling T2* decay over ${f.echoTimes} echo times: susceptibility-weighted when combined`,
+      bids: BIDS.T2starw,
     },
   ];
 }
@@ -878,6 +940,31 @@ export function physicsEvidence(acq: SeriesAcquisition): Evidence[] {
   }
   // A flip angle of 90° or more with no sequence type recorded is a spin-echo family read-out (TSE refocusing 120-180°).
   if (!f.isSe && !f.isGre && boldTiming(f)) return [boldEvidence(f)];
+  if (segmentedEpiTiming(f, acq)) return [segmentedEpiEvidence(f)];
+  // A 3D gradient-echo volume recording only its timing, with a TR under 12 ms and a flip of 10° or less: the TR of a
+  // turbo-field-echo read-out is its echo spacing, and the volume is the inversion-prepared T1 (Philips 3D TFE,
+  // MPRAGE) whose preparation the sidecar left out. Proton-density references and field-map magnitudes are 2D or
+  // record their sequence.
+  if (
+    f.is3d &&
+    f.seq.size === 0 &&
+    f.seqText === '' &&
+    f.image.size === 0 &&
+    f.tr !== undefined &&
+    f.tr < 12 &&
+    f.te !== undefined &&
+    f.te < 6 &&
+    f.fa !== undefined &&
+    f.fa <= 10
+  )
+    return [
+      {
+        type: 'T1',
+        weight: WEIGHT.moderate,
+        reason: `3D volume with TR ${fmt(f.tr)} ms, TE ${fmt(f.te)} ms and flip ${fmt(f.fa)}°, no sequence recorded: turbo gradient-echo read-out of a prepared T1-weighted volume`,
+        bids: BIDS.T1w,
+      },
+    ];
   const spinEcho = f.isSe || (!f.isGre && f.fa !== undefined && f.fa >= 90);
   const gradientEcho = f.isGre || (!f.isSe && f.fa !== undefined && f.fa < 90);
   const echo = spinEcho ? spinEchoEvidence(f, scale) : gradientEcho ? gradientEchoEvidence(acq, f, scale) : [];

@@ -1,8 +1,11 @@
 import { readFeatures } from './physics.ts';
 import type { ClassifiedType, SeriesAcquisition } from './types.ts';
 
-/** One series of a study as the study review sees it: its answer and, where known, its acquisition. */
-export type StudySeries = { classifiedType: ClassifiedType; acquisition?: SeriesAcquisition };
+/**
+ * One series of a study as the study review sees it: its answer, its BIDS suffix where given and, where known, its
+ * acquisition.
+ */
+export type StudySeries = { classifiedType: ClassifiedType; suffix?: string; acquisition?: SeriesAcquisition };
 
 /**
  * The question the study review asks of a series, in the person's words (it is added to the series' reasons). The
@@ -10,6 +13,8 @@ export type StudySeries = { classifiedType: ClassifiedType; acquisition?: Series
  */
 export const POST_CONTRAST_QUESTION =
   'Study review: this study holds two T1-weighted series and neither states a contrast agent; is this one post-contrast (T1 + contrast)?';
+export const MISSING_T1_QUESTION =
+  "Study review: no series of this study reads as T1-weighted, and this MP2RAGE image may be the study's T1-weighted anatomy; is it (T1)?";
 export const POST_CONTRAST_VOLUME_QUESTION =
   'Study review: this study holds two T1-weighted series, a 3D volume and a 2D one, and neither states a contrast agent; is this volume post-contrast (T1 + contrast)?';
 
@@ -28,9 +33,26 @@ export function reviewStudy(series: readonly StudySeries[]): (string | undefined
     item.classifiedType === 'T1' || item.classifiedType === 'T1_CONTRAST' ? [index] : [],
   );
   const answers: (string | undefined)[] = series.map(() => undefined);
+  if (t1.length === 0) return missingT1(series, answers);
   if (t1.length !== 2 || t1.some((index) => series[index]!.classifiedType === 'T1_CONTRAST')) return answers;
   const volume = t1.filter((index) => readFeatures(series[index]!.acquisition ?? {}).is3d);
   if (volume.length === 1) answers[volume[0]!] = POST_CONTRAST_VOLUME_QUESTION;
   else for (const index of t1) answers[index] = POST_CONTRAST_QUESTION;
+  return answers;
+}
+
+/**
+ * A study in which no series reads as T1-weighted, but MP2RAGE images do (docs/classification.md#study-review): a
+ * session's T1-weighted anatomy is then most often one of them, which datasets file as T1w (the uniform image, or one
+ * inversion image of a TR-FOCI or MP2RAGE protocol whose other images were not kept). The uniform images (UNIT1) are
+ * asked about where there are any, else the inversion images (MP2RAGE).
+ */
+function missingT1(series: readonly StudySeries[], answers: (string | undefined)[]): (string | undefined)[] {
+  for (const suffix of ['UNIT1', 'MP2RAGE']) {
+    const candidates = series.flatMap((item, index) => (item.suffix === suffix ? [index] : []));
+    if (candidates.length === 0) continue;
+    for (const index of candidates) answers[index] = MISSING_T1_QUESTION;
+    return answers;
+  }
   return answers;
 }

@@ -15,6 +15,8 @@ type Row = {
   path?: string;
   classifiedType: string;
   confidence: number;
+  review: boolean;
+  reviewReason: string;
   bids: { datatype: string; suffix: string };
   reasons: string[];
 };
@@ -105,6 +107,61 @@ describe('iws classify', () => {
       ['anat.json', 'T1'],
       ['dwi.json', 'DTI'],
     ]);
+  });
+
+  it('prints the review flag and its reason for each series, reading the series of a study together', () => {
+    // Prepare: one study (sub-01) holding the same T1 sidecar twice, as a pre / post pair that states no contrast; a
+    // diffusion series alone in another study (sub-02).
+    const folder = join(work, 'review');
+    mkdirSync(join(folder, 'sub-01/anat'), { recursive: true });
+    mkdirSync(join(folder, 'sub-02/dwi'), { recursive: true });
+    const t1 = join(DATA, 'ge-t1-ir-spgr/ref/Accelerated_SAG_IR-SPGR_10.json');
+    copyFileSync(t1, join(folder, 'sub-01/anat/sub-01_run-1_T1w.json'));
+    copyFileSync(t1, join(folder, 'sub-01/anat/sub-01_run-2_T1w.json'));
+    for (const ext of ['.json', '.bval', '.bvec'])
+      copyFileSync(
+        join(DATA, `philips-dti-b2000/ref/WIP_dti_ax_601${ext}`),
+        join(folder, `sub-02/dwi/sub-02_dwi${ext}`),
+      );
+    // Act
+    const { status, rows } = iws(folder);
+    // Assess
+    expect(status).toBe(0);
+    const byName = new Map(rows.map((row) => [row.path?.split('/').pop(), row]));
+    for (const name of ['sub-01_run-1_T1w.json', 'sub-01_run-2_T1w.json']) {
+      expect(byName.get(name)).toMatchObject({ classifiedType: 'T1', review: true });
+      expect(byName.get(name)?.reviewReason).toMatch(/^Study review: .*post-contrast/);
+    }
+    const dwi = byName.get('sub-02_dwi.json');
+    expect(dwi).toMatchObject({ classifiedType: 'DTI', review: false });
+    expect(dwi?.reviewReason).toMatch(/^confidence [0-9.]+ is at or above the review threshold 0\.\d+$/);
+  });
+
+  it('reads the series of a DICOM JSON file as one study for the review flag', () => {
+    // Prepare: two spin-echo T1 series (TR 500 / 550 ms, TE 15 / 12 ms), neither stating a contrast agent.
+    const instance = (uid: string, tr: number, te: number) => ({
+      '0020000E': { vr: 'UI', Value: [uid] },
+      '00080060': { vr: 'CS', Value: ['MR'] },
+      '00180080': { vr: 'DS', Value: [tr] },
+      '00180081': { vr: 'DS', Value: [te] },
+      '00181314': { vr: 'DS', Value: [90] },
+      '00180020': { vr: 'CS', Value: ['SE'] },
+      '00180023': { vr: 'CS', Value: ['2D'] },
+    });
+    const file = join(work, 'pair.json');
+    writeFileSync(file, JSON.stringify([instance('1.3.1', 500, 15), instance('1.3.2', 550, 12)]));
+    // Act
+    const { status, rows } = iws(file);
+    // Assess
+    expect(status).toBe(0);
+    expect(rows.map((row) => [row.classifiedType, row.review])).toEqual([
+      ['T1', true],
+      ['T1', true],
+    ]);
+    for (const row of rows) {
+      expect(row.reviewReason).toMatch(/^Study review: .*post-contrast/);
+      expect(row.reasons.at(-1)).toMatch(/^Study review:/);
+    }
   });
 
   it('exits 2 with the usage for a missing input', () => {

@@ -5,6 +5,7 @@ import { reviewStudyClassifications } from '#shared/domain/pipeline/classify-ser
 import type { PipelineDeps } from '#shared/domain/pipeline/deps.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import {
+  MISSING_T1_QUESTION,
   POST_CONTRAST_QUESTION,
   POST_CONTRAST_VOLUME_QUESTION,
   reviewStudy,
@@ -45,11 +46,11 @@ describe('reviewStudy', () => {
 });
 
 describe('reviewStudyClassifications (the pipeline step)', () => {
-  async function study(types: [ClassifiedType, 'AI' | 'MANUAL', string][]) {
+  async function study(types: [ClassifiedType, 'AI' | 'MANUAL', string, string?][]) {
     const p = ports();
     const deps = { ...p, pseudonymSecret: async () => 'secret' } as PipelineDeps;
     const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
-    for (const [index, [classifiedType, source, acquisitionType]] of types.entries()) {
+    for (const [index, [classifiedType, source, acquisitionType, suffix = 'T1w']] of types.entries()) {
       const uid = `1.2.826.0.1.3680043.9.9999.3.${index + 1}`;
       const record: SeriesRecord = {
         id: `s${index + 1}`,
@@ -68,7 +69,7 @@ describe('reviewStudyClassifications (the pipeline step)', () => {
           confidence: 0.99,
           source,
           reasons: ['physics'],
-          bids: { datatype: 'anat', suffix: 'T1w' },
+          bids: { datatype: 'anat', suffix },
           createdAt: '2026-01-01T00:00:00.000Z',
         },
         createdAt: '2026-01-01T00:00:00.000Z',
@@ -123,5 +124,24 @@ describe('reviewStudyClassifications (the pipeline step)', () => {
       expect(all.every((s) => s.lowConfidence === false)).toBe(true);
       expect(p.audit.events.filter((e) => e.action === 'SERIES_CLASSIFIED_AI')).toEqual([]);
     }
+  });
+
+  it('asks whether the MP2RAGE uniform image of a study with no T1-weighted series is its T1', async () => {
+    // Prepare
+    const { p, deps, input } = await study([
+      ['OTHER', 'AI', '3D', 'MP2RAGE'],
+      ['OTHER', 'AI', '3D', 'UNIT1'],
+      ['T2', 'AI', '2D', 'T2w'],
+    ]);
+    // Act
+    await reviewStudyClassifications(input, deps);
+    // Assess
+    const [inversion, uniform, t2] = await p.datasets.listSeries('h1', input.datasetId);
+    expect(uniform).toMatchObject({
+      lowConfidence: true,
+      classification: { reasons: ['physics', MISSING_T1_QUESTION] },
+    });
+    expect(inversion?.lowConfidence).toBe(false);
+    expect(t2?.lowConfidence).toBe(false);
   });
 });
