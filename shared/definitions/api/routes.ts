@@ -1037,6 +1037,38 @@ export const ROUTES = [
     scopes: READ_SCOPE,
     summary: 'WADO-RS: the metadata of one instance',
   },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances/{instance}/frames/{frames}',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: frames of one instance (multipart/related, one part per frame, in the stored transfer syntax)',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances/{instance}/bulkdata/{tag}',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: "WADO-RS: the bulk data a metadata BulkDataURI names (an attribute's value)",
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances/{instance}/rendered',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: one instance rendered as image/jpeg or image/png',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/rendered',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: "WADO-RS: a series' instances rendered (multipart/related of image/jpeg or image/png)",
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];
@@ -1051,6 +1083,17 @@ export type DomainRouteKey<D extends ApiDomain> =
 
 export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
+}
+
+/**
+ * The methods the table has for a concrete path, whatever the method asked: what a front door names in the Allow
+ * header of its 405 (RFC 9110 15.5.6) when the path is known but the method is not. Empty for an unknown path (404).
+ */
+export function allowedMethods(path: string): HttpMethod[] {
+  const methods = new Set<HttpMethod>();
+  for (const route of ROUTES as readonly RouteDefinition[])
+    if (!methods.has(route.method) && matchRoute(route.method, path)) methods.add(route.method);
+  return [...methods];
 }
 
 /** Matches a concrete request path against the table; returns the route and its path parameters. */
