@@ -1090,10 +1090,8 @@ export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): strin
  * header of its 405 (RFC 9110 15.5.6) when the path is known but the method is not. Empty for an unknown path (404).
  */
 export function allowedMethods(path: string): HttpMethod[] {
-  const methods = new Set<HttpMethod>();
-  for (const route of ROUTES as readonly RouteDefinition[])
-    if (!methods.has(route.method) && matchRoute(route.method, path)) methods.add(route.method);
-  return [...methods];
+  const order: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  return order.filter((method) => matchRoute(method, path) !== undefined);
 }
 
 /** Matches a concrete request path against the table; returns the route and its path parameters. */
