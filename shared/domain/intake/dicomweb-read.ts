@@ -464,21 +464,19 @@ export async function retrieveFrames(
   deps: ReadDeps,
 ): Promise<RetrievedFrames> {
   const file = await oneInstance(client, target, deps);
-  let frames: Uint8Array[];
-  let source;
   try {
-    source = pixelSourceOf(file);
-    frames = numbers.map((n) => {
-      const frame = source!.frame(n);
+    const source = pixelSourceOf(file);
+    const frames = numbers.map((n) => {
+      const frame = source.frame(n);
       if (!frame) throw new NotFoundError();
       return frame;
     });
+    withinAnswer(frames.map((f) => f.byteLength));
+    return { transferSyntaxUID: source.transferSyntaxUID, encapsulated: source.encapsulated, frames };
   } catch (error) {
     if (error instanceof PixelDataError) throw new NotFoundError();
     throw error;
   }
-  withinAnswer(frames.map((f) => f.byteLength));
-  return { transferSyntaxUID: source.transferSyntaxUID, encapsulated: source.encapsulated, frames };
 }
 
 /** WADO-RS bulk data (PS3.18 8.3.5.4, F.2.6): the value a metadata BulkDataURI names; 404 when there is none. */
