@@ -1,45 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { BinaryReply } from '#functions/lib/http-handler.ts';
-import { FRAME_MEDIA_TYPES } from '#shared/dicom/frames.ts';
-import { RENDERED_MEDIA_TYPES, type RenderedMediaType, type RenderOptions } from '#shared/dicom/render.ts';
+import type { RenderOptions } from '#shared/dicom/render.ts';
 import { bulkDataAs, framesAs, renderedAs } from '#shared/domain/intake/dicomweb-read.ts';
-import { buildMultipart, parseMediaType } from '#shared/domain/intake/multipart.ts';
+import { buildMultipart } from '#shared/domain/intake/multipart.ts';
 import { RuleError } from '#shared/domain/errors.ts';
+import { acceptRanges, framePartType, OCTET_STREAM, renderedType } from './accept.ts';
 import { dicomwebRoute, header } from './context.ts';
-
-const OCTET_STREAM = 'application/octet-stream';
-
-/** The ranges of an Accept header, each a media type and its parameters; none means anything. */
-function acceptRanges(event: APIGatewayProxyEvent) {
-  const accept = header(event, 'accept');
-  if (!accept?.trim()) return [{ type: '*/*', params: {} as Record<string, string> }];
-  return accept.split(',').map((range) => parseMediaType(range));
-}
-
-/**
- * The media type of each frame part (PS3.18 8.7.3.5): uncompressed frames as application/octet-stream; compressed ones
- * in the media type of their syntax (Table 8.7.3-2), or as application/octet-stream when the client takes any syntax
- * (transfer-syntax=*). Undefined when no range of the Accept header takes them (406).
- */
-function framePartType(event: APIGatewayProxyEvent, transferSyntaxUID: string, encapsulated: boolean) {
-  const imageType = FRAME_MEDIA_TYPES[transferSyntaxUID];
-  const native = encapsulated ? imageType : OCTET_STREAM;
-  if (!native) return undefined;
-  for (const range of acceptRanges(event)) {
-    const type = range.type === 'multipart/related' ? (range.params.type ?? OCTET_STREAM).toLowerCase() : range.type;
-    const syntax = range.params['transfer-syntax'];
-    if (type === '*/*' || type === 'multipart/*') return native;
-    if (type === OCTET_STREAM) {
-      if (!encapsulated || syntax === '*') return OCTET_STREAM;
-      continue;
-    }
-    if (!encapsulated) continue;
-    const wanted = type === 'image/x-jls' ? 'image/jls' : type;
-    if (wanted === imageType || wanted === 'image/*') return imageType;
-  }
-  return undefined;
-}
 
 function multipartReply(type: string, parts: { contentType: string; bytes: Uint8Array }[]): BinaryReply {
   const boundary = randomUUID();
@@ -57,7 +24,7 @@ export const retrieveFrames = dicomwebRoute(
     const { frames: list, ...target } = pathParameters;
     const numbers = list.split(',').map(Number);
     const result = await framesAs({ integration, audit: deps.audit }, target, numbers, deps);
-    const type = framePartType(event, result.transferSyntaxUID, result.encapsulated);
+    const type = framePartType(header(event, 'accept'), result.transferSyntaxUID, result.encapsulated);
     if (!type) throw new RuleError('MEDIA_TYPE_NOT_AVAILABLE');
     const partType = result.encapsulated ? `${type}; transfer-syntax=${result.transferSyntaxUID}` : type;
     return multipartReply(
@@ -76,7 +43,7 @@ export const retrieveBulkData = dicomwebRoute(
   async ({ event, pathParameters }, integration, deps) => {
     const { tag, ...target } = pathParameters;
     const value = await bulkDataAs({ integration, audit: deps.audit }, target, tag.toUpperCase(), deps);
-    const ranges = acceptRanges(event);
+    const ranges = acceptRanges(header(event, 'accept'));
     const single = ranges.every((r) => r.type === OCTET_STREAM);
     if (single) return new BinaryReply(200, value, OCTET_STREAM);
     const multipart = ranges.some((r) => ['*/*', 'multipart/*', 'multipart/related', OCTET_STREAM].includes(r.type));
@@ -84,16 +51,6 @@ export const retrieveBulkData = dicomwebRoute(
     return multipartReply(OCTET_STREAM, [{ contentType: OCTET_STREAM, bytes: value }]);
   },
 );
-
-/** The rendered media type the Accept header takes first (any image type, or any type at all, takes JPEG), or undefined (406). */
-function renderedType(event: APIGatewayProxyEvent): RenderedMediaType | undefined {
-  for (const range of acceptRanges(event)) {
-    const type = range.type === 'multipart/related' ? (range.params.type ?? '').toLowerCase() : range.type;
-    if ((RENDERED_MEDIA_TYPES as readonly string[]).includes(type)) return type as RenderedMediaType;
-    if (type === 'image/*' || type === '*/*') return 'image/jpeg';
-  }
-  return undefined;
-}
 
 /** PS3.18 8.3.5.1: `window=center,width[,function]` (linear only) and `quality` (1 to 100). */
 function renderOptions(event: APIGatewayProxyEvent): RenderOptions {
@@ -111,7 +68,7 @@ function renderOptions(event: APIGatewayProxyEvent): RenderOptions {
 export const retrieveInstanceRendered = dicomwebRoute(
   'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/rendered',
   async ({ event, pathParameters }, integration, deps) => {
-    const type = renderedType(event);
+    const type = renderedType(header(event, 'accept'));
     if (!type) throw new RuleError('MEDIA_TYPE_NOT_AVAILABLE');
     const [image] = await renderedAs(
       { integration, audit: deps.audit },
@@ -128,7 +85,7 @@ export const retrieveInstanceRendered = dicomwebRoute(
 export const retrieveSeriesRendered = dicomwebRoute(
   'GET /dicomweb/studies/{study}/series/{series}/rendered',
   async ({ event, pathParameters }, integration, deps) => {
-    const type = renderedType(event);
+    const type = renderedType(header(event, 'accept'));
     if (!type) throw new RuleError('MEDIA_TYPE_NOT_AVAILABLE');
     const images = await renderedAs(
       { integration, audit: deps.audit },
