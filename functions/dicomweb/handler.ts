@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as commitStudy } from './commit-study.ts';
+import { retrieveBulkData, retrieveFrames, retrieveInstanceRendered, retrieveSeriesRendered } from './pixels.ts';
 import {
   instanceMetadata,
   retrieveInstance,
@@ -36,6 +37,10 @@ const route = dispatch<'dicomweb'>({
   'GET /dicomweb/studies/{study}/series/{series}/metadata': seriesMetadata,
   'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}': retrieveInstance,
   'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/metadata': instanceMetadata,
+  'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/frames/{frames}': retrieveFrames,
+  'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/bulkdata/{tag}': retrieveBulkData,
+  'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/rendered': retrieveInstanceRendered,
+  'GET /dicomweb/studies/{study}/series/{series}/rendered': retrieveSeriesRendered,
 });
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {

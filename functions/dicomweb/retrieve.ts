@@ -3,7 +3,7 @@ import { BinaryReply, HttpReply } from '#functions/lib/http-handler.ts';
 import { metadataAs, retrieveAs } from '#shared/domain/intake/dicomweb-read.ts';
 import { buildMultipart, parseMediaType } from '#shared/domain/intake/multipart.ts';
 import { RuleError } from '#shared/domain/errors.ts';
-import { dicomwebRoute, header } from './context.ts';
+import { baseUrlOf, dicomwebRoute, header } from './context.ts';
 
 type Target = { study: string; series?: string; instance?: string };
 
@@ -34,8 +34,13 @@ function wado<K extends Parameters<typeof dicomwebRoute>[0]>(key: K) {
 }
 
 function metadata<K extends Parameters<typeof dicomwebRoute>[0]>(key: K) {
-  return dicomwebRoute(key, async ({ pathParameters }, integration, deps) => {
-    const results = await metadataAs({ integration, audit: deps.audit }, pathParameters as Target, deps);
+  return dicomwebRoute(key, async ({ event, pathParameters }, integration, deps) => {
+    const results = await metadataAs(
+      { integration, audit: deps.audit },
+      pathParameters as Target,
+      deps,
+      baseUrlOf(event, deps),
+    );
     return new HttpReply(200, results, { 'Content-Type': 'application/dicom+json' });
   });
 }

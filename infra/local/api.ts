@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWTPayload } from 'jose';
-import { matchRoute, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
+import { allowedMethods, matchRoute, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
 import { DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
 import {
   gatewayErrorBody,
@@ -190,7 +190,10 @@ export function createApi(options: ApiOptions) {
     const matched = matchRoute(req.method ?? 'GET', url.pathname);
     if (!matched) {
       req.resume();
-      sendGatewayError(res, 'unknownRoute', corsHeaders);
+      // A known path asked with another method: 405 with the methods the route table has for it (RFC 9110 15.5.6).
+      const allowed = allowedMethods(url.pathname);
+      if (allowed.length > 0) sendGatewayError(res, 'methodNotAllowed', { ...corsHeaders, allow: allowed.join(', ') });
+      else sendGatewayError(res, 'unknownRoute', corsHeaders);
       return;
     }
     if (matched.route.path === '/api/health') {

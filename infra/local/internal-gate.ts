@@ -77,8 +77,9 @@ function hostPart(address: string): string {
 
 /**
  * The `Host` values the twin answers on its port: its loopback names and the interface it is bound to (every
- * interface address and the machine's name when bound to all). A page on another name that resolves here (DNS
- * rebinding) sends its own name and is refused.
+ * interface address and the machine's name when bound to all), each with the port and without it (some clients, the
+ * Python `requests` behind dicomweb-client among them, send the bare name; RFC 9110 7.2). A page on another name that
+ * resolves here (DNS rebinding) sends its own name and is refused, with or without a port.
  */
 export function allowedHosts(boundHost: string, port: number): string[] {
   const names = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -89,7 +90,7 @@ export function allowedHosts(boundHost: string, port: number): string[] {
   } else {
     names.add(hostPart(boundHost.toLowerCase()));
   }
-  return [...names].flatMap((name) => (port === 80 ? [name, `${name}:80`] : [`${name}:${port}`]));
+  return [...names].flatMap((name) => [name, `${name}:${port}`]);
 }
 
 /** Answers 421 to a request whose Host the twin does not serve; true when it did. */

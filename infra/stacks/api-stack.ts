@@ -57,6 +57,15 @@ export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error:
   ['Default5xx', ResponseType.DEFAULT_5XX, 'integrationFailure'],
 ];
 
+/** What the proxy integration passes as binary (base64 to and from the functions): DICOMweb's bodies and answers. */
+export const BINARY_MEDIA_TYPES = [
+  'multipart/related',
+  'application/dicom',
+  'application/octet-stream',
+  'image/jpeg',
+  'image/png',
+];
+
 /** Re-exported for tests and tools that list the API's functions. */
 export { API_DOMAIN_GRANTS as API_DOMAIN_ACCESS, domainEntry, routedDomains };
 
@@ -126,8 +135,9 @@ export class ApiStack extends Stack {
           }),
         ),
       },
-      // DICOMweb bodies and answers (docs/dicom-intake.md) pass through the proxy integration as binary.
-      binaryMediaTypes: ['multipart/related', 'application/dicom'],
+      // DICOMweb bodies and answers (docs/dicom-intake.md) pass through the proxy integration as binary: instances,
+      // frames and bulk data (multipart/related, application/octet-stream) and renderings (image/jpeg, image/png).
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
       defaultCorsPreflightOptions: {
         allowOrigins: props.siteOrigins,
         allowMethods: Cors.ALL_METHODS,

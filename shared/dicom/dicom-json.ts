@@ -5,10 +5,15 @@ import { TAG } from './tags.ts';
 
 /**
  * The DICOM JSON model (PS3.18 Annex F.2) of a PS3.10 file: `{ "GGGGEEEE": { vr, Value } }`, sequences as nested
- * objects, person names as `{ Alphabetic }`. Bulk data (binary VRs) is left out: WADO-RS metadata and QIDO-RS results
- * carry attributes only (F.2.7 lets a server leave bulk data out of a metadata response).
+ * objects, person names as `{ Alphabetic }`. Bulk data (binary VRs) is left out unless `bulkDataUri` is given: QIDO-RS
+ * results carry attributes only. WADO-RS metadata gives it (PS3.18 F.2.6): the Pixel Data, and a top-level binary value
+ * over BULK_DATA_THRESHOLD bytes, as a BulkDataURI; a smaller one, or one inside a sequence, as InlineBinary (base64).
  */
-export type DicomJsonAttribute = { vr: string; Value?: unknown[] };
+export const BULK_DATA_THRESHOLD = 1024;
+
+/** Where a top-level attribute's bulk data is retrieved (the instance's …/bulkdata/{tag}). */
+export type BulkDataUris = (tag: string) => string;
+export type DicomJsonAttribute = { vr: string; Value?: unknown[]; BulkDataURI?: string; InlineBinary?: string };
 export type DicomJsonDataset = Record<string, DicomJsonAttribute>;
 
 const BINARY_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'UN']);
@@ -61,14 +66,35 @@ function numbers(view: DataView, node: DicomNode, littleEndian: boolean): unknow
   return values;
 }
 
-function attribute(bytes: Uint8Array, view: DataView, node: DicomNode, encoding: Encoding): DicomJsonAttribute {
+function binary(bytes: Uint8Array, node: DicomNode, bulk: BulkOutput | undefined): DicomJsonAttribute {
+  const { vr } = node;
+  if (!bulk) return { vr };
+  if (bulk.uris && (node.tag === TAG.PixelData || node.undefinedLength || node.valueLength > BULK_DATA_THRESHOLD))
+    return { vr, BulkDataURI: bulk.uris(node.tag) };
+  if (node.undefinedLength || node.valueLength === 0) return { vr };
+  const value = bytes.subarray(node.valueStart, node.valueStart + node.valueLength);
+  return { vr, InlineBinary: btoa(latin1(value)) };
+}
+
+/** How binary values are given: undefined leaves them out; `uris` names top-level bulk data, else inline (F.2.6-7). */
+type BulkOutput = { uris?: BulkDataUris };
+
+function attribute(
+  bytes: Uint8Array,
+  view: DataView,
+  node: DicomNode,
+  encoding: Encoding,
+  bulk: BulkOutput | undefined,
+): DicomJsonAttribute {
   const vr = node.vr;
   if (vr === 'SQ' || node.items) {
     const itemEncoding = node.itemEncoding ?? encoding;
-    const items = (node.items ?? []).map((item) => encodeNodes(bytes, view, item.elements, itemEncoding));
+    // Inside a sequence a value is always inline: a BulkDataURI names a top-level attribute of the instance.
+    const nested = bulk ? {} : undefined;
+    const items = (node.items ?? []).map((item) => encodeNodes(bytes, view, item.elements, itemEncoding, nested));
     return items.length > 0 ? { vr: 'SQ', Value: items } : { vr: 'SQ' };
   }
-  if (BINARY_VRS.has(vr) || node.undefinedLength) return { vr };
+  if (BINARY_VRS.has(vr) || node.undefinedLength) return binary(bytes, node, bulk);
   if (NUMBER_SIZE[vr]) {
     const values = numbers(view, node, encoding.littleEndian);
     return values.length > 0 ? { vr, Value: values } : { vr };
@@ -86,12 +112,18 @@ function attribute(bytes: Uint8Array, view: DataView, node: DicomNode, encoding:
   return { vr, Value: parts.map((v) => (v === '' ? null : v)) };
 }
 
-function encodeNodes(bytes: Uint8Array, view: DataView, nodes: DicomNode[], encoding: Encoding): DicomJsonDataset {
+function encodeNodes(
+  bytes: Uint8Array,
+  view: DataView,
+  nodes: DicomNode[],
+  encoding: Encoding,
+  bulk: BulkOutput | undefined,
+): DicomJsonDataset {
   const out: DicomJsonDataset = {};
   for (const node of nodes) {
-    // Group lengths are retired (PS3.5 7.2) and the pixel data is bulk data.
+    // Group lengths are retired (PS3.5 7.2).
     if (node.element === 0) continue;
-    out[node.tag] = attribute(bytes, view, node, encoding);
+    out[node.tag] = attribute(bytes, view, node, encoding, bulk);
   }
   return out;
 }
@@ -103,7 +135,7 @@ function encodingOf(transferSyntaxUID: string): Encoding {
 }
 
 /** The DICOM JSON of a PS3.10 file (with its preamble and meta group, as the pipeline writes its de-identified copies). */
-export function toDicomJson(file: Uint8Array): DicomJsonDataset {
+export function toDicomJson(file: Uint8Array, bulkDataUris?: BulkDataUris): DicomJsonDataset {
   if (!hasDicmPrefix(file)) throw new Error('Not a PS3.10 file');
   const meta = readMetaGroup(file, 132);
   const syntaxNode = meta.elements.find((n) => n.tag === TAG.TransferSyntaxUID);
@@ -119,7 +151,7 @@ export function toDicomJson(file: Uint8Array): DicomJsonDataset {
   const encoding = encodingOf(transferSyntaxUID);
   const { elements } = readDataSet(source, start, encoding);
   const view = new DataView(source.buffer, source.byteOffset, source.byteLength);
-  return encodeNodes(source, view, elements, encoding);
+  return encodeNodes(source, view, elements, encoding, bulkDataUris ? { uris: bulkDataUris } : undefined);
 }
 
 /** The first value of an attribute as text ('' when absent); a person name gives its alphabetic form. */

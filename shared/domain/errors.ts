@@ -134,6 +134,7 @@ export class RuleError extends DomainError {
       | 'AE_TITLE_TAKEN'
       | 'INSUFFICIENT_SCOPE'
       | 'NOT_ACCEPTABLE'
+      | 'MEDIA_TYPE_NOT_AVAILABLE'
       | 'RESPONSE_TOO_LARGE'
       | 'RETENTION_SHORTENING_DENIED',
     values: Record<string, string | number> = {},

@@ -15,6 +15,8 @@ export const ERROR_CATALOGUE = {
   TEAM_NOT_FOUND: { status: 404, message: 'Team not found' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   ENDPOINT_NOT_IMPLEMENTED: { status: 404, message: 'Endpoint not implemented' },
+  /** A known path asked with a method it does not have; the answer's Allow header names those it has (RFC 9110 15.5.6). */
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here.' },
   ACCESS_DENIED: { status: 403, message: "You don't have permission to perform this action." },
   /**
    * A user who must sign in with a second factor (prod: the super admin, hospital admins and team leads; any user of a hospital whose
@@ -133,6 +135,11 @@ export const ERROR_CATALOGUE = {
   NOT_ACCEPTABLE: {
     status: 406,
     message: 'Instances are answered as multipart/related with type application/dicom.',
+  },
+  /** Frames or a rendering the request's Accept cannot take, or one the server cannot make (PS3.18 8.7.3, 8.3.5). */
+  MEDIA_TYPE_NOT_AVAILABLE: {
+    status: 406,
+    message: 'This resource is not available in the media types the request accepts.',
   },
   AE_TITLE_TAKEN: { status: 409, message: 'This AE title is already in use.' },
   /** A DICOMweb client without the route's scope, in its token or its integration (RFC 6750 3.1 insufficient_scope). */

@@ -23,6 +23,9 @@ export const SYNTAX_ENCODING: Record<string, Encoding> = {
   '1.2.840.10008.1.2': { explicit: false, littleEndian: true },
   '1.2.840.10008.1.2.1': { explicit: true, littleEndian: true },
   '1.2.840.10008.1.2.2': { explicit: true, littleEndian: false },
+  // JPEG baseline: the data set is explicit VR little endian, the pixel data encapsulated (PS3.5 A.4), which a test
+  // appends itself.
+  '1.2.840.10008.1.2.4.50': { explicit: true, littleEndian: true },
 };
 
 const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'SV', 'UC', 'UN', 'UR', 'UT', 'UV']);

@@ -14,7 +14,7 @@ import {
   type ResourceArns,
   MAIL_EVENTS_DECLARATION,
 } from '#infra/function-declarations.ts';
-import { API_DOMAIN_ACCESS, GATEWAY_RESPONSES, routedDomains } from '#infra/stacks/api-stack.ts';
+import { API_DOMAIN_ACCESS, BINARY_MEDIA_TYPES, GATEWAY_RESPONSES, routedDomains } from '#infra/stacks/api-stack.ts';
 import { gatewayErrorBody, GATEWAY_ERRORS } from '#shared/definitions/api/gateway-errors.ts';
 import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { siteHeaderPolicy } from '#infra/stacks/edge-stack.ts';
@@ -503,6 +503,19 @@ describe('api gateway responses', () => {
       ResponseTemplates: { 'application/json': gatewayErrorBody('integrationFailure') },
     });
     expect(resources(api, 'AWS::ApiGateway::GatewayResponse')).toHaveLength(GATEWAY_RESPONSES.length + 1);
+  });
+
+  it('passes every media type a DICOMweb route answers as binary: instances, frames, bulk data and renderings', () => {
+    // Assess
+    api.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: BINARY_MEDIA_TYPES });
+    for (const type of [
+      'multipart/related',
+      'application/dicom',
+      'application/octet-stream',
+      'image/jpeg',
+      'image/png',
+    ])
+      expect(BINARY_MEDIA_TYPES, type).toContain(type);
   });
 });
 

@@ -1165,7 +1165,9 @@ const EXPECTATIONS: Record<string, Case> = {
           path: route.path
             .replace('{study}', '1.2.3')
             .replace('{series}', '1.2.3.4')
-            .replace('{instance}', '1.2.3.4.5'),
+            .replace('{instance}', '1.2.3.4.5')
+            .replace('{frames}', '1')
+            .replace('{tag}', '7FE00010'),
         }),
         expect: everyone(401, 401),
       },

@@ -123,9 +123,23 @@ describe('a series held for burned-in text over DICOMweb', () => {
     )!;
     expect(held.burnedInText).toMatchObject({ reasons: expect.arrayContaining(['BURNED_IN_ANNOTATION']) });
 
-    // Assess: WADO-RS answers as if the held series did not exist
+    // Assess: WADO-RS answers as if the held series did not exist: its instances, metadata, frames, bulk data and
+    // renderings alike
     expect((await dicomweb('GET', captureUrl)).statusCode).toBe(404);
     expect((await dicomweb('GET', `${captureUrl}/metadata`)).statusCode).toBe(404);
+    expect((await dicomweb('GET', `${captureUrl}/frames/1`)).statusCode).toBe(404);
+    expect((await dicomweb('GET', `${captureUrl}/bulkdata/7FE00010`)).statusCode).toBe(404);
+    expect((await dicomweb('GET', `${captureUrl}/rendered`, { headers: { accept: 'image/png' } })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (
+        await dicomweb('GET', `/dicomweb/studies/${study}/series/${series}/rendered`, {
+          headers: { accept: 'image/png' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect((await dicomweb('GET', `${mrUrl}/frames/1`)).statusCode).toBe(200);
     expect((await dicomweb('GET', `/dicomweb/studies/${study}/series/${series}`)).statusCode).toBe(404);
     expect((await dicomweb('GET', `/dicomweb/studies/${study}/series/${series}/metadata`)).statusCode).toBe(404);
     const wholeStudy = await dicomweb('GET', `/dicomweb/studies/${study}`);
@@ -161,6 +175,10 @@ describe('a series held for burned-in text over DICOMweb', () => {
     const retrieved = await dicomweb('GET', captureUrl);
     expect(retrieved.statusCode).toBe(200);
     expect(parts(retrieved)).toHaveLength(1);
+    expect((await dicomweb('GET', `${captureUrl}/frames/1`)).statusCode).toBe(200);
+    expect((await dicomweb('GET', `${captureUrl}/rendered`, { headers: { accept: 'image/png' } })).statusCode).toBe(
+      200,
+    );
     expect((await dicomweb('GET', `/dicomweb/studies/${study}/series/${series}/metadata`)).statusCode).toBe(200);
     const after = json<DicomJson[]>(await dicomweb('GET', `/dicomweb/studies/${study}/series/${series}/instances`));
     expect(after.map((d) => first(d, TAGS.SOPInstanceUID))).toEqual([captureUrl.split('/').at(-1)]);

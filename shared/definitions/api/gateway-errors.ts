@@ -8,6 +8,12 @@ import { catalogueMessage, ERROR_CATALOGUE, type ErrorCode } from '#shared/vocab
 export const GATEWAY_ERRORS = {
   /** No route matches the method and path (API Gateway: MISSING_AUTHENTICATION_TOKEN). */
   unknownRoute: 'ENDPOINT_NOT_IMPLEMENTED',
+  /**
+   * The path is the route table's, the method is not: 405 with an Allow header naming the path's methods
+   * (allowedMethods). The twin's front door answers it; API Gateway answers such a request as unknownRoute
+   * (docs/local-twin.md#methods-not-allowed).
+   */
+  methodNotAllowed: 'METHOD_NOT_ALLOWED',
   /** A body over API Gateway's payload limit (REQUEST_TOO_LARGE). */
   bodyTooLarge: 'PAYLOAD_TOO_LARGE',
   /** The Cognito authorizer refused the token, or there was none (UNAUTHORIZED). */

@@ -169,6 +169,11 @@ const STOW = { requestContentType: DICOM_MULTIPART, response: DicomJsonSchema, r
 const QIDO = { response: z.array(DicomJsonSchema), responseContentType: DICOM_JSON };
 const WADO = { response: z.unknown(), responseContentType: DICOM_MULTIPART };
 const METADATA = { response: z.array(DicomJsonSchema), responseContentType: DICOM_JSON };
+/** PS3.18 8.3.4.1 (frame list: 1-based numbers, comma-separated) and F.2.6 (a bulk data attribute's tag). */
+const FramesPath = InstancePath.extend({ frames: z.string().regex(/^[1-9]\d{0,5}(,[1-9]\d{0,5}){0,99}$/) });
+const BulkDataPath = InstancePath.extend({ tag: z.string().regex(/^[0-9A-Fa-f]{8}$/) });
+const FRAMES = { response: z.unknown(), responseContentType: 'multipart/related; type="application/octet-stream"' };
+const RENDERED = { response: z.unknown(), responseContentType: 'image/jpeg' };
 const SeriesPath = z.object({ id: IdSchema, seriesId: IdSchema });
 const SessionPath = z.object({ sessionId: IdSchema });
 const HospitalPath = z.object({ hospitalId: IdSchema });
@@ -429,6 +434,17 @@ export const ROUTE_SCHEMAS = {
   'GET /dicomweb/studies/{study}/series/{series}/metadata': { path: SeriesUidPath, ...METADATA },
   'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}': { path: InstancePath, ...WADO },
   'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/metadata': { path: InstancePath, ...METADATA },
+  'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/frames/{frames}': { path: FramesPath, ...FRAMES },
+  'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/bulkdata/{tag}': {
+    path: BulkDataPath,
+    ...FRAMES,
+  },
+  'GET /dicomweb/studies/{study}/series/{series}/instances/{instance}/rendered': { path: InstancePath, ...RENDERED },
+  'GET /dicomweb/studies/{study}/series/{series}/rendered': {
+    path: SeriesUidPath,
+    response: z.unknown(),
+    responseContentType: 'multipart/related; type="image/jpeg"',
+  },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 
 export { ApiErrorSchema };

@@ -1055,6 +1055,38 @@ export const ROUTES = [
     scopes: READ_SCOPE,
     summary: 'WADO-RS: the metadata of one instance',
   },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances/{instance}/frames/{frames}',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: frames of one instance (multipart/related, one part per frame, in the stored transfer syntax)',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances/{instance}/bulkdata/{tag}',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: "WADO-RS: the bulk data a metadata BulkDataURI names (an attribute's value)",
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/instances/{instance}/rendered',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: 'WADO-RS: one instance rendered as image/jpeg or image/png',
+  },
+  {
+    method: 'GET',
+    path: '/dicomweb/studies/{study}/series/{series}/rendered',
+    domain: 'dicomweb',
+    auth: 'client',
+    scopes: READ_SCOPE,
+    summary: "WADO-RS: a series' instances rendered (multipart/related of image/jpeg or image/png)",
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];
@@ -1069,6 +1101,15 @@ export type DomainRouteKey<D extends ApiDomain> =
 
 export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
+}
+
+/**
+ * The methods the table has for a concrete path, whatever the method asked: what a front door names in the Allow
+ * header of its 405 (RFC 9110 15.5.6) when the path is known but the method is not. Empty for an unknown path (404).
+ */
+export function allowedMethods(path: string): HttpMethod[] {
+  const order: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  return order.filter((method) => matchRoute(method, path) !== undefined);
 }
 
 /** Matches a concrete request path against the table; returns the route and its path parameters. */

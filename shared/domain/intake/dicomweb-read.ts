@@ -1,4 +1,6 @@
 import { toDicomJson, type DicomJsonDataset } from '#shared/dicom/dicom-json.ts';
+import { bulkValueOf, PixelDataError, pixelSourceOf } from '#shared/dicom/frames.ts';
+import { renderFrame, type RenderedMediaType, type RenderOptions } from '#shared/dicom/render.ts';
 import { TAG } from '#shared/dicom/tags.ts';
 import { wildcardMatches } from '#shared/dicom/wildcard.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
@@ -108,7 +110,10 @@ const CONTROL_PARAMS = new Set(['limit', 'offset', 'includefield', 'fuzzymatchin
 export const QIDO_LIMIT = { default: 100, max: 1000 } as const;
 
 type InstanceRef = { datasetId: string; seriesUID: string; sopInstanceUID: string; key: string; size: number };
-type SeriesEntry = { datasetId: string; record: SeriesRecord };
+/** One copy of a series: the series item of one dataset. `rank` orders the copies, the newest dataset last. */
+type SeriesCopy = { datasetId: string; record: SeriesRecord; rank: string };
+/** A series as DICOMweb shows it: every copy of its SeriesInstanceUID among the datasets, newest last. */
+type SeriesEntry = { record: SeriesRecord; copies: SeriesCopy[] };
 type StudyEntry = { studyUID: string; series: SeriesEntry[] };
 
 /**
@@ -134,38 +139,56 @@ async function readableBy(client: ReadingClient, deps: ReadDeps): Promise<(datas
  * what exists, so another team's study and a held series are absent from every level of a search and its counts
  * (ModalitiesInStudy, NumberOfStudyRelated*), and a retrieval of either answers 404 as for one that does not exist
  * (PS3.18 8.7.3); a study whose every series is held is not there.
+ *
+ * A study sent again after its commit lands in a dataset of its own, with the same de-identified UIDs. DICOMweb shows
+ * one instance per SOP Instance UID (docs/dicom-intake.md#sent-again): the copies of a series are one series, and
+ * of an instance's copies the newest dataset's replaces the others (instancesOf).
  */
 async function studiesOf(client: ReadingClient, deps: ReadDeps): Promise<Map<string, StudyEntry>> {
   const { hospitalId } = client;
   const readable = await readableBy(client, deps);
   const studies = new Map<string, StudyEntry>();
-  const processed: string[] = [];
+  const processed: { id: string; rank: string }[] = [];
   await walkDatasets(deps.datasets, hospitalId, (dataset) => {
-    if (dataset.deidentifiedAt && readable(dataset)) processed.push(dataset.id);
+    if (dataset.deidentifiedAt && readable(dataset))
+      processed.push({ id: dataset.id, rank: `${dataset.createdAt}#${dataset.id}` });
   });
-  for (const datasetId of processed) {
+  processed.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+  for (const { id: datasetId, rank } of processed) {
     for (const record of withoutHeldSeries(await deps.datasets.listSeries(hospitalId, datasetId))) {
       const studyUID = record.studyInstanceUID;
       if (!studyUID) continue;
       const entry = studies.get(studyUID) ?? { studyUID, series: [] };
-      entry.series.push({ datasetId, record });
+      const copy = { datasetId, record, rank };
+      const series = entry.series.find((s) => s.record.seriesInstanceUID === record.seriesInstanceUID);
+      if (series) {
+        series.copies.push(copy);
+        series.record = record;
+      } else entry.series.push({ record, copies: [copy] });
       studies.set(studyUID, entry);
     }
   }
   return studies;
 }
 
+/** A series' instances, one per SOP Instance UID: where copies overlap, the newest dataset's (copies run oldest first). */
 async function instancesOf(hospitalId: string, series: SeriesEntry, deps: ReadDeps): Promise<InstanceRef[]> {
-  const objects = await deps.objects.list('studies', studyKeys.series(hospitalId, series.datasetId, series.record.id));
-  return objects
-    .filter((o) => o.key.endsWith('.dcm'))
-    .map((o) => ({
-      datasetId: series.datasetId,
-      seriesUID: series.record.seriesInstanceUID,
-      sopInstanceUID: o.key.slice(o.key.lastIndexOf('/') + 1, -'.dcm'.length),
-      key: o.key,
-      size: o.size,
-    }));
+  const instances = new Map<string, InstanceRef>();
+  for (const copy of series.copies) {
+    const objects = await deps.objects.list('studies', studyKeys.series(hospitalId, copy.datasetId, copy.record.id));
+    for (const o of objects) {
+      if (!o.key.endsWith('.dcm')) continue;
+      const sopInstanceUID = o.key.slice(o.key.lastIndexOf('/') + 1, -'.dcm'.length);
+      instances.set(sopInstanceUID, {
+        datasetId: copy.datasetId,
+        seriesUID: series.record.seriesInstanceUID,
+        sopInstanceUID,
+        key: o.key,
+        size: o.size,
+      });
+    }
+  }
+  return [...instances.values()];
 }
 
 function tagOf(name: string): string | undefined {
@@ -257,18 +280,23 @@ export async function searchDicom(
     if (request.study && study.studyUID !== request.study) continue;
     const seriesList = study.series.filter((s) => !request.series || s.record.seriesInstanceUID === request.series);
     const modalities = [...new Set(study.series.map((s) => s.record.modality).filter(Boolean))].sort();
-    const instancesByStudy = study.series.reduce((n, s) => n + (s.record.fileCount ?? s.record.sliceCount), 0);
-    const studyComputed = (into: DicomJsonDataset) => {
+    // Counted from the instances served (one per SOP Instance UID), not the series items' file counts, so an instance
+    // sent twice counts once.
+    let instancesByStudy: Promise<number> | undefined;
+    const studyComputed = async (into: DicomJsonDataset) => {
+      instancesByStudy ??= Promise.all(study.series.map((s) => instancesOf(client.hospitalId, s, deps))).then((all) =>
+        all.reduce((n, refs) => n + refs.length, 0),
+      );
       into[KEYWORDS.ModalitiesInStudy!] = { vr: 'CS', Value: modalities };
       into[COMPUTED.NumberOfStudyRelatedSeries] = str('IS', study.series.length);
-      into[COMPUTED.NumberOfStudyRelatedInstances] = str('IS', instancesByStudy);
+      into[COMPUTED.NumberOfStudyRelatedInstances] = str('IS', await instancesByStudy);
     };
     if (request.level === 'study') {
       candidates.push({
         base: async () => {
           const refs = await instancesOf(client.hospitalId, study.series[0]!, deps);
           const out: DicomJsonDataset = refs[0] ? { ...(await header(refs[0].key)) } : {};
-          studyComputed(out);
+          await studyComputed(out);
           out[COMPUTED.RetrieveURL] = str('UR', `${request.baseUrl}/studies/${study.studyUID}`);
           out[TAG.StudyInstanceUID] = str('UI', study.studyUID);
           return out;
@@ -282,7 +310,7 @@ export async function searchDicom(
           base: async () => {
             const refs = await instancesOf(client.hospitalId, series, deps);
             const out: DicomJsonDataset = refs[0] ? { ...(await header(refs[0].key)) } : {};
-            studyComputed(out);
+            await studyComputed(out);
             out[COMPUTED.NumberOfSeriesRelatedInstances] = str('IS', refs.length);
             out[COMPUTED.RetrieveURL] = str(
               'UR',
@@ -297,7 +325,7 @@ export async function searchDicom(
         candidates.push({
           base: async () => {
             const out: DicomJsonDataset = { ...(await header(ref.key)) };
-            studyComputed(out);
+            await studyComputed(out);
             out[COMPUTED.RetrieveURL] = str(
               'UR',
               `${request.baseUrl}/studies/${study.studyUID}/series/${ref.seriesUID}/instances/${ref.sopInstanceUID}`,
@@ -350,27 +378,26 @@ export async function searchDicom(
   return results;
 }
 
-/** The object keys of the de-identified instances a WADO-RS request names (study, series or one instance). */
-export async function instancesFor(
-  client: ReadingClient,
-  target: { study: string; series?: string; instance?: string },
-  deps: ReadDeps,
-): Promise<{ key: string; size: number }[]> {
+type Target = { study: string; series?: string; instance?: string };
+type InstanceTarget = { study: string; series: string; instance: string };
+
+/** The de-identified instances a WADO-RS request names (study, series or one instance); 404 when there are none. */
+export async function instancesFor(client: ReadingClient, target: Target, deps: ReadDeps): Promise<InstanceRef[]> {
   if (![target.study, target.series, target.instance].every((uid) => uid === undefined || isDicomUid(uid)))
     throw new NotFoundError();
   const studies = await studiesOf(client, deps);
   const study = studies.get(target.study);
   if (!study) throw new NotFoundError();
-  const keys: { key: string; size: number }[] = [];
+  const refs: InstanceRef[] = [];
   for (const series of study.series) {
     if (target.series && series.record.seriesInstanceUID !== target.series) continue;
     for (const ref of await instancesOf(client.hospitalId, series, deps)) {
       if (target.instance && ref.sopInstanceUID !== target.instance) continue;
-      keys.push({ key: ref.key, size: ref.size });
+      refs.push(ref);
     }
   }
-  if (keys.length === 0) throw new NotFoundError();
-  return keys;
+  if (refs.length === 0) throw new NotFoundError();
+  return refs;
 }
 
 /**
@@ -379,30 +406,118 @@ export async function instancesFor(
  */
 export const WADO_MAX_BYTES = 4 * 1024 * 1024;
 
+function withinAnswer(sizes: number[]): void {
+  if (sizes.reduce((n, size) => n + size, 0) > WADO_MAX_BYTES)
+    throw new RuleError('RESPONSE_TOO_LARGE', { n: WADO_MAX_BYTES });
+}
+
 /** The de-identified files of a WADO-RS request, each one PS3.10 instance (bounded by WADO_MAX_BYTES). */
-export async function retrieveInstances(
-  client: ReadingClient,
-  target: { study: string; series?: string; instance?: string },
-  deps: ReadDeps,
-): Promise<Uint8Array[]> {
+export async function retrieveInstances(client: ReadingClient, target: Target, deps: ReadDeps): Promise<Uint8Array[]> {
   const refs = await instancesFor(client, target, deps);
-  const total = refs.reduce((n, r) => n + r.size, 0);
-  if (total > WADO_MAX_BYTES) throw new RuleError('RESPONSE_TOO_LARGE', { n: WADO_MAX_BYTES });
+  withinAnswer(refs.map((r) => r.size));
   const files: Uint8Array[] = [];
   for (const ref of refs) files.push(await deps.objects.get('studies', ref.key));
   return files;
 }
 
-/** WADO-RS metadata: the DICOM JSON of each de-identified instance, bulk data left out. */
+/**
+ * WADO-RS metadata: the DICOM JSON of each de-identified instance. With `baseUrl`, bulk data is named by a BulkDataURI
+ * under the instance's own URL (…/bulkdata/{tag}, PS3.18 F.2.6), small binary values inline; without, left out.
+ */
 export async function retrieveMetadata(
   client: ReadingClient,
-  target: { study: string; series?: string; instance?: string },
+  target: Target,
   deps: ReadDeps,
+  baseUrl?: string,
 ): Promise<DicomJsonDataset[]> {
   const refs = await instancesFor(client, target, deps);
   const out: DicomJsonDataset[] = [];
-  for (const ref of refs) out.push(toDicomJson(await deps.objects.get('studies', ref.key)));
+  for (const ref of refs) {
+    const instanceUrl = `${baseUrl}/studies/${target.study}/series/${ref.seriesUID}/instances/${ref.sopInstanceUID}`;
+    const uris = baseUrl === undefined ? undefined : (tag: string) => `${instanceUrl}/bulkdata/${tag}`;
+    out.push(toDicomJson(await deps.objects.get('studies', ref.key), uris));
+  }
   return out;
+}
+
+/** What a frames retrieval answers: the frames as served, and the syntax they are in (PS3.18 8.7.3.5). */
+export type RetrievedFrames = { transferSyntaxUID: string; encapsulated: boolean; frames: Uint8Array[] };
+
+async function oneInstance(client: ReadingClient, target: InstanceTarget, deps: ReadDeps): Promise<Uint8Array> {
+  const [ref] = await instancesFor(client, target, deps);
+  return deps.objects.get('studies', ref!.key);
+}
+
+/**
+ * WADO-RS frames (PS3.18 8.3.4.1 and 8.7.3.5): the numbered frames of one instance, uncompressed ones little endian,
+ * compressed ones as stored. A number past the instance's frames, or an instance without pixel data, answers 404.
+ */
+export async function retrieveFrames(
+  client: ReadingClient,
+  target: InstanceTarget,
+  numbers: number[],
+  deps: ReadDeps,
+): Promise<RetrievedFrames> {
+  const file = await oneInstance(client, target, deps);
+  try {
+    const source = pixelSourceOf(file);
+    const frames = numbers.map((n) => {
+      const frame = source.frame(n);
+      if (!frame) throw new NotFoundError();
+      return frame;
+    });
+    withinAnswer(frames.map((f) => f.byteLength));
+    return { transferSyntaxUID: source.transferSyntaxUID, encapsulated: source.encapsulated, frames };
+  } catch (error) {
+    if (error instanceof PixelDataError) throw new NotFoundError();
+    throw error;
+  }
+}
+
+/** WADO-RS bulk data (PS3.18 8.3.5.4, F.2.6): the value a metadata BulkDataURI names; 404 when there is none. */
+export async function retrieveBulkData(
+  client: ReadingClient,
+  target: InstanceTarget,
+  tag: string,
+  deps: ReadDeps,
+): Promise<Uint8Array> {
+  const value = bulkValueOf(await oneInstance(client, target, deps), tag);
+  if (!value) throw new NotFoundError();
+  withinAnswer([value.byteLength]);
+  return value;
+}
+
+/** A rendering the server cannot make (a compressed syntax it does not decode) is not acceptable in that media type. */
+function rendered(file: Uint8Array, mediaType: RenderedMediaType, options: RenderOptions): Uint8Array {
+  try {
+    return renderFrame(pixelSourceOf(file), 1, mediaType, options);
+  } catch (error) {
+    if (error instanceof PixelDataError) throw new RuleError('MEDIA_TYPE_NOT_AVAILABLE');
+    throw error;
+  }
+}
+
+/**
+ * WADO-RS rendered (PS3.18 8.3.5 and 9.5): each instance of the target (one instance, or a series' instances) as an
+ * image of `mediaType`, its first frame (docs/dicom-intake.md#frames-bulk-data-and-renderings).
+ */
+export async function retrieveRendered(
+  client: ReadingClient,
+  target: { study: string; series: string; instance?: string },
+  mediaType: RenderedMediaType,
+  options: RenderOptions,
+  deps: ReadDeps,
+): Promise<Uint8Array[]> {
+  const refs = await instancesFor(client, target, deps);
+  const images: Uint8Array[] = [];
+  let total = 0;
+  for (const ref of refs) {
+    const image = rendered(await deps.objects.get('studies', ref.key), mediaType, options);
+    total += image.byteLength;
+    withinAnswer([total]);
+    images.push(image);
+  }
+  return images;
 }
 
 type Reader = { integration: IntegrationRecord; audit: AuditLog };
@@ -443,19 +558,54 @@ export function searchAs(reader: Reader, request: QidoRequest, deps: ReadDeps): 
 }
 
 /** WADO-RS instances for an integration, audited. */
-export function retrieveAs(
-  reader: Reader,
-  target: { study: string; series?: string; instance?: string },
-  deps: ReadDeps,
-): Promise<Uint8Array[]> {
+export function retrieveAs(reader: Reader, target: Target, deps: ReadDeps): Promise<Uint8Array[]> {
   return audited(reader, 'DICOMWEB_RETRIEVE', target, () => retrieveInstances(reader.integration, target, deps));
 }
 
-/** WADO-RS metadata for an integration, audited. */
+/** WADO-RS metadata for an integration, audited; bulk data named under `baseUrl`. */
 export function metadataAs(
   reader: Reader,
-  target: { study: string; series?: string; instance?: string },
+  target: Target,
   deps: ReadDeps,
+  baseUrl?: string,
 ): Promise<DicomJsonDataset[]> {
-  return audited(reader, 'DICOMWEB_METADATA', target, () => retrieveMetadata(reader.integration, target, deps));
+  return audited(reader, 'DICOMWEB_METADATA', target, () =>
+    retrieveMetadata(reader.integration, target, deps, baseUrl),
+  );
+}
+
+/** WADO-RS frames for an integration, audited as a retrieval of the instance's frames. */
+export async function framesAs(
+  reader: Reader,
+  target: InstanceTarget,
+  numbers: number[],
+  deps: ReadDeps,
+): Promise<RetrievedFrames> {
+  let result: RetrievedFrames | undefined;
+  await audited(reader, 'DICOMWEB_RETRIEVE', { ...target, frames: numbers }, async () => {
+    result = await retrieveFrames(reader.integration, target, numbers, deps);
+    return result.frames;
+  });
+  return result!;
+}
+
+/** WADO-RS bulk data for an integration, audited as a retrieval of the attribute (its tag, never its value). */
+export async function bulkDataAs(reader: Reader, target: InstanceTarget, tag: string, deps: ReadDeps) {
+  const [value] = await audited(reader, 'DICOMWEB_RETRIEVE', { ...target, bulkData: tag }, async () => [
+    await retrieveBulkData(reader.integration, target, tag, deps),
+  ]);
+  return value!;
+}
+
+/** WADO-RS rendered for an integration, audited as a retrieval with the media type. */
+export function renderedAs(
+  reader: Reader,
+  target: { study: string; series: string; instance?: string },
+  mediaType: RenderedMediaType,
+  options: RenderOptions,
+  deps: ReadDeps,
+): Promise<Uint8Array[]> {
+  return audited(reader, 'DICOMWEB_RETRIEVE', { ...target, rendered: mediaType }, () =>
+    retrieveRendered(reader.integration, target, mediaType, options, deps),
+  );
 }

@@ -73,8 +73,15 @@ describe("the twin's gate in front of its stand-ins", () => {
     }
   });
 
-  it('answers only the Host names of the interface it is bound to, and the loopback names', () => {
-    expect(allowedHosts('127.0.0.1', 3000)).toEqual(['localhost:3000', '127.0.0.1:3000', '[::1]:3000']);
+  it('answers only the Host names of the interface it is bound to, and the loopback names, with or without the port', () => {
+    expect(allowedHosts('127.0.0.1', 3000)).toEqual([
+      'localhost',
+      'localhost:3000',
+      '127.0.0.1',
+      '127.0.0.1:3000',
+      '[::1]',
+      '[::1]:3000',
+    ]);
     expect(allowedHosts('192.168.1.10', 8080)).toContain('192.168.1.10:8080');
     expect(allowedHosts('::1', 80)).toEqual([
       'localhost',
@@ -86,6 +93,8 @@ describe("the twin's gate in front of its stand-ins", () => {
     ]);
     const everywhere = allowedHosts('0.0.0.0', 3000);
     expect(everywhere).toContain(`${hostname().toLowerCase()}:3000`);
+    expect(everywhere).toContain(hostname().toLowerCase());
     expect(everywhere.some((host) => host.startsWith('evil.example'))).toBe(false);
+    expect(allowedHosts('127.0.0.1', 3000)).not.toContain('localhost:3001');
   });
 });
