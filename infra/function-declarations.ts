@@ -120,10 +120,11 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).
   integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true },
   // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
-  // the de-identified UIDs of its answer need the pseudonymisation key; QIDO-RS and WADO-RS read de-identified copies.
+  // the de-identified UIDs of its answer need the pseudonymisation key; QIDO-RS and WADO-RS read de-identified copies,
+  // and WADO-RS writes an answer too large for one response under the studies bucket's retrievals/ prefix.
   dicomweb: {
     table: 'readWrite',
-    buckets: { uploads: ['write'], studies: ['read', 'list'] },
+    buckets: { uploads: ['write'], studies: ['read', 'list', 'write'] },
     startsPipeline: true,
     pseudonymSecret: true,
     intakeEndpoints: true,

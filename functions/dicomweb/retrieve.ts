@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { BinaryReply, HttpReply } from '#functions/lib/http-handler.ts';
-import { metadataAs, retrieveAs } from '#shared/domain/intake/dicomweb-read.ts';
+import { metadataAs, retrieveAs, WADO_INLINE_MAX_BYTES } from '#shared/domain/intake/dicomweb-read.ts';
+import { studyKeys } from '#shared/domain/object-keys.ts';
 import { buildMultipart, parseMediaType } from '#shared/domain/intake/multipart.ts';
 import { RuleError } from '#shared/domain/errors.ts';
 import { baseUrlOf, dicomwebRoute, header } from './context.ts';
 
 type Target = { study: string; series?: string; instance?: string };
+
+/** How long the link to a staged retrieval works: long enough to start the download, no longer. */
+export const STAGED_RETRIEVAL_SECONDS = 300;
 
 /**
  * PS3.18 8.7.3: instances are answered as multipart/related of application/dicom, in their stored transfer syntax
@@ -29,7 +33,14 @@ function wado<K extends Parameters<typeof dicomwebRoute>[0]>(key: K) {
       files.map((bytes) => ({ contentType: 'application/dicom', bytes })),
       boundary,
     );
-    return new BinaryReply(200, body, `multipart/related; type="application/dicom"; boundary=${boundary}`);
+    const contentType = `multipart/related; type="application/dicom"; boundary=${boundary}`;
+    if (body.byteLength <= WADO_INLINE_MAX_BYTES) return new BinaryReply(200, body, contentType);
+    // Too large for one Lambda answer: the same body is staged, and the client follows a short-lived link to it
+    // (303 See Other: fetch it with GET, RFC 9110 15.4.4), as it would any redirect.
+    const key = studyKeys.retrieval(integration.hospitalId, boundary);
+    await deps.objects.put('studies', key, body, contentType);
+    const url = await deps.objects.presignGet('studies', key, STAGED_RETRIEVAL_SECONDS);
+    return new HttpReply(303, undefined, { Location: url, 'Cache-Control': 'no-store' });
   });
 }
 

@@ -12,6 +12,7 @@ import { createImagingTable } from '#infra/constructs/imaging-table.ts';
 import { AUDIT_APPENDER_DECLARATION } from '#infra/function-declarations.ts';
 import { createPrivateBucket, noncurrentVersionRule } from '#infra/constructs/private-bucket.ts';
 import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
+import { studyKeys } from '#shared/domain/object-keys.ts';
 
 export type StorageStackProps = StackProps & {
   config: StageConfig;
@@ -123,7 +124,11 @@ export class StorageStack extends Stack {
         removalPolicy: config.dataRemovalPolicy,
         versioned: true,
         accessLogs: accessLogs('studies'),
-        lifecycleRules: [noncurrentVersionRule(config.noncurrentVersionDays)],
+        lifecycleRules: [
+          noncurrentVersionRule(config.noncurrentVersionDays),
+          // WADO-RS answers staged for their client (docs/dicom-intake.md#large-retrievals): a day, then gone.
+          { id: 'StagedRetrievals', prefix: studyKeys.retrievalPrefix, expiration: Duration.days(1) },
+        ],
       }),
       assets: createPrivateBucket(this, 'AssetsBucket', {
         bucketName: names.buckets.assets,

@@ -76,6 +76,13 @@ export const studyKeys = {
   /** The series' headers in one object (shared/dicom/header-bundle.ts), beside the series folders, not in them. */
   seriesHeaders: (hospitalId: string, datasetId: string, seriesUID: string) =>
     `${datasetPrefix(hospitalId, datasetId)}headers/${uid('series UID', seriesUID)}.bin`,
+  /**
+   * A WADO-RS answer too large for one response, staged for its client to fetch (docs/dicom-intake.md#large-retrievals).
+   * Outside every dataset's prefix, so storage metering never counts it; the bucket expires the prefix after a day.
+   */
+  retrievalPrefix: 'retrievals/',
+  retrieval: (hospitalId: string, retrievalId: string) =>
+    `retrievals/${id('hospital id', hospitalId)}/${id('retrieval id', retrievalId)}.multipart`,
 };
 
 /** Files of one NIfTI volume (dcm2niix output `index` of its series). */

@@ -186,6 +186,13 @@ describe('storage stack', () => {
     ]);
   });
 
+  it('expires staged WADO-RS retrievals in the studies bucket after a day', () => {
+    // Assess
+    expect(bucket(storage, 'StudiesBucket').Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', Prefix: 'retrievals/', ExpirationInDays: 1 }),
+    );
+  });
+
   it('allows presigned multipart uploads from the site origin only, exposing ETag', () => {
     // Assess
     const [rule] = bucket(storage, 'UploadsBucket').Properties.CorsConfiguration.CorsRules;

@@ -12,7 +12,7 @@ import { commitStudy } from '#shared/domain/intake/commit-study.ts';
 import { receiveInstance } from '#shared/domain/intake/receive-instance.ts';
 import { parseMediaType, parseMultipart } from '#shared/domain/intake/multipart.ts';
 import { DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
-import { buildStudy, rampPixels } from '#tests/helpers/dicom-builder.ts';
+import { buildDicom, buildStudy, rampPixels } from '#tests/helpers/dicom-builder.ts';
 import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
 
 /**
@@ -280,6 +280,44 @@ describe('dicomweb-client (the JS client OHIF is built on), unmodified', () => {
     const oneType = parseMediaType(String(one.headers['content-type']));
     expect(parseMultipart(new Uint8Array(one.body), oneType.params.boundary!)).toHaveLength(1);
   });
+
+  it('stages a 30 MB series in the studies bucket and sends the client there with 303 See Other', async () => {
+    // Arrange: the series' served instances become 2560 x 2048 16-bit slices (10 MiB of pixels each)
+    const hospitalId = h.user(ADMIN).hospitalId;
+    const found = (await client.searchForInstances({ studyInstanceUID: study })) as DicomJson[];
+    const served = await h.deps.objects.list('studies', `${hospitalId}/`);
+    const big = new Map<string, Uint8Array>();
+    for (const object of served.filter((o) => o.key.endsWith('.dcm'))) {
+      const sopInstanceUID = object.key.slice(object.key.lastIndexOf('/') + 1, -'.dcm'.length);
+      const bytes = buildDicom({
+        extra: [
+          { tag: '00080018', vr: 'UI', value: sopInstanceUID },
+          { tag: '00280010', vr: 'US', value: [2048] },
+          { tag: '00280011', vr: 'US', value: [2560] },
+          { tag: '7FE00010', vr: 'OW', value: rampPixels(2048, 2560) },
+        ],
+      });
+      await h.deps.objects.put('studies', object.key, bytes);
+      big.set(sopInstanceUID, bytes);
+    }
+
+    // Act
+    const answer = await raw('GET', `/dicomweb/studies/${study}/series/${series}`);
+    const location = new URL(String(answer.headers.location));
+    const key = decodeURIComponent(location.pathname.slice('/studies/'.length));
+    const staged = await h.deps.objects.get('studies', key);
+    const boundary = key.slice(key.lastIndexOf('/') + 1, -'.multipart'.length);
+    const parts = parseMultipart(staged, boundary);
+
+    // Assess: a link to the whole multipart answer, one part per served instance, byte for byte
+    expect(answer.status).toBe(303);
+    expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
+    expect(key.startsWith(`retrievals/${hospitalId}/`)).toBe(true);
+    expect(staged.byteLength).toBeGreaterThan(30 * 1024 * 1024);
+    expect(parts).toHaveLength(found.length);
+    const matched = parts.map((part) => [...big].find(([, bytes]) => Buffer.from(bytes).equals(part.bytes))?.[0]);
+    expect(new Set(matched)).toEqual(new Set(found.map((d) => String(first(d, TAGS.SOPInstanceUID)))));
+  }, 120_000);
 });
 
 describe('the HTTP front door', () => {

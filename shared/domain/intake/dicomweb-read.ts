@@ -401,10 +401,15 @@ export async function instancesFor(client: ReadingClient, target: Target, deps: 
 }
 
 /**
- * One proxy answer carries at most 6 MB, base64 included (Lambda's limit on a synchronous response): a retrieval over
- * this many bytes of instances is refused, and the client retrieves series or instances one at a time.
+ * One proxy answer carries at most 6 MB, base64 included (Lambda's limit on a synchronous response): over this many
+ * bytes a retrieval is staged in the studies bucket and its client sent there (docs/dicom-intake.md#large-retrievals).
  */
-export const WADO_MAX_BYTES = 4 * 1024 * 1024;
+export const WADO_INLINE_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * The most one retrieval gathers: the function holds the instances and their multipart body in memory (1 GiB); a
+ * larger study is retrieved series by series.
+ */
+export const WADO_MAX_BYTES = 256 * 1024 * 1024;
 
 function withinAnswer(sizes: number[]): void {
   if (sizes.reduce((n, size) => n + size, 0) > WADO_MAX_BYTES)
