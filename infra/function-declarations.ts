@@ -564,8 +564,8 @@ export const PRE_SIGN_UP_DECLARATION = triggerDeclaration({
   entry: 'functions/triggers/pre-sign-up.ts',
   description: "User pool pre-sign-up: federated users only for their hospital's e-mail domain",
   timeoutSeconds: 5,
-  grants: {},
-  extraEnv: [ENV.SSO_PROVIDERS],
+  // The e-mail domain's hospital and its provider, from the table (docs/sso.md#just-in-time-accounts).
+  grants: { table: 'read' },
 });
 
 /**
@@ -590,7 +590,6 @@ export const POST_CONFIRMATION_DECLARATION = triggerDeclaration({
   description: "User pool post-confirmation: a federated user's hospital, default role and user record",
   timeoutSeconds: 5,
   grants: { table: 'readWrite' },
-  extraEnv: [ENV.SSO_PROVIDERS],
 });
 
 /**

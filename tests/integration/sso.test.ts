@@ -48,7 +48,10 @@ describe('single sign-on through the API', () => {
       throw new Error('unreachable');
     };
     // Act
-    const tested = await h.call('POST', '/api/hospital-admin/sso/test', { as: NORTHSIDE_ADMIN, body: { issuer: ISSUER } });
+    const tested = await h.call('POST', '/api/hospital-admin/sso/test', {
+      as: NORTHSIDE_ADMIN,
+      body: { issuer: ISSUER },
+    });
     const saved = await h.call('PUT', '/api/hospital-admin/sso', {
       as: NORTHSIDE_ADMIN,
       body: { ...CONFIG, clientSecret: 'secret-1' },
@@ -57,9 +60,7 @@ describe('single sign-on through the API', () => {
     expect(tested.status).toBe(200);
     expect(tested.body).toEqual({
       ok: false,
-      checks: [
-        { name: 'discovery', ok: false, detail: `${ISSUER}/.well-known/openid-configuration: unreachable` },
-      ],
+      checks: [{ name: 'discovery', ok: false, detail: `${ISSUER}/.well-known/openid-configuration: unreachable` }],
     });
     expect(saved.status).toBe(400);
     expect(saved.body.error.code).toBe('SSO_CONNECTION_FAILED');

@@ -688,7 +688,8 @@ export const ROUTES = [
     domain: 'settings',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
-    summary: "Connect or update the hospital's OIDC provider in the user pool; switched on only after a passing test (audited)",
+    summary:
+      "Connect or update the hospital's OIDC provider in the user pool; switched on only after a passing test (audited)",
   },
   {
     method: 'DELETE',
@@ -704,7 +705,7 @@ export const ROUTES = [
     domain: 'settings',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
-    summary: "Test an OIDC provider: its discovery document, issuer, endpoints and signing keys",
+    summary: 'Test an OIDC provider: its discovery document, issuer, endpoints and signing keys',
   },
   {
     method: 'GET',

@@ -149,7 +149,12 @@ export async function deleteSso(caller: Caller, deps: SsoDeps): Promise<{ sso: n
 export function emailDomainOf(email: string | undefined): string | undefined {
   const at = email?.lastIndexOf('@') ?? -1;
   if (!email || at < 1) return undefined;
-  return email.slice(at + 1).trim().toLowerCase() || undefined;
+  return (
+    email
+      .slice(at + 1)
+      .trim()
+      .toLowerCase() || undefined
+  );
 }
 
 /** E-mail steps per address and minute: a person types a few, a script probing domains many. */

@@ -20,16 +20,14 @@ export const EmailDomainSchema = z
  * The issuer: https, or http on the loopback host only (a provider on the same machine, as the tests run one).
  * OpenID Connect Discovery 1.0, section 4: the issuer has no query nor fragment.
  */
-export const IssuerSchema = z
-  .url()
-  .refine(
-    (value) => {
-      const url = new URL(value);
-      if (url.search || url.hash) return false;
-      return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(url.hostname));
-    },
-    { message: 'An https URL without query or fragment' },
-  );
+export const IssuerSchema = z.url().refine(
+  (value) => {
+    const url = new URL(value);
+    if (url.search || url.hash) return false;
+    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(url.hostname));
+  },
+  { message: 'An https URL without query or fragment' },
+);
 
 export const SsoRoleMappingSchema = z.object({
   /** A value of the groups claim, as the provider sends it. */

@@ -123,7 +123,9 @@ describe("hospitals' OIDC providers in the user pool (Cognito)", () => {
   });
 
   it('leaves the site client alone when its list is already right', async () => {
-    cognito.on(DescribeIdentityProviderCommand).resolves({ IdentityProvider: { ProviderDetails: { client_secret: 's' } } });
+    cognito
+      .on(DescribeIdentityProviderCommand)
+      .resolves({ IdentityProvider: { ProviderDetails: { client_secret: 's' } } });
     cognito.on(UpdateIdentityProviderCommand).resolves({});
     cognito.on(DescribeUserPoolClientCommand).resolves({
       UserPoolClient: { ...SITE_CLIENT, SupportedIdentityProviders: ['COGNITO', 'oidc-hosp-northside'] },

@@ -105,7 +105,9 @@ describe("the user pool's sign-in triggers (docs/domain.md#failed-sign-ins)", ()
 
     // Act + Assess
     await expect(
-      trigger(event('PreAuthentication_Authentication', { email: 'member@northside.demo.local', 'custom:hospitalId': 'h1' })),
+      trigger(
+        event('PreAuthentication_Authentication', { email: 'member@northside.demo.local', 'custom:hospitalId': 'h1' }),
+      ),
     ).rejects.toThrow(SSO_ONLY_MESSAGE);
     await expect(
       trigger(event('PreAuthentication_Authentication', { email: 'member@southside.demo.local' })),
