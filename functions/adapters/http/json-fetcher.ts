@@ -19,7 +19,7 @@ export function createJsonFetcher(fetchImpl: typeof fetch = fetch): JsonFetcher 
       });
     } catch (error) {
       const cause = error instanceof Error && error.name === 'TimeoutError' ? 'no answer within 5 s' : 'unreachable';
-      throw new Error(cause);
+      throw new Error(cause, { cause: error });
     }
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const text = await response.text();
