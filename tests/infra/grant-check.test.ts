@@ -240,5 +240,11 @@ describe("the twin's IAM check", () => {
     expect(can('settings', 'CreateUserPoolClientCommand', 'us-east-1_local')).toBe(false);
     for (const id of ['auth', 'users', 'integrations'])
       expect(can(id, 'CreateIdentityProviderCommand', 'us-east-1_local'), id).toBe(false);
+    // The twin has no hosted login: the e-mail step gets no address there and answers the password form.
+    const intake = { ...pooled, intake: { tokenUrl: 'http://127.0.0.1:1/oauth2/token', dicomWebUrl: 'http://x' } };
+    expect(localEnvironment(apiFunctionDeclarations().auth!, intake)[ENV.OAUTH_TOKEN_URL]).toBeUndefined();
+    expect(localEnvironment(apiFunctionDeclarations().integrations!, intake)[ENV.OAUTH_TOKEN_URL]).toBe(
+      'http://127.0.0.1:1/oauth2/token',
+    );
   });
 });
