@@ -39,7 +39,8 @@ export function signInEvents(deps: () => Promise<SignInDeps>, now = () => new Da
     // The check "SSO only" (docs/sso.md#sso-only): the pool runs this trigger for its own (password) sign-ins, never
     // for a federated one; a user of a single-sign-on-only domain is refused here, before the password is checked.
     if (phase === 'attempt' && !attributes.identities) {
-      if (!(await passwordSignInAllowed(attributes.email, (await deps()).sso))) throw new SsoOnlyError();
+      const allowed = await passwordSignInAllowed({ email: attributes.email, hospitalId }, (await deps()).sso);
+      if (!allowed) throw new SsoOnlyError();
     }
     if (!hospitalId) return event;
     try {

@@ -5,7 +5,7 @@ const TIMEOUT_MS = 5000;
 const MAX_BYTES = 256 * 1024;
 
 /**
- * Reads an identity provider's discovery document or key set (docs/sso.md#test-connection): a GET without
+ * Reads an identity provider's discovery document or key set (docs/sso.md#the-sso-tab): a GET without
  * credentials, redirects refused, a short timeout and a size limit; the error says what went wrong in a few words.
  */
 export function createJsonFetcher(fetchImpl: typeof fetch = fetch): JsonFetcher {

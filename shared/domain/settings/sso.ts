@@ -198,13 +198,17 @@ export async function ssoRoute(
 /** The sign-in refused to a password of a single-sign-on-only domain (the pre-authentication trigger's message). */
 export const SSO_ONLY_MESSAGE = 'Your hospital signs in with single sign-on. Continue with your e-mail to sign in.';
 
-/** Whether a password sign-in of this e-mail is allowed: not when its domain's hospital chose "SSO only". */
+/**
+ * Whether a password sign-in is allowed: not for a user of the hospital that owns the e-mail's domain and chose "SSO
+ * only". A domain claim is not a proof of ownership (docs/sso.md#not-built-yet), so it never locks out a user of
+ * another hospital, nor the super admin, who belongs to none.
+ */
 export async function passwordSignInAllowed(
-  email: string | undefined,
+  user: { email: string | undefined; hospitalId: string | undefined },
   sso: Pick<SsoStore, 'byDomain'>,
 ): Promise<boolean> {
-  const domain = emailDomainOf(email);
-  if (!domain) return true;
+  const domain = emailDomainOf(user.email);
+  if (!domain || !user.hospitalId) return true;
   const found = await sso.byDomain(domain);
-  return !(found?.enabled && found.ssoOnly);
+  return !(found?.enabled && found.ssoOnly && found.hospitalId === user.hospitalId);
 }

@@ -110,7 +110,18 @@ describe("the user pool's sign-in triggers (docs/domain.md#failed-sign-ins)", ()
       ),
     ).rejects.toThrow(SSO_ONLY_MESSAGE);
     await expect(
-      trigger(event('PreAuthentication_Authentication', { email: 'member@southside.demo.local' })),
+      trigger(
+        event('PreAuthentication_Authentication', { email: 'member@southside.demo.local', 'custom:hospitalId': 'h2' }),
+      ),
+    ).resolves.toMatchObject({ userName: 'u1' });
+    // A claimed domain is no proof of ownership: a user of another hospital, or the super admin, is never locked out.
+    await expect(
+      trigger(
+        event('PreAuthentication_Authentication', { email: 'visitor@northside.demo.local', 'custom:hospitalId': 'h2' }),
+      ),
+    ).resolves.toMatchObject({ userName: 'u1' });
+    await expect(
+      trigger(event('PreAuthentication_Authentication', { email: 'root@northside.demo.local' })),
     ).resolves.toMatchObject({ userName: 'u1' });
     await expect(
       trigger(event('PreAuthentication_Authentication', { email: 'someone@elsewhere.demo.local' })),
