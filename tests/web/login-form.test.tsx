@@ -71,6 +71,18 @@ describe('login form', () => {
     expect(ssoRouteFor).toHaveBeenCalledWith('robin@elsewhere.org');
   });
 
+  it("shows a trigger's refusal in its own words (SSO only)", () => {
+    const refused = Object.assign(
+      new Error(
+        'PreAuthentication failed with error Your hospital signs in with single sign-on. Continue with your e-mail to sign in..',
+      ),
+      { name: 'UserLambdaValidationException' },
+    );
+    expect(loginErrorMessage(refused)).toBe(
+      'Your hospital signs in with single sign-on. Continue with your e-mail to sign in.',
+    );
+  });
+
   it('links "Forgot password?" to the reset page', () => {
     renderForm();
     expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/forgot-password');
