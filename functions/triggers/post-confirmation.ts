@@ -8,18 +8,19 @@ import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { groupsOf, placeFederatedUser, roleFromGroups } from '#shared/domain/auth/federation.ts';
 import { IDP_GROUPS_ATTRIBUTE } from '#shared/domain/auth/id-token.ts';
-import type { SsoStore } from '#shared/domain/settings/ports.ts';
+import type { SettingsStore, SsoStore } from '#shared/domain/settings/ports.ts';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
 import { logger, startInvocation } from '#functions/lib/logger.ts';
 
 /**
  * User pool post-confirmation trigger (docs/sso.md#just-in-time-accounts): a federated user's first sign-in places
  * them in the hospital of their provider, with the role the hospital maps their provider groups to, or its default
- * role (its group and the `custom:hospitalId` attribute) and an ACTIVE user record with that role's default permissions and no team yet.
+ * member role (the Users & Teams tab's) (its group and the `custom:hospitalId` attribute) and an ACTIVE user record with that role's default permissions and no team yet.
  * Other confirmations (accepted invitations) are left alone: the API placed those users itself.
  */
 export function postConfirmation(deps: {
   sso: Pick<SsoStore, 'byDomain'>;
+  settings: Pick<SettingsStore, 'getHospitalPolicy'>;
   directory: Directory;
   cognito: Pick<CognitoIdentityProviderClient, 'send'>;
   now: () => string;
@@ -31,7 +32,9 @@ export function postConfirmation(deps: {
       { userName: event.userName, email: attributes.email },
       deps.sso,
     );
-    const role = roleFromGroups(groupsOf(attributes[IDP_GROUPS_ATTRIBUTE]), sso);
+    const policy = (await deps.settings.getHospitalPolicy(hospitalId))?.value;
+    const defaultRole = policy?.userAndTeam.defaultMemberRole === 'GUEST' ? 'GUEST' : 'TEAM_MEMBER';
+    const role = roleFromGroups(groupsOf(attributes[IDP_GROUPS_ATTRIBUTE]), sso, defaultRole);
     await deps.cognito.send(
       new AdminUpdateUserAttributesCommand({
         UserPoolId: event.userPoolId,
@@ -71,6 +74,7 @@ export async function handler(
     const deps = await getDeps();
     live = postConfirmation({
       sso: deps.sso,
+      settings: deps.settings,
       directory: deps.directory,
       cognito: prepareClient(new CognitoIdentityProviderClient({})),
       now: () => new Date().toISOString(),

@@ -36,7 +36,6 @@ const CONFIG = {
   domains: ['Northside.demo.local'],
   groupsClaim: 'groups',
   roleMappings: [{ group: 'radiology-leads', role: 'TEAM_LEAD' }],
-  defaultRole: 'TEAM_MEMBER',
   enabled: true,
   ssoOnly: false,
 };

@@ -28,7 +28,6 @@ describe('the SSO tab form', () => {
         domains: ['northside.demo.local', 'staff.northside.demo.local'],
         groupsClaim: 'groups',
         roleMappings: [{ group: 'radiology-leads', role: 'TEAM_LEAD' }],
-        defaultRole: 'TEAM_MEMBER',
         enabled: false,
         ssoOnly: false,
       },

@@ -62,8 +62,15 @@ export function groupsOf(value: string | undefined): string[] {
 /** Mapped roles, most privileged first: a user in several mapped groups gets the highest. */
 const ROLE_ORDER = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER', 'GUEST'] as const satisfies readonly Role[];
 
-/** The role the hospital's mapping gives these groups, or its default role (docs/sso.md#roles-from-groups). */
-export function roleFromGroups(groups: readonly string[], sso: Pick<StoredSso, 'roleMappings' | 'defaultRole'>): Role {
+/**
+ * The role the hospital's mapping gives these groups, or else the hospital's default member role (its policy's
+ * `userAndTeam.defaultMemberRole`, docs/sso.md#roles-from-groups).
+ */
+export function roleFromGroups(
+  groups: readonly string[],
+  sso: Pick<StoredSso, 'roleMappings'>,
+  defaultRole: 'TEAM_MEMBER' | 'GUEST',
+): Role {
   const mapped = sso.roleMappings.filter((m) => groups.includes(m.group)).map((m) => m.role);
-  return ROLE_ORDER.find((role) => mapped.includes(role)) ?? sso.defaultRole;
+  return ROLE_ORDER.find((role) => mapped.includes(role)) ?? defaultRole;
 }

@@ -3,11 +3,11 @@ import { z } from 'zod';
 /**
  * A hospital's own OpenID Connect identity provider (docs/sso.md): where it is (issuer), the app client the hospital
  * registered for us there, the e-mail domains it owns (one hospital per domain across the deployment), and how the
- * provider's groups map onto our roles. The client secret is write-only: it goes to the user pool's identity provider
+ * provider's groups map onto our roles (a user of no mapped group gets the hospital's default member role, the Users &
+ * Teams tab's). The client secret is write-only: it goes to the user pool's identity provider
  * and is never stored in the table nor answered.
  */
 export const SSO_MAPPABLE_ROLES = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_MEMBER', 'GUEST'] as const;
-export const SSO_DEFAULT_ROLES = ['TEAM_MEMBER', 'GUEST'] as const;
 
 /** An e-mail domain as a lower-case host name (RFC 1035 labels), e.g. northside.org. */
 export const EmailDomainSchema = z
@@ -47,7 +47,6 @@ const SsoFieldsSchema = z.object({
     .regex(/^[A-Za-z0-9_:./-]{1,100}$/)
     .default('groups'),
   roleMappings: z.array(SsoRoleMappingSchema).max(50).default([]),
-  defaultRole: z.enum(SSO_DEFAULT_ROLES).default('TEAM_MEMBER'),
   /** Users of the domains are sent to the provider at sign-in. */
   enabled: z.boolean(),
   /** Password sign-in is refused for users of the domains (only while enabled). */

@@ -9,12 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Directory, UserRecord } from '#shared/domain/auth/ports.ts';
 import { postConfirmation } from '#functions/triggers/post-confirmation.ts';
 import { createMemorySsoStore } from '#functions/adapters/memory/sso-store.ts';
-import type { SsoSettings } from '#shared/schemas/api/sso.ts';
+import { DEFAULT_HOSPITAL_POLICY } from '#shared/schemas/api/policies.ts';
 
 const cognito = mockClient(CognitoIdentityProviderClient);
 afterEach(() => cognito.reset());
-/** Northside connected its provider: leads by their provider group, GUEST for everyone else (docs/sso.md). */
-async function northside(defaultRole: SsoSettings['defaultRole']) {
+/** Northside connected its provider: leads by their provider group (docs/sso.md#roles-from-groups). */
+async function northside() {
   const sso = createMemorySsoStore();
   await sso.save('hosp-northside', {
     issuer: 'https://idp.northside.org',
@@ -22,7 +22,6 @@ async function northside(defaultRole: SsoSettings['defaultRole']) {
     domains: ['northside.org'],
     groupsClaim: 'groups',
     roleMappings: [{ group: 'radiology-leads', role: 'TEAM_LEAD' }],
-    defaultRole,
     enabled: true,
     ssoOnly: false,
     providerName: 'oidc-hosp-northside',
@@ -68,11 +67,22 @@ function federatedConfirmation(): PostConfirmationTriggerEvent {
 }
 
 describe('federated first sign-in (post-confirmation trigger)', () => {
-  it("places the user in the provider's hospital with the hospital's default role, group and an ACTIVE record", async () => {
+  it("places a user of no mapped group in the provider's hospital with its default member role, group and an ACTIVE record", async () => {
     cognito.onAnyCommand().resolves({});
     const dir = directory({ id: 'hosp-northside' });
     await postConfirmation({
-      sso: await northside('GUEST'),
+      sso: await northside(),
+      // The hospital's default member role (Users & Teams tab) is Guest.
+      settings: {
+        getHospitalPolicy: async () => ({
+          value: {
+            ...DEFAULT_HOSPITAL_POLICY,
+            userAndTeam: { autoApproveTeamLeads: false, defaultMemberRole: 'GUEST' },
+          },
+          updatedAt: '2026-03-01T09:00:00.000Z',
+          updatedByUserId: 'admin',
+        }),
+      },
       directory: dir,
       cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
       now: () => '2026-03-01T09:00:00.000Z',
@@ -97,7 +107,8 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
     cognito.onAnyCommand().resolves({});
     const dir = directory({ id: 'hosp-northside' });
     const trigger = postConfirmation({
-      sso: await northside('TEAM_MEMBER'),
+      sso: await northside(),
+      settings: { getHospitalPolicy: async () => undefined },
       directory: dir,
       cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
       now: () => '2026-03-01T09:00:00.000Z',

@@ -13,7 +13,6 @@ const connected = (hospitalId: string, domain: string): SsoSettings => ({
   domains: [domain],
   groupsClaim: 'groups',
   roleMappings: [],
-  defaultRole: 'TEAM_MEMBER',
   enabled: true,
   ssoOnly: false,
   providerName: `oidc-${hospitalId}`,

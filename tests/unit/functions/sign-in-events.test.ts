@@ -87,7 +87,6 @@ describe("the user pool's sign-in triggers (docs/domain.md#failed-sign-ins)", ()
       domains: [domain],
       groupsClaim: 'groups',
       roleMappings: [],
-      defaultRole: 'TEAM_MEMBER',
       enabled: true,
       ssoOnly,
       providerName: `oidc-${hospitalId}`,

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, HStack, Input, List, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
-import { SSO_DEFAULT_ROLES, SSO_MAPPABLE_ROLES, type TestSsoResult } from '#shared/schemas/api/sso.ts';
+import { SSO_MAPPABLE_ROLES, type TestSsoResult } from '#shared/schemas/api/sso.ts';
 import { ROLE_TITLES, type Role } from '#shared/vocabulary/roles.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
@@ -155,14 +155,9 @@ export function SsoTab() {
             Add mapping
           </Button>
         </Stack>
-        <FormField label="Default role" helperText="The role of a user whose groups map to none.">
-          <Select
-            aria-label="Default role"
-            value={form.defaultRole}
-            options={roleOptions(SSO_DEFAULT_ROLES)}
-            onChange={(defaultRole) => set({ defaultRole })}
-          />
-        </FormField>
+        <Text color="fg.muted" fontSize="sm">
+          A user whose groups map to no role gets the default member role of the Users &amp; Teams tab.
+        </Text>
         <Toggle label="Single Sign-On" checked={form.enabled} onChange={(enabled) => set({ enabled })} />
         <Toggle
           label="SSO only (no password sign-in for these domains)"

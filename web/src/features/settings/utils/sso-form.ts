@@ -8,7 +8,6 @@ export type SsoForm = {
   domains: string;
   groupsClaim: string;
   roleMappings: { group: string; role: string }[];
-  defaultRole: string;
   enabled: boolean;
   ssoOnly: boolean;
 };
@@ -21,7 +20,6 @@ export function ssoFormOf(sso: SsoSettings | null): SsoForm {
     domains: sso?.domains.join(', ') ?? '',
     groupsClaim: sso?.groupsClaim ?? 'groups',
     roleMappings: sso?.roleMappings.map((m) => ({ ...m })) ?? [],
-    defaultRole: sso?.defaultRole ?? 'TEAM_MEMBER',
     enabled: sso?.enabled ?? false,
     ssoOnly: sso?.ssoOnly ?? false,
   };
@@ -41,7 +39,6 @@ export function ssoRequestOf(
       .filter(Boolean),
     groupsClaim: form.groupsClaim,
     roleMappings: form.roleMappings.filter((m) => m.group.trim()),
-    defaultRole: form.defaultRole,
     enabled: form.enabled,
     ssoOnly: form.enabled && form.ssoOnly,
   });
