@@ -11,30 +11,6 @@ import { z } from 'zod';
 export const STAGES = ['dev', 'staging', 'prod'] as const;
 export type Stage = (typeof STAGES)[number];
 
-/**
- * One SSO identity provider per hospital e-mail domain. Cognito routes a user whose e-mail ends in
- * `domain` to the hospital's IdP (the provider's `identifiers`). OIDC client secrets never sit in
- * context: `clientSecretArn` names a Secrets Manager secret that CloudFormation resolves at deploy time.
- */
-const IdentityProviderBaseSchema = z.object({
-  hospitalId: z.string().regex(/^[A-Za-z0-9-]{1,20}$/, 'hospitalId: 1-20 letters, digits or dashes'),
-  domain: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'domain: a lower-case e-mail domain such as northside.org'),
-});
-export const IdentityProviderSchema = z.discriminatedUnion('type', [
-  IdentityProviderBaseSchema.extend({
-    type: z.literal('SAML'),
-    metadataUrl: z.url(),
-  }),
-  IdentityProviderBaseSchema.extend({
-    type: z.literal('OIDC'),
-    issuer: z.url(),
-    clientId: z.string().min(1),
-    clientSecretArn: z.string().startsWith('arn:'),
-    scopes: z.array(z.string()).default(['openid', 'email', 'profile']),
-  }),
-]);
-export type IdentityProviderConfig = z.infer<typeof IdentityProviderSchema>;
-
 export type StageConfig = {
   stage: Stage;
   /** Prefix of every stack and named resource: `imaging-<stage>`. */
@@ -54,8 +30,10 @@ export type StageConfig = {
   mfa: 'OPTIONAL' | 'REQUIRED';
   /** Extra origins allowed to call the API and upload (e.g. a custom site domain); the CloudFront origin is always allowed. */
   extraSiteOrigins: string[];
-  identityProviders: IdentityProviderConfig[];
-  /** Cognito hosted-UI domain prefix, required once an SSO identity provider is configured. */
+  /**
+   * Cognito hosted-login domain prefix. With it, hospitals may connect their own OIDC providers at run time (docs/sso.md);
+   * without it, single sign-on is off and every user signs in with a password.
+   */
   authDomainPrefix?: string;
   /**
    * Sender of the product's e-mail (context "mailFrom"), on a domain verified in SES; the stack declares that domain's
@@ -71,10 +49,7 @@ export type StageConfig = {
 
 const STAGE_DEFAULTS: Record<
   Stage,
-  Omit<
-    StageConfig,
-    'stage' | 'prefix' | 'extraSiteOrigins' | 'identityProviders' | 'authDomainPrefix' | 'mailFrom' | 'dicomSourceCidrs'
-  >
+  Omit<StageConfig, 'stage' | 'prefix' | 'extraSiteOrigins' | 'authDomainPrefix' | 'mailFrom' | 'dicomSourceCidrs'>
 > = {
   dev: {
     isProduction: false,
@@ -135,22 +110,15 @@ function readJsonContext(node: Node, key: string): unknown {
 
 export function loadStageConfig(node: Node): StageConfig {
   const stage = getStageFromContext(node);
-  const providers = z.array(IdentityProviderSchema).safeParse(readJsonContext(node, 'identityProviders') ?? []);
-  if (!providers.success) {
-    throw new Error(`Context "identityProviders" is invalid: ${z.prettifyError(providers.error)}`);
+  if (node.tryGetContext('identityProviders') !== undefined) {
+    throw new Error(
+      'Context "identityProviders" is retired: hospital admins connect their identity providers on the SSO tab (docs/sso.md)',
+    );
   }
   const origins = z.array(z.url()).safeParse(readJsonContext(node, 'siteOrigins') ?? []);
   if (!origins.success)
     throw new Error(`Context "siteOrigins" must be a list of origins: ${z.prettifyError(origins.error)}`);
-  const domains = providers.data.map((p) => p.domain);
-  const duplicate = domains.find((d, i) => domains.indexOf(d) !== i);
-  if (duplicate) throw new Error(`Context "identityProviders": domain ${duplicate} is configured twice`);
   const authDomainPrefix: unknown = node.tryGetContext('authDomainPrefix');
-  if (providers.data.length > 0 && typeof authDomainPrefix !== 'string') {
-    throw new Error(
-      'Context "authDomainPrefix" is required when identity providers are configured (the Cognito hosted-UI domain)',
-    );
-  }
   const cidrs = z
     .array(z.string().regex(/^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/, 'an IPv4 CIDR block such as 10.20.0.0/16'))
     .safeParse(readJsonContext(node, 'dicomSourceCidrs') ?? []);
@@ -166,7 +134,6 @@ export function loadStageConfig(node: Node): StageConfig {
     stage,
     prefix: `imaging-${stage}`,
     extraSiteOrigins: origins.data.map((o) => o.replace(/\/+$/, '')),
-    identityProviders: providers.data,
     dicomSourceCidrs: cidrs.data,
     ...(typeof authDomainPrefix === 'string' ? { authDomainPrefix } : {}),
     ...(typeof mailFrom === 'string' ? { mailFrom } : {}),

@@ -46,6 +46,13 @@ export type Grants = {
   suspendsMachineClients?: true;
   /** Needs where integrations connect: the token endpoint, the DICOMweb base URL and the DICOM listener's port. */
   intakeEndpoints?: true;
+  /**
+   * Connects hospitals' OIDC providers (docs/sso.md#in-the-cloud): creates, reads, updates and deletes the pool's
+   * identity providers and lists them on the site's app client (described first, then updated as it was).
+   */
+  identityProviders?: true;
+  /** Sends single-sign-on users to the hosted login: its address (beside the token endpoint) and the site's client. */
+  hostedLogin?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -71,7 +78,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Health answers once the table and each bucket respond: describe and list only, never an item or object.
   health: { table: 'describe', buckets: { uploads: ['list'], studies: ['list'], assets: ['list'] } },
   // Avatars: presigned PUT and GET in the assets bucket (docs/domain.md#settings).
-  auth: { table: 'readWrite', buckets: { assets: ['read', 'write'] } },
+  // The login page's e-mail step answers the hosted login of a single-sign-on domain (docs/sso.md#domain-routing).
+  auth: { table: 'readWrite', buckets: { assets: ['read', 'write'] }, hostedLogin: true },
   // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
   // changes their group. List pages carry tokens sealed with the pseudonymisation key.
   // Add Hospital e-mails the first admin's invitation.
@@ -82,7 +90,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     sendsMail: true,
     suspendsMachineClients: true,
   },
-  settings: { table: 'readWrite' },
+  // Single sign-on: the hospital's OIDC provider in the user pool and on the site's app client (docs/sso.md).
+  settings: { table: 'readWrite', identityProviders: true },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
@@ -186,6 +195,7 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
       ? [ENV.USER_POOL_ID]
       : []),
     ...(grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL, ENV.DICOMWEB_URL, ENV.DICOM_PORT] : []),
+    ...(grants.hostedLogin && !grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL] : []),
   ];
 }
 
@@ -347,6 +357,19 @@ export const MACHINE_CLIENT_SUSPEND_ACTIONS = [
 ];
 
 /**
+ * A hospital's OIDC provider (docs/sso.md#in-the-cloud). DescribeIdentityProvider keeps the secret the pool holds when
+ * an update comes without one (the table never stores it).
+ */
+export const IDENTITY_PROVIDER_ACTIONS = [
+  'cognito-idp:CreateIdentityProvider',
+  'cognito-idp:DescribeIdentityProvider',
+  'cognito-idp:UpdateIdentityProvider',
+  'cognito-idp:DeleteIdentityProvider',
+  'cognito-idp:DescribeUserPoolClient',
+  'cognito-idp:UpdateUserPoolClient',
+];
+
+/**
  * The IAM statements of a function's grants, in the order the role gets them. Explicit actions on named resources
  * only: object keys (`<bucket>/*`) are the one resource wildcard, because they are known only at run time.
  */
@@ -394,6 +417,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
   if (grants.machineClients) statements.push({ actions: MACHINE_CLIENT_ACTIONS, resources: [arns.userPool] });
   if (grants.suspendsMachineClients)
     statements.push({ actions: MACHINE_CLIENT_SUSPEND_ACTIONS, resources: [arns.userPool] });
+  if (grants.identityProviders) statements.push({ actions: IDENTITY_PROVIDER_ACTIONS, resources: [arns.userPool] });
   // SESv2 SendEmail authorises against the sending identity and the configuration set named in the call.
   if (grants.sendsMail)
     statements.push({
@@ -546,8 +570,8 @@ export const PRE_SIGN_UP_DECLARATION = triggerDeclaration({
   entry: 'functions/triggers/pre-sign-up.ts',
   description: "User pool pre-sign-up: federated users only for their hospital's e-mail domain",
   timeoutSeconds: 5,
-  grants: {},
-  extraEnv: [ENV.SSO_PROVIDERS],
+  // The e-mail domain's hospital and its provider, from the table (docs/sso.md#just-in-time-accounts).
+  grants: { table: 'read' },
 });
 
 /**
@@ -572,7 +596,6 @@ export const POST_CONFIRMATION_DECLARATION = triggerDeclaration({
   description: "User pool post-confirmation: a federated user's hospital, default role and user record",
   timeoutSeconds: 5,
   grants: { table: 'readWrite' },
-  extraEnv: [ENV.SSO_PROVIDERS],
 });
 
 /**

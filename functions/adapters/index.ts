@@ -18,6 +18,9 @@ import { createNotificationInbox } from './dynamo/notifications.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createSettingsStore } from './dynamo/settings-store.ts';
+import { createSsoStore } from './dynamo/sso-store.ts';
+import { createIdentityProviders } from './cognito/identity-providers.ts';
+import { createJsonFetcher } from './http/json-fetcher.ts';
 import { createAvatarSigner } from './s3/avatar-signer.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
 import { createPageTokens, createPseudonymizer, createShareCodeHasher, createTokenMint } from './crypto.ts';
@@ -146,6 +149,20 @@ export async function createAwsDeps(
       calledAeTitle: DICOM_CALLED_AE_TITLE,
     },
     siteOrigin: env.SITE_ORIGIN ?? '',
+    sso: createSsoStore(table),
+    identityProviders: createIdentityProviders({
+      region,
+      endpoint: env.COGNITO_ENDPOINT || undefined,
+      userPoolId: () => requireResource(env, ENV.USER_POOL_ID),
+      siteClientId: () => requireResource(env, ENV.USER_POOL_CLIENT_ID),
+    }),
+    fetchJson: createJsonFetcher(),
+    // The hosted login's authorize endpoint sits beside its token endpoint (docs/sso.md#domain-routing).
+    hostedLogin: {
+      authorizeUrl: (env.OAUTH_TOKEN_URL ?? '').replace(/\/oauth2\/token$/, '/oauth2/authorize'),
+      clientId: env.USER_POOL_CLIENT_ID ?? '',
+      redirectUri: `${env.SITE_ORIGIN ?? ''}/`,
+    },
     clock: { now: () => new Date().toISOString() },
     ids: { newId: () => randomUUID() },
     idempotency: createDynamoIdempotency(dynamo, () => table.tableName),

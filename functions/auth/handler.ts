@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as getMe } from './get-me.ts';
 import { handler as logout } from './logout.ts';
+import { handler as ssoRoute } from './sso-route.ts';
 import { handler as getProfile } from './get-profile.ts';
 import { handler as putProfile } from './put-profile.ts';
 import { handler as startAvatarUpload } from './start-avatar-upload.ts';
@@ -11,6 +12,7 @@ import { handler as putNotificationPreferences } from './put-notification-prefer
 const route = dispatch<'auth'>({
   'GET /api/me': getMe,
   'POST /api/auth/logout': logout,
+  'GET /api/auth/sso-route': ssoRoute,
   'GET /api/me/profile': getProfile,
   'PUT /api/me/profile': putProfile,
   'POST /api/me/avatar': startAvatarUpload,

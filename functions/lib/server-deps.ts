@@ -16,7 +16,8 @@ import type {
 } from '#shared/domain/invitations/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { AvatarSigner } from '#shared/domain/settings/me-settings.ts';
-import type { SettingsStore } from '#shared/domain/settings/ports.ts';
+import type { IdentityProviders, JsonFetcher, SettingsStore, SsoStore } from '#shared/domain/settings/ports.ts';
+import type { HostedLogin } from '#shared/domain/settings/sso.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { ShareCodeHasher, ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
@@ -71,6 +72,14 @@ export type ServerDeps = {
   machineClients: MachineClients;
   intake: IntakeStore;
   intakeEndpoints: IntakeEndpoints;
+  /** Hospitals' single sign-on configurations and the e-mail domains they own (docs/sso.md). */
+  sso: SsoStore;
+  /** The user pool's OIDC providers and the site client's list of them. */
+  identityProviders: IdentityProviders;
+  /** Reads an identity provider's discovery document and key set (the connection test). */
+  fetchJson: JsonFetcher;
+  /** Where single sign-on starts: the user pool's hosted login for the site's app client. */
+  hostedLogin: HostedLogin;
   clock: Clock;
   ids: IdGenerator;
   /** Units of work a retry must not repeat (functions/lib/idempotency.ts): records in the table. */

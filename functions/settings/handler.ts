@@ -6,8 +6,9 @@ import { handler as getSystemPolicy } from './get-system-policy.ts';
 import { handler as putSystemPolicy } from './put-system-policy.ts';
 import { handler as getDeidentificationPolicy } from './get-deidentification-policy.ts';
 import { handler as putDeidentificationPolicy } from './put-deidentification-policy.ts';
+import { deleteHospitalSso, getHospitalSso, putHospitalSso, testHospitalSso } from './sso.ts';
 
-/** Hospital settings: the hospital's profile and policy, the system maximums above it, its de-identification policy. */
+/** Hospital settings: the hospital's profile and policy, the system maximums above it, its de-identification policy, its single sign-on. */
 const route = dispatch<'settings'>({
   'GET /api/hospital-admin/settings': getHospitalSettings,
   'PUT /api/hospital-admin/settings': putHospitalSettings,
@@ -15,6 +16,10 @@ const route = dispatch<'settings'>({
   'PUT /api/system/policy': putSystemPolicy,
   'GET /api/hospital-admin/deidentification-policy': getDeidentificationPolicy,
   'PUT /api/hospital-admin/deidentification-policy': putDeidentificationPolicy,
+  'GET /api/hospital-admin/sso': getHospitalSso,
+  'PUT /api/hospital-admin/sso': putHospitalSso,
+  'DELETE /api/hospital-admin/sso': deleteHospitalSso,
+  'POST /api/hospital-admin/sso/test': testHospitalSso,
 });
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {

@@ -4,24 +4,23 @@ import {
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Context, PostConfirmationTriggerEvent } from 'aws-lambda';
-import { z } from 'zod';
 import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import { federatedDefaultRole, placeFederatedUser, type FederationProvider } from '#shared/domain/auth/federation.ts';
-import { ENV } from '#shared/definitions/env.ts';
+import { groupsOf, placeFederatedUser, roleFromGroups } from '#shared/domain/auth/federation.ts';
+import { IDP_GROUPS_ATTRIBUTE } from '#shared/domain/auth/id-token.ts';
+import type { SettingsStore, SsoStore } from '#shared/domain/settings/ports.ts';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
 import { logger, startInvocation } from '#functions/lib/logger.ts';
 
-const ProvidersSchema = z.array(z.object({ name: z.string(), hospitalId: z.string(), domain: z.string() }));
-
 /**
- * User pool post-confirmation trigger (docs/roles-and-permissions.md#single-sign-on): a federated user's first
- * sign-in places them in the hospital of their provider, with the hospital's default role (its group and the
- * `custom:hospitalId` attribute) and an ACTIVE user record with that role's default permissions and no team yet.
+ * User pool post-confirmation trigger (docs/sso.md#just-in-time-accounts): a federated user's first sign-in places
+ * them in the hospital of their provider, with the role the hospital maps their provider groups to, or its default
+ * member role (the Users & Teams tab's) (its group and the `custom:hospitalId` attribute) and an ACTIVE user record with that role's default permissions and no team yet.
  * Other confirmations (accepted invitations) are left alone: the API placed those users itself.
  */
 export function postConfirmation(deps: {
-  providers: readonly FederationProvider[];
+  sso: Pick<SsoStore, 'byDomain'>;
+  settings: Pick<SettingsStore, 'getHospitalPolicy'>;
   directory: Directory;
   cognito: Pick<CognitoIdentityProviderClient, 'send'>;
   now: () => string;
@@ -29,10 +28,13 @@ export function postConfirmation(deps: {
   return async (event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> => {
     const attributes = event.request.userAttributes;
     if (event.triggerSource !== 'PostConfirmation_ConfirmSignUp' || !attributes.identities) return event;
-    const { hospitalId } = placeFederatedUser({ userName: event.userName, email: attributes.email }, deps.providers);
-    const role = federatedDefaultRole(
-      (await deps.directory.getHospital(hospitalId)) as { defaultMemberRole?: unknown } | undefined,
+    const { hospitalId, sso } = await placeFederatedUser(
+      { userName: event.userName, email: attributes.email },
+      deps.sso,
     );
+    const policy = (await deps.settings.getHospitalPolicy(hospitalId))?.value;
+    const defaultRole = policy?.userAndTeam.defaultMemberRole === 'GUEST' ? 'GUEST' : 'TEAM_MEMBER';
+    const role = roleFromGroups(groupsOf(attributes[IDP_GROUPS_ATTRIBUTE]), sso, defaultRole);
     await deps.cognito.send(
       new AdminUpdateUserAttributesCommand({
         UserPoolId: event.userPoolId,
@@ -69,9 +71,11 @@ export async function handler(
   startInvocation(context);
   if (!live) {
     const { getDeps } = await import('#functions/lib/deps.ts');
+    const deps = await getDeps();
     live = postConfirmation({
-      providers: ProvidersSchema.parse(JSON.parse(process.env[ENV.SSO_PROVIDERS] ?? '[]')),
-      directory: (await getDeps()).directory,
+      sso: deps.sso,
+      settings: deps.settings,
+      directory: deps.directory,
       cognito: prepareClient(new CognitoIdentityProviderClient({})),
       now: () => new Date().toISOString(),
     });

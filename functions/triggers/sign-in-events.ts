@@ -3,6 +3,8 @@ import { countSignIn } from '#shared/domain/audit/sign-ins.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
+import type { SsoStore } from '#shared/domain/settings/ports.ts';
+import { passwordSignInAllowed, SSO_ONLY_MESSAGE } from '#shared/domain/settings/sso.ts';
 import { getDeps } from '#functions/lib/deps.ts';
 import { errorOrigin, logger, startInvocation } from '#functions/lib/logger.ts';
 
@@ -12,7 +14,16 @@ type SignInDeps = {
   organisation: Pick<OrganisationCounters, 'addUsage'>;
   audit: Pick<AuditLog, 'record'>;
   directory: Pick<Directory, 'getUser'>;
+  sso: Pick<SsoStore, 'byDomain'>;
 };
+
+/** A password sign-in of a domain whose hospital chose "SSO only" (docs/sso.md#sso-only); Cognito shows the message. */
+export class SsoOnlyError extends Error {
+  override name = 'SsoOnlyError';
+  constructor() {
+    super(SSO_ONLY_MESSAGE);
+  }
+}
 
 /**
  * The user pool's pre- and post-authentication triggers (docs/domain.md#failed-sign-ins): an attempt by a known user,
@@ -25,6 +36,12 @@ export function signInEvents(deps: () => Promise<SignInDeps>, now = () => new Da
     const attributes = event.request.userAttributes;
     const hospitalId = attributes['custom:hospitalId'];
     const phase = event.triggerSource === 'PreAuthentication_Authentication' ? 'attempt' : 'success';
+    // The check "SSO only" (docs/sso.md#sso-only): the pool runs this trigger for its own (password) sign-ins, never
+    // for a federated one; a user of a single-sign-on-only domain is refused here, before the password is checked.
+    if (phase === 'attempt' && !attributes.identities) {
+      const allowed = await passwordSignInAllowed({ email: attributes.email, hospitalId }, (await deps()).sso);
+      if (!allowed) throw new SsoOnlyError();
+    }
     if (!hospitalId) return event;
     try {
       const ports = await deps();

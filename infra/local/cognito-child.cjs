@@ -175,4 +175,66 @@ Targets.AdminUserGlobalSignOut =
     return {};
   };
 
+// The user pool's identity providers, which cognito-local lacks: hospitals connect their OIDC providers on the SSO tab
+// (docs/sso.md) through Create/Describe/Update/DeleteIdentityProvider. Kept in the pool's folder as Cognito keeps
+// them; admin operations, so only internal callers reach them (internal-gate.ts). Signing in through them is Cognito's
+// hosted login, which the stand-in does not have (docs/local-twin.md#known-gaps).
+{
+  const fs = require('node:fs');
+  const file = path.join(process.cwd(), 'identity-providers.json');
+  const read = () => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {});
+  const write = (all) => {
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(all, null, 2));
+    fs.renameSync(`${file}.tmp`, file);
+  };
+  const keyOf = (req) => {
+    if (!req.UserPoolId || !req.ProviderName)
+      throw new InvalidParameterError('Missing required parameter ProviderName');
+    return `${req.UserPoolId}/${req.ProviderName}`;
+  };
+  const notFound = () => new CognitoError('ResourceNotFoundException', 'Identity provider does not exist.');
+  const shape = (req, existing) => ({
+    UserPoolId: req.UserPoolId,
+    ProviderName: req.ProviderName,
+    ProviderType: req.ProviderType ?? existing?.ProviderType,
+    ProviderDetails: req.ProviderDetails ?? existing?.ProviderDetails ?? {},
+    AttributeMapping: req.AttributeMapping ?? existing?.AttributeMapping ?? {},
+    IdpIdentifiers: req.IdpIdentifiers ?? existing?.IdpIdentifiers ?? [],
+    CreationDate: existing?.CreationDate ?? new Date().getTime() / 1000,
+    LastModifiedDate: new Date().getTime() / 1000,
+  });
+  Targets.CreateIdentityProvider = () => async (_ctx, req) =>
+    oneAtATime(async () => {
+      const all = read();
+      const key = keyOf(req);
+      if (all[key]) throw new CognitoError('DuplicateProviderException', 'A provider with this name exists.');
+      all[key] = shape(req);
+      write(all);
+      return { IdentityProvider: all[key] };
+    });
+  Targets.DescribeIdentityProvider = () => async (_ctx, req) => {
+    const found = read()[keyOf(req)];
+    if (!found) throw notFound();
+    return { IdentityProvider: found };
+  };
+  Targets.UpdateIdentityProvider = () => async (_ctx, req) =>
+    oneAtATime(async () => {
+      const all = read();
+      const key = keyOf(req);
+      if (!all[key]) throw notFound();
+      all[key] = shape(req, all[key]);
+      write(all);
+      return { IdentityProvider: all[key] };
+    });
+  Targets.DeleteIdentityProvider = () => async (_ctx, req) =>
+    oneAtATime(async () => {
+      const all = read();
+      const key = keyOf(req);
+      if (!all[key]) throw notFound();
+      delete all[key];
+      write(all);
+      return {};
+    });
+}
+
 require(process.argv[2]);

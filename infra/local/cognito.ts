@@ -266,18 +266,22 @@ export async function startCognito(
 
   /**
    * Runs the sign-in trigger as the pool would: for a user it knows (Cognito calls no trigger for an unknown name),
-   * with their attributes. A trigger that fails is the trigger's business: the sign-in goes on (the function itself
-   * never refuses one, functions/triggers/sign-in-events.ts).
+   * with their attributes. A pre-authentication trigger that throws refuses the sign-in, as in Cognito (a password of
+   * an "SSO only" domain, docs/sso.md#sso-only): its message comes back, Cognito's way. Counting never throws
+   * (functions/triggers/sign-in-events.ts).
    */
-  async function runSignInTrigger(phase: 'pre' | 'post', clientId: string, userName: string): Promise<void> {
+  async function runSignInTrigger(phase: 'pre' | 'post', clientId: string, userName: string): Promise<string | void> {
     const trigger = options.signInTrigger?.();
     const ids = readJson<PoolIds>(idsPath);
     if (!trigger || !ids || ids.userPoolClientId !== clientId) return;
+    let user: { Username?: string; UserAttributes?: { Name: string; Value: string }[] };
     try {
-      const user = await call<{ Username?: string; UserAttributes?: { Name: string; Value: string }[] }>(
-        'AdminGetUser',
-        { UserPoolId: ids.userPoolId, Username: userName },
-      );
+      user = await call('AdminGetUser', { UserPoolId: ids.userPoolId, Username: userName });
+    } catch {
+      // An unknown user: Cognito runs no trigger either, and the sign-in is answered as it stands.
+      return;
+    }
+    try {
       await trigger({
         version: '1',
         region: options.region ?? 'us-east-1',
@@ -288,8 +292,11 @@ export async function startCognito(
         request: { userAttributes: Object.fromEntries((user.UserAttributes ?? []).map((a) => [a.Name, a.Value])) },
         response: {},
       });
-    } catch {
-      // An unknown user (no trigger in Cognito either) or a failed trigger: the sign-in is answered as it stands.
+    } catch (error) {
+      if (phase === 'pre') {
+        const reason = error instanceof Error ? error.message : String(error);
+        return `PreAuthentication failed with error ${reason}.`;
+      }
     }
   }
 
@@ -547,7 +554,7 @@ function forward(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  signInTrigger: (phase: 'pre' | 'post', clientId: string, userName: string) => Promise<void>,
+  signInTrigger: (phase: 'pre' | 'post', clientId: string, userName: string) => Promise<string | void>,
 ): void {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
@@ -573,7 +580,14 @@ function forward(
     // A password sign-in or its second step: the pool's pre-authentication trigger runs before the password is
     // checked, post-authentication once tokens are issued (refreshes run neither).
     const signIn = signInOf(target, body);
-    if (signIn?.first) await signInTrigger('pre', signIn.clientId, signIn.userName);
+    if (signIn?.first) {
+      const refused = await signInTrigger('pre', signIn.clientId, signIn.userName);
+      if (refused) {
+        res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify({ __type: 'UserLambdaValidationException', message: refused }));
+        return;
+      }
+    }
     const upstreamReq = request(
       `${upstream}${path}`,
       { method: req.method, headers: { ...headers, 'content-length': String(body.length) } },

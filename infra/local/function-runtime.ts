@@ -109,7 +109,10 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     [ENV.USER_POOL_CLIENT_ID]: resources.userPoolClientId,
     [ENV.SITE_ORIGIN]: resources.siteOrigin,
     [ENV.AUDIT_APPENDER_FUNCTION]: localFunctionName(AUDIT_APPENDER_DECLARATION),
-    [ENV.OAUTH_TOKEN_URL]: resources.intake?.tokenUrl,
+    // The stand-in's token endpoint serves DICOMweb clients; it has no hosted login beside it, so a function that would
+    // send users there (single sign-on, docs/sso.md) gets no address and answers the password form
+    // (docs/local-twin.md#known-gaps).
+    [ENV.OAUTH_TOKEN_URL]: declaration.intakeEndpoints ? resources.intake?.tokenUrl : undefined,
     [ENV.DICOMWEB_URL]: resources.intake?.dicomWebUrl,
     [ENV.DICOM_PORT]: resources.intake?.dicomPort === undefined ? undefined : String(resources.intake.dicomPort),
   };

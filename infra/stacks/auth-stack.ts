@@ -1,4 +1,4 @@
-import { Duration, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   CfnUserPoolGroup,
@@ -6,18 +6,13 @@ import {
   Mfa,
   OAuthScope,
   ResourceServerScope,
-  ProviderAttribute,
   StandardThreatProtectionMode,
   ClientAttributes,
   StringAttribute,
   UserPool,
   type UserPoolClient,
   UserPoolClientIdentityProvider,
-  UserPoolIdentityProviderOidc,
-  UserPoolIdentityProviderSaml,
-  UserPoolIdentityProviderSamlMetadata,
   UserPoolOperation,
-  type IUserPoolIdentityProvider,
 } from 'aws-cdk-lib/aws-cognito';
 import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -25,16 +20,14 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROLES, ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { DICOMWEB_RESOURCE_SERVER } from '#shared/vocabulary/integrations.ts';
-import { ENV } from '#shared/definitions/env.ts';
-import type { IdentityProviderConfig, StageConfig } from '#infra/config.ts';
+import type { StageConfig } from '#infra/config.ts';
 import {
   POST_CONFIRMATION_DECLARATION,
   PRE_SIGN_UP_DECLARATION,
   PRE_TOKEN_GENERATION_DECLARATION,
   SIGN_IN_EVENTS_DECLARATION,
 } from '#infra/function-declarations.ts';
-import { providerNameOf } from '#shared/domain/auth/federation.ts';
-import { IDP_AMR_ATTRIBUTE_NAME, IDP_AUTHN_CONTEXT_SAML_ATTRIBUTE } from '#shared/domain/auth/id-token.ts';
+import { IDP_AMR_ATTRIBUTE_NAME, IDP_GROUPS_ATTRIBUTE_NAME } from '#shared/domain/auth/id-token.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
 import { resourceNames } from '#infra/resource-names.ts';
 
@@ -43,6 +36,7 @@ export const CUSTOM_ATTRIBUTES = {
   hospitalId: 'hospitalId',
   teamId: 'teamId',
   idpAmr: IDP_AMR_ATTRIBUTE_NAME,
+  idpGroups: IDP_GROUPS_ATTRIBUTE_NAME,
 } as const;
 
 export type AuthStackProps = StackProps & {
@@ -69,7 +63,6 @@ export class AuthStack extends Stack {
   readonly userPoolClient: UserPoolClient;
   /** The pool's token endpoint (client-credentials grant of DICOMweb clients), once a domain is configured. */
   readonly tokenUrl: string = '';
-  readonly identityProviders: IUserPoolIdentityProvider[];
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
     super(scope, id, props);
@@ -88,6 +81,8 @@ export class AuthStack extends Stack {
         [CUSTOM_ATTRIBUTES.teamId]: new StringAttribute({ minLen: 0, maxLen: 64, mutable: true }),
         // Written by Cognito from the identity provider at each federated sign-in (mapped attributes must be mutable).
         [CUSTOM_ATTRIBUTES.idpAmr]: new StringAttribute({ minLen: 0, maxLen: 2048, mutable: true }),
+        // The user's groups at the provider, mapped from its groups claim (docs/sso.md#roles-from-groups).
+        [CUSTOM_ATTRIBUTES.idpGroups]: new StringAttribute({ minLen: 0, maxLen: 2048, mutable: true }),
       },
       passwordPolicy: {
         minLength: 12,
@@ -135,7 +130,6 @@ export class AuthStack extends Stack {
       });
     });
 
-    this.identityProviders = config.identityProviders.map((provider) => this.addIdentityProvider(provider));
     if (config.authDomainPrefix) {
       this.userPool.addDomain('HostedDomain', { cognitoDomain: { domainPrefix: config.authDomainPrefix } });
       this.tokenUrl = `https://${config.authDomainPrefix}.auth.${this.region}.amazoncognito.com/oauth2/token`;
@@ -150,7 +144,9 @@ export class AuthStack extends Stack {
       ],
     });
 
-    const hasSso = this.identityProviders.length > 0;
+    // Hospitals connect their OIDC providers at run time (docs/sso.md): with a hosted-login domain the site client has
+    // the authorization-code flow, and the settings function adds each provider to its SupportedIdentityProviders.
+    const hasSso = !!config.authDomainPrefix;
     this.userPoolClient = this.userPool.addClient('SiteClient', {
       userPoolClientName: `${config.prefix}-site`,
       generateSecret: false,
@@ -164,14 +160,11 @@ export class AuthStack extends Stack {
       // cannot call UpdateUserAttributes.
       writeAttributes: new ClientAttributes()
         .withStandardAttributes({ givenName: true, familyName: true })
-        .withCustomAttributes(...(hasSso ? [CUSTOM_ATTRIBUTES.idpAmr] : [])),
+        .withCustomAttributes(...(hasSso ? [CUSTOM_ATTRIBUTES.idpAmr, CUSTOM_ATTRIBUTES.idpGroups] : [])),
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(1),
-      supportedIdentityProviders: [
-        UserPoolClientIdentityProvider.COGNITO,
-        ...this.identityProviders.map((idp) => UserPoolClientIdentityProvider.custom(idp.providerName)),
-      ],
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
       ...(hasSso
         ? {
             oAuth: {
@@ -183,7 +176,6 @@ export class AuthStack extends Stack {
           }
         : { disableOAuth: true }),
     });
-    for (const idp of this.identityProviders) this.userPoolClient.node.addDependency(idp);
   }
 
   private addMfaClaimTrigger(props: AuthStackProps): void {
@@ -227,18 +219,12 @@ export class AuthStack extends Stack {
 
   /** Federated first sign-ins only for their hospital's e-mail domain (functions/triggers/pre-sign-up.ts). */
   private addFederationTrigger(props: AuthStackProps): void {
-    const providers = props.config.identityProviders.map((p) => ({
-      name: providerNameOf(p.hospitalId, p.type),
-      hospitalId: p.hospitalId,
-      domain: p.domain,
-    }));
     const trigger = new ImagingFunction(this, {
       config: props.config,
       declaration: PRE_SIGN_UP_DECLARATION,
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
       concurrencyBound: 'Invoked only by the user pool, once per sign-up; the pool quotas on sign-ups bound its load.',
-      environment: { [ENV.SSO_PROVIDERS]: JSON.stringify(providers) },
     });
     this.userPool.addTrigger(UserPoolOperation.PRE_SIGN_UP, trigger);
 
@@ -248,7 +234,6 @@ export class AuthStack extends Stack {
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
       concurrencyBound: 'Invoked only by the user pool, once per confirmed sign-up; the pool quotas bound its load.',
-      environment: { [ENV.SSO_PROVIDERS]: JSON.stringify(providers) },
     });
     this.userPool.addTrigger(UserPoolOperation.POST_CONFIRMATION, placement);
     // As for the pre-token trigger: a policy of its own breaks the pool-function dependency cycle.
@@ -265,45 +250,6 @@ export class AuthStack extends Stack {
       id: 'HIPAA.Security-IAMNoInlinePolicy',
       reason:
         "The trigger's pool statement is kept apart from its default policy to break the pool-function dependency cycle.",
-    });
-  }
-
-  /**
-   * A hospital's SSO provider. Its `identifiers` is the hospital's e-mail domain, so Cognito sends
-   * `someone@<domain>` to it. The provider name `<type>-<hospitalId>` tells the API which hospital an SSO
-   * user belongs to (`identities` claim) until an administrator sets custom:hospitalId.
-   */
-  private addIdentityProvider(provider: IdentityProviderConfig): IUserPoolIdentityProvider {
-    const name = providerNameOf(provider.hospitalId, provider.type);
-    // The provider's authentication methods, at each sign-in: a federated sign-in counts as two factors only when
-    // they name a second factor (docs/roles-and-permissions.md#single-sign-on).
-    const attributeMapping = {
-      email: ProviderAttribute.other('email'),
-      custom: { [CUSTOM_ATTRIBUTES.idpAmr]: ProviderAttribute.other('amr') },
-    };
-    if (provider.type === 'SAML') {
-      return new UserPoolIdentityProviderSaml(this, `Saml${provider.hospitalId}`, {
-        userPool: this.userPool,
-        name,
-        identifiers: [provider.domain],
-        metadata: UserPoolIdentityProviderSamlMetadata.url(provider.metadataUrl),
-        attributeMapping: {
-          email: ProviderAttribute.other('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'),
-          custom: { [CUSTOM_ATTRIBUTES.idpAmr]: ProviderAttribute.other(IDP_AUTHN_CONTEXT_SAML_ATTRIBUTE) },
-        },
-        idpSignout: true,
-      });
-    }
-    return new UserPoolIdentityProviderOidc(this, `Oidc${provider.hospitalId}`, {
-      userPool: this.userPool,
-      name,
-      identifiers: [provider.domain],
-      issuerUrl: provider.issuer,
-      clientId: provider.clientId,
-      // A CloudFormation dynamic reference: the secret value never appears in the template.
-      clientSecret: SecretValue.secretsManager(provider.clientSecretArn).unsafeUnwrap(),
-      scopes: provider.scopes,
-      attributeMapping,
     });
   }
 }

@@ -14,7 +14,6 @@ import { REPOSITORY_ROOT } from '#infra/constructs/imaging-function.ts';
 import { resourceNames } from '#infra/resource-names.ts';
 import { siteContentSecurityPolicy, withContentSecurityPolicyMeta } from '#infra/site-csp.ts';
 import { siteHosts } from '#infra/stacks/edge-stack.ts';
-import { providerNameOf } from '#shared/domain/auth/federation.ts';
 
 export const SITE_BUILD_DIR = path.join(REPOSITORY_ROOT, 'web/dist');
 export const RUNTIME_CONFIG_FILE = 'config.json';
@@ -24,30 +23,21 @@ export const UNPUBLISHED_SITE_FILES = ['*.map', '**/*.map'];
 
 /** The runtime settings the site reads from /config.json (web/src/config/runtime-config.ts). */
 export function runtimeConfig(props: {
-  config: Pick<StageConfig, 'identityProviders' | 'authDomainPrefix'>;
+  config: Pick<StageConfig, 'authDomainPrefix'>;
   userPool: IUserPool;
   userPoolClient: IUserPoolClient;
   apiBaseUrl: string;
 }) {
-  const { identityProviders, authDomainPrefix } = props.config;
+  const { authDomainPrefix } = props.config;
   return {
     region: Aws.REGION,
     userPoolId: props.userPool.userPoolId,
     userPoolClientId: props.userPoolClient.userPoolClientId,
     apiBaseUrl: props.apiBaseUrl,
     mode: 'cloud',
-    // Single sign-on (docs/roles-and-permissions.md#single-sign-on): the hosted-UI domain and each hospital's domain.
-    ...(identityProviders.length > 0 && authDomainPrefix
-      ? {
-          sso: {
-            domain: `${authDomainPrefix}.auth.${Aws.REGION}.amazoncognito.com`,
-            providers: identityProviders.map((p) => ({
-              domain: p.domain,
-              provider: providerNameOf(p.hospitalId, p.type),
-            })),
-          },
-        }
-      : {}),
+    // Single sign-on (docs/sso.md): the hosted-login domain; hospitals connect their providers at run time and the
+    // login page asks the API which e-mail goes where.
+    ...(authDomainPrefix ? { sso: { domain: `${authDomainPrefix}.auth.${Aws.REGION}.amazoncognito.com` } } : {}),
   };
 }
 

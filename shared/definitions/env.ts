@@ -33,8 +33,6 @@ export const ENV = {
   MAIL_FROM: 'MAIL_FROM',
   /** SESv2 configuration set every message goes out with (delivery, bounce and complaint events). */
   MAIL_CONFIGURATION_SET: 'MAIL_CONFIGURATION_SET',
-  /** The pre-sign-up trigger: JSON list of the hospitals' SSO providers (name, hospitalId, e-mail domain). */
-  SSO_PROVIDERS: 'SSO_PROVIDERS',
   /** DICOM intake (docs/dicom-intake.md): where integrations get tokens, call DICOMweb and send C-STORE. */
   OAUTH_TOKEN_URL: 'OAUTH_TOKEN_URL',
   DICOMWEB_URL: 'DICOMWEB_URL',

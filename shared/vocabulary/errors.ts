@@ -142,6 +142,14 @@ export const ERROR_CATALOGUE = {
     message: 'This resource is not available in the media types the request accepts.',
   },
   AE_TITLE_TAKEN: { status: 409, message: 'This AE title is already in use.' },
+  /** Single sign-on (docs/sso.md): an e-mail domain belongs to one hospital across the deployment. */
+  SSO_DOMAIN_TAKEN: { status: 409, message: 'The e-mail domain {domain} is already used by another hospital.' },
+  /** The first connection of an identity provider needs its client secret (it is never stored to be sent back). */
+  SSO_SECRET_REQUIRED: { status: 400, message: 'Enter the client secret of the identity provider.' },
+  /** Single sign-on is switched on only after the provider answered the connection test. */
+  SSO_CONNECTION_FAILED: { status: 400, message: 'The identity provider could not be reached: {reason}' },
+  /** The public sign-in routes' limit per address (docs/sso.md#domain-routing). */
+  SIGN_IN_RATE_LIMITED: { status: 429, message: 'Too many attempts. Please wait a moment and try again.' },
   /** A DICOMweb client without the route's scope, in its token or its integration (RFC 6750 3.1 insufficient_scope). */
   INSUFFICIENT_SCOPE: { status: 403, message: 'This client is not allowed to {scope}.' },
   RESPONSE_TOO_LARGE: {

@@ -212,4 +212,39 @@ describe("the twin's IAM check", () => {
       expect(can(declaration, { SecretId: `${read.SecretId}-other` }), declaration!.id).toBe(false);
     }
   });
+
+  it("lets only the settings function manage the pool's identity providers and the site client's list of them", () => {
+    // Prepare: the calls of functions/adapters/cognito/identity-providers.ts on the twin's pool, and on another pool.
+    const pooled = { ...resources, userPoolId: 'us-east-1_local' };
+    const calls = [
+      'CreateIdentityProviderCommand',
+      'DescribeIdentityProviderCommand',
+      'UpdateIdentityProviderCommand',
+      'DeleteIdentityProviderCommand',
+      'DescribeUserPoolClientCommand',
+      'UpdateUserPoolClientCommand',
+    ];
+    const can = (id: string, command: string, userPoolId: string) => {
+      const statements = localStatements(apiFunctionDeclarations()[id as 'settings']!, pooled);
+      return permissionsFor('CognitoIdentityProviderClient', command, { UserPoolId: userPoolId }, scope).every((p) =>
+        isAllowed(statements, p),
+      );
+    };
+
+    // Assess
+    for (const command of calls) {
+      expect(can('settings', command, 'us-east-1_local'), command).toBe(true);
+      expect(can('settings', command, 'us-east-1_other'), command).toBe(false);
+    }
+    expect(can('settings', 'AdminCreateUserCommand', 'us-east-1_local')).toBe(false);
+    expect(can('settings', 'CreateUserPoolClientCommand', 'us-east-1_local')).toBe(false);
+    for (const id of ['auth', 'users', 'integrations'])
+      expect(can(id, 'CreateIdentityProviderCommand', 'us-east-1_local'), id).toBe(false);
+    // The twin has no hosted login: the e-mail step gets no address there and answers the password form.
+    const intake = { ...pooled, intake: { tokenUrl: 'http://127.0.0.1:1/oauth2/token', dicomWebUrl: 'http://x' } };
+    expect(localEnvironment(apiFunctionDeclarations().auth!, intake)[ENV.OAUTH_TOKEN_URL]).toBeUndefined();
+    expect(localEnvironment(apiFunctionDeclarations().integrations!, intake)[ENV.OAUTH_TOKEN_URL]).toBe(
+      'http://127.0.0.1:1/oauth2/token',
+    );
+  });
 });

@@ -4,21 +4,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getStageFromContext, loadStageConfig, STAGES } from '#infra/config.ts';
 import { synthImagingApp, type SynthesizedApp } from './synth.ts';
 
-const SAML = {
-  hospitalId: 'northside',
-  domain: 'northside.example.org',
-  type: 'SAML',
-  metadataUrl: 'https://idp.northside.example.org/metadata.xml',
-};
-const OIDC = {
-  hospitalId: 'lakeview',
-  domain: 'lakeview.example.org',
-  type: 'OIDC',
-  issuer: 'https://login.lakeview.example.org',
-  clientId: 'imaging-workspace',
-  clientSecretArn: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:lakeview-oidc-AbCdEf',
-};
-
 function contextNode(context: Record<string, unknown>) {
   return new App({ context }).node;
 }
@@ -34,50 +19,24 @@ describe('stage from context', () => {
     expect(() => getStageFromContext(contextNode(stage === undefined ? {} : { stage }))).toThrow(/Unknown stage/);
   });
 
-  it('rejects an identity provider without its metadata, and SSO without a hosted-UI domain prefix', () => {
+  it('refuses per-hospital identity providers in context: hospital admins connect them on the SSO tab', () => {
     // Act + Assess
     expect(() =>
-      loadStageConfig(
-        contextNode({ stage: 'dev', identityProviders: [{ ...SAML, metadataUrl: undefined }], authDomainPrefix: 'x' }),
-      ),
-    ).toThrow(/identityProviders/);
-    expect(() => loadStageConfig(contextNode({ stage: 'dev', identityProviders: [SAML] }))).toThrow(/authDomainPrefix/);
-    expect(() =>
-      loadStageConfig(
-        contextNode({
-          stage: 'dev',
-          identityProviders: [SAML, { ...OIDC, domain: SAML.domain }],
-          authDomainPrefix: 'x',
-        }),
-      ),
-    ).toThrow(/configured twice/);
-  });
-
-  it('reads identity providers given as a JSON string on the command line (-c identityProviders=...)', () => {
-    // Act
-    const config = loadStageConfig(
-      contextNode({
-        stage: 'staging',
-        identityProviders: JSON.stringify([OIDC]),
-        authDomainPrefix: 'imaging-staging-sso',
-      }),
-    );
-
-    // Assess
-    expect(config.identityProviders).toEqual([{ ...OIDC, scopes: ['openid', 'email', 'profile'] }]);
+      loadStageConfig(contextNode({ stage: 'dev', identityProviders: [{ hospitalId: 'h', domain: 'h.example.org' }] })),
+    ).toThrow(/SSO tab/);
+    expect(loadStageConfig(contextNode({ stage: 'dev', authDomainPrefix: 'x' })).authDomainPrefix).toBe('x');
   });
 });
 
-describe('prod stage with SSO providers', () => {
+describe('prod stage with single sign-on', () => {
   let built: SynthesizedApp;
   let storage: Template;
   let auth: Template;
 
   beforeAll(() => {
-    // Prepare: one synthesis of prod with one SAML and one OIDC hospital.
+    // Prepare: one synthesis of prod with a hosted-login domain (hospitals connect their providers at run time).
     built = synthImagingApp({
       stage: 'prod',
-      identityProviders: [SAML, OIDC],
       authDomainPrefix: 'imaging-prod-sso',
       siteOrigins: ['https://imaging.example.org'],
     });
@@ -105,33 +64,15 @@ describe('prod stage with SSO providers', () => {
     }
   });
 
-  it('creates one identity provider per hospital domain and offers them on the site client', () => {
-    // Assess
-    auth.hasResourceProperties('AWS::Cognito::UserPoolIdentityProvider', {
-      ProviderName: 'saml-northside',
-      ProviderType: 'SAML',
-      IdpIdentifiers: ['northside.example.org'],
-      ProviderDetails: Match.objectLike({ MetadataURL: SAML.metadataUrl }),
-    });
-    auth.hasResourceProperties('AWS::Cognito::UserPoolIdentityProvider', {
-      ProviderName: 'oidc-lakeview',
-      ProviderType: 'OIDC',
-      IdpIdentifiers: ['lakeview.example.org'],
-      ProviderDetails: Match.objectLike({
-        oidc_issuer: OIDC.issuer,
-        client_id: OIDC.clientId,
-        client_secret: `{{resolve:secretsmanager:${OIDC.clientSecretArn}:SecretString:::}}`,
-      }),
-    });
+  it('creates no identity provider itself and gives the site client the hosted login with the code flow', () => {
+    // Assess: the providers are the settings function's (docs/sso.md#in-the-cloud), none is in the template.
+    expect(Object.keys(auth.findResources('AWS::Cognito::UserPoolIdentityProvider'))).toHaveLength(0);
     auth.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'imaging-prod-sso' });
     auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      SupportedIdentityProviders: [
-        'COGNITO',
-        { Ref: Match.stringLikeRegexp('^Samlnorthside') },
-        { Ref: Match.stringLikeRegexp('^Oidclakeview') },
-      ],
+      SupportedIdentityProviders: ['COGNITO'],
       AllowedOAuthFlows: ['code'],
       CallbackURLs: Match.arrayWith(['https://imaging.example.org/']),
+      WriteAttributes: Match.arrayWith(['custom:idpAmr', 'custom:idpGroups']),
     });
   });
 

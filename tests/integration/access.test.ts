@@ -550,6 +550,37 @@ const EXPECTATIONS: Record<string, Case> = {
     }),
     expect: hospitalAdmins(200),
   },
+  // Single sign-on (docs/sso.md): saved switched off, so no provider is read; a fresh domain per call.
+  'GET /api/hospital-admin/sso': {
+    prepare: async () => ({ method: 'GET', path: '/api/hospital-admin/sso' }),
+    expect: hospitalAdmins(200),
+  },
+  'PUT /api/hospital-admin/sso': {
+    prepare: async () => ({
+      method: 'PUT',
+      path: '/api/hospital-admin/sso',
+      body: {
+        issuer: 'https://idp.northside.demo.local',
+        clientId: 'imaging-workspace',
+        clientSecret: 'access-secret',
+        domains: [`${fresh('sso')}.demo.local`],
+        enabled: false,
+      },
+    }),
+    expect: hospitalAdmins(200),
+  },
+  'DELETE /api/hospital-admin/sso': {
+    prepare: async () => ({ method: 'DELETE', path: '/api/hospital-admin/sso' }),
+    expect: hospitalAdmins(200),
+  },
+  'POST /api/hospital-admin/sso/test': {
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/hospital-admin/sso/test',
+      body: { issuer: 'https://idp.northside.demo.local' },
+    }),
+    expect: hospitalAdmins(200),
+  },
   'GET /api/teams/{teamId}/policy': {
     prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}/policy` }),
     expect: teamLeads(200),
@@ -1096,6 +1127,15 @@ const EXPECTATIONS: Record<string, Case> = {
       method: 'POST',
       path: '/api/patient-access/download',
       body: { session: (await patientShare()).session, assetId: 'asset-1' },
+    }),
+    expect: everyone(200, 200),
+  },
+  // The login page's e-mail step is public: it answers only whether to redirect (docs/sso.md#domain-routing).
+  'GET /api/auth/sso-route': {
+    prepare: async () => ({
+      method: 'GET',
+      path: '/api/auth/sso-route',
+      query: { email: 'robin@northside.demo.local' },
     }),
     expect: everyone(200, 200),
   },

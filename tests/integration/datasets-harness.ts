@@ -25,6 +25,7 @@ import { createTableInput } from '#shared/definitions/table/create-table-input.t
 import { DEMO_USERS, type DemoUser } from '#infra/local/seed/demo-data.ts';
 import { archiveParts, packArchive } from '#tests/helpers/study-archive.ts';
 import { createMemoryObjectStore } from '#functions/adapters/memory/object-store.ts';
+import { createMemoryIdentityProviders } from '#functions/adapters/memory/sso-store.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { describeTable } from '#functions/adapters/dynamo/health.ts';
@@ -240,6 +241,16 @@ export async function startHarness(): Promise<Harness> {
       remove: async () => undefined,
       suspend: async (clientId) => void identityCalls.push(`suspend ${clientId}`),
       resume: async (clientId, scopes) => void identityCalls.push(`resume ${clientId} ${scopes.join(' ')}`),
+    },
+    // No user pool in process: the hospitals' OIDC providers are kept in memory; a test answers the discovery reads.
+    identityProviders: createMemoryIdentityProviders(),
+    fetchJson: async () => {
+      throw new Error('unreachable');
+    },
+    hostedLogin: {
+      authorizeUrl: 'https://auth.harness.invalid/oauth2/authorize',
+      clientId: HARNESS_POOL.clientId,
+      redirectUri: `${env.SITE_ORIGIN}/`,
     },
   };
   setDeps(deps);

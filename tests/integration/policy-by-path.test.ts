@@ -1186,9 +1186,9 @@ const NOT_A_PATH_SWITCH: Record<string, string> = {
   'userAndTeam.defaultMemberRole':
     'the role of a first federated sign-in, set by the post-confirmation trigger, no API route (docs/roles-and-permissions.md#single-sign-on)',
   'security.ssoEnabled':
-    'the joining flows and the identity provider, no API route (docs/roles-and-permissions.md#single-sign-on)',
+    'no longer shown: single sign-on is the SSO tab (docs/sso.md), enforced by tests/integration/sso.test.ts and, for "SSO only", tests/unit/functions/sign-in-events.test.ts',
   'security.ssoDomain':
-    'the joining flows and the identity provider, no API route (docs/roles-and-permissions.md#single-sign-on)',
+    'no longer shown: the e-mail domains are on the SSO tab (docs/sso.md), one hospital per domain (tests/integration/sso.test.ts)',
 };
 
 // ---------------------------------------------------------------- the completeness check

@@ -4,7 +4,6 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { system } from '#web/components/ui/provider.tsx';
-import { ssoProviderFor } from '#web/config/runtime-config.ts';
 import { LoginForm } from '#web/features/auth/components/login-form.tsx';
 import { loginErrorMessage } from '#web/features/auth/utils/login-schema.ts';
 
@@ -19,7 +18,7 @@ const DEMO = [
 function renderForm(
   onSubmit = vi.fn(async () => {}),
   demoAccounts = DEMO,
-  sso?: { ssoProviderFor: (email: string) => string | undefined; onSso: (provider: string) => Promise<void> },
+  sso?: { ssoRouteFor: (email: string) => Promise<string | undefined>; onSso: (url: string) => Promise<void> },
 ) {
   render(
     <ChakraProvider value={system}>
@@ -34,20 +33,54 @@ function renderForm(
 afterEach(cleanup);
 
 describe('login form', () => {
-  it('sends an e-mail of a single sign-on hospital to its provider, without a password', async () => {
-    const config = {
-      sso: { domain: 'auth.example', providers: [{ domain: 'northside.org', provider: 'oidc-hosp-northside' }] },
-    };
+  it('sends an e-mail of a single sign-on hospital to the hosted login the API names, without a password', async () => {
+    // Prepare: the API's answer for each domain (docs/sso.md#domain-routing).
+    const HOSTED = 'https://auth.example/oauth2/authorize?identity_provider=oidc-hosp-northside';
+    const ssoRouteFor = vi.fn(async (email: string) => (email.endsWith('@northside.org') ? HOSTED : undefined));
     const onSso = vi.fn(async () => {});
-    const onSubmit = renderForm(undefined, [], { ssoProviderFor: (email) => ssoProviderFor(config, email), onSso });
-    fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'robin@Northside.org' } });
-    expect(document.querySelector('input[name="password"]')).toBeNull();
+    const onSubmit = renderForm(undefined, [], { ssoRouteFor, onSso });
+
+    // Act: the e-mail is left, the API is asked, the password field goes.
+    const emailField = screen.getByLabelText(/Email/);
+    fireEvent.change(emailField, { target: { value: 'robin@Northside.org' } });
+    fireEvent.blur(emailField);
+    await waitFor(() => expect(document.querySelector('input[name="password"]')).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Continue with single sign-on' }));
-    await waitFor(() => expect(onSso).toHaveBeenCalledWith('oidc-hosp-northside'));
+
+    // Assess
+    await waitFor(() => expect(onSso).toHaveBeenCalledWith(HOSTED));
+    expect(ssoRouteFor).toHaveBeenCalledWith('robin@northside.org');
     expect(onSubmit).not.toHaveBeenCalled();
-    fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'robin@elsewhere.org' } });
+    fireEvent.change(emailField, { target: { value: 'robin@elsewhere.org' } });
     expect(document.querySelector('input[name="password"]')).not.toBeNull();
-    expect(ssoProviderFor({}, 'robin@northside.org')).toBeUndefined();
+  });
+
+  it('asks on submit too, and signs a password user in as before', async () => {
+    const ssoRouteFor = vi.fn(async () => undefined);
+    const onSubmit = renderForm(undefined, [], { ssoRouteFor, onSso: vi.fn(async () => {}) });
+    fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'robin@elsewhere.org' } });
+    fireEvent.change(document.querySelector('input[name="password"]')!, { target: { value: 'Correct-horse-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() =>
+      expect(onSubmit).toHaveBeenCalledWith({
+        email: 'robin@elsewhere.org',
+        password: 'Correct-horse-1',
+        rememberMe: false,
+      }),
+    );
+    expect(ssoRouteFor).toHaveBeenCalledWith('robin@elsewhere.org');
+  });
+
+  it("shows a trigger's refusal in its own words (SSO only)", () => {
+    const refused = Object.assign(
+      new Error(
+        'PreAuthentication failed with error Your hospital signs in with single sign-on. Continue with your e-mail to sign in..',
+      ),
+      { name: 'UserLambdaValidationException' },
+    );
+    expect(loginErrorMessage(refused)).toBe(
+      'Your hospital signs in with single sign-on. Continue with your e-mail to sign in.',
+    );
   });
 
   it('links "Forgot password?" to the reset page', () => {

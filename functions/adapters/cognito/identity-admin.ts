@@ -141,7 +141,7 @@ export function createIdentityAdmin(options: {
  * every setting it is not given to its default (Amazon Cognito API reference, UpdateUserPoolClient), so each one is
  * passed on as it was: only the OAuth settings the caller names change.
  */
-function updatableSettings(described: UserPoolClientType): Omit<UpdateUserPoolClientCommandInput, 'UserPoolId'> {
+export function updatableSettings(described: UserPoolClientType): Omit<UpdateUserPoolClientCommandInput, 'UserPoolId'> {
   return {
     ClientId: described.ClientId,
     ClientName: described.ClientName,

@@ -13,5 +13,6 @@ export { createMemoryObjectStore } from './object-store.ts';
 export { createMemoryOrganisation } from './organisation.ts';
 export { createMemoryPolicyRepository } from './policies-repository.ts';
 export { createMemorySettingsStore } from './settings-store.ts';
+export { createMemoryIdentityProviders, createMemorySsoStore } from './sso-store.ts';
 export { createMemoryShareStore } from './shares-store.ts';
 export { createMemoryUploadRepository } from './uploads-repository.ts';

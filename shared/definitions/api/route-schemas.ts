@@ -3,6 +3,14 @@ import { DashboardSchema } from '#shared/schemas/api/dashboard.ts';
 import { UsageQuerySchema, UsageSchema } from '#shared/schemas/api/usage.ts';
 import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
 import {
+  PutSsoRequestSchema,
+  SsoRouteQuerySchema,
+  SsoRouteSchema,
+  SsoSettingsResponseSchema,
+  TestSsoRequestSchema,
+  TestSsoResultSchema,
+} from '#shared/schemas/api/sso.ts';
+import {
   AuditFilterSchema,
   AuditPageSchema,
   ListAuditQuerySchema,
@@ -339,6 +347,11 @@ export const ROUTE_SCHEMAS = {
   'PUT /api/system/policy': { body: PutSystemPolicyRequestSchema, response: SystemPolicyResponseSchema },
   'GET /api/hospital-admin/settings': { response: HospitalSettingsSchema },
   'PUT /api/hospital-admin/settings': { body: PutHospitalSettingsRequestSchema, response: HospitalSettingsSchema },
+  'GET /api/hospital-admin/sso': { response: SsoSettingsResponseSchema },
+  'PUT /api/hospital-admin/sso': { body: PutSsoRequestSchema, response: SsoSettingsResponseSchema },
+  'DELETE /api/hospital-admin/sso': { response: SsoSettingsResponseSchema },
+  'POST /api/hospital-admin/sso/test': { body: TestSsoRequestSchema, response: TestSsoResultSchema },
+  'GET /api/auth/sso-route': { query: SsoRouteQuerySchema, response: SsoRouteSchema },
   'GET /api/teams/{teamId}/policy': { path: TeamPath, response: TeamPolicyResponseSchema },
   'PUT /api/teams/{teamId}/policy': {
     path: TeamPath,

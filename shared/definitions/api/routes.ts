@@ -96,6 +96,13 @@ export const ROUTES = [
     summary: 'The signed-in user, their hospital and team',
   },
   {
+    method: 'GET',
+    path: '/api/auth/sso-route',
+    domain: 'auth',
+    auth: 'public',
+    summary: "Where an e-mail signs in: the hosted login of its hospital's identity provider, or the password form",
+  },
+  {
     method: 'POST',
     path: '/api/auth/logout',
     domain: 'auth',
@@ -684,6 +691,39 @@ export const ROUTES = [
     auth: 'user',
     roles: HOSPITAL_ADMINS,
     summary: "Save the hospital's profile and policy (never looser than the system maximums; audited)",
+  },
+  {
+    method: 'GET',
+    path: '/api/hospital-admin/sso',
+    domain: 'settings',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "The hospital's single sign-on: its OIDC provider, e-mail domains and role mapping (never the secret)",
+  },
+  {
+    method: 'PUT',
+    path: '/api/hospital-admin/sso',
+    domain: 'settings',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary:
+      "Connect or update the hospital's OIDC provider in the user pool; switched on only after a passing test (audited)",
+  },
+  {
+    method: 'DELETE',
+    path: '/api/hospital-admin/sso',
+    domain: 'settings',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "Disconnect the hospital's OIDC provider and free its e-mail domains (audited)",
+  },
+  {
+    method: 'POST',
+    path: '/api/hospital-admin/sso/test',
+    domain: 'settings',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: 'Test an OIDC provider: its discovery document, issuer, endpoints and signing keys',
   },
   {
     method: 'GET',

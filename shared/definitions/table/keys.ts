@@ -61,6 +61,10 @@ export const keys = {
   integrationByClientId: (clientId: string): ItemKey => ({ [P.pk]: `H#_client#${clientId}`, [P.sk]: 'CLIENT' }),
   /** The DICOM node of a calling AE title: one per deployment, since one listener serves every hospital. */
   integrationByAeTitle: (aeTitle: string): ItemKey => ({ [P.pk]: `H#_ae#${aeTitle}`, [P.sk]: 'AE' }),
+  /** A hospital's single sign-on configuration (docs/sso.md): one item, never the client secret. */
+  sso: (hospitalId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: 'SSO' }),
+  /** The hospital that owns an e-mail domain: one per deployment, claimed with a conditional write. */
+  ssoDomain: (domain: string): ItemKey => ({ [P.pk]: `H#_ssodomain#${domain}`, [P.sk]: 'SSODOMAIN' }),
   /** A study being received from an integration, until its commit. */
   intakeStudy: (hospitalId: string, integrationId: string, studyInstanceUID: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),

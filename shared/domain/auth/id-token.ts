@@ -31,6 +31,12 @@ export type MfaMethod = (typeof MFA_METHODS)[number];
 export const IDP_AMR_ATTRIBUTE_NAME = 'idpAmr';
 export const IDP_AMR_ATTRIBUTE = `custom:${IDP_AMR_ATTRIBUTE_NAME}`;
 /**
+ * The user's groups at their hospital's identity provider, written by the user pool from the provider's groups claim
+ * at each federated sign-in (docs/sso.md#roles-from-groups): a JSON array or a comma-separated list.
+ */
+export const IDP_GROUPS_ATTRIBUTE_NAME = 'idpGroups';
+export const IDP_GROUPS_ATTRIBUTE = `custom:${IDP_GROUPS_ATTRIBUTE_NAME}`;
+/**
  * The SAML attribute a hospital's identity provider releases its authentication methods or context class in (the
  * name Microsoft Entra ID gives it); Cognito maps attributes only, never the AuthnContextClassRef element itself.
  */

@@ -1,3 +1,4 @@
+import type { SsoSettings } from '#shared/schemas/api/sso.ts';
 import type { DeidentificationPolicy } from '#shared/schemas/api/hospital-admin.ts';
 import type {
   HospitalProfile,
@@ -54,3 +55,47 @@ export type DeidentificationPolicies = {
   get(hospitalId: string): Promise<StoredDeidentificationPolicy | undefined>;
   put(hospitalId: string, policy: StoredDeidentificationPolicy): Promise<void>;
 };
+
+/** A hospital's single sign-on configuration as stored: never its client secret (docs/sso.md). */
+export type StoredSso = SsoSettings;
+
+/**
+ * Single sign-on configurations and the e-mail domains they own. A domain belongs to one hospital across the
+ * deployment: its claim is a conditional write of a lookup item.
+ */
+export type SsoStore = {
+  get(hospitalId: string): Promise<StoredSso | undefined>;
+  /**
+   * Claims each domain for the hospital (one already its own is kept), then releases the hospital's domains no longer
+   * listed and writes the configuration. Answers the first domain another hospital owns (nothing is written then).
+   */
+  save(hospitalId: string, sso: StoredSso): Promise<{ taken?: string }>;
+  /** Removes the configuration and frees its domains. */
+  remove(hospitalId: string): Promise<void>;
+  /** The hospital that owns an e-mail domain, with its configuration. */
+  byDomain(domain: string): Promise<(StoredSso & { hospitalId: string }) | undefined>;
+};
+
+/** What the user pool needs of a hospital's OIDC provider. */
+export type OidcProviderSpec = {
+  name: string;
+  issuer: string;
+  clientId: string;
+  /** Left out: the secret the pool already holds is kept. */
+  clientSecret?: string;
+  domains: readonly string[];
+  groupsClaim: string;
+  /** Whether the site's app client lists the provider (single sign-on on). */
+  enabled: boolean;
+};
+
+/** The user pool's identity providers and the site client's list of the providers it may use. */
+export type IdentityProviders = {
+  /** Creates or updates the provider, and adds it to the site client's providers or takes it off (`enabled`). */
+  upsert(spec: OidcProviderSpec): Promise<void>;
+  /** Takes the provider off the site client and deletes it; a provider already gone is not an error. */
+  remove(name: string): Promise<void>;
+};
+
+/** Reads a JSON document over HTTPS (the provider's discovery document and key set); throws with a short reason. */
+export type JsonFetcher = (url: string) => Promise<unknown>;

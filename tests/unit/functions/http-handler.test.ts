@@ -96,6 +96,10 @@ beforeAll(() => {
     | 'intake'
     | 'intakeEndpoints'
     | 'idempotency'
+    | 'sso'
+    | 'identityProviders'
+    | 'fetchJson'
+    | 'hostedLogin'
   >;
   deps = {
     ...p,

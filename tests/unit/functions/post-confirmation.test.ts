@@ -8,10 +8,28 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Directory, UserRecord } from '#shared/domain/auth/ports.ts';
 import { postConfirmation } from '#functions/triggers/post-confirmation.ts';
+import { createMemorySsoStore } from '#functions/adapters/memory/sso-store.ts';
+import { DEFAULT_HOSPITAL_POLICY } from '#shared/schemas/api/policies.ts';
 
 const cognito = mockClient(CognitoIdentityProviderClient);
 afterEach(() => cognito.reset());
-const providers = [{ name: 'oidc-hosp-northside', hospitalId: 'hosp-northside', domain: 'northside.org' }];
+/** Northside connected its provider: leads by their provider group (docs/sso.md#roles-from-groups). */
+async function northside() {
+  const sso = createMemorySsoStore();
+  await sso.save('hosp-northside', {
+    issuer: 'https://idp.northside.org',
+    clientId: 'iws',
+    domains: ['northside.org'],
+    groupsClaim: 'groups',
+    roleMappings: [{ group: 'radiology-leads', role: 'TEAM_LEAD' }],
+    enabled: true,
+    ssoOnly: false,
+    providerName: 'oidc-hosp-northside',
+    updatedAt: '2026-03-01T09:00:00.000Z',
+    updatedByUserId: 'admin',
+  });
+  return sso;
+}
 
 function directory(hospital: Record<string, unknown>) {
   const users: UserRecord[] = [];
@@ -49,11 +67,22 @@ function federatedConfirmation(): PostConfirmationTriggerEvent {
 }
 
 describe('federated first sign-in (post-confirmation trigger)', () => {
-  it("places the user in the provider's hospital with the hospital's default role, group and an ACTIVE record", async () => {
+  it("places a user of no mapped group in the provider's hospital with its default member role, group and an ACTIVE record", async () => {
     cognito.onAnyCommand().resolves({});
-    const dir = directory({ id: 'hosp-northside', defaultMemberRole: 'GUEST' });
+    const dir = directory({ id: 'hosp-northside' });
     await postConfirmation({
-      providers,
+      sso: await northside(),
+      // The hospital's default member role (Users & Teams tab) is Guest.
+      settings: {
+        getHospitalPolicy: async () => ({
+          value: {
+            ...DEFAULT_HOSPITAL_POLICY,
+            userAndTeam: { autoApproveTeamLeads: false, defaultMemberRole: 'GUEST' },
+          },
+          updatedAt: '2026-03-01T09:00:00.000Z',
+          updatedByUserId: 'admin',
+        }),
+      },
       directory: dir,
       cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
       now: () => '2026-03-01T09:00:00.000Z',
@@ -74,17 +103,21 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
     ]);
   });
 
-  it('gives TEAM_MEMBER when the hospital chose no default, and leaves non-federated confirmations alone', async () => {
+  it('gives the role the provider groups map to, and leaves non-federated confirmations alone', async () => {
     cognito.onAnyCommand().resolves({});
     const dir = directory({ id: 'hosp-northside' });
     const trigger = postConfirmation({
-      providers,
+      sso: await northside(),
+      settings: { getHospitalPolicy: async () => undefined },
       directory: dir,
       cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
       now: () => '2026-03-01T09:00:00.000Z',
     });
-    await trigger(federatedConfirmation());
-    expect(dir.users[0]!.role).toBe('TEAM_MEMBER');
+    const lead = federatedConfirmation();
+    lead.request.userAttributes['custom:idpGroups'] = '["staff","radiology-leads"]';
+    await trigger(lead);
+    expect(dir.users[0]!.role).toBe('TEAM_LEAD');
+    expect(cognito.commandCalls(AdminAddUserToGroupCommand)[0]!.args[0].input.GroupName).toBe('TEAM_LEAD');
     const local = federatedConfirmation();
     delete local.request.userAttributes.identities;
     await trigger(local);

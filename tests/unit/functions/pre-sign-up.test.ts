@@ -2,11 +2,26 @@ import type { PreSignUpTriggerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { DOMAIN_OF_NO_HOSPITAL, placeFederatedUser } from '#shared/domain/auth/federation.ts';
 import { preSignUp } from '#functions/triggers/pre-sign-up.ts';
+import { createMemorySsoStore } from '#functions/adapters/memory/sso-store.ts';
+import type { SsoSettings } from '#shared/schemas/api/sso.ts';
 
-const providers = [
-  { name: 'oidc-hosp-northside', hospitalId: 'hosp-northside', domain: 'northside.org' },
-  { name: 'saml-hosp-lakeview', hospitalId: 'hosp-lakeview', domain: 'lakeview.org' },
-];
+/** Two hospitals that connected their providers on the SSO tab (docs/sso.md). */
+const store = createMemorySsoStore();
+const connected = (hospitalId: string, domain: string): SsoSettings => ({
+  issuer: `https://idp.${domain}`,
+  clientId: 'iws',
+  domains: [domain],
+  groupsClaim: 'groups',
+  roleMappings: [],
+  enabled: true,
+  ssoOnly: false,
+  providerName: `oidc-${hospitalId}`,
+  updatedAt: '2026-03-01T09:00:00.000Z',
+  updatedByUserId: 'admin',
+});
+await store.save('hosp-northside', connected('hosp-northside', 'northside.org'));
+await store.save('hosp-lakeview', connected('hosp-lakeview', 'lakeview.org'));
+const providers = async () => store;
 
 /** A pre-sign-up event as Cognito sends it for a first sign-in through an external provider. */
 function externalSignUp(userName: string, email: string): PreSignUpTriggerEvent {
@@ -27,8 +42,9 @@ describe('federated sign-up (pre-sign-up trigger)', () => {
     const event = await preSignUp(providers)(externalSignUp('oidc-hosp-northside_8f2c1', 'Robin@Northside.org'));
     expect(event.response).toMatchObject({ autoConfirmUser: true, autoVerifyEmail: true });
     expect(
-      placeFederatedUser({ userName: 'OIDC-hosp-northside_8f2c1', email: 'robin@northside.org' }, providers),
-    ).toEqual({ hospitalId: 'hosp-northside' });
+      (await placeFederatedUser({ userName: 'OIDC-hosp-northside_8f2c1', email: 'robin@northside.org' }, store))
+        .hospitalId,
+    ).toBe('hosp-northside');
   });
 
   it('refuses a domain that belongs to no hospital, or to another hospital than the provider', async () => {

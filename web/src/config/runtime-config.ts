@@ -14,13 +14,8 @@ const RuntimeConfigSchema = z.object({
   userPoolEndpoint: z.string().optional(),
   mode: z.enum(['local', 'cloud']).default('cloud'),
   demoAccounts: z.array(z.object({ email: z.string(), role: RoleSchema })).default([]),
-  /** Single sign-on: the hosted-UI domain and the provider of each hospital e-mail domain (cloud only). */
-  sso: z
-    .object({
-      domain: z.string().min(1),
-      providers: z.array(z.object({ domain: z.string().min(1), provider: z.string().min(1) })),
-    })
-    .optional(),
+  /** Single sign-on (docs/sso.md): the hosted-login domain; which e-mail goes there the API answers. */
+  sso: z.object({ domain: z.string().min(1) }).optional(),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
 
@@ -45,11 +40,4 @@ export function getRuntimeConfig(): RuntimeConfig {
 /** Absolute API URL for a path of the route table (`/api/...`) under the deployment's apiBaseUrl. */
 export function apiUrl(path: string): string {
   return apiUrlUnder(getRuntimeConfig().apiBaseUrl, path);
-}
-
-/** The single sign-on provider of an e-mail's domain, when its hospital signs in that way. */
-export function ssoProviderFor(config: Pick<RuntimeConfig, 'sso'>, email: string): string | undefined {
-  const domain = email.trim().toLowerCase().split('@')[1];
-  if (!domain) return undefined;
-  return config.sso?.providers.find((p) => p.domain.toLowerCase() === domain)?.provider;
 }

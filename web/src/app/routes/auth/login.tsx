@@ -4,9 +4,10 @@ import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { PageSpinner } from '#web/components/ui/page-states.tsx';
-import { getRuntimeConfig, ssoProviderFor } from '#web/config/runtime-config.ts';
+import { getRuntimeConfig } from '#web/config/runtime-config.ts';
 import { paths } from '#web/config/paths.ts';
 import { signInWithSso, TotpRequiredError } from '#web/features/auth/api/cognito-session.ts';
+import { ssoRouteFor } from '#web/features/auth/api/sso-route.ts';
 import { LoginForm } from '#web/features/auth/components/login-form.tsx';
 import { TotpCodeForm } from '#web/features/auth/components/totp-code-form.tsx';
 import { TotpSetup } from '#web/features/auth/components/totp-setup.tsx';
@@ -82,8 +83,8 @@ export function LoginRoute() {
             <LoginForm
               onSubmit={onSubmit}
               demoAccounts={config.mode === 'local' ? config.demoAccounts : []}
-              ssoProviderFor={(email) => ssoProviderFor(config, email)}
-              onSso={signInWithSso}
+              ssoRouteFor={ssoRouteFor}
+              onSso={(url) => signInWithSso(url, config)}
             />
           )}
         </Card.Body>

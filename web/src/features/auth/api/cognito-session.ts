@@ -140,8 +140,14 @@ export async function confirmPasswordReset(email: string, code: string, newPassw
   await confirmResetPassword({ username: email, confirmationCode: code, newPassword });
 }
 
-/** Sends the browser to the hospital's identity provider through Cognito's hosted login. */
-export async function signInWithSso(provider: string): Promise<void> {
+/**
+ * Sends the browser to the hospital's identity provider through the hosted login the API named
+ * (docs/sso.md#domain-routing). With the deployment's hosted-login domain configured, Amplify makes the request (it
+ * keeps the PKCE verifier and state for the way back); otherwise the browser goes to the URL as it is.
+ */
+export async function signInWithSso(url: string, config: Pick<RuntimeConfig, 'sso'>): Promise<void> {
   await signOut().catch(() => undefined);
-  await signInWithRedirect({ provider: { custom: provider } });
+  const provider = new URL(url).searchParams.get('identity_provider');
+  if (config.sso && provider) await signInWithRedirect({ provider: { custom: provider } });
+  else window.location.assign(url);
 }

@@ -13,7 +13,7 @@ import {
   Text,
   Wrap,
 } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { LuEye, LuEyeOff } from 'react-icons/lu';
 import type { Role } from '#shared/vocabulary/roles.ts';
@@ -24,9 +24,12 @@ type Props = {
   onSubmit(values: { email: string; password: string; rememberMe: boolean }): Promise<void>;
   /** Local twin only: seeded accounts whose e-mail a button fills in. Never a password. */
   demoAccounts: readonly { email: string; role: Role }[];
-  /** Single sign-on: the provider of the typed e-mail's hospital, if it signs in that way, and how to go there. */
-  ssoProviderFor?: (email: string) => string | undefined;
-  onSso?: (provider: string) => Promise<void>;
+  /**
+   * Single sign-on (docs/sso.md#domain-routing): the hosted-login URL of the typed e-mail's hospital, if it signs in
+   * that way (asked of the API when the e-mail is left and on submit), and how to go there.
+   */
+  ssoRouteFor?: (email: string) => Promise<string | undefined>;
+  onSso?: (url: string) => Promise<void>;
 };
 
 /** The four demo buttons and their labels (docs/screens.md#login-page). */
@@ -38,7 +41,7 @@ const DEMO_BUTTONS: Partial<Record<Role, string>> = {
 };
 const DEMO_BUTTON_ROLES = Object.keys(DEMO_BUTTONS) as Role[];
 
-export function LoginForm({ onSubmit, demoAccounts, ssoProviderFor, onSso }: Props) {
+export function LoginForm({ onSubmit, demoAccounts, ssoRouteFor, onSso }: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   // Off unless asked for: on a shared ward computer the next person must not find the session open.
@@ -48,15 +51,27 @@ export function LoginForm({ onSubmit, demoAccounts, ssoProviderFor, onSso }: Pro
   const [serverError, setServerError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  const ssoProvider = onSso ? ssoProviderFor?.(email) : undefined;
+  // The hosted-login URL of the e-mail last asked about; an answer for an e-mail since changed is dropped.
+  const [sso, setSso] = useState<{ email: string; url: string }>();
+  const asked = useRef('');
+  const ssoUrl = sso && sso.email === email.trim().toLowerCase() ? sso.url : undefined;
+  const askSso = async (typed: string): Promise<string | undefined> => {
+    const key = typed.trim().toLowerCase();
+    if (!ssoRouteFor || !onSso || !key) return undefined;
+    asked.current = key;
+    const url = await ssoRouteFor(key);
+    if (asked.current === key) setSso(url ? { email: key, url } : undefined);
+    return url;
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (ssoProvider && onSso) {
+    const url = ssoUrl ?? (await askSso(email));
+    if (url && onSso) {
       setBusy(true);
       setServerError(undefined);
       try {
-        await onSso(ssoProvider);
+        await onSso(url);
       } catch (error) {
         setServerError(loginErrorMessage(error));
         setBusy(false);
@@ -103,11 +118,12 @@ export function LoginForm({ onSubmit, demoAccounts, ssoProviderFor, onSso }: Pro
             autoComplete="username"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
+            onBlur={() => void askSso(email)}
             placeholder="you@hospital.org"
           />
           <Field.ErrorText>{fieldErrors.email}</Field.ErrorText>
         </Field.Root>
-        {ssoProvider ? (
+        {ssoUrl ? (
           <Text fontSize="sm" color="fg.muted" data-testid="sso-note">
             Your hospital signs you in with single sign-on: you will continue at its sign-in page.
           </Text>
@@ -146,7 +162,7 @@ export function LoginForm({ onSubmit, demoAccounts, ssoProviderFor, onSso }: Pro
           </>
         )}
         <Button type="submit" loading={busy} loadingText="Signing in..." disabled={busy}>
-          {ssoProvider ? 'Continue with single sign-on' : 'Sign In'}
+          {ssoUrl ? 'Continue with single sign-on' : 'Sign In'}
         </Button>
         {buttons.length > 0 && (
           <Box borderWidth="1px" rounded="md" p="3" data-testid="demo-accounts">

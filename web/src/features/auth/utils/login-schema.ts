@@ -18,6 +18,9 @@ const CREDENTIAL_ERRORS = new Set([
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof Error) {
     if (CREDENTIAL_ERRORS.has(error.name)) return 'Invalid credentials';
+    // A user pool trigger that refused the sign-in ("SSO only", docs/sso.md#sso-only): Cognito wraps its message.
+    if (error.name === 'UserLambdaValidationException')
+      return error.message.replace(/^\w+ failed with error /, '').replace(/\.\.$/, '.');
     if (error.name === 'ApiRequestError' && error.message) return error.message;
     if (error.message && error.name !== 'Error') return error.message;
     if (error.message) return error.message;

@@ -8,6 +8,7 @@ import { IntegrationsTab } from './integrations-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { PatientShareTab } from './patient-share-tab.tsx';
 import { ProfileTab } from './profile-tab.tsx';
+import { SsoTab } from './sso-tab.tsx';
 import { UsageTab } from './usage-tab.tsx';
 import { UsersTeamsTab } from './users-teams-tab.tsx';
 import { useHospitalSettingsForm } from '#web/features/settings/hooks/use-hospital-settings-form.ts';
@@ -20,6 +21,7 @@ const TABS = [
   { value: 'compliance', label: 'Compliance' },
   { value: 'notifications', label: 'Notifications' },
   { value: 'integrations', label: 'Integrations' },
+  { value: 'sso', label: 'SSO' },
 ] as const;
 
 /**
@@ -93,6 +95,7 @@ export function HospitalSettingsPage() {
           onChange={(value) => dispatch({ type: 'notifications', value })}
         />
         <IntegrationsTab />
+        <SsoTab />
       </Tabs.Root>
       {!dirty && (
         <HStack justify="flex-end">

@@ -11,7 +11,7 @@ type Props = PolicyTabProps & {
   onProfileChange(field: keyof HospitalProfile, value: string): void;
 };
 
-/** Profile: the hospital's contact details, then its security settings (two-factor, single sign-on). */
+/** Profile: the hospital's contact details, then its security settings (two-factor; single sign-on has its own tab). */
 export function ProfileTab({ policy, system, change, profile, errors, showErrors, onProfileChange }: Props) {
   const profileField = (field: keyof HospitalProfile, label: string, type = 'text') => (
     <FormField label={label} required error={showErrors ? errors[field] : undefined}>
@@ -32,30 +32,9 @@ export function ProfileTab({ policy, system, change, profile, errors, showErrors
         locked={system.security.twoFactorRequired}
         onChange={(on) => change((p) => ({ ...p, security: { ...p.security, twoFactorRequired: on } }))}
       />
-      <Toggle
-        label="Single Sign-On"
-        checked={policy.security.ssoEnabled}
-        onChange={(on) => change((p) => ({ ...p, security: { ...p.security, ssoEnabled: on } }))}
-      />
-      {policy.security.ssoEnabled ? (
-        <FormField
-          label="SSO Domain"
-          helperText="Users with this email domain are redirected to SSO."
-          error={showErrors && !policy.security.ssoDomain ? 'Required' : undefined}
-        >
-          <Input
-            value={policy.security.ssoDomain ?? ''}
-            onChange={(e) => {
-              const ssoDomain = e.currentTarget.value.trim() || undefined;
-              change((p) => ({ ...p, security: { ...p.security, ssoDomain } }));
-            }}
-          />
-        </FormField>
-      ) : (
-        <Text color="fg.muted" fontSize="sm">
-          SSO configuration may be locked by a Super Admin.
-        </Text>
-      )}
+      <Text color="fg.muted" fontSize="sm">
+        Single sign-on is set up on the SSO tab.
+      </Text>
     </SettingsTab>
   );
 }

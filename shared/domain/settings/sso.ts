@@ -1,0 +1,214 @@
+import type { Caller } from '#shared/domain/auth/caller.ts';
+import { providerNameOf } from '#shared/domain/auth/federation.ts';
+import { AccessDeniedError, RuleError } from '#shared/domain/errors.ts';
+import type { AuditLog, Clock } from '#shared/domain/ports.ts';
+import type { PutSsoRequest, SsoRoute, SsoSettings, TestSsoResult } from '#shared/schemas/api/sso.ts';
+import type { IdentityProviders, JsonFetcher, SsoStore } from './ports.ts';
+
+/**
+ * A hospital's own OpenID Connect provider, connected by its admin on the settings' SSO tab (docs/sso.md): the
+ * configuration is kept in the table (never the client secret, which goes to the user pool only), the provider itself
+ * is an identity provider of the user pool named `oidc-<hospitalId>`, and the site's app client lists it while single
+ * sign-on is on.
+ */
+export type SsoDeps = {
+  sso: SsoStore;
+  identityProviders: IdentityProviders;
+  fetchJson: JsonFetcher;
+  audit: Pick<AuditLog, 'record'>;
+  clock: Clock;
+};
+
+function assertAdmin(caller: Caller): void {
+  if (caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
+}
+
+const actorOf = (caller: Caller) => ({
+  actorUserId: caller.userId,
+  actorName: `${caller.firstName} ${caller.lastName}`,
+});
+
+export async function getSso(caller: Caller, deps: Pick<SsoDeps, 'sso'>): Promise<{ sso: SsoSettings | null }> {
+  assertAdmin(caller);
+  return { sso: (await deps.sso.get(caller.hospitalId)) ?? null };
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message.slice(0, 200) : 'no answer';
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The connection test: the provider's discovery document (OpenID Connect Discovery 1.0, section 4) names the same
+ * issuer (section 4.3), an authorization, a token and a JWKS endpoint, and its key set (RFC 7517) holds at least one
+ * signing key. Each check is reported, in order; the first failure ends the test.
+ */
+export async function testSsoConnection(issuer: string, fetchJson: JsonFetcher): Promise<TestSsoResult> {
+  const checks: TestSsoResult['checks'] = [];
+  const fail = (name: TestSsoResult['checks'][number]['name'], detail: string): TestSsoResult => {
+    checks.push({ name, ok: false, detail });
+    return { ok: false, checks };
+  };
+  const discoveryUrl = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  let document: unknown;
+  try {
+    document = await fetchJson(discoveryUrl);
+  } catch (error) {
+    return fail('discovery', `${discoveryUrl}: ${reasonOf(error)}`);
+  }
+  if (!isRecord(document)) return fail('discovery', `${discoveryUrl} is not a JSON object`);
+  checks.push({ name: 'discovery', ok: true, detail: discoveryUrl });
+
+  if (document.issuer !== issuer) {
+    return fail('issuer', `The provider names its issuer ${String(document.issuer)}, not ${issuer}`);
+  }
+  checks.push({ name: 'issuer', ok: true, detail: issuer });
+
+  const endpoints = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
+  const missing = endpoints.filter((name) => typeof document[name] !== 'string');
+  if (missing.length > 0) return fail('endpoints', `The discovery document has no ${missing.join(', ')}`);
+  checks.push({ name: 'endpoints', ok: true, detail: String(document.authorization_endpoint) });
+
+  const jwksUri = String(document.jwks_uri);
+  let jwks: unknown;
+  try {
+    jwks = await fetchJson(jwksUri);
+  } catch (error) {
+    return fail('jwks', `${jwksUri}: ${reasonOf(error)}`);
+  }
+  const keys = isRecord(jwks) && Array.isArray(jwks.keys) ? jwks.keys.filter(isRecord) : [];
+  const signing = keys.filter((key) => key.use !== 'enc' && (key.kty === 'RSA' || key.kty === 'EC'));
+  if (signing.length === 0) return fail('jwks', `${jwksUri} holds no RSA or EC signing key`);
+  checks.push({ name: 'jwks', ok: true, detail: `${signing.length} signing key(s)` });
+  return { ok: true, checks };
+}
+
+/**
+ * Saves the configuration. The first connection (or a new issuer or client id) needs the client secret; switching
+ * single sign-on on needs a passing connection test. The domains are claimed first, so a domain of another hospital
+ * refuses the save before the user pool is touched. Audited with before and after (never the secret).
+ */
+export async function saveSso(request: PutSsoRequest, caller: Caller, deps: SsoDeps): Promise<{ sso: SsoSettings }> {
+  assertAdmin(caller);
+  const before = await deps.sso.get(caller.hospitalId);
+  const newProvider = !before || before.issuer !== request.issuer || before.clientId !== request.clientId;
+  if (newProvider && !request.clientSecret) throw new RuleError('SSO_SECRET_REQUIRED');
+  if (request.enabled) {
+    const test = await testSsoConnection(request.issuer, deps.fetchJson);
+    const failed = test.checks.find((check) => !check.ok);
+    if (failed) throw new RuleError('SSO_CONNECTION_FAILED', { reason: failed.detail });
+  }
+  const { clientSecret, ...fields } = request;
+  const sso: SsoSettings = {
+    ...fields,
+    domains: [...new Set(fields.domains)],
+    ssoOnly: fields.enabled && fields.ssoOnly,
+    providerName: providerNameOf(caller.hospitalId, 'OIDC'),
+    updatedAt: deps.clock.now(),
+    updatedByUserId: caller.userId,
+  };
+  const { taken } = await deps.sso.save(caller.hospitalId, sso);
+  if (taken) throw new RuleError('SSO_DOMAIN_TAKEN', { domain: taken });
+  await deps.identityProviders.upsert({
+    name: sso.providerName,
+    issuer: sso.issuer,
+    clientId: sso.clientId,
+    ...(clientSecret ? { clientSecret } : {}),
+    domains: sso.domains,
+    groupsClaim: sso.groupsClaim,
+    enabled: sso.enabled,
+  });
+  await deps.audit.record({
+    hospitalId: caller.hospitalId,
+    action: 'SSO_SETTINGS_CHANGED',
+    ...actorOf(caller),
+    details: { before: before ?? null, after: sso, clientSecretChanged: !!clientSecret },
+  });
+  return { sso };
+}
+
+/** Disconnects the provider: the user pool's provider and the configuration go, the domains are freed. */
+export async function deleteSso(caller: Caller, deps: SsoDeps): Promise<{ sso: null }> {
+  assertAdmin(caller);
+  const before = await deps.sso.get(caller.hospitalId);
+  if (before) {
+    await deps.identityProviders.remove(before.providerName);
+    await deps.sso.remove(caller.hospitalId);
+    await deps.audit.record({
+      hospitalId: caller.hospitalId,
+      action: 'SSO_SETTINGS_CHANGED',
+      ...actorOf(caller),
+      details: { before, after: null },
+    });
+  }
+  return { sso: null };
+}
+
+export function emailDomainOf(email: string | undefined): string | undefined {
+  const at = email?.lastIndexOf('@') ?? -1;
+  if (!email || at < 1) return undefined;
+  return (
+    email
+      .slice(at + 1)
+      .trim()
+      .toLowerCase() || undefined
+  );
+}
+
+/** E-mail steps per address and minute: a person types a few, a script probing domains many. */
+export const SSO_ROUTE_LIMIT_PER_MINUTE = 20;
+
+/** The user pool's hosted login (OAuth 2.0 authorize endpoint) and the site's app client and return address. */
+export type HostedLogin = { authorizeUrl: string; clientId: string; redirectUri: string };
+
+/**
+ * Where an e-mail signs in (the login page's first step): the hosted login with the hospital's provider named
+ * (`identity_provider`, so the user pool sends the browser straight on) when its domain has single sign-on on,
+ * otherwise the password form. It answers nothing else: not the hospital, nor whether the user exists.
+ */
+export async function ssoRoute(
+  email: string,
+  client: { ip: string },
+  deps: {
+    sso: Pick<SsoStore, 'byDomain'>;
+    hostedLogin: HostedLogin;
+    /** A fixed-window counter of the public routes (the patient routes' counter). */
+    hit(key: string, windowSeconds: number, at: string): Promise<number>;
+    clock: Clock;
+  },
+): Promise<SsoRoute> {
+  if ((await deps.hit(`sso-route#${client.ip}`, 60, deps.clock.now())) > SSO_ROUTE_LIMIT_PER_MINUTE) {
+    throw new RuleError('SIGN_IN_RATE_LIMITED');
+  }
+  const domain = emailDomainOf(email);
+  const sso = domain ? await deps.sso.byDomain(domain) : undefined;
+  if (!sso?.enabled || !deps.hostedLogin.authorizeUrl) return { redirect: false };
+  const query = new URLSearchParams({
+    identity_provider: sso.providerName,
+    client_id: deps.hostedLogin.clientId,
+    response_type: 'code',
+    scope: 'openid email profile',
+    redirect_uri: deps.hostedLogin.redirectUri,
+  });
+  return { redirect: true, url: `${deps.hostedLogin.authorizeUrl}?${query.toString()}` };
+}
+
+/** The sign-in refused to a password of a single-sign-on-only domain (the pre-authentication trigger's message). */
+export const SSO_ONLY_MESSAGE = 'Your hospital signs in with single sign-on. Continue with your e-mail to sign in.';
+
+/**
+ * Whether a password sign-in is allowed: not for a user of the hospital that owns the e-mail's domain and chose "SSO
+ * only". A domain claim is not a proof of ownership (docs/sso.md#not-built-yet), so it never locks out a user of
+ * another hospital, nor the super admin, who belongs to none.
+ */
+export async function passwordSignInAllowed(
+  user: { email: string | undefined; hospitalId: string | undefined },
+  sso: Pick<SsoStore, 'byDomain'>,
+): Promise<boolean> {
+  const domain = emailDomainOf(user.email);
+  if (!domain || !user.hospitalId) return true;
+  const found = await sso.byDomain(domain);
+  return !(found?.enabled && found.ssoOnly && found.hospitalId === user.hospitalId);
+}
