@@ -4,6 +4,7 @@ import { UsageQuerySchema, UsageSchema } from '#shared/schemas/api/usage.ts';
 import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
 import {
   AuditFilterSchema,
+  AuditOutcomeSchema,
   AuditPageSchema,
   ListAuditQuerySchema,
   VerifyAuditRequestSchema,
@@ -124,7 +125,7 @@ import {
   IntegrationPathSchema,
   IntegrationSchema,
 } from '#shared/schemas/api/integrations.ts';
-import { DicomUidSchema } from '#shared/schemas/api/common.ts';
+import { DicomUidSchema, pageTokenSchema, queryNumber } from '#shared/schemas/api/common.ts';
 import type { RouteKey } from './routes.ts';
 
 /** Schemas of each route: the handlers parse with them and the OpenAPI document is generated from them. */
@@ -142,14 +143,20 @@ export type RouteSchemas = {
 };
 
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
+/** An event of a dataset's history: the audit event as stored, without its hospital (shared/domain/ports.ts). */
 export const AuditEventSchema = z.object({
   id: z.string(),
   datasetId: z.string().optional(),
+  targetUserId: z.string().optional(),
   at: z.string(),
   action: z.string(),
+  outcome: AuditOutcomeSchema.optional(),
   actorUserId: z.string(),
   actorName: z.string(),
   details: z.record(z.string(), z.unknown()),
+  seq: z.number().int().optional(),
+  prevHash: z.string().optional(),
+  hash: z.string().optional(),
 });
 
 const DatasetPath = z.object({ id: IdSchema });
@@ -178,7 +185,7 @@ const ApprovalPath = z.object({ shareId: IdSchema });
 
 export const ROUTE_SCHEMAS = {
   'GET /api/audit': { query: ListAuditQuerySchema, response: AuditPageSchema },
-  'GET /api/audit/export.csv': { query: AuditFilterSchema, response: z.string() },
+  'GET /api/audit/export.csv': { query: AuditFilterSchema, response: z.string(), responseContentType: 'text/csv' },
   'POST /api/audit/verify': { body: VerifyAuditRequestSchema, response: VerifyAuditResponseSchema },
   'GET /api/compliance': { query: ComplianceQuerySchema, response: ComplianceSchema },
   'GET /api/reports': { query: ReportsQuerySchema, response: ReportsSchema },
@@ -272,8 +279,8 @@ export const ROUTE_SCHEMAS = {
   'GET /api/teams/{teamId}/members': {
     path: TeamPath,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
-      nextToken: z.string().max(2048).optional(),
+      limit: queryNumber(z.number().int().min(1).max(100).default(50)),
+      nextToken: pageTokenSchema(2048).optional(),
     }),
     response: TeamMemberPageSchema,
   },

@@ -8,7 +8,7 @@ export const UsageQuerySchema = z.object({
   /** yyyy-mm; the current month when absent. */
   month: z
     .string()
-    .regex(/^\d{4}-\d{2}$/)
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Invalid input')
     .optional(),
 });
 export type UsageQuery = z.infer<typeof UsageQuerySchema>;
