@@ -31,6 +31,9 @@ const UsageDaySchema = z.object({
   runs: z.number().nonnegative(),
   computeSeconds: z.number().nonnegative(),
   gbSeconds: z.number().nonnegative(),
+  /** Sign-ins begun and completed that day (docs/domain.md#failed-sign-ins); counted in the same daily record. */
+  signInAttempts: z.number().int().nonnegative(),
+  signIns: z.number().int().nonnegative(),
   /** Net bytes added to storage that day (negative when more was deleted). */
   storageBytesAdded: z.number(),
 });
