@@ -35,6 +35,8 @@ export function isSourceAddress(value: string): boolean {
 }
 
 const NameSchema = z.string().trim().min(1, 'Required').max(100);
+/** Checked against the hospital's teams when the integration is created (docs/api-contract.md#rules-between-fields). */
+const TEAM_RULE = 'teamId names an active team of the hospital';
 const QuietSecondsSchema = z.number().int().min(QUIET_SECONDS.min).max(QUIET_SECONDS.max);
 
 export const IntegrationSchema = z.object({
@@ -103,6 +105,7 @@ export const CreateDicomWebClientRequestSchema = z
       { required: ['teamId'] },
       { required: ['scopes'], properties: { scopes: { not: { contains: { const: 'write' } } } } },
     ],
+    'x-rules': [TEAM_RULE],
   });
 export type CreateDicomWebClientRequest = z.infer<typeof CreateDicomWebClientRequestSchema>;
 
@@ -126,7 +129,8 @@ export const CreateDicomNodeRequestSchema = z
     allowedAddresses: z.array(z.string().trim().regex(SOURCE_ADDRESS_PATTERN, 'Invalid address')).min(1).max(20),
     quietSeconds: QuietSecondsSchema.optional(),
   })
-  .strict();
+  .strict()
+  .meta({ 'x-rules': [TEAM_RULE] });
 export type CreateDicomNodeRequest = z.infer<typeof CreateDicomNodeRequestSchema>;
 
 export const IntegrationPathSchema = z.object({ integrationId: IdSchema });
