@@ -85,7 +85,8 @@ export const ComplianceSettingsSchema = z.object({
 });
 
 export const StorageComputeSchema = z.object({
-  storageCapGB: z.number().positive().max(10_000_000),
+  // Whole or fractional GB from 1 (the form's minimum); a denormal positive number is not a cap a table can store.
+  storageCapGB: z.number().min(1).max(10_000_000),
   computeThrottles: z.object({ queueConcurrency: z.number().int().min(1).max(1000) }),
   alertThresholds: AlertThresholdsSchema,
 });

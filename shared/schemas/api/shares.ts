@@ -56,6 +56,11 @@ export const CreateTeamShareSchema = z
   })
   .meta({
     anyOf: [{ required: ['memberIds'], properties: { memberIds: { minItems: 1 } } }, { required: ['teamId'] }],
+    // Checked against the dataset when it is shared (docs/api-contract.md#rules-between-fields).
+    'x-rules': [
+      "memberIds name members of the dataset's team other than its owner",
+      "teamId names another active team of the hospital than the dataset's",
+    ],
   });
 
 export const TeamShareListSchema = z.object({ items: z.array(TeamShareSchema) });
