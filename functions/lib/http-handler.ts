@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ROUTE_SCHEMAS, type RouteSchemas } from '#shared/definitions/api/route-schemas.ts';
 import { ROUTES, routeKey, type RouteDefinition } from '#shared/definitions/api/routes.ts';
 import type { Caller } from '#shared/domain/auth/caller.ts';
@@ -118,6 +118,18 @@ function parseBody(event: APIGatewayProxyEvent): unknown {
   }
 }
 
+/** A route without query parameters takes none. */
+const NO_QUERY = z.strictObject({});
+
+/**
+ * The route's query schema, closed: a parameter the route does not name is refused with VALIDATION_FAILED rather than
+ * ignored, so a misspelt filter never silently widens a search (docs/api-contract.md).
+ */
+function closedQuery(schema: z.ZodType | undefined): z.ZodType {
+  if (!schema) return NO_QUERY;
+  return schema instanceof z.ZodObject ? schema.strict() : schema;
+}
+
 /** Parses body, query and path with the route's zod schemas. */
 function parser(
   schemas: Schemas,
@@ -128,7 +140,7 @@ function parser(
       request.internal.request = {
         event,
         body: parsePart(schemas.body, schemas.body ? parseBody(event) : undefined, schemas.mapIssues),
-        query: parsePart(schemas.query, event.queryStringParameters ?? {}, schemas.mapIssues),
+        query: parsePart(closedQuery(schemas.query), event.queryStringParameters ?? {}, schemas.mapIssues),
         pathParameters: parsePart(schemas.path, event.pathParameters ?? {}, undefined),
       };
     },
@@ -316,6 +328,7 @@ export function publicHttpHandler(
 ): ApiHandler {
   const route = findRoute(key);
   const core = async (event: APIGatewayProxyEvent) => {
+    parsePart(NO_QUERY, event.queryStringParameters ?? {}, undefined);
     const result = await fn(event, getDeps);
     return result instanceof HttpReply ? json(result.statusCode, result.body, result.headers) : json(200, result);
   };

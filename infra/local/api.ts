@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { JWTPayload } from 'jose';
 import { allowedMethods, matchRoute, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
 import { DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
@@ -50,6 +51,29 @@ function sendGatewayError(
 ): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(gatewayErrorBody(error));
+}
+
+/**
+ * What the front door answers a request it cannot read (Node's `clientError`): a request line and headers over the
+ * header limit get 431 with the catalogue's body, as the gateway's DEFAULT_4XX response gives one, instead of Node's
+ * bare 431; a request that timed out 408, anything else unreadable 400, both with the catalogue's body.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, gatewayError]: [number, string, GatewayError] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [gatewayErrorStatus('headersTooLarge'), 'Request Header Fields Too Large', 'headersTooLarge']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'rejected']
+        : [400, 'Bad Request', 'rejected'];
+  const body = gatewayErrorBody(gatewayError);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `connection: close\r\n\r\n${body}`,
+  );
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {

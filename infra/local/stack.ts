@@ -16,7 +16,7 @@ import {
 import { seedDemoTenants } from './seed/seed.ts';
 import { getDeps, setDeps } from '#functions/lib/deps.ts';
 import { resetEnvCache } from '#functions/lib/env.ts';
-import { createApi } from './api.ts';
+import { answerClientError, createApi } from './api.ts';
 import { createListener } from '#functions/dicom-listener/server.ts';
 import { createApiConcurrencyCap } from './api-concurrency.ts';
 import { API_RESERVED_CONCURRENCY } from '#shared/definitions/api/concurrency.ts';
@@ -174,6 +174,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   const server = createServer((req, res) => route(req, res));
   server.keepAliveTimeout = 5000;
+  // A request too long to read never reaches the router: answered as the gateway does, with a catalogue body.
+  server.on('clientError', answerClientError);
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 3000;
   try {

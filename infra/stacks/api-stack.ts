@@ -55,6 +55,7 @@ export const GATEWAY_RESPONSES: readonly [id: string, type: ResponseType, error:
   ['RequestTooLarge', ResponseType.REQUEST_TOO_LARGE, 'bodyTooLarge'],
   ['Throttled', ResponseType.THROTTLED, 'throttled'],
   ['Default5xx', ResponseType.DEFAULT_5XX, 'integrationFailure'],
+  ['Default4xx', ResponseType.DEFAULT_4XX, 'rejected'],
 ];
 
 /** What the proxy integration passes as binary (base64 to and from the functions): DICOMweb's bodies and answers. */
@@ -151,13 +152,14 @@ export class ApiStack extends Stack {
     for (const [id, type, error] of GATEWAY_RESPONSES) {
       this.api.addGatewayResponse(id, {
         type,
-        // The 5xx default keeps the gateway's own status (502, 504); the body is still the catalogue's.
-        ...(type === ResponseType.DEFAULT_5XX ? {} : { statusCode: String(gatewayErrorStatus(error)) }),
+        // The defaults keep the gateway's own status (502, 504; 413, 414, 431...); the body is still the catalogue's.
+        ...(type === ResponseType.DEFAULT_5XX || type === ResponseType.DEFAULT_4XX
+          ? {}
+          : { statusCode: String(gatewayErrorStatus(error)) }),
         responseHeaders: corsHeaders,
         templates: { 'application/json': gatewayErrorBody(error) },
       });
     }
-    this.api.addGatewayResponse('Default4xx', { type: ResponseType.DEFAULT_4XX, responseHeaders: corsHeaders });
 
     const requestValidator = this.api.addRequestValidator('RequestValidator', {
       requestValidatorName: `${config.prefix}-parameters`,

@@ -45,6 +45,13 @@ export const ERROR_CATALOGUE = {
   FILE_TOO_LARGE: { status: 413, message: 'File is larger than {n} bytes' },
   /** API Gateway's own limit on a request body (10 MB); files go to S3 directly, never through the API. */
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is larger than 10 MB' },
+  /** The request line and headers together pass the front door's limit (a very long URL or query, oversized cookies). */
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, message: 'The request URL or headers are too long' },
+  /**
+   * The front door refused the request as sent before any handler ran, for a reason with no entry of its own (API
+   * Gateway's DEFAULT_4XX); the answer keeps the gateway's status.
+   */
+  REQUEST_REJECTED: { status: 400, message: 'The request was refused as sent' },
   NOT_DICOM: { status: 400, message: 'Not a DICOM file' },
   DICOM_PARSE_FAILED: { status: 400, message: 'DICOM parsing failed' },
   /** Work limits of the DICOM engine (shared/dicom/limits.ts): a gzip or deflate bomb, a flood of elements. */

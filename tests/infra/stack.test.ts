@@ -509,7 +509,13 @@ describe('api gateway responses', () => {
       ResponseType: 'DEFAULT_5XX',
       ResponseTemplates: { 'application/json': gatewayErrorBody('integrationFailure') },
     });
-    expect(resources(api, 'AWS::ApiGateway::GatewayResponse')).toHaveLength(GATEWAY_RESPONSES.length + 1);
+    // Every other refusal at the door (an oversized URL or headers among them) keeps its status, with a catalogue body.
+    const [, default4xx] = resources(api, 'AWS::ApiGateway::GatewayResponse').find(
+      ([, r]) => r.Properties.ResponseType === 'DEFAULT_4XX',
+    )!;
+    expect(default4xx.Properties.ResponseTemplates).toEqual({ 'application/json': gatewayErrorBody('rejected') });
+    expect(default4xx.Properties.StatusCode).toBeUndefined();
+    expect(resources(api, 'AWS::ApiGateway::GatewayResponse')).toHaveLength(GATEWAY_RESPONSES.length);
   });
 
   it('passes every media type a DICOMweb route answers as binary: instances, frames, bulk data and renderings', () => {

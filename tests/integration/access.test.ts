@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { ROUTES, routeKey } from '#shared/definitions/api/routes.ts';
+import { matchRoute, ROUTES, routeKey } from '#shared/definitions/api/routes.ts';
+import { assertInsideContract } from '#tests/helpers/openapi-contract.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
@@ -1258,6 +1259,14 @@ function throughTwin(): () => Promise<Backend> {
           body: options.body,
         });
         const text = await response.text();
+        // Every answer of the twin's front door is held against the OpenAPI document too (docs/api-contract.md).
+        const matched = matchRoute(method, path);
+        if (matched)
+          assertInsideContract(method, matched.route, {
+            status: response.status,
+            contentType: response.headers.get('content-type') ?? undefined,
+            body: text,
+          });
         const json = response.headers.get('content-type')?.includes('json') ?? true;
         return { status: response.status, body: text ? (json ? JSON.parse(text) : text) : undefined };
       },

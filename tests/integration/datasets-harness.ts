@@ -45,6 +45,7 @@ import { seedDemoTenants } from '#infra/local/seed/seed.ts';
 import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
 import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
 import { requireSharedData } from '#tests/helpers/shared-data.ts';
+import { assertInsideContract } from '#tests/helpers/openapi-contract.ts';
 
 export const TABLE = 'imaging-test';
 
@@ -290,6 +291,12 @@ export async function startHarness(): Promise<Harness> {
       } as unknown as APIGatewayProxyEvent;
       const { handler } = await HANDLERS[matched.route.domain]!();
       const result = await handler(event, {} as Context);
+      // Every answer a test receives is held against the OpenAPI document (docs/api-contract.md).
+      assertInsideContract(method, matched.route, {
+        status: result.statusCode,
+        contentType: result.headers?.['Content-Type'] as string | undefined,
+        body: result.body,
+      });
       // A CSV export answers text; everything else JSON.
       const json = String(result.headers?.['Content-Type'] ?? 'application/json').includes('json');
       return {

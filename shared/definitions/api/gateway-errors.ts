@@ -16,6 +16,16 @@ export const GATEWAY_ERRORS = {
   methodNotAllowed: 'METHOD_NOT_ALLOWED',
   /** A body over API Gateway's payload limit (REQUEST_TOO_LARGE). */
   bodyTooLarge: 'PAYLOAD_TOO_LARGE',
+  /**
+   * A request line and headers over the front door's limit (API Gateway: 10,240 bytes together; the twin: Node's
+   * 16 KiB header limit). API Gateway has no response type of its own for it: it is answered by DEFAULT_4XX, below.
+   */
+  headersTooLarge: 'REQUEST_HEADERS_TOO_LARGE',
+  /**
+   * Any other refusal at the door (API Gateway's DEFAULT_4XX: an oversized request line or headers, a bad request
+   * parameter, an unsupported media type), with the gateway's own status and the catalogue's body.
+   */
+  rejected: 'REQUEST_REJECTED',
   /** The Cognito authorizer refused the token, or there was none (UNAUTHORIZED). */
   unauthorized: 'NO_TOKEN',
   /** ACCESS_DENIED. */

@@ -4,11 +4,41 @@ import { ApiErrorSchema } from '#shared/schemas/api/common.ts';
 import { ROUTE_SCHEMAS, type RouteSchemas } from './route-schemas.ts';
 import { ROUTES, routeKey, type RouteDefinition } from './routes.ts';
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+/** True when the string schema trims its input before checking it (zod's `.trim()`, an overwrite check). */
+function trims(schema: z.core.$ZodType): boolean {
+  const def = schema._zod.def as {
+    type: string;
+    checks?: { _zod: { def: { check: string; tx?: (v: string) => unknown } } }[];
+  };
+  if (def.type !== 'string') return false;
+  return (def.checks ?? []).some((c) => c._zod.def.check === 'overwrite' && c._zod.def.tx?.(' a ') === 'a');
+}
+
+/**
+ * A trimmed string's `minLength` counts the characters left after trimming, which JSON Schema cannot say: the
+ * document adds the pattern that does (at least `minLength` characters from the first non-blank to the last).
+ */
+function trimmedMinimum(json: Record<string, unknown>): void {
+  const min = json.minLength;
+  if (typeof min !== 'number' || min < 1) return;
+  const pattern = min === 1 ? '\\S' : `\\S[\\s\\S]{${min - 2},}\\S`;
+  if (json.pattern === undefined && json.allOf === undefined) json.pattern = pattern;
+  else json.allOf = [...((json.allOf as unknown[] | undefined) ?? []), { pattern }];
+}
+
+/**
+ * JSON Schema of a zod schema as the API reads it (`input`: requests, with defaults optional) or writes it
+ * (`output`: answers). Everything the schema checks is in it: limits, enums, patterns, formats, and the rules a
+ * schema carries in its `.meta()` (docs/api-contract.md).
+ */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
     target: 'draft-2020-12',
+    override: (ctx) => {
+      if (trims(ctx.zodSchema)) trimmedMinimum(ctx.jsonSchema as Record<string, unknown>);
+    },
   }) as Record<string, unknown>;
   return rest;
 }

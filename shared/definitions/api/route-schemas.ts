@@ -12,6 +12,7 @@ import {
 } from '#shared/schemas/api/sso.ts';
 import {
   AuditFilterSchema,
+  AuditOutcomeSchema,
   AuditPageSchema,
   ListAuditQuerySchema,
   VerifyAuditRequestSchema,
@@ -132,7 +133,7 @@ import {
   IntegrationPathSchema,
   IntegrationSchema,
 } from '#shared/schemas/api/integrations.ts';
-import { DicomUidSchema } from '#shared/schemas/api/common.ts';
+import { DicomUidSchema, pageTokenSchema, queryNumber } from '#shared/schemas/api/common.ts';
 import {
   RedactSeriesRequestSchema,
   SeriesPreviewQuerySchema,
@@ -155,14 +156,20 @@ export type RouteSchemas = {
 };
 
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
+/** An event of a dataset's history: the audit event as stored, without its hospital (shared/domain/ports.ts). */
 export const AuditEventSchema = z.object({
   id: z.string(),
   datasetId: z.string().optional(),
+  targetUserId: z.string().optional(),
   at: z.string(),
   action: z.string(),
+  outcome: AuditOutcomeSchema.optional(),
   actorUserId: z.string(),
   actorName: z.string(),
   details: z.record(z.string(), z.unknown()),
+  seq: z.number().int().optional(),
+  prevHash: z.string().optional(),
+  hash: z.string().optional(),
 });
 
 const DatasetPath = z.object({ id: IdSchema });
@@ -196,7 +203,7 @@ const ApprovalPath = z.object({ shareId: IdSchema });
 
 export const ROUTE_SCHEMAS = {
   'GET /api/audit': { query: ListAuditQuerySchema, response: AuditPageSchema },
-  'GET /api/audit/export.csv': { query: AuditFilterSchema, response: z.string() },
+  'GET /api/audit/export.csv': { query: AuditFilterSchema, response: z.string(), responseContentType: 'text/csv' },
   'POST /api/audit/verify': { body: VerifyAuditRequestSchema, response: VerifyAuditResponseSchema },
   'GET /api/compliance': { query: ComplianceQuerySchema, response: ComplianceSchema },
   'GET /api/reports': { query: ReportsQuerySchema, response: ReportsSchema },
@@ -300,8 +307,8 @@ export const ROUTE_SCHEMAS = {
   'GET /api/teams/{teamId}/members': {
     path: TeamPath,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
-      nextToken: z.string().max(2048).optional(),
+      limit: queryNumber(z.number().int().min(1).max(100).default(50)),
+      nextToken: pageTokenSchema(2048).optional(),
     }),
     response: TeamMemberPageSchema,
   },

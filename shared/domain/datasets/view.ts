@@ -9,6 +9,7 @@ export function toDataset(record: DatasetRecord): Dataset {
     deidentifiedAt: _d,
     lastRunId: _r,
     storageCountedBytes: _b,
+    storageBytes: _m,
     processingStartedAt: _p,
     completedAt: _c,
     ...dataset

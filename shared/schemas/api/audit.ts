@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { IdSchema, pageOf } from './common.ts';
+import { IdSchema, pageOf, pageTokenSchema, queryNumber } from './common.ts';
 
 /** Outcomes of an audited request (docs/domain.md#audit-trail). */
 export const AuditOutcomeSchema = z.enum(['SUCCESS', 'DENIED', 'FAILURE']);
 
 /** A day (yyyy-mm-dd) or an ISO-8601 UTC time: the bounds of an audit search's period. */
-const TimeBoundSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/, 'Invalid input')
-  .refine((v) => !Number.isNaN(Date.parse(v)), 'Invalid input');
+const TimeBoundSchema = z.union([z.iso.date(), z.iso.datetime(), z.iso.datetime({ precision: -1 })], {
+  error: 'Invalid input',
+});
 
 /** Filters of the audit log (search and CSV export); the super admin names the hospital, others get their own. */
 export const AuditFilterSchema = z.object({
@@ -27,8 +26,8 @@ export type AuditFilter = z.infer<typeof AuditFilterSchema>;
 
 export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
 export const ListAuditQuerySchema = AuditFilterSchema.extend({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  nextToken: z.string().max(4096).optional(),
+  limit: queryNumber(z.number().int().min(1).max(100).default(50)),
+  nextToken: pageTokenSchema(4096).optional(),
 });
 export type ListAuditQuery = z.infer<typeof ListAuditQuerySchema>;
 

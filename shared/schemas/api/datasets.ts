@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, pageOf } from './common.ts';
+import { IdSchema, pageOf, pageTokenSchema, queryNumber } from './common.ts';
 import {
   ASSET_TYPES,
   BURNED_IN_TEXT_REASONS,
@@ -57,7 +57,11 @@ export const AnonymizationRequestSchema = z
     retainPatientCharacteristics: z.boolean(),
     keepPrivate: z.boolean(),
   })
-  .partial();
+  .partial()
+  // The hospital's policy, not the request, says which options are the uploader's (docs/api-contract.md#rules-between-fields).
+  .meta({
+    'x-rules': ["an option the hospital's de-identification policy does not let uploaders change keeps its value"],
+  });
 export type AnonymizationRequest = z.infer<typeof AnonymizationRequestSchema>;
 
 /** A BIDS datatype and suffix, with the entities (acq, dir, echo, flip, mt, part, ce, rec, inv) the headers give. */
@@ -190,8 +194,8 @@ export const RecycleBinItemSchema = DatasetSchema.extend({
 export type RecycleBinItem = z.infer<typeof RecycleBinItemSchema>;
 export const RecycleBinPageSchema = pageOf(RecycleBinItemSchema);
 export const ListRecycleBinQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  nextToken: z.string().max(2000).optional(),
+  limit: queryNumber(z.number().int().min(1).max(100).default(50)),
+  nextToken: pageTokenSchema(2000).optional(),
 });
 
 /** DELETE /api/datasets/{id}: why it is deleted, kept in the audit trail (our words, never patient data). */
@@ -228,15 +232,13 @@ export const CreateDatasetRequestSchema = z.object({
 });
 export type CreateDatasetRequest = z.infer<typeof CreateDatasetRequestSchema>;
 
+/** Page sizes of the datasets list (docs/screens.md): the site's choices, the only ones the API takes. */
+export const DATASET_PAGE_SIZES = [6, 12, 24, 48] as const;
 export const ListDatasetsQuerySchema = z.object({
   status: DatasetStatusSchema.optional(),
   search: z.string().max(200).optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .refine((n) => [6, 12, 24, 48].includes(n), 'Invalid input')
-    .default(12),
-  nextToken: z.string().max(2000).optional(),
+  limit: queryNumber(z.literal(DATASET_PAGE_SIZES).default(12)),
+  nextToken: pageTokenSchema(2000).optional(),
 });
 export const DatasetPageSchema = pageOf(DatasetSchema);
 
@@ -258,5 +260,6 @@ export const UpdateDatasetRequestSchema = CreateDatasetRequestSchema.omit({
     anonymization: AnonymizationRequestSchema.optional(),
   })
   .strict()
-  .refine((v) => Object.keys(v).length > 0, 'Required');
+  .refine((v) => Object.keys(v).length > 0, 'Required')
+  .meta({ minProperties: 1 });
 export type UpdateDatasetRequest = z.infer<typeof UpdateDatasetRequestSchema>;

@@ -14,7 +14,8 @@ export const DeidentificationPolicySchema = z
     uploaderMayChange: z
       .array(AnonymizationOptionSchema)
       .max(ANONYMIZATION_OPTIONS.length)
-      .refine((options) => new Set(options).size === options.length, 'Invalid input'),
+      .refine((options) => new Set(options).size === options.length, 'Invalid input')
+      .meta({ uniqueItems: true }),
   })
   .strict();
 export type DeidentificationPolicy = z.infer<typeof DeidentificationPolicySchema>;

@@ -20,19 +20,23 @@ export const QUIET_SECONDS = { min: 10, max: 86_400, default: 300 } as const;
  * PS3.5 6.2, value representation AE: at most 16 characters of the default repertoire, no backslash or control
  * character, not only spaces (leading and trailing spaces are not significant).
  */
+export const AE_TITLE_MAX_LENGTH = 16;
+/** PS3.5 section 6.2, AE: default character repertoire without backslash, not only spaces. */
+export const AE_TITLE_PATTERN = /^[\x20-\x5b\x5d-\x7e]*[\x21-\x5b\x5d-\x7e][\x20-\x5b\x5d-\x7e]*$/;
 export function isAeTitle(value: string): boolean {
-  return value.length <= 16 && /^[\x20-\x5b\x5d-\x7e]+$/.test(value) && value.trim().length > 0;
+  return value.length <= AE_TITLE_MAX_LENGTH && AE_TITLE_PATTERN.test(value);
 }
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 /** An IPv4 address or an IPv4 CIDR block (a.b.c.d/n): the source addresses a DICOM node may send from. */
+export const SOURCE_ADDRESS_PATTERN = new RegExp(`^${OCTET}(\\.${OCTET}){3}(/(3[0-2]|[0-2]?\\d))?$`);
 export function isSourceAddress(value: string): boolean {
-  const [address, bits, ...rest] = value.split('/');
-  if (rest.length > 0 || !address || !IPV4.test(address)) return false;
-  return bits === undefined || (/^\d{1,2}$/.test(bits) && Number(bits) <= 32);
+  return SOURCE_ADDRESS_PATTERN.test(value);
 }
 
 const NameSchema = z.string().trim().min(1, 'Required').max(100);
+/** Checked against the hospital's teams when the integration is created (docs/api-contract.md#rules-between-fields). */
+const TEAM_RULE = 'teamId names an active team of the hospital';
 const QuietSecondsSchema = z.number().int().min(QUIET_SECONDS.min).max(QUIET_SECONDS.max);
 
 export const IntegrationSchema = z.object({
@@ -94,6 +98,14 @@ export const CreateDicomWebClientRequestSchema = z
   .refine((request) => request.teamId !== undefined || !(request.scopes ?? DICOMWEB_SCOPE_NAMES).includes('write'), {
     path: ['teamId'],
     message: 'A client that writes needs a team',
+  })
+  // The same rule for the document: a team, or scopes given without `write` (absent scopes mean read and write).
+  .meta({
+    anyOf: [
+      { required: ['teamId'] },
+      { required: ['scopes'], properties: { scopes: { not: { contains: { const: 'write' } } } } },
+    ],
+    'x-rules': [TEAM_RULE],
   });
 export type CreateDicomWebClientRequest = z.infer<typeof CreateDicomWebClientRequestSchema>;
 
@@ -111,12 +123,14 @@ export const CreateDicomNodeRequestSchema = z
     teamId: IdSchema,
     aeTitle: z
       .string()
-      .refine(isAeTitle, 'Invalid AE title')
+      .max(AE_TITLE_MAX_LENGTH, 'Invalid AE title')
+      .regex(AE_TITLE_PATTERN, 'Invalid AE title')
       .transform((v) => v.trim()),
-    allowedAddresses: z.array(z.string().trim().refine(isSourceAddress, 'Invalid address')).min(1).max(20),
+    allowedAddresses: z.array(z.string().trim().regex(SOURCE_ADDRESS_PATTERN, 'Invalid address')).min(1).max(20),
     quietSeconds: QuietSecondsSchema.optional(),
   })
-  .strict();
+  .strict()
+  .meta({ 'x-rules': [TEAM_RULE] });
 export type CreateDicomNodeRequest = z.infer<typeof CreateDicomNodeRequestSchema>;
 
 export const IntegrationPathSchema = z.object({ integrationId: IdSchema });

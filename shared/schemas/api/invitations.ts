@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GRANTABLE_PERMISSIONS, type GrantablePermission, type Role } from '#shared/vocabulary/roles.ts';
 import { GrantablePermissionSchema, PermissionGrantSchema, RoleSchema } from '#shared/schemas/roles.ts';
-import { IdSchema } from './common.ts';
+import { IdSchema, trimmed } from './common.ts';
 import { TeamRoleSchema, type TeamRole } from './organisation.ts';
 
 /**
@@ -49,28 +49,37 @@ const optionalText = (max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined));
 
-export const SingleInvitationSchema = z.object({
-  fullName: z.string().trim().min(2, 'Name must be at least 2 characters').max(200),
-  email: z.string().trim().pipe(z.email('Invalid email address')),
-  role: InvitableRoleSchema,
-  departmentId: optionalId,
-  teamId: optionalId,
-  specialization: optionalText(100),
-  message: z.string().trim().max(INVITATION_MESSAGE_MAX, 'Message must be less than 500 characters').optional(),
-});
+export const SingleInvitationSchema = z
+  .object({
+    fullName: z.string().trim().min(2, 'Name must be at least 2 characters').max(200),
+    email: trimmed(z.email('Invalid email address')),
+    role: InvitableRoleSchema,
+    departmentId: optionalId,
+    teamId: optionalId,
+    specialization: optionalText(100),
+    message: z.string().trim().max(INVITATION_MESSAGE_MAX, 'Message must be less than 500 characters').optional(),
+  })
+  .meta({
+    // Checked against the hospital's organisation when the invitation is sent (docs/api-contract.md#rules-between-fields).
+    'x-rules': [
+      'departmentId names a department of the hospital',
+      'teamId names an active team of the hospital, given with the departmentId of its department',
+    ],
+  });
 export type SingleInvitationInput = z.input<typeof SingleInvitationSchema>;
 export type SingleInvitation = z.output<typeof SingleInvitationSchema>;
 
 // ---------------------------------------------------------------- team invitation (team lead)
 
 export const TeamInvitationSchema = z.object({
-  email: z.string().trim().pipe(z.email('Please enter a valid email address')),
+  email: trimmed(z.email('Please enter a valid email address')),
+  /** Blank, or a name of at least 2 characters once trimmed. */
   name: z
     .string()
     .trim()
     .max(200)
+    .regex(/^\s*(\S[\s\S]*\S)?\s*$/, 'Name must be at least 2 characters')
     .optional()
-    .refine((v) => !v || v.length >= 2, 'Name must be at least 2 characters')
     .transform((v) => (v ? v : undefined)),
   role: TeamRoleSchema.default('MEMBER'),
   /** Absent: the role's defaults, for a member the team's "Default permissions of new members" when they join. */
@@ -111,10 +120,20 @@ export const BulkRowSchema = z.object({
   specialization: z.string().trim().max(100).optional(),
 });
 
-export const BulkInvitationRequestSchema = z.object({
-  mode: BulkModeSchema.default('basic'),
-  invitations: z.array(BulkRowSchema).min(1).max(BULK_INVITATIONS_MAX),
-});
+export const BulkInvitationRequestSchema = z
+  .object({
+    mode: BulkModeSchema.default('basic'),
+    invitations: z.array(BulkRowSchema).min(1).max(BULK_INVITATIONS_MAX),
+  })
+  // The rows are the table's text as typed or read from a CSV; validateBulkRows answers each row's errors in the
+  // product's words, so the rules stay there and the document names them (docs/api-contract.md#rules-between-fields).
+  .meta({
+    'x-rules': [
+      'each row: a name of at least 2 characters, a valid e-mail, an invitable role',
+      'no e-mail twice (case-insensitive)',
+      'strict mode: a team lead names a department; a department comes with a team except for guests',
+    ],
+  });
 export type BulkInvitationRequest = z.infer<typeof BulkInvitationRequestSchema>;
 
 const EMAIL_SHAPE = z.email();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GrantablePermissionSchema, PermissionGrantSchema, RoleSchema } from '#shared/schemas/roles.ts';
 import { UserStatusSchema } from './auth.ts';
-import { IdSchema, pageOf } from './common.ts';
+import { IdSchema, pageOf, pageTokenSchema, queryNumber } from './common.ts';
 
 /**
  * Contracts of the organisation: hospitals (super admin), departments, teams and users (hospital admin, team lead).
@@ -117,8 +117,8 @@ export const ListHospitalsQuerySchema = z.object({
   q: z.string().trim().max(100).optional(),
   plan: SubscriptionPlanSchema.optional(),
   status: HospitalStatusSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(24),
-  nextToken: z.string().max(2048).optional(),
+  limit: queryNumber(z.number().int().min(1).max(100).default(24)),
+  nextToken: pageTokenSchema(2048).optional(),
 });
 export type ListHospitalsQuery = z.infer<typeof ListHospitalsQuerySchema>;
 
@@ -244,8 +244,8 @@ export const ListTeamsQuerySchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  nextToken: z.string().max(2048).optional(),
+  limit: queryNumber(z.number().int().min(1).max(100).default(50)),
+  nextToken: pageTokenSchema(2048).optional(),
 });
 export const TeamPageSchema = pageOf(TeamSchema);
 
@@ -308,8 +308,8 @@ export const ListUsersQuerySchema = z.object({
   status: UserStatusSchema.optional(),
   /** Super admin only: whose users. A hospital admin always gets their own hospital. */
   hospitalId: IdSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  nextToken: z.string().max(2048).optional(),
+  limit: queryNumber(z.number().int().min(1).max(100).default(25)),
+  nextToken: pageTokenSchema(2048).optional(),
 });
 export type ListUsersQuery = z.infer<typeof ListUsersQuerySchema>;
 export const UserPageSchema = pageOf(UserSchema);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { USER_STATUSES } from '#shared/vocabulary/users.ts';
 import { ANONYMIZATION_OPTIONS, HIPAA_TOGGLES } from '#shared/vocabulary/deidentification.ts';
 import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
-import { IdSchema } from './common.ts';
+import { IdSchema, queryNumber } from './common.ts';
 import { PATIENT_SHARE_STATUSES } from './shares.ts';
 import { DeidentificationPolicyResponseSchema } from './hospital-admin.ts';
 
@@ -80,11 +80,7 @@ export type Compliance = z.infer<typeof ComplianceSchema>;
 export const REPORT_RANGES = [3, 6, 12] as const;
 export const ReportsQuerySchema = z.object({
   hospitalId: IdSchema.optional(),
-  months: z.coerce
-    .number()
-    .int()
-    .refine((m) => (REPORT_RANGES as readonly number[]).includes(m), 'Invalid input')
-    .default(3),
+  months: queryNumber(z.literal(REPORT_RANGES).default(3)),
 });
 export type ReportsQuery = z.infer<typeof ReportsQuerySchema>;
 

@@ -32,19 +32,21 @@ export const THRESHOLD_MIN = 50;
 export const THRESHOLD_MAX = 100;
 export const THRESHOLD_STEP = 5;
 
-const percentStep = z
-  .number()
-  .int()
-  .min(THRESHOLD_MIN)
-  .max(THRESHOLD_MAX)
-  .refine((n) => n % THRESHOLD_STEP === 0, 'Invalid input');
+const percentStep = z.number().int().min(THRESHOLD_MIN).max(THRESHOLD_MAX).multipleOf(THRESHOLD_STEP, 'Invalid input');
 
 export const AlertThresholdsSchema = z
   .object({ warning: percentStep, critical: percentStep })
   .refine((t) => t.critical >= t.warning, {
     message: `Number must be greater than or equal to the warning value`,
     path: ['critical'],
-  });
+  })
+  // JSON Schema cannot compare two fields: the document names the rule (docs/api-contract.md#rules-between-fields).
+  .meta({ 'x-rules': ['critical >= warning'] });
+
+/** Max opens of a patient share: 1 to 1000, or -1 for unlimited (never 0). */
+export const MaxOpensSchema = z.union([z.literal(UNLIMITED_OPENS), z.number().int().min(1).max(1000)], {
+  error: 'Invalid input',
+});
 
 /** The patient-share fields; the hospital's defaults check them together, a team overrides any of them. */
 const patientShareFields = z.object({
@@ -55,24 +57,22 @@ const patientShareFields = z.object({
     .min(1)
     .max(24 * 365),
   /** -1 = Unlimited. */
-  maxOpens: z
-    .number()
-    .int()
-    .min(-1)
-    .max(1000)
-    .refine((n) => n !== 0, 'Invalid input'),
+  maxOpens: MaxOpensSchema,
   watermarkEnabled: z.boolean(),
   downloadsEnabled: z.boolean(),
   allowedScopes: z.array(z.enum(SHARE_SCOPES)).max(SHARE_SCOPES.length),
 });
 
-export const PatientShareDefaultsSchema = patientShareFields.refine(
-  (p) => p.downloadsEnabled || !p.allowedScopes.includes('downloads'),
-  {
+export const PatientShareDefaultsSchema = patientShareFields
+  .refine((p) => p.downloadsEnabled || !p.allowedScopes.includes('downloads'), {
     message: 'Requires Downloads',
     path: ['allowedScopes'],
-  },
-);
+  })
+  .meta({
+    // The scope `downloads` only with downloads enabled.
+    if: { properties: { downloadsEnabled: { const: false } } },
+    then: { properties: { allowedScopes: { not: { contains: { const: 'downloads' } } } } },
+  });
 export type PatientShareDefaults = z.infer<typeof PatientShareDefaultsSchema>;
 
 /**
@@ -85,7 +85,8 @@ export const ComplianceSettingsSchema = z.object({
 });
 
 export const StorageComputeSchema = z.object({
-  storageCapGB: z.number().positive().max(10_000_000),
+  // Whole or fractional GB from 1 (the form's minimum); a denormal positive number is not a cap a table can store.
+  storageCapGB: z.number().min(1).max(10_000_000),
   computeThrottles: z.object({ queueConcurrency: z.number().int().min(1).max(1000) }),
   alertThresholds: AlertThresholdsSchema,
 });
@@ -100,7 +101,9 @@ export const SecuritySettingsSchema = z
       .regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/i, 'Invalid input')
       .optional(),
   })
-  .refine((s) => !s.ssoEnabled || !!s.ssoDomain, { message: 'Required', path: ['ssoDomain'] });
+  .refine((s) => !s.ssoEnabled || !!s.ssoDomain, { message: 'Required', path: ['ssoDomain'] })
+  // SSO on needs its domain.
+  .meta({ if: { properties: { ssoEnabled: { const: true } } }, then: { required: ['ssoDomain'] } });
 
 /** An e-mail domain as the hospital lists it ("hospital.org"): lower case, no "@". */
 export const EmailDomainSchema = z

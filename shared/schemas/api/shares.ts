@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
-import { PatientShareDefaultsSchema, SHARE_SCOPES } from './policies.ts';
+import { MaxOpensSchema, PatientShareDefaultsSchema, SHARE_SCOPES } from './policies.ts';
 
 /** Team DICOM shares (docs/domain.md#shares): what a colleague may do with a dataset shared with them. */
 export const TEAM_SHARE_PERMISSIONS = ['view', 'download', 'export'] as const;
@@ -53,6 +53,14 @@ export const CreateTeamShareSchema = z
   .refine((b) => (b.memberIds?.length ?? 0) > 0 || b.teamId !== undefined, {
     message: 'Choose members or a team',
     path: ['memberIds'],
+  })
+  .meta({
+    anyOf: [{ required: ['memberIds'], properties: { memberIds: { minItems: 1 } } }, { required: ['teamId'] }],
+    // Checked against the dataset when it is shared (docs/api-contract.md#rules-between-fields).
+    'x-rules': [
+      "memberIds name members of the dataset's team other than its owner",
+      "teamId names another active team of the hospital than the dataset's",
+    ],
   });
 
 export const TeamShareListSchema = z.object({ items: z.array(TeamShareSchema) });
@@ -98,7 +106,8 @@ export type PatientShare = z.infer<typeof PatientShareSchema>;
 const PhoneSchema = z
   .string()
   .trim()
-  .regex(/^\+[1-9][0-9 ]{6,18}$/, 'Please enter a valid phone number');
+  // Trimmed first, so it ends with a digit: the pattern says so, and a phone with trailing spaces is read trimmed.
+  .regex(/^\+[1-9][0-9 ]{5,17}[0-9]$/, 'Please enter a valid phone number');
 
 export const CreatePatientShareSchema = z
   .object({
@@ -110,12 +119,7 @@ export const CreatePatientShareSchema = z
       .int()
       .min(1)
       .max(24 * 365),
-    maxOpens: z
-      .number()
-      .int()
-      .min(-1)
-      .max(1000)
-      .refine((n) => n !== 0, 'Invalid input'),
+    maxOpens: MaxOpensSchema,
     watermark: z.boolean(),
     allowDownloads: z.boolean(),
     scopes: z.array(z.enum(SHARE_SCOPES)).min(1).max(SHARE_SCOPES.length),
@@ -124,7 +128,8 @@ export const CreatePatientShareSchema = z
   .refine((b) => b.recipientEmail !== undefined || b.recipientPhone !== undefined, {
     message: 'Enter an e-mail address or a phone number',
     path: ['recipientEmail'],
-  });
+  })
+  .meta({ anyOf: [{ required: ['recipientEmail'] }, { required: ['recipientPhone'] }] });
 export type CreatePatientShare = z.infer<typeof CreatePatientShareSchema>;
 
 /** The create answer: the only time the link (with its token) is shown; the QR code is drawn from it. */

@@ -8,7 +8,7 @@ export const UsageQuerySchema = z.object({
   /** yyyy-mm; the current month when absent. */
   month: z
     .string()
-    .regex(/^\d{4}-\d{2}$/)
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Invalid input')
     .optional(),
 });
 export type UsageQuery = z.infer<typeof UsageQuerySchema>;
@@ -31,6 +31,9 @@ const UsageDaySchema = z.object({
   runs: z.number().nonnegative(),
   computeSeconds: z.number().nonnegative(),
   gbSeconds: z.number().nonnegative(),
+  /** Sign-ins begun and completed that day (docs/domain.md#failed-sign-ins); counted in the same daily record. */
+  signInAttempts: z.number().int().nonnegative(),
+  signIns: z.number().int().nonnegative(),
   /** Net bytes added to storage that day (negative when more was deleted). */
   storageBytesAdded: z.number(),
 });

@@ -60,7 +60,31 @@ describe('OpenAPI document', () => {
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['status', 'search', 'limit', 'nextToken']),
     );
+    const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema.enum).toEqual([6, 12, 24, 48]);
+    expect(limit.required).toBe(false);
+    expect(list.parameters.find((p: { name: string }) => p.name === 'nextToken').schema['x-opaque']).toBe(true);
     const create = (document.paths as any)['/api/datasets'].post.requestBody.content['application/json'].schema;
     expect(create.required).toEqual(expect.arrayContaining(['mrn', 'studyType', 'patientConsent', 'hipaaDisclosure']));
+  });
+
+  it('carries the rules the route schemas check (docs/api-contract.md)', () => {
+    const paths = document.paths as any;
+    const body = (path: string, method: string) => paths[path][method].requestBody.content['application/json'].schema;
+    // Prepare: the patient share form.
+    const share = body('/api/datasets/{id}/patient-shares', 'post');
+    // Assess: max opens is -1 or 1..1000, and an e-mail or a phone is required.
+    expect(share.properties.maxOpens.anyOf).toEqual([
+      { type: 'number', const: -1 },
+      { type: 'integer', minimum: 1, maximum: 1000 },
+    ]);
+    expect(share.anyOf).toEqual([{ required: ['recipientEmail'] }, { required: ['recipientPhone'] }]);
+    // A trimmed required text needs a non-blank character.
+    expect(body('/api/datasets', 'post').properties.mrn).toMatchObject({ minLength: 1, pattern: '\\S' });
+    // The CSV export is documented as CSV, the usage month as a real month.
+    expect(Object.keys(paths['/api/audit/export.csv'].get.responses['200'].content)).toEqual(['text/csv']);
+    const month = paths['/api/usage'].get.parameters.find((p: { name: string }) => p.name === 'month');
+    expect(new RegExp(month.schema.pattern).test('2026-13')).toBe(false);
+    expect(new RegExp(month.schema.pattern).test('2026-12')).toBe(true);
   });
 });

@@ -1,3 +1,5 @@
+import { DATASET_PAGE_SIZES } from '#shared/schemas/api/datasets.ts';
+
 /** The pagination window (docs/domain.md#lists-and-pagination) shows up to 5 page numbers around the current one. */
 export function pageWindow(current: number, pageCount: number, size = 5): number[] {
   if (pageCount <= 0) return [];
@@ -8,7 +10,8 @@ export function pageWindow(current: number, pageCount: number, size = 5): number
   return Array.from({ length: end - start }, (_, i) => start + i);
 }
 
-export const PAGE_SIZES = [6, 12, 24, 48] as const;
+/** The page sizes the list route takes (its query schema's). */
+export const PAGE_SIZES = DATASET_PAGE_SIZES;
 export const DEFAULT_PAGE_SIZE = 12;
 
 /**
