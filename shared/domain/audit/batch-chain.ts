@@ -19,7 +19,10 @@ export type PendingAuditEvent = Omit<AuditEntry, 'at'> & { id: string; at: strin
  */
 export const MAX_CHAIN_BATCH = 49;
 
-/** A lost race for the head (another chainer moved it) is retried this often before the drain gives up. */
+/**
+ * Races lost in a row while the head does not move (a transaction conflict, not another chainer's progress) before
+ * the drain gives up with a TransientError (the stream hands the batch again).
+ */
 export const MAX_CHAIN_ATTEMPTS = 8;
 
 export type ChainStore = {
@@ -73,8 +76,11 @@ export async function drainPending(
   const backOff = options.backOff ?? defaultBackOff;
   const result: DrainResult = { chained: 0, batches: 0, races: 0 };
   let lostInARow = 0;
+  let lostTo: ChainHead | undefined;
   for (;;) {
     const head = await store.head(hospitalId);
+    // A head that moved since the last lost race is another chainer making progress: losing to it is no failure.
+    if (lostTo && head.seq !== lostTo.seq) lostInARow = 0;
     const pending = await store.pending(hospitalId, batchSize);
     if (pending.length === 0) return result;
     const events = await chainBatch(head, pending);
@@ -86,6 +92,7 @@ export async function drainPending(
       continue;
     }
     result.races++;
+    lostTo = head;
     if (++lostInARow >= MAX_CHAIN_ATTEMPTS) throw new TransientError('audit chainer lost every race for the head');
     await backOff(lostInARow);
   }
