@@ -182,20 +182,20 @@ export function checkpointOf(head: AuditChainHead | undefined): ChainHead {
 }
 
 /**
- * Chains what is still pending, then walks the hospital's chain from the last checkpoint and reports the first broken
- * link; the outcome (with the new checkpoint when intact) is kept on the chain's head (the compliance center shows it)
+ * Chains what is still pending, then walks the hospital's chain from the last checkpoint (from the first event when
+ * `full`) and reports the first broken link; the outcome (with the new checkpoint when intact) is kept on the chain's head (the compliance center shows it)
  * and appended as an AUDIT_CHAIN_VERIFIED event. `checkedEvents` counts every position found intact, the checkpoint's
  * included, so it reads the same as a walk from the first event.
  */
 export async function verifyAuditTrail(
-  input: { hospitalId?: string },
+  input: { hospitalId?: string; full?: boolean },
   caller: Caller,
   deps: AuditDeps,
 ): Promise<VerifyAuditResponse> {
   const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
   await deps.audit.settle?.(hospitalId);
   const head = await deps.audit.head(hospitalId);
-  const start = checkpointOf(head);
+  const start = input.full ? EMPTY_HEAD : checkpointOf(head);
   const walked = await verifyChain(chainPages(deps.audit, hospitalId, start.seq), head, start);
   const result = { ...walked, checkedEvents: start.seq + walked.checkedEvents };
   const at = deps.clock.now();
@@ -216,6 +216,7 @@ export async function verifyAuditTrail(
     details: {
       checkedEvents: result.checkedEvents,
       walkedEvents: walked.checkedEvents,
+      ...(input.full ? { full: true } : {}),
       ...(result.brokenAt ? { brokenAtSeq: result.brokenAt.seq, reason: result.brokenAt.reason } : {}),
     },
   });
