@@ -14,7 +14,7 @@
  * Run: npm run bench:audit [-- --rate 100 --duration 60 --modes off,deferred,sync]
  */
 import { parseArgs } from 'node:util';
-import { createAuditChainWriter, createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
+import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
 import { VerifyAuditResponseSchema } from '#shared/schemas/api/audit.ts';
 import { createInProcessAuditStream } from '#tests/helpers/audit-stream.ts';
@@ -118,8 +118,15 @@ for (const mode of modes) {
     const verify = VerifyAuditResponseSchema.parse(
       (await h.call('POST', '/api/audit/verify', { as: ADMIN, body: { full: true } })).body,
     );
-    deferredCheck = { chained: head - chainedBefore, verified: verify.verified, checkedEvents: verify.checkedEvents, head };
-    say(`deferred: the chainer caught up ${settleMs.toFixed(0)} ms after the last answer (${stream.batches()} transactions so far)`);
+    deferredCheck = {
+      chained: head - chainedBefore,
+      verified: verify.verified,
+      checkedEvents: verify.checkedEvents,
+      head,
+    };
+    say(
+      `deferred: the chainer caught up ${settleMs.toFixed(0)} ms after the last answer (${stream.batches()} transactions so far)`,
+    );
   }
 }
 

@@ -43,7 +43,10 @@ export function pendingRecordsOf(items: readonly AttributeMap[]): StreamRecord[]
       eventName: 'INSERT',
       eventSource: 'aws:dynamodb',
       dynamodb: {
-        Keys: { [TABLE_KEYS.primary.pk]: item[TABLE_KEYS.primary.pk]!, [TABLE_KEYS.primary.sk]: item[TABLE_KEYS.primary.sk]! },
+        Keys: {
+          [TABLE_KEYS.primary.pk]: item[TABLE_KEYS.primary.pk]!,
+          [TABLE_KEYS.primary.sk]: item[TABLE_KEYS.primary.sk]!,
+        },
         NewImage: item,
         StreamViewType: AUDIT_PENDING_STREAM.view,
       },

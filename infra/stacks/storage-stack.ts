@@ -214,7 +214,12 @@ export class StorageStack extends Stack {
     this.auditAppender.executionRole.addToPolicy(
       new PolicyStatement({
         // The actions of the DynamoDB developer guide's policy for a Lambda reading a stream, on this stream only.
-        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+        actions: [
+          'dynamodb:DescribeStream',
+          'dynamodb:GetRecords',
+          'dynamodb:GetShardIterator',
+          'dynamodb:ListStreams',
+        ],
         resources: [streamArn],
       }),
     );

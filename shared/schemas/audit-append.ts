@@ -17,7 +17,10 @@ export const AuditAppendRequestSchema = z.discriminatedUnion('op', [
       checkedEvents: z.number().int().nonnegative(),
       brokenAtSeq: z.number().int().positive().optional(),
       verifiedSeq: z.number().int().nonnegative().optional(),
-      verifiedHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+      verifiedHash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
     }),
   }),
   // Chains what is pending for the hospital now (a verification asks before it walks the chain).

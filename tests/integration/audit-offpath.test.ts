@@ -95,6 +95,7 @@ describe('audited reads with the chain built behind them', () => {
     expect(pending).toHaveLength(reads.length);
     // The log lists the events still pending (no position yet) on its first page.
     expect(listed.items.filter((e) => e.seq === undefined).length).toBe(2 * DATASETS);
+    expect(pendingAfter).toHaveLength(0);
     const chainedReads = chained.filter(
       (e) =>
         (e.action === 'DATASET_VIEWED' || e.action === 'ASSET_URLS_ISSUED') &&

@@ -12,4 +12,3 @@ export type AuditAlongsideUpdate = Record<string, unknown> & {
 export function auditItem(event: ChainedAuditEvent): Record<string, unknown> {
   return { ...keys.auditEvent(event.hospitalId, event), entity: 'audit', ...event };
 }
-

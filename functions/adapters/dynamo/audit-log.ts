@@ -302,9 +302,10 @@ export function createAuditLog(
       // The first page also shows the events still waiting for the chain (newest first, as the rest).
       const items = query.startKey
         ? chained
-        : withPending(chained, (await pendingEvents(query.hospitalId)).filter((e) => matchesQuery(e, query))).sort(
-            newestFirst,
-          );
+        : withPending(
+            chained,
+            (await pendingEvents(query.hospitalId)).filter((e) => matchesQuery(e, query)),
+          ).sort(newestFirst);
       return { items, ...(page.lastKey ? { lastKey: page.lastKey } : {}) };
     },
     async chainPage(hospitalId, startKey, afterSeq) {

@@ -29,7 +29,7 @@ export function pendingOf(item: Record<string, unknown>): PendingAuditEvent {
  * id and time fixed now, and with the caller's own update in the same transaction when there is one (a dataset status
  * change: the update's condition failing is index 0 of the cancellation reasons, as before). The request answers as
  * soon as this write is acknowledged; the audit appender chains it behind. `written` is told the hospital after each
- * write (the in-process stand-in for the table's stream, see tests/integration/audit-offpath.test.ts).
+ * write, for a process that chains its own events behind its requests instead of a stream.
  */
 export function createPendingAuditWriter(
   table: Table,

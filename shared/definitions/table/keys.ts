@@ -52,7 +52,7 @@ const auditPendingPk = (hospitalId: string) => `H#${hospitalId}#AUDITPENDING`;
 export const AUDIT_PENDING_PARTITION_PATTERN = 'H#*#AUDITPENDING';
 
 /**
- * How the audit appender is told of pending events, one definition for the cloud and the twin: the table's stream
+ * How the audit appender is told of pending events, one definition wherever it runs: the table's stream
  * (new images) filtered on inserted items of this entity, handed over up to `batchSize` records at a time; a failed
  * batch is handed again up to `retryAttempts` times (a drain is safe to repeat).
  */

@@ -44,10 +44,7 @@ export type ChainStore = {
 };
 
 /** Links `pending` (in the order given) after `head`; the events keep the id and time their requests gave them. */
-export async function chainBatch(
-  head: ChainHead,
-  pending: readonly PendingAuditEvent[],
-): Promise<ChainedAuditEvent[]> {
+export async function chainBatch(head: ChainHead, pending: readonly PendingAuditEvent[]): Promise<ChainedAuditEvent[]> {
   const events: ChainedAuditEvent[] = [];
   let previous = head;
   for (const item of pending) {

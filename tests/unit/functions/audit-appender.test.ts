@@ -116,9 +116,7 @@ describe('a function recording an audit event', () => {
     // Act
     await writer().settle!('h1');
     await writer().recordVerification('h1', { at: '2026-11-25T10:00:00.000Z', verified: true, checkedEvents: 3 });
-    const crashed = await writer()
-      .settle!('h1')
-      .catch((e: unknown) => e);
+    const crashed = await writer().settle!('h1').catch((e: unknown) => e);
 
     // Assert
     const call = lambda.commandCalls(InvokeCommand)[0]!.args[0].input;
@@ -180,7 +178,10 @@ describe('the audit appender', () => {
       .resolvesOnce({})
       .resolves({ Item: { ...keys.auditHead('h1'), seq: 5, hash: 'a'.repeat(64) } });
     ddb.on(QueryCommand).resolvesOnce({ Items: pending }).resolvesOnce({ Items: pending }).resolves({ Items: [] });
-    ddb.on(TransactWriteCommand).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None'])).resolves({});
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None']))
+      .resolves({});
 
     // Act
     const result = await appendEvents({ op: 'drain', hospitalId: 'h1' });
