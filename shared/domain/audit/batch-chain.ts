@@ -59,10 +59,12 @@ export async function chainBatch(head: ChainHead, pending: readonly PendingAudit
 export type DrainResult = { chained: number; batches: number; races: number };
 
 /**
- * Chains every event pending for the hospital, a batch at a time, until none is left. Safe to run twice at once or
- * again after a crash: a pending item leaves only in the transaction that chains it, and that transaction holds only
- * while the head is the one its events link to, so an event is chained once, never lost, and a crash at any step
- * leaves either the whole batch chained or the whole batch pending.
+ * Chains every event pending for the hospital, a batch at a time, until a batch comes back short (anything written
+ * after its read has a stream record of its own, which drains it). Safe to run twice at once or again after a crash: a
+ * pending item leaves only in the transaction that chains it, and that transaction holds only while the head is the
+ * one its events link to, so an event is chained once, never lost, and a crash at any step leaves either the whole
+ * batch chained or the whole batch pending. The head is read once and then known from the batch written last; a lost
+ * race reads it again.
  */
 export async function drainPending(
   store: ChainStore,
@@ -74,8 +76,9 @@ export async function drainPending(
   const result: DrainResult = { chained: 0, batches: 0, races: 0 };
   let lostInARow = 0;
   let lostTo: ChainHead | undefined;
+  let known: ChainHead | undefined;
   for (;;) {
-    const head = await store.head(hospitalId);
+    const head = known ?? (await store.head(hospitalId));
     // A head that moved since the last lost race is another chainer making progress: losing to it is no failure.
     if (lostTo && head.seq !== lostTo.seq) lostInARow = 0;
     const pending = await store.pending(hospitalId, batchSize);
@@ -86,8 +89,12 @@ export async function drainPending(
       result.chained += events.length;
       result.batches++;
       lostInARow = 0;
+      if (pending.length < batchSize) return result;
+      const last = events.at(-1)!;
+      known = { seq: last.seq, hash: last.hash };
       continue;
     }
+    known = undefined;
     result.races++;
     lostTo = head;
     if (++lostInARow >= MAX_CHAIN_ATTEMPTS) throw new TransientError('audit chainer lost every race for the head');
