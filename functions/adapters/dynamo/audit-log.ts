@@ -270,10 +270,12 @@ export function createAuditLog(
       await writer.append(entry);
     },
     async listForDataset(hospitalId, datasetId) {
+      // Pending events are read first: one chained meanwhile is then found among the chained, never in neither.
+      const pending = await pendingEvents(hospitalId);
       const items = await queryPartitionAll(table, auditListIndexes.byTarget(hospitalId, datasetId));
       // Events written before the chain were keyed under the dataset in the audit partition (`DS#<id>#...`).
       const legacy = await queryAll(table, keys.auditPartition(hospitalId), `DS#${datasetId}#`);
-      return withPending([...legacy, ...items].map(eventOf), await pendingEvents(hospitalId))
+      return withPending([...legacy, ...items].map(eventOf), pending)
         .filter((e) => e.datasetId === datasetId)
         .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     },
@@ -297,14 +299,16 @@ export function createAuditLog(
         names['#action'] = 'action';
         values[':action'] = query.action;
       }
+      // The first page also shows the events still waiting for the chain (newest first, as the rest), read before the
+      // chained ones: an event chained in between is then found among the chained, never in neither.
+      const pending = query.startKey ? [] : await pendingEvents(query.hospitalId);
       const page = await queryIndex(index, query, filters, names, values);
       const chained = page.items.map(eventOf);
-      // The first page also shows the events still waiting for the chain (newest first, as the rest).
       const items = query.startKey
         ? chained
         : withPending(
             chained,
-            (await pendingEvents(query.hospitalId)).filter((e) => matchesQuery(e, query)),
+            pending.filter((e) => matchesQuery(e, query)),
           ).sort(newestFirst);
       return { items, ...(page.lastKey ? { lastKey: page.lastKey } : {}) };
     },
