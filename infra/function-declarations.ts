@@ -15,8 +15,8 @@ export const DATA_BUCKETS = ['uploads', 'studies', 'assets'] as const;
 export type DataBucket = (typeof DATA_BUCKETS)[number];
 
 /**
- * Item access on the single table ('describe' only answers a health check). A 'readWrite' function appends to the
- * audit trail only by invoking the audit appender; 'auditAppend' is that appender's own access.
+ * Item access on the single table ('describe' only answers a health check). A 'readWrite' function records audit
+ * events only as pending items, which the audit appender chains; 'auditAppend' is that appender's own access.
  */
 export type TableAccess = 'describe' | 'read' | 'readWrite' | 'auditAppend';
 /** What a function may do in a data bucket; each maps to an explicit action list (no `s3:*` style wildcards). */
@@ -256,7 +256,7 @@ export type ResourceArns = {
   /** The SES identity mail is sent from (absent while the stage has no sender configured) and the configuration set. */
   mailIdentity?: string;
   mailConfigurationSet: string;
-  /** The audit appender function, which every 'readWrite' function invokes to append an event. */
+  /** The audit appender function, which a 'readWrite' function invokes to drain a hospital or keep a verification. */
   auditAppender: string;
 };
 

@@ -186,8 +186,8 @@ export class StorageStack extends Stack {
       },
     );
 
-    // The one writer of the audit trail (docs/domain.md#audit-trail); every function that writes the table invokes
-    // it by name (resourceNames().auditAppender), so it lives with the data every other stack depends on.
+    // The one writer of the audit chain (docs/domain.md#how-an-event-travels), fed by the table's stream; functions
+    // invoke it by name (resourceNames().auditAppender), so it lives with the data every other stack depends on.
     this.auditAppender = new ImagingFunction(this, {
       config,
       declaration: AUDIT_APPENDER_DECLARATION,
