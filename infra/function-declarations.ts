@@ -6,7 +6,7 @@
  * missing grant fails on this machine as it would in the cloud. Pure data: no CDK import, the twin loads it too.
  */
 import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
-import { AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/definitions/table/keys.ts';
+import { AUDIT_PENDING_PARTITION_PATTERN, AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/definitions/table/keys.ts';
 import { GLOBAL_INDEXES } from '#shared/definitions/table/table.ts';
 import { ENV } from '#shared/definitions/env.ts';
 import { ALL_PIPELINE_TASKS, type PipelineTask } from '#shared/definitions/state-machine.ts';
@@ -15,8 +15,8 @@ export const DATA_BUCKETS = ['uploads', 'studies', 'assets'] as const;
 export type DataBucket = (typeof DATA_BUCKETS)[number];
 
 /**
- * Item access on the single table ('describe' only answers a health check). A 'readWrite' function appends to the
- * audit trail only by invoking the audit appender; 'auditAppend' is that appender's own access.
+ * Item access on the single table ('describe' only answers a health check). A 'readWrite' function records audit
+ * events only as pending items, which the audit appender chains; 'auditAppend' is that appender's own access.
  */
 export type TableAccess = 'describe' | 'read' | 'readWrite' | 'auditAppend';
 /** What a function may do in a data bucket; each maps to an explicit action list (no `s3:*` style wildcards). */
@@ -285,7 +285,7 @@ export type ResourceArns = {
   /** The SES identity mail is sent from (absent while the stage has no sender configured) and the configuration set. */
   mailIdentity?: string;
   mailConfigurationSet: string;
-  /** The audit appender function, which every 'readWrite' function invokes to append an event. */
+  /** The audit appender function, which a 'readWrite' function invokes to drain a hospital or keep a verification. */
   auditAppender: string;
 };
 
@@ -308,6 +308,16 @@ export const AUDIT_WRITES_DENIED: Omit<GrantStatement, 'resources'> = {
   effect: 'Deny',
   actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
   conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...AUDIT_WRITE_PARTITION_PATTERNS] } },
+};
+/**
+ * Events waiting for the chain (docs/domain.md#how-an-event-travels) are put by the function whose request recorded
+ * them, and never changed or removed by it: only the appender removes a pending event, in the transaction that
+ * chains it.
+ */
+export const AUDIT_PENDING_PUT_ONLY: Omit<GrantStatement, 'resources'> = {
+  effect: 'Deny',
+  actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+  conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [AUDIT_PENDING_PARTITION_PATTERN] } },
 };
 /** Even the appender never rewrites or removes an event: it puts new ones and moves the head. */
 export const AUDIT_EVENTS_APPEND_ONLY: Omit<GrantStatement, 'resources'> = {
@@ -378,9 +388,12 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
   if (grants.table === 'describe') {
     statements.push({ actions: ['dynamodb:DescribeTable'], resources: [arns.table] });
   } else if (grants.table === 'auditAppend') {
-    // The appender reads the head, puts the event and moves the head (with the caller's own update alongside, in
-    // one transaction).
-    statements.push({ actions: [...TABLE_READ, 'dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [arns.table] });
+    // The appender reads the head and the pending events, and in one transaction puts the chained events, deletes
+    // the pending ones and moves the head; deleting anything in the chain's own partitions stays denied.
+    statements.push({
+      actions: [...TABLE_READ, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+      resources: [arns.table],
+    });
     statements.push({ ...AUDIT_EVENTS_APPEND_ONLY, resources: [arns.table] });
   } else if (grants.table) {
     statements.push({
@@ -389,6 +402,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
     });
     if (grants.table === 'readWrite') {
       statements.push({ ...AUDIT_WRITES_DENIED, resources: [arns.table] });
+      statements.push({ ...AUDIT_PENDING_PUT_ONLY, resources: [arns.table] });
       statements.push({ actions: ['lambda:InvokeFunction'], resources: [arns.auditAppender] });
     }
     // Indexes are read-only in DynamoDB; the index names come from TABLE_KEYS, not a wildcard.
@@ -599,15 +613,15 @@ export const POST_CONFIRMATION_DECLARATION = triggerDeclaration({
 });
 
 /**
- * The one writer of the audit trail (docs/domain.md#audit-trail): every other function invokes it with the event
- * (and, for a dataset status change, the update that goes with it in one transaction). It reads and appends, nothing
- * else.
+ * The one writer of the audit chain (docs/domain.md#how-an-event-travels): the table's stream hands it the pending
+ * events requests wrote, and it chains them per hospital in batches; other functions invoke it only to chain a
+ * hospital's pending events at once (before a verification) and to keep a verification's outcome.
  */
 export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
   id: 'AuditAppender',
   kind: 'internal',
   entry: 'functions/audit/append-events.ts',
-  description: 'Audit trail: the only function that appends events to the hospital chains',
+  description: 'Audit trail: chains the pending events of each hospital, in order and in batches',
   memoryMb: 512,
   timeoutSeconds: 10,
   table: 'auditAppend',

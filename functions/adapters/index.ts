@@ -5,7 +5,7 @@ import type { ServerDeps } from '#functions/lib/server-deps.ts';
 import { createDocumentClient, createDynamoClient, type Table } from './dynamo/client.ts';
 import { createDynamoIdempotency } from './dynamo/idempotency-store.ts';
 import { createAuditChainWriter, createAuditLog } from './dynamo/audit-log.ts';
-import { createInvokedAuditWriter } from './lambda/audit-appender.ts';
+import { createDeferredAuditWriter } from './lambda/audit-appender.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { createOrganisationStore } from './dynamo/organisation.ts';
@@ -78,11 +78,14 @@ export async function createAwsDeps(
     });
   // The secret is fetched on first use, so routes that never need it (health) never call Secrets Manager.
   const pageTokens = createPageTokens(pseudonymSecret);
-  // Only the audit appender writes the trail (docs/domain.md#audit-trail): a deployed function that writes the table
-  // is given its name and invokes it; without one (a process that writes the table itself, as tests do) the chain
-  // is written directly.
+  // Only the audit appender writes the chain (docs/domain.md#how-an-event-travels): a deployed function, given its
+  // name, writes each event as a pending item the appender chains behind; without one (a process that writes the
+  // table itself, as the CLI and most tests do) the chain is written at once.
   const auditWriter = env.AUDIT_APPENDER_FUNCTION
-    ? createInvokedAuditWriter({ region, functionName: env.AUDIT_APPENDER_FUNCTION, endpoint: env.LAMBDA_ENDPOINT })
+    ? createDeferredAuditWriter(
+        { region, functionName: env.AUDIT_APPENDER_FUNCTION, endpoint: env.LAMBDA_ENDPOINT },
+        table,
+      )
     : createAuditChainWriter(table);
   return {
     datasets: createDatasetRepository(table, auditWriter),

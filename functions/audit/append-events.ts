@@ -1,24 +1,27 @@
 import type { Context } from 'aws-lambda';
 import { createAuditChainWriter } from '#functions/adapters/dynamo/audit-log.ts';
-import { isConditionFailure } from '#functions/adapters/dynamo/expressions.ts';
+import { AUDIT_PENDING_ENTITY, createDynamoChainStore } from '#functions/adapters/dynamo/audit-pending.ts';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
 import { errorOrigin, logger, startInvocation } from '#functions/lib/logger.ts';
-import { AUDIT_WRITE_PARTITION_PATTERNS } from '#shared/definitions/table/keys.ts';
-import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
+import { drainPending } from '#shared/domain/audit/batch-chain.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import { ENV } from '#shared/definitions/env.ts';
-import { AuditAppendRequestSchema, type AuditAppendResult } from '#shared/schemas/audit-append.ts';
+import {
+  AuditAppendRequestSchema,
+  AuditStreamEventSchema,
+  type AuditAppendResult,
+  type AuditStreamEvent,
+} from '#shared/schemas/audit-append.ts';
 
 /**
- * The audit appender (docs/domain.md#audit-trail): the only function allowed to write a hospital's audit events and
- * chain head. Other functions invoke it synchronously with an event, or with a verification outcome. It checks what
- * it is sent: the update that may go with an event must be on this table and outside the audit partitions, so no
- * caller can use it to rewrite the trail. Never logs the event (its details may name users).
+ * The audit appender (docs/domain.md#how-an-event-travels): the only function that writes a hospital's audit chain.
+ * Triggered by the table's stream with the pending events requests wrote, it chains each hospital's pending events
+ * in order and in batches (shared/domain/audit/batch-chain.ts). Other functions invoke it synchronously for two
+ * things only: to chain what is pending for a hospital now (before a verification) and to keep a verification's
+ * outcome on the head. Never logs an event (its details may name users).
  */
 let table: Table | undefined;
-/** One writer per container: it remembers what it learnt of the table (createAuditChainWriter). */
-let chainWriter: ReturnType<typeof createAuditChainWriter> | undefined;
 
 function tableOf(): Table {
   if (!table) {
@@ -29,54 +32,52 @@ function tableOf(): Table {
   return table;
 }
 
-const AUDIT_PARTITIONS = AUDIT_WRITE_PARTITION_PATTERNS.map(
-  (pattern) =>
-    new RegExp(
-      `^${pattern
-        .split('*')
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-    ),
-);
-
-/** A request the appender refuses outright: malformed, or an update aimed at the trail itself or another table. */
+/** A request the appender refuses outright: neither a stream batch nor a request it knows. */
 export class RefusedAuditRequest extends Error {
   override name = 'RefusedAuditRequest';
 }
 
+/** The hospitals whose pending events a stream batch announces, in the order they first appear. */
+export function hospitalsOfStream(event: AuditStreamEvent): string[] {
+  const hospitals = new Set<string>();
+  for (const record of event.Records) {
+    const image = record.dynamodb?.NewImage;
+    if (record.eventName !== 'INSERT' || image?.entity?.S !== AUDIT_PENDING_ENTITY || !image.hospitalId) continue;
+    hospitals.add(image.hospitalId.S);
+  }
+  return [...hospitals];
+}
+
 export async function handler(event: unknown, context?: Context): Promise<AuditAppendResult> {
   startInvocation(context);
-  const parsed = AuditAppendRequestSchema.safeParse(event);
-  if (!parsed.success) throw new RefusedAuditRequest('Not an audit append request');
-  const request = parsed.data;
   const own = tableOf();
-  const writer = (chainWriter ??= createAuditChainWriter(own));
+  const stream = AuditStreamEventSchema.safeParse(event);
+  if (stream.success && 'Records' in (event as object)) {
+    // A failed drain fails the batch: the stream hands it again, and a drain is safe to repeat.
+    let chained = 0;
+    for (const hospitalId of hospitalsOfStream(stream.data)) chained += await drain(own, hospitalId);
+    return { chained };
+  }
+  const parsed = AuditAppendRequestSchema.safeParse(event);
+  if (!parsed.success) throw new RefusedAuditRequest('Not an audit appender request');
+  const request = parsed.data;
+  if (request.op === 'drain') return { chained: await drain(own, request.hospitalId) };
   try {
-    if (request.op === 'recordVerification') {
-      await writer.recordVerification(request.hospitalId, request.verification);
-      return {};
-    }
-    const { alongside } = request;
-    if (alongside) {
-      const pk = alongside.Key[TABLE_KEYS.primary.pk];
-      if (alongside.TableName !== own.tableName || typeof pk !== 'string' || AUDIT_PARTITIONS.some((p) => p.test(pk)))
-        throw new RefusedAuditRequest('The update that goes with an event must be on the table, outside the trail');
-    }
-    await writer.append(request.entry, alongside as Parameters<typeof writer.append>[1]);
+    await createAuditChainWriter(own).recordVerification(request.hospitalId, request.verification);
     return {};
   } catch (error) {
-    if (error instanceof RefusedAuditRequest) throw error;
-    logger.error('audit append failed', { op: request.op, hospitalId: hospitalOf(request), ...errorOrigin(error) });
-    // The caller's own condition (a dataset no longer in the status it expected) is told apart from the rest.
-    if (isConditionFailure(error)) {
-      const refused = new Error('Condition of the update does not hold');
-      refused.name = 'ConditionalCheckFailedException';
-      throw refused;
-    }
-    throw new TransientError('audit append failed');
+    logger.error('audit verification outcome not kept', { hospitalId: request.hospitalId, ...errorOrigin(error) });
+    throw new TransientError('audit verification outcome not kept');
   }
 }
 
-function hospitalOf(request: { op: string; hospitalId?: string; entry?: { hospitalId: string } }): string | undefined {
-  return request.hospitalId ?? request.entry?.hospitalId;
+async function drain(own: Table, hospitalId: string): Promise<number> {
+  try {
+    const result = await drainPending(createDynamoChainStore(own), hospitalId);
+    if (result.chained > 0) logger.info('audit events chained', { hospitalId, ...result });
+    return result.chained;
+  } catch (error) {
+    logger.error('audit chain drain failed', { hospitalId, ...errorOrigin(error) });
+    throw new TransientError('audit chain drain failed');
+  }
 }

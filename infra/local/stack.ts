@@ -55,6 +55,7 @@ import { handleSesV2, handleSns } from './messaging.ts';
 import { handleSecretsManager, type LocalSecret } from './secrets-manager.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { createLambdaService } from './lambda.ts';
+import { createPendingStream } from './dynamo-stream.ts';
 import { buildSite, serveSite, siteNeedsBuild, siteSourcesExist } from './site.ts';
 
 /**
@@ -326,9 +327,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const invokable = new Map<string, LocalFunction>();
     closers.push(() => Promise.all([...invokable.values()].map((fn) => fn.close())).then(() => undefined));
     const appender = localFunctionSpec(AUDIT_APPENDER_DECLARATION, resources);
-    // In the cloud the appender runs as many instances as its callers invoke at once (docs/deployment.md#audit-trail);
-    // here one thread, whose chain writer remembers each chain's head: no append loses a race to another thread and
-    // none reads the head first (docs/local-twin.md#api-threads).
+    // In the cloud the stream hands the appender one batch per shard at a time (docs/deployment.md#audit-trail); here
+    // one thread takes the stream's batches and the drains a verification asks for, one after the other.
     const bundle = await bundles;
     invokable.set(
       appender.functionName,
@@ -339,6 +339,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }),
     );
     const lambda = createLambdaService(invokable);
+    // The table's stream, as far as the appender needs it: the pending events dynalite accepted (dynamo-stream.ts).
+    const appenderFunction = invokable.get(appender.functionName)!;
+    const pendingStream = createPendingStream({ deliver: (event) => appenderFunction.invoke(event), log });
+    closers.push(() => pendingStream.close());
     signInTrigger = createLocalFunction(localFunctionSpec(SIGN_IN_EVENTS_DECLARATION, resources), {
       log,
       bundle: bundle.get(SIGN_IN_EVENTS_DECLARATION.entry),
@@ -401,7 +405,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           return refuseUnsigned(req, res);
         }
         if (!isInternalPeer(peer)) return refuseUnsigned(req, res);
-        if (prefix[1] === 'dynamodb') return dynamo!.handle(req, res);
+        if (prefix[1] === 'dynamodb') {
+          dynamo!.handle(req, res);
+          return pendingStream.observe(req, res);
+        }
         if (prefix[1] === 'lambda' || prefix[1] === 'ses' || prefix[1] === 'sns' || prefix[1] === 'secretsmanager') {
           const served =
             prefix[1] === 'lambda'

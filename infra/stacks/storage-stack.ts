@@ -3,6 +3,7 @@ import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { HttpMethods, type Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -13,6 +14,7 @@ import { AUDIT_APPENDER_DECLARATION } from '#infra/function-declarations.ts';
 import { createPrivateBucket, noncurrentVersionRule } from '#infra/constructs/private-bucket.ts';
 import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
+import { AUDIT_PENDING_STREAM } from '#shared/definitions/table/keys.ts';
 
 export type StorageStackProps = StackProps & {
   config: StageConfig;
@@ -189,8 +191,8 @@ export class StorageStack extends Stack {
       },
     );
 
-    // The one writer of the audit trail (docs/domain.md#audit-trail); every function that writes the table invokes
-    // it by name (resourceNames().auditAppender), so it lives with the data every other stack depends on.
+    // The one writer of the audit chain (docs/domain.md#how-an-event-travels), fed by the table's stream; functions
+    // invoke it by name (resourceNames().auditAppender), so it lives with the data every other stack depends on.
     this.auditAppender = new ImagingFunction(this, {
       config,
       declaration: AUDIT_APPENDER_DECLARATION,
@@ -198,10 +200,48 @@ export class StorageStack extends Stack {
       pseudonymSecret: this.pseudonymSecret,
       functionName: names.auditAppender,
       concurrencyBound:
-        'Invoked synchronously by the API, pipeline and job functions, one call per audited action: their own bounds bound it.',
+        "Triggered by the table's stream, one batch per shard at a time, and invoked before a verification: the shards bound it.",
     });
+    this.addAuditStream();
 
     this.addBackups(config);
+  }
+
+  /**
+   * The table's stream hands the audit appender the pending events requests wrote (docs/domain.md#how-an-event-travels):
+   * inserted items of the pending entity only, filtered before the function runs, one batch per shard at a time (a
+   * hospital's pending events share a partition, so a shard, so one appender drains a hospital at a time). The stream
+   * grants are named on this table's streams, without the wildcard a generated grant would add.
+   */
+  private addAuditStream(): void {
+    const streamArn = this.table.tableStreamArn;
+    if (!streamArn) throw new Error('The table has no stream for the audit appender');
+    this.auditAppender.executionRole.addToPolicy(
+      new PolicyStatement({
+        // The actions of the DynamoDB developer guide's policy for a Lambda reading a stream, on this stream only.
+        actions: [
+          'dynamodb:DescribeStream',
+          'dynamodb:GetRecords',
+          'dynamodb:GetShardIterator',
+          'dynamodb:ListStreams',
+        ],
+        resources: [streamArn],
+      }),
+    );
+    new EventSourceMapping(this, 'AuditPendingStream', {
+      target: this.auditAppender,
+      eventSourceArn: streamArn,
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: AUDIT_PENDING_STREAM.batchSize,
+      retryAttempts: AUDIT_PENDING_STREAM.retryAttempts,
+      parallelizationFactor: 1,
+      filters: [
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(AUDIT_PENDING_STREAM.entity) } } },
+        }),
+      ],
+    });
   }
 
   /** Daily backups of the table kept 35 days (PITR covers the last 35 days to the second), monthly ones a year in prod. */

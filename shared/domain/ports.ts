@@ -61,12 +61,15 @@ export type AuditChainPage = {
 };
 
 export type AuditLog = {
-  /** Appends to the hospital's chain (conditional on its head; a lost race is retried). */
+  /**
+   * Makes the event durable: appended to the hospital's chain at once, or (deployed) written as a pending event the
+   * audit appender chains within seconds (docs/domain.md#how-an-event-travels).
+   */
   record(event: AuditEntry): Promise<void>;
   listForDataset(hospitalId: string, datasetId: string): Promise<AuditEvent[]>;
   search(query: AuditQuery): Promise<AuditPage>;
-  /** The chain in order of position, a page at a time. */
-  chainPage(hospitalId: string, startKey?: Record<string, string>): Promise<AuditChainPage>;
+  /** The chain in order of position (after position `afterSeq`, when given), a page at a time. */
+  chainPage(hospitalId: string, startKey?: Record<string, string>, afterSeq?: number): Promise<AuditChainPage>;
   /** The head item: the last appended position and hash; undefined for a hospital with no chained event. */
   head(hospitalId: string): Promise<AuditChainHead | undefined>;
   /**
@@ -83,6 +86,12 @@ export type AuditLog = {
   }): Promise<boolean>;
   /** Keeps the outcome of the latest verification on the head item (the chain's own fields are left alone). */
   recordVerification(hospitalId: string, verification: AuditChainVerification): Promise<void>;
+  /**
+   * Where events are chained behind the requests (docs/domain.md#how-an-event-travels): chains what is pending for
+   * the hospital now, so a verification that follows sees every event recorded before it. Absent where `record`
+   * chains at once.
+   */
+  settle?(hospitalId: string): Promise<void>;
 };
 
 export type AuditChainVerification = {
@@ -90,6 +99,12 @@ export type AuditChainVerification = {
   verified: boolean;
   checkedEvents: number;
   brokenAtSeq?: number;
+  /**
+   * The checkpoint (docs/domain.md#verification): the chain up to this position was found intact, and its event there
+   * has `verifiedHash`. The next verification walks only what came after it.
+   */
+  verifiedSeq?: number;
+  verifiedHash?: string;
 };
 
 export type AuditChainHead = { seq: number; hash: string; lastVerification?: AuditChainVerification };

@@ -22,6 +22,7 @@ import { PIPELINE_TASK_ACCESS } from '#infra/stacks/pipeline-stack.ts';
 import { ROUTES, type RouteDefinition } from '#shared/definitions/api/routes.ts';
 import { ROLES } from '#shared/vocabulary/roles.ts';
 import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/definitions/table/table.ts';
+import { AUDIT_PENDING_STREAM } from '#shared/definitions/table/keys.ts';
 import { ENV } from '#shared/definitions/env.ts';
 import {
   ALL_PIPELINE_TASKS,
@@ -120,6 +121,38 @@ describe('storage stack', () => {
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
     });
     storage.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+
+  it("hands the audit appender the table stream's inserted pending events, with read grants on that stream only", () => {
+    // Assess
+    storage.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: AUDIT_PENDING_STREAM.view },
+    });
+    const [[, mapping]] = resources(storage, 'AWS::Lambda::EventSourceMapping') as [[string, Resource]];
+    expect(mapping.Properties).toMatchObject({
+      BatchSize: AUDIT_PENDING_STREAM.batchSize,
+      MaximumRetryAttempts: AUDIT_PENDING_STREAM.retryAttempts,
+      ParallelizationFactor: 1,
+      StartingPosition: 'TRIM_HORIZON',
+      EventSourceArn: { 'Fn::GetAtt': [expect.any(String), 'StreamArn'] },
+      FunctionName: { Ref: expect.stringMatching(/^AuditAppender/) },
+    });
+    const filter = JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern as string);
+    expect(filter).toEqual({
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { entity: { S: [AUDIT_PENDING_STREAM.entity] } } },
+    });
+    const streamReads = policyStatementsOf(storage, 'AuditAppenderRole').filter((st) =>
+      actionsOf([st]).includes('dynamodb:GetRecords'),
+    );
+    expect(streamReads).toHaveLength(1);
+    expect(actionsOf(streamReads).sort()).toEqual([
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+      'dynamodb:ListStreams',
+    ]);
+    expect(streamReads[0].Resource).toEqual(mapping.Properties.EventSourceArn);
   });
 
   it('deletes the dev table with its stack (RETAIN outside dev is checked in stages.test.ts)', () => {

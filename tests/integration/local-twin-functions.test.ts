@@ -134,9 +134,11 @@ describe('functions in the local twin', () => {
     const putAssets = await classify.invoke({ call: 'put-assets' });
     const listStudies = await classify.invoke({ call: 'list-studies' });
     const getItem = await health.invoke({ call: 'get-dataset' });
-    // Only the audit appender writes the trail; ClassifySeries may invoke it, never put an event itself.
+    // Only the audit appender writes the chain; ClassifySeries puts a pending event, never a chained one, and never
+    // changes a pending one.
     const putAuditEvent = await classify.invoke({ call: 'put-audit-event' });
     const appendAudit = await classify.invoke({ call: 'append-audit' });
+    const updatePending = await classify.invoke({ call: 'update-pending-audit-event' });
 
     // Assess
     expect(putStudies).toMatchObject({
@@ -162,7 +164,12 @@ describe('functions in the local twin', () => {
       name: 'AccessDeniedException',
       message: expect.stringContaining('dynamodb:PutItem'),
     });
-    // Allowed: the invocation went to the (absent) Lambda endpoint.
+    expect(updatePending).toMatchObject({
+      ok: false,
+      name: 'AccessDeniedException',
+      message: expect.stringContaining('dynamodb:UpdateItem'),
+    });
+    // Allowed: the pending event's put went to the (absent) DynamoDB endpoint.
     expect(appendAudit).toMatchObject({ ok: false });
     expect((appendAudit as { name: string }).name).not.toMatch(/AccessDenied/);
   }, 60_000);

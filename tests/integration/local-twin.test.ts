@@ -195,6 +195,38 @@ describe('local twin', () => {
     expect(await me.json()).toMatchObject({ user: { email: 'member@northside.demo.local', role: 'TEAM_MEMBER' } });
   });
 
+  it('chains an audit event behind its request: the stream stand-in hands it to the appender, whose grants allow it', async () => {
+    // Arrange
+    const token = await signIn(twin.stack.url, 'admin@northside.demo.local');
+    const verify = async () =>
+      (await (await apiFetch(twin.stack.url, token, '/api/audit/verify', { method: 'POST', body: {} })).json()) as {
+        verified: boolean;
+        checkedEvents: number;
+      };
+    const verifiedEvents = async () =>
+      (
+        (await (await apiFetch(twin.stack.url, token, '/api/audit?action=AUDIT_CHAIN_VERIFIED')).json()) as {
+          items: { seq?: number }[];
+        }
+      ).items;
+
+    // Act: the verification's own event is written pending; the twin's stream chains it without being asked.
+    const first = await verify();
+    const deadline = Date.now() + 10_000;
+    let events = await verifiedEvents();
+    while (events.some((e) => e.seq === undefined) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      events = await verifiedEvents();
+    }
+    const second = await verify();
+
+    // Assert
+    expect(first.verified).toBe(true);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.seq).toBeGreaterThan(0);
+    expect(second).toMatchObject({ verified: true, checkedEvents: events[0]!.seq });
+  });
+
   it('answers an oversized body with the same catalogue entry as the cloud gateway response', async () => {
     const tooLarge = await fetch(`${twin.stack.url}/api/datasets`, {
       method: 'POST',

@@ -19,6 +19,8 @@ import type {
   AuditQuery,
 } from '#shared/domain/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
+import { auditItem, type AuditAlongsideUpdate } from './audit-items.ts';
+import { readPending } from './audit-pending.ts';
 import type { Table } from './client.ts';
 import { cancellationCodes, isConditionFailure, queryAll, queryPartitionAll } from './expressions.ts';
 
@@ -27,20 +29,13 @@ const P = TABLE_KEYS.primary;
 /** A lost race for the chain's next position is retried this often before the append gives up (TransientError). */
 export const MAX_APPEND_ATTEMPTS = 12;
 
+/** Pending events a listing shows at most (the oldest, where more wait: the chain is behind). */
+const PENDING_LISTED = 100;
+
 /** With filters (action, period on an actor or target index) a page may need a few reads to fill; never more. */
 const MAX_READS_PER_PAGE = 8;
 
-/** An UpdateItem input (TableName, Key, expressions) written together with the append. */
-export type AuditAlongsideUpdate = Record<string, unknown> & {
-  TableName: string;
-  Key: Record<string, unknown>;
-  UpdateExpression: string;
-};
-
-/** The stored item of a chained audit event: keys for its position and the three listings, then the event. */
-export function auditItem(event: ChainedAuditEvent): Record<string, unknown> {
-  return { ...keys.auditEvent(event.hospitalId, event), entity: 'audit', ...event };
-}
+export { auditItem, type AuditAlongsideUpdate };
 
 function eventOf(item: Record<string, unknown>): AuditEvent {
   return withoutKeys(item) as AuditEvent;
@@ -56,13 +51,23 @@ function headOf(item: Record<string, unknown> | undefined): AuditChainHead | und
   };
 }
 
-/** The hospital's chained events in position order, read consistently. */
-function chainQuery(table: Table, hospitalId: string) {
+/** The hospital's chained events in position order (after `afterSeq`, when given), read consistently. */
+function chainQuery(table: Table, hospitalId: string, afterSeq?: number) {
+  const values: Record<string, unknown> = { ':pk': keys.auditPartition(hospitalId) };
+  let condition = '#pk = :pk AND begins_with(#sk, :prefix)';
+  if (afterSeq) {
+    // Positions are zero-padded, so the keys after `afterSeq` are a range ('~' sorts after every digit).
+    condition = '#pk = :pk AND #sk BETWEEN :from AND :to';
+    values[':from'] = keys.auditSeqKey(afterSeq + 1);
+    values[':to'] = `${keys.auditSeqPrefix}~`;
+  } else {
+    values[':prefix'] = keys.auditSeqPrefix;
+  }
   return {
     TableName: table.tableName,
-    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    KeyConditionExpression: condition,
     ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
-    ExpressionAttributeValues: { ':pk': keys.auditPartition(hospitalId), ':prefix': keys.auditSeqPrefix },
+    ExpressionAttributeValues: values,
     ConsistentRead: true,
   };
 }
@@ -190,6 +195,8 @@ function isRace(error: unknown): boolean {
 export type AuditChainWriter = {
   /** Appends `entry`; with `alongside`, that update goes in the same transaction (see createAuditChainWriter). */
   append(entry: AuditEntry, alongside?: AuditAlongsideUpdate): Promise<void>;
+  /** Where events are chained behind the requests: chains what is pending for the hospital now. */
+  settle?(hospitalId: string): Promise<void>;
   recordVerification(hospitalId: string, verification: AuditChainVerification): Promise<void>;
 };
 
@@ -200,6 +207,12 @@ export function createAuditLog(
   writer: AuditChainWriter = createAuditChainWriter(table, now),
 ): AuditLog {
   const { doc } = table;
+  /**
+   * The hospital's events still waiting for the chain (docs/domain.md#how-an-event-travels): a few at most, as the
+   * appender chains them within seconds; one read of their partition, without the pending item's own fields.
+   */
+  const pendingEvents = async (hospitalId: string): Promise<AuditEvent[]> =>
+    (await readPending(table, hospitalId, PENDING_LISTED)).map(({ pendingKey: _, ...event }) => event);
   /** Read windows known to be claimed, until when (ms); bounded, as a container lives for many users. */
   const claimedUntil = new Map<string, number>();
   const rememberClaim = (key: string, until: number) => {
@@ -257,11 +270,12 @@ export function createAuditLog(
       await writer.append(entry);
     },
     async listForDataset(hospitalId, datasetId) {
+      // Pending events are read first: one chained meanwhile is then found among the chained, never in neither.
+      const pending = await pendingEvents(hospitalId);
       const items = await queryPartitionAll(table, auditListIndexes.byTarget(hospitalId, datasetId));
       // Events written before the chain were keyed under the dataset in the audit partition (`DS#<id>#...`).
       const legacy = await queryAll(table, keys.auditPartition(hospitalId), `DS#${datasetId}#`);
-      return [...legacy, ...items]
-        .map(eventOf)
+      return withPending([...legacy, ...items].map(eventOf), pending)
         .filter((e) => e.datasetId === datasetId)
         .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     },
@@ -285,11 +299,23 @@ export function createAuditLog(
         names['#action'] = 'action';
         values[':action'] = query.action;
       }
+      // The first page also shows the events still waiting for the chain (newest first, as the rest), read before the
+      // chained ones: an event chained in between is then found among the chained, never in neither.
+      const pending = query.startKey ? [] : await pendingEvents(query.hospitalId);
       const page = await queryIndex(index, query, filters, names, values);
-      return { items: page.items.map(eventOf), ...(page.lastKey ? { lastKey: page.lastKey } : {}) };
+      const chained = page.items.map(eventOf);
+      const items = query.startKey
+        ? chained
+        : withPending(
+            chained,
+            pending.filter((e) => matchesQuery(e, query)),
+          ).sort(newestFirst);
+      return { items, ...(page.lastKey ? { lastKey: page.lastKey } : {}) };
     },
-    async chainPage(hospitalId, startKey) {
-      const page = await doc.send(new QueryCommand({ ...chainQuery(table, hospitalId), ExclusiveStartKey: startKey }));
+    async chainPage(hospitalId, startKey, afterSeq) {
+      const page = await doc.send(
+        new QueryCommand({ ...chainQuery(table, hospitalId, afterSeq), ExclusiveStartKey: startKey }),
+      );
       return {
         items: (page.Items ?? []).map((item) => eventOf(item) as ChainedAuditEvent),
         ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),
@@ -336,5 +362,27 @@ export function createAuditLog(
       return headOf(Item);
     },
     recordVerification: (hospitalId, verification) => writer.recordVerification(hospitalId, verification),
+    ...(writer.settle ? { settle: writer.settle } : {}),
   };
+}
+
+/** Pending events not already among `chained` (one chained meanwhile is listed once, as chained). */
+function withPending(chained: AuditEvent[], pending: AuditEvent[]): AuditEvent[] {
+  const ids = new Set(chained.map((e) => e.id));
+  return [...chained, ...pending.filter((e) => !ids.has(e.id))];
+}
+
+function newestFirst(a: AuditEvent, b: AuditEvent): number {
+  return a.at < b.at ? 1 : a.at > b.at ? -1 : b.id.localeCompare(a.id);
+}
+
+/** The search's filters on one event, as the index read and its filter expression apply them. */
+function matchesQuery(e: AuditEvent, query: AuditQuery): boolean {
+  return (
+    (!query.actorUserId || e.actorUserId === query.actorUserId) &&
+    (!query.targetId || e.datasetId === query.targetId || e.targetUserId === query.targetId) &&
+    (!query.action || e.action === query.action) &&
+    (!query.from || e.at >= query.from) &&
+    (!query.to || e.at <= `${query.to}~`)
+  );
 }

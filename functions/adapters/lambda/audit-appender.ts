@@ -1,20 +1,21 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
-import type { AuditAlongsideUpdate, AuditChainWriter } from '#functions/adapters/dynamo/audit-log.ts';
+import type { AuditChainWriter } from '#functions/adapters/dynamo/audit-log.ts';
+import { createPendingAuditWriter } from '#functions/adapters/dynamo/audit-pending.ts';
+import type { Table } from '#functions/adapters/dynamo/client.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import { AuditAppendResultSchema, type AuditAppendRequest } from '#shared/schemas/audit-append.ts';
 
-/** The errors the appender passes back by name, so callers tell a false condition from a lost race. */
-const PASSED_BACK = new Set(['ConditionalCheckFailedException', 'TransientError']);
-
 /**
- * Appends through the audit appender function, the one writer of the audit trail (docs/domain.md#audit-trail): a
- * synchronous invocation, so the caller's request ends only once its event is in the chain. The appender's own
- * condition failure comes back as ConditionalCheckFailedException; anything else that fails there is a
- * TransientError for the caller (the pipeline retries it, the API answers 503).
+ * The audit trail as a deployed function writes it (docs/domain.md#how-an-event-travels): an event is one put of a
+ * pending item on the table, and the request goes on; the audit appender, the one writer of the chain, chains it
+ * behind from the table's stream. The appender is invoked synchronously only to chain a hospital's pending events
+ * now (before a verification walks the chain) and to keep a verification's outcome on the head; whatever fails
+ * there is a TransientError for the caller (the API answers 503).
  */
-export function createInvokedAuditWriter(
+export function createDeferredAuditWriter(
   options: { region: string; functionName: string; endpoint?: string },
+  table: Table,
   client?: LambdaClient,
 ): AuditChainWriter {
   const lambda =
@@ -37,24 +38,17 @@ export function createInvokedAuditWriter(
       }),
     );
     const body: unknown = answer.Payload?.length ? JSON.parse(new TextDecoder().decode(answer.Payload)) : {};
-    if (answer.FunctionError) {
-      const name = (body as { errorType?: unknown }).errorType;
-      if (typeof name === 'string' && PASSED_BACK.has(name)) {
-        if (name === 'TransientError') throw new TransientError('audit appender asked for a retry');
-        const error = new Error('The audit appender refused the write: its condition does not hold');
-        error.name = name;
-        throw error;
-      }
-      throw new TransientError('audit appender failed');
-    }
+    if (answer.FunctionError) throw new TransientError('audit appender failed');
     AuditAppendResultSchema.parse(body);
   }
 
   return {
-    append: (entry, alongside?: AuditAlongsideUpdate) =>
-      invoke({ op: 'append', entry, ...(alongside ? { alongside } : {}) }),
+    append: createPendingAuditWriter(table),
     async recordVerification(hospitalId, verification) {
       await invoke({ op: 'recordVerification', hospitalId, verification });
+    },
+    async settle(hospitalId) {
+      await invoke({ op: 'drain', hospitalId });
     },
   };
 }

@@ -51,9 +51,9 @@ export function createMemoryAuditLog(
       const items = all.slice(start, start + query.limit);
       return { items, ...(start + query.limit < all.length ? { lastKey: { id: items.at(-1)!.id } } : {}) };
     },
-    async chainPage(hospitalId, startKey) {
+    async chainPage(hospitalId, startKey, afterSeq) {
       const chain = events.filter((e) => e.hospitalId === hospitalId).sort((a, b) => a.seq - b.seq);
-      const start = startKey ? Number(startKey.seq) : 0;
+      const start = startKey ? Number(startKey.seq) : (afterSeq ?? 0);
       const items = chain.filter((e) => e.seq > start).slice(0, 100);
       return { items, ...(items.length === 100 ? { lastKey: { seq: String(items.at(-1)!.seq) } } : {}) };
     },

@@ -43,6 +43,25 @@ export const hospitalPk = (hospitalId: string) => `H#${hospitalId}`;
 /** The partition of what belongs to no hospital (the system maximums); `_` is outside the id alphabet. */
 export const SYSTEM_PARTITION_ID = '_system';
 const auditPk = (hospitalId: string) => `H#${hospitalId}#AUDIT`;
+const auditPendingPk = (hospitalId: string) => `H#${hospitalId}#AUDITPENDING`;
+
+/**
+ * The partition of events waiting for the chain, as an IAM StringLike pattern: functions put there (one write per
+ * audited action) but never update or delete; only the audit appender removes an item, as it chains it.
+ */
+export const AUDIT_PENDING_PARTITION_PATTERN = 'H#*#AUDITPENDING';
+
+/**
+ * How the audit appender is told of pending events, one definition wherever it runs: the table's stream
+ * (new images) filtered on inserted items of this entity, handed over up to `batchSize` records at a time; a failed
+ * batch is handed again up to `retryAttempts` times (a drain is safe to repeat).
+ */
+export const AUDIT_PENDING_STREAM = {
+  entity: 'auditPending',
+  view: 'NEW_IMAGE',
+  batchSize: 100,
+  retryAttempts: 10,
+} as const;
 
 /**
  * The partitions only the audit appender may write (docs/domain.md#audit-trail), as IAM StringLike patterns on
@@ -327,6 +346,16 @@ export const keys = {
   /** The chain's head: last position and hash, conditionally updated with each append (own partition, see docs). */
   auditHead: (hospitalId: string): ItemKey => ({ [P.pk]: `${auditPk(hospitalId)}HEAD`, [P.sk]: 'HEAD' }),
   auditPartition: auditPk,
+  /**
+   * An audit event made durable by its request and not chained yet (docs/domain.md#audit-trail): one partition per
+   * hospital, sorted by the event's time then its id, so the chainer reads them in order. Deleted in the transaction
+   * that chains it.
+   */
+  auditPending: (hospitalId: string, at: string, id: string): ItemKey => ({
+    [P.pk]: auditPendingPk(hospitalId),
+    [P.sk]: `${at}#${id}`,
+  }),
+  auditPendingPartition: (hospitalId: string) => auditPendingPk(hospitalId),
   /** When a user last had a read of a dataset recorded (one item per user, dataset and kind of read; expires). */
   auditReadMarker: (hospitalId: string, actorUserId: string, datasetId: string, action: string): ItemKey => ({
     [P.pk]: `${auditPk(hospitalId)}READS`,

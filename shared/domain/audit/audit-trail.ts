@@ -1,10 +1,10 @@
 import Papa from 'papaparse';
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { AuditEvent, AuditLog, AuditQuery, Clock, PageTokens } from '#shared/domain/ports.ts';
+import type { AuditChainHead, AuditEvent, AuditLog, AuditQuery, Clock, PageTokens } from '#shared/domain/ports.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditFilter, AuditLogEntry, ListAuditQuery, VerifyAuditResponse } from '#shared/schemas/api/audit.ts';
-import { verifyChain, type ChainedAuditEvent } from './chain.ts';
+import { EMPTY_HEAD, verifyChain, type ChainedAuditEvent, type ChainHead } from './chain.ts';
 
 type AuditDeps = { audit: AuditLog; directory: Directory; clock: Clock };
 
@@ -166,33 +166,55 @@ export async function exportAuditCsv(
   return { csv, rows: events.length, hospitalId };
 }
 
-async function* chainPages(audit: AuditLog, hospitalId: string): AsyncIterable<readonly ChainedAuditEvent[]> {
+async function* chainPages(
+  audit: AuditLog,
+  hospitalId: string,
+  afterSeq: number,
+): AsyncIterable<readonly ChainedAuditEvent[]> {
   let startKey: Record<string, string> | undefined;
   do {
-    const page = await audit.chainPage(hospitalId, startKey);
+    const page = await audit.chainPage(hospitalId, startKey, afterSeq || undefined);
     yield page.items;
     startKey = page.lastKey;
   } while (startKey);
 }
 
 /**
- * Walks the hospital's chain and reports the first broken link; the outcome is kept on the chain's head (the
- * compliance center shows it) and appended as an AUDIT_CHAIN_VERIFIED event.
+ * Where the walk starts (docs/domain.md#verification): after the last verification's checkpoint when that one found
+ * the chain intact and the head has not gone back behind it; from the first event otherwise.
+ */
+export function checkpointOf(head: AuditChainHead | undefined): ChainHead {
+  const last = head?.lastVerification;
+  if (!head || !last?.verified || !last.verifiedSeq || !last.verifiedHash || last.verifiedSeq > head.seq)
+    return EMPTY_HEAD;
+  return { seq: last.verifiedSeq, hash: last.verifiedHash };
+}
+
+/**
+ * Chains what is still pending, then walks the hospital's chain from the last checkpoint (from the first event when
+ * `full`) and reports the first broken link; the outcome (with the new checkpoint when intact) is kept on the chain's head (the compliance center shows it)
+ * and appended as an AUDIT_CHAIN_VERIFIED event. `checkedEvents` counts every position found intact, the checkpoint's
+ * included, so it reads the same as a walk from the first event.
  */
 export async function verifyAuditTrail(
-  input: { hospitalId?: string },
+  input: { hospitalId?: string; full?: boolean },
   caller: Caller,
   deps: AuditDeps,
 ): Promise<VerifyAuditResponse> {
   const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
+  await deps.audit.settle?.(hospitalId);
   const head = await deps.audit.head(hospitalId);
-  const result = await verifyChain(chainPages(deps.audit, hospitalId), head);
+  const start = input.full ? EMPTY_HEAD : checkpointOf(head);
+  const walked = await verifyChain(chainPages(deps.audit, hospitalId, start.seq), head, start);
+  const result = { ...walked, checkedEvents: start.seq + walked.checkedEvents };
   const at = deps.clock.now();
+  const checkpoint = result.verified && head ? { verifiedSeq: head.seq, verifiedHash: head.hash } : {};
   await deps.audit.recordVerification(hospitalId, {
     at,
     verified: result.verified,
     checkedEvents: result.checkedEvents,
     ...(result.brokenAt ? { brokenAtSeq: result.brokenAt.seq } : {}),
+    ...checkpoint,
   });
   await deps.audit.record({
     hospitalId,
@@ -202,6 +224,8 @@ export async function verifyAuditTrail(
     actorName: `${caller.firstName} ${caller.lastName}`,
     details: {
       checkedEvents: result.checkedEvents,
+      walkedEvents: walked.checkedEvents,
+      ...(input.full ? { full: true } : {}),
       ...(result.brokenAt ? { brokenAtSeq: result.brokenAt.seq, reason: result.brokenAt.reason } : {}),
     },
   });

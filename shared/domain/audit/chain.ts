@@ -85,15 +85,17 @@ export type ChainBreak = {
 export type ChainVerification = { verified: boolean; checkedEvents: number; brokenAt?: ChainBreak };
 
 /**
- * Walks the chain in order (pages of events sorted by seq) and reports the first broken link: an event whose hash is
+ * Walks the chain in order (pages of events sorted by seq, from `start` on) and reports the first broken link: an event whose hash is
  * not the hash of its content (altered), whose prevHash is not its predecessor's hash (inserted or reordered), a gap
  * in the positions (removed), or a head that points past or beside the last stored event (tail removed).
  */
 export async function verifyChain(
   pages: AsyncIterable<readonly ChainedAuditEvent[]>,
   head: ChainHead | undefined,
+  /** A checkpoint an earlier verification left (its position and hash): the pages hold only what follows it. */
+  start: ChainHead = EMPTY_HEAD,
 ): Promise<ChainVerification> {
-  let previous: ChainHead = EMPTY_HEAD;
+  let previous: ChainHead = start;
   let checked = 0;
   for await (const page of pages) {
     for (const event of page) {

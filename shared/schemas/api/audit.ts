@@ -48,7 +48,13 @@ export const AuditLogEntrySchema = z.object({
 export type AuditLogEntry = z.infer<typeof AuditLogEntrySchema>;
 export const AuditPageSchema = pageOf(AuditLogEntrySchema);
 
-export const VerifyAuditRequestSchema = z.object({ hospitalId: IdSchema.optional() }).strict();
+/**
+ * A verification walks the chain after the last intact checkpoint; `full` walks it from the first event, so an event
+ * changed behind an earlier checkpoint is found too (docs/domain.md#verification).
+ */
+export const VerifyAuditRequestSchema = z
+  .object({ hospitalId: IdSchema.optional(), full: z.boolean().optional() })
+  .strict();
 
 export const ChainBreakSchema = z.object({
   seq: z.number().int(),
