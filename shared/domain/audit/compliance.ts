@@ -2,7 +2,7 @@ import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { USER_STATUSES } from '#shared/vocabulary/users.ts';
 import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
-import type { AuditLog, Clock } from '#shared/domain/ports.ts';
+import type { AuditChainVerification, AuditLog, Clock } from '#shared/domain/ports.ts';
 import { eachLimited, walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
@@ -105,6 +105,13 @@ export async function getCompliance(
       toggles: hipaaTogglesOf(policy),
       twoFactorRequired: inForce.security.twoFactorRequired,
     },
-    auditChain: { events: head?.seq ?? 0, lastVerification: head?.lastVerification ?? null },
+    auditChain: { events: head?.seq ?? 0, lastVerification: publicVerification(head?.lastVerification) },
   };
+}
+
+/** What the compliance page shows of the last verification: its outcome, not the checkpoint it keeps for the next. */
+function publicVerification(last: AuditChainVerification | undefined) {
+  if (!last) return null;
+  const { at, verified, checkedEvents, brokenAtSeq } = last;
+  return { at, verified, checkedEvents, ...(brokenAtSeq !== undefined ? { brokenAtSeq } : {}) };
 }
