@@ -48,19 +48,25 @@ describe('accessibility of every page, as each role', () => {
         timeout: 5_000,
       })
       .catch(() => undefined);
+    // Colours are measured once transitions (a button fading in as it is enabled) have finished.
+    await page
+      .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
+        timeout: 3_000,
+      })
+      .catch(() => undefined);
   };
 
   const check = async (page: Page, label: string): Promise<Finding[]> => {
     const violations = await page.evaluate(async (tags) => {
       const axe = (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<AxeResults> } }).axe;
       type AxeResults = {
-        violations: { id: string; impact: string | null; nodes: { target: string[]; html: string }[] }[];
+        violations: { id: string; impact: string | null; nodes: { target: string[]; html: string; failureSummary?: string }[] }[];
       };
       const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
       return results.violations.map((v) => ({
         rule: v.id,
         impact: v.impact ?? '',
-        targets: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)}`),
+        targets: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)} ${n.failureSummary ?? ''}`),
       }));
     }, WCAG_TAGS);
     return violations
