@@ -60,7 +60,11 @@ describe('accessibility of every page, as each role', () => {
     const violations = await page.evaluate(async (tags) => {
       const axe = (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<AxeResults> } }).axe;
       type AxeResults = {
-        violations: { id: string; impact: string | null; nodes: { target: string[]; html: string; failureSummary?: string }[] }[];
+        violations: {
+          id: string;
+          impact: string | null;
+          nodes: { target: string[]; html: string; failureSummary?: string }[];
+        }[];
       };
       const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
       return results.violations.map((v) => ({
