@@ -116,10 +116,11 @@ export async function getDashboard(caller: Caller, deps: DashboardDeps): Promise
     return result;
   }
   // Team lead, or an analyst: the team's figures and activity.
-  const [policy, members, events, jobs] = await Promise.all([
+  const [policy, members, events, own, jobs] = await Promise.all([
     policyFor(caller.hospitalId, team.id, deps),
     deps.organisation.listUsers({ hospitalId: caller.hospitalId, teamId: team.id, limit: MEMBER_LIMIT }),
     deps.audit.search({ hospitalId: caller.hospitalId, limit: TEAM_ACTIVITY_WINDOW }),
+    deps.audit.search({ hospitalId: caller.hospitalId, actorUserId: caller.userId, limit: RECENT_ACTIVITY }),
     Promise.all(
       ACTIVE_STATUSES.map((status) =>
         deps.datasets.list({ hospitalId: caller.hospitalId, teamId: team.id, status, limit: CURRENT_JOBS }),
@@ -138,10 +139,15 @@ export async function getDashboard(caller: Caller, deps: DashboardDeps): Promise
       subtitle: `${percentOf(storage, policy.storageCompute.storageCapGB)}% of allocation used`,
     },
   ];
+  // Two lists that never repeat each other: Team Activity is what the team's other members did, Recent Activity the
+  // caller's own (docs/screens.md#dashboard).
   const memberIds = new Set(members.items.map((u) => u.id));
-  const ofTeam = events.items.filter((e) => memberIds.has(e.actorUserId)).map(activity);
-  result.teamActivity = ofTeam.slice(0, TEAM_ACTIVITY);
-  result.recentActivity = ofTeam.slice(0, RECENT_ACTIVITY);
+  memberIds.delete(caller.userId);
+  result.teamActivity = events.items
+    .filter((e) => memberIds.has(e.actorUserId))
+    .slice(0, TEAM_ACTIVITY)
+    .map(activity);
+  result.recentActivity = own.items.map(activity);
   // The processing queue and member performance stay the lead's: they name people and datasets, not figures.
   if (analyst) return result;
   const inPipeline = n(team.queuedCount) + n(team.processingCount);
