@@ -51,7 +51,7 @@ export function AccountMenu({ firstName, lastName, role, onSignOut }: Props) {
               <Link to={paths.privacy.getHref()}>Privacy Policy</Link>
             </Menu.Item>
             <Menu.Separator />
-            <Menu.Item value="sign-out" onSelect={onSignOut}>
+            <Menu.Item value="sign-out" onClick={onSignOut}>
               <LuLogOut aria-hidden /> Sign out
             </Menu.Item>
           </Menu.Content>
