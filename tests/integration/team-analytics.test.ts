@@ -3,7 +3,7 @@ import { createResearchDataset, startHarness, type Harness } from './datasets-ha
 
 /**
  * GET /api/teams/{teamId}/analytics (docs/screens.md#teams-page): the team's datasets of the period counted from the
- * datasets themselves, every day of the period in the timeline, the record's four periods.
+ * datasets themselves, every day of the period in the timeline, over the four periods.
  */
 let h: Harness;
 let teamId: string;
