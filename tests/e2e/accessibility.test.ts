@@ -16,6 +16,10 @@ type Finding = { page: string; rule: string; impact: string; targets: string[] }
 
 /** Pages that are not navigation entries but that every signed-in role reaches from the shell. */
 const EXTRA_PAGES = ['/account/security'];
+/** Pages a role reaches from its home page's quick actions rather than its navigation. */
+const ROLE_PAGES: Record<string, string[]> = {
+  'lead@northside.demo.local': ['/teams?tab=analytics', '/teams?tab=invitations'],
+};
 /** Public pages, checked once (in the guest's walk): they look the same to everyone. */
 const PUBLIC_PAGES = ['/terms', '/privacy'];
 
@@ -102,6 +106,7 @@ describe('accessibility of every page, as each role', () => {
       for (const link of await area.getByRole('link').all()) hrefs.add((await link.getAttribute('href')) ?? '');
     }
     for (const extra of EXTRA_PAGES) hrefs.add(extra);
+    for (const extra of ROLE_PAGES[email] ?? []) hrefs.add(extra);
     if (email.startsWith('guest@')) for (const page of PUBLIC_PAGES) hrefs.add(page);
 
     // Act

@@ -40,6 +40,7 @@ vi.mock('#web/features/teams/api/team-analytics.ts', () => ({
 }));
 
 const { TeamAnalyticsTab } = await import('#web/features/teams/components/team-analytics.tsx');
+const { teamTabOf } = await import('#web/features/teams/components/team-management.tsx');
 
 afterEach(() => {
   cleanup();
@@ -71,5 +72,13 @@ describe('team analytics tab', () => {
     expect(within(screen.getByLabelText('Datasets by member')).getByText('Taylor Brooks')).toBeTruthy();
     const days = within(screen.getByRole('table', { name: 'Datasets per day' })).getAllByRole('row');
     expect(days[1]?.textContent).toBe('2026-02-022');
+  });
+
+  it("opens the tab a link names (the lead's Team Reports and Invite Team Member), the overview otherwise", () => {
+    // Act
+    const tabs = ['analytics', 'invitations', 'no-such-tab', null].map(teamTabOf);
+
+    // Assess
+    expect(tabs).toEqual(['analytics', 'invitations', 'overview', 'overview']);
   });
 });

@@ -15,6 +15,8 @@ export function TeamsRoute() {
   if (user.role === 'TEAM_LEAD')
     return (
       <TeamManagement
+        // A link to another tab while the page is open (a quick action, the browser's back) opens that tab.
+        key={params.get('tab') ?? ''}
         teamId={user.teamId}
         canManage={false}
         slots={TEAM_TAB_SLOTS}
