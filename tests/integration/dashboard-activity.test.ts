@@ -3,7 +3,8 @@ import { createResearchDataset, startHarness, type Harness } from './datasets-ha
 
 /**
  * The team lead's dashboard has two activity lists that never repeat each other (docs/screens.md#dashboard): Team
- * Activity is what the team's other members did, Recent Activity the lead's own.
+ * Activity is what the team's other members did, Recent Activity the lead's own. The super admin's has the pipeline
+ * of every hospital.
  */
 let h: Harness;
 
@@ -38,5 +39,28 @@ describe("the team lead's activity lists", () => {
     expect(recent).toContainEqual(expect.objectContaining({ user: lead, action: 'DATASET_CREATED' }));
     expect(recent.every((a) => a.user === lead)).toBe(true);
     expect(team.every((a) => a.user !== lead)).toBe(true);
+  });
+
+  it("gives the super admin the pipeline of every hospital, the sum of each hospital's", async () => {
+    // Prepare: a dataset in one hospital moves its counters
+    await createResearchDataset(h, 'member@northside.demo.local', 'Pipeline study');
+    const pipelineOf = async (as: string) => (await h.call('GET', '/api/dashboard', { as })).body.pipeline;
+    const hospitals = await Promise.all(
+      ['admin@northside.demo.local', 'admin@lakeview.demo.local'].map((as) => pipelineOf(as)),
+    );
+
+    // Act
+    const system = await pipelineOf('superadmin@demo.local');
+
+    // Assess
+    const sum = (key: string) => hospitals.reduce((n, p: Record<string, number>) => n + p[key]!, 0);
+    expect(system).toEqual({
+      queued: sum('queued'),
+      processing: sum('processing'),
+      completed: sum('completed'),
+      failed: sum('failed'),
+      total: sum('total'),
+    });
+    expect(system.total).toBeGreaterThan(0);
   });
 });

@@ -177,12 +177,40 @@ const member = (u: UserRecord) => ({
   lastLogin: u.lastLogin ?? null,
 });
 
+/** Hospitals read for the system's pipeline panel beyond the table's first page (pages of 100). */
+const PIPELINE_HOSPITAL_PAGES = 10;
+
+/** The pipeline of every hospital: the sum of their counters, the table's page first, then the rest page by page. */
+async function systemPipeline(
+  first: { items: PipelineCounters[]; lastKey?: Record<string, string> },
+  deps: DashboardDeps,
+): Promise<PipelineFigures> {
+  const hospitals = [...first.items];
+  let startKey = first.lastKey;
+  for (let pages = 0; startKey && pages < PIPELINE_HOSPITAL_PAGES; pages++) {
+    const next = await deps.organisation.listHospitals({ limit: 100, startKey });
+    hospitals.push(...next.items);
+    startKey = next.lastKey;
+  }
+  return hospitals.map(pipelineFigures).reduce(
+    (sum, p) => ({
+      queued: sum.queued + p.queued,
+      processing: sum.processing + p.processing,
+      completed: sum.completed + p.completed,
+      failed: sum.failed + p.failed,
+      total: sum.total + p.total,
+    }),
+    { queued: 0, processing: 0, completed: 0, failed: 0, total: 0 },
+  );
+}
+
 async function superAdminDashboard(caller: Caller, deps: DashboardDeps): Promise<Dashboard> {
   const [summary, page, events] = await Promise.all([
     deps.organisation.hospitalSummary(),
     deps.organisation.listHospitals({ limit: DASHBOARD_HOSPITAL_ROWS }),
     deps.audit.search({ hospitalId: caller.hospitalId, limit: RECENT_ACTIVITY }),
   ]);
+  const pipeline = await systemPipeline(page, deps);
   const revenue = SUBSCRIPTION_PLANS.reduce(
     (sum, plan) => sum + planRevenue(plan, n(summary.activeUsersByPlan[plan])),
     0,
@@ -196,6 +224,7 @@ async function superAdminDashboard(caller: Caller, deps: DashboardDeps): Promise
       { label: 'Monthly Revenue', value: revenue, format: 'dollars' },
       { label: 'System Storage', value: n(summary.storageUsedBytes), format: 'bytes' },
     ],
+    pipeline,
     recentActivity: events.items.map(activity),
     hospitals: page.items.map((h) => {
       const status = h.status ?? 'ACTIVE';
