@@ -5,6 +5,7 @@ import { handler as changeMemberPermissions } from './change-member-permissions.
 import { handler as changeMemberRole } from './change-member-role.ts';
 import { handler as createTeam } from './create-team.ts';
 import { handler as getTeam } from './get-team.ts';
+import { handler as getTeamAnalytics } from './get-team-analytics.ts';
 import { handler as getTeamPolicy } from './get-team-policy.ts';
 import { handler as listMembers } from './list-members.ts';
 import { handler as listTeams } from './list-teams.ts';
@@ -21,6 +22,7 @@ const route = dispatch<'teams'>({
   'POST /api/teams/{teamId}/archive': archiveTeam,
   'POST /api/teams/{teamId}/restore': restoreTeam,
   'GET /api/teams/{teamId}/members': listMembers,
+  'GET /api/teams/{teamId}/analytics': getTeamAnalytics,
   'PATCH /api/teams/{teamId}/members/{memberId}/role': changeMemberRole,
   'PATCH /api/teams/{teamId}/members/{memberId}/permissions': changeMemberPermissions,
   'DELETE /api/teams/{teamId}/members/{memberId}': removeMember,

@@ -8,7 +8,9 @@ import { signInThroughSite, useSiteInBrowser } from './browser.ts';
  * #hospital-admin-area): the super admin onboards a hospital and deactivates another, the hospital admin builds a
  * department and a team and moves people, and a deactivated hospital's admin is turned away at sign-in.
  */
-describe('organisation screens', () => {
+// Two minutes a test: the hospital admin's walk reloads some 18 pages (both navigations and the quick links), its home
+// with the pipeline, activity and billing panels among them, and a minute is too close on a shared machine.
+describe('organisation screens', { timeout: 120_000 }, () => {
   const site = useSiteInBrowser();
 
   const signOut = async (page: Page) => {

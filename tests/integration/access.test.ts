@@ -892,6 +892,11 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}/members` }),
     expect: teamReaders(200),
   },
+  // The lead and admins by role; a member or guest only with VIEW_ANALYTICS, which the demo's do not hold.
+  'GET /api/teams/{teamId}/analytics': {
+    prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}/analytics`, query: { period: 'LAST_90_DAYS' } }),
+    expect: teamManagers(200),
+  },
   'PATCH /api/teams/{teamId}/members/{memberId}/role': {
     prepare: async () => ({
       method: 'PATCH',

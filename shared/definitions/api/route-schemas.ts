@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DashboardSchema } from '#shared/schemas/api/dashboard.ts';
+import { TeamAnalyticsQuerySchema, TeamAnalyticsSchema } from '#shared/schemas/api/team-analytics.ts';
 import { UsageQuerySchema, UsageSchema } from '#shared/schemas/api/usage.ts';
 import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
 import {
@@ -304,6 +305,11 @@ export const ROUTE_SCHEMAS = {
   'PATCH /api/teams/{teamId}': { path: TeamPath, body: UpdateTeamRequestSchema, response: TeamSchema },
   'POST /api/teams/{teamId}/archive': { path: TeamPath, response: TeamSchema },
   'POST /api/teams/{teamId}/restore': { path: TeamPath, response: TeamSchema },
+  'GET /api/teams/{teamId}/analytics': {
+    path: TeamPath,
+    query: TeamAnalyticsQuerySchema,
+    response: TeamAnalyticsSchema,
+  },
   'GET /api/teams/{teamId}/members': {
     path: TeamPath,
     query: z.object({

@@ -432,6 +432,15 @@ export const ROUTES = [
     roles: VIEWERS,
     summary: "The team's members: role, permissions, status, last active",
   },
+  // The lead and hospital admins by role, a member or guest granted VIEW_ANALYTICS (checked by the domain).
+  {
+    method: 'GET',
+    path: '/api/teams/{teamId}/analytics',
+    domain: 'teams',
+    auth: 'user',
+    roles: VIEWERS,
+    summary: "The team's analytics for a period: datasets, completions, storage added, active members, by type and day",
+  },
   {
     method: 'PATCH',
     path: '/api/teams/{teamId}/members/{memberId}/role',

@@ -116,10 +116,11 @@ export async function getDashboard(caller: Caller, deps: DashboardDeps): Promise
     return result;
   }
   // Team lead, or an analyst: the team's figures and activity.
-  const [policy, members, events, jobs] = await Promise.all([
+  const [policy, members, events, own, jobs] = await Promise.all([
     policyFor(caller.hospitalId, team.id, deps),
     deps.organisation.listUsers({ hospitalId: caller.hospitalId, teamId: team.id, limit: MEMBER_LIMIT }),
     deps.audit.search({ hospitalId: caller.hospitalId, limit: TEAM_ACTIVITY_WINDOW }),
+    deps.audit.search({ hospitalId: caller.hospitalId, actorUserId: caller.userId, limit: RECENT_ACTIVITY }),
     Promise.all(
       ACTIVE_STATUSES.map((status) =>
         deps.datasets.list({ hospitalId: caller.hospitalId, teamId: team.id, status, limit: CURRENT_JOBS }),
@@ -138,10 +139,15 @@ export async function getDashboard(caller: Caller, deps: DashboardDeps): Promise
       subtitle: `${percentOf(storage, policy.storageCompute.storageCapGB)}% of allocation used`,
     },
   ];
+  // Two lists that never repeat each other: Team Activity is what the team's other members did, Recent Activity the
+  // caller's own (docs/screens.md#dashboard).
   const memberIds = new Set(members.items.map((u) => u.id));
-  const ofTeam = events.items.filter((e) => memberIds.has(e.actorUserId)).map(activity);
-  result.teamActivity = ofTeam.slice(0, TEAM_ACTIVITY);
-  result.recentActivity = ofTeam.slice(0, RECENT_ACTIVITY);
+  memberIds.delete(caller.userId);
+  result.teamActivity = events.items
+    .filter((e) => memberIds.has(e.actorUserId))
+    .slice(0, TEAM_ACTIVITY)
+    .map(activity);
+  result.recentActivity = own.items.map(activity);
   // The processing queue and member performance stay the lead's: they name people and datasets, not figures.
   if (analyst) return result;
   const inPipeline = n(team.queuedCount) + n(team.processingCount);
@@ -171,12 +177,40 @@ const member = (u: UserRecord) => ({
   lastLogin: u.lastLogin ?? null,
 });
 
+/** Hospitals read for the system's pipeline panel beyond the table's first page (pages of 100). */
+const PIPELINE_HOSPITAL_PAGES = 10;
+
+/** The pipeline of every hospital: the sum of their counters, the table's page first, then the rest page by page. */
+async function systemPipeline(
+  first: { items: PipelineCounters[]; lastKey?: Record<string, string> },
+  deps: DashboardDeps,
+): Promise<PipelineFigures> {
+  const hospitals = [...first.items];
+  let startKey = first.lastKey;
+  for (let pages = 0; startKey && pages < PIPELINE_HOSPITAL_PAGES; pages++) {
+    const next = await deps.organisation.listHospitals({ limit: 100, startKey });
+    hospitals.push(...next.items);
+    startKey = next.lastKey;
+  }
+  return hospitals.map(pipelineFigures).reduce(
+    (sum, p) => ({
+      queued: sum.queued + p.queued,
+      processing: sum.processing + p.processing,
+      completed: sum.completed + p.completed,
+      failed: sum.failed + p.failed,
+      total: sum.total + p.total,
+    }),
+    { queued: 0, processing: 0, completed: 0, failed: 0, total: 0 },
+  );
+}
+
 async function superAdminDashboard(caller: Caller, deps: DashboardDeps): Promise<Dashboard> {
   const [summary, page, events] = await Promise.all([
     deps.organisation.hospitalSummary(),
     deps.organisation.listHospitals({ limit: DASHBOARD_HOSPITAL_ROWS }),
     deps.audit.search({ hospitalId: caller.hospitalId, limit: RECENT_ACTIVITY }),
   ]);
+  const pipeline = await systemPipeline(page, deps);
   const revenue = SUBSCRIPTION_PLANS.reduce(
     (sum, plan) => sum + planRevenue(plan, n(summary.activeUsersByPlan[plan])),
     0,
@@ -190,6 +224,7 @@ async function superAdminDashboard(caller: Caller, deps: DashboardDeps): Promise
       { label: 'Monthly Revenue', value: revenue, format: 'dollars' },
       { label: 'System Storage', value: n(summary.storageUsedBytes), format: 'bytes' },
     ],
+    pipeline,
     recentActivity: events.items.map(activity),
     hospitals: page.items.map((h) => {
       const status = h.status ?? 'ACTIVE';

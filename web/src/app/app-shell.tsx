@@ -1,5 +1,4 @@
 import {
-  Avatar,
   Box,
   Breadcrumb,
   CloseButton,
@@ -16,13 +15,14 @@ import {
 import { useState, type ReactNode } from 'react';
 import { LuBrainCircuit, LuMenu, LuSearch } from 'react-icons/lu';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { ColorModeButton } from '#web/components/ui/color-mode.tsx';
 import { paths } from '#web/config/paths.ts';
 import { useAuth, useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';
 import { NotificationBell } from '#web/features/notifications/components/notification-bell.tsx';
 import { breadcrumbsFor } from '#web/features/shell/utils/nav-items.ts';
+import { AccountMenu } from '#web/features/shell/components/account-menu.tsx';
 import { Sidebar } from '#web/features/shell/components/sidebar.tsx';
+import { topBarSearchFor } from '#web/features/shell/utils/top-bar-search.ts';
 
 const COLLAPSED_KEY = 'iws.sidebar.collapsed';
 
@@ -37,7 +37,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === 'true');
   const [search, setSearch] = useState('');
   const { user } = me;
-  const initials = `${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
+  const searchTarget = topBarSearchFor(user.role);
   const crumbs = breadcrumbsFor(location.pathname);
 
   const signOut = async () => {
@@ -79,38 +79,30 @@ export function AppShell({ children }: { children: ReactNode }) {
           </HStack>
         </Link>
         <Box flex="1" maxW="md" hideBelow="md">
-          <form
-            role="search"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (search.trim()) navigate(`${paths.datasets.getHref()}?search=${encodeURIComponent(search.trim())}`);
-            }}
-          >
-            <InputGroup startElement={<LuSearch />}>
-              <Input
-                size="sm"
-                placeholder="Search datasets"
-                aria-label="Search datasets"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-            </InputGroup>
-          </form>
+          {searchTarget && (
+            <form
+              role="search"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (search.trim()) navigate(searchTarget.href(search.trim()));
+              }}
+            >
+              <InputGroup startElement={<LuSearch />}>
+                <Input
+                  size="sm"
+                  placeholder={searchTarget.placeholder}
+                  aria-label={searchTarget.label}
+                  value={search}
+                  onChange={(e) => setSearch(e.target.value)}
+                />
+              </InputGroup>
+            </form>
+          )}
         </Box>
         <HStack ml="auto" gap="2">
           <ColorModeButton />
           <NotificationBell />
-          <Avatar.Root size="sm" colorPalette="blue">
-            <Avatar.Fallback>{initials}</Avatar.Fallback>
-          </Avatar.Root>
-          <Box hideBelow="md" lineHeight="short">
-            <Text fontSize="sm" fontWeight="medium" data-testid="user-full-name">
-              {user.firstName} {user.lastName}
-            </Text>
-            <Text fontSize="xs" color="fg.muted">
-              {ROLE_TITLES[user.role]}
-            </Text>
-          </Box>
+          <AccountMenu firstName={user.firstName} lastName={user.lastName} role={user.role} onSignOut={signOut} />
         </HStack>
       </Flex>
       <Flex flex="1" minH="0">

@@ -103,6 +103,20 @@ function createAppRouter() {
           ),
         },
         {
+          path: paths.terms.path,
+          lazy: lazyPage(
+            () => import('./routes/legal/legal.tsx'),
+            (m) => m.TermsRoute,
+          ),
+        },
+        {
+          path: paths.privacy.path,
+          lazy: lazyPage(
+            () => import('./routes/legal/legal.tsx'),
+            (m) => m.PrivacyRoute,
+          ),
+        },
+        {
           path: paths.forgotPassword.path,
           lazy: lazyPage(
             () => import('./routes/auth/forgot-password.tsx'),

@@ -6,6 +6,9 @@ export const paths = {
     path: '/login',
     getHref: (redirectTo?: string) => (redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login'),
   },
+  /** Public: plain text on what the service does and does with data (docs/screens.md#terms-and-privacy). */
+  terms: { path: '/terms', getHref: () => '/terms' },
+  privacy: { path: '/privacy', getHref: () => '/privacy' },
   forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
   accountSecurity: { path: '/account/security', getHref: () => '/account/security' },
   dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
@@ -13,7 +16,8 @@ export const paths = {
   datasets: { path: '/datasets', getHref: () => '/datasets' },
   dataset: { path: '/datasets/:datasetId', getHref: (id: string) => `/datasets/${encodeURIComponent(id)}` },
   upload: { path: '/upload', getHref: () => '/upload' },
-  teams: { path: '/teams', getHref: () => '/teams' },
+  /** A lead's Team Management opens on the tab given (docs/screens.md#teams-page). */
+  teams: { path: '/teams', getHref: (tab?: string) => (tab ? `/teams?tab=${encodeURIComponent(tab)}` : '/teams') },
   /** The approval queue of shares (docs/screens.md#share-approvals), where the bell's notification leads. */
   shareApprovals: { path: '/shares/approvals', getHref: () => '/shares/approvals' },
   users: { path: '/users', getHref: () => '/users' },

@@ -109,9 +109,14 @@ export function DataTable<T>({
   return (
     <>
       {scrollArea ? (
-        <Table.ScrollArea {...frameProps}>{table}</Table.ScrollArea>
+        <Table.ScrollArea tabIndex={0} role="region" aria-label={attributes['aria-label']} {...frameProps}>
+          {table}
+        </Table.ScrollArea>
       ) : frameProps ? (
-        <Box {...frameProps}>{table}</Box>
+        // A frame that scrolls is reachable by keyboard, so its overflow can be scrolled without a mouse (WCAG 2.1.1).
+        <Box tabIndex={0} role="region" aria-label={attributes['aria-label']} {...frameProps}>
+          {table}
+        </Box>
       ) : (
         table
       )}

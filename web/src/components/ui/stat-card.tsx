@@ -17,7 +17,7 @@ export function StatCard({
     <Stat.Root borderWidth="1px" rounded="md" p="4" bg="bg.panel">
       <Stat.Label>{label}</Stat.Label>
       <Stat.ValueText data-testid={testId}>{value}</Stat.ValueText>
-      {help && <Stat.HelpText>{help}</Stat.HelpText>}
+      {help && <Stat.HelpText as="dd">{help}</Stat.HelpText>}
     </Stat.Root>
   );
 }

@@ -6,6 +6,7 @@ import { paths } from '#web/config/paths.ts';
 import { useCurrentUser } from '#web/features/auth/hooks/use-auth.tsx';
 import { useDashboard } from '#web/features/dashboard/api/get-dashboard.ts';
 import { DashboardView } from '#web/features/dashboard/components/dashboard-view.tsx';
+import { SharedWithYou } from '#web/features/shares/components/shared-with-you.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 
 /** /dashboard: hospital admins go to their area (docs/screens.md#route-table); everyone else sees the role dashboard. */
@@ -29,44 +30,59 @@ export function RoleDashboard() {
           {team ? ` · ${team.name}` : ''}
         </Text>
       </Stack>
+      {user.role === 'GUEST' && (
+        <SharedWithYou linkTo={paths.visualizer.getHref} emptyText="Nothing has been shared with you yet." />
+      )}
       <ServerDashboard />
-      <Card.Root>
-        <Card.Header>
-          <Heading size="md">Quick Actions</Heading>
-        </Card.Header>
-        <Card.Body>
-          <Wrap gap="3">
-            {user.role === 'SUPER_ADMIN' && (
-              <>
+      {user.role !== 'GUEST' && (
+        <Card.Root>
+          <Card.Header>
+            <Heading size="md">Quick Actions</Heading>
+          </Card.Header>
+          <Card.Body>
+            <Wrap gap="3">
+              {user.role === 'SUPER_ADMIN' && (
+                <>
+                  <Button asChild variant="outline">
+                    <Link to={paths.hospitals.getHref()}>Manage Hospitals</Link>
+                  </Button>
+                  <Button asChild variant="outline">
+                    <Link to={paths.users.getHref()}>System Users</Link>
+                  </Button>
+                  <Button asChild variant="outline">
+                    <Link to={paths.reports.getHref()}>System Reports</Link>
+                  </Button>
+                </>
+              )}
+              {canSeeDatasets && (
                 <Button asChild variant="outline">
-                  <Link to={paths.hospitals.getHref()}>Manage Hospitals</Link>
+                  <Link to={paths.datasets.getHref()}>View My Datasets</Link>
                 </Button>
+              )}
+              {hasRole(user.role, ['TEAM_LEAD', 'TEAM_MEMBER']) && (
+                <Button asChild>
+                  <Link to={paths.upload.getHref()}>Upload DICOM</Link>
+                </Button>
+              )}
+              {user.role === 'TEAM_LEAD' && (
+                <>
+                  <Button asChild variant="outline">
+                    <Link to={paths.teams.getHref('invitations')}>Invite Team Member</Link>
+                  </Button>
+                  <Button asChild variant="outline">
+                    <Link to={paths.teams.getHref('analytics')}>Team Reports</Link>
+                  </Button>
+                </>
+              )}
+              {user.role === 'HOSPITAL_ADMIN' && (
                 <Button asChild variant="outline">
-                  <Link to={paths.users.getHref()}>System Users</Link>
+                  <Link to={paths.users.getHref()}>Manage Users</Link>
                 </Button>
-                <Button asChild variant="outline">
-                  <Link to={paths.reports.getHref()}>System Reports</Link>
-                </Button>
-              </>
-            )}
-            {canSeeDatasets && (
-              <Button asChild variant="outline">
-                <Link to={paths.datasets.getHref()}>View My Datasets</Link>
-              </Button>
-            )}
-            {hasRole(user.role, ['TEAM_LEAD', 'TEAM_MEMBER']) && (
-              <Button asChild>
-                <Link to={paths.upload.getHref()}>Upload DICOM</Link>
-              </Button>
-            )}
-            {user.role === 'HOSPITAL_ADMIN' && (
-              <Button asChild variant="outline">
-                <Link to={paths.users.getHref()}>Manage Users</Link>
-              </Button>
-            )}
-          </Wrap>
-        </Card.Body>
-      </Card.Root>
+              )}
+            </Wrap>
+          </Card.Body>
+        </Card.Root>
+      )}
     </Stack>
   );
 }

@@ -97,11 +97,11 @@ export function LoginRoute() {
               <Text>
                 By signing in you agree to the{' '}
                 <ChakraLink asChild>
-                  <Link to={`${paths.home.getHref()}#docs`}>Terms of Service</Link>
+                  <Link to={paths.terms.getHref()}>Terms of Service</Link>
                 </ChakraLink>{' '}
                 and the{' '}
                 <ChakraLink asChild>
-                  <Link to={`${paths.home.getHref()}#docs`}>Privacy Policy</Link>
+                  <Link to={paths.privacy.getHref()}>Privacy Policy</Link>
                 </ChakraLink>
                 .
               </Text>

@@ -109,7 +109,8 @@ export function LandingRoute() {
         </Button>
       </Container>
       <Box as="footer" py="6" textAlign="center" borderTopWidth="1px" color="fg.muted" fontSize="sm">
-        © 2024 Imaging Workspace
+        © 2024 Imaging Workspace · <Link to={paths.terms.getHref()}>Terms of Service</Link> ·{' '}
+        <Link to={paths.privacy.getHref()}>Privacy Policy</Link>
       </Box>
     </Box>
   );

@@ -1,3 +1,4 @@
+import { TeamAnalyticsTab } from '#web/features/teams/components/team-analytics.tsx';
 import type { TabSlots } from '#web/features/teams/components/team-tab-slots.tsx';
 import { TeamInvitationsTab } from './team-invitations-tab.tsx';
 import { TeamSharesTab } from './team-shares-tab.tsx';
@@ -9,4 +10,5 @@ import { TeamSharesTab } from './team-shares-tab.tsx';
 export const TEAM_TAB_SLOTS: TabSlots = {
   invitations: ({ teamId }) => <TeamInvitationsTab teamId={teamId} />,
   dicom: ({ teamId }) => <TeamSharesTab teamId={teamId} />,
+  analytics: ({ teamId }) => <TeamAnalyticsTab teamId={teamId} />,
 };

@@ -82,6 +82,7 @@ export function VisualizerRoute() {
     );
   }
 
+  const physician = physicianLastName(dataset.orderingPhysician);
   return (
     <Flex direction="column" h="100vh" ref={containerRef} bg="bg">
       <Flex as="header" align="center" gap="3" px="4" py="2" borderBottomWidth="1px" wrap="wrap">
@@ -96,8 +97,8 @@ export function VisualizerRoute() {
           </Heading>
           <Text fontSize="sm" color="fg.muted">
             Patient {dataset.patientAlias}
-            {dataset.hospitalName ? ` · ${dataset.hospitalName}` : ''} · {dataset.department} · Dr.{' '}
-            {physicianLastName(dataset.orderingPhysician)}
+            {dataset.hospitalName ? ` · ${dataset.hospitalName}` : ''} · {dataset.department}
+            {physician ? ` · Dr. ${physician}` : ''}
           </Text>
         </Stack>
         <HStack>

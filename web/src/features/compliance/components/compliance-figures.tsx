@@ -16,7 +16,7 @@ function Figure({ label, value, help }: { label: string; value: string | number;
     <Stat.Root borderWidth="1px" borderRadius="md" p="4">
       <Stat.Label>{label}</Stat.Label>
       <Stat.ValueText>{value}</Stat.ValueText>
-      {help && <Stat.HelpText>{help}</Stat.HelpText>}
+      {help && <Stat.HelpText as="dd">{help}</Stat.HelpText>}
     </Stat.Root>
   );
 }

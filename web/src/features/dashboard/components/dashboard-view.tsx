@@ -41,7 +41,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
             <Stat.Root key={stat.label} borderWidth="1px" rounded="md" p="4" data-testid="stat-card">
               <Stat.Label>{stat.label}</Stat.Label>
               <Stat.ValueText>{statText(stat)}</Stat.ValueText>
-              {stat.subtitle && <Stat.HelpText>{stat.subtitle}</Stat.HelpText>}
+              {stat.subtitle && <Stat.HelpText as="dd">{stat.subtitle}</Stat.HelpText>}
             </Stat.Root>
           ))}
         </SimpleGrid>

@@ -1,5 +1,6 @@
 import { Button, Heading, HStack, Input, InputGroup, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { LuFilter, LuHospital, LuPlus, LuSearch } from 'react-icons/lu';
 import {
   PLAN_LABELS,
@@ -37,7 +38,11 @@ const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD
 
 /** Hospital Management (super admin, docs/screens.md#hospital-management). */
 export function HospitalManagement() {
-  const [filters, setFilters] = useState<HospitalFilters>(NO_HOSPITAL_FILTERS);
+  // The top bar's search arrives as ?search= (docs/screens.md#authenticated-shell), also while the page is open.
+  const [params] = useSearchParams();
+  const searched = params.get('search') ?? '';
+  const [filters, setFilters] = useState<HospitalFilters>({ ...NO_HOSPITAL_FILTERS, search: searched });
+  useEffect(() => setFilters((f) => ({ ...f, search: searched })), [searched]);
   const [showFilters, setShowFilters] = useState(false);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Hospital>();

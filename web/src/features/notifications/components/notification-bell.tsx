@@ -54,8 +54,9 @@ export function NotificationBell() {
   };
   return (
     <Popover.Root positioning={{ placement: 'bottom-end' }} onOpenChange={(e) => !e.open && markAllRead()}>
-      <Popover.Trigger asChild>
-        <Box position="relative">
+      {/* The button itself is the trigger: aria-expanded and aria-haspopup belong to a button, not its frame. */}
+      <Box position="relative">
+        <Popover.Trigger asChild>
           <IconButton
             aria-label={unreadCount ? `Notifications (${unreadCount} unread)` : 'Notifications'}
             variant="ghost"
@@ -63,15 +64,15 @@ export function NotificationBell() {
           >
             <LuBell />
           </IconButton>
-          {unreadCount > 0 && (
-            <Float placement="top-end" offset="1.5">
-              <Badge size="xs" colorPalette="red" variant="solid" data-testid="notification-count">
-                {unreadCount}
-              </Badge>
-            </Float>
-          )}
-        </Box>
-      </Popover.Trigger>
+        </Popover.Trigger>
+        {unreadCount > 0 && (
+          <Float placement="top-end" offset="1.5">
+            <Badge size="xs" colorPalette="red" variant="solid" data-testid="notification-count">
+              {unreadCount}
+            </Badge>
+          </Float>
+        )}
+      </Box>
       <Portal>
         <Popover.Positioner>
           <Popover.Content width="sm">

@@ -22,8 +22,8 @@ export function MonthBarChart({
   const chart = useChart({ data: bars, series: [{ name: 'value', color, label }] });
   return (
     <>
-      <Chart.Root maxH="xs" chart={chart} aria-hidden>
-        <BarChart responsive data={chart.data} margin={{ left: 8, right: 8 }}>
+      <Chart.Root maxH="xs" chart={chart} aria-hidden inert>
+        <BarChart responsive accessibilityLayer={false} data={chart.data} margin={{ left: 8, right: 8 }}>
           <CartesianGrid stroke={chart.color('border.muted')} vertical={false} />
           <XAxis axisLine={false} tickLine={false} dataKey={chart.key('month')} />
           <YAxis axisLine={false} tickLine={false} width={72} tickFormatter={format} allowDecimals={false} />

@@ -54,7 +54,7 @@ export function ReportsView({ report, hospitalName }: { report: Reports; hospita
         <Stat.Root borderWidth="1px" borderRadius="md" p="4">
           <Stat.Label>Processing Time (median)</Stat.Label>
           <Stat.ValueText>{minutes(p.p50)}</Stat.ValueText>
-          <Stat.HelpText>
+          <Stat.HelpText as="dd">
             p90 {minutes(p.p90)} · p99 {minutes(p.p99)} · {p.completed} completed
           </Stat.HelpText>
         </Stat.Root>

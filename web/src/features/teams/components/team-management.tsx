@@ -12,10 +12,18 @@ import { ShareOverrides } from '#web/features/teams/components/share-overrides.t
 import { TeamSettingsFields } from '#web/features/teams/components/team-settings-fields.tsx';
 import { DEFAULT_TAB_SLOTS, type TabSlots } from '#web/features/teams/components/team-tab-slots.tsx';
 
-type Props = { teamId: string; canManage: boolean; slots?: TabSlots };
+/** The tabs of Team Management; a link may open one of them (`/teams?tab=invitations`). */
+export const TEAM_TABS = ['overview', 'members', 'invitations', 'dicom', 'analytics', 'settings'] as const;
+export type TeamTab = (typeof TEAM_TABS)[number];
+
+export function teamTabOf(value: string | null): TeamTab {
+  return TEAM_TABS.find((t) => t === value) ?? 'overview';
+}
+
+type Props = { teamId: string; canManage: boolean; slots?: TabSlots; initialTab?: TeamTab };
 
 /** Team Management (team lead, and the hospital admin opening a team): six tabs (docs/screens.md#teams-page). */
-export function TeamManagement({ teamId, canManage, slots }: Props) {
+export function TeamManagement({ teamId, canManage, slots, initialTab = 'overview' }: Props) {
   const { data: team, error, isLoading } = useTeam(teamId);
   if (error) return <ErrorBox message={errorMessage(error)} />;
   if (isLoading || !team) return <PageSpinner />;
@@ -30,7 +38,7 @@ export function TeamManagement({ teamId, canManage, slots }: Props) {
           {team.name} · {team.departmentName}
         </Text>
       </Stack>
-      <Tabs.Root defaultValue="overview" lazyMount>
+      <Tabs.Root defaultValue={initialTab} lazyMount>
         <Tabs.List flexWrap="wrap">
           <Tabs.Trigger value="overview">Overview</Tabs.Trigger>
           <Tabs.Trigger value="members">Members</Tabs.Trigger>

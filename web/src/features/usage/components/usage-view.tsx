@@ -130,7 +130,7 @@ function HospitalUsageCard({ usage: h }: { usage: HospitalUsage }) {
             <Stat.Root borderWidth="1px" rounded="md" p="3">
               <Stat.Label>Next Bill</Stat.Label>
               <Stat.ValueText data-testid="next-bill">{dollars.format(h.invoice.amount)}</Stat.ValueText>
-              <Stat.HelpText>
+              <Stat.HelpText as="dd">
                 {h.nextBillDate} · in {h.daysToNextBill} days
               </Stat.HelpText>
             </Stat.Root>

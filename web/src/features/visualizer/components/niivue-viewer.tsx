@@ -37,7 +37,8 @@ export function NiivueViewer({ entry, surface, layers, mode, onError }: Props) {
       backColor: [0, 0, 0, 1],
       show3Dcrosshair: true,
       isResizeCanvas: true,
-      loadingText: 'Loading...',
+      // The page shows its own "Loading volume..." over the canvas; NiiVue's text would sit under it.
+      loadingText: '',
       multiplanarShowRender: SHOW_RENDER.NEVER,
     });
     nvRef.current = nv;

@@ -37,9 +37,16 @@ export function viewerFileName(asset: ProcessedAsset): string {
   return `${asset.id}.nii.gz`;
 }
 
-/** docs/screens.md#visualizer: the header shows the ordering physician's last name. */
+/** What a form or an imported study holds where no physician was named; none of these is a name. */
+const NO_PHYSICIAN = /^(not given|not provided|unknown|none|n\/?a|-+)$/i;
+
+/**
+ * docs/screens.md#visualizer: the header shows the ordering physician's last name; empty when the study names no
+ * physician (empty, or a "Not given" of the upload form), so the header never prints "Dr. given".
+ */
 export function physicianLastName(orderingPhysician: string): string {
   const cleaned = orderingPhysician.replace(/^(dr\.?|prof\.?)\s+/i, '').trim();
+  if (!cleaned || NO_PHYSICIAN.test(cleaned)) return '';
   if (cleaned.includes(',')) return cleaned.split(',')[0]!.trim();
   const parts = cleaned.split(/\s+/).filter(Boolean);
   return parts[parts.length - 1] ?? '';
