@@ -116,6 +116,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true },
   // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
   // the de-identified UIDs of its answer need the pseudonymisation key; QIDO-RS and WADO-RS read de-identified copies.
+  // A job of the caller's hospital and its results; nothing is written.
+  jobs: { table: 'read', pseudonymSecret: true },
   dicomweb: {
     table: 'readWrite',
     buckets: { uploads: ['write'], studies: ['read', 'list'] },

@@ -96,6 +96,8 @@ beforeAll(() => {
     | 'intake'
     | 'intakeEndpoints'
     | 'idempotency'
+    | 'jobs'
+    | 'jobStarter'
   >;
   deps = {
     ...p,

@@ -14,7 +14,7 @@ import { inviteMany, inviteOne, inviteToTeam, issueInvitation } from '#shared/do
 import { recordMailEvent } from '#shared/domain/invitations/record-delivery.ts';
 import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
 import { SingleInvitationSchema, TeamInvitationSchema } from '#shared/schemas/api/invitations.ts';
-import { caller, fakeInvitationWorld } from '#tests/unit/domain/fakes.ts';
+import { caller, fakeInvitationWorld, runStartedJobs } from '#tests/unit/domain/fakes.ts';
 
 const admin = caller('HOSPITAL_ADMIN');
 const lead = caller('TEAM_LEAD');
@@ -156,7 +156,7 @@ describe('bulk invitations', () => {
       w.deps,
     ).catch((e: ValidationError) => e.details);
     expect(strict).toEqual([{ path: 'invitations.0', message: 'Team assignment recommended' }]);
-    const result = await inviteMany(
+    const accepted = await inviteMany(
       {
         mode: 'strict',
         invitations: [
@@ -167,9 +167,27 @@ describe('bulk invitations', () => {
       admin,
       w.deps,
     );
-    expect(result.sent).toBe(1);
-    expect(result.items[0]).toMatchObject({ role: 'TEAM_LEAD', teamId: 't1', departmentId: 'd1' });
-    expect(result.rejected).toEqual([{ row: 2, errors: ['This email address already has a pending invitation.'] }]);
+    expect(accepted.job).toMatchObject({ kind: 'BULK_INVITATIONS', status: 'QUEUED', total: 2, processed: 0 });
+    await runStartedJobs(w.deps);
+    const ref = { ownerHospitalId: admin.hospitalId, jobId: accepted.jobId };
+    expect(await w.deps.jobs.get(ref)).toMatchObject({ status: 'SUCCEEDED', processed: 2, succeeded: 1, failed: 1 });
+    const results = (await w.deps.jobs.listResults(ref, 10)).items;
+    expect(results).toEqual([
+      { seq: 1, subject: 'ann@x.test', outcome: 'SUCCEEDED', code: null, reason: null, ref: `${accepted.jobId}.1` },
+      {
+        seq: 2,
+        subject: 'taken@x.test',
+        outcome: 'REFUSED',
+        code: 'EMAIL_ALREADY_INVITED',
+        reason: 'This email address already has a pending invitation.',
+        ref: null,
+      },
+    ]);
+    expect(await w.deps.invitations.get(admin.hospitalId, `${accepted.jobId}.1`)).toMatchObject({
+      role: 'TEAM_LEAD',
+      teamId: 't1',
+      departmentId: 'd1',
+    });
   });
 });
 
