@@ -46,6 +46,8 @@ export type Grants = {
   suspendsMachineClients?: true;
   /** Needs where integrations connect: the token endpoint, the DICOMweb base URL and the DICOM listener's port. */
   intakeEndpoints?: true;
+  /** Hands jobs to the job worker: an asynchronous invocation of that function only (docs/jobs.md). */
+  startsJobs?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -75,18 +77,21 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
   // changes their group. List pages carry tokens sealed with the pseudonymisation key.
   // Add Hospital e-mails the first admin's invitation.
+  // Deactivation and restore start the job that walks the identities and the DICOMweb clients (docs/jobs.md).
   hospitals: {
     table: 'readWrite',
     userPoolAdmin: true,
     pseudonymSecret: true,
     sendsMail: true,
     suspendsMachineClients: true,
+    startsJobs: true,
   },
   settings: { table: 'readWrite' },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
-  invitations: { table: 'readWrite', userPoolAdmin: true, sendsMail: true },
+  // Bulk invitations are a job (docs/jobs.md).
+  invitations: { table: 'readWrite', userPoolAdmin: true, sendsMail: true, startsJobs: true },
   // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
   // carry tokens sealed with the pseudonymisation key.
   datasets: {
@@ -182,6 +187,7 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
       ? [ENV.USER_POOL_ID]
       : []),
     ...(grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL, ENV.DICOMWEB_URL, ENV.DICOM_PORT] : []),
+    ...(grants.startsJobs ? [ENV.JOB_WORKER_FUNCTION] : []),
   ];
 }
 
@@ -273,6 +279,8 @@ export type ResourceArns = {
   mailConfigurationSet: string;
   /** The audit appender function, which every 'readWrite' function invokes to append an event. */
   auditAppender: string;
+  /** The job worker, which functions that start jobs invoke (docs/jobs.md). */
+  jobWorker: string;
 };
 
 export type GrantStatement = {
@@ -380,6 +388,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
   }
   if (grants.scansTable) statements.push({ actions: ['dynamodb:Scan'], resources: [arns.table] });
   if (grants.startsPipeline) statements.push({ actions: ['states:StartExecution'], resources: [arns.stateMachine] });
+  if (grants.startsJobs) statements.push({ actions: ['lambda:InvokeFunction'], resources: [arns.jobWorker] });
   if (grants.pseudonymSecret) {
     statements.push({
       actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
@@ -585,4 +594,29 @@ export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
   timeoutSeconds: 10,
   table: 'auditAppend',
   env: environmentOf({ table: 'auditAppend' }, 'internal'),
+};
+
+/**
+ * The job worker (docs/jobs.md): invoked asynchronously with a job's reference by the functions that start jobs, and
+ * by itself to hand on a job it could not finish in its time. It does what the jobs' kinds do: invitations (table,
+ * mail, the user pool's identities) and a hospital's deactivation and restore (identities, DICOMweb app clients).
+ */
+const JOB_WORKER_GRANTS: Grants = {
+  table: 'readWrite',
+  userPoolAdmin: true,
+  pseudonymSecret: true,
+  sendsMail: true,
+  suspendsMachineClients: true,
+  startsJobs: true,
+};
+
+export const JOB_WORKER_DECLARATION: FunctionDeclaration = {
+  id: 'JobWorker',
+  kind: 'internal',
+  entry: 'functions/jobs/run-job.ts',
+  description: 'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation)',
+  memoryMb: 1024,
+  timeoutSeconds: 900,
+  ...JOB_WORKER_GRANTS,
+  env: [...environmentOf(JOB_WORKER_GRANTS, 'internal'), ENV.SITE_ORIGIN],
 };

@@ -8,6 +8,7 @@ import type { ApiDomain } from '#shared/definitions/api/routes.ts';
 import {
   apiFunctionDeclarations,
   AUDIT_APPENDER_DECLARATION,
+  JOB_WORKER_DECLARATION,
   SCHEDULED_JOBS,
   SIGN_IN_EVENTS_DECLARATION,
   scheduledJobDeclaration,
@@ -288,6 +289,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The functions' bundles are built (or found current in the cache) while the stand-ins start.
     const bundles = functionBundles([
       AUDIT_APPENDER_DECLARATION.entry,
+      JOB_WORKER_DECLARATION.entry,
       SIGN_IN_EVENTS_DECLARATION.entry,
       ...Object.values(apiFunctionDeclarations()).map((declaration) => declaration.entry),
       ...SCHEDULED_JOBS.map((job) => scheduledJobDeclaration(job).entry),
@@ -336,7 +338,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         bundle: bundle.get(AUDIT_APPENDER_DECLARATION.entry),
       }),
     );
-    const lambda = createLambdaService(invokable);
+    // The job worker (docs/jobs.md), which the functions that start jobs invoke asynchronously, as in the cloud.
+    const jobWorker = localFunctionSpec(JOB_WORKER_DECLARATION, resources);
+    invokable.set(
+      jobWorker.functionName,
+      createLocalFunction(jobWorker, { log, bundle: bundle.get(JOB_WORKER_DECLARATION.entry) }),
+    );
+    const lambda = createLambdaService(invokable, log);
     signInTrigger = createLocalFunction(localFunctionSpec(SIGN_IN_EVENTS_DECLARATION, resources), {
       log,
       bundle: bundle.get(SIGN_IN_EVENTS_DECLARATION.entry),

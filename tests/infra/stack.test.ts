@@ -388,6 +388,7 @@ function symbolOf(resource: unknown): string {
   if (text.includes('DataKey')) return 'dataKey';
   if (text.includes(':configuration-set/imaging-dev-mail')) return 'mailConfigurationSet';
   if (text.includes(':function:imaging-dev-audit-appender')) return 'auditAppender';
+  if (text.includes(':function:imaging-dev-job-worker')) return 'jobWorker';
   return `unknown:${text}`;
 }
 
@@ -400,6 +401,7 @@ const SYMBOLS: ResourceArns = {
   dataKey: 'dataKey',
   mailConfigurationSet: 'mailConfigurationSet',
   auditAppender: 'auditAppender',
+  jobWorker: 'jobWorker',
 };
 
 /** "action resource" pairs: statements compare the same however CDK merges them. */
