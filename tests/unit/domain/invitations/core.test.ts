@@ -10,7 +10,13 @@ import {
   listTeamInvitations,
   resendInvitation,
 } from '#shared/domain/invitations/manage-invitations.ts';
-import { inviteMany, inviteOne, inviteToTeam, issueInvitation } from '#shared/domain/invitations/send-invitation.ts';
+import {
+  bulkInvitationJob,
+  inviteMany,
+  inviteOne,
+  inviteToTeam,
+  issueInvitation,
+} from '#shared/domain/invitations/send-invitation.ts';
 import { recordMailEvent } from '#shared/domain/invitations/record-delivery.ts';
 import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
 import { SingleInvitationSchema, TeamInvitationSchema } from '#shared/schemas/api/invitations.ts';
@@ -188,6 +194,33 @@ describe('bulk invitations', () => {
       teamId: 't1',
       departmentId: 'd1',
     });
+  });
+});
+
+describe('bulk invitation job', () => {
+  it('never invites a row twice when its chunk runs again after a crash', async () => {
+    // Arrange
+    const w = fakeInvitationWorld();
+    const accepted = await inviteMany(
+      {
+        mode: 'basic',
+        invitations: [{ fullName: 'Ann Lee', email: 'ann@x.test', role: 'guest', department: '', team: '' }],
+      },
+      admin,
+      w.deps,
+    );
+    const job = (await w.deps.jobs.get({ ownerHospitalId: admin.hospitalId, jobId: accepted.jobId }))!;
+    const { items } = await bulkInvitationJob.chunk(job, null, w.deps);
+
+    // Act
+    const first = await bulkInvitationJob.run(job, items[0]!, w.deps);
+    const again = await bulkInvitationJob.run(job, items[0]!, w.deps);
+
+    // Assert
+    expect(first).toEqual({ outcome: 'SUCCEEDED', ref: `${accepted.jobId}.1` });
+    expect(again).toEqual(first);
+    expect(w.mailbox.filter((m) => m.to === 'ann@x.test')).toHaveLength(1);
+    expect([...w.invitations.values()].filter((i) => i.email === 'ann@x.test')).toHaveLength(1);
   });
 });
 
