@@ -338,12 +338,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         bundle: bundle.get(AUDIT_APPENDER_DECLARATION.entry),
       }),
     );
-    // The job worker (docs/jobs.md), which the functions that start jobs invoke asynchronously, as in the cloud.
-    const jobWorker = localFunctionSpec(JOB_WORKER_DECLARATION, resources);
-    invokable.set(
-      jobWorker.functionName,
-      createLocalFunction(jobWorker, { log, bundle: bundle.get(JOB_WORKER_DECLARATION.entry) }),
-    );
     const lambda = createLambdaService(invokable, log);
     signInTrigger = createLocalFunction(localFunctionSpec(SIGN_IN_EVENTS_DECLARATION, resources), {
       log,
@@ -476,6 +470,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       void fn.warm();
       apiFunctions.set(domain, fn);
     }
+    // The job worker (docs/jobs.md), which the functions that start jobs invoke asynchronously, as in the cloud; it
+    // administers the pool's users, so it is built once the pool exists, as the API functions are.
+    const jobWorker = localFunctionSpec(JOB_WORKER_DECLARATION, resources);
+    invokable.set(
+      jobWorker.functionName,
+      createLocalFunction(jobWorker, { log, bundle: bundle.get(JOB_WORKER_DECLARATION.entry) }),
+    );
     await seedDemo(cognito, ids, demo.value, options.extraUsers);
     // Scheduled jobs (data retention): the cloud's EventBridge rules stand in as intervals, each run one at a time.
     for (const job of SCHEDULED_JOBS) {

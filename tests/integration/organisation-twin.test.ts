@@ -28,7 +28,7 @@ async function finished(token: string, jobId: string): Promise<void> {
     const job = await call(token, `/api/jobs/${jobId}`);
     expect(job.status).toBe(200);
     if (job.body.status === 'SUCCEEDED' || job.body.status === 'FAILED') {
-      expect(job.body.status).toBe('SUCCEEDED');
+      expect(job.body).toMatchObject({ status: 'SUCCEEDED', failed: 0 });
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
