@@ -10,12 +10,7 @@ import {
   VerifyAuditResponseSchema,
 } from '#shared/schemas/api/audit.ts';
 import { ApiErrorSchema, IdSchema } from '#shared/schemas/api/common.ts';
-import {
-  JobAcceptedSchema,
-  JobResultPageSchema,
-  JobResultsQuerySchema,
-  JobSchema,
-} from '#shared/schemas/api/jobs.ts';
+import { JobAcceptedSchema, JobResultPageSchema, JobResultsQuerySchema, JobSchema } from '#shared/schemas/api/jobs.ts';
 import { MarkNotificationsReadSchema, NotificationListSchema } from '#shared/schemas/api/notifications.ts';
 import {
   CreatedPatientShareSchema,

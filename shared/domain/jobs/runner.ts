@@ -70,7 +70,9 @@ async function runItem<D>(
 async function runChunk<D>(kind: JobKindHandler<D>, job: JobRecord, items: JobWorkItem[], deps: D) {
   const results: JobResultRecord[] = [];
   for (let i = 0; i < items.length; i += JOB_ITEMS_AT_ONCE)
-    results.push(...(await Promise.all(items.slice(i, i + JOB_ITEMS_AT_ONCE).map((it) => runItem(kind, job, it, deps)))));
+    results.push(
+      ...(await Promise.all(items.slice(i, i + JOB_ITEMS_AT_ONCE).map((it) => runItem(kind, job, it, deps)))),
+    );
   return results;
 }
 

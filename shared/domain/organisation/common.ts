@@ -1,5 +1,5 @@
 import { requireCan, type Caller } from '#shared/domain/auth/caller.ts';
-import type { HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
+import type { HospitalRecord, TeamRecord } from '#shared/domain/auth/ports.ts';
 import type { UserStatus } from '#shared/vocabulary/users.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { OrganisationDeps } from './ports.ts';

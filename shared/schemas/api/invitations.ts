@@ -200,7 +200,6 @@ export type InvitationCounts = z.infer<typeof InvitationCountsSchema>;
 export const InvitationListSchema = z.object({ items: z.array(InvitationSchema), counts: InvitationCountsSchema });
 export type InvitationList = z.infer<typeof InvitationListSchema>;
 
-
 // ---------------------------------------------------------------- invitee (public)
 
 /** 32 random bytes, base64url: 43 characters. */
