@@ -3,7 +3,7 @@ import { bulkInvitationJob } from '#shared/domain/invitations/send-invitation.ts
 import { hospitalDeactivationJob, hospitalRestoreJob } from '#shared/domain/organisation/hospitals.ts';
 import type { ServerDeps } from '#functions/lib/server-deps.ts';
 
-/** Every kind of job and the core that does its work (docs/jobs.md); the worker, the twin and the tests run these. */
+/** Every kind of job and the core that does its work (docs/jobs.md), for the job worker and the tests. */
 export const JOB_KINDS: JobKinds<ServerDeps> = {
   BULK_INVITATIONS: bulkInvitationJob,
   HOSPITAL_DEACTIVATION: hospitalDeactivationJob,

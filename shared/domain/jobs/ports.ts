@@ -78,5 +78,5 @@ export type JobStore = {
   ): Promise<{ items: JobResultRecord[]; lastKey?: Record<string, string> }>;
 };
 
-/** Hands a job to its worker (an asynchronous invocation in the cloud and in the twin); returns at once. */
+/** Hands a job to its worker (an asynchronous invocation of the job worker function); returns at once. */
 export type JobStarter = { start(ref: JobRef): Promise<void> };

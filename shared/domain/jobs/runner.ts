@@ -4,7 +4,7 @@ import type { Clock, IdGenerator } from '#shared/domain/ports.ts';
 import type { JobRecord, JobRef, JobResultRecord, JobStarter, JobStore } from './ports.ts';
 
 /**
- * The job runner (docs/jobs.md): one function for the cloud's worker, the twin's and the tests. A job is done a chunk
+ * The job runner (docs/jobs.md): one function for every host of the job worker and the tests. A job is done a chunk
  * at a time from its stored cursor; each chunk writes its items' results, then moves the cursor and the counters in one
  * conditional write. A run cut off anywhere (a timeout, a crash) is run again from the cursor it left: the items of
  * the chunk it was in run again, so every kind's item is idempotent (a conditional write, a key of its own).
