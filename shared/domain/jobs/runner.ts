@@ -20,6 +20,8 @@ export type JobChunk = { items: JobWorkItem[]; next: string | null; total?: numb
 export type JobItemResult = Pick<JobResultRecord, 'outcome'> & Partial<Pick<JobResultRecord, 'code' | 'ref'>>;
 
 export type JobKindHandler<D> = {
+  /** Items of a chunk run at once (JOB_ITEMS_AT_ONCE unless set). */
+  itemsAtOnce?: number;
   /** The chunk after `cursor` (null: the first). */
   chunk(job: JobRecord, cursor: string | null, deps: D): Promise<JobChunk>;
   /** Does one item; idempotent. A throw is that item's failure, never the job's. */
@@ -69,10 +71,9 @@ async function runItem<D>(
 
 async function runChunk<D>(kind: JobKindHandler<D>, job: JobRecord, items: JobWorkItem[], deps: D) {
   const results: JobResultRecord[] = [];
-  for (let i = 0; i < items.length; i += JOB_ITEMS_AT_ONCE)
-    results.push(
-      ...(await Promise.all(items.slice(i, i + JOB_ITEMS_AT_ONCE).map((it) => runItem(kind, job, it, deps)))),
-    );
+  const atOnce = kind.itemsAtOnce ?? JOB_ITEMS_AT_ONCE;
+  for (let i = 0; i < items.length; i += atOnce)
+    results.push(...(await Promise.all(items.slice(i, i + atOnce).map((it) => runItem(kind, job, it, deps)))));
   return results;
 }
 
