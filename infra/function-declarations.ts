@@ -53,6 +53,8 @@ export type Grants = {
   identityProviders?: true;
   /** Sends single-sign-on users to the hosted login: its address (beside the token endpoint) and the site's client. */
   hostedLogin?: true;
+  /** Hands jobs to the job worker: an asynchronous invocation of that function only (docs/jobs.md). */
+  startsJobs?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -83,19 +85,22 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Deactivating or restoring a hospital disables or enables its users' identities; changing a member's team role
   // changes their group. List pages carry tokens sealed with the pseudonymisation key.
   // Add Hospital e-mails the first admin's invitation.
+  // Deactivation and restore start the job that walks the identities and the DICOMweb clients (docs/jobs.md).
   hospitals: {
     table: 'readWrite',
     userPoolAdmin: true,
     pseudonymSecret: true,
     sendsMail: true,
     suspendsMachineClients: true,
+    startsJobs: true,
   },
   // Single sign-on: the hospital's OIDC provider in the user pool and on the site's app client (docs/sso.md).
   settings: { table: 'readWrite', identityProviders: true },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
-  invitations: { table: 'readWrite', userPoolAdmin: true, sendsMail: true },
+  // Bulk invitations are a job (docs/jobs.md).
+  invitations: { table: 'readWrite', userPoolAdmin: true, sendsMail: true, startsJobs: true },
   // Dataset deletion removes its objects in every bucket; assets are handed out as presigned GET URLs; list pages
   // carry tokens sealed with the pseudonymisation key. A held series' review reads its stored instances, and its
   // redaction writes them back (docs/domain.md#redaction).
@@ -128,6 +133,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   notifications: { table: 'readWrite' },
   // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).
   integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true },
+  // A job of the caller's hospital and its results; nothing is written.
+  jobs: { table: 'read', pseudonymSecret: true },
   // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
   // the de-identified UIDs of its answer need the pseudonymisation key; QIDO-RS and WADO-RS read de-identified copies,
   // and WADO-RS writes an answer too large for one response under the studies bucket's retrievals/ prefix.
@@ -196,6 +203,7 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
       : []),
     ...(grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL, ENV.DICOMWEB_URL, ENV.DICOM_PORT] : []),
     ...(grants.hostedLogin && !grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL] : []),
+    ...(grants.startsJobs ? [ENV.JOB_WORKER_FUNCTION] : []),
   ];
 }
 
@@ -287,6 +295,8 @@ export type ResourceArns = {
   mailConfigurationSet: string;
   /** The audit appender function, which a 'readWrite' function invokes to drain a hospital or keep a verification. */
   auditAppender: string;
+  /** The job worker, which functions that start jobs invoke (docs/jobs.md). */
+  jobWorker: string;
 };
 
 export type GrantStatement = {
@@ -421,6 +431,7 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
   }
   if (grants.scansTable) statements.push({ actions: ['dynamodb:Scan'], resources: [arns.table] });
   if (grants.startsPipeline) statements.push({ actions: ['states:StartExecution'], resources: [arns.stateMachine] });
+  if (grants.startsJobs) statements.push({ actions: ['lambda:InvokeFunction'], resources: [arns.jobWorker] });
   if (grants.pseudonymSecret) {
     statements.push({
       actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
@@ -626,4 +637,29 @@ export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
   timeoutSeconds: 10,
   table: 'auditAppend',
   env: environmentOf({ table: 'auditAppend' }, 'internal'),
+};
+
+/**
+ * The job worker (docs/jobs.md): invoked asynchronously with a job's reference by the functions that start jobs, and
+ * by itself to hand on a job it could not finish in its time. It does what the jobs' kinds do: invitations (table,
+ * mail, the user pool's identities) and a hospital's deactivation and restore (identities, DICOMweb app clients).
+ */
+const JOB_WORKER_GRANTS: Grants = {
+  table: 'readWrite',
+  userPoolAdmin: true,
+  pseudonymSecret: true,
+  sendsMail: true,
+  suspendsMachineClients: true,
+  startsJobs: true,
+};
+
+export const JOB_WORKER_DECLARATION: FunctionDeclaration = {
+  id: 'JobWorker',
+  kind: 'internal',
+  entry: 'functions/jobs/run-job.ts',
+  description: 'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation)',
+  memoryMb: 1024,
+  timeoutSeconds: 900,
+  ...JOB_WORKER_GRANTS,
+  env: [...environmentOf(JOB_WORKER_GRANTS, 'internal'), ENV.SITE_ORIGIN],
 };

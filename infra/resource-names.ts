@@ -31,6 +31,7 @@ export function resourceNames(config: Pick<StageConfig, 'prefix'>) {
     api: `${config.prefix}-api`,
     mailConfigurationSet: `${config.prefix}-mail`,
     auditAppender: `${config.prefix}-audit-appender`,
+    jobWorker: `${config.prefix}-job-worker`,
   };
 }
 

@@ -6,6 +6,8 @@ import { createDocumentClient, createDynamoClient, type Table } from './dynamo/c
 import { createDynamoIdempotency } from './dynamo/idempotency-store.ts';
 import { createAuditChainWriter, createAuditLog } from './dynamo/audit-log.ts';
 import { createDeferredAuditWriter } from './lambda/audit-appender.ts';
+import { createJobStarter } from './lambda/job-starter.ts';
+import { createJobStore } from './dynamo/jobs-store.ts';
 import { createDatasetRepository } from './dynamo/datasets-repository.ts';
 import { createDirectory } from './dynamo/directory.ts';
 import { createOrganisationStore } from './dynamo/organisation.ts';
@@ -92,6 +94,8 @@ export async function createAwsDeps(
     audit: createAuditLog(table, undefined, auditWriter),
     directory: createDirectory(table),
     organisation: createOrganisationStore(table),
+    jobs: createJobStore(table),
+    jobStarter: createJobStarter({ region, functionName: env.JOB_WORKER_FUNCTION, endpoint: env.LAMBDA_ENDPOINT }),
     identity: createIdentityAdmin({
       region,
       endpoint: env.COGNITO_ENDPOINT || undefined,

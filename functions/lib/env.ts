@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   [ENV.SNS_ENDPOINT]: optional,
   [ENV.SECRETS_MANAGER_ENDPOINT]: optional,
   [ENV.AUDIT_APPENDER_FUNCTION]: optional,
+  [ENV.JOB_WORKER_FUNCTION]: optional,
   [ENV.SITE_ORIGIN]: optional,
   [ENV.MAIL_FROM]: optional,
   [ENV.MAIL_CONFIGURATION_SET]: optional,

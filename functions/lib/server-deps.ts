@@ -23,6 +23,7 @@ import type { ShareCodeHasher, ShareLimits, ShareStore, SmsSender } from '#share
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { IntakeStore } from '#shared/domain/intake/ports.ts';
 import type { IntakeEndpoints, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
+import type { JobStarter, JobStore } from '#shared/domain/jobs/ports.ts';
 import type { Idempotency } from './idempotency.ts';
 
 export type HealthProbe = {
@@ -82,6 +83,9 @@ export type ServerDeps = {
   hostedLogin: HostedLogin;
   clock: Clock;
   ids: IdGenerator;
+  /** Long work as jobs (docs/jobs.md): their items and results, and the worker they are handed to. */
+  jobs: JobStore;
+  jobStarter: JobStarter;
   /** Units of work a retry must not repeat (functions/lib/idempotency.ts): records in the table. */
   idempotency: Idempotency;
 };

@@ -116,6 +116,7 @@ export class ImagingFunction extends NodejsFunction {
       ...Object.fromEntries(DATA_BUCKETS.map((bucket) => [BUCKET_ENV[bucket], names.buckets[bucket]])),
       [ENV.PSEUDONYM_SECRET_ARN]: props.pseudonymSecret.secretArn,
       [ENV.AUDIT_APPENDER_FUNCTION]: names.auditAppender,
+      [ENV.JOB_WORKER_FUNCTION]: names.jobWorker,
       ...(props.stateMachineArn ? { [ENV.STATE_MACHINE_ARN]: props.stateMachineArn } : {}),
       ...props.environment,
     };
@@ -209,6 +210,7 @@ export class ImagingFunction extends NodejsFunction {
       },
       dataKey: props.dataKey.keyArn,
       auditAppender: functionArn(names.auditAppender),
+      jobWorker: functionArn(names.jobWorker),
       ...(props.mailIdentityArn ? { mailIdentity: props.mailIdentityArn } : {}),
       get mailConfigurationSet() {
         return needs('mail', props.mailConfigurationSetArn);

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { ENV } from '#shared/definitions/env.ts';
 import {
   AUDIT_APPENDER_DECLARATION,
+  JOB_WORKER_DECLARATION,
   DATA_BUCKETS,
   grantStatements,
   powertoolsEnvironment,
@@ -91,6 +92,7 @@ export function localStatements(declaration: FunctionDeclaration, resources: Twi
     mailIdentity: arn('ses', 'identity/imaging.local'),
     mailConfigurationSet: arn('ses', `configuration-set/${LOCAL_MAIL_CONFIGURATION_SET}`),
     auditAppender: arn('lambda', `function:${localFunctionName(AUDIT_APPENDER_DECLARATION)}`),
+    jobWorker: arn('lambda', `function:${localFunctionName(JOB_WORKER_DECLARATION)}`),
   });
 }
 
@@ -113,6 +115,7 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     // send users there (single sign-on, docs/sso.md) gets no address and answers the password form
     // (docs/local-twin.md#known-gaps).
     [ENV.OAUTH_TOKEN_URL]: declaration.intakeEndpoints ? resources.intake?.tokenUrl : undefined,
+    [ENV.JOB_WORKER_FUNCTION]: localFunctionName(JOB_WORKER_DECLARATION),
     [ENV.DICOMWEB_URL]: resources.intake?.dicomWebUrl,
     [ENV.DICOM_PORT]: resources.intake?.dicomPort === undefined ? undefined : String(resources.intake.dicomPort),
   };
@@ -128,6 +131,8 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
   if (declaration.startsPipeline) env[ENV.SFN_ENDPOINT] = resources.endpoints.sfn;
   // Appending to the audit trail is an invocation of the appender (docs/domain.md#audit-trail).
   if (declaration.env.includes(ENV.AUDIT_APPENDER_FUNCTION)) env[ENV.LAMBDA_ENDPOINT] = resources.endpoints.lambda;
+  // Starting a job is an asynchronous invocation of the job worker (docs/jobs.md).
+  if (declaration.startsJobs) env[ENV.LAMBDA_ENDPOINT] = resources.endpoints.lambda;
   // Mail and text messages go to the twin's SES and SNS, which keep them for /_mail (messaging.ts).
   if (declaration.sendsMail) {
     env[ENV.SES_ENDPOINT] = resources.endpoints.ses;

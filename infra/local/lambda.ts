@@ -1,15 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LocalFunction } from './function-runtime.ts';
 
+/** Runs of an asynchronous invocation: the first and Lambda's two retries (AWS Lambda Developer Guide). */
+export const ASYNC_INVOKE_ATTEMPTS = 3;
+
 /**
  * The Lambda Invoke API for the twin (`POST /2015-03-31/functions/{name}/invocations`, what @aws-sdk/client-lambda
- * sends): functions that call another function by name (the audit appender, docs/domain.md#audit-trail) reach it
- * here. Only synchronous invocations; answers as Lambda does: the result as the body, a function's own error as 200
+ * sends): functions that call another function by name (the audit appender, docs/domain.md#audit-trail; the job
+ * worker, docs/jobs.md) reach it here. An asynchronous invocation (`X-Amz-Invocation-Type: Event`) is answered 202 at
+ * once and run afterwards, again after a failure up to ASYNC_INVOKE_ATTEMPTS runs, as Lambda does. Synchronous ones
+ * answer as Lambda does: the result as the body, a function's own error as 200
  * with `X-Amz-Function-Error: Unhandled` and `{ errorType, errorMessage }`, an unknown name as
  * ResourceNotFoundException. The caller's grant (lambda:InvokeFunction on that ARN) is checked in the caller's SDK
  * client, as for every other service (grant-check.ts).
  */
-export function createLambdaService(functions: ReadonlyMap<string, LocalFunction>) {
+export function createLambdaService(
+  functions: ReadonlyMap<string, LocalFunction>,
+  log: (line: string) => void = () => undefined,
+) {
   return async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -33,14 +41,6 @@ export function createLambdaService(functions: ReadonlyMap<string, LocalFunction
       );
       return;
     }
-    if ((req.headers['x-amz-invocation-type'] ?? 'RequestResponse') !== 'RequestResponse') {
-      answer(
-        400,
-        { message: 'The twin invokes synchronously only' },
-        { 'x-amzn-errortype': 'InvalidParameterValueException' },
-      );
-      return;
-    }
     let event: unknown;
     try {
       const text = Buffer.concat(chunks).toString('utf8');
@@ -50,6 +50,29 @@ export function createLambdaService(functions: ReadonlyMap<string, LocalFunction
         400,
         { message: 'Could not parse request body into json' },
         { 'x-amzn-errortype': 'InvalidRequestContentException' },
+      );
+      return;
+    }
+    const invocationType = String(req.headers['x-amz-invocation-type'] ?? 'RequestResponse');
+    if (invocationType === 'Event') {
+      answer(202, null);
+      void (async () => {
+        for (let attempt = 1; attempt <= ASYNC_INVOKE_ATTEMPTS; attempt++) {
+          try {
+            await fn.invoke(event);
+            return;
+          } catch (error) {
+            log(`${name}: asynchronous run ${attempt} failed (${error instanceof Error ? error.name : 'error'})`);
+          }
+        }
+      })();
+      return;
+    }
+    if (invocationType !== 'RequestResponse') {
+      answer(
+        400,
+        { message: 'The twin invokes synchronously or asynchronously only' },
+        { 'x-amzn-errortype': 'InvalidParameterValueException' },
       );
       return;
     }

@@ -8,6 +8,7 @@ import type { ApiDomain } from '#shared/definitions/api/routes.ts';
 import {
   apiFunctionDeclarations,
   AUDIT_APPENDER_DECLARATION,
+  JOB_WORKER_DECLARATION,
   SCHEDULED_JOBS,
   SIGN_IN_EVENTS_DECLARATION,
   scheduledJobDeclaration,
@@ -291,6 +292,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The functions' bundles are built (or found current in the cache) while the stand-ins start.
     const bundles = functionBundles([
       AUDIT_APPENDER_DECLARATION.entry,
+      JOB_WORKER_DECLARATION.entry,
       SIGN_IN_EVENTS_DECLARATION.entry,
       ...Object.values(apiFunctionDeclarations()).map((declaration) => declaration.entry),
       ...SCHEDULED_JOBS.map((job) => scheduledJobDeclaration(job).entry),
@@ -338,7 +340,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         bundle: bundle.get(AUDIT_APPENDER_DECLARATION.entry),
       }),
     );
-    const lambda = createLambdaService(invokable);
+    const lambda = createLambdaService(invokable, log);
     // The table's stream, as far as the appender needs it: the pending events dynalite accepted (dynamo-stream.ts).
     const appenderFunction = invokable.get(appender.functionName)!;
     const pendingStream = createPendingStream({ deliver: (event) => appenderFunction.invoke(event), log });
@@ -477,6 +479,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       void fn.warm();
       apiFunctions.set(domain, fn);
     }
+    // The job worker (docs/jobs.md), which the functions that start jobs invoke asynchronously, as in the cloud; it
+    // administers the pool's users, so it is built once the pool exists, as the API functions are.
+    const jobWorker = localFunctionSpec(JOB_WORKER_DECLARATION, resources);
+    invokable.set(
+      jobWorker.functionName,
+      createLocalFunction(jobWorker, { log, bundle: bundle.get(JOB_WORKER_DECLARATION.entry) }),
+    );
     await seedDemo(cognito, ids, demo.value, options.extraUsers);
     // Scheduled jobs (data retention): the cloud's EventBridge rules stand in as intervals, each run one at a time.
     for (const job of SCHEDULED_JOBS) {

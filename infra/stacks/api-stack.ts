@@ -36,13 +36,15 @@ import { ENV } from '#shared/definitions/env.ts';
 import { DICOMWEB_SCOPES } from '#shared/vocabulary/integrations.ts';
 import { gatewayErrorBody, gatewayErrorStatus, type GatewayError } from '#shared/definitions/api/gateway-errors.ts';
 import type { StageConfig } from '#infra/config.ts';
-import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
+import { ImagingFunction, type ImagingFunctionProps } from '#infra/constructs/imaging-function.ts';
 import {
   API_DOMAIN_GRANTS,
   apiFunctionDeclaration,
   domainEntry,
   MAIL_EVENTS_DECLARATION,
   routedDomains,
+  JOB_WORKER_DECLARATION,
+  type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
 import { resourceNames, sesArn } from '#infra/resource-names.ts';
 
@@ -92,6 +94,7 @@ export type ApiStackProps = StackProps & {
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly domainFunctions: Partial<Record<ApiDomain, ImagingFunction>>;
+  readonly jobWorker: ImagingFunction;
   /** Base URL the site calls, ending in /api (shared/definitions/api/routes.ts paths start with /api). */
   readonly apiBaseUrl: string;
   private readonly mail: { identityArn?: string; configurationSetArn: string };
@@ -176,6 +179,12 @@ export class ApiStack extends Stack {
     this.domainFunctions = Object.fromEntries(
       routedDomains().map((domain) => [domain, this.createDomainFunction(domain, props, primaryOrigin)]),
     );
+    // The job worker (docs/jobs.md), by its fixed name: the functions that start jobs invoke it asynchronously.
+    this.jobWorker = this.createFunction(JOB_WORKER_DECLARATION, props, primaryOrigin, {
+      functionName: names.jobWorker,
+      concurrencyBound:
+        'Invoked once per job started by a super admin or a hospital admin, and once per hand-over of a long job.',
+    });
     const integrations = new Map<ApiDomain, LambdaIntegration>();
     for (const route of ROUTES as readonly RouteDefinition[]) {
       const fn = this.domainFunctions[route.domain]!;
@@ -289,12 +298,23 @@ export class ApiStack extends Stack {
   }
 
   private createDomainFunction(domain: ApiDomain, props: ApiStackProps, siteOrigin: string): ImagingFunction {
+    return this.createFunction(apiFunctionDeclaration(domain), props, siteOrigin, {
+      reservedConcurrency: API_RESERVED_CONCURRENCY,
+    });
+  }
+
+  private createFunction(
+    declaration: FunctionDeclaration,
+    props: ApiStackProps,
+    siteOrigin: string,
+    extra: Pick<ImagingFunctionProps, 'reservedConcurrency' | 'concurrencyBound' | 'functionName'>,
+  ): ImagingFunction {
     return new ImagingFunction(this, {
       config: props.config,
-      declaration: apiFunctionDeclaration(domain),
+      declaration,
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
-      reservedConcurrency: API_RESERVED_CONCURRENCY,
+      ...extra,
       stateMachineArn: props.stateMachineArn,
       userPoolArn: props.userPool.userPoolArn,
       mailIdentityArn: this.mail.identityArn,

@@ -142,6 +142,7 @@ export class DicomListenerStack extends Stack {
       dataKey: props.dataKey.keyArn,
       mailConfigurationSet: '',
       auditAppender: functionArn(names.auditAppender),
+      jobWorker: functionArn(names.jobWorker),
     })) {
       const { effect, ...rest } = statement;
       task.taskRole.addToPrincipalPolicy(

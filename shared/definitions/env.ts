@@ -27,6 +27,8 @@ export const ENV = {
   SECRETS_MANAGER_ENDPOINT: 'SECRETS_MANAGER_ENDPOINT',
   /** Name of the one function that appends to the audit trail; every other writer invokes it (docs/domain.md#audit-trail). */
   AUDIT_APPENDER_FUNCTION: 'AUDIT_APPENDER_FUNCTION',
+  /** Name of the job worker, which functions that start a job invoke asynchronously (docs/jobs.md). */
+  JOB_WORKER_FUNCTION: 'JOB_WORKER_FUNCTION',
   /** Origin of the site, for CORS on the API. */
   SITE_ORIGIN: 'SITE_ORIGIN',
   /** Sender of the product's e-mail (a verified SES identity in the cloud). */

@@ -27,6 +27,7 @@ export class NotFoundError extends DomainError {
       | 'HOSPITAL_NOT_FOUND'
       | 'DEPARTMENT_NOT_FOUND'
       | 'TEAM_NOT_FOUND'
+      | 'JOB_NOT_FOUND'
       | 'INVITATION_NOT_FOUND'
       | 'INVITATION_LINK_INVALID'
       | 'SHARE_NOT_FOUND'

@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   UPLOAD_NOT_FOUND: { status: 404, message: 'Upload session not found' },
   DEPARTMENT_NOT_FOUND: { status: 404, message: 'Department not found' },
   TEAM_NOT_FOUND: { status: 404, message: 'Team not found' },
+  JOB_NOT_FOUND: { status: 404, message: 'Job not found' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   ENDPOINT_NOT_IMPLEMENTED: { status: 404, message: 'Endpoint not implemented' },
   /** A known path asked with a method it does not have; the answer's Allow header names those it has (RFC 9110 15.5.6). */

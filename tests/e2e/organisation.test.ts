@@ -84,6 +84,9 @@ describe('organisation screens', { timeout: 120_000 }, () => {
     await dialog.waitFor({ state: 'hidden' });
     await lakeview.getByText('Deactivated').waitFor();
     const restoreOffered = await lakeview.getByRole('button', { name: 'Restore' }).count();
+    // The identities are disabled by a job (docs/jobs.md), whose progress the screen follows to its end.
+    await page.locator('[data-testid="job-progress"][data-status="SUCCEEDED"]').waitFor();
+    const progress = (await page.getByTestId('job-progress').first().textContent()) ?? '';
     await signOut(page);
 
     // Assess
@@ -92,6 +95,7 @@ describe('organisation screens', { timeout: 120_000 }, () => {
     expect(firstAdminRow).toContain('INVITED');
     expect(disabledBeforeName).toBe(true);
     expect(restoreOffered).toBe(1);
+    expect(progress).toContain('Deactivating Lakeview Medical Center: Done');
   });
 
   it('lets the hospital admin add a department and a team, move a user into it and change a role', async () => {

@@ -1,4 +1,5 @@
 import type { Invitation } from '#shared/schemas/api/invitations.ts';
+import type { UserRecord } from '#shared/domain/auth/ports.ts';
 
 /** A valid hospital profile (settings) of the Northside test hospital. */
 export const NORTHSIDE_PROFILE = {
@@ -51,5 +52,33 @@ export function invitationFixture(fields: Partial<Invitation> = {}): Invitation 
     invitedByName: 'Alex Morgan',
     acceptedAt: null,
     ...fields,
+  };
+}
+
+/** `count` rows of a bulk invitation (docs/screens.md#bulk-invitations): guests with numbered e-mails at `domain`. */
+export function bulkInvitationRows(count: number, domain: string, prefix = 'invitee') {
+  return Array.from({ length: count }, (_, i) => ({
+    fullName: `Invitee ${prefix} ${i + 1}`,
+    email: `${prefix}-${i + 1}@${domain}`,
+    role: 'guest',
+    department: '',
+    team: '',
+  }));
+}
+
+/** A numbered ACTIVE member of a hospital, as the users table stores one (for seeding large hospitals). */
+export function memberRecord(hospitalId: string, n: number): UserRecord {
+  return {
+    id: `${hospitalId}-member-${n}`,
+    email: `member-${n}@${hospitalId}.test`,
+    firstName: 'Member',
+    lastName: `Number ${n}`,
+    role: 'TEAM_MEMBER',
+    status: 'ACTIVE',
+    hospitalId,
+    teamId: null,
+    departmentId: null,
+    permissions: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
   };
 }

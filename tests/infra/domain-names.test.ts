@@ -11,8 +11,11 @@ import { apiFunctionDeclarations, domainEntry } from '#infra/function-declaratio
  */
 const ROOT = process.cwd();
 
-/** Entry folders of functions/ that are not API domains: pipeline tasks, jobs, triggers, the listener, the adapters. */
-const NOT_API = ['adapters', 'lib', 'pipeline', 'jobs', 'triggers', 'dicom-listener'];
+/**
+ * Entry folders of functions/ that are not API domains: pipeline tasks, triggers, the listener, the adapters. The jobs
+ * folder is the `jobs` API domain (docs/jobs.md), and holds the scheduled jobs and the job worker beside its handlers.
+ */
+const NOT_API = ['adapters', 'lib', 'pipeline', 'triggers', 'dicom-listener'];
 
 /**
  * API domains whose core is a wider domain of shared/domain, and why. Every other API domain that has a core has it

@@ -13,6 +13,7 @@ import {
   type FunctionDeclaration,
   type ResourceArns,
   MAIL_EVENTS_DECLARATION,
+  JOB_WORKER_DECLARATION,
 } from '#infra/function-declarations.ts';
 import { API_DOMAIN_ACCESS, BINARY_MEDIA_TYPES, GATEWAY_RESPONSES, routedDomains } from '#infra/stacks/api-stack.ts';
 import { gatewayErrorBody, GATEWAY_ERRORS } from '#shared/definitions/api/gateway-errors.ts';
@@ -291,9 +292,10 @@ describe('api stack', () => {
     expect(new Set(domains)).toEqual(new Set(routes.map((r) => r.domain)));
     expect(Object.keys(built.api.domainFunctions).sort()).toEqual([...domains].sort());
     const all = resources(api, 'AWS::Lambda::Function');
-    // Besides the domain functions, the API stack holds the recorder of mail delivery events.
-    const functions = all.filter(([, fn]) => fn.Properties.Description !== MAIL_EVENTS_DECLARATION.description);
-    expect(all.length - functions.length).toBe(1);
+    // Besides the domain functions, the API stack holds the recorder of mail delivery events and the job worker.
+    const others = [MAIL_EVENTS_DECLARATION.description, JOB_WORKER_DECLARATION.description];
+    const functions = all.filter(([, fn]) => !others.includes(fn.Properties.Description));
+    expect(all.length - functions.length).toBe(2);
     expect(functions).toHaveLength(domains.length);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({
@@ -307,6 +309,25 @@ describe('api stack', () => {
         expect.arrayContaining([ENV.STAGE, ENV.SITE_ORIGIN]),
       );
     }
+  });
+
+  it('deploys the job worker by its fixed name, invoked only by the functions that start jobs (docs/jobs.md)', () => {
+    // Assess
+    const [, worker] = resources(api, 'AWS::Lambda::Function').find(
+      ([, fn]) => fn.Properties.Description === JOB_WORKER_DECLARATION.description,
+    )!;
+    expect(worker.Properties).toMatchObject({ FunctionName: 'imaging-dev-job-worker', Timeout: 900 });
+    expect(Object.keys(worker.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining([ENV.JOB_WORKER_FUNCTION, ENV.SITE_ORIGIN, ENV.USER_POOL_ID, ENV.MAIL_FROM]),
+    );
+    const starters = Object.entries(apiFunctionDeclarations())
+      .filter(([, declaration]) => declaration.env.includes(ENV.JOB_WORKER_FUNCTION))
+      .map(([domain]) => domain);
+    expect(starters.sort()).toEqual(['hospitals', 'invitations']);
+    const invokes = grantStatements(JOB_WORKER_DECLARATION, SYMBOLS).filter((g) =>
+      g.actions.includes('lambda:InvokeFunction'),
+    );
+    expect(invokes.flatMap((g) => g.resources).sort()).toEqual(['auditAppender', 'jobWorker']);
   });
 
   it('creates every route of the table as a method, with the Cognito authorizer exactly on non-public routes', () => {
@@ -428,6 +449,7 @@ function symbolOf(resource: unknown): string {
   if (text.includes('DataKey')) return 'dataKey';
   if (text.includes(':configuration-set/imaging-dev-mail')) return 'mailConfigurationSet';
   if (text.includes(':function:imaging-dev-audit-appender')) return 'auditAppender';
+  if (text.includes(':function:imaging-dev-job-worker')) return 'jobWorker';
   return `unknown:${text}`;
 }
 
@@ -440,6 +462,7 @@ const SYMBOLS: ResourceArns = {
   dataKey: 'dataKey',
   mailConfigurationSet: 'mailConfigurationSet',
   auditAppender: 'auditAppender',
+  jobWorker: 'jobWorker',
 };
 
 /** "action resource" pairs: statements compare the same however CDK merges them. */

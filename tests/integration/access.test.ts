@@ -47,7 +47,15 @@ const TEAM = 'team-northside-neuroradiology';
 type Backend = {
   deps: Pick<
     ServerDeps,
-    'datasets' | 'uploads' | 'objects' | 'directory' | 'organisation' | 'invitations' | 'shares' | 'integrations'
+    | 'datasets'
+    | 'uploads'
+    | 'objects'
+    | 'directory'
+    | 'organisation'
+    | 'invitations'
+    | 'shares'
+    | 'integrations'
+    | 'jobs'
   >;
   sub(email: string): string;
   uploadPart(objectKey: string, uploadId: string, bytes: Uint8Array): Promise<string>;
@@ -230,6 +238,40 @@ async function orgTeam(isActive = true): Promise<string> {
   return id;
 }
 /** A pending invitation of our hospital (in TEAM) planted directly, with the token of its link. */
+/** A finished job of our hospital with one result (docs/jobs.md), planted in the table. */
+async function job(): Promise<string> {
+  const id = fresh('job');
+  const now = new Date().toISOString();
+  await h.deps.jobs.create({
+    id,
+    kind: 'BULK_INVITATIONS',
+    ownerHospitalId: HOSPITAL,
+    hospitalId: HOSPITAL,
+    status: 'SUCCEEDED',
+    input: { rows: [], departments: {}, teams: {} },
+    cursor: null,
+    chunks: 1,
+    total: 1,
+    processed: 1,
+    succeeded: 1,
+    failed: 0,
+    chunkFailures: 0,
+    createdBy: { userId: 'user-admin', name: 'Admin' },
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: now,
+    error: null,
+  });
+  const ref = { ownerHospitalId: HOSPITAL, jobId: id };
+  await h.deps.jobs.putResults(ref, [
+    { seq: 1, subject: 'row@northside.demo.local', outcome: 'SUCCEEDED', code: null, reason: null, ref: null },
+  ]);
+  return id;
+}
+
+/** Jobs of a hospital: its admin reads them; the super admin's hospital is another one (404), the rest the gate stops. */
+const jobOwners = (ok: number): Record<Actor, number> => ({ ...hospitalAdmins(ok), SUPER_ADMIN: 404 });
+
 async function invitation(): Promise<{ id: string; token: string }> {
   const n = ++counter;
   const id = `inv-${Date.now().toString(36)}-${n}`;
@@ -820,14 +862,14 @@ const EXPECTATIONS: Record<string, Case> = {
       const hospital = await orgHospital();
       return { method: 'DELETE', path: `/api/hospitals/${hospital.id}`, body: { confirmName: hospital.name } };
     },
-    expect: superAdmins(200),
+    expect: superAdmins(202),
   },
   'POST /api/hospitals/{hospitalId}/restore': {
     prepare: async () => ({
       method: 'POST',
       path: `/api/hospitals/${(await orgHospital('DEACTIVATED')).id}/restore`,
     }),
-    expect: superAdmins(200),
+    expect: superAdmins(202),
   },
   'GET /api/hospital-admin/overview': {
     prepare: async () => ({ method: 'GET', path: '/api/hospital-admin/overview' }),
@@ -990,7 +1032,15 @@ const EXPECTATIONS: Record<string, Case> = {
         invitations: [{ fullName: 'Robin Invitee', email: freshEmail(), role: 'guest', department: '', team: '' }],
       },
     }),
-    expect: hospitalAdmins(201),
+    expect: hospitalAdmins(202),
+  },
+  'GET /api/jobs/{jobId}': {
+    prepare: async () => ({ method: 'GET', path: `/api/jobs/${await job()}` }),
+    expect: jobOwners(200),
+  },
+  'GET /api/jobs/{jobId}/results': {
+    prepare: async () => ({ method: 'GET', path: `/api/jobs/${await job()}/results`, query: { limit: '10' } }),
+    expect: jobOwners(200),
   },
   'POST /api/invitations/{invitationId}/resend': {
     prepare: async () => ({ method: 'POST', path: `/api/invitations/${(await invitation()).id}/resend` }),
@@ -1321,6 +1371,24 @@ describe.each([
   }
 
   describe('tenant and team isolation', () => {
+    it("answers 404 for another hospital's job and its results, as for a job that does not exist", async () => {
+      // Arrange
+      const ours = await job();
+      const theirAdmin = 'admin@lakeview.demo.local';
+
+      // Act
+      const read = await h.call('GET', `/api/jobs/${ours}`, { as: theirAdmin });
+      const results = await h.call('GET', `/api/jobs/${ours}/results`, { as: theirAdmin });
+      const unknown = await h.call('GET', '/api/jobs/no-such-job', { as: theirAdmin });
+
+      // Assert
+      expect([read.status, read.body.error.code]).toEqual([404, 'JOB_NOT_FOUND']);
+      expect([results.status, results.body.error.code]).toEqual([404, 'JOB_NOT_FOUND']);
+      expect(read.body).toEqual(unknown.body);
+      const mine = await h.call('GET', `/api/jobs/${ours}/results`, { as: ACTORS.HOSPITAL_ADMIN });
+      expect(mine.body).toMatchObject({ items: [{ seq: 1, outcome: 'SUCCEEDED' }], nextToken: null });
+    });
+
     it("never lists another hospital's datasets", async () => {
       const ours = await dataset('COMPLETE');
       const theirs = await h.call('GET', '/api/datasets', { as: ACTORS.OTHER_HOSPITAL, query: { limit: '48' } });

@@ -43,6 +43,10 @@ import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repos
 import { createSettingsStore } from '#functions/adapters/dynamo/settings-store.ts';
 import { seedDemoTenants } from '#infra/local/seed/seed.ts';
 import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
+import { createJobStore } from '#functions/adapters/dynamo/jobs-store.ts';
+import { JOB_KINDS } from '#functions/jobs/job-kinds.ts';
+import { JOB_MAX_CHUNK_FAILURES, runJob } from '#shared/domain/jobs/runner.ts';
+import type { JobRef } from '#shared/domain/jobs/ports.ts';
 import { readEnv, resetEnvCache } from '#functions/lib/env.ts';
 import { requireSharedData } from '#tests/helpers/shared-data.ts';
 import { assertInsideContract } from '#tests/helpers/openapi-contract.ts';
@@ -94,6 +98,8 @@ export type Harness = {
   started: { hospitalId: string; datasetId: string; runId: string }[];
   /** Identity-provider calls the organisation routes made ("disable <sub>", "group <sub> A->B"...). */
   identityCalls: string[];
+  /** Waits until every job handed to the harness's worker has stopped (docs/jobs.md). */
+  settleJobs(): Promise<void>;
   userId(email: string): string;
   user(email: string): DemoUser;
   call(
@@ -133,6 +139,7 @@ const HANDLERS: Record<
   usage: () => import('#functions/usage/handler.ts'),
   integrations: () => import('#functions/integrations/handler.ts'),
   dicomweb: () => import('#functions/dicomweb/handler.ts'),
+  jobs: () => import('#functions/jobs/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -187,6 +194,24 @@ export async function startHarness(): Promise<Harness> {
   const started: Harness['started'] = [];
   const identityCalls: string[] = [];
   const mailbox: MailMessage[] = [];
+  // The job worker in process: each job handed over runs with the harness's deps after the request has answered,
+  // retried as Lambda retries an asynchronous invocation (docs/jobs.md).
+  const jobRuns = new Set<Promise<void>>();
+  const runInBackground = (ref: JobRef) => {
+    const run = (async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await runJob(ref, JOB_KINDS, deps);
+          return;
+        } catch (error) {
+          if (attempt >= JOB_MAX_CHUNK_FAILURES) throw error;
+        }
+      }
+    })();
+    jobRuns.add(run);
+    void run.catch(() => undefined).finally(() => jobRuns.delete(run));
+  };
   // No Secrets Manager in process: the harness holds the key itself, and the ports built on it use it.
   const real = await createAwsDeps(readEnv(env), { pseudonymSecret: async () => HARNESS_PSEUDONYM_SECRET });
   // Repositories on the harness's own client, so tests can watch what DynamoDB returns.
@@ -196,6 +221,8 @@ export async function startHarness(): Promise<Harness> {
     audit: createAuditLog(table),
     directory: createDirectory(table),
     organisation: createOrganisationStore(table),
+    jobs: createJobStore(table),
+    jobStarter: { start: async (ref) => runInBackground(ref) },
     // The harness's pool is a cloud one no test reaches: identity calls are recorded instead.
     identity: {
       changeGroup: async (username, from, to) => void identityCalls.push(`group ${username} ${from}->${to}`),
@@ -269,6 +296,9 @@ export async function startHarness(): Promise<Harness> {
     objects,
     started,
     identityCalls,
+    async settleJobs() {
+      while (jobRuns.size > 0) await Promise.allSettled([...jobRuns]);
+    },
     user,
     userId: subOf,
     async call(method, path, options = {}) {

@@ -22,6 +22,20 @@ const call = async (token: string, path: string, init: { method?: string; body?:
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 };
 
+/** Polls a job (docs/jobs.md) until it ends; the twin's worker runs it after the 202. */
+async function finished(token: string, jobId: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const job = await call(token, `/api/jobs/${jobId}`);
+    expect(job.status).toBe(200);
+    if (job.body.status === 'SUCCEEDED' || job.body.status === 'FAILED') {
+      expect(job.body).toMatchObject({ status: 'SUCCEEDED', failed: 0 });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+
 describe('organisation through the local twin', () => {
   it('deactivates a hospital: its admin can no longer sign in and held tokens are refused; restore undoes it', async () => {
     // Prepare
@@ -36,8 +50,9 @@ describe('organisation through the local twin', () => {
     });
 
     // Assess
-    expect(deleted.status).toBe(200);
+    expect(deleted.status).toBe(202);
     expect(deleted.body.status).toBe('DEACTIVATED');
+    await finished(superAdmin, deleted.body.jobId);
     await expect(signIn(stack.url, 'admin@lakeview.demo.local')).rejects.toThrow('Invalid credentials');
     const refused = await call(held, '/api/me');
     expect(refused.status).toBe(403);
@@ -45,6 +60,7 @@ describe('organisation through the local twin', () => {
 
     const restored = await call(superAdmin, '/api/hospitals/hosp-lakeview/restore', { method: 'POST' });
     expect(restored.body.status).toBe('ACTIVE');
+    await finished(superAdmin, restored.body.jobId);
     const again = await signIn(stack.url, 'admin@lakeview.demo.local');
     expect((await call(again, '/api/me')).status).toBe(200);
   }, 60_000);

@@ -7,6 +7,51 @@ import type { Department, Team } from '#shared/schemas/api/organisation.ts';
 import { system } from '#web/components/ui/provider.tsx';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import { BulkInvitations } from '#web/features/invitations/components/bulk-invitations.tsx';
+import type { Job, JobResult } from '#shared/schemas/api/jobs.ts';
+
+// The job the send starts (docs/jobs.md): it runs on the server; here it is seen queued, running, then done.
+const queued: Job = {
+  id: 'job-1',
+  kind: 'BULK_INVITATIONS',
+  hospitalId: 'h1',
+  status: 'QUEUED',
+  total: 2,
+  processed: 0,
+  succeeded: 0,
+  failed: 0,
+  createdAt: '2026-02-01T10:00:00.000Z',
+  updatedAt: '2026-02-01T10:00:00.000Z',
+  finishedAt: null,
+  error: null,
+};
+const jobResults: JobResult[] = [
+  { seq: 1, subject: 'jordan@x.test', outcome: 'SUCCEEDED', code: null, reason: null, ref: 'job-1.1' },
+  {
+    seq: 2,
+    subject: 'sam@x.test',
+    outcome: 'REFUSED',
+    code: 'EMAIL_ALREADY_INVITED',
+    reason: 'This email address already has a pending invitation.',
+    ref: null,
+  },
+];
+vi.mock('#web/lib/jobs.ts', () => ({
+  followJob: async (job: Job, onUpdate: (j: Job) => void) => {
+    onUpdate(job);
+    onUpdate({ ...job, status: 'RUNNING', processed: 1, succeeded: 1 });
+    const ended: Job = {
+      ...job,
+      status: 'SUCCEEDED',
+      processed: 2,
+      succeeded: 1,
+      failed: 1,
+      finishedAt: job.createdAt,
+    };
+    onUpdate(ended);
+    return ended;
+  },
+  fetchAllJobResults: async () => jobResults,
+}));
 
 beforeEach(stubResizeObserver);
 afterEach(() => {
@@ -40,10 +85,8 @@ async function dropCsv(text: string, name = 'staff.csv') {
 }
 
 describe('Bulk Invitations', () => {
-  it('replaces the rows with the CSV, names resolved, and sends them once valid', async () => {
-    const sendBulk = vi
-      .spyOn(invitationsApi, 'sendBulk')
-      .mockResolvedValue({ sent: 1, items: [], rejected: [{ row: 2, errors: ['Already invited'] }] });
+  it("replaces the rows with the CSV, names resolved, sends them once valid and shows the job's progress and refusals", async () => {
+    const sendBulk = vi.spyOn(invitationsApi, 'sendBulk').mockResolvedValue({ jobId: queued.id, job: queued });
     const onSent = renderBulk();
     expect(screen.getAllByTestId('bulk-row')).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Send 0 Invites' })).toHaveProperty('disabled', true);
@@ -64,10 +107,12 @@ describe('Bulk Invitations', () => {
         { fullName: 'Sam Rivera', email: 'sam@x.test', role: 'guest', department: '', team: '' },
       ],
     });
-    // The refused row stays, with the server's message.
+    // The job's progress shows; the refused row stays, with the catalogue's reason from its result.
+    expect(screen.getByTestId('job-progress').getAttribute('data-status')).toBe('SUCCEEDED');
+    expect(screen.getByTestId('job-progress').textContent).toContain('Done (2 of 2 processed, 1 done, 1 not done)');
     expect(screen.getAllByTestId('bulk-row')).toHaveLength(1);
     expect(screen.getByLabelText<HTMLInputElement>('Email address, row 1').value).toBe('sam@x.test');
-    expect(screen.getByText('Already invited')).toBeTruthy();
+    expect(screen.getByText('This email address already has a pending invitation.')).toBeTruthy();
   });
 
   it("shows the CSV's problems, duplicates a row without its e-mail, and Clear All starts over", async () => {

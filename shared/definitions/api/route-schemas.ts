@@ -20,6 +20,7 @@ import {
   VerifyAuditResponseSchema,
 } from '#shared/schemas/api/audit.ts';
 import { ApiErrorSchema, IdSchema } from '#shared/schemas/api/common.ts';
+import { JobAcceptedSchema, JobResultPageSchema, JobResultsQuerySchema, JobSchema } from '#shared/schemas/api/jobs.ts';
 import { MarkNotificationsReadSchema, NotificationListSchema } from '#shared/schemas/api/notifications.ts';
 import {
   CreatedPatientShareSchema,
@@ -76,6 +77,7 @@ import {
   HospitalAdminOverviewSchema,
   HospitalPageSchema,
   HospitalSchema,
+  HospitalWithJobSchema,
   ListHospitalsQuerySchema,
   ListDepartmentsQuerySchema,
   ListTeamsQuerySchema,
@@ -97,7 +99,6 @@ import {
   AcceptInvitationResultSchema,
   AcceptInvitationSchema,
   BulkInvitationRequestSchema,
-  BulkInvitationResultSchema,
   DeclineInvitationResultSchema,
   DeclineInvitationSchema,
   InvitationListSchema,
@@ -193,6 +194,7 @@ const RENDERED = { response: z.unknown(), responseContentType: 'image/jpeg' };
 const SeriesPath = z.object({ id: IdSchema, seriesId: IdSchema });
 const SessionPath = z.object({ sessionId: IdSchema });
 const HospitalPath = z.object({ hospitalId: IdSchema });
+const JobPath = z.object({ jobId: IdSchema });
 const DepartmentPath = z.object({ departmentId: IdSchema });
 const TeamPath = z.object({ teamId: IdSchema });
 const MemberPath = z.object({ teamId: IdSchema, memberId: IdSchema });
@@ -282,9 +284,12 @@ export const ROUTE_SCHEMAS = {
   'DELETE /api/hospitals/{hospitalId}': {
     path: HospitalPath,
     body: DeleteHospitalRequestSchema,
-    response: HospitalSchema,
+    response: HospitalWithJobSchema,
+    status: 202,
   },
-  'POST /api/hospitals/{hospitalId}/restore': { path: HospitalPath, response: HospitalSchema },
+  'POST /api/hospitals/{hospitalId}/restore': { path: HospitalPath, response: HospitalWithJobSchema, status: 202 },
+  'GET /api/jobs/{jobId}': { path: JobPath, response: JobSchema },
+  'GET /api/jobs/{jobId}/results': { path: JobPath, query: JobResultsQuerySchema, response: JobResultPageSchema },
   'GET /api/hospital-admin/overview': { response: HospitalAdminOverviewSchema },
 
   'GET /api/departments': {
@@ -375,8 +380,8 @@ export const ROUTE_SCHEMAS = {
   'POST /api/invitations': { body: SingleInvitationSchema, response: InvitationSchema, status: 201 },
   'POST /api/invitations/bulk': {
     body: BulkInvitationRequestSchema,
-    response: BulkInvitationResultSchema,
-    status: 201,
+    response: JobAcceptedSchema,
+    status: 202,
   },
   'POST /api/invitations/{invitationId}/resend': { path: InvitationPath, response: InvitationSchema },
   'DELETE /api/invitations/{invitationId}': { path: InvitationPath, response: InvitationSchema },

@@ -30,6 +30,7 @@ export const API_DOMAINS = [
   'notifications',
   'integrations',
   'dicomweb',
+  'jobs',
 ] as const;
 export type ApiDomain = (typeof API_DOMAINS)[number];
 
@@ -71,6 +72,8 @@ const TEAM_DELEGATES: readonly Role[] = ['HOSPITAL_ADMIN', 'TEAM_LEAD', 'TEAM_ME
 const ANALYSTS: readonly Role[] = ['SUPER_ADMIN', ...TEAM_DELEGATES];
 /** Users are managed by the super admin (any hospital) and hospital admins (their own). */
 const USER_ADMINS: readonly Role[] = ['SUPER_ADMIN', 'HOSPITAL_ADMIN'];
+/** Jobs are started by admins (bulk invitations, a hospital's deactivation), who follow them (docs/jobs.md). */
+const JOB_OWNERS: readonly Role[] = ['SUPER_ADMIN', 'HOSPITAL_ADMIN'];
 
 export const ROUTES = [
   {
@@ -324,7 +327,7 @@ export const ROUTES = [
     auth: 'user',
     roles: SUPER_ADMINS,
     summary:
-      'Delete (deactivate) a hospital: typed name, and acknowledgement when it has users or datasets; data stays',
+      'Delete (deactivate) a hospital: typed name, and acknowledgement when it has users or datasets; data stays. 202 with the job',
   },
   {
     method: 'POST',
@@ -332,7 +335,7 @@ export const ROUTES = [
     domain: 'hospitals',
     auth: 'user',
     roles: SUPER_ADMINS,
-    summary: 'Restore a deactivated hospital and its users',
+    summary: 'Restore a deactivated hospital and its users: 202 with the job',
   },
   {
     method: 'GET',
@@ -545,7 +548,23 @@ export const ROUTES = [
     domain: 'invitations',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
-    summary: 'Invite many people at once (bulk rows, Basic or Strict rules, validated again)',
+    summary: 'Invite many people at once (bulk rows, Basic or Strict rules, validated again): 202 with the job',
+  },
+  {
+    method: 'GET',
+    path: '/api/jobs/{jobId}',
+    domain: 'jobs',
+    auth: 'user',
+    roles: JOB_OWNERS,
+    summary: "A job of the caller's hospital: its status and progress (docs/jobs.md)",
+  },
+  {
+    method: 'GET',
+    path: '/api/jobs/{jobId}/results',
+    domain: 'jobs',
+    auth: 'user',
+    roles: JOB_OWNERS,
+    summary: "A job's per-item results in order, paginated",
   },
   {
     method: 'POST',

@@ -70,6 +70,18 @@ export const AUDIT_PENDING_STREAM = {
 export const AUDIT_WRITE_PARTITION_PATTERNS = ['H#*#AUDIT', 'H#*#AUDITHEAD'] as const;
 
 export const keys = {
+  /** A job (docs/jobs.md), under the hospital of the caller who started it. */
+  job: (ownerHospitalId: string, jobId: string): ItemKey => ({
+    [P.pk]: hospitalPk(ownerHospitalId),
+    [P.sk]: `JOB#${jobId}`,
+  }),
+  /** A job's per-item results: a partition of their own, in order of the item's position (zero-padded). */
+  jobResult: (ownerHospitalId: string, jobId: string, seq: number): ItemKey => ({
+    [P.pk]: `${hospitalPk(ownerHospitalId)}#JOB#${jobId}`,
+    [P.sk]: `R#${String(seq).padStart(9, '0')}`,
+  }),
+  jobResultsPk: (ownerHospitalId: string, jobId: string) => `${hospitalPk(ownerHospitalId)}#JOB#${jobId}`,
+  jobResultPrefix: 'R#',
   /** An integration of a hospital (docs/dicom-intake.md): a DICOMweb client or a DICOM node. */
   integration: (hospitalId: string, integrationId: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),

@@ -1,5 +1,5 @@
 import { requireCan, type Caller } from '#shared/domain/auth/caller.ts';
-import type { HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
+import type { HospitalRecord, TeamRecord } from '#shared/domain/auth/ports.ts';
 import type { UserStatus } from '#shared/vocabulary/users.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { OrganisationDeps } from './ports.ts';
@@ -132,25 +132,4 @@ export async function moveDepartmentMember(
   if ((from ?? null) === (to ?? null)) return;
   if (from) await deps.organisation.add(hospitalId, { kind: 'department', departmentId: from }, { memberCount: -1 });
   if (to) await deps.organisation.add(hospitalId, { kind: 'department', departmentId: to }, { memberCount: 1 });
-}
-
-/** Identity-provider calls at once while walking a hospital's users (its admin API is rate-limited). */
-const VISITS_AT_ONCE = 10;
-
-/**
- * Every user of a hospital, a page at a time (deactivation and restore walk them; never more than a page in memory),
- * a few visits at once.
- */
-export async function forEachUser(
-  deps: Pick<OrganisationDeps, 'organisation'>,
-  hospitalId: string,
-  visit: (user: UserRecord) => Promise<void>,
-): Promise<void> {
-  let startKey: Record<string, string> | undefined;
-  do {
-    const page = await deps.organisation.listUsers({ hospitalId, limit: 100, startKey });
-    for (let i = 0; i < page.items.length; i += VISITS_AT_ONCE)
-      await Promise.all(page.items.slice(i, i + VISITS_AT_ONCE).map(visit));
-    startKey = page.lastKey;
-  } while (startKey);
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import type { Caller } from '#shared/domain/auth/caller.ts';
-import type { HospitalRecord } from '#shared/domain/auth/ports.ts';
+import type { HospitalRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, RuleError } from '#shared/domain/errors.ts';
 import {
   PLAN_PRICE_PER_USER,
@@ -10,11 +10,15 @@ import {
   type Hospital,
   type HospitalAdminOverview,
   type HospitalPage,
+  type HospitalWithJob,
   type ListHospitalsQuery,
   type UpdateHospitalRequest,
 } from '#shared/schemas/api/organisation.ts';
 import { resumeDicomWebClients, suspendDicomWebClients } from '#shared/domain/integrations/manage-integrations.ts';
-import { actorOf, forEachUser, loadHospital, requireHospitalAdmin, requireSuperAdmin } from './common.ts';
+import { startJob, type JobKindHandler, type JobRunnerDeps, type JobStartDeps } from '#shared/domain/jobs/runner.ts';
+import type { JobRecord } from '#shared/domain/jobs/ports.ts';
+import { toJob } from '#shared/domain/jobs/view.ts';
+import { actorOf, loadHospital, requireHospitalAdmin, requireSuperAdmin } from './common.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { planOf, statusOf, toHospital } from './views.ts';
 
@@ -183,24 +187,21 @@ export async function updateHospital(
 }
 
 /**
- * Delete Hospital = deactivation (docs/states.md#hospitals). The typed name must equal the name exactly; a hospital
- * with users or datasets needs the second, high-impact confirmation. Its users are disabled at the identity provider
- * and signed out everywhere; the API refuses them (resolveCaller); its DICOMweb clients' client-credentials grant is
- * turned off, so the token endpoint refuses them; the data stays, and restore brings it all back.
+ * Delete (deactivate): the status goes first, so the API refuses the hospital's users from the next request; the
+ * answer is 202 with the job (docs/jobs.md) that disables their identities and suspends the DICOMweb clients. A
+ * retry on a hospital already deactivated starts another walk (disabling twice changes nothing).
  */
 export async function deleteHospital(
   hospitalId: string,
   request: DeleteHospitalRequest,
   caller: Caller,
-  deps: OrganisationDeps,
-): Promise<Hospital> {
+  deps: OrganisationDeps & JobStartDeps,
+): Promise<HospitalWithJob> {
   requireSuperAdmin(caller);
   const hospital = await loadHospital(deps, hospitalId);
   if (request.confirmName !== hospital.name) throw new RuleError('HOSPITAL_NAME_MISMATCH');
   const hasData = (hospital.userCount ?? 0) > 0 || (hospital.datasetCount ?? 0) > 0;
   if (hasData && !request.acknowledgeImpact) throw new RuleError('HOSPITAL_DELETE_NEEDS_CONFIRMATION');
-  // The status goes first, so the API refuses the hospital's users at once; a retry after a failure part-way
-  // through the identities walks them again (disabling twice changes nothing).
   const wasActive = statusOf(hospital) === 'ACTIVE';
   const now = deps.clock.now();
   const updated = wasActive
@@ -210,35 +211,29 @@ export async function deleteHospital(
     await deps.organisation.addSummary({
       plan: { plan: planOf(hospital), hospitals: -1, users: -(hospital.userCount ?? 0) },
     });
-  let disabled = 0;
-  await forEachUser(deps, hospitalId, async (user) => {
-    // Invited users have no identity yet: the API refuses them as it refuses every user of the hospital.
-    if (user.status === 'INVITED') return;
-    await deps.identity.disable(user.id);
-    await deps.identity.signOut(user.id);
-    disabled++;
-  });
-  const clientsSuspended = await suspendDicomWebClients(hospitalId, deps);
-  await deps.audit.record({
-    hospitalId,
-    action: 'HOSPITAL_DEACTIVATED',
-    ...actorOf(caller),
-    details: {
-      before: { status: statusOf(hospital) },
-      after: { status: 'DEACTIVATED' },
-      acknowledgedImpact: request.acknowledgeImpact,
-      identitiesDisabled: disabled,
-      clientsSuspended,
+  const job = await startJob(
+    {
+      kind: 'HOSPITAL_DEACTIVATION',
+      ownerHospitalId: caller.hospitalId,
+      hospitalId,
+      input: { before: statusOf(hospital), acknowledgedImpact: request.acknowledgeImpact },
+      total: hospital.userCount ?? null,
+      createdBy: { userId: caller.userId, name: actorOf(caller).actorName },
     },
-  });
-  return toHospital(updated);
+    deps,
+  );
+  return { ...toHospital(updated), jobId: job.id, job: toJob(job) };
 }
 
 /**
- * Restore: the hospital is active again; users whose own status is ACTIVE can sign in again, and its active DICOMweb
- * clients get tokens again (a retry walks them again).
+ * Restore: the hospital is active again at once; its job enables the identities of users whose own status is ACTIVE
+ * and gives its active DICOMweb clients tokens again (a retry walks them again).
  */
-export async function restoreHospital(hospitalId: string, caller: Caller, deps: OrganisationDeps): Promise<Hospital> {
+export async function restoreHospital(
+  hospitalId: string,
+  caller: Caller,
+  deps: OrganisationDeps & JobStartDeps,
+): Promise<HospitalWithJob> {
   requireSuperAdmin(caller);
   const hospital = await loadHospital(deps, hospitalId);
   const wasDeactivated = statusOf(hospital) === 'DEACTIVATED';
@@ -253,26 +248,104 @@ export async function restoreHospital(hospitalId: string, caller: Caller, deps: 
     await deps.organisation.addSummary({
       plan: { plan: planOf(hospital), hospitals: 1, users: updated.userCount ?? 0 },
     });
-  let enabled = 0;
-  await forEachUser(deps, hospitalId, async (user) => {
-    if (user.status !== 'ACTIVE') return;
-    await deps.identity.enable(user.id);
-    enabled++;
-  });
-  const clientsResumed = await resumeDicomWebClients(hospitalId, deps);
-  await deps.audit.record({
-    hospitalId,
-    action: 'HOSPITAL_RESTORED',
-    ...actorOf(caller),
-    details: {
-      before: { status: statusOf(hospital) },
-      after: { status: 'ACTIVE' },
-      identitiesEnabled: enabled,
-      clientsResumed,
+  const job = await startJob(
+    {
+      kind: 'HOSPITAL_RESTORE',
+      ownerHospitalId: caller.hospitalId,
+      hospitalId,
+      input: { before: statusOf(hospital) },
+      total: hospital.userCount ?? null,
+      createdBy: { userId: caller.userId, name: actorOf(caller).actorName },
     },
-  });
-  return toHospital(updated);
+    deps,
+  );
+  return { ...toHospital(updated), jobId: job.id, job: toJob(job) };
 }
+
+/** Users one chunk of a deactivation or restore walks (one page of the hospital's users). */
+export const HOSPITAL_JOB_CHUNK_USERS = 100;
+
+/**
+ * A chunk of a hospital's users from the job's cursor (a sealed-free DynamoDB key: it never leaves the server). A
+ * hospital whose status no longer matches the job's (restored during its deactivation, or the reverse) ends the walk:
+ * the later job does the work.
+ */
+function userWalk(expected: 'ACTIVE' | 'DEACTIVATED'): JobKindHandler<OrganisationDeps & JobRunnerDeps>['chunk'] {
+  return async (job, cursor, deps) => {
+    const hospital = await deps.directory.getHospital(job.hospitalId);
+    if (!hospital || statusOf(hospital) !== expected) return { items: [], next: null };
+    const page = await deps.organisation.listUsers({
+      hospitalId: job.hospitalId,
+      limit: HOSPITAL_JOB_CHUNK_USERS,
+      startKey: cursor ? (JSON.parse(cursor) as Record<string, string>) : undefined,
+    });
+    return {
+      items: page.items.map((user, i) => ({ seq: job.processed + i + 1, subject: user.id, value: user })),
+      next: page.lastKey ? JSON.stringify(page.lastKey) : null,
+    };
+  };
+}
+
+const jobActor = (job: JobRecord) => ({ actorUserId: job.createdBy.userId, actorName: job.createdBy.name });
+
+/** Deactivation's job: each user's identity disabled and signed out, then the DICOMweb clients suspended, audited. */
+export const hospitalDeactivationJob: JobKindHandler<OrganisationDeps & JobRunnerDeps> = {
+  chunk: userWalk('DEACTIVATED'),
+  async run(_job, item, deps) {
+    const user = item.value as UserRecord;
+    // Invited users have no identity yet: the API refuses them as it refuses every user of the hospital.
+    if (user.status === 'INVITED') return { outcome: 'SKIPPED' };
+    await deps.identity.disable(user.id);
+    await deps.identity.signOut(user.id);
+    return { outcome: 'SUCCEEDED' };
+  },
+  async finish(job, deps) {
+    const hospital = await deps.directory.getHospital(job.hospitalId);
+    if (!hospital || statusOf(hospital) !== 'DEACTIVATED') return;
+    const clientsSuspended = await suspendDicomWebClients(job.hospitalId, deps);
+    await deps.audit.record({
+      hospitalId: job.hospitalId,
+      action: 'HOSPITAL_DEACTIVATED',
+      ...jobActor(job),
+      details: {
+        before: { status: job.input.before },
+        after: { status: 'DEACTIVATED' },
+        acknowledgedImpact: job.input.acknowledgedImpact,
+        jobId: job.id,
+        identitiesDisabled: job.succeeded,
+        clientsSuspended,
+      },
+    });
+  },
+};
+
+/** Restore's job: the identities of users whose own status is ACTIVE enabled, then the DICOMweb clients resumed. */
+export const hospitalRestoreJob: JobKindHandler<OrganisationDeps & JobRunnerDeps> = {
+  chunk: userWalk('ACTIVE'),
+  async run(_job, item, deps) {
+    const user = item.value as UserRecord;
+    if (user.status !== 'ACTIVE') return { outcome: 'SKIPPED' };
+    await deps.identity.enable(user.id);
+    return { outcome: 'SUCCEEDED' };
+  },
+  async finish(job, deps) {
+    const hospital = await deps.directory.getHospital(job.hospitalId);
+    if (!hospital || statusOf(hospital) !== 'ACTIVE') return;
+    const clientsResumed = await resumeDicomWebClients(job.hospitalId, deps);
+    await deps.audit.record({
+      hospitalId: job.hospitalId,
+      action: 'HOSPITAL_RESTORED',
+      ...jobActor(job),
+      details: {
+        before: { status: job.input.before },
+        after: { status: 'ACTIVE' },
+        jobId: job.id,
+        identitiesEnabled: job.succeeded,
+        clientsResumed,
+      },
+    });
+  },
+};
 
 /** Figures and sidebar badges of /hospital-admin: the hospital item's counters (docs/domain.md#counters). */
 export async function hospitalAdminOverview(

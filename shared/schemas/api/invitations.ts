@@ -219,14 +219,6 @@ export type InvitationCounts = z.infer<typeof InvitationCountsSchema>;
 export const InvitationListSchema = z.object({ items: z.array(InvitationSchema), counts: InvitationCountsSchema });
 export type InvitationList = z.infer<typeof InvitationListSchema>;
 
-export const BulkInvitationResultSchema = z.object({
-  sent: z.number().int().nonnegative(),
-  items: z.array(InvitationSchema),
-  /** Rows the server refused, 1-based, with the reasons in the form's (or the catalogue's) words. */
-  rejected: z.array(z.object({ row: z.number().int().positive(), errors: z.array(z.string()) })),
-});
-export type BulkInvitationResult = z.infer<typeof BulkInvitationResultSchema>;
-
 // ---------------------------------------------------------------- invitee (public)
 
 /** 32 random bytes, base64url: 43 characters. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GrantablePermissionSchema, PermissionGrantSchema, RoleSchema } from '#shared/schemas/roles.ts';
 import { UserStatusSchema } from './auth.ts';
 import { IdSchema, pageOf, pageTokenSchema, queryNumber } from './common.ts';
+import { JobSchema } from './jobs.ts';
 
 /**
  * Contracts of the organisation: hospitals (super admin), departments, teams and users (hospital admin, team lead).
@@ -111,6 +112,13 @@ export const HospitalSchema = z.object({
   deactivatedAt: z.string().nullable(),
 });
 export type Hospital = z.infer<typeof HospitalSchema>;
+
+/**
+ * Deactivation and restore answer 202 with the hospital as it is now (its status flipped at once) and the job that
+ * disables or enables its users' identities and its DICOMweb clients (docs/jobs.md).
+ */
+export const HospitalWithJobSchema = HospitalSchema.extend({ jobId: IdSchema, job: JobSchema });
+export type HospitalWithJob = z.infer<typeof HospitalWithJobSchema>;
 
 export const ListHospitalsQuerySchema = z.object({
   /** Name or city, case-insensitive. */

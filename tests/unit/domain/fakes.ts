@@ -20,6 +20,10 @@ import {
   memoryPageTokens,
   type MemoryAuditLog,
 } from '#functions/adapters/memory/index.ts';
+import { createMemoryJobStore } from '#functions/adapters/memory/jobs-store.ts';
+import { JOB_KINDS } from '#functions/jobs/job-kinds.ts';
+import type { JobRef } from '#shared/domain/jobs/ports.ts';
+import { runJob, type JobKinds, type JobRunnerDeps } from '#shared/domain/jobs/runner.ts';
 
 /**
  * What the domain tests share beyond the in-memory adapters (functions/adapters/memory): callers, a deterministic
@@ -82,9 +86,25 @@ export function ports() {
         this.started.push(input);
       },
     },
+    jobs: createMemoryJobStore(),
+    /** Records the jobs handed over; runStartedJobs plays the worker. */
+    jobStarter: {
+      started: [] as JobRef[],
+      async start(ref: JobRef) {
+        this.started.push(ref);
+      },
+    },
     clock: { now: () => '2026-02-01T10:00:00.000Z' },
     ids: { newId: () => `id-${++n}` },
   };
+}
+
+/** Plays the job worker (docs/jobs.md): runs every job handed over so far to its end, with the product's kinds. */
+export async function runStartedJobs<D extends JobRunnerDeps & { jobStarter: { started: JobRef[] } }>(
+  deps: D,
+): Promise<void> {
+  for (let ref = deps.jobStarter.started.shift(); ref; ref = deps.jobStarter.started.shift())
+    await runJob(ref, JOB_KINDS as unknown as JobKinds<D>, deps);
 }
 
 export const NEW_DATASET = {
@@ -189,7 +209,13 @@ export function fakeInvitationWorld() {
     },
     recordLogin: async () => {},
   };
-  const deps: InvitationDeps = {
+  const started: JobRef[] = [];
+  const deps = {
+    jobs: createMemoryJobStore(),
+    jobStarter: {
+      started,
+      start: async (ref: JobRef) => void started.push(ref),
+    },
     invitations: repo,
     invitationDirectory: {
       findUserByEmail: async (email) => [...users.values()].find((u) => u.email.toLowerCase() === email.toLowerCase()),
@@ -244,7 +270,7 @@ export function fakeInvitationWorld() {
     clock: { now: () => state.now },
     ids: { newId: () => `inv-${++state.n}` },
     siteOrigin: 'https://site.test',
-  };
+  } satisfies InvitationDeps & JobRunnerDeps & Record<string, unknown>;
   /** The token in the newest e-mail to this address. */
   const tokenFor = (email: string) => {
     const message = mailbox.filter((m) => m.to === email).at(-1);

@@ -100,6 +100,8 @@ beforeAll(() => {
     | 'identityProviders'
     | 'fetchJson'
     | 'hostedLogin'
+    | 'jobs'
+    | 'jobStarter'
   >;
   deps = {
     ...p,

@@ -10,11 +10,17 @@ import {
   listTeamInvitations,
   resendInvitation,
 } from '#shared/domain/invitations/manage-invitations.ts';
-import { inviteMany, inviteOne, inviteToTeam, issueInvitation } from '#shared/domain/invitations/send-invitation.ts';
+import {
+  bulkInvitationJob,
+  inviteMany,
+  inviteOne,
+  inviteToTeam,
+  issueInvitation,
+} from '#shared/domain/invitations/send-invitation.ts';
 import { recordMailEvent } from '#shared/domain/invitations/record-delivery.ts';
 import { type DomainError, ValidationError } from '#shared/domain/errors.ts';
 import { SingleInvitationSchema, TeamInvitationSchema } from '#shared/schemas/api/invitations.ts';
-import { caller, fakeInvitationWorld } from '#tests/unit/domain/fakes.ts';
+import { caller, fakeInvitationWorld, runStartedJobs } from '#tests/unit/domain/fakes.ts';
 
 const admin = caller('HOSPITAL_ADMIN');
 const lead = caller('TEAM_LEAD');
@@ -156,7 +162,7 @@ describe('bulk invitations', () => {
       w.deps,
     ).catch((e: ValidationError) => e.details);
     expect(strict).toEqual([{ path: 'invitations.0', message: 'Team assignment recommended' }]);
-    const result = await inviteMany(
+    const accepted = await inviteMany(
       {
         mode: 'strict',
         invitations: [
@@ -167,9 +173,54 @@ describe('bulk invitations', () => {
       admin,
       w.deps,
     );
-    expect(result.sent).toBe(1);
-    expect(result.items[0]).toMatchObject({ role: 'TEAM_LEAD', teamId: 't1', departmentId: 'd1' });
-    expect(result.rejected).toEqual([{ row: 2, errors: ['This email address already has a pending invitation.'] }]);
+    expect(accepted.job).toMatchObject({ kind: 'BULK_INVITATIONS', status: 'QUEUED', total: 2, processed: 0 });
+    await runStartedJobs(w.deps);
+    const ref = { ownerHospitalId: admin.hospitalId, jobId: accepted.jobId };
+    expect(await w.deps.jobs.get(ref)).toMatchObject({ status: 'SUCCEEDED', processed: 2, succeeded: 1, failed: 1 });
+    const results = (await w.deps.jobs.listResults(ref, 10)).items;
+    expect(results).toEqual([
+      { seq: 1, subject: 'ann@x.test', outcome: 'SUCCEEDED', code: null, reason: null, ref: `${accepted.jobId}.1` },
+      {
+        seq: 2,
+        subject: 'taken@x.test',
+        outcome: 'REFUSED',
+        code: 'EMAIL_ALREADY_INVITED',
+        reason: 'This email address already has a pending invitation.',
+        ref: null,
+      },
+    ]);
+    expect(await w.deps.invitations.get(admin.hospitalId, `${accepted.jobId}.1`)).toMatchObject({
+      role: 'TEAM_LEAD',
+      teamId: 't1',
+      departmentId: 'd1',
+    });
+  });
+});
+
+describe('bulk invitation job', () => {
+  it('never invites a row twice when its chunk runs again after a crash', async () => {
+    // Arrange
+    const w = fakeInvitationWorld();
+    const accepted = await inviteMany(
+      {
+        mode: 'basic',
+        invitations: [{ fullName: 'Ann Lee', email: 'ann@x.test', role: 'guest', department: '', team: '' }],
+      },
+      admin,
+      w.deps,
+    );
+    const job = (await w.deps.jobs.get({ ownerHospitalId: admin.hospitalId, jobId: accepted.jobId }))!;
+    const { items } = await bulkInvitationJob.chunk(job, null, w.deps);
+
+    // Act
+    const first = await bulkInvitationJob.run(job, items[0]!, w.deps);
+    const again = await bulkInvitationJob.run(job, items[0]!, w.deps);
+
+    // Assert
+    expect(first).toEqual({ outcome: 'SUCCEEDED', ref: `${accepted.jobId}.1` });
+    expect(again).toEqual(first);
+    expect(w.mailbox.filter((m) => m.to === 'ann@x.test')).toHaveLength(1);
+    expect([...w.invitations.values()].filter((i) => i.email === 'ann@x.test')).toHaveLength(1);
   });
 });
 

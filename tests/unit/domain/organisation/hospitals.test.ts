@@ -10,6 +10,7 @@ import {
 } from '#shared/domain/organisation/hospitals.ts';
 import { CreateHospitalRequestSchema } from '#shared/schemas/api/organisation.ts';
 import { as, organisationPorts } from './fixtures.ts';
+import { runStartedJobs } from '#tests/unit/domain/fakes.ts';
 import { newHospitalBody } from '#tests/helpers/fixtures.ts';
 
 const NEW_HOSPITAL = CreateHospitalRequestSchema.parse(
@@ -123,6 +124,8 @@ describe('hospital management (super admin)', () => {
       deps,
     );
     expect(deleted).toMatchObject({ status: 'DEACTIVATED', deactivatedAt: expect.any(String) });
+    expect(deleted.job).toMatchObject({ kind: 'HOSPITAL_DEACTIVATION', status: 'QUEUED', total: 5 });
+    await runStartedJobs(deps);
     expect(deps.identityCalls.filter((c) => c.startsWith('disable')).sort()).toEqual([
       'disable disabled-one',
       'disable user-guest',
@@ -140,6 +143,7 @@ describe('hospital management (super admin)', () => {
     deps.identityCalls.length = 0;
     const restored = await restoreHospital('h1', as('SUPER_ADMIN'), deps);
     expect(restored.status).toBe('ACTIVE');
+    await runStartedJobs(deps);
     expect(deps.identityCalls.sort()).toEqual([
       'enable user-guest',
       'enable user-hospital_admin',
@@ -177,8 +181,10 @@ describe('hospital management (super admin)', () => {
 
     // Act
     await deleteHospital('h1', request, as('SUPER_ADMIN'), deps);
+    await runStartedJobs(deps);
     const whileDeactivated = new Map(deps.machineClients.grants);
     await restoreHospital('h1', as('SUPER_ADMIN'), deps);
+    await runStartedJobs(deps);
 
     // Assert
     expect(whileDeactivated.get(reader)).toEqual([]);
@@ -191,7 +197,8 @@ describe('hospital management (super admin)', () => {
     ]);
   });
 
-  it('walks the identities again when a delete is retried after failing part-way, without counting twice', async () => {
+  it("records an identity the provider refused as that user's failed result; a retried delete walks them again without counting twice", async () => {
+    // Arrange
     const deps = organisationPorts();
     const request = { confirmName: 'Northside General', acknowledgeImpact: true };
     let calls = 0;
@@ -200,9 +207,17 @@ describe('hospital management (super admin)', () => {
       if (++calls === 2) throw new Error('throttled');
       return disable(u);
     };
-    await expect(deleteHospital('h1', request, as('SUPER_ADMIN'), deps)).rejects.toThrow('throttled');
-    expect(deps.org.hospitals.get('h1')!.status).toBe('DEACTIVATED');
+
+    // Act
+    const first = await deleteHospital('h1', request, as('SUPER_ADMIN'), deps);
+    await runStartedJobs(deps);
+    const firstJob = await deps.jobs.get({ ownerHospitalId: 'system', jobId: first.jobId });
     await deleteHospital('h1', request, as('SUPER_ADMIN'), deps);
+    await runStartedJobs(deps);
+
+    // Assert
+    expect(firstJob).toMatchObject({ status: 'SUCCEEDED', processed: 4, succeeded: 3, failed: 1 });
+    expect(deps.org.hospitals.get('h1')!.status).toBe('DEACTIVATED');
     expect(new Set(deps.identityCalls.filter((c) => c.startsWith('disable')))).toEqual(
       new Set([
         'disable user-guest',

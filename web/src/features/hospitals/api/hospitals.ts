@@ -2,6 +2,7 @@ import useSWR, { mutate } from 'swr';
 import {
   HospitalPageSchema,
   HospitalSchema,
+  HospitalWithJobSchema,
   type CreateHospitalRequest,
   type DeleteHospitalRequest,
   type UpdateHospitalRequest,
@@ -32,13 +33,16 @@ export async function updateHospital(id: string, body: UpdateHospitalRequest) {
 
 /** Soft delete: the hospital is deactivated, its data stays (docs/screens.md#hospital-management). */
 export async function deleteHospital(id: string, body: DeleteHospitalRequest) {
-  const hospital = await apiRequest(hospitalPath(id), HospitalSchema, { method: 'DELETE', body });
+  const hospital = await apiRequest(hospitalPath(id), HospitalWithJobSchema, { method: 'DELETE', body });
   await revalidateHospitals();
   return hospital;
 }
 
 export async function restoreHospital(id: string) {
-  const hospital = await apiRequest(`${hospitalPath(id)}/restore`, HospitalSchema, { method: 'POST', body: {} });
+  const hospital = await apiRequest(`${hospitalPath(id)}/restore`, HospitalWithJobSchema, {
+    method: 'POST',
+    body: {},
+  });
   await revalidateHospitals();
   return hospital;
 }

@@ -9,7 +9,10 @@ import {
   type HospitalStatus,
   type SubscriptionPlan,
 } from '#shared/schemas/api/organisation.ts';
+import type { Job } from '#shared/schemas/api/jobs.ts';
 import { CursorPager } from '#web/components/ui/cursor-pager.tsx';
+import { JobProgress } from '#web/components/ui/job-progress.tsx';
+import { followJob } from '#web/lib/jobs.ts';
 import { EmptyBlock, ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { StatCard } from '#web/components/ui/stat-card.tsx';
@@ -52,10 +55,19 @@ export function HospitalManagement() {
   const cursor = useCursorStack(JSON.stringify(effective));
   const { data, error, isLoading } = useHospitals(hospitalListQuery(effective, cursor.token));
 
+  // The identities and DICOMweb clients follow a deactivation or restore in a job (docs/jobs.md); its progress shows.
+  const [jobs, setJobs] = useState<{ label: string; job: Job }[]>([]);
+  const track = (label: string, job: Job) => {
+    const show = (next: Job) =>
+      setJobs((all) => [{ label, job: next }, ...all.filter((j) => j.job.id !== next.id)].slice(0, 3));
+    void followJob(job, show).catch(() => undefined);
+  };
+
   const restore = async (h: Hospital) => {
     try {
-      await restoreHospital(h.id);
+      const restored = await restoreHospital(h.id);
       toaster.success({ title: 'Hospital restored', description: h.name });
+      track(`Restoring ${h.name}`, restored.job);
     } catch (e) {
       toaster.error({ title: 'Error', description: errorMessage(e) });
     }
@@ -126,6 +138,13 @@ export function HospitalManagement() {
           </HStack>
         )}
       </Stack>
+      {jobs.length > 0 && (
+        <Stack gap="3" aria-live="polite">
+          {jobs.map(({ label, job }) => (
+            <JobProgress key={job.id} job={job} label={label} />
+          ))}
+        </Stack>
+      )}
       {error && <ErrorBox message={errorMessage(error)} />}
       {isLoading && !data && <PageSpinner />}
       {data && data.items.length === 0 && <EmptyBlock icon={<LuHospital />} title="No hospitals found" />}
@@ -172,7 +191,11 @@ export function HospitalManagement() {
         <DeleteHospitalDialog
           hospital={deleting}
           onClose={() => setDeleting(undefined)}
-          onDelete={(r) => deleteHospital(deleting.id, r)}
+          onDelete={async (r) => {
+            const deleted = await deleteHospital(deleting.id, r);
+            track(`Deactivating ${deleted.name}`, deleted.job);
+            return deleted;
+          }}
         />
       )}
     </Stack>

@@ -5,12 +5,14 @@ import { useBulkInvitations } from '#web/features/invitations/hooks/use-bulk-inv
 import { BulkCsvDropZone } from '#web/features/invitations/components/bulk-csv-drop-zone.tsx';
 import { BulkRowsTable } from '#web/features/invitations/components/bulk-rows-table.tsx';
 import { BulkActions, BulkSummary } from '#web/features/invitations/components/bulk-submit.tsx';
+import { JobProgress } from '#web/components/ui/job-progress.tsx';
 
 type Props = { departments: Department[]; teams: Team[]; onSent(): void };
 
 /**
  * Bulk Invitations (docs/screens.md#bulk-invitations): a CSV by drag-and-drop or click replaces the manual rows;
- * Basic and Strict rules; Validate All shows Valid, Errors and Duplicates; Send N Invites.
+ * Basic and Strict rules; Validate All shows Valid, Errors and Duplicates; Send N Invites, whose job's progress shows
+ * under the table, and the rows not sent stay in it with their reasons (docs/jobs.md).
  */
 export function BulkInvitations({ departments, teams, onSent }: Props) {
   const bulk = useBulkInvitations({ departments, teams, onSent });
@@ -58,6 +60,7 @@ export function BulkInvitations({ departments, teams, onSent }: Props) {
         onValidate={bulk.validate}
         onSend={() => void bulk.send()}
       />
+      {bulk.job && <JobProgress job={bulk.job} label="Sending invitations" />}
     </Stack>
   );
 }

@@ -1,7 +1,9 @@
 import { useMemo, useRef, useState } from 'react';
 import { validateBulkRows, type BulkMode, type BulkRowInput } from '#shared/schemas/api/invitations.ts';
 import type { Department, Team } from '#shared/schemas/api/organisation.ts';
+import type { Job } from '#shared/schemas/api/jobs.ts';
 import { toaster } from '#web/components/ui/toaster.tsx';
+import { fetchAllJobResults, followJob } from '#web/lib/jobs.ts';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import {
   bulkSummary,
@@ -36,6 +38,7 @@ export function useBulkInvitations({ departments, teams, onSent }: Options) {
   const [csvErrors, setCsvErrors] = useState<string[]>([]);
   const [shownErrors, setShownErrors] = useState<string[][] | undefined>();
   const [busy, setBusy] = useState(false);
+  const [job, setJob] = useState<Job>();
   const fileInput = useRef<HTMLInputElement>(null);
 
   const live = useMemo(() => validateBulkRows(rows, mode), [rows, mode]);
@@ -82,19 +85,24 @@ export function useBulkInvitations({ departments, teams, onSent }: Options) {
     if (errors.some((e) => e.length > 0)) return;
     setBusy(true);
     try {
-      const result = await invitationsApi.sendBulk({
+      // The server answers at once with a job (docs/jobs.md); its progress shows while it invites row by row.
+      const accepted = await invitationsApi.sendBulk({
         mode,
         invitations: rows.map(({ id: _id, ...row }) => row),
       });
-      if (result.rejected.length > 0) {
-        const remaining = rejectedRows(rows, result.rejected);
+      const ended = await followJob(accepted.job, setJob);
+      const rejected = (await fetchAllJobResults(ended.id))
+        .filter((r) => r.outcome !== 'SUCCEEDED')
+        .map((r) => ({ row: r.seq, errors: [r.reason ?? 'Not sent'] }));
+      if (rejected.length > 0 || ended.status === 'FAILED') {
+        const remaining = rejectedRows(rows, rejected);
         setRows(remaining.rows);
         setShownErrors(remaining.errors);
         toaster.create({ type: 'error', ...INVITATION_TOASTS.bulkFailed });
       } else {
         clearAll();
       }
-      if (result.sent > 0) toaster.create({ type: 'success', ...INVITATION_TOASTS.bulkSent(result.sent) });
+      if (ended.succeeded > 0) toaster.create({ type: 'success', ...INVITATION_TOASTS.bulkSent(ended.succeeded) });
       onSent();
     } catch {
       toaster.create({ type: 'error', ...INVITATION_TOASTS.bulkFailed });
@@ -116,6 +124,8 @@ export function useBulkInvitations({ departments, teams, onSent }: Options) {
     validCount: live.filter((e) => e.length === 0).length,
     anyErrors: live.some((e) => e.length > 0),
     busy,
+    /** The last send's job, with its progress (docs/jobs.md). */
+    job,
     fileInput,
     update: (id: number, patch: Partial<BulkRowInput>) =>
       setRows((all) => all.map((r) => (r.id === id ? { ...r, ...patch } : r))),
