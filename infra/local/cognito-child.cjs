@@ -177,8 +177,8 @@ Targets.AdminUserGlobalSignOut =
 
 // The user pool's identity providers, which cognito-local lacks: hospitals connect their OIDC providers on the SSO tab
 // (docs/sso.md) through Create/Describe/Update/DeleteIdentityProvider. Kept in the pool's folder as Cognito keeps
-// them; admin operations, so only internal callers reach them (internal-gate.ts). Signing in through them is Cognito's
-// hosted login, which the stand-in does not have (docs/local-twin.md#known-gaps).
+// them; admin operations, so only internal callers reach them (internal-gate.ts). Signing in through them is the
+// stand-in's hosted login (hosted-login.ts, docs/local-twin.md#single-sign-on).
 {
   const fs = require('node:fs');
   const file = path.join(process.cwd(), 'identity-providers.json');
