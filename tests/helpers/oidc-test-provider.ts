@@ -36,6 +36,8 @@ export async function startTestOidcProvider(options: {
   /** The user pool's `/oauth2/idpresponse` (the twin's `<url>/_aws/cognito/oauth2/idpresponse`). */
   redirectUri: string;
   user?: TestOidcUser;
+  /** Further users the provider knows (the login form's name picks one). */
+  others?: TestOidcUser[];
   clientId?: string;
   clientSecret?: string;
 }): Promise<TestOidcProvider> {
@@ -65,19 +67,20 @@ export async function startTestOidcProvider(options: {
       email: ['email', 'email_verified'],
       profile: ['given_name', 'family_name', 'groups'],
     },
-    // The account of the login form's name: only the provider's one user exists.
+    // The account of the login form's name.
     async findAccount(_ctx, id) {
-      if (id !== user.login) return undefined;
+      const found = [user, ...(options.others ?? [])].find((u) => u.login === id);
+      if (!found) return undefined;
       return {
         accountId: id,
         async claims() {
           return {
             sub: id,
-            email: user.email,
+            email: found.email,
             email_verified: true,
-            given_name: user.givenName,
-            family_name: user.familyName,
-            groups: user.groups,
+            given_name: found.givenName,
+            family_name: found.familyName,
+            groups: found.groups,
           };
         },
       };

@@ -14,6 +14,15 @@ const ADMIN = 'admin@northside.demo.local';
 const MEMBER = 'member@northside.demo.local';
 const OTHER = 'admin@lakeview.demo.local';
 
+/** A user the provider knows whose e-mail domain no hospital claims. */
+const OUTSIDER = {
+  login: 'j.doe',
+  email: 'j.doe@elsewhere.example',
+  givenName: 'Jo',
+  familyName: 'Doe',
+  groups: ['radiology-leads'],
+};
+
 let stack: TestStack;
 let provider: TestOidcProvider;
 let issuer: string;
@@ -22,7 +31,10 @@ let clientId: string;
 
 beforeAll(async () => {
   stack = await startTestStack();
-  provider = await startTestOidcProvider({ redirectUri: `${stack.url}/_aws/cognito/oauth2/idpresponse` });
+  provider = await startTestOidcProvider({
+    redirectUri: `${stack.url}/_aws/cognito/oauth2/idpresponse`,
+    others: [OUTSIDER],
+  });
   issuer = provider.issuer;
   const config = await fetchRuntimeConfig(stack.url);
   endpoint = config.signInEndpoint;
@@ -77,7 +89,7 @@ async function follow(
  * provider's login form (oidc-provider's development form: the login, any password), back to the site with a code,
  * and the code exchanged at /oauth2/token.
  */
-async function signInThroughProvider(authorizeUrl: string) {
+async function signInThroughProvider(authorizeUrl: string, login = provider.user.login) {
   const verifier = randomBytes(32).toString('base64url');
   const url = new URL(authorizeUrl);
   url.searchParams.set('state', 'site-state');
@@ -88,7 +100,7 @@ async function signInThroughProvider(authorizeUrl: string) {
   const back = await follow(form.url, jar, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ prompt: 'login', login: provider.user.login, password: 'any' }).toString(),
+    body: new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString(),
   });
   const landed = new URL(back.url);
   const token = await fetch(`${stack.url}/_aws/cognito/oauth2/token`, {
@@ -243,5 +255,36 @@ describe('single sign-on through the twin', () => {
     expect(first.token.status).toBe(200);
     expect(replay.status).toBe(400);
     expect(await replay.json()).toEqual({ error: 'invalid_grant' });
+  }, 60_000);
+
+  it("sends the pre-sign-up trigger's refusal back to the site for a user whose domain no hospital claims", async () => {
+    // Arrange: Northside's provider, switched on for its own domain.
+    const token = await signIn(stack.url, ADMIN);
+    await apiFetch(stack.url, token, '/api/hospital-admin/sso', {
+      method: 'PUT',
+      body: {
+        issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        domains: ['sso.northside.example'],
+        roleMappings: [],
+        enabled: true,
+        ssoOnly: false,
+      },
+    });
+    const route = (await (
+      await apiFetch(stack.url, undefined, `/api/auth/sso-route?email=${encodeURIComponent(provider.user.email)}`)
+    ).json()) as { url: string };
+
+    // Act: the provider vouches for a user of another domain.
+    const outsider = await signInThroughProvider(route.url, OUTSIDER.login);
+
+    // Assert: Cognito's words for a refused sign-up, with the site's state; no code, so no tokens.
+    expect(outsider.landed.searchParams.get('error_description')).toBe(
+      'PreSignUp failed with error Your e-mail domain does not belong to a hospital of Imaging Workspace..',
+    );
+    expect(outsider.landed.searchParams.get('state')).toBe('site-state');
+    expect(outsider.landed.searchParams.get('code')).toBeNull();
+    expect(outsider.token.status).toBe(400);
   }, 60_000);
 });
