@@ -302,9 +302,7 @@ export function createHostedLogin(deps: {
       response: {},
     });
     const before = (await refusedAs('PreSignUp', () =>
-      triggers.preSignUp?.(
-        event('PreSignUp_ExternalProvider', { ...asRecord(attributes), 'cognito:user_status': 'EXTERNAL_PROVIDER' }),
-      ),
+      triggers.preSignUp?.(event('PreSignUp_ExternalProvider', asRecord(attributes))),
     )) as { response?: { autoVerifyEmail?: boolean } } | undefined;
     const verified = before?.response?.autoVerifyEmail ? [{ Name: 'email_verified', Value: 'true' }] : [];
     await deps.call('IwsAdminCreateExternalUser', {
@@ -320,8 +318,8 @@ export function createHostedLogin(deps: {
 
   /**
    * The pool's tokens for the user: cognito-local issues them only to a password sign-in, so the stand-in gives the
-   * federated user a fresh random password it never reveals and signs in with it (no trigger runs, as for a federated
-   * sign-in in Cognito).
+   * federated user a fresh random password it never reveals and signs in with it, straight at cognito-local, so the
+   * password sign-in's triggers do not run for it.
    */
   async function tokensFor(clientId: string, ids: PoolIds, userName: string): Promise<Issued['tokens']> {
     const password = `${randomBytes(24).toString('base64url')}aA1!`;
