@@ -55,6 +55,13 @@ export type Grants = {
   hostedLogin?: true;
   /** Hands jobs to the job worker: an asynchronous invocation of that function only (docs/jobs.md). */
   startsJobs?: true;
+  /**
+   * Places a federated user in the one user pool (their hospital attribute and role group, docs/sso.md): the pool
+   * invokes the function, so in the cloud the auth stack grants FEDERATED_PLACEMENT_ACTIONS in a policy of its own
+   * (a statement of the function's default policy naming the pool would be a dependency cycle); the twin adds it to
+   * the function's statements.
+   */
+  placesFederatedUsers?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -365,6 +372,9 @@ export const USER_POOL_ADMIN_ACTIONS = [
 ];
 
 /** An integration's app client: created with a generated secret, deleted on revoke (docs/dicom-intake.md). */
+/** What the post-confirmation trigger does in the pool for a federated first sign-in (placesFederatedUsers). */
+export const FEDERATED_PLACEMENT_ACTIONS = ['cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminAddUserToGroup'];
+
 export const MACHINE_CLIENT_ACTIONS = ['cognito-idp:CreateUserPoolClient', 'cognito-idp:DeleteUserPoolClient'];
 
 /**
@@ -620,7 +630,7 @@ export const POST_CONFIRMATION_DECLARATION = triggerDeclaration({
   entry: 'functions/triggers/post-confirmation.ts',
   description: "User pool post-confirmation: a federated user's hospital, default role and user record",
   timeoutSeconds: 5,
-  grants: { table: 'readWrite' },
+  grants: { table: 'readWrite', placesFederatedUsers: true },
 });
 
 /**

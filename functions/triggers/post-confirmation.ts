@@ -10,6 +10,7 @@ import { groupsOf, placeFederatedUser, roleFromGroups } from '#shared/domain/aut
 import { IDP_GROUPS_ATTRIBUTE } from '#shared/domain/auth/id-token.ts';
 import type { SettingsStore, SsoStore } from '#shared/domain/settings/ports.ts';
 import { prepareClient } from '#functions/adapters/aws-clients.ts';
+import { serverEnv } from '#functions/lib/env.ts';
 import { logger, startInvocation } from '#functions/lib/logger.ts';
 
 /**
@@ -76,7 +77,9 @@ export async function handler(
       sso: deps.sso,
       settings: deps.settings,
       directory: deps.directory,
-      cognito: prepareClient(new CognitoIdentityProviderClient({})),
+      cognito: prepareClient(
+        new CognitoIdentityProviderClient({ endpoint: serverEnv().COGNITO_ENDPOINT || undefined }),
+      ),
       now: () => new Date().toISOString(),
     });
   }

@@ -177,8 +177,8 @@ Targets.AdminUserGlobalSignOut =
 
 // The user pool's identity providers, which cognito-local lacks: hospitals connect their OIDC providers on the SSO tab
 // (docs/sso.md) through Create/Describe/Update/DeleteIdentityProvider. Kept in the pool's folder as Cognito keeps
-// them; admin operations, so only internal callers reach them (internal-gate.ts). Signing in through them is Cognito's
-// hosted login, which the stand-in does not have (docs/local-twin.md#known-gaps).
+// them; admin operations, so only internal callers reach them (internal-gate.ts). Signing in through them is the
+// stand-in's hosted login (hosted-login.ts, docs/local-twin.md#single-sign-on).
 {
   const fs = require('node:fs');
   const file = path.join(process.cwd(), 'identity-providers.json');
@@ -235,6 +235,35 @@ Targets.AdminUserGlobalSignOut =
       write(all);
       return {};
     });
+}
+
+// A federated user as Cognito makes one at a first sign-in through an identity provider (docs/local-twin.md#single-sign-on):
+// named `<provider name>_<subject>`, which cognito-local's AdminCreateUser refuses in a pool whose usernames are
+// e-mails (it would name the user by a new sub). The stand-in's hosted login calls it; an admin operation, so only
+// internal callers reach it (internal-gate.ts).
+{
+  const { UsernameExistsError } = require(resolveLib('errors.js'));
+  Targets.IwsAdminCreateExternalUser =
+    ({ cognito }) =>
+    async (ctx, req) => {
+      if (!req.UserPoolId || !/^[^_@]+_[^@]+$/.test(req.Username ?? ''))
+        throw new InvalidParameterError('Username must be <provider name>_<subject>');
+      const pool = await cognito.getUserPool(ctx, req.UserPoolId);
+      if (await pool.getUserByUsername(ctx, req.Username)) throw new UsernameExistsError();
+      const now = new Date();
+      await pool.saveUser(ctx, {
+        Username: req.Username,
+        Attributes: [{ Name: 'sub', Value: crypto.randomUUID() }, ...(req.UserAttributes ?? [])].sort((a, b) =>
+          a.Name.localeCompare(b.Name),
+        ),
+        Enabled: true,
+        UserStatus: 'EXTERNAL_PROVIDER',
+        UserCreateDate: now,
+        UserLastModifiedDate: now,
+        RefreshTokens: [],
+      });
+      return {};
+    };
 }
 
 require(process.argv[2]);

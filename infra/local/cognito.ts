@@ -9,6 +9,7 @@ import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ROLES } from '#shared/vocabulary/roles.ts';
 import type { DemoUser } from './seed/demo-data.ts';
 import { ensureDir, persistedSecret, readJson, writeJson } from './data-dir.ts';
+import { createHostedLogin, type FederationTriggers } from './hosted-login.ts';
 
 /**
  * Cognito stand-in: cognito-local as a child process (its files under <data>/cognito/.cognito), reached through
@@ -25,6 +26,8 @@ const KEY_MODULES = {
 };
 const CHILD = fileURLToPath(new URL('./cognito-child.cjs', import.meta.url));
 const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
+/** The pool's custom attributes, as the cloud's (infra/stacks/auth-stack.ts CUSTOM_ATTRIBUTES). */
+const CUSTOM_ATTRIBUTE_NAMES = ['hospitalId', 'teamId', 'idpAmr', 'idpGroups'];
 
 export type PoolIds = { userPoolId: string; userPoolClientId: string };
 
@@ -37,8 +40,13 @@ export type CognitoService = {
   verifyIdToken(ids: PoolIds, token: string): Promise<JWTPayload | undefined>;
   /** The same for an app client's access token (client-credentials grant): verified claims, or undefined. */
   verifyAccessToken(ids: PoolIds, token: string): Promise<JWTPayload | undefined>;
-  /** The pool's token endpoint (`/oauth2/token`, client-credentials grant), answered by the twin itself. */
+  /**
+   * The pool's token endpoint (`/oauth2/token`: the client-credentials grant and the hosted login's
+   * authorization-code grant), answered by the twin itself.
+   */
   handleToken(ids: PoolIds | undefined, req: IncomingMessage, res: ServerResponse): void;
+  /** The hosted login's federation path (`/oauth2/authorize`, `/oauth2/idpresponse`, docs/local-twin.md#single-sign-on). */
+  handleHostedLogin(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   isAlive(): Promise<boolean>;
   close(): Promise<void>;
 };
@@ -144,7 +152,14 @@ export type SignInTrigger = (event: {
 export async function startCognito(
   dataDir: string,
   issuerDomain: string,
-  options: { signInTrigger?: () => SignInTrigger | undefined; region?: string } = {},
+  options: {
+    signInTrigger?: () => SignInTrigger | undefined;
+    /** The pool's pre-sign-up and post-confirmation triggers, run at a federated first sign-in. */
+    federationTriggers?: () => FederationTriggers;
+    region?: string;
+    /** The site's addresses: the site app client's OAuth callbacks, as the cloud's client has them. */
+    callbackUrls?: readonly string[];
+  } = {},
 ): Promise<CognitoService> {
   const cwd = ensureDir(join(dataDir, 'cognito'));
   ensureDir(join(cwd, '.cognito'));
@@ -186,6 +201,13 @@ export async function startCognito(
 
   const idsPath = join(cwd, 'pool.json');
   const signer = createPrivateKey(key.pem);
+  const hostedLogin = createHostedLogin({
+    baseUrl: issuerDomain,
+    region: options.region ?? 'us-east-1',
+    ids: () => readJson<PoolIds>(idsPath),
+    call,
+    triggers: () => options.federationTriggers?.() ?? {},
+  });
 
   /**
    * The client-credentials grant as Cognito's token endpoint answers it (RFC 6749 4.4): the app client authenticates
@@ -201,6 +223,8 @@ export async function startCognito(
     const invalidClient = { status: 401, body: { error: 'invalid_client' } };
     if (req.method !== 'POST' || !ids) return { status: 400, body: { error: 'invalid_request' } };
     const form = new URLSearchParams(text);
+    const codeGrant = await hostedLogin.exchangeCode(req, form);
+    if (codeGrant) return codeGrant;
     if (form.get('grant_type') !== 'client_credentials')
       return { status: 400, body: { error: 'unsupported_grant_type' } };
     let clientId = form.get('client_id') ?? '';
@@ -319,7 +343,7 @@ export async function startCognito(
           PoolName: 'imaging-local',
           UsernameAttributes: ['email'],
           AutoVerifiedAttributes: ['email'],
-          Schema: ['hospitalId', 'teamId'].map((Name) => ({ Name, AttributeDataType: 'String', Mutable: true })),
+          Schema: CUSTOM_ATTRIBUTE_NAMES.map((Name) => ({ Name, AttributeDataType: 'String', Mutable: true })),
         });
         const client = await call<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
           UserPoolId: pool.UserPool.Id,
@@ -328,6 +352,39 @@ export async function startCognito(
         });
         ids = { userPoolId: pool.UserPool.Id, userPoolClientId: client.UserPoolClient.ClientId };
         writeJson(idsPath, ids);
+      }
+      // A pool of an earlier start lacks the attributes identity providers map (docs/sso.md#in-the-cloud).
+      const { UserPool } = await call<{ UserPool: { SchemaAttributes?: { Name: string }[] } }>('DescribeUserPool', {
+        UserPoolId: ids.userPoolId,
+      });
+      const missing = CUSTOM_ATTRIBUTE_NAMES.filter(
+        (name) => !UserPool.SchemaAttributes?.some((a) => a.Name === `custom:${name}`),
+      );
+      if (missing.length > 0)
+        await call('AddCustomAttributes', {
+          UserPoolId: ids.userPoolId,
+          CustomAttributes: missing.map((Name) => ({ Name, AttributeDataType: 'String', Mutable: true })),
+        });
+      // The site client's hosted login as the cloud's has it with a hosted-login domain (infra/stacks/auth-stack.ts):
+      // the code flow, the OpenID scopes, the site as callback; the providers hospitals listed on it are kept.
+      if (options.callbackUrls?.length) {
+        const { UserPoolClient } = await call<{ UserPoolClient: { SupportedIdentityProviders?: string[] } }>(
+          'DescribeUserPoolClient',
+          { UserPoolId: ids.userPoolId, ClientId: ids.userPoolClientId },
+        );
+        await call('UpdateUserPoolClient', {
+          ...UserPoolClient,
+          UserPoolId: ids.userPoolId,
+          ClientId: ids.userPoolClientId,
+          AllowedOAuthFlowsUserPoolClient: true,
+          AllowedOAuthFlows: ['code'],
+          AllowedOAuthScopes: ['openid', 'email', 'profile'],
+          CallbackURLs: [...options.callbackUrls],
+          LogoutURLs: [...options.callbackUrls],
+          SupportedIdentityProviders: UserPoolClient.SupportedIdentityProviders?.length
+            ? UserPoolClient.SupportedIdentityProviders
+            : ['COGNITO'],
+        });
       }
       // Two-factor as the cloud pool has it (infra/stacks/auth-stack.ts): optional, by authenticator app (TOTP).
       await call('SetUserPoolMfaConfig', {
@@ -436,13 +493,30 @@ export async function startCognito(
       }
     },
 
+    handleHostedLogin(req, res, path) {
+      const route = path.split('?')[0];
+      if (req.method !== 'GET') return false;
+      if (route === '/oauth2/authorize') hostedLogin.authorize(req, res);
+      else if (route === '/oauth2/idpresponse') hostedLogin.idpResponse(req, res);
+      else if (route === '/logout') hostedLogin.logout(req, res);
+      else return false;
+      return true;
+    },
+
     handleToken(ids, req, res) {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         issueClientToken(ids, req, Buffer.concat(chunks).toString('utf8'))
           .then(({ status, body }) => {
-            res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+            // The site exchanges its code from the browser (the hosted login is another origin), so the answer
+            // carries CORS headers for the caller, as Cognito's token endpoint does.
+            const origin = req.headers.origin;
+            res.writeHead(status, {
+              'content-type': 'application/json',
+              'cache-control': 'no-store',
+              ...(origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {}),
+            });
             res.end(JSON.stringify(body));
           })
           .catch(() => {

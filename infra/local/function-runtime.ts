@@ -5,6 +5,7 @@ import {
   AUDIT_APPENDER_DECLARATION,
   JOB_WORKER_DECLARATION,
   DATA_BUCKETS,
+  FEDERATED_PLACEMENT_ACTIONS,
   grantStatements,
   powertoolsEnvironment,
   type DataBucket,
@@ -79,21 +80,29 @@ export type LocalFunctionSpec = {
 export function localStatements(declaration: FunctionDeclaration, resources: TwinResources): GrantStatement[] {
   const arn = (service: string, resource: string) =>
     `arn:aws:${service}:${resources.region}:${LOCAL_ACCOUNT}:${resource}`;
-  return grantStatements(declaration, {
-    table: arn('dynamodb', `table/${resources.tableName}`),
-    buckets: Object.fromEntries(DATA_BUCKETS.map((b) => [b, `arn:aws:s3:::${resources.buckets[b]}`])) as Record<
-      DataBucket,
-      string
-    >,
-    stateMachine: resources.stateMachineArn,
-    pseudonymSecret: localPseudonymSecretArn(resources.region),
-    userPool: arn('cognito-idp', `userpool/${resources.userPoolId ?? 'none'}`),
-    dataKey: arn('kms', 'key/local'),
-    mailIdentity: arn('ses', 'identity/imaging.local'),
-    mailConfigurationSet: arn('ses', `configuration-set/${LOCAL_MAIL_CONFIGURATION_SET}`),
-    auditAppender: arn('lambda', `function:${localFunctionName(AUDIT_APPENDER_DECLARATION)}`),
-    jobWorker: arn('lambda', `function:${localFunctionName(JOB_WORKER_DECLARATION)}`),
-  });
+  const userPool = arn('cognito-idp', `userpool/${resources.userPoolId ?? 'none'}`);
+  // The cloud grants the placement in a policy of its own (infra/stacks/auth-stack.ts): here it joins the others.
+  const placement = declaration.placesFederatedUsers
+    ? [{ actions: FEDERATED_PLACEMENT_ACTIONS, resources: [userPool] }]
+    : [];
+  return [
+    ...grantStatements(declaration, {
+      table: arn('dynamodb', `table/${resources.tableName}`),
+      buckets: Object.fromEntries(DATA_BUCKETS.map((b) => [b, `arn:aws:s3:::${resources.buckets[b]}`])) as Record<
+        DataBucket,
+        string
+      >,
+      stateMachine: resources.stateMachineArn,
+      pseudonymSecret: localPseudonymSecretArn(resources.region),
+      userPool,
+      dataKey: arn('kms', 'key/local'),
+      mailIdentity: arn('ses', 'identity/imaging.local'),
+      mailConfigurationSet: arn('ses', `configuration-set/${LOCAL_MAIL_CONFIGURATION_SET}`),
+      auditAppender: arn('lambda', `function:${localFunctionName(AUDIT_APPENDER_DECLARATION)}`),
+      jobWorker: arn('lambda', `function:${localFunctionName(JOB_WORKER_DECLARATION)}`),
+    }),
+    ...placement,
+  ];
 }
 
 /** The declared variables with the twin's values, plus the endpoints of the stand-ins the grants reach. */
@@ -111,10 +120,10 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     [ENV.USER_POOL_CLIENT_ID]: resources.userPoolClientId,
     [ENV.SITE_ORIGIN]: resources.siteOrigin,
     [ENV.AUDIT_APPENDER_FUNCTION]: localFunctionName(AUDIT_APPENDER_DECLARATION),
-    // The stand-in's token endpoint serves DICOMweb clients; it has no hosted login beside it, so a function that would
-    // send users there (single sign-on, docs/sso.md) gets no address and answers the password form
-    // (docs/local-twin.md#known-gaps).
-    [ENV.OAUTH_TOKEN_URL]: declaration.intakeEndpoints ? resources.intake?.tokenUrl : undefined,
+    // The stand-in's token endpoint, for DICOMweb clients, with the hosted login beside it (single sign-on,
+    // docs/sso.md#domain-routing), as the cloud's hosted-login domain has both.
+    [ENV.OAUTH_TOKEN_URL]:
+      declaration.intakeEndpoints || declaration.hostedLogin ? resources.intake?.tokenUrl : undefined,
     [ENV.JOB_WORKER_FUNCTION]: localFunctionName(JOB_WORKER_DECLARATION),
     [ENV.DICOMWEB_URL]: resources.intake?.dicomWebUrl,
     [ENV.DICOM_PORT]: resources.intake?.dicomPort === undefined ? undefined : String(resources.intake.dicomPort),
@@ -147,6 +156,7 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     declaration.userPoolAdmin ||
     declaration.machineClients ||
     declaration.suspendsMachineClients ||
+    declaration.placesFederatedUsers ||
     declaration.kind === 'api'
   )
     env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;

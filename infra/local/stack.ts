@@ -11,6 +11,8 @@ import {
   JOB_WORKER_DECLARATION,
   SCHEDULED_JOBS,
   SIGN_IN_EVENTS_DECLARATION,
+  POST_CONFIRMATION_DECLARATION,
+  PRE_SIGN_UP_DECLARATION,
   scheduledJobDeclaration,
   type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
@@ -294,6 +296,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AUDIT_APPENDER_DECLARATION.entry,
       JOB_WORKER_DECLARATION.entry,
       SIGN_IN_EVENTS_DECLARATION.entry,
+      PRE_SIGN_UP_DECLARATION.entry,
+      POST_CONFIRMATION_DECLARATION.entry,
       ...Object.values(apiFunctionDeclarations()).map((declaration) => declaration.entry),
       ...SCHEDULED_JOBS.map((job) => scheduledJobDeclaration(job).entry),
     ]);
@@ -311,9 +315,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => Promise.all([dynamo!.close(), s3!.close()]).then(() => undefined));
     // The pool's sign-in triggers, which cognito-local lacks: the proxy runs them (docs/domain.md#failed-sign-ins).
     let signInTrigger: LocalFunction | undefined;
+    // And the federation triggers of a first sign-in through a hospital's provider (docs/sso.md#just-in-time-accounts).
+    let preSignUp: LocalFunction | undefined;
+    let postConfirmation: LocalFunction | undefined;
     const cognito: CognitoService = await startCognito(dataDir, `${url}/_aws/cognito`, {
       region: REGION,
       signInTrigger: () => (signInTrigger ? (event) => signInTrigger!.invoke(event) : undefined),
+      federationTriggers: () => ({
+        ...(preSignUp ? { preSignUp: (event) => preSignUp!.invoke(event) } : {}),
+        ...(postConfirmation ? { postConfirmation: (event) => postConfirmation!.invoke(event) } : {}),
+      }),
+      callbackUrls: [...siteOrigins].map((origin) => `${origin}/`),
     });
     closers.push(() => cognito.close());
     const sfn: SfnService = startSfn({
@@ -382,6 +394,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       apiBaseUrl: `${origin}/api`,
       userPoolEndpoint: `${origin}/_aws/cognito`,
       mode: 'local',
+      // The hosted login is the stand-in's (docs/local-twin.md#single-sign-on), as the cloud's config names its domain.
+      sso: { domain: `${new URL(origin).host}/_aws/cognito` },
       demoAccounts: DEMO_USERS.map(({ email, role }) => ({ email, role })),
     });
 
@@ -397,6 +411,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         // The pool's token endpoint is public, as Cognito's is: clients authenticate with their own secret.
         if (prefix[1] === 'cognito' && path.split('?')[0] === '/oauth2/token')
           return cognito.handleToken(ids, req, res);
+        // The hosted login's federation path is public too: a browser follows it (docs/local-twin.md#single-sign-on).
+        if (prefix[1] === 'cognito' && cognito.handleHostedLogin(req, res, path)) return;
         if (prefix[1] === 'cognito') {
           const target = req.headers['x-amz-target'];
           if (
@@ -463,6 +479,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ids = await cognito.bootstrap();
     Object.assign(process.env, { [ENV.USER_POOL_ID]: ids.userPoolId, [ENV.USER_POOL_CLIENT_ID]: ids.userPoolClientId });
     Object.assign(resources, { userPoolId: ids.userPoolId, userPoolClientId: ids.userPoolClientId });
+    // The federation triggers act on the pool, so they are built once it exists (their grants name it).
+    preSignUp = createLocalFunction(localFunctionSpec(PRE_SIGN_UP_DECLARATION, resources), {
+      log,
+      bundle: bundle.get(PRE_SIGN_UP_DECLARATION.entry),
+    });
+    postConfirmation = createLocalFunction(localFunctionSpec(POST_CONFIRMATION_DECLARATION, resources), {
+      log,
+      bundle: bundle.get(POST_CONFIRMATION_DECLARATION.entry),
+    });
+    closers.push(() => Promise.all([preSignUp!.close(), postConfirmation!.close()]).then(() => undefined));
     for (const [domain, declaration] of Object.entries(apiFunctionDeclarations()) as [
       ApiDomain,
       FunctionDeclaration,

@@ -22,6 +22,7 @@ import { ROLES, ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { DICOMWEB_RESOURCE_SERVER } from '#shared/vocabulary/integrations.ts';
 import type { StageConfig } from '#infra/config.ts';
 import {
+  FEDERATED_PLACEMENT_ACTIONS,
   POST_CONFIRMATION_DECLARATION,
   PRE_SIGN_UP_DECLARATION,
   PRE_TOKEN_GENERATION_DECLARATION,
@@ -241,7 +242,7 @@ export class AuthStack extends Stack {
       roles: [placement.executionRole],
       statements: [
         new PolicyStatement({
-          actions: ['cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminAddUserToGroup'],
+          actions: FEDERATED_PLACEMENT_ACTIONS,
           resources: [this.userPool.userPoolArn],
         }),
       ],

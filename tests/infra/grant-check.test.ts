@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   apiFunctionDeclarations,
   AUDIT_APPENDER_DECLARATION,
+  FEDERATED_PLACEMENT_ACTIONS,
   pipelineFunctionDeclarations,
+  POST_CONFIRMATION_DECLARATION,
   SCHEDULED_JOBS,
   scheduledJobDeclaration,
 } from '#infra/function-declarations.ts';
@@ -240,11 +242,39 @@ describe("the twin's IAM check", () => {
     expect(can('settings', 'CreateUserPoolClientCommand', 'us-east-1_local')).toBe(false);
     for (const id of ['auth', 'users', 'integrations'])
       expect(can(id, 'CreateIdentityProviderCommand', 'us-east-1_local'), id).toBe(false);
-    // The twin has no hosted login: the e-mail step gets no address there and answers the password form.
+    // The twin's hosted login is its stand-in's, beside its token endpoint, as the cloud's (docs/local-twin.md#single-sign-on).
     const intake = { ...pooled, intake: { tokenUrl: 'http://127.0.0.1:1/oauth2/token', dicomWebUrl: 'http://x' } };
-    expect(localEnvironment(apiFunctionDeclarations().auth!, intake)[ENV.OAUTH_TOKEN_URL]).toBeUndefined();
+    expect(localEnvironment(apiFunctionDeclarations().auth!, intake)[ENV.OAUTH_TOKEN_URL]).toBe(
+      'http://127.0.0.1:1/oauth2/token',
+    );
     expect(localEnvironment(apiFunctionDeclarations().integrations!, intake)[ENV.OAUTH_TOKEN_URL]).toBe(
       'http://127.0.0.1:1/oauth2/token',
     );
+  });
+
+  it("lets the post-confirmation trigger place a federated user in the twin's pool only, as the auth stack's own policy does", () => {
+    // Arrange
+    const pooled = {
+      ...resources,
+      userPoolId: 'us-east-1_local',
+      endpoints: { ...resources.endpoints, cognito: 'http://127.0.0.1:1/_aws/cognito' },
+    };
+    const statements = localStatements(POST_CONFIRMATION_DECLARATION, pooled);
+    const can = (command: string, pool: string) =>
+      permissionsFor('CognitoIdentityProviderClient', command, { UserPoolId: pool }, scope).every((p) =>
+        isAllowed(statements, p),
+      );
+
+    // Act
+    const env = localEnvironment(POST_CONFIRMATION_DECLARATION, pooled);
+
+    // Assert
+    for (const action of FEDERATED_PLACEMENT_ACTIONS) {
+      const command = `${action.split(':')[1]}Command`;
+      expect(can(command, 'us-east-1_local'), command).toBe(true);
+      expect(can(command, 'us-east-1_other'), command).toBe(false);
+    }
+    expect(can('AdminCreateUserCommand', 'us-east-1_local')).toBe(false);
+    expect(env[ENV.COGNITO_ENDPOINT]).toBe(pooled.endpoints.cognito);
   });
 });

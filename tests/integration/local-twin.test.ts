@@ -79,6 +79,8 @@ describe('local twin', () => {
       mode: 'local',
       apiBaseUrl: `${twin.stack.url}/api`,
       userPoolEndpoint: `${twin.stack.url}/_aws/cognito`,
+      // The hosted login of single sign-on is the Cognito stand-in's (docs/local-twin.md#single-sign-on).
+      sso: { domain: `${new URL(twin.stack.url).host}/_aws/cognito` },
     });
     expect(config.userPoolId).toMatch(/\w+_\w+/);
     expect(typeof config.userPoolClientId).toBe('string');
