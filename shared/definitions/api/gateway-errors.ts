@@ -10,15 +10,14 @@ export const GATEWAY_ERRORS = {
   unknownRoute: 'ENDPOINT_NOT_IMPLEMENTED',
   /**
    * The path is the route table's, the method is not: 405 with an Allow header naming the path's methods
-   * (allowedMethods). The twin's front door answers it; API Gateway answers such a request as unknownRoute
-   * (docs/local-twin.md#methods-not-allowed).
+   * (allowedMethods). API Gateway answers such a request as unknownRoute (docs/local-twin.md#methods-not-allowed).
    */
   methodNotAllowed: 'METHOD_NOT_ALLOWED',
   /** A body over API Gateway's payload limit (REQUEST_TOO_LARGE). */
   bodyTooLarge: 'PAYLOAD_TOO_LARGE',
   /**
-   * A request line and headers over the front door's limit (API Gateway: 10,240 bytes together; the twin: Node's
-   * 16 KiB header limit). API Gateway has no response type of its own for it: it is answered by DEFAULT_4XX, below.
+   * A request line and headers over the front door's limit (API Gateway: 10,240 bytes together; docs/api-contract.md
+   * for the local front door's). API Gateway has no response type of its own for it: it is answered by DEFAULT_4XX.
    */
   headersTooLarge: 'REQUEST_HEADERS_TOO_LARGE',
   /**
