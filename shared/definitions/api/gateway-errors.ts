@@ -10,7 +10,7 @@ export const GATEWAY_ERRORS = {
   unknownRoute: 'ENDPOINT_NOT_IMPLEMENTED',
   /**
    * The path is the route table's, the method is not: 405 with an Allow header naming the path's methods
-   * (allowedMethods). API Gateway answers such a request as unknownRoute (docs/local-twin.md#methods-not-allowed).
+   * (allowedMethods). API Gateway answers such a request as unknownRoute, a known gap (docs/api-contract.md).
    */
   methodNotAllowed: 'METHOD_NOT_ALLOWED',
   /** A body over API Gateway's payload limit (REQUEST_TOO_LARGE). */
