@@ -20,7 +20,7 @@ import type {
 } from '#shared/domain/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import { auditItem, type AuditAlongsideUpdate } from './audit-items.ts';
-import { readPending } from './audit-pending.ts';
+import { headMove, readPending } from './audit-pending.ts';
 import type { Table } from './client.ts';
 import { cancellationCodes, isConditionFailure, queryAll, queryPartitionAll } from './expressions.ts';
 
@@ -102,23 +102,6 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
     return headOf(Item) ?? EMPTY_HEAD;
   }
 
-  function headUpdate(hospitalId: string, previous: ChainHead, next: ChainHead, at: string) {
-    return {
-      TableName: table.tableName,
-      Key: keys.auditHead(hospitalId),
-      UpdateExpression: 'SET #seq = :seq, #hash = :hash, #at = :at, #entity = :entity',
-      ConditionExpression: previous.seq === 0 ? 'attribute_not_exists(#hash) OR #hash = :prev' : '#hash = :prev',
-      ExpressionAttributeNames: { '#seq': 'seq', '#hash': 'hash', '#at': 'at', '#entity': 'entity' },
-      ExpressionAttributeValues: {
-        ':seq': next.seq,
-        ':hash': next.hash,
-        ':at': at,
-        ':entity': 'auditHead',
-        ':prev': previous.hash,
-      },
-    };
-  }
-
   /** The event's item, written only where no event stands at its position yet. */
   function newEventPut(event: ChainedAuditEvent) {
     return {
@@ -143,7 +126,7 @@ export function createAuditChainWriter(table: Table, now: () => string = () => n
           new TransactWriteCommand({
             TransactItems: [
               ...(alongside ? [{ Update: alongside as never }] : []),
-              { Update: headUpdate(entry.hospitalId, head, { seq: event.seq, hash: event.hash }, event.at) },
+              { Update: headMove(table, entry.hospitalId, head, event) },
               { Put: newEventPut(event) },
             ],
           }),

@@ -128,7 +128,13 @@ export function createDynamoChainStore(table: Table): ChainStore {
   };
 }
 
-function headMove(table: Table, hospitalId: string, previous: ChainHead, last: ChainedAuditEvent) {
+/** The chain head moved from `previous` to `last`, only if no other writer moved it first (both ways of appending). */
+export function headMove(
+  table: Table,
+  hospitalId: string,
+  previous: ChainHead,
+  last: Pick<ChainedAuditEvent, 'seq' | 'hash' | 'at'>,
+) {
   return {
     TableName: table.tableName,
     Key: keys.auditHead(hospitalId),
