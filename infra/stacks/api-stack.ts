@@ -187,7 +187,9 @@ export class ApiStack extends Stack {
       const method = resource.addMethod(
         route.method,
         integrations.get(route.domain),
-        route.auth === 'public'
+        // `scim` routes carry a hospital's SCIM token, which no Cognito authorizer knows: the handler looks its SHA-256
+        // up before anything else and answers 401 without one (docs/sso.md#provisioning-scim, RFC 7644 2).
+        route.auth === 'public' || route.auth === 'scim'
           ? { authorizationType: AuthorizationType.NONE, requestValidator }
           : route.auth === 'client'
             ? // An integration's access token: with authorization scopes the authorizer takes access tokens, any one of
@@ -205,6 +207,11 @@ export class ApiStack extends Stack {
         acknowledgePublicMethod(
           method,
           `${route.method} ${route.path} is public by the route table: ${route.summary}.`,
+        );
+      if (route.auth === 'scim')
+        acknowledgePublicMethod(
+          method,
+          `${route.method} ${route.path} takes a hospital's SCIM bearer token, checked by its handler against the SHA-256 the table keeps: ${route.summary}.`,
         );
     }
     for (const method of this.api.methods.filter((m) => m.httpMethod === 'OPTIONS')) {

@@ -132,6 +132,7 @@ const HANDLERS: Record<
   usage: () => import('#functions/usage/handler.ts'),
   integrations: () => import('#functions/integrations/handler.ts'),
   dicomweb: () => import('#functions/dicomweb/handler.ts'),
+  scim: () => import('#functions/scim/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */

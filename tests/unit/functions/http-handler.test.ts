@@ -100,6 +100,7 @@ beforeAll(() => {
     | 'identityProviders'
     | 'fetchJson'
     | 'hostedLogin'
+    | 'scimTokens'
   >;
   deps = {
     ...p,
