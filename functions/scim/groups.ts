@@ -80,8 +80,7 @@ export async function patchGroupReply(id: string, event: APIGatewayProxyEvent, c
     else if (single && op === 'remove') remove.push(single[1]!);
     else if (op === 'replace' && (path.toLowerCase() === 'displayname' || !path)) {
       const value = operation.value as unknown;
-      const name =
-        typeof value === 'string' ? value : (value as { displayName?: unknown } | undefined)?.displayName;
+      const name = typeof value === 'string' ? value : (value as { displayName?: unknown } | undefined)?.displayName;
       if (name !== undefined && name !== group.displayName)
         throw new SCIMMY.Types.Error(400, 'mutability', "A group's name is the hospital's role mapping's");
     } else throw new SCIMMY.Types.Error(400, 'invalidPath', `Unsupported operation ${op} ${path}`.trim());

@@ -109,26 +109,34 @@ export function declareScim(): void {
   const user = SCIMMY.Resources.declare(SCIMMY.Resources.User.extend(SCIMMY.Schemas.EnterpriseUser, false));
   user.basepath(BASE_PATH);
   user
-    .egress(async (resource, ctx: ScimContext) => {
-      if (resource.id) return toScimUser(await getScimUser(ctx.actor, resource.id, ctx.deps));
-      if (resource.filter) {
-        const userName = userNameOf(resource.filter);
-        if (userName === undefined)
-          throw new SCIMMY.Types.Error(400, 'invalidFilter', 'Only the filter userName eq "<e-mail>" is supported');
-        return (await findScimUserByUserName(ctx.actor, userName, ctx.deps)).map(toScimUser);
-      }
-      return [];
-    })
-    .ingress(async (resource, instance, ctx: ScimContext) => {
-      const fields = fieldsOf(instance as ScimUserIn);
-      const user = resource.id
-        ? await updateScimUser(ctx.actor, resource.id, fields, ctx.deps)
-        : await createScimUser(ctx.actor, fields, ctx.deps);
-      return toScimUser(user);
-    })
-    .degress(async (resource, ctx: ScimContext) => {
-      await deactivateScimUser(ctx.actor, resource.id!, ctx.deps);
-    });
+    .egress(async (resource, ctx: ScimContext) =>
+      scimmed(async () => {
+        if (resource.id) return toScimUser(await getScimUser(ctx.actor, resource.id, ctx.deps));
+        if (resource.filter) {
+          const userName = userNameOf(resource.filter);
+          if (userName === undefined)
+            throw new SCIMMY.Types.Error(400, 'invalidFilter', 'Only the filter userName eq "<e-mail>" is supported');
+          return (await findScimUserByUserName(ctx.actor, userName, ctx.deps)).map(toScimUser);
+        }
+        return [];
+      }),
+    )
+    .ingress(async (resource, instance, ctx: ScimContext) =>
+      scimmed(async () => {
+        const fields = fieldsOf(instance as ScimUserIn);
+        const user = resource.id
+          ? await updateScimUser(ctx.actor, resource.id, fields, ctx.deps)
+          : await createScimUser(ctx.actor, fields, ctx.deps);
+        return toScimUser(user);
+      }),
+    )
+    .degress(async (resource, ctx: ScimContext) =>
+      scimmed(async () => {
+        await deactivateScimUser(ctx.actor, resource.id!, ctx.deps);
+      }),
+    );
+  // Groups are answered by groups.ts from the role mapping; declared so that discovery lists them (RFC 7643 6).
+  SCIMMY.Resources.declare(SCIMMY.Resources.Group).basepath(BASE_PATH);
 }
 
 /** A header of the request, whatever its case. */
@@ -148,26 +156,46 @@ export function scimReply(status: number, body?: unknown, headers: Record<string
   return new HttpReply(status, body, { 'Content-Type': SCIM_CONTENT_TYPE, ...headers });
 }
 
-/** RFC 7644 3.12: the error message with its status and, where one applies, its scimType. */
-export function scimError(error: unknown): HttpReply {
-  const answer = (status: number, scimType: string | undefined, detail: string) =>
-    scimReply(
-      status,
-      new SCIMMY.Messages.Error({ status, ...(scimType ? { scimType } : {}), detail } as never),
-      status === 401 ? { 'WWW-Authenticate': 'Bearer realm="scim"' } : {},
-    );
-  if (error instanceof SCIMMY.Types.Error) return answer(error.status, error.scimType, error.message);
-  if (error instanceof UnauthorizedError) return answer(401, undefined, 'A valid SCIM token is required');
-  if (error instanceof NotFoundError) return answer(404, undefined, 'Resource not found');
-  if (error instanceof ConflictError) return answer(409, 'uniqueness', 'A user with this userName already exists');
-  if (error instanceof AccessDeniedError) return answer(403, undefined, 'Not allowed');
+/**
+ * A domain error as SCIM's error (RFC 7644 3.12): its status and, where one applies, its scimType. The library
+ * answers a handler's error of its own type as it is, and any other as a 404, so handlers throw these.
+ */
+export function asScimError(error: unknown): unknown {
+  const scimError = (status: number, scimType: string | null, detail: string) =>
+    new SCIMMY.Types.Error(status, scimType as string, detail);
+  if (error instanceof SCIMMY.Types.Error) return error;
+  if (error instanceof UnauthorizedError) return scimError(401, null, 'A valid SCIM token is required');
+  if (error instanceof NotFoundError) return scimError(404, null, 'Resource not found');
+  if (error instanceof ConflictError) return scimError(409, 'uniqueness', 'A user with this userName already exists');
+  if (error instanceof AccessDeniedError) return scimError(403, null, 'Not allowed');
   if (error instanceof ValidationError && error.details === 'mutability')
-    return answer(400, 'mutability', "The e-mail of an account that has signed in changes at the identity provider");
-  if (error instanceof ValidationError) return answer(400, 'invalidValue', 'A value is not valid');
-  if (error instanceof DomainError) return answer(400, 'invalidValue', error.code);
+    return scimError(400, 'mutability', 'The e-mail of an account that has signed in changes at the identity provider');
+  if (error instanceof ValidationError) return scimError(400, 'invalidValue', 'A value is not valid');
+  if (error instanceof DomainError) return scimError(400, 'invalidValue', error.code);
   // Malformed JSON and the library's own type errors about a body.
-  if (error instanceof SyntaxError || error instanceof TypeError) return answer(400, 'invalidSyntax', error.message);
-  throw error;
+  if (error instanceof SyntaxError || error instanceof TypeError) return scimError(400, 'invalidSyntax', error.message);
+  return error;
+}
+
+/** Runs a resource handler of the library, its domain errors thrown as SCIM errors. */
+async function scimmed<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw asScimError(error);
+  }
+}
+
+/** RFC 7644 3.12: the error message with its status and scimType; a 401 names the Bearer scheme (RFC 6750 3). */
+export function scimError(error: unknown): HttpReply {
+  const mapped = asScimError(error);
+  if (!(mapped instanceof SCIMMY.Types.Error)) throw mapped;
+  const { status, scimType, message } = mapped;
+  return scimReply(
+    status,
+    new SCIMMY.Messages.Error({ status, ...(scimType ? { scimType } : {}), detail: message } as never),
+    status === 401 ? { 'WWW-Authenticate': 'Bearer realm="scim"' } : {},
+  );
 }
 
 /** The request's JSON body; a body that is not JSON is SCIM's invalidSyntax. */
@@ -189,7 +217,8 @@ export function bodyOf(event: APIGatewayProxyEvent): Record<string, unknown> {
  * object): they are read as the booleans they mean before the library, which types `active` strictly, sees them.
  */
 export function normalisePatch(body: Record<string, unknown>): Record<string, unknown> {
-  const asBoolean = (v: unknown) => (typeof v === 'string' && /^(true|false)$/i.test(v) ? v.toLowerCase() === 'true' : v);
+  const asBoolean = (v: unknown) =>
+    typeof v === 'string' && /^(true|false)$/i.test(v) ? v.toLowerCase() === 'true' : v;
   const operations = Array.isArray(body.Operations) ? (body.Operations as Record<string, unknown>[]) : undefined;
   if (!operations) return body;
   return {

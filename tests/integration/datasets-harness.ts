@@ -98,7 +98,14 @@ export type Harness = {
   call(
     method: string,
     path: string,
-    options?: { as?: string; body?: unknown; query?: Record<string, string>; claims?: Record<string, string> },
+    options?: {
+      as?: string;
+      body?: unknown;
+      query?: Record<string, string>;
+      claims?: Record<string, string>;
+      /** Headers beside the content type (a SCIM route's bearer token). */
+      headers?: Record<string, string>;
+    },
   ): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
 };
@@ -281,7 +288,7 @@ export async function startHarness(): Promise<Harness> {
         resource: matched.route.path,
         pathParameters: matched.pathParameters,
         queryStringParameters: options.query ?? null,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...options.headers },
         multiValueHeaders: {},
         multiValueQueryStringParameters: null,
         stageVariables: null,

@@ -52,7 +52,8 @@ export function createScimTokenStore(table: Table): ScimTokenStore {
     },
     async revoke(hospitalId, tokenId, at, byUserId) {
       const existing = await get(hospitalId, tokenId);
-      if (existing) await doc.send(new DeleteCommand({ TableName: table.tableName, Key: keys.scimTokenByHash(existing.hash) }));
+      if (existing)
+        await doc.send(new DeleteCommand({ TableName: table.tableName, Key: keys.scimTokenByHash(existing.hash) }));
       const { Attributes } = await doc.send(
         new UpdateCommand({
           TableName: table.tableName,

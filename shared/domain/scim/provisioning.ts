@@ -1,12 +1,7 @@
 import { DEFAULT_PERMISSIONS, ROLE_TITLES, type Role } from '#shared/vocabulary/roles.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
-import {
-  addUserToHospital,
-  applyRoleChange,
-  disableUser,
-  enableUser,
-} from '#shared/domain/organisation/users.ts';
+import { addUserToHospital, applyRoleChange, disableUser, enableUser } from '#shared/domain/organisation/users.ts';
 import type { ScimDeps } from './ports.ts';
 import { scimCaller, type ScimActor } from './tokens.ts';
 
