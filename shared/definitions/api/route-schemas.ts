@@ -472,7 +472,11 @@ export const ROUTE_SCHEMAS = {
     responseContentType: 'multipart/related; type="image/jpeg"',
   },
   'GET /api/hospital-admin/scim-tokens': { response: ScimTokenListSchema },
-  'POST /api/hospital-admin/scim-tokens': { body: CreateScimTokenSchema, response: CreatedScimTokenSchema, status: 201 },
+  'POST /api/hospital-admin/scim-tokens': {
+    body: CreateScimTokenSchema,
+    response: CreatedScimTokenSchema,
+    status: 201,
+  },
   'DELETE /api/hospital-admin/scim-tokens/{tokenId}': { path: ScimTokenPathSchema, response: ScimTokenSchema },
   'GET /scim/v2/ServiceProviderConfig': SCIM,
   'GET /scim/v2/ResourceTypes': SCIM,
