@@ -355,9 +355,14 @@ export class ApiStack extends Stack {
       }
       const scim = parts[0] === 'scim';
       for (const part of parts.slice(reached)) {
-        resource =
-          resource.getResource(part) ??
-          resource.addResource(part, scim ? {} : { defaultCorsPreflightOptions: shared.cors });
+        const known = resource.getResource(part);
+        resource = known ?? resource.addResource(part, scim ? {} : { defaultCorsPreflightOptions: shared.cors });
+        const preflight = known ? undefined : resource.node.tryFindChild('OPTIONS');
+        if (preflight)
+          acknowledgePublicMethod(
+            preflight as Method,
+            'CORS preflight: browsers send OPTIONS without credentials; the mock integration returns headers only.',
+          );
       }
       return resource;
     };
