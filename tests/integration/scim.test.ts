@@ -141,6 +141,34 @@ describe('SCIM Users as Microsoft Entra ID sends them', () => {
     );
   });
 
+  it('takes the attribute update Entra ID sends: several ops, a filtered e-mail path, the enterprise extension', async () => {
+    // Arrange
+    const hospitalId = h.user(NORTHSIDE_ADMIN).hospitalId;
+    const { token } = await newToken(NORTHSIDE_ADMIN, 'Entra ID');
+    const call = scim(h, token);
+    const lead = h.user(NORTHSIDE_LEAD);
+    const id = h.userId(NORTHSIDE_LEAD);
+    // Act
+    const patched = await call('PATCH', `/scim/v2/Users/${id}`, {
+      body: {
+        schemas: [PATCH_SCHEMA],
+        Operations: [
+          { op: 'Add', path: 'emails[type eq "work"].value', value: lead.email },
+          { op: 'Replace', path: 'displayName', value: 'Dr Lead' },
+          { op: 'Replace', path: 'name.familyName', value: 'Lead-Renamed' },
+          {
+            op: 'Add',
+            path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department',
+            value: 'Neuroradiology',
+          },
+        ],
+      },
+    });
+    // Assert
+    expect(patched.status).toBe(200);
+    expect((await h.deps.directory.getUser(hospitalId, id))?.lastName).toBe('Lead-Renamed');
+  });
+
   it('deactivates a signed-in user: disabled, signed out everywhere, their next request refused', async () => {
     // Arrange
     const { token, id: tokenId } = await newToken(NORTHSIDE_ADMIN, 'Entra ID');
