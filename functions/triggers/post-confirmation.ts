@@ -43,6 +43,12 @@ export function postConfirmation(deps: {
     const policy = (await deps.settings.getHospitalPolicy(hospitalId))?.value;
     const defaultRole = policy?.userAndTeam.defaultMemberRole === 'GUEST' ? 'GUEST' : 'TEAM_MEMBER';
     const existing = attributes.email ? await deps.provisioned?.findUserByEmail(attributes.email) : undefined;
+    // Deprovisioned before their first sign-in: no account is made from the sign-in, so the API knows no user of
+    // this identity and refuses it (docs/sso.md#provisioning-scim).
+    if (existing && existing.hospitalId === hospitalId && existing.status === 'DISABLED') {
+      logger.info('federated user deprovisioned, not placed', { hospitalId });
+      return event;
+    }
     const adopted =
       existing && existing.hospitalId === hospitalId && existing.status === 'INVITED' && existing.id !== attributes.sub
         ? existing

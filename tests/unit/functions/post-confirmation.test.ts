@@ -165,4 +165,33 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
     ]);
     expect(deleted).toEqual(['hosp-northside/scim-user-1']);
   });
+  it('places no account for an e-mail SCIM deprovisioned in the hospital before the first sign-in', async () => {
+    // Arrange
+    cognito.onAnyCommand().resolves({});
+    const dir = directory({ id: 'hosp-northside' });
+    const deprovisioned: UserRecord = {
+      id: 'scim-user-2',
+      email: 'robin@northside.org',
+      firstName: 'Robin',
+      lastName: 'Lee',
+      role: 'TEAM_MEMBER',
+      status: 'DISABLED',
+      hospitalId: 'hosp-northside',
+      teamId: null,
+      permissions: [],
+      createdAt: '2026-02-01T09:00:00.000Z',
+    };
+    // Act
+    await postConfirmation({
+      sso: await northside(),
+      settings: { getHospitalPolicy: async () => undefined },
+      directory: dir,
+      provisioned: { findUserByEmail: async () => deprovisioned, deleteUser: async () => undefined },
+      cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
+      now: () => '2026-03-01T09:00:00.000Z',
+    })(federatedConfirmation());
+    // Assert
+    expect(dir.users).toEqual([]);
+    expect(cognito.commandCalls(AdminAddUserToGroupCommand)).toHaveLength(0);
+  });
 });
