@@ -152,6 +152,9 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     pseudonymSecret: true,
     intakeEndpoints: true,
   },
+  // SCIM provisioning (docs/sso.md#provisioning-scim): the hospital's tokens and users in the table, and the user
+  // pool's admin calls of the disable and role paths (disable, global sign-out, group change).
+  scim: { table: 'readWrite', userPoolAdmin: true },
 };
 
 /**

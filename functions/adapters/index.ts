@@ -21,6 +21,7 @@ import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createSettingsStore } from './dynamo/settings-store.ts';
 import { createSsoStore } from './dynamo/sso-store.ts';
+import { createScimTokenStore } from './dynamo/scim-store.ts';
 import { createIdentityProviders } from './cognito/identity-providers.ts';
 import { createJsonFetcher } from './http/json-fetcher.ts';
 import { createAvatarSigner } from './s3/avatar-signer.ts';
@@ -157,6 +158,7 @@ export async function createAwsDeps(
     },
     siteOrigin: env.SITE_ORIGIN ?? '',
     sso: createSsoStore(table),
+    scimTokens: createScimTokenStore(table),
     identityProviders: createIdentityProviders({
       region,
       endpoint: env.COGNITO_ENDPOINT || undefined,

@@ -321,6 +321,25 @@ export function clientRouteHandler<K extends RouteKeyWithSchemas>(
   return wrap(route, core, []);
 }
 
+/**
+ * `scim` routes (docs/sso.md#provisioning-scim): no Cognito caller; the function authenticates the hospital's SCIM
+ * bearer token itself, answers in SCIM's own error schema (RFC 7644 3.12) and returns an HttpReply. Only an error it
+ * did not answer reaches the catalogue's mapping (a 500).
+ */
+export function scimRouteHandler<K extends RouteKeyWithSchemas>(
+  key: K,
+  fn: (event: APIGatewayProxyEvent, pathParameters: Part<K, 'path'>, deps: ServerDeps) => Promise<HttpReply>,
+): ApiHandler {
+  const route = findRoute(key);
+  if (route.auth !== 'scim') throw new Error(`${key} is not a SCIM route`);
+  const core = async (event: APIGatewayProxyEvent) => {
+    const deps = await getDeps();
+    const result = await fn(event, (event.pathParameters ?? {}) as Part<K, 'path'>, deps);
+    return json(result.statusCode, result.body, result.headers);
+  };
+  return wrap(route, core, []);
+}
+
 /** Public routes (health, OpenAPI): no caller, same error mapping and headers. */
 export function publicHttpHandler(
   key: string,

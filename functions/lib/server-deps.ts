@@ -18,6 +18,7 @@ import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { AvatarSigner } from '#shared/domain/settings/me-settings.ts';
 import type { IdentityProviders, JsonFetcher, SettingsStore, SsoStore } from '#shared/domain/settings/ports.ts';
 import type { HostedLogin } from '#shared/domain/settings/sso.ts';
+import type { ScimTokenStore } from '#shared/domain/scim/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { ShareCodeHasher, ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
@@ -75,6 +76,8 @@ export type ServerDeps = {
   intakeEndpoints: IntakeEndpoints;
   /** Hospitals' single sign-on configurations and the e-mail domains they own (docs/sso.md). */
   sso: SsoStore;
+  /** Hospitals' SCIM provisioning tokens, kept as their SHA-256 (docs/sso.md#provisioning-scim). */
+  scimTokens: ScimTokenStore;
   /** The user pool's OIDC providers and the site client's list of them. */
   identityProviders: IdentityProviders;
   /** Reads an identity provider's discovery document and key set (the connection test). */

@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Context, PostConfirmationTriggerEvent } from 'aws-lambda';
 import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
-import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { Directory, UserRecord } from '#shared/domain/auth/ports.ts';
 import { groupsOf, placeFederatedUser, roleFromGroups } from '#shared/domain/auth/federation.ts';
 import { IDP_GROUPS_ATTRIBUTE } from '#shared/domain/auth/id-token.ts';
 import type { SettingsStore, SsoStore } from '#shared/domain/settings/ports.ts';
@@ -23,6 +23,14 @@ export function postConfirmation(deps: {
   sso: Pick<SsoStore, 'byDomain'>;
   settings: Pick<SettingsStore, 'getHospitalPolicy'>;
   directory: Directory;
+  /**
+   * Users provisioned ahead of their first sign-in by the hospital's SCIM client (docs/sso.md#provisioning-scim): the
+   * INVITED record of the e-mail in the same hospital is taken over, its role and name kept, its item replaced.
+   */
+  provisioned?: {
+    findUserByEmail(email: string): Promise<UserRecord | undefined>;
+    deleteUser(hospitalId: string, userId: string): Promise<void>;
+  };
   cognito: Pick<CognitoIdentityProviderClient, 'send'>;
   now: () => string;
 }) {
@@ -35,7 +43,18 @@ export function postConfirmation(deps: {
     );
     const policy = (await deps.settings.getHospitalPolicy(hospitalId))?.value;
     const defaultRole = policy?.userAndTeam.defaultMemberRole === 'GUEST' ? 'GUEST' : 'TEAM_MEMBER';
-    const role = roleFromGroups(groupsOf(attributes[IDP_GROUPS_ATTRIBUTE]), sso, defaultRole);
+    const existing = attributes.email ? await deps.provisioned?.findUserByEmail(attributes.email) : undefined;
+    // Deprovisioned before their first sign-in: no account is made from the sign-in, so the API knows no user of
+    // this identity and refuses it (docs/sso.md#provisioning-scim).
+    if (existing && existing.hospitalId === hospitalId && existing.status === 'DISABLED') {
+      logger.info('federated user deprovisioned, not placed', { hospitalId });
+      return event;
+    }
+    const adopted =
+      existing && existing.hospitalId === hospitalId && existing.status === 'INVITED' && existing.id !== attributes.sub
+        ? existing
+        : undefined;
+    const role = adopted?.role ?? roleFromGroups(groupsOf(attributes[IDP_GROUPS_ATTRIBUTE]), sso, defaultRole);
     await deps.cognito.send(
       new AdminUpdateUserAttributesCommand({
         UserPoolId: event.userPoolId,
@@ -49,15 +68,16 @@ export function postConfirmation(deps: {
     await deps.directory.putUser({
       id: attributes.sub!,
       email: attributes.email!,
-      firstName: attributes.given_name ?? '',
-      lastName: attributes.family_name ?? '',
+      firstName: adopted?.firstName || (attributes.given_name ?? ''),
+      lastName: adopted?.lastName || (attributes.family_name ?? ''),
       role,
       status: 'ACTIVE',
       hospitalId,
       teamId: null,
       permissions: [...DEFAULT_PERMISSIONS[role]],
-      createdAt: deps.now(),
+      createdAt: adopted?.createdAt ?? deps.now(),
     });
+    if (adopted) await deps.provisioned!.deleteUser(hospitalId, adopted.id);
     logger.info('federated user placed', { hospitalId, role });
     return event;
   };
@@ -77,6 +97,10 @@ export async function handler(
       sso: deps.sso,
       settings: deps.settings,
       directory: deps.directory,
+      provisioned: {
+        findUserByEmail: (email) => deps.organisation.findUserByEmail(email),
+        deleteUser: (hospitalId, userId) => deps.invitationDirectory.deleteUser(hospitalId, userId),
+      },
       cognito: prepareClient(
         new CognitoIdentityProviderClient({ endpoint: serverEnv().COGNITO_ENDPOINT || undefined }),
       ),

@@ -252,6 +252,7 @@ export function createApi(options: ApiOptions) {
       }
       claims = claimsAsStrings(payload);
     }
+    // `scim` routes pass as the gateway passes them, without claims: their handler checks the SCIM token itself.
     await invoke(req, res, url, matched.route, matched.pathParameters, claims);
   };
 }

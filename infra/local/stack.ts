@@ -448,7 +448,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       if (
         requestUrl.pathname === '/api' ||
         requestUrl.pathname.startsWith('/api/') ||
-        requestUrl.pathname.startsWith('/dicomweb/')
+        requestUrl.pathname.startsWith('/dicomweb/') ||
+        requestUrl.pathname.startsWith('/scim/v2/')
       ) {
         if (!ready) return answerUnavailable(req, res);
         capApi(req, res, requestUrl, () => api(req, res, requestUrl)).catch(() => {

@@ -1,4 +1,4 @@
-import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { NestedStack, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
@@ -8,8 +8,13 @@ import {
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  Resource,
   ResponseType,
   RestApi,
+  type CorsOptions,
+  type IAuthorizer,
+  type IRequestValidator,
+  type IResource,
   type Method,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
@@ -29,7 +34,7 @@ import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { ROUTES, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
+import { ROUTES, routeKey, type ApiDomain, type RouteDefinition } from '#shared/definitions/api/routes.ts';
 import { DICOM_LISTENER_PORT } from './dicom-listener-stack.ts';
 import { API_RESERVED_CONCURRENCY } from '#shared/definitions/api/concurrency.ts';
 import { ENV } from '#shared/definitions/env.ts';
@@ -91,10 +96,15 @@ export type ApiStackProps = StackProps & {
  * Cognito ID token (the user-pool authorizer); `public` routes have none. Access logs carry ids and status
  * only, execution logs errors only, never request data; a regional WAF sits in front.
  */
+/** API domains whose function and methods are built in the nested stack (the API stack's resource count). */
+const NESTED_DOMAINS: ReadonlySet<ApiDomain> = new Set<ApiDomain>(['scim']);
+
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly domainFunctions: Partial<Record<ApiDomain, ImagingFunction>>;
   readonly jobWorker: ImagingFunction;
+  /** The nested stack of the SCIM domain's function and methods. */
+  readonly scimRoutes: NestedStack;
   /** Base URL the site calls, ending in /api (shared/definitions/api/routes.ts paths start with /api). */
   readonly apiBaseUrl: string;
   private readonly mail: { identityArn?: string; configurationSetArn: string };
@@ -176,8 +186,14 @@ export class ApiStack extends Stack {
     });
 
     this.mail = this.createMail(config, props.dataKey, props.pseudonymSecret);
+    // The SCIM domain's function and methods live in a nested stack of their own: the API stack is near
+    // CloudFormation's 500 resources of a stack (docs/sso.md#provisioning-scim).
+    this.scimRoutes = new NestedStack(this, 'ScimRoutes', { description: 'SCIM 2.0 provisioning routes' });
     this.domainFunctions = Object.fromEntries(
-      routedDomains().map((domain) => [domain, this.createDomainFunction(domain, props, primaryOrigin)]),
+      routedDomains().map((domain) => [
+        domain,
+        this.createDomainFunction(domain, props, primaryOrigin, NESTED_DOMAINS.has(domain) ? this.scimRoutes : this),
+      ]),
     );
     // The job worker (docs/jobs.md), by its fixed name: the functions that start jobs invoke it asynchronously.
     this.jobWorker = this.createFunction(JOB_WORKER_DECLARATION, props, primaryOrigin, {
@@ -187,6 +203,7 @@ export class ApiStack extends Stack {
     });
     const integrations = new Map<ApiDomain, LambdaIntegration>();
     for (const route of ROUTES as readonly RouteDefinition[]) {
+      if (NESTED_DOMAINS.has(route.domain)) continue;
       const fn = this.domainFunctions[route.domain]!;
       if (!integrations.has(route.domain)) {
         integrations.set(
@@ -218,6 +235,18 @@ export class ApiStack extends Stack {
           `${route.method} ${route.path} is public by the route table: ${route.summary}.`,
         );
     }
+    // After the API stack's own resources, so the nested routes attach under those they share.
+    const nestedRoutes = (ROUTES as readonly RouteDefinition[]).filter((route) => NESTED_DOMAINS.has(route.domain));
+    this.addNestedRoutes(nestedRoutes, {
+      cors: {
+        allowOrigins: props.siteOrigins,
+        allowMethods: Cors.ALL_METHODS,
+        allowHeaders: ['Authorization', 'Content-Type'],
+        allowCredentials: true,
+      },
+      authorizer: { authorizerId: authorizer.authorizerId, authorizationType: AuthorizationType.COGNITO },
+      requestValidator: { requestValidatorId: requestValidator.requestValidatorId } as IRequestValidator,
+    });
     for (const method of this.api.methods.filter((m) => m.httpMethod === 'OPTIONS')) {
       acknowledgePublicMethod(
         method,
@@ -297,10 +326,99 @@ export class ApiStack extends Stack {
     };
   }
 
-  private createDomainFunction(domain: ApiDomain, props: ApiStackProps, siteOrigin: string): ImagingFunction {
-    return this.createFunction(apiFunctionDeclaration(domain), props, siteOrigin, {
-      reservedConcurrency: API_RESERVED_CONCURRENCY,
+  /**
+   * The routes of the nested domains on the same REST API (imported into the nested stack by id): their resources
+   * under an existing one of the API stack are attached to it by id, new ones get the site's CORS preflight unless
+   * they are SCIM's (servers call them, not browsers). `scim` routes carry a hospital's SCIM token, which no Cognito
+   * authorizer knows: the handler looks its SHA-256 up before anything else and answers 401 without one (RFC 7644 2).
+   * The API's deployment follows these methods too.
+   */
+  private addNestedRoutes(
+    routes: readonly RouteDefinition[],
+    shared: { cors: CorsOptions; authorizer: IAuthorizer; requestValidator: IRequestValidator },
+  ): void {
+    const scope = this.scimRoutes;
+    const api = RestApi.fromRestApiAttributes(scope, 'Api', {
+      restApiId: this.api.restApiId,
+      rootResourceId: this.api.restApiRootResourceId,
     });
+    const bases = new Map<string, IResource>();
+    const resourceFor = (path: string): IResource => {
+      const parts = path.split('/').filter(Boolean);
+      // The deepest existing resource of the API stack the path goes through, then new resources below it.
+      let existing = this.api.root as IResource;
+      let reached = 0;
+      for (const part of parts) {
+        const next = existing.getResource(part);
+        if (!next) break;
+        existing = next;
+        reached += 1;
+      }
+      const basePath = `/${parts.slice(0, reached).join('/')}`;
+      let resource: IResource = bases.get(basePath) ?? (reached === 0 ? api.root : undefined)!;
+      if (!resource) {
+        resource = Resource.fromResourceAttributes(scope, `Base${bases.size}`, {
+          resourceId: existing.resourceId,
+          restApi: api,
+          path: basePath,
+        });
+        bases.set(basePath, resource);
+      }
+      const scim = parts[0] === 'scim';
+      for (const part of parts.slice(reached)) {
+        const known = resource.getResource(part);
+        resource = known ?? resource.addResource(part, scim ? {} : { defaultCorsPreflightOptions: shared.cors });
+        const preflight = known ? undefined : resource.node.tryFindChild('OPTIONS');
+        if (preflight)
+          acknowledgePublicMethod(
+            preflight as Method,
+            'CORS preflight: browsers send OPTIONS without credentials; the mock integration returns headers only.',
+          );
+      }
+      return resource;
+    };
+    const integrations = new Map<ApiDomain, LambdaIntegration>();
+    for (const route of routes) {
+      const fn = this.domainFunctions[route.domain]!;
+      if (!integrations.has(route.domain))
+        integrations.set(
+          route.domain,
+          new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, scopePermissionToMethod: false }),
+        );
+      const method = resourceFor(route.path).addMethod(
+        route.method,
+        integrations.get(route.domain),
+        route.auth === 'scim'
+          ? { authorizationType: AuthorizationType.NONE, requestValidator: shared.requestValidator }
+          : {
+              authorizationType: AuthorizationType.COGNITO,
+              authorizer: shared.authorizer,
+              requestValidator: shared.requestValidator,
+            },
+      );
+      if (route.auth === 'scim')
+        acknowledgePublicMethod(
+          method,
+          `${route.method} ${route.path} takes a hospital's SCIM bearer token, checked by its handler against the SHA-256 the table keeps: ${route.summary}.`,
+        );
+    }
+    this.api.latestDeployment?.addToLogicalId({ nested: routes.map(routeKey) });
+    this.api.latestDeployment?.node.addDependency(scope);
+  }
+
+  private createDomainFunction(
+    domain: ApiDomain,
+    props: ApiStackProps,
+    siteOrigin: string,
+    scope: Construct = this,
+  ): ImagingFunction {
+    return this.createFunction(
+      apiFunctionDeclaration(domain),
+      props,
+      siteOrigin,
+      { reservedConcurrency: API_RESERVED_CONCURRENCY },
+      scope,
+    );
   }
 
   private createFunction(
@@ -308,8 +426,9 @@ export class ApiStack extends Stack {
     props: ApiStackProps,
     siteOrigin: string,
     extra: Pick<ImagingFunctionProps, 'reservedConcurrency' | 'concurrencyBound' | 'functionName'>,
+    scope: Construct = this,
   ): ImagingFunction {
-    return new ImagingFunction(this, {
+    return new ImagingFunction(scope, {
       config: props.config,
       declaration,
       dataKey: props.dataKey,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
@@ -45,6 +45,8 @@ let storage: Template;
 let auth: Template;
 let pipeline: Template;
 let api: Template;
+/** The nested stack of the SCIM domain's function and methods, on the same REST API. */
+let scimRoutes: Template;
 let edge: Template;
 let web: Template;
 
@@ -55,6 +57,7 @@ beforeAll(() => {
   auth = built.template(built.auth);
   pipeline = built.template(built.pipeline);
   api = built.template(built.api);
+  scimRoutes = Template.fromStack(built.api.scimRoutes);
   edge = built.template(built.edge);
   web = built.template(built.web);
 });
@@ -291,7 +294,8 @@ describe('api stack', () => {
     const domains = routedDomains();
     expect(new Set(domains)).toEqual(new Set(routes.map((r) => r.domain)));
     expect(Object.keys(built.api.domainFunctions).sort()).toEqual([...domains].sort());
-    const all = resources(api, 'AWS::Lambda::Function');
+    // The SCIM domain's function is in the nested stack with its methods.
+    const all = [...resources(api, 'AWS::Lambda::Function'), ...resources(scimRoutes, 'AWS::Lambda::Function')];
     // Besides the domain functions, the API stack holds the recorder of mail delivery events and the job worker.
     const others = [MAIL_EVENTS_DECLARATION.description, JOB_WORKER_DECLARATION.description];
     const functions = all.filter(([, fn]) => !others.includes(fn.Properties.Description));
@@ -330,7 +334,7 @@ describe('api stack', () => {
     expect(invokes.flatMap((g) => g.resources).sort()).toEqual(['auditAppender', 'jobWorker']);
   });
 
-  it('creates every route of the table as a method, with the Cognito authorizer exactly on non-public routes', () => {
+  it('creates every route of the table as a method, with the Cognito authorizer exactly on user and client routes', () => {
     // Assess
     const pathOf = new Map<string, string>();
     const resourceEntries = resources(api, 'AWS::ApiGateway::Resource');
@@ -349,10 +353,24 @@ describe('api stack', () => {
         key: `${m.Properties.HttpMethod} ${resolvePath(m.Properties.ResourceId.Ref)}`,
         props: m.Properties,
       }));
-    expect(methods.map((m) => m.key).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
-    for (const route of routes) {
+    // The SCIM domain's methods are the nested stack's (the API stack's resource count), on the same REST API.
+    const own = routes.filter((r) => r.domain !== 'scim');
+    const nested = routes.filter((r) => r.domain === 'scim');
+    expect(methods.map((m) => m.key).sort()).toEqual(own.map((r) => `${r.method} ${r.path}`).sort());
+    const nestedMethods = resources(scimRoutes, 'AWS::ApiGateway::Method')
+      .filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS')
+      .map(([, m]) => m.Properties);
+    expect(nestedMethods.map((m) => m.HttpMethod).sort()).toEqual(nested.map((r) => r.method).sort());
+    expect(nestedMethods.filter((m) => m.AuthorizationType === 'NONE')).toHaveLength(
+      nested.filter((r) => r.auth === 'scim').length,
+    );
+    expect(nestedMethods.filter((m) => m.AuthorizationType === 'COGNITO_USER_POOLS')).toHaveLength(
+      nested.filter((r) => r.auth === 'user').length,
+    );
+    for (const route of own) {
       const method = methods.find((m) => m.key === `${route.method} ${route.path}`)!;
-      if (route.auth === 'public') {
+      // SCIM routes carry a hospital's SCIM token, which their handler checks (docs/sso.md#provisioning-scim).
+      if (route.auth === 'public' || route.auth === 'scim') {
         expect(method.props.AuthorizationType, method.key).toBe('NONE');
         expect(method.props.AuthorizerId).toBeUndefined();
       } else {
@@ -472,7 +490,10 @@ function pairs(statements: { actions: string[]; resources: string[] }[]): string
 
 describe('function declarations (the same ones the local twin runs)', () => {
   const declared: [FunctionDeclaration, () => Template][] = [
-    ...Object.values(apiFunctionDeclarations()).map((d): [FunctionDeclaration, () => Template] => [d!, () => api]),
+    ...Object.values(apiFunctionDeclarations()).map((d): [FunctionDeclaration, () => Template] => [
+      d!,
+      () => (d!.id === 'ScimFunction' ? scimRoutes : api),
+    ]),
     ...Object.values(pipelineFunctionDeclarations()).map((d): [FunctionDeclaration, () => Template] => [
       d,
       () => pipeline,

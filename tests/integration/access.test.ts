@@ -56,6 +56,7 @@ type Backend = {
     | 'shares'
     | 'integrations'
     | 'jobs'
+    | 'scimTokens'
   >;
   sub(email: string): string;
   uploadPart(objectKey: string, uploadId: string, bytes: Uint8Array): Promise<string>;
@@ -1250,6 +1251,45 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'DELETE', path: `/api/integrations/${await integration()}` }),
     expect: hospitalAdmins(200),
   },
+  // SCIM tokens (docs/sso.md#provisioning-scim): a hospital admin's, each call on a fresh token of the hospital.
+  'GET /api/hospital-admin/scim-tokens': {
+    prepare: async () => ({ method: 'GET', path: '/api/hospital-admin/scim-tokens' }),
+    expect: hospitalAdmins(200),
+  },
+  'POST /api/hospital-admin/scim-tokens': {
+    prepare: async () => ({ method: 'POST', path: '/api/hospital-admin/scim-tokens', body: { name: 'Access IdP' } }),
+    expect: hospitalAdmins(201),
+  },
+  'DELETE /api/hospital-admin/scim-tokens/{tokenId}': {
+    prepare: async () => {
+      const id = fresh('scim');
+      await h.deps.scimTokens.create({
+        id,
+        hospitalId: HOSPITAL,
+        name: 'Fixture IdP',
+        hash: createHash('sha256').update(id).digest('hex'),
+        createdAt: '2026-01-01T00:00:00.000Z',
+        createdByUserId: h.sub(ACTORS.HOSPITAL_ADMIN!),
+      });
+      return { method: 'DELETE', path: `/api/hospital-admin/scim-tokens/${id}` };
+    },
+    expect: hospitalAdmins(200),
+  },
+  // SCIM takes a hospital's SCIM token only: every user's ID token and no token at all are refused (401), in SCIM's
+  // error schema; what a token reaches is tested in tests/integration/scim.test.ts.
+  ...Object.fromEntries(
+    ROUTES.filter((route) => route.auth === 'scim').map((route): [string, Case] => [
+      routeKey(route),
+      {
+        prepare: async () => ({
+          method: route.method,
+          path: route.path.replace('{id}', h.sub(ACTORS.TEAM_MEMBER!)),
+          body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        }),
+        expect: everyone(401, 401),
+      },
+    ]),
+  ),
   // DICOMweb takes an integration's access token only: every user's ID token and no token at all are refused (401);
   // what a client of each hospital reaches is tested in tests/integration/dicom-intake.test.ts.
   ...Object.fromEntries(
@@ -1363,7 +1403,9 @@ describe.each([
           query: call.query,
         });
         got[actor] = response.status;
-        if (response.status >= 400) expect(response.body.error.code, `${key} as ${actor}`).toMatch(/^[A-Z_]+$/);
+        if (response.status >= 400 && route.auth === 'scim')
+          expect(response.body.schemas, `${key} as ${actor}`).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
+        else if (response.status >= 400) expect(response.body.error.code, `${key} as ${actor}`).toMatch(/^[A-Z_]+$/);
       }
       // Assess
       expect(got).toEqual(spec!.expect);

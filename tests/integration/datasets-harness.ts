@@ -105,7 +105,14 @@ export type Harness = {
   call(
     method: string,
     path: string,
-    options?: { as?: string; body?: unknown; query?: Record<string, string>; claims?: Record<string, string> },
+    options?: {
+      as?: string;
+      body?: unknown;
+      query?: Record<string, string>;
+      claims?: Record<string, string>;
+      /** Headers beside the content type (a SCIM route's bearer token). */
+      headers?: Record<string, string>;
+    },
   ): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
 };
@@ -140,6 +147,7 @@ const HANDLERS: Record<
   integrations: () => import('#functions/integrations/handler.ts'),
   dicomweb: () => import('#functions/dicomweb/handler.ts'),
   jobs: () => import('#functions/jobs/handler.ts'),
+  scim: () => import('#functions/scim/handler.ts'),
 };
 
 /** The harness's user pool: tokens of its site client carry these (resolveCaller checks them). */
@@ -311,7 +319,7 @@ export async function startHarness(): Promise<Harness> {
         resource: matched.route.path,
         pathParameters: matched.pathParameters,
         queryStringParameters: options.query ?? null,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...options.headers },
         multiValueHeaders: {},
         multiValueQueryStringParameters: null,
         stageVariables: null,

@@ -99,7 +99,12 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       tags: [route.domain],
       parameters: parameters(route, schemas),
       responses,
-      security: route.auth === 'public' ? [] : [{ cognito: route.auth === 'client' ? [...(route.scopes ?? [])] : [] }],
+      security:
+        route.auth === 'public'
+          ? []
+          : route.auth === 'scim'
+            ? [{ scimToken: [] }]
+            : [{ cognito: route.auth === 'client' ? [...(route.scopes ?? [])] : [] }],
       ...(route.roles ? { 'x-roles': route.roles } : {}),
     };
     if (schemas.requestContentType)
@@ -128,6 +133,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     components: {
       securitySchemes: {
         cognito: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Cognito ID token' },
+        scimToken: { type: 'http', scheme: 'bearer', description: "A hospital's SCIM provisioning token (RFC 7644 2)" },
       },
       responses: {
         Error: {

@@ -12,6 +12,15 @@ import {
   TestSsoResultSchema,
 } from '#shared/schemas/api/sso.ts';
 import {
+  CreatedScimTokenSchema,
+  CreateScimTokenSchema,
+  ScimIdPathSchema,
+  ScimResponseSchema,
+  ScimTokenListSchema,
+  ScimTokenPathSchema,
+  ScimTokenSchema,
+} from '#shared/schemas/api/scim.ts';
+import {
   AuditFilterSchema,
   AuditOutcomeSchema,
   AuditPageSchema,
@@ -203,6 +212,10 @@ const InvitationPath = z.object({ invitationId: IdSchema });
 const TeamInvitationPath = z.object({ teamId: IdSchema, invitationId: IdSchema });
 const ShareIdPath = z.object({ id: IdSchema, shareId: IdSchema });
 const ApprovalPath = z.object({ shareId: IdSchema });
+
+/** SCIM answers and bodies are application/scim+json (RFC 7644 3.1), read and written by the scimmy library. */
+const SCIM = { response: ScimResponseSchema, responseContentType: 'application/scim+json' } as const;
+const SCIM_BODY = { ...SCIM, body: ScimResponseSchema, requestContentType: 'application/scim+json' } as const;
 
 export const ROUTE_SCHEMAS = {
   'GET /api/audit': { query: ListAuditQuerySchema, response: AuditPageSchema },
@@ -476,6 +489,25 @@ export const ROUTE_SCHEMAS = {
     response: z.unknown(),
     responseContentType: 'multipart/related; type="image/jpeg"',
   },
+  'GET /api/hospital-admin/scim-tokens': { response: ScimTokenListSchema },
+  'POST /api/hospital-admin/scim-tokens': {
+    body: CreateScimTokenSchema,
+    response: CreatedScimTokenSchema,
+    status: 201,
+  },
+  'DELETE /api/hospital-admin/scim-tokens/{tokenId}': { path: ScimTokenPathSchema, response: ScimTokenSchema },
+  'GET /scim/v2/ServiceProviderConfig': SCIM,
+  'GET /scim/v2/ResourceTypes': SCIM,
+  'GET /scim/v2/Schemas': SCIM,
+  'GET /scim/v2/Users': SCIM,
+  'POST /scim/v2/Users': { ...SCIM_BODY, status: 201 },
+  'GET /scim/v2/Users/{id}': { path: ScimIdPathSchema, ...SCIM },
+  'PUT /scim/v2/Users/{id}': { path: ScimIdPathSchema, ...SCIM_BODY },
+  'PATCH /scim/v2/Users/{id}': { path: ScimIdPathSchema, ...SCIM_BODY },
+  'DELETE /scim/v2/Users/{id}': { path: ScimIdPathSchema, response: z.null(), status: 204 },
+  'GET /scim/v2/Groups': SCIM,
+  'GET /scim/v2/Groups/{id}': { path: ScimIdPathSchema, ...SCIM },
+  'PATCH /scim/v2/Groups/{id}': { path: ScimIdPathSchema, ...SCIM_BODY },
 } as const satisfies Record<RouteKey, RouteSchemas>;
 
 export { ApiErrorSchema };

@@ -31,6 +31,7 @@ export const API_DOMAINS = [
   'integrations',
   'dicomweb',
   'jobs',
+  'scim',
 ] as const;
 export type ApiDomain = (typeof API_DOMAINS)[number];
 
@@ -39,13 +40,15 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type RouteDefinition = {
   /** Stable key used by the domain handler to dispatch: "<METHOD> <path>". */
   method: HttpMethod;
-  path: `/api/${string}` | '/api' | `/dicomweb/${string}` | '/dicomweb';
+  path: `/api/${string}` | '/api' | `/dicomweb/${string}` | '/dicomweb' | `/scim/v2/${string}`;
   domain: ApiDomain;
   /**
    * Public routes skip the authorizer; `user` routes need a verified Cognito ID token; `client` routes (DICOMweb,
-   * docs/dicom-intake.md) need a Cognito access token of an integration's app client carrying every scope of `scopes`.
+   * docs/dicom-intake.md) need a Cognito access token of an integration's app client carrying every scope of `scopes`;
+   * `scim` routes (docs/sso.md#provisioning-scim) need a hospital's SCIM bearer token, which no Cognito authorizer
+   * knows: the gateway lets them through to the handler, which looks the token's SHA-256 up before anything else.
    */
-  auth: 'public' | 'user' | 'client';
+  auth: 'public' | 'user' | 'client' | 'scim';
   /** Roles allowed past the gate; undefined = every signed-in role. */
   roles?: readonly Role[];
   /** OAuth 2.0 scopes a `client` route requires (the resource server's, DICOMWEB_SCOPES). */
@@ -1154,6 +1157,114 @@ export const ROUTES = [
     auth: 'client',
     scopes: READ_SCOPE,
     summary: "WADO-RS: a series' instances rendered (multipart/related of image/jpeg or image/png)",
+  },
+  {
+    method: 'GET',
+    path: '/api/hospital-admin/scim-tokens',
+    domain: 'scim',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "The hospital's SCIM provisioning tokens (names and dates; a token itself is shown once, at creation)",
+  },
+  {
+    method: 'POST',
+    path: '/api/hospital-admin/scim-tokens',
+    domain: 'scim',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: 'Create a SCIM bearer token for an identity provider; shown once, stored as its SHA-256 (audited)',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/hospital-admin/scim-tokens/{tokenId}',
+    domain: 'scim',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: 'Revoke a SCIM token: refused from the next request on (audited)',
+  },
+  {
+    method: 'GET',
+    path: '/scim/v2/ServiceProviderConfig',
+    domain: 'scim',
+    auth: 'scim',
+    summary: 'SCIM 2.0 service provider configuration (RFC 7643 5)',
+  },
+  {
+    method: 'GET',
+    path: '/scim/v2/ResourceTypes',
+    domain: 'scim',
+    auth: 'scim',
+    summary: 'SCIM 2.0 resource types: User and Group (RFC 7643 6)',
+  },
+  {
+    method: 'GET',
+    path: '/scim/v2/Schemas',
+    domain: 'scim',
+    auth: 'scim',
+    summary: 'SCIM 2.0 schemas of the User and Group resources (RFC 7643 7)',
+  },
+  {
+    method: 'GET',
+    path: '/scim/v2/Users',
+    domain: 'scim',
+    auth: 'scim',
+    summary: "The token's hospital's users, a page at a time, or those of a `userName eq` filter (RFC 7644 3.4.2)",
+  },
+  {
+    method: 'POST',
+    path: '/scim/v2/Users',
+    domain: 'scim',
+    auth: 'scim',
+    summary: 'Provision a user in the hospital before their first single sign-on (audited)',
+  },
+  {
+    method: 'GET',
+    path: '/scim/v2/Users/{id}',
+    domain: 'scim',
+    auth: 'scim',
+    summary: 'One user of the hospital as a SCIM User',
+  },
+  {
+    method: 'PUT',
+    path: '/scim/v2/Users/{id}',
+    domain: 'scim',
+    auth: 'scim',
+    summary: "Replace a user's name, e-mail and active state (audited; inactive disables and signs out)",
+  },
+  {
+    method: 'PATCH',
+    path: '/scim/v2/Users/{id}',
+    domain: 'scim',
+    auth: 'scim',
+    summary: 'Patch a user (RFC 7644 3.5.2) as Entra ID and Okta send it (audited; active false disables)',
+  },
+  {
+    method: 'DELETE',
+    path: '/scim/v2/Users/{id}',
+    domain: 'scim',
+    auth: 'scim',
+    summary: 'Deprovision a user: disabled and signed out everywhere, the record kept (audited)',
+  },
+  {
+    method: 'GET',
+    path: '/scim/v2/Groups',
+    domain: 'scim',
+    auth: 'scim',
+    summary: "The hospital's role groups: one SCIM Group per mapped group name",
+  },
+  {
+    method: 'GET',
+    path: '/scim/v2/Groups/{id}',
+    domain: 'scim',
+    auth: 'scim',
+    summary: 'One role group of the hospital',
+  },
+  {
+    method: 'PATCH',
+    path: '/scim/v2/Groups/{id}',
+    domain: 'scim',
+    auth: 'scim',
+    summary: "Add or remove a group's members: their role follows the group's mapped role (audited)",
   },
 ] as const satisfies readonly RouteDefinition[];
 

@@ -96,6 +96,14 @@ export const keys = {
   sso: (hospitalId: string): ItemKey => ({ [P.pk]: hospitalPk(hospitalId), [P.sk]: 'SSO' }),
   /** The hospital that owns an e-mail domain: one per deployment, claimed with a conditional write. */
   ssoDomain: (domain: string): ItemKey => ({ [P.pk]: `H#_ssodomain#${domain}`, [P.sk]: 'SSODOMAIN' }),
+  /** A SCIM bearer token of a hospital (docs/sso.md#provisioning-scim): its SHA-256, name and dates. */
+  scimToken: (hospitalId: string, tokenId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `SCIMTOKEN#${tokenId}`,
+  }),
+  scimTokenPrefix: 'SCIMTOKEN#',
+  /** The token of a SHA-256, while it is not revoked: one per deployment, as the bearer names no hospital. */
+  scimTokenByHash: (hash: string): ItemKey => ({ [P.pk]: `H#_scim#${hash}`, [P.sk]: 'SCIMTOKEN' }),
   /** A study being received from an integration, until its commit. */
   intakeStudy: (hospitalId: string, integrationId: string, studyInstanceUID: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),

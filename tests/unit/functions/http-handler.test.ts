@@ -102,6 +102,7 @@ beforeAll(() => {
     | 'hostedLogin'
     | 'jobs'
     | 'jobStarter'
+    | 'scimTokens'
   >;
   deps = {
     ...p,

@@ -43,7 +43,10 @@ describe('OpenAPI document', () => {
       );
       // DICOMweb routes (docs/dicom-intake.md) name the scopes their access token must carry.
       const scopes = 'scopes' in route ? [...route.scopes] : [];
-      expect(operation!.security).toEqual(route.auth === 'public' ? [] : [{ cognito: scopes }]);
+      // SCIM routes (docs/sso.md#provisioning-scim) take a hospital's SCIM token, not a Cognito one.
+      const security =
+        route.auth === 'public' ? [] : route.auth === 'scim' ? [{ scimToken: [] }] : [{ cognito: scopes }];
+      expect(operation!.security).toEqual(security);
       expect(operation!['x-roles']).toEqual('roles' in route ? route.roles : undefined);
       expect(Object.keys(operation!.responses)).toContain(String(schemas.status ?? 200));
       for (const name of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {

@@ -123,4 +123,75 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
     await trigger(local);
     expect(dir.users).toHaveLength(1);
   });
+  it('takes over the record SCIM provisioned for the e-mail in the same hospital: its role and name, one record', async () => {
+    // Arrange
+    cognito.onAnyCommand().resolves({});
+    const dir = directory({ id: 'hosp-northside' });
+    const provisioned: UserRecord = {
+      id: 'scim-user-1',
+      email: 'robin@northside.org',
+      firstName: 'Robin',
+      lastName: 'Lee-Provisioned',
+      role: 'TEAM_LEAD',
+      status: 'INVITED',
+      hospitalId: 'hosp-northside',
+      teamId: null,
+      permissions: [],
+      createdAt: '2026-02-01T09:00:00.000Z',
+    };
+    const deleted: string[] = [];
+    // Act
+    await postConfirmation({
+      sso: await northside(),
+      settings: { getHospitalPolicy: async () => undefined },
+      directory: dir,
+      provisioned: {
+        findUserByEmail: async (email) => (email === provisioned.email ? provisioned : undefined),
+        deleteUser: async (hospitalId, userId) => void deleted.push(`${hospitalId}/${userId}`),
+      },
+      cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
+      now: () => '2026-03-01T09:00:00.000Z',
+    })(federatedConfirmation());
+    // Assert
+    expect(cognito.commandCalls(AdminAddUserToGroupCommand)[0]!.args[0].input.GroupName).toBe('TEAM_LEAD');
+    expect(dir.users).toEqual([
+      expect.objectContaining({
+        id: 'sub-fed-1',
+        role: 'TEAM_LEAD',
+        status: 'ACTIVE',
+        lastName: 'Lee-Provisioned',
+        createdAt: '2026-02-01T09:00:00.000Z',
+      }),
+    ]);
+    expect(deleted).toEqual(['hosp-northside/scim-user-1']);
+  });
+  it('places no account for an e-mail SCIM deprovisioned in the hospital before the first sign-in', async () => {
+    // Arrange
+    cognito.onAnyCommand().resolves({});
+    const dir = directory({ id: 'hosp-northside' });
+    const deprovisioned: UserRecord = {
+      id: 'scim-user-2',
+      email: 'robin@northside.org',
+      firstName: 'Robin',
+      lastName: 'Lee',
+      role: 'TEAM_MEMBER',
+      status: 'DISABLED',
+      hospitalId: 'hosp-northside',
+      teamId: null,
+      permissions: [],
+      createdAt: '2026-02-01T09:00:00.000Z',
+    };
+    // Act
+    await postConfirmation({
+      sso: await northside(),
+      settings: { getHospitalPolicy: async () => undefined },
+      directory: dir,
+      provisioned: { findUserByEmail: async () => deprovisioned, deleteUser: async () => undefined },
+      cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
+      now: () => '2026-03-01T09:00:00.000Z',
+    })(federatedConfirmation());
+    // Assert
+    expect(dir.users).toEqual([]);
+    expect(cognito.commandCalls(AdminAddUserToGroupCommand)).toHaveLength(0);
+  });
 });
