@@ -96,15 +96,18 @@ export type ApiStackProps = StackProps & {
  * Cognito ID token (the user-pool authorizer); `public` routes have none. Access logs carry ids and status
  * only, execution logs errors only, never request data; a regional WAF sits in front.
  */
-/** API domains whose function and methods are built in the nested stack (the API stack's resource count). */
-const NESTED_DOMAINS: ReadonlySet<ApiDomain> = new Set<ApiDomain>(['scim']);
+/**
+ * API domains whose function and methods are built in the nested stack: CloudFormation holds at most 500 resources a
+ * stack, and the API stack alone would pass it. Any domain can move here; these are self-contained enough to.
+ */
+export const NESTED_API_DOMAINS: ReadonlySet<ApiDomain> = new Set<ApiDomain>(['scim', 'settings', 'jobs']);
 
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly domainFunctions: Partial<Record<ApiDomain, ImagingFunction>>;
   readonly jobWorker: ImagingFunction;
-  /** The nested stack of the SCIM domain's function and methods. */
-  readonly scimRoutes: NestedStack;
+  /** The nested stack of the NESTED_API_DOMAINS' functions and methods, on the same REST API. */
+  readonly nestedRoutes: NestedStack;
   /** Base URL the site calls, ending in /api (shared/definitions/api/routes.ts paths start with /api). */
   readonly apiBaseUrl: string;
   private readonly mail: { identityArn?: string; configurationSetArn: string };
@@ -188,11 +191,18 @@ export class ApiStack extends Stack {
     this.mail = this.createMail(config, props.dataKey, props.pseudonymSecret);
     // The SCIM domain's function and methods live in a nested stack of their own: the API stack is near
     // CloudFormation's 500 resources of a stack (docs/sso.md#provisioning-scim).
-    this.scimRoutes = new NestedStack(this, 'ScimRoutes', { description: 'SCIM 2.0 provisioning routes' });
+    this.nestedRoutes = new NestedStack(this, 'NestedRoutes', {
+      description: 'API domains built beside the API stack: SCIM provisioning, hospital settings, jobs',
+    });
     this.domainFunctions = Object.fromEntries(
       routedDomains().map((domain) => [
         domain,
-        this.createDomainFunction(domain, props, primaryOrigin, NESTED_DOMAINS.has(domain) ? this.scimRoutes : this),
+        this.createDomainFunction(
+          domain,
+          props,
+          primaryOrigin,
+          NESTED_API_DOMAINS.has(domain) ? this.nestedRoutes : this,
+        ),
       ]),
     );
     // The job worker (docs/jobs.md), by its fixed name: the functions that start jobs invoke it asynchronously.
@@ -203,7 +213,7 @@ export class ApiStack extends Stack {
     });
     const integrations = new Map<ApiDomain, LambdaIntegration>();
     for (const route of ROUTES as readonly RouteDefinition[]) {
-      if (NESTED_DOMAINS.has(route.domain)) continue;
+      if (NESTED_API_DOMAINS.has(route.domain)) continue;
       const fn = this.domainFunctions[route.domain]!;
       if (!integrations.has(route.domain)) {
         integrations.set(
@@ -236,7 +246,7 @@ export class ApiStack extends Stack {
         );
     }
     // After the API stack's own resources, so the nested routes attach under those they share.
-    const nestedRoutes = (ROUTES as readonly RouteDefinition[]).filter((route) => NESTED_DOMAINS.has(route.domain));
+    const nestedRoutes = (ROUTES as readonly RouteDefinition[]).filter((route) => NESTED_API_DOMAINS.has(route.domain));
     this.addNestedRoutes(nestedRoutes, {
       cors: {
         allowOrigins: props.siteOrigins,
@@ -337,7 +347,7 @@ export class ApiStack extends Stack {
     routes: readonly RouteDefinition[],
     shared: { cors: CorsOptions; authorizer: IAuthorizer; requestValidator: IRequestValidator },
   ): void {
-    const scope = this.scimRoutes;
+    const scope = this.nestedRoutes;
     const api = RestApi.fromRestApiAttributes(scope, 'Api', {
       restApiId: this.api.restApiId,
       rootResourceId: this.api.restApiRootResourceId,

@@ -15,7 +15,13 @@ import {
   MAIL_EVENTS_DECLARATION,
   JOB_WORKER_DECLARATION,
 } from '#infra/function-declarations.ts';
-import { API_DOMAIN_ACCESS, BINARY_MEDIA_TYPES, GATEWAY_RESPONSES, routedDomains } from '#infra/stacks/api-stack.ts';
+import {
+  API_DOMAIN_ACCESS,
+  BINARY_MEDIA_TYPES,
+  GATEWAY_RESPONSES,
+  NESTED_API_DOMAINS,
+  routedDomains,
+} from '#infra/stacks/api-stack.ts';
 import { gatewayErrorBody, GATEWAY_ERRORS } from '#shared/definitions/api/gateway-errors.ts';
 import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { siteHeaderPolicy } from '#infra/stacks/edge-stack.ts';
@@ -46,7 +52,7 @@ let auth: Template;
 let pipeline: Template;
 let api: Template;
 /** The nested stack of the SCIM domain's function and methods, on the same REST API. */
-let scimRoutes: Template;
+let nestedRoutes: Template;
 let edge: Template;
 let web: Template;
 
@@ -57,7 +63,7 @@ beforeAll(() => {
   auth = built.template(built.auth);
   pipeline = built.template(built.pipeline);
   api = built.template(built.api);
-  scimRoutes = Template.fromStack(built.api.scimRoutes);
+  nestedRoutes = Template.fromStack(built.api.nestedRoutes);
   edge = built.template(built.edge);
   web = built.template(built.web);
 });
@@ -294,8 +300,8 @@ describe('api stack', () => {
     const domains = routedDomains();
     expect(new Set(domains)).toEqual(new Set(routes.map((r) => r.domain)));
     expect(Object.keys(built.api.domainFunctions).sort()).toEqual([...domains].sort());
-    // The SCIM domain's function is in the nested stack with its methods.
-    const all = [...resources(api, 'AWS::Lambda::Function'), ...resources(scimRoutes, 'AWS::Lambda::Function')];
+    // The nested domains' functions are in the nested stack with their methods.
+    const all = [...resources(api, 'AWS::Lambda::Function'), ...resources(nestedRoutes, 'AWS::Lambda::Function')];
     // Besides the domain functions, the API stack holds the recorder of mail delivery events and the job worker.
     const others = [MAIL_EVENTS_DECLARATION.description, JOB_WORKER_DECLARATION.description];
     const functions = all.filter(([, fn]) => !others.includes(fn.Properties.Description));
@@ -353,11 +359,11 @@ describe('api stack', () => {
         key: `${m.Properties.HttpMethod} ${resolvePath(m.Properties.ResourceId.Ref)}`,
         props: m.Properties,
       }));
-    // The SCIM domain's methods are the nested stack's (the API stack's resource count), on the same REST API.
-    const own = routes.filter((r) => r.domain !== 'scim');
-    const nested = routes.filter((r) => r.domain === 'scim');
+    // The nested domains' methods are the nested stack's (the API stack's resource count), on the same REST API.
+    const own = routes.filter((r) => !NESTED_API_DOMAINS.has(r.domain));
+    const nested = routes.filter((r) => NESTED_API_DOMAINS.has(r.domain));
     expect(methods.map((m) => m.key).sort()).toEqual(own.map((r) => `${r.method} ${r.path}`).sort());
-    const nestedMethods = resources(scimRoutes, 'AWS::ApiGateway::Method')
+    const nestedMethods = resources(nestedRoutes, 'AWS::ApiGateway::Method')
       .filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS')
       .map(([, m]) => m.Properties);
     expect(nestedMethods.map((m) => m.HttpMethod).sort()).toEqual(nested.map((r) => r.method).sort());
@@ -492,7 +498,8 @@ describe('function declarations (the same ones the local twin runs)', () => {
   const declared: [FunctionDeclaration, () => Template][] = [
     ...Object.values(apiFunctionDeclarations()).map((d): [FunctionDeclaration, () => Template] => [
       d!,
-      () => (d!.id === 'ScimFunction' ? scimRoutes : api),
+      () =>
+        [...NESTED_API_DOMAINS].some((domain) => apiFunctionDeclarations()[domain]?.id === d!.id) ? nestedRoutes : api,
     ]),
     ...Object.values(pipelineFunctionDeclarations()).map((d): [FunctionDeclaration, () => Template] => [
       d,

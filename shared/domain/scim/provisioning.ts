@@ -9,7 +9,7 @@ import { scimCaller, type ScimActor } from './tokens.ts';
  * Provisioning by an identity provider over SCIM 2.0 (RFC 7643/7644, docs/sso.md#provisioning-scim), on the
  * hospital of the caller's token only. A user is found by id within that hospital (another hospital's id is not
  * found) or by `userName`, which is the e-mail. Deactivation is the organisation's disable path: the identity is
- * disabled and signed out everywhere, the record kept. Every change is audited with the token as the actor.
+ * disabled and signed out everywhere, the user kept. Every change is audited with the token as the actor.
  */
 
 /** The user fields a SCIM User carries here. */
@@ -161,7 +161,7 @@ export async function updateScimUser(
 
 /**
  * Deprovisioning (`active` false, or DELETE, RFC 7644 3.6): the organisation's disable path (the identity disabled
- * and signed out everywhere, its refresh tokens revoked), the record kept for the audit trail and the datasets.
+ * and signed out everywhere, its refresh tokens revoked), the user kept for the audit trail and the datasets.
  */
 export async function deactivateScimUser(actor: ScimActor, userId: string, deps: ScimDeps): Promise<UserRecord> {
   const user = await getScimUser(actor, userId, deps);
