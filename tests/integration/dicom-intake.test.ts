@@ -302,8 +302,14 @@ describe('STOW-RS, QIDO-RS and WADO-RS', () => {
       );
       expect(value(metadata[0]!, '00120062')).toBe('YES');
       expect(metadata[0]!['7FE00010']?.Value).toBeUndefined();
-      const whole = await dicomweb(token, `/studies/${studyUid}`);
-      expect(whole.status).toBe(413);
+      // The whole study is over one answer: staged in the studies bucket, and the client sent there (303).
+      const whole = await dicomweb(token, `/studies/${studyUid}`, { redirect: 'manual' });
+      expect(whole.status).toBe(303);
+      const staged = await fetch(whole.headers.get('location')!);
+      const stagedBody = new Uint8Array(await staged.arrayBuffer());
+      expect(staged.status, new TextDecoder().decode(stagedBody.slice(0, 300))).toBe(200);
+      const stagedMedia = parseMediaType(staged.headers.get('content-type') ?? '');
+      expect(parseMultipart(stagedBody, stagedMedia.params.boundary!).length).toBeGreaterThan(1);
 
       // The same study uploaded in the browser's way gives the same assets.
       const lead = await signIn(twin.url, LEAD);
