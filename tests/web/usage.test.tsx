@@ -21,13 +21,33 @@ const USAGE: Usage = UsageSchema.parse({
       storage: { used: 4300 * GB, limit: 5120 * GB, percent: 84, health: 'good' },
       compute: { used: 7200, limit: 8_640_000, percent: 0.1, health: 'excellent', gbSeconds: 28_800, runs: 3 },
       badge: 'Healthy Usage',
-      days: [{ day: '2026-02-03', runs: 3, computeSeconds: 7200, gbSeconds: 28_800, storageBytesAdded: 2048 }],
+      days: [
+        {
+          day: '2026-02-03',
+          runs: 3,
+          computeSeconds: 7200,
+          gbSeconds: 28_800,
+          storageBytesAdded: 2048,
+          signInAttempts: 4,
+          signIns: 3,
+        },
+      ],
       teams: [
         {
           teamId: 't1',
           teamName: '=Neuro',
           storageUsedBytes: 2 * GB,
-          days: [{ day: '2026-02-03', runs: 2, computeSeconds: 3600, gbSeconds: 14_400, storageBytesAdded: 1024 }],
+          days: [
+            {
+              day: '2026-02-03',
+              runs: 2,
+              computeSeconds: 3600,
+              gbSeconds: 14_400,
+              storageBytesAdded: 1024,
+              signInAttempts: 2,
+              signIns: 2,
+            },
+          ],
         },
       ],
       nextBillDate: '2026-03-01',
