@@ -72,6 +72,8 @@ describe('Invite Team Member', () => {
     // Act: first with the team's defaults, then with a member's defaults less Upload DICOM.
     fireEvent.click(screen.getByRole('button', { name: 'Send Invitation' }));
     await waitFor(() => expect(send).toHaveBeenCalledTimes(1));
+    // The sent form starts over once the send has finished: the next one is filled after that.
+    await waitFor(() => expect(email.value).toBe(''));
     fireEvent.change(email, { target: { value: 'ann@x.test' } });
     fireEvent.click(screen.getByRole('checkbox', { name: "Use the team's default permissions" }));
     fireEvent.click(await screen.findByText('Upload DICOM'));
