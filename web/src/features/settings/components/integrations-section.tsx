@@ -1,3 +1,4 @@
+import { RevokeButton } from '#web/components/ui/revoke-button.tsx';
 import { Alert, Badge, Button, Code, Heading, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import type { CreatedDicomWebClient, Integration } from '#shared/schemas/api/integrations.ts';
@@ -286,15 +287,10 @@ export function IntegrationsSection() {
               key: 'actions',
               cell: (item) =>
                 item.status === 'ACTIVE' && (
-                  <Button
-                    size="xs"
-                    variant="outline"
-                    colorPalette="red"
-                    disabled={busy}
-                    onClick={() => void run(() => revokeIntegration(item.id), 'Integration revoked')}
-                  >
-                    Revoke
-                  </Button>
+                  <RevokeButton
+                    busy={busy}
+                    onRevoke={() => void run(() => revokeIntegration(item.id), 'Integration revoked')}
+                  />
                 ),
             },
           ]}

@@ -9,6 +9,7 @@ import { getRuntimeConfig } from '#web/config/runtime-config.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { createScimToken, revokeScimToken, useScimTokens } from '#web/features/settings/api/scim-api.ts';
+import { RevokeButton } from '#web/components/ui/revoke-button.tsx';
 
 /** The SCIM base URL an identity provider is given: the API's origin and stage, then /scim/v2. */
 function scimBaseUrl(): string {
@@ -120,15 +121,10 @@ export function ScimSection() {
             key: 'actions',
             cell: (token) =>
               !token.revokedAt && (
-                <Button
-                  size="xs"
-                  variant="outline"
-                  colorPalette="red"
-                  disabled={busy}
-                  onClick={() => void run(() => revokeScimToken(token.id), 'SCIM token revoked')}
-                >
-                  Revoke
-                </Button>
+                <RevokeButton
+                  busy={busy}
+                  onRevoke={() => void run(() => revokeScimToken(token.id), 'SCIM token revoked')}
+                />
               ),
           },
         ]}
