@@ -26,6 +26,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv2020,
 ) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, validateFormats: true }));
+// zod names a string's fixed prefix as the format `starts_with` beside the `pattern` that checks it.
+ajv.addFormat('starts_with', true);
 
 const INT32 = 2 ** 31 - 1;
 

@@ -138,6 +138,8 @@ describe('local twin', () => {
   it("signs in and refreshes with the site's library (Amplify, USER_PASSWORD_AUTH) through /_aws/cognito", async () => {
     const { Amplify } = await import('aws-amplify');
     const auth = await import('aws-amplify/auth');
+    // Amplify warns on every custom user-pool endpoint; the twin's is the one under test.
+    (await import('aws-amplify/utils')).ConsoleLogger.LOG_LEVEL = 'ERROR';
     Amplify.configure({
       Auth: {
         Cognito: {

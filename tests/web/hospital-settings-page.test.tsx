@@ -34,6 +34,26 @@ function answer(body: unknown): Response {
   return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 }
 
+/** What each route the page reads answers, in the shape of its contract (the other tabs read theirs on mount). */
+function bodyFor(url: string, deidentification: unknown): unknown {
+  const path = new URL(url).pathname;
+  if (path.endsWith('/deidentification-policy')) return deidentification;
+  if (path.endsWith('/notification-preferences')) return DEFAULT_NOTIFICATION_PREFERENCES;
+  if (path === '/api/integrations')
+    return {
+      items: [],
+      endpoints: {
+        dicomWebUrl: 'http://api.test/dicomweb',
+        tokenUrl: 'http://auth.test/oauth2/token',
+        calledAeTitle: 'IWS',
+      },
+    };
+  if (path === '/api/teams') return { items: [], nextToken: null };
+  if (path === '/api/hospital-admin/scim-tokens') return { items: [] };
+  if (path === '/api/hospital-admin/sso') return { sso: null };
+  return SETTINGS;
+}
+
 beforeEach(() => {
   setRuntimeConfig({
     region: 'us-east-1',
@@ -46,15 +66,7 @@ beforeEach(() => {
   stubResizeObserver();
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) =>
-      answer(
-        url.endsWith('/deidentification-policy')
-          ? DEID
-          : url.endsWith('/notification-preferences')
-            ? DEFAULT_NOTIFICATION_PREFERENCES
-            : SETTINGS,
-      ),
-    ),
+    vi.fn(async (url: string) => answer(bodyFor(url, DEID))),
   );
 });
 afterEach(() => {
@@ -101,15 +113,7 @@ describe('the hospital settings page', () => {
       ...DEID,
       defaults: { ...DEID.defaults, retainUids: true, removeAllPrivate: true, keepPrivate: false },
     };
-    const fetchMock = vi.fn(async (url: string, _init?: RequestInit) =>
-      answer(
-        url.endsWith('/deidentification-policy')
-          ? policy
-          : url.endsWith('/notification-preferences')
-            ? DEFAULT_NOTIFICATION_PREFERENCES
-            : SETTINGS,
-      ),
-    );
+    const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => answer(bodyFor(url, policy)));
     vi.stubGlobal('fetch', fetchMock);
     renderPage();
     await screen.findByDisplayValue('Northside General');

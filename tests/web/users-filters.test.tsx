@@ -134,7 +134,11 @@ describe('Users page for the super admin', () => {
         return new Response(JSON.stringify({ ...user, teamId: 'team-1', teamName: 'Neuroradiology' }), { status: 200 });
       }
       const bodies: Record<string, unknown> = {
-        '/api/hospitals': { items: [], nextToken: null },
+        '/api/hospitals': {
+          items: [],
+          nextToken: null,
+          summary: { totalHospitals: 0, activeSubscriptions: 0, totalUsers: 0, monthlyRevenue: 0 },
+        },
         '/api/departments': {
           items: [
             {
