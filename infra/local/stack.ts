@@ -86,6 +86,12 @@ export type LocalStackOptions = {
   extraUsers?: DemoUser[];
   /** Port of the DICOM listener (C-STORE SCP, docs/dicom-intake.md); none when absent. */
   dicomPort?: number;
+  /**
+   * Start one thread of every API function at once (default true), so a person's first click on any page finds its
+   * function warm. Tests turn it off: a test file calls a few domains, and warming all of them would take the CPU its
+   * own start needs (docs/local-twin.md#api-threads).
+   */
+  warmFunctions?: boolean;
   log?: (line: string) => void;
 };
 
@@ -503,7 +509,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         bundle: bundle.get(declaration.entry),
       });
       // Cold starts begin now, in the background: the first request waits for the rest of one, if at all.
-      void fn.warm();
+      if (options.warmFunctions !== false) void fn.warm();
       apiFunctions.set(domain, fn);
     }
     // The job worker (docs/jobs.md), which the functions that start jobs invoke asynchronously, as in the cloud; it

@@ -33,6 +33,7 @@ export async function startTestStack(options: Partial<LocalStackOptions> = {}): 
     demoPassword: TEST_DEMO_PASSWORD,
     quiet: true,
     buildSite: false,
+    warmFunctions: false,
     ...options,
     dataDir,
   });

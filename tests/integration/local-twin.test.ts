@@ -398,7 +398,7 @@ describe('local twin', () => {
 
   it('refuses a second twin on the same data folder with a clear error (in-process and from npm start)', async () => {
     await expect(
-      startLocalStack({ dataDir: twin.dataDir, port: 0, quiet: true, buildSite: false }),
+      startLocalStack({ dataDir: twin.dataDir, port: 0, quiet: true, buildSite: false, warmFunctions: false }),
     ).rejects.toMatchObject({
       name: 'LocalStackError',
       exitCode: EXIT_CODES.DATA_DIR_IN_USE,
@@ -419,7 +419,7 @@ describe('local twin', () => {
         `Port ${twin.port} is already in use on 127.0.0.1; stop what uses it or set PORT to another port.`,
       );
       await expect(
-        startLocalStack({ dataDir: other, port: twin.port, quiet: true, buildSite: false }),
+        startLocalStack({ dataDir: other, port: twin.port, quiet: true, buildSite: false, warmFunctions: false }),
       ).rejects.toBeInstanceOf(LocalStackError);
     } finally {
       rmSync(other, { recursive: true, force: true });
@@ -458,12 +458,24 @@ describe('local twin demo password', () => {
   it('generates the demo password once, keeps it under the data folder and reuses it', async () => {
     const own = tempDataDir();
     try {
-      const first = await startLocalStack({ dataDir: own, port: 0, quiet: true, buildSite: false });
+      const first = await startLocalStack({
+        dataDir: own,
+        port: 0,
+        quiet: true,
+        buildSite: false,
+        warmFunctions: false,
+      });
       const password = first.demoPassword;
       expect(first.demoPasswordCreated).toBe(true);
       expect(password).toMatch(/^(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?=.*[^A-Za-z0-9]).{12,}$/);
       await first.stop();
-      const second = await startLocalStack({ dataDir: own, port: 0, quiet: true, buildSite: false });
+      const second = await startLocalStack({
+        dataDir: own,
+        port: 0,
+        quiet: true,
+        buildSite: false,
+        warmFunctions: false,
+      });
       try {
         expect(second.demoPasswordCreated).toBe(false);
         expect(second.demoPassword).toBe(password);
