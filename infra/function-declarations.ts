@@ -120,6 +120,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     },
     startsPipeline: true,
     pseudonymSecret: true,
+    // A dataset export is a job (docs/exports.md).
+    startsJobs: true,
   },
   // Presigned multipart uploads of raw files; completing the session starts the pipeline.
   uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
@@ -659,6 +661,8 @@ export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
  */
 const JOB_WORKER_GRANTS: Grants = {
   table: 'readWrite',
+  // A dataset export reads the stored instances and assets and writes its ZIP under the studies bucket's exports/.
+  buckets: { studies: ['read', 'write', 'list'], assets: ['read', 'list'] },
   userPoolAdmin: true,
   pseudonymSecret: true,
   sendsMail: true,
