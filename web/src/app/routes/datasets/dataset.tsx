@@ -32,6 +32,7 @@ import { useAssets } from '#web/features/datasets/api/get-assets.ts';
 import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
 import { useHistory } from '#web/features/datasets/api/get-history.ts';
 import { AssetsList } from '#web/features/datasets/components/assets-list.tsx';
+import { ExportControl } from '#web/features/datasets/components/export-control.tsx';
 import { LegalHoldControl } from '#web/features/datasets/components/legal-hold-control.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { SharePanel } from '#web/features/shares/components/share-panel.tsx';
@@ -81,6 +82,11 @@ export function DatasetRoute() {
     (dataset.ownerUserId === user.id || user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN');
   const canDelete = manages && hasPermission(user.permissions, 'DELETE_DATA') && !dataset.legalHold;
   const canHold = manages && (user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN');
+  // EXPORT_DATA, and through a share only one that grants export; only a COMPLETE dataset (docs/exports.md).
+  const canExport =
+    dataset.status === 'COMPLETE' &&
+    hasPermission(user.permissions, 'EXPORT_DATA') &&
+    (!dataset.sharedWithYou || dataset.sharedWithYou.includes('export'));
   const allAssets = assets ?? dataset.processedAssets;
   // A team share without Download lists no files to download (docs/domain.md#team-shares).
   const mayDownload = !dataset.sharedWithYou || dataset.sharedWithYou.includes('download');
@@ -142,6 +148,7 @@ export function DatasetRoute() {
               <LuRotateCcw /> Retry
             </Button>
           )}
+          {canExport && <ExportControl datasetId={dataset.id} />}
           {canHold && <LegalHoldControl dataset={dataset} />}
           {canDelete && (
             <Button colorPalette="red" variant="outline" onClick={() => setConfirmDelete(true)} disabled={active}>
