@@ -40,6 +40,7 @@ import { HistoryList } from '#web/features/datasets/components/history-list.tsx'
 import { SERIES_EDITABLE_STATUSES } from '#shared/domain/datasets/series-changes.ts';
 import { SeriesTable } from '#web/features/datasets/components/series-table.tsx';
 import { canReleaseHeldSeries } from '#web/features/datasets/utils/burned-in-text.ts';
+import { mayExport } from '#web/features/datasets/utils/export.ts';
 import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '#web/features/datasets/utils/study-types.ts';
 import { ApiRequestError } from '#shared/client/api-error.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
@@ -82,11 +83,7 @@ export function DatasetRoute() {
     (dataset.ownerUserId === user.id || user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN');
   const canDelete = manages && hasPermission(user.permissions, 'DELETE_DATA') && !dataset.legalHold;
   const canHold = manages && (user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN');
-  // EXPORT_DATA, and through a share only one that grants export; only a COMPLETE dataset (docs/exports.md).
-  const canExport =
-    dataset.status === 'COMPLETE' &&
-    hasPermission(user.permissions, 'EXPORT_DATA') &&
-    (!dataset.sharedWithYou || dataset.sharedWithYou.includes('export'));
+  const canExport = mayExport(user.permissions, dataset);
   const allAssets = assets ?? dataset.processedAssets;
   // A team share without Download lists no files to download (docs/domain.md#team-shares).
   const mayDownload = !dataset.sharedWithYou || dataset.sharedWithYou.includes('download');
