@@ -329,9 +329,17 @@ export const datasetExportJob: JobKindHandler<ExportDeps> = {
   /** Checks that every file of the entry is stored; one missing leaves the entry out of the ZIP. */
   async run(_job, item, deps) {
     const entry = item.value as ExportEntry;
+    // One listing per folder (a series' instances, a volume and its companions), not one per file.
+    const folders = new Map<string, Source[]>();
     for (const source of entry.sources) {
-      const listed = await deps.objects.list(source.bucket, source.key);
-      if (!listed.some((o) => o.key === source.key)) return { outcome: 'SKIPPED' };
+      const folder = `${source.bucket}:${source.key.slice(0, source.key.lastIndexOf('/') + 1)}`;
+      folders.set(folder, [...(folders.get(folder) ?? []), source]);
+    }
+    for (const sources of folders.values()) {
+      const first = sources[0]!;
+      const prefix = sources.length === 1 ? first.key : first.key.slice(0, first.key.lastIndexOf('/') + 1);
+      const stored = new Set((await deps.objects.list(first.bucket, prefix)).map((o) => o.key));
+      if (!sources.every((s) => stored.has(s.key))) return { outcome: 'SKIPPED' };
     }
     return { outcome: 'SUCCEEDED', ref: entry.subject };
   },
