@@ -675,9 +675,9 @@ export const JOB_WORKER_DECLARATION: FunctionDeclaration = {
   id: 'JobWorker',
   kind: 'internal',
   entry: 'functions/jobs/run-job.ts',
-  description:
-    'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation, exports)',
-  memoryMb: 1024,
+  description: 'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation)',
+  // A dataset export builds its ZIP in memory (docs/exports.md#limits): the study's files and the archive at once.
+  memoryMb: 3008,
   timeoutSeconds: 900,
   ...JOB_WORKER_GRANTS,
   env: [...environmentOf(JOB_WORKER_GRANTS, 'internal'), ENV.SITE_ORIGIN],
