@@ -1,8 +1,8 @@
 import { loadReadableDataset, type ShareGrants } from './load-dataset.ts';
 import { releasedAssets } from './held-series.ts';
-import type { AssetRecord, DatasetRepository, SeriesRecord } from './ports.ts';
+import type { AssetRecord, DatasetRecord, DatasetRepository, SeriesRecord } from './ports.ts';
 import { requirePermission, requireSharePermission, type Caller } from '#shared/domain/auth/caller.ts';
-import { InvalidStateError, NotFoundError } from '#shared/domain/errors.ts';
+import { AccessDeniedError, InvalidStateError, NotFoundError } from '#shared/domain/errors.ts';
 import type { Mailer } from '#shared/domain/invitations/ports.ts';
 import { startJob, type JobKindHandler, type JobStartDeps } from '#shared/domain/jobs/runner.ts';
 import type { JobRecord, JobRef, JobStore } from '#shared/domain/jobs/ports.ts';
@@ -71,12 +71,28 @@ export async function startDatasetExport(
   datasetId: string,
   body: { format: ExportFormat },
   caller: Caller,
-  deps: JobStartDeps & { datasets: DatasetRepository; shares?: ShareGrants },
+  deps: JobStartDeps & { datasets: DatasetRepository; audit: AuditLog; shares?: ShareGrants },
 ): Promise<JobAccepted> {
-  const dataset = await loadReadableDataset(caller, datasetId, deps);
-  requirePermission(caller, 'EXPORT_DATA');
-  // Through a team share, only a share that grants `export` (docs/domain.md#share-permissions).
-  requireSharePermission(dataset, 'export');
+  let dataset: DatasetRecord;
+  try {
+    dataset = await loadReadableDataset(caller, datasetId, deps);
+    requirePermission(caller, 'EXPORT_DATA');
+    // Through a team share, only a share that grants `export` (docs/domain.md#share-permissions).
+    requireSharePermission(dataset, 'export');
+  } catch (error) {
+    // A refused export is on the trail too, in the caller's hospital, as a refused read is (docs/domain.md#audit-trail).
+    if (error instanceof NotFoundError || error instanceof AccessDeniedError)
+      await deps.audit.record({
+        hospitalId: caller.hospitalId,
+        datasetId,
+        action: 'DATASET_EXPORTED',
+        actorUserId: caller.userId,
+        actorName: `${caller.firstName} ${caller.lastName}`,
+        outcome: 'DENIED',
+        details: { format: body.format, role: caller.role },
+      });
+    throw error;
+  }
   if (dataset.status !== 'COMPLETE') throw new InvalidStateError();
   const input: ExportInput = { datasetId, format: body.format, email: caller.email };
   const job = await startJob(

@@ -74,6 +74,29 @@ async function world() {
 
 const KINDS = { DATASET_EXPORT: datasetExportJob } as unknown as JobKinds<Awaited<ReturnType<typeof world>>['deps']>;
 
+describe('starting an export', () => {
+  it('records a refused export on the trail (DENIED), with the format, and starts no job', async () => {
+    // Arrange
+    const { deps } = await world();
+    const member = caller('TEAM_MEMBER');
+    const elsewhere = caller('TEAM_LEAD', { hospitalId: 'h2' });
+
+    // Act
+    const refused = await startDatasetExport(DATASET, { format: 'bids' }, member, deps).catch((e: unknown) => e);
+    const unseen = await startDatasetExport(DATASET, { format: 'dicom' }, elsewhere, deps).catch((e: unknown) => e);
+
+    // Assert
+    expect(refused).toMatchObject({ code: 'ACCESS_DENIED' });
+    expect(unseen).toMatchObject({ code: 'DATASET_NOT_FOUND' });
+    const denied = deps.audit.events.filter((e) => e.action === 'DATASET_EXPORTED');
+    expect(denied.map((e) => [e.hospitalId, e.actorUserId, e.outcome, e.details])).toEqual([
+      [HOSPITAL, member.userId, 'DENIED', { format: 'bids', role: 'TEAM_MEMBER' }],
+      ['h2', elsewhere.userId, 'DENIED', { format: 'dicom', role: 'TEAM_LEAD' }],
+    ]);
+    expect(deps.jobStarter.started).toEqual([]);
+  });
+});
+
 describe('the DATASET_EXPORT job', () => {
   it('resumes from its cursor after a cut-off and builds one ZIP without the held series or the missing file', async () => {
     // Arrange
