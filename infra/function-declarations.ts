@@ -120,6 +120,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     },
     startsPipeline: true,
     pseudonymSecret: true,
+    // A dataset export is a job (docs/exports.md).
+    startsJobs: true,
   },
   // Presigned multipart uploads of raw files; completing the session starts the pipeline.
   uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
@@ -655,10 +657,13 @@ export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
 /**
  * The job worker (docs/jobs.md): invoked asynchronously with a job's reference by the functions that start jobs, and
  * by itself to hand on a job it could not finish in its time. It does what the jobs' kinds do: invitations (table,
- * mail, the user pool's identities) and a hospital's deactivation and restore (identities, DICOMweb app clients).
+ * mail, the user pool's identities), a hospital's deactivation and restore (identities, DICOMweb app clients) and a
+ * dataset's export (the studies and assets buckets, mail).
  */
 const JOB_WORKER_GRANTS: Grants = {
   table: 'readWrite',
+  // A dataset export reads the stored instances and assets and writes its ZIP under the studies bucket's exports/.
+  buckets: { studies: ['read', 'write', 'list'], assets: ['read', 'list'] },
   userPoolAdmin: true,
   pseudonymSecret: true,
   sendsMail: true,
@@ -671,7 +676,8 @@ export const JOB_WORKER_DECLARATION: FunctionDeclaration = {
   kind: 'internal',
   entry: 'functions/jobs/run-job.ts',
   description: 'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation)',
-  memoryMb: 1024,
+  // A dataset export builds its ZIP in memory (docs/exports.md#limits): the study's files and the archive at once.
+  memoryMb: 3008,
   timeoutSeconds: 900,
   ...JOB_WORKER_GRANTS,
   env: [...environmentOf(JOB_WORKER_GRANTS, 'internal'), ENV.SITE_ORIGIN],

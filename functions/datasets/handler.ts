@@ -2,8 +2,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { dispatch } from '#functions/lib/dispatch.ts';
 import { handler as classifySeries } from './classify-series.ts';
 import { handler as createDataset } from './create-dataset.ts';
+import { handler as createExport } from './create-export.ts';
 import { handler as deleteDataset } from './delete-dataset.ts';
 import { handler as getDataset } from './get-dataset.ts';
+import { handler as getExport } from './get-export.ts';
 import { handler as getHistory } from './get-history.ts';
 import { handler as listAssets } from './list-assets.ts';
 import { handler as listDatasets } from './list-datasets.ts';
@@ -36,6 +38,8 @@ const route = dispatch<'datasets'>({
   'POST /api/datasets/{id}/retry': retryDataset,
   'POST /api/datasets/{id}/restore': restoreDataset,
   'PUT /api/datasets/{id}/legal-hold': setLegalHold,
+  'POST /api/datasets/{id}/exports': createExport,
+  'GET /api/datasets/{id}/exports/{exportId}': getExport,
 });
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {

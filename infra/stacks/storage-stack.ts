@@ -13,7 +13,7 @@ import { createImagingTable } from '#infra/constructs/imaging-table.ts';
 import { AUDIT_APPENDER_DECLARATION } from '#infra/function-declarations.ts';
 import { createPrivateBucket, noncurrentVersionRule } from '#infra/constructs/private-bucket.ts';
 import { resourceNames, type DataBucket } from '#infra/resource-names.ts';
-import { studyKeys } from '#shared/domain/object-keys.ts';
+import { EXPORT_RETENTION_DAYS, studyKeys } from '#shared/domain/object-keys.ts';
 import { AUDIT_PENDING_STREAM } from '#shared/definitions/table/keys.ts';
 
 export type StorageStackProps = StackProps & {
@@ -130,6 +130,8 @@ export class StorageStack extends Stack {
           noncurrentVersionRule(config.noncurrentVersionDays),
           // WADO-RS answers staged for their client (docs/dicom-intake.md#large-retrievals): a day, then gone.
           { id: 'StagedRetrievals', prefix: studyKeys.retrievalPrefix, expiration: Duration.days(1) },
+          // Dataset exports (docs/exports.md): kept as long as their links may be issued, then gone.
+          { id: 'DatasetExports', prefix: studyKeys.exportPrefix, expiration: Duration.days(EXPORT_RETENTION_DAYS) },
         ],
       }),
       assets: createPrivateBucket(this, 'AssetsBucket', {

@@ -6,7 +6,8 @@
  *
  *   uploads  <hospitalId>/<datasetId>/raw/<fileIndex>;
  *            <hospitalId>/<datasetId>/raw/archive/<sessionId>.tar (a packed upload) and .json (its declared files)
- *   studies  <hospitalId>/<datasetId>/<seriesUID>/<sopInstanceUID>.dcm
+ *   studies  <hospitalId>/<datasetId>/<seriesUID>/<sopInstanceUID>.dcm;
+ *            exports/<hospitalId>/<exportId>.zip (a dataset export, expired by the bucket)
  *   assets   <hospitalId>/<datasetId>/<seriesId>/volume-<n>.nii.gz (.json, .bval, .bvec), thumbnail.png,
  *            surface.<format>, volume-<n>-fa.nii.gz, volume-<n>-colorfa.nii.gz, volume-<n>-tracts.trk;
  *            <hospitalId>/<datasetId>/report.pdf;
@@ -67,6 +68,9 @@ export const uploadKeys = {
     `${uploadKeys.archivePrefix(hospitalId, datasetId)}${id('session id', sessionId)}.json`,
 };
 
+/** Days an export's ZIP is kept: the studies bucket expires the exports prefix, and no link is issued after. */
+export const EXPORT_RETENTION_DAYS = 7;
+
 export const studyKeys = {
   prefix: (hospitalId: string, datasetId: string) => datasetPrefix(hospitalId, datasetId),
   series: (hospitalId: string, datasetId: string, seriesUID: string) =>
@@ -83,6 +87,13 @@ export const studyKeys = {
   retrievalPrefix: 'retrievals/',
   retrieval: (hospitalId: string, retrievalId: string) =>
     `retrievals/${id('hospital id', hospitalId)}/${id('retrieval id', retrievalId)}.multipart`,
+  /**
+   * A dataset export's ZIP (docs/exports.md), named by the export's job so a rebuilt ZIP replaces itself. Outside every
+   * dataset's prefix, so storage metering never counts it; the bucket expires the prefix (EXPORT_RETENTION_DAYS).
+   */
+  exportPrefix: 'exports/',
+  export: (hospitalId: string, jobId: string) =>
+    `exports/${id('hospital id', hospitalId)}/${id('export id', jobId)}.zip`,
 };
 
 /** Files of one NIfTI volume (dcm2niix output `index` of its series). */

@@ -17,10 +17,10 @@ export type Permission = (typeof PERMISSIONS)[number];
 export type PermissionGrant = Permission | '*';
 
 /**
- * Permissions no route checks yet (docs/roles-and-permissions.md#reserved-permissions): EXPORT_DATA waits for the
- * server-side export. They are named so a stored list stays valid, but nobody may be given them.
+ * Permissions no route checks yet (docs/roles-and-permissions.md#reserved-permissions): named so a stored list stays
+ * valid, but nobody may be given them. None at present: EXPORT_DATA guards the dataset export.
  */
-export const RESERVED_PERMISSIONS = ['EXPORT_DATA'] as const satisfies readonly Permission[];
+export const RESERVED_PERMISSIONS = [] as const satisfies readonly Permission[];
 export type GrantablePermission = Exclude<Permission, (typeof RESERVED_PERMISSIONS)[number]>;
 /** What the change-permissions route, the invitations and the site offer: every permission a route checks. */
 export const GRANTABLE_PERMISSIONS = PERMISSIONS.filter(

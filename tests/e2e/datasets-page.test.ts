@@ -249,4 +249,61 @@ describe('datasets page, drafts and exports', () => {
     const series = await (await apiFetch(site.stack.url, token, `/api/datasets/${id}/series`)).json();
     expect(series.items[0].burnedInText.redactions).toEqual([{ x: 0, y: 0, width: 4, height: 2 }]);
   });
+  it('exports a complete dataset from its page: the job runs, then the ZIP link and its expiry are shown', async () => {
+    // Prepare: a complete dataset of the lead's team with one stored instance, planted in the twin's stores
+    const { page } = site.browser;
+    const deps = await createAwsDeps();
+    const token = await signIn(site.stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
+    const me = await (await apiFetch(site.stack.url, token, '/api/me')).json();
+    const id = `ds-export-${Date.now().toString(36)}`;
+    const [hospitalId, seriesId] = ['hosp-northside', '2.25.4343'];
+    await deps.datasets.create(
+      datasetRecord({
+        id,
+        hospitalId,
+        teamId: 'team-northside-neuroradiology',
+        ownerUserId: me.user.id as string,
+        studyDescription: 'Export from the page',
+      }),
+    );
+    await deps.datasets.putSeries({
+      id: seriesId,
+      datasetId: id,
+      hospitalId,
+      seriesInstanceUID: seriesId,
+      description: 'T1',
+      seriesNumber: 1,
+      modality: 'MR',
+      sliceCount: 1,
+      sizeBytes: 1,
+      selected: true,
+      classification: null,
+      createdAt: new Date().toISOString(),
+    });
+    await deps.objects.put(
+      'studies',
+      studyKeys.instance(hospitalId, id, seriesId, `${seriesId}.1`),
+      buildDicom({ extra: [{ tag: '00080018', vr: 'UI', value: `${seriesId}.1` }] }),
+    );
+
+    // Act
+    await page.goto(`${site.stack.url}/datasets/${id}`);
+    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByLabel('Export format').selectOption('dicom');
+    await page.getByRole('button', { name: 'Start Export' }).click();
+    const link = page.getByTestId('export-download').getByRole('link');
+    await link.waitFor({ timeout: 20_000 });
+    const [name, href, expiry] = [
+      await link.textContent(),
+      await link.getAttribute('href'),
+      await page.getByTestId('export-download').textContent(),
+    ];
+
+    // Assess
+    expect(name).toContain(`${id}-dicom.zip`);
+    expect(href).toContain(`exports/${hospitalId}/`);
+    expect(expiry).toContain('The link works until');
+    const zip = await JSZip.loadAsync(new Uint8Array(await (await fetch(href!)).arrayBuffer()));
+    expect(Object.keys(zip.files).sort()).toEqual(['DICOM/series-1/2.25.4343.1.dcm', 'export-manifest.json']);
+  });
 });

@@ -1,3 +1,4 @@
+import { EXPORT_RETENTION_DAYS } from '#shared/domain/object-keys.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -236,6 +237,13 @@ describe('storage stack', () => {
     );
   });
 
+  it('expires dataset exports in the studies bucket when their links stop being issued (docs/exports.md)', () => {
+    // Assess
+    expect(bucket(storage, 'StudiesBucket').Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', Prefix: 'exports/', ExpirationInDays: EXPORT_RETENTION_DAYS }),
+    );
+  });
+
   it('allows presigned multipart uploads from the site origin only, exposing ETag', () => {
     // Assess
     const [rule] = bucket(storage, 'UploadsBucket').Properties.CorsConfiguration.CorsRules;
@@ -333,7 +341,7 @@ describe('api stack', () => {
     const starters = Object.entries(apiFunctionDeclarations())
       .filter(([, declaration]) => declaration.env.includes(ENV.JOB_WORKER_FUNCTION))
       .map(([domain]) => domain);
-    expect(starters.sort()).toEqual(['hospitals', 'invitations']);
+    expect(starters.sort()).toEqual(['datasets', 'hospitals', 'invitations']);
     const invokes = grantStatements(JOB_WORKER_DECLARATION, SYMBOLS).filter((g) =>
       g.actions.includes('lambda:InvokeFunction'),
     );

@@ -270,6 +270,33 @@ async function job(): Promise<string> {
   return id;
 }
 
+/** A running export of a dataset of our hospital, started by the lead (docs/exports.md), planted in the table. */
+async function exportJob(datasetId: string): Promise<string> {
+  const id = fresh('export');
+  const now = new Date().toISOString();
+  await h.deps.jobs.create({
+    id,
+    kind: 'DATASET_EXPORT',
+    ownerHospitalId: HOSPITAL,
+    hospitalId: HOSPITAL,
+    status: 'RUNNING',
+    input: { datasetId, format: 'dicom', email: ACTORS.TEAM_LEAD },
+    cursor: null,
+    chunks: 0,
+    total: null,
+    processed: 0,
+    succeeded: 0,
+    failed: 0,
+    chunkFailures: 0,
+    createdBy: { userId: h.sub(ACTORS.TEAM_LEAD!), name: 'Jordan Patel' },
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    error: null,
+  });
+  return id;
+}
+
 /** Jobs of a hospital: its admin reads them; the super admin's hospital is another one (404), the rest the gate stops. */
 const jobOwners = (ok: number): Record<Actor, number> => ({ ...hospitalAdmins(ok), SUPER_ADMIN: 404 });
 
@@ -772,6 +799,23 @@ const EXPECTATIONS: Record<string, Case> = {
   'POST /api/datasets/{id}/restore': {
     prepare: async () => ({ method: 'POST', path: `/api/datasets/${await binned()}/restore` }),
     expect: hospitalAdmins(200),
+  },
+  // EXPORT_DATA: an admin holds '*', a lead it by default; a member or guest not (docs/exports.md).
+  'POST /api/datasets/{id}/exports': {
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${(await dataset('COMPLETE')).id}/exports`,
+      body: { format: 'dicom' },
+    }),
+    expect: { ...viewers(403), HOSPITAL_ADMIN: 202, TEAM_LEAD: 202 },
+  },
+  // Only its requester (here the lead) reads an export; anyone else of the hospital gets 404 as for none.
+  'GET /api/datasets/{id}/exports/{exportId}': {
+    prepare: async () => {
+      const { id } = await dataset('COMPLETE');
+      return { method: 'GET', path: `/api/datasets/${id}/exports/${await exportJob(id)}` };
+    },
+    expect: { ...viewers(404), TEAM_LEAD: 200 },
   },
   'PUT /api/datasets/{id}/legal-hold': {
     prepare: async () => ({

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, type Permission, type PermissionGrant, type Role } from '#shared/vocabulary/roles.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
+import { datasetRecord } from '#tests/helpers/datasets.ts';
 import { subOf } from './datasets-harness.ts';
 
 /**
@@ -54,6 +55,15 @@ async function target(role: Role = 'TEAM_MEMBER', teamId = TEAM): Promise<string
     permissions: [...DEFAULT_PERMISSIONS[role]],
     createdAt: now,
   });
+  return id;
+}
+
+/** A COMPLETE dataset of our team, owned by its member; its id. */
+async function completeDataset(): Promise<string> {
+  const id = fresh('ds-export');
+  await h.deps.datasets.create(
+    datasetRecord({ id, hospitalId: HOSPITAL, teamId: TEAM, ownerUserId: subOf(CALLERS.TEAM_MEMBER) }),
+  );
   return id;
 }
 
@@ -166,6 +176,16 @@ const GATES: Gate[] = [
     prepare: async () => ({ method: 'GET', path: '/api/reports', query: { months: '3' } }),
     ok: 200,
   },
+  {
+    permission: 'EXPORT_DATA',
+    route: 'POST /api/datasets/{id}/exports',
+    prepare: async () => ({
+      method: 'POST',
+      path: `/api/datasets/${await completeDataset()}/exports`,
+      body: { format: 'dicom' },
+    }),
+    ok: 202,
+  },
 ];
 
 async function callAs(caller: Caller, call: Call) {
@@ -256,20 +276,20 @@ describe('a member granted MANAGE_MEMBERS or SEND_INVITATIONS does what a lead d
   });
 });
 
-describe('EXPORT_DATA is reserved until an export route checks it', () => {
-  it('is refused by the change-permissions route and by a team invitation', async () => {
+describe('EXPORT_DATA is given like any other permission now that the export checks it', () => {
+  it('is accepted by the change-permissions route and by a team invitation', async () => {
     const change = await callAs('TEAM_LEAD', {
       method: 'PATCH',
       path: `/api/teams/${TEAM}/members/${await target()}/permissions`,
       body: { permissions: ['VIEW_DATASETS', 'EXPORT_DATA'] },
     });
-    expect(change.status).toBe(400);
+    expect(change.status).toBe(200);
     const invite = await callAs('TEAM_LEAD', {
       method: 'POST',
       path: `/api/teams/${TEAM}/invitations`,
       body: { email: `${fresh('new')}@invitee.test`, role: 'MEMBER', permissions: ['EXPORT_DATA'], expiresInDays: 7 },
     });
-    expect(invite.status).toBe(400);
+    expect(invite.status).toBe(201);
   });
 });
 

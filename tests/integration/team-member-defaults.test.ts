@@ -89,15 +89,10 @@ describe("a team's default permissions of new members", () => {
     expect(await inviteAndAccept(team, { role: 'GUEST' })).toEqual(DEFAULT_PERMISSIONS.GUEST);
   });
 
-  it('never give EXPORT_DATA, even where a list stored before carries it', async () => {
+  it('give EXPORT_DATA like any other permission, now that the export checks it', async () => {
     const team = await newTeam(['VIEW_DATASETS']);
-    expect((await setDefaults(team, ['VIEW_DATASETS', 'EXPORT_DATA'])).status).toBe(400);
-    const stored = (await h.deps.directory.getTeam(HOSPITAL, team))!;
-    await h.deps.directory.putTeam({
-      ...stored,
-      settings: { ...DEFAULT_TEAM_SETTINGS, defaultPermissions: ['VIEW_DATASETS', 'EXPORT_DATA' as never] },
-    });
-    expect(await inviteAndAccept(team, { role: 'MEMBER' })).toEqual(['VIEW_DATASETS']);
+    expect((await setDefaults(team, ['VIEW_DATASETS', 'EXPORT_DATA'])).status).toBe(200);
+    expect(await inviteAndAccept(team, { role: 'MEMBER' })).toEqual(['VIEW_DATASETS', 'EXPORT_DATA']);
   });
 
   it('are given to a member moved into the team; a lead keeps theirs', async () => {

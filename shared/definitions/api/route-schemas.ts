@@ -29,6 +29,7 @@ import {
   VerifyAuditResponseSchema,
 } from '#shared/schemas/api/audit.ts';
 import { ApiErrorSchema, IdSchema } from '#shared/schemas/api/common.ts';
+import { CreateExportRequestSchema, DatasetExportSchema } from '#shared/schemas/api/exports.ts';
 import { JobAcceptedSchema, JobResultPageSchema, JobResultsQuerySchema, JobSchema } from '#shared/schemas/api/jobs.ts';
 import { MarkNotificationsReadSchema, NotificationListSchema } from '#shared/schemas/api/notifications.ts';
 import {
@@ -204,6 +205,7 @@ const SeriesPath = z.object({ id: IdSchema, seriesId: IdSchema });
 const SessionPath = z.object({ sessionId: IdSchema });
 const HospitalPath = z.object({ hospitalId: IdSchema });
 const JobPath = z.object({ jobId: IdSchema });
+const ExportPath = z.object({ id: IdSchema, exportId: IdSchema });
 const DepartmentPath = z.object({ departmentId: IdSchema });
 const TeamPath = z.object({ teamId: IdSchema });
 const MemberPath = z.object({ teamId: IdSchema, memberId: IdSchema });
@@ -241,6 +243,13 @@ export const ROUTE_SCHEMAS = {
   'GET /api/datasets/recycle-bin': { query: ListRecycleBinQuerySchema, response: RecycleBinPageSchema },
   'DELETE /api/datasets/{id}': { path: DatasetPath, body: DeleteDatasetRequestSchema, response: z.null(), status: 204 },
   'POST /api/datasets/{id}/restore': { path: DatasetPath, response: DatasetSchema },
+  'POST /api/datasets/{id}/exports': {
+    path: DatasetPath,
+    body: CreateExportRequestSchema,
+    response: JobAcceptedSchema,
+    status: 202,
+  },
+  'GET /api/datasets/{id}/exports/{exportId}': { path: ExportPath, response: DatasetExportSchema },
   'PUT /api/datasets/{id}/legal-hold': { path: DatasetPath, body: LegalHoldRequestSchema, response: DatasetSchema },
   'GET /api/datasets/{id}/series': { path: DatasetPath, response: z.object({ items: z.array(SeriesSchema) }) },
   'PATCH /api/datasets/{id}/series/selection': {

@@ -249,6 +249,23 @@ export const ROUTES = [
     summary: 'Restore a dataset from the recycle bin into its lists',
   },
   {
+    method: 'POST',
+    path: '/api/datasets/{id}/exports',
+    domain: 'datasets',
+    auth: 'user',
+    roles: VIEWERS,
+    summary:
+      "Export a COMPLETE dataset as a ZIP (BIDS, DICOM, NIfTI or derived assets): EXPORT_DATA, and a share's export permission; 202 with the job",
+  },
+  {
+    method: 'GET',
+    path: '/api/datasets/{id}/exports/{exportId}',
+    domain: 'datasets',
+    auth: 'user',
+    roles: VIEWERS,
+    summary: "The caller's own export of the dataset: its progress, then an expiring link to the ZIP",
+  },
+  {
     method: 'PUT',
     path: '/api/datasets/{id}/legal-hold',
     domain: 'datasets',

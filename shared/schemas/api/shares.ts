@@ -6,10 +6,10 @@ import { MaxOpensSchema, PatientShareDefaultsSchema, SHARE_SCOPES } from './poli
 export const TEAM_SHARE_PERMISSIONS = ['view', 'download', 'export'] as const;
 export type TeamSharePermission = (typeof TEAM_SHARE_PERMISSIONS)[number];
 /**
- * Reserved until the action it guards exists (docs/roles-and-permissions.md#reserved-permissions): `export` guards no
- * action yet, so a new share may not give it; a share stored with it keeps it harmlessly.
+ * Reserved until the action it guards exists (docs/roles-and-permissions.md#reserved-permissions). None at present:
+ * `export` guards the dataset export (docs/exports.md).
  */
-export const RESERVED_TEAM_SHARE_PERMISSIONS = ['export'] as const satisfies readonly TeamSharePermission[];
+export const RESERVED_TEAM_SHARE_PERMISSIONS = [] as const satisfies readonly TeamSharePermission[];
 export type GrantableTeamSharePermission = Exclude<
   TeamSharePermission,
   (typeof RESERVED_TEAM_SHARE_PERMISSIONS)[number]

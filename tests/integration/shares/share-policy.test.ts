@@ -153,41 +153,16 @@ describe('sharing switches through the API', () => {
   });
 });
 
-describe('the team-share permission "export" is reserved until an export exists', () => {
-  it('refuses a new share that gives it (400), and lists a stored share that carries it as stored', async () => {
+describe('the team-share permission "export" may be given now that the export reads it', () => {
+  it('creates a share that gives it, and lists it with it', async () => {
     await setPolicy({ requireApproval: false });
     const datasetId = await memberDataset();
-    const refused = await h.call('POST', `/api/datasets/${datasetId}/team-shares`, {
+    const granted = await h.call('POST', `/api/datasets/${datasetId}/team-shares`, {
       as: LEAD,
       body: { teamId: 'team-northside-stroke', permissions: ['view', 'export'] },
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.code).toBe('VALIDATION_FAILED');
-    expect(refused.body.error.message).toBe(ERROR_CATALOGUE.VALIDATION_FAILED.message);
-    expect((await h.call('GET', `/api/datasets/${datasetId}/team-shares`, { as: LEAD })).body.items).toEqual([]);
-
-    const granted = await h.call('POST', `/api/datasets/${datasetId}/team-shares`, {
-      as: LEAD,
-      body: { teamId: 'team-northside-stroke', permissions: ['view', 'download'] },
-    });
     expect(granted.status).toBe(201);
-
-    // A share stored before keeps it: it is read back, and it guards nothing.
-    const other = await memberDataset();
-    await h.deps.shares.putTeamShare({
-      id: `tshare-export-${other}`,
-      hospitalId: HOSPITAL,
-      datasetId: other,
-      sourceTeamId: TEAM,
-      recipientType: 'TEAM',
-      recipientId: 'team-northside-stroke',
-      recipientName: 'Stroke',
-      permissions: ['view', 'export'],
-      createdByUserId: h.userId(MEMBER),
-      createdByName: 'Taylor Brooks',
-      createdAt: new Date().toISOString(),
-    });
-    const listed = await h.call('GET', `/api/datasets/${other}/team-shares`, { as: LEAD });
+    const listed = await h.call('GET', `/api/datasets/${datasetId}/team-shares`, { as: LEAD });
     expect(listed.status).toBe(200);
     expect(listed.body.items.map((s: { permissions: string[] }) => s.permissions)).toEqual([['view', 'export']]);
   });

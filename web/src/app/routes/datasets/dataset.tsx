@@ -32,6 +32,7 @@ import { useAssets } from '#web/features/datasets/api/get-assets.ts';
 import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
 import { useHistory } from '#web/features/datasets/api/get-history.ts';
 import { AssetsList } from '#web/features/datasets/components/assets-list.tsx';
+import { ExportControl } from '#web/features/datasets/components/export-control.tsx';
 import { LegalHoldControl } from '#web/features/datasets/components/legal-hold-control.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { SharePanel } from '#web/features/shares/components/share-panel.tsx';
@@ -39,6 +40,7 @@ import { HistoryList } from '#web/features/datasets/components/history-list.tsx'
 import { SERIES_EDITABLE_STATUSES } from '#shared/domain/datasets/series-changes.ts';
 import { SeriesTable } from '#web/features/datasets/components/series-table.tsx';
 import { canReleaseHeldSeries } from '#web/features/datasets/utils/burned-in-text.ts';
+import { mayExport } from '#web/features/datasets/utils/export.ts';
 import { STUDY_TYPE_LABELS, statusPalette, studyTypePalette } from '#web/features/datasets/utils/study-types.ts';
 import { ApiRequestError } from '#shared/client/api-error.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
@@ -81,6 +83,7 @@ export function DatasetRoute() {
     (dataset.ownerUserId === user.id || user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN');
   const canDelete = manages && hasPermission(user.permissions, 'DELETE_DATA') && !dataset.legalHold;
   const canHold = manages && (user.role === 'TEAM_LEAD' || user.role === 'HOSPITAL_ADMIN');
+  const canExport = mayExport(user.permissions, dataset);
   const allAssets = assets ?? dataset.processedAssets;
   // A team share without Download lists no files to download (docs/domain.md#team-shares).
   const mayDownload = !dataset.sharedWithYou || dataset.sharedWithYou.includes('download');
@@ -142,6 +145,7 @@ export function DatasetRoute() {
               <LuRotateCcw /> Retry
             </Button>
           )}
+          {canExport && <ExportControl datasetId={dataset.id} />}
           {canHold && <LegalHoldControl dataset={dataset} />}
           {canDelete && (
             <Button colorPalette="red" variant="outline" onClick={() => setConfirmDelete(true)} disabled={active}>

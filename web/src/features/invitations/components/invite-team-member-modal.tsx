@@ -23,6 +23,7 @@ const PERMISSION_LABELS: Record<GrantablePermission, string> = {
   MANAGE_MEMBERS: 'Manage members',
   SEND_INVITATIONS: 'Send invitations',
   VIEW_ANALYTICS: 'View analytics',
+  EXPORT_DATA: 'Export data',
   DELETE_DATA: 'Delete data',
 };
 

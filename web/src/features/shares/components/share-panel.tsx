@@ -146,8 +146,8 @@ function TeamShares({ datasetId, teamId }: { datasetId: string; teamId: string |
       )}
       <FormField label="Permissions" error={permissions.length ? undefined : 'At least one permission is required'}>
         <HStack>
-          {/* Only what a new share may give: `export` is reserved (docs/roles-and-permissions.md#reserved-permissions);
-              a stored share that carries it still lists it below. */}
+          {/* What a new share may give (docs/domain.md#share-permissions): view, download, and export, which lets the
+              recipient export the dataset (docs/exports.md). */}
           {GRANTABLE_TEAM_SHARE_PERMISSIONS.map((p) => (
             <Checkbox
               key={p}
