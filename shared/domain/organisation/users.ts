@@ -139,7 +139,7 @@ const ADMIN_LEASE_MS = 60_000;
  * under the hospital's admin-change lease, so two removals at once cannot both see the other admin still active:
  * the second answers CONFLICT and, tried again, LAST_HOSPITAL_ADMIN.
  */
-async function protectLastAdmin<T>(
+export async function protectLastAdmin<T>(
   deps: Pick<OrganisationDeps, 'organisation' | 'clock'>,
   target: UserRecord,
   removal: () => Promise<T>,
