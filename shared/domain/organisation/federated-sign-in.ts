@@ -53,7 +53,7 @@ export type TokenUserDeps = {
   clock: Clock;
   /** Moves the identity from the old role's pool group into the new one's. */
   changeGroup(from: Role, to: Role): Promise<void>;
-  log?: (message: string, fields: Record<string, unknown>) => void;
+  log?: (message: string, fields: Record<string, string>) => void;
 };
 
 /** Refuses the token of a disabled user; answers the record (undefined when there is none yet). */
