@@ -500,7 +500,10 @@ export function createHostedLogin(deps: {
 /** A trigger that throws refuses the sign-up; Cognito names the trigger and gives its message. */
 class TriggerRefusal extends Error {}
 
-async function refusedAs<T>(phase: 'PreSignUp' | 'PostConfirmation' | 'PreTokenGeneration', run: () => Promise<T> | undefined) {
+async function refusedAs<T>(
+  phase: 'PreSignUp' | 'PostConfirmation' | 'PreTokenGeneration',
+  run: () => Promise<T> | undefined,
+) {
   try {
     return await run();
   } catch (error) {

@@ -110,4 +110,16 @@ describe('the SSO tab', () => {
     expect((document.querySelector('input[name="clientSecret"]') as HTMLInputElement).value).toBe('');
     expect(screen.getByText('Leave empty to keep the secret the provider already has.')).toBeTruthy();
   });
+
+  it('says that ending access the same day needs SCIM or the Users page, not the provider alone', async () => {
+    // Arrange
+    renderTab();
+
+    // Act
+    const note = await screen.findByTestId('sso-termination-note');
+
+    // Assert
+    expect(note.textContent).toContain('tokens they already hold keep refreshing until they expire');
+    expect(note.textContent).toContain('deactivate users through SCIM provisioning (Integrations tab)');
+  });
 });

@@ -71,7 +71,10 @@ export async function checkTokenUser(
  * Brings the user record of a federated sign-in up to the provider's claims. Answers the record as it now is, or
  * undefined when there is none (the first sign-in's post-confirmation places the user; a user it refused has none).
  */
-export async function syncFederatedSignIn(input: FederatedSignIn, deps: TokenUserDeps): Promise<UserRecord | undefined> {
+export async function syncFederatedSignIn(
+  input: FederatedSignIn,
+  deps: TokenUserDeps,
+): Promise<UserRecord | undefined> {
   let user = await checkTokenUser(input.hospitalId, input.userId, deps);
   if (!user || user.role === 'SUPER_ADMIN') return user;
   const sso = await deps.sso.get(input.hospitalId);

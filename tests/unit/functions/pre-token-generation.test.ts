@@ -119,15 +119,19 @@ describe('pre-token-generation trigger (later federated sign-ins and refreshes, 
     };
     await org.store.putUser(record);
     const audit = createMemoryAuditLog();
-    const trigger = preTokenGeneration(createMfaSettings(new CognitoIdentityProviderClient({})), undefined, async () => ({
-      directory: org.store,
-      organisation: org.store,
-      sso,
-      settings: createMemorySettingsStore({ hospitals: [hospitalId] }),
-      audit,
-      clock: { now: () => '2026-03-02T09:00:00.000Z' },
-      cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
-    }));
+    const trigger = preTokenGeneration(
+      createMfaSettings(new CognitoIdentityProviderClient({})),
+      undefined,
+      async () => ({
+        directory: org.store,
+        organisation: org.store,
+        sso,
+        settings: createMemorySettingsStore({ hospitals: [hospitalId] }),
+        audit,
+        clock: { now: () => '2026-03-02T09:00:00.000Z' },
+        cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
+      }),
+    );
     return { org, audit, trigger };
   }
 

@@ -165,6 +165,11 @@ export function SsoTab() {
           disabled={!form.enabled}
           onChange={(ssoOnly) => set({ ssoOnly })}
         />
+        <Text color="fg.muted" fontSize="sm" data-testid="sso-termination-note">
+          A user disabled at your identity provider is refused at their next sign-in through it; tokens they already
+          hold keep refreshing until they expire. To end access the same day, deactivate users through SCIM provisioning
+          (Integrations tab) or on the Users page.
+        </Text>
         {test && (
           <Alert.Root status={test.ok ? 'success' : 'error'} role="status" data-testid="sso-test-result">
             <Alert.Indicator />
