@@ -63,7 +63,7 @@ export function preTokenGeneration(
           },
           { ...deps, changeGroup: (from, to) => changeGroup(deps.cognito, event, from, to) },
         );
-        // The pool built the token's groups before the change: the token names the role the record now has.
+        // The pool built the token's groups before the change: the token names the role the user record now has.
         if (user && !groups.includes(user.role))
           groupsToOverride = [...groups.filter((g) => !(ROLES as readonly string[]).includes(g)), user.role];
       } else {

@@ -15,7 +15,7 @@ import { protectLastAdmin } from './users.ts';
  *   or a refresh: Cognito does not ask the identity provider again at a refresh, so our record is what stops it;
  * - at a federated sign-in (not a refresh, which carries the attributes of the last sign-in), the provider's claims
  *   win: the name, and the role the hospital's mapping gives the provider groups (when the token carries the groups
- *   attribute at all), applied as the organisation's role change (the pool group, the record with the role's default
+ *   attribute at all), applied as the organisation's role change (the pool group, the user record with the role's default
  *   permissions, the last-admin guard) and audited `USER_ROLE_CHANGED` with the identity provider as the actor.
  */
 
@@ -56,7 +56,7 @@ export type TokenUserDeps = {
   log?: (message: string, fields: Record<string, string>) => void;
 };
 
-/** Refuses the token of a disabled user; answers the record (undefined when there is none yet). */
+/** Refuses the token of a disabled user; answers the user record (undefined when there is none yet). */
 export async function checkTokenUser(
   hospitalId: string,
   userId: string,
@@ -68,7 +68,7 @@ export async function checkTokenUser(
 }
 
 /**
- * Brings the user record of a federated sign-in up to the provider's claims. Answers the record as it now is, or
+ * Brings the user record of a federated sign-in up to the provider's claims. Answers the user record as it now is, or
  * undefined when there is none (the first sign-in's post-confirmation places the user; a user it refused has none).
  */
 export async function syncFederatedSignIn(
