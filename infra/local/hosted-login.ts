@@ -186,6 +186,10 @@ export function createHostedLogin(deps: {
     if (!client.SupportedIdentityProviders?.includes(providerName))
       return redirectError(res, back, 'The identity provider is not enabled for this client.');
     const idp = ids ? await provider(ids, providerName) : undefined;
+    // A hospital's SAML provider is kept as Cognito keeps it, but the stand-in runs no SAML exchange
+    // (docs/sso.md#saml-providers): it says so rather than that the provider is missing.
+    if (idp && (idp.ProviderDetails.MetadataURL || idp.ProviderDetails.MetadataFile))
+      return redirectError(res, back, "The local twin's hosted login signs in through OpenID Connect providers only.");
     if (!idp?.ProviderDetails.oidc_issuer) return redirectError(res, back, 'The identity provider does not exist.');
     const method = query.get('code_challenge_method') ?? undefined;
     if (method !== undefined && method !== 'S256') return redirectError(res, back, 'invalid code_challenge_method');
