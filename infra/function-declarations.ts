@@ -62,6 +62,12 @@ export type Grants = {
    * the function's statements.
    */
   placesFederatedUsers?: true;
+  /**
+   * Issues the pool's tokens (the pre-token-generation trigger, docs/sso.md#later-sign-ins): reads a user's second
+   * factor and moves a federated user's role group, TOKEN_USER_ACTIONS, granted like placesFederatedUsers (a policy
+   * of its own in the auth stack, the function's statements in the twin).
+   */
+  issuesTokens?: true;
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -380,6 +386,16 @@ export const USER_POOL_ADMIN_ACTIONS = [
 /** What the post-confirmation trigger does in the pool for a federated first sign-in (placesFederatedUsers). */
 export const FEDERATED_PLACEMENT_ACTIONS = ['cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminAddUserToGroup'];
 
+/**
+ * What the pre-token-generation trigger does in the pool (issuesTokens): reads the user's second factor, and moves a
+ * federated user into the group of the role their provider groups now map to.
+ */
+export const TOKEN_USER_ACTIONS = [
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminRemoveUserFromGroup',
+  'cognito-idp:AdminAddUserToGroup',
+];
+
 export const MACHINE_CLIENT_ACTIONS = ['cognito-idp:CreateUserPoolClient', 'cognito-idp:DeleteUserPoolClient'];
 
 /**
@@ -575,18 +591,19 @@ function triggerDeclaration(trigger: {
 }
 
 /**
- * The user pool's pre-token-generation trigger (the `mfa` claim of ID tokens; no token for a deactivated hospital's
- * users). It reads users of the pool through a policy of its own in the auth stack (the pool invokes it, so its role
- * cannot wait for the pool), and hospital items from the table.
+ * The user pool's pre-token-generation trigger, run for every token the pool issues: the `mfa` claim of ID tokens; no
+ * token for a deactivated hospital's users nor for a disabled user; a federated sign-in's name and role from the
+ * provider's claims (docs/sso.md#later-sign-ins). Its pool actions (TOKEN_USER_ACTIONS) go through a policy of its own
+ * in the auth stack (the pool invokes it, so its role cannot wait for the pool); the table holds the hospital, the
+ * user record, the hospital's SSO and policy, and the audit events it writes.
  */
 export const PRE_TOKEN_GENERATION_DECLARATION = triggerDeclaration({
   id: 'PreTokenGeneration',
   entry: 'functions/triggers/pre-token-generation.ts',
   description:
-    "User pool pre-token-generation: the mfa claim of ID tokens; no token for a deactivated hospital's users",
+    'User pool pre-token-generation: the mfa claim; no token for deactivated hospitals or disabled users; federated role sync',
   timeoutSeconds: 5,
-  // Reads the user's hospital item: a deactivated hospital's users get no token.
-  grants: { table: 'read' },
+  grants: { table: 'readWrite', issuesTokens: true },
 });
 
 /**

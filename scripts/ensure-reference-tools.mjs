@@ -15,6 +15,7 @@ import process from 'node:process';
 const TOOLS = [
   { pkg: 'chromium', bin: ['chromium'], used: 'browser tests (tests/e2e)' },
   { pkg: 'dcm2niix', bin: ['dcm2niix'], used: 'NIfTI conversion and processing references' },
+  { pkg: 'openssl', path: ['openssl'], used: "SAML providers' signing certificates (tests/helpers/saml-metadata.ts)" },
   {
     pkg: 'dcmtk',
     path: ['dcmdump', 'dcmconv', 'dcm2json', 'storescu', 'echoscu'],

@@ -24,6 +24,7 @@ import { createSsoStore } from './dynamo/sso-store.ts';
 import { createScimTokenStore } from './dynamo/scim-store.ts';
 import { createIdentityProviders } from './cognito/identity-providers.ts';
 import { createJsonFetcher } from './http/json-fetcher.ts';
+import { createSamlMetadataReader } from './saml/metadata-reader.ts';
 import { createAvatarSigner } from './s3/avatar-signer.ts';
 import { createUploadRepository } from './dynamo/uploads-repository.ts';
 import { createPageTokens, createPseudonymizer, createShareCodeHasher, createTokenMint } from './crypto.ts';
@@ -166,6 +167,7 @@ export async function createAwsDeps(
       siteClientId: () => requireResource(env, ENV.USER_POOL_CLIENT_ID),
     }),
     fetchJson: createJsonFetcher(),
+    samlMetadata: createSamlMetadataReader(),
     // The hosted login's authorize endpoint sits beside its token endpoint (docs/sso.md#domain-routing).
     hostedLogin: {
       authorizeUrl: (env.OAUTH_TOKEN_URL ?? '').replace(/\/oauth2\/token$/, '/oauth2/authorize'),

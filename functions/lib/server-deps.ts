@@ -16,7 +16,13 @@ import type {
 } from '#shared/domain/invitations/ports.ts';
 import type { RunSlotStore } from '#shared/domain/pipeline/run-slots.ts';
 import type { AvatarSigner } from '#shared/domain/settings/me-settings.ts';
-import type { IdentityProviders, JsonFetcher, SettingsStore, SsoStore } from '#shared/domain/settings/ports.ts';
+import type {
+  IdentityProviders,
+  JsonFetcher,
+  SamlMetadataReader,
+  SettingsStore,
+  SsoStore,
+} from '#shared/domain/settings/ports.ts';
 import type { HostedLogin } from '#shared/domain/settings/sso.ts';
 import type { ScimTokenStore } from '#shared/domain/scim/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
@@ -78,10 +84,12 @@ export type ServerDeps = {
   sso: SsoStore;
   /** Hospitals' SCIM provisioning tokens, kept as their SHA-256 (docs/sso.md#provisioning-scim). */
   scimTokens: ScimTokenStore;
-  /** The user pool's OIDC providers and the site client's list of them. */
+  /** The user pool's OIDC and SAML providers and the site client's list of them. */
   identityProviders: IdentityProviders;
   /** Reads an identity provider's discovery document and key set (the connection test). */
   fetchJson: JsonFetcher;
+  /** Reads and checks a SAML provider's metadata, by URL or file (docs/sso.md#saml-providers). */
+  samlMetadata: SamlMetadataReader;
   /** Where single sign-on starts: the user pool's hosted login for the site's app client. */
   hostedLogin: HostedLogin;
   clock: Clock;

@@ -6,7 +6,7 @@ import { handler as getSystemPolicy } from './get-system-policy.ts';
 import { handler as putSystemPolicy } from './put-system-policy.ts';
 import { handler as getDeidentificationPolicy } from './get-deidentification-policy.ts';
 import { handler as putDeidentificationPolicy } from './put-deidentification-policy.ts';
-import { deleteHospitalSso, getHospitalSso, putHospitalSso, testHospitalSso } from './sso.ts';
+import { deleteHospitalSso, getHospitalSso, putHospitalSso, readHospitalSamlMetadata, testHospitalSso } from './sso.ts';
 
 /** Hospital settings: the hospital's profile and policy, the system maximums above it, its de-identification policy, its single sign-on. */
 const route = dispatch<'settings'>({
@@ -20,6 +20,7 @@ const route = dispatch<'settings'>({
   'PUT /api/hospital-admin/sso': putHospitalSso,
   'DELETE /api/hospital-admin/sso': deleteHospitalSso,
   'POST /api/hospital-admin/sso/test': testHospitalSso,
+  'POST /api/hospital-admin/sso/saml-metadata': readHospitalSamlMetadata,
 });
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {

@@ -1,4 +1,4 @@
-import { deleteSso, getSso, saveSso, testSsoConnection } from '#shared/domain/settings/sso.ts';
+import { deleteSso, getSso, readSamlMetadata, saveSso, testSsoConnection } from '#shared/domain/settings/sso.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 
 /** A hospital's own identity provider on the settings' SSO tab (docs/sso.md). */
@@ -16,4 +16,9 @@ export const deleteHospitalSso = httpHandler('DELETE /api/hospital-admin/sso', a
 
 export const testHospitalSso = httpHandler('POST /api/hospital-admin/sso/test', async ({ body }, _caller, deps) =>
   testSsoConnection(body.issuer, deps.fetchJson),
+);
+
+export const readHospitalSamlMetadata = httpHandler(
+  'POST /api/hospital-admin/sso/saml-metadata',
+  async ({ body }, _caller, deps) => readSamlMetadata(body, deps),
 );

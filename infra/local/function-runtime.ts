@@ -6,6 +6,7 @@ import {
   JOB_WORKER_DECLARATION,
   DATA_BUCKETS,
   FEDERATED_PLACEMENT_ACTIONS,
+  TOKEN_USER_ACTIONS,
   grantStatements,
   powertoolsEnvironment,
   type DataBucket,
@@ -85,6 +86,7 @@ export function localStatements(declaration: FunctionDeclaration, resources: Twi
   const placement = declaration.placesFederatedUsers
     ? [{ actions: FEDERATED_PLACEMENT_ACTIONS, resources: [userPool] }]
     : [];
+  const tokens = declaration.issuesTokens ? [{ actions: TOKEN_USER_ACTIONS, resources: [userPool] }] : [];
   return [
     ...grantStatements(declaration, {
       table: arn('dynamodb', `table/${resources.tableName}`),
@@ -102,6 +104,7 @@ export function localStatements(declaration: FunctionDeclaration, resources: Twi
       jobWorker: arn('lambda', `function:${localFunctionName(JOB_WORKER_DECLARATION)}`),
     }),
     ...placement,
+    ...tokens,
   ];
 }
 
@@ -157,6 +160,7 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     declaration.machineClients ||
     declaration.suspendsMachineClients ||
     declaration.placesFederatedUsers ||
+    declaration.issuesTokens ||
     declaration.kind === 'api'
   )
     env[ENV.COGNITO_ENDPOINT] = resources.endpoints.cognito;

@@ -13,7 +13,8 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
  * - `GET /oauth2/idpresponse` exchanges the provider's code at its token endpoint (client secret, HTTP Basic), verifies
  *   the ID token against the provider's key set (issuer, audience, expiry, nonce), reads its user info, maps the claims
  *   onto pool attributes with the provider's attribute mapping, creates a new user through the pool's pre-sign-up and
- *   post-confirmation triggers, and sends the browser back to the app client's callback with a code of ours;
+ *   post-confirmation triggers, runs the pre-token-generation trigger (which may refuse the sign-in or move the user's
+ *   role group), and sends the browser back to the app client's callback with a code of ours;
  * - `POST /oauth2/token` (grant_type=authorization_code) exchanges that code, once, for the user's ID, access and
  *   refresh tokens, checking the client, the redirect URI and the PKCE verifier (RFC 7636).
  */
@@ -26,16 +27,20 @@ export type FederationTriggerEvent = {
   region: string;
   userPoolId: string;
   userName: string;
-  triggerSource: 'PreSignUp_ExternalProvider' | 'PostConfirmation_ConfirmSignUp';
+  triggerSource: 'PreSignUp_ExternalProvider' | 'PostConfirmation_ConfirmSignUp' | 'TokenGeneration_HostedAuth';
   callerContext: { awsSdkVersion: string; clientId: string };
-  request: { userAttributes: Record<string, string> };
+  request: { userAttributes: Record<string, string>; groupConfiguration?: { groupsToOverride: string[] } };
   response: Record<string, unknown>;
 };
 
-/** The pool's pre-sign-up and post-confirmation triggers, as the pool invokes them. */
+/**
+ * The pool's pre-sign-up and post-confirmation triggers, as the pool invokes them, and its pre-token-generation
+ * trigger, run before the tokens of every federated sign-in (docs/sso.md#later-sign-ins).
+ */
 export type FederationTriggers = {
   preSignUp?: (event: FederationTriggerEvent) => Promise<unknown>;
   postConfirmation?: (event: FederationTriggerEvent) => Promise<unknown>;
+  preTokenGeneration?: (event: FederationTriggerEvent) => Promise<unknown>;
 };
 
 type AppClient = {
@@ -181,6 +186,10 @@ export function createHostedLogin(deps: {
     if (!client.SupportedIdentityProviders?.includes(providerName))
       return redirectError(res, back, 'The identity provider is not enabled for this client.');
     const idp = ids ? await provider(ids, providerName) : undefined;
+    // A hospital's SAML provider is kept as Cognito keeps it, but the stand-in runs no SAML exchange
+    // (docs/sso.md#saml-providers): it says so rather than that the provider is missing.
+    if (idp && (idp.ProviderDetails.MetadataURL || idp.ProviderDetails.MetadataFile))
+      return redirectError(res, back, "The local twin's hosted login signs in through OpenID Connect providers only.");
     if (!idp?.ProviderDetails.oidc_issuer) return redirectError(res, back, 'The identity provider does not exist.');
     const method = query.get('code_challenge_method') ?? undefined;
     if (method !== undefined && method !== 'S256') return redirectError(res, back, 'invalid code_challenge_method');
@@ -316,6 +325,34 @@ export function createHostedLogin(deps: {
     );
   }
 
+  async function preTokenGeneration(ids: PoolIds, clientId: string, userName: string): Promise<void> {
+    const trigger = deps.triggers().preTokenGeneration;
+    if (!trigger) return;
+    const user = await existingUser(ids, userName);
+    const groups = await deps
+      .call<{ Groups?: { GroupName: string }[] }>('AdminListGroupsForUser', {
+        UserPoolId: ids.userPoolId,
+        Username: userName,
+      })
+      .then((answer) => (answer.Groups ?? []).map((g) => g.GroupName))
+      .catch(() => []);
+    await refusedAs('PreTokenGeneration', () =>
+      trigger({
+        version: '1',
+        region: deps.region,
+        userPoolId: ids.userPoolId,
+        userName,
+        triggerSource: 'TokenGeneration_HostedAuth',
+        callerContext: { awsSdkVersion: 'twin', clientId },
+        request: {
+          userAttributes: Object.fromEntries((user?.UserAttributes ?? []).map((a) => [a.Name, a.Value])),
+          groupConfiguration: { groupsToOverride: groups },
+        },
+        response: {},
+      }),
+    );
+  }
+
   /**
    * The pool's tokens for the user: cognito-local issues them only to a password sign-in, so the stand-in gives the
    * federated user a fresh random password it never reveals and signs in with it, straight at cognito-local, so the
@@ -374,6 +411,14 @@ export function createHostedLogin(deps: {
       }
     } catch (error) {
       // A trigger's refusal comes back as Cognito words it: "PreSignUp failed with error <its message>.".
+      if (error instanceof TriggerRefusal) return redirectError(res, signIn, error.message);
+      throw error;
+    }
+    // The pool's pre-token-generation trigger: it may refuse the sign-in (a disabled user) or move the user's role
+    // group, which the tokens cognito-local then issues carry.
+    try {
+      await preTokenGeneration(ids, signIn.clientId, userName);
+    } catch (error) {
       if (error instanceof TriggerRefusal) return redirectError(res, signIn, error.message);
       throw error;
     }
@@ -459,7 +504,10 @@ export function createHostedLogin(deps: {
 /** A trigger that throws refuses the sign-up; Cognito names the trigger and gives its message. */
 class TriggerRefusal extends Error {}
 
-async function refusedAs<T>(phase: 'PreSignUp' | 'PostConfirmation', run: () => Promise<T> | undefined) {
+async function refusedAs<T>(
+  phase: 'PreSignUp' | 'PostConfirmation' | 'PreTokenGeneration',
+  run: () => Promise<T> | undefined,
+) {
   try {
     return await run();
   } catch (error) {

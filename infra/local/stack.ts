@@ -13,6 +13,7 @@ import {
   SIGN_IN_EVENTS_DECLARATION,
   POST_CONFIRMATION_DECLARATION,
   PRE_SIGN_UP_DECLARATION,
+  PRE_TOKEN_GENERATION_DECLARATION,
   scheduledJobDeclaration,
   type FunctionDeclaration,
 } from '#infra/function-declarations.ts';
@@ -303,6 +304,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       JOB_WORKER_DECLARATION.entry,
       SIGN_IN_EVENTS_DECLARATION.entry,
       PRE_SIGN_UP_DECLARATION.entry,
+      PRE_TOKEN_GENERATION_DECLARATION.entry,
       POST_CONFIRMATION_DECLARATION.entry,
       ...Object.values(apiFunctionDeclarations()).map((declaration) => declaration.entry),
       ...SCHEDULED_JOBS.map((job) => scheduledJobDeclaration(job).entry),
@@ -324,12 +326,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // And the federation triggers of a first sign-in through a hospital's provider (docs/sso.md#just-in-time-accounts).
     let preSignUp: LocalFunction | undefined;
     let postConfirmation: LocalFunction | undefined;
+    let preTokenGeneration: LocalFunction | undefined;
     const cognito: CognitoService = await startCognito(dataDir, `${url}/_aws/cognito`, {
       region: REGION,
       signInTrigger: () => (signInTrigger ? (event) => signInTrigger!.invoke(event) : undefined),
       federationTriggers: () => ({
         ...(preSignUp ? { preSignUp: (event) => preSignUp!.invoke(event) } : {}),
         ...(postConfirmation ? { postConfirmation: (event) => postConfirmation!.invoke(event) } : {}),
+        ...(preTokenGeneration ? { preTokenGeneration: (event) => preTokenGeneration!.invoke(event) } : {}),
       }),
       callbackUrls: [...siteOrigins].map((origin) => `${origin}/`),
     });
@@ -495,7 +499,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       log,
       bundle: bundle.get(POST_CONFIRMATION_DECLARATION.entry),
     });
-    closers.push(() => Promise.all([preSignUp!.close(), postConfirmation!.close()]).then(() => undefined));
+    preTokenGeneration = createLocalFunction(localFunctionSpec(PRE_TOKEN_GENERATION_DECLARATION, resources), {
+      log,
+      bundle: bundle.get(PRE_TOKEN_GENERATION_DECLARATION.entry),
+    });
+    closers.push(() =>
+      Promise.all([preSignUp!.close(), postConfirmation!.close(), preTokenGeneration!.close()]).then(() => undefined),
+    );
     for (const [domain, declaration] of Object.entries(apiFunctionDeclarations()) as [
       ApiDomain,
       FunctionDeclaration,

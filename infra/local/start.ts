@@ -1,9 +1,17 @@
 /**
  * `npm start`: the local twin on PORT (default 3000) with everything kept under DATA_DIR (default .data/).
  * Prints the URL and the demo accounts; a clash (port taken, data folder in use) is one line and an exit code.
+ * `npm start -- --oidc-test-provider` (or OIDC_TEST_PROVIDER=1) also starts a test OpenID Connect provider on
+ * OIDC_TEST_PROVIDER_PORT (default 3100) with two accounts, to try single sign-on by hand (docs/local-twin.md#single-sign-on).
  */
 import { join, relative } from 'node:path';
 import { DEMO_USERS } from './seed/demo-data.ts';
+import {
+  startTestOidcProvider,
+  TEST_OIDC_MEMBER,
+  TEST_OIDC_USER,
+  type TestOidcProvider,
+} from './oidc-test-provider.ts';
 import { EXIT_CODES, LocalStackError } from './data-dir.ts';
 import { startLocalStack } from './stack.ts';
 
@@ -29,6 +37,16 @@ async function main(): Promise<number> {
     process.stderr.write(`Invalid DICOM_PORT "${process.env.DICOM_PORT}": give a port other than PORT.\n`);
     return 2;
   }
+  const withOidcProvider = process.argv.includes('--oidc-test-provider') || process.env.OIDC_TEST_PROVIDER === '1';
+  const oidcPort = process.env.OIDC_TEST_PROVIDER_PORT
+    ? Number.parseInt(process.env.OIDC_TEST_PROVIDER_PORT, 10)
+    : 3100;
+  if (withOidcProvider && (!Number.isInteger(oidcPort) || oidcPort < 1 || oidcPort > 65535 || oidcPort === port)) {
+    process.stderr.write(
+      `Invalid OIDC_TEST_PROVIDER_PORT "${process.env.OIDC_TEST_PROVIDER_PORT}": give a port other than PORT.\n`,
+    );
+    return 2;
+  }
   const started = Date.now();
   const stack = await startLocalStack({
     dataDir,
@@ -48,6 +66,22 @@ async function main(): Promise<number> {
     : stack.demoPasswordCreated
       ? `password: ${stack.demoPassword}   (generated now, kept in ${passwordFile})`
       : `password: in ${passwordFile}`;
+  let oidc: TestOidcProvider | undefined;
+  if (withOidcProvider) {
+    try {
+      oidc = await startTestOidcProvider({
+        redirectUri: `${stack.url}/_aws/cognito/oauth2/idpresponse`,
+        others: [TEST_OIDC_MEMBER],
+        port: oidcPort,
+      });
+    } catch (error) {
+      await stack.stop();
+      process.stderr.write(
+        `The test OpenID Connect provider could not listen on port ${oidcPort} (${(error as Error).message}): set OIDC_TEST_PROVIDER_PORT.\n`,
+      );
+      return 2;
+    }
+  }
   const width = Math.max(...DEMO_USERS.map((u) => u.email.length));
   process.stdout.write(
     [
@@ -57,6 +91,7 @@ async function main(): Promise<number> {
       `DICOM listener (C-STORE, called AE title IWS-INTAKE): port ${dicomPort}`,
       `Demo accounts (${passwordLine}):`,
       ...DEMO_USERS.map((u) => `  ${u.email.padEnd(width)}  ${u.role}`),
+      ...(oidc ? oidcLines(oidc) : []),
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),
@@ -67,7 +102,7 @@ async function main(): Promise<number> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\n${signal}: stopping the local twin…\n`);
-    stack.stop().then(
+    Promise.all([stack.stop(), oidc?.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -75,6 +110,20 @@ async function main(): Promise<number> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   return new Promise<number>(() => undefined);
+}
+
+/** What a person types into Northside's SSO tab, and the accounts the provider's login form takes. */
+function oidcLines(oidc: TestOidcProvider): string[] {
+  const domain = TEST_OIDC_USER.email.slice(TEST_OIDC_USER.email.indexOf('@') + 1);
+  return [
+    `Test OpenID Connect provider: ${oidc.issuer}`,
+    `  SSO tab (as admin@northside.demo.local): issuer ${oidc.issuer}, client id ${oidc.clientId},`,
+    `  client secret ${oidc.clientSecret}, e-mail domain ${domain}, map radiology-leads to a role`,
+    '  Accounts (login name on its form, any password):',
+    ...[TEST_OIDC_USER, TEST_OIDC_MEMBER].map(
+      (u) => `    ${u.login.padEnd(10)}  ${u.email}  groups: ${u.groups.join(', ')}`,
+    ),
+  ];
 }
 
 main().catch((error: unknown) => {

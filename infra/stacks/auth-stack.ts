@@ -23,6 +23,7 @@ import { DICOMWEB_RESOURCE_SERVER } from '#shared/vocabulary/integrations.ts';
 import type { StageConfig } from '#infra/config.ts';
 import {
   FEDERATED_PLACEMENT_ACTIONS,
+  TOKEN_USER_ACTIONS,
   POST_CONFIRMATION_DECLARATION,
   PRE_SIGN_UP_DECLARATION,
   PRE_TOKEN_GENERATION_DECLARATION,
@@ -193,14 +194,12 @@ export class AuthStack extends Stack {
     // and this statement names the pool, so the function may not wait for it.
     const readMfa = new Policy(this, 'PreTokenGenerationReadsMfa', {
       roles: [trigger.executionRole],
-      statements: [
-        new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [this.userPool.userPoolArn] }),
-      ],
+      statements: [new PolicyStatement({ actions: TOKEN_USER_ACTIONS, resources: [this.userPool.userPoolArn] })],
     });
     Validations.of(readMfa).acknowledge({
       id: 'HIPAA.Security-IAMNoInlinePolicy',
       reason:
-        "The trigger's one extra statement (AdminGetUser on this pool) is kept apart from its default policy to break the pool-function dependency cycle.",
+        "The trigger's one extra statement (its user reads and role-group moves on this pool) is kept apart from its default policy to break the pool-function dependency cycle.",
     });
   }
 

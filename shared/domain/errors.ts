@@ -136,6 +136,8 @@ export class RuleError extends DomainError {
       | 'SSO_DOMAIN_TAKEN'
       | 'SSO_SECRET_REQUIRED'
       | 'SSO_CONNECTION_FAILED'
+      | 'SSO_METADATA_REQUIRED'
+      | 'SSO_METADATA_INVALID'
       | 'SIGN_IN_RATE_LIMITED'
       | 'INSUFFICIENT_SCOPE'
       | 'NOT_ACCEPTABLE'

@@ -156,6 +156,10 @@ export const ERROR_CATALOGUE = {
   SSO_SECRET_REQUIRED: { status: 400, message: 'Enter the client secret of the identity provider.' },
   /** Single sign-on is switched on only after the provider answered the connection test. */
   SSO_CONNECTION_FAILED: { status: 400, message: 'The identity provider could not be reached: {reason}' },
+  /** The first connection of a SAML provider needs its metadata, by URL or file. */
+  SSO_METADATA_REQUIRED: { status: 400, message: "Give the identity provider's SAML metadata: its URL or its file." },
+  /** The SAML metadata could not be read, or is not an identity provider's (entity ID, sign-on URL, certificate). */
+  SSO_METADATA_INVALID: { status: 400, message: 'The SAML metadata could not be read: {reason}' },
   /** The public sign-in routes' limit per address (docs/sso.md#domain-routing). */
   SIGN_IN_RATE_LIMITED: { status: 429, message: 'Too many attempts. Please wait a moment and try again.' },
   /** A DICOMweb client without the route's scope, in its token or its integration (RFC 6750 3.1 insufficient_scope). */

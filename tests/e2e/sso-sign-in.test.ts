@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fetchRuntimeConfig } from '#cli/commands/upload.ts';
 import { apiFetch, TEST_DEMO_PASSWORD } from '#tests/helpers/local-stack.ts';
-import { startTestOidcProvider, type TestOidcProvider } from '#tests/helpers/oidc-test-provider.ts';
+import { startTestOidcProvider, type TestOidcProvider } from '#infra/local/oidc-test-provider.ts';
 import { signInThroughSite, useSiteInBrowser } from './browser.ts';
 
 /**

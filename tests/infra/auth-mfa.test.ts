@@ -21,7 +21,7 @@ describe('MFA in the prod user pool', () => {
     });
   });
 
-  it("runs the pre-token-generation trigger that writes the mfa claim, which may read only this pool's users", () => {
+  it("runs the pre-token-generation trigger that writes the mfa claim, which may read only this pool's users and move their role groups", () => {
     const [[, pool]] = resourcesOf('AWS::Cognito::UserPool') as [[string, Resource]];
     const functions = resourcesOf('AWS::Lambda::Function');
     const [triggerId, trigger] = functions.find(([id]) => id.startsWith('PreTokenGeneration'))!;
@@ -34,7 +34,10 @@ describe('MFA in the prod user pool', () => {
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as any[]);
     const cognito = statements.filter((s) => JSON.stringify(s.Action).includes('cognito-idp'));
     expect(cognito).toEqual([
-      expect.objectContaining({ Action: 'cognito-idp:AdminGetUser', Resource: { 'Fn::GetAtt': [poolId, 'Arn'] } }),
+      expect.objectContaining({
+        Action: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminRemoveUserFromGroup'],
+        Resource: { 'Fn::GetAtt': [poolId, 'Arn'] },
+      }),
     ]);
     // Cognito may invoke it; nothing else is granted.
     auth.hasResourceProperties('AWS::Lambda::Permission', {

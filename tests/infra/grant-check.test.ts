@@ -3,6 +3,8 @@ import {
   apiFunctionDeclarations,
   AUDIT_APPENDER_DECLARATION,
   FEDERATED_PLACEMENT_ACTIONS,
+  TOKEN_USER_ACTIONS,
+  PRE_TOKEN_GENERATION_DECLARATION,
   pipelineFunctionDeclarations,
   POST_CONFIRMATION_DECLARATION,
   SCHEDULED_JOBS,
@@ -275,6 +277,33 @@ describe("the twin's IAM check", () => {
       expect(can(command, 'us-east-1_other'), command).toBe(false);
     }
     expect(can('AdminCreateUserCommand', 'us-east-1_local')).toBe(false);
+    expect(env[ENV.COGNITO_ENDPOINT]).toBe(pooled.endpoints.cognito);
+  });
+
+  it("lets the pre-token-generation trigger read users and move their role groups in the twin's pool only, as the auth stack's own policy does", () => {
+    // Arrange
+    const pooled = {
+      ...resources,
+      userPoolId: 'us-east-1_local',
+      endpoints: { ...resources.endpoints, cognito: 'http://127.0.0.1:1/_aws/cognito' },
+    };
+    const statements = localStatements(PRE_TOKEN_GENERATION_DECLARATION, pooled);
+    const can = (command: string, pool: string) =>
+      permissionsFor('CognitoIdentityProviderClient', command, { UserPoolId: pool }, scope).every((p) =>
+        isAllowed(statements, p),
+      );
+
+    // Act
+    const env = localEnvironment(PRE_TOKEN_GENERATION_DECLARATION, pooled);
+
+    // Assert
+    for (const action of TOKEN_USER_ACTIONS) {
+      const command = `${action.split(':')[1]}Command`;
+      expect(can(command, 'us-east-1_local'), command).toBe(true);
+      expect(can(command, 'us-east-1_other'), command).toBe(false);
+    }
+    expect(can('AdminUpdateUserAttributesCommand', 'us-east-1_local')).toBe(false);
+    expect(can('AdminDisableUserCommand', 'us-east-1_local')).toBe(false);
     expect(env[ENV.COGNITO_ENDPOINT]).toBe(pooled.endpoints.cognito);
   });
 });

@@ -652,6 +652,15 @@ const EXPECTATIONS: Record<string, Case> = {
     }),
     expect: hospitalAdmins(200),
   },
+  'POST /api/hospital-admin/sso/saml-metadata': {
+    // A document that is not metadata: read and refused in the answer (200), touching nothing.
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/hospital-admin/sso/saml-metadata',
+      body: { metadataXml: '<EntityDescriptor/>' },
+    }),
+    expect: hospitalAdmins(200),
+  },
   'GET /api/teams/{teamId}/policy': {
     prepare: async () => ({ method: 'GET', path: `/api/teams/${TEAM}/policy` }),
     expect: teamLeads(200),

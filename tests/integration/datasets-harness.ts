@@ -26,6 +26,7 @@ import { DEMO_USERS, type DemoUser } from '#infra/local/seed/demo-data.ts';
 import { archiveParts, packArchive } from '#tests/helpers/study-archive.ts';
 import { createMemoryObjectStore } from '#functions/adapters/memory/object-store.ts';
 import { createMemoryIdentityProviders } from '#functions/adapters/memory/sso-store.ts';
+import { createSamlMetadataReader } from '#functions/adapters/saml/metadata-reader.ts';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { createDocumentClient, type Table } from '#functions/adapters/dynamo/client.ts';
 import { describeTable } from '#functions/adapters/dynamo/health.ts';
@@ -283,6 +284,10 @@ export async function startHarness(): Promise<Harness> {
     fetchJson: async () => {
       throw new Error('unreachable');
     },
+    // SAML metadata is read by the real reader (samlify); a metadata URL is unreachable unless a test answers it.
+    samlMetadata: createSamlMetadataReader(async () => {
+      throw new Error('unreachable');
+    }),
     hostedLogin: {
       authorizeUrl: 'https://auth.harness.invalid/oauth2/authorize',
       clientId: HARNESS_POOL.clientId,

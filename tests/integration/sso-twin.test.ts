@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchRuntimeConfig } from '#cli/commands/upload.ts';
 import { apiFetch, signIn, startTestStack, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
-import { startTestOidcProvider, type TestOidcProvider } from '#tests/helpers/oidc-test-provider.ts';
+import { startTestOidcProvider, type TestOidcProvider } from '#infra/local/oidc-test-provider.ts';
 
 /**
  * Single sign-on through the twin (docs/sso.md): a hospital admin connects an OpenID Connect provider (the certified
@@ -286,5 +286,51 @@ describe('single sign-on through the twin', () => {
     expect(outsider.landed.searchParams.get('state')).toBe('site-state');
     expect(outsider.landed.searchParams.get('code')).toBeNull();
     expect(outsider.token.status).toBe(400);
+  }, 60_000);
+
+  it("gives a later sign-in the role the hospital's mapping now gives the provider's groups, audited as the provider's change", async () => {
+    // Arrange: a first sign-in as a team lead, then the hospital maps the same group to hospital admin.
+    const token = await signIn(stack.url, ADMIN);
+    const save = (role: string) =>
+      apiFetch(stack.url, token, '/api/hospital-admin/sso', {
+        method: 'PUT',
+        body: {
+          issuer,
+          clientId: provider.clientId,
+          clientSecret: provider.clientSecret,
+          domains: ['sso.northside.example'],
+          roleMappings: [{ group: 'radiology-leads', role }],
+          enabled: true,
+          ssoOnly: false,
+        },
+      });
+    expect((await save('TEAM_LEAD')).status).toBe(200);
+    const route = (await (
+      await apiFetch(stack.url, undefined, `/api/auth/sso-route?email=${encodeURIComponent(provider.user.email)}`)
+    ).json()) as { url: string };
+    const first = (await (await signInThroughProvider(route.url)).token.json()) as Record<string, string>;
+    expect((await save('HOSPITAL_ADMIN')).status).toBe(200);
+
+    // Act
+    const later = (await (await signInThroughProvider(route.url)).token.json()) as Record<string, string>;
+    const me = await apiFetch(stack.url, later.id_token, '/api/me');
+    const before = await apiFetch(stack.url, first.id_token, '/api/me');
+    const audit = await apiFetch(stack.url, token, '/api/audit?action=USER_ROLE_CHANGED');
+
+    // Assert: the new token names the new role; the old one (the old group) is refused.
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { user: { role: string } }).user.role).toBe('HOSPITAL_ADMIN');
+    expect(before.status).toBe(403);
+    const events = ((await audit.json()) as { items: { actorUserId: string; details: Record<string, any> }[] }).items;
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        actorUserId: 'idp:oidc-hosp-northside',
+        details: expect.objectContaining({
+          by: 'IDENTITY_PROVIDER',
+          before: expect.objectContaining({ role: 'TEAM_LEAD' }),
+          after: expect.objectContaining({ role: 'HOSPITAL_ADMIN' }),
+        }),
+      }),
+    );
   }, 60_000);
 });

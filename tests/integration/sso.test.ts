@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/definitions/table/keys.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { useHarness } from '#tests/helpers/harness.ts';
+import { TEST_SAML_ENTITY_ID, TEST_SAML_SSO_URL, testIdpMetadata } from '#tests/helpers/saml-metadata.ts';
 
 /**
  * Single sign-on through the real handlers and the DynamoDB adapters (docs/sso.md): a hospital admin connects the
@@ -144,6 +145,107 @@ describe('single sign-on through the API', () => {
     expect(removed.body).toEqual({ sso: null });
     const route = await h.call('GET', '/api/auth/sso-route', { query: { email: 'new.user@northside.demo.local' } });
     expect(route.body).toEqual({ redirect: false });
+  });
+
+  it("reads a SAML provider's metadata and says why it cannot, before anything is saved", async () => {
+    // Arrange
+    const xml = testIdpMetadata();
+
+    // Act
+    const read = await h.call('POST', '/api/hospital-admin/sso/saml-metadata', {
+      as: NORTHSIDE_ADMIN,
+      body: { metadataXml: xml },
+    });
+    const unreadable = await h.call('POST', '/api/hospital-admin/sso/saml-metadata', {
+      as: NORTHSIDE_ADMIN,
+      body: { metadataXml: '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>' },
+    });
+    const both = await h.call('POST', '/api/hospital-admin/sso/saml-metadata', {
+      as: NORTHSIDE_ADMIN,
+      body: { metadataXml: xml, metadataUrl: 'https://idp.northside.example/metadata' },
+    });
+
+    // Assert
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({
+      ok: true,
+      metadata: {
+        entityId: TEST_SAML_ENTITY_ID,
+        ssoUrl: TEST_SAML_SSO_URL,
+        signingCertificates: [{ subject: 'CN=idp.northside.example', validTo: expect.any(String) }],
+      },
+    });
+    expect(unreadable.body).toEqual({
+      ok: false,
+      reason: 'no SingleSignOnService with the HTTP-Redirect or HTTP-POST binding',
+    });
+    expect(both.status).toBe(400);
+  });
+
+  it('connects a SAML provider by its metadata file in place of the OIDC one, keeps the metadata on a later save, and routes the domain to it', async () => {
+    // Arrange: Northside connected by OpenID Connect first.
+    answerAsProvider();
+    await h.call('PUT', '/api/hospital-admin/sso', {
+      as: NORTHSIDE_ADMIN,
+      body: { ...CONFIG, clientSecret: 'secret-1' },
+    });
+    const xml = testIdpMetadata();
+    const saml = {
+      protocol: 'SAML',
+      domains: ['northside.demo.local'],
+      groupsClaim: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+      roleMappings: [{ group: 'radiology-leads', role: 'TEAM_LEAD' }],
+      enabled: true,
+      ssoOnly: false,
+    };
+    const providers = (h.deps.identityProviders as unknown as { providers: Map<string, Record<string, unknown>> })
+      .providers;
+
+    // Act
+    const invalid = await h.call('PUT', '/api/hospital-admin/sso', {
+      as: NORTHSIDE_ADMIN,
+      body: { ...saml, metadataXml: '<not-metadata/>' },
+    });
+    const noMetadata = await h.call('PUT', '/api/hospital-admin/sso', { as: NORTHSIDE_ADMIN, body: saml });
+    const saved = await h.call('PUT', '/api/hospital-admin/sso', {
+      as: NORTHSIDE_ADMIN,
+      body: { ...saml, metadataXml: xml },
+    });
+    const later = await h.call('PUT', '/api/hospital-admin/sso', {
+      as: NORTHSIDE_ADMIN,
+      body: { ...saml, ssoOnly: true },
+    });
+    const route = await h.call('GET', '/api/auth/sso-route', { query: { email: 'new.user@northside.demo.local' } });
+
+    // Assert
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.code).toBe('SSO_METADATA_INVALID');
+    expect(noMetadata.status).toBe(400);
+    expect(noMetadata.body.error).toEqual({
+      code: 'SSO_METADATA_REQUIRED',
+      message: "Give the identity provider's SAML metadata: its URL or its file.",
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.sso).toMatchObject({
+      protocol: 'SAML',
+      entityId: TEST_SAML_ENTITY_ID,
+      ssoUrl: TEST_SAML_SSO_URL,
+      providerName: 'saml-hosp-northside',
+    });
+    expect(later.status).toBe(200);
+    expect(later.body.sso).toMatchObject({ entityId: TEST_SAML_ENTITY_ID, ssoOnly: true });
+    // The OIDC provider left the pool; the SAML one holds the file, which the table does not.
+    expect([...providers.keys()]).toEqual(['saml-hosp-northside']);
+    expect(providers.get('saml-hosp-northside')).toMatchObject({ type: 'SAML', metadataXml: xml, enabled: true });
+    const { Item } = await h.table.doc.send(
+      new GetCommand({ TableName: h.table.tableName, Key: keys.sso('hosp-northside') }),
+    );
+    expect(JSON.stringify(Item)).not.toContain('EntityDescriptor');
+    expect(new URL(route.body.url as string).searchParams.get('identity_provider')).toBe('saml-hosp-northside');
+
+    // Clean up for the next test: disconnect.
+    await h.call('DELETE', '/api/hospital-admin/sso', { as: NORTHSIDE_ADMIN });
+    expect(providers.size).toBe(0);
   });
 
   it('limits the e-mail step per caller address', async () => {

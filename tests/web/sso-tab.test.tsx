@@ -33,16 +33,34 @@ beforeEach(() => {
       const method = init?.method ?? 'GET';
       const body = init?.body ? JSON.parse(String(init.body)) : undefined;
       calls.push({ method, url, body });
+      if (url.endsWith('/sso/saml-metadata'))
+        return answer({
+          ok: true,
+          metadata: {
+            entityId: 'https://idp.northside.demo.local/saml',
+            ssoUrl: 'https://idp.northside.demo.local/saml/sso',
+            signingCertificates: [{ subject: 'CN=idp.northside.demo.local', validTo: '2027-03-01T09:00:00.000Z' }],
+          },
+        });
       if (url.endsWith('/sso/test'))
         return answer({
           ok: false,
           checks: [{ name: 'discovery', ok: false, detail: `${ISSUER}/.well-known/openid-configuration: HTTP 404` }],
         });
       if (method === 'PUT') {
-        const { clientSecret: _secret, ...fields } = body as Record<string, unknown>;
+        const { clientSecret: _secret, metadataXml: _xml, ...fields } = body as Record<string, unknown>;
+        const saml =
+          fields.protocol === 'SAML'
+            ? {
+                entityId: 'https://idp.northside.demo.local/saml',
+                ssoUrl: 'https://idp.northside.demo.local/saml/sso',
+                signingCertificates: [],
+              }
+            : {};
         return answer({
           sso: {
             ...fields,
+            ...saml,
             providerName: 'oidc-hosp-northside',
             updatedAt: '2026-03-01T09:00:00.000Z',
             updatedByUserId: 'admin',
@@ -96,6 +114,7 @@ describe('the SSO tab', () => {
     // Assert
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      protocol: 'OIDC',
       issuer: ISSUER,
       clientId: 'imaging-workspace',
       clientSecret: 'secret-1',
@@ -109,5 +128,57 @@ describe('the SSO tab', () => {
     // The secret is never shown back: the field is empty, with the note that the held one is kept.
     expect((document.querySelector('input[name="clientSecret"]') as HTMLInputElement).value).toBe('');
     expect(screen.getByText('Leave empty to keep the secret the provider already has.')).toBeTruthy();
+  });
+
+  it('says that ending access the same day needs SCIM or the Users page, not the provider alone', async () => {
+    // Arrange
+    renderTab();
+
+    // Act
+    const note = await screen.findByTestId('sso-termination-note');
+
+    // Assert
+    expect(note.textContent).toContain('tokens they already hold keep refreshing until they expire');
+    expect(note.textContent).toContain('deactivate users through SCIM provisioning (Integrations tab)');
+  });
+
+  it('reads a SAML metadata file, shows what was read, and saves the provider with the file', async () => {
+    // Arrange
+    renderTab();
+    const protocol = await screen.findByLabelText('Protocol');
+    fireEvent.change(protocol, { target: { value: 'SAML' } });
+    fireEvent.change(screen.getByLabelText('Metadata source'), { target: { value: 'file' } });
+    const xml = '<EntityDescriptor entityID="https://idp.northside.demo.local/saml"/>';
+    const file = new File([xml], 'federationmetadata.xml', { type: 'application/xml' });
+    fireEvent.change(document.querySelector('input[name="metadataFile"]')!, { target: { files: [file] } });
+    await screen.findByText('federationmetadata.xml');
+    fireEvent.change(document.querySelector('input[name="domains"]')!, { target: { value: 'northside.demo.local' } });
+
+    // Act: read the metadata.
+    fireEvent.click(screen.getByRole('button', { name: 'Read metadata' }));
+
+    // Assert: what the server read; no OpenID Connect field nor test.
+    expect(await screen.findByText('Metadata read')).toBeTruthy();
+    expect(screen.getByText('Entity ID: https://idp.northside.demo.local/saml')).toBeTruthy();
+    expect(screen.getByText('Signing certificate: CN=idp.northside.demo.local, valid until 2027-03-01')).toBeTruthy();
+    expect(calls.find((c) => c.url.endsWith('/sso/saml-metadata'))?.body).toEqual({ metadataXml: xml });
+    expect(document.querySelector('input[name="issuer"]')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Test connection' })).toBeNull();
+
+    // Act: save.
+    fireEvent.click(screen.getByRole('button', { name: 'Save single sign-on' }));
+
+    // Assert: the SAML groups attribute took the place of the OpenID Connect default.
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      protocol: 'SAML',
+      metadataXml: xml,
+      domains: ['northside.demo.local'],
+      groupsClaim: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+      roleMappings: [],
+      enabled: false,
+      ssoOnly: false,
+    });
+    expect(await screen.findByRole('button', { name: 'Disconnect' })).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import type { IdentityProviders, OidcProviderSpec, SsoStore, StoredSso } from '#shared/domain/settings/ports.ts';
+import type { IdentityProviders, IdentityProviderSpec, SsoStore, StoredSso } from '#shared/domain/settings/ports.ts';
 
 /** Single sign-on configurations in memory, with the DynamoDB adapter's contract: a domain has one hospital. */
 export function createMemorySsoStore(): SsoStore {
@@ -26,14 +26,25 @@ export function createMemorySsoStore(): SsoStore {
   };
 }
 
-/** A user pool's OIDC providers in memory: what each holds (its secret included) and whether the site client lists it. */
-export function createMemoryIdentityProviders(): IdentityProviders & { providers: Map<string, OidcProviderSpec> } {
-  const providers = new Map<string, OidcProviderSpec>();
+/**
+ * A user pool's providers in memory: what each holds (an OIDC provider's secret, a SAML provider's metadata) and
+ * whether the site client lists it.
+ */
+export function createMemoryIdentityProviders(): IdentityProviders & { providers: Map<string, IdentityProviderSpec> } {
+  const providers = new Map<string, IdentityProviderSpec>();
   return {
     providers,
     async upsert(spec) {
       const held = providers.get(spec.name);
-      const clientSecret = spec.clientSecret ?? held?.clientSecret;
+      if (spec.type === 'SAML') {
+        const kept = held?.type === 'SAML' && !spec.metadataUrl && !spec.metadataXml ? held : undefined;
+        const source = kept ? { metadataUrl: kept.metadataUrl, metadataXml: kept.metadataXml } : spec;
+        if (!source.metadataUrl && !source.metadataXml)
+          throw new Error(`The identity provider ${spec.name} needs its SAML metadata`);
+        providers.set(spec.name, { ...spec, ...source });
+        return;
+      }
+      const clientSecret = spec.clientSecret ?? (held?.type !== 'SAML' ? held?.clientSecret : undefined);
       if (!clientSecret) throw new Error(`The identity provider ${spec.name} needs a client secret`);
       providers.set(spec.name, { ...spec, clientSecret });
     },

@@ -5,6 +5,8 @@ import { UsageQuerySchema, UsageSchema } from '#shared/schemas/api/usage.ts';
 import { LogoutResponseSchema, MeResponseSchema } from '#shared/schemas/api/auth.ts';
 import {
   PutSsoRequestSchema,
+  ReadSamlMetadataRequestSchema,
+  ReadSamlMetadataResultSchema,
   SsoRouteQuerySchema,
   SsoRouteSchema,
   SsoSettingsResponseSchema,
@@ -391,6 +393,10 @@ export const ROUTE_SCHEMAS = {
   'PUT /api/hospital-admin/sso': { body: PutSsoRequestSchema, response: SsoSettingsResponseSchema },
   'DELETE /api/hospital-admin/sso': { response: SsoSettingsResponseSchema },
   'POST /api/hospital-admin/sso/test': { body: TestSsoRequestSchema, response: TestSsoResultSchema },
+  'POST /api/hospital-admin/sso/saml-metadata': {
+    body: ReadSamlMetadataRequestSchema,
+    response: ReadSamlMetadataResultSchema,
+  },
   'GET /api/auth/sso-route': { query: SsoRouteQuerySchema, response: SsoRouteSchema },
   'GET /api/teams/{teamId}/policy': { path: TeamPath, response: TeamPolicyResponseSchema },
   'PUT /api/teams/{teamId}/policy': {

@@ -746,7 +746,8 @@ export const ROUTES = [
     domain: 'settings',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
-    summary: "The hospital's single sign-on: its OIDC provider, e-mail domains and role mapping (never the secret)",
+    summary:
+      "The hospital's single sign-on: its OIDC or SAML provider, e-mail domains and role mapping (never the secret)",
   },
   {
     method: 'PUT',
@@ -755,7 +756,7 @@ export const ROUTES = [
     auth: 'user',
     roles: HOSPITAL_ADMINS,
     summary:
-      "Connect or update the hospital's OIDC provider in the user pool; switched on only after a passing test (audited)",
+      "Connect or update the hospital's OIDC or SAML provider in the user pool; switched on only after a passing test or readable metadata (audited)",
   },
   {
     method: 'DELETE',
@@ -763,7 +764,7 @@ export const ROUTES = [
     domain: 'settings',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
-    summary: "Disconnect the hospital's OIDC provider and free its e-mail domains (audited)",
+    summary: "Disconnect the hospital's identity provider and free its e-mail domains (audited)",
   },
   {
     method: 'POST',
@@ -772,6 +773,14 @@ export const ROUTES = [
     auth: 'user',
     roles: HOSPITAL_ADMINS,
     summary: 'Test an OIDC provider: its discovery document, issuer, endpoints and signing keys',
+  },
+  {
+    method: 'POST',
+    path: '/api/hospital-admin/sso/saml-metadata',
+    domain: 'settings',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "Read a SAML provider's metadata (URL or file): its entity ID, sign-on URL and signing certificates",
   },
   {
     method: 'GET',

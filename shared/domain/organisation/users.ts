@@ -112,7 +112,7 @@ export async function getUser(
 
 /** Is there an ACTIVE hospital admin of the hospital other than `userId`? (Admins are few: their role index.) */
 async function anotherActiveAdmin(
-  deps: Pick<OrganisationDeps, 'organisation'>,
+  deps: { organisation: Pick<OrganisationDeps['organisation'], 'listUsers'> },
   hospitalId: string,
   userId: string,
 ): Promise<boolean> {
@@ -139,8 +139,11 @@ const ADMIN_LEASE_MS = 60_000;
  * under the hospital's admin-change lease, so two removals at once cannot both see the other admin still active:
  * the second answers CONFLICT and, tried again, LAST_HOSPITAL_ADMIN.
  */
-async function protectLastAdmin<T>(
-  deps: Pick<OrganisationDeps, 'organisation' | 'clock'>,
+export async function protectLastAdmin<T>(
+  deps: {
+    organisation: Pick<OrganisationDeps['organisation'], 'listUsers' | 'lockAdminChanges' | 'unlockAdminChanges'>;
+    clock: OrganisationDeps['clock'];
+  },
   target: UserRecord,
   removal: () => Promise<T>,
 ): Promise<T> {

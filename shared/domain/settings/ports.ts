@@ -1,4 +1,4 @@
-import type { SsoSettings } from '#shared/schemas/api/sso.ts';
+import type { SamlMetadata, SsoSettings } from '#shared/schemas/api/sso.ts';
 import type { DeidentificationPolicy } from '#shared/schemas/api/hospital-admin.ts';
 import type {
   HospitalProfile,
@@ -78,6 +78,7 @@ export type SsoStore = {
 
 /** What the user pool needs of a hospital's OIDC provider. */
 export type OidcProviderSpec = {
+  type?: 'OIDC';
   name: string;
   issuer: string;
   clientId: string;
@@ -89,13 +90,38 @@ export type OidcProviderSpec = {
   enabled: boolean;
 };
 
+/** What the user pool needs of a hospital's SAML 2.0 provider: its metadata by URL or as a file. */
+export type SamlProviderSpec = {
+  type: 'SAML';
+  name: string;
+  /** The pool reads the metadata at this URL (and again as it changes). */
+  metadataUrl?: string;
+  /** The metadata document itself. Neither given: the metadata the pool already holds is kept. */
+  metadataXml?: string;
+  domains: readonly string[];
+  /** The assertion's attribute that lists the user's groups. */
+  groupsClaim: string;
+  enabled: boolean;
+};
+
+export type IdentityProviderSpec = OidcProviderSpec | SamlProviderSpec;
+
 /** The user pool's identity providers and the site client's list of the providers it may use. */
 export type IdentityProviders = {
   /** Creates or updates the provider, and adds it to the site client's providers or takes it off (`enabled`). */
-  upsert(spec: OidcProviderSpec): Promise<void>;
+  upsert(spec: IdentityProviderSpec): Promise<void>;
   /** Takes the provider off the site client and deletes it; a provider already gone is not an error. */
   remove(name: string): Promise<void>;
 };
+
+/**
+ * Reads and checks a SAML provider's metadata (its URL read over HTTPS, or the file's XML): answers the document and
+ * what was read of it; throws with a short reason when it cannot be read or is not an identity provider's metadata.
+ */
+export type SamlMetadataReader = (source: { metadataUrl?: string; metadataXml?: string }) => Promise<{
+  xml: string;
+  metadata: SamlMetadata;
+}>;
 
 /** Reads a JSON document over HTTPS (the provider's discovery document and key set); throws with a short reason. */
 export type JsonFetcher = (url: string) => Promise<unknown>;

@@ -2,19 +2,28 @@ import type { Caller } from '#shared/domain/auth/caller.ts';
 import { providerNameOf } from '#shared/domain/auth/federation.ts';
 import { AccessDeniedError, RuleError } from '#shared/domain/errors.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
-import type { PutSsoRequest, SsoRoute, SsoSettings, TestSsoResult } from '#shared/schemas/api/sso.ts';
-import type { IdentityProviders, JsonFetcher, SsoStore } from './ports.ts';
+import type {
+  PutSamlSsoRequest,
+  PutSsoRequest,
+  ReadSamlMetadataResult,
+  SamlSsoSettings,
+  SsoRoute,
+  SsoSettings,
+  TestSsoResult,
+} from '#shared/schemas/api/sso.ts';
+import type { IdentityProviders, JsonFetcher, SamlMetadataReader, SsoStore } from './ports.ts';
 
 /**
- * A hospital's own OpenID Connect provider, connected by its admin on the settings' SSO tab (docs/sso.md): the
- * configuration is kept in the table (never the client secret, which goes to the user pool only), the provider itself
- * is an identity provider of the user pool named `oidc-<hospitalId>`, and the site's app client lists it while single
- * sign-on is on.
+ * A hospital's own OpenID Connect or SAML 2.0 provider, connected by its admin on the settings' SSO tab
+ * (docs/sso.md): the configuration is kept in the table (never the client secret nor the metadata file, which go to
+ * the user pool only), the provider itself is an identity provider of the user pool named `oidc-<hospitalId>` or
+ * `saml-<hospitalId>`, and the site's app client lists it while single sign-on is on.
  */
 export type SsoDeps = {
   sso: SsoStore;
   identityProviders: IdentityProviders;
   fetchJson: JsonFetcher;
+  samlMetadata: SamlMetadataReader;
   audit: Pick<AuditLog, 'record'>;
   clock: Clock;
 };
@@ -92,8 +101,10 @@ export async function testSsoConnection(issuer: string, fetchJson: JsonFetcher):
  */
 export async function saveSso(request: PutSsoRequest, caller: Caller, deps: SsoDeps): Promise<{ sso: SsoSettings }> {
   assertAdmin(caller);
+  if (request.protocol === 'SAML') return saveSaml(request, caller, deps);
   const before = await deps.sso.get(caller.hospitalId);
-  const newProvider = !before || before.issuer !== request.issuer || before.clientId !== request.clientId;
+  const beforeOidc = before && before.protocol !== 'SAML' ? before : undefined;
+  const newProvider = !beforeOidc || beforeOidc.issuer !== request.issuer || beforeOidc.clientId !== request.clientId;
   if (newProvider && !request.clientSecret) throw new RuleError('SSO_SECRET_REQUIRED');
   if (request.enabled) {
     const test = await testSsoConnection(request.issuer, deps.fetchJson);
@@ -109,9 +120,10 @@ export async function saveSso(request: PutSsoRequest, caller: Caller, deps: SsoD
     updatedAt: deps.clock.now(),
     updatedByUserId: caller.userId,
   };
-  const { taken } = await deps.sso.save(caller.hospitalId, sso);
-  if (taken) throw new RuleError('SSO_DOMAIN_TAKEN', { domain: taken });
+  await claimDomains(caller.hospitalId, sso, deps);
+  await replacedProvider(before, sso, deps);
   await deps.identityProviders.upsert({
+    type: 'OIDC',
     name: sso.providerName,
     issuer: sso.issuer,
     clientId: sso.clientId,
@@ -125,6 +137,79 @@ export async function saveSso(request: PutSsoRequest, caller: Caller, deps: SsoD
     action: 'SSO_SETTINGS_CHANGED',
     ...actorOf(caller),
     details: { before: before ?? null, after: sso, clientSecretChanged: !!clientSecret },
+  });
+  return { sso };
+}
+
+async function claimDomains(hospitalId: string, sso: SsoSettings, deps: Pick<SsoDeps, 'sso'>): Promise<void> {
+  const { taken } = await deps.sso.save(hospitalId, sso);
+  if (taken) throw new RuleError('SSO_DOMAIN_TAKEN', { domain: taken });
+}
+
+/** A hospital that changes protocol gets a provider of the other name: the old one leaves the user pool. */
+async function replacedProvider(before: SsoSettings | undefined, sso: SsoSettings, deps: SsoDeps): Promise<void> {
+  if (before && before.providerName !== sso.providerName) await deps.identityProviders.remove(before.providerName);
+}
+
+/** Reads a SAML provider's metadata and says what was read, or why it could not be (the SSO tab's preview). */
+export async function readSamlMetadata(
+  source: { metadataUrl?: string; metadataXml?: string },
+  deps: Pick<SsoDeps, 'samlMetadata'>,
+): Promise<ReadSamlMetadataResult> {
+  try {
+    return { ok: true, metadata: (await deps.samlMetadata(source)).metadata };
+  } catch (error) {
+    return { ok: false, reason: reasonOf(error) };
+  }
+}
+
+/**
+ * Saves a SAML 2.0 provider. Its metadata (by URL or file) is read and checked first: an entity ID, a single sign-on
+ * service and a signing certificate. The first connection needs it; a later save without it keeps what the user pool
+ * holds. The user pool gets the URL (it reads the metadata itself) or the file; the table keeps what was read.
+ */
+async function saveSaml(request: PutSamlSsoRequest, caller: Caller, deps: SsoDeps): Promise<{ sso: SsoSettings }> {
+  const before = await deps.sso.get(caller.hospitalId);
+  const beforeSaml = before?.protocol === 'SAML' ? before : undefined;
+  const { metadataUrl, metadataXml, ...fields } = request;
+  const source = metadataUrl ? { metadataUrl } : metadataXml ? { metadataXml } : undefined;
+  if (!source && !beforeSaml) throw new RuleError('SSO_METADATA_REQUIRED');
+  let read: Awaited<ReturnType<SamlMetadataReader>> | undefined;
+  if (source) {
+    try {
+      read = await deps.samlMetadata(source);
+    } catch (error) {
+      throw new RuleError('SSO_METADATA_INVALID', { reason: reasonOf(error) });
+    }
+  }
+  const held = beforeSaml!;
+  const sso: SamlSsoSettings = {
+    ...fields,
+    domains: [...new Set(fields.domains)],
+    ssoOnly: fields.enabled && fields.ssoOnly,
+    ...(metadataUrl ? { metadataUrl } : !source && held.metadataUrl ? { metadataUrl: held.metadataUrl } : {}),
+    ...(read
+      ? read.metadata
+      : { entityId: held.entityId, ssoUrl: held.ssoUrl, signingCertificates: held.signingCertificates }),
+    providerName: providerNameOf(caller.hospitalId, 'SAML'),
+    updatedAt: deps.clock.now(),
+    updatedByUserId: caller.userId,
+  };
+  await claimDomains(caller.hospitalId, sso, deps);
+  await replacedProvider(before, sso, deps);
+  await deps.identityProviders.upsert({
+    type: 'SAML',
+    name: sso.providerName,
+    ...(metadataUrl ? { metadataUrl } : read ? { metadataXml: read.xml } : {}),
+    domains: sso.domains,
+    groupsClaim: sso.groupsClaim,
+    enabled: sso.enabled,
+  });
+  await deps.audit.record({
+    hospitalId: caller.hospitalId,
+    action: 'SSO_SETTINGS_CHANGED',
+    ...actorOf(caller),
+    details: { before: before ?? null, after: sso, metadataChanged: Boolean(source) },
   });
   return { sso };
 }

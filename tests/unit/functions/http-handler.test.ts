@@ -99,6 +99,7 @@ beforeAll(() => {
     | 'sso'
     | 'identityProviders'
     | 'fetchJson'
+    | 'samlMetadata'
     | 'hostedLogin'
     | 'jobs'
     | 'jobStarter'

@@ -159,3 +159,86 @@ describe("hospitals' OIDC providers in the user pool (Cognito)", () => {
     });
   });
 });
+
+describe("hospitals' SAML 2.0 providers in the user pool (Cognito)", () => {
+  const SAML = {
+    type: 'SAML' as const,
+    name: 'saml-hosp-northside',
+    domains: ['northside.example'],
+    groupsClaim: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+    enabled: true,
+  };
+  const SAML_MAPPING = {
+    email: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+    given_name: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+    family_name: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
+    'custom:idpAmr': 'http://schemas.microsoft.com/claims/authnmethodsreferences',
+    'custom:idpGroups': 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+  };
+
+  it('creates a SAML provider from its metadata URL with the claim types mapped, then lists it on the site client', async () => {
+    // Arrange
+    cognito.on(DescribeIdentityProviderCommand).rejects(gone());
+    cognito.on(CreateIdentityProviderCommand).resolves({});
+    cognito.on(DescribeUserPoolClientCommand).resolves({ UserPoolClient: SITE_CLIENT });
+    cognito.on(UpdateUserPoolClientCommand).resolves({});
+
+    // Act
+    await providers().upsert({ ...SAML, metadataUrl: 'https://idp.northside.example/federationmetadata.xml' });
+
+    // Assert
+    expect(cognito.commandCalls(CreateIdentityProviderCommand)[0]!.args[0].input).toEqual({
+      UserPoolId: 'eu-west-1_Pool',
+      ProviderName: 'saml-hosp-northside',
+      ProviderType: 'SAML',
+      ProviderDetails: { MetadataURL: 'https://idp.northside.example/federationmetadata.xml' },
+      AttributeMapping: SAML_MAPPING,
+      IdpIdentifiers: ['northside.example'],
+    });
+    expect(cognito.commandCalls(UpdateUserPoolClientCommand)[0]!.args[0].input.SupportedIdentityProviders).toEqual([
+      'COGNITO',
+      'saml-hosp-northside',
+    ]);
+  });
+
+  it('updates a SAML provider with a metadata file, and keeps the metadata it holds when given none', async () => {
+    // Arrange
+    const xml = '<EntityDescriptor entityID="https://idp.northside.example/saml"/>';
+    cognito.on(DescribeIdentityProviderCommand).resolves({
+      IdentityProvider: {
+        ProviderName: 'saml-hosp-northside',
+        ProviderType: 'SAML',
+        ProviderDetails: { MetadataFile: '<held/>', SSORedirectBindingURI: 'https://idp.northside.example/sso' },
+      },
+    });
+    cognito.on(UpdateIdentityProviderCommand).resolves({});
+    cognito.on(DescribeUserPoolClientCommand).resolves({
+      UserPoolClient: { ...SITE_CLIENT, SupportedIdentityProviders: ['COGNITO', 'saml-hosp-northside'] },
+    });
+
+    // Act
+    await providers().upsert({ ...SAML, metadataXml: xml });
+    await providers().upsert({ ...SAML, domains: ['northside.example', 'ns.example'] });
+
+    // Assert
+    const updates = cognito.commandCalls(UpdateIdentityProviderCommand).map((c) => c.args[0].input);
+    expect(updates[0]).toEqual({
+      UserPoolId: 'eu-west-1_Pool',
+      ProviderName: 'saml-hosp-northside',
+      ProviderDetails: { MetadataFile: xml },
+      AttributeMapping: SAML_MAPPING,
+      IdpIdentifiers: ['northside.example'],
+    });
+    expect(updates[1]).toMatchObject({
+      ProviderDetails: { MetadataFile: '<held/>' },
+      IdpIdentifiers: ['northside.example', 'ns.example'],
+    });
+    expect(cognito.commandCalls(CreateIdentityProviderCommand)).toHaveLength(0);
+  });
+
+  it('refuses to create a SAML provider without metadata', async () => {
+    cognito.on(DescribeIdentityProviderCommand).rejects(gone());
+    await expect(providers().upsert(SAML)).rejects.toThrow('needs its SAML metadata');
+    expect(cognito.commandCalls(CreateIdentityProviderCommand)).toHaveLength(0);
+  });
+});

@@ -1,28 +1,47 @@
 import { Alert, Button, Card, HStack, Input, List, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
-import { SSO_MAPPABLE_ROLES, type TestSsoResult } from '#shared/schemas/api/sso.ts';
+import { SSO_MAPPABLE_ROLES, type ReadSamlMetadataResult, type TestSsoResult } from '#shared/schemas/api/sso.ts';
 import { ROLE_TITLES, type Role } from '#shared/vocabulary/roles.ts';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
-import { disconnectSso, saveSso, testSso, useSso } from '#web/features/settings/api/sso-api.ts';
-import { ssoFormOf, ssoRequestOf, type SsoForm } from '#web/features/settings/utils/sso-form.ts';
+import { disconnectSso, readSamlMetadata, saveSso, testSso, useSso } from '#web/features/settings/api/sso-api.ts';
+import {
+  SAML_GROUPS_ATTRIBUTE,
+  samlSourceOf,
+  ssoFormOf,
+  ssoRequestOf,
+  type SsoForm,
+} from '#web/features/settings/utils/sso-form.ts';
 import { Toggle } from './settings-controls.tsx';
 
 const roleOptions = (roles: readonly Role[]) => roles.map((role) => ({ value: role, label: ROLE_TITLES[role] }));
 
+const PROTOCOLS = [
+  { value: 'OIDC', label: 'OpenID Connect' },
+  { value: 'SAML', label: 'SAML 2.0' },
+];
+const METADATA_SOURCES = [
+  { value: 'url', label: 'Metadata URL' },
+  { value: 'file', label: 'Metadata file (XML)' },
+];
+/** Each protocol's usual groups claim: switching protocol swaps one for the other, never an admin's own. */
+const DEFAULT_GROUPS_CLAIM = { OIDC: 'groups', SAML: SAML_GROUPS_ATTRIBUTE } as const;
+
 /**
- * Single sign-on (docs/sso.md#the-sso-tab): the hospital's OpenID Connect provider, its e-mail domains and how its
- * groups map onto roles. Saved at once, apart from the form's Save Changes; switched on only after a passing test.
+ * Single sign-on (docs/sso.md#the-sso-tab): the hospital's OpenID Connect or SAML 2.0 provider, its e-mail domains and
+ * how its groups map onto roles. Saved at once, apart from the form's Save Changes; an OpenID Connect provider is
+ * switched on only after a passing test, a SAML provider after its metadata was read.
  */
 export function SsoTab() {
   const sso = useSso();
   const [form, setForm] = useState<SsoForm>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [test, setTest] = useState<TestSsoResult>();
-  const [busy, setBusy] = useState<'save' | 'test' | 'disconnect'>();
+  const [metadata, setMetadata] = useState<ReadSamlMetadataResult>();
+  const [busy, setBusy] = useState<'save' | 'test' | 'read' | 'disconnect'>();
 
   useEffect(() => {
     if (sso.data && !form) setForm(ssoFormOf(sso.data.sso));
@@ -34,7 +53,7 @@ export function SsoTab() {
     const connected = sso.data.sso;
     const set = (change: Partial<SsoForm>) => setForm({ ...form, ...change });
 
-    const run = async (kind: 'save' | 'test' | 'disconnect', action: () => Promise<void>) => {
+    const run = async (kind: 'save' | 'test' | 'read' | 'disconnect', action: () => Promise<void>) => {
       setBusy(kind);
       try {
         await action();
@@ -48,6 +67,27 @@ export function SsoTab() {
       run('test', async () => {
         setTest(await testSso(form.issuer.trim()));
       });
+    const onRead = () =>
+      run('read', async () => {
+        const source = samlSourceOf(form);
+        if (!source.metadataUrl && !source.metadataXml)
+          return setErrors({ metadataUrl: 'Give the metadata URL or choose the metadata file' });
+        setErrors({});
+        setMetadata(await readSamlMetadata(source));
+      });
+    const onFile = async (file: File | undefined) => {
+      if (!file) return;
+      set({ metadataXml: await file.text(), metadataFileName: file.name });
+      setMetadata(undefined);
+    };
+    const onProtocol = (protocol: SsoForm['protocol']) => {
+      const other = protocol === 'SAML' ? 'OIDC' : 'SAML';
+      const groupsClaim =
+        form.groupsClaim === DEFAULT_GROUPS_CLAIM[other] ? DEFAULT_GROUPS_CLAIM[protocol] : form.groupsClaim;
+      set({ protocol, groupsClaim });
+      setTest(undefined);
+      setMetadata(undefined);
+    };
     const onSave = () =>
       run('save', async () => {
         const built = ssoRequestOf(form);
@@ -64,15 +104,12 @@ export function SsoTab() {
         await sso.mutate(saved, { revalidate: false });
         setForm(ssoFormOf(null));
         setTest(undefined);
+        setMetadata(undefined);
         toaster.create({ type: 'success', title: 'Identity provider disconnected' });
       });
 
-    return (
-      <Stack gap="4" maxW="xl">
-        <Text color="fg.muted" fontSize="sm">
-          Connect your hospital&apos;s OpenID Connect identity provider. Users of your e-mail domains are sent to it
-          when they sign in; a first sign-in creates their account with the role their groups map to.
-        </Text>
+    const oidcFields = () => (
+      <>
         <FormField label="Issuer URL" required error={errors.issuer}>
           <Input
             name="issuer"
@@ -98,6 +135,96 @@ export function SsoTab() {
             onChange={(e) => set({ clientSecret: e.currentTarget.value })}
           />
         </FormField>
+      </>
+    );
+    const samlFields = () => (
+      <>
+        <FormField label="Metadata">
+          <Select
+            name="metadataSource"
+            aria-label="Metadata source"
+            value={form.metadataSource}
+            options={METADATA_SOURCES}
+            onChange={(source) => set({ metadataSource: source as SsoForm['metadataSource'] })}
+          />
+        </FormField>
+        {form.metadataSource === 'url' ? (
+          <FormField
+            label="Metadata URL"
+            required={!connected}
+            helperText={connected ? 'Leave empty to keep the metadata the provider already has.' : undefined}
+            error={errors.metadataUrl}
+          >
+            <Input
+              name="metadataUrl"
+              value={form.metadataUrl}
+              placeholder="https://login.hospital.org/federationmetadata.xml"
+              onChange={(e) => set({ metadataUrl: e.currentTarget.value })}
+            />
+          </FormField>
+        ) : (
+          <FormField
+            label="Metadata file"
+            required={!connected}
+            helperText={
+              form.metadataFileName ||
+              (connected ? 'Leave unchosen to keep the metadata the provider already has.' : undefined)
+            }
+            error={errors.metadataXml ?? errors.metadataUrl}
+          >
+            <Input
+              name="metadataFile"
+              type="file"
+              accept=".xml,application/xml,text/xml,application/samlmetadata+xml"
+              onChange={(e) => void onFile(e.currentTarget.files?.[0])}
+            />
+          </FormField>
+        )}
+        {connected?.protocol === 'SAML' && !metadata && (
+          <Text fontSize="sm" data-testid="saml-held">
+            Connected: {connected.entityId}, signs in at {connected.ssoUrl}
+          </Text>
+        )}
+        {metadata && (
+          <Alert.Root status={metadata.ok ? 'success' : 'error'} role="status" data-testid="saml-metadata-result">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>{metadata.ok ? 'Metadata read' : 'The metadata could not be read'}</Alert.Title>
+              {metadata.ok ? (
+                <List.Root fontSize="sm">
+                  <List.Item>Entity ID: {metadata.metadata.entityId}</List.Item>
+                  <List.Item>Sign-on URL: {metadata.metadata.ssoUrl}</List.Item>
+                  {metadata.metadata.signingCertificates.map((c, i) => (
+                    <List.Item key={i}>
+                      Signing certificate: {c.subject}, valid until {c.validTo.slice(0, 10)}
+                    </List.Item>
+                  ))}
+                </List.Root>
+              ) : (
+                <Text fontSize="sm">{metadata.reason}</Text>
+              )}
+            </Alert.Content>
+          </Alert.Root>
+        )}
+      </>
+    );
+
+    return (
+      <Stack gap="4" maxW="xl">
+        <Text color="fg.muted" fontSize="sm">
+          Connect your hospital&apos;s OpenID Connect or SAML 2.0 identity provider. Users of your e-mail domains are
+          sent to it when they sign in; a first sign-in creates their account with the role their groups map to.
+        </Text>
+        <FormField label="Protocol">
+          <Select
+            name="protocol"
+            aria-label="Protocol"
+            value={form.protocol}
+            options={PROTOCOLS}
+            onChange={(protocol) => onProtocol(protocol as SsoForm['protocol'])}
+          />
+        </FormField>
+        {form.protocol === 'SAML' ? samlFields() : oidcFields()}
         <FormField
           label="E-mail domains"
           required
@@ -165,6 +292,11 @@ export function SsoTab() {
           disabled={!form.enabled}
           onChange={(ssoOnly) => set({ ssoOnly })}
         />
+        <Text color="fg.muted" fontSize="sm" data-testid="sso-termination-note">
+          A user disabled at your identity provider is refused at their next sign-in through it; tokens they already
+          hold keep refreshing until they expire. To end access the same day, deactivate users through SCIM provisioning
+          (Integrations tab) or on the Users page.
+        </Text>
         {test && (
           <Alert.Root status={test.ok ? 'success' : 'error'} role="status" data-testid="sso-test-result">
             <Alert.Indicator />
@@ -181,9 +313,15 @@ export function SsoTab() {
           </Alert.Root>
         )}
         <HStack>
-          <Button variant="outline" onClick={() => void onTest()} loading={busy === 'test'} disabled={!!busy}>
-            Test connection
-          </Button>
+          {form.protocol === 'SAML' ? (
+            <Button variant="outline" onClick={() => void onRead()} loading={busy === 'read'} disabled={!!busy}>
+              Read metadata
+            </Button>
+          ) : (
+            <Button variant="outline" onClick={() => void onTest()} loading={busy === 'test'} disabled={!!busy}>
+              Test connection
+            </Button>
+          )}
           <Button onClick={() => void onSave()} loading={busy === 'save'} disabled={!!busy}>
             Save single sign-on
           </Button>

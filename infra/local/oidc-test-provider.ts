@@ -3,9 +3,10 @@ import type { Server } from 'node:http';
 import Provider from 'oidc-provider';
 
 /**
- * A hospital's identity provider for the single-sign-on tests (docs/sso.md): the certified `oidc-provider` (OpenID
- * Connect Core 1.0, Discovery 1.0) on a free port of this machine, with one confidential client whose redirect URI is
- * the user pool's `/oauth2/idpresponse`, and one user. Its development login form takes any password for the user's
+ * A hospital's identity provider for the single-sign-on tests and for trying SSO by hand on the twin (`npm start --
+ * --oidc-test-provider`, docs/local-twin.md#single-sign-on): the certified `oidc-provider` (OpenID Connect Core 1.0,
+ * Discovery 1.0) on a port of this machine (a free one unless given), with one confidential client whose redirect URI
+ * is the user pool's `/oauth2/idpresponse`, and its users. Its development login form takes any password for a user's
  * login; consent is granted without a page, as a hospital's provider for its own app does.
  */
 export type TestOidcUser = {
@@ -32,6 +33,15 @@ export const TEST_OIDC_USER: TestOidcUser = {
   groups: ['radiology-leads', 'staff'],
 };
 
+/** A second user of the same domain, in no group the examples map (so the hospital's default member role). */
+export const TEST_OIDC_MEMBER: TestOidcUser = {
+  login: 'm.jensen',
+  email: 'm.jensen@sso.northside.example',
+  givenName: 'Mads',
+  familyName: 'Jensen',
+  groups: ['staff'],
+};
+
 export async function startTestOidcProvider(options: {
   /** The user pool's `/oauth2/idpresponse` (the twin's `<url>/_aws/cognito/oauth2/idpresponse`). */
   redirectUri: string;
@@ -40,6 +50,10 @@ export async function startTestOidcProvider(options: {
   others?: TestOidcUser[];
   clientId?: string;
   clientSecret?: string;
+  /** The port to listen on (the issuer's); a free one when absent. */
+  port?: number;
+  /** The interface to listen on: 127.0.0.1 unless given. */
+  host?: string;
 }): Promise<TestOidcProvider> {
   const user = options.user ?? TEST_OIDC_USER;
   const clientId = options.clientId ?? 'imaging-workspace';
@@ -49,7 +63,10 @@ export async function startTestOidcProvider(options: {
   const { createServer } = await import('node:http');
   let callback: ((req: never, res: never) => void) | undefined;
   const server: Server = createServer((req, res) => callback?.(req as never, res as never));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
   const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     clients: [
