@@ -80,7 +80,10 @@ const linkOf = (href: string | undefined, siteOrigin: string | undefined) =>
  * The e-mail of one notification: its title, its description and the page it leads to. The texts are the bell's,
  * written by the product with ids, counts and colleagues' names, never DICOM header text (docs/domain.md#notifications).
  */
-export function notificationMail(content: MailContent, siteOrigin?: string): { subject: string; text: string; html: string } {
+export function notificationMail(
+  content: MailContent,
+  siteOrigin?: string,
+): { subject: string; text: string; html: string } {
   const link = linkOf(content.href, siteOrigin);
   const lines = [content.title, content.description, link ? `Open: ${link}` : undefined].filter(
     (l): l is string => !!l,
