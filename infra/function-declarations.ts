@@ -614,14 +614,17 @@ export const PRE_SIGN_UP_DECLARATION = triggerDeclaration({
 
 /**
  * The user pool's pre- and post-authentication triggers (docs/domain.md#failed-sign-ins): one function counts a known
- * user's sign-in attempt and its success on the hospital's day item, for the compliance center's failed sign-ins.
+ * user's sign-in attempt and its success on the hospital's day item, for the compliance center's failed sign-ins; a
+ * burst of failed sign-ins alerts the hospital admins by the channels they chose (docs/domain.md#security-alerts).
  */
 export const SIGN_IN_EVENTS_DECLARATION = triggerDeclaration({
   id: 'SignInEvents',
   entry: 'functions/triggers/sign-in-events.ts',
   description: 'User pool pre- and post-authentication: counts sign-in attempts and successes per hospital and day',
   timeoutSeconds: 5,
-  grants: { table: 'readWrite' },
+  grants: { table: 'readWrite', sendsMail: true, sendsSms: true },
+  // The alert's e-mail links to the site.
+  extraEnv: [ENV.SITE_ORIGIN],
 });
 
 /**

@@ -1,0 +1,76 @@
+import type { PreAuthenticationTriggerEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as signInEvents } from '#functions/triggers/sign-in-events.ts';
+import { DEFAULT_NOTIFICATION_PREFERENCES } from '#shared/schemas/api/policies.ts';
+import { startHarness, type Harness } from './datasets-harness.ts';
+
+/**
+ * Notifications that reach people (docs/domain.md#notifications), through the DynamoDB adapters and the real
+ * handlers: a hospital admin who chose e-mail for security events gets one when a user of the hospital fails to sign
+ * in five times within 15 minutes (docs/domain.md#security-alerts).
+ */
+const ADMIN = 'admin@northside.demo.local';
+const MEMBER = 'member@northside.demo.local';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+/** What the user pool hands its pre-authentication trigger when a known user starts a password sign-in. */
+function attempt(email: string): PreAuthenticationTriggerEvent {
+  const user = h.user(email);
+  return {
+    version: '1',
+    region: 'us-east-1',
+    userPoolId: 'us-east-1_Harness',
+    userName: h.userId(email),
+    triggerSource: 'PreAuthentication_Authentication',
+    callerContext: { awsSdkVersion: '3', clientId: 'harness-site-client' },
+    request: { userAttributes: { sub: h.userId(email), email, 'custom:hospitalId': user.hospitalId } },
+    response: {},
+  } as unknown as PreAuthenticationTriggerEvent;
+}
+
+describe('security alert: a burst of failed sign-ins', () => {
+  it('e-mails the hospital admin who chose e-mail for security events, once, after five failed sign-ins', async () => {
+    // Arrange: the admin keeps security events on, by e-mail, in a daily digest (security is urgent: sent at once).
+    const saved = await h.call('PUT', '/api/me/notification-preferences', {
+      as: ADMIN,
+      body: { ...DEFAULT_NOTIFICATION_PREFERENCES, email: true, frequency: 'daily', securityEvents: true },
+    });
+    expect(saved.status).toBe(200);
+    const before = h.mailbox.length;
+
+    // Act: five sign-ins of the member that never succeed (a wrong password runs only the pre-authentication trigger).
+    for (let i = 0; i < 4; i++) await signInEvents(attempt(MEMBER));
+    const afterFour = h.mailbox.slice(before).filter((m) => m.tag === 'notification');
+    await signInEvents(attempt(MEMBER));
+
+    // Assert
+    expect(afterFour).toEqual([]);
+    const alerts = h.mailbox.slice(before).filter((m) => m.tag === 'notification');
+    expect(alerts.map((m) => [m.to, m.subject])).toEqual([[ADMIN, 'Repeated failed sign-ins']]);
+    expect(alerts[0]!.text).toContain(h.userId(MEMBER));
+    expect(alerts[0]!.text).toContain('http://localhost:3000/hospital-admin/compliance');
+    const bell = await h.call('GET', '/api/notifications', { as: ADMIN });
+    expect(bell.body.items.filter((n: { type: string }) => n.type === 'FAILED_SIGN_INS')).toHaveLength(1);
+  });
+
+  it('forgets the attempts of a user who then signs in', async () => {
+    // Arrange
+    const before = h.mailbox.length;
+    const success = { ...attempt(MEMBER), triggerSource: 'PostAuthentication_Authentication' };
+
+    // Act: four failures, a success, four more failures: never five without a success.
+    for (let i = 0; i < 4; i++) await signInEvents(attempt(MEMBER));
+    await signInEvents(success as never);
+    for (let i = 0; i < 4; i++) await signInEvents(attempt(MEMBER));
+
+    // Assert
+    expect(h.mailbox.slice(before).filter((m) => m.tag === 'notification')).toEqual([]);
+  });
+});
