@@ -102,7 +102,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     startsJobs: true,
   },
   // Single sign-on: the hospital's OIDC provider in the user pool and on the site's app client (docs/sso.md).
-  settings: { table: 'readWrite', identityProviders: true },
+  // A policy change alerts the hospital admins by e-mail and SMS (docs/domain.md#security-alerts).
+  settings: { table: 'readWrite', identityProviders: true, sendsMail: true, sendsSms: true },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
@@ -139,7 +140,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // The caller's own inbox: read it, mark items read.
   notifications: { table: 'readWrite' },
   // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).
-  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true },
+  // Creating or revoking a DICOMweb client alerts the hospital admins by e-mail and SMS (docs/domain.md#security-alerts).
+  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true, sendsMail: true, sendsSms: true },
   // A job of the caller's hospital and its results; nothing is written.
   jobs: { table: 'read', pseudonymSecret: true },
   // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
@@ -154,7 +156,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   },
   // SCIM provisioning (docs/sso.md#provisioning-scim): the hospital's tokens and users in the table, and the user
   // pool's admin calls of the disable and role paths (disable, global sign-out, group change).
-  scim: { table: 'readWrite', userPoolAdmin: true },
+  // Creating or revoking a SCIM token alerts the hospital admins by e-mail and SMS (docs/domain.md#security-alerts).
+  scim: { table: 'readWrite', userPoolAdmin: true, sendsMail: true, sendsSms: true },
 };
 
 /**
