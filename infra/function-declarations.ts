@@ -123,7 +123,13 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     pseudonymSecret: true,
   },
   // Presigned multipart uploads of raw files; completing the session starts the pipeline.
-  uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
+  // Storage crossing a threshold is e-mailed to the hospital admins who chose e-mail (docs/domain.md#billing-alerts).
+  uploads: {
+    table: 'readWrite',
+    buckets: { uploads: ['multipart', 'read', 'list'] },
+    startsPipeline: true,
+    sendsMail: true,
+  },
   // Team and patient shares: the dataset, its grants, the policy in force, the approval queue and the approvers'
   // notifications (docs/domain.md#share-policy); nothing leaves the table.
   shares: { table: 'readWrite' },
