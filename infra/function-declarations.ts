@@ -533,6 +533,18 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     grants: { table: 'readWrite', scansTable: true, sendsMail: true },
   },
   {
+    // Walks every hospital (the same scan for the hospital items): the "next bill" notice a few days before the bill
+    // and the digests of yesterday (and on Mondays of last week), one e-mail per user (docs/domain.md#notifications).
+    id: 'SendDailyNotifications',
+    entry: 'functions/jobs/send-daily-notifications.ts',
+    description: 'Notifications: daily and weekly digest e-mails and the next-bill notice',
+    cron: { minute: '0', hour: '7' },
+    // The twin has no calendar: it sends what is due once a day while it runs.
+    localEveryMs: 24 * 60 * 60 * 1000,
+    timeoutSeconds: 900,
+    grants: { table: 'readWrite', scansTable: true, sendsMail: true },
+  },
+  {
     // Commits every received study whose integration's quiet time has passed: the same pipeline start as a browser
     // upload's last file (docs/dicom-intake.md#commit). An index read of due studies, never a scan.
     id: 'CommitQuietStudies',

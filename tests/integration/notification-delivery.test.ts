@@ -2,6 +2,7 @@ import type { PreAuthenticationTriggerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as signInEvents } from '#functions/triggers/sign-in-events.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES } from '#shared/schemas/api/policies.ts';
+import { sendDailyNotifications } from '#shared/domain/notifications/daily.ts';
 import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
@@ -72,5 +73,42 @@ describe('security alert: a burst of failed sign-ins', () => {
 
     // Assert
     expect(h.mailbox.slice(before).filter((m) => m.tag === 'notification')).toEqual([]);
+  });
+});
+
+describe('the daily notifications job: next-bill notice and digests', () => {
+  const at = (now: string) => ({ ...h.deps, clock: { now: () => now } });
+  const LAKEVIEW_ADMIN = 'admin@lakeview.demo.local';
+
+  it("sends a digest reader's bill notice in the next day's digest, once however often the job runs", async () => {
+    // Arrange: the Northside admin reads a daily digest, the Lakeview admin keeps the defaults (immediate).
+    const saved = await h.call('PUT', '/api/me/notification-preferences', {
+      as: ADMIN,
+      body: { ...DEFAULT_NOTIFICATION_PREFERENCES, frequency: 'daily', billingAlerts: true },
+    });
+    expect(saved.status).toBe(200);
+    const before = h.mailbox.length;
+    const mails = () => h.mailbox.slice(before);
+
+    // Act: two days before the bill of 2026-12-01, then the next morning twice (a retried schedule).
+    const first = await sendDailyNotifications(at('2026-11-29T07:00:00.000Z'));
+    const afterFirst = mails().map((m) => [m.to, m.tag, m.subject]);
+    const second = await sendDailyNotifications(at('2026-11-30T07:00:00.000Z'));
+    const again = await sendDailyNotifications(at('2026-11-30T07:05:00.000Z'));
+
+    // Assert: the notice is raised once a month per hospital; immediate readers get it at once.
+    expect(first.billNotices).toBeGreaterThanOrEqual(2);
+    expect(second.billNotices).toBe(0);
+    expect(afterFirst).toContainEqual([LAKEVIEW_ADMIN, 'notification', 'Next bill soon']);
+    expect(afterFirst.filter(([to]) => to === ADMIN)).toEqual([]);
+    // The digest of 2026-11-29 goes out the next morning, once.
+    const digests = mails().filter((m) => m.tag === 'notification-digest' && m.to === ADMIN);
+    expect(digests.map((m) => m.subject)).toEqual(['Your notifications for 2026-11-29 (1)']);
+    expect(digests[0]!.text).toContain('Next bill soon');
+    expect(digests[0]!.text).toContain('The bill for 2026-11 is issued on 2026-12-01');
+    expect(again.digests).toBe(0);
+    // The bell had it at once.
+    const bell = await h.call('GET', '/api/notifications', { as: ADMIN });
+    expect(bell.body.items.filter((n: { type: string }) => n.type === 'BILL_UPCOMING')).toHaveLength(1);
   });
 });
