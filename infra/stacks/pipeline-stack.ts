@@ -23,7 +23,6 @@ import {
   scheduledJobDeclaration,
 } from '#infra/function-declarations.ts';
 import { resourceNames, stageMail, stateMachineArn } from '#infra/resource-names.ts';
-import { ENV } from '#shared/definitions/env.ts';
 
 /** Re-exported for tests and tools that list the pipeline's functions. */
 export { PIPELINE_TASK_GRANTS as PIPELINE_TASK_ACCESS };

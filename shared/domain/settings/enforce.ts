@@ -8,7 +8,6 @@ import {
 } from '#shared/domain/notifications/preferences.ts';
 import type { IdGenerator } from '#shared/domain/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
-import type { SettingsStore } from './ports.ts';
 
 /** Bytes per GB as the product counts storage (docs/domain.md#policies-and-inheritance: base 1024). */
 export const BYTES_PER_GB = 1024 ** 3;
