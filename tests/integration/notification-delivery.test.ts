@@ -76,6 +76,31 @@ describe('security alert: a burst of failed sign-ins', () => {
   });
 });
 
+describe('security alert: a SCIM token created and revoked', () => {
+  it("e-mails the hospital's admins, the one who acted included, with the token's id and not its name", async () => {
+    // Arrange
+    const before = h.mailbox.length;
+
+    // Act
+    const created = await h.call('POST', '/api/hospital-admin/scim-tokens', {
+      as: ADMIN,
+      body: { name: 'Identity provider sync' },
+    });
+    const revoked = await h.call('DELETE', `/api/hospital-admin/scim-tokens/${created.body.item.id}`, { as: ADMIN });
+
+    // Assert
+    expect([created.status, revoked.status]).toEqual([201, 200]);
+    const alerts = h.mailbox.slice(before).filter((m) => m.tag === 'notification');
+    expect(alerts.map((m) => [m.to, m.subject])).toEqual([
+      [ADMIN, 'SCIM token created'],
+      [ADMIN, 'SCIM token revoked'],
+    ]);
+    expect(
+      alerts.every((m) => m.text.includes(created.body.item.id) && !m.text.includes('Identity provider sync')),
+    ).toBe(true);
+  });
+});
+
 describe('the daily notifications job: next-bill notice and digests', () => {
   const at = (now: string) => ({ ...h.deps, clock: { now: () => now } });
   const LAKEVIEW_ADMIN = 'admin@lakeview.demo.local';
