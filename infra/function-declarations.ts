@@ -108,7 +108,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     startsJobs: true,
   },
   // Single sign-on: the hospital's OIDC provider in the user pool and on the site's app client (docs/sso.md).
-  settings: { table: 'readWrite', identityProviders: true },
+  // A policy change alerts the hospital admins by e-mail and SMS (docs/domain.md#security-alerts).
+  settings: { table: 'readWrite', identityProviders: true, sendsMail: true, sendsSms: true },
   departments: { table: 'readWrite' },
   teams: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
   users: { table: 'readWrite', userPoolAdmin: true, pseudonymSecret: true },
@@ -130,7 +131,13 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     startsJobs: true,
   },
   // Presigned multipart uploads of raw files; completing the session starts the pipeline.
-  uploads: { table: 'readWrite', buckets: { uploads: ['multipart', 'read', 'list'] }, startsPipeline: true },
+  // Storage crossing a threshold is e-mailed to the hospital admins who chose e-mail (docs/domain.md#billing-alerts).
+  uploads: {
+    table: 'readWrite',
+    buckets: { uploads: ['multipart', 'read', 'list'] },
+    startsPipeline: true,
+    sendsMail: true,
+  },
   // Team and patient shares: the dataset, its grants, the policy in force, the approval queue and the approvers'
   // notifications (docs/domain.md#share-policy); nothing leaves the table.
   shares: { table: 'readWrite' },
@@ -147,7 +154,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // The caller's own inbox: read it, mark items read.
   notifications: { table: 'readWrite' },
   // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).
-  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true },
+  // Creating or revoking a DICOMweb client alerts the hospital admins by e-mail and SMS (docs/domain.md#security-alerts).
+  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true, sendsMail: true, sendsSms: true },
   // A job of the caller's hospital and its results; nothing is written.
   jobs: { table: 'read', pseudonymSecret: true },
   // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
@@ -162,7 +170,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   },
   // SCIM provisioning (docs/sso.md#provisioning-scim): the hospital's tokens and users in the table, and the user
   // pool's admin calls of the disable and role paths (disable, global sign-out, group change).
-  scim: { table: 'readWrite', userPoolAdmin: true },
+  // Creating or revoking a SCIM token alerts the hospital admins by e-mail and SMS (docs/domain.md#security-alerts).
+  scim: { table: 'readWrite', userPoolAdmin: true, sendsMail: true, sendsSms: true },
 };
 
 /**
@@ -542,6 +551,18 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     grants: { table: 'readWrite', scansTable: true, sendsMail: true },
   },
   {
+    // Walks every hospital (the same scan for the hospital items): the "next bill" notice a few days before the bill
+    // and the digests of yesterday (and on Mondays of last week), one e-mail per user (docs/domain.md#notifications).
+    id: 'SendDailyNotifications',
+    entry: 'functions/jobs/send-daily-notifications.ts',
+    description: 'Notifications: daily and weekly digest e-mails and the next-bill notice',
+    cron: { minute: '0', hour: '7' },
+    // The twin has no calendar: it sends what is due once a day while it runs.
+    localEveryMs: 24 * 60 * 60 * 1000,
+    timeoutSeconds: 900,
+    grants: { table: 'readWrite', scansTable: true, sendsMail: true },
+  },
+  {
     // Commits every received study whose integration's quiet time has passed: the same pipeline start as a browser
     // upload's last file (docs/dicom-intake.md#commit). An index read of due studies, never a scan.
     id: 'CommitQuietStudies',
@@ -633,14 +654,17 @@ export const PRE_SIGN_UP_DECLARATION = triggerDeclaration({
 
 /**
  * The user pool's pre- and post-authentication triggers (docs/domain.md#failed-sign-ins): one function counts a known
- * user's sign-in attempt and its success on the hospital's day item, for the compliance center's failed sign-ins.
+ * user's sign-in attempt and its success on the hospital's day item, for the compliance center's failed sign-ins; a
+ * burst of failed sign-ins alerts the hospital admins by the channels they chose (docs/domain.md#security-alerts).
  */
 export const SIGN_IN_EVENTS_DECLARATION = triggerDeclaration({
   id: 'SignInEvents',
   entry: 'functions/triggers/sign-in-events.ts',
   description: 'User pool pre- and post-authentication: counts sign-in attempts and successes per hospital and day',
   timeoutSeconds: 5,
-  grants: { table: 'readWrite' },
+  grants: { table: 'readWrite', sendsMail: true, sendsSms: true },
+  // The alert's e-mail links to the site.
+  extraEnv: [ENV.SITE_ORIGIN],
 });
 
 /**

@@ -1,5 +1,6 @@
 import { Aws } from 'aws-cdk-lib';
 import type { StageConfig } from './config.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import type { DataBucket } from './function-declarations.ts';
 
 /**
@@ -53,4 +54,22 @@ export function sesArn(resource: string): string {
 
 export function functionArn(name: string): string {
   return `arn:${Aws.PARTITION}:lambda:${Aws.REGION}:${Aws.ACCOUNT_ID}:function:${name}`;
+}
+
+/**
+ * What a function outside the API stack needs to send mail from the API stack's sender and configuration set, whose
+ * names follow from the stage's configuration alone (docs/deployment.md#e-mail).
+ */
+export function stageMail(config: Pick<StageConfig, 'prefix' | 'mailFrom'>) {
+  const domain = config.mailFrom?.split('@')[1];
+  const mailConfigurationSet = resourceNames(config).mailConfigurationSet;
+  return {
+    ...(domain ? { mailIdentityArn: sesArn(`identity/${domain}`) } : {}),
+    mailConfigurationSetArn: sesArn(`configuration-set/${mailConfigurationSet}`),
+    environment: {
+      // Empty without a configured sender, as for the API's functions.
+      [ENV.MAIL_FROM]: config.mailFrom ?? '',
+      [ENV.MAIL_CONFIGURATION_SET]: mailConfigurationSet,
+    },
+  };
 }

@@ -17,6 +17,7 @@ import { createIntakeStore } from './dynamo/intake-store.ts';
 import { DICOM_CALLED_AE_TITLE } from '#shared/domain/intake/listener.ts';
 import { describeTable } from './dynamo/health.ts';
 import { createNotificationInbox } from './dynamo/notifications.ts';
+import { createNotificationLedger } from './dynamo/notification-ledger.ts';
 import { createPolicyRepository } from './dynamo/policies-repository.ts';
 import { createRunSlotStore } from './dynamo/run-slots.ts';
 import { createSettingsStore } from './dynamo/settings-store.ts';
@@ -117,6 +118,7 @@ export async function createAwsDeps(
     pseudonymizer: createPseudonymizer(pseudonymSecret),
     pseudonymSecret,
     notifications: createNotificationInbox(table),
+    notificationLedger: createNotificationLedger(table),
     health: {
       async failing() {
         const checks: [string, Promise<void>][] = [

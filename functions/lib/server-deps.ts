@@ -6,7 +6,7 @@ import type { DatasetRepository, PipelineStarter, Pseudonymizer } from '#shared/
 import type { AuditLog, Clock, IdGenerator, PageTokens } from '#shared/domain/ports.ts';
 import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
 import type { IdentityAdmin, OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
+import type { NotificationInbox, NotificationLedger } from '#shared/domain/notifications/ports.ts';
 import type {
   IdentityAdmin as MemberIdentity,
   InvitationDirectory,
@@ -61,6 +61,8 @@ export type ServerDeps = {
   pseudonymSecret(): Promise<string>;
   /** Each user's notifications (the bell). */
   notifications: NotificationInbox;
+  /** What delivery keeps beside the inbox: once-only claims, digest items, recent sign-in attempts. */
+  notificationLedger: NotificationLedger;
   health: HealthProbe;
   invitations: InvitationRepository;
   invitationDirectory: InvitationDirectory;

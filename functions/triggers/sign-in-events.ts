@@ -1,5 +1,6 @@
 import type { Context, PostAuthenticationTriggerEvent, PreAuthenticationTriggerEvent } from 'aws-lambda';
 import { countSignIn } from '#shared/domain/audit/sign-ins.ts';
+import { noteSignInForAlerts, type AlertDeps } from '#shared/domain/notifications/alerts.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
@@ -10,8 +11,8 @@ import { errorOrigin, logger, startInvocation } from '#functions/lib/logger.ts';
 
 export type SignInEvent = PreAuthenticationTriggerEvent | PostAuthenticationTriggerEvent;
 
-type SignInDeps = {
-  organisation: Pick<OrganisationCounters, 'addUsage'>;
+type SignInDeps = Omit<AlertDeps, 'clock' | 'organisation'> & {
+  organisation: Pick<OrganisationCounters, 'addUsage'> & Partial<NonNullable<AlertDeps['organisation']>>;
   audit: Pick<AuditLog, 'record'>;
   directory: Pick<Directory, 'getUser'>;
   sso: Pick<SsoStore, 'byDomain'>;
@@ -28,8 +29,9 @@ export class SsoOnlyError extends Error {
 /**
  * The user pool's pre- and post-authentication triggers (docs/domain.md#failed-sign-ins): an attempt by a known user,
  * then its success, counted on the user's hospital for the compliance center; each success is also one
- * USER_SIGNED_IN event in the audit trail. Counting never stands in the way of a sign-in: a failure here is logged
- * (ids only) and the sign-in goes on, since a trigger that throws refuses it.
+ * USER_SIGNED_IN event in the audit trail. Each also counts towards a burst of failed sign-ins of the user, which
+ * alerts the hospital admins (docs/domain.md#security-alerts). Counting never stands in the way of a sign-in: a
+ * failure here is logged (ids only) and the sign-in goes on, since a trigger that throws refuses it.
  */
 export function signInEvents(deps: () => Promise<SignInDeps>, now = () => new Date()) {
   return async <E extends SignInEvent>(event: E): Promise<E> => {
@@ -57,6 +59,15 @@ export function signInEvents(deps: () => Promise<SignInDeps>, now = () => new Da
           actorName: user ? `${user.firstName} ${user.lastName}` : userId,
           at,
           details: { method: 'password', ...(user ? { role: user.role } : {}) },
+        });
+      }
+      if (userId) {
+        const { organisation } = ports;
+        const listUsers = organisation.listUsers?.bind(organisation);
+        await noteSignInForAlerts(phase, hospitalId, userId, at, {
+          ...ports,
+          organisation: listUsers ? { listUsers } : undefined,
+          clock: { now: () => at },
         });
       }
     } catch (error) {

@@ -21,6 +21,7 @@ import type { Construct } from 'constructs';
 import { ROLES, ROLE_TITLES } from '#shared/vocabulary/roles.ts';
 import { DICOMWEB_RESOURCE_SERVER } from '#shared/vocabulary/integrations.ts';
 import type { StageConfig } from '#infra/config.ts';
+import { ENV } from '#shared/definitions/env.ts';
 import {
   FEDERATED_PLACEMENT_ACTIONS,
   TOKEN_USER_ACTIONS,
@@ -31,7 +32,7 @@ import {
 } from '#infra/function-declarations.ts';
 import { IDP_AMR_ATTRIBUTE_NAME, IDP_GROUPS_ATTRIBUTE_NAME } from '#shared/domain/auth/id-token.ts';
 import { ImagingFunction } from '#infra/constructs/imaging-function.ts';
-import { resourceNames } from '#infra/resource-names.ts';
+import { resourceNames, stageMail } from '#infra/resource-names.ts';
 
 /** Custom attributes of a user: the tenant and team the API scopes every request to. */
 export const CUSTOM_ATTRIBUTES = {
@@ -203,13 +204,19 @@ export class AuthStack extends Stack {
     });
   }
 
-  /** Sign-in attempts and successes per hospital (functions/triggers/sign-in-events.ts): one function, two triggers. */
+  /**
+   * Sign-in attempts and successes per hospital (functions/triggers/sign-in-events.ts): one function, two triggers. A
+   * burst of failed sign-ins alerts the hospital admins by e-mail (the API stack's sender, by its names) and SMS.
+   */
   private addSignInCounting(props: AuthStackProps): void {
+    const mail = stageMail(props.config);
     const trigger = new ImagingFunction(this, {
       config: props.config,
       declaration: SIGN_IN_EVENTS_DECLARATION,
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
+      ...mail,
+      environment: { ...mail.environment, [ENV.SITE_ORIGIN]: props.siteOrigins[0] ?? '' },
       concurrencyBound:
         'Invoked only by the user pool, twice per sign-in at most; the pool quotas on sign-ins bound its load.',
     });

@@ -22,8 +22,7 @@ import {
   SCHEDULED_JOBS,
   scheduledJobDeclaration,
 } from '#infra/function-declarations.ts';
-import { resourceNames, sesArn, stateMachineArn } from '#infra/resource-names.ts';
-import { ENV } from '#shared/definitions/env.ts';
+import { resourceNames, stageMail, stateMachineArn } from '#infra/resource-names.ts';
 
 /** Re-exported for tests and tools that list the pipeline's functions. */
 export { PIPELINE_TASK_GRANTS as PIPELINE_TASK_ACCESS };
@@ -108,7 +107,7 @@ export class PipelineStack extends Stack {
           reservedConcurrency: 1,
           // A job that sends mail (the monthly report) uses the API stack's sender and configuration set, whose
           // names follow from the stage's configuration alone.
-          ...(job.grants.sendsMail ? this.mailOf(props.config) : {}),
+          ...(job.grants.sendsMail ? stageMail(props.config) : {}),
           // The intake sweep starts the pipeline (docs/dicom-intake.md#commit): the state machine's ARN by its name.
           ...(job.grants.startsPipeline
             ? { stateMachineArn: stateMachineArn(resourceNames(props.config).stateMachine) }
@@ -126,20 +125,6 @@ export class PipelineStack extends Stack {
         return [job.id, fn];
       }),
     );
-  }
-
-  private mailOf(config: StageConfig) {
-    const domain = config.mailFrom?.split('@')[1];
-    const mailConfigurationSet = resourceNames(config).mailConfigurationSet;
-    return {
-      ...(domain ? { mailIdentityArn: sesArn(`identity/${domain}`) } : {}),
-      mailConfigurationSetArn: sesArn(`configuration-set/${mailConfigurationSet}`),
-      environment: {
-        // Empty without a configured sender, as for the API's functions.
-        [ENV.MAIL_FROM]: config.mailFrom ?? '',
-        [ENV.MAIL_CONFIGURATION_SET]: mailConfigurationSet,
-      },
-    };
   }
 
   private createTaskFunction(task: PipelineTask, props: PipelineStackProps): ImagingFunction {

@@ -53,4 +53,21 @@ describe('MFA in the prod user pool', () => {
     expect(pool.Properties.LambdaConfig.PreAuthentication).toEqual({ 'Fn::GetAtt': [triggerId, 'Arn'] });
     expect(pool.Properties.LambdaConfig.PostAuthentication).toEqual({ 'Fn::GetAtt': [triggerId, 'Arn'] });
   });
+
+  it('lets the sign-in trigger send the failed sign-in alert by SES and SNS, with the site to link to (docs/domain.md#security-alerts)', () => {
+    // Arrange
+    const [, trigger] = resourcesOf('AWS::Lambda::Function').find(([id]) => id.startsWith('SignInEvents'))!;
+
+    // Act
+    const actions = resourcesOf('AWS::IAM::Policy')
+      .filter(([, policy]) => JSON.stringify(policy.Properties.Roles).includes('SignInEventsRole'))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+      .flatMap((s) => [s.Action].flat());
+
+    // Assert
+    expect(actions).toEqual(expect.arrayContaining(['ses:SendEmail', 'sns:Publish']));
+    expect(Object.keys(trigger.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining(['MAIL_FROM', 'MAIL_CONFIGURATION_SET', 'SITE_ORIGIN']),
+    );
+  });
 });

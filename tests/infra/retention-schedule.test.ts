@@ -54,6 +54,28 @@ describe('the data-retention schedule in the cloud (docs/pipeline.md#data-retent
     });
   });
 
+  it('invokes the daily notifications function each day at 07:00 UTC (docs/domain.md#notifications)', () => {
+    // Arrange
+    const [fnId, fn] = resourcesOf(pipeline, 'AWS::Lambda::Function').find(([id]) =>
+      id.startsWith('SendDailyNotificationsFunction'),
+    )!;
+
+    // Act
+    const [, rule] = resourcesOf(pipeline, 'AWS::Events::Rule').find(([id]) =>
+      id.startsWith('SendDailyNotificationsSchedule'),
+    )!;
+
+    // Assert
+    expect(rule.Properties).toMatchObject({
+      ScheduleExpression: 'cron(0 7 * * ? *)',
+      State: 'ENABLED',
+      Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
+    });
+    expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'MAIL_FROM', 'MAIL_CONFIGURATION_SET']),
+    );
+  });
+
   it('lets only the scheduled jobs scan the table, and only retention delete in every bucket', () => {
     const statements = resourcesOf(pipeline, 'AWS::IAM::Policy').flatMap(([, p]) =>
       (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).map((s) => ({
@@ -63,8 +85,8 @@ describe('the data-retention schedule in the cloud (docs/pipeline.md#data-retent
     );
     const scanners = statements.filter((s) => s.actions.includes('dynamodb:Scan'));
     expect(scanners.length).toBeGreaterThan(0);
-    // The two scheduled jobs walk every hospital; no API function scans.
-    expect(scanners.every((s) => /ApplyRetention|SendMonthlyReports/.test(s.roles))).toBe(true);
+    // The scheduled jobs that walk every hospital scan; no API function does.
+    expect(scanners.every((s) => /ApplyRetention|SendMonthlyReports|SendDailyNotifications/.test(s.roles))).toBe(true);
     expect(scheduledJobDeclaration(SCHEDULED_JOBS[0]!)).toMatchObject({
       kind: 'job',
       scansTable: true,

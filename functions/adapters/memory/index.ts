@@ -8,6 +8,7 @@ export { createMemoryDatasetRepository, memoryPageTokens } from './datasets-repo
 export { memoryIdempotency, MemoryPersistenceLayer } from './idempotency.ts';
 export { createMemoryIntegrationStore, createMemoryMachineClients } from './integrations-store.ts';
 export { createMemoryInvitationRepository } from './invitations-repository.ts';
+export { createMemoryNotificationLedger } from './notification-ledger.ts';
 export { createMemoryNotificationInbox } from './notifications.ts';
 export { createMemoryObjectStore } from './object-store.ts';
 export { createMemoryOrganisation } from './organisation.ts';

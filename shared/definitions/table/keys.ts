@@ -388,9 +388,29 @@ export const keys = {
   }),
   notificationPartition: (hospitalId: string, userId: string) => notificationPartition(hospitalId, userId),
   notificationPrefix: 'N#',
+  /** A once-only event of notification delivery (a threshold's alert of a month, a user's digest of a period). */
+  notificationClaim: (hospitalId: string, key: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `NOTIFY#CLAIM#${key}`,
+  }),
+  /** An e-mail waiting for a user's digest: one partition per hospital and period, by user then time. */
+  digestItem: (hospitalId: string, period: string, userId: string, createdAt: string, id: string): ItemKey => ({
+    [P.pk]: digestPartition(hospitalId, period),
+    [P.sk]: `${userId}#${createdAt}#${id}`,
+  }),
+  digestPartition: (hospitalId: string, period: string) => digestPartition(hospitalId, period),
+  /** A user's sign-in attempts since their last success (docs/domain.md#security-alerts). */
+  signInAttempts: (hospitalId: string, userId: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `SIGNINS#${userId}`,
+  }),
   auditSeqPrefix: 'SEQ#',
   auditSeqKey,
 };
+
+function digestPartition(hospitalId: string, period: string): string {
+  return `${hospitalPk(hospitalId)}#DIGEST#${period}`;
+}
 
 function notificationPartition(hospitalId: string, userId: string): string {
   return `${hospitalPk(hospitalId)}#USER#${userId}#NOTIF`;

@@ -9,9 +9,11 @@ import {
   type CreateDicomWebClientRequest,
   type CreatedDicomWebClient,
 } from '#shared/schemas/api/integrations.ts';
+import { raiseSecurityAlert, type AlertDeps } from '#shared/domain/notifications/alerts.ts';
 import type { IntakeEndpoints, IntegrationRecord, IntegrationStore, MachineClients } from './ports.ts';
 
-export type IntegrationDeps = {
+/** The alert ports (docs/domain.md#security-alerts) are optional: without them nobody is told. */
+export type IntegrationDeps = Omit<AlertDeps, 'clock' | 'ids'> & {
   integrations: IntegrationStore;
   machineClients: MachineClients;
   directory: Pick<Directory, 'getTeam'>;
@@ -98,6 +100,16 @@ export async function createDicomWebClient(
       scopes: record.scopes!,
     },
   });
+  await raiseSecurityAlert(
+    caller.hospitalId,
+    {
+      type: 'ACCESS_TOKEN_CHANGED',
+      title: 'DICOMweb client created',
+      description: `${record.createdByName} created DICOMweb client ${record.id}, which can get access tokens.`,
+      href: '/hospital-admin/settings',
+    },
+    deps,
+  );
   return { integration: record, clientSecret, tokenUrl: deps.endpoints.tokenUrl };
 }
 
@@ -158,6 +170,17 @@ export async function revokeIntegration(
       after: { status: revoked.status },
     },
   });
+  if (existing.kind === 'DICOMWEB_CLIENT')
+    await raiseSecurityAlert(
+      caller.hospitalId,
+      {
+        type: 'ACCESS_TOKEN_CHANGED',
+        title: 'DICOMweb client revoked',
+        description: `${`${caller.firstName} ${caller.lastName}`.trim()} revoked DICOMweb client ${integrationId}; its tokens are refused.`,
+        href: '/hospital-admin/settings',
+      },
+      deps,
+    );
   return revoked;
 }
 

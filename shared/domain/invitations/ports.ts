@@ -94,7 +94,14 @@ export type MailMessage = {
   text: string;
   html: string;
   /** What kind of message, for the delivery records (no personal data). */
-  tag: 'invitation' | 'password-reset' | 'patient-share-code' | 'monthly-report' | 'dataset-export';
+  tag:
+    | 'invitation'
+    | 'password-reset'
+    | 'patient-share-code'
+    | 'monthly-report'
+    | 'dataset-export'
+    | 'notification'
+    | 'notification-digest';
   /** Our ids the delivery events come back with (SES message tags): never personal data. */
   refs?: { hospitalId: string; invitationId: string };
 };

@@ -2,7 +2,11 @@ import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, NotFoundError, UnauthorizedError } from '#shared/domain/errors.ts';
 import type { ScimToken } from '#shared/schemas/api/scim.ts';
+import { raiseSecurityAlert, type AlertDeps } from '#shared/domain/notifications/alerts.ts';
 import type { ScimDeps, ScimTokenRecord } from './ports.ts';
+
+/** The alert ports (docs/domain.md#security-alerts) are optional: without them nobody is told. */
+type Alerting = Omit<AlertDeps, 'clock' | 'ids' | 'settings'> & { settings?: AlertDeps['settings'] };
 
 /**
  * SCIM bearer tokens of a hospital (docs/sso.md#provisioning-scim): a hospital admin creates one for their identity
@@ -30,7 +34,7 @@ export async function listScimTokens(caller: Caller, deps: Pick<ScimDeps, 'scimT
 export async function createScimToken(
   name: string,
   caller: Caller,
-  deps: Pick<ScimDeps, 'scimTokens' | 'tokens' | 'ids' | 'clock' | 'audit'>,
+  deps: Pick<ScimDeps, 'scimTokens' | 'tokens' | 'ids' | 'clock' | 'audit'> & Alerting,
 ) {
   assertHospitalAdmin(caller);
   const token = deps.tokens.newToken();
@@ -50,13 +54,23 @@ export async function createScimToken(
     actorName: `${caller.firstName} ${caller.lastName}`.trim(),
     details: { tokenId: record.id, name },
   });
+  await raiseSecurityAlert(
+    caller.hospitalId,
+    {
+      type: 'ACCESS_TOKEN_CHANGED',
+      title: 'SCIM token created',
+      description: `${`${caller.firstName} ${caller.lastName}`.trim()} created SCIM token ${record.id}, which can provision users.`,
+      href: '/hospital-admin/settings',
+    },
+    deps,
+  );
   return { token, item: toView(record) };
 }
 
 export async function revokeScimToken(
   tokenId: string,
   caller: Caller,
-  deps: Pick<ScimDeps, 'scimTokens' | 'clock' | 'audit'>,
+  deps: Pick<ScimDeps, 'scimTokens' | 'clock' | 'audit'> & Alerting,
 ) {
   assertHospitalAdmin(caller);
   const existing = await deps.scimTokens.get(caller.hospitalId, tokenId);
@@ -70,6 +84,16 @@ export async function revokeScimToken(
     actorName: `${caller.firstName} ${caller.lastName}`.trim(),
     details: { tokenId, name: existing.name },
   });
+  await raiseSecurityAlert(
+    caller.hospitalId,
+    {
+      type: 'ACCESS_TOKEN_CHANGED',
+      title: 'SCIM token revoked',
+      description: `${`${caller.firstName} ${caller.lastName}`.trim()} revoked SCIM token ${tokenId}; it is refused from now on.`,
+      href: '/hospital-admin/settings',
+    },
+    deps,
+  );
   return toView(revoked);
 }
 

@@ -1,16 +1,13 @@
-import {
-  DEFAULT_NOTIFICATION_PREFERENCES,
-  UNLIMITED_OPENS,
-  type FileFormat,
-  type Policy,
-  type ShareScope,
-} from '#shared/schemas/api/policies.ts';
+import { UNLIMITED_OPENS, type FileFormat, type Policy, type ShareScope } from '#shared/schemas/api/policies.ts';
 import type { StorageNotificationType } from '#shared/schemas/api/notifications.ts';
-import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
-import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import type { Clock, IdGenerator } from '#shared/domain/ports.ts';
+import type { NotificationLedger } from '#shared/domain/notifications/ports.ts';
+import {
+  activeHospitalAdmins,
+  deliverToWhoWants,
+  type PreferredNotificationDeps,
+} from '#shared/domain/notifications/preferences.ts';
+import type { IdGenerator } from '#shared/domain/ports.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
-import type { SettingsStore } from './ports.ts';
 
 /** Bytes per GB as the product counts storage (docs/domain.md#policies-and-inheritance: base 1024). */
 export const BYTES_PER_GB = 1024 ** 3;
@@ -49,36 +46,45 @@ export function percentUsed(usedBytes: number, policy: Policy): number {
   return cap > 0 ? (usedBytes / cap) * 100 : 0;
 }
 
-/** The thresholds crossed going from `before` to `after` bytes, strongest first (at most one notification). */
+/** Storage in use at which the hospital admins are told its cap is reached, beside the policy's two thresholds. */
+export const STORAGE_FULL_PERCENT = 100;
+
+/**
+ * The thresholds crossed going from `before` to `after` bytes, weakest first: the policy's warning and critical
+ * percentages and the cap itself (docs/domain.md#billing-alerts).
+ */
+export function crossedThresholds(beforeBytes: number, afterBytes: number, policy: Policy): number[] {
+  const before = percentUsed(beforeBytes, policy);
+  const after = percentUsed(afterBytes, policy);
+  const { warning, critical } = policy.storageCompute.alertThresholds;
+  return [...new Set([warning, critical, STORAGE_FULL_PERCENT])]
+    .sort((a, b) => a - b)
+    .filter((t) => before < t && after >= t);
+}
+
+/** The strongest threshold crossed going from `before` to `after` bytes, as a notification type (at most one). */
 export function crossedThreshold(
   beforeBytes: number,
   afterBytes: number,
   policy: Policy,
 ): StorageNotificationType | undefined {
-  const before = percentUsed(beforeBytes, policy);
-  const after = percentUsed(afterBytes, policy);
-  const { warning, critical } = policy.storageCompute.alertThresholds;
-  if (before < critical && after >= critical) return 'STORAGE_CRITICAL';
-  if (before < warning && after >= warning) return 'STORAGE_WARNING';
-  return undefined;
+  const strongest = crossedThresholds(beforeBytes, afterBytes, policy).at(-1);
+  if (strongest === undefined) return undefined;
+  return strongest >= policy.storageCompute.alertThresholds.critical ? 'STORAGE_CRITICAL' : 'STORAGE_WARNING';
 }
 
 /** Who hears of a crossed threshold and how (docs/domain.md#notifications). */
-export type ThresholdDeps = {
-  settings: Pick<SettingsStore, 'getNotificationPreferences'>;
-  organisation?: Pick<OrganisationStore, 'listUsers'>;
-  notifications?: NotificationInbox;
-  clock: Clock;
+export type ThresholdDeps = Omit<PreferredNotificationDeps, 'settings' | 'ids'> & {
+  settings: NonNullable<PreferredNotificationDeps['settings']>;
+  notificationLedger?: Pick<NotificationLedger, 'claimOnce' | 'queueDigestItem'>;
   ids: IdGenerator;
 };
 
-/** Hospital admins a hospital has at most, as far as a threshold notification goes (one page of the index). */
-const ADMINS_NOTIFIED = 100;
-
 /**
- * When an upload takes the hospital's storage across the warning or critical threshold, each ACTIVE hospital admin
- * whose notification preferences keep usage thresholds on gets a notification in their inbox (the bell).
- * Returns the type raised, if any.
+ * When an upload takes the hospital's storage across the warning or critical threshold or the cap, each ACTIVE
+ * hospital admin whose notification preferences keep usage thresholds on is told once, by the channels they chose
+ * (docs/domain.md#billing-alerts). Each threshold is raised once a calendar month (UTC): a claim per hospital,
+ * threshold and month, the weaker thresholds claimed with the strongest. Returns the type raised, if any.
  */
 export async function notifyThresholds(
   hospitalId: string,
@@ -87,32 +93,37 @@ export async function notifyThresholds(
   policy: Policy,
   deps: ThresholdDeps,
 ): Promise<StorageNotificationType | undefined> {
-  const type = crossedThreshold(beforeBytes, afterBytes, policy);
-  if (!type || !deps.organisation || !deps.notifications) return type;
-  const percent = Math.round(percentUsed(afterBytes, policy) * 10) / 10;
-  const admins = await deps.organisation.listUsers({
-    hospitalId,
-    role: 'HOSPITAL_ADMIN',
-    status: 'ACTIVE',
-    limit: ADMINS_NOTIFIED,
-  });
+  const crossed = crossedThresholds(beforeBytes, afterBytes, policy);
+  const strongest = crossed.at(-1);
+  if (strongest === undefined) return undefined;
+  const type = crossedThreshold(beforeBytes, afterBytes, policy)!;
+  if (!deps.organisation || !deps.notifications) return type;
   const now = deps.clock.now();
-  for (const admin of admins.items) {
-    const preferences =
-      (await deps.settings.getNotificationPreferences(hospitalId, admin.id)) ?? DEFAULT_NOTIFICATION_PREFERENCES;
-    if (!preferences.usageThresholds) continue;
-    await deps.notifications.add({
-      id: deps.ids.newId(),
-      hospitalId,
-      userId: admin.id,
-      type,
-      title: type === 'STORAGE_CRITICAL' ? 'Storage critical' : 'Storage warning',
-      description: `${percent}% of the storage cap of ${policy.storageCompute.storageCapGB} GB is in use.`,
-      href: '/hospital-admin/usage',
-      createdAt: now,
-      read: false,
-    });
+  if (deps.notificationLedger) {
+    const claimed: boolean[] = [];
+    for (const t of crossed)
+      claimed.push(await deps.notificationLedger.claimOnce(hospitalId, `storage#${now.slice(0, 7)}#${t}`, now));
+    if (!claimed.at(-1)) return undefined;
   }
+  const percent = Math.round(percentUsed(afterBytes, policy) * 10) / 10;
+  const cap = policy.storageCompute.storageCapGB;
+  await deliverToWhoWants(
+    hospitalId,
+    await activeHospitalAdmins(hospitalId, deps),
+    'usageThresholds',
+    {
+      type,
+      title:
+        strongest >= STORAGE_FULL_PERCENT
+          ? 'Storage full'
+          : type === 'STORAGE_CRITICAL'
+            ? 'Storage critical'
+            : 'Storage warning',
+      description: `${percent}% of the storage cap of ${cap} GB is in use.`,
+      href: '/hospital-admin/usage',
+    },
+    deps,
+  );
   return type;
 }
 

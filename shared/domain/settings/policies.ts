@@ -29,13 +29,16 @@ type WriteDeps = SettingsDeps & { audit: AuditLog; clock: Clock } & Omit<
     'settings' | 'clock'
   >;
 
-/** Tells the hospital's other ACTIVE admins who keep "Compliance alerts" on that a policy changed (docs/domain.md#notifications). */
+/**
+ * Tells the hospital's other ACTIVE admins who keep "Security events" on that a policy changed: a security alert, by
+ * the channels they chose (docs/domain.md#security-alerts).
+ */
 async function notifyPolicyChange(caller: Caller, what: string, deps: WriteDeps): Promise<void> {
   const admins = await activeHospitalAdmins(caller.hospitalId, deps, caller.userId);
   await notifyWhoWants(
     caller.hospitalId,
     admins,
-    'complianceAlerts',
+    'securityEvents',
     {
       type: 'POLICY_CHANGED',
       title: 'Policy changed',

@@ -16,6 +16,8 @@ import { assertRecipientAllowed, sharePolicyFor } from './share-policy.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { PolicyReader } from '#shared/domain/settings/policies.ts';
+import type { SettingsStore } from '#shared/domain/settings/ports.ts';
+import { raiseSecurityAlert, type AlertDeps } from '#shared/domain/notifications/alerts.ts';
 
 export type PatientAccessDeps = {
   shares: ShareStore;
@@ -24,8 +26,10 @@ export type PatientAccessDeps = {
    * With `getTeam` and `settings`, the sharing policy is read again when a link is opened.
    */
   directory: HospitalStatusReader & Partial<Pick<Directory, 'getTeam'>>;
-  settings?: PolicyReader;
+  /** With the preferences and profiles too, a locked link alerts the hospital admins (docs/domain.md#security-alerts). */
+  settings?: PolicyReader & Partial<Pick<SettingsStore, 'getNotificationPreferences' | 'getUserProfile'>>;
   organisation?: Pick<OrganisationStore, 'listUsers'>;
+  notificationLedger?: AlertDeps['notificationLedger'];
   datasets: DatasetRepository;
   objects: ObjectStore;
   mailer: Mailer;
@@ -263,6 +267,23 @@ export async function verifyShareCode(
         createdAt: now,
         read: false,
       });
+      const { settings } = deps;
+      await raiseSecurityAlert(
+        share.hospitalId,
+        {
+          type: 'SHARE_LOCKED',
+          title: 'Patient link locked',
+          description: `Patient link ${share.id} of dataset ${share.datasetId} was locked after ${deps.shareLimits.maxWrongCodes} incorrect codes.`,
+          href: `/datasets/${encodeURIComponent(share.datasetId)}`,
+        },
+        {
+          ...deps,
+          settings: settings?.getNotificationPreferences
+            ? { ...settings, getNotificationPreferences: settings.getNotificationPreferences }
+            : undefined,
+        },
+        share.createdByUserId,
+      );
       throw new ShareAccessError('SHARE_LOCKED', { minutes: Math.ceil(deps.shareLimits.lockSeconds / 60) });
     }
     throw new ShareAccessError('SHARE_CODE_INVALID');

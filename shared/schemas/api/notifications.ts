@@ -15,6 +15,9 @@ export const NOTIFICATION_TYPES = [
   'POLICY_CHANGED',
   'SHARE_APPROVAL_REQUESTED',
   'SHARE_APPROVAL_DECIDED',
+  'FAILED_SIGN_INS',
+  'ACCESS_TOKEN_CHANGED',
+  'BILL_UPCOMING',
 ] as const;
 /** The hospital's storage crossed the policy's warning or critical threshold (docs/domain.md#notifications). */
 export type StorageNotificationType = 'STORAGE_WARNING' | 'STORAGE_CRITICAL';

@@ -108,7 +108,11 @@ describe('sharing switches through the API', () => {
     expect(approved.body.decision).toBe('APPROVED');
     const code = await h.call('POST', '/api/patient-access/code', { body: { token } });
     expect(code.status).toBe(200);
-    expect(h.mailbox.length).toBe(mails + 1);
+    // The patient's code, and the member's e-mail of the decision (docs/domain.md#channels-and-frequency).
+    expect(h.mailbox.slice(mails).map((m) => [m.tag, m.to])).toEqual([
+      ['notification', MEMBER],
+      ['patient-share-code', 'patient@northside.demo.local'],
+    ]);
     // Decided once: it has left the queue.
     expect((await h.call('POST', `/api/shares/approvals/${inside.body.share.id}/refuse`, { as: ADMIN })).status).toBe(
       404,

@@ -12,6 +12,7 @@ import {
   createMemoryInvitationRepository,
   createMemoryMachineClients,
   createMemoryNotificationInbox,
+  createMemoryNotificationLedger,
   createMemoryObjectStore,
   createMemoryOrganisation,
   createMemoryPolicyRepository,
@@ -60,6 +61,7 @@ export function ports() {
   const identity = fakeIdentity();
   return {
     notifications: createMemoryNotificationInbox(),
+    notificationLedger: createMemoryNotificationLedger(),
     datasets: createMemoryDatasetRepository(audit),
     audit,
     directory: org.store as Directory,

@@ -105,12 +105,12 @@ describe('policy changes', () => {
       await p.directory.putUser(u);
     await p.settings.putNotificationPreferences('h1', 'a3', {
       ...DEFAULT_NOTIFICATION_PREFERENCES,
-      complianceAlerts: false,
+      securityEvents: false,
     });
     return p;
   }
 
-  it("tells the hospital's other ACTIVE admins who keep Compliance alerts on when the hospital settings change", async () => {
+  it("tells the hospital's other ACTIVE admins who keep Security events on when the hospital settings change", async () => {
     const p = await world();
     await setHospitalSettings({ profile: NORTHSIDE_PROFILE, policy: DEFAULT_HOSPITAL_POLICY }, admin, p);
     const policyNotes = p.notifications.items.filter((n) => n.type === 'POLICY_CHANGED');

@@ -72,7 +72,7 @@ describe('patient shares', () => {
     expect(w.notifications.items.map((n) => n.type)).toEqual(['SHARE_OPENED']);
   });
 
-  it('locks the link after 5 wrong codes, tells the owner, and opens again after the lock', async () => {
+  it('locks the link after 5 wrong codes, tells the owner and alerts the hospital admins, and opens again after the lock', async () => {
     const w = shareWorld();
     const { share, token } = await shared(w);
     await requestShareCode(token, CLIENT, w.deps);
@@ -84,7 +84,14 @@ describe('patient shares', () => {
     // Locked: even the right code is refused, and no new code is sent.
     await expect(verifyShareCode(token, code, CLIENT, w.deps)).rejects.toMatchObject({ code: 'SHARE_LOCKED' });
     await expect(requestShareCode(token, CLIENT, w.deps)).rejects.toMatchObject({ code: 'SHARE_LOCKED' });
-    expect(w.notifications.items.map((n) => [n.type, n.userId])).toEqual([['SHARE_LOCKED', w.member.userId]]);
+    // The owner hears of it, and the hospital admins get a security alert (docs/domain.md#security-alerts).
+    expect(w.notifications.items.map((n) => [n.type, n.userId])).toEqual([
+      ['SHARE_LOCKED', w.member.userId],
+      ['SHARE_LOCKED', 'user-hospital_admin'],
+    ]);
+    expect(w.notifications.items[1]!.description).toBe(
+      `Patient link ${share.id} of dataset ds1 was locked after 5 incorrect codes.`,
+    );
     const listed = await listPatientShares('ds1', w.member, w.deps);
     expect(listed.items[0]!.lockedUntil).not.toBeNull();
     // The lock (shortened to 60 s here) passes.

@@ -19,6 +19,9 @@ const TOAST_TYPE: Record<Notification['type'], 'success' | 'error' | 'warning'> 
   POLICY_CHANGED: 'warning',
   SHARE_APPROVAL_REQUESTED: 'warning',
   SHARE_APPROVAL_DECIDED: 'success',
+  FAILED_SIGN_INS: 'error',
+  ACCESS_TOKEN_CHANGED: 'warning',
+  BILL_UPCOMING: 'warning',
 };
 
 export function markServerNotificationsRead(ids?: string[]) {
