@@ -474,6 +474,8 @@ function symbolOf(resource: unknown): string {
   if (text.includes(':configuration-set/imaging-dev-mail')) return 'mailConfigurationSet';
   if (text.includes(':function:imaging-dev-audit-appender')) return 'auditAppender';
   if (text.includes(':function:imaging-dev-job-worker')) return 'jobWorker';
+  if (text.includes('imaging-dev-audit-digests')) return 'auditDigestBucket';
+  if (text.includes('AuditDigestKey')) return 'auditDigestKey';
   return `unknown:${text}`;
 }
 
@@ -487,6 +489,8 @@ const SYMBOLS: ResourceArns = {
   mailConfigurationSet: 'mailConfigurationSet',
   auditAppender: 'auditAppender',
   jobWorker: 'jobWorker',
+  auditDigestBucket: 'auditDigestBucket',
+  auditDigestKey: 'auditDigestKey',
 };
 
 /** "action resource" pairs: statements compare the same however CDK merges them. */

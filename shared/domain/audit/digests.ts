@@ -102,7 +102,7 @@ export type DigestWriteResult = { hospitalId: string; digest?: AuditDigest; outc
  */
 export async function writeDigest(hospitalId: string, deps: DigestDeps): Promise<DigestWriteResult> {
   const { store, signer } = deps.digests;
-  await deps.audit.settle?.(hospitalId);
+  // What is chained: events still pending go into the next hour's digest.
   const head = await deps.audit.head(hospitalId);
   const previous = await latestDigest(store, hospitalId);
   const last = previous ? parseDigest(previous.body) : undefined;

@@ -103,6 +103,7 @@ beforeAll(() => {
     | 'jobs'
     | 'jobStarter'
     | 'scimTokens'
+    | 'digests'
   >;
   deps = {
     ...p,
