@@ -234,7 +234,7 @@ export class ImagingFunction extends NodejsFunction {
     if (statements.some((s) => s.resources.includes(digests)))
       this.acknowledgeWildcard(
         digests,
-        "Audit digests are keyed by hospital id and chain position, known only at run time; the bucket is fixed, the actions are listed one by one and none deletes (Object Lock keeps every version).",
+        'Audit digests are keyed by hospital id and chain position, known only at run time; the bucket is fixed, the actions are listed one by one and none deletes (Object Lock keeps every version).',
       );
     for (const bucket of DATA_BUCKETS) {
       const objects = `${bucketArn(names.buckets[bucket])}/*`;

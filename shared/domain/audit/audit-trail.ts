@@ -259,9 +259,7 @@ export async function verifyAuditTrail(
   const full = input.full === true;
   const anchored = await digestsOf(hospitalId, head ?? EMPTY_HEAD, full, checkpointOf(head), deps);
   const start = anchored.start;
-  const anchors = new Map(
-    (full ? (anchored.check?.anchors ?? []) : []).map((a) => [a.toSeq, a.headHash] as const),
-  );
+  const anchors = new Map((full ? (anchored.check?.anchors ?? []) : []).map((a) => [a.toSeq, a.headHash] as const));
   const found: { seq?: number } = { seq: anchored.mismatchAt };
   const walked = await verifyChain(
     watchAnchors(chainPages(deps.audit, hospitalId, start.seq), anchors, found),
@@ -270,9 +268,7 @@ export async function verifyAuditTrail(
   );
   const digestBreak =
     anchored.check?.brokenAt ??
-    (found.seq !== undefined
-      ? { toSeq: found.seq, key: '', reason: 'HEAD_HASH_MISMATCH' as const }
-      : undefined);
+    (found.seq !== undefined ? { toSeq: found.seq, key: '', reason: 'HEAD_HASH_MISMATCH' as const } : undefined);
   const verified = walked.verified && !digestBreak;
   const result = { ...walked, verified, checkedEvents: start.seq + walked.checkedEvents };
   const brokenAtSeq = walked.brokenAt?.seq ?? digestBreak?.toSeq;

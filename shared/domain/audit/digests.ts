@@ -49,11 +49,7 @@ export type DigestStore = {
   /** Writes a new digest; 'exists' when its key is already taken (a locked object is never replaced). */
   put(digest: StoredDigest): Promise<'written' | 'exists'>;
   /** The hospital's digests, newest first, a page at a time (at most `limit`). */
-  list(
-    hospitalId: string,
-    limit: number,
-    startAfter?: string,
-  ): Promise<{ items: StoredDigest[]; next?: string }>;
+  list(hospitalId: string, limit: number, startAfter?: string): Promise<{ items: StoredDigest[]; next?: string }>;
 };
 
 export type DigestDeps = { audit: AuditLog; clock: Clock; digests: { store: DigestStore; signer: DigestSigner } };
@@ -93,7 +89,11 @@ export async function latestDigest(store: DigestStore, hospitalId: string): Prom
   return (await store.list(hospitalId, 1)).items[0];
 }
 
-export type DigestWriteResult = { hospitalId: string; digest?: AuditDigest; outcome: 'written' | 'unchanged' | 'exists' };
+export type DigestWriteResult = {
+  hospitalId: string;
+  digest?: AuditDigest;
+  outcome: 'written' | 'unchanged' | 'exists';
+};
 
 /**
  * Writes the hospital's next digest when its chain moved since the last one: from the last digest's position + 1 to
@@ -197,7 +197,8 @@ export async function checkDigests(
     const page = await store.list(hospitalId, 100, startAfter);
     for (const stored of page.items) {
       const digest = parseDigest(stored.body);
-      if (!digest || digest.hospitalId !== hospitalId) return broken(newer?.digest.fromSeq ?? 0, stored.key, 'DIGEST_UNREADABLE');
+      if (!digest || digest.hospitalId !== hospitalId)
+        return broken(newer?.digest.fromSeq ?? 0, stored.key, 'DIGEST_UNREADABLE');
       if (!(await signer.verify(new TextEncoder().encode(stored.body), stored.signature)))
         return broken(digest.toSeq, stored.key, 'SIGNATURE_INVALID');
       if (!newer) {
