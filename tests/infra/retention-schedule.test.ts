@@ -63,8 +63,8 @@ describe('the data-retention schedule in the cloud (docs/pipeline.md#data-retent
     );
     const scanners = statements.filter((s) => s.actions.includes('dynamodb:Scan'));
     expect(scanners.length).toBeGreaterThan(0);
-    // The two scheduled jobs walk every hospital; no API function scans.
-    expect(scanners.every((s) => /ApplyRetention|SendMonthlyReports/.test(s.roles))).toBe(true);
+    // The scheduled jobs that walk every hospital; no API function scans.
+    expect(scanners.every((s) => /ApplyRetention|SendMonthlyReports|WriteAuditDigests/.test(s.roles))).toBe(true);
     expect(scheduledJobDeclaration(SCHEDULED_JOBS[0]!)).toMatchObject({
       kind: 'job',
       scansTable: true,
