@@ -8,6 +8,7 @@ import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { refreshAuditLog, useCompliance, verifyAuditChain } from '#web/features/compliance/api/compliance.ts';
 import { HIPAA_LABELS, OPTION_LABELS } from '#web/features/compliance/utils/options.ts';
+import { verificationSummary } from '#web/features/compliance/utils/verification.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -116,19 +117,7 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
     setVerifying(true);
     try {
       const result = await verifyAuditChain(hospitalId);
-      toaster.create(
-        result.verified
-          ? {
-              type: 'success',
-              title: 'Audit chain verified',
-              description: `${plural(result.checkedEvents, 'event')} checked.`,
-            }
-          : {
-              type: 'error',
-              title: 'Audit chain broken',
-              description: `First broken link at event ${result.brokenAt?.seq ?? '?'}.`,
-            },
-      );
+      toaster.create(verificationSummary(result));
       await Promise.all([mutate(), refreshAuditLog()]);
     } catch (e) {
       toaster.create({ type: 'error', title: errorMessage(e) });
