@@ -140,7 +140,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Search, export and verification read the chain; export and verification are themselves appended to it. Search
   // pages carry tokens sealed with the pseudonymisation key.
   // Verification checks the signed digests with the key's public half (docs/domain.md#signed-digests).
-  audit: { table: 'readWrite', pseudonymSecret: true, auditDigests: 'verify' },
+  // The full verification is a job (docs/jobs.md).
+  audit: { table: 'readWrite', pseudonymSecret: true, auditDigests: 'verify', startsJobs: true },
   // Figures from the datasets' index; nothing is written.
   reports: { table: 'read' },
   // The caller's own inbox: read it, mark items read.
@@ -701,6 +702,8 @@ const JOB_WORKER_GRANTS: Grants = {
   sendsMail: true,
   suspendsMachineClients: true,
   startsJobs: true,
+  // The full audit verification reads the signed digests and the key's public half.
+  auditDigests: 'verify',
 };
 
 export const JOB_WORKER_DECLARATION: FunctionDeclaration = {

@@ -56,6 +56,9 @@ export const VerifyAuditRequestSchema = z
   .object({ hospitalId: IdSchema.optional(), full: z.boolean().optional() })
   .strict();
 
+/** A full verification as a job (docs/jobs.md): the hospital, for the super admin; the caller's own otherwise. */
+export const StartAuditVerificationRequestSchema = z.object({ hospitalId: IdSchema.optional() }).strict();
+
 export const ChainBreakSchema = z.object({
   seq: z.number().int(),
   eventId: z.string().optional(),
