@@ -59,7 +59,7 @@ describe('the full verification job', () => {
 
   it('resumes from its cursor after a run that stopped between chunks, each range verified once', async () => {
     // Arrange
-    const { p, deps } = await setup(VERIFICATION_RANGE + 10);
+    const { deps } = await setup(VERIFICATION_RANGE + 10);
     const accepted = await startAuditVerification({}, caller('HOSPITAL_ADMIN'), deps);
     const ref = deps.jobStarter.started.shift()!;
     let chunks = 0;
