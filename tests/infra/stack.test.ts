@@ -244,7 +244,7 @@ describe('storage stack', () => {
     expect(key).toMatchObject({ DeletionPolicy: 'Retain', Properties: { KeyUsage: 'SIGN_VERIFY' } });
   });
 
-  it('lets only the digest writer sign with the digest key, and verification read its public half', () => {
+  it('lets only the digest writer sign with the digest key, and the verifications read its public half', () => {
     // Assess: every statement on the digest key, across the stacks, by the role that holds it.
     const onKey = [storage, pipeline, api, nestedRoutes]
       .flatMap((stack) => resources(stack, 'AWS::IAM::Policy'))
@@ -258,8 +258,9 @@ describe('storage stack', () => {
     expect(signers[0]!.roles).toMatch(/WriteAuditDigests/);
     expect(signers[0]!.actions).toEqual(['kms:Sign']);
     const readers = onKey.filter((s) => s.actions.includes('kms:GetPublicKey'));
-    expect(readers.length).toBe(1);
-    expect(readers[0]!.roles).toMatch(/AuditFunction/);
+    // The audit function's incremental verification and the job worker's full one (docs/jobs.md).
+    expect(readers.length).toBe(2);
+    expect(readers.every((r) => /AuditFunction|JobWorker/.test(r.roles))).toBe(true);
     expect(onKey.every((s) => s.actions.every((a) => a === 'kms:Sign' || a === 'kms:GetPublicKey'))).toBe(true);
   });
 
