@@ -1,4 +1,5 @@
 import type { VerifyAuditResponse } from '#shared/schemas/api/audit.ts';
+import type { Job, JobResult } from '#shared/schemas/api/jobs.ts';
 
 type DigestReason = NonNullable<NonNullable<VerifyAuditResponse['digests']>['brokenAt']>['reason'];
 
@@ -42,4 +43,41 @@ export function verificationSummary(result: VerifyAuditResponse): {
       ? `Signed digest up to event ${broken.toSeq}: ${DIGEST_REASON_TEXT[broken.reason]}.`
       : 'The chain could not be verified.',
   };
+}
+
+const CHAIN_REASON_TEXT: Record<string, string> = {
+  HASH_MISMATCH: 'the event was changed',
+  LINK_MISMATCH: 'the event does not follow the one before (changed or inserted)',
+  MISSING_EVENT: 'an event is missing',
+  HEAD_MISMATCH: 'events are missing from the end',
+};
+
+/**
+ * The toast of a full verification job once it has ended: intact, or the first broken item's place, read from its
+ * result's `ref` (`event:<seq>:<reason>` or `digest:<toSeq>:<reason>`, docs/jobs.md).
+ */
+export function fullVerificationSummary(
+  job: Job,
+  results: readonly JobResult[],
+): { type: 'success' | 'error'; title: string; description: string } {
+  if (job.status === 'FAILED')
+    return { type: 'error', title: 'Full verification stopped', description: 'Start it again to resume.' };
+  const broken = results.find((r) => r.outcome === 'FAILED');
+  if (!broken) {
+    const events = results
+      .map((r) => /^events:(\d+)$/.exec(r.ref ?? '')?.[1])
+      .reduce((sum, n) => sum + Number(n ?? 0), 0);
+    const digests = Number(/^digests:(\d+)$/.exec(results[0]?.ref ?? '')?.[1] ?? 0);
+    return {
+      type: 'success',
+      title: 'Audit chain verified in full',
+      description: `${plural(events, 'event')} checked, ${plural(digests, 'signed digest')}.`,
+    };
+  }
+  const [what, seq, reason = ''] = (broken.ref ?? '').split(':');
+  const why =
+    what === 'digest'
+      ? `Signed digest up to event ${seq}: ${DIGEST_REASON_TEXT[reason as DigestReason] ?? reason}.`
+      : `At event ${seq}: ${CHAIN_REASON_TEXT[reason] ?? reason}.`;
+  return { type: 'error', title: 'Audit chain broken', description: why };
 }
