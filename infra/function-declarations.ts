@@ -68,6 +68,12 @@ export type Grants = {
    * of its own in the auth stack, the function's statements in the twin).
    */
   issuesTokens?: true;
+  /**
+   * The audit chain's signed digests (docs/domain.md#signed-digests): 'sign' writes them (kms:Sign on the digest key,
+   * conditional puts in the Object Lock bucket), 'verify' reads them and the key's public half (kms:GetPublicKey).
+   * Neither may delete a digest or use the key any other way.
+   */
+  auditDigests?: 'sign' | 'verify';
 };
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -148,7 +154,9 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   usage: { table: 'read' },
   // Search, export and verification read the chain; export and verification are themselves appended to it. Search
   // pages carry tokens sealed with the pseudonymisation key.
-  audit: { table: 'readWrite', pseudonymSecret: true },
+  // Verification checks the signed digests with the key's public half (docs/domain.md#signed-digests).
+  // The full verification is a job (docs/jobs.md).
+  audit: { table: 'readWrite', pseudonymSecret: true, auditDigests: 'verify', startsJobs: true },
   // Figures from the datasets' index; nothing is written.
   reports: { table: 'read' },
   // The caller's own inbox: read it, mark items read.
@@ -231,6 +239,7 @@ export function environmentOf(grants: Grants, kind: FunctionDeclaration['kind'])
     ...(grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL, ENV.DICOMWEB_URL, ENV.DICOM_PORT] : []),
     ...(grants.hostedLogin && !grants.intakeEndpoints ? [ENV.OAUTH_TOKEN_URL] : []),
     ...(grants.startsJobs ? [ENV.JOB_WORKER_FUNCTION] : []),
+    ...(grants.auditDigests ? [ENV.AUDIT_DIGEST_BUCKET, ENV.AUDIT_DIGEST_KEY_ID] : []),
   ];
 }
 
@@ -324,6 +333,9 @@ export type ResourceArns = {
   auditAppender: string;
   /** The job worker, which functions that start jobs invoke (docs/jobs.md). */
   jobWorker: string;
+  /** The audit digests' Object Lock bucket and their asymmetric signing key (docs/domain.md#signed-digests). */
+  auditDigestBucket: string;
+  auditDigestKey: string;
 };
 
 export type GrantStatement = {
@@ -489,11 +501,26 @@ export function grantStatements(grants: Grants, arns: ResourceArns): GrantStatem
       actions: ['ses:SendEmail'],
       resources: [...(arns.mailIdentity ? [arns.mailIdentity] : []), arns.mailConfigurationSet],
     });
+  // Digests are read and, by the writer only, put (conditional puts: the bucket policy refuses any other) and signed;
+  // nothing here deletes one, and the key is never used to encrypt or decrypt.
+  if (grants.auditDigests) {
+    statements.push({
+      actions: grants.auditDigests === 'sign' ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject'],
+      resources: [`${arns.auditDigestBucket}/*`],
+    });
+    statements.push({ actions: ['s3:ListBucket'], resources: [arns.auditDigestBucket] });
+    statements.push({
+      actions: grants.auditDigests === 'sign' ? ['kms:Sign'] : ['kms:GetPublicKey'],
+      resources: [arns.auditDigestKey],
+    });
+  }
   // SNS Publish to a phone number has no topic to name: IAM authorises it on "*" (SNS API reference, Publish).
   if (grants.sendsSms) statements.push({ actions: ['sns:Publish'], resources: ['*'] });
   // Data in the table, buckets and secret is encrypted with the stage's key: use it, never administer it.
   const touchesData =
-    (grants.table && grants.table !== 'describe') || DATA_BUCKETS.some((b) => grants.buckets?.[b]?.length);
+    (grants.table && grants.table !== 'describe') ||
+    DATA_BUCKETS.some((b) => grants.buckets?.[b]?.length) ||
+    grants.auditDigests !== undefined;
   if (touchesData || grants.pseudonymSecret) {
     statements.push({
       actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
@@ -561,6 +588,17 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     localEveryMs: 24 * 60 * 60 * 1000,
     timeoutSeconds: 900,
     grants: { table: 'readWrite', scansTable: true, sendsMail: true },
+  },
+  {
+    // Signs a digest of each hospital's audit chain that moved in the hour and writes it to the Object Lock bucket
+    // (docs/domain.md#signed-digests): the scan for the hospital items, a read of each chain's head.
+    id: 'WriteAuditDigests',
+    entry: 'functions/audit/write-digests.ts',
+    description: 'Audit trail: signs an hourly digest of each hospital chain that moved',
+    cron: { minute: '5', hour: '*' },
+    localEveryMs: 60 * 60 * 1000,
+    timeoutSeconds: 300,
+    grants: { table: 'read', scansTable: true, auditDigests: 'sign' },
   },
   {
     // Commits every received study whose integration's quiet time has passed: the same pipeline start as a browser
@@ -710,6 +748,8 @@ const JOB_WORKER_GRANTS: Grants = {
   sendsMail: true,
   suspendsMachineClients: true,
   startsJobs: true,
+  // The full audit verification reads the signed digests and the key's public half.
+  auditDigests: 'verify',
 };
 
 export const JOB_WORKER_DECLARATION: FunctionDeclaration = {

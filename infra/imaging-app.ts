@@ -65,6 +65,7 @@ export function buildImagingApp(app: App, options: BuildOptions = {}): ImagingSt
     config,
     dataKey: storage.dataKey,
     pseudonymSecret: storage.pseudonymSecret,
+    auditDigestKey: storage.auditDigestKey,
     description: description('dataset pipeline state machine and task functions'),
   });
   pipeline.addStackDependency(storage, 'task functions read and write the table and buckets');
@@ -73,6 +74,7 @@ export function buildImagingApp(app: App, options: BuildOptions = {}): ImagingSt
     config,
     dataKey: storage.dataKey,
     pseudonymSecret: storage.pseudonymSecret,
+    auditDigestKey: storage.auditDigestKey,
     userPool: auth.userPool,
     userPoolClient: auth.userPoolClient,
     stateMachineArn: stateMachineArn(resourceNames(config).stateMachine),

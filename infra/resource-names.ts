@@ -23,6 +23,8 @@ export function resourceNames(config: Pick<StageConfig, 'prefix'>) {
       assets: bucket('assets'),
     } satisfies Record<DataBucket, string>,
     logsBucket: bucket('logs'),
+    auditDigestBucket: bucket('audit-digests'),
+    auditDigestKeyAlias: `alias/${config.prefix}-audit-digests`,
     siteBucket: bucket('site'),
     siteLogsBucket: bucket('site-logs'),
     stateMachine: `${config.prefix}-pipeline`,

@@ -38,6 +38,8 @@ import type { BucketName } from '#shared/domain/storage.ts';
 import { DEFAULT_SHARE_LIMITS } from '#shared/domain/shares/ports.ts';
 import { createShareStore } from './dynamo/shares-store.ts';
 import { createSnsSms } from './sms/sns-sms.ts';
+import { createS3DigestStore } from './s3/digest-store.ts';
+import { createKmsClient, createKmsDigestSigner } from './kms/digest-signer.ts';
 
 /**
  * Builds every port from the environment (names in shared/definitions/env.ts; endpoint overrides where set). A host
@@ -95,6 +97,15 @@ export async function createAwsDeps(
   return {
     datasets: createDatasetRepository(table, auditWriter),
     audit: createAuditLog(table, undefined, auditWriter),
+    // The digest bucket and key are named only to the functions granted them (the digest writer, verification).
+    digests: {
+      store: createS3DigestStore(createS3Client(region, env.S3_ENDPOINT), () =>
+        requireResource(env, ENV.AUDIT_DIGEST_BUCKET),
+      ),
+      signer: createKmsDigestSigner(createKmsClient(region, env.KMS_ENDPOINT), () =>
+        requireResource(env, ENV.AUDIT_DIGEST_KEY_ID),
+      ),
+    },
     directory: createDirectory(table),
     organisation: createOrganisationStore(table),
     jobs: createJobStore(table),

@@ -4,11 +4,13 @@ import { handler as exportAudit } from './export-audit.ts';
 import { handler as getCompliance } from './get-compliance.ts';
 import { handler as listAudit } from './list-audit.ts';
 import { handler as verifyAudit } from './verify-audit.ts';
+import { handler as startVerification } from './start-verification.ts';
 
 const route = dispatch<'audit'>({
   'GET /api/audit': listAudit,
   'GET /api/audit/export.csv': exportAudit,
   'POST /api/audit/verify': verifyAudit,
+  'POST /api/audit/verifications': startVerification,
   'GET /api/compliance': getCompliance,
 });
 

@@ -2,6 +2,7 @@ import type { JobKinds } from '#shared/domain/jobs/runner.ts';
 import { bulkInvitationJob } from '#shared/domain/invitations/send-invitation.ts';
 import { hospitalDeactivationJob, hospitalRestoreJob } from '#shared/domain/organisation/hospitals.ts';
 import { datasetExportJob } from '#shared/domain/datasets/export-dataset.ts';
+import { auditVerificationJob } from '#shared/domain/audit/verification-job.ts';
 import type { ServerDeps } from '#functions/lib/server-deps.ts';
 
 /** Every kind of job and the core that does its work (docs/jobs.md), for the job worker and the tests. */
@@ -10,4 +11,5 @@ export const JOB_KINDS: JobKinds<ServerDeps> = {
   HOSPITAL_DEACTIVATION: hospitalDeactivationJob,
   HOSPITAL_RESTORE: hospitalRestoreJob,
   DATASET_EXPORT: datasetExportJob,
+  AUDIT_VERIFICATION: auditVerificationJob,
 };

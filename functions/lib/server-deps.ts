@@ -31,6 +31,7 @@ import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { IntakeStore } from '#shared/domain/intake/ports.ts';
 import type { IntakeEndpoints, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
 import type { JobStarter, JobStore } from '#shared/domain/jobs/ports.ts';
+import type { DigestSigner, DigestStore } from '#shared/domain/audit/digests.ts';
 import type { Idempotency } from './idempotency.ts';
 
 export type HealthProbe = {
@@ -42,6 +43,8 @@ export type HealthProbe = {
 export type ServerDeps = {
   datasets: DatasetRepository;
   audit: AuditLog;
+  /** The audit chain's signed digests: their write-once bucket and the key that signs them (docs/domain.md#signed-digests). */
+  digests: { store: DigestStore; signer: DigestSigner };
   directory: Directory;
   /** Hospitals, departments, teams and users: index lists, updates and counters. */
   organisation: OrganisationStore;

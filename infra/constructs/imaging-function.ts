@@ -63,6 +63,8 @@ export type ImagingFunctionProps = {
   /** SES identity and configuration set, where the declaration sends mail. */
   mailIdentityArn?: string;
   mailConfigurationSetArn?: string;
+  /** The asymmetric key that signs the audit digests, where the declaration signs or verifies them. */
+  auditDigestKeyArn?: string;
   /** A fixed name, where other functions reach this one by name (the audit appender). */
   functionName?: string;
   /** Values of declared variables that are not the stage's data names (user pool ids, site origin). */
@@ -117,6 +119,8 @@ export class ImagingFunction extends NodejsFunction {
       [ENV.PSEUDONYM_SECRET_ARN]: props.pseudonymSecret.secretArn,
       [ENV.AUDIT_APPENDER_FUNCTION]: names.auditAppender,
       [ENV.JOB_WORKER_FUNCTION]: names.jobWorker,
+      [ENV.AUDIT_DIGEST_BUCKET]: names.auditDigestBucket,
+      ...(props.auditDigestKeyArn ? { [ENV.AUDIT_DIGEST_KEY_ID]: props.auditDigestKeyArn } : {}),
       ...(props.stateMachineArn ? { [ENV.STATE_MACHINE_ARN]: props.stateMachineArn } : {}),
       ...props.environment,
     };
@@ -211,6 +215,10 @@ export class ImagingFunction extends NodejsFunction {
       dataKey: props.dataKey.keyArn,
       auditAppender: functionArn(names.auditAppender),
       jobWorker: functionArn(names.jobWorker),
+      auditDigestBucket: bucketArn(names.auditDigestBucket),
+      get auditDigestKey() {
+        return needs('the audit digest key', props.auditDigestKeyArn);
+      },
       ...(props.mailIdentityArn ? { mailIdentity: props.mailIdentityArn } : {}),
       get mailConfigurationSet() {
         return needs('mail', props.mailConfigurationSetArn);
@@ -222,6 +230,12 @@ export class ImagingFunction extends NodejsFunction {
         new PolicyStatement({ ...rest, effect: effect === 'Deny' ? Effect.DENY : Effect.ALLOW }),
       );
     }
+    const digests = `${bucketArn(names.auditDigestBucket)}/*`;
+    if (statements.some((s) => s.resources.includes(digests)))
+      this.acknowledgeWildcard(
+        digests,
+        'Audit digests are keyed by hospital id and chain position, known only at run time; the bucket is fixed, the actions are listed one by one and none deletes (Object Lock keeps every version).',
+      );
     for (const bucket of DATA_BUCKETS) {
       const objects = `${bucketArn(names.buckets[bucket])}/*`;
       if (!statements.some((s) => s.resources.includes(objects))) continue;

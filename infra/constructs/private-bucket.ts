@@ -8,6 +8,7 @@ import {
   type CorsRule,
   type IBucket,
   type LifecycleRule,
+  type ObjectLockRetention,
 } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 
@@ -23,6 +24,8 @@ export type PrivateBucketProps = {
   cors?: CorsRule[];
   /** CloudFront standard logging still writes with ACLs, so its target bucket must accept object-writer ACLs. */
   objectOwnership?: ObjectOwnership;
+  /** S3 Object Lock with this default retention (the bucket must be versioned). */
+  objectLock?: ObjectLockRetention;
 };
 
 /**
@@ -46,6 +49,7 @@ export function createPrivateBucket(scope: Construct, id: string, props: Private
       : {}),
     lifecycleRules: props.lifecycleRules ?? [],
     ...(props.cors ? { cors: props.cors } : {}),
+    ...(props.objectLock ? { objectLockEnabled: true, objectLockDefaultRetention: props.objectLock } : {}),
   });
 }
 

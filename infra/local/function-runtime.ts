@@ -59,7 +59,11 @@ export type TwinResources = {
     sns: string;
     /** Secrets Manager: GetSecretValue of the pseudonym key (secrets-manager.ts). */
     secretsManager: string;
+    /** KMS: Sign, Verify and GetPublicKey of the audit digest key (kms.ts). */
+    kms?: string;
   };
+  /** The audit digests' Object Lock bucket and signing key (docs/domain.md#signed-digests). */
+  auditDigests?: { bucket: string; keyArn: string };
   /** The data folder's own key pair: the object store checks signatures made with it; the other stand-ins accept any. */
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** Where integrations connect (docs/dicom-intake.md): token endpoint, DICOMweb base URL, DICOM listener port. */
@@ -102,6 +106,8 @@ export function localStatements(declaration: FunctionDeclaration, resources: Twi
       mailConfigurationSet: arn('ses', `configuration-set/${LOCAL_MAIL_CONFIGURATION_SET}`),
       auditAppender: arn('lambda', `function:${localFunctionName(AUDIT_APPENDER_DECLARATION)}`),
       jobWorker: arn('lambda', `function:${localFunctionName(JOB_WORKER_DECLARATION)}`),
+      auditDigestBucket: `arn:aws:s3:::${resources.auditDigests?.bucket ?? 'none'}`,
+      auditDigestKey: resources.auditDigests?.keyArn ?? arn('kms', 'key/none'),
     }),
     ...placement,
     ...tokens,
@@ -130,6 +136,8 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
     [ENV.JOB_WORKER_FUNCTION]: localFunctionName(JOB_WORKER_DECLARATION),
     [ENV.DICOMWEB_URL]: resources.intake?.dicomWebUrl,
     [ENV.DICOM_PORT]: resources.intake?.dicomPort === undefined ? undefined : String(resources.intake.dicomPort),
+    [ENV.AUDIT_DIGEST_BUCKET]: resources.auditDigests?.bucket,
+    [ENV.AUDIT_DIGEST_KEY_ID]: resources.auditDigests?.keyArn,
   };
   const env: Record<string, string> = {};
   for (const name of declaration.env) {
@@ -154,6 +162,11 @@ export function localEnvironment(declaration: FunctionDeclaration, resources: Tw
   if (declaration.sendsSms) env[ENV.SNS_ENDPOINT] = resources.endpoints.sns;
   // The pseudonym key is read from the twin's Secrets Manager, as from the stage's in the cloud.
   if (declaration.pseudonymSecret) env[ENV.SECRETS_MANAGER_ENDPOINT] = resources.endpoints.secretsManager;
+  // The digest key is the twin's KMS's, and the digests are in its object store.
+  if (declaration.auditDigests && resources.endpoints.kms) {
+    env[ENV.KMS_ENDPOINT] = resources.endpoints.kms;
+    env[ENV.S3_ENDPOINT] = resources.endpoints.s3;
+  }
   // The twin's issuer is its Cognito stand-in: API functions check tokens against it, administrators call it.
   if (
     declaration.userPoolAdmin ||

@@ -157,6 +157,16 @@ export function permissionsFor(clientName: string, commandName: string, input: I
           : []),
       ];
     }
+    case 'KMSClient': {
+      // A key operation is authorised on the key's ARN (AWS KMS developer guide, IAM policies): KeyId may be its id.
+      const keyId = String(input.KeyId ?? '*');
+      return [
+        {
+          action: `kms:${operation}`,
+          resource: keyId.startsWith('arn:') ? keyId : `arn:aws:kms:${scope.region}:${scope.account}:key/${keyId}`,
+        },
+      ];
+    }
     case 'SecretsManagerClient':
       return [{ action: `secretsmanager:${operation}`, resource: String(input.SecretId ?? '*') }];
     case 'CognitoIdentityProviderClient':

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -34,6 +35,13 @@ export type S3Options = {
   credentials: Credentials;
   /** Origins a browser may call the store from: the twin's own (`http://<allowed host>`). */
   origins: readonly string[];
+  /**
+   * Buckets with S3 Object Lock and their default retention in days (the audit digests' bucket): an object is kept
+   * until its retain-until date, so a delete before it is refused (403 AccessDenied, as S3 answers a delete of a
+   * locked version) and so is a put that would replace it; a put with `If-None-Match: *` on a key that exists
+   * answers 412 PreconditionFailed, as S3's conditional writes do.
+   */
+  objectLock?: Record<string, { retentionDays: number }>;
 };
 
 export type S3Service = {
@@ -130,6 +138,48 @@ function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * The retain-until date of each object of the Object Lock buckets, kept beside s3rver's files (`s3-object-lock.json`):
+ * every write to those buckets passes through the twin, which records the date when a put succeeds.
+ */
+function objectLockRegistry(dataDir: string, buckets: Record<string, { retentionDays: number }>) {
+  const file = join(dataDir, 's3-object-lock.json');
+  let retained: Record<string, Record<string, string>> = {};
+  try {
+    retained = JSON.parse(readFileSync(file, 'utf8')) as typeof retained;
+  } catch {
+    retained = {};
+  }
+  const save = () => writeFileSync(file, JSON.stringify(retained), { mode: 0o600 });
+  return {
+    bucket(name: string) {
+      const config = buckets[name];
+      if (!config) return undefined;
+      const objects = (retained[name] ??= {});
+      return {
+        refusal(key: string, method: 'PUT' | 'DELETE', ifNoneMatch: string | undefined) {
+          const until = objects[key];
+          if (until === undefined) return undefined;
+          if (method === 'PUT' && ifNoneMatch === '*')
+            return {
+              status: 412,
+              code: 'PreconditionFailed',
+              message: 'At least one of the pre-conditions you specified did not hold',
+            };
+          if (Date.parse(until) > Date.now())
+            return { status: 403, code: 'AccessDenied', message: `Object Lock: the object is retained until ${until}` };
+          return undefined;
+        },
+        written(key: string, method: string) {
+          if (method === 'DELETE') delete objects[key];
+          else objects[key] = new Date(Date.now() + config.retentionDays * 86_400_000).toISOString();
+          save();
+        },
+      };
+    },
+  };
+}
+
 export async function startS3(dataDir: string, buckets: string[], options: S3Options): Promise<S3Service> {
   ensureContinuationTokensWork();
   registerWithS3rver(options.credentials);
@@ -142,6 +192,8 @@ export async function startS3(dataDir: string, buckets: string[], options: S3Opt
   });
   await s3rver.configureBuckets();
   const callback = s3rver.callback();
+
+  const locks = objectLockRegistry(dataDir, options.objectLock ?? {});
 
   const uploadDir = (bucket: string, uploadId: string) => join(directory, bucket, '._S3rver_uploads', uploadId);
 
@@ -241,6 +293,18 @@ export async function startS3(dataDir: string, buckets: string[], options: S3Opt
       res.writeHead(204, corsHeaders(origin));
       res.end();
       return;
+    }
+    const lock = locks.bucket(bucket);
+    if (lock && key && (req.method === 'PUT' || req.method === 'DELETE') && !uploadId) {
+      const refusal = lock.refusal(key, req.method, req.headers['if-none-match']);
+      if (refusal) {
+        req.resume();
+        return s3Error(res, refusal.status, refusal.code, refusal.message, origin);
+      }
+      const method = req.method;
+      res.once('finish', () => {
+        if (res.statusCode < 300) lock.written(key, method);
+      });
     }
     req.url = path;
     await callback(req, res);

@@ -57,6 +57,7 @@ import { startStandIns, type StandInsService } from './stand-ins.ts';
 import { handleMailPage, MAIL_PAGE_PATH } from './mail.ts';
 import { handleSesV2, handleSns } from './messaging.ts';
 import { handleSecretsManager, type LocalSecret } from './secrets-manager.ts';
+import { handleKms, localKmsKey } from './kms.ts';
 import { startSfn, type SfnService } from './sfn.ts';
 import { createLambdaService } from './lambda.ts';
 import { createPendingStream } from './dynamo-stream.ts';
@@ -119,6 +120,12 @@ export const BUCKETS = {
   studies: 'imaging-local-studies',
   assets: 'imaging-local-assets',
 } as const;
+/**
+ * The audit digests' bucket (docs/domain.md#signed-digests): Object Lock with a default retention, as the storage
+ * stack makes it; the twin keeps digests a day (a data folder is for trying the product, not for six years).
+ */
+export const AUDIT_DIGEST_BUCKET = 'imaging-local-audit-digests';
+export const AUDIT_DIGEST_RETENTION_DAYS = 1;
 const REGION = 'us-east-1';
 const STATE_MACHINE_ARN = `arn:aws:states:${REGION}:000000000000:stateMachine:imaging-local-pipeline`;
 
@@ -233,6 +240,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         createdAt: statSync(join(dataDir, 'pseudonym-secret')).mtime,
       },
     ];
+    // The audit digests' signing key, made once under the data folder and served by the twin's KMS.
+    const digestKey = localKmsKey(dataDir, REGION, '000000000000');
     // The outbox of the SES and SNS stand-ins and the Cognito stand-in, shown on /_mail (docs/local-twin.md#mail).
     const mailDir = ensureDir(join(dataDir, 'mail'));
 
@@ -254,6 +263,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [ENV.SES_ENDPOINT]: `${url}/_aws/ses`,
       [ENV.SNS_ENDPOINT]: `${url}/_aws/sns`,
       [ENV.SECRETS_MANAGER_ENDPOINT]: `${url}/_aws/secretsmanager`,
+      [ENV.KMS_ENDPOINT]: `${url}/_aws/kms`,
+      [ENV.AUDIT_DIGEST_BUCKET]: AUDIT_DIGEST_BUCKET,
+      [ENV.AUDIT_DIGEST_KEY_ID]: digestKey.arn,
       [ENV.SITE_ORIGIN]: url,
       AWS_REGION: REGION,
       AWS_DEFAULT_REGION: REGION,
@@ -285,7 +297,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ses: `${url}/_aws/ses`,
         sns: `${url}/_aws/sns`,
         secretsManager: `${url}/_aws/secretsmanager`,
+        kms: `${url}/_aws/kms`,
       },
+      auditDigests: { bucket: AUDIT_DIGEST_BUCKET, keyArn: digestKey.arn },
       intake: {
         tokenUrl: `${url}/_aws/cognito/oauth2/token`,
         dicomWebUrl: `${url}/dicomweb`,
@@ -316,8 +330,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startStandIns({
         service: 's3',
         dataDir,
-        buckets: Object.values(BUCKETS),
-        s3: { credentials: s3Credentials, origins: [...hosts].map((name) => `http://${name}`) },
+        buckets: [...Object.values(BUCKETS), AUDIT_DIGEST_BUCKET],
+        s3: {
+          credentials: s3Credentials,
+          origins: [...hosts].map((name) => `http://${name}`),
+          objectLock: { [AUDIT_DIGEST_BUCKET]: { retentionDays: AUDIT_DIGEST_RETENTION_DAYS } },
+        },
       }),
     ]);
     closers.push(() => Promise.all([dynamo!.close(), s3!.close()]).then(() => undefined));
@@ -412,7 +430,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     route = (req, res) => {
       if (refuseForeignHost(req, res, hosts)) return;
       const rawUrl = req.url ?? '/';
-      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda|ses|sns|secretsmanager)(?=\/|\?|$)/.exec(rawUrl);
+      const prefix = /^\/_aws\/(dynamodb|s3|cognito|sfn|lambda|ses|sns|secretsmanager|kms)(?=\/|\?|$)/.exec(rawUrl);
       if (prefix) {
         const rest = rawUrl.slice(prefix[0].length) || '/';
         const path = rest.startsWith('/') ? rest : `/${rest}`;
@@ -437,7 +455,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           dynamo!.handle(req, res);
           return pendingStream.observe(req, res);
         }
-        if (prefix[1] === 'lambda' || prefix[1] === 'ses' || prefix[1] === 'sns' || prefix[1] === 'secretsmanager') {
+        if (
+          prefix[1] === 'lambda' ||
+          prefix[1] === 'ses' ||
+          prefix[1] === 'sns' ||
+          prefix[1] === 'secretsmanager' ||
+          prefix[1] === 'kms'
+        ) {
           const served =
             prefix[1] === 'lambda'
               ? lambda(req, res, path)
@@ -445,7 +469,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
                 ? handleSesV2(req, res, path, mailDir)
                 : prefix[1] === 'sns'
                   ? handleSns(req, res, mailDir)
-                  : handleSecretsManager(req, res, secrets);
+                  : prefix[1] === 'kms'
+                    ? handleKms(req, res, [digestKey])
+                    : handleSecretsManager(req, res, secrets);
           served.catch(() => {
             if (!res.headersSent) res.writeHead(500);
             res.end();

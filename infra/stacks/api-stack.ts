@@ -81,6 +81,8 @@ export type ApiStackProps = StackProps & {
   config: StageConfig;
   dataKey: IKey;
   pseudonymSecret: ISecret;
+  /** Signs the audit digests; verification reads its public half (docs/domain.md#signed-digests). */
+  auditDigestKey: IKey;
   userPool: IUserPool;
   userPoolClient: IUserPoolClient;
   stateMachineArn: string;
@@ -444,6 +446,7 @@ export class ApiStack extends Stack {
       dataKey: props.dataKey,
       pseudonymSecret: props.pseudonymSecret,
       ...extra,
+      auditDigestKeyArn: props.auditDigestKey.keyArn,
       stateMachineArn: props.stateMachineArn,
       userPoolArn: props.userPool.userPoolArn,
       mailIdentityArn: this.mail.identityArn,

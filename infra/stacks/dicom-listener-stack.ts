@@ -143,6 +143,8 @@ export class DicomListenerStack extends Stack {
       mailConfigurationSet: '',
       auditAppender: functionArn(names.auditAppender),
       jobWorker: functionArn(names.jobWorker),
+      auditDigestBucket: '',
+      auditDigestKey: '',
     })) {
       const { effect, ...rest } = statement;
       task.taskRole.addToPrincipalPolicy(

@@ -31,6 +31,8 @@ export type PipelineStackProps = StackProps & {
   config: StageConfig;
   dataKey: IKey;
   pseudonymSecret: ISecret;
+  /** Signs the audit digests (the hourly digest writer, docs/domain.md#signed-digests). */
+  auditDigestKey: IKey;
 };
 
 /**
@@ -105,6 +107,7 @@ export class PipelineStack extends Stack {
           dataKey: props.dataKey,
           pseudonymSecret: props.pseudonymSecret,
           reservedConcurrency: 1,
+          ...(job.grants.auditDigests ? { auditDigestKeyArn: props.auditDigestKey.keyArn } : {}),
           // A job that sends mail (the monthly report) uses the API stack's sender and configuration set, whose
           // names follow from the stage's configuration alone.
           ...(job.grants.sendsMail ? stageMail(props.config) : {}),

@@ -1,10 +1,10 @@
-import { Aws, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
+import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { HttpMethods, type Bucket } from 'aws-cdk-lib/aws-s3';
+import { HttpMethods, ObjectLockRetention, type Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '#infra/config.ts';
@@ -34,6 +34,8 @@ export class StorageStack extends Stack {
   readonly logsBucket: Bucket;
   readonly pseudonymSecret: Secret;
   readonly auditAppender: ImagingFunction;
+  readonly auditDigestKey: Key;
+  readonly auditDigestBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: StorageStackProps) {
     super(scope, id, props);
@@ -193,6 +195,10 @@ export class StorageStack extends Stack {
       },
     );
 
+    const digests = this.createAuditDigests(config);
+    this.auditDigestKey = digests.key;
+    this.auditDigestBucket = digests.bucket;
+
     // The one writer of the audit chain (docs/domain.md#how-an-event-travels), fed by the table's stream; functions
     // invoke it by name (resourceNames().auditAppender), so it lives with the data every other stack depends on.
     this.auditAppender = new ImagingFunction(this, {
@@ -263,5 +269,64 @@ export class StorageStack extends Stack {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
       reason: 'The AWS Backup service role policy is what AWS Backup requires to snapshot the table; AWS maintains it.',
     });
+  }
+
+  /**
+   * The audit chain's signed digests (docs/domain.md#signed-digests): an asymmetric key (ECC_NIST_P256, SIGN_VERIFY)
+   * whose private half never leaves KMS, and a versioned bucket with S3 Object Lock (compliance mode in production,
+   * governance elsewhere so a test stage can be emptied) whose policy takes conditional puts only (`If-None-Match`,
+   * so a digest is never replaced) and refuses every delete. Both are kept when the stack is deleted.
+   */
+  private createAuditDigests(config: StageConfig): { key: Key; bucket: Bucket } {
+    const names = resourceNames(config);
+    const key = new Key(this, 'AuditDigestKey', {
+      alias: names.auditDigestKeyAlias,
+      description: `Imaging Workspace ${config.stage}: signs the audit trail's hourly digests`,
+      keySpec: KeySpec.ECC_NIST_P256,
+      keyUsage: KeyUsage.SIGN_VERIFY,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(key).acknowledge({
+      id: 'AwsSolutions-KMS5',
+      reason:
+        'KMS rotates symmetric keys only; an asymmetric signing key is not rotatable, and its public key must keep verifying every digest it signed.',
+    });
+    const retentionDays = config.isProduction ? 2190 : 30;
+    const bucket = createPrivateBucket(this, 'AuditDigestBucket', {
+      bucketName: names.auditDigestBucket,
+      encryptionKey: this.dataKey,
+      removalPolicy: RemovalPolicy.RETAIN,
+      versioned: true,
+      accessLogs: { bucket: this.logsBucket, prefix: 'audit-digests/' },
+      objectLock: config.isProduction
+        ? ObjectLockRetention.compliance(Duration.days(retentionDays))
+        : ObjectLockRetention.governance(Duration.days(retentionDays)),
+    });
+    // A digest is written once: a put that could replace one (no If-None-Match) and every delete are refused.
+    bucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'DigestsAreWrittenOnce',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['s3:PutObject'],
+        resources: [bucket.arnForObjects('*')],
+        conditions: { Null: { 's3:if-none-match': 'true' } },
+      }),
+    );
+    bucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'DigestsAreNeverDeleted',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:BypassGovernanceRetention'],
+        resources: [bucket.arnForObjects('*')],
+      }),
+    );
+    Validations.of(bucket).acknowledge({
+      id: 'HIPAA.Security-S3BucketReplicationEnabled',
+      reason:
+        'Digests are small, signed and kept under Object Lock; cross-region replication is decided per deployment (data residency of each hospital).',
+    });
+    return { key, bucket };
   }
 }

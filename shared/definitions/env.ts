@@ -25,10 +25,14 @@ export const ENV = {
   SES_ENDPOINT: 'SES_ENDPOINT',
   SNS_ENDPOINT: 'SNS_ENDPOINT',
   SECRETS_MANAGER_ENDPOINT: 'SECRETS_MANAGER_ENDPOINT',
+  KMS_ENDPOINT: 'KMS_ENDPOINT',
   /** Name of the one function that appends to the audit trail; every other writer invokes it (docs/domain.md#audit-trail). */
   AUDIT_APPENDER_FUNCTION: 'AUDIT_APPENDER_FUNCTION',
   /** Name of the job worker, which functions that start a job invoke asynchronously (docs/jobs.md). */
   JOB_WORKER_FUNCTION: 'JOB_WORKER_FUNCTION',
+  /** The audit digests (docs/domain.md#signed-digests): their Object Lock bucket and the asymmetric key that signs them. */
+  AUDIT_DIGEST_BUCKET: 'AUDIT_DIGEST_BUCKET',
+  AUDIT_DIGEST_KEY_ID: 'AUDIT_DIGEST_KEY_ID',
   /** Origin of the site, for CORS on the API. */
   SITE_ORIGIN: 'SITE_ORIGIN',
   /** Sender of the product's e-mail (a verified SES identity in the cloud). */

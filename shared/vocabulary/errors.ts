@@ -30,6 +30,11 @@ export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: 'Invalid input' },
   INVALID_STATE: { status: 409, message: 'The dataset is not in a state that allows this action.' },
   CONFLICT: { status: 409, message: 'The resource was changed by someone else. Reload and try again.' },
+  /** A full verification job's item that found the audit chain or a signed digest broken (docs/jobs.md). */
+  AUDIT_CHAIN_BROKEN: {
+    status: 409,
+    message: 'The audit trail is broken here: an event or a signed digest was changed or removed.',
+  },
   /** A dataset under legal hold is never moved to the recycle bin nor purged (docs/domain.md#legal-hold). */
   LEGAL_HOLD: { status: 409, message: 'This dataset is under legal hold and cannot be deleted.' },
   /** Preview and redaction are for a series held for burned-in text, before it is released (docs/domain.md#held-series). */

@@ -306,4 +306,40 @@ describe("the twin's IAM check", () => {
     expect(can('AdminDisableUserCommand', 'us-east-1_local')).toBe(false);
     expect(env[ENV.COGNITO_ENDPOINT]).toBe(pooled.endpoints.cognito);
   });
+
+  it('lets only the digest writer sign with the digest key and put digests; verification reads the public key; nobody deletes', () => {
+    // Arrange: the twin's digest key and bucket (docs/domain.md#signed-digests).
+    const keyArn = 'arn:aws:kms:us-east-1:000000000000:key/0f0e0d0c-0b0a-4999-8888-777766665555';
+    const withDigests = {
+      ...resources,
+      endpoints: { ...resources.endpoints, kms: 'http://127.0.0.1:1/_aws/kms' },
+      auditDigests: { bucket: 'imaging-local-audit-digests', keyArn },
+    } satisfies TwinResources;
+    const writer = scheduledJobDeclaration(SCHEDULED_JOBS.find((job) => job.id === 'WriteAuditDigests')!);
+    const audit = apiFunctionDeclarations().audit!;
+    const may = (declaration: typeof writer, client: string, command: string, input: Record<string, unknown>) =>
+      permissionsFor(client, command, input, scope).every((p) =>
+        isAllowed(localStatements(declaration, withDigests), p),
+      );
+    const digest = { Bucket: 'imaging-local-audit-digests', Key: 'h1/999999999996.json' };
+
+    // Act
+    const env = localEnvironment(writer, withDigests);
+
+    // Assert
+    expect(may(writer, 'KMSClient', 'SignCommand', { KeyId: keyArn })).toBe(true);
+    expect(may(writer, 'KMSClient', 'SignCommand', { KeyId: 'another-key' })).toBe(false);
+    expect(may(writer, 'S3Client', 'PutObjectCommand', digest)).toBe(true);
+    expect(may(audit, 'KMSClient', 'GetPublicKeyCommand', { KeyId: keyArn })).toBe(true);
+    expect(may(audit, 'KMSClient', 'SignCommand', { KeyId: keyArn })).toBe(false);
+    expect(may(audit, 'S3Client', 'PutObjectCommand', digest)).toBe(false);
+    expect(may(audit, 'S3Client', 'GetObjectCommand', digest)).toBe(true);
+    for (const declaration of [writer, audit, ...SCHEDULED_JOBS.map(scheduledJobDeclaration)])
+      expect(may(declaration, 'S3Client', 'DeleteObjectCommand', digest), declaration.id).toBe(false);
+    expect(env).toMatchObject({
+      [ENV.AUDIT_DIGEST_BUCKET]: 'imaging-local-audit-digests',
+      [ENV.AUDIT_DIGEST_KEY_ID]: keyArn,
+      [ENV.KMS_ENDPOINT]: 'http://127.0.0.1:1/_aws/kms',
+    });
+  });
 });

@@ -86,7 +86,9 @@ describe('the data-retention schedule in the cloud (docs/pipeline.md#data-retent
     const scanners = statements.filter((s) => s.actions.includes('dynamodb:Scan'));
     expect(scanners.length).toBeGreaterThan(0);
     // The scheduled jobs that walk every hospital scan; no API function does.
-    expect(scanners.every((s) => /ApplyRetention|SendMonthlyReports|SendDailyNotifications/.test(s.roles))).toBe(true);
+    expect(
+      scanners.every((s) => /ApplyRetention|SendMonthlyReports|SendDailyNotifications|WriteAuditDigests/.test(s.roles)),
+    ).toBe(true);
     expect(scheduledJobDeclaration(SCHEDULED_JOBS[0]!)).toMatchObject({
       kind: 'job',
       scansTable: true,

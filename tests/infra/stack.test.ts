@@ -175,7 +175,7 @@ describe('storage stack', () => {
   it('makes every bucket private, TLS-only, encrypted and logged', () => {
     // Assess
     const buckets = resources(storage, 'AWS::S3::Bucket').concat(resources(edge, 'AWS::S3::Bucket'));
-    expect(buckets).toHaveLength(6);
+    expect(buckets).toHaveLength(7);
     for (const [, b] of buckets) {
       expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
         BlockPublicAcls: true,
@@ -188,7 +188,7 @@ describe('storage stack', () => {
       ).toMatch(/^(aws:kms|AES256)$/);
     }
     const policies = [...resources(storage, 'AWS::S3::BucketPolicy'), ...resources(edge, 'AWS::S3::BucketPolicy')];
-    expect(policies).toHaveLength(6);
+    expect(policies).toHaveLength(7);
     for (const [, policy] of policies) {
       expect(policy.Properties.PolicyDocument.Statement).toEqual(
         expect.arrayContaining([
@@ -210,6 +210,59 @@ describe('storage stack', () => {
         DestinationBucketName: { Ref: expect.stringMatching(/^AccessLogsBucket/) },
       });
     }
+  });
+
+  it('keeps the audit digests write-once: Object Lock, versioning, conditional puts only, no deletes, kept on delete', () => {
+    // Assess
+    const [[, bucket]] = resources(storage, 'AWS::S3::Bucket').filter(([, b]) =>
+      JSON.stringify(b.Properties.BucketName).includes('audit-digests'),
+    ) as [[string, Resource]];
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket.Properties.ObjectLockEnabled).toBe(true);
+    expect(bucket.Properties.ObjectLockConfiguration.Rule.DefaultRetention).toMatchObject({ Mode: 'GOVERNANCE' });
+    const [[, policy]] = resources(storage, 'AWS::S3::BucketPolicy').filter(([, p]) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('DigestsAreWrittenOnce'),
+    ) as [[string, Resource]];
+    expect(policy.Properties.PolicyDocument.Statement).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Sid: 'DigestsAreWrittenOnce',
+          Effect: 'Deny',
+          Action: 's3:PutObject',
+          Condition: { Null: { 's3:if-none-match': 'true' } },
+        }),
+        expect.objectContaining({
+          Sid: 'DigestsAreNeverDeleted',
+          Effect: 'Deny',
+          Action: ['s3:BypassGovernanceRetention', 's3:DeleteObject', 's3:DeleteObjectVersion'],
+        }),
+      ]),
+    );
+    const [[, key]] = resources(storage, 'AWS::KMS::Key').filter(
+      ([, k]) => k.Properties.KeySpec === 'ECC_NIST_P256',
+    ) as [[string, Resource]];
+    expect(key).toMatchObject({ DeletionPolicy: 'Retain', Properties: { KeyUsage: 'SIGN_VERIFY' } });
+  });
+
+  it('lets only the digest writer sign with the digest key, and the verifications read its public half', () => {
+    // Assess: every statement on the digest key, across the stacks, by the role that holds it.
+    const onKey = [storage, pipeline, api, nestedRoutes]
+      .flatMap((stack) => resources(stack, 'AWS::IAM::Policy'))
+      .flatMap(([, p]) =>
+        (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+          .filter((s) => JSON.stringify(s.Resource).includes('AuditDigestKey'))
+          .map((s) => ({ roles: JSON.stringify(p.Properties.Roles), actions: [s.Action].flat() })),
+      );
+    const signers = onKey.filter((s) => s.actions.includes('kms:Sign'));
+    expect(signers.length).toBe(1);
+    expect(signers[0]!.roles).toMatch(/WriteAuditDigests/);
+    expect(signers[0]!.actions).toEqual(['kms:Sign']);
+    const readers = onKey.filter((s) => s.actions.includes('kms:GetPublicKey'));
+    // The audit function's incremental verification and the job worker's full one (docs/jobs.md).
+    expect(readers.length).toBe(2);
+    expect(readers.every((r) => /AuditFunction|JobWorker/.test(r.roles))).toBe(true);
+    expect(onKey.every((s) => s.actions.every((a) => a === 'kms:Sign' || a === 'kms:GetPublicKey'))).toBe(true);
   });
 
   it('versions studies and assets, where de-identified data lives, and not raw uploads', () => {
@@ -341,7 +394,7 @@ describe('api stack', () => {
     const starters = Object.entries(apiFunctionDeclarations())
       .filter(([, declaration]) => declaration.env.includes(ENV.JOB_WORKER_FUNCTION))
       .map(([domain]) => domain);
-    expect(starters.sort()).toEqual(['datasets', 'hospitals', 'invitations']);
+    expect(starters.sort()).toEqual(['audit', 'datasets', 'hospitals', 'invitations']);
     const invokes = grantStatements(JOB_WORKER_DECLARATION, SYMBOLS).filter((g) =>
       g.actions.includes('lambda:InvokeFunction'),
     );
@@ -482,6 +535,8 @@ function symbolOf(resource: unknown): string {
   if (text.includes(':configuration-set/imaging-dev-mail')) return 'mailConfigurationSet';
   if (text.includes(':function:imaging-dev-audit-appender')) return 'auditAppender';
   if (text.includes(':function:imaging-dev-job-worker')) return 'jobWorker';
+  if (text.includes('imaging-dev-audit-digests')) return `auditDigestBucket${objects}`;
+  if (text.includes('AuditDigestKey')) return 'auditDigestKey';
   return `unknown:${text}`;
 }
 
@@ -495,6 +550,8 @@ const SYMBOLS: ResourceArns = {
   mailConfigurationSet: 'mailConfigurationSet',
   auditAppender: 'auditAppender',
   jobWorker: 'jobWorker',
+  auditDigestBucket: 'auditDigestBucket',
+  auditDigestKey: 'auditDigestKey',
 };
 
 /** "action resource" pairs: statements compare the same however CDK merges them. */

@@ -682,6 +682,10 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'POST', path: '/api/audit/verify', body: {} }),
     expect: oversight(200),
   },
+  'POST /api/audit/verifications': {
+    prepare: async () => ({ method: 'POST', path: '/api/audit/verifications', body: {} }),
+    expect: oversight(202),
+  },
   'GET /api/compliance': { prepare: async () => ({ method: 'GET', path: '/api/compliance' }), expect: oversight(200) },
   // Every role has a dashboard; another hospital's caller reads their own (nothing of ours).
   'GET /api/dashboard': {

@@ -44,6 +44,7 @@ import { createUploadRepository } from '#functions/adapters/dynamo/uploads-repos
 import { createSettingsStore } from '#functions/adapters/dynamo/settings-store.ts';
 import { seedDemoTenants } from '#infra/local/seed/seed.ts';
 import { setDeps, type ServerDeps } from '#functions/lib/deps.ts';
+import { createMemoryDigestSigner, createMemoryDigestStore } from '#functions/adapters/memory/audit-digests.ts';
 import { createJobStore } from '#functions/adapters/dynamo/jobs-store.ts';
 import { JOB_KINDS } from '#functions/jobs/job-kinds.ts';
 import { JOB_MAX_CHUNK_FAILURES, runJob } from '#shared/domain/jobs/runner.ts';
@@ -228,6 +229,8 @@ export async function startHarness(): Promise<Harness> {
     ...real,
     datasets: createDatasetRepository(table),
     audit: createAuditLog(table),
+    // The digest bucket and its signing key in memory (the S3 and KMS adapters have tests of their own).
+    digests: { store: createMemoryDigestStore(), signer: createMemoryDigestSigner() },
     directory: createDirectory(table),
     organisation: createOrganisationStore(table),
     jobs: createJobStore(table),

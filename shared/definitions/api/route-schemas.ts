@@ -28,6 +28,7 @@ import {
   AuditPageSchema,
   ListAuditQuerySchema,
   VerifyAuditRequestSchema,
+  StartAuditVerificationRequestSchema,
   VerifyAuditResponseSchema,
 } from '#shared/schemas/api/audit.ts';
 import { ApiErrorSchema, IdSchema } from '#shared/schemas/api/common.ts';
@@ -225,6 +226,11 @@ export const ROUTE_SCHEMAS = {
   'GET /api/audit': { query: ListAuditQuerySchema, response: AuditPageSchema },
   'GET /api/audit/export.csv': { query: AuditFilterSchema, response: z.string(), responseContentType: 'text/csv' },
   'POST /api/audit/verify': { body: VerifyAuditRequestSchema, response: VerifyAuditResponseSchema },
+  'POST /api/audit/verifications': {
+    body: StartAuditVerificationRequestSchema,
+    response: JobAcceptedSchema,
+    status: 202,
+  },
   'GET /api/compliance': { query: ComplianceQuerySchema, response: ComplianceSchema },
   'GET /api/reports': { query: ReportsQuerySchema, response: ReportsSchema },
   'GET /api/dashboard': { response: DashboardSchema },

@@ -824,6 +824,14 @@ export const ROUTES = [
     summary: "Walk the hospital's audit chain and report the first broken link",
   },
   {
+    method: 'POST',
+    path: '/api/audit/verifications',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: 'Verify the whole audit chain and every signed digest as a job: 202 with the job (docs/jobs.md)',
+  },
+  {
     method: 'GET',
     path: '/api/compliance',
     domain: 'audit',

@@ -5,6 +5,7 @@ import type { AuditChainHead, AuditEvent, AuditLog, AuditQuery, Clock, PageToken
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditFilter, AuditLogEntry, ListAuditQuery, VerifyAuditResponse } from '#shared/schemas/api/audit.ts';
 import { EMPTY_HEAD, verifyChain, type ChainedAuditEvent, type ChainHead } from './chain.ts';
+import { checkDigests, type DigestCheck, type DigestDeps } from './digests.ts';
 
 type AuditDeps = { audit: AuditLog; directory: Directory; clock: Clock };
 
@@ -190,44 +191,118 @@ export function checkpointOf(head: AuditChainHead | undefined): ChainHead {
   return { seq: last.verifiedSeq, hash: last.verifiedHash };
 }
 
+/** The event at position `seq`, or undefined when the chain no longer holds it. */
+async function eventAt(audit: AuditLog, hospitalId: string, seq: number): Promise<ChainedAuditEvent | undefined> {
+  const page = await audit.chainPage(hospitalId, undefined, seq - 1 || undefined);
+  const event = page.items[0];
+  return event?.seq === seq ? event : undefined;
+}
+
+/** Passes the pages on, noting the first event at a digest's position whose hash is not the one the digest signed. */
+async function* watchAnchors(
+  pages: AsyncIterable<readonly ChainedAuditEvent[]>,
+  anchors: ReadonlyMap<number, string>,
+  found: { seq?: number },
+): AsyncIterable<readonly ChainedAuditEvent[]> {
+  for await (const page of pages) {
+    for (const event of page) {
+      const signed = anchors.get(event.seq);
+      if (signed !== undefined && signed !== event.hash && found.seq === undefined) found.seq = event.seq;
+    }
+    yield page;
+  }
+}
+
+type VerifyDeps = AuditDeps & Partial<Pick<DigestDeps, 'digests'>>;
+
 /**
- * Chains what is still pending, then walks the hospital's chain from the last checkpoint (from the first event when
- * `full`) and reports the first broken link; the outcome (with the new checkpoint when intact) is kept on the chain's head (the compliance center shows it)
- * and appended as an AUDIT_CHAIN_VERIFIED event. `checkedEvents` counts every position found intact, the checkpoint's
- * included, so it reads the same as a walk from the first event.
+ * Where the walk starts and which digests vouch for what (docs/domain.md#verification): with signed digests, the
+ * digests newer than the last checkpoint are checked (signature with the public key, link to the one before), every
+ * one of them must find its signed head hash on the stored event at its position, and the chain is walked from the
+ * newest digest on; with `full`, every digest is checked and the chain walked from the first event, each digest's
+ * position compared on the way. Without digests, the walk starts at the last checkpoint as before.
+ */
+async function digestsOf(
+  hospitalId: string,
+  head: ChainHead,
+  full: boolean,
+  checkpoint: ChainHead,
+  deps: VerifyDeps,
+): Promise<{ check?: DigestCheck; start: ChainHead; mismatchAt?: number }> {
+  if (!deps.digests) return { start: full ? EMPTY_HEAD : checkpoint };
+  const check = await checkDigests(hospitalId, head, full ? 0 : checkpoint.seq, { digests: deps.digests });
+  if (full || !check.verified || check.anchors.length === 0) return { check, start: full ? EMPTY_HEAD : checkpoint };
+  // Every digest checked vouches for its position: one read each (a few since the last verification).
+  for (const anchor of check.anchors) {
+    const event = await eventAt(deps.audit, hospitalId, anchor.toSeq);
+    if (event?.hash !== anchor.headHash) return { check, start: checkpoint, mismatchAt: anchor.toSeq };
+  }
+  const newest = check.anchors[0]!;
+  return { check, start: { seq: newest.toSeq, hash: newest.headHash } };
+}
+
+/**
+ * Chains what is still pending, then checks the hospital's signed digests and walks its chain from the newest one
+ * (from the first event when `full`; from the last checkpoint when the hospital has no digest yet) and reports the
+ * first broken link or digest; the outcome (with the new checkpoint when intact) is kept on the chain's head (the
+ * compliance center shows it) and appended as an AUDIT_CHAIN_VERIFIED event. `checkedEvents` counts every position
+ * found intact, those before the start included, so it reads the same as a walk from the first event.
  */
 export async function verifyAuditTrail(
   input: { hospitalId?: string; full?: boolean },
   caller: Caller,
-  deps: AuditDeps,
+  deps: VerifyDeps,
 ): Promise<VerifyAuditResponse> {
   const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
   await deps.audit.settle?.(hospitalId);
   const head = await deps.audit.head(hospitalId);
-  const start = input.full ? EMPTY_HEAD : checkpointOf(head);
-  const walked = await verifyChain(chainPages(deps.audit, hospitalId, start.seq), head, start);
-  const result = { ...walked, checkedEvents: start.seq + walked.checkedEvents };
+  const full = input.full === true;
+  const anchored = await digestsOf(hospitalId, head ?? EMPTY_HEAD, full, checkpointOf(head), deps);
+  const start = anchored.start;
+  const anchors = new Map((full ? (anchored.check?.anchors ?? []) : []).map((a) => [a.toSeq, a.headHash] as const));
+  const found: { seq?: number } = { seq: anchored.mismatchAt };
+  const walked = await verifyChain(
+    watchAnchors(chainPages(deps.audit, hospitalId, start.seq), anchors, found),
+    head,
+    start,
+  );
+  const digestBreak =
+    anchored.check?.brokenAt ??
+    (found.seq !== undefined ? { toSeq: found.seq, key: '', reason: 'HEAD_HASH_MISMATCH' as const } : undefined);
+  const verified = walked.verified && !digestBreak;
+  const result = { ...walked, verified, checkedEvents: start.seq + walked.checkedEvents };
+  const brokenAtSeq = walked.brokenAt?.seq ?? digestBreak?.toSeq;
   const at = deps.clock.now();
-  const checkpoint = result.verified && head ? { verifiedSeq: head.seq, verifiedHash: head.hash } : {};
+  const checkpoint = verified && head ? { verifiedSeq: head.seq, verifiedHash: head.hash } : {};
   await deps.audit.recordVerification(hospitalId, {
     at,
-    verified: result.verified,
+    verified,
     checkedEvents: result.checkedEvents,
-    ...(result.brokenAt ? { brokenAtSeq: result.brokenAt.seq } : {}),
+    ...(brokenAtSeq !== undefined && !verified ? { brokenAtSeq } : {}),
     ...checkpoint,
   });
+  const digests = anchored.check
+    ? {
+        verified: anchored.check.verified && !digestBreak,
+        checked: anchored.check.checked,
+        lastDigestSeq: anchored.check.lastDigestSeq,
+        ...(digestBreak ? { brokenAt: { toSeq: digestBreak.toSeq, reason: digestBreak.reason } } : {}),
+      }
+    : undefined;
   await deps.audit.record({
     hospitalId,
     action: 'AUDIT_CHAIN_VERIFIED',
-    outcome: result.verified ? 'SUCCESS' : 'FAILURE',
+    outcome: verified ? 'SUCCESS' : 'FAILURE',
     actorUserId: caller.userId,
     actorName: `${caller.firstName} ${caller.lastName}`,
     details: {
       checkedEvents: result.checkedEvents,
       walkedEvents: walked.checkedEvents,
-      ...(input.full ? { full: true } : {}),
-      ...(result.brokenAt ? { brokenAtSeq: result.brokenAt.seq, reason: result.brokenAt.reason } : {}),
+      ...(full ? { full: true } : {}),
+      ...(walked.brokenAt ? { brokenAtSeq: walked.brokenAt.seq, reason: walked.brokenAt.reason } : {}),
+      ...(digests ? { digestsChecked: digests.checked } : {}),
+      ...(digestBreak ? { digestBrokenAtSeq: digestBreak.toSeq, digestReason: digestBreak.reason } : {}),
     },
   });
-  return { ...result, at };
+  return { ...result, ...(digests ? { digests } : {}), at };
 }

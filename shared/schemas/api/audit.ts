@@ -56,16 +56,41 @@ export const VerifyAuditRequestSchema = z
   .object({ hospitalId: IdSchema.optional(), full: z.boolean().optional() })
   .strict();
 
+/** A full verification as a job (docs/jobs.md): the hospital, for the super admin; the caller's own otherwise. */
+export const StartAuditVerificationRequestSchema = z.object({ hospitalId: IdSchema.optional() }).strict();
+
 export const ChainBreakSchema = z.object({
   seq: z.number().int(),
   eventId: z.string().optional(),
   reason: z.enum(['HASH_MISMATCH', 'LINK_MISMATCH', 'MISSING_EVENT', 'HEAD_MISMATCH']),
 });
 
+/** The signed digests' part of a verification (docs/domain.md#signed-digests). */
+export const DigestVerificationSchema = z.object({
+  verified: z.boolean(),
+  /** Digests whose signature and link to the one before were checked. */
+  checked: z.number().int().nonnegative(),
+  /** The newest digest's last position (0: none yet). */
+  lastDigestSeq: z.number().int().nonnegative(),
+  brokenAt: z
+    .object({
+      toSeq: z.number().int().nonnegative(),
+      reason: z.enum([
+        'SIGNATURE_INVALID',
+        'DIGEST_LINK_BROKEN',
+        'HEAD_HASH_MISMATCH',
+        'DIGEST_AHEAD_OF_CHAIN',
+        'DIGEST_UNREADABLE',
+      ]),
+    })
+    .optional(),
+});
+
 export const VerifyAuditResponseSchema = z.object({
   verified: z.boolean(),
   checkedEvents: z.number().int().nonnegative(),
   brokenAt: ChainBreakSchema.optional(),
+  digests: DigestVerificationSchema.optional(),
   at: z.string(),
 });
 export type VerifyAuditResponse = z.infer<typeof VerifyAuditResponseSchema>;

@@ -104,6 +104,7 @@ beforeAll(() => {
     | 'jobs'
     | 'jobStarter'
     | 'scimTokens'
+    | 'digests'
   >;
   deps = {
     ...p,

@@ -1,6 +1,7 @@
 import useSWR, { mutate } from 'swr';
 import { AuditPageSchema, VerifyAuditResponseSchema, type AuditFilter } from '#shared/schemas/api/audit.ts';
 import { ComplianceSchema } from '#shared/schemas/api/oversight.ts';
+import { JobAcceptedSchema } from '#shared/schemas/api/jobs.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { downloadFromApi } from '#web/lib/download.ts';
 
@@ -27,6 +28,14 @@ export function refreshAuditLog() {
 
 export function verifyAuditChain(hospitalId: string | undefined) {
   return apiRequest('/api/audit/verify', VerifyAuditResponseSchema, {
+    method: 'POST',
+    body: hospitalId ? { hospitalId } : {},
+  });
+}
+
+/** Starts the full verification of the chain and every signed digest, a job the page follows (docs/jobs.md). */
+export function startFullVerification(hospitalId: string | undefined) {
+  return apiRequest('/api/audit/verifications', JobAcceptedSchema, {
     method: 'POST',
     body: hospitalId ? { hospitalId } : {},
   });

@@ -6,8 +6,17 @@ import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
-import { refreshAuditLog, useCompliance, verifyAuditChain } from '#web/features/compliance/api/compliance.ts';
+import {
+  refreshAuditLog,
+  startFullVerification,
+  useCompliance,
+  verifyAuditChain,
+} from '#web/features/compliance/api/compliance.ts';
+import type { Job } from '#shared/schemas/api/jobs.ts';
+import { JobProgress } from '#web/components/ui/job-progress.tsx';
+import { fetchAllJobResults, followJob } from '#web/lib/jobs.ts';
 import { HIPAA_LABELS, OPTION_LABELS } from '#web/features/compliance/utils/options.ts';
+import { fullVerificationSummary, verificationSummary } from '#web/features/compliance/utils/verification.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -25,20 +34,37 @@ function ChainStatus({
   chain,
   onVerify,
   verifying,
+  onVerifyFull,
+  fullJob,
 }: {
   chain: Compliance['auditChain'];
   onVerify(): void;
   verifying: boolean;
+  /** The full verification runs as a job (docs/jobs.md); its progress shows while the page follows it. */
+  onVerifyFull(): void;
+  fullJob: Job | undefined;
 }) {
+  const fullRunning = fullJob !== undefined && fullJob.status !== 'SUCCEEDED' && fullJob.status !== 'FAILED';
   const last = chain.lastVerification;
   return (
     <Card.Root>
       <Card.Header>
         <HStack justify="space-between" wrap="wrap">
           <Heading size="md">Audit Chain</Heading>
-          <Button size="sm" onClick={onVerify} loading={verifying} loadingText="Verifying...">
-            <LuShieldCheck /> Verify now
-          </Button>
+          <HStack>
+            <Button size="sm" onClick={onVerify} loading={verifying} loadingText="Verifying...">
+              <LuShieldCheck /> Verify now
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={onVerifyFull}
+              loading={fullRunning}
+              loadingText="Verifying all..."
+            >
+              Full verification
+            </Button>
+          </HStack>
         </HStack>
       </Card.Header>
       <Card.Body>
@@ -56,6 +82,7 @@ function ChainStatus({
           ) : (
             <Text color="fg.muted">Not verified yet.</Text>
           )}
+          {fullJob && <JobProgress job={fullJob} label="Full verification" />}
         </Stack>
       </Card.Body>
     </Card.Root>
@@ -107,6 +134,7 @@ export function SharesAndHipaa({ data }: { data: Pick<Compliance, 'patientShares
 export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
   const { data, error, isLoading, mutate } = useCompliance(hospitalId);
   const [verifying, setVerifying] = useState(false);
+  const [fullJob, setFullJob] = useState<Job>();
   if (isLoading) return <PageSpinner />;
   if (error || !data) return <ErrorBox message={errorMessage(error)} />;
   const d = data.deidentification;
@@ -116,24 +144,23 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
     setVerifying(true);
     try {
       const result = await verifyAuditChain(hospitalId);
-      toaster.create(
-        result.verified
-          ? {
-              type: 'success',
-              title: 'Audit chain verified',
-              description: `${plural(result.checkedEvents, 'event')} checked.`,
-            }
-          : {
-              type: 'error',
-              title: 'Audit chain broken',
-              description: `First broken link at event ${result.brokenAt?.seq ?? '?'}.`,
-            },
-      );
+      toaster.create(verificationSummary(result));
       await Promise.all([mutate(), refreshAuditLog()]);
     } catch (e) {
       toaster.create({ type: 'error', title: errorMessage(e) });
     } finally {
       setVerifying(false);
+    }
+  };
+
+  const verifyFull = async () => {
+    try {
+      const accepted = await startFullVerification(hospitalId);
+      const ended = await followJob(accepted.job, setFullJob);
+      toaster.create(fullVerificationSummary(ended, await fetchAllJobResults(ended.id)));
+      await Promise.all([mutate(), refreshAuditLog()]);
+    } catch (e) {
+      toaster.create({ type: 'error', title: errorMessage(e) });
     }
   };
 
@@ -198,7 +225,13 @@ export function ComplianceFigures({ hospitalId }: { hospitalId?: string }) {
             </Stack>
           </Card.Body>
         </Card.Root>
-        <ChainStatus chain={data.auditChain} onVerify={verify} verifying={verifying} />
+        <ChainStatus
+          chain={data.auditChain}
+          onVerify={verify}
+          verifying={verifying}
+          onVerifyFull={() => void verifyFull()}
+          fullJob={fullJob}
+        />
         <SharesAndHipaa data={data} />
       </SimpleGrid>
       <Text color="fg.muted" fontSize="sm">
