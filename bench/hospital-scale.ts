@@ -26,7 +26,7 @@ import {
   type ScaleShape,
 } from '#tests/helpers/hospital-scale.ts';
 import { registerClientHook } from '#functions/adapters/aws-clients.ts';
-import { createReadMeter, type ReadCount } from './lib/read-meter.ts';
+import { createReadMeter, type ReadCount } from '#tests/helpers/read-meter.ts';
 
 const { values } = parseArgs({
   options: {

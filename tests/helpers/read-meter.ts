@@ -1,5 +1,5 @@
 /**
- * Counts what a DynamoDB document client reads, for the scale bench and the scale tests: the read calls made and the
+ * Counts what the DynamoDB clients read, for the hospital-scale bench and the scale tests: the read calls made and the
  * items DynamoDB evaluated for them (a query's or scan's ScannedCount, which counts items a filter then drops; a
  * GetItem's item; a BatchGetItem's items), and the read capacity it reports (every read asks for
  * ReturnConsumedCapacity TOTAL). Writes are counted apart, by call.
