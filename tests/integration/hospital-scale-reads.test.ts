@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClientHook } from '#functions/adapters/aws-clients.ts';
-import { ComplianceSchema } from '#shared/schemas/api/oversight.ts';
+import { ComplianceSchema, ReportsSchema } from '#shared/schemas/api/oversight.ts';
 import {
   DEFAULT_SCALE_SHAPE,
+  DEMO_TEAM,
   seedDatasets,
   seedPatientShares,
   type ScaleShape,
@@ -17,6 +18,7 @@ import { startHarness, type Harness } from './datasets-harness.ts';
  * for each request.
  */
 const ADMIN = 'admin@northside.demo.local';
+const LEAD = 'lead@northside.demo.local';
 const DATASETS = 3_000;
 const SHARES = 40;
 const shape: ScaleShape = { ...DEFAULT_SCALE_SHAPE, users: 0, teams: 20, patientShares: SHARES, seriesPerDataset: 3 };
@@ -35,9 +37,9 @@ afterAll(async () => {
   await h?.stop();
 });
 
-async function read(path: string) {
+async function read(path: string, as = ADMIN) {
   meter.reset();
-  const response = await h.call('GET', path, { as: ADMIN });
+  const response = await h.call('GET', path, { as });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return { body: response.body, read: meter.reset() };
 }
@@ -52,5 +54,19 @@ describe('a hospital of 3,000 datasets and 9,000 series', () => {
     // far below one dataset per item, let alone their series.
     expect(count.itemsRead).toBeLessThan(SHARES + 100);
     expect(count.queries + count.gets).toBeLessThan(25);
+  });
+
+  it("reads a team's report from the team's index over the range, not the hospital's datasets of the range", async () => {
+    const hospital = await read('/api/reports');
+    const team = await read('/api/reports', LEAD);
+    const hospitalReport = ReportsSchema.parse(hospital.body);
+    const teamReport = ReportsSchema.parse(team.body);
+    // The same studies of the team as the hospital's report counts for it.
+    const ofTeam = hospitalReport.byTeam.find((t) => t.teamId === DEMO_TEAM)?.studies ?? 0;
+    expect(teamReport.totals.studies).toBe(ofTeam);
+    expect(ofTeam).toBeGreaterThan(0);
+    // The team holds a tenth of the datasets: its report reads its own and a few items more, not the hospital's range.
+    expect(team.read.itemsRead).toBeLessThan(ofTeam + 20);
+    expect(team.read.itemsRead * 5).toBeLessThan(hospital.read.itemsRead);
   });
 });
