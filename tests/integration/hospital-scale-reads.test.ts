@@ -13,15 +13,15 @@ import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
  * Routes that once walked every dataset of the hospital read the same few items however many it holds
- * (docs/capacity.md#what-was-measured): a hospital of 3,000 datasets with 3 series each is written straight to the
+ * (docs/capacity.md#what-was-measured): a hospital of 2,000 datasets with 2 series each is written straight to the
  * table (tests/helpers/hospital-scale.ts), and a meter on every DynamoDB client counts the items DynamoDB evaluated
  * for each request.
  */
 const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
-const DATASETS = 3_000;
+const DATASETS = 2_000;
 const SHARES = 40;
-const shape: ScaleShape = { ...DEFAULT_SCALE_SHAPE, users: 0, teams: 20, patientShares: SHARES, seriesPerDataset: 3 };
+const shape: ScaleShape = { ...DEFAULT_SCALE_SHAPE, users: 0, teams: 20, patientShares: SHARES, seriesPerDataset: 2 };
 
 const meter = createReadMeter();
 let h: Harness;
@@ -44,7 +44,7 @@ async function read(path: string, as = ADMIN) {
   return { body: response.body, read: meter.reset() };
 }
 
-describe('a hospital of 3,000 datasets and 9,000 series', () => {
+describe('a hospital of 2,000 datasets and 4,000 series', () => {
   it("answers the compliance center from the hospital's counters, its users and its shares: no dataset or series is read", async () => {
     const { body, read: count } = await read('/api/compliance');
     const compliance = ComplianceSchema.parse(body);
