@@ -1,14 +1,16 @@
 /**
- * The hospital-scale bench (docs/capacity.md#what-was-measured): one hospital seeded straight into the twin's DynamoDB
- * stand-in (dynalite in memory, through the in-process harness of tests/integration/datasets-harness.ts) with its
- * datasets and their series, 5,000 users in 200 teams, an audit event per dataset and 10,000 patient shares
- * (tests/helpers/hospital-scale.ts builds the items with the table's key functions), grown size by size. At each size
- * every list, search, dashboard, report and audit route is called as the role that uses it, through the real
- * handlers, while a meter on the document client counts the read calls, the items DynamoDB evaluated for them
- * (ScannedCount, so a filter's dropped items count) and the read capacity it reports; and the answer's time.
+ * The hospital-scale bench (docs/capacity.md#what-was-measured-and-what-was-not): one hospital seeded straight into
+ * the twin's DynamoDB stand-in (dynalite in memory, through the in-process harness of
+ * tests/integration/datasets-harness.ts) with its datasets and their series, 5,000 users in 200 teams, an audit event
+ * per dataset, invitations and 10,000 patient shares (tests/helpers/hospital-scale.ts builds the items with the
+ * table's key functions), grown size by size. At each size every list, search, dashboard, report and audit route is
+ * called as the role that uses it, through the real handlers, while a meter on every DynamoDB client (the adapters'
+ * client hook) counts the read calls, the items DynamoDB evaluated for them (ScannedCount, so a filter's dropped items
+ * count) and the read capacity it reports; and the answer's time.
  * Prints the routes side by side at each size, marks a route whose items read grew with the hospital, and exits 1
  * when one did (or a route failed).
- * Not a test. Run: npm run bench:hospital-scale [-- --sizes 1000,100000 --users 5000 --teams 200 --shares 10000]
+ * Not a test. Run: npm run bench:hospital-scale [-- --sizes 1000,100000 --users 5000 --teams 200 --shares 10000
+ * --invitations 1000 --out results.json]
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

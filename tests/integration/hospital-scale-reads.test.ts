@@ -13,9 +13,9 @@ import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
  * Routes that once walked every dataset of the hospital read the same few items however many it holds
- * (docs/capacity.md#what-was-measured): a hospital of 2,000 datasets with 2 series each is written straight to the
- * table (tests/helpers/hospital-scale.ts), and a meter on every DynamoDB client counts the items DynamoDB evaluated
- * for each request.
+ * (docs/capacity.md#what-was-measured-and-what-was-not): a hospital of 2,000 datasets with 2 series each is written
+ * straight to the table (tests/helpers/hospital-scale.ts), and a meter on every DynamoDB client counts the items
+ * DynamoDB evaluated for each request.
  */
 const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
