@@ -1,5 +1,6 @@
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
-import { pipelineCounter } from '#shared/domain/dashboards/counters.ts';
+import { COMPLIANCE_COUNTER_NAMES, complianceDeltas, pipelineCounter } from '#shared/domain/dashboards/counters.ts';
+import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -609,7 +610,14 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     pkName: TABLE_KEYS.gsi1.pk,
     skName: TABLE_KEYS.gsi1.sk,
     pk: `H#${hospitalId}#DS`,
-  })) as { teamId?: string | null; storageCountedBytes?: number; status: DatasetStatus; patientAlias?: string }[];
+  })) as (DatasetRecord & { teamId?: string | null; storageCountedBytes?: number; status: DatasetStatus })[];
+  // The compliance center's counters: each de-identified dataset with its series (one read of each).
+  const compliance: Record<string, number> = Object.fromEntries(COMPLIANCE_COUNTER_NAMES.map((name) => [name, 0]));
+  for (const d of datasets) {
+    if (!d.deidentifiedAt) continue;
+    const series = (await queryAll(table, `H#${hospitalId}`, keys.seriesPrefix(d.id))) as unknown as SeriesRecord[];
+    for (const [name, delta] of Object.entries(complianceDeltas(d, series, 1))) compliance[name]! += delta ?? 0;
+  }
   // The dashboards' counters (docs/domain.md#counters): per pipeline group, and distinct patients with their markers.
   const figures = (own: typeof datasets, scope: string) => {
     const counts: Record<string, number> = { queuedCount: 0, processingCount: 0, completedCount: 0, failedCount: 0 };
@@ -643,6 +651,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     datasetCount: datasets.length,
     storageUsedBytes: datasets.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
     ...figures(datasets, 'hospital'),
+    ...compliance,
   });
   for (const d of departments)
     await set(keys.department(hospitalId, d.id), {

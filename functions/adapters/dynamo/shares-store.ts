@@ -198,6 +198,10 @@ export function createShareStore(table: Table): ShareStore {
       });
       return items.map((i) => strip<PatientShareRecord>(i));
     },
+    async listHospitalPatientShares(hospitalId) {
+      const items = await queryAll(table, hospitalPk(hospitalId), keys.patientShareHospitalPrefix);
+      return items.map((i) => strip<PatientShareRecord>(i));
+    },
     async findPatientShareByTokenHash(tokenHash) {
       const key = keys.patientShareByTokenHash(tokenHash);
       const { Items } = await doc.send(

@@ -66,6 +66,8 @@ export function createMemoryShareStore(): ShareStore & {
     },
     listPatientShares: async (h, d) =>
       [...patient.values()].filter((s) => s.hospitalId === h && s.datasetId === d).map((s) => structuredClone(s)),
+    listHospitalPatientShares: async (h) =>
+      [...patient.values()].filter((s) => s.hospitalId === h).map((s) => structuredClone(s)),
     findPatientShareByTokenHash: async (hash) => {
       const s = [...patient.values()].find((p) => p.tokenHash === hash);
       return s ? structuredClone(s) : undefined;

@@ -152,6 +152,8 @@ export const keys = {
     [P.sk]: `PSHARE#${datasetId}#${shareId}`,
   }),
   patientSharePrefix: (datasetId: string) => `PSHARE#${datasetId}#`,
+  /** Every patient share of the hospital, whatever its dataset (no other item's sort key begins so). */
+  patientShareHospitalPrefix: 'PSHARE#',
   patientShareByTokenHash: (tokenHash: string): ItemKey => ({
     [G3.pk]: `PSHARETOKEN#${tokenHash}`,
     [G3.sk]: 'PSHARE',

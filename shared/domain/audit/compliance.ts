@@ -1,12 +1,9 @@
 import type { Caller } from '#shared/domain/auth/caller.ts';
-import type { Directory } from '#shared/domain/auth/ports.ts';
+import type { Directory, HospitalCounters } from '#shared/domain/auth/ports.ts';
 import { USER_STATUSES } from '#shared/vocabulary/users.ts';
-import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import type { AuditChainVerification, AuditLog, Clock } from '#shared/domain/ports.ts';
-import { eachLimited, walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
-import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
 import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
 import type { Compliance } from '#shared/schemas/api/oversight.ts';
 import type { ShareStore } from '#shared/domain/shares/ports.ts';
@@ -15,59 +12,43 @@ import { policyFor, type PolicyDeps } from '#shared/domain/settings/policies.ts'
 import { hipaaTogglesOf } from '#shared/domain/settings/deidentification-policy.ts';
 import { PATIENT_SHARE_STATUSES } from '#shared/schemas/api/shares.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
+import { retainedOptionCounter } from '#shared/domain/dashboards/counters.ts';
 import { auditHospital } from './audit-trail.ts';
 import { signInFigures, signInWindowStart } from './sign-ins.ts';
 
-/** Series lists read at once while counting held series. */
-const SERIES_READS_AT_ONCE = 8;
-
 /**
- * The compliance center's figures (docs/screens.md#compliance-center), computed from the hospital's data when asked:
- * de-identification of its datasets and the options each kept, series held for burned-in text, users by status, and
- * patient shares by status, sign-ins and failed sign-ins over the last 30 days, the HIPAA toggles in force, and the
- * audit chain's length and latest verification.
+ * The compliance center's figures (docs/screens.md#compliance-center): de-identification of the hospital's live
+ * datasets and the options each kept, and series held for burned-in text, from the hospital's counters; users by
+ * status and patient shares by status from one read each; sign-ins and failed sign-ins over the last 30 days, the
+ * HIPAA toggles in force, and the audit chain's length and latest verification. No read grows with the datasets.
  */
 export async function getCompliance(
   input: { hospitalId?: string },
   caller: Caller,
   deps: {
-    datasets: DatasetRepository;
     directory: Directory;
     policies: DeidentificationPolicies;
     audit: AuditLog;
     clock: Clock;
-    shares: Pick<ShareStore, 'listPatientShares'>;
+    shares: Pick<ShareStore, 'listHospitalPatientShares'>;
     organisation: Pick<OrganisationStore, 'listUsage'>;
   } & PolicyDeps,
 ): Promise<Compliance> {
   const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
-  const all: DatasetRecord[] = [];
-  await walkDatasets(deps.datasets, hospitalId, (d) => void all.push(d));
-  const deidentified = all.filter((d) => d.deidentifiedAt !== undefined);
+  // The dataset figures are the hospital's counters (docs/domain.md#counters): one item, however many datasets.
+  const counters: HospitalCounters = (await deps.directory.getHospital(hospitalId)) ?? {};
+  const n = (value: number | undefined) => Math.max(0, value ?? 0);
+  const datasets = n(counters.datasetCount);
+  const deidentified = Math.min(datasets, n(counters.deidentifiedCount));
   const optionsRetained = Object.fromEntries(
-    ANONYMIZATION_OPTIONS.map((option) => [
-      option,
-      deidentified.filter((d) => d.anonymization[option] === true).length,
-    ]),
+    ANONYMIZATION_OPTIONS.map((option) => [option, n(counters[retainedOptionCounter(option)])]),
   ) as Compliance['deidentification']['optionsRetained'];
 
-  let seriesHeld = 0;
-  let seriesReleased = 0;
-  let datasetsWithHeldSeries = 0;
-  await eachLimited(deidentified, SERIES_READS_AT_ONCE, async (d) => {
-    const series = await deps.datasets.listSeries(hospitalId, d.id);
-    const held = series.filter(isHeldForBurnedInText).length;
-    seriesHeld += held;
-    seriesReleased += series.filter((s) => s.burnedInText?.releasedAt !== undefined).length;
-    if (held > 0) datasetsWithHeldSeries++;
-  });
-
+  // Shares by their status now (an active link past its expiry is expired): one read of the hospital's shares.
   const patientShares = Object.fromEntries(PATIENT_SHARE_STATUSES.map((s) => [s, 0])) as Compliance['patientShares'];
   const now = deps.clock.now();
-  await eachLimited(all, SERIES_READS_AT_ONCE, async (d) => {
-    for (const share of await deps.shares.listPatientShares(hospitalId, d.id))
-      patientShares[effectiveStatus(share, now)]++;
-  });
+  for (const share of await deps.shares.listHospitalPatientShares(hospitalId))
+    patientShares[effectiveStatus(share, now)]++;
 
   const users = await deps.directory.listAllUsers(hospitalId);
   const byStatus = Object.fromEntries(
@@ -85,15 +66,18 @@ export async function getCompliance(
     hospitalId,
     generatedAt: deps.clock.now(),
     deidentification: {
-      datasets: all.length,
-      deidentified: deidentified.length,
-      notDeidentified: all.length - deidentified.length,
+      datasets,
+      deidentified,
+      notDeidentified: datasets - deidentified,
       optionsRetained,
-      basicProfileOnly: deidentified.filter((d) => ANONYMIZATION_OPTIONS.every((o) => d.anonymization[o] !== true))
-        .length,
+      basicProfileOnly: n(counters.basicProfileOnlyCount),
       policy,
     },
-    burnedInText: { seriesHeld, seriesReleased, datasetsWithHeldSeries },
+    burnedInText: {
+      seriesHeld: n(counters.seriesHeldCount),
+      seriesReleased: n(counters.seriesReleasedCount),
+      datasetsWithHeldSeries: n(counters.datasetsWithHeldSeriesCount),
+    },
     users: {
       total: users.length,
       byStatus,

@@ -1,6 +1,7 @@
 import type { PermissionGrant, Role } from '#shared/vocabulary/roles.ts';
 import type { TeamSettings } from '#shared/schemas/api/organisation.ts';
 import type { UserStatus } from '#shared/vocabulary/users.ts';
+import type { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
 
 /** A user item: id = the Cognito sub. Role, team and permissions here are what the server trusts. */
 export type UserRecord = {
@@ -33,7 +34,24 @@ export type HospitalCounters = {
   datasetCount?: number;
   storageUsedBytes?: number;
   pendingInvitationCount?: number;
-} & PipelineCounters;
+} & PipelineCounters &
+  ComplianceCounters;
+
+/** The counter of live de-identified datasets that kept one de-identification option (docs/domain.md#counters). */
+export type RetainedOptionCounter = `retained_${(typeof ANONYMIZATION_OPTIONS)[number]}`;
+
+/**
+ * The compliance center's figures over the hospital's live datasets, kept on the hospital item as datasets are
+ * de-identified, their held series released, and datasets moved to the recycle bin or restored (docs/domain.md#counters).
+ */
+export type ComplianceCounters = {
+  deidentifiedCount?: number;
+  /** De-identified datasets that kept none of the options (the basic profile alone). */
+  basicProfileOnlyCount?: number;
+  seriesHeldCount?: number;
+  seriesReleasedCount?: number;
+  datasetsWithHeldSeriesCount?: number;
+} & Partial<Record<RetainedOptionCounter, number>>;
 
 /**
  * Datasets per pipeline group and distinct patients, kept on the hospital and team items as statuses change

@@ -1,6 +1,9 @@
-import type { PipelineCounters } from '#shared/domain/auth/ports.ts';
+import type { ComplianceCounters, PipelineCounters, RetainedOptionCounter } from '#shared/domain/auth/ports.ts';
+import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
+import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
+import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
 
 /** The counters a dashboard reads instead of listing datasets (docs/domain.md#counters). */
 export const PIPELINE_COUNTER_NAMES = [
@@ -60,4 +63,59 @@ export async function countPatient(
   }
   if (dataset.teamId && (await organisation.markPatient(dataset.hospitalId, dataset.teamId, dataset.patientAlias)))
     await organisation.add(dataset.hospitalId, { kind: 'team', teamId: dataset.teamId }, { patientCount: 1 });
+}
+
+/** Every compliance counter of the hospital item (docs/domain.md#counters). */
+export const COMPLIANCE_COUNTER_NAMES = [
+  'deidentifiedCount',
+  'basicProfileOnlyCount',
+  'seriesHeldCount',
+  'seriesReleasedCount',
+  'datasetsWithHeldSeriesCount',
+  ...ANONYMIZATION_OPTIONS.map((option) => retainedOptionCounter(option)),
+] as const satisfies readonly (keyof ComplianceCounters)[];
+
+export function retainedOptionCounter(option: (typeof ANONYMIZATION_OPTIONS)[number]): RetainedOptionCounter {
+  return `retained_${option}`;
+}
+
+/**
+ * What one live dataset adds to the hospital's compliance counters (docs/domain.md#counters), or takes away with
+ * `sign` -1: nothing until it is de-identified; then one de-identified dataset, one for each option it kept (or one of
+ * the basic profile alone), and its series held for burned-in text and released.
+ */
+export function complianceDeltas(
+  dataset: Pick<DatasetRecord, 'deidentifiedAt' | 'anonymization'>,
+  series: readonly SeriesRecord[],
+  sign: 1 | -1,
+): Partial<Record<keyof ComplianceCounters, number>> {
+  if (!dataset.deidentifiedAt) return {};
+  const kept = ANONYMIZATION_OPTIONS.filter((option) => dataset.anonymization[option] === true);
+  const held = series.filter(isHeldForBurnedInText).length;
+  const released = series.filter((s) => s.burnedInText?.releasedAt !== undefined).length;
+  const deltas: Partial<Record<keyof ComplianceCounters, number>> = {
+    deidentifiedCount: sign,
+    seriesHeldCount: sign * held,
+    seriesReleasedCount: sign * released,
+    datasetsWithHeldSeriesCount: held > 0 ? sign : 0,
+  };
+  if (kept.length === 0) deltas.basicProfileOnlyCount = sign;
+  for (const option of kept) deltas[retainedOptionCounter(option)] = sign;
+  return deltas;
+}
+
+/**
+ * A held series released (as it was, or redacted): one series less held and one more released; the dataset leaves
+ * the datasets with held series when no other series of it is still held.
+ */
+export async function countSeriesRelease(
+  organisation: OrganisationCounters,
+  hospitalId: string,
+  othersStillHeld: boolean,
+): Promise<void> {
+  await organisation.add(
+    hospitalId,
+    { kind: 'hospital' },
+    { seriesHeldCount: -1, seriesReleasedCount: 1, ...(othersStillHeld ? {} : { datasetsWithHeldSeriesCount: -1 }) },
+  );
 }

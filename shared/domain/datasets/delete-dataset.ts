@@ -1,4 +1,4 @@
-import { pipelineDeltas } from '#shared/domain/dashboards/counters.ts';
+import { complianceDeltas, pipelineDeltas } from '#shared/domain/dashboards/counters.ts';
 import { AccessDeniedError } from '#shared/domain/errors.ts';
 import { canManageDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import { InvalidStateError } from '#shared/domain/errors.ts';
@@ -98,17 +98,28 @@ export async function moveToRecycleBin(
   return binned;
 }
 
-/** The counters a live dataset holds beyond its bytes: the dataset count and its pipeline group (docs/domain.md#counters). */
+/**
+ * The counters a live dataset holds beyond its bytes: the dataset count, its pipeline group and, once de-identified,
+ * its share of the compliance counters (docs/domain.md#counters).
+ */
 export async function countLive(
-  dataset: Pick<DatasetRecord, 'hospitalId' | 'teamId' | 'status'>,
+  dataset: Pick<DatasetRecord, 'id' | 'hospitalId' | 'teamId' | 'status' | 'deidentifiedAt' | 'anonymization'>,
   sign: 1 | -1,
-  deps: Pick<DeleteDatasetDeps, 'organisation'>,
+  deps: Pick<DeleteDatasetDeps, 'organisation' | 'datasets'>,
 ): Promise<void> {
   const deltas = {
     datasetCount: sign,
     ...(sign < 0 ? pipelineDeltas(dataset.status, undefined) : pipelineDeltas(undefined, dataset.status)),
   };
-  await deps.organisation.add(dataset.hospitalId, { kind: 'hospital' }, deltas);
+  const series = dataset.deidentifiedAt ? await deps.datasets.listSeries(dataset.hospitalId, dataset.id) : [];
+  await deps.organisation.add(
+    dataset.hospitalId,
+    { kind: 'hospital' },
+    {
+      ...deltas,
+      ...complianceDeltas(dataset, series, sign),
+    },
+  );
   if (dataset.teamId) await deps.organisation.add(dataset.hospitalId, { kind: 'team', teamId: dataset.teamId }, deltas);
 }
 

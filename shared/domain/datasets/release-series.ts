@@ -1,4 +1,6 @@
-import type { Series } from '#shared/schemas/api/datasets.ts';
+import { isHeldForBurnedInText, type Series } from '#shared/schemas/api/datasets.ts';
+import { countSeriesRelease } from '#shared/domain/dashboards/counters.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { isLeadOrAdmin, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError, InvalidStateError, NotFoundError } from '#shared/domain/errors.ts';
 import { changeStatus } from './change-status.ts';
@@ -24,11 +26,13 @@ export async function releaseSeries(
     clock: Clock;
     ids: IdGenerator;
     pipeline: PipelineStarter;
+    organisation: OrganisationCounters;
   },
 ): Promise<Series> {
   const dataset = await loadVisibleDataset(caller, datasetId, deps);
   if (!isLeadOrAdmin(caller)) throw new AccessDeniedError();
-  const series = (await deps.datasets.listSeries(caller.hospitalId, datasetId)).find((s) => s.id === seriesId);
+  const all = await deps.datasets.listSeries(caller.hospitalId, datasetId);
+  const series = all.find((s) => s.id === seriesId);
   if (!series) throw new NotFoundError('SERIES_NOT_FOUND');
   if (!series.burnedInText) throw new InvalidStateError();
   if (series.burnedInText.releasedAt) return toSeries(series);
@@ -38,6 +42,11 @@ export async function releaseSeries(
   const updated = await deps.datasets.updateSeries(caller.hospitalId, datasetId, seriesId, {
     burnedInText: { ...series.burnedInText, releasedAt: deps.clock.now(), releasedByUserId: caller.userId },
   });
+  await countSeriesRelease(
+    deps.organisation,
+    caller.hospitalId,
+    all.some((s) => s.id !== seriesId && isHeldForBurnedInText(s)),
+  );
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     datasetId,

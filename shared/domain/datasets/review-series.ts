@@ -16,6 +16,8 @@ import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import { isHeldForBurnedInText, type Series } from '#shared/schemas/api/datasets.ts';
 import type { RedactSeriesRequest, SeriesPreview } from '#shared/schemas/api/redaction.ts';
+import { countSeriesRelease } from '#shared/domain/dashboards/counters.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { DatasetRecord, DatasetRepository, PipelineStarter, SeriesRecord } from './ports.ts';
 import { reprocessAfterRelease } from './release-series.ts';
@@ -40,13 +42,14 @@ async function heldSeriesFor(
   datasetId: string,
   seriesId: string,
   deps: { datasets: DatasetRepository },
-): Promise<{ dataset: DatasetRecord; series: SeriesRecord }> {
+): Promise<{ dataset: DatasetRecord; series: SeriesRecord; othersStillHeld: boolean }> {
   const dataset = await loadVisibleDataset(caller, datasetId, deps);
   if (!isLeadOrAdmin(caller)) throw new AccessDeniedError();
-  const series = (await deps.datasets.listSeries(caller.hospitalId, datasetId)).find((s) => s.id === seriesId);
+  const all = await deps.datasets.listSeries(caller.hospitalId, datasetId);
+  const series = all.find((s) => s.id === seriesId);
   if (!series) throw new NotFoundError('SERIES_NOT_FOUND');
   if (!isHeldForBurnedInText(series)) throw new InvalidStateError('SERIES_NOT_HELD');
-  return { dataset, series };
+  return { dataset, series, othersStillHeld: all.some((s) => s.id !== seriesId && isHeldForBurnedInText(s)) };
 }
 
 function layoutOrRefuse(bytes: Uint8Array): PixelLayout {
@@ -186,9 +189,10 @@ export async function redactSeries(
     clock: Clock;
     ids: IdGenerator;
     pipeline: PipelineStarter;
+    organisation: OrganisationCounters;
   },
 ): Promise<Series> {
-  const { dataset, series } = await heldSeriesFor(caller, datasetId, seriesId, deps);
+  const { dataset, series, othersStillHeld } = await heldSeriesFor(caller, datasetId, seriesId, deps);
   if (dataset.status !== 'COMPLETE' && dataset.status !== 'FAILED') throw new InvalidStateError();
   const instances = await storedInstances(deps.objects, caller.hospitalId, datasetId, series.id);
 
@@ -225,6 +229,7 @@ export async function redactSeries(
       redactions: request.rectangles,
     },
   });
+  await countSeriesRelease(deps.organisation, caller.hospitalId, othersStillHeld);
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     datasetId,

@@ -5,13 +5,14 @@ const WALK_PAGE = 100;
 
 /**
  * Every dataset of a hospital, newest first, read page by page from the hospital's by-creation-time index (a key range
- * when `createdFrom` is given): never a scan of the table.
+ * when `createdFrom` is given): never a scan of the table. With `teamId`, only the team's, from the team's index.
  */
 export async function walkDatasets(
   datasets: DatasetRepository,
   hospitalId: string,
   visit: (dataset: DatasetRecord) => void | Promise<void>,
   createdFrom?: string,
+  teamId?: string,
 ): Promise<void> {
   let startKey: Record<string, string> | undefined;
   do {
@@ -20,6 +21,7 @@ export async function walkDatasets(
       limit: WALK_PAGE,
       startKey,
       ...(createdFrom ? { createdFrom } : {}),
+      ...(teamId !== undefined ? { teamId } : {}),
     });
     for (const dataset of page.items) await visit(dataset);
     startKey = page.lastKey;

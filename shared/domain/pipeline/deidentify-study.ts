@@ -5,7 +5,8 @@ import { readSeriesFileMetadata, type SeriesFileMetadata } from '#shared/dicom/m
 import { groupIntoSeries } from '#shared/dicom/series.ts';
 import { withoutPixelData } from '#shared/dicom/parse.ts';
 import { checkDicom } from '#shared/dicom/validate.ts';
-import { PIPELINE_ACTOR } from '#shared/domain/datasets/ports.ts';
+import { PIPELINE_ACTOR, type SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import { complianceDeltas } from '#shared/domain/dashboards/counters.ts';
 import { NoValidDicomError } from '#shared/domain/errors.ts';
 import { catalogueMessage } from '#shared/vocabulary/errors.ts';
 import { studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
@@ -133,28 +134,27 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     ),
   );
   // Series items are independent: written side by side.
-  await Promise.all(
-    groups.map((group) => {
-      const reasons = burnedIn.get(group.seriesInstanceUID);
-      return deps.datasets.putSeries({
-        id: group.seriesInstanceUID,
-        datasetId,
-        hospitalId,
-        seriesInstanceUID: group.seriesInstanceUID,
-        studyInstanceUID: group.files[0]?.studyInstanceUID,
-        description: group.seriesDescription,
-        seriesNumber: group.seriesNumber,
-        modality: group.modality,
-        sliceCount: group.fileCount,
-        fileCount: group.fileCount,
-        sizeBytes: group.totalSize,
-        selected: true,
-        classification: null,
-        ...(reasons ? { burnedInText: { reasons: [...reasons].sort() } } : {}),
-        createdAt: now,
-      });
-    }),
-  );
+  const series = groups.map((group): SeriesRecord => {
+    const reasons = burnedIn.get(group.seriesInstanceUID);
+    return {
+      id: group.seriesInstanceUID,
+      datasetId,
+      hospitalId,
+      seriesInstanceUID: group.seriesInstanceUID,
+      studyInstanceUID: group.files[0]?.studyInstanceUID,
+      description: group.seriesDescription,
+      seriesNumber: group.seriesNumber,
+      modality: group.modality,
+      sliceCount: group.fileCount,
+      fileCount: group.fileCount,
+      sizeBytes: group.totalSize,
+      selected: true,
+      classification: null,
+      ...(reasons ? { burnedInText: { reasons: [...reasons].sort() } } : {}),
+      createdAt: now,
+    };
+  });
+  await Promise.all(series.map((s) => deps.datasets.putSeries(s)));
   await deps.datasets.update(
     hospitalId,
     datasetId,
@@ -166,6 +166,12 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       sizeBytes: metadata.reduce((sum, f) => sum + f.fileSize, 0),
     },
     ['ANONYMIZING'],
+  );
+  // The compliance center's counters (docs/domain.md#counters): counted once, as a rerun stops at deidentifiedAt.
+  await deps.organisation?.add(
+    hospitalId,
+    { kind: 'hospital' },
+    complianceDeltas({ deidentifiedAt: now, anonymization: dataset.anonymization }, series, 1),
   );
   await deps.audit.record({
     hospitalId,

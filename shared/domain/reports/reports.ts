@@ -52,11 +52,13 @@ export async function getReports(
   const start = rangeStart(now, input.months);
   const months = monthsOf(start, input.months);
   const studies: DatasetRecord[] = [];
+  // A team's report reads the team's index over the range, not the hospital's.
   await walkDatasets(
     deps.datasets,
     hospitalId,
     (d) => void (teamId === undefined || d.teamId === teamId ? studies.push(d) : undefined),
     start.toISOString(),
+    teamId,
   );
 
   const perMonth = months.map((month) => {

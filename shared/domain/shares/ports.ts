@@ -70,6 +70,8 @@ export type ShareStore = {
   putPatientShare(share: PatientShareRecord): Promise<void>;
   getPatientShare(hospitalId: string, datasetId: string, shareId: string): Promise<PatientShareRecord | undefined>;
   listPatientShares(hospitalId: string, datasetId: string): Promise<PatientShareRecord[]>;
+  /** Every patient share of the hospital (one read of their common prefix, not one per dataset). */
+  listHospitalPatientShares(hospitalId: string): Promise<PatientShareRecord[]>;
   /** Across hospitals, by the hash of the link's token. */
   findPatientShareByTokenHash(tokenHash: string): Promise<PatientShareRecord | undefined>;
   /** Conditional on `expectedVersion`; ConflictError when the share changed meanwhile. Returns the new record. */

@@ -10,6 +10,11 @@ import {
 } from '#shared/domain/audit/chain.ts';
 import { exportAuditCsv, searchAudit, verifyAuditTrail } from '#shared/domain/audit/audit-trail.ts';
 import { getCompliance } from '#shared/domain/audit/compliance.ts';
+import { complianceDeltas, countSeriesRelease } from '#shared/domain/dashboards/counters.ts';
+import { moveToRecycleBin } from '#shared/domain/datasets/delete-dataset.ts';
+import { restoreDataset } from '#shared/domain/datasets/recycle-bin.ts';
+import { releaseSeries } from '#shared/domain/datasets/release-series.ts';
+import type { SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import { countSignIn } from '#shared/domain/audit/sign-ins.ts';
 import { getDataset } from '#shared/domain/datasets/get-dataset.ts';
 import { listAssets } from '#shared/domain/datasets/list-assets.ts';
@@ -212,9 +217,9 @@ describe('compliance and reports figures', () => {
     }));
     const share = (status: PatientShareRecord['status'], expiresAt: string, opens = 0, maxOpens = 5) =>
       ({ status, expiresAt, opens, maxOpens }) as PatientShareRecord;
-    const shares: Pick<ShareStore, 'listPatientShares'> = {
-      listPatientShares: async (h, d) =>
-        h === 'h1' && d === a.id
+    const shares: Pick<ShareStore, 'listHospitalPatientShares'> = {
+      listHospitalPatientShares: async (h) =>
+        h === 'h1'
           ? [
               share('ACTIVE', '2999-01-01T00:00:00.000Z'),
               share('ACTIVE', '2000-01-01T00:00:00.000Z'),
@@ -224,15 +229,18 @@ describe('compliance and reports figures', () => {
             ]
           : [],
     };
-    const deps = { ...p, directory: fakeDirectory(users), shares };
+    // The hospital's counters are the memory store's, moved by the same code paths as in the cloud.
+    await p.directory.putHospital({ id: 'h1', slug: 'h1', name: 'Hospital h1', createdAt: '', updatedAt: '' });
+    const deps = { ...p, directory: { ...fakeDirectory(users), getHospital: p.directory.getHospital }, shares };
     const a = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
     const b = await createDataset(
       { ...NEW_DATASET, anonymization: { ...NEW_DATASET.anonymization, retainUids: true } },
       caller('TEAM_MEMBER'),
       p,
     ).catch(() => undefined);
-    await p.datasets.update('h1', a.id, { deidentifiedAt: '2026-01-02T00:00:00.000Z' }, ['CREATED']);
-    await p.datasets.putSeries({
+    const deidentifiedAt = '2026-01-02T00:00:00.000Z';
+    await p.datasets.update('h1', a.id, { deidentifiedAt }, ['CREATED']);
+    const held: SeriesRecord = {
       id: 's1',
       datasetId: a.id,
       hospitalId: 'h1',
@@ -246,7 +254,10 @@ describe('compliance and reports figures', () => {
       classification: null,
       burnedInText: { reasons: ['BURNED_IN_ANNOTATION'] },
       createdAt: '2026-01-02T00:00:00.000Z',
-    });
+    };
+    await p.datasets.putSeries(held);
+    // What the de-identify stage counts as it sets deidentifiedAt.
+    await p.organisation.add('h1', { kind: 'hospital' }, complianceDeltas({ ...a, deidentifiedAt }, [held], 1));
     // Sign-ins as the pool's triggers count them: three attempts today, one signed in; one attempt 40 days ago.
     for (const phase of ['attempt', 'attempt', 'attempt', 'success'] as const)
       await countSignIn(phase, 'h1', '2026-02-01T09:00:00.000Z', p.organisation);
@@ -278,6 +289,63 @@ describe('compliance and reports figures', () => {
       toggles: { anonymizeByDefault: true, hashIds: true, regenerateUIDs: true, removePrivateTags: false },
       twoFactorRequired: inForce.security.twoFactorRequired,
     });
+  });
+
+  it('keeps its dataset figures as counters: out with a dataset moved to the bin, back with its restore, moved by a release', async () => {
+    const p = ports();
+    await p.directory.putHospital({ id: 'h1', slug: 'h1', name: 'Hospital h1', createdAt: '', updatedAt: '' });
+    const deps = {
+      ...p,
+      directory: { ...fakeDirectory(), getHospital: p.directory.getHospital },
+      shares: { listHospitalPatientShares: async () => [] },
+    };
+    const created = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    const deidentifiedAt = '2026-01-02T00:00:00.000Z';
+    const dataset = await p.datasets.update('h1', created.id, { deidentifiedAt, status: 'COMPLETE' }, ['CREATED']);
+    const series = (['s1', 's2'] as const).map((id): SeriesRecord => ({
+      id,
+      datasetId: dataset.id,
+      hospitalId: 'h1',
+      seriesInstanceUID: `1.2.${id}`,
+      description: 'T1',
+      seriesNumber: 1,
+      modality: 'MR',
+      sliceCount: 1,
+      sizeBytes: 1,
+      selected: true,
+      classification: null,
+      burnedInText: { reasons: ['BURNED_IN_ANNOTATION'] },
+      createdAt: deidentifiedAt,
+    }));
+    for (const s of series) await p.datasets.putSeries(s);
+    await p.organisation.add('h1', { kind: 'hospital' }, complianceDeltas(dataset, series, 1));
+    const figures = async () => {
+      const f = await getCompliance({}, caller('HOSPITAL_ADMIN'), deps);
+      return {
+        ...f.burnedInText,
+        datasets: f.deidentification.datasets,
+        deidentified: f.deidentification.deidentified,
+      };
+    };
+    const counted = { seriesHeld: 2, seriesReleased: 0, datasetsWithHeldSeries: 1, datasets: 1, deidentified: 1 };
+    expect(await figures()).toEqual(counted);
+
+    await moveToRecycleBin(dataset, { actorUserId: 'u1', actorName: 'A B' }, 'DATASET_DELETED', 'test', p);
+    expect(await figures()).toEqual({
+      seriesHeld: 0,
+      seriesReleased: 0,
+      datasetsWithHeldSeries: 0,
+      datasets: 0,
+      deidentified: 0,
+    });
+    await restoreDataset(dataset.id, caller('HOSPITAL_ADMIN'), p);
+    expect(await figures()).toEqual(counted);
+
+    // A release moves one series from held to released; the dataset stays "with held series" while s2 is held.
+    await releaseSeries(dataset.id, 's1', caller('TEAM_LEAD'), p);
+    expect(await figures()).toEqual({ ...counted, seriesHeld: 1, seriesReleased: 1 });
+    await countSeriesRelease(p.organisation, 'h1', false);
+    expect(await figures()).toEqual({ ...counted, seriesHeld: 0, seriesReleased: 2, datasetsWithHeldSeries: 0 });
   });
 
   it('reports studies per month of the range, per team, storage growth and processing percentiles', async () => {

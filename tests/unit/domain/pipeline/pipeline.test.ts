@@ -333,4 +333,33 @@ describe('burned-in text', () => {
     ]);
     expect(series.map(isHeldForBurnedInText)).toEqual([false, true, false, true, true, true, true]);
   });
+
+  it("counts the de-identified dataset and its held series on the hospital's compliance counters, once", async () => {
+    const p = ports();
+    await p.directory.putHospital({ id: 'h1', slug: 'h1', name: 'Hospital h1', createdAt: '', updatedAt: '' });
+    const deps = { ...p, pseudonymSecret: async () => 'pipeline-secret' } as PipelineDeps;
+    const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
+    await p.datasets.transition('h1', d.id, ['CREATED'], 'UPLOADING');
+    const files = buildStudy([
+      { seriesNumber: 1, slices: 1 },
+      { seriesNumber: 2, slices: 1, burnedInAnnotation: 'YES' },
+      { seriesNumber: 3, slices: 1, imageType: 'DERIVED\\SECONDARY' },
+    ]);
+    for (const [i, file] of files.entries()) await p.objects.put('uploads', `h1/${d.id}/raw/${i}`, file.bytes);
+    const input = { hospitalId: 'h1', datasetId: d.id, runId: 'r1' };
+
+    await deidentifyStudy(input, deps);
+    // A rerun of the stage (a retried task) stops at deidentifiedAt and counts nothing again.
+    await deidentifyStudy(input, deps).catch(() => undefined);
+
+    const hospital = await p.directory.getHospital('h1');
+    expect(hospital).toMatchObject({
+      deidentifiedCount: 1,
+      basicProfileOnlyCount: 1,
+      seriesHeldCount: 2,
+      datasetsWithHeldSeriesCount: 1,
+    });
+    // An absent counter reads 0 (docs/domain.md#counters).
+    expect(hospital?.seriesReleasedCount ?? 0).toBe(0);
+  });
 });
