@@ -22,7 +22,8 @@ const NO_LAYERS: Layers = { fa: false, colorFa: false, surface: false, tracts: f
 export function VisualizerRoute() {
   const { datasetId } = useParams();
   const { data: dataset, error, isLoading } = useDataset(datasetId);
-  const { data: assets, error: assetsError } = useAssets(datasetId, !!dataset);
+  // Asked together with the dataset (not after it), so the volume's download starts one round trip earlier.
+  const { data: assets, error: assetsError } = useAssets(datasetId);
   const [seriesIndex, setSeriesIndex] = useState(0);
   const [compareIndex, setCompareIndex] = useState<number>();
   const [linked, setLinked] = useState(true);

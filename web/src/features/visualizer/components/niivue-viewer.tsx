@@ -74,6 +74,11 @@ export function NiivueViewer(props: Props) {
   callbacks.current = props;
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
+  // The asset list is fetched again for fresh URLs (every few minutes): the effects follow the ids, not the objects.
+  const entryRef = useRef(entry);
+  entryRef.current = entry;
+  const surfaceRef = useRef(surface);
+  surfaceRef.current = surface;
   const [ready, setReady] = useState(false);
   /** The id of the base volume NiiVue holds, once it is drawn. */
   const [loadedId, setLoadedId] = useState<string>();
@@ -81,12 +86,13 @@ export function NiivueViewer(props: Props) {
 
   // The download starts with the page, in parallel with NiiVue's start (its shaders compile meanwhile).
   useEffect(() => {
-    assetBytes(entry.volume).catch(() => undefined);
-  }, [entry.volume]);
+    assetBytes(entryRef.current.volume).catch(() => undefined);
+  }, [entry.volume.id]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
+    markOnce('iws-viewer-mounted');
     const nv = new Niivue({
       backColor: [0, 0, 0, 1],
       show3Dcrosshair: true,
@@ -143,14 +149,15 @@ export function NiivueViewer(props: Props) {
     if (!nv || !ready) return;
     let cancelled = false;
     setLoadedId(undefined);
+    const { volume: asset } = entryRef.current;
     (async () => {
-      const buffer = await assetBytes(entry.volume);
+      const buffer = await assetBytes(asset);
       if (cancelled) return;
       markOnce('iws-viewer-volume-downloaded');
       // NiiVue's loadVolumes drops a given buffer, so the volume is handed over as a blob URL with its file name.
       const url = URL.createObjectURL(new Blob([buffer]));
       try {
-        await nv.loadVolumes([{ url, name: viewerFileName(entry.volume), colormap: 'gray', opacity: 1 }]);
+        await nv.loadVolumes([{ url, name: viewerFileName(asset), colormap: 'gray', opacity: 1 }]);
       } finally {
         URL.revokeObjectURL(url);
       }
@@ -165,7 +172,7 @@ export function NiivueViewer(props: Props) {
         globalMin: volume.global_min ?? 0,
         globalMax: volume.global_max ?? 1,
       });
-      setLoadedId(entry.volume.id);
+      setLoadedId(asset.id);
     })().catch(
       (e: unknown) => !cancelled && onError(e instanceof Error ? e.message : 'The dataset could not be displayed.'),
     );
@@ -173,11 +180,13 @@ export function NiivueViewer(props: Props) {
       cancelled = true;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready, entry.volume]);
+  }, [ready, entry.volume.id]);
 
   // Overlays and meshes on the loaded volume: a layer switch adds or removes its layer, the base volume stays.
   useEffect(() => {
     const nv = nvRef.current;
+    const entry = entryRef.current;
+    const surface = surfaceRef.current;
     if (!nv || loadedId !== entry.volume.id) return;
     let cancelled = false;
     setOverlaysBusy(true);
@@ -241,7 +250,17 @@ export function NiivueViewer(props: Props) {
       cancelled = true;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [loadedId, entry, surface, layers.fa, layers.colorFa, layers.surface, layers.tracts]);
+  }, [
+    loadedId,
+    entry.fa?.id,
+    entry.colorFa?.id,
+    entry.tracts?.id,
+    surface?.id,
+    layers.fa,
+    layers.colorFa,
+    layers.surface,
+    layers.tracts,
+  ]);
 
   useEffect(() => {
     const nv = nvRef.current;
