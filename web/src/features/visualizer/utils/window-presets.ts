@@ -13,7 +13,7 @@ export type VolumeRange = { robustMin: number; robustMax: number; globalMin: num
 /** The reading family of a series: its classification, else its label (an ADC map carries "ADC" in its name). */
 export function seriesKind(volume: ProcessedAsset): SeriesKind {
   const label = volume.label;
-  if (/\badc\b|apparent diffusion/i.test(label)) return 'ADC';
+  if (/adc(?![a-z])|apparent diffusion/i.test(label)) return 'ADC';
   const type = typeof volume.metadata.classifiedType === 'string' ? volume.metadata.classifiedType : '';
   if (type === 'T1' || type === 'T1_CONTRAST' || type === 'T2' || type === 'FLAIR' || type === 'SWI') return type;
   if (type === 'DWI' || type === 'DTI') return 'DWI';
