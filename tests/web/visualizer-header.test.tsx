@@ -13,7 +13,7 @@ const niivue = vi.hoisted(() => ({ options: [] as Record<string, unknown>[] }));
 vi.mock('@niivue/niivue', () => ({
   SHOW_RENDER: { NEVER: 0 },
   SLICE_TYPE: { AXIAL: 0, CORONAL: 1, SAGITTAL: 2, MULTIPLANAR: 3, RENDER: 4 },
-  DRAG_MODE: { measurement: 2, angle: 7, crosshair: 8 },
+  DRAG_MODE: { contrast: 1, measurement: 2, angle: 7, crosshair: 8 },
   Niivue: class {
     volumes = [];
     meshes = [];

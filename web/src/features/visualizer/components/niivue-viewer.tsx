@@ -83,6 +83,12 @@ export function NiivueViewer(props: Props) {
   /** The id of the base volume NiiVue holds, once it is drawn. */
   const [loadedId, setLoadedId] = useState<string>();
   const [overlaysBusy, setOverlaysBusy] = useState(false);
+  /** The layers NiiVue shows on the loaded volume ("fa,tracts"), once they are drawn. */
+  const [shownLayers, setShownLayers] = useState<string>();
+  const layersKey = Object.entries(layers)
+    .filter(([, v]) => v)
+    .map(([k]) => k)
+    .join(',');
 
   // The download starts with the page, in parallel with NiiVue's start (its shaders compile meanwhile).
   useEffect(() => {
@@ -236,11 +242,8 @@ export function NiivueViewer(props: Props) {
       if (canvas) {
         canvas.dataset.volumes = String(nv.volumes.length);
         canvas.dataset.meshes = String(nv.meshes.length);
-        canvas.dataset.layers = Object.entries(layers)
-          .filter(([, v]) => v)
-          .map(([k]) => k)
-          .join(',');
       }
+      setShownLayers(`${entry.volume.id}|${layersKey}`);
     })()
       .catch(
         (e: unknown) => !cancelled && onError(e instanceof Error ? e.message : 'The dataset could not be displayed.'),
@@ -271,8 +274,9 @@ export function NiivueViewer(props: Props) {
   useEffect(() => {
     const nv = nvRef.current;
     if (!nv || !ready) return;
-    nv.setDragMode(DRAG_OF[tool]);
-    // The left button does what the tool says; the right button keeps adjusting the contrast.
+    // The left button does what the tool says; the right button keeps adjusting the window (setting it also drops a
+    // half-drawn angle when the tool changes).
+    nv.setDragMode(DRAG_MODE.contrast);
     nv.opts.dragModePrimary = DRAG_OF[tool];
   }, [tool, ready]);
 
@@ -287,7 +291,8 @@ export function NiivueViewer(props: Props) {
     if (canvas) canvas.dataset.window = `${window.min},${window.max}`;
   }, [window, loadedId]);
 
-  const loading = loadedId !== entry.volume.id || overlaysBusy;
+  // Loading until the layers asked for are drawn: a switch flips the prop before its effect starts.
+  const loading = loadedId !== entry.volume.id || overlaysBusy || shownLayers !== `${entry.volume.id}|${layersKey}`;
   return (
     <Box position="relative" w="full" h="full" bg="black">
       <canvas
@@ -295,12 +300,7 @@ export function NiivueViewer(props: Props) {
         data-testid={testId}
         data-loading={loading ? 'true' : 'false'}
         data-loaded={
-          loading
-            ? undefined
-            : `${entry.volume.id}|${layout === 'render' ? 'render' : 'multiplanar'}|${Object.entries(layers)
-                .filter(([, v]) => v)
-                .map(([k]) => k)
-                .join(',')}`
+          loading ? undefined : `${entry.volume.id}|${layout === 'render' ? 'render' : 'multiplanar'}|${layersKey}`
         }
         data-layout={layout}
         style={{ width: '100%', height: '100%', display: 'block' }}
