@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { phantomNifti } from '#tests/helpers/nifti-phantom.ts';
 import { plantViewerStudy, VIEWER_MEMBER } from '#tests/helpers/viewer-study.ts';
 import type { TestStack } from '#tests/helpers/local-stack.ts';
-import { outputPath, useSiteInBrowser } from './browser.ts';
+import { outputPath, sampleViewerCanvas, useSiteInBrowser } from './browser.ts';
 
 /** Three series of one study in one scanner space (the phantom is centred on the origin): a T1, a T2 and a 4D DWI. */
 const SERIES = [
@@ -101,10 +101,32 @@ describe('the viewer reads as clinicians read', () => {
     ];
     const samePage = await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage);
     await page.screenshot({ path: outputPath('viewer-linked.png') });
+    // The 3D render of the same loaded volume (no second load: NiiVue keeps the very same image object).
+    const keepVolume = () =>
+      page.evaluate(() => {
+        const el = document.querySelector('[data-testid="niivue-canvas"]') as HTMLCanvasElement & {
+          niivue: { volumes: object[] };
+        };
+        const w = window as unknown as { shownVolume?: object };
+        const same = w.shownVolume === el.niivue.volumes[0];
+        w.shownVolume = el.niivue.volumes[0];
+        return same;
+      });
+    await keepVolume();
+    await page.getByLabel('Layout').selectOption('render');
+    await page.waitForFunction(() =>
+      (document.querySelector<HTMLCanvasElement>('[data-testid="niivue-canvas"]')?.dataset.loaded ?? '').includes(
+        '|render|',
+      ),
+    );
+    const rendered = await sampleViewerCanvas(page);
+    const sameVolume = await keepVolume();
 
     // Assess
     expect(listed.sort()).toEqual(['vol-dwi', 'vol-t1', 'vol-t2']);
     expect(samePage).toBe(true);
+    expect(sameVolume).toBe(true);
+    expect(rendered.nonBackground).toBeGreaterThan(500);
     expect(kinds).toEqual(['T2', 'T1']);
     // The compare pane follows the clicked point within one of its voxels (the T1's voxels are 3 x 3 x 4 mm).
     afterClick.primary.mm.forEach((v, i) => expect(Math.abs(v - afterClick.compare.mm[i]!)).toBeLessThanOrEqual(4));
