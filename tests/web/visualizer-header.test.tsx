@@ -22,6 +22,7 @@ vi.mock('@niivue/niivue', () => ({
       niivue.options.push(options);
     }
     setDragMode() {}
+    cleanup() {}
     attachToCanvas() {
       return Promise.resolve();
     }

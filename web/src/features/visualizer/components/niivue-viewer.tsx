@@ -142,6 +142,8 @@ export function NiivueViewer(props: Props) {
     return () => {
       cancelled = true;
       canvas.removeEventListener('keydown', onKey);
+      // NiiVue's own listeners and resize observers go with the pane (a closed compare pane leaves nothing behind).
+      nv.cleanup();
       callbacks.current.onInstance?.(undefined);
       nvRef.current = undefined;
       setReady(false);
