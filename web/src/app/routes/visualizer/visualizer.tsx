@@ -11,6 +11,7 @@ import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
 import type { Layers, Layout, Measurement, Tool } from '#web/features/visualizer/components/niivue-viewer.tsx';
 import { ViewerPane } from '#web/features/visualizer/components/viewer-pane.tsx';
 import { groupViewerAssets, physicianLastName } from '#web/features/visualizer/utils/viewer-assets.ts';
+import { assetBytes } from '#web/features/visualizer/utils/volume-cache.ts';
 import { seriesKind } from '#web/features/visualizer/utils/window-presets.ts';
 import { ApiRequestError } from '#shared/client/api-error.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
@@ -42,6 +43,12 @@ export function VisualizerRoute() {
   const entry = grouped.volumes[seriesIndex] ?? grouped.volumes[0];
   const compareEntry = compareIndex === undefined ? undefined : grouped.volumes[compareIndex];
   const notFound = error instanceof ApiRequestError && error.status === 404;
+
+  // The first volume's download starts as soon as its URL is known, even while the dataset is still being read.
+  const firstVolume = grouped.volumes[0]?.volume;
+  useEffect(() => {
+    if (firstVolume) assetBytes(firstVolume).catch(() => undefined);
+  }, [firstVolume]);
 
   useEffect(() => {
     if (!notFound) return;
