@@ -137,7 +137,7 @@ describe('the viewer reads as clinicians read', () => {
     expect(Math.abs(afterKeys.compare.mm[2]! - afterKeys.primary.mm[2]!)).toBeLessThanOrEqual(4);
   }, 60_000);
 
-  it('applies a window preset of the series type and measures a distance with NiiVue', async () => {
+  it('applies a window preset of the series type and measures a distance and an angle with NiiVue', async () => {
     // Prepare
     const { page } = site.browser;
     await page.goto(`${site.stack.url}/visualizer/${datasetId}`);
@@ -178,6 +178,21 @@ describe('the viewer reads as clinicians read', () => {
     );
     const measured = await canvas.getAttribute('data-last-measurement');
     const readout = await page.getByTestId('measurement-readout').textContent();
+    // An angle: the first line dragged, the second drawn from its end to a click, at a right angle.
+    await page.getByRole('button', { name: 'Angle' }).click();
+    await page.mouse.move(cx - 80, cy + 40);
+    await page.mouse.down();
+    await page.mouse.move(cx, cy + 40, { steps: 5 });
+    await page.mouse.up();
+    await page.mouse.move(cx, cy - 40, { steps: 5 });
+    await page.mouse.click(cx, cy - 40);
+    await page.waitForFunction(() =>
+      (
+        document.querySelector<HTMLCanvasElement>('[data-testid="niivue-canvas"]')?.dataset.lastMeasurement ?? ''
+      ).startsWith('angle:'),
+    );
+    const angle = await canvas.getAttribute('data-last-measurement');
+    const angleReadout = await page.getByTestId('measurement-readout').textContent();
     await page.screenshot({ path: outputPath('viewer-measure.png') });
 
     // Assess
@@ -193,5 +208,7 @@ describe('the viewer reads as clinicians read', () => {
     expect(mm).toBeLessThan(192);
     expect(readout).toMatch(/^Distance \d+\.\d mm$/);
     expect(Math.abs(Number(readout!.split(' ')[1]) - mm)).toBeLessThanOrEqual(0.06);
+    expect(Math.abs(Number(angle!.split(':')[1]) - 90)).toBeLessThanOrEqual(1);
+    expect(angleReadout).toMatch(/^Angle (89|90)\.\d°$/);
   }, 60_000);
 });

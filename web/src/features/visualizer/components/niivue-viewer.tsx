@@ -276,9 +276,10 @@ export function NiivueViewer(props: Props) {
   useEffect(() => {
     const nv = nvRef.current;
     if (!nv || !ready) return;
-    // The left button does what the tool says; the right button keeps adjusting the window (setting it also drops a
-    // half-drawn angle when the tool changes).
-    nv.setDragMode(DRAG_MODE.contrast);
+    // The left button does what the tool says; the right button keeps adjusting the window, except with the angle tool:
+    // NiiVue draws an angle's second line with no button held, following this mode. Setting it also drops a half-drawn
+    // angle when the tool changes.
+    nv.setDragMode(tool === 'angle' ? DRAG_MODE.angle : DRAG_MODE.contrast);
     nv.opts.dragModePrimary = DRAG_OF[tool];
   }, [tool, ready]);
 
