@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { niivueGradientOnDemand } from './build/niivue-gradient-on-demand.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -13,6 +14,7 @@ export default defineConfig(({ command }) => ({
   root: webRoot,
   base: '/',
   publicDir: 'public',
+  plugins: [niivueGradientOnDemand()],
   resolve: {
     alias: [
       { find: /^#shared\/(.*)$/, replacement: `${repoRoot}shared/$1` },

@@ -13,7 +13,13 @@ import { siteContentSecurityPolicy } from '#infra/site-csp.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WEB = join(ROOT, 'web');
 const DIST = join(WEB, 'dist');
-const SOURCES = [join(WEB, 'src'), join(WEB, 'index.html'), join(WEB, 'vite.config.ts'), join(WEB, 'public')];
+const SOURCES = [
+  join(WEB, 'src'),
+  join(WEB, 'index.html'),
+  join(WEB, 'vite.config.ts'),
+  join(WEB, 'build'),
+  join(WEB, 'public'),
+];
 
 /** On the twin the API, Cognito and presigned URLs are all on the site's own origin. */
 export const LOCAL_SITE_CONTENT_SECURITY_POLICY = siteContentSecurityPolicy({ connect: [], images: [], forms: [] });

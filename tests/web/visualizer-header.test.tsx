@@ -12,13 +12,17 @@ import { system } from '#web/components/ui/provider.tsx';
 const niivue = vi.hoisted(() => ({ options: [] as Record<string, unknown>[] }));
 vi.mock('@niivue/niivue', () => ({
   SHOW_RENDER: { NEVER: 0 },
-  SLICE_TYPE: { MULTIPLANAR: 3, RENDER: 4 },
+  SLICE_TYPE: { AXIAL: 0, CORONAL: 1, SAGITTAL: 2, MULTIPLANAR: 3, RENDER: 4 },
+  DRAG_MODE: { contrast: 1, measurement: 2, angle: 7, crosshair: 8 },
   Niivue: class {
     volumes = [];
     meshes = [];
+    opts = {};
     constructor(options: Record<string, unknown>) {
       niivue.options.push(options);
     }
+    setDragMode() {}
+    cleanup() {}
     attachToCanvas() {
       return Promise.resolve();
     }

@@ -130,7 +130,13 @@ function PatientStudy({ session }: { session: PatientSession }) {
       </Flex>
       <Box ref={frame} position="relative" flex="1" minH="400px" bg="black" data-testid="patient-viewer">
         {entry ? (
-          <NiivueViewer entry={entry} layers={NO_LAYERS} mode="multiplanar" onError={setViewerError} />
+          <NiivueViewer
+            entry={entry}
+            layers={NO_LAYERS}
+            layout="multiplanar"
+            tool="crosshair"
+            onError={setViewerError}
+          />
         ) : (
           <Center h="full">
             <Text color="white">{assets ? 'No images to show.' : 'Loading...'}</Text>

@@ -1,26 +1,37 @@
 import { Box, Button, Center, Flex, Heading, HStack, IconButton, Stack, Switch, Text } from '@chakra-ui/react';
+import type { Niivue } from '@niivue/niivue';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { LuArrowLeft, LuInfo, LuMaximize, LuMinimize } from 'react-icons/lu';
+import { LuArrowLeft, LuColumns2, LuInfo, LuMaximize, LuMinimize } from 'react-icons/lu';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { EmptyBlock, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Select } from '#web/components/ui/select.tsx';
 import { paths } from '#web/config/paths.ts';
 import { useAssets } from '#web/features/datasets/api/get-assets.ts';
 import { useDataset } from '#web/features/datasets/api/get-dataset.ts';
-import { NiivueViewer, type Layers, type ViewMode } from '#web/features/visualizer/components/niivue-viewer.tsx';
+import type { Layers, Layout, Measurement, Tool } from '#web/features/visualizer/components/niivue-viewer.tsx';
+import { ViewerPane } from '#web/features/visualizer/components/viewer-pane.tsx';
 import { groupViewerAssets, physicianLastName } from '#web/features/visualizer/utils/viewer-assets.ts';
+import { assetBytes } from '#web/features/visualizer/utils/volume-cache.ts';
+import { seriesKind } from '#web/features/visualizer/utils/window-presets.ts';
 import { ApiRequestError } from '#shared/client/api-error.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 
 const NOT_FOUND_REDIRECT_MS = 4000;
+const NO_LAYERS: Layers = { fa: false, colorFa: false, surface: false, tracts: false };
 
 /** /visualizer/{id}: the in-page 3D viewer over the dataset's processed assets (docs/screens.md#visualizer). */
 export function VisualizerRoute() {
   const { datasetId } = useParams();
   const { data: dataset, error, isLoading } = useDataset(datasetId);
-  const { data: assets, error: assetsError } = useAssets(datasetId, !!dataset);
+  // Asked together with the dataset (not after it), so the volume's download starts one round trip earlier.
+  const { data: assets, error: assetsError } = useAssets(datasetId);
   const [seriesIndex, setSeriesIndex] = useState(0);
-  const [mode, setMode] = useState<ViewMode>('multiplanar');
+  const [compareIndex, setCompareIndex] = useState<number>();
+  const [linked, setLinked] = useState(true);
+  const [layout, setLayout] = useState<Layout>('multiplanar');
+  const [tool, setTool] = useState<Tool>('crosshair');
+  const [measurement, setMeasurement] = useState<Measurement>();
+  const [instances, setInstances] = useState<{ primary?: Niivue; compare?: Niivue }>({});
   const [layers, setLayers] = useState<Layers>({ fa: false, colorFa: false, surface: false, tracts: false });
   const [showInfo, setShowInfo] = useState(true);
   const [viewerError, setViewerError] = useState<string>();
@@ -30,7 +41,14 @@ export function VisualizerRoute() {
 
   const grouped = useMemo(() => groupViewerAssets(assets ?? []), [assets]);
   const entry = grouped.volumes[seriesIndex] ?? grouped.volumes[0];
+  const compareEntry = compareIndex === undefined ? undefined : grouped.volumes[compareIndex];
   const notFound = error instanceof ApiRequestError && error.status === 404;
+
+  // The first volume's download starts as soon as its URL is known, even while the dataset is still being read.
+  const firstVolume = grouped.volumes[0]?.volume;
+  useEffect(() => {
+    if (firstVolume) assetBytes(firstVolume).catch(() => undefined);
+  }, [firstVolume]);
 
   useEffect(() => {
     if (!notFound) return;
@@ -62,6 +80,21 @@ export function VisualizerRoute() {
   }, [toggleFullScreen]);
 
   const onViewerError = useCallback((message: string) => setViewerError(message), []);
+  const onPrimary = useCallback((nv: Niivue | undefined) => setInstances((i) => ({ ...i, primary: nv })), []);
+  const onCompare = useCallback((nv: Niivue | undefined) => setInstances((i) => ({ ...i, compare: nv })), []);
+
+  // Two series side by side share the crosshair (and the 3D view): the pane that has the focus drives the other.
+  useEffect(() => {
+    const { primary, compare } = instances;
+    if (!primary || !compare) return;
+    const sync = { '2d': linked, '3d': linked };
+    primary.broadcastTo(linked ? compare : [], sync);
+    compare.broadcastTo(linked ? primary : [], sync);
+    return () => {
+      primary.broadcastTo([]);
+      compare.broadcastTo([]);
+    };
+  }, [instances, linked]);
 
   if (redirect) return <Navigate to={paths.datasets.getHref()} replace />;
   if (isLoading) return <PageSpinner label="Loading dataset..." />;
@@ -101,28 +134,51 @@ export function VisualizerRoute() {
             {physician ? ` · Dr. ${physician}` : ''}
           </Text>
         </Stack>
-        <HStack>
-          {grouped.volumes.length > 1 && (
-            <Select
-              size="sm"
-              aria-label="Series"
-              width="64"
-              value={String(seriesIndex)}
-              onChange={(v) => setSeriesIndex(Number(v))}
-              options={grouped.volumes.map((v, i) => ({ value: String(i), label: v.volume.label }))}
-            />
-          )}
+        <HStack wrap="wrap">
           <Select
             size="sm"
-            aria-label="View"
+            aria-label="Layout"
             width="40"
-            value={mode}
-            onChange={(v) => setMode(v as ViewMode)}
+            value={layout}
+            onChange={(v) => setLayout(v as Layout)}
             options={[
               { value: 'multiplanar', label: 'Multiplanar' },
+              { value: 'axial', label: 'Axial' },
+              { value: 'coronal', label: 'Coronal' },
+              { value: 'sagittal', label: 'Sagittal' },
               { value: 'render', label: '3D render' },
             ]}
           />
+          <HStack gap="1" role="group" aria-label="Tool">
+            {(
+              [
+                ['crosshair', 'Crosshair'],
+                ['distance', 'Distance'],
+                ['angle', 'Angle'],
+              ] as const
+            ).map(([value, label]) => (
+              <Button
+                key={value}
+                size="sm"
+                variant={tool === value ? 'solid' : 'outline'}
+                aria-pressed={tool === value}
+                onClick={() => setTool(value)}
+              >
+                {label}
+              </Button>
+            ))}
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => {
+                instances.primary?.clearAllMeasurements();
+                instances.compare?.clearAllMeasurements();
+                setMeasurement(undefined);
+              }}
+            >
+              Clear
+            </Button>
+          </HStack>
           <IconButton
             aria-label={showInfo ? 'Hide info panel' : 'Show info panel'}
             size="sm"
@@ -143,6 +199,62 @@ export function VisualizerRoute() {
         </HStack>
       </Flex>
       <Flex flex="1" minH="0" direction={{ base: 'column', md: 'row' }}>
+        {grouped.volumes.length > 0 && (
+          <Box
+            as="nav"
+            aria-label="Series"
+            w={{ base: 'full', md: '60' }}
+            borderRightWidth={{ md: '1px' }}
+            borderBottomWidth={{ base: '1px', md: '0' }}
+            p="2"
+            overflowY="auto"
+          >
+            <Stack gap="1">
+              <Text fontWeight="semibold" fontSize="sm" px="1">
+                Series ({grouped.volumes.length})
+              </Text>
+              {grouped.volumes.map((v, i) => (
+                <HStack key={v.volume.id} gap="1" data-testid="series-item" data-series-id={v.volume.id}>
+                  <Button
+                    size="xs"
+                    flex="1"
+                    minW="0"
+                    justifyContent="flex-start"
+                    variant={i === seriesIndex ? 'solid' : 'ghost'}
+                    aria-pressed={i === seriesIndex}
+                    title={v.volume.label}
+                    onClick={() => {
+                      setSeriesIndex(i);
+                      if (compareIndex === i) setCompareIndex(undefined);
+                    }}
+                  >
+                    <Text truncate>{v.volume.label}</Text>
+                    <Text as="span" color="fg.muted" fontSize="2xs" ms="auto">
+                      {seriesKind(v.volume) === 'OTHER' ? '' : seriesKind(v.volume).replace('_', ' ')}
+                    </Text>
+                  </Button>
+                  <IconButton
+                    size="xs"
+                    variant={i === compareIndex ? 'solid' : 'ghost'}
+                    aria-label={`Compare with ${v.volume.label}`}
+                    aria-pressed={i === compareIndex}
+                    disabled={i === seriesIndex}
+                    onClick={() => setCompareIndex(i === compareIndex ? undefined : i)}
+                  >
+                    <LuColumns2 />
+                  </IconButton>
+                </HStack>
+              ))}
+              {compareEntry && (
+                <Switch.Root size="sm" checked={linked} onCheckedChange={(e) => setLinked(e.checked)} px="1" pt="2">
+                  <Switch.HiddenInput aria-label="Link crosshairs" />
+                  <Switch.Control />
+                  <Switch.Label>Link crosshairs</Switch.Label>
+                </Switch.Root>
+              )}
+            </Stack>
+          </Box>
+        )}
         <Box flex="1" minH="0" minW="0">
           {viewerError || assetsError ? (
             <Center h="full" data-testid="viewer-error">
@@ -162,7 +274,31 @@ export function VisualizerRoute() {
               />
             </Center>
           ) : (
-            <NiivueViewer entry={entry} surface={grouped.surface} layers={layers} mode={mode} onError={onViewerError} />
+            <Flex h="full" gap="1px" bg="border">
+              <ViewerPane
+                role="primary"
+                entry={entry}
+                surface={grouped.surface}
+                layers={layers}
+                layout={layout}
+                tool={tool}
+                onInstance={onPrimary}
+                onMeasurement={setMeasurement}
+                onError={onViewerError}
+              />
+              {compareEntry && (
+                <ViewerPane
+                  role="compare"
+                  entry={compareEntry}
+                  layers={NO_LAYERS}
+                  layout={layout}
+                  tool={tool}
+                  onInstance={onCompare}
+                  onMeasurement={setMeasurement}
+                  onError={onViewerError}
+                />
+              )}
+            </Flex>
           )}
         </Box>
         {showInfo && entry && (
@@ -184,6 +320,16 @@ export function VisualizerRoute() {
                     Classified as {entry.volume.metadata.classifiedType}
                   </Text>
                 )}
+              </Stack>
+              <Stack gap="1">
+                <Text fontWeight="semibold">Measurement</Text>
+                <Text fontSize="sm" data-testid="measurement-readout">
+                  {measurement
+                    ? measurement.kind === 'distance'
+                      ? `Distance ${measurement.value.toFixed(1)} mm`
+                      : `Angle ${measurement.value.toFixed(1)}°`
+                    : 'None yet'}
+                </Text>
               </Stack>
               <Stack gap="2">
                 <Text fontWeight="semibold">Layers</Text>
@@ -219,8 +365,9 @@ export function VisualizerRoute() {
               )}
               <Stack gap="1" fontSize="sm" color="fg.muted">
                 <Text>
-                  Drag to move the crosshair; scroll to change slice; right-drag to adjust contrast. F11 toggles full
-                  screen.
+                  Click or drag to move the crosshair; scroll, the arrow keys or PageUp/PageDown (ten slices) change
+                  slice; right-drag adjusts the window. Distance and Angle measure with the left button (an angle: draw
+                  the first line, then click its second end). F11 toggles full screen.
                 </Text>
               </Stack>
             </Stack>
