@@ -1,7 +1,7 @@
 /**
  * One large hospital written straight into the table, for the hospital-scale bench (bench/hospital-scale.ts) and the
  * tests that show a route's reads do not grow with the hospital: the items are built with the table's key functions
- * and carry the record shapes the domain writes (datasets, series, users with their search tokens, teams,
+ * and carry the item shapes the domain writes (datasets, series, users with their search tokens, teams,
  * departments, invitations, patient shares, chained audit events), so the routes read them as their own.
  * Everything belongs to the demo hospital Northside, beside its demo users (tests/integration/datasets-harness.ts).
  */
