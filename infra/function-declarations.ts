@@ -145,8 +145,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
     sendsMail: true,
   },
   // Team and patient shares: the dataset, its grants, the policy in force, the approval queue and the approvers'
-  // notifications (docs/domain.md#share-policy); nothing leaves the table.
-  shares: { table: 'readWrite' },
+  // notifications (docs/domain.md#share-policy), e-mailed to whoever chose e-mail (docs/domain.md#notifications).
+  shares: { table: 'readWrite', sendsMail: true },
   // The patient's public routes: one-time codes by e-mail (and the twin's SMS outbox), short-lived asset URLs; a
   // download is read, marked with the watermark and written under the share (docs/domain.md#patient-downloads).
   'patient-access': { table: 'readWrite', buckets: { assets: ['read', 'write'] }, sendsMail: true, sendsSms: true },

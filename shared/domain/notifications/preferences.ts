@@ -41,7 +41,7 @@ export type NotificationContent = Pick<Notification, 'type' | 'title' | 'descrip
 const ADMINS_NOTIFIED = 100;
 
 /** What became of one recipient. */
-export type Delivered = { userId: string } & DeliveryPlan;
+export type Delivered = { userId: string; inApp: boolean; email: DeliveryPlan['email'] | 'failed'; sms: boolean };
 
 /**
  * Delivers the notification to each recipient whose preferences keep `topic` on (the defaults where they never saved
@@ -70,8 +70,11 @@ export async function deliverToWhoWants(
     await notifications.add({ id, hospitalId, userId, ...content, createdAt: now, read: false });
     const reached: Delivered = { userId, inApp: true, email: 'none', sms: false };
     if (plan.email === 'now' && deps.mailer && profile?.email) {
-      await deps.mailer.send({ to: profile.email, ...notificationMail(content, deps.siteOrigin), tag: 'notification' });
-      reached.email = 'now';
+      // The bell has it already: a mail service that refuses leaves the request that raised it unharmed.
+      reached.email = await deps.mailer
+        .send({ to: profile.email, ...notificationMail(content, deps.siteOrigin), tag: 'notification' })
+        .then(() => 'now' as const)
+        .catch(() => 'failed' as const);
     } else if (plan.email === 'digest' && deps.notificationLedger) {
       await deps.notificationLedger.queueDigestItem({
         id,
@@ -87,8 +90,10 @@ export async function deliverToWhoWants(
       reached.email = 'digest';
     }
     if (plan.sms && deps.sms && profile?.phone) {
-      await deps.sms.send({ to: profile.phone.replace(/ /g, ''), text: notificationSms(content) });
-      reached.sms = true;
+      reached.sms = await deps.sms
+        .send({ to: profile.phone.replace(/ /g, ''), text: notificationSms(content) })
+        .then(() => true)
+        .catch(() => false);
     }
     delivered.push(reached);
   }

@@ -146,4 +146,18 @@ describe('deliverToWhoWants', () => {
     ]);
     expect(w.deps.notifications.items).toHaveLength(1);
   });
+
+  it('keeps the bell and the text message when the mail service refuses, and says the e-mail failed', async () => {
+    // Arrange
+    const w = await world({ texted: prefs({ sms: true }) });
+    const deps = { ...w.deps, mailer: { send: () => Promise.reject(new Error('MessageRejected')) } };
+
+    // Act
+    const reached = await deliverToWhoWants('h1', ['texted'], 'securityEvents', content, deps);
+
+    // Assert
+    expect(reached).toEqual([{ userId: 'texted', inApp: true, email: 'failed', sms: true }]);
+    expect(w.deps.notifications.items).toHaveLength(1);
+    expect(w.texts).toHaveLength(1);
+  });
 });
