@@ -12,6 +12,7 @@ import { studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { BurnedInTextReason } from '#shared/vocabulary/datasets.ts';
 import { readStudyInput } from '#shared/domain/uploads/study-input.ts';
+import { indexDataset } from '#shared/domain/intake/dicom-index.ts';
 import { burnedInTextReasons } from './burned-in-text.ts';
 import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
 
@@ -155,6 +156,8 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
       });
     }),
   );
+  // Entered in the DICOMweb index before the stage is marked done, so a retry after a failure here indexes again.
+  if (deps.dicomIndex) await indexDataset(dataset, { ...deps, dicomIndex: deps.dicomIndex });
   await deps.datasets.update(
     hospitalId,
     datasetId,
