@@ -126,51 +126,43 @@ export type IndexDeps = {
   dicomIndex: DicomIndex;
 };
 
+/** One stored de-identified file: its object key, size and header (a Part 10 file up to its Pixel Data). */
+export type StoredCopy = { key: string; size: number; header: Uint8Array };
+
 /**
- * Builds and writes the index items of one de-identified dataset from what it stored: its series items, the objects
- * under each series (key and size) and the series' header bundle (docs/pipeline.md#series-headers), whose headers are
- * in the key order of the series' files. Run by the de-identify stage and by the backfill job; idempotent.
+ * The index items of one de-identified dataset: per series (by SeriesInstanceUID) the files it stored, in key order.
+ * Pure: the de-identify stage passes what it has just written, the backfill what it reads back.
  */
-export async function indexDataset(dataset: DatasetRecord, deps: IndexDeps): Promise<{ instances: number }> {
+export function indexItemsOf(
+  dataset: Pick<DatasetRecord, 'hospitalId' | 'id' | 'createdAt'>,
+  seriesFiles: ReadonlyMap<string, readonly StoredCopy[]>,
+): { studies: IndexedStudy[]; series: IndexedSeries[]; instances: IndexedInstance[] } {
   const { hospitalId, id: datasetId } = dataset;
   const rank = copyRank(dataset);
   const studies = new Map<string, IndexedStudy>();
   const series: IndexedSeries[] = [];
   const instances: IndexedInstance[] = [];
-  for (const record of await deps.datasets.listSeries(hospitalId, datasetId)) {
-    const seriesUID = record.seriesInstanceUID;
-    const objects = (await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, record.id)))
-      .filter((o) => o.key.endsWith('.dcm'))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    if (objects.length === 0) continue;
-    const headers = unpackHeaders(
-      await deps.objects.get('studies', studyKeys.seriesHeaders(hospitalId, datasetId, record.id)),
-    );
-    let first: DicomJsonDataset | undefined;
-    let studyUID = record.studyInstanceUID ?? '';
-    let count = 0;
-    for (const [i, object] of objects.entries()) {
-      const header = headers[i];
-      if (!header) break;
-      const json = toDicomJson(header);
-      first ??= json;
-      studyUID ||= text(json, TAG.StudyInstanceUID);
-      const sopUID = object.key.slice(object.key.lastIndexOf('/') + 1, -'.dcm'.length);
+  for (const [seriesUID, files] of seriesFiles) {
+    const [head] = files;
+    if (!head) continue;
+    const first = toDicomJson(head.header);
+    const studyUID = text(first, TAG.StudyInstanceUID);
+    if (!studyUID) continue;
+    for (const file of files) {
+      const json = file === head ? first : toDicomJson(file.header);
       instances.push({
         hospitalId,
         datasetId,
         rank,
         studyUID,
         seriesUID,
-        sopUID,
+        sopUID: file.key.slice(file.key.lastIndexOf('/') + 1, -'.dcm'.length),
         attributes: pick(json, INDEXED_TAGS.instance),
-        objectKey: object.key,
-        size: object.size,
-        transferSyntaxUID: transferSyntaxOf(header),
+        objectKey: file.key,
+        size: file.size,
+        transferSyntaxUID: transferSyntaxOf(file.header),
       });
-      count++;
     }
-    if (!first || !studyUID) continue;
     series.push({
       hospitalId,
       datasetId,
@@ -178,8 +170,8 @@ export async function indexDataset(dataset: DatasetRecord, deps: IndexDeps): Pro
       studyUID,
       seriesUID,
       attributes: pick(first, INDEXED_TAGS.series),
-      objectKey: objects[0]!.key,
-      instances: count,
+      objectKey: head.key,
+      instances: files.length,
     });
     const study = studies.get(studyUID) ?? {
       hospitalId,
@@ -187,12 +179,37 @@ export async function indexDataset(dataset: DatasetRecord, deps: IndexDeps): Pro
       rank,
       studyUID,
       attributes: pick(first, INDEXED_TAGS.study),
-      objectKey: objects[0]!.key,
+      objectKey: head.key,
       series: {},
     };
-    study.series[seriesUID] = { modality: text(first, TAG.Modality), instances: count };
+    study.series[seriesUID] = { modality: text(first, TAG.Modality), instances: files.length };
     studies.set(studyUID, study);
   }
-  await deps.dicomIndex.put({ studies: [...studies.values()], series, instances });
-  return { instances: instances.length };
+  return { studies: [...studies.values()], series, instances };
+}
+
+/**
+ * Builds and writes the index items of one de-identified dataset from what it stored: its series items, the objects
+ * under each series (key and size) and the series' header bundle (docs/pipeline.md#series-headers), whose headers are
+ * in the key order of the series' files. What the backfill job runs per dataset; idempotent.
+ */
+export async function indexStoredDataset(dataset: DatasetRecord, deps: IndexDeps): Promise<{ instances: number }> {
+  const { hospitalId, id: datasetId } = dataset;
+  const seriesFiles = new Map<string, StoredCopy[]>();
+  for (const record of await deps.datasets.listSeries(hospitalId, datasetId)) {
+    const objects = (await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, record.id)))
+      .filter((o) => o.key.endsWith('.dcm'))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    if (objects.length === 0) continue;
+    const headers = unpackHeaders(
+      await deps.objects.get('studies', studyKeys.seriesHeaders(hospitalId, datasetId, record.id)),
+    );
+    seriesFiles.set(
+      record.seriesInstanceUID,
+      objects.flatMap((o, i) => (headers[i] ? [{ key: o.key, size: o.size, header: headers[i] }] : [])),
+    );
+  }
+  const items = indexItemsOf(dataset, seriesFiles);
+  await deps.dicomIndex.put(items);
+  return { instances: items.instances.length };
 }
