@@ -139,7 +139,7 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // The caller's own inbox: read it, mark items read.
   notifications: { table: 'readWrite' },
   // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).
-  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true },
+  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true, startsJobs: true },
   // A job of the caller's hospital and its results; nothing is written.
   jobs: { table: 'read', pseudonymSecret: true },
   // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
@@ -659,6 +659,8 @@ export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
  */
 const JOB_WORKER_GRANTS: Grants = {
   table: 'readWrite',
+  // The DICOMweb index backfill reads the de-identified copies' listings and header bundles.
+  buckets: { studies: ['read', 'list'] },
   userPoolAdmin: true,
   pseudonymSecret: true,
   sendsMail: true,

@@ -142,7 +142,9 @@ export function indexItemsOf(
   const studies = new Map<string, IndexedStudy>();
   const series: IndexedSeries[] = [];
   const instances: IndexedInstance[] = [];
-  for (const [seriesUID, files] of seriesFiles) {
+  // In UID order, so the study item (its attributes are its first series') is the same whoever writes it.
+  const ordered = [...seriesFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [seriesUID, files] of ordered) {
     const [head] = files;
     if (!head) continue;
     const first = toDicomJson(head.header);

@@ -457,6 +457,9 @@ export async function searchDicom(client: ReadingClient, request: QidoRequest, d
     copies: (IndexedStudy | IndexedSeries | IndexedInstance)[],
   ): Promise<DicomJsonDataset | undefined> {
     const studyUID = copies[0]!.studyUID;
+    // At the study level the group is the study's copies: no second read of them.
+    if (request.level === 'study' && !studyViews.has(studyUID))
+      studyViews.set(studyUID, studyView(copies as IndexedStudy[], guard));
     const view = await studyOf(studyUID);
     if (!view) return undefined;
     let out: DicomJsonDataset;

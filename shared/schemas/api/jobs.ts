@@ -5,7 +5,7 @@ import { IdSchema, pageOf } from './common.ts';
  * Long work as jobs (docs/jobs.md): a request that would not fit in API Gateway's 29 s answers 202 with the job, and the
  * caller follows its progress and reads its per-item results page by page.
  */
-export const JOB_KINDS = ['BULK_INVITATIONS', 'HOSPITAL_DEACTIVATION', 'HOSPITAL_RESTORE'] as const;
+export const JOB_KINDS = ['BULK_INVITATIONS', 'HOSPITAL_DEACTIVATION', 'HOSPITAL_RESTORE', 'DICOMWEB_INDEX'] as const;
 export const JobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKindSchema>;
 
