@@ -123,6 +123,22 @@ export const QIDO_LIMIT = { default: 100, max: 1000 } as const;
  * limit is filled the answer says it may be partial (PS3.18 8.3.4.4 and 6.7.1.2.3, Warning 299).
  */
 export const QIDO_SCAN_MAX = 1000;
+/** Candidates guarded and completed at once (each: its dataset's item and series items, read once per request). */
+const QIDO_PARALLEL = 32;
+
+/** `task` over `items`, at most `limit` at a time, the results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
 
 type InstanceRef = { datasetId: string; seriesUID: string; sopInstanceUID: string; key: string; size: number };
 
@@ -517,6 +533,32 @@ export async function searchDicom(client: ReadingClient, request: QidoRequest, d
   const reads: Reads = { items: 0, queries: 0 };
   let skipped = 0;
   let exhausted = true;
+  type Group = (IndexedStudy | IndexedSeries | IndexedInstance)[];
+  const pending: Group[] = [];
+  /** Completes the candidates gathered, QIDO_PARALLEL at a time, and takes the matches in key order. */
+  const drain = async () => {
+    const fulls = await mapLimited(pending.splice(0), QIDO_PARALLEL, fullOf);
+    for (const full of fulls) {
+      if (answer.length >= query.limit) return;
+      if (!full || !passes(full, query.filters)) continue;
+      if (skipped < query.offset) {
+        skipped++;
+        continue;
+      }
+      const out: DicomJsonDataset = {};
+      if (query.all) Object.assign(out, full);
+      pick(full, levelTags, out);
+      pick(full, query.include, out);
+      pick(
+        full,
+        query.filters.map((f) => f.tag),
+        out,
+      );
+      out[COMPUTED.InstanceAvailability] = str('CS', 'ONLINE');
+      out[COMPUTED.RetrieveURL] = full[COMPUTED.RetrieveURL]!;
+      answer.push(Object.fromEntries(Object.entries(out).sort(([x], [y]) => x.localeCompare(y))));
+    }
+  };
   for await (const copies of copiesOf(
     hospitalId,
     narrowing(request, query.filters),
@@ -525,7 +567,7 @@ export async function searchDicom(client: ReadingClient, request: QidoRequest, d
     deps,
     reads,
   )) {
-    const group = copies as (IndexedStudy | IndexedSeries | IndexedInstance)[];
+    const group = copies as Group;
     if (answer.length >= query.limit) break;
     if (reads.items > budget) {
       exhausted = false;
@@ -536,25 +578,10 @@ export async function searchDicom(client: ReadingClient, request: QidoRequest, d
     if (request.series && 'seriesUID' in group[0]! && group[0].seriesUID !== request.series) continue;
     // First on the level's own attributes (the newest copy's), so what cannot match is never guarded nor completed.
     if (!passes(group.at(-1)!.attributes, ownFilters)) continue;
-    const full = await fullOf(group);
-    if (!full || !passes(full, query.filters)) continue;
-    if (skipped < query.offset) {
-      skipped++;
-      continue;
-    }
-    const out: DicomJsonDataset = {};
-    if (query.all) Object.assign(out, full);
-    pick(full, levelTags, out);
-    pick(full, query.include, out);
-    pick(
-      full,
-      query.filters.map((f) => f.tag),
-      out,
-    );
-    out[COMPUTED.InstanceAvailability] = str('CS', 'ONLINE');
-    out[COMPUTED.RetrieveURL] = full[COMPUTED.RetrieveURL]!;
-    answer.push(Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b))));
+    pending.push(group);
+    if (pending.length >= QIDO_PARALLEL) await drain();
   }
+  await drain();
   if (!exhausted && answer.length < query.limit) answer.partial = true;
   return answer;
 }
