@@ -5,12 +5,11 @@
  * handler calls, over the real table adapters. For each search: the index and table items read (Query ScannedCount,
  * GetItem items), the requests made, and the latency p50 and p99 of N runs. Each study is one dataset (its dataset
  * item and series item, as the read guards check them) with one series of INSTANCES instances in the index.
- * Run: npm run bench:qido-scale [-- --sizes 1000,100000 --runs 30]
+ * Run: npm run bench:qido-scale [-- --sizes 1000,100000 --runs 30 --instances 1]
  */
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, createDynamoClient, type Table } from '#functions/adapters/dynamo/client.ts';
-import { createDatasetRepository } from '#functions/adapters/dynamo/datasets-repository.ts';
 import { createDicomIndex, instanceItem, seriesItem, studyItem } from '#functions/adapters/dynamo/dicom-index.ts';
 import { listenDynamo } from '#infra/local/dynamo.ts';
 import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
@@ -29,7 +28,7 @@ const arg = (name: string) => {
 };
 const SIZES = (arg('sizes') ?? '1000,100000').split(',').map(Number);
 const RUNS = Number(arg('runs') ?? 30);
-const INSTANCES = 2;
+const INSTANCES = Number(arg('instances') ?? 1);
 const HOSPITAL = 'hosp-bench';
 const TABLE = 'qido-scale';
 /** Parallel BatchWriteItem requests of 25 items in flight while seeding. */
@@ -49,9 +48,15 @@ function countingTable(endpoint: string): { table: Table; counts: Counts } {
   doc.middlewareStack.add(
     (next) => async (args) => {
       const result = await next(args);
-      const output = result.output as { ScannedCount?: number; Item?: unknown; Items?: unknown[] };
+      const output = result.output as {
+        ScannedCount?: number;
+        Item?: unknown;
+        Items?: unknown[];
+        Responses?: Record<string, unknown[]>;
+      };
       counts.requests++;
-      counts.items += output.ScannedCount ?? (output.Item ? 1 : (output.Items?.length ?? 0));
+      counts.items +=
+        output.ScannedCount ?? (output.Item ? 1 : (output.Items?.length ?? output.Responses?.[TABLE]?.length ?? 0));
       return result;
     },
     { step: 'initialize', name: 'countReads' },
@@ -186,7 +191,6 @@ async function measure(size: number): Promise<{ seed: { ms: number; items: numbe
     );
     const seeded = await seed(table, size);
     const deps: ReadDeps = {
-      datasets: createDatasetRepository(table),
       objects: {
         get: () => Promise.reject(new Error('No object is read by these searches')),
       },

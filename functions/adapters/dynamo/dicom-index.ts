@@ -1,9 +1,12 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import { TransientError } from '#shared/domain/errors.ts';
 import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { TAG } from '#shared/dicom/tags.ts';
 import type {
   DicomIndex,
+  GuardItems,
   IndexedInstance,
   IndexedSeries,
   IndexedStudy,
@@ -107,6 +110,39 @@ export function createDicomIndex(table: Table): DicomIndex {
       await batchPut(table, instances.map(instanceItem));
       await batchPut(table, series.map(seriesItem));
       await batchPut(table, studies.map(studyItem));
+    },
+    async guardItems(hospitalId, refs) {
+      const wanted = new Map<string, Record<string, string>>();
+      for (const ref of refs) {
+        const dataset = keys.dataset(hospitalId, ref.datasetId);
+        const series = keys.series(hospitalId, ref.datasetId, ref.seriesUID);
+        wanted.set(Object.values(dataset).join('|'), dataset);
+        wanted.set(Object.values(series).join('|'), series);
+      }
+      const found: GuardItems = { datasets: new Map(), series: new Map() };
+      const all = [...wanted.values()];
+      // BatchGetItem takes 100 keys a request; what it leaves unprocessed is asked again.
+      for (let i = 0; i < all.length; i += 100) {
+        let pending: Record<string, string>[] = all.slice(i, i + 100);
+        for (let attempt = 0; pending.length > 0; attempt++) {
+          if (attempt > 8) throw new TransientError('BatchGet left keys unprocessed');
+          const result = await table.doc.send(
+            new BatchGetCommand({ RequestItems: { [table.tableName]: { Keys: pending, ConsistentRead: true } } }),
+          );
+          for (const item of result.Responses?.[table.tableName] ?? []) {
+            if (item.entity === 'dataset' && !item.deletedAt) {
+              const dataset = withoutKeys(item) as DatasetRecord;
+              found.datasets.set(dataset.id, dataset);
+            } else if (item.entity === 'series') {
+              const series = withoutKeys(item) as SeriesRecord;
+              found.series.set(`${series.datasetId}#${series.id}`, series);
+            }
+          }
+          pending = (result.UnprocessedKeys?.[table.tableName]?.Keys ?? []) as Record<string, string>[];
+          if (pending.length > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+        }
+      }
+      return found;
     },
     async query(hospitalId, query, page) {
       const result = await table.doc.send(

@@ -1,7 +1,7 @@
 import { toDicomJson, transferSyntaxOf, type DicomJsonDataset } from '#shared/dicom/dicom-json.ts';
 import { unpackHeaders } from '#shared/dicom/header-bundle.ts';
 import { TAG } from '#shared/dicom/tags.ts';
-import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 
@@ -93,7 +93,21 @@ export type IndexItemOf<Q extends IndexQuery> = Q['level'] extends 'study'
 /** One page of index items in key order (the copies of a UID side by side, oldest first); `next` continues it. */
 export type IndexPage<T> = { items: T[]; next?: Record<string, unknown> };
 
+/** A copy's dataset and series, as the read guards check them. */
+export type CopyRef = { datasetId: string; seriesUID: string };
+export type GuardItems = {
+  /** The live datasets found (one in the recycle bin is absent, as the repository's get answers none for it). */
+  datasets: Map<string, DatasetRecord>;
+  /** The series items found, by `<datasetId>#<seriesUID>`. */
+  series: Map<string, SeriesRecord>;
+};
+
 export type DicomIndex = {
+  /**
+   * The dataset and series items of many copies in few reads (BatchGetItem by their keys), so a page of matches is
+   * guarded without one read per match (docs/dicom-intake.md#the-dicomweb-index).
+   */
+  guardItems(hospitalId: string, refs: readonly CopyRef[]): Promise<GuardItems>;
   /** Writes (replaces) the items of one dataset's copies; a write repeated gives the same items. */
   put(items: { studies: IndexedStudy[]; series: IndexedSeries[]; instances: IndexedInstance[] }): Promise<void>;
   query<Q extends IndexQuery>(

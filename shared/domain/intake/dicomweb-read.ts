@@ -4,13 +4,14 @@ import { renderFrame, type RenderedMediaType, type RenderOptions } from '#shared
 import { TAG } from '#shared/dicom/tags.ts';
 import { wildcardMatches } from '#shared/dicom/wildcard.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { withoutHeldSeries } from '#shared/domain/datasets/held-series.ts';
 import { NotFoundError, RuleError, ValidationError } from '#shared/domain/errors.ts';
 import {
   INDEXED_TAGS,
+  type CopyRef,
   type DicomIndex,
   type IndexedInstance,
   type IndexedSeries,
@@ -30,7 +31,6 @@ import { isDicomUid } from '#shared/schemas/api/common.ts';
  * (docs/dicom-intake.md#held-series).
  */
 export type ReadDeps = {
-  datasets: Pick<DatasetRepository, 'get' | 'listSeries'>;
   objects: Pick<ObjectStore, 'get'>;
   directory: Pick<Directory, 'getTeam'>;
   dicomIndex: DicomIndex;
@@ -123,8 +123,10 @@ export const QIDO_LIMIT = { default: 100, max: 1000 } as const;
  * limit is filled the answer says it may be partial (PS3.18 8.3.4.4 and 6.7.1.2.3, Warning 299).
  */
 export const QIDO_SCAN_MAX = 1000;
-/** Candidates guarded and completed at once (each: its dataset's item and series items, read once per request). */
+/** Candidates completed at once. */
 const QIDO_PARALLEL = 32;
+/** Candidates guarded together: their dataset and series items in one batch of reads (BatchGetItem). */
+const QIDO_GUARD_BATCH = 100;
 
 /** `task` over `items`, at most `limit` at a time, the results in the items' order. */
 async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
@@ -223,33 +225,60 @@ function str(vr: string, value: unknown): { vr: string; Value: unknown[] } {
   return { vr, Value: [value] };
 }
 
-/** Whether a copy of a series may be read: its dataset's and the series' state now (docs/dicom-intake.md#the-dicomweb-index). */
-type Guard = (datasetId: string, seriesUID: string) => Promise<boolean>;
+/**
+ * Whether a copy of a series may be read: its dataset's and the series' state now
+ * (docs/dicom-intake.md#the-dicomweb-index). `prefetch` reads the state of many copies in few requests.
+ */
+type Guard = ((datasetId: string, seriesUID: string) => Promise<boolean>) & {
+  prefetch(refs: readonly CopyRef[]): Promise<void>;
+};
 
 /**
- * The read guards over index items: a copy is read only when its dataset is live (not in the recycle bin: the
- * repository answers none for it), past de-identification and within the client's reach (readableBy), and its series
- * is not held (withoutHeldSeries). What each dataset allows is read once per request.
+ * The read guards over index items: a copy is read only when its dataset is live (not in the recycle bin), past
+ * de-identification and within the client's reach (readableBy), and its series is not held (withoutHeldSeries). The
+ * dataset and series items are read by key, many at once, and once per request.
  */
 async function guardFor(client: ReadingClient, deps: ReadDeps): Promise<Guard> {
   const readable = await readableBy(client, deps);
-  const byDataset = new Map<string, Promise<Set<string> | undefined>>();
-  return async (datasetId, seriesUID) => {
-    let visible = byDataset.get(datasetId);
-    if (!visible) {
-      visible = (async () => {
-        const dataset = await deps.datasets.get(client.hospitalId, datasetId);
-        if (!dataset?.deidentifiedAt || !readable(dataset)) return undefined;
-        const series = withoutHeldSeries(await deps.datasets.listSeries(client.hospitalId, datasetId));
-        return new Set(series.map((s) => s.seriesInstanceUID));
-      })();
-      byDataset.set(datasetId, visible);
-    }
-    return (await visible)?.has(seriesUID) ?? false;
+  const known = new Map<string, Promise<boolean>>();
+  const keyOf = (r: CopyRef) => `${r.datasetId}#${r.seriesUID}`;
+  const fetch = (refs: readonly CopyRef[]) => {
+    const missing = [...new Map(refs.filter((r) => !known.has(keyOf(r))).map((r) => [keyOf(r), r])).values()];
+    if (missing.length === 0) return;
+    const items = deps.dicomIndex.guardItems(client.hospitalId, missing);
+    for (const ref of missing)
+      known.set(
+        keyOf(ref),
+        items.then(({ datasets, series }) => {
+          const dataset = datasets.get(ref.datasetId);
+          if (!dataset?.deidentifiedAt || !readable(dataset)) return false;
+          const record = series.get(keyOf(ref));
+          return record !== undefined && withoutHeldSeries([record]).length === 1;
+        }),
+      );
   };
+  const guard = (datasetId: string, seriesUID: string) => {
+    fetch([{ datasetId, seriesUID }]);
+    return known.get(keyOf({ datasetId, seriesUID }))!;
+  };
+  guard.prefetch = async (refs: readonly CopyRef[]) => {
+    fetch(refs);
+    await Promise.all(refs.map((r) => known.get(keyOf(r))));
+  };
+  return guard;
 }
 
-type Reads = { items: number; queries: number };
+/** The copies a group of index items names, for Guard.prefetch. */
+function refsOf(group: readonly (IndexedStudy | IndexedSeries | IndexedInstance)[]): CopyRef[] {
+  return group.flatMap((copy) =>
+    'seriesUID' in copy
+      ? [{ datasetId: copy.datasetId, seriesUID: copy.seriesUID }]
+      : Object.keys(copy.series).map((seriesUID) => ({ datasetId: copy.datasetId, seriesUID })),
+  );
+}
+
+/** What a search has read; `cut` when it stopped at its budget with more to read. */
+type Reads = { items: number; queries: number; cut?: boolean };
 
 /**
  * The items of index queries, page after page, the copies of one UID together (they lie side by side in key order,
@@ -262,12 +291,23 @@ async function* copiesOf<Q extends IndexQuery>(
   pageSize: number,
   deps: ReadDeps,
   reads: Reads,
+  budget = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<IndexItemOf<Q>[]> {
   for (const query of queries) {
+    if (reads.items >= budget) {
+      reads.cut = true;
+      return;
+    }
     let group: IndexItemOf<Q>[] = [];
     let startKey: Record<string, unknown> | undefined;
+    // Each further page twice the last (up to QIDO_LIMIT.max items, and never past the budget).
+    let limit = pageSize;
     do {
-      const page = await deps.dicomIndex.query(hospitalId, query, { limit: pageSize, startKey });
+      const page = await deps.dicomIndex.query(hospitalId, query, {
+        limit: Math.max(1, Math.min(limit, budget - reads.items)),
+        startKey,
+      });
+      limit = Math.min(limit * 2, QIDO_LIMIT.max);
       reads.queries++;
       reads.items += page.items.length;
       for (const item of page.items) {
@@ -278,6 +318,10 @@ async function* copiesOf<Q extends IndexQuery>(
         group.push(item);
       }
       startKey = page.next;
+      if (startKey && reads.items >= budget) {
+        reads.cut = true;
+        break;
+      }
     } while (startKey);
     if (group.length > 0) yield group;
   }
@@ -529,15 +573,17 @@ export async function searchDicom(client: ReadingClient, request: QidoRequest, d
   const uidOf = (item: IndexedStudy | IndexedSeries | IndexedInstance) =>
     'sopUID' in item ? `${item.seriesUID}#${item.sopUID}` : 'seriesUID' in item ? item.seriesUID : item.studyUID;
   const budget = query.offset + QIDO_SCAN_MAX;
+  // The first page is the answer's size (one more, to close its last group); the pages after it grow.
   const pageSize = Math.min(QIDO_LIMIT.max, query.offset + query.limit + 1);
   const reads: Reads = { items: 0, queries: 0 };
   let skipped = 0;
-  let exhausted = true;
   type Group = (IndexedStudy | IndexedSeries | IndexedInstance)[];
   const pending: Group[] = [];
   /** Completes the candidates gathered, QIDO_PARALLEL at a time, and takes the matches in key order. */
   const drain = async () => {
-    const fulls = await mapLimited(pending.splice(0), QIDO_PARALLEL, fullOf);
+    const groups = pending.splice(0);
+    await guard.prefetch(groups.flatMap(refsOf));
+    const fulls = await mapLimited(groups, QIDO_PARALLEL, fullOf);
     for (const full of fulls) {
       if (answer.length >= query.limit) return;
       if (!full || !passes(full, query.filters)) continue;
@@ -566,23 +612,22 @@ export async function searchDicom(client: ReadingClient, request: QidoRequest, d
     pageSize,
     deps,
     reads,
+    budget,
   )) {
     const group = copies as Group;
     if (answer.length >= query.limit) break;
-    if (reads.items > budget) {
-      exhausted = false;
-      break;
-    }
     // Within the request's study and series (a UID found by its own index may lie in another study).
     if (request.study && group[0]!.studyUID !== request.study) continue;
     if (request.series && 'seriesUID' in group[0]! && group[0].seriesUID !== request.series) continue;
     // First on the level's own attributes (the newest copy's), so what cannot match is never guarded nor completed.
     if (!passes(group.at(-1)!.attributes, ownFilters)) continue;
     pending.push(group);
-    if (pending.length >= QIDO_PARALLEL) await drain();
+    // Enough candidates to fill the answer if they all match: guard them together (one batch of reads).
+    if (pending.length >= Math.min(QIDO_GUARD_BATCH, query.offset + query.limit - skipped - answer.length))
+      await drain();
   }
   await drain();
-  if (!exhausted && answer.length < query.limit) answer.partial = true;
+  if (reads.cut && answer.length < query.limit) answer.partial = true;
   return answer;
 }
 
@@ -605,6 +650,7 @@ export async function instancesFor(client: ReadingClient, target: Target, deps: 
     (i) => `${i.seriesUID}#${i.sopUID}`,
     deps,
   );
+  await guard.prefetch(groups.flatMap(refsOf));
   const refs: InstanceRef[] = [];
   for (const copies of groups) {
     const copy = await newestVisible(copies, guard);
