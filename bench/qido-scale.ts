@@ -10,7 +10,8 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, createDynamoClient, type Table } from '#functions/adapters/dynamo/client.ts';
-import { createDicomIndex, instanceItem, seriesItem, studyItem } from '#functions/adapters/dynamo/dicom-index.ts';
+import { createDicomIndex } from '#functions/adapters/dynamo/dicom-index.ts';
+import { instanceItem, seriesItem, studyItem } from '#functions/adapters/dynamo/dicom-index-items.ts';
 import { listenDynamo } from '#infra/local/dynamo.ts';
 import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
 import { keys } from '#shared/definitions/table/keys.ts';

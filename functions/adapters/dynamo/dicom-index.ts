@@ -2,104 +2,22 @@ import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/
 import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import { TransientError } from '#shared/domain/errors.ts';
 import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
-import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
-import { TAG } from '#shared/dicom/tags.ts';
-import type {
-  DicomIndex,
-  GuardItems,
-  IndexedInstance,
-  IndexedSeries,
-  IndexedStudy,
-  IndexQuery,
-} from '#shared/domain/intake/dicom-index.ts';
+import type { DicomIndex, GuardItems } from '#shared/domain/intake/dicom-index.ts';
 import type { Table } from './client.ts';
+import { instanceItem, keyRangeOf, seriesItem, studyItem, type KeyRange } from './dicom-index-items.ts';
 import { batchPut } from './expressions.ts';
 
-function first(attributes: IndexedStudy['attributes'], tag: string): string {
-  const value = attributes[tag]?.Value?.[0];
-  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
-}
-
-/** The item of a study copy, with the index attributes its StudyDate, PatientID and AccessionNumber give. */
-export function studyItem(s: IndexedStudy): Record<string, unknown> {
+function conditionOf(range: KeyRange): Partial<QueryCommandInput> {
   return {
-    ...keys.dicomStudy(s.hospitalId, s.studyUID, s.rank),
-    ...keys.dicomStudyIndexes(s.hospitalId, {
-      studyUID: s.studyUID,
-      rank: s.rank,
-      studyDate: first(s.attributes, TAG.StudyDate),
-      patientId: first(s.attributes, TAG.PatientID),
-      accessionNumber: first(s.attributes, '00080050'),
-    }),
-    entity: 'dicomStudy',
-    ...s,
+    ...(range.index ? { IndexName: range.index } : {}),
+    KeyConditionExpression:
+      'prefix' in range.range ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': range.pkName, '#sk': range.skName },
+    ExpressionAttributeValues: {
+      ':pk': range.pk,
+      ...Object.fromEntries(Object.entries(range.range).map(([k, v]) => [`:${k}`, v])),
+    },
   };
-}
-
-export function seriesItem(s: IndexedSeries): Record<string, unknown> {
-  return {
-    ...keys.dicomSeries(s.hospitalId, s.studyUID, s.seriesUID, s.rank),
-    ...keys.dicomSeriesIndexes(s.hospitalId, s.seriesUID, s.rank),
-    entity: 'dicomSeries',
-    ...s,
-  };
-}
-
-export function instanceItem(i: IndexedInstance): Record<string, unknown> {
-  return {
-    ...keys.dicomInstance(i.hospitalId, i.studyUID, i.seriesUID, i.sopUID, i.rank),
-    ...keys.dicomInstanceIndexes(i.hospitalId, i.sopUID, i.rank),
-    entity: 'dicomInstance',
-    ...i,
-  };
-}
-
-type KeyCondition = Pick<
-  QueryCommandInput,
-  'IndexName' | 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
->;
-
-function prefixOn(pkName: string, skName: string, pk: string, prefix: string, index?: string): KeyCondition {
-  return {
-    ...(index ? { IndexName: index } : {}),
-    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-    ExpressionAttributeNames: { '#pk': pkName, '#sk': skName },
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-  };
-}
-
-/** The key condition of a query (keys.ts names every partition and prefix). */
-function conditionOf(hospitalId: string, query: IndexQuery): KeyCondition {
-  const P = TABLE_KEYS.primary;
-  const base = (prefix: string) => prefixOn(P.pk, P.sk, keys.dicomIndexPartition(hospitalId), prefix);
-  const on = (partition: { index: string; pkName: string; skName: string; pk: string }, prefix: string) =>
-    prefixOn(partition.pkName, partition.skName, partition.pk, prefix, partition.index);
-  if (query.level === 'study') {
-    if ('studyDate' in query) {
-      const partition = keys.dicomStudyByDate(hospitalId);
-      // Dates are YYYYMMDD: from the first study of `from` to the last of `to` (`~` sorts after every digit and `#`).
-      return {
-        IndexName: partition.index,
-        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
-        ExpressionAttributeValues: {
-          ':pk': partition.pk,
-          ':from': query.studyDate.from || '0',
-          ':to': `${query.studyDate.to || '99999999'}~`,
-        },
-      };
-    }
-    if ('patientId' in query) return on(keys.dicomStudyByPatientId(hospitalId, query.patientId), '');
-    if ('accessionNumber' in query) return on(keys.dicomStudyByAccession(hospitalId, query.accessionNumber), '');
-    return base(keys.dicomStudyPrefix(query.studyUID));
-  }
-  if (query.level === 'series') {
-    if (query.seriesUID && !query.studyUID) return on(keys.dicomSeriesByUid(hospitalId), `${query.seriesUID}#`);
-    return base(keys.dicomSeriesPrefix(query.studyUID, query.studyUID ? query.seriesUID : undefined));
-  }
-  if (query.sopUID && !(query.studyUID && query.seriesUID))
-    return on(keys.dicomInstanceByUid(hospitalId), `${query.sopUID}#`);
-  return base(keys.dicomInstancePrefix(query.studyUID, query.studyUID ? query.seriesUID : undefined, query.sopUID));
 }
 
 /** The DICOMweb index in the single table (docs/dicom-intake.md#the-dicomweb-index). */
@@ -148,7 +66,7 @@ export function createDicomIndex(table: Table): DicomIndex {
       const result = await table.doc.send(
         new QueryCommand({
           TableName: table.tableName,
-          ...conditionOf(hospitalId, query),
+          ...conditionOf(keyRangeOf(hospitalId, query)),
           Limit: page.limit,
           ...(page.startKey ? { ExclusiveStartKey: page.startKey } : {}),
         }),

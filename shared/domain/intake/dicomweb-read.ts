@@ -625,6 +625,8 @@ export async function searchDicom(client: ReadingClient, request: QidoRequest, d
     // Enough candidates to fill the answer if they all match: guard them together (one batch of reads).
     if (pending.length >= Math.min(QIDO_GUARD_BATCH, query.offset + query.limit - skipped - answer.length))
       await drain();
+    // Filled: the next page is never read.
+    if (answer.length >= query.limit) break;
   }
   await drain();
   if (reads.cut && answer.length < query.limit) answer.partial = true;
