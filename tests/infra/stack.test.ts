@@ -333,7 +333,7 @@ describe('api stack', () => {
     const starters = Object.entries(apiFunctionDeclarations())
       .filter(([, declaration]) => declaration.env.includes(ENV.JOB_WORKER_FUNCTION))
       .map(([domain]) => domain);
-    expect(starters.sort()).toEqual(['hospitals', 'invitations']);
+    expect(starters.sort()).toEqual(['hospitals', 'integrations', 'invitations']);
     const invokes = grantStatements(JOB_WORKER_DECLARATION, SYMBOLS).filter((g) =>
       g.actions.includes('lambda:InvokeFunction'),
     );
