@@ -244,16 +244,16 @@ for (const size of SIZES) {
   results.push({ size, ...result });
 }
 const header = ['search'.padEnd(26)];
-for (const { size } of results) header.push(`${size}: results  items  requests   p50 ms   p99 ms`.padStart(48));
+for (const { size } of results)
+  header.push(` | ${`${size} studies:`.padEnd(15)} results  items  requests  p50 ms  p99 ms`);
 process.stdout.write(`\n${header.join('')}\n`);
 for (let i = 0; i < results[0]!.rows.length; i++) {
   const line = [results[0]!.rows[i]!.name.padEnd(26)];
   for (const { rows } of results) {
     const r = rows[i]!;
     line.push(
-      `${String(r.results).padStart(17)}${String(r.items).padStart(7)}${String(r.requests).padStart(10)}${r.p50.toFixed(1).padStart(9)}${r.p99.toFixed(1).padStart(9)}`.padStart(
-        48,
-      ),
+      ` | ${''.padEnd(15)} ${String(r.results).padStart(7)}${String(r.items).padStart(7)}${String(r.requests).padStart(10)}` +
+        `${r.p50.toFixed(1).padStart(8)}${r.p99.toFixed(1).padStart(8)}`,
     );
   }
   process.stdout.write(`${line.join('')}\n`);
