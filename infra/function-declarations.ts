@@ -655,7 +655,8 @@ export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
 /**
  * The job worker (docs/jobs.md): invoked asynchronously with a job's reference by the functions that start jobs, and
  * by itself to hand on a job it could not finish in its time. It does what the jobs' kinds do: invitations (table,
- * mail, the user pool's identities) and a hospital's deactivation and restore (identities, DICOMweb app clients).
+ * mail, the user pool's identities), a hospital's deactivation and restore (identities, DICOMweb app clients) and the
+ * DICOMweb index backfill (the studies bucket's listings and header bundles).
  */
 const JOB_WORKER_GRANTS: Grants = {
   table: 'readWrite',
@@ -672,7 +673,8 @@ export const JOB_WORKER_DECLARATION: FunctionDeclaration = {
   id: 'JobWorker',
   kind: 'internal',
   entry: 'functions/jobs/run-job.ts',
-  description: 'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation)',
+  description:
+    'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation, DICOMweb index)',
   memoryMb: 1024,
   timeoutSeconds: 900,
   ...JOB_WORKER_GRANTS,
