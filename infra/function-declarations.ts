@@ -163,7 +163,15 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   notifications: { table: 'readWrite' },
   // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).
   // Creating or revoking a DICOMweb client alerts the hospital admins by e-mail and SMS (docs/domain.md#security-alerts).
-  integrations: { table: 'readWrite', machineClients: true, intakeEndpoints: true, sendsMail: true, sendsSms: true },
+  // The DICOMweb index backfill is a job (docs/jobs.md).
+  integrations: {
+    table: 'readWrite',
+    machineClients: true,
+    intakeEndpoints: true,
+    sendsMail: true,
+    sendsSms: true,
+    startsJobs: true,
+  },
   // A job of the caller's hospital and its results; nothing is written.
   jobs: { table: 'read', pseudonymSecret: true },
   // STOW-RS writes raw uploads (as a browser upload does) and may start the pipeline on a commit; the patient alias and
@@ -736,12 +744,14 @@ export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
 /**
  * The job worker (docs/jobs.md): invoked asynchronously with a job's reference by the functions that start jobs, and
  * by itself to hand on a job it could not finish in its time. It does what the jobs' kinds do: invitations (table,
- * mail, the user pool's identities), a hospital's deactivation and restore (identities, DICOMweb app clients) and a
- * dataset's export (the studies and assets buckets, mail).
+ * mail, the user pool's identities), a hospital's deactivation and restore (identities, DICOMweb app clients), a
+ * dataset's export (the studies and assets buckets, mail) and the DICOMweb index backfill (the studies bucket's
+ * listings and header bundles).
  */
 const JOB_WORKER_GRANTS: Grants = {
   table: 'readWrite',
-  // A dataset export reads the stored instances and assets and writes its ZIP under the studies bucket's exports/.
+  // A dataset export reads the stored instances and assets and writes its ZIP under the studies bucket's exports/;
+  // the DICOMweb index backfill reads the de-identified copies' listings and header bundles.
   buckets: { studies: ['read', 'write', 'list'], assets: ['read', 'list'] },
   userPoolAdmin: true,
   pseudonymSecret: true,
@@ -756,7 +766,8 @@ export const JOB_WORKER_DECLARATION: FunctionDeclaration = {
   id: 'JobWorker',
   kind: 'internal',
   entry: 'functions/jobs/run-job.ts',
-  description: 'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation)',
+  description:
+    'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation, exports, audit verification, DICOMweb index)',
   // A dataset export builds its ZIP in memory (docs/exports.md#limits): the study's files and the archive at once.
   memoryMb: 3008,
   timeoutSeconds: 900,

@@ -14,6 +14,7 @@ import { createOrganisationStore } from './dynamo/organisation.ts';
 import { createIdentityAdmin, createMachineClients } from './cognito/identity-admin.ts';
 import { createIntegrationStore } from './dynamo/integrations-store.ts';
 import { createIntakeStore } from './dynamo/intake-store.ts';
+import { createDicomIndex } from './dynamo/dicom-index.ts';
 import { DICOM_CALLED_AE_TITLE } from '#shared/domain/intake/listener.ts';
 import { describeTable } from './dynamo/health.ts';
 import { createNotificationInbox } from './dynamo/notifications.ts';
@@ -159,6 +160,7 @@ export async function createAwsDeps(
     shareCodes: createShareCodeHasher(),
     integrations: createIntegrationStore(table),
     intake: createIntakeStore(table),
+    dicomIndex: createDicomIndex(table),
     machineClients: createMachineClients({
       region,
       endpoint: env.COGNITO_ENDPOINT || undefined,

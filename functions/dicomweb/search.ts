@@ -13,7 +13,11 @@ function qido<K extends Parameters<typeof dicomwebRoute>[0]>(key: K, level: Qido
       { level, study: path.study, series: path.series, params: query, baseUrl: baseUrlOf(event, deps) },
       deps,
     );
-    return new HttpReply(200, results, DICOM_JSON);
+    // PS3.18 8.3.4.4: a search cut short at the server's maximum says so (docs/dicom-intake.md#the-dicomweb-index).
+    const headers = results.partial
+      ? { ...DICOM_JSON, Warning: '299 {+SERVICE}: The number of results exceeded the maximum supported by the server' }
+      : DICOM_JSON;
+    return new HttpReply(200, results, headers);
   });
 }
 

@@ -29,6 +29,7 @@ import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { ShareCodeHasher, ShareLimits, ShareStore, SmsSender } from '#shared/domain/shares/ports.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { IntakeStore } from '#shared/domain/intake/ports.ts';
+import type { DicomIndex } from '#shared/domain/intake/dicom-index.ts';
 import type { IntakeEndpoints, IntegrationStore, MachineClients } from '#shared/domain/integrations/ports.ts';
 import type { JobStarter, JobStore } from '#shared/domain/jobs/ports.ts';
 import type { DigestSigner, DigestStore } from '#shared/domain/audit/digests.ts';
@@ -84,6 +85,8 @@ export type ServerDeps = {
   integrations: IntegrationStore;
   machineClients: MachineClients;
   intake: IntakeStore;
+  /** What DICOMweb searches and retrieves: the index of de-identified instances (docs/dicom-intake.md#the-dicomweb-index). */
+  dicomIndex: DicomIndex;
   intakeEndpoints: IntakeEndpoints;
   /** Hospitals' single sign-on configurations and the e-mail domains they own (docs/sso.md). */
   sso: SsoStore;

@@ -134,14 +134,21 @@ function encodingOf(transferSyntaxUID: string): Encoding {
   return { explicit: true, littleEndian: true };
 }
 
+/** The Transfer Syntax UID (0002,0010) of a PS3.10 file's meta group; explicit VR little endian when it names none. */
+export function transferSyntaxOf(file: Uint8Array): string {
+  if (!hasDicmPrefix(file)) throw new Error('Not a PS3.10 file');
+  const meta = readMetaGroup(file, 132);
+  const syntaxNode = meta.elements.find((n) => n.tag === TAG.TransferSyntaxUID);
+  return syntaxNode
+    ? latin1(file.subarray(syntaxNode.valueStart, syntaxNode.end)).replace(/[\0 ]+$/, '')
+    : TRANSFER_SYNTAX.explicitLittle;
+}
+
 /** The DICOM JSON of a PS3.10 file (with its preamble and meta group, as the pipeline writes its de-identified copies). */
 export function toDicomJson(file: Uint8Array, bulkDataUris?: BulkDataUris): DicomJsonDataset {
   if (!hasDicmPrefix(file)) throw new Error('Not a PS3.10 file');
   const meta = readMetaGroup(file, 132);
-  const syntaxNode = meta.elements.find((n) => n.tag === TAG.TransferSyntaxUID);
-  const transferSyntaxUID = syntaxNode
-    ? latin1(file.subarray(syntaxNode.valueStart, syntaxNode.end)).replace(/[\0 ]+$/, '')
-    : TRANSFER_SYNTAX.explicitLittle;
+  const transferSyntaxUID = transferSyntaxOf(file);
   let source = file;
   let start = meta.next;
   if (transferSyntaxUID === TRANSFER_SYNTAX.deflatedExplicitLittle) {

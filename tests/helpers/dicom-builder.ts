@@ -387,10 +387,15 @@ export type GeneratedSeries = {
 
 /**
  * A small MR study: per series, `slices` 8x8 slices stacked 1 mm apart, each a file named `<prefix><n>.dcm`. UIDs are
- * made from the series number, so two calls give the same study.
+ * made from the series number under `study.root`, so two calls give the same study (another root, another study);
+ * `study.studyDate` replaces the file's StudyDate.
  */
-export function buildStudy(series: GeneratedSeries[], filePrefix = 'slice'): { name: string; bytes: Uint8Array }[] {
-  const root = '1.2.826.0.1.3680043.9.9999';
+export function buildStudy(
+  series: GeneratedSeries[],
+  filePrefix = 'slice',
+  study: { root?: string; studyDate?: string } = {},
+): { name: string; bytes: Uint8Array }[] {
+  const root = study.root ?? '1.2.826.0.1.3680043.9.9999';
   return series.flatMap((s) =>
     Array.from({ length: s.slices ?? 8 }, (_, i) => {
       const extra: BuiltElement[] = [
@@ -404,6 +409,7 @@ export function buildStudy(series: GeneratedSeries[], filePrefix = 'slice'): { n
         { tag: '00180050', vr: 'DS', value: '1' },
         { tag: '7FE00010', vr: 'OW', value: rampPixels() },
       ];
+      if (study.studyDate !== undefined) extra.push({ tag: '00080020', vr: 'DA', value: study.studyDate });
       if (s.seriesDescription !== undefined) extra.push({ tag: '0008103E', vr: 'LO', value: s.seriesDescription });
       if (s.protocolName !== undefined) extra.push({ tag: '00181030', vr: 'LO', value: s.protocolName });
       if (s.imageType !== undefined) extra.push({ tag: '00080008', vr: 'CS', value: s.imageType });

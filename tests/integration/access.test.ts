@@ -1308,6 +1308,10 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'DELETE', path: `/api/integrations/${await integration()}` }),
     expect: hospitalAdmins(200),
   },
+  'POST /api/integrations/dicomweb-index': {
+    prepare: async () => ({ method: 'POST', path: '/api/integrations/dicomweb-index' }),
+    expect: hospitalAdmins(202),
+  },
   // SCIM tokens (docs/sso.md#provisioning-scim): a hospital admin's, each call on a fresh token of the hospital.
   'GET /api/hospital-admin/scim-tokens': {
     prepare: async () => ({ method: 'GET', path: '/api/hospital-admin/scim-tokens' }),

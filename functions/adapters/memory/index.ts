@@ -5,6 +5,7 @@
  */
 export { createMemoryAuditLog, type MemoryAuditLog } from './audit-log.ts';
 export { createMemoryDatasetRepository, memoryPageTokens } from './datasets-repository.ts';
+export { createMemoryDicomIndex, type MemoryDicomIndex } from './dicom-index.ts';
 export { memoryIdempotency, MemoryPersistenceLayer } from './idempotency.ts';
 export { createMemoryIntegrationStore, createMemoryMachineClients } from './integrations-store.ts';
 export { createMemoryInvitationRepository } from './invitations-repository.ts';

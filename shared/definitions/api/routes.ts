@@ -1038,6 +1038,14 @@ export const ROUTES = [
     roles: HOSPITAL_ADMINS,
     summary: 'Revoke a DICOMweb client or a DICOM node (it can no longer send or read)',
   },
+  {
+    method: 'POST',
+    path: '/api/integrations/dicomweb-index',
+    domain: 'integrations',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "Build the DICOMweb index of the hospital's datasets stored before it existed: 202 with the job",
+  },
 
   // DICOMweb (PS3.18) for the integrations' app clients: STOW-RS, QIDO-RS and WADO-RS over de-identified instances.
   {

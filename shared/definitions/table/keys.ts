@@ -383,6 +383,63 @@ export const keys = {
     [P.pk]: `${auditPk(hospitalId)}READS`,
     [P.sk]: `${actorUserId}#${datasetId}#${action}`,
   }),
+  /**
+   * The DICOMweb index of a hospital's de-identified instances (docs/dicom-intake.md#the-dicomweb-index): one partition
+   * per hospital holding, per dataset copy, a study item (`ST#<study>#<rank>`), a series item
+   * (`SE#<study>#<series>#<rank>`) and an instance item (`IN#<study>#<series>#<sop>#<rank>`), `rank` being the
+   * dataset's `<createdAt>#<id>`: a study's series and a series' instances are one key range each, and the copies of
+   * one UID lie side by side, oldest first. The overloaded indexes serve the QIDO-RS keys that narrow a search:
+   * studies by StudyDate (gsi1), PatientID (gsi2) and AccessionNumber (gsi3); series and instances by their own UID
+   * without their study (gsi1).
+   */
+  dicomIndexPartition: (hospitalId: string) => dicomPartition(hospitalId),
+  dicomStudy: (hospitalId: string, studyUID: string, rank: string): ItemKey => ({
+    [P.pk]: dicomPartition(hospitalId),
+    [P.sk]: `ST#${studyUID}#${rank}`,
+  }),
+  /** A study's copies, or with no UID every study item. */
+  dicomStudyPrefix: (studyUID?: string) => (studyUID ? `ST#${studyUID}#` : 'ST#'),
+  /** Index attributes of a study item; an empty StudyDate sorts first (`-`), an absent PatientID or accession has none. */
+  dicomStudyIndexes: (
+    hospitalId: string,
+    s: { studyUID: string; rank: string; studyDate: string; patientId: string; accessionNumber: string },
+  ): ItemKey => ({
+    [G1.pk]: `${dicomPartition(hospitalId)}#DATE`,
+    [G1.sk]: `${s.studyDate || '-'}#${s.studyUID}#${s.rank}`,
+    ...(s.patientId
+      ? { [G2.pk]: `${dicomPartition(hospitalId)}#PID#${s.patientId}`, [G2.sk]: `${s.studyUID}#${s.rank}` }
+      : {}),
+    ...(s.accessionNumber
+      ? { [G3.pk]: `${dicomPartition(hospitalId)}#ACC#${s.accessionNumber}`, [G3.sk]: `${s.studyUID}#${s.rank}` }
+      : {}),
+  }),
+  dicomStudyByDate: (hospitalId: string) => on(G1, `${dicomPartition(hospitalId)}#DATE`),
+  dicomStudyByPatientId: (hospitalId: string, patientId: string) =>
+    on(G2, `${dicomPartition(hospitalId)}#PID#${patientId}`),
+  dicomStudyByAccession: (hospitalId: string, accessionNumber: string) =>
+    on(G3, `${dicomPartition(hospitalId)}#ACC#${accessionNumber}`),
+  dicomSeries: (hospitalId: string, studyUID: string, seriesUID: string, rank: string): ItemKey => ({
+    [P.pk]: dicomPartition(hospitalId),
+    [P.sk]: `SE#${studyUID}#${seriesUID}#${rank}`,
+  }),
+  dicomSeriesPrefix: (studyUID?: string, seriesUID?: string) =>
+    studyUID ? (seriesUID ? `SE#${studyUID}#${seriesUID}#` : `SE#${studyUID}#`) : 'SE#',
+  dicomSeriesIndexes: (hospitalId: string, seriesUID: string, rank: string): ItemKey => ({
+    [G1.pk]: `${dicomPartition(hospitalId)}#SERIES`,
+    [G1.sk]: `${seriesUID}#${rank}`,
+  }),
+  dicomSeriesByUid: (hospitalId: string) => on(G1, `${dicomPartition(hospitalId)}#SERIES`),
+  dicomInstance: (hospitalId: string, studyUID: string, seriesUID: string, sopUID: string, rank: string): ItemKey => ({
+    [P.pk]: dicomPartition(hospitalId),
+    [P.sk]: `IN#${studyUID}#${seriesUID}#${sopUID}#${rank}`,
+  }),
+  dicomInstancePrefix: (studyUID?: string, seriesUID?: string, sopUID?: string) =>
+    ['IN', studyUID, seriesUID, sopUID].filter((part) => part !== undefined).join('#') + '#',
+  dicomInstanceIndexes: (hospitalId: string, sopUID: string, rank: string): ItemKey => ({
+    [G1.pk]: `${dicomPartition(hospitalId)}#SOP`,
+    [G1.sk]: `${sopUID}#${rank}`,
+  }),
+  dicomInstanceByUid: (hospitalId: string) => on(G1, `${dicomPartition(hospitalId)}#SOP`),
   /** A user's notifications, newest last in the partition (read in reverse); they expire (TTL) after a while. */
   notification: (hospitalId: string, userId: string, createdAt: string, id: string): ItemKey => ({
     [P.pk]: notificationPartition(hospitalId, userId),
@@ -412,6 +469,10 @@ export const keys = {
 
 function digestPartition(hospitalId: string, period: string): string {
   return `${hospitalPk(hospitalId)}#DIGEST#${period}`;
+}
+
+function dicomPartition(hospitalId: string): string {
+  return `${hospitalPk(hospitalId)}#DW`;
 }
 
 function notificationPartition(hospitalId: string, userId: string): string {

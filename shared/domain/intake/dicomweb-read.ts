@@ -4,27 +4,36 @@ import { renderFrame, type RenderedMediaType, type RenderOptions } from '#shared
 import { TAG } from '#shared/dicom/tags.ts';
 import { wildcardMatches } from '#shared/dicom/wildcard.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { DatasetRecord, DatasetRepository, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
-import { walkDatasets } from '#shared/domain/datasets/walk-datasets.ts';
 import { withoutHeldSeries } from '#shared/domain/datasets/held-series.ts';
 import { NotFoundError, RuleError, ValidationError } from '#shared/domain/errors.ts';
-import { studyKeys } from '#shared/domain/object-keys.ts';
+import {
+  INDEXED_TAGS,
+  type CopyRef,
+  type DicomIndex,
+  type IndexedInstance,
+  type IndexedSeries,
+  type IndexedStudy,
+  type IndexQuery,
+  type IndexItemOf,
+} from './dicom-index.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 
 /**
  * QIDO-RS and WADO-RS (PS3.18 10.4 and 10.6) over a hospital's de-identified instances: the copies the pipeline wrote
- * to the studies bucket, never a raw upload (docs/dicom-intake.md#wado-rs). Studies are found from the datasets'
- * series items; attributes are read from the de-identified files themselves. Every search and retrieval starts from
- * studiesOf, which keeps only what the client may read (its team, docs/dicom-intake.md#team-bound-clients) and leaves
- * out series held for burned-in text until they are released (docs/dicom-intake.md#held-series).
+ * to the studies bucket, never a raw upload (docs/dicom-intake.md#wado-rs). Studies, series and instances are found in
+ * the DICOMweb index (docs/dicom-intake.md#the-dicomweb-index), by the keys the request names; every copy found passes
+ * guardFor, which keeps only what the client may read (its team, docs/dicom-intake.md#team-bound-clients), leaves out
+ * datasets in the recycle bin and series held for burned-in text until they are released
+ * (docs/dicom-intake.md#held-series).
  */
 export type ReadDeps = {
-  datasets: DatasetRepository;
-  objects: Pick<ObjectStore, 'list' | 'get'>;
+  objects: Pick<ObjectStore, 'get'>;
   directory: Pick<Directory, 'getTeam'>;
+  dicomIndex: DicomIndex;
 };
 
 /** The client reading: its hospital, and its id and team when it is bound to one. */
@@ -108,13 +117,32 @@ const INSTANCE_TAGS = [
 const UID_TAGS = new Set([TAG.StudyInstanceUID, TAG.SeriesInstanceUID, TAG.SOPInstanceUID, TAG.SOPClassUID]);
 const CONTROL_PARAMS = new Set(['limit', 'offset', 'includefield', 'fuzzymatching']);
 export const QIDO_LIMIT = { default: 100, max: 1000 } as const;
+/**
+ * The most index items one search examines past its offset (docs/dicom-intake.md#the-dicomweb-index): a search whose
+ * keys do not narrow it (a wildcard on a description, say) reads at most this many, and when they run out before its
+ * limit is filled the answer says it may be partial (PS3.18 8.3.4.4 and 6.7.1.2.3, Warning 299).
+ */
+export const QIDO_SCAN_MAX = 1000;
+/** Candidates completed at once. */
+const QIDO_PARALLEL = 32;
+/** Candidates guarded together: their dataset and series items in one batch of reads (BatchGetItem). */
+const QIDO_GUARD_BATCH = 100;
+
+/** `task` over `items`, at most `limit` at a time, the results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
 
 type InstanceRef = { datasetId: string; seriesUID: string; sopInstanceUID: string; key: string; size: number };
-/** One copy of a series: the series item of one dataset. `rank` orders the copies, the newest dataset last. */
-type SeriesCopy = { datasetId: string; record: SeriesRecord; rank: string };
-/** A series as DICOMweb shows it: every copy of its SeriesInstanceUID among the datasets, newest last. */
-type SeriesEntry = { record: SeriesRecord; copies: SeriesCopy[] };
-type StudyEntry = { studyUID: string; series: SeriesEntry[] };
 
 /**
  * Which of the hospital's datasets a client may read (docs/dicom-intake.md#team-bound-clients). A client without a
@@ -131,64 +159,6 @@ async function readableBy(client: ReadingClient, deps: ReadDeps): Promise<(datas
   if (team.dataPolicy === 'individual')
     return (dataset) => dataset.teamId === teamId && dataset.ownerUserId === client.id;
   return (dataset) => dataset.teamId === teamId;
-}
-
-/**
- * The de-identified studies a client may read: the datasets of its reach (readableBy) past de-identification, grouped
- * by their (new) StudyInstanceUID, without the series held for burned-in text. The one place QIDO-RS and WADO-RS learn
- * what exists, so another team's study and a held series are absent from every level of a search and its counts
- * (ModalitiesInStudy, NumberOfStudyRelated*), and a retrieval of either answers 404 as for one that does not exist
- * (PS3.18 8.7.3); a study whose every series is held is not there.
- *
- * A study sent again after its commit lands in a dataset of its own, with the same de-identified UIDs. DICOMweb shows
- * one instance per SOP Instance UID (docs/dicom-intake.md#sent-again): the copies of a series are one series, and
- * of an instance's copies the newest dataset's replaces the others (instancesOf).
- */
-async function studiesOf(client: ReadingClient, deps: ReadDeps): Promise<Map<string, StudyEntry>> {
-  const { hospitalId } = client;
-  const readable = await readableBy(client, deps);
-  const studies = new Map<string, StudyEntry>();
-  const processed: { id: string; rank: string }[] = [];
-  await walkDatasets(deps.datasets, hospitalId, (dataset) => {
-    if (dataset.deidentifiedAt && readable(dataset))
-      processed.push({ id: dataset.id, rank: `${dataset.createdAt}#${dataset.id}` });
-  });
-  processed.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
-  for (const { id: datasetId, rank } of processed) {
-    for (const record of withoutHeldSeries(await deps.datasets.listSeries(hospitalId, datasetId))) {
-      const studyUID = record.studyInstanceUID;
-      if (!studyUID) continue;
-      const entry = studies.get(studyUID) ?? { studyUID, series: [] };
-      const copy = { datasetId, record, rank };
-      const series = entry.series.find((s) => s.record.seriesInstanceUID === record.seriesInstanceUID);
-      if (series) {
-        series.copies.push(copy);
-        series.record = record;
-      } else entry.series.push({ record, copies: [copy] });
-      studies.set(studyUID, entry);
-    }
-  }
-  return studies;
-}
-
-/** A series' instances, one per SOP Instance UID: where copies overlap, the newest dataset's (copies run oldest first). */
-async function instancesOf(hospitalId: string, series: SeriesEntry, deps: ReadDeps): Promise<InstanceRef[]> {
-  const instances = new Map<string, InstanceRef>();
-  for (const copy of series.copies) {
-    const objects = await deps.objects.list('studies', studyKeys.series(hospitalId, copy.datasetId, copy.record.id));
-    for (const o of objects) {
-      if (!o.key.endsWith('.dcm')) continue;
-      const sopInstanceUID = o.key.slice(o.key.lastIndexOf('/') + 1, -'.dcm'.length);
-      instances.set(sopInstanceUID, {
-        datasetId: copy.datasetId,
-        seriesUID: series.record.seriesInstanceUID,
-        sopInstanceUID,
-        key: o.key,
-        size: o.size,
-      });
-    }
-  }
-  return [...instances.values()];
 }
 
 function tagOf(name: string): string | undefined {
@@ -214,8 +184,6 @@ function valuesOf(dataset: DicomJsonDataset, tag: string): string[] {
     v && typeof v === 'object' ? String((v as { Alphabetic?: string }).Alphabetic ?? '') : String(v ?? ''),
   );
 }
-
-type Candidate = { base: () => Promise<DicomJsonDataset> };
 
 function parseQuery(request: QidoRequest) {
   const filters: { tag: string; key: string }[] = [];
@@ -257,15 +225,258 @@ function str(vr: string, value: unknown): { vr: string; Value: unknown[] } {
   return { vr, Value: [value] };
 }
 
-/** QIDO-RS: the matching studies, series or instances as DICOM JSON (application/dicom+json). */
-export async function searchDicom(
-  client: ReadingClient,
-  request: QidoRequest,
+/**
+ * Whether a copy of a series may be read: its dataset's and the series' state now
+ * (docs/dicom-intake.md#the-dicomweb-index). `prefetch` reads the state of many copies in few requests.
+ */
+type Guard = ((datasetId: string, seriesUID: string) => Promise<boolean>) & {
+  prefetch(refs: readonly CopyRef[]): Promise<void>;
+};
+
+/**
+ * The read guards over index items: a copy is read only when its dataset is live (not in the recycle bin), past
+ * de-identification and within the client's reach (readableBy), and its series is not held (withoutHeldSeries). The
+ * dataset and series items are read by key, many at once, and once per request.
+ */
+async function guardFor(client: ReadingClient, deps: ReadDeps): Promise<Guard> {
+  const readable = await readableBy(client, deps);
+  const known = new Map<string, Promise<boolean>>();
+  const keyOf = (r: CopyRef) => `${r.datasetId}#${r.seriesUID}`;
+  const fetch = (refs: readonly CopyRef[]) => {
+    const missing = [...new Map(refs.filter((r) => !known.has(keyOf(r))).map((r) => [keyOf(r), r])).values()];
+    if (missing.length === 0) return;
+    const items = deps.dicomIndex.guardItems(client.hospitalId, missing);
+    for (const ref of missing)
+      known.set(
+        keyOf(ref),
+        items.then(({ datasets, series }) => {
+          const dataset = datasets.get(ref.datasetId);
+          if (!dataset?.deidentifiedAt || !readable(dataset)) return false;
+          const record = series.get(keyOf(ref));
+          return record !== undefined && withoutHeldSeries([record]).length === 1;
+        }),
+      );
+  };
+  const guard = (datasetId: string, seriesUID: string) => {
+    fetch([{ datasetId, seriesUID }]);
+    return known.get(keyOf({ datasetId, seriesUID }))!;
+  };
+  guard.prefetch = async (refs: readonly CopyRef[]) => {
+    fetch(refs);
+    await Promise.all(refs.map((r) => known.get(keyOf(r))));
+  };
+  return guard;
+}
+
+/** The copies a group of index items names, for Guard.prefetch. */
+function refsOf(group: readonly (IndexedStudy | IndexedSeries | IndexedInstance)[]): CopyRef[] {
+  return group.flatMap((copy) =>
+    'seriesUID' in copy
+      ? [{ datasetId: copy.datasetId, seriesUID: copy.seriesUID }]
+      : Object.keys(copy.series).map((seriesUID) => ({ datasetId: copy.datasetId, seriesUID })),
+  );
+}
+
+/** What a search has read; `cut` when it stopped at its budget with more to read. */
+type Reads = { items: number; queries: number; cut?: boolean };
+
+/**
+ * The items of index queries, page after page, the copies of one UID together (they lie side by side in key order,
+ * oldest first). `pageSize` items a read; the caller stops when it has what it needs.
+ */
+async function* copiesOf<Q extends IndexQuery>(
+  hospitalId: string,
+  queries: readonly Q[],
+  uidOf: (item: IndexItemOf<Q>) => string,
+  pageSize: number,
   deps: ReadDeps,
-): Promise<DicomJsonDataset[]> {
+  reads: Reads,
+  budget = Number.POSITIVE_INFINITY,
+): AsyncGenerator<IndexItemOf<Q>[]> {
+  for (const query of queries) {
+    if (reads.items >= budget) {
+      reads.cut = true;
+      return;
+    }
+    let group: IndexItemOf<Q>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    // Each further page twice the last (up to QIDO_LIMIT.max items, and never past the budget).
+    let limit = pageSize;
+    do {
+      const page = await deps.dicomIndex.query(hospitalId, query, {
+        limit: Math.max(1, Math.min(limit, budget - reads.items)),
+        startKey,
+      });
+      limit = Math.min(limit * 2, QIDO_LIMIT.max);
+      reads.queries++;
+      reads.items += page.items.length;
+      for (const item of page.items) {
+        if (group.length > 0 && uidOf(group[0]!) !== uidOf(item)) {
+          yield group;
+          group = [];
+        }
+        group.push(item);
+      }
+      startKey = page.next;
+      if (startKey && reads.items >= budget) {
+        reads.cut = true;
+        break;
+      }
+    } while (startKey);
+    if (group.length > 0) yield group;
+  }
+}
+
+async function allCopies<Q extends IndexQuery>(
+  hospitalId: string,
+  query: Q,
+  uidOf: (item: IndexItemOf<Q>) => string,
+  deps: ReadDeps,
+): Promise<IndexItemOf<Q>[][]> {
+  const groups: IndexItemOf<Q>[][] = [];
+  const reads = { items: 0, queries: 0 };
+  for await (const group of copiesOf(hospitalId, [query], uidOf, QIDO_LIMIT.max, deps, reads)) groups.push(group);
+  return groups;
+}
+
+/** The newest copy the guard lets through (copies run oldest first), if any. */
+async function newestVisible<T extends { datasetId: string; seriesUID: string }>(
+  copies: readonly T[],
+  guard: Guard,
+): Promise<T | undefined> {
+  for (let i = copies.length - 1; i >= 0; i--)
+    if (await guard(copies[i]!.datasetId, copies[i]!.seriesUID)) return copies[i];
+  return undefined;
+}
+
+/** A study as served: the newest visible copy's attributes, and its series not held among every visible copy. */
+type StudyView = { copy: IndexedStudy; series: Map<string, { modality: string; copies: string[]; instances: number }> };
+
+async function studyView(copies: readonly IndexedStudy[], guard: Guard): Promise<StudyView | undefined> {
+  let copy: IndexedStudy | undefined;
+  const series: StudyView['series'] = new Map();
+  for (const c of copies) {
+    for (const [seriesUID, s] of Object.entries(c.series)) {
+      if (!(await guard(c.datasetId, seriesUID))) continue;
+      copy = c;
+      const entry = series.get(seriesUID) ?? { modality: s.modality, copies: [], instances: 0 };
+      entry.copies.push(c.datasetId);
+      entry.instances = s.instances;
+      entry.modality = s.modality || entry.modality;
+      series.set(seriesUID, entry);
+    }
+  }
+  return copy ? { copy, series } : undefined;
+}
+
+/**
+ * The instances of a series served, one per SOP Instance UID: its copy's count when one dataset holds it, else the
+ * distinct instances of its visible copies (docs/dicom-intake.md#sent-again).
+ */
+async function servedInstances(
+  hospitalId: string,
+  studyUID: string,
+  seriesUID: string,
+  entry: { copies: string[]; instances: number },
+  guard: Guard,
+  deps: ReadDeps,
+): Promise<number> {
+  if (entry.copies.length <= 1) return entry.instances;
+  const groups = await allCopies(hospitalId, { level: 'instance', studyUID, seriesUID }, (i) => i.sopUID, deps);
+  let count = 0;
+  for (const copies of groups) if (await newestVisible(copies, guard)) count++;
+  return count;
+}
+
+/** The computed study attributes (PS3.18 Table 10.6.1-5) from the series served. */
+async function studyComputed(hospitalId: string, view: StudyView, guard: Guard, deps: ReadDeps) {
+  const modalities = [...new Set([...view.series.values()].map((s) => s.modality).filter(Boolean))].sort();
+  let instances = 0;
+  for (const [seriesUID, entry] of view.series)
+    instances += await servedInstances(hospitalId, view.copy.studyUID, seriesUID, entry, guard, deps);
+  return {
+    [KEYWORDS.ModalitiesInStudy!]: { vr: 'CS', Value: modalities },
+    [COMPUTED.NumberOfStudyRelatedSeries]: str('IS', view.series.size),
+    [COMPUTED.NumberOfStudyRelatedInstances]: str('IS', instances),
+  } as DicomJsonDataset;
+}
+
+/** A single UID of a matching key, or the UIDs of a list (PS3.4 C.2.2.2.2); none for a universal key. */
+function uidsOf(filters: { tag: string; key: string }[], tag: string): string[] | undefined {
+  const filter = filters.find((f) => f.tag === tag && f.key !== '' && f.key !== '*');
+  if (!filter) return undefined;
+  return [...new Set(filter.key.split(/[,\\]/).map((uid) => uid.trim()))].filter(isDicomUid);
+}
+
+function exactKey(filters: { tag: string; key: string }[], tag: string): string | undefined {
+  const filter = filters.find((f) => f.tag === tag && f.key !== '' && !/[*?,\\]/.test(f.key));
+  return filter?.key;
+}
+
+/** The index queries that narrow a search: the most selective key the request names (docs/dicom-intake.md). */
+function narrowing(request: QidoRequest, filters: { tag: string; key: string }[]): IndexQuery[] {
+  const studies = request.study ? [request.study] : uidsOf(filters, TAG.StudyInstanceUID);
+  if (request.level === 'study') {
+    if (studies) return studies.map((studyUID) => ({ level: 'study', studyUID }));
+    const patientId = exactKey(filters, TAG.PatientID);
+    if (patientId) return [{ level: 'study', patientId }];
+    const accessionNumber = exactKey(filters, KEYWORDS.AccessionNumber!);
+    if (accessionNumber) return [{ level: 'study', accessionNumber }];
+    const date = filters.find((f) => f.tag === TAG.StudyDate && /^\d{8}$|^\d{0,8}-\d{0,8}$/.test(f.key));
+    if (date && date.key !== '-') {
+      const [from = '', to = from] = date.key.split('-');
+      return [{ level: 'study', studyDate: { from, to: date.key.includes('-') ? to : from } }];
+    }
+    return [{ level: 'study' }];
+  }
+  const series = request.series ? [request.series] : uidsOf(filters, TAG.SeriesInstanceUID);
+  if (request.level === 'series') {
+    if (series) return series.map((seriesUID) => ({ level: 'series', studyUID: studies?.[0], seriesUID }));
+    return (studies ?? [undefined]).map((studyUID) => ({ level: 'series', studyUID }));
+  }
+  const sops = uidsOf(filters, TAG.SOPInstanceUID);
+  if (sops)
+    return sops.map((sopUID) => ({ level: 'instance', studyUID: studies?.[0], seriesUID: series?.[0], sopUID }));
+  if (series) return series.map((seriesUID) => ({ level: 'instance', studyUID: studies?.[0], seriesUID }));
+  return (studies ?? [undefined]).map((studyUID) => ({ level: 'instance', studyUID }));
+}
+
+const COMPUTED_TAGS = new Set<string>([...Object.values(COMPUTED), KEYWORDS.ModalitiesInStudy!]);
+const LEVEL_OWN: Record<QidoLevel, Set<string>> = {
+  study: new Set(INDEXED_TAGS.study),
+  series: new Set(INDEXED_TAGS.series),
+  instance: new Set(INDEXED_TAGS.instance),
+};
+const ALL_INDEXED = new Set<string>([...INDEXED_TAGS.study, ...INDEXED_TAGS.series, ...INDEXED_TAGS.instance]);
+
+function passes(full: DicomJsonDataset, filters: { tag: string; key: string }[]): boolean {
+  return filters.every(({ tag, key }) => {
+    if (key === '' || key === '*') return true;
+    const vr = full[tag]?.vr ?? '';
+    return valuesOf(full, tag).some((value) => matches(value, key, tag, vr));
+  });
+}
+
+/** A QIDO-RS answer; `partial` when the search stopped at QIDO_SCAN_MAX before its limit was filled. */
+export type QidoAnswer = DicomJsonDataset[] & { partial?: boolean };
+
+/**
+ * QIDO-RS: the matching studies, series or instances as DICOM JSON (application/dicom+json), from the index. The
+ * narrowing key picks the items read (narrowing); each group of copies is matched first on its own level's indexed
+ * attributes, and only then guarded and completed with its study's and series' attributes and the computed ones, so
+ * a search reads the items its keys name and at most QIDO_SCAN_MAX more, never the whole hospital.
+ */
+export async function searchDicom(client: ReadingClient, request: QidoRequest, deps: ReadDeps): Promise<QidoAnswer> {
   const query = parseQuery(request);
-  for (const uid of [request.study, request.series]) if (uid !== undefined && !isDicomUid(uid)) return [];
-  const studies = await studiesOf(client, deps);
+  const answer: QidoAnswer = [];
+  for (const uid of [request.study, request.series]) if (uid !== undefined && !isDicomUid(uid)) return answer;
+  const { hospitalId } = client;
+  const guard = await guardFor(client, deps);
+  const needsHeader =
+    query.all ||
+    [...query.include, ...query.filters.map((f) => f.tag)].some(
+      (tag) => !ALL_INDEXED.has(tag) && !COMPUTED_TAGS.has(tag) && tag !== COMPUTED.RetrieveURL,
+    );
   const headers = new Map<string, Promise<DicomJsonDataset>>();
   const header = (key: string) => {
     let cached = headers.get(key);
@@ -275,67 +486,79 @@ export async function searchDicom(
     }
     return cached;
   };
-  const candidates: Candidate[] = [];
-  for (const study of studies.values()) {
-    if (request.study && study.studyUID !== request.study) continue;
-    const seriesList = study.series.filter((s) => !request.series || s.record.seriesInstanceUID === request.series);
-    const modalities = [...new Set(study.series.map((s) => s.record.modality).filter(Boolean))].sort();
-    // Counted from the instances served (one per SOP Instance UID), not the series items' file counts, so an instance
-    // sent twice counts once.
-    let instancesByStudy: Promise<number> | undefined;
-    const studyComputed = async (into: DicomJsonDataset) => {
-      instancesByStudy ??= Promise.all(study.series.map((s) => instancesOf(client.hospitalId, s, deps))).then((all) =>
-        all.reduce((n, refs) => n + refs.length, 0),
+  const studyViews = new Map<string, Promise<StudyView | undefined>>();
+  const studyOf = (studyUID: string) => {
+    let cached = studyViews.get(studyUID);
+    if (!cached) {
+      cached = allCopies(hospitalId, { level: 'study', studyUID }, (s) => s.studyUID, deps).then((groups) =>
+        studyView(groups.flat(), guard),
       );
-      into[KEYWORDS.ModalitiesInStudy!] = { vr: 'CS', Value: modalities };
-      into[COMPUTED.NumberOfStudyRelatedSeries] = str('IS', study.series.length);
-      into[COMPUTED.NumberOfStudyRelatedInstances] = str('IS', await instancesByStudy);
-    };
+      studyViews.set(studyUID, cached);
+    }
+    return cached;
+  };
+  const seriesCopies = new Map<string, Promise<IndexedSeries | undefined>>();
+  const seriesOf = (studyUID: string, seriesUID: string) => {
+    const id = `${studyUID}#${seriesUID}`;
+    let cached = seriesCopies.get(id);
+    if (!cached) {
+      cached = allCopies(hospitalId, { level: 'series', studyUID, seriesUID }, (s) => s.seriesUID, deps).then(
+        (groups) => newestVisible(groups.flat(), guard),
+      );
+      seriesCopies.set(id, cached);
+    }
+    return cached;
+  };
+  const own = LEVEL_OWN[request.level];
+  const ownFilters = query.filters.filter((f) => own.has(f.tag));
+
+  /** The full attributes of a group of copies, or undefined when no copy may be read. */
+  async function fullOf(
+    copies: (IndexedStudy | IndexedSeries | IndexedInstance)[],
+  ): Promise<DicomJsonDataset | undefined> {
+    const studyUID = copies[0]!.studyUID;
+    // At the study level the group is the study's copies: no second read of them.
+    if (request.level === 'study' && !studyViews.has(studyUID))
+      studyViews.set(studyUID, studyView(copies as IndexedStudy[], guard));
+    const view = await studyOf(studyUID);
+    if (!view) return undefined;
+    let out: DicomJsonDataset;
+    let objectKey: string;
     if (request.level === 'study') {
-      candidates.push({
-        base: async () => {
-          const refs = await instancesOf(client.hospitalId, study.series[0]!, deps);
-          const out: DicomJsonDataset = refs[0] ? { ...(await header(refs[0].key)) } : {};
-          await studyComputed(out);
-          out[COMPUTED.RetrieveURL] = str('UR', `${request.baseUrl}/studies/${study.studyUID}`);
-          out[TAG.StudyInstanceUID] = str('UI', study.studyUID);
-          return out;
-        },
-      });
-      continue;
+      out = { ...view.copy.attributes, ...(await studyComputed(hospitalId, view, guard, deps)) };
+      objectKey = view.copy.objectKey;
+      out[COMPUTED.RetrieveURL] = str('UR', `${request.baseUrl}/studies/${studyUID}`);
+    } else if (request.level === 'series') {
+      const copy = await newestVisible(copies as IndexedSeries[], guard);
+      const entry = copy && view.series.get(copy.seriesUID);
+      if (!copy || !entry) return undefined;
+      const instances = await servedInstances(hospitalId, studyUID, copy.seriesUID, entry, guard, deps);
+      out = { ...view.copy.attributes, ...(await studyComputed(hospitalId, view, guard, deps)), ...copy.attributes };
+      out[COMPUTED.NumberOfSeriesRelatedInstances] = str('IS', instances);
+      out[COMPUTED.RetrieveURL] = str('UR', `${request.baseUrl}/studies/${studyUID}/series/${copy.seriesUID}`);
+      objectKey = copy.objectKey;
+    } else {
+      const copy = await newestVisible(copies as IndexedInstance[], guard);
+      if (!copy) return undefined;
+      const series = await seriesOf(studyUID, copy.seriesUID);
+      out = {
+        ...view.copy.attributes,
+        ...(await studyComputed(hospitalId, view, guard, deps)),
+        ...series?.attributes,
+        ...copy.attributes,
+      };
+      out[TAG.SeriesInstanceUID] ??= str('UI', copy.seriesUID);
+      out[COMPUTED.RetrieveURL] = str(
+        'UR',
+        `${request.baseUrl}/studies/${studyUID}/series/${copy.seriesUID}/instances/${copy.sopUID}`,
+      );
+      objectKey = copy.objectKey;
     }
-    for (const series of seriesList) {
-      if (request.level === 'series') {
-        candidates.push({
-          base: async () => {
-            const refs = await instancesOf(client.hospitalId, series, deps);
-            const out: DicomJsonDataset = refs[0] ? { ...(await header(refs[0].key)) } : {};
-            await studyComputed(out);
-            out[COMPUTED.NumberOfSeriesRelatedInstances] = str('IS', refs.length);
-            out[COMPUTED.RetrieveURL] = str(
-              'UR',
-              `${request.baseUrl}/studies/${study.studyUID}/series/${series.record.seriesInstanceUID}`,
-            );
-            return out;
-          },
-        });
-        continue;
-      }
-      for (const ref of await instancesOf(client.hospitalId, series, deps)) {
-        candidates.push({
-          base: async () => {
-            const out: DicomJsonDataset = { ...(await header(ref.key)) };
-            await studyComputed(out);
-            out[COMPUTED.RetrieveURL] = str(
-              'UR',
-              `${request.baseUrl}/studies/${study.studyUID}/series/${ref.seriesUID}/instances/${ref.sopInstanceUID}`,
-            );
-            return out;
-          },
-        });
-      }
-    }
+    out[TAG.StudyInstanceUID] = str('UI', studyUID);
+    if (needsHeader) out = { ...(await header(objectKey)), ...out };
+    return out;
   }
+
   const levelTags =
     request.level === 'study'
       ? [
@@ -347,54 +570,100 @@ export async function searchDicom(
       : request.level === 'series'
         ? [...SERIES_TAGS, TAG.StudyInstanceUID, COMPUTED.NumberOfSeriesRelatedInstances]
         : [...INSTANCE_TAGS, TAG.StudyInstanceUID, TAG.SeriesInstanceUID];
-  const results: DicomJsonDataset[] = [];
+  const uidOf = (item: IndexedStudy | IndexedSeries | IndexedInstance) =>
+    'sopUID' in item ? `${item.seriesUID}#${item.sopUID}` : 'seriesUID' in item ? item.seriesUID : item.studyUID;
+  const budget = query.offset + QIDO_SCAN_MAX;
+  // The first page is the answer's size (one more, to close its last group); the pages after it grow.
+  const pageSize = Math.min(QIDO_LIMIT.max, query.offset + query.limit + 1);
+  const reads: Reads = { items: 0, queries: 0 };
   let skipped = 0;
-  for (const candidate of candidates) {
-    if (results.length >= query.limit) break;
-    const full = await candidate.base();
-    const ok = query.filters.every(({ tag, key }) => {
-      const vr = full[tag]?.vr ?? '';
-      const values = valuesOf(full, tag);
-      return key === '' || key === '*' ? true : values.some((value) => matches(value, key, tag, vr));
-    });
-    if (!ok) continue;
-    if (skipped < query.offset) {
-      skipped++;
-      continue;
+  type Group = (IndexedStudy | IndexedSeries | IndexedInstance)[];
+  const pending: Group[] = [];
+  /** Completes the candidates gathered, QIDO_PARALLEL at a time, and takes the matches in key order. */
+  const drain = async () => {
+    const groups = pending.splice(0);
+    await guard.prefetch(groups.flatMap(refsOf));
+    const fulls = await mapLimited(groups, QIDO_PARALLEL, fullOf);
+    for (const full of fulls) {
+      if (answer.length >= query.limit) return;
+      if (!full || !passes(full, query.filters)) continue;
+      if (skipped < query.offset) {
+        skipped++;
+        continue;
+      }
+      const out: DicomJsonDataset = {};
+      if (query.all) Object.assign(out, full);
+      pick(full, levelTags, out);
+      pick(full, query.include, out);
+      pick(
+        full,
+        query.filters.map((f) => f.tag),
+        out,
+      );
+      out[COMPUTED.InstanceAvailability] = str('CS', 'ONLINE');
+      out[COMPUTED.RetrieveURL] = full[COMPUTED.RetrieveURL]!;
+      answer.push(Object.fromEntries(Object.entries(out).sort(([x], [y]) => x.localeCompare(y))));
     }
-    const out: DicomJsonDataset = {};
-    if (query.all) Object.assign(out, full);
-    pick(full, levelTags, out);
-    pick(full, query.include, out);
-    pick(
-      full,
-      query.filters.map((f) => f.tag),
-      out,
-    );
-    out[COMPUTED.InstanceAvailability] = str('CS', 'ONLINE');
-    out[COMPUTED.RetrieveURL] = full[COMPUTED.RetrieveURL]!;
-    results.push(Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b))));
+  };
+  for await (const copies of copiesOf(
+    hospitalId,
+    narrowing(request, query.filters),
+    uidOf as never,
+    pageSize,
+    deps,
+    reads,
+    budget,
+  )) {
+    const group = copies as Group;
+    if (answer.length >= query.limit) break;
+    // Within the request's study and series (a UID found by its own index may lie in another study).
+    if (request.study && group[0]!.studyUID !== request.study) continue;
+    if (request.series && 'seriesUID' in group[0]! && group[0].seriesUID !== request.series) continue;
+    // First on the level's own attributes (the newest copy's), so what cannot match is never guarded nor completed.
+    if (!passes(group.at(-1)!.attributes, ownFilters)) continue;
+    pending.push(group);
+    // Enough candidates to fill the answer if they all match: guard them together (one batch of reads).
+    if (pending.length >= Math.min(QIDO_GUARD_BATCH, query.offset + query.limit - skipped - answer.length))
+      await drain();
+    // Filled: the next page is never read.
+    if (answer.length >= query.limit) break;
   }
-  return results;
+  await drain();
+  if (reads.cut && answer.length < query.limit) answer.partial = true;
+  return answer;
 }
 
 type Target = { study: string; series?: string; instance?: string };
 type InstanceTarget = { study: string; series: string; instance: string };
 
-/** The de-identified instances a WADO-RS request names (study, series or one instance); 404 when there are none. */
+/**
+ * The de-identified instances a WADO-RS request names (study, series or one instance), from the index items of that
+ * study, series or instance only: one per SOP Instance UID, its newest copy the guards let through; 404 when there are
+ * none.
+ */
 export async function instancesFor(client: ReadingClient, target: Target, deps: ReadDeps): Promise<InstanceRef[]> {
   if (![target.study, target.series, target.instance].every((uid) => uid === undefined || isDicomUid(uid)))
     throw new NotFoundError();
-  const studies = await studiesOf(client, deps);
-  const study = studies.get(target.study);
-  if (!study) throw new NotFoundError();
+  if (target.instance && !target.series) throw new NotFoundError();
+  const guard = await guardFor(client, deps);
+  const groups = await allCopies(
+    client.hospitalId,
+    { level: 'instance', studyUID: target.study, seriesUID: target.series, sopUID: target.instance },
+    (i) => `${i.seriesUID}#${i.sopUID}`,
+    deps,
+  );
+  await guard.prefetch(groups.flatMap(refsOf));
   const refs: InstanceRef[] = [];
-  for (const series of study.series) {
-    if (target.series && series.record.seriesInstanceUID !== target.series) continue;
-    for (const ref of await instancesOf(client.hospitalId, series, deps)) {
-      if (target.instance && ref.sopInstanceUID !== target.instance) continue;
-      refs.push(ref);
-    }
+  for (const copies of groups) {
+    const copy = await newestVisible(copies, guard);
+    if (!copy) continue;
+    refs.push({
+      datasetId: copy.datasetId,
+      seriesUID: copy.seriesUID,
+      sopInstanceUID: copy.sopUID,
+      key: copy.objectKey,
+      size: copy.size,
+    });
   }
   if (refs.length === 0) throw new NotFoundError();
   return refs;
@@ -553,7 +822,7 @@ async function audited<T extends unknown[]>(
 }
 
 /** QIDO-RS for an integration, audited. */
-export function searchAs(reader: Reader, request: QidoRequest, deps: ReadDeps): Promise<DicomJsonDataset[]> {
+export function searchAs(reader: Reader, request: QidoRequest, deps: ReadDeps): Promise<QidoAnswer> {
   return audited(
     reader,
     'DICOMWEB_SEARCH',

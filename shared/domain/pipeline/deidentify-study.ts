@@ -13,6 +13,7 @@ import { studyKeys, uploadKeys } from '#shared/domain/object-keys.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { BurnedInTextReason } from '#shared/vocabulary/datasets.ts';
 import { readStudyInput } from '#shared/domain/uploads/study-input.ts';
+import { indexItemsOf } from '#shared/domain/intake/dicom-index.ts';
 import { burnedInTextReasons } from './burned-in-text.ts';
 import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
 
@@ -99,6 +100,8 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
   const burnedIn = new Map<string, Set<BurnedInTextReason>>();
   /** Per series, header by object key: a later file with the same instance UID replaced the object, and its header. */
   const headers = new Map<string, Map<string, Uint8Array>>();
+  /** Size of each stored copy by object key (the DICOMweb index keeps it). */
+  const sizes = new Map<string, number>();
   let summary: unknown;
   for (const outcome of outcomes) {
     if ('message' in outcome) {
@@ -109,6 +112,7 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     metadata.push(file);
     const seriesHeaders = headers.get(file.seriesInstanceUID) ?? new Map<string, Uint8Array>();
     seriesHeaders.set(outcome.key, outcome.header);
+    sizes.set(outcome.key, file.fileSize);
     headers.set(file.seriesInstanceUID, seriesHeaders);
     if (reasons.length > 0) {
       const series = burnedIn.get(file.seriesInstanceUID) ?? new Set();
@@ -155,6 +159,21 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     };
   });
   await Promise.all(series.map((s) => deps.datasets.putSeries(s)));
+  // Entered in the DICOMweb index (docs/dicom-intake.md#the-dicomweb-index) from the headers just written, before the
+  // stage is marked done, so a retry after a failure here indexes again.
+  if (deps.dicomIndex) {
+    const seriesFiles = new Map(
+      [...headers].map(([seriesUID, byKey]) => [
+        seriesUID,
+        [...byKey.keys()].sort().map((key) => ({
+          key,
+          size: sizes.get(key) ?? 0,
+          header: byKey.get(key)!,
+        })),
+      ]),
+    );
+    await deps.dicomIndex.put(indexItemsOf(dataset, seriesFiles));
+  }
   await deps.datasets.update(
     hospitalId,
     datasetId,

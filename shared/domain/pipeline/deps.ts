@@ -9,6 +9,7 @@ import { studyKeys } from '#shared/domain/object-keys.ts';
 import type { ObjectStore } from '#shared/domain/storage.ts';
 import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { NotificationInbox } from '#shared/domain/notifications/ports.ts';
+import type { DicomIndex } from '#shared/domain/intake/dicom-index.ts';
 
 /** Ports of the pipeline stages. */
 export type PipelineDeps = {
@@ -22,6 +23,9 @@ export type PipelineDeps = {
   notifications?: NotificationInbox;
   /** The dashboards' counters (docs/domain.md#counters); absent where none are kept (the CLI). */
   organisation?: OrganisationCounters;
+  /** The DICOMweb index the de-identified copies are entered in (docs/dicom-intake.md#the-dicomweb-index); absent where
+   * nothing serves DICOMweb (the CLI). */
+  dicomIndex?: DicomIndex;
 };
 
 export type StageInput = { hospitalId: string; datasetId: string; runId: string };

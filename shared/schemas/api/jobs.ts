@@ -11,6 +11,7 @@ export const JOB_KINDS = [
   'HOSPITAL_RESTORE',
   'DATASET_EXPORT',
   'AUDIT_VERIFICATION',
+  'DICOMWEB_INDEX',
 ] as const;
 export const JobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKindSchema>;

@@ -95,6 +95,7 @@ beforeAll(() => {
     | 'machineClients'
     | 'intake'
     | 'intakeEndpoints'
+    | 'dicomIndex'
     | 'idempotency'
     | 'sso'
     | 'identityProviders'
