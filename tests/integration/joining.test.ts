@@ -169,3 +169,33 @@ describe('joining a hospital through the twin', () => {
     expect(refused.body.error.message).toBe('This invitation has been cancelled.');
   }, 60_000);
 });
+
+// The security alert of docs/domain.md#security-alerts, end to end on the twin: the user pool's stand-in runs the
+// sign-in trigger on each password attempt, and the alert is delivered through the twin's SES to /_mail.
+describe('a security alert on the twin', () => {
+  it('shows a hospital admin who chose e-mail the alert on /_mail after five failed sign-ins of a user', async () => {
+    // Arrange: the admin keeps security events on, by e-mail.
+    const preferences = await json(await apiFetch(stack.url, admin, '/api/me/notification-preferences'));
+    const saved = await apiFetch(stack.url, admin, '/api/me/notification-preferences', {
+      method: 'PUT',
+      body: { ...preferences.body, email: true, securityEvents: true },
+    });
+    expect(saved.status).toBe(200);
+    const alerts = async () => {
+      const { items } = (await (await fetch(`${stack.url}/_mail/messages.json`)).json()) as { items: Mail[] };
+      return items.filter((m) => m.to === 'admin@northside.demo.local' && m.subject === 'Repeated failed sign-ins');
+    };
+
+    // Act: five password sign-ins of the member, each with a wrong password.
+    for (let i = 0; i < 5; i++)
+      await expect(signIn(stack.url, 'member@northside.demo.local', `Wrong-password-${i}!`)).rejects.toThrow();
+
+    // Assert: one alert, shown on the mail page, naming no password and linking the compliance center.
+    const found = await alerts();
+    expect(found).toHaveLength(1);
+    const page = await (await fetch(`${stack.url}/_mail/${found[0]!.id}`)).text();
+    expect(page).toContain('Repeated failed sign-ins');
+    expect(page).toContain('/hospital-admin/compliance');
+    expect(page).not.toContain('Wrong-password');
+  }, 60_000);
+});
