@@ -10,7 +10,7 @@ import { indexStoredDataset, type IndexDeps } from './dicom-index.ts';
 export const INDEX_BACKFILL_CHUNK = 25;
 
 /**
- * Builds the DICOMweb index of the datasets a hospital stored before the index existed (docs/dicom-intake.md#backfill):
+ * Builds the DICOMweb index of the datasets a hospital stored before the index existed (docs/dicom-intake.md#the-dicomweb-index):
  * a job (docs/jobs.md) a hospital admin starts once, `POST /api/integrations/dicomweb-index`; 202 with the job.
  */
 export async function startIndexBackfill(caller: Caller, deps: JobStartDeps): Promise<JobAccepted> {
