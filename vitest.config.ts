@@ -11,6 +11,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    // Notices two libraries print on every use, whatever the test: oidc-provider's development-mode warnings (the
+    // tests' identity provider runs in that mode on purpose) and samlify's note on IdP metadata without a logout URL.
+    onConsoleLog: (log) =>
+      log.startsWith('oidc-provider ') || log.includes('missing endpoint of SingleLogoutService') ? false : undefined,
     // The AWS SDK's notice that its releases from 2027 need Node 22 would print once per worker and twin process;
     // the supported runtime is stated in README.md. Child processes (the twin's stand-ins) inherit the variable.
     // The functions' structured logs stay out of the report (functions/lib/logger.ts); a test may turn them on.

@@ -6,12 +6,7 @@
  */
 import { join, relative } from 'node:path';
 import { DEMO_USERS } from './seed/demo-data.ts';
-import {
-  startTestOidcProvider,
-  TEST_OIDC_MEMBER,
-  TEST_OIDC_USER,
-  type TestOidcProvider,
-} from './oidc-test-provider.ts';
+import type { TestOidcProvider } from './oidc-test-provider.ts';
 import { EXIT_CODES, LocalStackError } from './data-dir.ts';
 import { startLocalStack } from './stack.ts';
 
@@ -66,14 +61,17 @@ async function main(): Promise<number> {
     : stack.demoPasswordCreated
       ? `password: ${stack.demoPassword}   (generated now, kept in ${passwordFile})`
       : `password: in ${passwordFile}`;
-  let oidc: TestOidcProvider | undefined;
+  let oidc: { provider: TestOidcProvider; lines: string[] } | undefined;
   if (withOidcProvider) {
+    // Loaded only when asked for: oidc-provider prints its development notices as it loads.
+    const { startTestOidcProvider, TEST_OIDC_MEMBER, TEST_OIDC_USER } = await import('./oidc-test-provider.ts');
     try {
-      oidc = await startTestOidcProvider({
+      const provider = await startTestOidcProvider({
         redirectUri: `${stack.url}/_aws/cognito/oauth2/idpresponse`,
         others: [TEST_OIDC_MEMBER],
         port: oidcPort,
       });
+      oidc = { provider, lines: oidcLines(provider, [TEST_OIDC_USER, TEST_OIDC_MEMBER]) };
     } catch (error) {
       await stack.stop();
       process.stderr.write(
@@ -91,7 +89,7 @@ async function main(): Promise<number> {
       `DICOM listener (C-STORE, called AE title IWS-INTAKE): port ${dicomPort}`,
       `Demo accounts (${passwordLine}):`,
       ...DEMO_USERS.map((u) => `  ${u.email.padEnd(width)}  ${u.role}`),
-      ...(oidc ? oidcLines(oidc) : []),
+      ...(oidc?.lines ?? []),
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),
@@ -102,7 +100,7 @@ async function main(): Promise<number> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\n${signal}: stopping the local twin…\n`);
-    Promise.all([stack.stop(), oidc?.close()]).then(
+    Promise.all([stack.stop(), oidc?.provider.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -113,16 +111,18 @@ async function main(): Promise<number> {
 }
 
 /** What a person types into Northside's SSO tab, and the accounts the provider's login form takes. */
-function oidcLines(oidc: TestOidcProvider): string[] {
-  const domain = TEST_OIDC_USER.email.slice(TEST_OIDC_USER.email.indexOf('@') + 1);
+function oidcLines(
+  oidc: TestOidcProvider,
+  accounts: readonly { login: string; email: string; groups: readonly string[] }[],
+): string[] {
+  const first = accounts[0]!.email;
+  const domain = first.slice(first.indexOf('@') + 1);
   return [
     `Test OpenID Connect provider: ${oidc.issuer}`,
     `  SSO tab (as admin@northside.demo.local): issuer ${oidc.issuer}, client id ${oidc.clientId},`,
     `  client secret ${oidc.clientSecret}, e-mail domain ${domain}, map radiology-leads to a role`,
     '  Accounts (login name on its form, any password):',
-    ...[TEST_OIDC_USER, TEST_OIDC_MEMBER].map(
-      (u) => `    ${u.login.padEnd(10)}  ${u.email}  groups: ${u.groups.join(', ')}`,
-    ),
+    ...accounts.map((u) => `    ${u.login.padEnd(10)}  ${u.email}  groups: ${u.groups.join(', ')}`),
   ];
 }
 
