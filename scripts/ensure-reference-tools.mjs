@@ -15,7 +15,6 @@ import process from 'node:process';
 const TOOLS = [
   { pkg: 'chromium', bin: ['chromium'], used: 'browser tests (tests/e2e)' },
   { pkg: 'dcm2niix', bin: ['dcm2niix'], used: 'NIfTI conversion and processing references' },
-  { pkg: 'openssl', path: ['openssl'], used: "SAML providers' signing certificates (tests/helpers/saml-metadata.ts)" },
   {
     pkg: 'dcmtk',
     path: ['dcmdump', 'dcmconv', 'dcm2json', 'storescu', 'echoscu'],
@@ -24,6 +23,7 @@ const TOOLS = [
   { pkg: 'dicom3tools', bin: ['dciodvfy'], used: 'IOD validation of de-identified files (tests/integration)' },
   // Its dependency libgdcm3.0 also ships the PS3.3 rendering that scripts/generate-iod-types.ts reads.
   { pkg: 'libgdcm-tools', path: ['gdcmanon'], used: 'de-identification reference (bench/engine)' },
+  { pkg: 'openssl', path: ['openssl'], used: "SAML providers' signing certificates (tests/helpers/saml-metadata.ts)" },
   // Debian installs the server in /usr/sbin and its DICOMweb plugin beside the others; the intake tests run their own
   // Orthanc process with that plugin (tests/helpers/orthanc.ts), never the system service.
   { pkg: 'orthanc', files: ['/usr/sbin/Orthanc'], used: 'DICOMweb and C-STORE peer (tests/integration/dicom-intake)' },

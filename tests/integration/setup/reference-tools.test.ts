@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/ensure-reference-tools.mjs', import.meta.url));
 const PACKAGES =
-  'chromium dcm2niix dcmtk dicom3tools libgdcm-tools orthanc orthanc-dicomweb poppler-utils python3-dipy python3-nibabel';
+  'chromium dcm2niix dcmtk dicom3tools libgdcm-tools openssl orthanc orthanc-dicomweb poppler-utils python3-dipy python3-nibabel';
 const NOBODY = '65534';
 
 // A folder with no tools in it stands in for /usr/bin and PATH.
