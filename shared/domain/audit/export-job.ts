@@ -1,4 +1,3 @@
-import Papa from 'papaparse';
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
