@@ -3,6 +3,7 @@ import { bulkInvitationJob } from '#shared/domain/invitations/send-invitation.ts
 import { hospitalDeactivationJob, hospitalRestoreJob } from '#shared/domain/organisation/hospitals.ts';
 import { datasetExportJob } from '#shared/domain/datasets/export-dataset.ts';
 import { auditVerificationJob } from '#shared/domain/audit/verification-job.ts';
+import { auditExportJob } from '#shared/domain/audit/export-job.ts';
 import { dicomwebIndexJob } from '#shared/domain/intake/index-backfill.ts';
 import type { ServerDeps } from '#functions/lib/server-deps.ts';
 
@@ -14,4 +15,5 @@ export const JOB_KINDS: JobKinds<ServerDeps> = {
   DATASET_EXPORT: datasetExportJob,
   AUDIT_VERIFICATION: auditVerificationJob,
   DICOMWEB_INDEX: dicomwebIndexJob,
+  AUDIT_EXPORT: auditExportJob,
 };

@@ -297,6 +297,33 @@ async function exportJob(datasetId: string): Promise<string> {
   return id;
 }
 
+/** A running audit export of our hospital, started by its admin (docs/jobs.md), planted in the table. */
+async function auditExportJob(): Promise<string> {
+  const id = fresh('auditexport');
+  const now = new Date().toISOString();
+  await h.deps.jobs.create({
+    id,
+    kind: 'AUDIT_EXPORT',
+    ownerHospitalId: HOSPITAL,
+    hospitalId: HOSPITAL,
+    status: 'RUNNING',
+    input: { filter: {} },
+    cursor: null,
+    chunks: 0,
+    total: null,
+    processed: 0,
+    succeeded: 0,
+    failed: 0,
+    chunkFailures: 0,
+    createdBy: { userId: h.sub(ACTORS.HOSPITAL_ADMIN!), name: 'Morgan Reyes' },
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    error: null,
+  });
+  return id;
+}
+
 /** Jobs of a hospital: its admin reads them; the super admin's hospital is another one (404), the rest the gate stops. */
 const jobOwners = (ok: number): Record<Actor, number> => ({ ...hospitalAdmins(ok), SUPER_ADMIN: 404 });
 
@@ -677,6 +704,15 @@ const EXPECTATIONS: Record<string, Case> = {
   'GET /api/audit/export.csv': {
     prepare: async () => ({ method: 'GET', path: '/api/audit/export.csv', query: { action: 'NO_SUCH_ACTION' } }),
     expect: oversight(200),
+  },
+  'POST /api/audit/exports': {
+    prepare: async () => ({ method: 'POST', path: '/api/audit/exports', body: { action: 'NO_SUCH_ACTION' } }),
+    expect: oversight(202),
+  },
+  // Only its starter (the hospital admin) follows an audit export; the super admin's jobs live elsewhere (404).
+  'GET /api/audit/exports/{exportId}': {
+    prepare: async () => ({ method: 'GET', path: `/api/audit/exports/${await auditExportJob()}` }),
+    expect: { ...oversight(404), HOSPITAL_ADMIN: 200 },
   },
   'POST /api/audit/verify': {
     prepare: async () => ({ method: 'POST', path: '/api/audit/verify', body: {} }),

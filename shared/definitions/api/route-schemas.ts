@@ -23,10 +23,12 @@ import {
   ScimTokenSchema,
 } from '#shared/schemas/api/scim.ts';
 import {
+  AuditExportSchema,
   AuditFilterSchema,
   AuditOutcomeSchema,
   AuditPageSchema,
   ListAuditQuerySchema,
+  StartAuditExportRequestSchema,
   VerifyAuditRequestSchema,
   StartAuditVerificationRequestSchema,
   VerifyAuditResponseSchema,
@@ -209,6 +211,7 @@ const SessionPath = z.object({ sessionId: IdSchema });
 const HospitalPath = z.object({ hospitalId: IdSchema });
 const JobPath = z.object({ jobId: IdSchema });
 const ExportPath = z.object({ id: IdSchema, exportId: IdSchema });
+const AuditExportPath = z.object({ exportId: IdSchema });
 const DepartmentPath = z.object({ departmentId: IdSchema });
 const TeamPath = z.object({ teamId: IdSchema });
 const MemberPath = z.object({ teamId: IdSchema, memberId: IdSchema });
@@ -225,6 +228,8 @@ const SCIM_BODY = { ...SCIM, body: ScimResponseSchema, requestContentType: 'appl
 export const ROUTE_SCHEMAS = {
   'GET /api/audit': { query: ListAuditQuerySchema, response: AuditPageSchema },
   'GET /api/audit/export.csv': { query: AuditFilterSchema, response: z.string(), responseContentType: 'text/csv' },
+  'POST /api/audit/exports': { body: StartAuditExportRequestSchema, response: JobAcceptedSchema, status: 202 },
+  'GET /api/audit/exports/{exportId}': { path: AuditExportPath, response: AuditExportSchema },
   'POST /api/audit/verify': { body: VerifyAuditRequestSchema, response: VerifyAuditResponseSchema },
   'POST /api/audit/verifications': {
     body: StartAuditVerificationRequestSchema,

@@ -817,6 +817,23 @@ export const ROUTES = [
   },
   {
     method: 'POST',
+    path: '/api/audit/exports',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary:
+      'Export the filtered audit log as CSV without a row cap, as a job: 202 with the job (docs/jobs.md; audited at the end)',
+  },
+  {
+    method: 'GET',
+    path: '/api/audit/exports/{exportId}',
+    domain: 'audit',
+    auth: 'user',
+    roles: USER_ADMINS,
+    summary: "The caller's own audit export: its progress, then an expiring link to the CSV",
+  },
+  {
+    method: 'POST',
     path: '/api/audit/verify',
     domain: 'audit',
     auth: 'user',

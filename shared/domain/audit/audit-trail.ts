@@ -40,12 +40,16 @@ function bound(value: string | undefined, end: boolean): string | undefined {
  * The index's search, except for a period that ends before it starts: it holds no events (DynamoDB refuses a
  * BETWEEN whose lower bound is above its upper one, so it is never asked).
  */
-function search(audit: AuditDeps['audit'], query: AuditQuery): ReturnType<AuditDeps['audit']['search']> {
+export function searchAuditIndex(
+  audit: AuditDeps['audit'],
+  query: AuditQuery,
+): ReturnType<AuditDeps['audit']['search']> {
   if (query.from && query.to && query.from > query.to) return Promise.resolve({ items: [] });
   return audit.search(query);
 }
 
-function queryOf(hospitalId: string, filter: AuditFilter, limit: number): AuditQuery {
+/** The index query of a filter (its period bounds widened to whole days). */
+export function auditQuery(hospitalId: string, filter: AuditFilter, limit: number): AuditQuery {
   return {
     hospitalId,
     actorUserId: filter.actor,
@@ -80,7 +84,7 @@ export async function searchAudit(
   deps: AuditDeps & { pageTokens: PageTokens },
 ): Promise<{ items: AuditLogEntry[]; nextToken: string | null }> {
   const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
-  const query = queryOf(hospitalId, input, input.limit);
+  const query = auditQuery(hospitalId, input, input.limit);
   const scope = JSON.stringify([
     'audit',
     hospitalId,
@@ -91,7 +95,7 @@ export async function searchAudit(
     query.to ?? '',
   ]);
   const startKey = input.nextToken ? await deps.pageTokens.open(scope, input.nextToken) : undefined;
-  const page = await search(deps.audit, { ...query, startKey });
+  const page = await searchAuditIndex(deps.audit, { ...query, startKey });
   return {
     items: page.items.map(toAuditLogEntry),
     nextToken: page.lastKey ? await deps.pageTokens.seal(scope, page.lastKey) : null,
@@ -114,29 +118,15 @@ export const AUDIT_CSV_COLUMNS = [
   'Hash',
 ] as const;
 
+const CSV_OPTIONS = { escapeFormulae: true, newline: '\r\n' } as const;
+
 /**
- * The filtered audit log as CSV (newest first, at most AUDIT_EXPORT_MAX_ROWS rows). Cells that a spreadsheet would
- * run as a formula are escaped. The export itself is an audited event (AUDIT_EXPORTED).
+ * Events as CSV rows without the header, in the columns of AUDIT_CSV_COLUMNS; cells that a spreadsheet would run as a
+ * formula are escaped (a leading =, +, -, @, tab or carriage return is quoted with a single quote).
  */
-export async function exportAuditCsv(
-  input: AuditFilter,
-  caller: Caller,
-  deps: AuditDeps,
-): Promise<{ csv: string; rows: number; hospitalId: string }> {
-  const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
-  const query = queryOf(hospitalId, input, 100);
-  const events: AuditEvent[] = [];
-  let startKey: Record<string, string> | undefined;
-  do {
-    const page = await search(deps.audit, {
-      ...query,
-      limit: Math.min(100, AUDIT_EXPORT_MAX_ROWS - events.length),
-      startKey,
-    });
-    events.push(...page.items);
-    startKey = page.lastKey;
-  } while (startKey && events.length < AUDIT_EXPORT_MAX_ROWS);
-  const csv = Papa.unparse(
+export function auditCsvRows(events: readonly AuditEvent[]): string {
+  if (events.length === 0) return '';
+  return Papa.unparse(
     {
       fields: [...AUDIT_CSV_COLUMNS],
       data: events.map((e) => [
@@ -152,8 +142,41 @@ export async function exportAuditCsv(
         e.hash ?? '',
       ]),
     },
-    { escapeFormulae: true, newline: '\r\n' },
+    { ...CSV_OPTIONS, header: false },
   );
+}
+
+/** The CSV file: the header, then the row blocks (each from auditCsvRows, none empty) in order. */
+export function auditCsv(rowBlocks: readonly string[]): string {
+  const header = Papa.unparse([[...AUDIT_CSV_COLUMNS]], CSV_OPTIONS);
+  // Without rows, Papa's own output for an empty table: the header and a line break.
+  if (rowBlocks.length === 0) return `${header}${CSV_OPTIONS.newline}`;
+  return [header, ...rowBlocks].join(CSV_OPTIONS.newline);
+}
+
+/**
+ * The filtered audit log as CSV (newest first, at most AUDIT_EXPORT_MAX_ROWS rows). Cells that a spreadsheet would
+ * run as a formula are escaped. The export itself is an audited event (AUDIT_EXPORTED).
+ */
+export async function exportAuditCsv(
+  input: AuditFilter,
+  caller: Caller,
+  deps: AuditDeps,
+): Promise<{ csv: string; rows: number; hospitalId: string }> {
+  const hospitalId = await auditHospital(caller, input.hospitalId, deps.directory);
+  const query = auditQuery(hospitalId, input, 100);
+  const events: AuditEvent[] = [];
+  let startKey: Record<string, string> | undefined;
+  do {
+    const page = await searchAuditIndex(deps.audit, {
+      ...query,
+      limit: Math.min(100, AUDIT_EXPORT_MAX_ROWS - events.length),
+      startKey,
+    });
+    events.push(...page.items);
+    startKey = page.lastKey;
+  } while (startKey && events.length < AUDIT_EXPORT_MAX_ROWS);
+  const csv = auditCsv([auditCsvRows(events)].filter((rows) => rows.length > 0));
   await deps.audit.record({
     hospitalId,
     action: 'AUDIT_EXPORTED',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, pageOf, pageTokenSchema, queryNumber } from './common.ts';
+import { ExportDownloadSchema } from './exports.ts';
+import { JobSchema } from './jobs.ts';
 
 /** Outcomes of an audited request (docs/domain.md#audit-trail). */
 export const AuditOutcomeSchema = z.enum(['SUCCESS', 'DENIED', 'FAILURE']);
@@ -94,3 +96,17 @@ export const VerifyAuditResponseSchema = z.object({
   at: z.string(),
 });
 export type VerifyAuditResponse = z.infer<typeof VerifyAuditResponseSchema>;
+
+/** POST /api/audit/exports: the CSV route's filters, as a JSON body. */
+export const StartAuditExportRequestSchema = AuditFilterSchema.strict();
+
+/** An audit export as its requester follows it (docs/jobs.md): the job's progress, then the link to the CSV. */
+export const AuditExportSchema = z.object({
+  id: z.string(),
+  /** The hospital whose log it is. */
+  hospitalId: z.string(),
+  job: JobSchema,
+  /** Present once the job SUCCEEDED and while the CSV is kept. */
+  download: ExportDownloadSchema.nullable(),
+});
+export type AuditExport = z.infer<typeof AuditExportSchema>;

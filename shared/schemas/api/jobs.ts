@@ -12,6 +12,7 @@ export const JOB_KINDS = [
   'DATASET_EXPORT',
   'AUDIT_VERIFICATION',
   'DICOMWEB_INDEX',
+  'AUDIT_EXPORT',
 ] as const;
 export const JobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKindSchema>;

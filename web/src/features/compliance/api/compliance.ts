@@ -1,9 +1,16 @@
 import useSWR, { mutate } from 'swr';
-import { AuditPageSchema, VerifyAuditResponseSchema, type AuditFilter } from '#shared/schemas/api/audit.ts';
+import {
+  AuditExportSchema,
+  AuditPageSchema,
+  VerifyAuditResponseSchema,
+  type AuditExport,
+  type AuditFilter,
+} from '#shared/schemas/api/audit.ts';
 import { ComplianceSchema } from '#shared/schemas/api/oversight.ts';
 import { JobAcceptedSchema } from '#shared/schemas/api/jobs.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { downloadFromApi } from '#web/lib/download.ts';
+import { followJob } from '#web/lib/jobs.ts';
 
 export function useCompliance(hospitalId: string | undefined) {
   return useSWR(['/api/compliance', hospitalId ?? ''], () =>
@@ -44,4 +51,19 @@ export function startFullVerification(hospitalId: string | undefined) {
 export async function exportAuditCsv(filter: AuditFilter) {
   await downloadFromApi('/api/audit/export.csv', { ...filter }, 'audit-log.csv');
   await refreshAuditLog();
+}
+
+/**
+ * The filtered audit log as a job (docs/jobs.md), for a period longer than the CSV download holds: follows the job,
+ * reporting its progress, and resolves with the export and its link once it has ended.
+ */
+export async function exportAuditAsJob(
+  filter: AuditFilter,
+  onUpdate: (job: AuditExport['job']) => void,
+): Promise<AuditExport> {
+  const accepted = await apiRequest('/api/audit/exports', JobAcceptedSchema, { method: 'POST', body: { ...filter } });
+  await followJob(accepted.job, onUpdate);
+  const done = await apiRequest(`/api/audit/exports/${encodeURIComponent(accepted.jobId)}`, AuditExportSchema);
+  await refreshAuditLog();
+  return done;
 }

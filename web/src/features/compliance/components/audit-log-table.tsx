@@ -1,7 +1,22 @@
-import { Badge, Box, Button, Card, Code, Heading, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Code,
+  Heading,
+  HStack,
+  Input,
+  Link,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
 import { LuDownload, LuSearch } from 'react-icons/lu';
-import type { AuditFilter, AuditLogEntry } from '#shared/schemas/api/audit.ts';
+import type { AuditExport, AuditFilter, AuditLogEntry } from '#shared/schemas/api/audit.ts';
+import type { Job } from '#shared/schemas/api/jobs.ts';
+import { JobProgress } from '#web/components/ui/job-progress.tsx';
 import { DataTable, type DataTableColumn } from '#web/components/ui/data-table.tsx';
 import { ErrorBox } from '#web/components/ui/page-states.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
@@ -9,7 +24,7 @@ import { Select } from '#web/components/ui/select.tsx';
 import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
-import { exportAuditCsv, useAuditLog } from '#web/features/compliance/api/compliance.ts';
+import { exportAuditAsJob, exportAuditCsv, useAuditLog } from '#web/features/compliance/api/compliance.ts';
 import { actionLabel, AUDIT_ACTIONS, toAuditFilter } from '#web/features/compliance/utils/audit-filters.ts';
 
 const PAGE_SIZE = 25;
@@ -50,6 +65,8 @@ export function AuditLogTable({ hospitalId }: { hospitalId?: string }) {
   const [filter, setFilter] = useState<AuditFilter>({});
   const [tokens, setTokens] = useState<(string | undefined)[]>([undefined]);
   const [exporting, setExporting] = useState(false);
+  const [exportJob, setExportJob] = useState<Job>();
+  const [finished, setFinished] = useState<AuditExport>();
   const scoped = { ...filter, ...(hospitalId ? { hospitalId } : {}) };
   const { data, error, isLoading } = useAuditLog({ ...scoped, limit: PAGE_SIZE, nextToken: tokens.at(-1) });
 
@@ -73,6 +90,18 @@ export function AuditLogTable({ hospitalId }: { hospitalId?: string }) {
       setExporting(false);
     }
   };
+  // A long period: the server writes the CSV as a job, without the download's row cap (docs/jobs.md).
+  const exportLong = async () => {
+    setFinished(undefined);
+    try {
+      const done = await exportAuditAsJob(scoped, setExportJob);
+      setFinished(done);
+      if (done.job.status === 'FAILED') toaster.create({ type: 'error', title: 'The export stopped' });
+    } catch (e) {
+      toaster.create({ type: 'error', title: 'Export failed', description: errorMessage(e) });
+    }
+  };
+  const jobRunning = exportJob !== undefined && exportJob.status !== 'SUCCEEDED' && exportJob.status !== 'FAILED';
   const set = (key: keyof typeof EMPTY_FORM) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
@@ -80,10 +109,30 @@ export function AuditLogTable({ hospitalId }: { hospitalId?: string }) {
       <Card.Header>
         <HStack justify="space-between" wrap="wrap">
           <Heading size="md">Audit Log</Heading>
-          <Button size="sm" variant="outline" onClick={download} loading={exporting} loadingText="Exporting...">
-            <LuDownload /> Export CSV
-          </Button>
+          <HStack gap="2">
+            <Button size="sm" variant="outline" onClick={download} loading={exporting} loadingText="Exporting...">
+              <LuDownload /> Export CSV
+            </Button>
+            <Button size="sm" variant="outline" onClick={exportLong} loading={jobRunning} loadingText="Exporting...">
+              <LuDownload /> Export long period
+            </Button>
+          </HStack>
         </HStack>
+        <Text textStyle="xs" color="fg.muted">
+          Export CSV downloads at most 10,000 events at once; Export long period writes the whole period on the server
+          and offers a link when it is done.
+        </Text>
+        {exportJob && <JobProgress job={exportJob} label="Audit export" />}
+        {finished?.download && (
+          <Link
+            href={finished.download.url}
+            colorPalette="blue"
+            download={finished.download.fileName}
+            data-testid="audit-export-link"
+          >
+            <LuDownload /> Download {finished.download.fileName}
+          </Link>
+        )}
       </Card.Header>
       <Card.Body>
         <Stack gap="4">
