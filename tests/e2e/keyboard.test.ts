@@ -166,6 +166,8 @@ describe('keyboard-only use', () => {
     // The share panel on the dataset page.
     await page.goto(`${url}/datasets/${datasetId}`);
     await page.getByTestId('share-panel').waitFor();
+    // The patient form appears once the sharing policy has loaded; Tab cannot reach what is not there yet.
+    await page.getByTestId('share-email').waitFor();
     await tabTo(page, { testId: 'share-email' }, { max: 120 });
     await page.keyboard.type(PATIENT);
     await tabTo(page, { testId: 'share-with-patient' });
@@ -189,6 +191,7 @@ describe('keyboard-only use', () => {
     await tabTo(page, { testId: 'verify-code' });
     await page.keyboard.press('Enter');
     await page.getByTestId('patient-viewer').waitFor();
+    await page.getByTestId('niivue-canvas').waitFor();
     // The viewer takes the focus from Tab, and gives it up to Tab and Shift+Tab: nothing holds it.
     await tabTo(page, { testId: 'niivue-canvas' });
     await page.keyboard.press('Tab');
