@@ -1,9 +1,8 @@
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchRoute } from '#shared/definitions/api/routes.ts';
-import { buildMultipart, parseMediaType, parseMultipart } from '#shared/domain/intake/multipart.ts';
+import { buildMultipart } from '#shared/domain/intake/multipart.ts';
 import { buildStudy } from '#tests/helpers/dicom-builder.ts';
 import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
+import { dicomwebClient, first, json, parts, TAGS, type DicomJson } from './dicomweb-harness-client.ts';
 
 /**
  * Held means held over DICOMweb too (docs/dicom-intake.md#held-series, docs/pipeline.md#burned-in-text): a screen
@@ -15,59 +14,10 @@ const ADMIN = 'admin@northside.demo.local';
 const TEAM = 'team-northside-neuroradiology';
 const SOURCE_STUDY = '1.2.826.0.1.3680043.9.9999.2';
 const SECONDARY_CAPTURE = '1.2.840.10008.5.1.4.1.1.7';
-const TAGS = {
-  ReferencedSOPSequence: '00081199',
-  RetrieveURL: '00081190',
-  StudyInstanceUID: '0020000D',
-  SeriesInstanceUID: '0020000E',
-  SOPInstanceUID: '00080018',
-  NumberOfStudyRelatedSeries: '00201206',
-  NumberOfStudyRelatedInstances: '00201208',
-} as const;
-
-type DicomJson = Record<string, { vr: string; Value?: unknown[] }>;
-type Reply = { statusCode: number; body: string; headers?: Record<string, unknown>; isBase64Encoded?: boolean };
-
 let h: Harness;
 let clientId: string;
 
-async function dicomweb(
-  method: string,
-  path: string,
-  options: { body?: Uint8Array; headers?: Record<string, string> } = {},
-): Promise<Reply> {
-  const matched = matchRoute(method, path);
-  if (!matched) throw new Error(`No route for ${method} ${path}`);
-  const event = {
-    httpMethod: method,
-    path,
-    resource: matched.route.path,
-    pathParameters: matched.pathParameters,
-    queryStringParameters: null,
-    headers: { host: 'harness.test', ...options.headers },
-    multiValueHeaders: {},
-    multiValueQueryStringParameters: null,
-    stageVariables: null,
-    isBase64Encoded: options.body !== undefined,
-    body: options.body ? Buffer.from(options.body).toString('base64') : null,
-    requestContext: {
-      authorizer: {
-        claims: { token_use: 'access', client_id: clientId, scope: 'imaging-dicomweb/read imaging-dicomweb/write' },
-      },
-    },
-  } as unknown as APIGatewayProxyEvent;
-  const { handler } = await import('#functions/dicomweb/handler.ts');
-  return (await handler(event, {} as Context)) as Reply;
-}
-
-const json = <T>(reply: Reply): T => JSON.parse(reply.body) as T;
-const first = (dataset: DicomJson, tag: string) => dataset[tag]?.Value?.[0];
-
-/** The instances of a WADO-RS answer (multipart/related of application/dicom). */
-function parts(reply: Reply): Uint8Array[] {
-  const type = parseMediaType(String(reply.headers?.['Content-Type'] ?? reply.headers?.['content-type']));
-  return parseMultipart(new Uint8Array(Buffer.from(reply.body, 'base64')), type.params.boundary!).map((p) => p.bytes);
-}
+const dicomweb = dicomwebClient(() => clientId);
 
 beforeAll(async () => {
   h = await startHarness();

@@ -1,11 +1,10 @@
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchRoute } from '#shared/definitions/api/routes.ts';
 import { keys } from '#shared/definitions/table/keys.ts';
-import { buildMultipart, parseMediaType, parseMultipart } from '#shared/domain/intake/multipart.ts';
+import { buildMultipart } from '#shared/domain/intake/multipart.ts';
 import { batchDelete, queryAll, primaryKeyOf } from '#functions/adapters/dynamo/expressions.ts';
 import { buildStudy } from '#tests/helpers/dicom-builder.ts';
 import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
+import { dicomwebClient, first, json, parts, TAGS, type DicomJson, type Reply } from './dicomweb-harness-client.ts';
 
 /**
  * The DICOMweb index (docs/dicom-intake.md#the-dicomweb-index): the pipeline enters each de-identified copy in it, QIDO-RS
@@ -16,64 +15,10 @@ import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
  */
 const ADMIN = 'admin@northside.demo.local';
 const TEAM = 'team-northside-neuroradiology';
-const TAGS = {
-  ReferencedSOPSequence: '00081199',
-  RetrieveURL: '00081190',
-  StudyInstanceUID: '0020000D',
-  SeriesInstanceUID: '0020000E',
-  SOPInstanceUID: '00080018',
-  NumberOfStudyRelatedSeries: '00201206',
-  NumberOfStudyRelatedInstances: '00201208',
-  PatientID: '00100020',
-} as const;
-
-type DicomJson = Record<string, { vr: string; Value?: unknown[] }>;
-type Reply = { statusCode: number; body: string; headers?: Record<string, unknown>; isBase64Encoded?: boolean };
-
 let h: Harness;
 let clientId: string;
 
-async function dicomweb(
-  method: string,
-  path: string,
-  options: { body?: Uint8Array; headers?: Record<string, string> } = {},
-): Promise<Reply> {
-  const [pathOnly = path, search = ''] = path.split('?');
-  const params = new URLSearchParams(search);
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of params) (multi[name] ??= []).push(value);
-  const matched = matchRoute(method, pathOnly);
-  if (!matched) throw new Error(`No route for ${method} ${path}`);
-  const event = {
-    httpMethod: method,
-    path: pathOnly,
-    resource: matched.route.path,
-    pathParameters: matched.pathParameters,
-    queryStringParameters: search ? Object.fromEntries(params) : null,
-    headers: { host: 'harness.test', ...options.headers },
-    multiValueHeaders: {},
-    multiValueQueryStringParameters: search ? multi : null,
-    stageVariables: null,
-    isBase64Encoded: options.body !== undefined,
-    body: options.body ? Buffer.from(options.body).toString('base64') : null,
-    requestContext: {
-      authorizer: {
-        claims: { token_use: 'access', client_id: clientId, scope: 'imaging-dicomweb/read imaging-dicomweb/write' },
-      },
-    },
-  } as unknown as APIGatewayProxyEvent;
-  const { handler } = await import('#functions/dicomweb/handler.ts');
-  return (await handler(event, {} as Context)) as Reply;
-}
-
-const json = <T>(reply: Reply): T => JSON.parse(reply.body) as T;
-const first = (dataset: DicomJson, tag: string) => dataset[tag]?.Value?.[0];
-
-/** The instances of a WADO-RS answer (multipart/related of application/dicom). */
-function parts(reply: Reply): Uint8Array[] {
-  const type = parseMediaType(String(reply.headers?.['Content-Type'] ?? reply.headers?.['content-type']));
-  return parseMultipart(new Uint8Array(Buffer.from(reply.body, 'base64')), type.params.boundary!).map((p) => p.bytes);
-}
+const dicomweb = dicomwebClient(() => clientId);
 
 /** Counts the calls of the reads a search must not make (a walk of datasets, a listing of the bucket) and of the index. */
 function countReads() {
