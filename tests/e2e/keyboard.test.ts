@@ -1,4 +1,3 @@
-import { gzipSync } from 'node:zlib';
 import type { FileChooser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createAwsDeps } from '#functions/adapters/index.ts';
@@ -6,6 +5,7 @@ import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
 import { datasetRecord } from '#tests/helpers/datasets.ts';
 import { useSiteInBrowser } from './browser.ts';
+import { tinyNifti } from '#tests/helpers/nifti-phantom.ts';
 
 /**
  * Keyboard-only use (docs/accessibility.md#keyboard): the upload wizard, the share panel and the patient page are
@@ -24,20 +24,6 @@ const PROFILE = {
 };
 
 let datasetId = '';
-
-/** A 4x4x4 uint8 NIfTI-1 volume (348-byte header, 4 bytes of extension flags, the voxels), gzipped. */
-function tinyNifti(): Uint8Array {
-  const header = Buffer.alloc(352);
-  header.writeInt32LE(348, 0);
-  [3, 4, 4, 4, 1, 1, 1, 1].forEach((d, i) => header.writeInt16LE(d, 40 + i * 2));
-  header.writeInt16LE(2, 70);
-  header.writeInt16LE(8, 72);
-  [1, 1, 1, 1, 1, 1, 1, 1].forEach((p, i) => header.writeFloatLE(p, 76 + i * 4));
-  header.writeFloatLE(352, 108);
-  header.writeFloatLE(1, 112);
-  header.write('n+1\0', 344, 'latin1');
-  return gzipSync(Buffer.concat([header, Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 4) % 256))]));
-}
 
 /** A complete dataset of the member's team, and a hospital that lets a member share with a patient at once. */
 async function seed(stack: TestStack) {

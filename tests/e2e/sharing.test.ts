@@ -1,4 +1,3 @@
-import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createAwsDeps } from '#functions/adapters/index.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
@@ -6,6 +5,7 @@ import { datasetPrefix } from '#shared/domain/object-keys.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
 import { useSiteInBrowser } from './browser.ts';
 import { datasetRecord } from '#tests/helpers/datasets.ts';
+import { tinyNifti } from '#tests/helpers/nifti-phantom.ts';
 
 // The lock of a patient link is 15 minutes; this twin shortens it (docs/local-twin.md#mail).
 process.env.IWS_SHARE_LOCK_SECONDS = '3';
@@ -13,21 +13,6 @@ process.env.IWS_SHARE_LOCK_SECONDS = '3';
 const HOSPITAL = 'hosp-northside';
 const MEMBER = 'member@northside.demo.local';
 const PATIENT = 'patient.e2e@example.org';
-
-/** A 4x4x4 uint8 NIfTI-1 volume (NIfTI-1 header: 348 bytes, 4 bytes of extension flags, then the voxels), gzipped. */
-function tinyNifti(): Uint8Array {
-  const header = Buffer.alloc(352);
-  header.writeInt32LE(348, 0);
-  [3, 4, 4, 4, 1, 1, 1, 1].forEach((d, i) => header.writeInt16LE(d, 40 + i * 2));
-  header.writeInt16LE(2, 70);
-  header.writeInt16LE(8, 72);
-  [1, 1, 1, 1, 1, 1, 1, 1].forEach((p, i) => header.writeFloatLE(p, 76 + i * 4));
-  header.writeFloatLE(352, 108);
-  header.writeFloatLE(1, 112);
-  header.write('n+1\0', 344, 'latin1');
-  const voxels = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 4) % 256));
-  return gzipSync(Buffer.concat([header, voxels]));
-}
 
 const POLICY_PROFILE = {
   name: 'Northside General',

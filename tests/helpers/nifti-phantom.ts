@@ -90,3 +90,21 @@ export function phantomNifti(options: PhantomOptions): Uint8Array {
   const data = Buffer.from(voxels.buffer, voxels.byteOffset, voxels.byteLength);
   return gzipSync(Buffer.concat([header(options.dims, options.voxelMm), data]), { level: options.level ?? 6 });
 }
+
+/**
+ * The smallest volume a viewer opens: 4x4x4 uint8 (NIfTI-1 header of 348 bytes, 4 bytes of extension flags, then the
+ * voxels, a ramp), gzipped. For browser tests that need a volume on a page, not its contents.
+ */
+export function tinyNifti(): Uint8Array {
+  const header = Buffer.alloc(352);
+  header.writeInt32LE(348, 0);
+  [3, 4, 4, 4, 1, 1, 1, 1].forEach((d, i) => header.writeInt16LE(d, 40 + i * 2));
+  header.writeInt16LE(2, 70);
+  header.writeInt16LE(8, 72);
+  [1, 1, 1, 1, 1, 1, 1, 1].forEach((p, i) => header.writeFloatLE(p, 76 + i * 4));
+  header.writeFloatLE(352, 108);
+  header.writeFloatLE(1, 112);
+  header.write('n+1\0', 344, 'latin1');
+  const voxels = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 4) % 256));
+  return gzipSync(Buffer.concat([header, voxels]));
+}
