@@ -148,8 +148,10 @@ export function SsoTab() {
             onChange={(source) => set({ metadataSource: source as SsoForm['metadataSource'] })}
           />
         </FormField>
+        {/* Keyed apart: the URL's controlled input and the file's uncontrolled one are different elements. */}
         {form.metadataSource === 'url' ? (
           <FormField
+            key="metadata-url"
             label="Metadata URL"
             required={!connected}
             helperText={connected ? 'Leave empty to keep the metadata the provider already has.' : undefined}
@@ -164,6 +166,7 @@ export function SsoTab() {
           </FormField>
         ) : (
           <FormField
+            key="metadata-file"
             label="Metadata file"
             required={!connected}
             helperText={
