@@ -132,6 +132,32 @@ async function passwordSignIn(email: string): Promise<{ status: number; body: Re
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
+/** The admin connects the test provider for Northside, switched on (what the SSO tab saves). */
+function connectProvider(
+  token: string,
+  overrides: { domains?: string[]; roleMappings?: { group: string; role: string }[]; ssoOnly?: boolean } = {},
+) {
+  return apiFetch(stack.url, token, '/api/hospital-admin/sso', {
+    method: 'PUT',
+    body: {
+      issuer,
+      clientId: provider.clientId,
+      clientSecret: provider.clientSecret,
+      domains: ['sso.northside.example'],
+      roleMappings: [],
+      enabled: true,
+      ssoOnly: false,
+      ...overrides,
+    },
+  });
+}
+
+/** What the login page's e-mail step answers for an address (the public domain-routing route). */
+async function routeOf(email: string): Promise<{ redirect: boolean; url: string }> {
+  const answer = await apiFetch(stack.url, undefined, `/api/auth/sso-route?email=${encodeURIComponent(email)}`);
+  return (await answer.json()) as { redirect: boolean; url: string };
+}
+
 describe('single sign-on through the twin', () => {
   it('signs a new user of the domain in through the provider into the hospital with the mapped role, refuses "SSO only" passwords, and lets them in again once disconnected', async () => {
     // Arrange
@@ -143,21 +169,12 @@ describe('single sign-on through the twin', () => {
       method: 'POST',
       body: { issuer },
     });
-    const saved = await apiFetch(stack.url, token, '/api/hospital-admin/sso', {
-      method: 'PUT',
-      body: {
-        issuer,
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-        domains: ['northside.demo.local', 'sso.northside.example'],
-        roleMappings: [{ group: 'radiology-leads', role: 'TEAM_LEAD' }],
-        enabled: true,
-        ssoOnly: true,
-      },
+    const saved = await connectProvider(token, {
+      domains: ['northside.demo.local', 'sso.northside.example'],
+      roleMappings: [{ group: 'radiology-leads', role: 'TEAM_LEAD' }],
+      ssoOnly: true,
     });
-    const route = (await (
-      await apiFetch(stack.url, undefined, `/api/auth/sso-route?email=${encodeURIComponent(federated)}`)
-    ).json()) as { redirect: boolean; url: string };
+    const route = await routeOf(federated);
     const first = await signInThroughProvider(route.url);
     const tokens = (await first.token.json()) as Record<string, string>;
     const me = await apiFetch(stack.url, tokens.id_token, '/api/me');
@@ -212,29 +229,14 @@ describe('single sign-on through the twin', () => {
     const removed = await apiFetch(stack.url, token, '/api/hospital-admin/sso', { method: 'DELETE' });
     expect(removed.status).toBe(200);
     expect((await passwordSignIn(MEMBER)).status).toBe(200);
-    expect(
-      await (await apiFetch(stack.url, undefined, `/api/auth/sso-route?email=${encodeURIComponent(federated)}`)).json(),
-    ).toEqual({ redirect: false });
+    expect(await routeOf(federated)).toEqual({ redirect: false });
   }, 60_000);
 
   it('answers a code only once, to the client and verifier it was issued for', async () => {
     // Arrange: a sign-in through the provider, its code taken from the way back.
     const token = await signIn(stack.url, ADMIN);
-    await apiFetch(stack.url, token, '/api/hospital-admin/sso', {
-      method: 'PUT',
-      body: {
-        issuer,
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-        domains: ['sso.northside.example'],
-        roleMappings: [],
-        enabled: true,
-        ssoOnly: false,
-      },
-    });
-    const route = (await (
-      await apiFetch(stack.url, undefined, `/api/auth/sso-route?email=${encodeURIComponent(provider.user.email)}`)
-    ).json()) as { url: string };
+    await connectProvider(token);
+    const route = await routeOf(provider.user.email);
     const first = await signInThroughProvider(route.url);
     const code = first.landed.searchParams.get('code') ?? '';
 
@@ -260,21 +262,8 @@ describe('single sign-on through the twin', () => {
   it("sends the pre-sign-up trigger's refusal back to the site for a user whose domain no hospital claims", async () => {
     // Arrange: Northside's provider, switched on for its own domain.
     const token = await signIn(stack.url, ADMIN);
-    await apiFetch(stack.url, token, '/api/hospital-admin/sso', {
-      method: 'PUT',
-      body: {
-        issuer,
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-        domains: ['sso.northside.example'],
-        roleMappings: [],
-        enabled: true,
-        ssoOnly: false,
-      },
-    });
-    const route = (await (
-      await apiFetch(stack.url, undefined, `/api/auth/sso-route?email=${encodeURIComponent(provider.user.email)}`)
-    ).json()) as { url: string };
+    await connectProvider(token);
+    const route = await routeOf(provider.user.email);
 
     // Act: the provider vouches for a user of another domain.
     const outsider = await signInThroughProvider(route.url, OUTSIDER.login);
@@ -291,23 +280,9 @@ describe('single sign-on through the twin', () => {
   it("gives a later sign-in the role the hospital's mapping now gives the provider's groups, audited as the provider's change", async () => {
     // Arrange: a first sign-in as a team lead, then the hospital maps the same group to hospital admin.
     const token = await signIn(stack.url, ADMIN);
-    const save = (role: string) =>
-      apiFetch(stack.url, token, '/api/hospital-admin/sso', {
-        method: 'PUT',
-        body: {
-          issuer,
-          clientId: provider.clientId,
-          clientSecret: provider.clientSecret,
-          domains: ['sso.northside.example'],
-          roleMappings: [{ group: 'radiology-leads', role }],
-          enabled: true,
-          ssoOnly: false,
-        },
-      });
+    const save = (role: string) => connectProvider(token, { roleMappings: [{ group: 'radiology-leads', role }] });
     expect((await save('TEAM_LEAD')).status).toBe(200);
-    const route = (await (
-      await apiFetch(stack.url, undefined, `/api/auth/sso-route?email=${encodeURIComponent(provider.user.email)}`)
-    ).json()) as { url: string };
+    const route = await routeOf(provider.user.email);
     const first = (await (await signInThroughProvider(route.url)).token.json()) as Record<string, string>;
     expect((await save('HOSPITAL_ADMIN')).status).toBe(200);
 
