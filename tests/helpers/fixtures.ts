@@ -1,3 +1,4 @@
+import type { Job } from '#shared/schemas/api/jobs.ts';
 import type { Invitation } from '#shared/schemas/api/invitations.ts';
 import type { UserRecord } from '#shared/domain/auth/ports.ts';
 
@@ -80,5 +81,24 @@ export function memberRecord(hospitalId: string, n: number): UserRecord {
     departmentId: null,
     permissions: [],
     createdAt: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+/** A job as GET /api/jobs/{jobId} answers it, just queued (docs/jobs.md); `fields` change any of it. */
+export function queuedJob(kind: Job['kind'], fields: Partial<Job> = {}): Job {
+  return {
+    id: 'job-1',
+    kind,
+    hospitalId: 'h1',
+    status: 'QUEUED',
+    total: null,
+    processed: 0,
+    succeeded: 0,
+    failed: 0,
+    createdAt: '2026-02-01T10:00:00.000Z',
+    updatedAt: '2026-02-01T10:00:00.000Z',
+    finishedAt: null,
+    error: null,
+    ...fields,
   };
 }

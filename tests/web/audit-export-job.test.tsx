@@ -30,22 +30,10 @@ vi.mock('#web/lib/api-client.ts', () => ({
 
 import { system } from '#web/components/ui/provider.tsx';
 import { AuditLogTable } from '#web/features/compliance/components/audit-log-table.tsx';
+import { queuedJob } from '#tests/helpers/fixtures.ts';
 
 const AT = '2026-02-01T10:00:05Z';
-const JOB: Job = {
-  id: 'job-1',
-  kind: 'AUDIT_EXPORT',
-  hospitalId: 'h1',
-  status: 'QUEUED',
-  total: null,
-  processed: 0,
-  succeeded: 0,
-  failed: 0,
-  createdAt: '2026-02-01T10:00:00Z',
-  updatedAt: '2026-02-01T10:00:00Z',
-  finishedAt: null,
-  error: null,
-};
+const JOB: Job = queuedJob('AUDIT_EXPORT');
 
 afterEach(() => {
   cleanup();

@@ -8,22 +8,10 @@ import { system } from '#web/components/ui/provider.tsx';
 import { invitationsApi } from '#web/features/invitations/api/invitations-api.ts';
 import { BulkInvitations } from '#web/features/invitations/components/bulk-invitations.tsx';
 import type { Job, JobResult } from '#shared/schemas/api/jobs.ts';
+import { queuedJob } from '#tests/helpers/fixtures.ts';
 
 // The job the send starts (docs/jobs.md): it runs on the server; here it is seen queued, running, then done.
-const queued: Job = {
-  id: 'job-1',
-  kind: 'BULK_INVITATIONS',
-  hospitalId: 'h1',
-  status: 'QUEUED',
-  total: 2,
-  processed: 0,
-  succeeded: 0,
-  failed: 0,
-  createdAt: '2026-02-01T10:00:00.000Z',
-  updatedAt: '2026-02-01T10:00:00.000Z',
-  finishedAt: null,
-  error: null,
-};
+const queued: Job = queuedJob('BULK_INVITATIONS', { total: 2 });
 const jobResults: JobResult[] = [
   { seq: 1, subject: 'jordan@x.test', outcome: 'SUCCEEDED', code: null, reason: null, ref: 'job-1.1' },
   {

@@ -38,21 +38,9 @@ vi.mock('#web/lib/api-client.ts', () => ({
 import { system } from '#web/components/ui/provider.tsx';
 import { ExportControl } from '#web/features/datasets/components/export-control.tsx';
 import { mayExport } from '#web/features/datasets/utils/export.ts';
+import { queuedJob } from '#tests/helpers/fixtures.ts';
 
-const JOB: Job = {
-  id: 'job-1',
-  kind: 'DATASET_EXPORT',
-  hospitalId: 'h1',
-  status: 'QUEUED',
-  total: null,
-  processed: 0,
-  succeeded: 0,
-  failed: 0,
-  createdAt: '2026-02-01T10:00:00Z',
-  updatedAt: '2026-02-01T10:00:00Z',
-  finishedAt: null,
-  error: null,
-};
+const JOB: Job = queuedJob('DATASET_EXPORT');
 
 afterEach(() => {
   cleanup();
