@@ -6,6 +6,7 @@ import { createAwsDeps } from '#functions/adapters/index.ts';
 import { parseDicom } from '#shared/dicom/parse.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
 import { REVIEW_WARNING } from '#web/features/datasets/utils/redaction.ts';
+import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import { datasetRecord } from '#tests/helpers/datasets.ts';
 import { buildDicom } from '#tests/helpers/dicom-builder.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
@@ -19,6 +20,45 @@ const DRAFTS = 14;
  * The Datasets page, the wizard's drafts and BIDS ZIP, the visualizer's not-found state, and the review of a series
  * held for burned-in text.
  */
+
+/**
+ * A complete dataset of the lead's team with one series, planted in the twin's stores (after the list tests, so their
+ * counts are unchanged); the lead's token comes with it.
+ */
+async function plantLeadDataset(
+  url: string,
+  prefix: string,
+  dataset: Partial<DatasetRecord>,
+  series: Pick<SeriesRecord, 'id' | 'description' | 'modality' | 'sliceCount'> & Partial<SeriesRecord>,
+) {
+  const deps = await createAwsDeps();
+  const token = await signIn(url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
+  const me = await (await apiFetch(url, token, '/api/me')).json();
+  const id = `${prefix}-${Date.now().toString(36)}`;
+  const hospitalId = 'hosp-northside';
+  await deps.datasets.create(
+    datasetRecord({
+      id,
+      hospitalId,
+      teamId: 'team-northside-neuroradiology',
+      ownerUserId: me.user.id as string,
+      ...dataset,
+    }),
+  );
+  await deps.datasets.putSeries({
+    datasetId: id,
+    hospitalId,
+    seriesInstanceUID: series.id,
+    seriesNumber: 1,
+    sizeBytes: 1,
+    selected: true,
+    classification: null,
+    createdAt: new Date().toISOString(),
+    ...series,
+  });
+  return { deps, token, id, hospitalId };
+}
+
 describe('datasets page, drafts and exports', () => {
   /** Drafts made through the API before the browser opens, so the first page load already has more than one page. */
   async function createDrafts(stack: TestStack) {
@@ -176,36 +216,19 @@ describe('datasets page, drafts and exports', () => {
     // Prepare: a complete dataset of the lead's team with a held two-instance capture, planted in the twin's stores
     // after the list tests, so their counts are unchanged
     const { page } = site.browser;
-    const deps = await createAwsDeps();
-    const token = await signIn(site.stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
-    const me = await (await apiFetch(site.stack.url, token, '/api/me')).json();
-    const id = `ds-review-${Date.now().toString(36)}`;
-    const [hospitalId, seriesId] = ['hosp-northside', '2.25.4242'];
-    await deps.datasets.create(
-      datasetRecord({
-        id,
-        hospitalId,
-        teamId: 'team-northside-neuroradiology',
-        ownerUserId: me.user.id as string,
-        studyDescription: 'Held capture review',
-        deidentifiedAt: new Date().toISOString(),
-      }),
+    const seriesId = '2.25.4242';
+    const { deps, token, id, hospitalId } = await plantLeadDataset(
+      site.stack.url,
+      'ds-review',
+      { studyDescription: 'Held capture review', deidentifiedAt: new Date().toISOString() },
+      {
+        id: seriesId,
+        description: 'Screen capture',
+        modality: 'OT',
+        sliceCount: 2,
+        burnedInText: { reasons: ['BURNED_IN_ANNOTATION'] },
+      },
     );
-    await deps.datasets.putSeries({
-      id: seriesId,
-      datasetId: id,
-      hospitalId,
-      seriesInstanceUID: seriesId,
-      description: 'Screen capture',
-      seriesNumber: 1,
-      modality: 'OT',
-      sliceCount: 2,
-      sizeBytes: 1,
-      selected: true,
-      classification: null,
-      burnedInText: { reasons: ['BURNED_IN_ANNOTATION'] },
-      createdAt: new Date().toISOString(),
-    });
     const keys = [1, 2].map((n) => studyKeys.instance(hospitalId, id, seriesId, `${seriesId}.${n}`));
     for (const [index, key] of keys.entries())
       await deps.objects.put(
@@ -252,34 +275,13 @@ describe('datasets page, drafts and exports', () => {
   it('exports a complete dataset from its page: the job runs, then the ZIP link and its expiry are shown', async () => {
     // Prepare: a complete dataset of the lead's team with one stored instance, planted in the twin's stores
     const { page } = site.browser;
-    const deps = await createAwsDeps();
-    const token = await signIn(site.stack.url, 'lead@northside.demo.local', TEST_DEMO_PASSWORD);
-    const me = await (await apiFetch(site.stack.url, token, '/api/me')).json();
-    const id = `ds-export-${Date.now().toString(36)}`;
-    const [hospitalId, seriesId] = ['hosp-northside', '2.25.4343'];
-    await deps.datasets.create(
-      datasetRecord({
-        id,
-        hospitalId,
-        teamId: 'team-northside-neuroradiology',
-        ownerUserId: me.user.id as string,
-        studyDescription: 'Export from the page',
-      }),
+    const seriesId = '2.25.4343';
+    const { deps, id, hospitalId } = await plantLeadDataset(
+      site.stack.url,
+      'ds-export',
+      { studyDescription: 'Export from the page' },
+      { id: seriesId, description: 'T1', modality: 'MR', sliceCount: 1 },
     );
-    await deps.datasets.putSeries({
-      id: seriesId,
-      datasetId: id,
-      hospitalId,
-      seriesInstanceUID: seriesId,
-      description: 'T1',
-      seriesNumber: 1,
-      modality: 'MR',
-      sliceCount: 1,
-      sizeBytes: 1,
-      selected: true,
-      classification: null,
-      createdAt: new Date().toISOString(),
-    });
     await deps.objects.put(
       'studies',
       studyKeys.instance(hospitalId, id, seriesId, `${seriesId}.1`),
