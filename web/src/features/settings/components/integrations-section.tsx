@@ -7,7 +7,6 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { Select } from '#web/components/ui/select.tsx';
-import { toaster } from '#web/components/ui/toaster.tsx';
 import { errorMessage } from '#web/lib/api-error.ts';
 import {
   createDicomNode,
@@ -27,6 +26,7 @@ import {
   type ClientDraft,
   type NodeDraft,
 } from '#web/features/settings/utils/integration-form.ts';
+import { useSaveAction } from '#web/lib/use-save-action.ts';
 
 const KIND_LABELS: Record<Integration['kind'], string> = {
   DICOMWEB_CLIENT: 'DICOMweb client',
@@ -44,7 +44,13 @@ export function IntegrationsSection() {
   const [node, setNode] = useState<NodeDraft>(EMPTY_NODE);
   const [created, setCreated] = useState<CreatedDicomWebClient | undefined>();
   const [showErrors, setShowErrors] = useState<'client' | 'node' | undefined>();
-  const [busy, setBusy] = useState(false);
+  // Each action refreshes the list before its success toast.
+  const { saving: busy, run: save } = useSaveAction();
+  const run = (action: () => Promise<unknown>, success: string) =>
+    save(async () => {
+      await action();
+      await integrations.mutate();
+    }, success);
 
   if (integrations.error) return <ErrorBox message={errorMessage(integrations.error)} />;
   if (!integrations.data) return <PageSpinner />;
@@ -52,19 +58,6 @@ export function IntegrationsSection() {
   const teamOptions = (teams.data?.items ?? [])
     .filter((t) => t.isActive !== false)
     .map((t) => ({ value: t.id, label: t.name }));
-
-  async function run(action: () => Promise<unknown>, success: string) {
-    setBusy(true);
-    try {
-      await action();
-      await integrations.mutate();
-      toaster.create({ type: 'success', title: success });
-    } catch (error) {
-      toaster.create({ type: 'error', title: 'Error', description: errorMessage(error) });
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const clientProblems = clientErrors(client);
   const nodeProblems = nodeErrors(node);

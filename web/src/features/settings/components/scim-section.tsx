@@ -4,12 +4,12 @@ import type { CreatedScimToken } from '#shared/schemas/api/scim.ts';
 import { DataTable } from '#web/components/ui/data-table.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
-import { toaster } from '#web/components/ui/toaster.tsx';
 import { getRuntimeConfig } from '#web/config/runtime-config.ts';
 import { errorMessage } from '#web/lib/api-error.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { createScimToken, revokeScimToken, useScimTokens } from '#web/features/settings/api/scim-api.ts';
 import { RevokeButton } from '#web/components/ui/revoke-button.tsx';
+import { useSaveAction } from '#web/lib/use-save-action.ts';
 
 /** The SCIM base URL an identity provider is given: the API's origin and stage, then /scim/v2. */
 function scimBaseUrl(): string {
@@ -25,23 +25,16 @@ export function ScimSection() {
   const [name, setName] = useState('');
   const [showError, setShowError] = useState(false);
   const [created, setCreated] = useState<CreatedScimToken | undefined>();
-  const [busy, setBusy] = useState(false);
+  // Each action refreshes the list before its success toast.
+  const { saving: busy, run: save } = useSaveAction();
+  const run = (action: () => Promise<unknown>, success: string) =>
+    save(async () => {
+      await action();
+      await tokens.mutate();
+    }, success);
 
   if (tokens.error) return <ErrorBox message={errorMessage(tokens.error)} />;
   if (!tokens.data) return <PageSpinner />;
-
-  async function run(action: () => Promise<unknown>, success: string) {
-    setBusy(true);
-    try {
-      await action();
-      await tokens.mutate();
-      toaster.create({ type: 'success', title: success });
-    } catch (error) {
-      toaster.create({ type: 'error', title: 'Error', description: errorMessage(error) });
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const nameError = name.trim() ? undefined : 'Required';
 
