@@ -3,7 +3,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { stubResizeObserver } from '#tests/helpers/jsdom.ts';
+import { stubResizeObserver, setTestRuntimeConfig } from '#tests/helpers/jsdom.ts';
 import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import {
   DEFAULT_HOSPITAL_POLICY,
@@ -11,7 +11,6 @@ import {
   DEFAULT_SYSTEM_POLICY,
 } from '#shared/schemas/api/policies.ts';
 import { system } from '#web/components/ui/provider.tsx';
-import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 import { HospitalSettingsPage } from '#web/features/settings/components/hospital-settings-page.tsx';
 
 const SETTINGS = {
@@ -55,14 +54,7 @@ function bodyFor(url: string, deidentification: unknown): unknown {
 }
 
 beforeEach(() => {
-  setRuntimeConfig({
-    region: 'us-east-1',
-    userPoolId: 'p',
-    userPoolClientId: 'c',
-    apiBaseUrl: 'http://api.test',
-    mode: 'cloud',
-    demoAccounts: [],
-  });
+  setTestRuntimeConfig('cloud');
   stubResizeObserver();
   vi.stubGlobal(
     'fetch',

@@ -15,12 +15,12 @@ import {
   type TeamMember,
 } from '#shared/schemas/api/organisation.ts';
 import { system } from '#web/components/ui/provider.tsx';
-import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 import { HospitalAdminLayout } from '#web/features/hospital-admin/components/hospital-admin-layout.tsx';
 import { HospitalManagement } from '#web/features/hospitals/components/hospital-management.tsx';
 import { MyTeam } from '#web/features/teams/components/my-team.tsx';
 import { TeamManagement } from '#web/features/teams/components/team-management.tsx';
 import { TeamsAdmin } from '#web/features/teams/components/teams-admin.tsx';
+import { setTestRuntimeConfig } from '#tests/helpers/jsdom.ts';
 
 const NOW = '2026-03-01T10:00:00.000Z';
 const hospital = (over: Partial<Hospital>): Hospital => ({
@@ -123,14 +123,7 @@ function answer(method: string, path: string): unknown {
 
 beforeEach(() => {
   requests.length = 0;
-  setRuntimeConfig({
-    region: 'l',
-    userPoolId: 'p',
-    userPoolClientId: 'c',
-    apiBaseUrl: 'http://api.test',
-    mode: 'local',
-    demoAccounts: [],
-  });
+  setTestRuntimeConfig('local');
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     const u = new URL(url);
     const method = init?.method ?? 'GET';

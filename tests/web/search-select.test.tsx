@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { pageOf } from '#shared/schemas/api/common.ts';
 import { PICKER_PAGE_SIZE, SearchSelect } from '#web/components/ui/search-select.tsx';
 import { system } from '#web/components/ui/provider.tsx';
-import { setRuntimeConfig } from '#web/config/runtime-config.ts';
+import { setTestRuntimeConfig } from '#tests/helpers/jsdom.ts';
 
 /** A hospital list of the API's shape: pages of two, `q` matching a name's start. */
 const NAMES = ['Northside', 'Northgate', 'Southside', 'Eastview', 'Westbrook'];
@@ -18,14 +18,7 @@ const requested: URL[] = [];
 
 beforeEach(() => {
   requested.length = 0;
-  setRuntimeConfig({
-    region: 'local',
-    userPoolId: 'pool',
-    userPoolClientId: 'client',
-    apiBaseUrl: 'http://api.test',
-    mode: 'local',
-    demoAccounts: [],
-  });
+  setTestRuntimeConfig('local');
   vi.stubGlobal('fetch', async (url: string) => {
     const u = new URL(url);
     requested.push(u);

@@ -3,9 +3,8 @@ import { ChakraProvider, Tabs } from '@chakra-ui/react';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { stubResizeObserver } from '#tests/helpers/jsdom.ts';
+import { stubResizeObserver, setTestRuntimeConfig } from '#tests/helpers/jsdom.ts';
 import { system } from '#web/components/ui/provider.tsx';
-import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 import { SsoTab } from '#web/features/settings/components/sso-tab.tsx';
 
 /** The SSO tab (docs/sso.md#the-sso-tab) over a stubbed API: the test's checks are shown, a save sends the form. */
@@ -18,14 +17,7 @@ function answer(body: unknown): Response {
 
 beforeEach(() => {
   calls.length = 0;
-  setRuntimeConfig({
-    region: 'us-east-1',
-    userPoolId: 'p',
-    userPoolClientId: 'c',
-    apiBaseUrl: 'http://api.test',
-    mode: 'cloud',
-    demoAccounts: [],
-  });
+  setTestRuntimeConfig('cloud');
   stubResizeObserver();
   vi.stubGlobal(
     'fetch',

@@ -5,9 +5,9 @@ import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_HOSPITAL_POLICY, type TeamPolicyOverrides } from '#shared/schemas/api/policies.ts';
 import { system } from '#web/components/ui/provider.tsx';
-import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 import { ShareOverrides } from '#web/features/teams/components/share-overrides.tsx';
 import { overridesWith, shareFormOf } from '#web/features/teams/utils/share-overrides.ts';
+import { setTestRuntimeConfig } from '#tests/helpers/jsdom.ts';
 
 const STORED: TeamPolicyOverrides = {
   dataRetentionDays: 90,
@@ -25,14 +25,7 @@ const LOOSER = 'Share expiry may not be less restrictive than the hospital defau
 const puts: unknown[] = [];
 beforeEach(() => {
   puts.length = 0;
-  setRuntimeConfig({
-    region: 'local',
-    userPoolId: 'pool',
-    userPoolClientId: 'client',
-    apiBaseUrl: 'http://api.test',
-    mode: 'local',
-    demoAccounts: [],
-  });
+  setTestRuntimeConfig('local');
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     expect(new URL(url).pathname).toBe('/api/teams/team-1/policy');
     if (init?.method === 'PUT') {

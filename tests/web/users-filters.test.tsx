@@ -6,21 +6,14 @@ import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TEAM_SETTINGS } from '#shared/schemas/api/organisation.ts';
 import { system } from '#web/components/ui/provider.tsx';
-import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 import { UserManagement } from '#web/features/users/components/user-management.tsx';
+import { setTestRuntimeConfig } from '#tests/helpers/jsdom.ts';
 
 const requested: URL[] = [];
 
 beforeEach(() => {
   requested.length = 0;
-  setRuntimeConfig({
-    region: 'local',
-    userPoolId: 'pool',
-    userPoolClientId: 'client',
-    apiBaseUrl: 'http://api.test',
-    mode: 'local',
-    demoAccounts: [],
-  });
+  setTestRuntimeConfig('local');
   vi.stubGlobal('fetch', async (url: string) => {
     const u = new URL(url);
     requested.push(u);

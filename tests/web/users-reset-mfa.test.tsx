@@ -5,8 +5,8 @@ import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#shared/schemas/api/organisation.ts';
 import { system } from '#web/components/ui/provider.tsx';
-import { setRuntimeConfig } from '#web/config/runtime-config.ts';
 import { UserRow } from '#web/features/users/components/user-row.tsx';
+import { setTestRuntimeConfig } from '#tests/helpers/jsdom.ts';
 
 const USER: User = {
   id: 'u1',
@@ -30,14 +30,7 @@ const USER: User = {
 const writes: { url: URL; method: string }[] = [];
 beforeEach(() => {
   writes.length = 0;
-  setRuntimeConfig({
-    region: 'local',
-    userPoolId: 'pool',
-    userPoolClientId: 'client',
-    apiBaseUrl: 'http://api.test',
-    mode: 'local',
-    demoAccounts: [],
-  });
+  setTestRuntimeConfig('local');
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     writes.push({ url: new URL(url), method: init?.method ?? 'GET' });
     return new Response(JSON.stringify(USER), { status: 200 });
