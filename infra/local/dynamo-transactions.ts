@@ -1,16 +1,20 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { ReadersWriterGate } from './readers-writer-gate.ts';
+import { ItemLocks, type ItemLock } from './readers-writer-gate.ts';
 
 /**
  * What dynalite lacks and the cloud's code relies on, in front of dynalite's own request handler
  * (docs/local-twin.md#transactions):
  *
- * - TransactWriteItems and TransactGetItems, all or nothing as seen by every other caller. Every request passes a
- *   readers/writer gate: plain requests share it, a transaction holds it alone. Under it the transaction reads the
- *   current image of each of its items, applies each write through dynalite itself (so dynalite evaluates the
- *   condition and update expressions), and when a condition fails puts the saved images back and answers
+ * - TransactWriteItems and TransactGetItems, all or nothing as seen by every other caller. A request that names its
+ *   items (a transaction, GetItem, PutItem, UpdateItem, DeleteItem, BatchWriteItem) locks each of them: a read shares
+ *   its item, a write holds it alone, so requests on other items never wait for a transaction, as in DynamoDB, whose
+ *   transactions are isolated per item
+ *   (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-isolation).
+ *   Holding its items, a transaction reads each one's current image, works out every action on a copy in a scratch
+ *   table (so dynalite evaluates the condition and update expressions), and only when all of them pass writes the
+ *   resulting items to the table. When a condition fails nothing was written, and it answers
  *   TransactionCanceledException with one reason per item, in order, as DynamoDB does
  *   (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html).
  * - ReturnValuesOnConditionCheckFailure: ALL_OLD on PutItem, UpdateItem and DeleteItem: the refused write's
@@ -30,6 +34,8 @@ export const MAX_TRANSACTION_ITEMS = 100;
 const WRITE_KINDS = ['ConditionCheck', 'Put', 'Delete', 'Update'] as const;
 type WriteKind = (typeof WRITE_KINDS)[number];
 const SINGLE_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem']);
+/** Requests that name their items, and so lock them against a transaction on the same items. */
+const ITEM_OPERATIONS = new Set([...SINGLE_WRITES, 'GetItem', 'BatchWriteItem']);
 const CONDITION_FAILED = 'The conditional request failed';
 
 const validation = (message: string): Answer => ({
@@ -122,14 +128,18 @@ const isConditionFailure = (answer: Answer) =>
 /** One write of a transaction, with the key it names. */
 type Action = { kind: WriteKind; input: Json; tableName: string; key: Json };
 
+/** Where a transaction's conditions and update expressions are evaluated before any of its writes is applied. */
+export const scratchTableOf = (tableName: string) => `${tableName}-transactions`;
+
 /**
  * Wraps dynalite's request handler with transactions and ReturnValuesOnConditionCheckFailure. The returned handler
  * takes requests as dynalite's does (URL already stripped of the twin's /_aws/dynamodb prefix).
  */
 export function withTransactions(dynalite: RequestHandler): RequestHandler {
-  const gate = new ReadersWriterGate();
+  const locks = new ItemLocks();
   const call = (operation: string, input: Json) => invoke(dynalite, operation, input);
   const keyNames = new Map<string, string[]>();
+  const scratchTables = new Map<string, Promise<string | Refused>>();
 
   /** The table's key attribute names (hash, then range), from DescribeTable. */
   async function keyNamesOf(tableName: string): Promise<string[] | Refused> {
@@ -152,11 +162,141 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
     return Object.fromEntries(names.map((name) => [name, keyOrItem[name]]));
   }
 
+  /** One name per item, whatever order the request spelled its key attributes in. */
+  const itemName = (tableName: string, key: Json) => JSON.stringify([tableName, key]);
+
   /** The item as it stands (ConsistentRead), undefined when there is none. */
   async function imageOf(tableName: string, key: Json): Promise<Json | undefined | Refused> {
     const got = await call('GetItem', { TableName: tableName, Key: key, ConsistentRead: true });
     if (got.status !== 200) return new Refused(got);
     return got.body.Item as Json | undefined;
+  }
+
+  /** Waits until DescribeTable of `tableName` satisfies `done` (dynalite changes a table's state on a timer). */
+  async function settle(tableName: string, done: (answer: Answer) => boolean): Promise<void> {
+    for (let tries = 0; tries < 500; tries++) {
+      if (done(await call('DescribeTable', { TableName: tableName }))) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    throw new Error(`table ${tableName} did not settle`);
+  }
+
+  /**
+   * The scratch table of `tableName`: the same key schema, no indexes, made empty once per start (a twin killed in
+   * the middle of a transaction may have left items in it). Nobody else reads it.
+   */
+  function scratchTable(tableName: string): Promise<string | Refused> {
+    let made = scratchTables.get(tableName);
+    if (!made) {
+      made = (async () => {
+        const described = await call('DescribeTable', { TableName: tableName });
+        if (described.status !== 200) return new Refused(described);
+        const table = described.body.Table as {
+          KeySchema: { AttributeName: string }[];
+          AttributeDefinitions: { AttributeName: string }[];
+        };
+        const keyAttributes = new Set(table.KeySchema.map((k) => k.AttributeName));
+        const name = scratchTableOf(tableName);
+        await call('DeleteTable', { TableName: name });
+        await settle(name, (answer) => answer.status !== 200);
+        const created = await call('CreateTable', {
+          TableName: name,
+          KeySchema: table.KeySchema,
+          AttributeDefinitions: table.AttributeDefinitions.filter((a) => keyAttributes.has(a.AttributeName)),
+          BillingMode: 'PAY_PER_REQUEST',
+        });
+        if (created.status !== 200) return new Refused(created);
+        await settle(name, (answer) => (answer.body.Table as Json | undefined)?.TableStatus === 'ACTIVE');
+        return name;
+      })();
+      scratchTables.set(tableName, made);
+      // A failed attempt is not remembered: the next transaction tries again.
+      void made.then((outcome) => outcome instanceof Refused && scratchTables.delete(tableName));
+    }
+    return made;
+  }
+
+  /** Puts (an item) or deletes (a key) in the scratch table, 25 to a BatchWriteItem as DynamoDB allows. */
+  async function batchScratch(
+    scratch: string,
+    writes: ({ Item: Json } | { Key: Json })[],
+  ): Promise<Answer | undefined> {
+    for (let i = 0; i < writes.length; i += 25) {
+      let requests = writes
+        .slice(i, i + 25)
+        .map((w) => ('Item' in w ? { PutRequest: { Item: w.Item } } : { DeleteRequest: { Key: w.Key } }));
+      while (requests.length > 0) {
+        const answer = await call('BatchWriteItem', { RequestItems: { [scratch]: requests } });
+        if (answer.status !== 200) return answer;
+        requests = ((answer.body.UnprocessedItems as Json | undefined)?.[scratch] ?? []) as typeof requests;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Evaluates one action against the copy of its item in the scratch table, where dynalite checks the condition and
+   * computes the update: the answer, and the item as the action leaves it (undefined: deleted, or not written).
+   */
+  async function evaluate(scratch: string, action: Action): Promise<{ answer: Answer; after?: Json }> {
+    const { input } = action;
+    if (action.kind === 'Put') {
+      const answer = await call('PutItem', { ...input, TableName: scratch });
+      return { answer, after: input.Item as Json };
+    }
+    if (action.kind === 'Update') {
+      const answer = await call('UpdateItem', { ...input, TableName: scratch, ReturnValues: 'ALL_NEW' });
+      return { answer, after: answer.body.Attributes as Json | undefined };
+    }
+    if (action.kind === 'Delete') return { answer: await call('DeleteItem', { ...input, TableName: scratch }) };
+    // A ConditionCheck is an update that changes nothing; its item is never written back.
+    const answer = await call('UpdateItem', {
+      TableName: scratch,
+      Key: input.Key,
+      ConditionExpression: input.ConditionExpression,
+      ExpressionAttributeNames: input.ExpressionAttributeNames,
+      ExpressionAttributeValues: input.ExpressionAttributeValues,
+    });
+    return { answer };
+  }
+
+  /**
+   * Works out every action of a transaction on copies of its items (grouped by table), then empties the scratch
+   * tables again: one answer and resulting item per action, in order.
+   */
+  async function evaluateAll(
+    actions: Action[],
+    before: (Json | undefined)[],
+  ): Promise<{ answer: Answer; after?: Json }[] | Answer> {
+    const tables = [...new Set(actions.map((a) => a.tableName))];
+    const scratchOf = new Map<string, string>();
+    for (const tableName of tables) {
+      const scratch = await scratchTable(tableName);
+      if (scratch instanceof Refused) return scratch.answer;
+      scratchOf.set(tableName, scratch);
+    }
+    const copies = (tableName: string) =>
+      actions.flatMap((a, i) => (a.tableName === tableName && before[i] ? [{ Item: before[i]! }] : []));
+    try {
+      for (const tableName of tables) {
+        const refused = await batchScratch(scratchOf.get(tableName)!, copies(tableName));
+        if (refused) return refused;
+      }
+      return await Promise.all(actions.map((action) => evaluate(scratchOf.get(action.tableName)!, action)));
+    } finally {
+      for (const tableName of tables) {
+        const keysOf = actions.flatMap((a) => (a.tableName === tableName ? [{ Key: a.key }] : []));
+        await batchScratch(scratchOf.get(tableName)!, keysOf);
+      }
+    }
+  }
+
+  /** Writes the item as the action left it to the table itself (a plain put or delete: its items are locked). */
+  function commit(action: Action, after: Json | undefined): Promise<Answer> | undefined {
+    if (action.kind === 'ConditionCheck') return undefined;
+    return after
+      ? call('PutItem', { TableName: action.tableName, Item: after })
+      : call('DeleteItem', { TableName: action.tableName, Key: action.key });
   }
 
   /** Puts an item back as it was before the transaction touched it (deleted, when there was none). */
@@ -167,21 +307,6 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
     if (answer.status !== 200) {
       throw new Error(`could not undo a cancelled transaction's write: ${JSON.stringify(answer.body)}`);
     }
-  }
-
-  /** One write through dynalite; ConditionCheck is an UpdateItem with no update, its effect undone afterwards. */
-  function apply(action: Action): Promise<Answer> {
-    const { input } = action;
-    if (action.kind === 'Put') return call('PutItem', input);
-    if (action.kind === 'Update') return call('UpdateItem', input);
-    if (action.kind === 'Delete') return call('DeleteItem', input);
-    return call('UpdateItem', {
-      TableName: input.TableName,
-      Key: input.Key,
-      ConditionExpression: input.ConditionExpression,
-      ExpressionAttributeNames: input.ExpressionAttributeNames,
-      ExpressionAttributeValues: input.ExpressionAttributeValues,
-    });
   }
 
   /** Checks a transaction's items and names the item each one touches; a ValidationException answer when invalid. */
@@ -215,7 +340,7 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
       }
       const key = await keyOf(tableName, keyOrItem);
       if (key instanceof Refused) return key.answer;
-      const identity = JSON.stringify([tableName, key]);
+      const identity = itemName(tableName, key);
       if (seen.has(identity)) return validation('Transaction request cannot include multiple operations on one item');
       seen.add(identity);
       actions.push({ kind, input, tableName, key });
@@ -223,52 +348,65 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
     return actions;
   }
 
+  const cancellation = (actions: Action[], answers: Answer[], before: (Json | undefined)[]): Answer => {
+    const reasons = answers.map((answer, i) => {
+      if (answer.status === 200) return { Code: 'None' };
+      const image = before[i];
+      return {
+        Code: 'ConditionalCheckFailed',
+        Message: CONDITION_FAILED,
+        ...(image && actions[i]!.input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' ? { Item: image } : {}),
+      };
+    });
+    return {
+      status: 400,
+      body: {
+        __type: `com.amazonaws.dynamodb.v20120810#TransactionCanceledException`,
+        Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+        CancellationReasons: reasons,
+      },
+    };
+  };
+
   async function transactWrite(request: Json): Promise<Answer> {
     const checked = await actionsOf(request.TransactItems, WRITE_KINDS);
     if (!Array.isArray(checked)) return checked;
     const actions = checked as Action[];
-    return gate.run(true, async () => {
+    const release = await locks.hold(actions.map((a) => ({ item: itemName(a.tableName, a.key), exclusive: true })));
+    try {
       const images = await Promise.all(actions.map((a) => imageOf(a.tableName, a.key)));
       const failedRead = images.find((image) => image instanceof Refused);
       if (failedRead) return failedRead.answer;
       const before = images as (Json | undefined)[];
-      const answers = await Promise.all(actions.map(apply));
-      const failed = answers.some((answer) => answer.status !== 200);
-      // A cancelled transaction leaves nothing; a passed ConditionCheck leaves no key-only item where there was none.
-      await Promise.all(
-        actions.map((action, i) =>
-          answers[i]!.status === 200 && (failed || (action.kind === 'ConditionCheck' && !before[i]))
-            ? restore(action, before[i])
-            : undefined,
-        ),
-      );
-      if (!failed) return { status: 200, body: {} };
-      const other = answers.find((answer) => answer.status !== 200 && !isConditionFailure(answer));
-      if (other) return other;
-      const reasons = answers.map((answer, i) => {
-        if (answer.status === 200) return { Code: 'None' };
-        const image = before[i];
-        return {
-          Code: 'ConditionalCheckFailed',
-          Message: CONDITION_FAILED,
-          ...(image && actions[i]!.input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' ? { Item: image } : {}),
-        };
-      });
-      return {
-        status: 400,
-        body: {
-          __type: `com.amazonaws.dynamodb.v20120810#TransactionCanceledException`,
-          Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
-          CancellationReasons: reasons,
-        },
-      };
-    });
+      // Every condition and update is worked out before anything is written, so a cancelled transaction writes
+      // nothing anyone could read, even for a moment.
+      const outcomes = await evaluateAll(actions, before);
+      if (!Array.isArray(outcomes)) return outcomes;
+      const answers = outcomes.map((outcome) => outcome.answer);
+      if (answers.some((answer) => answer.status !== 200)) {
+        const other = answers.find((answer) => answer.status !== 200 && !isConditionFailure(answer));
+        return other ?? cancellation(actions, answers, before);
+      }
+      const committed = await Promise.all(actions.map((action, i) => commit(action, outcomes[i]!.after)));
+      const refused = committed.find((answer) => answer && answer.status !== 200);
+      if (refused) {
+        // The table refused what its scratch copy took (an index key of the wrong type): undo the rest.
+        await Promise.all(
+          actions.map((action, i) => (committed[i]?.status === 200 ? restore(action, before[i]) : undefined)),
+        );
+        return refused;
+      }
+      return { status: 200, body: {} };
+    } finally {
+      release();
+    }
   }
 
   async function transactGet(request: Json): Promise<Answer> {
     const checked = await actionsOf(request.TransactItems, ['Get']);
     if (!Array.isArray(checked)) return checked;
-    return gate.run(true, async () => {
+    const release = await locks.hold(checked.map((a) => ({ item: itemName(a.tableName, a.key), exclusive: false })));
+    try {
       const answers = await Promise.all(
         checked.map(({ input }) =>
           call('GetItem', {
@@ -286,12 +424,15 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
         status: 200,
         body: { Responses: answers.map((answer) => (answer.body.Item ? { Item: answer.body.Item } : {})) },
       };
-    });
+    } finally {
+      release();
+    }
   }
 
-  /** A single write asking for the item on a failed condition: the write and the read that follows it, alone. */
-  async function writeReturningOld(operation: string, request: Json): Promise<Answer> {
-    return gate.run(true, async () => {
+  /** A single write asking for the item on a failed condition: the write and the read that follows it, together. */
+  async function writeReturningOld(operation: string, request: Json, lock: ItemLock[]): Promise<Answer> {
+    const release = await locks.hold(lock);
+    try {
       const answer = await call(operation, request);
       if (!isConditionFailure(answer) || typeof request.TableName !== 'string') return answer;
       const keyOrItem = (operation === 'PutItem' ? request.Item : request.Key) as Json | undefined;
@@ -301,7 +442,39 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
       const image = await imageOf(request.TableName, key);
       if (!image || image instanceof Refused) return answer;
       return { ...answer, body: { ...answer.body, Item: image } };
-    });
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * The items a single-item request or a batch write names, each locked as a transaction's items are: a GetItem
+   * shares its item, a write holds it alone. Undefined when the request names no table this store knows (dynalite
+   * answers it).
+   */
+  async function locksOf(operation: string, request: Json): Promise<ItemLock[] | undefined> {
+    const named: { tableName: unknown; keyOrItem: unknown }[] = [];
+    if (operation === 'BatchWriteItem') {
+      for (const [tableName, writes] of Object.entries((request.RequestItems ?? {}) as Json)) {
+        if (!Array.isArray(writes)) return undefined;
+        for (const write of writes as Json[]) {
+          const put = write?.PutRequest as Json | undefined;
+          const remove = write?.DeleteRequest as Json | undefined;
+          named.push({ tableName, keyOrItem: put ? put.Item : remove?.Key });
+        }
+      }
+    } else {
+      named.push({ tableName: request.TableName, keyOrItem: operation === 'PutItem' ? request.Item : request.Key });
+    }
+    const exclusive = operation !== 'GetItem';
+    const held: ItemLock[] = [];
+    for (const { tableName, keyOrItem } of named) {
+      if (typeof tableName !== 'string' || !keyOrItem || typeof keyOrItem !== 'object') return undefined;
+      const key = await keyOf(tableName, keyOrItem as Json);
+      if (key instanceof Refused) return undefined;
+      held.push({ item: itemName(tableName, key), exclusive });
+    }
+    return held;
   }
 
   function answerWith(res: ServerResponse, work: Promise<Answer>): void {
@@ -322,39 +495,48 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
     const target = String(req.headers['x-amz-target'] ?? '');
     const operation = target.startsWith(`${API}.`) ? target.slice(API.length + 1) : '';
     const ours = operation === 'TransactWriteItems' || operation === 'TransactGetItems';
-    if (req.method !== 'POST' || (!ours && !SINGLE_WRITES.has(operation))) {
-      void gate.shared().then((release) => {
-        releaseOnAnswer(res, release);
-        dynalite(req, res);
-      });
+    // Queries, scans and batch reads take no lock: DynamoDB gives them read-committed isolation, and a transaction
+    // writes to the table only once it is sure to succeed.
+    if (req.method !== 'POST' || (!ours && !ITEM_OPERATIONS.has(operation))) {
+      dynalite(req, res);
       return;
     }
-    void readBody(req).then(
-      (body) => {
-        let request: Json | undefined;
-        try {
-          request = JSON.parse(body.toString('utf8')) as Json;
-        } catch {
-          request = undefined;
-        }
-        if (!request && ours) {
-          return send(res, { status: 400, body: { __type: 'com.amazon.coral.service#SerializationException' } });
-        }
-        if (request && operation === 'TransactWriteItems') return answerWith(res, transactWrite(request));
-        if (request && operation === 'TransactGetItems') return answerWith(res, transactGet(request));
-        if (request && request.ReturnValuesOnConditionCheckFailure === 'ALL_OLD') {
-          return answerWith(res, writeReturningOld(operation, request));
-        }
-        // dynalite answers the rest itself, unparseable bodies and unknown shapes included.
-        void gate.shared().then((release) => {
-          releaseOnAnswer(res, release);
+    void readBody(req)
+      .then(
+        async (body) => {
+          let request: Json | undefined;
+          try {
+            request = JSON.parse(body.toString('utf8')) as Json;
+          } catch {
+            request = undefined;
+          }
+          if (!request && ours) {
+            return send(res, { status: 400, body: { __type: 'com.amazon.coral.service#SerializationException' } });
+          }
+          if (request && operation === 'TransactWriteItems') return answerWith(res, transactWrite(request));
+          if (request && operation === 'TransactGetItems') return answerWith(res, transactGet(request));
+          const lock = request ? await locksOf(operation, request) : undefined;
+          if (!lock) return replay(dynalite, req, body, res);
+          if (request!.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && SINGLE_WRITES.has(operation)) {
+            return answerWith(res, writeReturningOld(operation, request!, lock));
+          }
+          releaseOnAnswer(res, await locks.hold(lock));
           replay(dynalite, req, body, res);
+        },
+        () => {
+          if (!res.headersSent) res.writeHead(400);
+          res.end();
+        },
+      )
+      .catch((error: unknown) => {
+        if (res.headersSent) return void res.end();
+        send(res, {
+          status: 500,
+          body: {
+            __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+            message: error instanceof Error ? error.message : String(error),
+          },
         });
-      },
-      () => {
-        if (!res.headersSent) res.writeHead(400);
-        res.end();
-      },
-    );
+      });
   };
 }

@@ -17,12 +17,18 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactGetCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import dynalite from 'dynalite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenDynamo } from '#infra/local/dynamo.ts';
+import { withTransactions, type RequestHandler } from '#infra/local/dynamo-transactions.ts';
 import { createTableInput } from '#shared/definitions/table/create-table-input.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 
@@ -375,5 +381,121 @@ describe('ReturnValuesOnConditionCheckFailure on single writes', () => {
     expect((error as unknown as TransactionCanceledException).CancellationReasons).toEqual([
       { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' },
     ]);
+  });
+});
+
+describe('isolation per item', () => {
+  /**
+   * A front end over a dynalite whose reads of one item can be held back: the transaction's read of that item's
+   * current image waits until the test lets it go, so the transaction is in progress for as long as the test likes.
+   */
+  async function frontWithPausableItem(pausedItem: string) {
+    const store = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as ReturnType<typeof createServer>;
+    await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', () => resolve()));
+    const inner = store.listeners('request')[0] as RequestHandler;
+    let paused: { reached: () => void; until: Promise<void> } | undefined;
+    const pausing: RequestHandler = (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const forward = () => {
+          const again = Object.assign(new PassThrough(), { method: req.method, url: req.url, headers: req.headers });
+          inner(again as unknown as IncomingMessage, res);
+          again.end(body);
+        };
+        const hold = paused;
+        const readsItem =
+          String(req.headers['x-amz-target']).endsWith('.GetItem') && body.toString('utf8').includes(pausedItem);
+        if (!hold || !readsItem) return forward();
+        paused = undefined;
+        hold.reached();
+        void hold.until.then(forward);
+      });
+    };
+    const front = withTransactions(pausing);
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => front(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const client = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await client.send(new CreateTableCommand(createTableInput(TableName)));
+    return {
+      doc: DynamoDBDocumentClient.from(client),
+      /** Holds the next read of the paused item; resolves `reached` when the front end makes it. */
+      pause() {
+        let go!: () => void;
+        let reached!: () => void;
+        const until = new Promise<void>((resolve) => (go = resolve));
+        const arrived = new Promise<void>((resolve) => (reached = resolve));
+        paused = { reached, until };
+        return { arrived, go };
+      },
+      async close() {
+        client.destroy();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await new Promise<void>((resolve) => store.close(() => resolve()));
+      },
+    };
+  }
+
+  it('answers requests on other items while a transaction runs, and holds reads of its items until it is done', async () => {
+    const front = await frontWithPausableItem('T#held');
+    try {
+      const { doc: client } = front;
+      await client.send(new PutCommand({ TableName, Item: { ...key('held'), n: 0 } }));
+      await client.send(new PutCommand({ TableName, Item: { ...key('free'), n: 0 } }));
+      const { arrived, go } = front.pause();
+      let transactionDone = false;
+      const transaction = client
+        .send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName,
+                  Key: key('held'),
+                  UpdateExpression: 'ADD #n :one',
+                  ExpressionAttributeNames: { '#n': 'n' },
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+            ],
+          }),
+        )
+        .then(() => (transactionDone = true));
+      await arrived;
+
+      // While the transaction holds `held`, another item is read, written and queried.
+      await client.send(new PutCommand({ TableName, Item: { ...key('free'), n: 5 } }));
+      const free = await client.send(new GetCommand({ TableName, Key: key('free'), ConsistentRead: true }));
+      expect(free.Item).toMatchObject({ n: 5 });
+      const queried = await client.send(
+        new QueryCommand({
+          TableName,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': PK },
+          ExpressionAttributeValues: { ':pk': 'T#free' },
+        }),
+      );
+      expect(queried.Items).toHaveLength(1);
+      expect(transactionDone).toBe(false);
+
+      // A read of the transaction's own item waits for it, then sees its write.
+      let readDone = false;
+      const read = client
+        .send(new GetCommand({ TableName, Key: key('held'), ConsistentRead: true }))
+        .then((answer) => ((readDone = true), answer.Item));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readDone).toBe(false);
+      go();
+      await transaction;
+      expect(await read).toMatchObject({ n: 1 });
+    } finally {
+      await front.close();
+    }
   });
 });
