@@ -71,6 +71,16 @@ const rejection = async (promise: Promise<unknown>): Promise<Error & Record<stri
   }
   throw new Error('expected the call to be refused');
 };
+/** A transaction's action adding 1 to the item's `n`. */
+const addOne = (id: string) => ({
+  Update: {
+    TableName,
+    Key: key(id),
+    UpdateExpression: 'ADD #n :one',
+    ExpressionAttributeNames: { '#n': 'n' },
+    ExpressionAttributeValues: { ':one': 1 },
+  },
+});
 const notThere = { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': PK } };
 
 describe('TransactWriteItems on the twin', () => {
@@ -208,17 +218,8 @@ describe('TransactWriteItems on the twin', () => {
   it('is atomic as other callers see it: a transactional read never sees half a transaction', async () => {
     await put('pair-a', { n: 0 });
     await put('pair-b', { n: 0 });
-    const add = (id: string) => ({
-      Update: {
-        TableName,
-        Key: key(id),
-        UpdateExpression: 'ADD #n :one',
-        ExpressionAttributeNames: { '#n': 'n' },
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    });
     const seen: [number, number][] = [];
-    const writes = Array.from({ length: 20 }, () => transact([add('pair-a'), add('pair-b')]));
+    const writes = Array.from({ length: 20 }, () => transact([addOne('pair-a'), addOne('pair-b')]));
     const reads = Array.from({ length: 20 }, async () => {
       const { Responses } = await doc.send(
         new TransactGetCommand({
@@ -453,17 +454,7 @@ describe('isolation per item', () => {
       const transaction = client
         .send(
           new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName,
-                  Key: key('held'),
-                  UpdateExpression: 'ADD #n :one',
-                  ExpressionAttributeNames: { '#n': 'n' },
-                  ExpressionAttributeValues: { ':one': 1 },
-                },
-              },
-            ],
+            TransactItems: [addOne('held')],
           }),
         )
         .then(() => (transactionDone = true));
