@@ -77,7 +77,9 @@ export async function startRetentionJobs(
   return report;
 }
 
-export type RetentionDeps = DeleteDatasetDeps & PolicyDeps & JobRunnerDeps & { clock: Clock; directory: HospitalStatusReader };
+export type RetentionDeps = DeleteDatasetDeps &
+  PolicyDeps &
+  JobRunnerDeps & { clock: Clock; directory: HospitalStatusReader };
 
 /** One dataset a chunk found: moved to the bin (expired, with the retention that applied) or purged from it. */
 type RetentionItem = { id: string; action: 'bin'; days: number } | { id: string; action: 'purge' };
@@ -88,7 +90,11 @@ type RetentionItem = { id: string; action: 'bin'; days: number } | { id: string;
  * acts on. Keeping them in the cursor makes a chunk run again act on the same datasets, though the ones it moved or
  * purged have left the lists.
  */
-type RetentionCursor = { phase: 'expire' | 'purge' | 'done'; key: Record<string, string> | null; pending: RetentionItem[] };
+type RetentionCursor = {
+  phase: 'expire' | 'purge' | 'done';
+  key: Record<string, string> | null;
+  pending: RetentionItem[];
+};
 
 const START: RetentionCursor = { phase: 'expire', key: null, pending: [] };
 
@@ -104,7 +110,10 @@ async function expiredOf(
   for (const dataset of page) {
     const team = dataset.teamId ?? '';
     if (!retentionOf.has(team))
-      retentionOf.set(team, policyFor(hospitalId, dataset.teamId, deps).then((p) => p.dataRetentionDays));
+      retentionOf.set(
+        team,
+        policyFor(hospitalId, dataset.teamId, deps).then((p) => p.dataRetentionDays),
+      );
     const days = await retentionOf.get(team)!;
     if (asOf - Date.parse(dataset.createdAt) > days * DAY_MS) expired.push({ id: dataset.id, action: 'bin', days });
   }
@@ -141,11 +150,7 @@ async function moveExpired(
   }
 }
 
-async function purgeDue(
-  hospitalId: string,
-  item: RetentionItem,
-  deps: RetentionDeps,
-): Promise<JobItemResult> {
+async function purgeDue(hospitalId: string, item: RetentionItem, deps: RetentionDeps): Promise<JobItemResult> {
   const dataset = await deps.datasets.getInBin(hospitalId, item.id);
   if (!dataset) {
     // Gone from the bin: purged (by this job's run cut off after it, a chunk run again), or restored to the lists.
@@ -176,7 +181,11 @@ export const retentionJob: JobKindHandler<RetentionDeps> = {
     // A deactivated hospital's data stays as it was, so a restore brings it all back (docs/domain.md#deactivation).
     if (!(await hospitalIsActive(job.hospitalId, deps.directory))) return { items: [], next: null };
     const at = cursor ? (JSON.parse(cursor) as RetentionCursor) : START;
-    const items: JobWorkItem[] = at.pending.map((value, i) => ({ seq: job.processed + i + 1, subject: value.id, value }));
+    const items: JobWorkItem[] = at.pending.map((value, i) => ({
+      seq: job.processed + i + 1,
+      subject: value.id,
+      value,
+    }));
     const asOf = String(job.input.asOf);
     let next: RetentionCursor | null;
     if (at.phase === 'expire') {
