@@ -14,10 +14,9 @@ import {
   setSystemPolicy,
   setTeamPolicy,
 } from '#shared/domain/settings/policies.ts';
-import { RETENTION_ACTOR, startRetentionJobs } from '#shared/domain/settings/retention.ts';
+import { RETENTION_ACTOR, RETENTION_PAGE, startRetentionJobs } from '#shared/domain/settings/retention.ts';
 import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
 import { setLegalHold } from '#shared/domain/datasets/legal-hold.ts';
-import { PURGE_MAX_PAGES, PURGE_PAGE, purgeRecycleBin } from '#shared/domain/datasets/recycle-bin.ts';
 import {
   getMyProfile,
   getNotificationPreferences,
@@ -275,20 +274,21 @@ describe('data retention', () => {
     expect(await p.datasets.get('h1', held.id)).toBeDefined();
   });
 
-  it('purges a page at a time and resumes where a stopped run left off', async () => {
+  it('purges a bin longer than a chunk, every dataset once, a chunk at a time', async () => {
     const p = ports();
     const ids: string[] = [];
-    for (let i = 0; i < PURGE_PAGE * PURGE_MAX_PAGES + 3; i++) {
+    for (let i = 0; i < 2 * RETENTION_PAGE + 3; i++) {
       const d = await createDataset(NEW_DATASET, member, p);
       await deleteDataset(d.id, {}, lead, p);
       ids.push(d.id);
     }
-    const later = { ...p, clock: { now: () => '2026-04-01T00:00:00.000Z' } };
-    const first = await purgeRecycleBin('h1', RETENTION_ACTOR, later);
-    expect([first.purged.length, first.more]).toEqual([PURGE_PAGE * PURGE_MAX_PAGES, true]);
-    const second = await purgeRecycleBin('h1', RETENTION_ACTOR, later);
-    expect([second.purged.length, second.more]).toEqual([3, false]);
-    expect(new Set([...first.purged, ...second.purged])).toEqual(new Set(ids));
+
+    const run = await retention({ ...p, clock: { now: () => '2026-04-01T00:00:00.000Z' } });
+
+    expect(run.jobs).toMatchObject([{ status: 'SUCCEEDED', processed: ids.length, succeeded: ids.length }]);
+    expect(run.jobs[0]!.chunks).toBeGreaterThan(3);
+    expect(new Set(run.results.keys())).toEqual(new Set(ids));
+    expect(p.audit.events.filter((e) => e.action === 'DATASET_PURGED')).toHaveLength(ids.length);
   });
 });
 
