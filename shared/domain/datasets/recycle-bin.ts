@@ -1,8 +1,8 @@
 import type { Dataset, RecycleBinItem } from '#shared/schemas/api/datasets.ts';
-import { AccessDeniedError, DomainError, NotFoundError } from '#shared/domain/errors.ts';
+import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { Caller } from '#shared/domain/auth/caller.ts';
-import type { AuditLog, Clock, PageTokens } from '#shared/domain/ports.ts';
-import { actorOf, countLive, purgeDataset, type Actor, type DeleteDatasetDeps } from './delete-dataset.ts';
+import type { AuditLog, PageTokens } from '#shared/domain/ports.ts';
+import { actorOf, countLive, type DeleteDatasetDeps } from './delete-dataset.ts';
 import type { DatasetRecord, DatasetRepository } from './ports.ts';
 import { toDataset } from './view.ts';
 
