@@ -3,7 +3,7 @@ import { startRetentionJobs, type RetentionSchedule } from '#shared/domain/setti
 import { getDeps } from '#functions/lib/deps.ts';
 import { errorOrigin, logger, startInvocation } from '#functions/lib/logger.ts';
 
-/** The schedule's time: EventBridge's scheduled event carries it as `time` (the twin's interval sends none). */
+/** The schedule's time: EventBridge's scheduled event carries it as `time` (the clock's time when an event has none). */
 function scheduledAt(event: unknown): string | undefined {
   const time = (event as { time?: unknown } | null | undefined)?.time;
   return typeof time === 'string' && !Number.isNaN(Date.parse(time)) ? new Date(time).toISOString() : undefined;
