@@ -20,7 +20,7 @@ export type DataBucket = (typeof DATA_BUCKETS)[number];
  */
 export type TableAccess = 'describe' | 'read' | 'readWrite' | 'auditAppend';
 /** What a function may do in a data bucket; each maps to an explicit action list (no `s3:*` style wildcards). */
-export type BucketAccess = 'read' | 'write' | 'delete' | 'list' | 'multipart';
+export type BucketAccess = 'read' | 'write' | 'delete' | 'list' | 'multipart' | 'abort';
 
 export type Grants = {
   table?: TableAccess;
@@ -392,6 +392,8 @@ const BUCKET_OBJECT_ACTIONS: Record<Exclude<BucketAccess, 'list'>, string[]> = {
   delete: ['s3:DeleteObject'],
   // Presigned multipart uploads are signed with the function's credentials, so it needs the part-level actions.
   multipart: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+  // Removing what an unfinished multipart upload holds, and nothing else of multipart (the purge of a dataset).
+  abort: ['s3:AbortMultipartUpload'],
 };
 
 export const USER_POOL_ADMIN_ACTIONS = [
@@ -559,19 +561,16 @@ function intakeSweepMs(): number {
 
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
-    // Walks every hospital (a scan for the hospital items) and deletes expired datasets with their objects, as a
-    // user's delete does (docs/pipeline.md#data-retention).
+    // Walks every hospital (a scan for the hospital items) and starts one RETENTION job per active hospital and day
+    // (its job item, then an asynchronous invocation of the job worker); the worker moves expired datasets to the
+    // recycle bin and purges it (docs/pipeline.md#data-retention, docs/jobs.md). It touches no bucket.
     id: 'ApplyRetention',
     entry: 'functions/jobs/apply-retention.ts',
-    description: 'Data retention: deletes datasets older than the policy in force',
+    description: 'Data retention: starts the daily retention job of each active hospital',
     cron: { minute: '0', hour: '3' },
     localEveryMs: 60 * 60 * 1000,
-    timeoutSeconds: 900,
-    grants: {
-      table: 'readWrite',
-      scansTable: true,
-      buckets: { uploads: ['delete', 'list'], studies: ['delete', 'list'], assets: ['delete', 'list'] },
-    },
+    timeoutSeconds: 300,
+    grants: { table: 'readWrite', scansTable: true, startsJobs: true },
   },
   {
     // Walks every hospital (the same scan for the hospital items), computes the previous month's report figures and
@@ -745,14 +744,20 @@ export const AUDIT_APPENDER_DECLARATION: FunctionDeclaration = {
  * The job worker (docs/jobs.md): invoked asynchronously with a job's reference by the functions that start jobs, and
  * by itself to hand on a job it could not finish in its time. It does what the jobs' kinds do: invitations (table,
  * mail, the user pool's identities), a hospital's deactivation and restore (identities, DICOMweb app clients), a
- * dataset's export (the studies and assets buckets, mail) and the DICOMweb index backfill (the studies bucket's
- * listings and header bundles).
+ * dataset's export (the studies and assets buckets, mail), the DICOMweb index backfill (the studies bucket's
+ * listings and header bundles) and data retention (the recycle bin's purge deletes in every bucket).
  */
 const JOB_WORKER_GRANTS: Grants = {
   table: 'readWrite',
   // A dataset export reads the stored instances and assets and writes its ZIP under the studies bucket's exports/;
-  // the DICOMweb index backfill reads the de-identified copies' listings and header bundles.
-  buckets: { studies: ['read', 'write', 'list'], assets: ['read', 'list'] },
+  // the DICOMweb index backfill reads the de-identified copies' listings and header bundles. Data retention's purge
+  // deletes a dataset's objects in every bucket (listed by prefix, then deleted) and aborts an unfinished archive
+  // upload (docs/pipeline.md#data-retention).
+  buckets: {
+    uploads: ['delete', 'list', 'abort'],
+    studies: ['read', 'write', 'delete', 'list'],
+    assets: ['read', 'delete', 'list'],
+  },
   userPoolAdmin: true,
   pseudonymSecret: true,
   sendsMail: true,
@@ -767,7 +772,7 @@ export const JOB_WORKER_DECLARATION: FunctionDeclaration = {
   kind: 'internal',
   entry: 'functions/jobs/run-job.ts',
   description:
-    'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation, exports, audit verification, DICOMweb index)',
+    'Jobs: runs long work in chunks from its stored cursor (bulk invitations, hospital deactivation, exports, audit verification, DICOMweb index, retention)',
   // A dataset export builds its ZIP in memory (docs/exports.md#limits): the study's files and the archive at once.
   memoryMb: 3008,
   timeoutSeconds: 900,

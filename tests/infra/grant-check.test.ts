@@ -3,6 +3,7 @@ import {
   apiFunctionDeclarations,
   AUDIT_APPENDER_DECLARATION,
   FEDERATED_PLACEMENT_ACTIONS,
+  JOB_WORKER_DECLARATION,
   TOKEN_USER_ACTIONS,
   PRE_TOKEN_GENERATION_DECLARATION,
   pipelineFunctionDeclarations,
@@ -110,6 +111,42 @@ describe("the twin's IAM check", () => {
         permissionsFor('DynamoDBDocumentClient', 'ScanCommand', scan, scope).every((p) => isAllowed(statements, p)),
       ).toBe(false);
     }
+  });
+
+  it('lets the job worker purge a dataset from every bucket for data retention, and the schedule only start jobs', () => {
+    // Prepare (docs/jobs.md#grants): the RETENTION job purges; the scheduled function creates the jobs and invokes
+    // the worker.
+    const can = (
+      statements: ReturnType<typeof localStatements>,
+      client: string,
+      command: string,
+      input: Record<string, unknown>,
+    ) => permissionsFor(client, command, input, scope).every((p) => isAllowed(statements, p));
+    const worker = localStatements(JOB_WORKER_DECLARATION, resources);
+    const schedule = localStatements(
+      scheduledJobDeclaration(SCHEDULED_JOBS.find((job) => job.id === 'ApplyRetention')!),
+      resources,
+    );
+    const purge = [
+      ['S3Client', 'ListObjectsV2Command', { Bucket: 'up', Prefix: 'h/d/' }],
+      ['S3Client', 'DeleteObjectsCommand', { Bucket: 'up', Delete: { Objects: [{ Key: 'h/d/raw.zip' }] } }],
+      ['S3Client', 'DeleteObjectsCommand', { Bucket: 'st', Delete: { Objects: [{ Key: 'h/d/1.dcm' }] } }],
+      ['S3Client', 'DeleteObjectsCommand', { Bucket: 'as', Delete: { Objects: [{ Key: 'h/d/t1.nii.gz' }] } }],
+      ['S3Client', 'AbortMultipartUploadCommand', { Bucket: 'up', Key: 'h/d/raw.zip', UploadId: 'u' }],
+    ] as const;
+    const invokeWorker = { FunctionName: localFunctionName(JOB_WORKER_DECLARATION), InvocationType: 'Event' };
+
+    // Assess
+    for (const [client, command, input] of purge) {
+      expect(can(worker, client, command, input), command).toBe(true);
+      expect(can(schedule, client, command, input), command).toBe(false);
+    }
+    // Deleting is all the worker may do in the uploads bucket: it never writes or reads an upload.
+    expect(can(worker, 'S3Client', 'PutObjectCommand', { Bucket: 'up', Key: 'h/d/raw.zip' })).toBe(false);
+    expect(can(worker, 'S3Client', 'GetObjectCommand', { Bucket: 'up', Key: 'h/d/raw.zip' })).toBe(false);
+    expect(can(schedule, 'LambdaClient', 'InvokeCommand', invokeWorker)).toBe(true);
+    expect(can(schedule, 'DynamoDBDocumentClient', 'ScanCommand', { TableName: 'imaging-local' })).toBe(true);
+    expect(can(worker, 'DynamoDBDocumentClient', 'ScanCommand', { TableName: 'imaging-local' })).toBe(false);
   });
 
   it('lets only the audit appender write the audit trail; every other writer may only invoke it', () => {

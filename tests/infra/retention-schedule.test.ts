@@ -76,7 +76,7 @@ describe('the data-retention schedule in the cloud (docs/pipeline.md#data-retent
     );
   });
 
-  it('lets only the scheduled jobs scan the table, and only retention delete in every bucket', () => {
+  it('lets only the scheduled jobs scan the table; retention starts jobs and deletes nothing itself', () => {
     const statements = resourcesOf(pipeline, 'AWS::IAM::Policy').flatMap(([, p]) =>
       (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).map((s) => ({
         roles: JSON.stringify(p.Properties.Roles),
@@ -90,9 +90,15 @@ describe('the data-retention schedule in the cloud (docs/pipeline.md#data-retent
       scanners.every((s) => /ApplyRetention|SendMonthlyReports|SendDailyNotifications|WriteAuditDigests/.test(s.roles)),
     ).toBe(true);
     expect(scheduledJobDeclaration(SCHEDULED_JOBS[0]!)).toMatchObject({
+      id: 'ApplyRetentionFunction',
       kind: 'job',
       scansTable: true,
       table: 'readWrite',
+      startsJobs: true,
     });
+    // The job worker deletes (docs/jobs.md#grants): the schedule's role has no S3 action at all.
+    const retention = statements.filter((s) => /ApplyRetention/.test(s.roles));
+    expect(retention.length).toBeGreaterThan(0);
+    expect(retention.flatMap((s) => s.actions).filter((a) => a.startsWith('s3:'))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 import { claimsFor } from './datasets-harness.ts';
+import { runRetention } from './retention-run.ts';
 
 /**
  * Policies through the real handlers and the DynamoDB adapters (docs/domain.md#policies-and-inheritance): an admin
@@ -160,8 +161,9 @@ describe('policies through the API', () => {
     const overrides = { ...current.body.overrides, dataRetentionDays: 5 };
     expect((await h.call('PUT', `/api/teams/${TEAM}/policy`, { as: ADMIN, body: { overrides } })).status).toBe(200);
 
-    const { handler } = await import('#functions/jobs/apply-retention.ts');
-    expect((await handler()).deleted).toBeGreaterThanOrEqual(1);
+    const run = await runRetention(h);
+    expect(run.resultOf('hosp-northside', old.body.id)).toMatchObject({ outcome: 'SUCCEEDED', ref: 'recycle-bin' });
+    expect(run.resultOf('hosp-northside', young.body.id)).toBeUndefined();
 
     expect((await h.call('GET', `/api/datasets/${old.body.id}`, { as: MEMBER })).status).toBe(404);
     expect((await h.call('GET', `/api/datasets/${young.body.id}`, { as: MEMBER })).status).toBe(200);

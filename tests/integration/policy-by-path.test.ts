@@ -25,6 +25,7 @@ import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import { datasetRecord, newDatasetBody } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 import { claimsFor, subOf } from './datasets-harness.ts';
+import { runRetention } from './retention-run.ts';
 
 /**
  * Policy by path (docs/roles-and-permissions.md#policy-by-path): every switch of the settings pages (the hospital
@@ -444,8 +445,7 @@ const ACTS: Record<Path, Act> = {
       }),
     );
     await apply(row);
-    const { handler } = await import('#functions/jobs/apply-retention.ts');
-    await handler();
+    await runRetention(h);
     const read = await h.call('GET', `/api/datasets/${id}`, { as: USERS.HOSPITAL_ADMIN });
     return read.status === 200 ? 'kept' : 'moved to the recycle bin';
   },

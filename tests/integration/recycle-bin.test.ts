@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/definitions/table/keys.ts';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
+import { runRetention } from './retention-run.ts';
 
 /**
  * Deleting data is deliberate (docs/domain.md#recycle-bin, #legal-hold; docs/roles-and-permissions.md#dataset-management),
@@ -129,13 +130,14 @@ describe('a legal hold', () => {
         ExpressionAttributeValues: { ':at': new Date(Date.now() - 400 * 86_400_000).toISOString() },
       }),
     );
-    const { handler } = await import('#functions/jobs/apply-retention.ts');
-    expect((await handler()).held).toBeGreaterThanOrEqual(1);
+    const kept = await runRetention(h);
+    expect(kept.resultOf('hosp-northside', id)).toMatchObject({ outcome: 'SKIPPED', code: 'LEGAL_HOLD' });
     expect((await h.call('GET', `/api/datasets/${id}`, { as: MEMBER })).status).toBe(200);
 
     const lifted = await hold(ADMIN, { on: false, reason: 'Settled' });
     expect(lifted.status).toBe(200);
-    await handler();
+    const moved = await runRetention(h);
+    expect(moved.resultOf('hosp-northside', id)).toMatchObject({ outcome: 'SUCCEEDED', ref: 'recycle-bin' });
     expect((await h.call('GET', `/api/datasets/${id}`, { as: MEMBER })).status).toBe(404);
     const history = await h.deps.audit.listForDataset('hosp-northside', id);
     expect(history.map((e) => e.action)).toEqual(

@@ -91,21 +91,22 @@ export function createMemoryDatasetRepository(audit?: AuditLog): DatasetReposito
       return next;
     },
     async list(q) {
-      const all = [...rows.values()]
-        .filter(
-          (d) =>
-            d.hospitalId === q.hospitalId &&
-            !d.deletedAt &&
-            (q.teamId === undefined || d.teamId === q.teamId) &&
-            (!q.ownerUserId || d.ownerUserId === q.ownerUserId) &&
-            (!q.status || d.status === q.status) &&
-            (!q.createdFrom || d.createdAt >= q.createdFrom) &&
-            (!q.search || d.searchText.includes(q.search) || d.patientAlias === q.searchAlias),
-        )
+      const matches = (d: DatasetRecord) =>
+        !d.deletedAt &&
+        (q.teamId === undefined || d.teamId === q.teamId) &&
+        (!q.ownerUserId || d.ownerUserId === q.ownerUserId) &&
+        (!q.status || d.status === q.status) &&
+        (!q.createdFrom || d.createdAt >= q.createdFrom) &&
+        (!q.search || d.searchText.includes(q.search) || d.patientAlias === q.searchAlias);
+      // Positions are taken among the hospital's datasets in the bin too, so a page goes on after its last key even
+      // once that one left the list (moved to the bin), as the table's index does.
+      const ordered = [...rows.values()]
+        .filter((d) => d.hospitalId === q.hospitalId)
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-      const start = q.startKey ? all.findIndex((d) => d.id === q.startKey!.id) + 1 : 0;
-      const items = all.slice(start, start + q.limit);
-      return { items, ...(start + q.limit < all.length ? { lastKey: { id: items.at(-1)!.id } } : {}) };
+      const start = q.startKey ? ordered.findIndex((d) => d.id === q.startKey!.id) + 1 : 0;
+      const all = ordered.slice(start).filter(matches);
+      const items = all.slice(0, q.limit);
+      return { items, ...(q.limit < all.length ? { lastKey: { id: items.at(-1)!.id } } : {}) };
     },
     async listSeries(h, d) {
       return [...series.values()].filter((s) => s.hospitalId === h && s.datasetId === d);

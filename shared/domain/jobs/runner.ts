@@ -79,15 +79,12 @@ async function runChunk<D>(kind: JobKindHandler<D>, job: JobRecord, items: JobWo
 
 export type JobStartDeps = { jobs: JobStore; jobStarter: JobStarter; clock: Clock; ids: IdGenerator };
 
-/** Creates a QUEUED job and hands it to the worker; the caller answers 202 with it. */
-export async function startJob(
-  spec: Pick<JobRecord, 'kind' | 'ownerHospitalId' | 'hospitalId' | 'input' | 'total' | 'createdBy'>,
-  deps: JobStartDeps,
-): Promise<JobRecord> {
-  const now = deps.clock.now();
-  const job: JobRecord = {
+type JobSpec = Pick<JobRecord, 'kind' | 'ownerHospitalId' | 'hospitalId' | 'input' | 'total' | 'createdBy'>;
+
+function queuedJob(spec: JobSpec, id: string, now: string): JobRecord {
+  return {
     ...spec,
-    id: deps.ids.newId(),
+    id,
     status: 'QUEUED',
     cursor: null,
     chunks: 0,
@@ -100,9 +97,42 @@ export async function startJob(
     finishedAt: null,
     error: null,
   };
+}
+
+/** Creates a QUEUED job and hands it to the worker; the caller answers 202 with it. */
+export async function startJob(spec: JobSpec, deps: JobStartDeps): Promise<JobRecord> {
+  const job = queuedJob(spec, deps.ids.newId(), deps.clock.now());
   await deps.jobs.create(job);
   await deps.jobStarter.start({ ownerHospitalId: job.ownerHospitalId, jobId: job.id });
   return job;
+}
+
+/**
+ * Creates the job of a given id once (a claim, e.g. one retention job per hospital and day) and hands it to the
+ * worker. When the job exists already it starts none: `created` is false, and a job still QUEUED is handed over again
+ * (its first hand-over may have been lost with a crash between the two steps; a second run of a job is harmless, as
+ * the runner's conditional advance counts each chunk once).
+ */
+export async function startJobOnce(
+  spec: JobSpec & { id: string },
+  deps: Omit<JobStartDeps, 'ids'>,
+): Promise<{ job: JobRecord; created: boolean }> {
+  const ref = { ownerHospitalId: spec.ownerHospitalId, jobId: spec.id };
+  let existing = await deps.jobs.get(ref);
+  if (!existing) {
+    const job = queuedJob(spec, spec.id, deps.clock.now());
+    try {
+      await deps.jobs.create(job);
+      await deps.jobStarter.start(ref);
+      return { job, created: true };
+    } catch (error) {
+      // Another run created it first (the store's create is conditional on the key being new).
+      existing = await deps.jobs.get(ref);
+      if (!existing) throw error;
+    }
+  }
+  if (existing.status === 'QUEUED') await deps.jobStarter.start(ref);
+  return { job: existing, created: false };
 }
 
 /**

@@ -1,93 +1,223 @@
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { Clock } from '#shared/domain/ports.ts';
 import { hospitalIsActive, type HospitalStatusReader } from '#shared/domain/auth/hospital-status.ts';
-import { moveToRecycleBin, PROCESSING_STAGES, type DeleteDatasetDeps } from '#shared/domain/datasets/delete-dataset.ts';
-import { purgeRecycleBin } from '#shared/domain/datasets/recycle-bin.ts';
+import { moveToRecycleBin, purgeDataset, type DeleteDatasetDeps } from '#shared/domain/datasets/delete-dataset.ts';
 import { DomainError } from '#shared/domain/errors.ts';
+import {
+  startJobOnce,
+  type JobItemResult,
+  type JobKindHandler,
+  type JobRunnerDeps,
+  type JobStartDeps,
+  type JobWorkItem,
+} from '#shared/domain/jobs/runner.ts';
+import type { JobRef } from '#shared/domain/jobs/ports.ts';
 import { policyFor, type PolicyDeps } from './policies.ts';
 import type { SettingsStore } from './ports.ts';
 
-/** Actor of the audit events the retention job writes. */
+/** Actor of the audit events the retention job writes, and the author of its jobs. */
 export const RETENTION_ACTOR = { actorUserId: 'retention', actorName: 'Data retention' } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const PAGE = 100;
+/**
+ * Datasets one chunk of a retention job reads from the hospital's list (expiry) or its recycle bin (purge): a chunk
+ * moves or purges at most this many.
+ */
+export const RETENTION_PAGE = 25;
 
-export type RetentionDeps = DeleteDatasetDeps &
-  PolicyDeps & {
-    settings: Pick<SettingsStore, 'listHospitalIds'> & PolicyDeps['settings'];
-    clock: Clock;
-    directory: HospitalStatusReader;
-  };
+/** The id of a hospital's retention job of one UTC day: the claim that keeps a second run of the day from starting one. */
+export const retentionJobId = (at: string): string => `retention-${at.slice(0, 10)}`;
 
-export type RetentionReport = {
-  /** Moved to the recycle bin this run. */
-  deleted: { hospitalId: string; datasetId: string }[];
-  /** Expired but left for the next run: a stage is writing it, or it moved on meanwhile. */
-  skipped: number;
-  /** Expired but under legal hold: kept (docs/domain.md#legal-hold). */
-  held: number;
-  /** Removed for good from the recycle bin this run. */
-  purged: { hospitalId: string; datasetId: string }[];
-  /** A hospital's bin had more due than one run purges: the next run goes on. */
-  purgeMore: boolean;
+export type RetentionScheduleDeps = Omit<JobStartDeps, 'ids'> & {
+  settings: Pick<SettingsStore, 'listHospitalIds'>;
+  directory: HospitalStatusReader;
+};
+
+export type RetentionSchedule = {
+  /** Jobs created by this run. */
+  started: JobRef[];
+  /** Hospitals whose job of the day existed already (a second run of the schedule, or its retry). */
+  existing: number;
+  /** Deactivated hospitals: no job, their data stays as it was (docs/domain.md#deactivation). */
+  inactive: number;
 };
 
 /**
- * The scheduled data-retention job (docs/pipeline.md#data-retention): every dataset older than the retention of the
- * policy in force for its team is moved to the recycle bin (docs/domain.md#recycle-bin), audited as
- * DATASET_RETENTION_EXPIRED with the reason 'retention'; then the bin's datasets past their 30 days are purged with
- * their objects (DATASET_PURGED). A dataset under legal hold is neither; one a pipeline stage is still writing is left
- * for the next run.
+ * The daily data-retention schedule (docs/pipeline.md#data-retention): one RETENTION job per active hospital, its id
+ * named by the schedule's day (`scheduledAt`, the EventBridge event's time; the clock's when absent), each under its
+ * own hospital so its admins may follow it (docs/jobs.md). A run of the same day finds the jobs and starts none.
  */
-export async function applyRetention(deps: RetentionDeps): Promise<RetentionReport> {
-  const report: RetentionReport = { deleted: [], skipped: 0, held: 0, purged: [], purgeMore: false };
-  const now = Date.parse(deps.clock.now());
+export async function startRetentionJobs(
+  deps: RetentionScheduleDeps,
+  scheduledAt?: string,
+): Promise<RetentionSchedule> {
+  const asOf = deps.clock.now();
+  const id = retentionJobId(scheduledAt ?? asOf);
+  const report: RetentionSchedule = { started: [], existing: 0, inactive: 0 };
   for (const hospitalId of await deps.settings.listHospitalIds()) {
-    // A deactivated hospital's data stays as it was, so a restore brings it all back (docs/domain.md#deactivation).
-    if (!(await hospitalIsActive(hospitalId, deps.directory))) continue;
-    const retentionOf = new Map<string, number>();
-    const retentionDays = async (teamId: string | null) => {
-      const key = teamId ?? '';
-      if (!retentionOf.has(key)) retentionOf.set(key, (await policyFor(hospitalId, teamId, deps)).dataRetentionDays);
-      return retentionOf.get(key)!;
-    };
-    const expired: DatasetRecord[] = [];
-    let startKey: Record<string, string> | undefined;
-    do {
-      const page = await deps.datasets.list({ hospitalId, limit: PAGE, startKey });
-      for (const dataset of page.items) {
-        const days = await retentionDays(dataset.teamId);
-        if (now - Date.parse(dataset.createdAt) > days * DAY_MS) expired.push(dataset);
-      }
-      startKey = page.lastKey;
-    } while (startKey);
-    for (const dataset of expired) {
-      if (dataset.legalHold) {
-        report.held += 1;
-        continue;
-      }
-      if (PROCESSING_STAGES.includes(dataset.status)) {
-        report.skipped += 1;
-        continue;
-      }
-      try {
-        await moveToRecycleBin(dataset, RETENTION_ACTOR, 'DATASET_RETENTION_EXPIRED', 'retention', deps, {
-          retentionDays: await retentionDays(dataset.teamId),
-          createdAt: dataset.createdAt,
-        });
-        report.deleted.push({ hospitalId, datasetId: dataset.id });
-      } catch (error) {
-        // A dataset that moved on (a run started, another delete won, a hold placed) waits for the next run.
-        if (!(error instanceof DomainError)) throw error;
-        report.skipped += 1;
-      }
+    if (!(await hospitalIsActive(hospitalId, deps.directory))) {
+      report.inactive += 1;
+      continue;
     }
-    const purge = await purgeRecycleBin(hospitalId, RETENTION_ACTOR, deps);
-    report.purged.push(...purge.purged.map((datasetId) => ({ hospitalId, datasetId })));
-    report.held += purge.held;
-    report.skipped += purge.failed;
-    report.purgeMore ||= purge.more;
+    const { created } = await startJobOnce(
+      {
+        id,
+        kind: 'RETENTION',
+        ownerHospitalId: hospitalId,
+        hospitalId,
+        input: { asOf },
+        total: null,
+        createdBy: { userId: RETENTION_ACTOR.actorUserId, name: RETENTION_ACTOR.actorName },
+      },
+      deps,
+    );
+    if (created) report.started.push({ ownerHospitalId: hospitalId, jobId: id });
+    else report.existing += 1;
   }
   return report;
 }
+
+export type RetentionDeps = DeleteDatasetDeps &
+  PolicyDeps &
+  JobRunnerDeps & { clock: Clock; directory: HospitalStatusReader };
+
+/** One dataset a chunk found: moved to the bin (expired, with the retention that applied) or purged from it. */
+type RetentionItem = { id: string; action: 'bin'; days: number } | { id: string; action: 'purge' };
+
+/**
+ * Where a retention job goes on: the phase (the hospital's datasets, then its bin's due entries, then the last
+ * entries found), the list's key after the page last read, and the datasets that page found, which the next chunk
+ * acts on. Keeping them in the cursor makes a chunk run again act on the same datasets, though the ones it moved or
+ * purged have left the lists.
+ */
+type RetentionCursor = {
+  phase: 'expire' | 'purge' | 'done';
+  key: Record<string, string> | null;
+  pending: RetentionItem[];
+};
+
+const START: RetentionCursor = { phase: 'expire', key: null, pending: [] };
+
+/** The datasets of a page of the live list older than the retention of the policy in force for their team. */
+async function expiredOf(
+  hospitalId: string,
+  page: DatasetRecord[],
+  asOf: number,
+  deps: PolicyDeps,
+): Promise<RetentionItem[]> {
+  const retentionOf = new Map<string, Promise<number>>();
+  const expired: RetentionItem[] = [];
+  for (const dataset of page) {
+    const team = dataset.teamId ?? '';
+    if (!retentionOf.has(team))
+      retentionOf.set(
+        team,
+        policyFor(hospitalId, dataset.teamId, deps).then((p) => p.dataRetentionDays),
+      );
+    const days = await retentionOf.get(team)!;
+    if (asOf - Date.parse(dataset.createdAt) > days * DAY_MS) expired.push({ id: dataset.id, action: 'bin', days });
+  }
+  return expired;
+}
+
+/** A dataset already in the bin by this job's hand (a chunk run again): reported as the first run did. */
+const binnedByThisJob = (dataset: DatasetRecord | undefined, asOf: string) =>
+  dataset?.deletedByUserId === RETENTION_ACTOR.actorUserId && (dataset.deletedAt ?? '') >= asOf;
+
+async function moveExpired(
+  hospitalId: string,
+  item: Extract<RetentionItem, { action: 'bin' }>,
+  asOf: string,
+  deps: RetentionDeps,
+): Promise<JobItemResult> {
+  const dataset = await deps.datasets.get(hospitalId, item.id);
+  if (!dataset) {
+    return binnedByThisJob(await deps.datasets.getInBin(hospitalId, item.id), asOf)
+      ? { outcome: 'SUCCEEDED', ref: 'recycle-bin' }
+      : { outcome: 'SKIPPED' };
+  }
+  if (dataset.legalHold) return { outcome: 'SKIPPED', code: 'LEGAL_HOLD' };
+  try {
+    await moveToRecycleBin(dataset, RETENTION_ACTOR, 'DATASET_RETENTION_EXPIRED', 'retention', deps, {
+      retentionDays: item.days,
+      createdAt: dataset.createdAt,
+    });
+    return { outcome: 'SUCCEEDED', ref: 'recycle-bin' };
+  } catch (error) {
+    // A stage is writing it, or it moved on meanwhile (a run started, a hold placed): the next day's job looks again.
+    if (error instanceof DomainError) return { outcome: 'SKIPPED', code: error.code };
+    throw error;
+  }
+}
+
+async function purgeDue(hospitalId: string, item: RetentionItem, deps: RetentionDeps): Promise<JobItemResult> {
+  const dataset = await deps.datasets.getInBin(hospitalId, item.id);
+  if (!dataset) {
+    // Gone from the bin: purged (by this job's run cut off after it, a chunk run again), or restored to the lists.
+    return (await deps.datasets.get(hospitalId, item.id))
+      ? { outcome: 'SKIPPED' }
+      : { outcome: 'SUCCEEDED', ref: 'purged' };
+  }
+  if (dataset.legalHold) return { outcome: 'SKIPPED', code: 'LEGAL_HOLD' };
+  // A purge that fails is that item's failure (FAILED with its code); the next day's job finds it in the bin again.
+  await purgeDataset(dataset, RETENTION_ACTOR, deps, { reason: dataset.deletionReason });
+  return { outcome: 'SUCCEEDED', ref: 'purged' };
+}
+
+/**
+ * The RETENTION job kind (docs/jobs.md, docs/pipeline.md#data-retention), one per hospital and day: every dataset
+ * older than the retention of the policy in force for its team (as of the job's start) is moved to the recycle bin
+ * (docs/domain.md#recycle-bin), audited as DATASET_RETENTION_EXPIRED with the reason 'retention'; then the bin's
+ * datasets past their 30 days are purged with their objects (DATASET_PURGED). A chunk reads one page of
+ * RETENTION_PAGE datasets (by the list's index, never a scan) and acts on those the page before it found, so a
+ * chunk moves or purges at most RETENTION_PAGE. An item is one dataset: SUCCEEDED (moved, `ref` recycle-bin; purged,
+ * `ref` purged), SKIPPED (under legal hold, `LEGAL_HOLD`; a stage writing it, `INVALID_STATE`; gone meanwhile). A
+ * deactivated hospital's job ends at its next chunk without touching anything.
+ */
+export const retentionJob: JobKindHandler<RetentionDeps> = {
+  // Moving to the bin and purging both append to the hospital's one audit chain.
+  itemsAtOnce: 4,
+  async chunk(job, cursor, deps) {
+    // A deactivated hospital's data stays as it was, so a restore brings it all back (docs/domain.md#deactivation).
+    if (!(await hospitalIsActive(job.hospitalId, deps.directory))) return { items: [], next: null };
+    const at = cursor ? (JSON.parse(cursor) as RetentionCursor) : START;
+    const items: JobWorkItem[] = at.pending.map((value, i) => ({
+      seq: job.processed + i + 1,
+      subject: value.id,
+      value,
+    }));
+    const asOf = String(job.input.asOf);
+    let next: RetentionCursor | null;
+    if (at.phase === 'expire') {
+      const page = await deps.datasets.list({
+        hospitalId: job.hospitalId,
+        limit: RETENTION_PAGE,
+        ...(at.key ? { startKey: at.key } : {}),
+      });
+      const pending = await expiredOf(job.hospitalId, page.items, Date.parse(asOf), deps);
+      next = page.lastKey ? { phase: 'expire', key: page.lastKey, pending } : { phase: 'purge', key: null, pending };
+    } else if (at.phase === 'purge') {
+      const page = await deps.datasets.listBin({
+        hospitalId: job.hospitalId,
+        limit: RETENTION_PAGE,
+        purgeBy: asOf,
+        ...(at.key ? { startKey: at.key } : {}),
+      });
+      const pending = page.items.map((d): RetentionItem => ({ id: d.id, action: 'purge' }));
+      next = page.lastKey
+        ? { phase: 'purge', key: page.lastKey, pending }
+        : pending.length > 0
+          ? { phase: 'done', key: null, pending }
+          : null;
+    } else {
+      next = null;
+    }
+    return { items, next: next && JSON.stringify(next) };
+  },
+  async run(job, item, deps) {
+    const value = item.value as RetentionItem;
+    return value.action === 'bin'
+      ? moveExpired(job.hospitalId, value, String(job.input.asOf), deps)
+      : purgeDue(job.hospitalId, value, deps);
+  },
+};

@@ -25,6 +25,7 @@ import { createMemoryJobStore } from '#functions/adapters/memory/jobs-store.ts';
 import { JOB_KINDS } from '#functions/jobs/job-kinds.ts';
 import type { JobRef } from '#shared/domain/jobs/ports.ts';
 import { runJob, type JobKinds, type JobRunnerDeps } from '#shared/domain/jobs/runner.ts';
+import { startRetentionJobs } from '#shared/domain/settings/retention.ts';
 
 /**
  * What the domain tests share beyond the in-memory adapters (functions/adapters/memory): callers, a deterministic
@@ -107,6 +108,19 @@ export async function runStartedJobs<D extends JobRunnerDeps & { jobStarter: { s
 ): Promise<void> {
   for (let ref = deps.jobStarter.started.shift(); ref; ref = deps.jobStarter.started.shift())
     await runJob(ref, JOB_KINDS as unknown as JobKinds<D>, deps);
+}
+
+/**
+ * The data-retention schedule of the day `now` falls on and its jobs run to their end (docs/pipeline.md#data-retention):
+ * answers the datasets they moved to the recycle bin and purged from it.
+ */
+export async function runRetention(p: ReturnType<typeof ports>, now = p.clock.now()) {
+  const at = { ...p, clock: { now: () => now } };
+  const { started } = await startRetentionJobs(at);
+  await runStartedJobs(at);
+  const results = (await Promise.all(started.map((ref) => p.jobs.listResults(ref, 500)))).flatMap((r) => r.items);
+  const done = (ref: string) => results.filter((r) => r.outcome === 'SUCCEEDED' && r.ref === ref).map((r) => r.subject);
+  return { moved: done('recycle-bin'), purged: done('purged'), results };
 }
 
 export const NEW_DATASET = {

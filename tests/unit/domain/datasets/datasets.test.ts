@@ -5,8 +5,7 @@ import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { deleteDataset, NO_REASON_GIVEN } from '#shared/domain/datasets/delete-dataset.ts';
 import { setLegalHold } from '#shared/domain/datasets/legal-hold.ts';
-import { listRecycleBin, purgeRecycleBin, restoreDataset } from '#shared/domain/datasets/recycle-bin.ts';
-import { RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
+import { listRecycleBin, restoreDataset } from '#shared/domain/datasets/recycle-bin.ts';
 import { getDataset } from '#shared/domain/datasets/get-dataset.ts';
 import { listDatasets } from '#shared/domain/datasets/list-datasets.ts';
 import { overrideClassification } from '#shared/domain/datasets/override-classification.ts';
@@ -20,7 +19,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '#shared/domain/errors.ts';
-import { caller, NEW_DATASET, ports } from '#tests/unit/domain/fakes.ts';
+import { caller, NEW_DATASET, ports, runRetention } from '#tests/unit/domain/fakes.ts';
 
 const directory = {
   getHospital: async () => ({ id: 'h1', slug: 'h', name: 'Hospital One', createdAt: '', updatedAt: '' }),
@@ -319,20 +318,14 @@ describe('deleteDataset and retryDataset', () => {
       actorUserId: 'user-team_lead',
       details: { reason: 'Duplicate upload', purgeAfter: '2026-03-03T10:00:00.000Z' },
     });
-    const early = await purgeRecycleBin('h1', RETENTION_ACTOR, p);
+    const early = await runRetention(p);
     expect(early.purged).toEqual([]);
-    const later = { ...p, clock: { now: () => '2026-03-04T00:00:00.000Z' } };
-    expect((await purgeRecycleBin('h1', RETENTION_ACTOR, later)).purged).toEqual([d.id]);
+    expect((await runRetention(p, '2026-03-04T00:00:00.000Z')).purged).toEqual([d.id]);
     expect(p.objects.objects.size).toBe(0);
     expect(p.datasets.rows.size).toBe(0);
     expect(p.audit.events.at(-1)).toMatchObject({ action: 'DATASET_PURGED', details: { objectsDeleted: 3 } });
-    // Idempotent: a second run finds nothing left to do.
-    expect(await purgeRecycleBin('h1', RETENTION_ACTOR, later)).toEqual({
-      purged: [],
-      held: 0,
-      failed: 0,
-      more: false,
-    });
+    // The next day's job finds nothing left to do.
+    expect((await runRetention(p, '2026-03-05T00:00:00.000Z')).results).toEqual([]);
   });
 
   it('lets a member with DELETE_DATA delete their own, and a hospital admin restore it as it was', async () => {

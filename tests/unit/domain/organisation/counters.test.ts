@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
-import { purgeRecycleBin, restoreDataset } from '#shared/domain/datasets/recycle-bin.ts';
-import { RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
+import { restoreDataset } from '#shared/domain/datasets/recycle-bin.ts';
 import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { NEW_DATASET } from '#tests/unit/domain/fakes.ts';
+import { NEW_DATASET, runRetention } from '#tests/unit/domain/fakes.ts';
 import { as, organisationPorts } from './fixtures.ts';
 import { packArchive } from '#tests/helpers/study-archive.ts';
 
@@ -46,7 +45,7 @@ describe('datasets keep their department and move the counters', () => {
     await restoreDataset(d.id, as('HOSPITAL_ADMIN'), deps);
     expect([hospital().datasetCount, team().datasetCount]).toEqual([1, 1]);
     await deleteDataset(d.id, {}, as('TEAM_LEAD'), deps);
-    await purgeRecycleBin('h1', RETENTION_ACTOR, { ...deps, clock: { now: () => '2099-01-01T00:00:00.000Z' } });
+    expect((await runRetention(deps, '2099-01-01T00:00:00.000Z')).purged).toEqual([d.id]);
     expect([hospital().storageUsedBytes, team().storageUsedBytes]).toEqual([0, 0]);
   });
 });

@@ -14,10 +14,9 @@ import {
   setSystemPolicy,
   setTeamPolicy,
 } from '#shared/domain/settings/policies.ts';
-import { applyRetention, RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
+import { RETENTION_ACTOR, RETENTION_PAGE, startRetentionJobs } from '#shared/domain/settings/retention.ts';
 import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
 import { setLegalHold } from '#shared/domain/datasets/legal-hold.ts';
-import { PURGE_MAX_PAGES, PURGE_PAGE, purgeRecycleBin } from '#shared/domain/datasets/recycle-bin.ts';
 import {
   getMyProfile,
   getNotificationPreferences,
@@ -33,7 +32,7 @@ import {
   type Policy,
 } from '#shared/schemas/api/policies.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { caller, NEW_DATASET, ports } from '#tests/unit/domain/fakes.ts';
+import { caller, NEW_DATASET, ports, runStartedJobs } from '#tests/unit/domain/fakes.ts';
 import { NORTHSIDE_PROFILE } from '#tests/helpers/fixtures.ts';
 
 const member = caller('TEAM_MEMBER');
@@ -218,17 +217,25 @@ describe('data retention', () => {
     return { p, old, young, busy, held };
   };
 
+  /** The day's schedule and its jobs run to their end; answers each dataset's result by its id. */
+  const retention = async (p: ReturnType<typeof ports>) => {
+    const { started } = await startRetentionJobs(p);
+    await runStartedJobs(p);
+    const results = new Map<string, { outcome: string; code: string | null; ref: string | null }>();
+    for (const ref of started) for (const r of (await p.jobs.listResults(ref, 500)).items) results.set(r.subject, r);
+    return { jobs: await Promise.all(started.map((ref) => p.jobs.get(ref))), results };
+  };
+
   it("moves datasets older than their team's retention to the recycle bin, audited, and keeps the rest and the held", async () => {
-    const { p, old, young, held } = await setUp();
+    const { p, old, young, busy, held } = await setUp();
 
-    const report = await applyRetention(p);
+    const run = await retention(p);
 
-    expect(report).toEqual({
-      deleted: [{ hospitalId: 'h1', datasetId: old.id }],
-      skipped: 1,
-      held: 1,
-      purged: [],
-      purgeMore: false,
+    expect(run.jobs).toMatchObject([{ kind: 'RETENTION', hospitalId: 'h1', status: 'SUCCEEDED', processed: 3 }]);
+    expect(Object.fromEntries(run.results)).toEqual({
+      [old.id]: expect.objectContaining({ outcome: 'SUCCEEDED', ref: 'recycle-bin' }),
+      [busy.id]: expect.objectContaining({ outcome: 'SKIPPED', code: 'INVALID_STATE' }),
+      [held.id]: expect.objectContaining({ outcome: 'SKIPPED', code: 'LEGAL_HOLD' }),
     });
     expect(await p.datasets.get('h1', old.id)).toBeUndefined();
     expect(await p.datasets.getInBin('h1', old.id)).toMatchObject({ deletionReason: 'retention' });
@@ -246,40 +253,42 @@ describe('data retention', () => {
 
   it('purges the bin 30 days later with the objects, once, and never a dataset put under hold', async () => {
     const { p, old, held } = await setUp();
-    await applyRetention(p);
-    const day = (n: number) => ({
-      ...p,
-      clock: { now: () => new Date(Date.parse(NOW) + n * 86_400_000).toISOString() },
-    });
+    await retention(p);
+    const day = (n: number) => {
+      p.clock.now = () => new Date(Date.parse(NOW) + n * 86_400_000).toISOString();
+      return p;
+    };
+    const purged = (run: Awaited<ReturnType<typeof retention>>) =>
+      [...run.results].filter(([, r]) => r.ref === 'purged').map(([id]) => id);
 
-    expect((await applyRetention(day(29))).purged).toEqual([]);
+    expect(purged(await retention(day(29)))).toEqual([]);
     expect(p.objects.objects.size).toBe(1);
-    const report = await applyRetention(day(31));
-    expect(report.purged).toEqual([{ hospitalId: 'h1', datasetId: old.id }]);
+    expect(purged(await retention(day(31)))).toEqual([old.id]);
     expect(p.datasets.rows.has(`h1/${old.id}`)).toBe(false);
     expect(p.objects.objects.size).toBe(0);
     expect(p.audit.events.filter((e) => e.action === 'DATASET_PURGED')).toMatchObject([
       { datasetId: old.id, ...RETENTION_ACTOR, details: { reason: 'retention', objectsDeleted: 1 } },
     ]);
     // Run again: nothing left to purge, and the held dataset is still there.
-    expect((await applyRetention(day(32))).purged).toEqual([]);
+    expect(purged(await retention(day(32)))).toEqual([]);
     expect(await p.datasets.get('h1', held.id)).toBeDefined();
   });
 
-  it('purges a page at a time and resumes where a stopped run left off', async () => {
+  it('purges a bin longer than a chunk, every dataset once, a chunk at a time', async () => {
     const p = ports();
     const ids: string[] = [];
-    for (let i = 0; i < PURGE_PAGE * PURGE_MAX_PAGES + 3; i++) {
+    for (let i = 0; i < 2 * RETENTION_PAGE + 3; i++) {
       const d = await createDataset(NEW_DATASET, member, p);
       await deleteDataset(d.id, {}, lead, p);
       ids.push(d.id);
     }
-    const later = { ...p, clock: { now: () => '2026-04-01T00:00:00.000Z' } };
-    const first = await purgeRecycleBin('h1', RETENTION_ACTOR, later);
-    expect([first.purged.length, first.more]).toEqual([PURGE_PAGE * PURGE_MAX_PAGES, true]);
-    const second = await purgeRecycleBin('h1', RETENTION_ACTOR, later);
-    expect([second.purged.length, second.more]).toEqual([3, false]);
-    expect(new Set([...first.purged, ...second.purged])).toEqual(new Set(ids));
+
+    const run = await retention({ ...p, clock: { now: () => '2026-04-01T00:00:00.000Z' } });
+
+    expect(run.jobs).toMatchObject([{ status: 'SUCCEEDED', processed: ids.length, succeeded: ids.length }]);
+    expect(run.jobs[0]!.chunks).toBeGreaterThan(3);
+    expect(new Set(run.results.keys())).toEqual(new Set(ids));
+    expect(p.audit.events.filter((e) => e.action === 'DATASET_PURGED')).toHaveLength(ids.length);
   });
 });
 

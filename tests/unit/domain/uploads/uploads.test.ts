@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { deleteDataset } from '#shared/domain/datasets/delete-dataset.ts';
-import { purgeRecycleBin } from '#shared/domain/datasets/recycle-bin.ts';
-import { RETENTION_ACTOR } from '#shared/domain/settings/retention.ts';
 import { completeUpload } from '#shared/domain/uploads/complete-upload.ts';
 import { getUploadSession } from '#shared/domain/uploads/get-upload-session.ts';
 import { openUploadSession } from '#shared/domain/uploads/open-upload-session.ts';
@@ -15,7 +13,7 @@ import { MIN_ARCHIVE_PART_BYTES } from '#shared/domain/uploads/study-archive.ts'
 import { archiveParts, packArchive } from '#tests/helpers/study-archive.ts';
 import { uploadFileKey } from '#shared/client/file-key.ts';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
-import { caller, NEW_DATASET, ports } from '#tests/unit/domain/fakes.ts';
+import { caller, NEW_DATASET, ports, runRetention } from '#tests/unit/domain/fakes.ts';
 
 const member = caller('TEAM_MEMBER');
 const BIG = MIN_ARCHIVE_PART_BYTES + 1;
@@ -345,7 +343,7 @@ describe('the upload client over the upload domain', () => {
     };
     await deleteDataset(d.id, {}, caller('TEAM_LEAD'), p);
     expect(aborted).toEqual([]);
-    await purgeRecycleBin('h1', RETENTION_ACTOR, { ...p, clock: { now: () => '2099-01-01T00:00:00.000Z' } });
+    expect((await runRetention(p, '2099-01-01T00:00:00.000Z')).purged).toEqual([d.id]);
     expect(aborted).toEqual([`uploads/${record.archiveKey}/${record.multipartUploadId}`]);
     expect([...p.objects.objects.keys()].filter((k) => k.includes(d.id))).toEqual([]);
   });
