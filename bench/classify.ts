@@ -13,7 +13,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquisitionFromRow, uniqueProtocols } from './classify/evaluation.ts';
 import { LOCKBOX, readDevRows, tuningProtocols } from './classify/dev-sets.ts';
-import { leaveOneSourceOut, lockboxEvaluation, type LosoResult, type Score } from './classify/loso.ts';
+import {
+  classRight,
+  leaveOneSourceOut,
+  lockboxEvaluation,
+  suffixRight,
+  type LosoResult,
+  type Score,
+} from './classify/loso.ts';
 import { classifySeries } from '#shared/dicom/classify/index.ts';
 import { compareWithDcm2niix, timeSeriesClassification } from './lib/classify.ts';
 import { SHARED_DATA } from './lib/data.ts';
@@ -68,8 +75,9 @@ function report(name: string, result: LosoResult, misses = showMisses): void {
   console.log(
     `review flag, wrong answers besides the ${flag.unstatedContrast} post-contrast T1s that state no contrast: catching ${percent(flag.errorsCaughtBesidesUnstatedContrast)} of ${flag.errors - flag.unstatedContrast}; of those ${flag.unstatedContrast}, ${flag.unstatedContrastCaught} flagged`,
   );
+  const byHeader = result.records.filter(({ ours }) => ours.studyReview?.startsWith('Header review'));
   console.log(
-    `  of which flagged by the study review (in most of their studies): ${flag.byStudy} protocols, ${flag.byStudyWrong} of them wrong answers`,
+    `  of which flagged by the study review (in most of their studies) or the header review: ${flag.byStudy} protocols, ${flag.byStudyWrong} of them wrong answers; by the header review ${byHeader.length}, ${byHeader.filter(({ ours, protocol }) => !classRight(ours, protocol)).length} of them wrong`,
   );
   console.log(
     'per source (class ours / keyword, suffix ours / keyword; ahead, level or BEHIND the keyword baseline; review flag: share flagged, wrong answers caught):',
@@ -103,8 +111,9 @@ function report(name: string, result: LosoResult, misses = showMisses): void {
     );
   if (!misses) return;
   for (const { protocol, ours } of result.records) {
-    const classWrong = ours.classifiedType !== protocol.label;
-    const suffixWrong = protocol.labelBids.suffix !== undefined && ours.bids.suffix !== protocol.labelBids.suffix;
+    // Scored as the figures are (loso.ts classRight, suffixRight): a magnitude1 answer for a magnitude2 file is right.
+    const classWrong = !classRight(ours, protocol);
+    const suffixWrong = protocol.labelBids.suffix !== undefined && !suffixRight(ours, protocol);
     if (!classWrong && !suffixWrong) continue;
     const a = protocol.acquisition;
     console.log(

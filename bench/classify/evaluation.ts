@@ -3,6 +3,7 @@ import { CLASSIFIED_TYPES } from '#shared/vocabulary/datasets.ts';
 import { canonicalSuffix } from '#shared/dicom/classify/bids-labels.ts';
 import { classifySeries } from '#shared/dicom/classify/classify.ts';
 import { acquisitionFromSidecar } from '#shared/dicom/classify/from-sidecar.ts';
+import { reviewHeaders } from '#shared/dicom/classify/header-review.ts';
 import { reviewStudy } from '#shared/dicom/classify/study.ts';
 import type {
   ClassifiedType,
@@ -230,8 +231,9 @@ export function uniqueProtocols(rawRows: LabelledRow[]): Protocol[] {
  * The study review (study.ts reviewStudy) over labelled protocols: each study is rebuilt from its rows (studyOf), every
  * row a series classified as its protocol is, and reviewed. A protocol sits in several studies; it counts as flagged
  * by the study review when it is flagged in more than half of the studies it occurs in (two runs of it in one study
- * count as one occurrence, flagged when either is). Uses the answers only, never the labels; the answer does not depend
- * on fitted parameters, so the result holds in every leave-one-source-out fold.
+ * count as one occurrence, flagged when either is). A protocol the study review leaves alone is flagged when the header
+ * review (header-review.ts reviewHeaders) asks about it. Uses the answers only, never the labels; the answer does not
+ * depend on fitted parameters, so the result holds in every leave-one-source-out fold.
  */
 export function reviewByStudy(protocols: Protocol[], options: ClassifyOptions = {}): Map<Protocol, string> {
   const studies = new Map<string, Protocol[]>();
@@ -259,11 +261,19 @@ export function reviewByStudy(protocols: Protocol[], options: ClassifyOptions = 
       flagged.set(protocol, entry);
     });
   }
-  return new Map(
+  const reviewed = new Map(
     [...flagged]
       .filter(([protocol, entry]) => entry.studies.size * 2 > new Set(protocol.studies).size)
       .map(([protocol, entry]) => [protocol, entry.reason]),
   );
+  // The header review (header-review.ts) reads one series: it flags a protocol in every study it occurs in.
+  for (const protocol of protocols) {
+    const reason = reviewed.has(protocol)
+      ? undefined
+      : reviewHeaders(protocol.acquisition, answer.get(protocol)!.classifiedType);
+    if (reason !== undefined) reviewed.set(protocol, reason);
+  }
+  return reviewed;
 }
 
 const emptyRecord = <T>(make: () => T) =>

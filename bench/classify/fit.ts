@@ -136,9 +136,9 @@ function stepWithin(tally: SourceTally, budget: number): { step: number; recall:
  * lands on either side of the fitted one; this measures by how much on sites the fit has not seen, without looking at
  * the source being evaluated.
  */
-function chooseBudget(tallies: Map<string, SourceTally>): { budget: number; recall: number } {
+function chooseBudget(tallies: Map<string, SourceTally>): { budget: number; recall: number; flagged: number } {
   const all = sum([...tallies.values()]);
-  let chosen = { budget: FLAG_BUDGETS[0] as number, recall: -1 };
+  let chosen = { budget: FLAG_BUDGETS[0] as number, recall: -1, flagged: 0 };
   for (const budget of FLAG_BUDGETS) {
     let flagged = 0;
     let caught = 0;
@@ -148,7 +148,7 @@ function chooseBudget(tallies: Map<string, SourceTally>): { budget: number; reca
       caught += held.caught[step] ?? 0;
     }
     const recall = all.wrong > 0 ? caught / all.wrong : 1;
-    if (flagged <= REVIEW_LIMIT * all.total && recall > chosen.recall) chosen = { budget, recall };
+    if (flagged <= REVIEW_LIMIT * all.total && recall > chosen.recall) chosen = { budget, recall, flagged };
   }
   return chosen;
 }
@@ -158,11 +158,14 @@ function chooseBudget(tallies: Map<string, SourceTally>): { budget: number; reca
  * (chooseBudget), with each protocol's confidence computed from the other sources' records only; `recall` is the
  * share of wrong answers caught on the sources left out in turn, which picks the prior.
  */
-function fitThreshold(scored: Scored[], prior: number): { threshold: number; recall: number; budget: number } {
+function fitThreshold(
+  scored: Scored[],
+  prior: number,
+): { threshold: number; recall: number; budget: number; flagged: number } {
   const tallies = tallyBySource(scored, prior);
-  const { budget, recall } = chooseBudget(tallies);
+  const { budget, recall, flagged } = chooseBudget(tallies);
   const { step } = stepWithin(sum([...tallies.values()]), budget);
-  return { threshold: step / STEPS, recall, budget };
+  return { threshold: step / STEPS, recall, budget, flagged };
 }
 
 /**
@@ -207,10 +210,11 @@ export function fitFromScored(withDescriptions: Scored[], withoutDescriptions: S
   // For each reading (with descriptions, physics only), the prior and budget whose flags catch the most wrong answers
   // of the training sources left out in turn (chooseBudget), and the threshold that goes with them.
   const choose = (scored: Scored[]) => {
-    let chosen = { prior: RELIABILITY_PRIORS[0] as number, recall: -1, threshold: 0 };
+    let chosen = { prior: RELIABILITY_PRIORS[0] as number, recall: -1, flagged: 0, threshold: 0 };
     for (const prior of RELIABILITY_PRIORS) {
       const fit = fitThreshold(scored, prior);
-      if (fit.recall > chosen.recall) chosen = { prior, recall: fit.recall, threshold: fit.threshold };
+      if (fit.recall > chosen.recall || (fit.recall === chosen.recall && fit.flagged < chosen.flagged))
+        chosen = { prior, recall: fit.recall, flagged: fit.flagged, threshold: fit.threshold };
     }
     return chosen;
   };

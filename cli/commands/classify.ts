@@ -6,6 +6,7 @@ import {
   acquisitionsFromDicomJson,
   classifySeries,
   isLowConfidence,
+  reviewHeaders,
   reviewStudy,
   type ClassifyOptions,
   type SeriesAcquisition,
@@ -30,8 +31,9 @@ Options:
 
 Prints a JSON array, one object per series: SeriesInstanceUID (or path for sidecars), classifiedType,
 confidence, review (true when a person should check the answer) and reviewReason, bids {datatype, suffix},
-reasons. A series is sent to review below the fitted confidence threshold, or by the study review (the series of
-one study read together: DICOM by StudyInstanceUID, sidecars by their sub-/ses- folder).
+reasons. A series is sent to review below the fitted confidence threshold, by the study review (the series of
+one study read together: DICOM by StudyInstanceUID, sidecars by their sub-/ses- folder), or by the header review (a
+header fact that contradicts the answer, such as a flip angle of 2° or less).
 `;
 
 type Output = ({ SeriesInstanceUID: string } | { path: string }) &
@@ -77,7 +79,7 @@ function beside(path: string, extension: string): string | undefined {
 
 /**
  * The review flag of each series (docs/classification.md#confidence-and-the-review-flag): below the fitted threshold,
- * or asked about by the study review of its study; the reason says which.
+ * or asked about by the study review of its study or by the header review of its headers; the reason says which.
  */
 function withReview(series: Classified[], options: ClassifyOptions): Output[] {
   const studyReasons = new Map<Classified, string>();
@@ -100,19 +102,20 @@ function withReview(series: Classified[], options: ClassifyOptions): Output[] {
   return series.map((item) => {
     const { result } = item;
     const low = isLowConfidence(result, options);
-    const study = studyReasons.get(item);
+    // The study review's question, else the header review's (header-review.ts): both flag whatever the confidence.
+    const question = studyReasons.get(item) ?? reviewHeaders(item.acquisition, result.classifiedType);
     const limit = `the review threshold ${threshold}${options.ignoreDescriptions ? ' (physics only)' : ''}`;
-    // The study review's question first (it says what to check), then the confidence against the threshold.
+    // The question first (it says what to check), then the confidence against the threshold.
     const confidence = `confidence ${result.confidence} is ${low ? 'below' : 'at or above'} ${limit}`;
-    const reviewReason = study === undefined ? confidence : low ? `${study} (${confidence})` : study;
+    const reviewReason = question === undefined ? confidence : low ? `${question} (${confidence})` : question;
     return {
       ...item.id,
       classifiedType: result.classifiedType,
       confidence: result.confidence,
-      review: low || study !== undefined,
+      review: low || question !== undefined,
       reviewReason,
       bids: result.bids,
-      reasons: study !== undefined ? [...result.reasons, study] : result.reasons,
+      reasons: question !== undefined ? [...result.reasons, question] : result.reasons,
     };
   });
 }

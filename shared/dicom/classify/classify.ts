@@ -140,9 +140,10 @@ function scoreEvidence(
 
 /**
  * The classification with the decisions that produced it, coarsest first: the winning type and whether the description
- * agreed, disagreed, was silent or ignored; then the rule that carried it (its reason with numbers and quoted names left
- * out); then, with descriptions, whether the physics alone gives the same type. The model's reliability table (fitted on
- * labelled series) holds how often each decision was right; the confidence is read from the chain (reliableConfidence).
+ * agreed, disagreed, was silent or ignored; with descriptions, that split by whether the physics alone gives the same
+ * type; then the rule that carried it (its reason with numbers and quoted names left out) within the same split. The
+ * model's reliability table (fitted on labelled series) holds how often each decision was right; the confidence is read
+ * from the chain (reliableConfidence).
  */
 export function classifyWithDecision(
   acq: SeriesAcquisition,
@@ -191,10 +192,14 @@ export function classifyWithDecision(
     supporting.length === 0
       ? []
       : [`${winner} | description ${agreement}`, `${winner} | ${rule} | description ${agreement}`];
-  if (useDescriptions && decisions[1]) {
-    // The physics alone read the same type, or the description carried (or turned) the answer.
+  if (useDescriptions && decisions.length > 0) {
+    // With descriptions the chain is a tree (docs/classification.md#confidence-and-the-review-flag): the type with what
+    // the description did; then split by whether the physics alone reads the same type, the evidence the series itself
+    // carries; then the rule that carried it within that split. A rule seen rarely borrows from its type's records on
+    // the same side of the split, not from answers the description alone carried.
     const physicsOnly = scoreEvidence([...physics], acq, false).winner;
-    decisions.push(`${decisions[1]} | physics ${physicsOnly === winner ? 'agrees' : 'differs'}`);
+    const physicsSays = `physics ${physicsOnly === winner ? 'agrees' : 'differs'}`;
+    decisions.splice(1, 1, `${decisions[0]!} | ${physicsSays}`, `${decisions[1]!} | ${physicsSays}`);
   }
   const confidence = reliableConfidence(
     scoreConfidence,

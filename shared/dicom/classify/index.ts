@@ -12,4 +12,5 @@ export type {
 export { classifySeries, isLowConfidence, LOW_CONFIDENCE_THRESHOLD } from './classify.ts';
 export { acquisitionFromSidecar } from './from-sidecar.ts';
 export { reviewStudy, type StudySeries } from './study.ts';
+export { reviewHeaders } from './header-review.ts';
 export { acquisitionFromDicom, acquisitionsFromDicomJson } from './from-dicom.ts';

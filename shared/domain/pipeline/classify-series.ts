@@ -2,6 +2,7 @@ import {
   acquisitionFromDicom,
   classifySeries as classify,
   LOW_CONFIDENCE_THRESHOLD,
+  reviewHeaders,
   reviewStudy,
   type SeriesAcquisition,
 } from '#shared/dicom/classify/index.ts';
@@ -22,7 +23,8 @@ import {
 
 /**
  * CLASSIFYING, one series (a branch of the Map state, docs/pipeline.md#series-in-parallel): its acquisition (physics
- * and descriptions) read from its de-identified files, classified, stored with source AI and a low-confidence flag.
+ * and descriptions) read from its de-identified files, classified, stored with source AI and a low-confidence flag
+ * (below the fitted threshold, or asked about by the header review).
  * A series a person already classified keeps the person's label. A reason left by an earlier failed run is cleared.
  */
 export async function classifyOneSeries(input: SeriesStageInput, deps: PipelineDeps): Promise<void> {
@@ -37,8 +39,13 @@ export async function classifyOneSeries(input: SeriesStageInput, deps: PipelineD
     return;
   }
   const headers = await readSeriesHeaders(deps, hospitalId, datasetId, series.seriesInstanceUID);
-  const result = classify(acquisitionFromDicom(headers));
-  const isLow = result.confidence < LOW_CONFIDENCE_THRESHOLD;
+  const acquisition = acquisitionFromDicom(headers);
+  const classified = classify(acquisition);
+  // The header review (docs/classification.md#header-review): a header fact that contradicts the answer flags it
+  // whatever its confidence, its question added to the reasons.
+  const question = reviewHeaders(acquisition, classified.classifiedType);
+  const result = question === undefined ? classified : { ...classified, reasons: [...classified.reasons, question] };
+  const isLow = result.confidence < LOW_CONFIDENCE_THRESHOLD || question !== undefined;
   await deps.datasets.updateSeries(hospitalId, datasetId, series.id, {
     classification: { ...result, source: 'AI', createdAt: deps.clock.now() },
     lowConfidence: isLow,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -135,6 +135,27 @@ describe('iws classify', () => {
     const dwi = byName.get('sub-02_dwi.json');
     expect(dwi).toMatchObject({ classifiedType: 'DTI', review: false });
     expect(dwi?.reviewReason).toMatch(/^confidence [0-9.]+ is at or above the review threshold 0\.\d+$/);
+  });
+
+  it('prints the header review: a series whose flip angle of 1° excites almost no signal is flagged with its question', () => {
+    // Prepare: the shared IR-SPGR sidecar, alone in its study, as acquired and with a flip of 1° instead of 11°
+    const folder = join(work, 'header-review');
+    mkdirSync(join(folder, 'sub-01/anat'), { recursive: true });
+    mkdirSync(join(folder, 'sub-02/anat'), { recursive: true });
+    const sidecar = JSON.parse(
+      readFileSync(join(DATA, 'ge-t1-ir-spgr/ref/Accelerated_SAG_IR-SPGR_10.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    writeFileSync(join(folder, 'sub-01/anat/sub-01_T1w.json'), JSON.stringify(sidecar));
+    writeFileSync(join(folder, 'sub-02/anat/sub-02_T1w.json'), JSON.stringify({ ...sidecar, FlipAngle: 1 }));
+    // Act
+    const { status, rows } = iws(folder);
+    // Assess
+    expect(status).toBe(0);
+    const [acquired, noise] = rows;
+    expect(acquired).toMatchObject({ classifiedType: 'T1', review: false });
+    expect(noise).toMatchObject({ classifiedType: 'T1', review: true });
+    expect(noise?.reviewReason).toMatch(/^Header review: a flip angle of 1° excites almost no signal/);
+    expect(noise?.reasons.at(-1)).toMatch(/^Header review: /);
   });
 
   it('reads the series of a DICOM JSON file as one study for the review flag', () => {

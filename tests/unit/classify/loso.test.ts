@@ -71,23 +71,21 @@ describe('leave one source out on the labelled dev sidecars', () => {
     expect(withoutDescriptions.perSuffix.get('angio')?.accuracy).toBe(1);
   });
 
-  it('with descriptions, flags at most 19% of protocols, catching at least 75% of the wrong answers (docs/classification.md#not-reached)', () => {
-    // Assess: 18.2% flagged, catching 75.8% of 33, when these bounds were set. The product's 15% is held on every
-    // source but ds004712, whose 800 protocols (a fifth of the set) are right SWI answers whose rules no other source
-    // has records of; the lockbox meets the target (docs/classification.md#figures).
+  it('with descriptions, flags at most 15% of protocols (the product limit), catching at least 78% of the wrong answers (docs/classification.md#not-reached)', () => {
+    // Assess: 13.7% flagged, catching 78.8% of 33, when these bounds were set; the target of 80% is one wrong answer
+    // away, and the seven left uncaught are answers the headers back (docs/classification.md#not-reached). ds004712's
+    // SWI, whose rules no other source has records of, now takes 44.5% of its 800 protocols, not 64.9%.
     const report = describeResult(withDescriptions);
-    expect(withDescriptions.flag.flaggedShare, report).toBeLessThanOrEqual(0.19);
-    expect(withDescriptions.flag.errorsCaught, report).toBeGreaterThanOrEqual(0.75);
-    const others = withDescriptions.records.filter((record) => record.protocol.source !== 'ds004712');
-    expect(others.filter((record) => record.ours.flagged).length / others.length, report).toBeLessThanOrEqual(0.15);
+    expect(withDescriptions.flag.flaggedShare, report).toBeLessThanOrEqual(0.15);
+    expect(withDescriptions.flag.errorsCaught, report).toBeGreaterThanOrEqual(0.78);
   });
 
-  it('from the physics alone, flags at most 25% of protocols, catching at least 35% of the wrong answers', () => {
-    // Assess: 24.7% flagged, catching 36.4% (every post-contrast T1 that states no contrast among them), when these
+  it('from the physics alone, flags at most 25% of protocols, catching at least 36% of the wrong answers', () => {
+    // Assess: 24.9% flagged, catching 36.9% (every post-contrast T1 that states no contrast among them), when these
     // bounds were set (docs/classification.md#not-reached).
     const report = describeResult(withoutDescriptions);
     expect(withoutDescriptions.flag.flaggedShare, report).toBeLessThanOrEqual(0.25);
-    expect(withoutDescriptions.flag.errorsCaught, report).toBeGreaterThanOrEqual(0.35);
+    expect(withoutDescriptions.flag.errorsCaught, report).toBeGreaterThanOrEqual(0.36);
   });
 
   it('ships the model that fitting on every labelled protocol gives', () => {
