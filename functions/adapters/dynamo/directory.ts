@@ -1,4 +1,8 @@
-import { PIPELINE_COUNTER_NAMES } from '#shared/domain/dashboards/counters.ts';
+import {
+  COMPLIANCE_COUNTER_NAMES,
+  OVERSIGHT_COUNTER_NAMES,
+  PIPELINE_COUNTER_NAMES,
+} from '#shared/domain/dashboards/counters.ts';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
@@ -24,6 +28,8 @@ const KEPT = {
     'storageUsedBytes',
     'pendingInvitationCount',
     ...PIPELINE_COUNTER_NAMES,
+    ...COMPLIANCE_COUNTER_NAMES,
+    ...OVERSIGHT_COUNTER_NAMES,
     'status',
     'deactivatedAt',
   ],
