@@ -212,6 +212,7 @@ export function fakeInvitationWorld() {
     recordLogin: async () => {},
   };
   const started: JobRef[] = [];
+  const hospitalCounters = new Map<string, number>();
   const deps = {
     jobs: createMemoryJobStore(),
     jobStarter: {
@@ -243,6 +244,10 @@ export function fakeInvitationWorld() {
         const team =
           target.kind === 'team' ? teams.find((t) => t.hospitalId === h && t.id === target.teamId) : undefined;
         if (team) team.memberCount = (team.memberCount ?? 0) + (deltas.memberCount ?? 0);
+        // The hospital item's counters other than the invitations' (kept by the repository above).
+        if (target.kind === 'hospital')
+          for (const [name, by] of Object.entries(deltas))
+            hospitalCounters.set(`${h}/${name}`, (hospitalCounters.get(`${h}/${name}`) ?? 0) + (by ?? 0));
       },
     },
     mailer: {
@@ -278,5 +283,18 @@ export function fakeInvitationWorld() {
     const message = mailbox.filter((m) => m.to === email).at(-1);
     return message ? decodeURIComponent(/token=([^\s"&<]+)/.exec(message.text)![1]!) : undefined;
   };
-  return { deps, state, invitations, locks, counters, users, mailbox, identities, audit, teams, tokenFor };
+  return {
+    deps,
+    state,
+    invitations,
+    locks,
+    counters,
+    hospitalCounters,
+    users,
+    mailbox,
+    identities,
+    audit,
+    teams,
+    tokenFor,
+  };
 }
