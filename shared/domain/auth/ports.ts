@@ -140,8 +140,6 @@ export type Directory = {
   getUser(hospitalId: string, userId: string): Promise<UserRecord | undefined>;
   getHospital(hospitalId: string): Promise<HospitalRecord | undefined>;
   getTeam(hospitalId: string, teamId: string): Promise<TeamRecord | undefined>;
-  /** Every user of the hospital (one partition read, paged by the adapter). */
-  listAllUsers(hospitalId: string): Promise<UserRecord[]>;
   putHospital(hospital: HospitalRecord): Promise<void>;
   putDepartment(department: DepartmentRecord): Promise<void>;
   putTeam(team: TeamRecord): Promise<void>;

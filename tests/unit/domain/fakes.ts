@@ -161,7 +161,6 @@ export function fakeDirectory(users: UserRecord[] = []): Directory {
       t === 't1'
         ? { id: 't1', hospitalId: h, name: 'Neuroradiology', departmentId: 'd1', description: '', createdAt: '' }
         : undefined,
-    listAllUsers: async (h) => users.filter((u) => u.hospitalId === h),
     putHospital: async () => {},
     putDepartment: async () => {},
     putTeam: async () => {},
@@ -202,7 +201,6 @@ export function fakeInvitationWorld() {
     },
     getHospital: async (h) => hospitals.find((x) => x.id === h),
     getTeam: async (h, id) => teams.find((t) => t.hospitalId === h && t.id === id),
-    listAllUsers: async (h) => [...users.values()].filter((u) => u.hospitalId === h),
     putHospital: async () => {},
     putDepartment: async () => {},
     putTeam: async () => {},
