@@ -6,6 +6,8 @@ import {
 import type { Context, PostConfirmationTriggerEvent } from 'aws-lambda';
 import { DEFAULT_PERMISSIONS } from '#shared/vocabulary/roles.ts';
 import type { Directory, UserRecord } from '#shared/domain/auth/ports.ts';
+import { moveUserCounters } from '#shared/domain/dashboards/counters.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { groupsOf, placeFederatedUser, roleFromGroups } from '#shared/domain/auth/federation.ts';
 import { IDP_GROUPS_ATTRIBUTE } from '#shared/domain/auth/id-token.ts';
 import type { SettingsStore, SsoStore } from '#shared/domain/settings/ports.ts';
@@ -31,6 +33,8 @@ export function postConfirmation(deps: {
     findUserByEmail(email: string): Promise<UserRecord | undefined>;
     deleteUser(hospitalId: string, userId: string): Promise<void>;
   };
+  /** The hospital's users by status (docs/domain.md#counters). */
+  organisation: Pick<OrganisationCounters, 'add'>;
   cognito: Pick<CognitoIdentityProviderClient, 'send'>;
   now: () => string;
 }) {
@@ -65,7 +69,7 @@ export function postConfirmation(deps: {
     await deps.cognito.send(
       new AdminAddUserToGroupCommand({ UserPoolId: event.userPoolId, Username: event.userName, GroupName: role }),
     );
-    await deps.directory.putUser({
+    const user: UserRecord = {
       id: attributes.sub!,
       email: attributes.email!,
       firstName: adopted?.firstName || (attributes.given_name ?? ''),
@@ -76,8 +80,12 @@ export function postConfirmation(deps: {
       teamId: null,
       permissions: [...DEFAULT_PERMISSIONS[role]],
       createdAt: adopted?.createdAt ?? deps.now(),
-    });
+    };
+    await deps.directory.putUser(user);
     if (adopted) await deps.provisioned!.deleteUser(hospitalId, adopted.id);
+    // The item replaced: the adopted INVITED record, or one already stored under this identity's own id.
+    const replaced = adopted ?? (existing?.id === user.id && existing.hospitalId === hospitalId ? existing : undefined);
+    await moveUserCounters(deps.organisation, hospitalId, replaced, user);
     logger.info('federated user placed', { hospitalId, role });
     return event;
   };
@@ -97,6 +105,7 @@ export async function handler(
       sso: deps.sso,
       settings: deps.settings,
       directory: deps.directory,
+      organisation: deps.organisation,
       provisioned: {
         findUserByEmail: (email) => deps.organisation.findUserByEmail(email),
         deleteUser: (hospitalId, userId) => deps.invitationDirectory.deleteUser(hospitalId, userId),

@@ -179,33 +179,6 @@ export async function seedOrganisation(table: Table, shape: ScaleShape): Promise
       ...team,
     });
   }
-  for (let u = 0; u < shape.users; u++) {
-    const role = ROLES[u % ROLES.length]!;
-    const team = u % shape.teams;
-    const user: UserRecord = {
-      id: scaleUserId(u),
-      email: `person${pad(u, 5)}@scale.test`,
-      firstName: `Avery${pad(u, 5)}`,
-      lastName: `Quinn${u % 50}`,
-      role,
-      status: 'ACTIVE',
-      hospitalId: SCALE_HOSPITAL,
-      teamId: scaleTeamId(team),
-      departmentId: `hs-dept-${team % DEPARTMENTS}`,
-      permissions: [...DEFAULT_PERMISSIONS[role]],
-      createdAt: shape.now,
-    };
-    items.push(
-      {
-        ...keys.user(SCALE_HOSPITAL, user.id),
-        ...keys.userByEmail(user.email),
-        ...defined(userIndexAttributes(user)),
-        entity: 'user',
-        ...user,
-      },
-      ...userSearchItems(user),
-    );
-  }
   for (let n = 0; n < shape.invitations; n++) {
     const tokenHash = createHash('sha256').update(`hs-invite-${n}`).digest('hex');
     const pending = n % 50 === 0;
@@ -244,7 +217,60 @@ export async function seedOrganisation(table: Table, shape: ScaleShape): Promise
     });
   }
   await bulkPut(table, items);
+  return items.length + (await seedUsers(table, shape, 0, shape.users));
+}
+
+/**
+ * Users `from` to `to` (exclusive), ACTIVE, with their index attributes and search tokens, and the hospital's users by
+ * status moved as the paths that store a user move them (docs/domain.md#counters); answers the items written.
+ */
+export async function seedUsers(table: Table, shape: ScaleShape, from: number, to: number): Promise<number> {
+  const items: Record<string, unknown>[] = [];
+  for (let u = from; u < to; u++) {
+    const role = ROLES[u % ROLES.length]!;
+    const team = u % shape.teams;
+    const user: UserRecord = {
+      id: scaleUserId(u),
+      email: `person${pad(u, 5)}@scale.test`,
+      firstName: `Avery${pad(u, 5)}`,
+      lastName: `Quinn${u % 50}`,
+      role,
+      status: 'ACTIVE',
+      hospitalId: SCALE_HOSPITAL,
+      teamId: scaleTeamId(team),
+      departmentId: `hs-dept-${team % DEPARTMENTS}`,
+      permissions: [...DEFAULT_PERMISSIONS[role]],
+      createdAt: shape.now,
+    };
+    items.push(
+      {
+        ...keys.user(SCALE_HOSPITAL, user.id),
+        ...keys.userByEmail(user.email),
+        ...defined(userIndexAttributes(user)),
+        entity: 'user',
+        ...user,
+      },
+      ...userSearchItems(user),
+    );
+  }
+  await bulkPut(table, items);
+  await addHospitalCounters(table, { users_ACTIVE: to - from });
   return items.length;
+}
+
+/** UpdateItem ADD on the scale hospital's counters, as the domain's code paths move them for what was written. */
+async function addHospitalCounters(table: Table, deltas: Record<string, number>): Promise<void> {
+  const entries = Object.entries(deltas).filter(([, by]) => by !== 0);
+  if (entries.length === 0) return;
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: keys.hospital(SCALE_HOSPITAL),
+      UpdateExpression: `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, by], i) => [`:c${i}`, by])),
+    }),
+  );
 }
 
 /** Datasets `from` to `to` (exclusive) with their series; answers the number of items written. */
@@ -260,10 +286,19 @@ export async function seedDatasets(table: Table, shape: ScaleShape, from: number
   return written;
 }
 
-/** Patient shares, ten on each of the first datasets (which every size holds). */
-export async function seedPatientShares(table: Table, shape: ScaleShape): Promise<number> {
+/**
+ * Patient shares from `from` up to the shape's count, ten on each of the first datasets (which every size holds), all
+ * stored ACTIVE with their by-expiry index entry, one in five already past its expiry (EXPIRED on read) unless
+ * `pastExpiry` is false; the
+ * hospital's shares by status moved as creating them moves them (docs/domain.md#counters).
+ */
+export async function seedPatientShares(
+  table: Table,
+  shape: ScaleShape,
+  { from = 0, pastExpiry = true }: { from?: number; pastExpiry?: boolean } = {},
+): Promise<number> {
   const items: Record<string, unknown>[] = [];
-  for (let n = 0; n < shape.patientShares; n++) {
+  for (let n = from; n < shape.patientShares; n++) {
     const d = scaleDataset(Math.floor(n / 10), shape);
     const tokenHash = createHash('sha256').update(`hs-share-${n}`).digest('hex');
     const share: PatientShareRecord = {
@@ -276,7 +311,7 @@ export async function seedPatientShares(table: Table, shape: ScaleShape): Promis
       recipientEmail: `patient${n}@scale.test`,
       recipientPhone: null,
       otpRequired: true,
-      expiresAt: new Date(Date.parse(shape.now) + 30 * DAY_MS).toISOString(),
+      expiresAt: new Date(Date.parse(shape.now) + (pastExpiry && n % 5 === 4 ? -1 : 30) * DAY_MS).toISOString(),
       maxOpens: -1,
       opens: 0,
       allowExport: false,
@@ -293,11 +328,13 @@ export async function seedPatientShares(table: Table, shape: ScaleShape): Promis
     items.push({
       ...keys.patientShare(SCALE_HOSPITAL, d.id, share.id),
       ...keys.patientShareByTokenHash(tokenHash),
+      ...keys.activePatientShareByExpiry(share),
       entity: 'patientShare',
       ...share,
     });
   }
   await bulkPut(table, items);
+  await addHospitalCounters(table, { patientShares_ACTIVE: items.length });
   return items.length;
 }
 

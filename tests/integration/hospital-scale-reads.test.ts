@@ -6,13 +6,15 @@ import {
   DEMO_TEAM,
   seedDatasets,
   seedPatientShares,
+  seedUsers,
   type ScaleShape,
 } from '#tests/helpers/hospital-scale.ts';
 import { createReadMeter } from '#tests/helpers/read-meter.ts';
 import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
- * Routes that once walked every dataset of the hospital read the same few items however many it holds
+ * Routes that once walked every dataset (and every user and patient share) of the hospital read the same few items
+ * however many it holds
  * (docs/capacity.md#what-was-measured-and-what-was-not): a hospital of 2,000 datasets with 2 series each is written
  * straight to the table (tests/helpers/hospital-scale.ts), and a meter on every DynamoDB client counts the items
  * DynamoDB evaluated for each request.
@@ -21,6 +23,9 @@ const ADMIN = 'admin@northside.demo.local';
 const LEAD = 'lead@northside.demo.local';
 const DATASETS = 2_000;
 const SHARES = 40;
+/** The hospital grown for the second compliance read: staff and patient shares, never read by it. */
+const MORE_USERS = 300;
+const MORE_SHARES = 400;
 const shape: ScaleShape = { ...DEFAULT_SCALE_SHAPE, users: 0, teams: 20, patientShares: SHARES, seriesPerDataset: 2 };
 
 const meter = createReadMeter();
@@ -45,15 +50,33 @@ async function read(path: string, as = ADMIN) {
 }
 
 describe('a hospital of 2,000 datasets and 4,000 series', () => {
-  it("answers the compliance center from the hospital's counters, its users and its shares: no dataset or series is read", async () => {
-    const { body, read: count } = await read('/api/compliance');
-    const compliance = ComplianceSchema.parse(body);
-    // Every seeded share is counted, by its status now, from one read of the hospital's shares.
-    expect(Object.values(compliance.patientShares).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(SHARES);
-    // The demo hospital's users, its shares, a few single items (hospital, policies, chain head, sign-in days):
-    // far below one dataset per item, let alone their series.
-    expect(count.itemsRead).toBeLessThan(SHARES + 100);
-    expect(count.queries + count.gets).toBeLessThan(25);
+  it("answers the compliance center from the hospital's counters: the same items read at 40 and 400 shares, and with 300 more staff", async () => {
+    // Arrange: the hospital as seeded (its demo users, 40 shares of which 8 are past their expiry), read once before
+    // so both measured reads find the same caches of the function warm.
+    await read('/api/compliance');
+    const small = await read('/api/compliance');
+    const before = ComplianceSchema.parse(small.body);
+    const total = (c: typeof before) => Object.values(c.patientShares).reduce((a, b) => a + b, 0);
+
+    // Act: 300 more staff and 360 more shares (none past its expiry), then the same page again.
+    await seedUsers(h.table, { ...shape, users: MORE_USERS }, 0, MORE_USERS);
+    await seedPatientShares(h.table, { ...shape, patientShares: MORE_SHARES }, { from: SHARES, pastExpiry: false });
+    const large = await read('/api/compliance');
+    const after = ComplianceSchema.parse(large.body);
+
+    // Assert: every seeded share is counted by its status now: one in five of the first 40 is past its expiry, counted
+    // EXPIRED from the by-expiry index, the rest ACTIVE; the staff by status from the hospital's counters.
+    expect(before.patientShares.EXPIRED).toBe(SHARES / 5);
+    expect(before.patientShares.ACTIVE).toBeGreaterThanOrEqual(SHARES - SHARES / 5);
+    expect(total(after) - total(before)).toBe(MORE_SHARES - SHARES);
+    expect(after.patientShares.ACTIVE - before.patientShares.ACTIVE).toBe(MORE_SHARES - SHARES);
+    expect(after.users.byStatus.ACTIVE - before.users.byStatus.ACTIVE).toBe(MORE_USERS);
+    expect(after.users.total - before.users.total).toBe(MORE_USERS);
+    // No user or share item is read: the hospital item, a few single items (policies, chain head, sign-in days) and
+    // the Count of the ACTIVE shares past their expiry, the same at both sizes.
+    expect(large.read.itemsRead).toBe(small.read.itemsRead);
+    expect(large.read.queries + large.read.gets).toBe(small.read.queries + small.read.gets);
+    expect(small.read.itemsRead).toBeLessThan(SHARES / 5 + 20);
   });
 
   it("reads a team's report from the team's index over the range, not the hospital's datasets of the range", async () => {

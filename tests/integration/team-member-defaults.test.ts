@@ -49,7 +49,7 @@ async function inviteAndAccept(
     body: { token, firstName: 'Sam', lastName: 'Joiner', password: PASSWORD },
   });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-  const user = (await h.deps.directory.listAllUsers(HOSPITAL)).find((u) => u.email === email)!;
+  const user = (await h.deps.organisation.findUserByEmail(email))!;
   return user.permissions;
 }
 

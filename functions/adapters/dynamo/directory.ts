@@ -1,11 +1,15 @@
-import { PIPELINE_COUNTER_NAMES } from '#shared/domain/dashboards/counters.ts';
+import {
+  COMPLIANCE_COUNTER_NAMES,
+  OVERSIGHT_COUNTER_NAMES,
+  PIPELINE_COUNTER_NAMES,
+} from '#shared/domain/dashboards/counters.ts';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
+import { keys, withoutKeys } from '#shared/definitions/table/keys.ts';
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { requireResource, serverEnv } from '#functions/lib/env.ts';
 import { ENV } from '#shared/definitions/env.ts';
 import { createDocumentClient, type Table } from './client.ts';
-import { batchPut, queryAll } from './expressions.ts';
+import { batchPut } from './expressions.ts';
 import {
   hospitalIndexAttributes,
   hospitalSearchItems,
@@ -24,6 +28,8 @@ const KEPT = {
     'storageUsedBytes',
     'pendingInvitationCount',
     ...PIPELINE_COUNTER_NAMES,
+    ...COMPLIANCE_COUNTER_NAMES,
+    ...OVERSIGHT_COUNTER_NAMES,
     'status',
     'deactivatedAt',
   ],
@@ -58,10 +64,6 @@ export function createDirectory(table: Table): Directory {
     getUser: (hospitalId, userId) => getItem<UserRecord>(keys.user(hospitalId, userId)),
     getHospital: (hospitalId) => getItem<HospitalRecord>(keys.hospital(hospitalId)),
     getTeam: (hospitalId, teamId) => getItem<TeamRecord>(keys.team(hospitalId, teamId)),
-    async listAllUsers(hospitalId) {
-      const items = await queryAll(table, hospitalPk(hospitalId), keys.userPrefix);
-      return items.map((item) => withoutKeys(item) as UserRecord);
-    },
     async putHospital(hospital) {
       const existing = await getItem<Record<string, unknown>>(keys.hospital(hospital.id));
       const item = { ...hospital, ...kept(existing, KEPT.hospital) } as HospitalRecord;

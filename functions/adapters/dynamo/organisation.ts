@@ -1,5 +1,13 @@
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
-import { COMPLIANCE_COUNTER_NAMES, complianceDeltas, pipelineCounter } from '#shared/domain/dashboards/counters.ts';
+import {
+  COMPLIANCE_COUNTER_NAMES,
+  complianceDeltas,
+  OVERSIGHT_COUNTER_NAMES,
+  patientShareCounter,
+  pipelineCounter,
+  userCounterDeltas,
+} from '#shared/domain/dashboards/counters.ts';
+import type { PatientShareRecord } from '#shared/domain/shares/ports.ts';
 import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import {
   BatchGetCommand,
@@ -10,6 +18,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import {
+  hospitalPk,
   hospitalSearchTokens,
   keys,
   organisationIndexes,
@@ -645,6 +654,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
   };
   const billed = users.filter((u) => u.status !== 'DISABLED');
   await set(keys.hospital(hospitalId), {
+    ...(await recountOversight(table, hospitalId, users)),
     userCount: billed.length,
     teamCount: teams.filter((t) => t.isActive !== false).length,
     departmentCount: departments.length,
@@ -668,6 +678,53 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     });
   }
   await batchPut(table, markers);
+}
+
+/**
+ * The compliance center's counters of a hospital's people and links (docs/domain.md#counters): users by status and
+ * ACTIVE users with two-factor, from the users read; patient shares by stored status, from one read of the hospital's
+ * shares. An ACTIVE share written before the by-expiry index existed gets its index entry here (conditional on its
+ * status and expiry, so a share that changed meanwhile is left to the path that changed it).
+ */
+async function recountOversight(
+  table: Table,
+  hospitalId: string,
+  users: UserRecord[],
+): Promise<Record<string, number>> {
+  const counts: Record<string, number> = Object.fromEntries(OVERSIGHT_COUNTER_NAMES.map((name) => [name, 0]));
+  for (const user of users)
+    for (const [name, delta] of Object.entries(userCounterDeltas(undefined, user))) counts[name]! += delta ?? 0;
+  const shares = await queryAll(table, hospitalPk(hospitalId), keys.patientShareHospitalPrefix);
+  for (const item of shares) {
+    const share = item as unknown as PatientShareRecord;
+    counts[patientShareCounter(share.status)]! += 1;
+    if (share.status !== 'ACTIVE') continue;
+    const entry = keys.activePatientShareByExpiry(share);
+    if (Object.entries(entry).every(([name, value]) => item[name] === value)) continue;
+    try {
+      await table.doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.patientShare(share.hospitalId, share.datasetId, share.id),
+          ...updateExpression(entry),
+          ConditionExpression: '#status = :active AND #expiresAt = :expiresAt',
+          ExpressionAttributeNames: {
+            ...updateExpression(entry).ExpressionAttributeNames,
+            '#status': 'status',
+            '#expiresAt': 'expiresAt',
+          },
+          ExpressionAttributeValues: {
+            ...updateExpression(entry).ExpressionAttributeValues,
+            ':active': 'ACTIVE',
+            ':expiresAt': share.expiresAt,
+          },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return counts;
 }
 
 /** Sets the summary item over every hospital from the hospital items (seed only: reads every hospital). */

@@ -29,6 +29,23 @@ const ACCESS_EVENT_TTL_SECONDS = 365 * 24 * 60 * 60;
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /**
+ * The by-expiry index entry of a patient share after an update that touches its status or expiry: written while the
+ * share stays (or becomes) ACTIVE, removed when it leaves ACTIVE (docs/domain.md#indexes).
+ */
+function byExpiryIndex(share: PatientShareRecord, fields: Partial<PatientShareRecord>): Record<string, unknown> {
+  if (fields.status === undefined && fields.expiresAt === undefined) return {};
+  const next = { ...share, ...fields };
+  if (next.status === 'ACTIVE') return keys.activePatientShareByExpiry(next);
+  return Object.fromEntries(keys.activePatientShareIndexNames.map((name) => [name, undefined]));
+}
+
+/**
+ * Sort keys `<expiresAt>#<id>` below this bound are of shares whose expiry is at or before `now` (an ISO-8601 instant:
+ * `$` sorts right after the `#` that follows an equal expiry), the same instant `effectiveStatus` calls expired.
+ */
+const expiredBound = (now: string) => `${now}$`;
+
+/**
  * Shares over the single table (docs/domain.md#shares): a team share is three items written and deleted in one
  * transaction (the share under its dataset, the recipient's grant, the source team's listing); a patient share one item
  * found by its token hash on gsi3; sessions and rate counters in partitions of their own, expiring by TTL.
@@ -174,6 +191,7 @@ export function createShareStore(table: Table): ShareStore {
           Item: {
             ...keys.patientShare(share.hospitalId, share.datasetId, share.id),
             ...keys.patientShareByTokenHash(share.tokenHash),
+            ...(share.status === 'ACTIVE' ? keys.activePatientShareByExpiry(share) : {}),
             entity: 'patientShare',
             ...share,
           },
@@ -202,6 +220,28 @@ export function createShareStore(table: Table): ShareStore {
       const items = await queryAll(table, hospitalPk(hospitalId), keys.patientShareHospitalPrefix);
       return items.map((i) => strip<PatientShareRecord>(i));
     },
+    async countActivePastExpiry(hospitalId, now) {
+      const partition = keys.activePatientSharesByExpiry(hospitalId);
+      let count = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        // Select COUNT: DynamoDB returns the number of matching index entries, never the items.
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table.tableName,
+            IndexName: partition.index,
+            KeyConditionExpression: '#pk = :pk AND #sk < :bound',
+            ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
+            ExpressionAttributeValues: { ':pk': partition.pk, ':bound': expiredBound(now) },
+            Select: 'COUNT',
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        count += page.Count ?? 0;
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return count;
+    },
     async findPatientShareByTokenHash(tokenHash) {
       const key = keys.patientShareByTokenHash(tokenHash);
       const { Items } = await doc.send(
@@ -228,7 +268,11 @@ export function createShareStore(table: Table): ShareStore {
       return Item ? strip<PatientShareRecord>(Item) : undefined;
     },
     async updatePatientShare(share, fields, expectedVersion) {
-      const expression = updateExpression({ ...fields, version: expectedVersion + 1 });
+      const expression = updateExpression({
+        ...fields,
+        ...byExpiryIndex(share, fields),
+        version: expectedVersion + 1,
+      });
       try {
         const { Attributes } = await doc.send(
           new UpdateCommand({

@@ -55,9 +55,6 @@ export function createMemoryOrganisation() {
       const u = users.get(k(h, id));
       if (u) u.lastLogin = at;
     },
-    async listAllUsers(h) {
-      return [...users.values()].filter((u) => u.hospitalId === h);
-    },
     async add(h, target, deltas) {
       const item =
         target.kind === 'hospital'

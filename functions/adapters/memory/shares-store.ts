@@ -68,6 +68,10 @@ export function createMemoryShareStore(): ShareStore & {
       [...patient.values()].filter((s) => s.hospitalId === h && s.datasetId === d).map((s) => structuredClone(s)),
     listHospitalPatientShares: async (h) =>
       [...patient.values()].filter((s) => s.hospitalId === h).map((s) => structuredClone(s)),
+    countActivePastExpiry: async (h, now) =>
+      [...patient.values()].filter(
+        (s) => s.hospitalId === h && s.status === 'ACTIVE' && Date.parse(s.expiresAt) <= Date.parse(now),
+      ).length,
     findPatientShareByTokenHash: async (hash) => {
       const s = [...patient.values()].find((p) => p.tokenHash === hash);
       return s ? structuredClone(s) : undefined;

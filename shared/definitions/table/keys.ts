@@ -43,6 +43,7 @@ export const hospitalPk = (hospitalId: string) => `H#${hospitalId}`;
 /** The partition of what belongs to no hospital (the system maximums); `_` is outside the id alphabet. */
 export const SYSTEM_PARTITION_ID = '_system';
 const auditPk = (hospitalId: string) => `H#${hospitalId}#AUDIT`;
+const activePatientSharesPartition = (hospitalId: string) => `H#${hospitalId}#PSHAREACTIVE`;
 const auditPendingPk = (hospitalId: string) => `H#${hospitalId}#AUDITPENDING`;
 
 /**
@@ -157,6 +158,22 @@ export const keys = {
   patientShareByTokenHash: (tokenHash: string): ItemKey => ({
     [G3.pk]: `PSHARETOKEN#${tokenHash}`,
     [G3.sk]: 'PSHARE',
+  }),
+  /**
+   * A patient share stored ACTIVE on gsi2, under its hospital by expiry (sparse: a share of any other status carries
+   * no gsi2 attributes), so the ACTIVE shares past their expiry are counted with one Count query (docs/domain.md#indexes).
+   */
+  activePatientShareByExpiry: (s: { hospitalId: string; id: string; expiresAt: string }): ItemKey => ({
+    [G2.pk]: activePatientSharesPartition(s.hospitalId),
+    [G2.sk]: `${s.expiresAt}#${s.id}`,
+  }),
+  /** gsi2 attribute names a patient share carries only while ACTIVE. */
+  activePatientShareIndexNames: [G2.pk, G2.sk] as readonly string[],
+  activePatientSharesByExpiry: (hospitalId: string) => ({
+    index: G2.index,
+    pkName: G2.pk,
+    skName: G2.sk,
+    pk: activePatientSharesPartition(hospitalId),
   }),
   /** A patient's viewing session: its own partition by the session's hash, read consistently. */
   patientSession: (sessionHash: string): ItemKey => ({ [P.pk]: `H#_session#${sessionHash}`, [P.sk]: 'SESSION' }),

@@ -7,20 +7,21 @@ import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts'
 import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
 import type { Compliance } from '#shared/schemas/api/oversight.ts';
 import type { ShareStore } from '#shared/domain/shares/ports.ts';
-import { effectiveStatus } from '#shared/domain/shares/patient-shares.ts';
 import { policyFor, type PolicyDeps } from '#shared/domain/settings/policies.ts';
 import { hipaaTogglesOf } from '#shared/domain/settings/deidentification-policy.ts';
 import { PATIENT_SHARE_STATUSES } from '#shared/schemas/api/shares.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
-import { retainedOptionCounter } from '#shared/domain/dashboards/counters.ts';
+import { patientShareCounter, retainedOptionCounter, userStatusCounter } from '#shared/domain/dashboards/counters.ts';
 import { auditHospital } from './audit-trail.ts';
 import { signInFigures, signInWindowStart } from './sign-ins.ts';
 
 /**
  * The compliance center's figures (docs/screens.md#compliance-center): de-identification of the hospital's live
- * datasets and the options each kept, and series held for burned-in text, from the hospital's counters; users by
- * status and patient shares by status from one read each; sign-ins and failed sign-ins over the last 30 days, the
- * HIPAA toggles in force, and the audit chain's length and latest verification. No read grows with the datasets.
+ * datasets and the options each kept, series held for burned-in text, users by status and with two-factor, and
+ * patient shares by stored status, from the hospital's counters; the ACTIVE shares past their expiry (EXPIRED now)
+ * from one Count query of the by-expiry index; sign-ins and failed sign-ins over the last 30 days, the HIPAA toggles
+ * in force, and the audit chain's length and latest verification. No item read grows with the datasets, the users or
+ * the shares (docs/domain.md#oversight-figures).
  */
 export async function getCompliance(
   input: { hospitalId?: string },
@@ -30,7 +31,7 @@ export async function getCompliance(
     policies: DeidentificationPolicies;
     audit: AuditLog;
     clock: Clock;
-    shares: Pick<ShareStore, 'listHospitalPatientShares'>;
+    shares: Pick<ShareStore, 'countActivePastExpiry'>;
     organisation: Pick<OrganisationStore, 'listUsage'>;
   } & PolicyDeps,
 ): Promise<Compliance> {
@@ -44,15 +45,18 @@ export async function getCompliance(
     ANONYMIZATION_OPTIONS.map((option) => [option, n(counters[retainedOptionCounter(option)])]),
   ) as Compliance['deidentification']['optionsRetained'];
 
-  // Shares by their status now (an active link past its expiry is expired): one read of the hospital's shares.
-  const patientShares = Object.fromEntries(PATIENT_SHARE_STATUSES.map((s) => [s, 0])) as Compliance['patientShares'];
+  // Shares by their status now: the stored statuses are counters; an ACTIVE link past its expiry is EXPIRED, counted
+  // by the by-expiry index without reading a share.
+  const patientShares = Object.fromEntries(
+    PATIENT_SHARE_STATUSES.map((status) => [status, n(counters[patientShareCounter(status)])]),
+  ) as Compliance['patientShares'];
   const now = deps.clock.now();
-  for (const share of await deps.shares.listHospitalPatientShares(hospitalId))
-    patientShares[effectiveStatus(share, now)]++;
+  const pastExpiry = await deps.shares.countActivePastExpiry(hospitalId, now);
+  patientShares.ACTIVE = Math.max(0, patientShares.ACTIVE - pastExpiry);
+  patientShares.EXPIRED += pastExpiry;
 
-  const users = await deps.directory.listAllUsers(hospitalId);
   const byStatus = Object.fromEntries(
-    USER_STATUSES.map((status) => [status, users.filter((u) => u.status === status).length]),
+    USER_STATUSES.map((status) => [status, n(counters[userStatusCounter(status)])]),
   ) as Compliance['users']['byStatus'];
   const [head, stored, inForce, signInDays] = await Promise.all([
     deps.audit.head(hospitalId),
@@ -79,9 +83,9 @@ export async function getCompliance(
       datasetsWithHeldSeries: n(counters.datasetsWithHeldSeriesCount),
     },
     users: {
-      total: users.length,
+      total: Object.values(byStatus).reduce((a, b) => a + b, 0),
       byStatus,
-      twoFactor: users.filter((u) => u.status === 'ACTIVE' && u.twoFactorSince !== undefined).length,
+      twoFactor: Math.min(byStatus.ACTIVE, n(counters.twoFactorUserCount)),
     },
     patientShares,
     signIns: signInFigures(signInDays),

@@ -3,6 +3,7 @@ import type { Caller } from './caller.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
+import { moveUserCounters } from '#shared/domain/dashboards/counters.ts';
 import type { Directory } from './ports.ts';
 
 /**
@@ -15,7 +16,12 @@ const LOGIN_REFRESH_MS = 24 * 60 * 60 * 1000;
 /** The caller's own user record (never the token's copy of it), their hospital and team. */
 export async function getMe(
   caller: Caller,
-  deps: { directory: Directory; audit: AuditLog; clock: Clock; organisation?: Pick<OrganisationStore, 'updateUser'> },
+  deps: {
+    directory: Directory;
+    audit: AuditLog;
+    clock: Clock;
+    organisation?: Pick<OrganisationStore, 'updateUser' | 'add'>;
+  },
 ): Promise<MeResponse> {
   const [user, hospital, team] = await Promise.all([
     deps.directory.getUser(caller.hospitalId, caller.userId),
@@ -26,8 +32,11 @@ export async function getMe(
   if (!hospital) throw new NotFoundError('HOSPITAL_NOT_FOUND');
   const now = deps.clock.now();
   // A session signed in with a second factor shows the user is enrolled: recorded once, for the compliance center.
-  if (caller.secondFactor && !user.twoFactorSince && deps.organisation)
-    await deps.organisation.updateUser(caller.hospitalId, caller.userId, { twoFactorSince: now });
+  // The hospital's count of ACTIVE users with two-factor moves with it (docs/domain.md#counters).
+  if (caller.secondFactor && !user.twoFactorSince && deps.organisation) {
+    const updated = await deps.organisation.updateUser(caller.hospitalId, caller.userId, { twoFactorSince: now });
+    await moveUserCounters(deps.organisation, caller.hospitalId, user, updated);
+  }
   let lastLogin = user.lastLogin ?? null;
   if (!lastLogin || Date.parse(now) - Date.parse(lastLogin) > LOGIN_REFRESH_MS) {
     await deps.directory.recordLogin(caller.hospitalId, caller.userId, now);

@@ -2,6 +2,7 @@ import type { PermissionGrant, Role } from '#shared/vocabulary/roles.ts';
 import type { TeamSettings } from '#shared/schemas/api/organisation.ts';
 import type { UserStatus } from '#shared/vocabulary/users.ts';
 import type { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
+import type { PatientShareStatus } from '#shared/schemas/api/shares.ts';
 
 /** A user item: id = the Cognito sub. Role, team and permissions here are what the server trusts. */
 export type UserRecord = {
@@ -35,7 +36,22 @@ export type HospitalCounters = {
   storageUsedBytes?: number;
   pendingInvitationCount?: number;
 } & PipelineCounters &
-  ComplianceCounters;
+  ComplianceCounters &
+  OversightCounters;
+
+/** The counter of the hospital's users stored in one status (docs/domain.md#counters). */
+export type UserStatusCounter = `users_${UserStatus}`;
+/** The counter of the hospital's patient shares stored in one status (docs/domain.md#counters). */
+export type PatientShareStatusCounter = `patientShares_${PatientShareStatus}`;
+
+/**
+ * The compliance center's figures over the hospital's people and links, kept on the hospital item where a user or a
+ * patient share is stored, changes status or is removed (docs/domain.md#counters): users per stored status, ACTIVE
+ * users with two-factor, patient shares per stored status.
+ */
+export type OversightCounters = Partial<Record<UserStatusCounter | PatientShareStatusCounter, number>> & {
+  twoFactorUserCount?: number;
+};
 
 /** The counter of live de-identified datasets that kept one de-identification option (docs/domain.md#counters). */
 export type RetainedOptionCounter = `retained_${(typeof ANONYMIZATION_OPTIONS)[number]}`;
@@ -124,8 +140,6 @@ export type Directory = {
   getUser(hospitalId: string, userId: string): Promise<UserRecord | undefined>;
   getHospital(hospitalId: string): Promise<HospitalRecord | undefined>;
   getTeam(hospitalId: string, teamId: string): Promise<TeamRecord | undefined>;
-  /** Every user of the hospital (one partition read, paged by the adapter). */
-  listAllUsers(hospitalId: string): Promise<UserRecord[]>;
   putHospital(hospital: HospitalRecord): Promise<void>;
   putDepartment(department: DepartmentRecord): Promise<void>;
   putTeam(team: TeamRecord): Promise<void>;

@@ -1,9 +1,19 @@
-import type { ComplianceCounters, PipelineCounters, RetainedOptionCounter } from '#shared/domain/auth/ports.ts';
+import type {
+  ComplianceCounters,
+  OversightCounters,
+  PatientShareStatusCounter,
+  PipelineCounters,
+  RetainedOptionCounter,
+  UserRecord,
+  UserStatusCounter,
+} from '#shared/domain/auth/ports.ts';
 import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { isHeldForBurnedInText } from '#shared/schemas/api/datasets.ts';
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { ANONYMIZATION_OPTIONS } from '#shared/vocabulary/deidentification.ts';
+import { USER_STATUSES, type UserStatus } from '#shared/vocabulary/users.ts';
+import { PATIENT_SHARE_STATUSES, type PatientShareStatus } from '#shared/schemas/api/shares.ts';
 
 /** The counters a dashboard reads instead of listing datasets (docs/domain.md#counters). */
 export const PIPELINE_COUNTER_NAMES = [
@@ -118,4 +128,72 @@ export async function countSeriesRelease(
     { kind: 'hospital' },
     { seriesHeldCount: -1, seriesReleasedCount: 1, ...(othersStillHeld ? {} : { datasetsWithHeldSeriesCount: -1 }) },
   );
+}
+
+export const userStatusCounter = (status: UserStatus): UserStatusCounter => `users_${status}`;
+export const patientShareCounter = (status: PatientShareStatus): PatientShareStatusCounter => `patientShares_${status}`;
+
+/** Every counter of the hospital's users and patient shares (docs/domain.md#counters). */
+export const OVERSIGHT_COUNTER_NAMES = [
+  ...USER_STATUSES.map(userStatusCounter),
+  'twoFactorUserCount',
+  ...PATIENT_SHARE_STATUSES.map(patientShareCounter),
+] as const satisfies readonly (keyof OversightCounters)[];
+
+type OversightDeltas = Partial<Record<keyof OversightCounters, number>>;
+
+const withoutZeros = (deltas: Record<string, number>): OversightDeltas =>
+  Object.fromEntries(Object.entries(deltas).filter(([, v]) => v !== 0));
+
+/** The user counts with two-factor: ACTIVE with `twoFactorSince` set (docs/domain.md#oversight-figures). */
+const withTwoFactor = (user: CountedUser | undefined) =>
+  user?.status === 'ACTIVE' && user.twoFactorSince !== undefined ? 1 : 0;
+
+export type CountedUser = Pick<UserRecord, 'status' | 'twoFactorSince'>;
+
+/**
+ * What a user item's change does to the hospital's user counters: `before` undefined for a new user, `after`
+ * undefined for a removed one. Out of the old status, into the new; two-factor follows ACTIVE and `twoFactorSince`.
+ */
+export function userCounterDeltas(before: CountedUser | undefined, after: CountedUser | undefined): OversightDeltas {
+  const deltas: Record<string, number> = {};
+  const bump = (name: string, by: number) => (deltas[name] = (deltas[name] ?? 0) + by);
+  if (before) bump(userStatusCounter(before.status), -1);
+  if (after) bump(userStatusCounter(after.status), 1);
+  bump('twoFactorUserCount', withTwoFactor(after) - withTwoFactor(before));
+  return withoutZeros(deltas);
+}
+
+/** Moves the hospital's user counters with a user item's change (one UpdateItem ADD; none when nothing moved). */
+export async function moveUserCounters(
+  organisation: Pick<OrganisationCounters, 'add'>,
+  hospitalId: string,
+  before: CountedUser | undefined,
+  after: CountedUser | undefined,
+): Promise<void> {
+  const deltas = userCounterDeltas(before, after);
+  if (Object.keys(deltas).length > 0) await organisation.add(hospitalId, { kind: 'hospital' }, deltas);
+}
+
+/** What a patient share's stored status change does to the hospital's share counters (undefined: none stored). */
+export function patientShareCounterDeltas(
+  before: PatientShareStatus | undefined,
+  after: PatientShareStatus | undefined,
+): OversightDeltas {
+  const deltas: Record<string, number> = {};
+  const bump = (name: string, by: number) => (deltas[name] = (deltas[name] ?? 0) + by);
+  if (before) bump(patientShareCounter(before), -1);
+  if (after) bump(patientShareCounter(after), 1);
+  return withoutZeros(deltas);
+}
+
+/** Moves the hospital's share counters with a patient share's stored status (none when it stayed). */
+export async function movePatientShareCounters(
+  organisation: Pick<OrganisationCounters, 'add'>,
+  hospitalId: string,
+  before: PatientShareStatus | undefined,
+  after: PatientShareStatus | undefined,
+): Promise<void> {
+  const deltas = patientShareCounterDeltas(before, after);
+  if (Object.keys(deltas).length > 0) await organisation.add(hospitalId, { kind: 'hospital' }, deltas);
 }

@@ -9,6 +9,7 @@ import {
 import type { AcceptInvitation, InvitationPreview } from '#shared/schemas/api/invitations.ts';
 import { notifyWhoWants } from '#shared/domain/notifications/preferences.ts';
 import { joiningPermissions } from '#shared/domain/organisation/member-defaults.ts';
+import { moveUserCounters } from '#shared/domain/dashboards/counters.ts';
 import type { InvitationDeps } from './deps.ts';
 import type { InvitationRecord } from './ports.ts';
 import { isLapsed } from './view.ts';
@@ -132,6 +133,8 @@ export async function acceptInvitation(
   };
   await deps.directory.putUser(user);
   if (existing && existing.id !== sub) await deps.invitationDirectory.deleteUser(existing.hospitalId, existing.id);
+  // The INVITED record (if any) is replaced by the ACTIVE one: the hospital's users by status move (docs/domain.md#counters).
+  await moveUserCounters(deps.organisation, record.hospitalId, existing, user);
   await deps.audit.record({
     hospitalId: record.hospitalId,
     action: 'INVITATION_ACCEPTED',

@@ -107,6 +107,8 @@ export async function createHospital(
     subscriptionPlan,
     status: 'ACTIVE',
     userCount: 1,
+    // Its first admin, INVITED until the invitation is accepted (docs/domain.md#counters).
+    users_INVITED: 1,
     teamCount: 0,
     departmentCount: 0,
     datasetCount: 0,

@@ -5,6 +5,7 @@ import { AccessDeniedError, ConflictError, NotFoundError, RuleError } from '#sha
 import type { ListUsersQuery, User } from '#shared/schemas/api/organisation.ts';
 import { actorOf, addUsers, isBilled, moveDepartmentMember, userScope } from './common.ts';
 import { joiningPermissions } from './member-defaults.ts';
+import { moveUserCounters } from '#shared/domain/dashboards/counters.ts';
 import type { OrganisationDeps } from './ports.ts';
 import { statusOf, toUser } from './views.ts';
 
@@ -304,6 +305,7 @@ export async function disableUser(
     });
   });
   if (isBilled(target.status)) await addUsers(deps, target.hospitalId, -1);
+  await moveUserCounters(deps.organisation, target.hospitalId, target, updated);
   await deps.audit.record({
     hospitalId: target.hospitalId,
     action: 'USER_DISABLED',
@@ -331,8 +333,10 @@ export async function resetUserMfa(
     await deps.identity.resetMfa(target.id);
     await deps.identity.signOut(target.id);
   }
-  if (target.twoFactorSince)
-    await deps.organisation.updateUser(target.hospitalId, target.id, { twoFactorSince: undefined });
+  if (target.twoFactorSince) {
+    const updated = await deps.organisation.updateUser(target.hospitalId, target.id, { twoFactorSince: undefined });
+    await moveUserCounters(deps.organisation, target.hospitalId, target, updated);
+  }
   await deps.audit.record({
     hospitalId: target.hospitalId,
     action: 'USER_MFA_RESET',
@@ -358,6 +362,7 @@ export async function enableUser(
     updatedAt: deps.clock.now(),
   });
   await addUsers(deps, target.hospitalId, 1);
+  await moveUserCounters(deps.organisation, target.hospitalId, target, updated);
   await deps.audit.record({
     hospitalId: target.hospitalId,
     action: 'USER_ENABLED',
@@ -369,7 +374,7 @@ export async function enableUser(
 
 /**
  * Stores a new user of a hospital (an accepted or pending invitation, an import) and moves every counter it affects:
- * the hospital's users and the summary (when billed), its team's seat (refused with TEAM_FULL or TEAM_ARCHIVED) and
+ * the hospital's users and the summary (when billed), its users by status, its team's seat (refused with TEAM_FULL or TEAM_ARCHIVED) and
  * its department's members. The caller audits the action that created it.
  */
 export async function addUserToHospital(
@@ -386,4 +391,5 @@ export async function addUserToHospital(
   await deps.directory.putUser(user);
   await moveDepartmentMember(deps, user.hospitalId, null, user.departmentId);
   if (isBilled(user.status)) await addUsers(deps, user.hospitalId, 1);
+  await moveUserCounters(deps.organisation, user.hospitalId, undefined, user);
 }

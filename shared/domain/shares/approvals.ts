@@ -14,6 +14,8 @@ import {
 } from '#shared/domain/notifications/preferences.ts';
 import type { ShareApproval, ShareDecision } from '#shared/schemas/api/shares.ts';
 import type { ShareApprovalRecord, ShareStore } from './ports.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
+import { movePatientShareCounters } from '#shared/domain/dashboards/counters.ts';
 import { canDecide, inQueueOf, type SharePolicy } from './share-policy.ts';
 
 /**
@@ -23,6 +25,8 @@ import { canDecide, inQueueOf, type SharePolicy } from './share-policy.ts';
  */
 export type ApprovalDeps = {
   shares: ShareStore;
+  /** A decided patient share moves the hospital's shares by status (docs/domain.md#counters). */
+  organisation: Pick<OrganisationCounters, 'add'>;
   audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
@@ -120,13 +124,14 @@ export async function decideShare(
     if (!share || share.status !== 'PENDING_APPROVAL') throw new SharePolicyError('SHARE_NOT_PENDING');
     // The link's lifetime starts when it may first open.
     const lifetime = Date.parse(share.expiresAt) - Date.parse(share.createdAt);
-    await deps.shares.updatePatientShare(
+    const decided = await deps.shares.updatePatientShare(
       share,
       decision === 'APPROVED'
         ? { status: 'ACTIVE', expiresAt: new Date(Date.parse(now) + lifetime).toISOString() }
         : { status: 'REFUSED' },
       share.version,
     );
+    await movePatientShareCounters(deps.organisation, caller.hospitalId, share.status, decided.status);
   }
   await deps.audit.record({
     hospitalId: caller.hospitalId,

@@ -28,7 +28,8 @@ export type PatientAccessDeps = {
   directory: HospitalStatusReader & Partial<Pick<Directory, 'getTeam'>>;
   /** With the preferences and profiles too, a locked link alerts the hospital admins (docs/domain.md#security-alerts). */
   settings?: PolicyReader & Partial<Pick<SettingsStore, 'getNotificationPreferences' | 'getUserProfile'>>;
-  organisation?: Pick<OrganisationStore, 'listUsers'>;
+  /** The hospital's patient shares by status move where a share's stored status does (docs/domain.md#counters). */
+  organisation: Pick<OrganisationStore, 'listUsers' | 'add'>;
   notificationLedger?: AlertDeps['notificationLedger'];
   datasets: DatasetRepository;
   objects: ObjectStore;

@@ -1,19 +1,30 @@
 import { canManageDataset, requirePermission, type Caller } from '#shared/domain/auth/caller.ts';
 import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
+import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
+import { movePatientShareCounters } from '#shared/domain/dashboards/counters.ts';
 import { loadVisibleDataset } from '#shared/domain/datasets/load-dataset.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { TokenMint } from '#shared/domain/invitations/ports.ts';
 import { checkShareAgainstPolicy } from '#shared/domain/settings/enforce.ts';
 import { policyFor } from '#shared/domain/settings/policies.ts';
-import type { CreatePatientShare, PatientShare, ShareAccessEvent } from '#shared/schemas/api/shares.ts';
+import type {
+  CreatePatientShare,
+  PatientShare,
+  PatientShareStatus,
+  ShareAccessEvent,
+} from '#shared/schemas/api/shares.ts';
 import { UNLIMITED_OPENS, type PatientShareDefaults } from '#shared/schemas/api/policies.ts';
 import type { PatientShareRecord, ShareStore } from './ports.ts';
 import { approvalRequired, assertRecipientAllowed, sharePolicyFor, type SharePolicyDeps } from './share-policy.ts';
 import { requestApproval, type ApprovalDeps } from './approvals.ts';
 
+/** The hospital's patient shares by stored status (docs/domain.md#counters), moved with every status a share stores. */
+export type ShareCounterDeps = { organisation: Pick<OrganisationCounters, 'add'> };
+
 export type PatientShareDeps = SharePolicyDeps &
-  ApprovalDeps & {
+  ApprovalDeps &
+  ShareCounterDeps & {
     datasets: DatasetRepository;
     shares: ShareStore;
     audit: AuditLog;
@@ -47,18 +58,24 @@ export function effectiveStatus(share: PatientShareRecord, now: string): Patient
   return 'ACTIVE';
 }
 
-/** Stores a moved status (expiry noticed on read); a lost race leaves whatever the other writer stored. */
+/**
+ * Stores a moved status (expiry or the last open noticed) and moves the hospital's share counters with it; a lost race
+ * leaves whatever the other writer stored (and counted).
+ */
 export async function settleStatus(
   share: PatientShareRecord,
-  deps: { shares: ShareStore; clock: Clock },
+  deps: { shares: ShareStore; clock: Clock } & ShareCounterDeps,
 ): Promise<PatientShareRecord> {
   const status = effectiveStatus(share, deps.clock.now());
   if (status === share.status) return share;
+  let settled: PatientShareRecord;
   try {
-    return await deps.shares.updatePatientShare(share, { status }, share.version);
+    settled = await deps.shares.updatePatientShare(share, { status }, share.version);
   } catch {
     return (await deps.shares.getPatientShare(share.hospitalId, share.datasetId, share.id)) ?? share;
   }
+  await movePatientShareCounters(deps.organisation, share.hospitalId, share.status, settled.status);
+  return settled;
 }
 
 export function toPatientShare(record: PatientShareRecord, now: string): PatientShare {
@@ -156,6 +173,7 @@ export async function createPatientShare(
     version: 1,
   };
   await deps.shares.putPatientShare(record);
+  await movePatientShareCounters(deps.organisation, record.hospitalId, undefined, record.status);
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     datasetId,
@@ -198,7 +216,7 @@ export async function createPatientShare(
 export async function listPatientShares(
   datasetId: string,
   caller: Caller,
-  deps: Pick<PatientShareDeps, 'datasets' | 'shares' | 'clock' | 'settings'>,
+  deps: Pick<PatientShareDeps, 'datasets' | 'shares' | 'clock' | 'settings' | 'organisation'>,
 ): Promise<{ items: PatientShare[]; limits: PatientShareDefaults }> {
   const dataset = await loadManaged(caller, datasetId, deps);
   const policy = await policyFor(caller.hospitalId, dataset.teamId, deps);
@@ -216,7 +234,7 @@ export async function revokePatientShare(
   datasetId: string,
   shareId: string,
   caller: Caller,
-  deps: Pick<PatientShareDeps, 'datasets' | 'shares' | 'clock' | 'audit'>,
+  deps: Pick<PatientShareDeps, 'datasets' | 'shares' | 'clock' | 'audit' | 'organisation'>,
 ): Promise<{ share: PatientShare }> {
   await loadManaged(caller, datasetId, deps);
   let share = await deps.shares.getPatientShare(caller.hospitalId, datasetId, shareId);
@@ -226,14 +244,19 @@ export async function revokePatientShare(
     const waiting = await deps.shares.getApproval(caller.hospitalId, shareId);
     if (waiting) await deps.shares.takeApproval(waiting).catch(() => undefined);
   }
+  // The status this request revoked from (none when another request revoked it first, and counted it).
+  let revokedFrom: PatientShareStatus | undefined;
   for (let attempt = 0; share.status !== 'REVOKED'; attempt++) {
     try {
+      const from: PatientShareStatus = share.status;
       share = await deps.shares.updatePatientShare(share, { status: 'REVOKED' }, share.version);
+      revokedFrom = from;
     } catch (error) {
       if (attempt >= 2) throw error;
       share = (await deps.shares.getPatientShare(caller.hospitalId, datasetId, shareId)) ?? share;
     }
   }
+  await movePatientShareCounters(deps.organisation, caller.hospitalId, revokedFrom, revokedFrom && 'REVOKED');
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     datasetId,

@@ -72,6 +72,11 @@ export type ShareStore = {
   listPatientShares(hospitalId: string, datasetId: string): Promise<PatientShareRecord[]>;
   /** Every patient share of the hospital (one read of their common prefix, not one per dataset). */
   listHospitalPatientShares(hospitalId: string): Promise<PatientShareRecord[]>;
+  /**
+   * How many of the hospital's shares stored ACTIVE have their expiry at or before `now` (expired on read): one Count
+   * query of the sparse by-expiry index, which reads no share (docs/domain.md#oversight-figures).
+   */
+  countActivePastExpiry(hospitalId: string, now: string): Promise<number>;
   /** Across hospitals, by the hash of the link's token. */
   findPatientShareByTokenHash(tokenHash: string): Promise<PatientShareRecord | undefined>;
   /** Conditional on `expectedVersion`; ConflictError when the share changed meanwhile. Returns the new record. */

@@ -175,7 +175,6 @@ export function fakeDirectory(users: UserRecord[] = []): Directory {
       t === 't1'
         ? { id: 't1', hospitalId: h, name: 'Neuroradiology', departmentId: 'd1', description: '', createdAt: '' }
         : undefined,
-    listAllUsers: async (h) => users.filter((u) => u.hospitalId === h),
     putHospital: async () => {},
     putDepartment: async () => {},
     putTeam: async () => {},
@@ -216,7 +215,6 @@ export function fakeInvitationWorld() {
     },
     getHospital: async (h) => hospitals.find((x) => x.id === h),
     getTeam: async (h, id) => teams.find((t) => t.hospitalId === h && t.id === id),
-    listAllUsers: async (h) => [...users.values()].filter((u) => u.hospitalId === h),
     putHospital: async () => {},
     putDepartment: async () => {},
     putTeam: async () => {},
@@ -226,6 +224,7 @@ export function fakeInvitationWorld() {
     recordLogin: async () => {},
   };
   const started: JobRef[] = [];
+  const hospitalCounters = new Map<string, number>();
   const deps = {
     jobs: createMemoryJobStore(),
     jobStarter: {
@@ -257,6 +256,10 @@ export function fakeInvitationWorld() {
         const team =
           target.kind === 'team' ? teams.find((t) => t.hospitalId === h && t.id === target.teamId) : undefined;
         if (team) team.memberCount = (team.memberCount ?? 0) + (deltas.memberCount ?? 0);
+        // The hospital item's counters other than the invitations' (kept by the repository above).
+        if (target.kind === 'hospital')
+          for (const [name, by] of Object.entries(deltas))
+            hospitalCounters.set(`${h}/${name}`, (hospitalCounters.get(`${h}/${name}`) ?? 0) + (by ?? 0));
       },
     },
     mailer: {
@@ -292,5 +295,18 @@ export function fakeInvitationWorld() {
     const message = mailbox.filter((m) => m.to === email).at(-1);
     return message ? decodeURIComponent(/token=([^\s"&<]+)/.exec(message.text)![1]!) : undefined;
   };
-  return { deps, state, invitations, locks, counters, users, mailbox, identities, audit, teams, tokenFor };
+  return {
+    deps,
+    state,
+    invitations,
+    locks,
+    counters,
+    hospitalCounters,
+    users,
+    mailbox,
+    identities,
+    audit,
+    teams,
+    tokenFor,
+  };
 }

@@ -127,7 +127,6 @@ beforeAll(() => {
       putTeam: async () => {},
       putUser: async () => {},
       recordLogin: async () => {},
-      listAllUsers: async () => [lead],
     },
     pseudonymSecret: async () => 'x',
     health: { failing: async () => failing },

@@ -42,6 +42,17 @@ function directory(hospital: Record<string, unknown>) {
   } as unknown as Directory & { users: UserRecord[] };
 }
 
+/** The hospital item's counters as UpdateItem ADD moves them (docs/domain.md#counters). */
+function hospitalCounters() {
+  const moved: Record<string, number> = {};
+  return {
+    moved,
+    add: async (_hospitalId: string, _target: unknown, deltas: Record<string, number | undefined>) => {
+      for (const [name, by] of Object.entries(deltas)) moved[name] = (moved[name] ?? 0) + (by ?? 0);
+    },
+  };
+}
+
 /** A post-confirmation event as Cognito sends it after a federated first sign-in. */
 function federatedConfirmation(): PostConfirmationTriggerEvent {
   return {
@@ -70,8 +81,10 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
   it("places a user of no mapped group in the provider's hospital with its default member role, group and an ACTIVE record", async () => {
     cognito.onAnyCommand().resolves({});
     const dir = directory({ id: 'hosp-northside' });
+    const organisation = hospitalCounters();
     await postConfirmation({
       sso: await northside(),
+      organisation,
       // The hospital's default member role (Users & Teams tab) is Guest.
       settings: {
         getHospitalPolicy: async () => ({
@@ -101,6 +114,8 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
         permissions: ['VIEW_DATASETS'],
       }),
     ]);
+    // One more ACTIVE user of the hospital (the compliance center's users by status).
+    expect(organisation.moved).toEqual({ users_ACTIVE: 1 });
   });
 
   it('gives the role the provider groups map to, and leaves non-federated confirmations alone', async () => {
@@ -108,6 +123,7 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
     const dir = directory({ id: 'hosp-northside' });
     const trigger = postConfirmation({
       sso: await northside(),
+      organisation: hospitalCounters(),
       settings: { getHospitalPolicy: async () => undefined },
       directory: dir,
       cognito: new CognitoIdentityProviderClient({ region: 'eu-west-1' }),
@@ -140,9 +156,11 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
       createdAt: '2026-02-01T09:00:00.000Z',
     };
     const deleted: string[] = [];
+    const organisation = hospitalCounters();
     // Act
     await postConfirmation({
       sso: await northside(),
+      organisation,
       settings: { getHospitalPolicy: async () => undefined },
       directory: dir,
       provisioned: {
@@ -164,6 +182,8 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
       }),
     ]);
     expect(deleted).toEqual(['hosp-northside/scim-user-1']);
+    // The INVITED record became the ACTIVE one: one user moved between statuses, none added.
+    expect(organisation.moved).toEqual({ users_INVITED: -1, users_ACTIVE: 1 });
   });
   it('places no account for an e-mail SCIM deprovisioned in the hospital before the first sign-in', async () => {
     // Arrange
@@ -181,9 +201,11 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
       permissions: [],
       createdAt: '2026-02-01T09:00:00.000Z',
     };
+    const organisation = hospitalCounters();
     // Act
     await postConfirmation({
       sso: await northside(),
+      organisation,
       settings: { getHospitalPolicy: async () => undefined },
       directory: dir,
       provisioned: { findUserByEmail: async () => deprovisioned, deleteUser: async () => undefined },
@@ -193,5 +215,6 @@ describe('federated first sign-in (post-confirmation trigger)', () => {
     // Assert
     expect(dir.users).toEqual([]);
     expect(cognito.commandCalls(AdminAddUserToGroupCommand)).toHaveLength(0);
+    expect(organisation.moved).toEqual({});
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The share store's cloud paths (docs/domain.md#team-shares): a team share is one transaction of three items with the
  * grant conditional; a lost condition is a ConflictError; a revoke deletes the three; a patient share update is
- * conditional on its version. Checked here against the SDK's own exception classes; the twin runs the same
+ * conditional on its version and moves its by-expiry index entry with its status; the expired ACTIVE shares are a
+ * Count query walked over its pages. Checked here against the SDK's own exception classes; the twin runs the same
  * transaction against its store.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#functions/adapters/dynamo/client.ts';
@@ -90,5 +91,60 @@ describe('share store in the cloud', () => {
     expect(input.ConditionExpression).toBe('attribute_exists(#pk) AND #version = :expectedVersion');
     expect(input.ExpressionAttributeValues).toMatchObject({ ':expectedVersion': 4 });
     expect(input.UpdateExpression).toMatch(/REMOVE/);
+  });
+
+  it("drops a patient share's by-expiry index entry as it leaves ACTIVE, and writes it when it becomes ACTIVE", async () => {
+    // Prepare
+    ddb.on(UpdateCommand).resolves({ Attributes: {} });
+    const patient = {
+      id: 'p1',
+      hospitalId: 'h1',
+      datasetId: 'd1',
+      status: 'ACTIVE',
+      expiresAt: '2026-03-01T00:00:00.000Z',
+      version: 4,
+    } as PatientShareRecord;
+    const store = createShareStore(table());
+    // Act
+    await store.updatePatientShare(patient, { status: 'REVOKED' }, 4);
+    await store.updatePatientShare(
+      { ...patient, status: 'PENDING_APPROVAL' },
+      { status: 'ACTIVE', expiresAt: '2026-04-01T00:00:00.000Z' },
+      4,
+    );
+    await store.updatePatientShare(patient, { opens: 2 }, 4);
+    // Assess: the index attributes by name, removed, then set to the hospital's partition and the new expiry.
+    const [revoked, approved, opened] = ddb.commandCalls(UpdateCommand).map((c) => c.args[0].input);
+    const names = (input: typeof revoked) => input!.ExpressionAttributeNames ?? {};
+    const removed = /REMOVE (.*)$/.exec(revoked!.UpdateExpression!)![1]!.split(', ');
+    expect(removed.map((ref) => names(revoked)[ref])).toEqual(['gsi2pk', 'gsi2sk']);
+    const set = (input: typeof approved) =>
+      Object.fromEntries(
+        Object.entries(names(input)).map(([ref, name]) => [
+          name,
+          input!.ExpressionAttributeValues?.[`:${ref.slice(1)}`],
+        ]),
+      );
+    expect(set(approved)).toMatchObject({ gsi2pk: 'H#h1#PSHAREACTIVE', gsi2sk: '2026-04-01T00:00:00.000Z#p1' });
+    expect(Object.values(names(opened))).not.toContain('gsi2pk');
+  });
+
+  it('counts the ACTIVE shares past their expiry with Select COUNT over every page of the index partition', async () => {
+    // Prepare
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Count: 3, LastEvaluatedKey: { gsi2pk: 'x', gsi2sk: 'y', pk: 'p', sk: 's' } })
+      .resolves({ Count: 2 });
+    // Act
+    const count = await createShareStore(table()).countActivePastExpiry('h1', '2026-03-01T00:00:00.000Z');
+    // Assess
+    expect(count).toBe(5);
+    const [first, second] = ddb.commandCalls(QueryCommand).map((c) => c.args[0].input);
+    expect(first).toMatchObject({
+      IndexName: 'gsi2',
+      Select: 'COUNT',
+      ExpressionAttributeValues: { ':pk': 'H#h1#PSHAREACTIVE', ':bound': '2026-03-01T00:00:00.000Z$' },
+    });
+    expect(second!.ExclusiveStartKey).toEqual({ gsi2pk: 'x', gsi2sk: 'y', pk: 'p', sk: 's' });
   });
 });

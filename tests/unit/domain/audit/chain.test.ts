@@ -10,7 +10,12 @@ import {
 } from '#shared/domain/audit/chain.ts';
 import { exportAuditCsv, searchAudit, verifyAuditTrail } from '#shared/domain/audit/audit-trail.ts';
 import { getCompliance } from '#shared/domain/audit/compliance.ts';
-import { complianceDeltas, countSeriesRelease } from '#shared/domain/dashboards/counters.ts';
+import {
+  complianceDeltas,
+  countSeriesRelease,
+  movePatientShareCounters,
+  moveUserCounters,
+} from '#shared/domain/dashboards/counters.ts';
 import { moveToRecycleBin } from '#shared/domain/datasets/delete-dataset.ts';
 import { restoreDataset } from '#shared/domain/datasets/recycle-bin.ts';
 import { releaseSeries } from '#shared/domain/datasets/release-series.ts';
@@ -23,7 +28,8 @@ import { getReports, percentile, rangeStart } from '#shared/domain/reports/repor
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditEntry } from '#shared/domain/ports.ts';
 import { policyFor } from '#shared/domain/settings/policies.ts';
-import type { PatientShareRecord, ShareStore } from '#shared/domain/shares/ports.ts';
+import type { PatientShareRecord } from '#shared/domain/shares/ports.ts';
+import { createMemoryShareStore } from '#functions/adapters/memory/shares-store.ts';
 import { caller, fakeDirectory, NEW_DATASET, ports } from '#tests/unit/domain/fakes.ts';
 
 const entry = (n: number, hospitalId = 'h1'): AuditEntry => ({
@@ -215,22 +221,25 @@ describe('compliance and reports figures', () => {
       // One active user enrolled in two-factor, and an invited one whose mark does not count.
       ...(i !== 1 ? { twoFactorSince: '2026-01-01T00:00:00.000Z' } : {}),
     }));
-    const share = (status: PatientShareRecord['status'], expiresAt: string, opens = 0, maxOpens = 5) =>
-      ({ status, expiresAt, opens, maxOpens }) as PatientShareRecord;
-    const shares: Pick<ShareStore, 'listHospitalPatientShares'> = {
-      listHospitalPatientShares: async (h) =>
-        h === 'h1'
-          ? [
-              share('ACTIVE', '2999-01-01T00:00:00.000Z'),
-              share('ACTIVE', '2000-01-01T00:00:00.000Z'),
-              share('ACTIVE', '2999-01-01T00:00:00.000Z', 5, 5),
-              share('REVOKED', '2999-01-01T00:00:00.000Z'),
-              share('EXPIRED', '2000-01-01T00:00:00.000Z'),
-            ]
-          : [],
-    };
+    const share = (id: string, status: PatientShareRecord['status'], expiresAt: string, opens = 0, maxOpens = 5) =>
+      ({ id, hospitalId: 'h1', datasetId: 'ds1', status, expiresAt, opens, maxOpens }) as PatientShareRecord;
+    const shares = createMemoryShareStore();
     // The hospital's counters are the memory store's, moved by the same code paths as in the cloud.
     await p.directory.putHospital({ id: 'h1', slug: 'h1', name: 'Hospital h1', createdAt: '', updatedAt: '' });
+    // Users and shares counted as the paths that store them count them (docs/domain.md#counters): the figures read
+    // those counters, and the ACTIVE share past its expiry from the by-expiry count.
+    for (const user of users) await moveUserCounters(p.organisation, 'h1', undefined, user);
+    for (const stored of [
+      share('ps1', 'ACTIVE', '2999-01-01T00:00:00.000Z'),
+      share('ps2', 'ACTIVE', '2000-01-01T00:00:00.000Z'),
+      // Its last open stored EXHAUSTED (settleStatus).
+      share('ps3', 'EXHAUSTED', '2999-01-01T00:00:00.000Z', 5, 5),
+      share('ps4', 'REVOKED', '2999-01-01T00:00:00.000Z'),
+      share('ps5', 'EXPIRED', '2000-01-01T00:00:00.000Z'),
+    ]) {
+      await shares.putPatientShare(stored);
+      await movePatientShareCounters(p.organisation, 'h1', undefined, stored.status);
+    }
     const deps = { ...p, directory: { ...fakeDirectory(users), getHospital: p.directory.getHospital }, shares };
     const a = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
     const b = await createDataset(
@@ -297,7 +306,7 @@ describe('compliance and reports figures', () => {
     const deps = {
       ...p,
       directory: { ...fakeDirectory(), getHospital: p.directory.getHospital },
-      shares: { listHospitalPatientShares: async () => [] },
+      shares: createMemoryShareStore(),
     };
     const created = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
     const deidentifiedAt = '2026-01-02T00:00:00.000Z';

@@ -315,6 +315,8 @@ describe('answering an invitation', () => {
       permissions: ['VIEW_DATASETS', 'UPLOAD_DICOM', 'SHARE_DATA'],
     });
     expect(w.counters.get('H#h1')).toBe(0);
+    // One more ACTIVE user of the hospital (docs/domain.md#counters), counted once: the second answer is refused.
+    expect(w.hospitalCounters.get('h1/users_ACTIVE')).toBe(1);
     expect(await codeOf(acceptInvitation({ token, firstName: 'J', lastName: 'L', password: PASSWORD }, w.deps))).toBe(
       'INVITATION_ALREADY_USED',
     );
@@ -343,6 +345,9 @@ describe('answering an invitation', () => {
     expect([...w.users.values()]).toEqual([
       expect.objectContaining({ id: 'sub-1', status: 'ACTIVE', createdAt: '2026-01-01T00:00:00.000Z' }),
     ]);
+    // The INVITED record became the ACTIVE user: moved between the statuses, not added.
+    expect(w.hospitalCounters.get('h1/users_INVITED')).toBe(-1);
+    expect(w.hospitalCounters.get('h1/users_ACTIVE')).toBe(1);
   });
 
   it('answers expired, cancelled, declined and unknown links with the catalogue words', async () => {

@@ -60,6 +60,8 @@ describe('hospital management (super admin)', () => {
     expect(created).toMatchObject({ slug: 'riverside-clinic', status: 'ACTIVE', userCount: 1, monthlyRevenue: 50 });
     const admin = [...deps.org.users.values()].find((u) => u.hospitalId === created.id)!;
     expect(admin).toMatchObject({ role: 'HOSPITAL_ADMIN', status: 'INVITED', email: 'robin@riverside.test' });
+    // The hospital's users by status count that admin as INVITED from the start (docs/domain.md#counters).
+    expect(deps.org.hospitals.get(created.id)!.users_INVITED).toBe(1);
     expect(deps.identityCalls).toEqual([]);
     expect(deps.audit.events.at(-1)).toMatchObject({ action: 'HOSPITAL_CREATED', actorUserId: 'user-super_admin' });
     const summary = (await listHospitals({ limit: 24 }, as('SUPER_ADMIN'), deps)).summary;

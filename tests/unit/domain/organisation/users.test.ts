@@ -113,6 +113,30 @@ describe('users (hospital admin within their hospital, super admin across hospit
     expect(deps.identityCalls).toEqual(['disable user-guest', 'signOut user-guest', 'enable user-guest']);
   });
 
+  it("moves the hospital's users by status and with two-factor as a user is disabled, enabled and reset (docs/domain.md#counters)", async () => {
+    // Arrange: the guest enrolled in two-factor; the counters as they stand (the fixture's items carry none: 0).
+    const deps = organisationPorts();
+    const counter = (name: string) => (deps.org.hospitals.get('h1') as Record<string, unknown>)[name] ?? 0;
+    await deps.organisation.updateUser('h1', 'user-guest', { twoFactorSince: '2026-01-01T00:00:00.000Z' });
+
+    // Act and assert: disabled, it leaves ACTIVE (and the users with two-factor, which count ACTIVE users only).
+    await disableUser('user-guest', undefined, ADMIN, deps);
+    expect([counter('users_ACTIVE'), counter('users_DISABLED'), counter('twoFactorUserCount')]).toEqual([-1, 1, -1]);
+    // A second disable changes nothing.
+    await disableUser('user-guest', undefined, ADMIN, deps);
+    expect([counter('users_ACTIVE'), counter('users_DISABLED'), counter('twoFactorUserCount')]).toEqual([-1, 1, -1]);
+    // Enabled, it is ACTIVE again with its two-factor mark.
+    await enableUser('user-guest', undefined, ADMIN, deps);
+    expect([counter('users_ACTIVE'), counter('users_DISABLED'), counter('twoFactorUserCount')]).toEqual([0, 0, 0]);
+    // An administrator's two-factor reset removes the mark: one user fewer with two-factor, none moves status.
+    await resetUserMfa('user-guest', undefined, ADMIN, deps);
+    expect([counter('users_ACTIVE'), counter('twoFactorUserCount')]).toEqual([0, -1]);
+    // An INVITED user disabled (a SCIM deprovisioning before the first sign-in) moves from INVITED to DISABLED.
+    deps.org.users.get('h1/user-team_member')!.status = 'INVITED';
+    await disableUser('user-team_member', undefined, ADMIN, deps);
+    expect([counter('users_INVITED'), counter('users_DISABLED')]).toEqual([-1, 1]);
+  });
+
   it('moves a user into an active team of the same hospital with room, counting members', async () => {
     const deps = organisationPorts();
     const moved = await moveUser('user-team_member', undefined, 't2', ADMIN, deps);
@@ -196,6 +220,8 @@ describe('users (hospital admin within their hospital, super admin across hospit
     };
     await addUserToHospital(user, deps);
     expect(deps.org.hospitals.get('h1')!.userCount).toBe(6);
+    // One more INVITED user of the hospital (SCIM provisioning adds its users this way).
+    expect(deps.org.hospitals.get('h1')!.users_INVITED).toBe(1);
     expect(deps.org.teams.get('h1/t2')!.memberCount).toBe(1);
     expect(deps.org.departments.get('h1/d1')!.memberCount).toBe(4);
     expect((await listHospitalsSummary(deps)).totalUsers).toBe(7);

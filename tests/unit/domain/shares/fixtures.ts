@@ -13,6 +13,7 @@ import {
   createMemoryShareStore,
 } from '#functions/adapters/memory/index.ts';
 import type { MailMessage } from '#shared/domain/invitations/ports.ts';
+import type { CounterName, CounterTarget } from '#shared/domain/organisation/ports.ts';
 import { createHash } from 'node:crypto';
 import { createShareCodeHasher } from '#functions/adapters/crypto.ts';
 import { gzipSync } from 'node:zlib';
@@ -142,6 +143,7 @@ export function shareWorld(
     updatedAt: '',
     updatedByUserId: '',
   });
+  const counters = new Map<string, number>();
   const mailbox: MailMessage[] = [];
   const sms: { to: string; text: string }[] = [];
   const notifications = createMemoryNotificationInbox();
@@ -166,6 +168,11 @@ export function shareWorld(
         ),
       }),
       listTeams: async (q: { hospitalId: string }) => ({ items: teams.filter((t) => t.hospitalId === q.hospitalId) }),
+      // The hospital item's counters, as UpdateItem ADD moves them (docs/domain.md#counters).
+      add: async (h: string, _target: CounterTarget, deltas: Partial<Record<CounterName, number>>) => {
+        for (const [name, by] of Object.entries(deltas))
+          counters.set(`${h}/${name}`, (counters.get(`${h}/${name}`) ?? 0) + (by ?? 0));
+      },
     },
     objects: createMemoryObjectStore(),
     mailer: { send: async (m: MailMessage) => void mailbox.push(m) },
@@ -189,7 +196,9 @@ export function shareWorld(
     const text = mailbox.at(-1)?.text ?? sms.at(-1)?.text ?? '';
     return text.match(/\b(\d{6})\b/)![1]!;
   };
-  return { state, deps, dataset, member, mailbox, sms, notifications, advance, lastCode };
+  /** A counter of hospital h1 as stored (absent = 0). */
+  const counter = (name: CounterName) => counters.get(`h1/${name}`) ?? 0;
+  return { state, deps, dataset, member, mailbox, sms, notifications, advance, lastCode, counter };
 }
 
 export const CLIENT = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 Chrome/130.0' };

@@ -111,6 +111,8 @@ describe('patient shares', () => {
     const session = await open(w, token);
     const listed = await listPatientShares('ds1', w.member, w.deps);
     expect(listed.items[0]).toMatchObject({ opens: 1, status: 'EXHAUSTED' });
+    // Its last open stored EXHAUSTED: the hospital's shares by status moved from ACTIVE (docs/domain.md#counters).
+    expect([w.counter('patientShares_ACTIVE'), w.counter('patientShares_EXHAUSTED')]).toEqual([0, 1]);
     // The page opened with the last open keeps working; a new open answers like an unknown link.
     await expect(patientStudy(session.session, CLIENT, w.deps)).resolves.toBeDefined();
     await expect(requestShareCode(token, CLIENT, w.deps)).rejects.toMatchObject({ code: 'SHARE_LINK_INVALID' });
@@ -140,11 +142,17 @@ describe('patient shares', () => {
   it('moves to EXPIRED at its expiry and ends open pages', async () => {
     const w = shareWorld();
     const { token } = await shared(w, { expiresInHours: 24 });
+    expect(w.counter('patientShares_ACTIVE')).toBe(1);
     const session = await open(w, token);
     w.advance(24 * 3600);
+    // Past its expiry but not yet settled: still stored (and counted) ACTIVE, and in the count of those past expiry.
+    expect(await w.deps.shares.countActivePastExpiry('h1', w.state.now)).toBe(1);
     await expect(patientStudy(session.session, CLIENT, w.deps)).rejects.toMatchObject({ code: 'SHARE_LINK_INVALID' });
     expect((await listPatientShares('ds1', w.member, w.deps)).items[0]!.status).toBe('EXPIRED');
     expect([...w.deps.shares.patient.values()][0]!.status).toBe('EXPIRED');
+    // Settled once, whichever read noticed it first: ACTIVE to EXPIRED, and out of the count past expiry.
+    expect([w.counter('patientShares_ACTIVE'), w.counter('patientShares_EXPIRED')]).toEqual([0, 1]);
+    expect(await w.deps.shares.countActivePastExpiry('h1', w.state.now)).toBe(0);
   });
 
   it('revoke takes effect at once, also for an open page', async () => {
@@ -155,6 +163,9 @@ describe('patient shares', () => {
     await expect(patientStudy(session.session, CLIENT, w.deps)).rejects.toMatchObject({ code: 'SHARE_LINK_INVALID' });
     expect((await listPatientShares('ds1', w.member, w.deps)).items[0]!.status).toBe('REVOKED');
     expect(w.deps.audit.events.map((e) => e.action)).toContain('PATIENT_SHARE_REVOKED');
+    // Counted once as revoked, however often it is revoked.
+    await revokePatientShare('ds1', share.id, w.member, w.deps);
+    expect([w.counter('patientShares_ACTIVE'), w.counter('patientShares_REVOKED')]).toEqual([0, 1]);
   });
 
   it('answers an unknown link and a revoked one alike (no enumeration)', async () => {

@@ -68,6 +68,8 @@ describe('requireApproval', () => {
     const w = shareWorld({ policy: { requireApproval: true } });
     const { share, link } = await createPatientShare('ds1', INPUT, w.member, w.deps);
     expect(share.status).toBe('PENDING_APPROVAL');
+    // Counted as waiting, not as active (docs/domain.md#counters).
+    expect([w.counter('patientShares_PENDING_APPROVAL'), w.counter('patientShares_ACTIVE')]).toEqual([1, 0]);
     await expect(requestShareCode(tokenOf(link), CLIENT, w.deps)).rejects.toMatchObject({
       code: 'SHARE_LINK_INVALID',
     });
@@ -91,6 +93,7 @@ describe('requireApproval', () => {
     w.advance(3600);
     const decided = await decideShare(share.id, 'APPROVED', LEAD, w.deps);
     expect(decided.decision).toBe('APPROVED');
+    expect([w.counter('patientShares_PENDING_APPROVAL'), w.counter('patientShares_ACTIVE')]).toEqual([0, 1]);
     const sent = await requestShareCode(tokenOf(link), CLIENT, w.deps);
     expect(sent.sentTo).toBe('s***@gmail.example');
     const [listed] = (await listPatientShares('ds1', w.member, w.deps)).items;
@@ -117,6 +120,10 @@ describe('requireApproval', () => {
     const second = await createPatientShare('ds1', INPUT, w.member, w.deps);
     await revokePatientShare('ds1', second.share.id, w.member, w.deps);
     expect((await listShareApprovals(ADMIN, w.deps)).items).toEqual([]);
+    // One refused, one withdrawn (revoked) while waiting: none waits any more (docs/domain.md#counters).
+    expect(
+      (['PENDING_APPROVAL', 'REFUSED', 'REVOKED', 'ACTIVE'] as const).map((s) => w.counter(`patientShares_${s}`)),
+    ).toEqual([0, 1, 1, 0]);
   });
 
   it("holds a team share: no grant, the recipient sees nothing until approved; the team's own switch acts too", async () => {
