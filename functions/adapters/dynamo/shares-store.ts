@@ -242,6 +242,24 @@ export function createShareStore(table: Table): ShareStore {
       } while (startKey);
       return count;
     },
+    async listActivePastExpiry(hospitalId, now, { limit, startKey }) {
+      const partition = keys.activePatientSharesByExpiry(hospitalId);
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          IndexName: partition.index,
+          KeyConditionExpression: '#pk = :pk AND #sk < :bound',
+          ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
+          ExpressionAttributeValues: { ':pk': partition.pk, ':bound': expiredBound(now) },
+          Limit: limit,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      return {
+        items: (page.Items ?? []).map((i) => strip<PatientShareRecord>(i)),
+        ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey as Record<string, string> } : {}),
+      };
+    },
     async findPatientShareByTokenHash(tokenHash) {
       const key = keys.patientShareByTokenHash(tokenHash);
       const { Items } = await doc.send(

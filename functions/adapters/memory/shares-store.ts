@@ -72,6 +72,19 @@ export function createMemoryShareStore(): ShareStore & {
       [...patient.values()].filter(
         (s) => s.hospitalId === h && s.status === 'ACTIVE' && Date.parse(s.expiresAt) <= Date.parse(now),
       ).length,
+    listActivePastExpiry: async (h, now, page) => {
+      const due = [...patient.values()]
+        .filter((s) => s.hospitalId === h && s.status === 'ACTIVE' && Date.parse(s.expiresAt) <= Date.parse(now))
+        .sort((a, b) => `${a.expiresAt}#${a.id}`.localeCompare(`${b.expiresAt}#${b.id}`));
+      const after = page.startKey?.id;
+      const from = after === undefined ? 0 : due.findIndex((s) => `${s.expiresAt}#${s.id}` > after);
+      const items = from < 0 ? [] : due.slice(from, from + page.limit);
+      const last = items.at(-1);
+      return {
+        items: items.map((s) => structuredClone(s)),
+        ...(last && from + page.limit < due.length ? { lastKey: { id: `${last.expiresAt}#${last.id}` } } : {}),
+      };
+    },
     findPatientShareByTokenHash: async (hash) => {
       const s = [...patient.values()].find((p) => p.tokenHash === hash);
       return s ? structuredClone(s) : undefined;

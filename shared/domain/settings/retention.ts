@@ -12,6 +12,8 @@ import {
   type JobWorkItem,
 } from '#shared/domain/jobs/runner.ts';
 import type { JobRef } from '#shared/domain/jobs/ports.ts';
+import { settleStatus } from '#shared/domain/shares/patient-shares.ts';
+import type { ShareStore } from '#shared/domain/shares/ports.ts';
 import { policyFor, type PolicyDeps } from './policies.ts';
 import type { SettingsStore } from './ports.ts';
 
@@ -79,19 +81,29 @@ export async function startRetentionJobs(
 
 export type RetentionDeps = DeleteDatasetDeps &
   PolicyDeps &
-  JobRunnerDeps & { clock: Clock; directory: HospitalStatusReader };
-
-/** One dataset a chunk found: moved to the bin (expired, with the retention that applied) or purged from it. */
-type RetentionItem = { id: string; action: 'bin'; days: number } | { id: string; action: 'purge' };
+  JobRunnerDeps & {
+    clock: Clock;
+    directory: HospitalStatusReader;
+    shares: ShareStore;
+  };
 
 /**
- * Where a retention job goes on: the phase (the hospital's datasets, then its bin's due entries, then the last
- * entries found), the list's key after the page last read, and the datasets that page found, which the next chunk
+ * One item a chunk found: a dataset moved to the bin (expired, with the retention that applied) or purged from it, or a
+ * patient share stored ACTIVE past its expiry, whose EXPIRED status is stored.
+ */
+type RetentionItem =
+  | { id: string; action: 'bin'; days: number }
+  | { id: string; action: 'purge' }
+  | { id: string; action: 'expire-share'; datasetId: string };
+
+/**
+ * Where a retention job goes on: the phase (the hospital's datasets, then its bin's due entries, then its patient
+ * shares past their expiry, then the last entries found), the list's key after the page last read, and the datasets that page found, which the next chunk
  * acts on. Keeping them in the cursor makes a chunk run again act on the same datasets, though the ones it moved or
  * purged have left the lists.
  */
 type RetentionCursor = {
-  phase: 'expire' | 'purge' | 'done';
+  phase: 'expire' | 'purge' | 'shares' | 'done';
   key: Record<string, string> | null;
   pending: RetentionItem[];
 };
@@ -165,13 +177,32 @@ async function purgeDue(hospitalId: string, item: RetentionItem, deps: Retention
 }
 
 /**
+ * Stores EXPIRED on a link past its expiry, as its next open would (moving the hospital's share counters and taking it
+ * out of the by-expiry index); a share revoked or used up meanwhile is left as it is.
+ */
+async function expireShare(
+  hospitalId: string,
+  item: Extract<RetentionItem, { action: 'expire-share' }>,
+  deps: RetentionDeps,
+): Promise<JobItemResult> {
+  const share = await deps.shares.getPatientShare(hospitalId, item.datasetId, item.id);
+  // Stored expired already (by this job's chunk run again, or an open after its expiry): the same outcome, once counted.
+  if (share?.status === 'EXPIRED') return { outcome: 'SUCCEEDED', ref: 'expired' };
+  if (share?.status !== 'ACTIVE') return { outcome: 'SKIPPED' };
+  const settled = await settleStatus(share, deps);
+  return settled.status === 'EXPIRED' ? { outcome: 'SUCCEEDED', ref: 'expired' } : { outcome: 'SKIPPED' };
+}
+
+/**
  * The RETENTION job kind (docs/jobs.md, docs/pipeline.md#data-retention), one per hospital and day: every dataset
  * older than the retention of the policy in force for its team (as of the job's start) is moved to the recycle bin
  * (docs/domain.md#recycle-bin), audited as DATASET_RETENTION_EXPIRED with the reason 'retention'; then the bin's
- * datasets past their 30 days are purged with their objects (DATASET_PURGED). A chunk reads one page of
+ * datasets past their 30 days are purged with their objects (DATASET_PURGED); last, the patient links stored ACTIVE past
+ * their expiry are stored EXPIRED, so the compliance center's count of expired links reads only a day's worth
+ * (docs/domain.md#oversight-figures). A chunk reads one page of
  * RETENTION_PAGE datasets (by the list's index, never a scan) and acts on those the page before it found, so a
  * chunk moves or purges at most RETENTION_PAGE. An item is one dataset: SUCCEEDED (moved, `ref` recycle-bin; purged,
- * `ref` purged), SKIPPED (under legal hold, `LEGAL_HOLD`; a stage writing it, `INVALID_STATE`; gone meanwhile). A
+ * `ref` purged; a link stored expired, `ref` expired), SKIPPED (under legal hold, `LEGAL_HOLD`; a stage writing it, `INVALID_STATE`; gone meanwhile). A
  * deactivated hospital's job ends at its next chunk without touching anything.
  */
 export const retentionJob: JobKindHandler<RetentionDeps> = {
@@ -204,8 +235,19 @@ export const retentionJob: JobKindHandler<RetentionDeps> = {
         ...(at.key ? { startKey: at.key } : {}),
       });
       const pending = page.items.map((d): RetentionItem => ({ id: d.id, action: 'purge' }));
+      next = { phase: page.lastKey ? 'purge' : 'shares', key: page.lastKey ?? null, pending };
+    } else if (at.phase === 'shares') {
+      const page = await deps.shares.listActivePastExpiry(job.hospitalId, asOf, {
+        limit: RETENTION_PAGE,
+        ...(at.key ? { startKey: at.key } : {}),
+      });
+      const pending = page.items.map((s): RetentionItem => ({
+        id: s.id,
+        action: 'expire-share',
+        datasetId: s.datasetId,
+      }));
       next = page.lastKey
-        ? { phase: 'purge', key: page.lastKey, pending }
+        ? { phase: 'shares', key: page.lastKey, pending }
         : pending.length > 0
           ? { phase: 'done', key: null, pending }
           : null;
@@ -216,8 +258,8 @@ export const retentionJob: JobKindHandler<RetentionDeps> = {
   },
   async run(job, item, deps) {
     const value = item.value as RetentionItem;
-    return value.action === 'bin'
-      ? moveExpired(job.hospitalId, value, String(job.input.asOf), deps)
-      : purgeDue(job.hospitalId, value, deps);
+    if (value.action === 'bin') return moveExpired(job.hospitalId, value, String(job.input.asOf), deps);
+    if (value.action === 'expire-share') return expireShare(job.hospitalId, value, deps);
+    return purgeDue(job.hospitalId, value, deps);
   },
 };

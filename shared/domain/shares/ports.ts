@@ -77,6 +77,15 @@ export type ShareStore = {
    * query of the sparse by-expiry index, which reads no share (docs/domain.md#oversight-figures).
    */
   countActivePastExpiry(hospitalId: string, now: string): Promise<number>;
+  /**
+   * A page of the hospital's shares stored ACTIVE whose expiry is at or before `now`, oldest expiry first, from the same
+   * index: the retention job stores their EXPIRED status, so the index keeps only links that can still be opened.
+   */
+  listActivePastExpiry(
+    hospitalId: string,
+    now: string,
+    page: { limit: number; startKey?: Record<string, string> },
+  ): Promise<{ items: PatientShareRecord[]; lastKey?: Record<string, string> }>;
   /** Across hospitals, by the hash of the link's token. */
   findPatientShareByTokenHash(tokenHash: string): Promise<PatientShareRecord | undefined>;
   /** Conditional on `expectedVersion`; ConflictError when the share changed meanwhile. Returns the new record. */

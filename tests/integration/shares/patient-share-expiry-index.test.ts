@@ -72,6 +72,33 @@ describe('the by-expiry index of ACTIVE patient shares', () => {
     expect(await store.countActivePastExpiry(SCALE_HOSPITAL, '2026-06-03T00:00:00.000Z')).toBe(2);
   });
 
+  it('lists the ACTIVE shares past their expiry a page at a time, oldest expiry first, for the retention job', async () => {
+    // Arrange: five expired links in a hospital of their own, and one still valid.
+    const store = createShareStore(h.table);
+    const hospitalId = 'hosp-expiry-pages';
+    const expired = [5, 4, 3, 2, 1].map((hours) => ({
+      ...share(`pg-${hours}`, 'ACTIVE', new Date(Date.parse(NOW) - hours * 3_600_000).toISOString()),
+      hospitalId,
+    }));
+    for (const s of [...expired, { ...share('pg-valid', 'ACTIVE', '2026-07-01T00:00:00.000Z'), hospitalId }])
+      await store.putPatientShare(s);
+
+    // Act: pages of two, each from the key the page before it ended on.
+    const seen: string[] = [];
+    let startKey: Record<string, string> | undefined;
+    let pages = 0;
+    do {
+      const page = await store.listActivePastExpiry(hospitalId, NOW, { limit: 2, ...(startKey ? { startKey } : {}) });
+      seen.push(...page.items.map((s) => s.id));
+      startKey = page.lastKey;
+      pages += 1;
+    } while (startKey && pages < 10);
+
+    // Assert
+    expect(seen).toEqual(expired.map((s) => s.id));
+    expect(pages).toBeLessThanOrEqual(3);
+  });
+
   it('recount sets the hospital counters of users and shares and indexes ACTIVE shares stored before the index', async () => {
     // Arrange: an ACTIVE share past its expiry written without its index entry, as items stored before it existed.
     const old = share('ps-old', 'ACTIVE', '2026-01-01T00:00:00.000Z');

@@ -1,3 +1,4 @@
+import { createMemoryShareStore } from '#functions/adapters/memory/shares-store.ts';
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/vocabulary/roles.ts';
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
@@ -81,6 +82,7 @@ export function ports() {
       presignGet: async (key: string, ttl: number) => `https://memory.invalid/assets/${key}?ttl=${ttl}`,
     },
     objects: createMemoryObjectStore(),
+    shares: createMemoryShareStore(),
     pageTokens: memoryPageTokens,
     pseudonymizer: { patientAlias: async (h: string, mrn: string) => `PT-${h}-${mrn.length}` },
     pipeline: {

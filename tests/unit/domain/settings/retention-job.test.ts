@@ -12,6 +12,8 @@ import {
   type RetentionDeps,
 } from '#shared/domain/settings/retention.ts';
 import { caller, NEW_DATASET, ports } from '#tests/unit/domain/fakes.ts';
+import { movePatientShareCounters } from '#shared/domain/dashboards/counters.ts';
+import type { PatientShareRecord } from '#shared/domain/shares/ports.ts';
 import { NORTHSIDE_PROFILE } from '#tests/helpers/fixtures.ts';
 
 /**
@@ -226,5 +228,55 @@ describe('the RETENTION job kind', () => {
     expect(await p.jobs.get(ref)).toMatchObject({ status: 'SUCCEEDED', processed: RETENTION_PAGE });
     expect(events(p, 'DATASET_RETENTION_EXPIRED')).toHaveLength(RETENTION_PAGE);
     expect(await p.datasets.get('h1', ids.at(-1)!)).toBeDefined();
+  });
+
+  it('stores EXPIRED on the links past their expiry, moving the share counters, once however often a chunk runs', async () => {
+    // Arrange: 30 links stored ACTIVE past their expiry (more than a chunk), one still valid, one revoked.
+    const { p } = await setUp(0);
+    await p.org.store.putHospital({ id: 'h1', slug: 'h1', name: 'Hospital h1', createdAt: '', updatedAt: '' });
+    const share = (id: string, status: PatientShareRecord['status'], expiresAt: string) =>
+      ({
+        id,
+        hospitalId: 'h1',
+        datasetId: 'ds1',
+        status,
+        expiresAt,
+        opens: 0,
+        maxOpens: 5,
+        version: 1,
+      }) as PatientShareRecord;
+    const past = Array.from({ length: RETENTION_PAGE + 5 }, (_, i) =>
+      share(`gone-${String(i).padStart(2, '0')}`, 'ACTIVE', new Date(Date.parse(NOW) - (i + 1) * DAY).toISOString()),
+    );
+    for (const stored of [
+      ...past,
+      share('valid', 'ACTIVE', '2999-01-01T00:00:00.000Z'),
+      share('revoked', 'REVOKED', '2000-01-01T00:00:00.000Z'),
+    ]) {
+      await p.shares.putPatientShare(stored);
+      await movePatientShareCounters(p.organisation, 'h1', undefined, stored.status);
+    }
+    const ref = await startDay(p);
+    const advance = p.jobs.advance.bind(p.jobs);
+    let advances = 0;
+    p.jobs.advance = async (...args) => {
+      if (++advances === 4) throw new Error('worker crashed');
+      return advance(...args);
+    };
+
+    // Act: the worker crashes after a chunk's links were stored expired, and the job goes on from its cursor.
+    await expect(runJob(ref, KINDS, p)).rejects.toThrow('worker crashed');
+    await runJob(ref, KINDS, p);
+
+    // Assert
+    expect(await p.jobs.get(ref)).toMatchObject({ status: 'SUCCEEDED', processed: past.length, failed: 0 });
+    const results = p.jobs.results(ref);
+    expect(results.every((r) => r.outcome === 'SUCCEEDED' && r.ref === 'expired')).toBe(true);
+    expect(results.map((r) => r.subject).sort()).toEqual(past.map((s) => s.id));
+    for (const { id } of past) expect((await p.shares.getPatientShare('h1', 'ds1', id))?.status).toBe('EXPIRED');
+    expect((await p.shares.getPatientShare('h1', 'ds1', 'valid'))?.status).toBe('ACTIVE');
+    expect(await p.shares.countActivePastExpiry('h1', NOW)).toBe(0);
+    const hospital = (await p.org.store.getHospital('h1')) as unknown as Record<string, number>;
+    expect([hospital.patientShares_ACTIVE, hospital.patientShares_EXPIRED]).toEqual([1, past.length]);
   });
 });
