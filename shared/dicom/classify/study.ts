@@ -1,4 +1,4 @@
-import { readFeatures } from './physics.ts';
+import { hasContrastAgent, readFeatures } from './physics.ts';
 import type { ClassifiedType, SeriesAcquisition } from './types.ts';
 
 /**
@@ -15,6 +15,8 @@ export const POST_CONTRAST_QUESTION =
   'Study review: this study holds two T1-weighted series and neither states a contrast agent; is this one post-contrast (T1 + contrast)?';
 export const MISSING_T1_QUESTION =
   "Study review: no series of this study reads as T1-weighted, and this MP2RAGE image may be the study's T1-weighted anatomy; is it (T1)?";
+export const POST_CONTRAST_ALONE_QUESTION =
+  'Study review: this is the only T1-weighted series of the study, and only its description states contrast (no agent recorded); is it post-contrast (T1 + contrast) rather than T1?';
 export const POST_CONTRAST_VOLUME_QUESTION =
   'Study review: this study holds two T1-weighted series, a 3D volume and a 2D one, and neither states a contrast agent; is this volume post-contrast (T1 + contrast)?';
 
@@ -25,7 +27,8 @@ export const POST_CONTRAST_VOLUME_QUESTION =
  * the series that could be post-contrast are flagged for a person, with the question as their reason. Where one is a 3D
  * volume and the other is not, the volume is the one asked about (post-contrast T1 is usually acquired as a volume after
  * a 2D survey); otherwise both are. A study where a T1 states its contrast, or with three T1 series or more (research
- * sessions repeat and vary their T1 runs), is left as it is.
+ * sessions repeat and vary their T1 runs), is left as it is. A study whose only T1 is post-contrast by its description
+ * alone is asked about too (loneStatedContrast), and so is a study with no T1 but MP2RAGE images (missingT1).
  * Returns, for each series in the order given, the reason to flag it, or undefined.
  */
 export function reviewStudy(series: readonly StudySeries[]): (string | undefined)[] {
@@ -34,6 +37,7 @@ export function reviewStudy(series: readonly StudySeries[]): (string | undefined
   );
   const answers: (string | undefined)[] = series.map(() => undefined);
   if (t1.length === 0) return missingT1(series, answers);
+  if (t1.length === 1) return loneStatedContrast(series, t1[0]!, answers);
   if (t1.length !== 2 || t1.some((index) => series[index]!.classifiedType === 'T1_CONTRAST')) return answers;
   const volume = t1.filter((index) => readFeatures(series[index]!.acquisition ?? {}).is3d);
   if (volume.length === 1) answers[volume[0]!] = POST_CONTRAST_VOLUME_QUESTION;
@@ -54,5 +58,22 @@ function missingT1(series: readonly StudySeries[], answers: (string | undefined)
     for (const index of candidates) answers[index] = MISSING_T1_QUESTION;
     return answers;
   }
+  return answers;
+}
+
+/**
+ * A study whose only T1-weighted series is post-contrast by its description alone (docs/classification.md#study-review):
+ * a contrast study acquires the T1 before and after the agent, and the Contrast/Bolus module (DICOM PS3.3 C.7.6.4)
+ * records the agent where one was given. With neither, the description's contrast word is asked about. A T1 whose
+ * agent is recorded, or whose acquisition is unknown, is left as it is.
+ */
+function loneStatedContrast(
+  series: readonly StudySeries[],
+  index: number,
+  answers: (string | undefined)[],
+): (string | undefined)[] {
+  const { classifiedType, acquisition } = series[index]!;
+  if (classifiedType === 'T1_CONTRAST' && acquisition !== undefined && !hasContrastAgent(acquisition))
+    answers[index] = POST_CONTRAST_ALONE_QUESTION;
   return answers;
 }

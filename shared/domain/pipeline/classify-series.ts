@@ -68,7 +68,8 @@ export async function classifyOneSeries(input: SeriesStageInput, deps: PipelineD
 /**
  * The study review of the classifications (docs/classification.md#study-review), once every series' branch has ended:
  * the series of the study read together, and a series the review asks about (two T1-weighted series, neither stating
- * a contrast agent: which is post-contrast? no T1-weighted series: is this MP2RAGE image the T1?) is flagged for review
+ * a contrast agent: which is post-contrast? one T1, post-contrast by its description alone: is it? no T1-weighted
+ * series: is this MP2RAGE image the T1?) is flagged for review
  * with the question added to its reasons. Only the
  * model's answers are flagged; a person's label counts as a statement (T1 + contrast states the contrast). Runs again
  * on a retry without adding the question twice. The acquisitions are read (one header per series) only for the T1
@@ -79,8 +80,9 @@ export async function reviewStudyClassifications(input: StageInput, deps: Pipeli
   const series = (await deps.datasets.listSeries(hospitalId, datasetId)).filter((s) => s.classification);
   const isT1 = (type: string | undefined) => type === 'T1' || type === 'T1_CONTRAST';
   const t1 = series.filter((s) => isT1(s.classification?.classifiedType));
-  // The review asks about a T1 pair, or, where no series reads T1-weighted, about the MP2RAGE images (study.ts).
-  if (t1.length !== 2 && t1.length !== 0) return;
+  // The review asks about a T1 pair, a lone T1 whose contrast only its description states, or, where no series reads
+  // T1-weighted, about the MP2RAGE images (study.ts).
+  if (t1.length > 2) return;
   const acquisitions = new Map<string, SeriesAcquisition>();
   for (const s of t1) {
     const [first] = await deps.objects.list('studies', studyKeys.series(hospitalId, datasetId, s.seriesInstanceUID));

@@ -137,6 +137,32 @@ describe('iws classify', () => {
     expect(dwi?.reviewReason).toMatch(/^confidence [0-9.]+ is at or above the review threshold 0\.\d+$/);
   });
 
+  it("asks about a study's only T1 when its description alone states contrast, and not when the agent is recorded", () => {
+    // Prepare: the shared IR-SPGR sidecar alone in its study, described as post-contrast ("…_Gd"), without and with
+    // ContrastBolusIngredient.
+    const folder = join(work, 'lone-contrast');
+    mkdirSync(join(folder, 'sub-01/anat'), { recursive: true });
+    mkdirSync(join(folder, 'sub-02/anat'), { recursive: true });
+    const sidecar = JSON.parse(
+      readFileSync(join(DATA, 'ge-t1-ir-spgr/ref/Accelerated_SAG_IR-SPGR_10.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    const described = { ...sidecar, SeriesDescription: 'Accelerated_SAG_IR-SPGR_Gd' };
+    writeFileSync(join(folder, 'sub-01/anat/sub-01_T1w.json'), JSON.stringify(described));
+    writeFileSync(
+      join(folder, 'sub-02/anat/sub-02_T1w.json'),
+      JSON.stringify({ ...described, ContrastBolusIngredient: 'GADOLINIUM' }),
+    );
+    // Act
+    const { status, rows } = iws(folder);
+    // Assess
+    expect(status).toBe(0);
+    const [statedOnly, recorded] = rows;
+    expect(statedOnly).toMatchObject({ classifiedType: 'T1_CONTRAST', review: true });
+    expect(statedOnly?.reviewReason).toMatch(/^Study review: this is the only T1-weighted series of the study/);
+    expect(recorded).toMatchObject({ classifiedType: 'T1_CONTRAST' });
+    expect(recorded?.reviewReason).not.toMatch(/^Study review/);
+  });
+
   it('prints the header review: a series whose flip angle of 1° excites almost no signal is flagged with its question', () => {
     // Prepare: the shared IR-SPGR sidecar, alone in its study, as acquired and with a flip of 1° instead of 11°
     const folder = join(work, 'header-review');

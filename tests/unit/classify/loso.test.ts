@@ -71,13 +71,13 @@ describe('leave one source out on the labelled dev sidecars', () => {
     expect(withoutDescriptions.perSuffix.get('angio')?.accuracy).toBe(1);
   });
 
-  it('with descriptions, flags at most 15% of protocols (the product limit), catching at least 78% of the wrong answers (docs/classification.md#not-reached)', () => {
-    // Assess: 13.7% flagged, catching 78.8% of 33, when these bounds were set; the target of 80% is one wrong answer
-    // away, and the seven left uncaught are answers the headers back (docs/classification.md#not-reached). ds004712's
-    // SWI, whose rules no other source has records of, now takes 44.5% of its 800 protocols, not 64.9%.
+  it('with descriptions, flags at most 15% of protocols (the product limit), catching at least 80% of the wrong answers (the target)', () => {
+    // Assess: 13.7% flagged, catching 81.8% of 33 (27), when these bounds were set; the six left uncaught are answers
+    // the headers back (docs/classification.md#not-reached). ds004712's SWI, whose rules no other source has records
+    // of, takes 44.5% of its 800 protocols.
     const report = describeResult(withDescriptions);
     expect(withDescriptions.flag.flaggedShare, report).toBeLessThanOrEqual(0.15);
-    expect(withDescriptions.flag.errorsCaught, report).toBeGreaterThanOrEqual(0.78);
+    expect(withDescriptions.flag.errorsCaught, report).toBeGreaterThanOrEqual(0.8);
   });
 
   it('from the physics alone, flags at most 25% of protocols, catching at least 36% of the wrong answers', () => {

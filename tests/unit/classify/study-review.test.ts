@@ -4,15 +4,19 @@ import type { SeriesRecord } from '#shared/domain/datasets/ports.ts';
 import { reviewStudyClassifications } from '#shared/domain/pipeline/classify-series.ts';
 import type { PipelineDeps } from '#shared/domain/pipeline/deps.ts';
 import { studyKeys } from '#shared/domain/object-keys.ts';
+import { LOCKBOX, readDevRows } from '#bench/classify/dev-sets.ts';
+import { acquisitionFromRow } from '#bench/classify/evaluation.ts';
 import {
   MISSING_T1_QUESTION,
+  POST_CONTRAST_ALONE_QUESTION,
   POST_CONTRAST_QUESTION,
   POST_CONTRAST_VOLUME_QUESTION,
   reviewStudy,
   type StudySeries,
 } from '#shared/dicom/classify/study.ts';
-import type { ClassifiedType } from '#shared/dicom/classify/index.ts';
+import { classifySeries, type ClassifiedType } from '#shared/dicom/classify/index.ts';
 import { buildDicom } from '#tests/helpers/dicom-builder.ts';
+import { SHARED_DATA } from '#tests/helpers/shared-data.ts';
 import { caller, NEW_DATASET, ports } from '#tests/unit/domain/fakes.ts';
 
 /** The study review of a study's classifications (docs/classification.md#study-review). */
@@ -45,12 +49,53 @@ describe('reviewStudy', () => {
   });
 });
 
+describe('reviewStudy: a lone T1 whose contrast only its description states', () => {
+  it('asks about the only T1 of a labelled session, post-contrast by its description and recording no agent', () => {
+    // Prepare: a ds003949 session (a tuning source) holding one T1, described "…_Gd", and an angiography series.
+    expect(LOCKBOX.sources).not.toContain('ds003949');
+    const session = readDevRows(SHARED_DATA).filter(
+      (row) => row.source === 'ds003949' && row.path?.startsWith('sub-316/ses-20110219/'),
+    );
+    const answers = session.map((row) => {
+      const acquisition = acquisitionFromRow(row);
+      const result = classifySeries(acquisition);
+      return { classifiedType: result.classifiedType, suffix: result.bids.suffix, acquisition };
+    });
+    // Act
+    const reasons = reviewStudy(answers);
+    // Assess
+    expect(answers.map((answer) => answer.classifiedType).sort()).toEqual(['OTHER', 'T1_CONTRAST']);
+    answers.forEach((answer, index) =>
+      expect(reasons[index]).toBe(answer.classifiedType === 'T1_CONTRAST' ? POST_CONTRAST_ALONE_QUESTION : undefined),
+    );
+  });
+
+  it('leaves a lone T1 alone where its agent is recorded, its acquisition unknown, or its pre-contrast pair present', () => {
+    // Prepare
+    const stated: StudySeries = {
+      classifiedType: 'T1_CONTRAST',
+      acquisition: { seriesDescription: 'T1 post Gd', flipAngle: 90 },
+    };
+    const agent: StudySeries = { ...stated, acquisition: { ...stated.acquisition, contrastAgent: 'Gadobutrol' } };
+    // Act
+    const withAgent = reviewStudy([agent, series('FLAIR')]);
+    const unknown = reviewStudy([{ classifiedType: 'T1_CONTRAST' }]);
+    const paired = reviewStudy([series('T1', '2D'), stated]);
+    const alone = reviewStudy([series('T2'), stated]);
+    // Assess
+    expect(withAgent).toEqual([undefined, undefined]);
+    expect(unknown).toEqual([undefined]);
+    expect(paired).toEqual([undefined, undefined]);
+    expect(alone).toEqual([undefined, POST_CONTRAST_ALONE_QUESTION]);
+  });
+});
+
 describe('reviewStudyClassifications (the pipeline step)', () => {
-  async function study(types: [ClassifiedType, 'AI' | 'MANUAL', string, string?][]) {
+  async function study(types: [ClassifiedType, 'AI' | 'MANUAL', string, string?, string?][]) {
     const p = ports();
     const deps = { ...p, pseudonymSecret: async () => 'secret' } as PipelineDeps;
     const d = await createDataset(NEW_DATASET, caller('TEAM_MEMBER'), p);
-    for (const [index, [classifiedType, source, acquisitionType, suffix = 'T1w']] of types.entries()) {
+    for (const [index, [classifiedType, source, acquisitionType, suffix = 'T1w', agent]] of types.entries()) {
       const uid = `1.2.826.0.1.3680043.9.9999.3.${index + 1}`;
       const record: SeriesRecord = {
         id: `s${index + 1}`,
@@ -78,7 +123,13 @@ describe('reviewStudyClassifications (the pipeline step)', () => {
       await p.objects.put(
         'studies',
         `${studyKeys.series('h1', d.id, uid)}1.dcm`,
-        buildDicom({ extra: [{ tag: '00180023', vr: 'CS', value: acquisitionType }] }),
+        buildDicom({
+          extra: [
+            { tag: '00180023', vr: 'CS', value: acquisitionType },
+            // ContrastBolusAgent (0018,0010), where the series records one.
+            ...(agent === undefined ? [] : [{ tag: '00180010', vr: 'LO', value: agent }]),
+          ],
+        }),
       );
     }
     return { p, deps, input: { hospitalId: 'h1', datasetId: d.id, runId: 'r1' } };
@@ -124,6 +175,30 @@ describe('reviewStudyClassifications (the pipeline step)', () => {
       expect(all.every((s) => s.lowConfidence === false)).toBe(true);
       expect(p.audit.events.filter((e) => e.action === 'SERIES_CLASSIFIED_AI')).toEqual([]);
     }
+  });
+
+  it('asks about the only T1 of a study when its contrast rests on its description, not when the agent is recorded', async () => {
+    // Prepare
+    const described = await study([
+      ['T1_CONTRAST', 'AI', '3D'],
+      ['T2', 'AI', '2D', 'T2w'],
+    ]);
+    const recorded = await study([
+      ['T1_CONTRAST', 'AI', '3D', 'T1w', 'Gadobutrol'],
+      ['T2', 'AI', '2D', 'T2w'],
+    ]);
+    // Act
+    await reviewStudyClassifications(described.input, described.deps);
+    await reviewStudyClassifications(recorded.input, recorded.deps);
+    // Assess
+    const [post, t2] = await described.p.datasets.listSeries('h1', described.input.datasetId);
+    expect(post).toMatchObject({
+      lowConfidence: true,
+      classification: { reasons: ['physics', POST_CONTRAST_ALONE_QUESTION], classifiedType: 'T1_CONTRAST' },
+    });
+    expect(t2?.lowConfidence).toBe(false);
+    const withAgent = await recorded.p.datasets.listSeries('h1', recorded.input.datasetId);
+    expect(withAgent.every((s) => s.lowConfidence === false)).toBe(true);
   });
 
   it('asks whether the MP2RAGE uniform image of a study with no T1-weighted series is its T1', async () => {
