@@ -1,7 +1,8 @@
 /**
  * The audit bench (docs/domain.md#how-an-event-travels): audited dataset views of one hospital at `--rate` a second
  * for `--duration` seconds, through the real datasets handler in process on the twin's DynamoDB stand-in (the harness
- * of tests/integration/datasets-harness.ts), in three modes one after the other on the same table:
+ * of tests/integration/datasets-harness.ts; the stand-in in a process of its own, as the twin runs it), in three modes
+ * one after the other on the same table:
  *   off       the same GET with auditing switched off (no event is written)
  *   deferred  every view writes one pending event and answers; an in-process stand-in for the table's stream chains
  *             them behind in batches (tests/helpers/audit-stream.ts, the appender's own chainer)
@@ -57,7 +58,7 @@ function percentile(sorted: number[], p: number): number {
 
 type Run = { latencies: number[]; failed: number; requested: number; wallS: number };
 
-const h = await startHarness();
+const h = await startHarness({ dynamoInOwnProcess: true });
 // Records gather for a quarter of a second, as Lambda polls a stream's shard several times a second.
 const stream = createInProcessAuditStream(h.table, { windowMs: 250 });
 const direct = createAuditLog(h.table);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { startDynamo } from './dynamo.ts';
 import { startS3, type S3Options } from './s3.ts';
 
-/** What the twin sends the stand-ins' process when it starts it (infra/local/stand-ins.ts). */
+/** What the twin sends the stand-ins' process when it starts it (infra/local/stand-ins.ts); DynamoDB's `dataDir` empty: in memory. */
 export type StandInsStart =
   { service: 'dynamodb'; dataDir: string } | { service: 's3'; dataDir: string; buckets: string[]; s3: S3Options };
 

@@ -10,6 +10,8 @@ const CHILD = fileURLToPath(new URL('./stand-ins-child.ts', import.meta.url));
 export type StandInsService = {
   /** Passes a request for the stand-in (its URL as the client sent it, /_aws/<service>/...) to its process. */
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The stand-in's own address, for a client in this process that needs no routing (benches). */
+  endpoint: string;
   close(): Promise<void>;
 };
 
@@ -37,6 +39,7 @@ export async function startStandIns(start: StandInsStart): Promise<StandInsServi
   });
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   return {
+    endpoint: `http://127.0.0.1:${port}/_aws/${start.service}`,
     handle(req, res) {
       const upstream = request(
         { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent },

@@ -7,6 +7,7 @@
  */
 import '#infra/local/promise-with-resolvers.ts';
 import { listenDynamo } from '#infra/local/dynamo.ts';
+import { startStandIns } from '#infra/local/stand-ins.ts';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { fileKeyOf } from '#tests/helpers/file-keys.ts';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
@@ -178,8 +179,11 @@ export function claimsFor(user: DemoUser): Record<string, string> {
   };
 }
 
-export async function startHarness(): Promise<Harness> {
-  const dynamo = await listenDynamo();
+export async function startHarness(options: { dynamoInOwnProcess?: boolean } = {}): Promise<Harness> {
+  // In its own process, as the twin runs it (docs/local-twin.md#stand-ins): for benches that load the machine.
+  const dynamo = options.dynamoInOwnProcess
+    ? await startStandIns({ service: 'dynamodb', dataDir: '' }).then((s) => ({ endpoint: s.endpoint, close: s.close }))
+    : await listenDynamo();
   const { endpoint } = dynamo;
   const env = {
     TABLE_NAME: TABLE,
