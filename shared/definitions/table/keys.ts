@@ -257,6 +257,15 @@ export const keys = {
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `USAGE#${scope}#${day}`,
   }),
+  /**
+   * A report item (docs/domain.md#report-counters): the counts of the datasets created in one month (`M`, yyyy-mm) or
+   * day (`D`, yyyy-mm-dd) of the hospital (scope 'hospital') or a team, so a range of months (days) is one key range.
+   */
+  reportCounts: (hospitalId: string, scope: string, period: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `COUNTS#${period.length === 7 ? 'M' : 'D'}#${scope}#${period}`,
+  }),
+  reportCountsPrefix: 'COUNTS#',
   patientMarker: (hospitalId: string, scope: string, patientAlias: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `PATIENT#${scope}#${patientAlias}`,
