@@ -163,5 +163,6 @@ export function recountReportItems(
       items.set(key, item);
     }
   }
+  for (const item of items.values()) item.counts = sumCounts(item.counts);
   return [...items.values()];
 }
