@@ -258,12 +258,12 @@ export const keys = {
     [P.sk]: `USAGE#${scope}#${day}`,
   }),
   /**
-   * A report item (docs/domain.md#report-counters): the counts of the datasets created in one month (`M`, yyyy-mm) or
-   * day (`D`, yyyy-mm-dd) of the hospital (scope 'hospital') or a team, so a range of months (days) is one key range.
+   * A report item (docs/domain.md#report-counters): the counts of the datasets created in one month (yyyy-mm) of the
+   * hospital (scope 'hospital') or a team, so a range of months is one key range of the hospital's partition.
    */
-  reportCounts: (hospitalId: string, scope: string, period: string): ItemKey => ({
+  reportCounts: (hospitalId: string, scope: string, month: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
-    [P.sk]: `COUNTS#${period.length === 7 ? 'M' : 'D'}#${scope}#${period}`,
+    [P.sk]: `COUNTS#${scope}#${month}`,
   }),
   reportCountsPrefix: 'COUNTS#',
   patientMarker: (hospitalId: string, scope: string, patientAlias: string): ItemKey => ({

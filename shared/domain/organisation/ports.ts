@@ -60,7 +60,7 @@ export type CounterTarget =
 export type CounterName =
   keyof HospitalCounters | 'memberCount' | 'teamCount' | 'datasetCount' | 'storageUsedBytes' | 'pendingInvitationCount';
 
-/** Where a dataset's report counts live (docs/domain.md#report-counters): a scope ('hospital' or a team id) and a month or day. */
+/** Where a dataset's report counts live (docs/domain.md#report-counters): a scope ('hospital' or a team id) and a month. */
 export type ReportCountTarget = { scope: string; period: string };
 /** One stored report item: its counts, absent ones 0, and the names kept beside them. */
 export type ReportCountItem = ReportCountTarget & { counts: Record<string, number>; names: Record<string, string> };
@@ -83,8 +83,8 @@ export type OrganisationCounters = {
    */
   markPatient(hospitalId: string, scope: string, patientAlias: string): Promise<boolean>;
   /**
-   * ADD on a report item (docs/domain.md#report-counters): `period` is a month (yyyy-mm) or a day (yyyy-mm-dd), the
-   * scope 'hospital' or a team id; `names` are SET beside the counts. The item is created on first use.
+   * ADD on a report item (docs/domain.md#report-counters): `period` is a month (yyyy-mm), the scope 'hospital' or a
+   * team id; `names` are SET beside the counts. The item is created on first use.
    */
   addReportCounts(
     hospitalId: string,
@@ -125,8 +125,8 @@ export type UsageDay = {
  */
 export type OrganisationStore = OrganisationCounters & {
   /**
-   * The report items of a scope from `from` to `to` (inclusive; both months or both days), oldest first; a period
-   * without an item is absent.
+   * The report items of a scope from month `from` to month `to` (yyyy-mm, inclusive), oldest first; a month without
+   * an item is absent.
    */
   listReportCounts(hospitalId: string, scope: string, from: string, to: string): Promise<ReportCountItem[]>;
   listHospitals(query: HospitalListQuery): Promise<StorePage<HospitalRecord>>;

@@ -1,11 +1,11 @@
 import { can, type Caller } from '#shared/domain/auth/caller.ts';
 import { AccessDeniedError } from '#shared/domain/errors.ts';
 import type { Clock } from '#shared/domain/ports.ts';
-import { counterName } from '#shared/domain/reports/counters.ts';
+import { counterName, parseDayCounter } from '#shared/domain/reports/counters.ts';
 import type { AnalyticsPeriod, TeamAnalytics } from '#shared/schemas/api/team-analytics.ts';
 import { STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import { visibleTeam } from './common.ts';
-import type { OrganisationDeps, ReportCountItem } from './ports.ts';
+import type { OrganisationDeps } from './ports.ts';
 
 export type TeamAnalyticsDeps = Pick<OrganisationDeps, 'directory' | 'organisation'> & { clock: Clock };
 
@@ -18,38 +18,6 @@ const PERIOD_DAYS: Record<AnalyticsPeriod, number> = {
 const MEMBER_LIMIT = 100;
 const DAY_MS = 86_400_000;
 const CREATOR_PREFIX = counterName.creator('');
-
-/** The last day (yyyy-mm-dd) of the month of `day`. */
-function monthEnd(day: string): string {
-  const d = new Date(`${day.slice(0, 7)}-01T00:00:00.000Z`);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
-}
-
-/** The first day (yyyy-mm-dd) of the month after the month of `day`. */
-function nextMonth(day: string): string {
-  return new Date(Date.parse(`${monthEnd(day)}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10);
-}
-
-/**
- * The team's report items of a period (docs/domain.md#report-counters): its day items over a period of days; over the
- * year, the day items of the first month when the period starts within it, and the month items of the months after.
- * At most 90 day items, or 31 day and 13 month items, however many datasets the team holds.
- */
-async function periodItems(
-  deps: TeamAnalyticsDeps,
-  hospitalId: string,
-  teamId: string,
-  range: { from: string; to: string; monthly: boolean },
-): Promise<ReportCountItem[]> {
-  const list = (from: string, to: string) => deps.organisation.listReportCounts(hospitalId, teamId, from, to);
-  if (!range.monthly) return list(range.from, range.to);
-  if (range.from.endsWith('-01')) return list(range.from.slice(0, 7), range.to.slice(0, 7));
-  const [days, months] = await Promise.all([
-    list(range.from, monthEnd(range.from)),
-    list(nextMonth(range.from).slice(0, 7), range.to.slice(0, 7)),
-  ]);
-  return [...days, ...months];
-}
 
 /**
  * A team's analytics for a period (docs/screens.md#teams-page): the datasets it created since the period's first day,
@@ -70,40 +38,43 @@ export async function getTeamAnalytics(
   const today = new Date(`${deps.clock.now().slice(0, 10)}T00:00:00.000Z`);
   const fromDate = new Date(today.getTime() - (PERIOD_DAYS[period] - 1) * DAY_MS);
   const from = fromDate.toISOString();
+  const to = today.toISOString().slice(0, 10);
   const monthly = period === 'LAST_YEAR';
+  // The team's month items the period touches (at most 4 for 90 days, 13 for the year), whose counts per day are
+  // summed over the period's days (docs/domain.md#report-counters).
   const [items, members] = await Promise.all([
-    periodItems(deps, caller.hospitalId, team.id, {
-      from: from.slice(0, 10),
-      to: today.toISOString().slice(0, 10),
-      monthly,
-    }),
+    deps.organisation.listReportCounts(caller.hospitalId, team.id, from.slice(0, 7), to.slice(0, 7)),
     deps.organisation.listUsers({ hospitalId: caller.hospitalId, teamId, limit: MEMBER_LIMIT }),
   ]);
-
-  const n = (item: ReportCountItem, name: string) => Math.max(0, item.counts[name] ?? 0);
-  const sum = (name: string) => items.reduce((total, item) => total + n(item, name), 0);
+  const totals = new Map<string, number>();
+  const bucketOf = (day: string) => (monthly ? day.slice(0, 7) : day);
+  const timeline = new Map<string, number>();
+  for (let t = fromDate.getTime(); t <= today.getTime(); t += DAY_MS)
+    timeline.set(bucketOf(new Date(t).toISOString().slice(0, 10)), 0);
+  const names: Record<string, string> = {};
+  for (const item of items) {
+    Object.assign(names, item.names);
+    for (const [counter, count] of Object.entries(item.counts)) {
+      const daily = parseDayCounter(counter);
+      if (!daily || daily.day < from.slice(0, 10) || daily.day > to) continue;
+      totals.set(daily.name, (totals.get(daily.name) ?? 0) + count);
+      const bucket = bucketOf(daily.day);
+      if (daily.name === counterName.studies && timeline.has(bucket))
+        timeline.set(bucket, timeline.get(bucket)! + count);
+    }
+  }
+  const sum = (name: string) => Math.max(0, totals.get(name) ?? 0);
   const byType = Object.fromEntries(
     STUDY_TYPES.map((t) => [t, sum(counterName.type(t))]),
   ) as TeamAnalytics['datasetsByType'];
-  // Per creator, under the name they created with (the newest item's name wins).
-  const byOwner = new Map<string, { name: string; datasets: number }>();
-  for (const item of items)
-    for (const [name, count] of Object.entries(item.counts)) {
-      if (!name.startsWith(CREATOR_PREFIX) || count <= 0) continue;
-      const userId = name.slice(CREATOR_PREFIX.length);
-      const owner = byOwner.get(userId) ?? { name: userId, datasets: 0 };
-      owner.name = item.names[counterName.ownerName(userId)] ?? owner.name;
-      owner.datasets += count;
-      byOwner.set(userId, owner);
-    }
-  const bucketOf = (iso: string) => (monthly ? iso.slice(0, 7) : iso.slice(0, 10));
-  const timeline = new Map<string, number>();
-  for (let t = fromDate.getTime(); t <= today.getTime(); t += DAY_MS)
-    timeline.set(bucketOf(new Date(t).toISOString()), 0);
-  for (const item of items) {
-    const bucket = bucketOf(item.period);
-    if (timeline.has(bucket)) timeline.set(bucket, timeline.get(bucket)! + n(item, counterName.studies));
-  }
+  // Per creator, under the name they created with.
+  const memberActivity = [...totals]
+    .filter(([counter, count]) => counter.startsWith(CREATOR_PREFIX) && count > 0)
+    .map(([counter, count]) => {
+      const userId = counter.slice(CREATOR_PREFIX.length);
+      return { name: names[counterName.ownerName(userId)] ?? userId, datasets: count };
+    })
+    .sort((a, b) => b.datasets - a.datasets || a.name.localeCompare(b.name));
   return {
     teamId: team.id,
     period,
@@ -115,9 +86,7 @@ export async function getTeamAnalytics(
     activeMembers: members.items.filter((u) => u.lastLogin !== undefined && u.lastLogin >= from).length,
     members: members.items.length,
     datasetsByType: byType,
-    memberActivity: [...byOwner.values()]
-      .filter((owner) => owner.datasets > 0)
-      .sort((a, b) => b.datasets - a.datasets || a.name.localeCompare(b.name)),
+    memberActivity,
     timeline: [...timeline].map(([bucket, count]) => ({ bucket, datasets: count })),
     // Counted from the report items, the answer holds every dataset of the period.
     truncated: false,

@@ -3,10 +3,10 @@ import type { OrganisationCounters, ReportCountItem, ReportCountTarget } from '#
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 
 /**
- * The report counters (docs/domain.md#report-counters): one item per hospital and month, per team and month and per
- * team and day, keyed by the month (day) the datasets were CREATED in. Each holds named counts (studies, by type, by
- * status, bytes, per creator, per team, the processing-time histogram) that move with UpdateItem ADD where the
- * dataset changes, so the reports and team analytics read a range's items, never its datasets.
+ * The report counters (docs/domain.md#report-counters): one item per hospital and month and one per team and month,
+ * keyed by the month the datasets were CREATED in. Each holds named counts (studies, by type, by status, bytes, per
+ * creator, per team, the processing-time histogram; a team's item the same again per day) that move with UpdateItem
+ * ADD where the dataset changes, so the reports and team analytics read a range's items, never its datasets.
  */
 export type ReportCounts = Record<string, number>;
 
@@ -121,12 +121,38 @@ export function sumCounts(...all: ReportCounts[]): ReportCounts {
   return out;
 }
 
-/** The items a dataset's counts go to: the hospital's month, and with a team the team's month and day. */
+/** The items a dataset's counts go to: the hospital's month and, with a team, the team's month. */
 export function reportTargets(d: Pick<DatasetRecord, 'teamId' | 'createdAt'>): ReportCountTarget[] {
   const month = d.createdAt.slice(0, 7);
-  const targets = [{ scope: HOSPITAL_SCOPE, period: month }];
-  if (d.teamId) targets.push({ scope: d.teamId, period: month }, { scope: d.teamId, period: d.createdAt.slice(0, 10) });
-  return targets;
+  return d.teamId
+    ? [
+        { scope: HOSPITAL_SCOPE, period: month },
+        { scope: d.teamId, period: month },
+      ]
+    : [{ scope: HOSPITAL_SCOPE, period: month }];
+}
+
+/** The prefix of a count kept per day on a team's month item: `d#<yyyy-mm-dd>#<name>`. */
+export const dayCounter = (day: string, name: string) => `d#${day}#${name}`;
+const DAY_COUNTER = /^d#(\d{4}-\d{2}-\d{2})#(.+)$/;
+
+/** A day's count read back from a team's month item: its day and name, or undefined for a month's count. */
+export function parseDayCounter(name: string): { day: string; name: string } | undefined {
+  const match = DAY_COUNTER.exec(name);
+  return match ? { day: match[1]!, name: match[2]! } : undefined;
+}
+
+/**
+ * What goes to one item: the counts, and on a team's month item the same counts again under the creation day, so
+ * team analytics answers a period of days from the months it touches.
+ */
+function countsFor(target: ReportCountTarget, d: Pick<DatasetRecord, 'createdAt'>, counts: ReportCounts) {
+  if (target.scope === HOSPITAL_SCOPE) return counts;
+  const day = d.createdAt.slice(0, 10);
+  return {
+    ...counts,
+    ...Object.fromEntries(Object.entries(counts).map(([name, n]) => [dayCounter(day, name), n])),
+  };
 }
 
 /** ADDs `counts` to every report item of the dataset (nothing when they cancel out). */
@@ -142,7 +168,12 @@ export async function moveReportCounts(
     ? { [counterName.ownerName(d.ownerUserId)]: d.ownerName }
     : {};
   for (const target of reportTargets(d))
-    await organisation.addReportCounts(d.hospitalId, target, deltas, target.scope === HOSPITAL_SCOPE ? {} : names);
+    await organisation.addReportCounts(
+      d.hospitalId,
+      target,
+      countsFor(target, d, deltas),
+      target.scope === HOSPITAL_SCOPE ? {} : names,
+    );
 }
 
 /**
@@ -154,11 +185,12 @@ export function recountReportItems(
 ): ReportCountItem[] {
   const items = new Map<string, ReportCountItem>();
   for (const d of datasets) {
-    const counts = reportContribution(d, 1);
+    const contribution = reportContribution(d, 1);
     for (const target of reportTargets(d)) {
       const key = `${target.scope}|${target.period}`;
       const item = items.get(key) ?? { ...target, counts: {}, names: {} };
-      for (const [name, n] of Object.entries(counts)) item.counts[name] = (item.counts[name] ?? 0) + n;
+      for (const [name, n] of Object.entries(countsFor(target, d, contribution)))
+        item.counts[name] = (item.counts[name] ?? 0) + n;
       if (target.scope !== HOSPITAL_SCOPE) item.names[counterName.ownerName(d.ownerUserId)] = d.ownerName;
       items.set(key, item);
     }
