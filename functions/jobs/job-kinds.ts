@@ -5,6 +5,7 @@ import { datasetExportJob } from '#shared/domain/datasets/export-dataset.ts';
 import { auditVerificationJob } from '#shared/domain/audit/verification-job.ts';
 import { auditExportJob } from '#shared/domain/audit/export-job.ts';
 import { dicomwebIndexJob } from '#shared/domain/intake/index-backfill.ts';
+import { reportCountersJob } from '#shared/domain/reports/backfill.ts';
 import type { ServerDeps } from '#functions/lib/server-deps.ts';
 
 /** Every kind of job and the core that does its work (docs/jobs.md), for the job worker and the tests. */
@@ -16,4 +17,5 @@ export const JOB_KINDS: JobKinds<ServerDeps> = {
   AUDIT_VERIFICATION: auditVerificationJob,
   DICOMWEB_INDEX: dicomwebIndexJob,
   AUDIT_EXPORT: auditExportJob,
+  REPORT_COUNTERS: reportCountersJob,
 };

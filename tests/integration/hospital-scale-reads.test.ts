@@ -48,7 +48,7 @@ async function read(path: string, as = ADMIN, query?: Record<string, string>) {
  * The reports and team analytics, each from its range's report items (docs/domain.md#report-counters): at most one
  * item per month of the range, and a few more (the caller, the team, its members, team names).
  */
-const COUNTED_ROUTES = [
+const COUNTED_ROUTES: { name: string; path: string; as: string; query: Record<string, string>; months: number }[] = [
   { name: 'reports, 3 months', path: '/api/reports', as: ADMIN, query: { months: '3' }, months: 3 },
   { name: 'reports, 12 months', path: '/api/reports', as: ADMIN, query: { months: '12' }, months: 12 },
   { name: "reports, the lead's team", path: '/api/reports', as: LEAD, query: { months: '12' }, months: 12 },

@@ -489,6 +489,17 @@ export function createOrganisationStore(table: Table): OrganisationStore {
         );
       }
     },
+    async putReportCounts(hospitalId, item) {
+      await doc.send(new PutCommand({ TableName: table.tableName, Item: reportCountsItem(hospitalId, item) }));
+    },
+    async deleteReportCounts(hospitalId, target) {
+      await doc.send(
+        new DeleteCommand({
+          TableName: table.tableName,
+          Key: keys.reportCounts(hospitalId, target.scope, target.period),
+        }),
+      );
+    },
     async listReportCounts(hospitalId, scope, from, to) {
       const low = keys.reportCounts(hospitalId, scope, from);
       const high = keys.reportCounts(hospitalId, scope, to);

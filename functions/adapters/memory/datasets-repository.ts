@@ -100,6 +100,7 @@ export function createMemoryDatasetRepository(audit?: AuditLog): DatasetReposito
             (!q.ownerUserId || d.ownerUserId === q.ownerUserId) &&
             (!q.status || d.status === q.status) &&
             (!q.createdFrom || d.createdAt >= q.createdFrom) &&
+            (!q.createdBefore || d.createdAt < q.createdBefore) &&
             (!q.search || d.searchText.includes(q.search) || d.patientAlias === q.searchAlias),
         )
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt));

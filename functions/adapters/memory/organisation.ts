@@ -109,6 +109,12 @@ export function createMemoryOrganisation() {
       Object.assign(item.names, names);
       reportItems.set(key, item);
     },
+    async putReportCounts(h, item) {
+      reportItems.set(`${h}|${item.scope}|${item.period}`, structuredClone(item));
+    },
+    async deleteReportCounts(h, target) {
+      reportItems.delete(`${h}|${target.scope}|${target.period}`);
+    },
     async listReportCounts(h, scope, from, to) {
       return [...reportItems.entries()]
         .filter(

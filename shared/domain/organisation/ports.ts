@@ -129,6 +129,10 @@ export type OrganisationStore = OrganisationCounters & {
    * an item is absent.
    */
   listReportCounts(hospitalId: string, scope: string, from: string, to: string): Promise<ReportCountItem[]>;
+  /** Replaces a report item with a recount (SET, not ADD: writing it twice leaves the same). */
+  putReportCounts(hospitalId: string, item: ReportCountItem): Promise<void>;
+  /** Removes a report item no live dataset counts. */
+  deleteReportCounts(hospitalId: string, target: ReportCountTarget): Promise<void>;
   listHospitals(query: HospitalListQuery): Promise<StorePage<HospitalRecord>>;
   hospitalSummary(): Promise<HospitalSummaryCounters>;
   /** The daily compute meters of a scope from `fromDay` to `toDay` (yyyy-mm-dd, inclusive), oldest first. */

@@ -13,6 +13,7 @@ export const JOB_KINDS = [
   'AUDIT_VERIFICATION',
   'DICOMWEB_INDEX',
   'AUDIT_EXPORT',
+  'REPORT_COUNTERS',
 ] as const;
 export const JobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKindSchema>;
