@@ -177,8 +177,8 @@ export async function moveReportCounts(
 }
 
 /**
- * Every report item of a hospital recounted from its live datasets (the twin's seed and the cloud's backfill SET them,
- * so a recount run twice writes the same).
+ * Every report item of a set of live datasets, counted afresh (a recount is SET, not ADDed, so running it twice
+ * writes the same: docs/domain.md#report-counters).
  */
 export function recountReportItems(
   datasets: readonly (Counted & Pick<DatasetRecord, 'ownerName'>)[],
