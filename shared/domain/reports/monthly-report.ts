@@ -16,7 +16,7 @@ const ADMINS_MAILED = 100;
 export type MonthlyReportDeps = {
   directory: Directory;
   /** The admins to mail, and the month's report item (docs/domain.md#report-counters): no dataset is read. */
-  organisation: Pick<OrganisationStore, 'listUsers' | 'listReportCounts'>;
+  organisation: Pick<OrganisationStore, 'listUsers' | 'listReportCounts' | 'listTeams'>;
   settings: Pick<SettingsStore, 'listHospitalIds' | 'claimMonthlyReport'>;
   mailer: Mailer;
   audit: AuditLog;

@@ -35,12 +35,12 @@ const zeroCounts = <K extends string>(keys: readonly K[]) =>
  * The reports page (docs/screens.md#reports): the hospital's (for a lead, member or guest, their team's) studies of the
  * last 3, 6 or 12 months per month by type and status, per team, the storage they added, the users who created them,
  * and how long the completed ones took in the pipeline. Read from the range's report items only, one per month
- * (docs/domain.md#report-counters), never from the datasets.
+ * (docs/domain.md#report-counters), never from the datasets, and the names of the teams.
  */
 export async function getReports(
   input: { hospitalId?: string; months: number },
   caller: Caller,
-  deps: { organisation: Pick<OrganisationStore, 'listReportCounts'>; directory: Directory; clock: Clock },
+  deps: { organisation: Pick<OrganisationStore, 'listReportCounts' | 'listTeams'>; directory: Directory; clock: Clock },
 ): Promise<Reports> {
   // VIEW_ANALYTICS (docs/roles-and-permissions.md#permission-checks): an admin for the hospital, anyone else for their
   // own team's studies only.
@@ -101,16 +101,15 @@ export async function getReports(
       teams.set(team, row);
     }
   });
+  const names = await teamNames(hospitalId, teamId, deps);
   const byTeam = await Promise.all(
     [...teams.entries()]
       .filter(([, counts]) => counts.studies > 0)
       .map(async ([key, counts]) => {
         const id = key === NO_TEAM ? null : key;
-        return {
-          teamId: id,
-          teamName: id ? ((await deps.directory.getTeam(hospitalId, id))?.name ?? id) : 'No team',
-          ...counts,
-        };
+        // A team the index did not list (none should be missing) is read on its own.
+        const name = id ? (names.get(id) ?? (await deps.directory.getTeam(hospitalId, id))?.name ?? id) : 'No team';
+        return { teamId: id, teamName: name, ...counts };
       }),
   );
   byTeam.sort((a, b) => b.studies - a.studies || a.teamName.localeCompare(b.teamName));
@@ -144,4 +143,29 @@ export async function getReports(
 }
 
 const CREATOR_PREFIX = counterName.creator('');
+const TEAM_PAGE = 100;
+
+/**
+ * The names of the teams a report lists: for a team's report its own; for the hospital's every team of the hospital
+ * (archived ones too), read a page of 100 at a time from its teams index, so the items read are the hospital's teams
+ * whichever of them had studies in the range.
+ */
+async function teamNames(
+  hospitalId: string,
+  teamId: string | undefined,
+  deps: { organisation: Pick<OrganisationStore, 'listTeams'>; directory: Directory },
+): Promise<Map<string, string>> {
+  if (teamId) {
+    const team = await deps.directory.getTeam(hospitalId, teamId);
+    return new Map(team ? [[team.id, team.name]] : []);
+  }
+  const names = new Map<string, string>();
+  let startKey: Record<string, string> | undefined;
+  do {
+    const page = await deps.organisation.listTeams({ hospitalId, includeArchived: true, limit: TEAM_PAGE, startKey });
+    for (const team of page.items) names.set(team.id, team.name);
+    startKey = page.lastKey;
+  } while (startKey);
+  return names;
+}
 const TEAM_COUNTER = /^team#(.+)#(studies|completed|failed)$/;
