@@ -6,7 +6,7 @@ import { toJob } from '#shared/domain/jobs/view.ts';
 import { requireHospitalAdmin } from '#shared/domain/organisation/common.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { JobAccepted } from '#shared/schemas/api/jobs.ts';
-import { HOSPITAL_SCOPE, recountReportItems } from './counters.ts';
+import { HOSPITAL_PARTS, recountReportItems } from './counters.ts';
 
 /** Months one chunk of the recount takes (each item: one month's datasets read, its items replaced). */
 export const REPORT_RECOUNT_CHUNK = 3;
@@ -73,7 +73,7 @@ export async function recountMonth(hospitalId: string, month: string, deps: Reco
   const items = recountReportItems(datasets);
   const scopes = new Set(items.map((item) => item.scope));
   for (const item of items) await deps.organisation.putReportCounts(hospitalId, item);
-  const stale = [HOSPITAL_SCOPE];
+  const stale: string[] = [...HOSPITAL_PARTS];
   let teamKey: Record<string, string> | undefined;
   do {
     const page = await deps.organisation.listTeams({

@@ -132,6 +132,41 @@ export function reportTargets(d: Pick<DatasetRecord, 'teamId' | 'createdAt'>): R
     : [{ scope: HOSPITAL_SCOPE, period: month }];
 }
 
+/**
+ * The hospital's month is kept on three items, so the counts every status change moves sit on a small item and the
+ * ones that grow with the staff and the teams on others, written less often (a write costs the item's size): the
+ * studies, types, statuses, bytes and histogram on `hospital`; the creators on `hospital:creators` (moved when a
+ * dataset is created, binned or restored); the per-team counts on `hospital:teams`.
+ */
+export const HOSPITAL_PARTS = [HOSPITAL_SCOPE, `${HOSPITAL_SCOPE}:creators`, `${HOSPITAL_SCOPE}:teams`] as const;
+
+function hospitalPart(name: string): string {
+  if (name.startsWith(counterName.creator(''))) return HOSPITAL_PARTS[1];
+  if (name.startsWith('team#')) return HOSPITAL_PARTS[2];
+  return HOSPITAL_PARTS[0];
+}
+
+/** The writes of a dataset's counts: each item (the hospital's parts, the team's month) with the counts it keeps. */
+function reportWrites(
+  d: Pick<DatasetRecord, 'teamId' | 'createdAt'>,
+  counts: ReportCounts,
+): { target: ReportCountTarget; counts: ReportCounts }[] {
+  const writes: { target: ReportCountTarget; counts: ReportCounts }[] = [];
+  for (const target of reportTargets(d)) {
+    if (target.scope !== HOSPITAL_SCOPE) {
+      writes.push({ target, counts: countsFor(d, counts) });
+      continue;
+    }
+    const parts = new Map<string, ReportCounts>();
+    for (const [name, n] of Object.entries(counts)) {
+      const part = hospitalPart(name);
+      parts.set(part, { ...parts.get(part), [name]: n });
+    }
+    for (const [scope, some] of parts) writes.push({ target: { scope, period: target.period }, counts: some });
+  }
+  return writes;
+}
+
 /** The prefix of a count kept per day on a team's month item: `d#<yyyy-mm-dd>#<name>`. */
 export const dayCounter = (day: string, name: string) => `d#${day}#${name}`;
 const DAY_COUNTER = /^d#(\d{4}-\d{2}-\d{2})#(.+)$/;
@@ -143,11 +178,10 @@ export function parseDayCounter(name: string): { day: string; name: string } | u
 }
 
 /**
- * What goes to one item: the counts, and on a team's month item the same counts again under the creation day, so
- * team analytics answers a period of days from the months it touches.
+ * What goes to a team's month item: the counts, and the same counts again under the creation day, so team analytics
+ * answers a period of days from the months it touches.
  */
-function countsFor(target: ReportCountTarget, d: Pick<DatasetRecord, 'createdAt'>, counts: ReportCounts) {
-  if (target.scope === HOSPITAL_SCOPE) return counts;
+function countsFor(d: Pick<DatasetRecord, 'createdAt'>, counts: ReportCounts) {
   const day = d.createdAt.slice(0, 10);
   return {
     ...counts,
@@ -167,12 +201,12 @@ export async function moveReportCounts(
   const names = deltas[counterName.creator(d.ownerUserId)]
     ? { [counterName.ownerName(d.ownerUserId)]: d.ownerName }
     : {};
-  for (const target of reportTargets(d))
+  for (const write of reportWrites(d, deltas))
     await organisation.addReportCounts(
       d.hospitalId,
-      target,
-      countsFor(target, d, deltas),
-      target.scope === HOSPITAL_SCOPE ? {} : names,
+      write.target,
+      write.counts,
+      write.target.scope === d.teamId ? names : {},
     );
 }
 
@@ -185,13 +219,11 @@ export function recountReportItems(
 ): ReportCountItem[] {
   const items = new Map<string, ReportCountItem>();
   for (const d of datasets) {
-    const contribution = reportContribution(d, 1);
-    for (const target of reportTargets(d)) {
-      const key = `${target.scope}|${target.period}`;
-      const item = items.get(key) ?? { ...target, counts: {}, names: {} };
-      for (const [name, n] of Object.entries(countsFor(target, d, contribution)))
-        item.counts[name] = (item.counts[name] ?? 0) + n;
-      if (target.scope !== HOSPITAL_SCOPE) item.names[counterName.ownerName(d.ownerUserId)] = d.ownerName;
+    for (const write of reportWrites(d, reportContribution(d, 1))) {
+      const key = `${write.target.scope}|${write.target.period}`;
+      const item = items.get(key) ?? { ...write.target, counts: {}, names: {} };
+      for (const [name, n] of Object.entries(write.counts)) item.counts[name] = (item.counts[name] ?? 0) + n;
+      if (write.target.scope === d.teamId) item.names[counterName.ownerName(d.ownerUserId)] = d.ownerName;
       items.set(key, item);
     }
   }

@@ -4,7 +4,7 @@ import type { Directory } from '#shared/domain/auth/ports.ts';
 import { auditHospital } from '#shared/domain/audit/audit-trail.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { Clock } from '#shared/domain/ports.ts';
-import { counterName, histogramPercentile, HOSPITAL_SCOPE, NO_TEAM, PROCESSING_BUCKET_BOUNDS } from './counters.ts';
+import { counterName, histogramPercentile, HOSPITAL_PARTS, NO_TEAM, PROCESSING_BUCKET_BOUNDS } from './counters.ts';
 import { DATASET_STATUSES, STUDY_TYPES } from '#shared/vocabulary/datasets.ts';
 import type { Reports } from '#shared/schemas/api/oversight.ts';
 
@@ -52,14 +52,15 @@ export async function getReports(
   const now = deps.clock.now();
   const start = rangeStart(now, input.months);
   const months = monthsOf(start, input.months);
-  // A team's report reads the team's month items, the hospital's report the hospital's.
-  const stored = await deps.organisation.listReportCounts(
-    hospitalId,
-    teamId ?? HOSPITAL_SCOPE,
-    months[0]!,
-    months.at(-1)!,
-  );
-  const byMonth = new Map(stored.map((item) => [item.period, item.counts]));
+  // A team's report reads the team's month items, the hospital's report its three parts of each month.
+  const scopes = teamId ? [teamId] : [...HOSPITAL_PARTS];
+  const stored = (
+    await Promise.all(
+      scopes.map((scope) => deps.organisation.listReportCounts(hospitalId, scope, months[0]!, months.at(-1)!)),
+    )
+  ).flat();
+  const byMonth = new Map<string, Record<string, number>>();
+  for (const item of stored) byMonth.set(item.period, { ...byMonth.get(item.period), ...item.counts });
   const countsOf = (month: string) => byMonth.get(month) ?? {};
   const n = (counts: Record<string, number>, name: string) => Math.max(0, counts[name] ?? 0);
   const creatorsOf = (counts: Record<string, number>) =>

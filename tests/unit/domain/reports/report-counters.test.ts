@@ -9,6 +9,7 @@ import {
   counterName,
   dayCounter,
   histogramPercentile,
+  HOSPITAL_PARTS,
   processingBucket,
   processingMinutes,
   PROCESSING_BUCKET_BOUNDS,
@@ -29,9 +30,12 @@ const PIPELINE: [DatasetStatus, DatasetStatus, Partial<DatasetRecord>][] = [
   ['PROCESSING', 'COMPLETE', { completedAt: '2026-02-01T10:07:30.000Z' }],
 ];
 
+/** February's counts of the hospital, its three parts together. */
 async function february(p: ReturnType<typeof ports>) {
-  const items = await p.organisation.listReportCounts('h1', 'hospital', '2026-02', '2026-02');
-  const counts = items[0]?.counts ?? {};
+  const counts: Record<string, number> = {};
+  for (const scope of HOSPITAL_PARTS)
+    for (const item of await p.organisation.listReportCounts('h1', scope, '2026-02', '2026-02'))
+      Object.assign(counts, item.counts);
   return Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== 0));
 }
 
@@ -118,6 +122,10 @@ describe('report counters', () => {
     expect(recount.map((i) => `${i.scope} ${i.period}`).sort()).toEqual([
       'hospital 2026-01',
       'hospital 2026-02',
+      'hospital:creators 2026-01',
+      'hospital:creators 2026-02',
+      'hospital:teams 2026-01',
+      'hospital:teams 2026-02',
       't1 2026-01',
       't1 2026-02',
     ]);
