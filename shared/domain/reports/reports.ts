@@ -34,8 +34,8 @@ const zeroCounts = <K extends string>(keys: readonly K[]) =>
 /**
  * The reports page (docs/screens.md#reports): the hospital's (for a lead, member or guest, their team's) studies of the
  * last 3, 6 or 12 months per month by type and status, per team, the storage they added, the users who created them,
- * and how long the completed ones took in the pipeline. Read from the range's report items only, one per month
- * (docs/domain.md#report-counters), never from the datasets, and the names of the teams.
+ * and how long the completed ones took in the pipeline. Read from the range's report items only (the hospital's three
+ * a month, or the team's one: docs/domain.md#report-counters), never from the datasets, and the names of the teams.
  */
 export async function getReports(
   input: { hospitalId?: string; months: number },
