@@ -264,9 +264,7 @@ export async function seedDatasets(table: Table, shape: ScaleShape, from: number
     const moves = recountReportItems(chunk);
     for (let m = 0; m < moves.length; m += 25)
       await Promise.all(
-        moves
-          .slice(m, m + 25)
-          .map((item) => counters.addReportCounts(SCALE_HOSPITAL, item, item.counts, item.names)),
+        moves.slice(m, m + 25).map((item) => counters.addReportCounts(SCALE_HOSPITAL, item, item.counts, item.names)),
       );
   }
   return written;
