@@ -157,8 +157,8 @@ export const API_DOMAIN_GRANTS: Record<ApiDomain, Grants> = {
   // Verification checks the signed digests with the key's public half (docs/domain.md#signed-digests).
   // The full verification is a job (docs/jobs.md).
   audit: { table: 'readWrite', pseudonymSecret: true, auditDigests: 'verify', startsJobs: true },
-  // Figures from the datasets' index; nothing is written.
-  reports: { table: 'read' },
+  // Reads the report items; writes the recount's job and hands it to the worker (docs/jobs.md).
+  reports: { table: 'readWrite', startsJobs: true },
   // The caller's own inbox: read it, mark items read.
   notifications: { table: 'readWrite' },
   // A hospital admin's integrations: their items, and the app clients of DICOMweb clients (docs/dicom-intake.md).

@@ -6,6 +6,7 @@ import { auditVerificationJob } from '#shared/domain/audit/verification-job.ts';
 import { auditExportJob } from '#shared/domain/audit/export-job.ts';
 import { dicomwebIndexJob } from '#shared/domain/intake/index-backfill.ts';
 import { retentionJob } from '#shared/domain/settings/retention.ts';
+import { reportCountersJob } from '#shared/domain/reports/backfill.ts';
 import type { ServerDeps } from '#functions/lib/server-deps.ts';
 
 /** Every kind of job and the core that does its work (docs/jobs.md), for the job worker and the tests. */
@@ -18,4 +19,5 @@ export const JOB_KINDS: JobKinds<ServerDeps> = {
   DICOMWEB_INDEX: dicomwebIndexJob,
   AUDIT_EXPORT: auditExportJob,
   RETENTION: retentionJob,
+  REPORT_COUNTERS: reportCountersJob,
 };

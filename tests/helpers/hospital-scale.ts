@@ -23,6 +23,8 @@ import type { DatasetStatus, STUDY_TYPES as STUDY_TYPE_LIST } from '#shared/voca
 type StudyType = (typeof STUDY_TYPE_LIST)[number];
 import { subOf } from '#tests/integration/datasets-harness.ts';
 import { bulkPut } from './harness.ts';
+import { createOrganisationStore } from '#functions/adapters/dynamo/organisation.ts';
+import { recountReportItems } from '#shared/domain/reports/counters.ts';
 
 export const SCALE_HOSPITAL = 'hosp-northside';
 /** The demo lead's, member's and guest's team: one dataset in ten is theirs. */
@@ -282,6 +284,14 @@ export async function seedDatasets(table: Table, shape: ScaleShape, from: number
     for (let i = start; i < Math.min(to, start + CHUNK); i++) items.push(...datasetItems(i, shape));
     await bulkPut(table, items);
     written += items.length;
+    // The report items (docs/domain.md#report-counters) move by what the chunk's datasets add, as creating them would.
+    const chunk = Array.from({ length: Math.min(to, start + CHUNK) - start }, (_, k) => scaleDataset(start + k, shape));
+    const counters = createOrganisationStore(table);
+    const moves = recountReportItems(chunk);
+    for (let m = 0; m < moves.length; m += 25)
+      await Promise.all(
+        moves.slice(m, m + 25).map((item) => counters.addReportCounts(SCALE_HOSPITAL, item, item.counts, item.names)),
+      );
   }
   return written;
 }

@@ -394,7 +394,7 @@ describe('api stack', () => {
     const starters = Object.entries(apiFunctionDeclarations())
       .filter(([, declaration]) => declaration.env.includes(ENV.JOB_WORKER_FUNCTION))
       .map(([domain]) => domain);
-    expect(starters.sort()).toEqual(['audit', 'datasets', 'hospitals', 'integrations', 'invitations']);
+    expect(starters.sort()).toEqual(['audit', 'datasets', 'hospitals', 'integrations', 'invitations', 'reports']);
     const invokes = grantStatements(JOB_WORKER_DECLARATION, SYMBOLS).filter((g) =>
       g.actions.includes('lambda:InvokeFunction'),
     );

@@ -1348,6 +1348,10 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({ method: 'POST', path: '/api/integrations/dicomweb-index' }),
     expect: hospitalAdmins(202),
   },
+  'POST /api/reports/recount': {
+    prepare: async () => ({ method: 'POST', path: '/api/reports/recount' }),
+    expect: hospitalAdmins(202),
+  },
   // SCIM tokens (docs/sso.md#provisioning-scim): a hospital admin's, each call on a fresh token of the hospital.
   'GET /api/hospital-admin/scim-tokens': {
     prepare: async () => ({ method: 'GET', path: '/api/hospital-admin/scim-tokens' }),

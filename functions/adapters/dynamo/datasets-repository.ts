@@ -157,7 +157,13 @@ export function createDatasetRepository(
     }
     // A period is a range on the index sort key (`<ISO createdAt>#<id>`), so only that slice of the partition is read.
     let keyCondition = '#ipk = :ipk';
-    if (query.createdFrom) {
+    if (query.createdFrom && query.createdBefore) {
+      // `<createdBefore>` sorts before every `<createdBefore>#<id>`, so BETWEEN leaves that instant out.
+      keyCondition += ' AND #isk BETWEEN :createdFrom AND :createdBefore';
+      names['#isk'] = index.skName;
+      values[':createdFrom'] = query.createdFrom;
+      values[':createdBefore'] = query.createdBefore;
+    } else if (query.createdFrom) {
       keyCondition += ' AND #isk >= :createdFrom';
       names['#isk'] = index.skName;
       values[':createdFrom'] = query.createdFrom;

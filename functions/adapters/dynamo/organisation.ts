@@ -9,6 +9,7 @@ import {
 } from '#shared/domain/dashboards/counters.ts';
 import type { PatientShareRecord } from '#shared/domain/shares/ports.ts';
 import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.ts';
+import { recountReportItems } from '#shared/domain/reports/counters.ts';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -30,10 +31,16 @@ import {
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import type { DepartmentRecord, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
-import type { HospitalSummaryCounters, OrganisationStore, StorePage } from '#shared/domain/organisation/ports.ts';
+import type {
+  HospitalSummaryCounters,
+  OrganisationStore,
+  ReportCountItem,
+  StorePage,
+} from '#shared/domain/organisation/ports.ts';
 import { SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
 import type { Table } from './client.ts';
 import {
+  batchDelete,
   batchPut,
   isConditionFailure,
   mapWriteError,
@@ -458,6 +465,70 @@ export function createOrganisationStore(table: Table): OrganisationStore {
         }),
       );
     },
+    async addReportCounts(hospitalId, target, deltas, names = {}) {
+      const counts = Object.entries(deltas).filter(([, v]) => v !== 0);
+      if (counts.length === 0) return;
+      // ADD creates the item on first use; a count is `n:<name>`, a name `s:<name>` (docs/domain.md#report-counters).
+      // A write moves a few counts; a bulk one is sent in parts, as an update expression holds at most 4 KB.
+      for (let part = 0; part < counts.length; part += REPORT_COUNTS_PER_UPDATE) {
+        const some = counts.slice(part, part + REPORT_COUNTS_PER_UPDATE);
+        const named = part === 0 ? Object.entries(names) : [];
+        await doc.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: keys.reportCounts(hospitalId, target.scope, target.period),
+            UpdateExpression:
+              `SET entity = :entity, #scope = :scope, #period = :period` +
+              named.map((_, i) => `, #s${i} = :s${i}`).join('') +
+              ` ADD ${some.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+            ExpressionAttributeNames: {
+              '#scope': 'scope',
+              '#period': 'period',
+              ...Object.fromEntries(some.map(([name], i) => [`#c${i}`, `${REPORT_COUNT}${name}`])),
+              ...Object.fromEntries(named.map(([name], i) => [`#s${i}`, `${REPORT_NAME}${name}`])),
+            },
+            ExpressionAttributeValues: {
+              ':entity': 'reportCounts',
+              ':scope': target.scope,
+              ':period': target.period,
+              ...Object.fromEntries(some.map(([, value], i) => [`:c${i}`, value])),
+              ...Object.fromEntries(named.map(([, value], i) => [`:s${i}`, value])),
+            },
+          }),
+        );
+      }
+    },
+    async putReportCounts(hospitalId, item) {
+      await doc.send(new PutCommand({ TableName: table.tableName, Item: reportCountsItem(hospitalId, item) }));
+    },
+    async deleteReportCounts(hospitalId, target) {
+      await doc.send(
+        new DeleteCommand({
+          TableName: table.tableName,
+          Key: keys.reportCounts(hospitalId, target.scope, target.period),
+        }),
+      );
+    },
+    async listReportCounts(hospitalId, scope, from, to) {
+      const low = keys.reportCounts(hospitalId, scope, from);
+      const high = keys.reportCounts(hospitalId, scope, to);
+      const items: ReportCountItem[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table.tableName,
+            KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+            ExpressionAttributeNames: { '#pk': P.pk, '#sk': P.sk },
+            ExpressionAttributeValues: { ':pk': low[P.pk], ':from': low[P.sk], ':to': high[P.sk] },
+            ExclusiveStartKey,
+          }),
+        );
+        items.push(...(page.Items ?? []).map(reportCountItemOf));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      return items;
+    },
     async listUsage(hospitalId, scope, fromDay, toDay) {
       const from = keys.usageDay(hospitalId, scope, fromDay);
       const to = keys.usageDay(hospitalId, scope, toDay);
@@ -608,6 +679,32 @@ export function createOrganisationStore(table: Table): OrganisationStore {
  * Sets a hospital's counters (and its departments' and teams') from what is stored: the seed calls it so that the
  * demo data's counters are right however often it runs. Reads whole partitions: not for request paths.
  */
+const REPORT_COUNT = 'n:';
+const REPORT_NAME = 's:';
+const REPORT_COUNTS_PER_UPDATE = 100;
+
+function reportCountItemOf(item: Record<string, unknown>): ReportCountItem {
+  const counts: Record<string, number> = {};
+  const names: Record<string, string> = {};
+  for (const [attribute, value] of Object.entries(item)) {
+    if (attribute.startsWith(REPORT_COUNT)) counts[attribute.slice(REPORT_COUNT.length)] = Number(value);
+    else if (attribute.startsWith(REPORT_NAME)) names[attribute.slice(REPORT_NAME.length)] = String(value);
+  }
+  return { scope: String(item.scope), period: String(item.period), counts, names };
+}
+
+/** A report item as a recount leaves it: put whole, so a recount run twice writes the same. */
+export function reportCountsItem(hospitalId: string, item: ReportCountItem): Record<string, unknown> {
+  return {
+    ...keys.reportCounts(hospitalId, item.scope, item.period),
+    entity: 'reportCounts',
+    scope: item.scope,
+    period: item.period,
+    ...Object.fromEntries(Object.entries(item.counts).map(([name, n]) => [`${REPORT_COUNT}${name}`, n])),
+    ...Object.fromEntries(Object.entries(item.names).map(([name, v]) => [`${REPORT_NAME}${name}`, v])),
+  };
+}
+
 export async function recountHospital(table: Table, hospitalId: string): Promise<void> {
   const store = createOrganisationStore(table);
   const all = (partition: IndexPartition) => queryPartitionAll(table, partition);
@@ -678,6 +775,24 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     });
   }
   await batchPut(table, markers);
+  await replaceReportCounts(table, hospitalId, recountReportItems(datasets));
+}
+
+/**
+ * Replaces every report item of a hospital with a recount (docs/domain.md#report-counters): the new items are put
+ * whole (SET, not ADD) and an item no live dataset counts any more is deleted, so running it again writes the same.
+ */
+export async function replaceReportCounts(table: Table, hospitalId: string, items: ReportCountItem[]): Promise<void> {
+  const fresh = items.map((item) => reportCountsItem(hospitalId, item));
+  const kept = new Set(fresh.map((item) => String(item[P.sk])));
+  const stored = await queryAll(table, `H#${hospitalId}`, keys.reportCountsPrefix);
+  await batchPut(table, fresh);
+  await batchDelete(
+    table,
+    stored
+      .filter((item) => !kept.has(String(item[P.sk])))
+      .map((item) => ({ [P.pk]: String(item[P.pk]), [P.sk]: String(item[P.sk]) })),
+  );
 }
 
 /**

@@ -97,6 +97,7 @@ export function createMemoryDatasetRepository(audit?: AuditLog): DatasetReposito
         (!q.ownerUserId || d.ownerUserId === q.ownerUserId) &&
         (!q.status || d.status === q.status) &&
         (!q.createdFrom || d.createdAt >= q.createdFrom) &&
+        (!q.createdBefore || d.createdAt < q.createdBefore) &&
         (!q.search || d.searchText.includes(q.search) || d.patientAlias === q.searchAlias);
       // Positions are taken among the hospital's datasets in the bin too, so a page goes on after its last key even
       // once that one left the list (moved to the bin), as the table's index does.

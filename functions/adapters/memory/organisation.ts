@@ -1,6 +1,6 @@
 import type { DepartmentRecord, Directory, HospitalRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
-import type { OrganisationStore, UsageDay } from '#shared/domain/organisation/ports.ts';
+import type { OrganisationStore, ReportCountItem, UsageDay } from '#shared/domain/organisation/ports.ts';
 
 /** In-memory directory and organisation store with the adapters' contracts (index order = name, then id). */
 export function createMemoryOrganisation() {
@@ -11,6 +11,7 @@ export function createMemoryOrganisation() {
   const summary: Record<string, number> = {};
   const patientMarkers = new Set<string>();
   const usage = new Map<string, UsageDay>();
+  const reportItems = new Map<string, ReportCountItem>();
   const k = (h: string, id: string) => `${h}/${id}`;
   const byName = (a: { name: string; id: string }, b: { name: string; id: string }) =>
     `${a.name.toLowerCase()}#${a.id}`.localeCompare(`${b.name.toLowerCase()}#${b.id}`);
@@ -97,6 +98,31 @@ export function createMemoryOrganisation() {
         signIns: current.signIns + (deltas.signIns ?? 0),
         storageBytesAdded: current.storageBytesAdded + (deltas.storageBytesAdded ?? 0),
       });
+    },
+    async addReportCounts(h, target, deltas, names = {}) {
+      const key = `${h}|${target.scope}|${target.period}`;
+      const item = reportItems.get(key) ?? { ...target, counts: {}, names: {} };
+      for (const [name, n] of Object.entries(deltas)) item.counts[name] = (item.counts[name] ?? 0) + n;
+      Object.assign(item.names, names);
+      reportItems.set(key, item);
+    },
+    async putReportCounts(h, item) {
+      reportItems.set(`${h}|${item.scope}|${item.period}`, structuredClone(item));
+    },
+    async deleteReportCounts(h, target) {
+      reportItems.delete(`${h}|${target.scope}|${target.period}`);
+    },
+    async listReportCounts(h, scope, from, to) {
+      return [...reportItems.entries()]
+        .filter(
+          ([key, item]) =>
+            key.startsWith(`${h}|${scope}|`) &&
+            item.period.length === from.length &&
+            item.period >= from &&
+            item.period <= to,
+        )
+        .map(([, item]) => structuredClone(item))
+        .sort((a, b) => a.period.localeCompare(b.period));
     },
     async listUsage(h, scope, from, to) {
       return [...usage.entries()]

@@ -487,6 +487,7 @@ export const ROUTE_SCHEMAS = {
   },
   'DELETE /api/integrations/{integrationId}': { path: IntegrationPathSchema, response: IntegrationSchema },
   'POST /api/integrations/dicomweb-index': { response: JobAcceptedSchema, status: 202 },
+  'POST /api/reports/recount': { response: JobAcceptedSchema, status: 202 },
   'POST /dicomweb/studies': STOW,
   'POST /dicomweb/studies/{study}': { path: StudyPath, ...STOW },
   'POST /dicomweb/studies/{study}/commit': {

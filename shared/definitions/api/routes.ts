@@ -866,6 +866,14 @@ export const ROUTES = [
     summary: 'Studies per month by type, status and team, storage growth, active users and processing times',
   },
   {
+    method: 'POST',
+    path: '/api/reports/recount',
+    domain: 'reports',
+    auth: 'user',
+    roles: HOSPITAL_ADMINS,
+    summary: "Recount the report counters from the hospital's datasets (those stored before them): 202 with the job",
+  },
+  {
     method: 'GET',
     path: '/api/dashboard',
     domain: 'dashboards',

@@ -274,6 +274,15 @@ export const keys = {
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `USAGE#${scope}#${day}`,
   }),
+  /**
+   * A report item (docs/domain.md#report-counters): the counts of the datasets created in one month (yyyy-mm) of the
+   * hospital (scope 'hospital') or a team, so a range of months is one key range of the hospital's partition.
+   */
+  reportCounts: (hospitalId: string, scope: string, month: string): ItemKey => ({
+    [P.pk]: hospitalPk(hospitalId),
+    [P.sk]: `COUNTS#${scope}#${month}`,
+  }),
+  reportCountsPrefix: 'COUNTS#',
   patientMarker: (hospitalId: string, scope: string, patientAlias: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
     [P.sk]: `PATIENT#${scope}#${patientAlias}`,

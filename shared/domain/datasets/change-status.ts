@@ -1,5 +1,6 @@
 import type { DatasetStatus } from '#shared/vocabulary/datasets.ts';
 import { movePipelineCounters } from '#shared/domain/dashboards/counters.ts';
+import { moveReportCounts, statusChangeCounts } from '#shared/domain/reports/counters.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import type { DatasetRecord, DatasetRepository } from './ports.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
@@ -54,7 +55,10 @@ export async function changeStatus(
     },
   );
   // The dashboards' per-status counters move with the status (docs/domain.md#counters); every caller names one `from`.
-  if (deps.organisation && change.from.length === 1)
+  // The report counters of the dataset's creation month move with it too (docs/domain.md#report-counters).
+  if (deps.organisation && change.from.length === 1) {
     await movePipelineCounters(deps.organisation, updated, change.from[0], change.to);
+    await moveReportCounts(deps.organisation, updated, statusChangeCounts(updated, change.from[0]!, change.to));
+  }
   return updated;
 }

@@ -4,6 +4,7 @@ import { applyPolicy, policyInForce } from '#shared/domain/settings/deidentifica
 import type { DeidentificationPolicies } from '#shared/domain/settings/ports.ts';
 import type { OrganisationCounters, OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import { countPatient } from '#shared/domain/dashboards/counters.ts';
+import { moveReportCounts, reportContribution } from '#shared/domain/reports/counters.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import type { DatasetRepository, Pseudonymizer } from './ports.ts';
 import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
@@ -61,6 +62,7 @@ export async function createDataset(
   if (dataset.teamId)
     await deps.organisation.add(caller.hospitalId, { kind: 'team', teamId: dataset.teamId }, { datasetCount: 1 });
   await countPatient(deps.organisation, dataset);
+  await moveReportCounts(deps.organisation, record, reportContribution(record, 1));
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     datasetId: dataset.id,

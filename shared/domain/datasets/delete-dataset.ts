@@ -8,6 +8,7 @@ import type { UploadRepository } from '#shared/domain/uploads/ports.ts';
 import type { OrganisationCounters } from '#shared/domain/organisation/ports.ts';
 import { loadVisibleDataset } from './load-dataset.ts';
 import type { DatasetRecord, DatasetRepository } from './ports.ts';
+import { moveReportCounts, reportContribution } from '#shared/domain/reports/counters.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 
 /** Statuses in which a pipeline stage is writing objects: deleting then would race it. */
@@ -100,10 +101,11 @@ export async function moveToRecycleBin(
 
 /**
  * The counters a live dataset holds beyond its bytes: the dataset count, its pipeline group and, once de-identified,
- * its share of the compliance counters (docs/domain.md#counters).
+ * its share of the compliance counters (docs/domain.md#counters), and its counts on the report items
+ * (docs/domain.md#report-counters).
  */
 export async function countLive(
-  dataset: Pick<DatasetRecord, 'id' | 'hospitalId' | 'teamId' | 'status' | 'deidentifiedAt' | 'anonymization'>,
+  dataset: DatasetRecord,
   sign: 1 | -1,
   deps: Pick<DeleteDatasetDeps, 'organisation' | 'datasets'>,
 ): Promise<void> {
@@ -121,6 +123,7 @@ export async function countLive(
     },
   );
   if (dataset.teamId) await deps.organisation.add(dataset.hospitalId, { kind: 'team', teamId: dataset.teamId }, deltas);
+  await moveReportCounts(deps.organisation, dataset, reportContribution(dataset, sign));
 }
 
 /**

@@ -56,6 +56,8 @@ export type DatasetListQuery = {
   startKey?: Record<string, string>;
   /** Only datasets created at or after this ISO time (a key range on the index, not a filter). */
   createdFrom?: string;
+  /** With createdFrom: only datasets created before this ISO time (the key range's other end). */
+  createdBefore?: string;
 };
 
 export type DatasetListPage = { items: DatasetRecord[]; lastKey?: Record<string, string> };

@@ -66,7 +66,15 @@ export async function reprocessAfterRelease(
   dataset: DatasetRecord,
   seriesId: string,
   actor: { actorUserId: string; actorName: string },
-  deps: { datasets: DatasetRepository; audit: AuditLog; clock: Clock; ids: IdGenerator; pipeline: PipelineStarter },
+  deps: {
+    datasets: DatasetRepository;
+    audit: AuditLog;
+    clock: Clock;
+    ids: IdGenerator;
+    pipeline: PipelineStarter;
+    /** The dashboards' and the reports' counters move with the status (docs/domain.md#counters). */
+    organisation?: OrganisationCounters;
+  },
 ): Promise<void> {
   if (dataset.status !== 'COMPLETE') return;
   const runId = deps.ids.newId();

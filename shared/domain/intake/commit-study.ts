@@ -3,6 +3,7 @@ import { NotFoundError } from '#shared/domain/errors.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { isDicomUid } from '#shared/schemas/api/common.ts';
 import type { IntakeDeps, IntakeStudyRecord } from './ports.ts';
+import { counterName, moveReportCounts } from '#shared/domain/reports/counters.ts';
 
 /** How many due studies one sweep commits at most (the next run takes the rest). */
 export const SWEEP_BATCH = 100;
@@ -51,6 +52,9 @@ async function commit(record: IntakeStudyRecord, trigger: 'EXPLICIT' | 'QUIET_TI
     );
     await deps.organisation.add(hospitalId, { kind: 'hospital' }, { storageUsedBytes: closed.receivedBytes });
     await deps.organisation.addSummary({ storageUsedBytes: closed.receivedBytes });
+    await moveReportCounts(deps.organisation, dataset, {
+      [counterName.bytes]: closed.receivedBytes - dataset.sizeBytes,
+    });
     await deps.organisation.add(
       hospitalId,
       { kind: 'team', teamId: closed.teamId },

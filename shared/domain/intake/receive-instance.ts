@@ -2,6 +2,7 @@ import { replacementUid } from '#shared/dicom/deidentify/keys.ts';
 import { INTAKE_SOP_CLASSES } from '#shared/dicom/intake-classes.ts';
 import { parserKey, TAG } from '#shared/dicom/tags.ts';
 import { countPatient, movePipelineCounters } from '#shared/domain/dashboards/counters.ts';
+import { moveReportCounts, reportContribution } from '#shared/domain/reports/counters.ts';
 import type { DatasetRecord } from '#shared/domain/datasets/ports.ts';
 import type { IntegrationRecord } from '#shared/domain/integrations/ports.ts';
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
@@ -126,6 +127,7 @@ async function openIntakeDataset(
   );
   await countPatient(deps.organisation, record);
   await movePipelineCounters(deps.organisation, record, undefined, 'UPLOADING');
+  await moveReportCounts(deps.organisation, record, reportContribution(record, 1));
   await deps.audit.record({
     hospitalId: record.hospitalId,
     datasetId: record.id,
@@ -217,6 +219,7 @@ export async function receiveInstance(
         { datasetCount: -1 },
       );
       await movePipelineCounters(deps.organisation, dataset, 'UPLOADING', undefined);
+      await moveReportCounts(deps.organisation, dataset, reportContribution(dataset, -1));
     }
     reserved = await deps.intake.reserveFile(hospitalId, integration.id, studyUID, bytes.byteLength, now, commitAfter);
     if (!reserved) return { stored: false, ...ids, reason: FAILURE_REASON.PROCESSING_FAILURE };

@@ -60,6 +60,11 @@ export type CounterTarget =
 export type CounterName =
   keyof HospitalCounters | 'memberCount' | 'teamCount' | 'datasetCount' | 'storageUsedBytes' | 'pendingInvitationCount';
 
+/** Where a dataset's report counts live (docs/domain.md#report-counters): a scope ('hospital' or a team id) and a month. */
+export type ReportCountTarget = { scope: string; period: string };
+/** One stored report item: its counts, absent ones 0, and the names kept beside them. */
+export type ReportCountItem = ReportCountTarget & { counts: Record<string, number>; names: Record<string, string> };
+
 /** UpdateItem ADD on an organisation item's counters: where they change, in the same code path. */
 export type OrganisationCounters = {
   add(hospitalId: string, target: CounterTarget, deltas: Partial<Record<CounterName, number>>): Promise<void>;
@@ -77,6 +82,16 @@ export type OrganisationCounters = {
    * time only (a conditional put), so a counter of distinct patients moves once per patient.
    */
   markPatient(hospitalId: string, scope: string, patientAlias: string): Promise<boolean>;
+  /**
+   * ADD on a report item (docs/domain.md#report-counters): `period` is a month (yyyy-mm), the scope 'hospital' or a
+   * team id; `names` are SET beside the counts. The item is created on first use.
+   */
+  addReportCounts(
+    hospitalId: string,
+    target: ReportCountTarget,
+    deltas: Record<string, number>,
+    names?: Record<string, string>,
+  ): Promise<void>;
   /** ADD on the day's compute meter of the hospital (scope 'hospital') or a team (scope = team id). */
   addUsage(hospitalId: string, scope: string, day: string, deltas: UsageDeltas): Promise<void>;
 };
@@ -109,6 +124,15 @@ export type UsageDay = {
  * scan), conditional creates, field updates that move the index attributes with the fields.
  */
 export type OrganisationStore = OrganisationCounters & {
+  /**
+   * The report items of a scope from month `from` to month `to` (yyyy-mm, inclusive), oldest first; a month without
+   * an item is absent.
+   */
+  listReportCounts(hospitalId: string, scope: string, from: string, to: string): Promise<ReportCountItem[]>;
+  /** Replaces a report item with a recount (SET, not ADD: writing it twice leaves the same). */
+  putReportCounts(hospitalId: string, item: ReportCountItem): Promise<void>;
+  /** Removes a report item no live dataset counts. */
+  deleteReportCounts(hospitalId: string, target: ReportCountTarget): Promise<void>;
   listHospitals(query: HospitalListQuery): Promise<StorePage<HospitalRecord>>;
   hospitalSummary(): Promise<HospitalSummaryCounters>;
   /** The daily compute meters of a scope from `fromDay` to `toDay` (yyyy-mm-dd, inclusive), oldest first. */

@@ -16,6 +16,7 @@ import { readStudyInput } from '#shared/domain/uploads/study-input.ts';
 import { indexItemsOf } from '#shared/domain/intake/dicom-index.ts';
 import { burnedInTextReasons } from './burned-in-text.ts';
 import { enterStage, type PipelineDeps, type StageInput } from './deps.ts';
+import { counterName, moveReportCounts } from '#shared/domain/reports/counters.ts';
 
 /** Raw files worked on at once: their object writes overlap while memory stays at a few files (docs/pipeline.md#de-identify). */
 export const DEIDENTIFY_CONCURRENCY = 8;
@@ -174,19 +175,18 @@ export async function deidentifyStudy(input: StageInput, deps: PipelineDeps): Pr
     );
     await deps.dicomIndex.put(indexItemsOf(dataset, seriesFiles));
   }
+  const sizeBytes = metadata.reduce((sum, f) => sum + f.fileSize, 0);
   await deps.datasets.update(
     hospitalId,
     datasetId,
-    {
-      deidentifiedAt: now,
-      fileErrors,
-      seriesCount: groups.length,
-      updatedAt: now,
-      sizeBytes: metadata.reduce((sum, f) => sum + f.fileSize, 0),
-    },
+    { deidentifiedAt: now, fileErrors, seriesCount: groups.length, updatedAt: now, sizeBytes },
     ['ANONYMIZING'],
   );
-  // The compliance center's counters (docs/domain.md#counters): counted once, as a rerun stops at deidentifiedAt.
+  // The report counters hold the study's bytes as they are now (docs/domain.md#report-counters), and the compliance
+  // center's counters (docs/domain.md#counters) its de-identification: both counted once, as a rerun stops at
+  // deidentifiedAt.
+  if (deps.organisation)
+    await moveReportCounts(deps.organisation, dataset, { [counterName.bytes]: sizeBytes - dataset.sizeBytes });
   await deps.organisation?.add(
     hospitalId,
     { kind: 'hospital' },

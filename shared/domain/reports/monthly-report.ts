@@ -1,6 +1,5 @@
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { DatasetRepository } from '#shared/domain/datasets/ports.ts';
 import type { AuditLog, Clock } from '#shared/domain/ports.ts';
 import type { Mailer } from '#shared/domain/invitations/ports.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
@@ -15,9 +14,9 @@ export const MONTHLY_REPORT_ACTOR = { actorUserId: 'monthly-report', actorName: 
 const ADMINS_MAILED = 100;
 
 export type MonthlyReportDeps = {
-  datasets: DatasetRepository;
   directory: Directory;
-  organisation: Pick<OrganisationStore, 'listUsers'>;
+  /** The admins to mail, and the month's report item (docs/domain.md#report-counters): no dataset is read. */
+  organisation: Pick<OrganisationStore, 'listUsers' | 'listReportCounts' | 'listTeams'>;
   settings: Pick<SettingsStore, 'listHospitalIds' | 'claimMonthlyReport'>;
   mailer: Mailer;
   audit: AuditLog;

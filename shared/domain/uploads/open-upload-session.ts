@@ -16,6 +16,7 @@ import { uploadKeys } from '#shared/domain/object-keys.ts';
 import { getUploadSession, sessionView } from './get-upload-session.ts';
 import { writeManifest } from './manifest.ts';
 import { archiveLayout, archivePartBytes, archivePartCount, MAX_ARCHIVE_MEMBER_BYTES } from './study-archive.ts';
+import { counterName, moveReportCounts } from '#shared/domain/reports/counters.ts';
 
 export type UploadDeps = {
   datasets: DatasetRepository;
@@ -90,7 +91,7 @@ export async function openUploadSession(
     createdAt: openedAt,
   };
   await deps.uploads.createSession(session);
-  await changeStatus(deps, {
+  const uploading = await changeStatus(deps, {
     hospitalId: caller.hospitalId,
     datasetId,
     from: ['CREATED'],
@@ -105,6 +106,11 @@ export async function openUploadSession(
     },
     details: { sessionId, fileCount: files.length, totalBytes: session.totalBytes },
   });
+  // The declared bytes are what the reports count as the study's bytes added (docs/domain.md#report-counters).
+  if (deps.organisation)
+    await moveReportCounts(deps.organisation, uploading, {
+      [counterName.bytes]: uploading.sizeBytes - dataset.sizeBytes,
+    });
   await notifyThresholds(caller.hospitalId, storageUsedBytes, storageUsedBytes + session.totalBytes, policy, deps);
   return sessionView(session, manifest, []);
 }

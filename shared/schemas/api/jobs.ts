@@ -14,6 +14,7 @@ export const JOB_KINDS = [
   'DICOMWEB_INDEX',
   'AUDIT_EXPORT',
   'RETENTION',
+  'REPORT_COUNTERS',
 ] as const;
 export const JobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKindSchema>;

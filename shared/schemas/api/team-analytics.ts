@@ -10,7 +10,7 @@ export const TeamAnalyticsQuerySchema = z.object({ period: AnalyticsPeriodSchema
 
 const Count = z.number().int().nonnegative();
 
-/** GET /api/teams/{teamId}/analytics: the team's datasets created in the period, counted from the datasets themselves. */
+/** GET /api/teams/{teamId}/analytics: the team's datasets created in the period, from its report counters (docs/domain.md#report-counters). */
 export const TeamAnalyticsSchema = z.object({
   teamId: z.string(),
   period: AnalyticsPeriodSchema,
@@ -24,11 +24,11 @@ export const TeamAnalyticsSchema = z.object({
   activeMembers: Count,
   members: Count,
   datasetsByType: z.record(z.enum(STUDY_TYPES), Count),
-  /** Datasets per owner, most first. */
+  /** Datasets per creator (under the name they created with), most first. */
   memberActivity: z.array(z.object({ name: z.string(), datasets: Count })),
   /** Datasets per day (per month for the last year), oldest first, every bucket of the period present. */
   timeline: z.array(z.object({ bucket: z.string(), datasets: Count })),
-  /** True when the team created more datasets in the period than one answer reads; the figures are of the newest. */
+  /** Kept for older clients: the counters hold every dataset of the period, so the answer is never truncated. */
   truncated: z.boolean(),
 });
 export type TeamAnalytics = z.infer<typeof TeamAnalyticsSchema>;

@@ -13,8 +13,10 @@ const request = (httpMethod: string, resource: string) => ({ httpMethod, resourc
 describe('dispatch maps typed by the route table', () => {
   it("derives a domain's keys from its routes and no other domain's", () => {
     expectTypeOf<DomainRouteKey<'health'>>().toEqualTypeOf<'GET /api/health' | 'GET /api/openapi.json'>();
-    expectTypeOf<DomainRouteKey<'reports'>>().toEqualTypeOf<'GET /api/reports'>();
-    expectTypeOf<DispatchMap<'reports'>>().toEqualTypeOf<Record<'GET /api/reports', ApiHandler>>();
+    expectTypeOf<DomainRouteKey<'reports'>>().toEqualTypeOf<'GET /api/reports' | 'POST /api/reports/recount'>();
+    expectTypeOf<DispatchMap<'reports'>>().toEqualTypeOf<
+      Record<'GET /api/reports' | 'POST /api/reports/recount', ApiHandler>
+    >();
   });
 
   it('refuses a map that misses a route of the domain', () => {
@@ -36,6 +38,7 @@ describe('dispatch maps typed by the route table', () => {
   it("refuses another domain's route", () => {
     const route = dispatch<'reports'>({
       'GET /api/reports': ok,
+      'POST /api/reports/recount': ok,
       // @ts-expect-error a usage route, served by the usage Lambda.
       'GET /api/usage': ok,
     });
@@ -43,7 +46,7 @@ describe('dispatch maps typed by the route table', () => {
   });
 
   it('dispatches a complete map and answers 404 for anything else', async () => {
-    const route = dispatch<'reports'>({ 'GET /api/reports': ok });
+    const route = dispatch<'reports'>({ 'GET /api/reports': ok, 'POST /api/reports/recount': ok });
     const context = {} as Context;
     expect((await route(request('GET', '/api/reports'), context)).statusCode).toBe(200);
     const missing = await route(request('GET', '/api/usage'), context);

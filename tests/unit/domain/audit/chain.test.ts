@@ -25,6 +25,8 @@ import { getDataset } from '#shared/domain/datasets/get-dataset.ts';
 import { listAssets } from '#shared/domain/datasets/list-assets.ts';
 import { createDataset } from '#shared/domain/datasets/create-dataset.ts';
 import { getReports, percentile, rangeStart } from '#shared/domain/reports/reports.ts';
+import { counterName, moveReportCounts } from '#shared/domain/reports/counters.ts';
+import { changeStatus } from '#shared/domain/datasets/change-status.ts';
 import { AccessDeniedError, NotFoundError } from '#shared/domain/errors.ts';
 import type { AuditEntry } from '#shared/domain/ports.ts';
 import { policyFor } from '#shared/domain/settings/policies.ts';
@@ -358,37 +360,42 @@ describe('compliance and reports figures', () => {
   });
 
   it('reports studies per month of the range, per team, storage growth and processing percentiles', async () => {
+    // Arrange: one study of February taken through the pipeline, its declared bytes counted as opening its upload
+    // does, and one created long before the range.
     const p = ports();
     const deps = { ...p, directory: fakeDirectory() };
     const member = caller('TEAM_MEMBER');
     const d = await createDataset(NEW_DATASET, member, p);
-    await p.datasets.update(
-      'h1',
-      d.id,
-      { status: 'COMPLETE', sizeBytes: 2048, updatedAt: '2026-02-01T10:30:00.000Z' },
-      ['CREATED'],
-    );
-    const old = await createDataset(NEW_DATASET, member, p);
-    await p.datasets.update('h1', old.id, { createdAt: '2025-01-01T00:00:00.000Z' }, ['CREATED']);
+    const actor = { actorUserId: 'u1', actorName: 'A B' };
+    const steps = [
+      ['CREATED', 'UPLOADING', { sizeBytes: 2048 }],
+      ['UPLOADING', 'ANONYMIZING', { processingStartedAt: '2026-02-01T10:20:00.000Z' }],
+      ['ANONYMIZING', 'CLASSIFYING', {}],
+      ['CLASSIFYING', 'PROCESSING', {}],
+      ['PROCESSING', 'COMPLETE', { completedAt: '2026-02-01T10:26:00.000Z' }],
+    ] as const;
+    for (const [from, to, fields] of steps) {
+      const moved = await changeStatus(p, { hospitalId: 'h1', datasetId: d.id, from: [from], to, fields, ...actor });
+      if (to === 'UPLOADING') await moveReportCounts(p.organisation, moved, { [counterName.bytes]: 2048 });
+    }
+    await createDataset(NEW_DATASET, member, { ...p, clock: { now: () => '2025-01-01T00:00:00.000Z' } });
+
+    // Act
     const report = await getReports({ months: 3 }, caller('HOSPITAL_ADMIN'), deps);
+
+    // Assert
     expect(report.perMonth.map((m) => m.month)).toEqual(['2025-12', '2026-01', '2026-02']);
     const feb = report.perMonth.at(-1)!;
     expect(feb).toMatchObject({ studies: 1, storageAddedBytes: 2048, storageTotalBytes: 2048, activeUsers: 1 });
     expect(feb.byStatus.COMPLETE).toBe(1);
+    expect(feb.byStatus.CREATED).toBe(0);
     expect(feb.byType.DIAGNOSTIC).toBe(1);
     expect(report.byTeam).toEqual([
       { teamId: 't1', teamName: 'Neuroradiology', studies: 1, completed: 1, failed: 0, perMonth: [0, 0, 1] },
     ]);
-    expect(report.processingMinutes).toMatchObject({ completed: 1 });
-    // With the pipeline's times, the wait before the upload finished does not count.
-    await p.datasets.update(
-      'h1',
-      d.id,
-      { processingStartedAt: '2026-02-01T10:20:00.000Z', completedAt: '2026-02-01T10:26:00.000Z' },
-      ['COMPLETE'],
-    );
-    expect((await getReports({ months: 3 }, caller('HOSPITAL_ADMIN'), deps)).processingMinutes.p50).toBe(6);
-    expect(report.totals.studies).toBe(1);
+    // With the pipeline's times, the wait before the upload finished does not count: 6 minutes.
+    expect(report.processingMinutes).toEqual({ completed: 1, p50: 6, p90: 6, p99: 6 });
+    expect(report.totals).toEqual({ studies: 1, storageBytes: 2048, activeUsers: 1 });
   });
 
   it('takes nearest-rank percentiles and whole calendar months', () => {

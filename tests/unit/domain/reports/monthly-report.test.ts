@@ -36,11 +36,10 @@ describe('the scheduled monthly report (docs/domain.md#monthly-report)', () => {
     ])
       await p.directory.putUser(u);
     const member = caller('TEAM_MEMBER');
-    // Created in February (the fakes' clock), and one moved into March: only February's counts.
+    // Created in February (the fakes' clock), and one in March: only February's counts.
     await createDataset(NEW_DATASET, member, p);
     await createDataset(NEW_DATASET, member, p);
-    const march = await createDataset(NEW_DATASET, member, p);
-    await p.datasets.update('h1', march.id, { createdAt: '2026-03-01T01:00:00.000Z' }, ['CREATED']);
+    await createDataset(NEW_DATASET, member, { ...p, clock: { now: () => '2026-03-01T01:00:00.000Z' } });
 
     const mails: MailMessage[] = [];
     const result = await sendMonthlyReports({
