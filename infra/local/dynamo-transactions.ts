@@ -216,9 +216,9 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
     return made;
   }
 
-  /** Puts (an item) or deletes (a key) in the scratch table, 25 to a BatchWriteItem as DynamoDB allows. */
-  async function batchScratch(
-    scratch: string,
+  /** Puts (an item) or deletes (a key) in a table, 25 to a BatchWriteItem as DynamoDB allows. */
+  async function writeBatches(
+    tableName: string,
     writes: ({ Item: Json } | { Key: Json })[],
   ): Promise<Answer | undefined> {
     for (let i = 0; i < writes.length; i += 25) {
@@ -226,12 +226,71 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
         .slice(i, i + 25)
         .map((w) => ('Item' in w ? { PutRequest: { Item: w.Item } } : { DeleteRequest: { Key: w.Key } }));
       while (requests.length > 0) {
-        const answer = await call('BatchWriteItem', { RequestItems: { [scratch]: requests } });
+        const answer = await call('BatchWriteItem', { RequestItems: { [tableName]: requests } });
         if (answer.status !== 200) return answer;
-        requests = ((answer.body.UnprocessedItems as Json | undefined)?.[scratch] ?? []) as typeof requests;
+        requests = ((answer.body.UnprocessedItems as Json | undefined)?.[tableName] ?? []) as typeof requests;
       }
     }
     return undefined;
+  }
+
+  /** The items as they stand (consistent reads, one BatchGetItem for a whole transaction), in the actions' order. */
+  async function imagesOf(actions: Action[]): Promise<(Json | undefined)[] | Refused> {
+    const found = new Map<string, Json>();
+    let wanted: Json = {};
+    for (const a of actions) {
+      const table = (wanted[a.tableName] ??= { Keys: [], ConsistentRead: true }) as { Keys: Json[] };
+      table.Keys.push(a.key);
+    }
+    while (Object.keys(wanted).length > 0) {
+      const answer = await call('BatchGetItem', { RequestItems: wanted });
+      if (answer.status !== 200) return new Refused(answer);
+      for (const [tableName, items] of Object.entries((answer.body.Responses ?? {}) as Record<string, Json[]>)) {
+        const names = keyNames.get(tableName) ?? [];
+        for (const item of items) {
+          found.set(itemName(tableName, Object.fromEntries(names.map((n) => [n, item[n]]))), item);
+        }
+      }
+      wanted = (answer.body.UnprocessedKeys ?? {}) as Json;
+    }
+    return actions.map((a) => found.get(itemName(a.tableName, a.key)));
+  }
+
+  /**
+   * The outcome of an action whose answer the item's existence alone decides, without dynalite: a Put or Delete with
+   * no condition, or a condition that is exactly `attribute_exists` or `attribute_not_exists` of a key attribute (a
+   * key attribute is there exactly when the item is), with nothing else in its names or values. Undefined for any
+   * other action, which the scratch table evaluates. These are the idempotence guards most transactions carry.
+   */
+  function knownOutcome(action: Action, before: Json | undefined): { answer: Answer; after?: Json } | undefined {
+    const { input, kind } = action;
+    if (kind === 'Update') return undefined;
+    const passed = (): { answer: Answer; after?: Json } => ({
+      answer: { status: 200, body: {} },
+      ...(kind === 'Put' ? { after: input.Item as Json } : {}),
+    });
+    const condition = input.ConditionExpression;
+    if (condition === undefined) return kind === 'ConditionCheck' ? undefined : passed();
+    if (typeof condition !== 'string' || input.ExpressionAttributeValues !== undefined) return undefined;
+    const test = /^\s*attribute_(not_)?exists\s*\(\s*([#\w]+)\s*\)\s*$/.exec(condition);
+    if (!test) return undefined;
+    const names = (input.ExpressionAttributeNames ?? {}) as Record<string, unknown>;
+    const token = test[2]!;
+    const attribute = token.startsWith('#') ? names[token] : token;
+    const usesEveryName = Object.keys(names).length === (token.startsWith('#') ? 1 : 0);
+    if (typeof attribute !== 'string' || !usesEveryName || !(attribute in action.key)) return undefined;
+    const holds = test[1] ? !before : !!before;
+    return holds
+      ? passed()
+      : {
+          answer: {
+            status: 400,
+            body: {
+              __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException',
+              message: CONDITION_FAILED,
+            },
+          },
+        };
   }
 
   /**
@@ -261,52 +320,57 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
   }
 
   /**
-   * Works out every action of a transaction on copies of its items (grouped by table), then empties the scratch
-   * tables again: one answer and resulting item per action, in order.
+   * Works out every action of a transaction: from the item's existence where that decides it, else on copies of its
+   * item in the scratch table (then emptied again). One answer and resulting item per action, in order.
    */
   async function evaluateAll(
     actions: Action[],
     before: (Json | undefined)[],
   ): Promise<{ answer: Answer; after?: Json }[] | Answer> {
-    const tables = [...new Set(actions.map((a) => a.tableName))];
+    const outcomes = actions.map((action, i) => knownOutcome(action, before[i]));
+    const rest = actions.flatMap((action, i) => (outcomes[i] ? [] : [{ action, before: before[i] }]));
+    const tables = [...new Set(rest.map(({ action }) => action.tableName))];
     const scratchOf = new Map<string, string>();
     for (const tableName of tables) {
       const scratch = await scratchTable(tableName);
       if (scratch instanceof Refused) return scratch.answer;
       scratchOf.set(tableName, scratch);
     }
-    const copies = (tableName: string) =>
-      actions.flatMap((a, i) => (a.tableName === tableName && before[i] ? [{ Item: before[i]! }] : []));
+    const ofTable = (tableName: string) => rest.filter(({ action }) => action.tableName === tableName);
     try {
       for (const tableName of tables) {
-        const refused = await batchScratch(scratchOf.get(tableName)!, copies(tableName));
+        const copies = ofTable(tableName).flatMap(({ before: image }) => (image ? [{ Item: image }] : []));
+        const refused = await writeBatches(scratchOf.get(tableName)!, copies);
         if (refused) return refused;
       }
-      return await Promise.all(actions.map((action) => evaluate(scratchOf.get(action.tableName)!, action)));
+      const evaluated = await Promise.all(rest.map(({ action }) => evaluate(scratchOf.get(action.tableName)!, action)));
+      let next = 0;
+      return outcomes.map((known) => known ?? evaluated[next++]!);
     } finally {
       for (const tableName of tables) {
-        const keysOf = actions.flatMap((a) => (a.tableName === tableName ? [{ Key: a.key }] : []));
-        await batchScratch(scratchOf.get(tableName)!, keysOf);
+        await writeBatches(
+          scratchOf.get(tableName)!,
+          ofTable(tableName).map(({ action }) => ({ Key: action.key })),
+        );
       }
     }
   }
 
-  /** Writes the item as the action left it to the table itself (a plain put or delete: its items are locked). */
-  function commit(action: Action, after: Json | undefined): Promise<Answer> | undefined {
-    if (action.kind === 'ConditionCheck') return undefined;
-    return after
-      ? call('PutItem', { TableName: action.tableName, Item: after })
-      : call('DeleteItem', { TableName: action.tableName, Key: action.key });
-  }
-
-  /** Puts an item back as it was before the transaction touched it (deleted, when there was none). */
-  async function restore(action: Action, before: Json | undefined): Promise<void> {
-    const answer = before
-      ? await call('PutItem', { TableName: action.tableName, Item: before })
-      : await call('DeleteItem', { TableName: action.tableName, Key: action.key });
-    if (answer.status !== 200) {
-      throw new Error(`could not undo a cancelled transaction's write: ${JSON.stringify(answer.body)}`);
+  /**
+   * Writes each item as its action left it (`after`; undefined: deleted) to the table itself, in batches: plain puts
+   * and deletes, since the transaction holds every one of its items. ConditionChecks write nothing.
+   */
+  async function writeItems(actions: Action[], items: (Json | undefined)[]): Promise<Answer | undefined> {
+    for (const tableName of new Set(actions.map((a) => a.tableName))) {
+      const writes = actions.flatMap((action, i) =>
+        action.tableName !== tableName || action.kind === 'ConditionCheck'
+          ? []
+          : [items[i] ? { Item: items[i]! } : { Key: action.key }],
+      );
+      const refused = await writeBatches(tableName, writes);
+      if (refused) return refused;
     }
+    return undefined;
   }
 
   /** Checks a transaction's items and names the item each one touches; a ValidationException answer when invalid. */
@@ -374,10 +438,9 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
     const actions = checked as Action[];
     const release = await locks.hold(actions.map((a) => ({ item: itemName(a.tableName, a.key), exclusive: true })));
     try {
-      const images = await Promise.all(actions.map((a) => imageOf(a.tableName, a.key)));
-      const failedRead = images.find((image) => image instanceof Refused);
-      if (failedRead) return failedRead.answer;
-      const before = images as (Json | undefined)[];
+      const images = await imagesOf(actions);
+      if (images instanceof Refused) return images.answer;
+      const before = images;
       // Every condition and update is worked out before anything is written, so a cancelled transaction writes
       // nothing anyone could read, even for a moment.
       const outcomes = await evaluateAll(actions, before);
@@ -387,13 +450,15 @@ export function withTransactions(dynalite: RequestHandler): RequestHandler {
         const other = answers.find((answer) => answer.status !== 200 && !isConditionFailure(answer));
         return other ?? cancellation(actions, answers, before);
       }
-      const committed = await Promise.all(actions.map((action, i) => commit(action, outcomes[i]!.after)));
-      const refused = committed.find((answer) => answer && answer.status !== 200);
+      const refused = await writeItems(
+        actions,
+        outcomes.map((outcome) => outcome.after),
+      );
       if (refused) {
-        // The table refused what its scratch copy took (an index key of the wrong type): undo the rest.
-        await Promise.all(
-          actions.map((action, i) => (committed[i]?.status === 200 ? restore(action, before[i]) : undefined)),
-        );
+        // The table refused what the transaction worked out (an item dynalite's validation refuses, or an index key of
+        // the wrong type): every item is put back as it was.
+        const undone = await writeItems(actions, before);
+        if (undone) throw new Error(`could not undo a refused transaction's writes: ${JSON.stringify(undone.body)}`);
         return refused;
       }
       return { status: 200, body: {} };

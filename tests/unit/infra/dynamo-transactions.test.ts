@@ -292,6 +292,53 @@ describe('TransactWriteItems on the twin', () => {
   });
 });
 
+describe("conditions the item's existence decides", () => {
+  it('decides attribute_(not_)exists of a key from the item, and any other condition through dynalite', async () => {
+    // Arrange
+    await put('ex-there', { n: 1 });
+    const checkOwnerAbsent = {
+      ConditionExpression: 'attribute_not_exists(#owner)',
+      ExpressionAttributeNames: { '#owner': 'owner' },
+    };
+
+    // Act and assert: a key's existence passes and fails as the item's does.
+    await transact([{ Put: { TableName, Item: { ...key('ex-new'), n: 1 }, ...notThere } }]);
+    expect(await get('ex-new')).toMatchObject({ n: 1 });
+    const gone = await rejection(
+      transact([
+        {
+          Delete: {
+            TableName,
+            Key: key('ex-absent'),
+            ConditionExpression: 'attribute_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': PK },
+          },
+        },
+      ]),
+    );
+    expect((gone as unknown as TransactionCanceledException).CancellationReasons?.map((r) => r.Code)).toEqual([
+      'ConditionalCheckFailed',
+    ]);
+    // Not a key: dynalite evaluates it (the item is there, its owner is not).
+    await transact([{ Put: { TableName, Item: { ...key('ex-there'), n: 2 }, ...checkOwnerAbsent } }]);
+    expect(await get('ex-there')).toMatchObject({ n: 2 });
+    // A value the expression does not use is refused as DynamoDB refuses it, whatever the item.
+    const unused = await rejection(
+      transact([
+        {
+          ConditionCheck: {
+            TableName,
+            Key: key('ex-there'),
+            ...notThere,
+            ExpressionAttributeValues: { ':unused': 1 },
+          },
+        },
+      ]),
+    );
+    expect(unused.name).toBe('ValidationException');
+  });
+});
+
 describe('TransactGetItems on the twin', () => {
   it('answers each item in order, an empty response for a missing one, with projections', async () => {
     await put('g-1', { a: 1, b: 2 });
@@ -407,7 +454,7 @@ describe('isolation per item', () => {
         };
         const hold = paused;
         const readsItem =
-          String(req.headers['x-amz-target']).endsWith('.GetItem') && body.toString('utf8').includes(pausedItem);
+          /\.(Batch)?GetItem$/.test(String(req.headers['x-amz-target'])) && body.toString('utf8').includes(pausedItem);
         if (!hold || !readsItem) return forward();
         paused = undefined;
         hold.reached();
