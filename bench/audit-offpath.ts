@@ -4,8 +4,8 @@
  * of tests/integration/datasets-harness.ts; the stand-in in a process of its own, as the twin runs it), in three modes
  * one after the other on the same table:
  *   off       the same GET with auditing switched off (no event is written)
- *   deferred  every view writes one pending event and answers; an in-process stand-in for the table's stream chains
- *             them behind in batches (tests/helpers/audit-stream.ts, the appender's own chainer)
+ *   deferred  every view writes one pending event and answers; a stand-in for the table's stream chains them behind
+ *             in batches, in a process of its own (bench/lib/audit-chainer.ts, the appender's own chainer)
  *   sync      every view appends to the chain before it answers (the conditional head write per event, as before)
  * Every view is audited (the read window, which records a user's repeated views once, is set aside), so the rate is
  * the rate of events. The load is open: a request starts every 1/rate s whether or not earlier ones answered.
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { createAuditLog } from '#functions/adapters/dynamo/audit-log.ts';
 import type { AuditLog } from '#shared/domain/ports.ts';
 import { VerifyAuditResponseSchema } from '#shared/schemas/api/audit.ts';
-import { createInProcessAuditStream } from '#tests/helpers/audit-stream.ts';
+import { startChainerProcess } from './lib/audit-chainer.ts';
 import { newDatasetBody } from '#tests/helpers/datasets.ts';
 import { startHarness } from '#tests/integration/datasets-harness.ts';
 
@@ -59,8 +59,9 @@ function percentile(sorted: number[], p: number): number {
 type Run = { latencies: number[]; failed: number; requested: number; wallS: number };
 
 const h = await startHarness({ dynamoInOwnProcess: true });
-// Records gather for a quarter of a second, as Lambda polls a stream's shard several times a second.
-const stream = createInProcessAuditStream(h.table, { windowMs: 250 });
+// The chainer in a process of its own, as the stream's function is in the cloud. Records gather for a quarter of a
+// second, as Lambda polls a stream's shard several times a second.
+const stream = await startChainerProcess(h.table, process.env.DYNAMODB_ENDPOINT!, { windowMs: 250 });
 const direct = createAuditLog(h.table);
 const deferred = createAuditLog(h.table, undefined, stream.writer);
 const datasetIds: string[] = [];
@@ -166,6 +167,7 @@ if (deferredCheck) {
   );
   missing = deferredCheck.chained !== expected || !deferredCheck.verified;
 }
+stream.close();
 await h.stop();
 const anyFailed = [...results.values()].some((r) => r.failed > 0);
 process.exit(anyFailed || missing ? 1 : 0);
