@@ -8,8 +8,7 @@ import { createDynamoChainStore } from '#functions/adapters/dynamo/audit-pending
 import { drainPending } from '#shared/domain/audit/batch-chain.ts';
 
 export type ChainerMessage =
-  | { type: 'drain'; hospitalIds: string[] }
-  | { type: 'settle'; id: number; hospitalIds: string[] };
+  { type: 'drain'; hospitalIds: string[] } | { type: 'settle'; id: number; hospitalIds: string[] };
 export type ChainerReply = { type: 'settled'; id: number; batches: number };
 
 const [endpoint, tableName] = process.argv.slice(2);
