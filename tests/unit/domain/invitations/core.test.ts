@@ -36,6 +36,9 @@ const codeOf = async (p: Promise<unknown>) => {
 };
 const PASSWORD = 'Correct-Horse-9';
 
+/** The lists' first page at the routes' default size. */
+const PAGE = { limit: 50 };
+
 describe('sending an invitation', () => {
   it('stores only the hash of a single-use link, e-mails the link with the hospital name, counts it and audits it', async () => {
     // Prepare
@@ -236,8 +239,8 @@ describe('team invitations', () => {
     expect(sent.expiresAt).toBe('2026-03-31T09:00:00.000Z');
     expect(await codeOf(inviteToTeam('t2', body, lead, w.deps))).toBe('NOT_FOUND');
     expect(await codeOf(inviteToTeam('t9', body, admin, w.deps))).toBe('NOT_FOUND');
-    expect(await codeOf(listTeamInvitations('t2', lead, w.deps))).toBe('NOT_FOUND');
-    const list = await listTeamInvitations('t1', lead, w.deps);
+    expect(await codeOf(listTeamInvitations('t2', PAGE, lead, w.deps))).toBe('NOT_FOUND');
+    const list = await listTeamInvitations('t1', PAGE, lead, w.deps);
     expect(list.items.map((i) => i.id)).toEqual([sent.id]);
     expect(TeamInvitationSchema.safeParse({ email: 'kim@x.test', expiresInDays: 31 }).success).toBe(false);
     expect(TeamInvitationSchema.safeParse({ email: 'kim@x.test', permissions: [] }).error?.issues[0]?.message).toBe(
@@ -286,7 +289,7 @@ describe('resend and cancel', () => {
     await inviteOne(single({ email: 'a@x.test' }), admin, w.deps);
     w.state.now = '2026-03-10T09:00:00.000Z';
     await inviteOne(single({ email: 'b@x.test' }), admin, w.deps);
-    const list = await listHospitalInvitations(admin, w.deps);
+    const list = await listHospitalInvitations(PAGE, admin, w.deps);
     expect(list.counts).toEqual({ all: 2, pending: 0, sent: 1, accepted: 0, expired: 1 });
     expect(list.items.map((i) => i.email)).toEqual(['b@x.test', 'a@x.test']);
     expect(list.items[1]!.status).toBe('EXPIRED');
