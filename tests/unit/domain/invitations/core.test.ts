@@ -388,3 +388,33 @@ describe('delivery events of invitation e-mail', () => {
     );
   });
 });
+
+describe('invitation lists a page at a time', () => {
+  it('pages newest first without duplicates, and the team list holds only the team', async () => {
+    // Arrange: three invitations a minute apart, the first and the last to team t1.
+    const w = fakeInvitationWorld();
+    const ids: string[] = [];
+    for (const [n, email] of ['a@x.test', 'b@x.test', 'c@x.test'].entries()) {
+      w.state.now = `2026-03-01T09:0${n}:00.000Z`;
+      const toTeam = n !== 1 ? { departmentId: 'd1', teamId: 't1' } : {};
+      ids.push((await inviteOne(single({ email, ...toTeam }), admin, w.deps)).id);
+    }
+
+    // Act
+    const first = await listHospitalInvitations({ limit: 2 }, admin, w.deps);
+    const second = await listHospitalInvitations({ limit: 2, nextToken: first.nextToken! }, admin, w.deps);
+    const team = await listTeamInvitations('t1', PAGE, lead, w.deps);
+
+    // Assert
+    expect(first.items.map((i) => i.id)).toEqual([ids[2], ids[1]]);
+    expect(second.items.map((i) => i.id)).toEqual([ids[0]]);
+    expect(second.nextToken).toBeNull();
+    expect(first.counts.all).toBe(3);
+    expect(team.items.map((i) => i.id)).toEqual([ids[2], ids[0]]);
+    expect(team.counts).toMatchObject({ all: 2, sent: 2 });
+    expect(await codeOf(listTeamInvitations('t1', { limit: 2, nextToken: first.nextToken! }, lead, w.deps))).toBe(
+      'VALIDATION_FAILED',
+    );
+  });
+});
+
