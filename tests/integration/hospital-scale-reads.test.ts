@@ -123,4 +123,3 @@ describe('a hospital of 2,000 datasets and 4,000 series', () => {
     expect(largeTeam.read.itemsRead).toBe(smallTeam.read.itemsRead);
   });
 });
-

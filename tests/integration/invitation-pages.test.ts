@@ -26,7 +26,10 @@ async function allPages(path: string, as: string, limit: number) {
   const pages: { items: Invitation[]; counts: Record<string, number>; nextToken: string | null }[] = [];
   let nextToken: string | undefined;
   do {
-    const page = await h.call('GET', path, { as, query: { limit: String(limit), ...(nextToken ? { nextToken } : {}) } });
+    const page = await h.call('GET', path, {
+      as,
+      query: { limit: String(limit), ...(nextToken ? { nextToken } : {}) },
+    });
     expect(page.status, JSON.stringify(page.body)).toBe(200);
     pages.push(page.body);
     nextToken = page.body.nextToken ?? undefined;
@@ -75,7 +78,9 @@ describe('invitation lists a page at a time', () => {
     expect(team.every((i) => i.teamId === TEAM)).toBe(true);
     expect(new Set(team.map((i) => i.id)).size).toBe(team.length);
     expect(team.map(order)).toEqual(team.map(order).sort().reverse());
-    expect(team.map((i) => i.id)).toEqual(expect.arrayContaining(sent.filter((i) => i.teamId === TEAM).map((i) => i.id)));
+    expect(team.map((i) => i.id)).toEqual(
+      expect.arrayContaining(sent.filter((i) => i.teamId === TEAM).map((i) => i.id)),
+    );
     expect(teamPages[0]!.counts.all).toBe(team.length);
     // A token is sealed to its list: the hospital's does not continue the team's.
     expect(foreignToken.status).toBe(400);

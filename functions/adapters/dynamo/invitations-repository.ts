@@ -102,10 +102,7 @@ export function createInvitationRepository(table: Table): InvitationRepository {
     await doc.send(new TransactWriteCommand({ TransactItems: writes as never }));
   }
 
-  const counterWrites = (
-    invitation: InvitationRecord,
-    deltas: Partial<Record<InvitationCounter, number>>,
-  ): Write[] => {
+  const counterWrites = (invitation: InvitationRecord, deltas: Partial<Record<InvitationCounter, number>>): Write[] => {
     const names = Object.keys(deltas) as InvitationCounter[];
     const counter = (Key: Record<string, string>): Write => ({
       Update: {

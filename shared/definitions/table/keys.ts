@@ -338,7 +338,20 @@ export const keys = {
     };
   },
   /** Every index attribute name an invitation item may carry besides gsi3 (its link's token hash). */
-  invitationIndexNames: [G1.pk, G1.sk, G2.pk, G2.sk, G4.pk, G4.sk, G5.pk, G5.sk, G6.pk, G6.sk, G7.pk, G7.sk] as readonly string[],
+  invitationIndexNames: [
+    G1.pk,
+    G1.sk,
+    G2.pk,
+    G2.sk,
+    G4.pk,
+    G4.sk,
+    G5.pk,
+    G5.sk,
+    G6.pk,
+    G6.sk,
+    G7.pk,
+    G7.sk,
+  ] as readonly string[],
   /** The by-expiry entries an invitation carries only while stored PENDING. */
   invitationExpiryIndexNames: [G4.pk, G4.sk, G5.pk, G5.sk, G6.pk, G6.sk, G7.pk, G7.sk] as readonly string[],
   /** The by-expiry entries an invitation carries only while PENDING with no e-mail sent. */

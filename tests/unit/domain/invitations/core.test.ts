@@ -417,4 +417,3 @@ describe('invitation lists a page at a time', () => {
     );
   });
 });
-

@@ -1,9 +1,11 @@
 import useSWR from 'swr';
+import useSWRInfinite from 'swr/infinite';
 import { z } from 'zod';
 import { ROUTE_SCHEMAS } from '#shared/definitions/api/route-schemas.ts';
 import type {
   AcceptInvitation,
   BulkInvitationRequest,
+  InvitationList,
   SingleInvitationInput,
   TeamInvitationInput,
 } from '#shared/schemas/api/invitations.ts';
@@ -17,14 +19,54 @@ const id = encodeURIComponent;
 export const invitationsKey = ['/api/invitations'] as const;
 export const teamInvitationsKey = (teamId: string) => ['/api/teams/{teamId}/invitations', teamId] as const;
 
-export function useHospitalInvitations() {
-  return useSWR(invitationsKey, () => apiRequest('/api/invitations', R['GET /api/invitations'].response));
+/** Invitations a list loads at a time (the routes' default page). */
+export const INVITATION_PAGE_SIZE = 50;
+
+/** The pages loaded so far as one list: their rows in order, the counts and token of the newest answer. */
+export type InvitationPages = {
+  data: InvitationList | undefined;
+  error: Error | undefined;
+  mutate(): Promise<unknown>;
+  /** Loads the next page; absent when every invitation is loaded. */
+  loadMore?: () => void;
+  loadingMore: boolean;
+};
+
+/**
+ * A list route of invitations a page at a time, newest first (docs/domain.md#invitations): "Load more" asks the
+ * next page with the token the last answered.
+ */
+function useInvitationPages(key: readonly string[] | null, path: string): InvitationPages {
+  const pages = useSWRInfinite(
+    (index, previous: InvitationList | null) => {
+      if (!key || (index > 0 && !previous?.nextToken)) return null;
+      return [...key, 'page', index > 0 ? previous!.nextToken! : ''] as const;
+    },
+    (parts: readonly string[]) =>
+      apiRequest(path, R['GET /api/invitations'].response, {
+        query: { limit: INVITATION_PAGE_SIZE, ...(parts.at(-1) ? { nextToken: parts.at(-1) } : {}) },
+      }),
+  );
+  const loaded = pages.data;
+  const last = loaded?.at(-1);
+  return {
+    data:
+      loaded && last
+        ? { items: loaded.flatMap((p) => p.items), counts: last.counts, nextToken: last.nextToken }
+        : undefined,
+    error: pages.error as Error | undefined,
+    mutate: () => pages.mutate(),
+    loadMore: last?.nextToken ? () => void pages.setSize(pages.size + 1) : undefined,
+    loadingMore: pages.isValidating && pages.size > (loaded?.length ?? 0),
+  };
 }
 
-export function useTeamInvitations(teamId: string | undefined) {
-  return useSWR(teamId ? teamInvitationsKey(teamId) : null, () =>
-    apiRequest(`/api/teams/${id(teamId!)}/invitations`, R['GET /api/teams/{teamId}/invitations'].response),
-  );
+export function useHospitalInvitations(): InvitationPages {
+  return useInvitationPages(invitationsKey, '/api/invitations');
+}
+
+export function useTeamInvitations(teamId: string | undefined): InvitationPages {
+  return useInvitationPages(teamId ? teamInvitationsKey(teamId) : null, `/api/teams/${id(teamId ?? '')}/invitations`);
 }
 
 /** Departments and teams of the hospital for the forms (built by the organisation screens' API). */

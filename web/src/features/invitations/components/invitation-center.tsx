@@ -38,7 +38,13 @@ export function InvitationCenter() {
           ) : !invitations.data ? (
             <PageSpinner />
           ) : (
-            <PendingInvitations list={invitations.data} onChanged={refresh} onRefresh={refresh} />
+            <PendingInvitations
+              list={invitations.data}
+              onChanged={refresh}
+              onRefresh={refresh}
+              onLoadMore={invitations.loadMore}
+              loadingMore={invitations.loadingMore}
+            />
           )}
         </Tabs.Content>
       </Tabs.Root>

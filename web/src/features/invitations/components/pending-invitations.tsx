@@ -19,13 +19,21 @@ const FILTERS: { value: Filter; label: string }[] = [
   ...ADMIN_LIST_STATUSES.map((s) => ({ value: s, label: LIST_STATUS_LABELS[s].label })),
 ];
 
-type Props = { list: InvitationList; onChanged(): void; onRefresh(): void };
+type Props = {
+  list: InvitationList;
+  onChanged(): void;
+  onRefresh(): void;
+  /** Loads the next page of older invitations; absent when all are loaded. */
+  onLoadMore?: () => void;
+  loadingMore?: boolean;
+};
 
 /**
- * The Pending tab (docs/screens.md#invitation-center): filters with counts, search over name, e-mail and department,
- * "Showing X of Y invitations". Resend only for pending or expired invitations; Cancel while an invitation is pending.
+ * The Pending tab (docs/screens.md#invitation-center): filters with the hospital's counts, search over name, e-mail and
+ * department among the invitations loaded (newest first, a page at a time: "Load more" for older ones), "Showing X of Y
+ * invitations". Resend only for pending or expired invitations; Cancel while an invitation is pending.
  */
-export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
+export function PendingInvitations({ list, onChanged, onRefresh, onLoadMore, loadingMore }: Props) {
   const [filter, setFilter] = useState<Filter>('all');
   const [search, setSearch] = useState('');
   const { busy, act } = useInvitationActions({
@@ -66,7 +74,7 @@ export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
           maxW="md"
         />
         <Text fontSize="sm" color="fg.muted" data-testid="invitations-shown">
-          Showing {shown.length} of {list.items.length} invitations
+          Showing {shown.length} of {list.counts.all} invitations
         </Text>
         {(filter !== 'all' || search) && (
           <Button
@@ -122,6 +130,11 @@ export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
             },
           ]}
         />
+      )}
+      {onLoadMore && (
+        <Button alignSelf="center" size="sm" variant="outline" loading={loadingMore} onClick={onLoadMore}>
+          Load more
+        </Button>
       )}
     </Stack>
   );
