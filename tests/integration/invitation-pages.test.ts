@@ -1,6 +1,10 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recountHospital } from '#functions/adapters/dynamo/organisation.ts';
+import { keys } from '#shared/definitions/table/keys.ts';
 import type { Invitation } from '#shared/schemas/api/invitations.ts';
 import { bulkInvitationRows } from '#tests/helpers/fixtures.ts';
+import { DEFAULT_SCALE_SHAPE, SCALE_HOSPITAL, seedInvitations } from '#tests/helpers/hospital-scale.ts';
 import { startHarness, type Harness } from './datasets-harness.ts';
 
 /**
@@ -102,5 +106,43 @@ describe('invitation lists a page at a time', () => {
     expect(cancelled.status).toBe(200);
     expect(afterSend).toMatchObject({ all: before.all + 1, sent: before.sent + 1, pending: before.pending });
     expect(afterCancel).toMatchObject({ all: before.all + 1, sent: before.sent, accepted: before.accepted });
+  });
+
+  it('recount gives invitations stored before the index their entries and sets the counters, the same when repeated', async () => {
+    // Arrange: three invitations (the first PENDING and the team's), the first stored without its index entries and
+    // the hospital's counters written before invitations were counted.
+    await seedInvitations(h.table, DEFAULT_SCALE_SHAPE, 5_000, 5_003);
+    const old = keys.invitation(SCALE_HOSPITAL, 'hs-inv-05000');
+    await h.table.doc.send(
+      new UpdateCommand({
+        TableName: h.table.tableName,
+        Key: old,
+        UpdateExpression: `REMOVE ${keys.invitationIndexNames.join(', ')}`,
+      }),
+    );
+    await h.table.doc.send(
+      new UpdateCommand({
+        TableName: h.table.tableName,
+        Key: keys.hospital(SCALE_HOSPITAL),
+        UpdateExpression: 'REMOVE invitationCount, acceptedInvitationCount',
+      }),
+    );
+
+    // Act: twice, as a recount is set, not added.
+    await recountHospital(h.table, SCALE_HOSPITAL);
+    await recountHospital(h.table, SCALE_HOSPITAL);
+    const hospitalPages = await allPages('/api/invitations', ADMIN, 100);
+    const teamPages = await allPages(TEAM_PATH, LEAD, 100);
+    const { Item } = await h.table.doc.send(new GetCommand({ TableName: h.table.tableName, Key: old }));
+
+    // Assert: the old invitation is listed again, with its by-expiry entry, and the counts are of what is stored.
+    const hospital = hospitalPages.flatMap((p) => p.items);
+    const team = teamPages.flatMap((p) => p.items);
+    expect(hospital.map((i) => i.id)).toContain('hs-inv-05000');
+    expect(team.map((i) => i.id)).toContain('hs-inv-05000');
+    expect(Item).toMatchObject({ gsi1pk: `H#${SCALE_HOSPITAL}#INVITE`, gsi4pk: `H#${SCALE_HOSPITAL}#INVITEPENDING` });
+    expect(hospitalPages[0]!.counts.all).toBe(hospital.length);
+    expect(hospitalPages[0]!.counts.accepted).toBe(hospital.filter((i) => i.status === 'ACCEPTED').length);
+    expect(teamPages[0]!.counts.all).toBe(team.length);
   });
 });
