@@ -70,7 +70,9 @@ describe('jobs', () => {
     expect(done.body).toMatchObject({ status: 'SUCCEEDED', total: 500, processed: 500, succeeded: 499, failed: 1 });
     expect(results.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
     const created = results.filter((r) => r.outcome === 'SUCCEEDED');
-    expect((await h.deps.invitations.tally(hospitalId, undefined, new Date().toISOString())).all - before).toBe(created.length);
+    expect((await h.deps.invitations.tally(hospitalId, undefined, new Date().toISOString())).all - before).toBe(
+      created.length,
+    );
     expect(results[41]).toMatchObject({
       subject: rows[41]!.email,
       outcome: 'REFUSED',

@@ -52,15 +52,6 @@ export function toInvitation(record: InvitationRecord, now: string): Invitation 
   };
 }
 
-/** Counts behind the Pending tab's filter buttons: All, Pending, Sent, Accepted, Expired. */
-export function countInvitations(items: readonly Invitation[]): InvitationCounts {
-  const counts: InvitationCounts = { all: items.length, pending: 0, sent: 0, accepted: 0, expired: 0 };
-  for (const item of items)
-    if (item.listStatus in counts && item.listStatus !== 'declined' && item.listStatus !== 'cancelled')
-      counts[item.listStatus as keyof Omit<InvitationCounts, 'all'>]++;
-  return counts;
-}
-
 /**
  * The counts behind the filter buttons from the counters (docs/domain.md#counters): "expired" is what was stored
  * EXPIRED plus what lapsed while PENDING; "pending" the PENDING ones whose e-mail never went out that have not lapsed;
