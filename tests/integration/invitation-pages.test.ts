@@ -25,14 +25,14 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** Every page of a list at `limit` a page, and the pages' answers. */
-async function allPages(path: string, as: string, limit: number) {
+/** Every page of a list at `limit` a page (of one status, when given), and the pages' answers. */
+async function allPages(path: string, as: string, limit: number, status?: string) {
   const pages: { items: Invitation[]; counts: Record<string, number>; nextToken: string | null }[] = [];
   let nextToken: string | undefined;
   do {
     const page = await h.call('GET', path, {
       as,
-      query: { limit: String(limit), ...(nextToken ? { nextToken } : {}) },
+      query: { limit: String(limit), ...(status ? { status } : {}), ...(nextToken ? { nextToken } : {}) },
     });
     expect(page.status, JSON.stringify(page.body)).toBe(200);
     pages.push(page.body);
@@ -144,5 +144,35 @@ describe('invitation lists a page at a time', () => {
     expect(hospitalPages[0]!.counts.all).toBe(hospital.length);
     expect(hospitalPages[0]!.counts.accepted).toBe(hospital.filter((i) => i.status === 'ACCEPTED').length);
     expect(teamPages[0]!.counts.all).toBe(team.length);
+  });
+
+  it("answers one filter's invitations: sent, accepted, and expired with the pending ones past their expiry", async () => {
+    // Arrange: four invitations, the first PENDING and the rest ACCEPTED; the first made to lapse an hour ago.
+    await seedInvitations(h.table, DEFAULT_SCALE_SHAPE, 6_000, 6_004);
+    const lapsedAt = new Date(Date.now() - 3_600_000).toISOString();
+    await h.table.doc.send(
+      new UpdateCommand({
+        TableName: h.table.tableName,
+        Key: keys.invitation(SCALE_HOSPITAL, 'hs-inv-06000'),
+        UpdateExpression: 'SET expiresAt = :at, gsi4sk = :sk, gsi5sk = :sk',
+        ExpressionAttributeValues: { ':at': lapsedAt, ':sk': `${lapsedAt}#hs-inv-06000` },
+      }),
+    );
+
+    // Act
+    const ofStatus = async (status: string) =>
+      (await allPages('/api/invitations', ADMIN, 100, status)).flatMap((p) => p.items);
+    const sent = await ofStatus('sent');
+    const accepted = await ofStatus('accepted');
+    const expired = await ofStatus('expired');
+    const all = await allPages('/api/invitations', ADMIN, 100);
+
+    // Assert: each filter holds only its own, and the lapsed one is counted and listed as expired.
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((i) => i.listStatus === 'sent')).toBe(true);
+    expect(accepted.map((i) => i.id)).toEqual(expect.arrayContaining(['hs-inv-06001', 'hs-inv-06002', 'hs-inv-06003']));
+    expect(accepted.every((i) => i.listStatus === 'accepted')).toBe(true);
+    expect(expired.map((i) => i.id)).toEqual(['hs-inv-06000']);
+    expect(all[0]!.counts).toMatchObject({ expired: 1, accepted: accepted.length, sent: sent.length });
   });
 });

@@ -50,25 +50,29 @@ describe('the Pending tab', () => {
     expect(screen.getByText('No matching invitations')).toBeTruthy();
   });
 
-  it('says how many the hospital has beyond the page loaded, and loads the next page on "Load more"', () => {
+  it("says how many the hospital has beyond the page loaded, loads the next page, and asks for a filter's status", () => {
     // Arrange: the first page of three of ten invitations.
     const onLoadMore = vi.fn();
+    const onFilterChange = vi.fn();
     wrap(
       <PendingInvitations
         list={{ ...list, counts: { ...list.counts, all: 10, accepted: 8 }, nextToken: 'next' }}
         onChanged={vi.fn()}
         onRefresh={vi.fn()}
         onLoadMore={onLoadMore}
+        onFilterChange={onFilterChange}
       />,
     );
 
     // Act
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Accepted (8)' }));
 
     // Assert
-    expect(screen.getByTestId('invitations-shown').textContent).toBe('Showing 3 of 10 invitations');
-    expect(screen.getByRole('button', { name: 'Accepted (8)' })).toBeTruthy();
     expect(onLoadMore).toHaveBeenCalledTimes(1);
+    // The list is asked for that status alone; meanwhile the rows loaded are filtered.
+    expect(onFilterChange).toHaveBeenCalledWith('accepted');
+    expect(screen.getByTestId('invitations-shown').textContent).toBe('Showing 1 of 10 invitations');
   });
 
   it('shows its empty state with no invitations', () => {

@@ -8,6 +8,7 @@ import type {
   InvitationRecord,
   InvitationRepository,
   InvitationTally,
+  AdminListFilter,
 } from '#shared/domain/invitations/ports.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure, mapWriteError, queryAll, updateExpression, writeIfCondition } from './expressions.ts';
@@ -34,6 +35,37 @@ export const zeroInvitationCounters = (): Record<InvitationCounter, number> => (
 
 /** `<expiresAt>#<id>` sort keys at or before `now` sort below this bound ('$' follows '#'). */
 const lapsedBound = (now: string) => `${now}$`;
+
+/**
+ * The list status of the Pending tab's filters as a FilterExpression (docs/domain.md#invitations): `listStatusOf` in
+ * the table's terms, at `now`.
+ */
+function listStatusFilter(
+  status: AdminListFilter,
+  now: string,
+): { expression: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const names = { '#st': 'status', '#exp': 'expiresAt', '#sent': 'sentAt' };
+  const live = '#st = :pending AND #exp > :now';
+  const expressions: Record<AdminListFilter, string> = {
+    accepted: '#st = :accepted',
+    expired: '#st = :expired OR (#st = :pending AND #exp <= :now)',
+    pending: `${live} AND (attribute_not_exists(#sent) OR attribute_type(#sent, :null))`,
+    sent: `${live} AND attribute_type(#sent, :string)`,
+  };
+  const values = {
+    ':pending': 'PENDING',
+    ':accepted': 'ACCEPTED',
+    ':expired': 'EXPIRED',
+    ':now': now,
+    ':null': 'NULL',
+    ':string': 'S',
+  };
+  const expression = expressions[status];
+  // Only the names and values the expression uses: DynamoDB refuses unused ones.
+  const used = <T>(entries: Record<string, T>) =>
+    Object.fromEntries(Object.entries(entries).filter(([key]) => new RegExp(`${key}\\b`).test(expression)));
+  return { expression, names: used(names), values: used(values) };
+}
 
 /** Index entries of a by-expiry partition before (`lapsed`) or after the bound, counted without reading the items. */
 async function countByExpiry(table: Table, partition: IndexPartition, now: string, lapsed: boolean): Promise<number> {
@@ -188,15 +220,17 @@ export function createInvitationRepository(table: Table): InvitationRepository {
       );
       return Item?.invitationId as string | undefined;
     },
-    async listPage({ hospitalId, teamId, limit, startKey }) {
+    async listPage({ hospitalId, teamId, limit, startKey, status, now }) {
       const partition = keys.invitationsNewestFirst(hospitalId, teamId);
+      const filter = status ? listStatusFilter(status, now) : undefined;
       const { Items, LastEvaluatedKey } = await doc.send(
         new QueryCommand({
           TableName: table.tableName,
           IndexName: partition.index,
           KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': partition.pkName },
-          ExpressionAttributeValues: { ':pk': partition.pk },
+          ExpressionAttributeNames: { '#pk': partition.pkName, ...filter?.names },
+          ExpressionAttributeValues: { ':pk': partition.pk, ...filter?.values },
+          ...(filter ? { FilterExpression: filter.expression } : {}),
           ScanIndexForward: false,
           Limit: limit,
           ExclusiveStartKey: startKey,

@@ -1,6 +1,6 @@
 import { ConflictError, EmailTakenError } from '#shared/domain/errors.ts';
 import type { InvitationRecord, InvitationRepository } from '#shared/domain/invitations/ports.ts';
-import { isLapsed } from '#shared/domain/invitations/view.ts';
+import { isLapsed, listStatusOf } from '#shared/domain/invitations/view.ts';
 
 /**
  * Invitations in memory, with the DynamoDB adapter's contract: one pending invitation per e-mail per hospital (the
@@ -40,15 +40,19 @@ export function createMemoryInvitationRepository(): InvitationRepository & {
     async pendingIdForEmail(h, emailKey) {
       return locks.get(k(h, emailKey));
     },
-    async listPage({ hospitalId, teamId, limit, startKey }) {
+    async listPage({ hospitalId, teamId, limit, startKey, status, now }) {
       const order = (i: InvitationRecord) => `${i.createdAt}#${i.id}`;
       const all = [...invitations.values()]
         .filter((i) => i.hospitalId === hospitalId && (!teamId || i.teamId === teamId))
         .filter((i) => !startKey || order(i) < startKey.at!)
         .sort((a, b) => order(b).localeCompare(order(a)));
-      const items = all.slice(0, limit);
-      const last = items.at(-1);
-      return { items, lastKey: all.length > limit && last ? { at: order(last) } : undefined };
+      // As the table does: the filter applies to the `limit` read.
+      const read = all.slice(0, limit);
+      const last = read.at(-1);
+      return {
+        items: status ? read.filter((i) => listStatusOf(i, now) === status) : read,
+        lastKey: all.length > limit && last ? { at: order(last) } : undefined,
+      };
     },
     async tally(hospitalId, teamId, now) {
       const own = [...invitations.values()].filter(

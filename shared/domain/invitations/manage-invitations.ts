@@ -8,13 +8,13 @@ import {
 } from '#shared/domain/errors.ts';
 import type { Invitation, InvitationList } from '#shared/schemas/api/invitations.ts';
 import type { InvitationDeps } from './deps.ts';
-import type { InvitationRecord } from './ports.ts';
+import type { AdminListFilter, InvitationRecord } from './ports.ts';
 import { deliver, manageableTeam } from './send-invitation.ts';
 import { countsFromTally, expiryFrom, toInvitation } from './view.ts';
 
 const nameOf = (caller: Caller) => `${caller.firstName} ${caller.lastName}`.trim() || caller.email;
 
-export type InvitationPageQuery = { limit: number; nextToken?: string };
+export type InvitationPageQuery = { limit: number; nextToken?: string; status?: AdminListFilter };
 
 /**
  * One page of invitations, newest first, read from the hospital's or the team's index, with the counts of all of
@@ -26,11 +26,18 @@ async function pageOf(
   query: InvitationPageQuery,
   deps: InvitationDeps,
 ): Promise<InvitationList> {
-  const scope = JSON.stringify(['invitations', caller.hospitalId, teamId ?? null]);
+  const scope = JSON.stringify(['invitations', caller.hospitalId, teamId ?? null, query.status ?? null]);
   const startKey = query.nextToken ? await deps.pageTokens.open(scope, query.nextToken) : undefined;
   const now = deps.clock.now();
   const [page, tally] = await Promise.all([
-    deps.invitations.listPage({ hospitalId: caller.hospitalId, teamId, limit: query.limit, startKey }),
+    deps.invitations.listPage({
+      hospitalId: caller.hospitalId,
+      teamId,
+      limit: query.limit,
+      startKey,
+      status: query.status,
+      now,
+    }),
     deps.invitations.tally(caller.hospitalId, teamId, now),
   ]);
   return {

@@ -1,6 +1,10 @@
 import type { PermissionGrant, Role } from '#shared/vocabulary/roles.ts';
 import type { DepartmentRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { TeamRole } from '#shared/schemas/api/organisation.ts';
+import type { ADMIN_LIST_STATUSES } from '#shared/schemas/api/invitations.ts';
+
+/** One of the Pending tab's filters: pending (not sent), sent, accepted, expired (stored or lapsed). */
+export type AdminListFilter = (typeof ADMIN_LIST_STATUSES)[number];
 
 /** What is stored: EXPIRED is never stored by the invitee's path, only when a lapsed invitation is settled. */
 export type StoredInvitationStatus = 'PENDING' | 'ACCEPTED' | 'DECLINED' | 'EXPIRED' | 'CANCELLED';
@@ -79,6 +83,12 @@ export type InvitationRepository = {
     teamId?: string;
     limit: number;
     startKey?: Record<string, string>;
+    /**
+     * Only those of this list status at `now` (a filter on the page read: at most `limit` are read, so a page can be
+     * short, with a key to go on).
+     */
+    status?: AdminListFilter;
+    now: string;
   }): Promise<{ items: InvitationRecord[]; lastKey?: Record<string, string> }>;
   /** The counters and by-expiry counts the list's counts are made of, for the hospital or one team. */
   tally(hospitalId: string, teamId: string | undefined, now: string): Promise<InvitationTally>;

@@ -228,6 +228,8 @@ export const InvitationListSchema = z.object({
 export const InvitationListQuerySchema = z.object({
   limit: queryNumber(z.number().int().min(1).max(100).default(50)),
   nextToken: pageTokenSchema(2048).optional(),
+  /** Only the invitations of one of the Pending tab's filters (the list's status as `listStatus` reads it). */
+  status: z.enum(ADMIN_LIST_STATUSES).optional(),
 });
 export type InvitationList = z.infer<typeof InvitationListSchema>;
 

@@ -150,4 +150,31 @@ describe('invitations in the cloud table', () => {
     expect(queries[0]!.KeyConditionExpression).toContain('#sk < :bound');
     expect(queries[1]!.KeyConditionExpression).toContain('#sk > :bound');
   });
+
+  it("reads a page newest first from the team's index, filtered to one list status with only the names it uses", async () => {
+    ddb.on(QueryCommand).resolves({ Items: [], LastEvaluatedKey: { gsi2pk: 'k' } });
+    const page = await repository().listPage({
+      hospitalId: 'h1',
+      teamId: 't1',
+      limit: 50,
+      status: 'expired',
+      now: '2026-03-09T00:00:00.000Z',
+    });
+    const input = ddb.commandCalls(QueryCommand)[0]!.args[0].input;
+    expect(page.lastKey).toEqual({ gsi2pk: 'k' });
+    expect(input).toMatchObject({
+      IndexName: 'gsi2',
+      ScanIndexForward: false,
+      Limit: 50,
+      FilterExpression: '#st = :expired OR (#st = :pending AND #exp <= :now)',
+      ExpressionAttributeNames: { '#pk': 'gsi2pk', '#st': 'status', '#exp': 'expiresAt' },
+      ExpressionAttributeValues: {
+        ':pk': 'H#h1#INVITE#TEAM#t1',
+        ':expired': 'EXPIRED',
+        ':pending': 'PENDING',
+        ':now': '2026-03-09T00:00:00.000Z',
+      },
+    });
+    expect(Object.keys(input.ExpressionAttributeValues!)).toHaveLength(4);
+  });
 });

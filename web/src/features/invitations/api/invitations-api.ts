@@ -6,6 +6,7 @@ import type {
   AcceptInvitation,
   BulkInvitationRequest,
   InvitationList,
+  ADMIN_LIST_STATUSES,
   SingleInvitationInput,
   TeamInvitationInput,
 } from '#shared/schemas/api/invitations.ts';
@@ -18,6 +19,8 @@ const id = encodeURIComponent;
 
 export const invitationsKey = ['/api/invitations'] as const;
 export const teamInvitationsKey = (teamId: string) => ['/api/teams/{teamId}/invitations', teamId] as const;
+
+type AdminListStatus = (typeof ADMIN_LIST_STATUSES)[number];
 
 /** Invitations a list loads at a time (the routes' default page). */
 export const INVITATION_PAGE_SIZE = 50;
@@ -36,16 +39,22 @@ export type InvitationPages = {
  * A list route of invitations a page at a time, newest first (docs/domain.md#invitations): "Load more" asks the
  * next page with the token the last answered.
  */
-function useInvitationPages(key: readonly string[] | null, path: string): InvitationPages {
+function useInvitationPages(key: readonly string[] | null, path: string, status?: AdminListStatus): InvitationPages {
   const pages = useSWRInfinite(
     (index, previous: InvitationList | null) => {
       if (!key || (index > 0 && !previous?.nextToken)) return null;
-      return [...key, 'page', index > 0 ? previous!.nextToken! : ''] as const;
+      return [...key, status ?? '', index > 0 ? previous!.nextToken! : ''] as const;
     },
     (parts: readonly string[]) =>
       apiRequest(path, R['GET /api/invitations'].response, {
-        query: { limit: INVITATION_PAGE_SIZE, ...(parts.at(-1) ? { nextToken: parts.at(-1) } : {}) },
+        query: {
+          limit: INVITATION_PAGE_SIZE,
+          ...(status ? { status } : {}),
+          ...(parts.at(-1) ? { nextToken: parts.at(-1) } : {}),
+        },
       }),
+    // A new filter keeps the rows shown until its first page comes.
+    { keepPreviousData: true },
   );
   const loaded = pages.data;
   const last = loaded?.at(-1);
@@ -61,8 +70,9 @@ function useInvitationPages(key: readonly string[] | null, path: string): Invita
   };
 }
 
-export function useHospitalInvitations(): InvitationPages {
-  return useInvitationPages(invitationsKey, '/api/invitations');
+/** The hospital's invitations, all or those of one of the Pending tab's filters. */
+export function useHospitalInvitations(status?: AdminListStatus): InvitationPages {
+  return useInvitationPages(invitationsKey, '/api/invitations', status);
 }
 
 export function useTeamInvitations(teamId: string | undefined): InvitationPages {

@@ -13,7 +13,7 @@ import {
 } from '#web/features/invitations/utils/invitation-format.ts';
 import { InvitationRowActions, useInvitationActions } from './invitation-row-actions.tsx';
 
-type Filter = 'all' | (typeof ADMIN_LIST_STATUSES)[number];
+export type Filter = 'all' | (typeof ADMIN_LIST_STATUSES)[number];
 const FILTERS: { value: Filter; label: string }[] = [
   { value: 'all', label: 'All' },
   ...ADMIN_LIST_STATUSES.map((s) => ({ value: s, label: LIST_STATUS_LABELS[s].label })),
@@ -26,6 +26,8 @@ type Props = {
   /** Loads the next page of older invitations; absent when all are loaded. */
   onLoadMore?: () => void;
   loadingMore?: boolean;
+  /** Told of a new filter, so the list is asked for that status alone (the rows loaded are filtered meanwhile). */
+  onFilterChange?: (filter: Filter) => void;
 };
 
 /**
@@ -33,8 +35,12 @@ type Props = {
  * department among the invitations loaded (newest first, a page at a time: "Load more" for older ones), "Showing X of Y
  * invitations". Resend only for pending or expired invitations; Cancel while an invitation is pending.
  */
-export function PendingInvitations({ list, onChanged, onRefresh, onLoadMore, loadingMore }: Props) {
-  const [filter, setFilter] = useState<Filter>('all');
+export function PendingInvitations({ list, onChanged, onRefresh, onLoadMore, loadingMore, onFilterChange }: Props) {
+  const [filter, setShownFilter] = useState<Filter>('all');
+  const setFilter = (next: Filter) => {
+    setShownFilter(next);
+    onFilterChange?.(next);
+  };
   const [search, setSearch] = useState('');
   const { busy, act } = useInvitationActions({
     resend: (i) => invitationsApi.resend(i.id),
