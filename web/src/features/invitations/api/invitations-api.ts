@@ -53,8 +53,8 @@ function useInvitationPages(key: readonly string[] | null, path: string, status?
           ...(parts.at(-1) ? { nextToken: parts.at(-1) } : {}),
         },
       }),
-    // A new filter keeps the rows shown until its first page comes.
-    { keepPreviousData: true },
+    // A new filter keeps the rows shown until its first page comes; "Load more" asks only the next page.
+    { keepPreviousData: true, revalidateFirstPage: false },
   );
   const loaded = pages.data;
   const last = loaded?.at(-1);
