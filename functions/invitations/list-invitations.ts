@@ -1,6 +1,6 @@
 import { listHospitalInvitations } from '#shared/domain/invitations/manage-invitations.ts';
 import { httpHandler } from '#functions/lib/http-handler.ts';
 
-export const handler = httpHandler('GET /api/invitations', async (_request, caller, deps) =>
-  listHospitalInvitations(caller, deps),
+export const handler = httpHandler('GET /api/invitations', async ({ query }, caller, deps) =>
+  listHospitalInvitations(query, caller, deps),
 );

@@ -181,45 +181,12 @@ export async function seedOrganisation(table: Table, shape: ScaleShape): Promise
       ...team,
     });
   }
-  for (let n = 0; n < shape.invitations; n++) {
-    const tokenHash = createHash('sha256').update(`hs-invite-${n}`).digest('hex');
-    const pending = n % 50 === 0;
-    const invitation: InvitationRecord = {
-      id: `hs-inv-${pad(n, 5)}`,
-      hospitalId: SCALE_HOSPITAL,
-      email: `person${pad(n, 5)}@scale.test`,
-      emailKey: `person${pad(n, 5)}@scale.test`,
-      fullName: null,
-      role: 'TEAM_MEMBER',
-      teamRole: null,
-      permissions: [],
-      departmentId: null,
-      departmentName: null,
-      teamId: null,
-      teamName: null,
-      specialization: null,
-      message: null,
-      status: pending ? 'PENDING' : 'ACCEPTED',
-      tokenHash,
-      createdAt: shape.now,
-      updatedAt: shape.now,
-      sentAt: shape.now,
-      expiresAt: new Date(Date.parse(shape.now) + 7 * DAY_MS).toISOString(),
-      expiresInDays: 7,
-      invitedByUserId: subOf('admin@northside.demo.local'),
-      invitedByName: 'Alex Morgan',
-      acceptedAt: pending ? null : shape.now,
-      acceptedUserId: pending ? null : scaleUserId(n),
-    };
-    items.push({
-      ...keys.invitation(SCALE_HOSPITAL, invitation.id),
-      ...keys.invitationByTokenHash(tokenHash),
-      entity: 'invitation',
-      ...invitation,
-    });
-  }
   await bulkPut(table, items);
-  return items.length + (await seedUsers(table, shape, 0, shape.users));
+  return (
+    items.length +
+    (await seedInvitations(table, shape, 0, shape.invitations)) +
+    (await seedUsers(table, shape, 0, shape.users))
+  );
 }
 
 /**
@@ -260,14 +227,83 @@ export async function seedUsers(table: Table, shape: ScaleShape, from: number, t
   return items.length;
 }
 
-/** UpdateItem ADD on the scale hospital's counters, as the domain's code paths move them for what was written. */
-async function addHospitalCounters(table: Table, deltas: Record<string, number>): Promise<void> {
+/**
+ * Invitations `from` to `to` (exclusive), one in fifty PENDING and the rest ACCEPTED, every fourth one to the demo
+ * team, with their index entries; the counters of the hospital and of the team moved as sending and accepting move
+ * them (docs/domain.md#counters). Answers the items written.
+ */
+export async function seedInvitations(table: Table, shape: ScaleShape, from: number, to: number): Promise<number> {
+  const items: Record<string, unknown>[] = [];
+  const counts = { hospital: { pending: 0, accepted: 0 }, team: { all: 0, pending: 0, accepted: 0 } };
+  for (let n = from; n < to; n++) {
+    const tokenHash = createHash('sha256').update(`hs-invite-${n}`).digest('hex');
+    const pending = n % 50 === 0;
+    const ofTeam = n % 4 === 0;
+    // One second apart, the later the newer: the lists' order is known.
+    const createdAt = new Date(Date.parse(shape.now) - DAY_MS + n * 1000).toISOString();
+    const invitation: InvitationRecord = {
+      id: `hs-inv-${pad(n, 5)}`,
+      hospitalId: SCALE_HOSPITAL,
+      email: `person${pad(n, 5)}@scale.test`,
+      emailKey: `person${pad(n, 5)}@scale.test`,
+      fullName: null,
+      role: 'TEAM_MEMBER',
+      teamRole: ofTeam ? 'MEMBER' : null,
+      permissions: [],
+      departmentId: null,
+      departmentName: null,
+      teamId: ofTeam ? DEMO_TEAM : null,
+      teamName: null,
+      specialization: null,
+      message: null,
+      status: pending ? 'PENDING' : 'ACCEPTED',
+      tokenHash,
+      createdAt,
+      updatedAt: createdAt,
+      sentAt: createdAt,
+      expiresAt: new Date(Date.parse(createdAt) + 7 * DAY_MS).toISOString(),
+      expiresInDays: 7,
+      invitedByUserId: subOf('admin@northside.demo.local'),
+      invitedByName: 'Alex Morgan',
+      acceptedAt: pending ? null : createdAt,
+      acceptedUserId: pending ? null : scaleUserId(n),
+    };
+    items.push({
+      ...keys.invitation(SCALE_HOSPITAL, invitation.id),
+      ...keys.invitationByTokenHash(tokenHash),
+      ...keys.invitationIndexes(invitation),
+      entity: 'invitation',
+      ...invitation,
+    });
+    counts.hospital[pending ? 'pending' : 'accepted'] += 1;
+    if (ofTeam) {
+      counts.team.all += 1;
+      counts.team[pending ? 'pending' : 'accepted'] += 1;
+    }
+  }
+  await bulkPut(table, items);
+  const moved = (c: { pending: number; accepted: number }, all: number) => ({
+    invitationCount: all,
+    pendingInvitationCount: c.pending,
+    acceptedInvitationCount: c.accepted,
+  });
+  await addHospitalCounters(table, moved(counts.hospital, items.length));
+  await addHospitalCounters(table, moved(counts.team, counts.team.all), keys.team(SCALE_HOSPITAL, DEMO_TEAM));
+  return items.length;
+}
+
+/** UpdateItem ADD on the scale hospital's counters (or another item's), as the domain's code paths move them. */
+async function addHospitalCounters(
+  table: Table,
+  deltas: Record<string, number>,
+  Key = keys.hospital(SCALE_HOSPITAL),
+): Promise<void> {
   const entries = Object.entries(deltas).filter(([, by]) => by !== 0);
   if (entries.length === 0) return;
   await table.doc.send(
     new UpdateCommand({
       TableName: table.tableName,
-      Key: keys.hospital(SCALE_HOSPITAL),
+      Key,
       UpdateExpression: `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
       ExpressionAttributeValues: Object.fromEntries(entries.map(([, by], i) => [`:c${i}`, by])),

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClientHook } from '#functions/adapters/aws-clients.ts';
+import { InvitationListSchema } from '#shared/schemas/api/invitations.ts';
 import { ComplianceSchema, ReportsSchema } from '#shared/schemas/api/oversight.ts';
 import {
   DEFAULT_SCALE_SHAPE,
   DEMO_TEAM,
   seedDatasets,
+  seedInvitations,
   seedPatientShares,
   seedUsers,
   type ScaleShape,
@@ -140,5 +142,33 @@ describe('a hospital of 2,000 datasets and 4,000 series', () => {
     // A few items: the team's months, its name and the caller, not one per study.
     expect(team.read.itemsRead).toBeLessThan(20);
     expect(hospital.read.itemsRead).toBeLessThan(40);
+  });
+
+  it("pages the hospital's and a team's invitations from their indexes: the same items read at 300 and 3,000 invitations", async () => {
+    // Arrange: 300 invitations (a quarter to the lead's team: more than a page of each list), read once before.
+    await seedInvitations(h.table, shape, 0, 300);
+    await read('/api/invitations');
+    const smallHospital = await read('/api/invitations');
+    const smallTeam = await read(`/api/teams/${DEMO_TEAM}/invitations`, LEAD);
+
+    // Act: ten times the invitations, then the same first pages again.
+    await seedInvitations(h.table, shape, 300, 3_000);
+    const largeHospital = await read('/api/invitations');
+    const largeTeam = await read(`/api/teams/${DEMO_TEAM}/invitations`, LEAD);
+
+    // Assert: a page of 50, newest first, with counts of all of them from the counters; the items read do not grow.
+    const before = InvitationListSchema.parse(smallHospital.body);
+    const after = InvitationListSchema.parse(largeHospital.body);
+    expect(after.items).toHaveLength(50);
+    expect(after.items[0]!.id).toBe('hs-inv-02999');
+    expect(after.counts.all - before.counts.all).toBe(2_700);
+    expect(after.counts.accepted - before.counts.accepted).toBe(2_700 - 54);
+    expect(after.nextToken).not.toBeNull();
+    expect(largeHospital.read.itemsRead).toBe(smallHospital.read.itemsRead);
+    expect(largeHospital.read.itemsRead).toBeLessThan(50 + 20);
+    const team = InvitationListSchema.parse(largeTeam.body);
+    expect(team.items.every((i) => i.teamId === DEMO_TEAM)).toBe(true);
+    expect(team.counts.all - InvitationListSchema.parse(smallTeam.body).counts.all).toBe(675);
+    expect(largeTeam.read.itemsRead).toBe(smallTeam.read.itemsRead);
   });
 });

@@ -23,6 +23,7 @@ const pending = invitationFixture({
 const list: InvitationList = {
   items: [pending],
   counts: { all: 1, pending: 1, sent: 0, accepted: 0, expired: 0 },
+  nextToken: null,
 };
 
 const wrap = (ui: React.ReactNode) => render(<ChakraProvider value={system}>{ui}</ChakraProvider>);

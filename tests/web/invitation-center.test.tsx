@@ -27,6 +27,7 @@ const list: InvitationList = {
     { ...base, id: 'i3', email: 'cy@x.test', fullName: 'Cy Dee', listStatus: 'accepted', status: 'ACCEPTED' },
   ],
   counts: { all: 3, pending: 0, sent: 1, accepted: 1, expired: 1 },
+  nextToken: null,
 };
 
 const wrap = (ui: React.ReactNode) => render(<ChakraProvider value={system}>{ui}</ChakraProvider>);
@@ -49,10 +50,35 @@ describe('the Pending tab', () => {
     expect(screen.getByText('No matching invitations')).toBeTruthy();
   });
 
+  it("says how many the hospital has beyond the page loaded, loads the next page, and asks for a filter's status", () => {
+    // Arrange: the first page of three of ten invitations.
+    const onLoadMore = vi.fn();
+    const onFilterChange = vi.fn();
+    wrap(
+      <PendingInvitations
+        list={{ ...list, counts: { ...list.counts, all: 10, accepted: 8 }, nextToken: 'next' }}
+        onChanged={vi.fn()}
+        onRefresh={vi.fn()}
+        onLoadMore={onLoadMore}
+        onFilterChange={onFilterChange}
+      />,
+    );
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Accepted (8)' }));
+
+    // Assert
+    expect(onLoadMore).toHaveBeenCalledTimes(1);
+    // The list is asked for that status alone; meanwhile the rows loaded are filtered.
+    expect(onFilterChange).toHaveBeenCalledWith('accepted');
+    expect(screen.getByTestId('invitations-shown').textContent).toBe('Showing 1 of 10 invitations');
+  });
+
   it('shows its empty state with no invitations', () => {
     wrap(
       <PendingInvitations
-        list={{ items: [], counts: { all: 0, pending: 0, sent: 0, accepted: 0, expired: 0 } }}
+        list={{ items: [], counts: { all: 0, pending: 0, sent: 0, accepted: 0, expired: 0 }, nextToken: null }}
         onChanged={vi.fn()}
         onRefresh={vi.fn()}
       />,

@@ -1,14 +1,93 @@
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hospitalPk, keys, withoutKeys } from '#shared/definitions/table/keys.ts';
+import { hospitalPk, keys, withoutKeys, type IndexPartition } from '#shared/definitions/table/keys.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import type { DepartmentRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import { ConflictError, EmailTakenError } from '#shared/domain/errors.ts';
-import type { InvitationDirectory, InvitationRecord, InvitationRepository } from '#shared/domain/invitations/ports.ts';
+import type {
+  InvitationDirectory,
+  InvitationRecord,
+  InvitationRepository,
+  InvitationTally,
+  AdminListFilter,
+} from '#shared/domain/invitations/ports.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure, mapWriteError, queryAll, updateExpression, writeIfCondition } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 const G3 = TABLE_KEYS.gsi3;
+
+/** The counters an invitation moves on its hospital's item and its team's (docs/domain.md#counters). */
+export const INVITATION_COUNTER_NAMES = [
+  'invitationCount',
+  'pendingInvitationCount',
+  'acceptedInvitationCount',
+  'expiredInvitationCount',
+] as const;
+type InvitationCounter = (typeof INVITATION_COUNTER_NAMES)[number];
+
+/** Every invitation counter at zero: a team with no invitation stored. */
+export const zeroInvitationCounters = (): Record<InvitationCounter, number> => ({
+  invitationCount: 0,
+  pendingInvitationCount: 0,
+  acceptedInvitationCount: 0,
+  expiredInvitationCount: 0,
+});
+
+/** `<expiresAt>#<id>` sort keys at or before `now` sort below this bound ('$' follows '#'). */
+const lapsedBound = (now: string) => `${now}$`;
+
+/**
+ * The list status of the Pending tab's filters as a FilterExpression (docs/domain.md#invitations): `listStatusOf` in
+ * the table's terms, at `now`.
+ */
+function listStatusFilter(
+  status: AdminListFilter,
+  now: string,
+): { expression: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const names = { '#st': 'status', '#exp': 'expiresAt', '#sent': 'sentAt' };
+  const live = '#st = :pending AND #exp > :now';
+  const expressions: Record<AdminListFilter, string> = {
+    accepted: '#st = :accepted',
+    expired: '#st = :expired OR (#st = :pending AND #exp <= :now)',
+    pending: `${live} AND (attribute_not_exists(#sent) OR attribute_type(#sent, :null))`,
+    sent: `${live} AND attribute_type(#sent, :string)`,
+  };
+  const values = {
+    ':pending': 'PENDING',
+    ':accepted': 'ACCEPTED',
+    ':expired': 'EXPIRED',
+    ':now': now,
+    ':null': 'NULL',
+    ':string': 'S',
+  };
+  const expression = expressions[status];
+  // Only the names and values the expression uses: DynamoDB refuses unused ones.
+  const used = <T>(entries: Record<string, T>) =>
+    Object.fromEntries(Object.entries(entries).filter(([key]) => new RegExp(`${key}\\b`).test(expression)));
+  return { expression, names: used(names), values: used(values) };
+}
+
+/** Index entries of a by-expiry partition before (`lapsed`) or after the bound, counted without reading the items. */
+async function countByExpiry(table: Table, partition: IndexPartition, now: string, lapsed: boolean): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        IndexName: partition.index,
+        KeyConditionExpression: lapsed ? '#pk = :pk AND #sk < :bound' : '#pk = :pk AND #sk > :bound',
+        ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
+        ExpressionAttributeValues: { ':pk': partition.pk, ':bound': lapsedBound(now) },
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    count += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
 
 /** The first item on gsi3 under exactly this index key (an e-mail or a token hash names one item). */
 async function firstOnGsi3(
@@ -55,15 +134,16 @@ export function createInvitationRepository(table: Table): InvitationRepository {
     await doc.send(new TransactWriteCommand({ TransactItems: writes as never }));
   }
 
-  const counterWrites = (invitation: InvitationRecord, delta: 1 | -1): Write[] => {
+  const counterWrites = (invitation: InvitationRecord, deltas: Partial<Record<InvitationCounter, number>>): Write[] => {
+    const names = Object.keys(deltas) as InvitationCounter[];
     const counter = (Key: Record<string, string>): Write => ({
       Update: {
         TableName: table.tableName,
         Key,
-        UpdateExpression: 'ADD pendingInvitationCount :d',
+        UpdateExpression: `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
         ConditionExpression: 'attribute_exists(#pk)',
-        ExpressionAttributeNames: { '#pk': P.pk },
-        ExpressionAttributeValues: { ':d': delta },
+        ExpressionAttributeNames: { '#pk': P.pk, ...Object.fromEntries(names.map((n, i) => [`#c${i}`, n])) },
+        ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:d${i}`, deltas[n]])),
       },
     });
     return [
@@ -75,6 +155,7 @@ export function createInvitationRepository(table: Table): InvitationRepository {
   const item = (invitation: InvitationRecord) => ({
     ...keys.invitation(invitation.hospitalId, invitation.id),
     ...keys.invitationByTokenHash(invitation.tokenHash),
+    ...keys.invitationIndexes(invitation),
     entity: 'invitation',
     ...invitation,
   });
@@ -115,7 +196,7 @@ export function createInvitationRepository(table: Table): InvitationRepository {
               ExpressionAttributeNames: { '#pk': P.pk },
             },
           },
-          ...counterWrites(invitation, 1),
+          ...counterWrites(invitation, { invitationCount: 1, pendingInvitationCount: 1 }),
         ]);
       } catch (error) {
         if (isConditionFailure(error)) throw new EmailTakenError('EMAIL_ALREADY_INVITED');
@@ -139,18 +220,65 @@ export function createInvitationRepository(table: Table): InvitationRepository {
       );
       return Item?.invitationId as string | undefined;
     },
-    async listForHospital(hospitalId) {
-      const items = await queryAll(table, hospitalPk(hospitalId), keys.invitationPrefix);
-      return items.map((i) => withoutKeys(i) as InvitationRecord);
+    async listPage({ hospitalId, teamId, limit, startKey, status, now }) {
+      const partition = keys.invitationsNewestFirst(hospitalId, teamId);
+      const filter = status ? listStatusFilter(status, now) : undefined;
+      const { Items, LastEvaluatedKey } = await doc.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          IndexName: partition.index,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': partition.pkName, ...filter?.names },
+          ExpressionAttributeValues: { ':pk': partition.pk, ...filter?.values },
+          ...(filter ? { FilterExpression: filter.expression } : {}),
+          ScanIndexForward: false,
+          Limit: limit,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      return {
+        items: (Items ?? []).map((i) => withoutKeys(i) as InvitationRecord),
+        lastKey: LastEvaluatedKey as Record<string, string> | undefined,
+      };
     },
-    async updatePending(hospitalId, invitationId, fields) {
+    async tally(hospitalId, teamId, now): Promise<InvitationTally> {
+      const { Item } = await doc.send(
+        new GetCommand({
+          TableName: table.tableName,
+          Key: teamId ? keys.team(hospitalId, teamId) : keys.hospital(hospitalId),
+          ProjectionExpression: INVITATION_COUNTER_NAMES.join(', '),
+        }),
+      );
+      const counter = (name: InvitationCounter) => Math.max(0, Number(Item?.[name] ?? 0));
+      const [lapsed, unsentLive] = await Promise.all([
+        countByExpiry(table, keys.pendingInvitationsByExpiry(hospitalId, teamId), now, true),
+        countByExpiry(table, keys.unsentInvitationsByExpiry(hospitalId, teamId), now, false),
+      ]);
+      return {
+        all: counter('invitationCount'),
+        storedPending: counter('pendingInvitationCount'),
+        accepted: counter('acceptedInvitationCount'),
+        storedExpired: counter('expiredInvitationCount'),
+        lapsed,
+        unsentLive,
+      };
+    },
+    async updatePending(invitation, fields) {
+      const { hospitalId, id: invitationId, teamId } = invitation;
       const indexFields = fields.tokenHash ? keys.invitationByTokenHash(fields.tokenHash) : {};
+      // The by-expiry entries follow the new expiry; once an e-mail went out the unsent entries go.
+      const expiry = fields.expiresAt ? `${fields.expiresAt}#${invitationId}` : undefined;
+      const G = TABLE_KEYS;
+      const expiryFields: Record<string, string | undefined> = {
+        ...(expiry ? { [G.gsi4.sk]: expiry, ...(teamId ? { [G.gsi5.sk]: expiry } : {}) } : {}),
+        ...(fields.sentAt ? Object.fromEntries(keys.invitationUnsentIndexNames.map((name) => [name, undefined])) : {}),
+      };
       try {
         const { Attributes } = await doc.send(
           new UpdateCommand({
             TableName: table.tableName,
             Key: keys.invitation(hospitalId, invitationId),
-            ...whilePending({ ...fields, ...indexFields }),
+            ...whilePending({ ...fields, ...indexFields, ...expiryFields }),
             ReturnValues: 'ALL_NEW',
           }),
         );
@@ -180,7 +308,12 @@ export function createInvitationRepository(table: Table): InvitationRepository {
             Update: {
               TableName: table.tableName,
               Key: keys.invitation(invitation.hospitalId, invitation.id),
-              ...whilePending({ ...fields, status }),
+              // Out of PENDING: the by-expiry entries go (the lists' entries stay).
+              ...whilePending({
+                ...fields,
+                status,
+                ...Object.fromEntries(keys.invitationExpiryIndexNames.map((name) => [name, undefined])),
+              }),
             },
           },
           {
@@ -192,7 +325,11 @@ export function createInvitationRepository(table: Table): InvitationRepository {
               ExpressionAttributeValues: { ':id': invitation.id },
             },
           },
-          ...counterWrites(invitation, -1),
+          ...counterWrites(invitation, {
+            pendingInvitationCount: -1,
+            ...(status === 'ACCEPTED' ? { acceptedInvitationCount: 1 } : {}),
+            ...(status === 'EXPIRED' ? { expiredInvitationCount: 1 } : {}),
+          }),
         ]);
       } catch (error) {
         if (isConditionFailure(error)) throw new ConflictError();
@@ -223,4 +360,45 @@ export function createInvitationDirectory(table: Table): InvitationDirectory {
       await doc.send(new DeleteCommand({ TableName: table.tableName, Key: keys.user(hospitalId, userId) }));
     },
   };
+}
+
+/**
+ * Writes the index entries of every invitation of the hospital from its stored fields and answers the invitation
+ * counters of the hospital and of each team, for the recount of invitations stored before them
+ * (docs/domain.md#counters). Safe to repeat: each entry is set to what the invitation's fields give.
+ */
+export async function reindexInvitations(
+  table: Table,
+  hospitalId: string,
+): Promise<{ hospital: Record<InvitationCounter, number>; teams: Map<string, Record<InvitationCounter, number>> }> {
+  const items = (await queryAll(table, hospitalPk(hospitalId), keys.invitationPrefix)).filter(
+    (i) => i.entity === 'invitation',
+  );
+  const zero = zeroInvitationCounters;
+  const hospital = zero();
+  const teams = new Map<string, Record<InvitationCounter, number>>();
+  for (const item of items) {
+    const invitation = withoutKeys(item) as InvitationRecord;
+    const entries = keys.invitationIndexes(invitation);
+    const fields = Object.fromEntries(keys.invitationIndexNames.map((name) => [name, entries[name]]));
+    await table.doc.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.invitation(hospitalId, invitation.id),
+        ...updateExpression(fields),
+      }),
+    );
+    const scopes = [hospital];
+    if (invitation.teamId) {
+      if (!teams.has(invitation.teamId)) teams.set(invitation.teamId, zero());
+      scopes.push(teams.get(invitation.teamId)!);
+    }
+    for (const counts of scopes) {
+      counts.invitationCount += 1;
+      if (invitation.status === 'PENDING') counts.pendingInvitationCount += 1;
+      if (invitation.status === 'ACCEPTED') counts.acceptedInvitationCount += 1;
+      if (invitation.status === 'EXPIRED') counts.expiredInvitationCount += 1;
+    }
+  }
+  return { hospital, teams };
 }

@@ -39,6 +39,7 @@ import type {
 } from '#shared/domain/organisation/ports.ts';
 import { SUBSCRIPTION_PLANS, type SubscriptionPlan } from '#shared/schemas/api/organisation.ts';
 import type { Table } from './client.ts';
+import { reindexInvitations, zeroInvitationCounters } from './invitations-repository.ts';
 import {
   batchDelete,
   batchPut,
@@ -750,7 +751,9 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     );
   };
   const billed = users.filter((u) => u.status !== 'DISABLED');
+  const invitations = await reindexInvitations(table, hospitalId);
   await set(keys.hospital(hospitalId), {
+    ...invitations.hospital,
     ...(await recountOversight(table, hospitalId, users)),
     userCount: billed.length,
     teamCount: teams.filter((t) => t.isActive !== false).length,
@@ -769,6 +772,7 @@ export async function recountHospital(table: Table, hospitalId: string): Promise
     const own = datasets.filter((d) => d.teamId === t.id);
     await set(keys.team(hospitalId, t.id), {
       memberCount: users.filter((u) => u.teamId === t.id).length,
+      ...(invitations.teams.get(t.id) ?? zeroInvitationCounters()),
       datasetCount: own.length,
       storageUsedBytes: own.reduce((n, d) => n + Number(d.storageCountedBytes ?? 0), 0),
       ...figures(own, t.id),

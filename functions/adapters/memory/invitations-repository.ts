@@ -1,9 +1,11 @@
 import { ConflictError, EmailTakenError } from '#shared/domain/errors.ts';
 import type { InvitationRecord, InvitationRepository } from '#shared/domain/invitations/ports.ts';
+import { isLapsed, listStatusOf } from '#shared/domain/invitations/view.ts';
 
 /**
  * Invitations in memory, with the DynamoDB adapter's contract: one pending invitation per e-mail per hospital (the
- * lock), status moves only out of PENDING, and the pending counters of the hospital (`H#<id>`) and team (`T#<id>`).
+ * lock), status moves only out of PENDING, the pending counters of the hospital (`H#<id>`) and team (`T#<id>`), and
+ * pages newest first whose `lastKey` names the last invitation of the page.
  */
 export function createMemoryInvitationRepository(): InvitationRepository & {
   invitations: Map<string, InvitationRecord>;
@@ -38,10 +40,35 @@ export function createMemoryInvitationRepository(): InvitationRepository & {
     async pendingIdForEmail(h, emailKey) {
       return locks.get(k(h, emailKey));
     },
-    async listForHospital(h) {
-      return [...invitations.values()].filter((i) => i.hospitalId === h);
+    async listPage({ hospitalId, teamId, limit, startKey, status, now }) {
+      const order = (i: InvitationRecord) => `${i.createdAt}#${i.id}`;
+      const all = [...invitations.values()]
+        .filter((i) => i.hospitalId === hospitalId && (!teamId || i.teamId === teamId))
+        .filter((i) => !startKey || order(i) < startKey.at!)
+        .sort((a, b) => order(b).localeCompare(order(a)));
+      // As the table does: the filter applies to the `limit` read.
+      const read = all.slice(0, limit);
+      const last = read.at(-1);
+      return {
+        items: status ? read.filter((i) => listStatusOf(i, now) === status) : read,
+        lastKey: all.length > limit && last ? { at: order(last) } : undefined,
+      };
     },
-    async updatePending(h, id, fields) {
+    async tally(hospitalId, teamId, now) {
+      const own = [...invitations.values()].filter(
+        (i) => i.hospitalId === hospitalId && (!teamId || i.teamId === teamId),
+      );
+      const pending = own.filter((i) => i.status === 'PENDING');
+      return {
+        all: own.length,
+        storedPending: counters.get(teamId ? `T#${teamId}` : `H#${hospitalId}`) ?? 0,
+        accepted: own.filter((i) => i.status === 'ACCEPTED').length,
+        storedExpired: own.filter((i) => i.status === 'EXPIRED').length,
+        lapsed: pending.filter((i) => isLapsed(i, now)).length,
+        unsentLive: pending.filter((i) => !i.sentAt && !isLapsed(i, now)).length,
+      };
+    },
+    async updatePending({ hospitalId: h, id }, fields) {
       const current = invitations.get(k(h, id));
       if (!current || current.status !== 'PENDING') throw new ConflictError();
       const next = { ...current, ...fields };

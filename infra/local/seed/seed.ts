@@ -14,7 +14,7 @@ import { recountHospital, recountSummary } from '#functions/adapters/dynamo/orga
  * meaning changes: the next start recounts once from what is stored; later starts trust the counters, which every
  * write keeps, so a start does not read every dataset.
  */
-export const COUNTERS_VERSION = 6;
+export const COUNTERS_VERSION = 7;
 
 /**
  * Writes the demo tenants (hospitals, departments, teams, users with the role's default permissions), idempotently:

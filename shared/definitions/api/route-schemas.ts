@@ -116,6 +116,7 @@ import {
   BulkInvitationRequestSchema,
   DeclineInvitationResultSchema,
   DeclineInvitationSchema,
+  InvitationListQuerySchema,
   InvitationListSchema,
   InvitationPreviewQuerySchema,
   InvitationPreviewSchema,
@@ -415,7 +416,7 @@ export const ROUTE_SCHEMAS = {
     body: PutTeamPolicyRequestSchema,
     response: TeamPolicyResponseSchema,
   },
-  'GET /api/invitations': { response: InvitationListSchema },
+  'GET /api/invitations': { query: InvitationListQuerySchema, response: InvitationListSchema },
   'POST /api/invitations': { body: SingleInvitationSchema, response: InvitationSchema, status: 201 },
   'POST /api/invitations/bulk': {
     body: BulkInvitationRequestSchema,
@@ -424,7 +425,11 @@ export const ROUTE_SCHEMAS = {
   },
   'POST /api/invitations/{invitationId}/resend': { path: InvitationPath, response: InvitationSchema },
   'DELETE /api/invitations/{invitationId}': { path: InvitationPath, response: InvitationSchema },
-  'GET /api/teams/{teamId}/invitations': { path: TeamPath, response: InvitationListSchema },
+  'GET /api/teams/{teamId}/invitations': {
+    path: TeamPath,
+    query: InvitationListQuerySchema,
+    response: InvitationListSchema,
+  },
   'POST /api/teams/{teamId}/invitations': {
     path: TeamPath,
     body: TeamInvitationSchema,

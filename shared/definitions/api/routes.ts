@@ -552,7 +552,8 @@ export const ROUTES = [
     domain: 'invitations',
     auth: 'user',
     roles: HOSPITAL_ADMINS,
-    summary: "The hospital's invitations with counts per status (Invitation Center, Pending tab)",
+    summary:
+      "A page of the hospital's invitations, newest first, with counts per status (Invitation Center, Pending tab)",
   },
   {
     method: 'POST',
@@ -608,7 +609,8 @@ export const ROUTES = [
     domain: 'invitations',
     auth: 'user',
     roles: TEAM_DELEGATES,
-    summary: "The team's invitations with pending, sent and accepted counts (whoever may invite to the team)",
+    summary:
+      "A page of the team's invitations, newest first, with pending, sent and accepted counts (whoever may invite to the team)",
   },
   {
     method: 'POST',

@@ -315,6 +315,71 @@ export const keys = {
     [G3.pk]: `INVITETOKEN#${tokenHash}`,
     [G3.sk]: 'INVITATION',
   }),
+  /**
+   * Index attributes of an invitation item (docs/domain.md#indexes): gsi1 the hospital's invitations and gsi2 the
+   * team's, newest first (`<createdAt>#<id>`); while stored PENDING, gsi4 (hospital) and gsi5 (team) by expiry, and
+   * while PENDING with no e-mail sent, gsi6 (hospital) and gsi7 (team) by expiry. The by-expiry entries are sparse:
+   * the counts of lapsed and unsent invitations are Count queries over them.
+   */
+  invitationIndexes: (i: {
+    hospitalId: string;
+    id: string;
+    teamId: string | null;
+    createdAt: string;
+    expiresAt: string;
+    status: string;
+    sentAt: string | null;
+  }): ItemKey => {
+    const created = `${i.createdAt}#${i.id}`;
+    const expiry = `${i.expiresAt}#${i.id}`;
+    const pending = i.status === 'PENDING';
+    const unsent = pending && !i.sentAt;
+    return {
+      [G1.pk]: invitationPartitions.hospital(i.hospitalId),
+      [G1.sk]: created,
+      ...(i.teamId ? { [G2.pk]: invitationPartitions.team(i.hospitalId, i.teamId), [G2.sk]: created } : {}),
+      ...(pending ? { [G4.pk]: invitationPartitions.pending(i.hospitalId), [G4.sk]: expiry } : {}),
+      ...(pending && i.teamId
+        ? { [G5.pk]: invitationPartitions.pending(i.hospitalId, i.teamId), [G5.sk]: expiry }
+        : {}),
+      ...(unsent ? { [G6.pk]: invitationPartitions.unsent(i.hospitalId), [G6.sk]: expiry } : {}),
+      ...(unsent && i.teamId ? { [G7.pk]: invitationPartitions.unsent(i.hospitalId, i.teamId), [G7.sk]: expiry } : {}),
+    };
+  },
+  /** Every index attribute name an invitation item may carry besides gsi3 (its link's token hash). */
+  invitationIndexNames: [
+    G1.pk,
+    G1.sk,
+    G2.pk,
+    G2.sk,
+    G4.pk,
+    G4.sk,
+    G5.pk,
+    G5.sk,
+    G6.pk,
+    G6.sk,
+    G7.pk,
+    G7.sk,
+  ] as readonly string[],
+  /** The by-expiry entries an invitation carries only while stored PENDING. */
+  invitationExpiryIndexNames: [G4.pk, G4.sk, G5.pk, G5.sk, G6.pk, G6.sk, G7.pk, G7.sk] as readonly string[],
+  /** The by-expiry entries an invitation carries only while PENDING with no e-mail sent. */
+  invitationUnsentIndexNames: [G6.pk, G6.sk, G7.pk, G7.sk] as readonly string[],
+  /** The invitations of a hospital, or of one of its teams, newest first. */
+  invitationsNewestFirst: (hospitalId: string, teamId?: string): IndexPartition =>
+    teamId
+      ? { index: G2.index, pkName: G2.pk, skName: G2.sk, pk: invitationPartitions.team(hospitalId, teamId) }
+      : { index: G1.index, pkName: G1.pk, skName: G1.sk, pk: invitationPartitions.hospital(hospitalId) },
+  /** The stored-PENDING invitations of a hospital or team by expiry (sort key `<expiresAt>#<id>`). */
+  pendingInvitationsByExpiry: (hospitalId: string, teamId?: string): IndexPartition =>
+    teamId
+      ? { index: G5.index, pkName: G5.pk, skName: G5.sk, pk: invitationPartitions.pending(hospitalId, teamId) }
+      : { index: G4.index, pkName: G4.pk, skName: G4.sk, pk: invitationPartitions.pending(hospitalId) },
+  /** The PENDING invitations of a hospital or team whose e-mail never went out, by expiry. */
+  unsentInvitationsByExpiry: (hospitalId: string, teamId?: string): IndexPartition =>
+    teamId
+      ? { index: G7.index, pkName: G7.pk, skName: G7.sk, pk: invitationPartitions.unsent(hospitalId, teamId) }
+      : { index: G6.index, pkName: G6.pk, skName: G6.sk, pk: invitationPartitions.unsent(hospitalId) },
   /** Held while the hospital has a PENDING invitation for the e-mail (lower case): one pending invitation each. */
   invitationEmailLock: (hospitalId: string, emailKey: string): ItemKey => ({
     [P.pk]: hospitalPk(hospitalId),
@@ -532,6 +597,16 @@ export const auditListIndexes = {
     skName: G3.sk,
     pk: auditActorPartition(hospitalId, actorUserId),
   }),
+};
+
+/** The index partitions of invitations (keys.invitationIndexes). */
+const invitationPartitions = {
+  hospital: (hospitalId: string) => `H#${hospitalId}#INVITE`,
+  team: (hospitalId: string, teamId: string) => `H#${hospitalId}#INVITE#TEAM#${teamId}`,
+  pending: (hospitalId: string, teamId?: string) =>
+    teamId ? `H#${hospitalId}#INVITEPENDING#TEAM#${teamId}` : `H#${hospitalId}#INVITEPENDING`,
+  unsent: (hospitalId: string, teamId?: string) =>
+    teamId ? `H#${hospitalId}#INVITEUNSENT#TEAM#${teamId}` : `H#${hospitalId}#INVITEUNSENT`,
 };
 
 export function datasetStatusPartition(hospitalId: string, status: string): string {

@@ -1,5 +1,5 @@
 import type { Directory } from '#shared/domain/auth/ports.ts';
-import type { AuditLog, Clock, IdGenerator } from '#shared/domain/ports.ts';
+import type { AuditLog, Clock, IdGenerator, PageTokens } from '#shared/domain/ports.ts';
 import type { PreferredNotificationDeps } from '#shared/domain/notifications/preferences.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { IdentityAdmin, InvitationDirectory, InvitationRepository, Mailer, TokenMint } from './ports.ts';
@@ -20,6 +20,8 @@ export type InvitationDeps = {
   audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
+  /** Seals the lists' continuation keys to the hospital and the list. */
+  pageTokens: PageTokens;
   /** Origin of the site, where the invitee's link opens (docs/screens.md#accept-invitation). */
   siteOrigin: string;
   /** The inviter's inbox and notification preferences (docs/domain.md#notifications). */

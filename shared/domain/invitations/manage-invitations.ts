@@ -8,37 +8,64 @@ import {
 } from '#shared/domain/errors.ts';
 import type { Invitation, InvitationList } from '#shared/schemas/api/invitations.ts';
 import type { InvitationDeps } from './deps.ts';
-import type { InvitationRecord } from './ports.ts';
+import type { AdminListFilter, InvitationRecord } from './ports.ts';
 import { deliver, manageableTeam } from './send-invitation.ts';
-import { countInvitations, expiryFrom, toInvitation } from './view.ts';
+import { countsFromTally, expiryFrom, toInvitation } from './view.ts';
 
 const nameOf = (caller: Caller) => `${caller.firstName} ${caller.lastName}`.trim() || caller.email;
 
-function listOf(records: InvitationRecord[], now: string): InvitationList {
-  const items = records
-    .map((r) => toInvitation(r, now))
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
-  return { items, counts: countInvitations(items) };
+export type InvitationPageQuery = { limit: number; nextToken?: string; status?: AdminListFilter };
+
+/**
+ * One page of invitations, newest first, read from the hospital's or the team's index, with the counts of all of
+ * them from the counters (docs/domain.md#invitations): no request reads every invitation.
+ */
+async function pageOf(
+  caller: Caller,
+  teamId: string | undefined,
+  query: InvitationPageQuery,
+  deps: InvitationDeps,
+): Promise<InvitationList> {
+  const scope = JSON.stringify(['invitations', caller.hospitalId, teamId ?? null, query.status ?? null]);
+  const startKey = query.nextToken ? await deps.pageTokens.open(scope, query.nextToken) : undefined;
+  const now = deps.clock.now();
+  const [page, tally] = await Promise.all([
+    deps.invitations.listPage({
+      hospitalId: caller.hospitalId,
+      teamId,
+      limit: query.limit,
+      startKey,
+      status: query.status,
+      now,
+    }),
+    deps.invitations.tally(caller.hospitalId, teamId, now),
+  ]);
+  return {
+    items: page.items.map((r) => toInvitation(r, now)),
+    counts: countsFromTally(tally),
+    nextToken: page.lastKey ? await deps.pageTokens.seal(scope, page.lastKey) : null,
+  };
 }
 
-/** The Invitation Center's Pending tab: every invitation of the hospital, newest first, with counts. */
-export async function listHospitalInvitations(caller: Caller, deps: InvitationDeps): Promise<InvitationList> {
+/** The Invitation Center's Pending tab: a page of the hospital's invitations, newest first, with counts. */
+export async function listHospitalInvitations(
+  query: InvitationPageQuery,
+  caller: Caller,
+  deps: InvitationDeps,
+): Promise<InvitationList> {
   if (caller.role !== 'HOSPITAL_ADMIN') throw new AccessDeniedError();
-  return listOf(await deps.invitations.listForHospital(caller.hospitalId), deps.clock.now());
+  return pageOf(caller, undefined, query, deps);
 }
 
-/** The team page's Invitations tab. */
+/** The team page's Invitations tab: a page of the team's invitations, newest first, with counts. */
 export async function listTeamInvitations(
   teamId: string,
+  query: InvitationPageQuery,
   caller: Caller,
   deps: InvitationDeps,
 ): Promise<InvitationList> {
   await manageableTeam(caller, teamId, deps);
-  const all = await deps.invitations.listForHospital(caller.hospitalId);
-  return listOf(
-    all.filter((r) => r.teamId === teamId),
-    deps.clock.now(),
-  );
+  return pageOf(caller, teamId, query, deps);
 }
 
 async function findManageable(
@@ -111,7 +138,7 @@ export async function resendInvitation(
   const sentAt = await deliver(refreshed, token, deps);
   if (!sentAt) throw new DomainError('EMAIL_NOT_SENT');
   const stored = await whilePending(() =>
-    deps.invitations.updatePending(record.hospitalId, record.id, {
+    deps.invitations.updatePending(record, {
       tokenHash: deps.tokens.hash(token),
       expiresAt: refreshed.expiresAt,
       sentAt,

@@ -1,6 +1,10 @@
 import type { PermissionGrant, Role } from '#shared/vocabulary/roles.ts';
 import type { DepartmentRecord, TeamRecord, UserRecord } from '#shared/domain/auth/ports.ts';
 import type { TeamRole } from '#shared/schemas/api/organisation.ts';
+import type { ADMIN_LIST_STATUSES } from '#shared/schemas/api/invitations.ts';
+
+/** One of the Pending tab's filters: pending (not sent), sent, accepted, expired (stored or lapsed). */
+export type AdminListFilter = (typeof ADMIN_LIST_STATUSES)[number];
 
 /** What is stored: EXPIRED is never stored by the invitee's path, only when a lapsed invitation is settled. */
 export type StoredInvitationStatus = 'PENDING' | 'ACCEPTED' | 'DECLINED' | 'EXPIRED' | 'CANCELLED';
@@ -47,6 +51,20 @@ export type InvitationRecord = {
   delivery?: DeliveryStatus;
 };
 
+/**
+ * What the invitation counts are made of (docs/domain.md#counters): counters moved with each invitation
+ * (all, stored PENDING, ACCEPTED, stored EXPIRED) and two Count queries over the sparse by-expiry entries: PENDING
+ * invitations past their expiry (lapsed), and PENDING invitations whose e-mail never went out that have not lapsed.
+ */
+export type InvitationTally = {
+  all: number;
+  storedPending: number;
+  accepted: number;
+  storedExpired: number;
+  lapsed: number;
+  unsentLive: number;
+};
+
 /** Invitations in the table, with the pending-e-mail lock and the pending counters kept in the same transaction. */
 export type InvitationRepository = {
   /**
@@ -59,11 +77,27 @@ export type InvitationRepository = {
   findByTokenHash(tokenHash: string): Promise<InvitationRecord | undefined>;
   /** The id of the hospital's PENDING invitation holding this e-mail, if any. */
   pendingIdForEmail(hospitalId: string, emailKey: string): Promise<string | undefined>;
-  listForHospital(hospitalId: string): Promise<InvitationRecord[]>;
-  /** Updates a PENDING invitation (new link, expiry, sentAt); ConflictError when it is no longer PENDING. */
+  /** One page of the hospital's invitations, or of one team's, newest first (docs/domain.md#indexes). */
+  listPage(query: {
+    hospitalId: string;
+    teamId?: string;
+    limit: number;
+    startKey?: Record<string, string>;
+    /**
+     * Only those of this list status at `now` (a filter on the page read: at most `limit` are read, so a page can be
+     * short, with a key to go on).
+     */
+    status?: AdminListFilter;
+    now: string;
+  }): Promise<{ items: InvitationRecord[]; lastKey?: Record<string, string> }>;
+  /** The counters and by-expiry counts the list's counts are made of, for the hospital or one team. */
+  tally(hospitalId: string, teamId: string | undefined, now: string): Promise<InvitationTally>;
+  /**
+   * Updates a PENDING invitation (new link, expiry, sentAt) and its by-expiry index entries; ConflictError when it is
+   * no longer PENDING.
+   */
   updatePending(
-    hospitalId: string,
-    invitationId: string,
+    invitation: Pick<InvitationRecord, 'hospitalId' | 'id' | 'teamId'>,
     fields: Partial<Pick<InvitationRecord, 'tokenHash' | 'expiresAt' | 'sentAt' | 'updatedAt'>>,
   ): Promise<InvitationRecord>;
   /**

@@ -139,9 +139,7 @@ export async function issueInvitation(request: InvitationRequest, deps: Invitati
   };
   await deps.invitations.create(record);
   const sentAt = await deliver(record, token, deps);
-  const stored = sentAt
-    ? await deps.invitations.updatePending(record.hospitalId, record.id, { sentAt, updatedAt: sentAt })
-    : record;
+  const stored = sentAt ? await deps.invitations.updatePending(record, { sentAt, updatedAt: sentAt }) : record;
   await deps.audit.record({
     hospitalId: record.hospitalId,
     action: 'INVITATION_SENT',

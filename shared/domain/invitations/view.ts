@@ -1,5 +1,5 @@
 import type { Invitation, InvitationCounts, InvitationStatus } from '#shared/schemas/api/invitations.ts';
-import type { InvitationRecord } from './ports.ts';
+import type { InvitationRecord, InvitationTally } from './ports.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -52,11 +52,19 @@ export function toInvitation(record: InvitationRecord, now: string): Invitation 
   };
 }
 
-/** Counts behind the Pending tab's filter buttons: All, Pending, Sent, Accepted, Expired. */
-export function countInvitations(items: readonly Invitation[]): InvitationCounts {
-  const counts: InvitationCounts = { all: items.length, pending: 0, sent: 0, accepted: 0, expired: 0 };
-  for (const item of items)
-    if (item.listStatus in counts && item.listStatus !== 'declined' && item.listStatus !== 'cancelled')
-      counts[item.listStatus as keyof Omit<InvitationCounts, 'all'>]++;
-  return counts;
+/**
+ * The counts behind the filter buttons from the counters (docs/domain.md#counters): "expired" is what was stored
+ * EXPIRED plus what lapsed while PENDING; "pending" the PENDING ones whose e-mail never went out that have not lapsed;
+ * "sent" the rest of the stored PENDING ones.
+ */
+export function countsFromTally(t: InvitationTally): InvitationCounts {
+  const live = Math.max(0, t.storedPending - t.lapsed);
+  const pending = Math.min(t.unsentLive, live);
+  return {
+    all: t.all,
+    pending,
+    sent: live - pending,
+    accepted: t.accepted,
+    expired: t.storedExpired + t.lapsed,
+  };
 }

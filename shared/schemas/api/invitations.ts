@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GRANTABLE_PERMISSIONS, type GrantablePermission, type Role } from '#shared/vocabulary/roles.ts';
 import { GrantablePermissionSchema, PermissionGrantSchema, RoleSchema } from '#shared/schemas/roles.ts';
-import { IdSchema, trimmed } from './common.ts';
+import { IdSchema, pageTokenSchema, queryNumber, trimmed } from './common.ts';
 import { TeamRoleSchema, type TeamRole } from './organisation.ts';
 
 /**
@@ -216,7 +216,21 @@ export const InvitationCountsSchema = z.object({
 });
 export type InvitationCounts = z.infer<typeof InvitationCountsSchema>;
 
-export const InvitationListSchema = z.object({ items: z.array(InvitationSchema), counts: InvitationCountsSchema });
+/**
+ * One page of invitations, newest first; `counts` are of all of them (from the counters), `nextToken` continues the
+ * list (docs/api-contract.md).
+ */
+export const InvitationListSchema = z.object({
+  items: z.array(InvitationSchema),
+  counts: InvitationCountsSchema,
+  nextToken: z.string().nullable(),
+});
+export const InvitationListQuerySchema = z.object({
+  limit: queryNumber(z.number().int().min(1).max(100).default(50)),
+  nextToken: pageTokenSchema(2048).optional(),
+  /** Only the invitations of one of the Pending tab's filters (the list's status as `listStatus` reads it). */
+  status: z.enum(ADMIN_LIST_STATUSES).optional(),
+});
 export type InvitationList = z.infer<typeof InvitationListSchema>;
 
 // ---------------------------------------------------------------- invitee (public)

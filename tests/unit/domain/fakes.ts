@@ -291,6 +291,7 @@ export function fakeInvitationWorld() {
     clock: { now: () => state.now },
     ids: { newId: () => `inv-${++state.n}` },
     siteOrigin: 'https://site.test',
+    pageTokens: memoryPageTokens,
   } satisfies InvitationDeps & JobRunnerDeps & Record<string, unknown>;
   /** The token in the newest e-mail to this address. */
   const tokenFor = (email: string) => {

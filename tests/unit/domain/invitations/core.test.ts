@@ -36,6 +36,9 @@ const codeOf = async (p: Promise<unknown>) => {
 };
 const PASSWORD = 'Correct-Horse-9';
 
+/** The lists' first page at the routes' default size. */
+const PAGE = { limit: 50 };
+
 describe('sending an invitation', () => {
   it('stores only the hash of a single-use link, e-mails the link with the hospital name, counts it and audits it', async () => {
     // Prepare
@@ -236,8 +239,8 @@ describe('team invitations', () => {
     expect(sent.expiresAt).toBe('2026-03-31T09:00:00.000Z');
     expect(await codeOf(inviteToTeam('t2', body, lead, w.deps))).toBe('NOT_FOUND');
     expect(await codeOf(inviteToTeam('t9', body, admin, w.deps))).toBe('NOT_FOUND');
-    expect(await codeOf(listTeamInvitations('t2', lead, w.deps))).toBe('NOT_FOUND');
-    const list = await listTeamInvitations('t1', lead, w.deps);
+    expect(await codeOf(listTeamInvitations('t2', PAGE, lead, w.deps))).toBe('NOT_FOUND');
+    const list = await listTeamInvitations('t1', PAGE, lead, w.deps);
     expect(list.items.map((i) => i.id)).toEqual([sent.id]);
     expect(TeamInvitationSchema.safeParse({ email: 'kim@x.test', expiresInDays: 31 }).success).toBe(false);
     expect(TeamInvitationSchema.safeParse({ email: 'kim@x.test', permissions: [] }).error?.issues[0]?.message).toBe(
@@ -286,7 +289,7 @@ describe('resend and cancel', () => {
     await inviteOne(single({ email: 'a@x.test' }), admin, w.deps);
     w.state.now = '2026-03-10T09:00:00.000Z';
     await inviteOne(single({ email: 'b@x.test' }), admin, w.deps);
-    const list = await listHospitalInvitations(admin, w.deps);
+    const list = await listHospitalInvitations(PAGE, admin, w.deps);
     expect(list.counts).toEqual({ all: 2, pending: 0, sent: 1, accepted: 0, expired: 1 });
     expect(list.items.map((i) => i.email)).toEqual(['b@x.test', 'a@x.test']);
     expect(list.items[1]!.status).toBe('EXPIRED');
@@ -382,6 +385,35 @@ describe('delivery events of invitation e-mail', () => {
     expect(await recordMailEvent({ eventType: 'Bounce', tags: { kind: ['password-reset'] } }, w.deps)).toBe('ignored');
     expect(await recordMailEvent({ eventType: 'Bounce', tags: { ...tags, invitationId: ['gone'] } }, w.deps)).toBe(
       'ignored',
+    );
+  });
+});
+
+describe('invitation lists a page at a time', () => {
+  it('pages newest first without duplicates, and the team list holds only the team', async () => {
+    // Arrange: three invitations a minute apart, the first and the last to team t1.
+    const w = fakeInvitationWorld();
+    const ids: string[] = [];
+    for (const [n, email] of ['a@x.test', 'b@x.test', 'c@x.test'].entries()) {
+      w.state.now = `2026-03-01T09:0${n}:00.000Z`;
+      const toTeam = n !== 1 ? { departmentId: 'd1', teamId: 't1' } : {};
+      ids.push((await inviteOne(single({ email, ...toTeam }), admin, w.deps)).id);
+    }
+
+    // Act
+    const first = await listHospitalInvitations({ limit: 2 }, admin, w.deps);
+    const second = await listHospitalInvitations({ limit: 2, nextToken: first.nextToken! }, admin, w.deps);
+    const team = await listTeamInvitations('t1', PAGE, lead, w.deps);
+
+    // Assert
+    expect(first.items.map((i) => i.id)).toEqual([ids[2], ids[1]]);
+    expect(second.items.map((i) => i.id)).toEqual([ids[0]]);
+    expect(second.nextToken).toBeNull();
+    expect(first.counts.all).toBe(3);
+    expect(team.items.map((i) => i.id)).toEqual([ids[2], ids[0]]);
+    expect(team.counts).toMatchObject({ all: 2, sent: 2 });
+    expect(await codeOf(listTeamInvitations('t1', { limit: 2, nextToken: first.nextToken! }, lead, w.deps))).toBe(
+      'VALIDATION_FAILED',
     );
   });
 });

@@ -2,13 +2,15 @@ import { Heading, Stack, Tabs, Text } from '@chakra-ui/react';
 import { ErrorBox, PageSpinner } from '#web/components/ui/page-states.tsx';
 import { useHospitalInvitations, useOrganisation } from '#web/features/invitations/api/invitations-api.ts';
 import { BulkInvitations } from './bulk-invitations.tsx';
-import { PendingInvitations } from './pending-invitations.tsx';
+import { useState } from 'react';
+import { PendingInvitations, type Filter } from './pending-invitations.tsx';
 import { SingleInvitationForm } from './single-invitation-form.tsx';
 
 /** The hospital admin's Invitation Center (docs/screens.md#invitation-center): three tabs. */
 export function InvitationCenter() {
   const organisation = useOrganisation();
-  const invitations = useHospitalInvitations();
+  const [filter, setFilter] = useState<Filter>('all');
+  const invitations = useHospitalInvitations(filter === 'all' ? undefined : filter);
   const refresh = () => void invitations.mutate();
   const departments = organisation.data?.departments ?? [];
   const teams = organisation.data?.teams ?? [];
@@ -38,7 +40,14 @@ export function InvitationCenter() {
           ) : !invitations.data ? (
             <PageSpinner />
           ) : (
-            <PendingInvitations list={invitations.data} onChanged={refresh} onRefresh={refresh} />
+            <PendingInvitations
+              list={invitations.data}
+              onChanged={refresh}
+              onRefresh={refresh}
+              onLoadMore={invitations.loadMore}
+              loadingMore={invitations.loadingMore}
+              onFilterChange={setFilter}
+            />
           )}
         </Tabs.Content>
       </Tabs.Root>

@@ -13,20 +13,34 @@ import {
 } from '#web/features/invitations/utils/invitation-format.ts';
 import { InvitationRowActions, useInvitationActions } from './invitation-row-actions.tsx';
 
-type Filter = 'all' | (typeof ADMIN_LIST_STATUSES)[number];
+export type Filter = 'all' | (typeof ADMIN_LIST_STATUSES)[number];
 const FILTERS: { value: Filter; label: string }[] = [
   { value: 'all', label: 'All' },
   ...ADMIN_LIST_STATUSES.map((s) => ({ value: s, label: LIST_STATUS_LABELS[s].label })),
 ];
 
-type Props = { list: InvitationList; onChanged(): void; onRefresh(): void };
+type Props = {
+  list: InvitationList;
+  onChanged(): void;
+  onRefresh(): void;
+  /** Loads the next page of older invitations; absent when all are loaded. */
+  onLoadMore?: () => void;
+  loadingMore?: boolean;
+  /** Told of a new filter, so the list is asked for that status alone (the rows loaded are filtered meanwhile). */
+  onFilterChange?: (filter: Filter) => void;
+};
 
 /**
- * The Pending tab (docs/screens.md#invitation-center): filters with counts, search over name, e-mail and department,
- * "Showing X of Y invitations". Resend only for pending or expired invitations; Cancel while an invitation is pending.
+ * The Pending tab (docs/screens.md#invitation-center): filters with the hospital's counts, search over name, e-mail and
+ * department among the invitations loaded (newest first, a page at a time: "Load more" for older ones), "Showing X of Y
+ * invitations". Resend only for pending or expired invitations; Cancel while an invitation is pending.
  */
-export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
-  const [filter, setFilter] = useState<Filter>('all');
+export function PendingInvitations({ list, onChanged, onRefresh, onLoadMore, loadingMore, onFilterChange }: Props) {
+  const [filter, setShownFilter] = useState<Filter>('all');
+  const setFilter = (next: Filter) => {
+    setShownFilter(next);
+    onFilterChange?.(next);
+  };
   const [search, setSearch] = useState('');
   const { busy, act } = useInvitationActions({
     resend: (i) => invitationsApi.resend(i.id),
@@ -66,7 +80,7 @@ export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
           maxW="md"
         />
         <Text fontSize="sm" color="fg.muted" data-testid="invitations-shown">
-          Showing {shown.length} of {list.items.length} invitations
+          Showing {shown.length} of {list.counts.all} invitations
         </Text>
         {(filter !== 'all' || search) && (
           <Button
@@ -122,6 +136,11 @@ export function PendingInvitations({ list, onChanged, onRefresh }: Props) {
             },
           ]}
         />
+      )}
+      {onLoadMore && (
+        <Button alignSelf="center" size="sm" variant="outline" loading={loadingMore} onClick={onLoadMore}>
+          Load more
+        </Button>
       )}
     </Stack>
   );

@@ -18,8 +18,9 @@ const STATUS_COLORS: Record<Invitation['status'], string> = {
 };
 
 /**
- * The team page's Invitations tab (docs/screens.md#team-invitations): counts of pending, total sent and accepted,
- * the "Invite Team Member" modal, and Resend and Cancel on pending invitations only.
+ * The team page's Invitations tab (docs/screens.md#team-invitations): the team's counts of pending, total sent and
+ * accepted (of all its invitations), the "Invite Team Member" modal, the invitations newest first a page at a time
+ * ("Load more"), and Resend and Cancel on pending invitations only.
  */
 export function TeamInvitations({ teamId }: { teamId: string }) {
   const invitations = useTeamInvitations(teamId);
@@ -31,12 +32,9 @@ export function TeamInvitations({ teamId }: { teamId: string }) {
   });
   if (invitations.error) return <ErrorBox message={invitations.error.message} />;
   if (!invitations.data) return <PageSpinner />;
-  const items = invitations.data.items;
-  const counts = {
-    pending: items.filter((i) => i.status === 'PENDING').length,
-    sent: items.length,
-    accepted: items.filter((i) => i.status === 'ACCEPTED').length,
-  };
+  const { items, counts: all } = invitations.data;
+  // Pending: stored PENDING and not lapsed, whether its e-mail went out or not.
+  const counts = { pending: all.pending + all.sent, sent: all.all, accepted: all.accepted };
 
   return (
     <Stack gap="4">
@@ -100,6 +98,17 @@ export function TeamInvitations({ teamId }: { teamId: string }) {
           },
         ]}
       />
+      {invitations.loadMore && (
+        <Button
+          alignSelf="center"
+          size="sm"
+          variant="outline"
+          loading={invitations.loadingMore}
+          onClick={invitations.loadMore}
+        >
+          Load more
+        </Button>
+      )}
       <InviteTeamMemberModal
         teamId={teamId}
         open={open}
