@@ -113,6 +113,26 @@ export async function queryAll(
   });
 }
 
+/**
+ * How many items a query matches, every page, without reading them (`Select: COUNT`: DynamoDB answers the number of
+ * items it evaluated and kept, and bills their size).
+ */
+export async function countAll(
+  table: Table,
+  query: Omit<QueryCommandInput, 'TableName' | 'Select' | 'ExclusiveStartKey'>,
+): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({ ...query, TableName: table.tableName, Select: 'COUNT', ExclusiveStartKey: startKey }),
+    );
+    count += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
 /** All items of one index partition, every page (bounded collections, or seed-only recounts). */
 export async function queryPartitionAll(table: Table, partition: IndexPartition): Promise<Record<string, unknown>[]> {
   return allPages(table, {

@@ -11,7 +11,14 @@ import type {
   AdminListFilter,
 } from '#shared/domain/invitations/ports.ts';
 import type { Table } from './client.ts';
-import { isConditionFailure, mapWriteError, queryAll, updateExpression, writeIfCondition } from './expressions.ts';
+import {
+  countAll,
+  isConditionFailure,
+  mapWriteError,
+  queryAll,
+  updateExpression,
+  writeIfCondition,
+} from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 const G3 = TABLE_KEYS.gsi3;
@@ -69,24 +76,12 @@ function listStatusFilter(
 
 /** Index entries of a by-expiry partition before (`lapsed`) or after the bound, counted without reading the items. */
 async function countByExpiry(table: Table, partition: IndexPartition, now: string, lapsed: boolean): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        IndexName: partition.index,
-        KeyConditionExpression: lapsed ? '#pk = :pk AND #sk < :bound' : '#pk = :pk AND #sk > :bound',
-        ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
-        ExpressionAttributeValues: { ':pk': partition.pk, ':bound': lapsedBound(now) },
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return count;
+  return countAll(table, {
+    IndexName: partition.index,
+    KeyConditionExpression: lapsed ? '#pk = :pk AND #sk < :bound' : '#pk = :pk AND #sk > :bound',
+    ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
+    ExpressionAttributeValues: { ':pk': partition.pk, ':bound': lapsedBound(now) },
+  });
 }
 
 /** The first item on gsi3 under exactly this index key (an e-mail or a token hash names one item). */

@@ -43,6 +43,7 @@ import { reindexInvitations, zeroInvitationCounters } from './invitations-reposi
 import {
   batchDelete,
   batchPut,
+  countAll,
   isConditionFailure,
   mapWriteError,
   queryAll,
@@ -586,25 +587,13 @@ export function createOrganisationStore(table: Table): OrganisationStore {
     },
     async countTeamMembers(hospitalId, teamId, status) {
       const partition = organisationIndexes.usersByTeam(hospitalId, teamId);
-      let count = 0;
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: table.tableName,
-            IndexName: partition.index,
-            KeyConditionExpression: '#pk = :pk',
-            ExpressionAttributeNames: { '#pk': partition.pkName, ...(status ? { '#status': 'status' } : {}) },
-            ExpressionAttributeValues: { ':pk': partition.pk, ...(status ? { ':status': status } : {}) },
-            ...(status ? { FilterExpression: '#status = :status' } : {}),
-            Select: 'COUNT',
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        count += page.Count ?? 0;
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return count;
+      return countAll(table, {
+        IndexName: partition.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': partition.pkName, ...(status ? { '#status': 'status' } : {}) },
+        ExpressionAttributeValues: { ':pk': partition.pk, ...(status ? { ':status': status } : {}) },
+        ...(status ? { FilterExpression: '#status = :status' } : {}),
+      });
     },
 
     async listUsers(q) {

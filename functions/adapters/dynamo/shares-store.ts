@@ -18,7 +18,7 @@ import type {
   TeamShareRecord,
 } from '#shared/domain/shares/ports.ts';
 import type { Table } from './client.ts';
-import { isConditionFailure, queryAll, updateExpression } from './expressions.ts';
+import { countAll, isConditionFailure, queryAll, updateExpression } from './expressions.ts';
 
 const P = TABLE_KEYS.primary;
 const G3 = TABLE_KEYS.gsi3;
@@ -44,6 +44,17 @@ function byExpiryIndex(share: PatientShareRecord, fields: Partial<PatientShareRe
  * `$` sorts right after the `#` that follows an equal expiry), the same instant `effectiveStatus` calls expired.
  */
 const expiredBound = (now: string) => `${now}$`;
+
+/** The hospital's shares stored ACTIVE whose expiry is at or before `now`, on their sparse by-expiry index. */
+function activePastExpiry(hospitalId: string, now: string) {
+  const partition = keys.activePatientSharesByExpiry(hospitalId);
+  return {
+    IndexName: partition.index,
+    KeyConditionExpression: '#pk = :pk AND #sk < :bound',
+    ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
+    ExpressionAttributeValues: { ':pk': partition.pk, ':bound': expiredBound(now) },
+  };
+}
 
 /**
  * Shares over the single table (docs/domain.md#shares): a team share is three items written and deleted in one
@@ -221,36 +232,14 @@ export function createShareStore(table: Table): ShareStore {
       return items.map((i) => strip<PatientShareRecord>(i));
     },
     async countActivePastExpiry(hospitalId, now) {
-      const partition = keys.activePatientSharesByExpiry(hospitalId);
-      let count = 0;
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        // Select COUNT: DynamoDB returns the number of matching index entries, never the items.
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: table.tableName,
-            IndexName: partition.index,
-            KeyConditionExpression: '#pk = :pk AND #sk < :bound',
-            ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
-            ExpressionAttributeValues: { ':pk': partition.pk, ':bound': expiredBound(now) },
-            Select: 'COUNT',
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        count += page.Count ?? 0;
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return count;
+      // Select COUNT: DynamoDB returns the number of matching index entries, never the items.
+      return countAll(table, activePastExpiry(hospitalId, now));
     },
     async listActivePastExpiry(hospitalId, now, { limit, startKey }) {
-      const partition = keys.activePatientSharesByExpiry(hospitalId);
       const page = await doc.send(
         new QueryCommand({
+          ...activePastExpiry(hospitalId, now),
           TableName: table.tableName,
-          IndexName: partition.index,
-          KeyConditionExpression: '#pk = :pk AND #sk < :bound',
-          ExpressionAttributeNames: { '#pk': partition.pkName, '#sk': partition.skName },
-          ExpressionAttributeValues: { ':pk': partition.pk, ':bound': expiredBound(now) },
           Limit: limit,
           ExclusiveStartKey: startKey,
         }),
