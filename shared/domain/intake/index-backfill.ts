@@ -1,8 +1,7 @@
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
-import { startJob, type JobKindHandler, type JobRunnerDeps, type JobStartDeps } from '#shared/domain/jobs/runner.ts';
-import { toJob } from '#shared/domain/jobs/view.ts';
-import { requireHospitalAdmin } from '#shared/domain/organisation/common.ts';
+import { startHospitalAdminJob } from '#shared/domain/jobs/hospital-job.ts';
+import type { JobKindHandler, JobRunnerDeps, JobStartDeps } from '#shared/domain/jobs/runner.ts';
 import type { JobAccepted } from '#shared/schemas/api/jobs.ts';
 import { indexStoredDataset, type IndexDeps } from './dicom-index.ts';
 
@@ -13,20 +12,8 @@ export const INDEX_BACKFILL_CHUNK = 25;
  * Builds the DICOMweb index of the datasets a hospital stored before the index existed (docs/dicom-intake.md#the-dicomweb-index):
  * a job (docs/jobs.md) a hospital admin starts once, `POST /api/integrations/dicomweb-index`; 202 with the job.
  */
-export async function startIndexBackfill(caller: Caller, deps: JobStartDeps): Promise<JobAccepted> {
-  requireHospitalAdmin(caller);
-  const job = await startJob(
-    {
-      kind: 'DICOMWEB_INDEX',
-      ownerHospitalId: caller.hospitalId,
-      hospitalId: caller.hospitalId,
-      input: {},
-      total: null,
-      createdBy: { userId: caller.userId, name: `${caller.firstName} ${caller.lastName}`.trim() },
-    },
-    deps,
-  );
-  return { jobId: job.id, job: toJob(job) };
+export function startIndexBackfill(caller: Caller, deps: JobStartDeps): Promise<JobAccepted> {
+  return startHospitalAdminJob('DICOMWEB_INDEX', caller, deps);
 }
 
 type BackfillDeps = IndexDeps & { datasets: Pick<DatasetRepository, 'list' | 'listSeries'> } & JobRunnerDeps;

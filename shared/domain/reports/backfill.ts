@@ -1,9 +1,8 @@
 import type { Caller } from '#shared/domain/auth/caller.ts';
 import type { Directory } from '#shared/domain/auth/ports.ts';
 import type { DatasetRecord, DatasetRepository } from '#shared/domain/datasets/ports.ts';
-import { startJob, type JobKindHandler, type JobRunnerDeps, type JobStartDeps } from '#shared/domain/jobs/runner.ts';
-import { toJob } from '#shared/domain/jobs/view.ts';
-import { requireHospitalAdmin } from '#shared/domain/organisation/common.ts';
+import { startHospitalAdminJob } from '#shared/domain/jobs/hospital-job.ts';
+import type { JobKindHandler, JobRunnerDeps, JobStartDeps } from '#shared/domain/jobs/runner.ts';
 import type { OrganisationStore } from '#shared/domain/organisation/ports.ts';
 import type { JobAccepted } from '#shared/schemas/api/jobs.ts';
 import { HOSPITAL_PARTS, recountReportItems } from './counters.ts';
@@ -16,20 +15,8 @@ const PAGE = 100;
  * Recounts the report items of a hospital from its datasets (docs/domain.md#report-counters): a job (docs/jobs.md) a
  * hospital admin starts once after the counters are introduced, `POST /api/reports/recount`; 202 with the job.
  */
-export async function startReportRecount(caller: Caller, deps: JobStartDeps): Promise<JobAccepted> {
-  requireHospitalAdmin(caller);
-  const job = await startJob(
-    {
-      kind: 'REPORT_COUNTERS',
-      ownerHospitalId: caller.hospitalId,
-      hospitalId: caller.hospitalId,
-      input: {},
-      total: null,
-      createdBy: { userId: caller.userId, name: `${caller.firstName} ${caller.lastName}`.trim() },
-    },
-    deps,
-  );
-  return { jobId: job.id, job: toJob(job) };
+export function startReportRecount(caller: Caller, deps: JobStartDeps): Promise<JobAccepted> {
+  return startHospitalAdminJob('REPORT_COUNTERS', caller, deps);
 }
 
 type RecountDeps = JobRunnerDeps & {
