@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { recountHospital } from '#functions/adapters/dynamo/organisation.ts';
 import { batchDelete } from '#functions/adapters/dynamo/expressions.ts';
 import { TABLE_KEYS } from '#shared/definitions/table/table.ts';
 import { keys } from '#shared/definitions/table/keys.ts';
-import { createResearchDataset, startHarness, type Harness } from './datasets-harness.ts';
+import { useHarness } from '#tests/helpers/harness.ts';
+import { createResearchDataset } from './datasets-harness.ts';
 
 /**
  * The report counters over DynamoDB (docs/domain.md#report-counters): the requests' moves and the seed's recount
  * (recountHospital, run when COUNTERS_VERSION rises) leave the same items, and the reports read them.
  */
 const ADMIN = 'admin@northside.demo.local';
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 120_000);
-
-afterAll(async () => {
-  await h?.stop();
-});
+const h = useHarness(120_000);
 
 async function reportItems(hospitalId: string) {
   const { Items } = await h.table.doc.send(
