@@ -119,6 +119,8 @@ describe('keyboard-only use', () => {
     // The upload wizard's first step: every field by Tab, text typed, a choice by the arrow keys, boxes by Space.
     await page.goto(`${url}/upload`);
     await page.locator('input[name="mrn"]').waitFor();
+    // The department choice is disabled (out of the tab order) until the hospital's departments have loaded.
+    await page.locator('select[name="department"]:not([disabled]), input[name="department"]').waitFor();
     await tabTo(page, { name: 'mrn' });
     await page.keyboard.type('MRN-KEYS-1');
     await tabTo(page, { name: 'studyType' });
