@@ -36,6 +36,9 @@ describe('the Pending tab', () => {
   it('filters by status with counts, searches name, e-mail and department, and says how many it shows', () => {
     wrap(<PendingInvitations list={list} onChanged={vi.fn()} onRefresh={vi.fn()} />);
     expect(screen.getByTestId('invitations-shown').textContent).toBe('Showing 3 of 3 invitations');
+    expect(screen.getByLabelText('Search invitations').getAttribute('placeholder')).toBe(
+      'Search by name, email or department',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Expired (1)' }));
     expect(screen.getByTestId('invitations-shown').textContent).toBe('Showing 1 of 3 invitations');
     const row = within(screen.getByRole('table')).getByText('Bo Chen').closest('tr')!;
@@ -73,6 +76,10 @@ describe('the Pending tab', () => {
     // The list is asked for that status alone; meanwhile the rows loaded are filtered.
     expect(onFilterChange).toHaveBeenCalledWith('accepted');
     expect(screen.getByTestId('invitations-shown').textContent).toBe('Showing 1 of 10 invitations');
+    // The search covers the rows loaded, and says so while older ones are left.
+    expect(screen.getByLabelText('Search invitations').getAttribute('placeholder')).toBe(
+      'Search the loaded invitations by name, email or department',
+    );
   });
 
   it('shows its empty state with no invitations', () => {

@@ -73,7 +73,12 @@ export function PendingInvitations({ list, onChanged, onRefresh, onLoadMore, loa
       </HStack>
       <HStack gap="3">
         <Input
-          placeholder="Search by name, email or department"
+          // The search runs over the invitations loaded so far; with older pages left, the hint says so.
+          placeholder={
+            onLoadMore
+              ? 'Search the loaded invitations by name, email or department'
+              : 'Search by name, email or department'
+          }
           aria-label="Search invitations"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
