@@ -11,7 +11,15 @@ import type {
   SsoSettings,
   TestSsoResult,
 } from '#shared/schemas/api/sso.ts';
-import type { IdentityProviders, JsonFetcher, SamlMetadataReader, SsoStore } from './ports.ts';
+import type {
+  IdentityProviderSpec,
+  IdentityProviders,
+  JsonFetcher,
+  OidcProviderSpec,
+  SamlMetadataReader,
+  SamlProviderSpec,
+  SsoStore,
+} from './ports.ts';
 
 /**
  * A hospital's own OpenID Connect or SAML 2.0 provider, connected by its admin on the settings' SSO tab
@@ -120,35 +128,50 @@ export async function saveSso(request: PutSsoRequest, caller: Caller, deps: SsoD
     updatedAt: deps.clock.now(),
     updatedByUserId: caller.userId,
   };
-  await claimDomains(caller.hospitalId, sso, deps);
-  await replacedProvider(before, sso, deps);
+  await storeProvider(
+    caller,
+    before,
+    sso,
+    { type: 'OIDC', issuer: sso.issuer, clientId: sso.clientId, ...(clientSecret ? { clientSecret } : {}) },
+    { clientSecretChanged: !!clientSecret },
+    deps,
+  );
+  return { sso };
+}
+
+type ProviderOwnFields =
+  | Omit<OidcProviderSpec, 'name' | 'domains' | 'groupsClaim' | 'enabled'>
+  | Omit<SamlProviderSpec, 'name' | 'domains' | 'groupsClaim' | 'enabled'>;
+
+/**
+ * Stores a hospital's provider, whichever its protocol: its domains claimed (SSO_DOMAIN_TAKEN when another hospital
+ * holds one), a provider of the other protocol taken out of the user pool (its name differs), the pool's provider
+ * written with the hospital's domains, groups claim and switch, and the change audited.
+ */
+async function storeProvider(
+  caller: Caller,
+  before: SsoSettings | undefined,
+  sso: SsoSettings,
+  own: ProviderOwnFields,
+  changed: Record<string, boolean>,
+  deps: SsoDeps,
+): Promise<void> {
+  const { taken } = await deps.sso.save(caller.hospitalId, sso);
+  if (taken) throw new RuleError('SSO_DOMAIN_TAKEN', { domain: taken });
+  if (before && before.providerName !== sso.providerName) await deps.identityProviders.remove(before.providerName);
   await deps.identityProviders.upsert({
-    type: 'OIDC',
+    ...own,
     name: sso.providerName,
-    issuer: sso.issuer,
-    clientId: sso.clientId,
-    ...(clientSecret ? { clientSecret } : {}),
     domains: sso.domains,
     groupsClaim: sso.groupsClaim,
     enabled: sso.enabled,
-  });
+  } as IdentityProviderSpec);
   await deps.audit.record({
     hospitalId: caller.hospitalId,
     action: 'SSO_SETTINGS_CHANGED',
     ...actorOf(caller),
-    details: { before: before ?? null, after: sso, clientSecretChanged: !!clientSecret },
+    details: { before: before ?? null, after: sso, ...changed },
   });
-  return { sso };
-}
-
-async function claimDomains(hospitalId: string, sso: SsoSettings, deps: Pick<SsoDeps, 'sso'>): Promise<void> {
-  const { taken } = await deps.sso.save(hospitalId, sso);
-  if (taken) throw new RuleError('SSO_DOMAIN_TAKEN', { domain: taken });
-}
-
-/** A hospital that changes protocol gets a provider of the other name: the old one leaves the user pool. */
-async function replacedProvider(before: SsoSettings | undefined, sso: SsoSettings, deps: SsoDeps): Promise<void> {
-  if (before && before.providerName !== sso.providerName) await deps.identityProviders.remove(before.providerName);
 }
 
 /** Reads a SAML provider's metadata and says what was read, or why it could not be (the SSO tab's preview). */
@@ -195,22 +218,14 @@ async function saveSaml(request: PutSamlSsoRequest, caller: Caller, deps: SsoDep
     updatedAt: deps.clock.now(),
     updatedByUserId: caller.userId,
   };
-  await claimDomains(caller.hospitalId, sso, deps);
-  await replacedProvider(before, sso, deps);
-  await deps.identityProviders.upsert({
-    type: 'SAML',
-    name: sso.providerName,
-    ...(metadataUrl ? { metadataUrl } : read ? { metadataXml: read.xml } : {}),
-    domains: sso.domains,
-    groupsClaim: sso.groupsClaim,
-    enabled: sso.enabled,
-  });
-  await deps.audit.record({
-    hospitalId: caller.hospitalId,
-    action: 'SSO_SETTINGS_CHANGED',
-    ...actorOf(caller),
-    details: { before: before ?? null, after: sso, metadataChanged: Boolean(source) },
-  });
+  await storeProvider(
+    caller,
+    before,
+    sso,
+    { type: 'SAML', ...(metadataUrl ? { metadataUrl } : read ? { metadataXml: read.xml } : {}) },
+    { metadataChanged: Boolean(source) },
+    deps,
+  );
   return { sso };
 }
 
