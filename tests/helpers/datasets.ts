@@ -55,6 +55,23 @@ export function datasetRecord(
 export const SCALE_STATUSES: DatasetStatus[] = ['COMPLETE', 'COMPLETE', 'COMPLETE', 'FAILED', 'PROCESSING'];
 
 /**
+ * The clinical fields of the i-th dataset a test seeds straight into the table (one in a thousand described with a
+ * rare word, for the search cases).
+ */
+export function seededStudyFields(i: number) {
+  return {
+    urgency: 'ROUTINE' as const,
+    studyDescription: i % 1000 === 7 ? `Rare glioma follow-up ${i}` : `Brain MRI ${i}`,
+    clinicalIndication: 'Headache',
+    orderingPhysician: 'Dr. A',
+    department: 'Radiology',
+    consentObtained: true,
+    hipaaDisclosure: true,
+    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
+  };
+}
+
+/**
  * The i-th of many Northside datasets as a stored item with its index keys, written straight to the table by scale
  * tests: a minute apart, alternating between two teams, owned by the demo member, one in a thousand a "Rare glioma".
  */
@@ -68,14 +85,7 @@ export function bulkDatasetItem(i: number, teams: readonly [string, string]) {
     ownerName: 'Taylor Brooks',
     patientAlias: `PT-${i}`,
     studyType: 'DIAGNOSTIC' as const,
-    urgency: 'ROUTINE' as const,
-    studyDescription: i % 1000 === 7 ? `Rare glioma follow-up ${i}` : `Brain MRI ${i}`,
-    clinicalIndication: 'Headache',
-    orderingPhysician: 'Dr. A',
-    department: 'Radiology',
-    consentObtained: true,
-    hipaaDisclosure: true,
-    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
+    ...seededStudyFields(i),
     status: SCALE_STATUSES[i % SCALE_STATUSES.length]!,
     sizeBytes: 1,
     fileCount: 1,

@@ -17,12 +17,12 @@ import type { DatasetRecord, SeriesRecord } from '#shared/domain/datasets/ports.
 import { searchTextOf } from '#shared/domain/datasets/view.ts';
 import type { InvitationRecord } from '#shared/domain/invitations/ports.ts';
 import type { PatientShareRecord } from '#shared/domain/shares/ports.ts';
-import { DEFAULT_DEIDENTIFICATION_POLICY } from '#shared/schemas/api/hospital-admin.ts';
 import { DEFAULT_PERMISSIONS, type Role } from '#shared/vocabulary/roles.ts';
 import type { DatasetStatus, STUDY_TYPES as STUDY_TYPE_LIST } from '#shared/vocabulary/datasets.ts';
 type StudyType = (typeof STUDY_TYPE_LIST)[number];
 import { subOf } from '#tests/integration/datasets-harness.ts';
 import { bulkPut } from './harness.ts';
+import { seededStudyFields } from './datasets.ts';
 import { createOrganisationStore } from '#functions/adapters/dynamo/organisation.ts';
 import { recountReportItems } from '#shared/domain/reports/counters.ts';
 
@@ -100,14 +100,7 @@ export function scaleDataset(
     ownerName: demo ? 'Taylor Brooks' : `Avery${pad(ownerIndex, 5)} Quinn${ownerIndex % 50}`,
     patientAlias: `PT-${pad(i)}`,
     studyType: STUDY_TYPES[i % STUDY_TYPES.length]!,
-    urgency: 'ROUTINE' as const,
-    studyDescription: i % 1000 === 7 ? `Rare glioma follow-up ${i}` : `Brain MRI ${i}`,
-    clinicalIndication: 'Headache',
-    orderingPhysician: 'Dr. A',
-    department: 'Radiology',
-    consentObtained: true,
-    hipaaDisclosure: true,
-    anonymization: { ...DEFAULT_DEIDENTIFICATION_POLICY.defaults },
+    ...seededStudyFields(i),
     status,
     sizeBytes: 50_000_000 + (i % 7) * 1_000_000,
     fileCount: 200 * shape.seriesPerDataset,
