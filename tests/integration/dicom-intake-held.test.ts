@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildMultipart } from '#shared/domain/intake/multipart.ts';
 import { buildStudy } from '#tests/helpers/dicom-builder.ts';
-import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
-import { dicomwebClient, first, json, parts, TAGS, type DicomJson } from './dicomweb-harness-client.ts';
+import { runPipeline } from './datasets-harness.ts';
+import { useDicomwebHarness, first, json, parts, TAGS, type DicomJson } from './dicomweb-harness-client.ts';
 
 /**
  * Held means held over DICOMweb too (docs/dicom-intake.md#held-series, docs/pipeline.md#burned-in-text): a screen
@@ -11,27 +11,10 @@ import { dicomwebClient, first, json, parts, TAGS, type DicomJson } from './dico
  * its Retrieve URL. In process: the real DICOMweb and datasets handlers over the harness's table and object store.
  */
 const ADMIN = 'admin@northside.demo.local';
-const TEAM = 'team-northside-neuroradiology';
 const SOURCE_STUDY = '1.2.826.0.1.3680043.9.9999.2';
 const SECONDARY_CAPTURE = '1.2.840.10008.5.1.4.1.1.7';
-let h: Harness;
-let clientId: string;
 
-const dicomweb = dicomwebClient(() => clientId);
-
-beforeAll(async () => {
-  h = await startHarness();
-  const created = await h.call('POST', '/api/integrations/dicomweb-clients', {
-    as: ADMIN,
-    body: { name: 'Screen capture PACS', teamId: TEAM, quietSeconds: 300 },
-  });
-  expect(created.status).toBe(201);
-  clientId = created.body.integration.clientId as string;
-}, 60_000);
-
-afterAll(async () => {
-  await h?.stop();
-});
+const { h, dicomweb } = useDicomwebHarness('Screen capture PACS');
 
 describe('a series held for burned-in text over DICOMweb', () => {
   it('is absent from QIDO-RS and WADO-RS until it is released, while the rest of its study is served', async () => {

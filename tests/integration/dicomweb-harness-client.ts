@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startHarness, type Harness } from './datasets-harness.ts';
 import { matchRoute } from '#shared/definitions/api/routes.ts';
 import { parseMediaType, parseMultipart } from '#shared/domain/intake/multipart.ts';
 
@@ -67,4 +69,26 @@ export const first = (dataset: DicomJson, tag: string) => dataset[tag]?.Value?.[
 export function parts(reply: Reply): Uint8Array[] {
   const type = parseMediaType(String(reply.headers?.['Content-Type'] ?? reply.headers?.['content-type']));
   return parseMultipart(new Uint8Array(Buffer.from(reply.body, 'base64')), type.params.boundary!).map((p) => p.bytes);
+}
+
+/**
+ * Registers the file's beforeAll/afterAll: one harness, and one DICOMweb client of the demo neuroradiology team
+ * registered by Northside's admin under `name`. The returned harness is filled in by beforeAll.
+ */
+export function useDicomwebHarness(name: string): { h: Harness; dicomweb: ReturnType<typeof dicomwebClient> } {
+  const h = {} as Harness;
+  let clientId = '';
+  beforeAll(async () => {
+    Object.assign(h, await startHarness());
+    const created = await h.call('POST', '/api/integrations/dicomweb-clients', {
+      as: 'admin@northside.demo.local',
+      body: { name, teamId: 'team-northside-neuroradiology', quietSeconds: 300 },
+    });
+    expect(created.status).toBe(201);
+    clientId = created.body.integration.clientId as string;
+  }, 60_000);
+  afterAll(async () => {
+    await h.stop?.();
+  });
+  return { h, dicomweb: dicomwebClient(() => clientId) };
 }

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '#shared/definitions/table/keys.ts';
 import { buildMultipart } from '#shared/domain/intake/multipart.ts';
 import { batchDelete, queryAll, primaryKeyOf } from '#functions/adapters/dynamo/expressions.ts';
 import { buildStudy } from '#tests/helpers/dicom-builder.ts';
-import { runPipeline, startHarness, type Harness } from './datasets-harness.ts';
-import { dicomwebClient, first, json, parts, TAGS, type DicomJson, type Reply } from './dicomweb-harness-client.ts';
+import { runPipeline } from './datasets-harness.ts';
+import { useDicomwebHarness, first, json, parts, TAGS, type DicomJson, type Reply } from './dicomweb-harness-client.ts';
 
 /**
  * The DICOMweb index (docs/dicom-intake.md#the-dicomweb-index): the pipeline enters each de-identified copy in it, QIDO-RS
@@ -14,11 +14,8 @@ import { dicomwebClient, first, json, parts, TAGS, type DicomJson, type Reply } 
  * integrations, datasets and jobs handlers over the harness's table and object store.
  */
 const ADMIN = 'admin@northside.demo.local';
-const TEAM = 'team-northside-neuroradiology';
-let h: Harness;
-let clientId: string;
 
-const dicomweb = dicomwebClient(() => clientId);
+const { h, dicomweb } = useDicomwebHarness('Index PACS');
 
 /** Counts the calls of the reads a search must not make (a walk of datasets, a listing of the bucket) and of the index. */
 function countReads() {
@@ -84,20 +81,6 @@ async function indexItems(): Promise<Record<string, unknown>[]> {
 }
 
 const studyUids = (reply: Reply) => json<DicomJson[]>(reply).map((d) => first(d, TAGS.StudyInstanceUID));
-
-beforeAll(async () => {
-  h = await startHarness();
-  const created = await h.call('POST', '/api/integrations/dicomweb-clients', {
-    as: ADMIN,
-    body: { name: 'Index PACS', teamId: TEAM, quietSeconds: 300 },
-  });
-  expect(created.status).toBe(201);
-  clientId = created.body.integration.clientId as string;
-}, 60_000);
-
-afterAll(async () => {
-  await h?.stop();
-});
 
 describe('the DICOMweb index', () => {
   let a: { study: string; datasetId: string };
