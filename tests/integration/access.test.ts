@@ -238,95 +238,75 @@ async function orgTeam(isActive = true): Promise<string> {
   });
   return id;
 }
-/** A pending invitation of our hospital (in TEAM) planted directly, with the token of its link. */
-/** A finished job of our hospital with one result (docs/jobs.md), planted in the table. */
-async function job(): Promise<string> {
-  const id = fresh('job');
+type PlantedJob = Parameters<Harness['deps']['jobs']['create']>[0];
+
+/** A job of our hospital planted in the table (docs/jobs.md): running and without progress unless `fields` say so. */
+async function plantJob(
+  prefix: string,
+  fields: Pick<PlantedJob, 'kind' | 'input' | 'createdBy'> & Partial<PlantedJob>,
+): Promise<string> {
+  const id = fresh(prefix);
   const now = new Date().toISOString();
   await h.deps.jobs.create({
     id,
-    kind: 'BULK_INVITATIONS',
     ownerHospitalId: HOSPITAL,
     hospitalId: HOSPITAL,
+    status: 'RUNNING',
+    cursor: null,
+    chunks: 0,
+    total: null,
+    processed: 0,
+    succeeded: 0,
+    failed: 0,
+    chunkFailures: 0,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    error: null,
+    ...fields,
+  });
+  return id;
+}
+
+/** A finished job of our hospital with one result. */
+async function job(): Promise<string> {
+  const id = await plantJob('job', {
+    kind: 'BULK_INVITATIONS',
     status: 'SUCCEEDED',
     input: { rows: [], departments: {}, teams: {} },
-    cursor: null,
     chunks: 1,
     total: 1,
     processed: 1,
     succeeded: 1,
-    failed: 0,
-    chunkFailures: 0,
     createdBy: { userId: 'user-admin', name: 'Admin' },
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: now,
-    error: null,
+    finishedAt: new Date().toISOString(),
   });
-  const ref = { ownerHospitalId: HOSPITAL, jobId: id };
-  await h.deps.jobs.putResults(ref, [
+  await h.deps.jobs.putResults({ ownerHospitalId: HOSPITAL, jobId: id }, [
     { seq: 1, subject: 'row@northside.demo.local', outcome: 'SUCCEEDED', code: null, reason: null, ref: null },
   ]);
   return id;
 }
 
-/** A running export of a dataset of our hospital, started by the lead (docs/exports.md), planted in the table. */
-async function exportJob(datasetId: string): Promise<string> {
-  const id = fresh('export');
-  const now = new Date().toISOString();
-  await h.deps.jobs.create({
-    id,
+/** A running export of a dataset of our hospital, started by the lead (docs/exports.md). */
+const exportJob = (datasetId: string) =>
+  plantJob('export', {
     kind: 'DATASET_EXPORT',
-    ownerHospitalId: HOSPITAL,
-    hospitalId: HOSPITAL,
-    status: 'RUNNING',
     input: { datasetId, format: 'dicom', email: ACTORS.TEAM_LEAD },
-    cursor: null,
-    chunks: 0,
-    total: null,
-    processed: 0,
-    succeeded: 0,
-    failed: 0,
-    chunkFailures: 0,
     createdBy: { userId: h.sub(ACTORS.TEAM_LEAD!), name: 'Jordan Patel' },
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-    error: null,
   });
-  return id;
-}
 
-/** A running audit export of our hospital, started by its admin (docs/jobs.md), planted in the table. */
-async function auditExportJob(): Promise<string> {
-  const id = fresh('auditexport');
-  const now = new Date().toISOString();
-  await h.deps.jobs.create({
-    id,
+/** A running audit export of our hospital, started by its admin. */
+const auditExportJob = () =>
+  plantJob('auditexport', {
     kind: 'AUDIT_EXPORT',
-    ownerHospitalId: HOSPITAL,
-    hospitalId: HOSPITAL,
-    status: 'RUNNING',
     input: { filter: {} },
-    cursor: null,
-    chunks: 0,
-    total: null,
-    processed: 0,
-    succeeded: 0,
-    failed: 0,
-    chunkFailures: 0,
     createdBy: { userId: h.sub(ACTORS.HOSPITAL_ADMIN!), name: 'Morgan Reyes' },
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-    error: null,
   });
-  return id;
-}
 
 /** Jobs of a hospital: its admin reads them; the super admin's hospital is another one (404), the rest the gate stops. */
 const jobOwners = (ok: number): Record<Actor, number> => ({ ...hospitalAdmins(ok), SUPER_ADMIN: 404 });
 
+/** A pending invitation of our hospital (in TEAM) planted directly, with the token of its link. */
 async function invitation(): Promise<{ id: string; token: string }> {
   const n = ++counter;
   const id = `inv-${Date.now().toString(36)}-${n}`;
