@@ -6,6 +6,7 @@ import { apiFetch, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/hel
 import { datasetRecord } from '#tests/helpers/datasets.ts';
 import { useSiteInBrowser } from './browser.ts';
 import { tinyNifti } from '#tests/helpers/nifti-phantom.ts';
+import { NORTHSIDE_DEMO_PROFILE } from '#tests/helpers/fixtures.ts';
 
 /**
  * Keyboard-only use (docs/accessibility.md#keyboard): the upload wizard, the share panel and the patient page are
@@ -15,14 +16,6 @@ import { tinyNifti } from '#tests/helpers/nifti-phantom.ts';
 const HOSPITAL = 'hosp-northside';
 const MEMBER = 'member@northside.demo.local';
 const PATIENT = 'patient.keys@example.org';
-const PROFILE = {
-  name: 'Northside General',
-  email: 'contact@northside.demo.local',
-  phone: '+1 312 555 0100',
-  address: '100 North Lake Shore Drive',
-  billingContact: 'billing@northside.demo.local',
-};
-
 let datasetId = '';
 
 /** A complete dataset of the member's team, and a hospital that lets a member share with a patient at once. */
@@ -32,7 +25,10 @@ async function seed(stack: TestStack) {
   const settings = await (await apiFetch(stack.url, admin, '/api/hospital-admin/settings')).json();
   const saved = await apiFetch(stack.url, admin, '/api/hospital-admin/settings', {
     method: 'PUT',
-    body: { profile: PROFILE, policy: { ...settings.policy, shareWithExternal: true, requireApproval: false } },
+    body: {
+      profile: NORTHSIDE_DEMO_PROFILE,
+      policy: { ...settings.policy, shareWithExternal: true, requireApproval: false },
+    },
   });
   if (saved.status !== 200) throw new Error(`Hospital settings not saved: ${saved.status}`);
   const team = await apiFetch(stack.url, admin, '/api/teams/team-northside-neuroradiology', {

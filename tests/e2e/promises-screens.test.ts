@@ -3,6 +3,7 @@ import { createAwsDeps } from '#functions/adapters/index.ts';
 import { apiFetch, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/helpers/local-stack.ts';
 import { datasetRecord } from '#tests/helpers/datasets.ts';
 import { useSiteInBrowser } from './browser.ts';
+import { NORTHSIDE_DEMO_PROFILE } from '#tests/helpers/fixtures.ts';
 
 /**
  * The hospital admin's screens whose promise is kept on the server, each driven as a person drives it and then checked
@@ -14,14 +15,6 @@ const ADMIN = 'admin@northside.demo.local';
 const MEMBER = 'member@northside.demo.local';
 const NEURO = 'team-northside-neuroradiology';
 const STROKE = 'team-northside-stroke';
-
-const PROFILE = {
-  name: 'Northside General',
-  email: 'contact@northside.demo.local',
-  phone: '+1 312 555 0100',
-  address: '100 North Lake Shore Drive',
-  billingContact: 'billing@northside.demo.local',
-};
 
 const stamp = Date.now().toString(36);
 const sharedId = `ds-approval-${stamp}`;
@@ -42,7 +35,7 @@ async function seed(stack: TestStack) {
   const settings = await (await apiFetch(stack.url, admin, '/api/hospital-admin/settings')).json();
   const saved = await apiFetch(stack.url, admin, '/api/hospital-admin/settings', {
     method: 'PUT',
-    body: { profile: PROFILE, policy: { ...settings.policy, requireApproval: true } },
+    body: { profile: NORTHSIDE_DEMO_PROFILE, policy: { ...settings.policy, requireApproval: true } },
   });
   if (saved.status !== 200) throw new Error(`Hospital settings not saved: ${saved.status}`);
   const me = await (await apiFetch(stack.url, member, '/api/me')).json();

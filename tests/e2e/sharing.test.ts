@@ -6,6 +6,7 @@ import { apiFetch, signIn, TEST_DEMO_PASSWORD, type TestStack } from '#tests/hel
 import { useSiteInBrowser } from './browser.ts';
 import { datasetRecord } from '#tests/helpers/datasets.ts';
 import { tinyNifti } from '#tests/helpers/nifti-phantom.ts';
+import { NORTHSIDE_DEMO_PROFILE } from '#tests/helpers/fixtures.ts';
 
 // The lock of a patient link is 15 minutes; this twin shortens it (docs/local-twin.md#mail).
 process.env.IWS_SHARE_LOCK_SECONDS = '3';
@@ -13,14 +14,6 @@ process.env.IWS_SHARE_LOCK_SECONDS = '3';
 const HOSPITAL = 'hosp-northside';
 const MEMBER = 'member@northside.demo.local';
 const PATIENT = 'patient.e2e@example.org';
-
-const POLICY_PROFILE = {
-  name: 'Northside General',
-  email: 'contact@northside.demo.local',
-  phone: '+1 312 555 0100',
-  address: '100 North Lake Shore Drive',
-  billingContact: 'billing@northside.demo.local',
-};
 
 let datasetId = '';
 let strokeDatasetId = '';
@@ -37,7 +30,7 @@ async function plantDataset(stack: TestStack) {
   const saved = await apiFetch(stack.url, admin, '/api/hospital-admin/settings', {
     method: 'PUT',
     body: {
-      profile: POLICY_PROFILE,
+      profile: NORTHSIDE_DEMO_PROFILE,
       policy: { ...settings.policy, shareWithExternal: true, requireApproval: false },
     },
   });

@@ -11,6 +11,13 @@ export const NORTHSIDE_PROFILE = {
   billingContact: 'billing@northside.test',
 };
 
+/** The demo Northside hospital's profile as the twin's seed stores it, for tests that save its settings again. */
+export const NORTHSIDE_DEMO_PROFILE = {
+  ...NORTHSIDE_PROFILE,
+  email: 'contact@northside.demo.local',
+  billingContact: 'billing@northside.demo.local',
+};
+
 /** The body of Add Hospital for a new clinic with its first admin; `fields` change any of it. */
 export function newHospitalBody(fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -24,6 +24,7 @@ import { createShareCodeHasher } from '#functions/adapters/crypto.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
 import { HARNESS_POOL, startHarness, subOf, type Harness } from './datasets-harness.ts';
 import { datasetRecord, newDatasetBody } from '#tests/helpers/datasets.ts';
+import { NORTHSIDE_DEMO_PROFILE } from '#tests/helpers/fixtures.ts';
 
 /**
  * Point 5: every route of the table, as every role, as a user of the other hospital and unauthenticated. Each call
@@ -570,15 +571,6 @@ const oversight = (ok: number): Record<Actor, number> => ({
 });
 /** The team's lead or a hospital admin; the other hospital's lead does not find the team. */
 const teamLeads = (ok: number): Record<Actor, number> => ({ ...staff(ok, ok, 403), OTHER_HOSPITAL: 404 });
-/** The seeded profile of the hospital, so saving it changes nothing another test reads. */
-const NORTHSIDE_PROFILE = {
-  name: 'Northside General',
-  email: 'contact@northside.demo.local',
-  phone: '+1 312 555 0100',
-  address: '100 North Lake Shore Drive',
-  billingContact: 'billing@northside.demo.local',
-};
-
 const EXPECTATIONS: Record<string, Case> = {
   'GET /api/me/profile': {
     prepare: async () => ({ method: 'GET', path: '/api/me/profile' }),
@@ -624,7 +616,7 @@ const EXPECTATIONS: Record<string, Case> = {
     prepare: async () => ({
       method: 'PUT',
       path: '/api/hospital-admin/settings',
-      body: { profile: NORTHSIDE_PROFILE, policy: DEFAULT_HOSPITAL_POLICY },
+      body: { profile: NORTHSIDE_DEMO_PROFILE, policy: DEFAULT_HOSPITAL_POLICY },
     }),
     expect: hospitalAdmins(200),
   },

@@ -7,6 +7,7 @@ import { newDatasetBody } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
 import { claimsFor } from './datasets-harness.ts';
 import { runRetention } from './retention-run.ts';
+import { NORTHSIDE_DEMO_PROFILE } from '#tests/helpers/fixtures.ts';
 
 /**
  * Policies through the real handlers and the DynamoDB adapters (docs/domain.md#policies-and-inheritance): an admin
@@ -20,14 +21,6 @@ const TEAM = 'team-northside-neuroradiology';
 const NEW_DATASET = newDatasetBody();
 /** Just under 80% of 2.5 GB: the next 1000 bytes cross the warning threshold. */
 const USED = 2 * 1024 ** 3 - 500;
-const PROFILE = {
-  name: 'Northside General',
-  email: 'contact@northside.demo.local',
-  phone: '+1 312 555 0100',
-  address: '100 North Lake Shore Drive',
-  billingContact: 'billing@northside.demo.local',
-};
-
 const h = useHarness();
 
 describe('policies through the API', () => {
@@ -48,7 +41,7 @@ describe('policies through the API', () => {
     const lowered = { ...policy, storageCompute: { ...policy.storageCompute, storageCapGB: 1 } };
     const saved = await h.call('PUT', '/api/hospital-admin/settings', {
       as: ADMIN,
-      body: { profile: PROFILE, policy: lowered },
+      body: { profile: NORTHSIDE_DEMO_PROFILE, policy: lowered },
     });
     expect(saved.status).toBe(200);
 
@@ -66,8 +59,12 @@ describe('policies through the API', () => {
 
     const raised = { ...policy, storageCompute: { ...policy.storageCompute, storageCapGB: 2.5 } };
     expect(
-      (await h.call('PUT', '/api/hospital-admin/settings', { as: ADMIN, body: { profile: PROFILE, policy: raised } }))
-        .status,
+      (
+        await h.call('PUT', '/api/hospital-admin/settings', {
+          as: ADMIN,
+          body: { profile: NORTHSIDE_DEMO_PROFILE, policy: raised },
+        })
+      ).status,
     ).toBe(200);
     const opened = await h.call('POST', `/api/datasets/${dataset.body.id}/upload/session`, {
       as: MEMBER,
@@ -86,7 +83,10 @@ describe('policies through the API', () => {
     const policy = current.body.policy;
     const withTwoFactor = (required: boolean) => ({
       as: ADMIN,
-      body: { profile: PROFILE, policy: { ...policy, security: { ...policy.security, twoFactorRequired: required } } },
+      body: {
+        profile: NORTHSIDE_DEMO_PROFILE,
+        policy: { ...policy, security: { ...policy.security, twoFactorRequired: required } },
+      },
     });
     expect((await h.call('PUT', '/api/hospital-admin/settings', withTwoFactor(true))).status).toBe(200);
 
@@ -112,7 +112,7 @@ describe('policies through the API', () => {
     const current = await h.call('GET', '/api/hospital-admin/settings', { as: ADMIN });
     const refused = await h.call('PUT', '/api/hospital-admin/settings', {
       as: ADMIN,
-      body: { profile: PROFILE, policy: { ...current.body.policy, maxFileSizeMB: 100_000 } },
+      body: { profile: NORTHSIDE_DEMO_PROFILE, policy: { ...current.body.policy, maxFileSizeMB: 100_000 } },
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toBe('Max file size may not be less restrictive than the system maximums.');

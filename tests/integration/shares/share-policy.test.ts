@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '#shared/vocabulary/errors.ts';
 import { datasetRecord } from '#tests/helpers/datasets.ts';
 import { useHarness } from '#tests/helpers/harness.ts';
+import { NORTHSIDE_DEMO_PROFILE } from '#tests/helpers/fixtures.ts';
 
 /**
  * The hospital's sharing switches through the real handlers (docs/domain.md#share-policy): with external sharing off
@@ -14,13 +15,6 @@ const MEMBER = 'member@northside.demo.local';
 const GUEST = 'guest@northside.demo.local';
 const HOSPITAL = 'hosp-northside';
 const TEAM = 'team-northside-neuroradiology';
-const PROFILE = {
-  name: 'Northside General',
-  email: 'contact@northside.demo.local',
-  phone: '+1 312 555 0100',
-  address: '100 North Lake Shore Drive',
-  billingContact: 'billing@northside.demo.local',
-};
 const SHARE = {
   expiresInHours: 24,
   maxOpens: 1,
@@ -52,7 +46,7 @@ async function setPolicy(fields: Record<string, unknown>) {
   const current = await h.call('GET', '/api/hospital-admin/settings', { as: ADMIN });
   const saved = await h.call('PUT', '/api/hospital-admin/settings', {
     as: ADMIN,
-    body: { profile: PROFILE, policy: { ...current.body.policy, ...fields } },
+    body: { profile: NORTHSIDE_DEMO_PROFILE, policy: { ...current.body.policy, ...fields } },
   });
   expect(saved.status).toBe(200);
   return saved.body;
