@@ -23,6 +23,7 @@ import { createAwsDeps } from '#functions/adapters/index.ts';
 import { createShareCodeHasher } from '#functions/adapters/crypto.ts';
 import { apiFetch, signIn, startTestStack, type TestStack } from '#tests/helpers/local-stack.ts';
 import { HARNESS_POOL, startHarness, subOf, type Harness } from './datasets-harness.ts';
+import { queuedJob } from '#shared/domain/jobs/runner.ts';
 import { datasetRecord, newDatasetBody } from '#tests/helpers/datasets.ts';
 import { NORTHSIDE_DEMO_PROFILE } from '#tests/helpers/fixtures.ts';
 
@@ -247,25 +248,8 @@ async function plantJob(
   fields: Pick<PlantedJob, 'kind' | 'input' | 'createdBy'> & Partial<PlantedJob>,
 ): Promise<string> {
   const id = fresh(prefix);
-  const now = new Date().toISOString();
-  await h.deps.jobs.create({
-    id,
-    ownerHospitalId: HOSPITAL,
-    hospitalId: HOSPITAL,
-    status: 'RUNNING',
-    cursor: null,
-    chunks: 0,
-    total: null,
-    processed: 0,
-    succeeded: 0,
-    failed: 0,
-    chunkFailures: 0,
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-    error: null,
-    ...fields,
-  });
+  const spec = { ownerHospitalId: HOSPITAL, hospitalId: HOSPITAL, total: null, ...fields };
+  await h.deps.jobs.create({ ...queuedJob(spec, id, new Date().toISOString()), status: 'RUNNING', ...fields });
   return id;
 }
 

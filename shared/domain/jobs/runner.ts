@@ -79,9 +79,10 @@ async function runChunk<D>(kind: JobKindHandler<D>, job: JobRecord, items: JobWo
 
 export type JobStartDeps = { jobs: JobStore; jobStarter: JobStarter; clock: Clock; ids: IdGenerator };
 
-type JobSpec = Pick<JobRecord, 'kind' | 'ownerHospitalId' | 'hospitalId' | 'input' | 'total' | 'createdBy'>;
+export type JobSpec = Pick<JobRecord, 'kind' | 'ownerHospitalId' | 'hospitalId' | 'input' | 'total' | 'createdBy'>;
 
-function queuedJob(spec: JobSpec, id: string, now: string): JobRecord {
+/** A new job's record: QUEUED, nothing done yet. */
+export function queuedJob(spec: JobSpec, id: string, now: string): JobRecord {
   return {
     ...spec,
     id,
